@@ -1,0 +1,165 @@
+//! Diagnostics: what went wrong (or is worth knowing) about one rule file.
+
+use std::fmt;
+use std::path::Path;
+
+/// How serious a [`Diagnostic`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The rule (or part of it) could not be used.
+    Error,
+    /// The rule loaded, but probably not the way its author meant.
+    Warning,
+    /// Worth knowing; nothing is wrong.
+    Info,
+}
+
+impl Severity {
+    /// The lowercase name used in every output: `error`, `warning`, `info`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A stable, machine-readable diagnostic code. The string form (`code.as_str()`)
+/// is part of the public interface (CLI `--json`, Node `Diagnostic.code`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Code {
+    /// A symlink leads back to a directory already visited.
+    SymlinkCycle,
+    /// A symlink points at nothing.
+    DanglingSymlink,
+    /// A file or directory could not be read.
+    Unreadable,
+    /// A directory more than one level below a rules root; its files are ignored.
+    TooDeep,
+    /// A rule file is larger than the size limit.
+    TooLarge,
+    /// A rule file is not valid UTF-8.
+    NotUtf8,
+    /// The first line is `---` but no closing `---` follows.
+    UnclosedFrontmatter,
+    /// The frontmatter is not YAML we can read.
+    YamlSyntax,
+    /// An unquoted value a strict YAML parser misreads (`paths: *.ts`) was read as text.
+    UnquotedValue,
+    /// A key we do not know.
+    UnknownKey,
+    /// A key from another tool (`globs`, `applyTo`, ...), with what to write instead.
+    ForeignKey,
+    /// A field has a value of the wrong type.
+    InvalidField,
+    /// A comma-separated string was split into several patterns or topics.
+    SplitList,
+    /// A `paths` or `topics` field is present but empty.
+    EmptyTrigger,
+    /// A glob pattern is not valid.
+    InvalidGlob,
+    /// A glob uses syntax we do not support (extglobs, POSIX classes).
+    UnsupportedGlob,
+    /// A glob that can never match a file in context.
+    UnmatchableGlob,
+    /// The rule body is empty.
+    EmptyBody,
+    /// A user rule is replaced by the project rule with the same id.
+    Overridden,
+}
+
+impl Code {
+    /// The kebab-case name of the code.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::SymlinkCycle => "symlink-cycle",
+            Code::DanglingSymlink => "dangling-symlink",
+            Code::Unreadable => "unreadable",
+            Code::TooDeep => "too-deep",
+            Code::TooLarge => "too-large",
+            Code::NotUtf8 => "not-utf8",
+            Code::UnclosedFrontmatter => "unclosed-frontmatter",
+            Code::YamlSyntax => "yaml-syntax",
+            Code::UnquotedValue => "unquoted-value",
+            Code::UnknownKey => "unknown-key",
+            Code::ForeignKey => "foreign-key",
+            Code::InvalidField => "invalid-field",
+            Code::SplitList => "split-list",
+            Code::EmptyTrigger => "empty-trigger",
+            Code::InvalidGlob => "invalid-glob",
+            Code::UnsupportedGlob => "unsupported-glob",
+            Code::UnmatchableGlob => "unmatchable-glob",
+            Code::EmptyBody => "empty-body",
+            Code::Overridden => "overridden",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One finding about one file: severity, code, message and (when known) a
+/// 1-based line and column in that file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub code: Code,
+    pub message: String,
+    pub file_path: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+}
+
+impl Diagnostic {
+    /// A diagnostic about a file as a whole.
+    pub fn new(severity: Severity, code: Code, path: &Path, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            file_path: path.to_string_lossy().into_owned(),
+            line: None,
+            column: None,
+        }
+    }
+
+    /// Points the diagnostic at a 1-based line and column.
+    pub fn at(mut self, line: u32, column: u32) -> Self {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `path:line:col: severity[code]: message`, the form compilers use.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.file_path)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(col) = self.column {
+                write!(f, ":{col}")?;
+            }
+        }
+        write!(f, ": {}[{}]: {}", self.severity, self.code, self.message)
+    }
+}
+
+/// Sorts diagnostics by file, line, column, then severity: the same input
+/// always reports in the same order.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (&a.file_path, a.line, a.column, a.severity, a.code)
+            .cmp(&(&b.file_path, b.line, b.column, b.severity, b.code))
+    });
+}

@@ -1,0 +1,135 @@
+//! The memory-rules engine: discover rule files, parse their frontmatter,
+//! compile their triggers once, and answer "which rules are active" per
+//! message.
+//!
+//! Rules are Markdown files with YAML frontmatter under
+//! `<workdir>/.wave/rules` (project) and `<home>/.wave/rules` (user). A rule
+//! without `paths` or `topics` is always active; `paths` (minimatch globs with
+//! `{dot: true}`) activate it when any file in context matches; `topics`
+//! activate it when a keyword starts a word of the prompt. Data flows one way:
+//! [`discover`] -> [`parse`] -> [`RuleSet`] -> [`RuleSet::active`].
+//!
+//! ```
+//! use memory_rules::{load, Roots};
+//! let dir = tempfile::tempdir()?;
+//! let rules = dir.path().join(".wave/rules");
+//! std::fs::create_dir_all(&rules)?;
+//! std::fs::write(rules.join("ts.md"), "---\npaths: src/**/*.ts\n---\nUse strict TypeScript.")?;
+//! std::fs::write(rules.join("sql.md"), "---\ntopics: [sql]\n---\nNo SELECT *.")?;
+//!
+//! let loaded = load(&Roots::new(dir.path(), dir.path().join("no-home")));
+//! let set = &loaded.rules;
+//! let ids = |idx: Vec<usize>| idx.into_iter().map(|i| set.rules()[i].id.clone()).collect::<Vec<_>>();
+//! assert_eq!(ids(set.active(&["src/app/main.ts"], None)), ["ts.md"]);
+//! assert_eq!(ids(set.active(&["README.md"], Some("Write the SQL query"))), ["sql.md"]);
+//! assert!(loaded.diagnostics.is_empty());
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+pub mod context;
+pub mod diagnostic;
+pub mod discover;
+pub mod frontmatter;
+pub mod parse;
+pub mod pattern;
+pub mod rule;
+pub mod ruleset;
+pub mod topics;
+
+pub use diagnostic::{Code, Diagnostic, Severity};
+pub use rule::{Metadata, Rule, Scope};
+pub use ruleset::{Reason, RuleSet};
+
+use context::Workdir;
+use discover::Root;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Where to look: the project workdir and the user's home.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Roots {
+    pub workdir: PathBuf,
+    pub home_dir: PathBuf,
+}
+
+impl Roots {
+    pub fn new(workdir: impl Into<PathBuf>, home_dir: impl Into<PathBuf>) -> Self {
+        Roots { workdir: workdir.into(), home_dir: home_dir.into() }
+    }
+
+    /// `<workdir>/.wave/rules`, then `<home>/.wave/rules` (left out when it
+    /// is the same directory).
+    pub fn rule_roots(&self) -> Vec<Root> {
+        let project = Root { dir: self.workdir.join(".wave").join("rules"), scope: Scope::Project };
+        let user = Root { dir: self.home_dir.join(".wave").join("rules"), scope: Scope::User };
+        let same = match (discover::real_root(&project.dir), discover::real_root(&user.dir)) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        };
+        if same {
+            vec![project]
+        } else {
+            vec![project, user]
+        }
+    }
+}
+
+/// The result of a discovery: the compiled rules and every diagnostic.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub rules: RuleSet,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Discovers, parses and compiles every rule under both roots. Never fails:
+/// whatever cannot be used is a diagnostic, and the rest still loads.
+pub fn load(roots: &Roots) -> Loaded {
+    let mut diagnostics = Vec::new();
+    let mut found = Vec::new();
+    for root in roots.rule_roots() {
+        found.extend(discover::find(&root, &mut diagnostics));
+    }
+    let found = apply_overrides(found, &mut diagnostics);
+    let mut parsed = Vec::with_capacity(found.len());
+    for f in found {
+        parsed.extend(load_file(&f, &mut diagnostics));
+    }
+    diagnostic::sort(&mut diagnostics);
+    Loaded { rules: RuleSet::build(parsed, Workdir::new(&roots.workdir)), diagnostics }
+}
+
+/// Reads and parses one found file.
+pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> Option<parse::ParsedRule> {
+    let text = match discover::read(&found.path) {
+        Ok(t) => t,
+        Err(d) => {
+            diagnostics.push(d);
+            return None;
+        }
+    };
+    let outcome = parse::parse_rule(found.scope, &found.id, &found.path, &text);
+    diagnostics.extend(outcome.diagnostics);
+    outcome.rule
+}
+
+/// Drops user rules whose id a project rule also has, with an `info`.
+fn apply_overrides(found: Vec<discover::Found>, diagnostics: &mut Vec<Diagnostic>) -> Vec<discover::Found> {
+    let project: HashMap<&str, &Path> =
+        found.iter().filter(|f| f.scope == Scope::Project).map(|f| (f.id.as_str(), f.path.as_path())).collect();
+    let mut kept = Vec::with_capacity(found.len());
+    for f in &found {
+        if f.scope == Scope::User {
+            if let Some(winner) = project.get(f.id.as_str()) {
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::Overridden,
+                    &f.path,
+                    format!("user rule '{}' is overridden by the project rule {}", f.id, winner.display()),
+                ));
+                continue;
+            }
+        }
+        kept.push(f.clone());
+    }
+    kept
+}

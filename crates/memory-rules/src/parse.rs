@@ -1,0 +1,433 @@
+//! Turns one rule file's text into a [`Rule`] and its diagnostics.
+//!
+//! Fields: `paths` (a glob or a list; a string with a comma outside braces is
+//! split), `priority` (an integer, or a string holding one), `topics` (a
+//! keyword or a list; commas split too) and `description`. Unknown keys are
+//! warnings; keys other tools use (`globs`, `applyTo`, `alwaysApply`,
+//! `fileMatchPattern`) say what to write instead. A rule whose frontmatter or
+//! triggers cannot be understood is not loaded: it would otherwise fire
+//! everywhere.
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::frontmatter::{self, FrontmatterError, Value};
+use crate::pattern::{self, CompiledPattern, PatternError};
+use crate::rule::{Metadata, Rule, Scope};
+use std::path::Path;
+
+/// Keys of the rule format.
+pub const KNOWN_KEYS: [&str; 4] = ["paths", "priority", "topics", "description"];
+
+/// A pattern of a rule that compiled, with its index in `metadata.paths`.
+#[derive(Clone, Debug)]
+pub struct RulePattern {
+    pub index: usize,
+    pub compiled: CompiledPattern,
+}
+
+/// A parsed rule, with its compiled patterns.
+#[derive(Clone, Debug)]
+pub struct ParsedRule {
+    pub rule: Rule,
+    pub patterns: Vec<RulePattern>,
+}
+
+/// What a file yielded: a rule (unless it was unusable) and diagnostics.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub rule: Option<ParsedRule>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses a rule file's text.
+pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
+    let mut cx = Context { path, diagnostics: Vec::new(), yaml: "", first_line: 1 };
+    let rule = cx.parse(scope, id, text);
+    Outcome { rule, diagnostics: cx.diagnostics }
+}
+
+struct Context<'a> {
+    path: &'a Path,
+    diagnostics: Vec<Diagnostic>,
+    yaml: &'a str,
+    first_line: u32,
+}
+
+impl<'a> Context<'a> {
+    fn report(&mut self, severity: Severity, code: Code, at: Option<(u32, u32)>, message: String) {
+        let d = Diagnostic::new(severity, code, self.path, message);
+        self.diagnostics.push(match at {
+            Some((line, col)) => d.at(line, col),
+            None => d,
+        });
+    }
+
+    fn parse(&mut self, scope: Scope, id: &str, text: &'a str) -> Option<ParsedRule> {
+        let split = match frontmatter::split(text) {
+            Ok(s) => s,
+            Err(e) => {
+                self.report(Severity::Error, Code::UnclosedFrontmatter, Some((1, 1)), format!("{e}; the rule is not loaded"));
+                return None;
+            }
+        };
+        self.yaml = split.yaml.unwrap_or("");
+        self.first_line = split.yaml_first_line;
+        let (metadata, patterns) = match split.yaml {
+            Some(yaml) => self.metadata(yaml)?,
+            None => (Metadata::default(), Vec::new()),
+        };
+        let content = split.body.trim().to_string();
+        if content.is_empty() {
+            self.report(Severity::Warning, Code::EmptyBody, None, "the rule body is empty".into());
+        }
+        Some(ParsedRule {
+            rule: Rule { id: id.to_string(), scope, file_path: self.path.to_path_buf(), content, metadata },
+            patterns,
+        })
+    }
+
+    fn metadata(&mut self, yaml: &str) -> Option<(Metadata, Vec<RulePattern>)> {
+        let parsed = match frontmatter::parse(yaml) {
+            Ok(p) => p,
+            Err(FrontmatterError::Yaml { message, line, column }) => {
+                let at = (line + self.first_line - 1, column);
+                self.report(Severity::Error, Code::YamlSyntax, Some(at), format!("invalid frontmatter: {message}; the rule is not loaded"));
+                return None;
+            }
+            Err(e) => {
+                self.report(Severity::Error, Code::YamlSyntax, Some((1, 1)), e.to_string());
+                return None;
+            }
+        };
+        for r in &parsed.repairs {
+            let at = (r.line + self.first_line - 1, r.column);
+            self.report(
+                Severity::Warning,
+                Code::UnquotedValue,
+                Some(at),
+                format!("unquoted value '{}' is not valid YAML as written; read as the string \"{}\" (quote it)", r.value, r.value),
+            );
+        }
+        let mut meta = Metadata::default();
+        let mut patterns = Vec::new();
+        let mut usable = true;
+        for (key, spanned) in &parsed.entries {
+            let value = &spanned.value;
+            let at = self.key_location(key);
+            match key.as_str() {
+                "paths" => match self.string_list(key, value, at) {
+                    Ok(Some(list)) => {
+                        patterns = self.compile_patterns(&list);
+                        meta.paths = Some(list);
+                    }
+                    Ok(None) => {}
+                    Err(()) => usable = false,
+                },
+                "topics" => match self.string_list(key, value, at) {
+                    Ok(Some(list)) => meta.topics = Some(list),
+                    Ok(None) => {}
+                    Err(()) => usable = false,
+                },
+                "priority" => meta.priority = self.priority(value, at),
+                "description" => match value.as_text() {
+                    Some(text) => meta.description = Some(text),
+                    None => self.report(Severity::Warning, Code::InvalidField, at, format!("'description' should be a string, not {}; ignored", value.kind())),
+                },
+                _ => self.unknown_key(key, at),
+            }
+        }
+        if !usable {
+            return None;
+        }
+        Some((meta, patterns))
+    }
+
+    /// `paths` / `topics`: a string or a list of strings. `Ok(None)` when
+    /// empty (then the field is treated as absent); `Err` when unusable.
+    fn string_list(&mut self, key: &str, value: &Value, at: Option<(u32, u32)>) -> Result<Option<Vec<String>>, ()> {
+        let items: Vec<String> = match value {
+            Value::Null(()) => Vec::new(),
+            Value::List(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    match item.as_text() {
+                        Some(s) => out.push(s),
+                        None => {
+                            self.report(Severity::Error, Code::InvalidField, at, format!("'{key}' items must be strings, found {}; the rule is not loaded", item.kind()));
+                            return Err(());
+                        }
+                    }
+                }
+                out
+            }
+            Value::Map(_) | Value::Bool(_) => {
+                self.report(Severity::Error, Code::InvalidField, at, format!("'{key}' must be a string or a list of strings, not {}; the rule is not loaded", value.kind()));
+                return Err(());
+            }
+            scalar => scalar.as_text().into_iter().collect(),
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let parts = split_commas(&item);
+            if parts.len() > 1 {
+                let loc = self.locate(&item).or(at);
+                self.report(Severity::Info, Code::SplitList, loc, format!("'{item}' was split at its commas into {} entries: {}", parts.len(), parts.join(" | ")));
+            }
+            out.extend(parts.into_iter().filter(|p| !p.is_empty()));
+        }
+        if out.is_empty() {
+            self.report(Severity::Warning, Code::EmptyTrigger, at, format!("'{key}' is empty, so it does not make the rule conditional"));
+            return Ok(None);
+        }
+        Ok(Some(out))
+    }
+
+    fn compile_patterns(&mut self, list: &[String]) -> Vec<RulePattern> {
+        let mut out = Vec::new();
+        for (index, pat) in list.iter().enumerate() {
+            let at = self.locate(pat).or_else(|| self.key_location("paths"));
+            match pattern::compile(pat) {
+                Ok(compiled) => {
+                    let (_, body) = pattern::split_negation(pat);
+                    if let Some(why) = unmatchable(body) {
+                        self.report(Severity::Warning, Code::UnmatchableGlob, at, format!("pattern '{pat}' can never match: {why}"));
+                    }
+                    out.push(RulePattern { index, compiled });
+                }
+                Err(e) => {
+                    let code = match e {
+                        PatternError::Unsupported(_) => Code::UnsupportedGlob,
+                        _ => Code::InvalidGlob,
+                    };
+                    self.report(Severity::Error, code, at, format!("pattern '{pat}': {e}; this pattern is ignored"));
+                }
+            }
+        }
+        if !out.is_empty() && out.iter().all(|p| p.compiled.negated) {
+            let at = self.key_location("paths");
+            self.report(Severity::Warning, Code::UnmatchableGlob, at, "every pattern in 'paths' is a '!' exclusion, so none can activate the rule; add a pattern to include".into());
+        }
+        out
+    }
+
+    fn priority(&mut self, value: &Value, at: Option<(u32, u32)>) -> Option<i64> {
+        let parsed = match value {
+            Value::Int(n) => Some(*n),
+            Value::Str(s) => s.trim().parse::<i64>().ok(),
+            _ => None,
+        };
+        if parsed.is_none() {
+            self.report(Severity::Error, Code::InvalidField, at, format!("'priority' must be an integer, not {}; using 0", describe(value)));
+        }
+        parsed
+    }
+
+    fn unknown_key(&mut self, key: &str, at: Option<(u32, u32)>) {
+        let hint = match key {
+            "globs" => Some("'globs' is Cursor's key: write 'paths' instead (same glob syntax)"),
+            "applyTo" => Some("'applyTo' is Copilot's key: write 'paths' instead (same glob syntax)"),
+            "fileMatchPattern" => Some("'fileMatchPattern' is Kiro's key: write 'paths' instead (same glob syntax)"),
+            "alwaysApply" => Some("'alwaysApply' is Cursor's key: remove it; a rule without 'paths' or 'topics' is always active"),
+            _ => None,
+        };
+        match hint {
+            Some(hint) => self.report(Severity::Warning, Code::ForeignKey, at, format!("{hint}; it is ignored here")),
+            None => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored (known keys: {})", KNOWN_KEYS.join(", "))),
+        }
+    }
+
+    /// The file line and column of a top-level key.
+    fn key_location(&self, key: &str) -> Option<(u32, u32)> {
+        self.yaml.lines().enumerate().find_map(|(n, line)| {
+            let rest = line.strip_prefix(key)?;
+            let rest = rest.trim_start_matches([' ', '\t']);
+            rest.starts_with(':').then_some((n as u32 + self.first_line, 1))
+        })
+    }
+
+    /// The file line and column where `needle` first occurs in the frontmatter.
+    fn locate(&self, needle: &str) -> Option<(u32, u32)> {
+        self.yaml.lines().enumerate().find_map(|(n, line)| {
+            let byte = line.find(needle)?;
+            Some((n as u32 + self.first_line, line[..byte].chars().count() as u32 + 1))
+        })
+    }
+}
+
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Str(s) => format!("\"{s}\""),
+        other => other.kind().to_string(),
+    }
+}
+
+/// Why a (non-negated) pattern body can never match a normalized relative
+/// path, if it cannot.
+pub fn unmatchable(body: &str) -> Option<&'static str> {
+    if body.starts_with('/') || body.get(1..3) == Some(":/") || body.get(1..3) == Some(":\\") {
+        return Some("files in context are relative to the workdir, and this pattern is absolute");
+    }
+    if body.split('/').any(|seg| seg == "..") {
+        return Some("files in context never contain '..' once normalized");
+    }
+    None
+}
+
+/// Splits at commas outside braces and brackets, trimming each part.
+pub fn split_commas(s: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut in_class = false;
+    let mut current = String::new();
+    let mut chars = s.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => {
+                current.push(ch);
+                if let Some(next) = chars.next() {
+                    current.push(next);
+                }
+                continue;
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '{' if !in_class => depth += 1,
+            '}' if !in_class && depth > 0 => depth -= 1,
+            ',' if depth == 0 && !in_class => {
+                parts.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(ch);
+    }
+    parts.push(current.trim().to_string());
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Outcome {
+        parse_rule(Scope::Project, "r.md", Path::new("/x/r.md"), text)
+    }
+
+    fn codes(o: &Outcome) -> Vec<(Severity, Code, Option<u32>)> {
+        o.diagnostics.iter().map(|d| (d.severity, d.code, d.line)).collect()
+    }
+
+    #[test]
+    fn full_rule() {
+        let o = parse("---\npaths:\n  - \"src/**/*.ts\"\n  - '!**/*.test.ts'\npriority: \"7\"\ntopics: customer, SQL\ndescription: DB rules\n---\n\n  Body text.\n\n");
+        let r = o.rule.clone().unwrap();
+        assert_eq!(r.rule.content, "Body text.");
+        assert_eq!(r.rule.metadata.paths.as_deref(), Some(&["src/**/*.ts".to_string(), "!**/*.test.ts".to_string()][..]));
+        assert_eq!(r.rule.metadata.priority, Some(7));
+        assert_eq!(r.rule.metadata.topics.as_deref(), Some(&["customer".to_string(), "SQL".to_string()][..]));
+        assert_eq!(r.rule.metadata.description.as_deref(), Some("DB rules"));
+        assert_eq!(r.patterns.len(), 2);
+        assert!(r.patterns[1].compiled.negated);
+        assert_eq!(codes(&o), vec![(Severity::Info, Code::SplitList, Some(6))]);
+    }
+
+    #[test]
+    fn no_frontmatter_is_all_body() {
+        let o = parse("# Title\n\nText\n");
+        let r = o.rule.as_ref().unwrap().rule.clone();
+        assert_eq!(r.content, "# Title\n\nText");
+        assert!(r.metadata.is_unconditional());
+        assert!(o.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn comma_split_respects_braces() {
+        assert_eq!(split_commas("*.{ts,tsx}, docs/**"), vec!["*.{ts,tsx}", "docs/**"]);
+        assert_eq!(split_commas("a\\,b,c"), vec!["a\\,b", "c"]);
+        assert_eq!(split_commas("[,]x,y"), vec!["[,]x", "y"]);
+        let o = parse("---\npaths: \"*.py, **/*.py\"\n---\nx");
+        assert_eq!(o.rule.as_ref().unwrap().rule.metadata.paths.clone().unwrap(), vec!["*.py", "**/*.py"]);
+    }
+
+    #[test]
+    fn unquoted_glob_is_understood_with_warning() {
+        let o = parse("---\npaths: *.ts\n---\nx");
+        assert_eq!(o.rule.as_ref().unwrap().rule.metadata.paths.clone().unwrap(), vec!["*.ts"]);
+        assert_eq!(codes(&o), vec![(Severity::Warning, Code::UnquotedValue, Some(2))]);
+        assert_eq!(o.diagnostics[0].column, Some(8));
+    }
+
+    #[test]
+    fn broken_yaml_is_an_error_with_location_and_no_rule() {
+        let o = parse("---\ndescription: ok\npaths: [a, b\n---\nx");
+        assert!(o.rule.is_none());
+        let d = &o.diagnostics[0];
+        assert_eq!((d.severity, d.code), (Severity::Error, Code::YamlSyntax));
+        assert!(d.line.unwrap() >= 3, "{d}");
+        assert!(d.column.is_some());
+    }
+
+    #[test]
+    fn unclosed_frontmatter_is_an_error() {
+        let o = parse("---\npaths: a\nbody");
+        assert!(o.rule.is_none());
+        assert_eq!(codes(&o), vec![(Severity::Error, Code::UnclosedFrontmatter, Some(1))]);
+    }
+
+    #[test]
+    fn wrong_trigger_types_do_not_load() {
+        for text in ["---\npaths: {a: 1}\n---\nx", "---\npaths: true\n---\nx", "---\ntopics: [[a]]\n---\nx"] {
+            let o = parse(text);
+            assert!(o.rule.is_none(), "{text}");
+            assert_eq!(o.diagnostics[0].code, Code::InvalidField, "{text}");
+        }
+    }
+
+    #[test]
+    fn bad_priority_loads_with_zero() {
+        let o = parse("---\npriority: high\n---\nx");
+        assert_eq!(o.rule.as_ref().unwrap().rule.priority(), 0);
+        assert_eq!(codes(&o), vec![(Severity::Error, Code::InvalidField, Some(2))]);
+    }
+
+    #[test]
+    fn foreign_and_unknown_keys() {
+        let o = parse("---\nglobs: src/**\nalwaysApply: false\napplyTo: '**'\nfileMatchPattern: x\nname: y\n---\nx");
+        assert!(o.rule.as_ref().unwrap().rule.metadata.is_unconditional());
+        let msgs: Vec<String> = o.diagnostics.iter().map(|d| format!("{}:{}:{}", d.line.unwrap(), d.code, d.message)).collect();
+        assert!(msgs.iter().any(|m| m.starts_with("2:foreign-key:'globs' is Cursor's key: write 'paths'")), "{msgs:?}");
+        assert!(msgs.iter().any(|m| m.starts_with("3:foreign-key:'alwaysApply'")), "{msgs:?}");
+        assert!(msgs.iter().any(|m| m.starts_with("4:foreign-key:'applyTo'")), "{msgs:?}");
+        assert!(msgs.iter().any(|m| m.starts_with("5:foreign-key:'fileMatchPattern'")), "{msgs:?}");
+        assert!(msgs.iter().any(|m| m.starts_with("6:unknown-key:unknown key 'name'")), "{msgs:?}");
+    }
+
+    #[test]
+    fn unsupported_glob_is_error_but_rule_stays_conditional() {
+        let o = parse("---\npaths:\n  - '+(a|b).ts'\n  - src/**\n---\nx");
+        let r = o.rule.clone().unwrap();
+        assert_eq!(r.patterns.len(), 1);
+        assert_eq!(r.patterns[0].index, 1);
+        assert!(!r.rule.metadata.is_unconditional());
+        assert_eq!(codes(&o), vec![(Severity::Error, Code::UnsupportedGlob, Some(3))]);
+        assert_eq!(o.diagnostics[0].column, Some(6));
+    }
+
+    #[test]
+    fn empty_trigger_and_body() {
+        let o = parse("---\npaths: []\ntopics:\n---\n");
+        assert!(o.rule.as_ref().unwrap().rule.metadata.is_unconditional());
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::EmptyTrigger, Some(2)), (Severity::Warning, Code::EmptyTrigger, Some(3)), (Severity::Warning, Code::EmptyBody, None)]
+        );
+    }
+
+    #[test]
+    fn unmatchable_patterns_warn() {
+        let o = parse("---\npaths: ['/abs/**', '../x/*.ts', '!src/**']\n---\nx");
+        assert_eq!(o.diagnostics.iter().filter(|d| d.code == Code::UnmatchableGlob).count(), 2);
+        let o = parse("---\npaths: '!src/**'\n---\nx");
+        assert_eq!(codes(&o), vec![(Severity::Warning, Code::UnmatchableGlob, Some(2))]);
+    }
+}

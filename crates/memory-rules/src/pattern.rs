@@ -1,0 +1,568 @@
+//! Translates a minimatch pattern (`{dot: true}`) into globset globs.
+//!
+//! Rule files are written for the agent SDK's TypeScript matcher, which calls
+//! `minimatch(file, pattern, { dot: true })`. globset is faster but its syntax
+//! differs in the corners, so every pattern goes through this module once, at
+//! load time:
+//!
+//! - A leading `!` negates (`!!` cancels out); a leading `#` is a comment that
+//!   matches nothing; leading `./` is dropped, as context files are too.
+//! - Braces follow `brace-expansion`: `{a,b}` and sequences `{1..3}`,
+//!   `{a..e}`, `{1..9..2}`, `{01..10}` expand; `{a}` and `{}` stay literal;
+//!   braces nest. They become globset alternates, except where an alternate
+//!   holds or touches `**`, which is expanded into separate globs so `**`
+//!   keeps its "whole segment" meaning.
+//! - `**` is recursive only as a whole path segment; anywhere else it is `*`.
+//! - `[...]`, `[!...]` and `[^...]` classes never match `/`.
+//! - Extglobs (`+(a|b)`, `@(...)`, `!(...)`, `*(...)`, `?(...)`) and POSIX
+//!   classes (`[[:alpha:]]`) are refused with [`PatternError::Unsupported`]
+//!   rather than silently matching something else.
+
+use globset::{Glob, GlobBuilder};
+use thiserror::Error;
+
+/// At most this many globs come out of one pattern's brace expansion.
+pub const MAX_EXPANSIONS: usize = 1024;
+
+/// Why a pattern cannot be used.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum PatternError {
+    /// The pattern is empty (or only `!`).
+    #[error("empty pattern")]
+    Empty,
+    /// Starts with `#`: a comment in minimatch, which never matches.
+    #[error("a pattern starting with '#' is a comment in minimatch and never matches; write '\\#' for a literal '#'")]
+    Comment,
+    /// Valid minimatch syntax that we do not implement.
+    #[error("{0} is not supported")]
+    Unsupported(String),
+    /// Brace expansion produces too many patterns.
+    #[error("braces expand to more than {MAX_EXPANSIONS} patterns")]
+    TooManyExpansions,
+    /// globset refused the translated glob.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A pattern ready to be added to a `GlobSet`.
+#[derive(Clone, Debug)]
+pub struct CompiledPattern {
+    /// The pattern excludes (`!` prefix).
+    pub negated: bool,
+    /// One or more globs; a path matches the pattern if it matches any of them.
+    pub globs: Vec<Glob>,
+}
+
+/// Compiles one minimatch pattern. The result's globs use
+/// `literal_separator(true)` and `backslash_escape(true)`.
+pub fn compile(pattern: &str) -> Result<CompiledPattern, PatternError> {
+    let (negated, body) = split_negation(pattern);
+    if body.starts_with('#') {
+        return Err(PatternError::Comment);
+    }
+    let mut body = body;
+    while let Some(rest) = body.strip_prefix("./") {
+        body = rest;
+    }
+    if body.is_empty() {
+        return Err(PatternError::Empty);
+    }
+    let chars: Vec<char> = body.chars().collect();
+    let seq = Parser { chars: &chars }.parse_seq(0, chars.len())?;
+    let texts = if needs_expansion(&seq) {
+        let mut out = Vec::new();
+        for flat in expand(&seq)? {
+            out.push(emit(&flat));
+        }
+        out.sort();
+        out.dedup();
+        out
+    } else {
+        vec![emit(&seq)]
+    };
+    let globs = texts
+        .iter()
+        .map(|text| build_glob(text))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(CompiledPattern { negated, globs })
+}
+
+/// Splits leading `!`s off: an odd count negates.
+pub fn split_negation(pattern: &str) -> (bool, &str) {
+    let body = pattern.trim_start_matches('!');
+    let bangs = pattern.len() - body.len();
+    (bangs % 2 == 1, body)
+}
+
+fn build_glob(text: &str) -> Result<Glob, PatternError> {
+    GlobBuilder::new(text)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .empty_alternates(true)
+        .build()
+        .map_err(|e| PatternError::Invalid(e.kind().to_string()))
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Node {
+    /// A literal character.
+    Lit(char),
+    /// A run of `n` stars.
+    Star(usize),
+    /// `?`
+    Any,
+    /// A character class, already in globset syntax.
+    Class(String),
+    /// Alternatives (from braces).
+    Alt(Vec<Vec<Node>>),
+}
+
+struct Parser<'a> {
+    chars: &'a [char],
+}
+
+impl Parser<'_> {
+    /// Parses `chars[start..end]` into a sequence of nodes.
+    fn parse_seq(&self, start: usize, end: usize) -> Result<Vec<Node>, PatternError> {
+        let c = self.chars;
+        let mut out = Vec::new();
+        let mut i = start;
+        while i < end {
+            let ch = c[i];
+            if matches!(ch, '+' | '@' | '!' | '*' | '?') && i + 1 < end && c[i + 1] == '(' {
+                return Err(PatternError::Unsupported(format!(
+                    "the extglob '{ch}(...)'"
+                )));
+            }
+            match ch {
+                '\\' => {
+                    // A trailing backslash is a literal backslash.
+                    out.push(Node::Lit(if i + 1 < end { c[i + 1] } else { '\\' }));
+                    i += 2;
+                }
+                '*' => {
+                    let run = c[i..end].iter().take_while(|&&x| x == '*').count();
+                    out.push(Node::Star(run));
+                    i += run;
+                }
+                '?' => {
+                    out.push(Node::Any);
+                    i += 1;
+                }
+                '[' => match self.parse_class(i, end)? {
+                    Some((node, next)) => {
+                        out.push(node);
+                        i = next;
+                    }
+                    None => {
+                        out.push(Node::Lit('['));
+                        i += 1;
+                    }
+                },
+                '{' => match self.parse_braces(i, end)? {
+                    Some((node, next)) => {
+                        out.push(node);
+                        i = next;
+                    }
+                    None => {
+                        out.push(Node::Lit('{'));
+                        i += 1;
+                    }
+                },
+                _ => {
+                    out.push(Node::Lit(ch));
+                    i += 1;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A class starting at `start` (`[`). `None` when it never closes: then
+    /// the `[` is literal, as in minimatch.
+    fn parse_class(&self, start: usize, end: usize) -> Result<Option<(Node, usize)>, PatternError> {
+        let c = self.chars;
+        let mut i = start + 1;
+        let negated = i < end && (c[i] == '!' || c[i] == '^');
+        if negated {
+            i += 1;
+        }
+        let mut items: Vec<(char, char)> = Vec::new();
+        let first = i;
+        while i < end {
+            let ch = c[i];
+            if ch == ']' && i > first {
+                return Ok(Some((Node::Class(class_text(negated, &items)), i + 1)));
+            }
+            if ch == '[' && i + 1 < end && c[i + 1] == ':' {
+                if let Some(close) = (i + 2..end.saturating_sub(1)).find(|&j| c[j] == ':' && c[j + 1] == ']') {
+                    let name: String = c[i + 2..close].iter().collect();
+                    return Err(PatternError::Unsupported(format!("the POSIX class '[:{name}:]'")));
+                }
+            }
+            let (lo, next) = if ch == '\\' && i + 1 < end { (c[i + 1], i + 2) } else { (ch, i + 1) };
+            if next + 1 < end && c[next] == '-' && c[next + 1] != ']' {
+                let (hi, after) = if c[next + 1] == '\\' && next + 2 < end {
+                    (c[next + 2], next + 3)
+                } else {
+                    (c[next + 1], next + 2)
+                };
+                if lo <= hi {
+                    items.push((lo, hi));
+                }
+                i = after;
+            } else {
+                items.push((lo, lo));
+                i = next;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Braces starting at `start` (`{`), following brace-expansion: a set
+    /// needs a top-level comma or a valid sequence, else it is literal.
+    fn parse_braces(&self, start: usize, end: usize) -> Result<Option<(Node, usize)>, PatternError> {
+        let c = self.chars;
+        let mut depth = 0usize;
+        let mut commas = Vec::new();
+        let mut i = start;
+        let mut close = None;
+        while i < end {
+            match c[i] {
+                '\\' => i += 1,
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                ',' if depth == 1 => commas.push(i),
+                _ => {}
+            }
+            i += 1;
+        }
+        let Some(close) = close else { return Ok(None) };
+        if commas.is_empty() {
+            let inner: String = c[start + 1..close].iter().collect();
+            return Ok(sequence(&inner)?.map(|items| {
+                let alts = items.into_iter().map(|s| s.chars().map(Node::Lit).collect()).collect();
+                (Node::Alt(alts), close + 1)
+            }));
+        }
+        let mut alts = Vec::with_capacity(commas.len() + 1);
+        let mut from = start + 1;
+        for &comma in commas.iter().chain(std::iter::once(&close)) {
+            alts.push(self.parse_seq(from, comma)?);
+            from = comma + 1;
+        }
+        Ok(Some((Node::Alt(alts), close + 1)))
+    }
+}
+
+/// A brace sequence body (`1..3`, `a..e`, `1..10..2`, `01..10`), expanded.
+fn sequence(inner: &str) -> Result<Option<Vec<String>>, PatternError> {
+    let parts: Vec<&str> = inner.split("..").collect();
+    if !(2..=3).contains(&parts.len()) {
+        return Ok(None);
+    }
+    let step = match parts.get(2) {
+        Some(s) => match s.parse::<i64>() {
+            Ok(n) => n.unsigned_abs().max(1),
+            Err(_) => return Ok(None),
+        },
+        None => 1,
+    };
+    let (a, b) = (parts[0], parts[1]);
+    let too_many = |from: i64, to: i64| from.abs_diff(to) / step >= MAX_EXPANSIONS as u64;
+    if let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) {
+        if too_many(x, y) {
+            return Err(PatternError::TooManyExpansions);
+        }
+        let padded = |s: &str| s.trim_start_matches('-').len() > 1 && s.trim_start_matches('-').starts_with('0');
+        let width = if padded(a) || padded(b) { a.len().max(b.len()) } else { 0 };
+        let values = stepped(x, y, step);
+        return Ok(Some(values.into_iter().map(|n| pad(n, width)).collect()));
+    }
+    let mut ac = a.chars();
+    let mut bc = b.chars();
+    if let (Some(x), None, Some(y), None) = (ac.next(), ac.next(), bc.next(), bc.next()) {
+        if x.is_ascii_alphabetic() && y.is_ascii_alphabetic() {
+            let values = stepped(x as i64, y as i64, step);
+            return Ok(Some(values.into_iter().filter_map(|n| char::from_u32(n as u32)).map(String::from).collect()));
+        }
+    }
+    Ok(None)
+}
+
+fn stepped(from: i64, to: i64, step: u64) -> Vec<i64> {
+    let step = step as i64;
+    if from <= to {
+        (from..=to).step_by(step as usize).collect()
+    } else {
+        let mut v = Vec::new();
+        let mut n = from;
+        while n >= to {
+            v.push(n);
+            n -= step;
+        }
+        v
+    }
+}
+
+fn pad(n: i64, width: usize) -> String {
+    if n < 0 {
+        format!("-{:0>w$}", n.unsigned_abs(), w = width.saturating_sub(1))
+    } else {
+        format!("{n:0>width$}")
+    }
+}
+
+/// A class in globset syntax. minimatch classes never match `/`, so `/` is
+/// added to negated classes and removed from positive ones. `]` goes first,
+/// `-` last, and `!` never first, so no escaping is needed inside.
+fn class_text(negated: bool, items: &[(char, char)]) -> String {
+    let mut singles: Vec<char> = Vec::new();
+    let mut ranges = String::new();
+    for &(lo, hi) in items {
+        if lo == hi {
+            if lo != '/' {
+                singles.push(lo);
+            }
+        } else {
+            ranges.push(lo);
+            ranges.push('-');
+            ranges.push(hi);
+        }
+    }
+    if negated {
+        singles.push('/');
+    }
+    let mut out = String::from("[");
+    if negated {
+        out.push('!');
+    }
+    if singles.contains(&']') {
+        out.push(']');
+    }
+    out.push_str(&ranges);
+    let mut bang = false;
+    for &ch in &singles {
+        match ch {
+            ']' | '-' => {}
+            '!' => bang = true,
+            _ => out.push(ch),
+        }
+    }
+    if bang {
+        out.push('!');
+    }
+    if singles.contains(&'-') {
+        out.push('-');
+    }
+    if out == "[" || out == "[!" {
+        // An empty positive class (only '/' was listed): never matches.
+        return "[!\u{0}-\u{10FFFF}]".to_string();
+    }
+    out.push(']');
+    out
+}
+
+/// True when braces must be expanded into separate globs rather than emitted
+/// as globset alternates: when `**` sits inside an alternate or next to one.
+fn needs_expansion(seq: &[Node]) -> bool {
+    let globstar = |n: &Node| matches!(n, Node::Star(k) if *k >= 2);
+    seq.iter().enumerate().any(|(i, node)| match node {
+        Node::Alt(alts) => {
+            alts.iter().any(|alt| alt.iter().any(globstar) || needs_expansion(alt))
+                || (i > 0 && globstar(&seq[i - 1]))
+                || seq.get(i + 1).is_some_and(globstar)
+        }
+        _ => false,
+    })
+}
+
+/// Expands every alternate into flat sequences (the cartesian product).
+fn expand(seq: &[Node]) -> Result<Vec<Vec<Node>>, PatternError> {
+    let mut acc: Vec<Vec<Node>> = vec![Vec::new()];
+    for node in seq {
+        match node {
+            Node::Alt(alts) => {
+                let mut options = Vec::new();
+                for alt in alts {
+                    options.extend(expand(alt)?);
+                }
+                if acc.len().saturating_mul(options.len()) > MAX_EXPANSIONS {
+                    return Err(PatternError::TooManyExpansions);
+                }
+                acc = acc
+                    .iter()
+                    .flat_map(|prefix| {
+                        options.iter().map(move |opt| {
+                            let mut v = prefix.clone();
+                            v.extend(opt.iter().cloned());
+                            v
+                        })
+                    })
+                    .collect();
+            }
+            other => acc.iter_mut().for_each(|v| v.push(other.clone())),
+        }
+    }
+    Ok(acc)
+}
+
+/// Writes nodes as globset syntax.
+fn emit(seq: &[Node]) -> String {
+    let mut out = String::new();
+    emit_into(seq, &mut out);
+    out
+}
+
+fn emit_into(seq: &[Node], out: &mut String) {
+    for (i, node) in seq.iter().enumerate() {
+        match node {
+            Node::Lit(ch) => {
+                if matches!(ch, '*' | '?' | '[' | ']' | '{' | '}' | '\\' | ',') {
+                    out.push('\\');
+                }
+                out.push(*ch);
+            }
+            Node::Star(n) => {
+                let seg_start = i == 0 || seq[i - 1] == Node::Lit('/');
+                let seg_end = i + 1 == seq.len() || seq[i + 1] == Node::Lit('/');
+                out.push_str(if *n >= 2 && seg_start && seg_end { "**" } else { "*" });
+            }
+            Node::Any => out.push('?'),
+            Node::Class(text) => out.push_str(text),
+            Node::Alt(alts) => {
+                out.push('{');
+                for (k, alt) in alts.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    emit_into(alt, out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_match(pattern: &str, path: &str) -> bool {
+        let p = compile(pattern).unwrap_or_else(|e| panic!("{pattern}: {e}"));
+        assert!(!p.negated);
+        p.globs.iter().any(|g| g.compile_matcher().is_match(path))
+    }
+
+    macro_rules! yes {
+        ($name:ident, $pat:expr, $path:expr) => {
+            #[test]
+            fn $name() {
+                assert!(is_match($pat, $path), "{} should match {}", $pat, $path);
+            }
+        };
+    }
+    macro_rules! no {
+        ($name:ident, $pat:expr, $path:expr) => {
+            #[test]
+            fn $name() {
+                assert!(!is_match($pat, $path), "{} should not match {}", $pat, $path);
+            }
+        };
+    }
+
+    // `*` and `?` never cross `/`; dot files match (`dot: true`).
+    yes!(star_top, "*.ts", "a.ts");
+    no!(star_no_cross, "*.ts", "src/a.ts");
+    yes!(star_dotfile, "*", ".env");
+    yes!(star_dotdir, "src/*/x.ts", "src/.hidden/x.ts");
+    yes!(qmark, "a?.ts", "ab.ts");
+    no!(qmark_no_slash, "a?b", "a/b");
+    // `**` as a segment spans zero or more directories.
+    yes!(globstar_zero, "src/**/*.ts", "src/a.ts");
+    yes!(globstar_many, "src/**/*.ts", "src/a/b/c.ts");
+    yes!(globstar_dot, "**/*.ts", ".github/x/a.ts");
+    yes!(globstar_lead_zero, "**/a.ts", "a.ts");
+    yes!(globstar_suffix, "src/**", "src/a/b");
+    yes!(globstar_alone, "**", "a/b/c");
+    // `**` inside a segment is just `*`.
+    yes!(double_star_in_segment, "a**b", "axxb");
+    no!(double_star_in_segment_no_cross, "a**b", "ax/xb");
+    no!(double_star_prefix_no_cross, "src/**.ts", "src/a/b.ts");
+    // Braces.
+    yes!(brace_simple, "*.{ts,tsx}", "a.tsx");
+    yes!(brace_dirs, "{src,lib}/**/*.ts", "lib/x/a.ts");
+    yes!(brace_nested, "a.{js,{ts,tsx}}", "a.tsx");
+    yes!(brace_empty_alt, "a{,b}.ts", "a.ts");
+    yes!(brace_range_num, "f{1..3}.ts", "f2.ts");
+    no!(brace_range_num_out, "f{1..3}.ts", "f4.ts");
+    yes!(brace_range_rev, "f{3..1}.ts", "f1.ts");
+    yes!(brace_range_step, "f{1..9..4}.ts", "f5.ts");
+    no!(brace_range_step_skip, "f{1..9..4}.ts", "f3.ts");
+    yes!(brace_range_pad, "f{01..10}.ts", "f07.ts");
+    yes!(brace_range_alpha, "{a..c}.md", "b.md");
+    no!(brace_range_alpha_out, "{a..c}.md", "d.md");
+    yes!(brace_single_literal, "{a}.md", "{a}.md");
+    no!(brace_single_not_alt, "{a}.md", "a.md");
+    yes!(brace_unclosed_literal, "{a,b.md", "{a,b.md");
+    yes!(brace_globstar_inside_zero, "{a/**,b}/c", "a/c");
+    yes!(brace_globstar_inside_many, "{a/**,b}/c", "a/x/y/c");
+    yes!(brace_globstar_next, "**/{a,b}/**", "q/a/z");
+    yes!(brace_with_slash, "{src,lib/sub}/*.ts", "lib/sub/a.ts");
+    // Classes.
+    yes!(class_simple, "[abc].ts", "b.ts");
+    yes!(class_range, "v[0-9].md", "v7.md");
+    yes!(class_negated, "[!a].ts", "b.ts");
+    no!(class_negated_miss, "[!a].ts", "a.ts");
+    yes!(class_caret, "[^a].ts", "b.ts");
+    no!(class_negated_no_slash, "x[!a]y", "x/y");
+    yes!(class_bracket_first, "[]a].ts", "].ts");
+    yes!(class_bang_inside, "[a!].ts", "!.ts");
+    yes!(class_dash_last, "[a-].ts", "-.ts");
+    yes!(class_unclosed_literal, "[ab", "[ab");
+    // Escapes.
+    yes!(escape_star, "\\*.md", "*.md");
+    no!(escape_star_literal, "\\*.md", "a.md");
+    yes!(escape_brace, "\\{a,b\\}.md", "{a,b}.md");
+    yes!(escape_comma_in_brace, "{a\\,b,c}.md", "a,b.md");
+    yes!(literal_comma, "a,b.md", "a,b.md");
+    yes!(leading_dot_slash, "./src/*.ts", "src/a.ts");
+
+    #[test]
+    fn negation() {
+        assert!(compile("!*.ts").unwrap().negated);
+        assert!(!compile("!!*.ts").unwrap().negated);
+        assert!(compile("!!!*.ts").unwrap().negated);
+    }
+
+    #[test]
+    fn refusals() {
+        for (pat, want) in [
+            ("", PatternError::Empty),
+            ("!", PatternError::Empty),
+            ("# note", PatternError::Comment),
+        ] {
+            assert_eq!(compile(pat).unwrap_err(), want, "{pat}");
+        }
+        for pat in ["+(a|b).ts", "src/@(a|b)/x", "a/!(b)", "*(x)", "?(x)", "[[:alpha:]].md", "x[[:digit:]x]"] {
+            assert!(matches!(compile(pat), Err(PatternError::Unsupported(_))), "{pat}");
+        }
+        assert_eq!(compile("{1..100000}").unwrap_err(), PatternError::TooManyExpansions);
+        let wide = "{a,b,c,d}".repeat(6) + "/**";
+        assert!(compile(&wide).is_ok(), "alternates without ** are not expanded");
+        let wide_globstar = "{a/**,b,c,d}".repeat(6);
+        assert_eq!(compile(&wide_globstar).unwrap_err(), PatternError::TooManyExpansions);
+    }
+
+    #[test]
+    fn expansion_only_where_needed() {
+        assert_eq!(compile("{src,lib}/**/*.{ts,tsx}").unwrap().globs.len(), 1);
+        assert_eq!(compile("{a/**,b}/c").unwrap().globs.len(), 2);
+    }
+}

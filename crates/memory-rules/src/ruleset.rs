@@ -1,0 +1,144 @@
+//! The compiled rule set: every pattern of every rule in one `GlobSet`, every
+//! topic in one `TopicMatcher`, built once per discovery. Activation touches
+//! each context file once.
+
+use crate::context::Workdir;
+use crate::parse::ParsedRule;
+use crate::rule::{self, Rule};
+use crate::topics::{TopicHit, TopicMatcher};
+use globset::{Candidate, GlobSet, GlobSetBuilder};
+
+/// Who owns a glob of the set.
+#[derive(Clone, Copy, Debug)]
+struct Owner {
+    rule: u32,
+    /// Index of the pattern in the rule's `metadata.paths`.
+    pattern: u32,
+    negated: bool,
+}
+
+/// Rules in result order, with their compiled triggers.
+#[derive(Debug, Default)]
+pub struct RuleSet {
+    rules: Vec<Rule>,
+    globs: GlobSet,
+    owners: Vec<Owner>,
+    /// Rules with at least one `!` pattern need per-file bookkeeping.
+    has_negation: Vec<bool>,
+    topics: TopicMatcher,
+    workdir: Workdir,
+}
+
+/// Why a rule is active (see [`RuleSet::explain`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// No `paths` and no `topics`.
+    Always,
+    /// `pattern` (from `metadata.paths`) matched `file` (normalized).
+    Path { pattern: String, file: String },
+    /// `topic` starts the word `word` of the (case-folded) prompt.
+    Topic { topic: String, word: String },
+}
+
+impl RuleSet {
+    /// Sorts the rules (priority, scope, id) and compiles their triggers.
+    /// Globs globset refuses after translation are left out; the parser has
+    /// already vetted each one, so this only guards the build.
+    pub fn build(mut parsed: Vec<ParsedRule>, workdir: Workdir) -> RuleSet {
+        parsed.sort_by(|a, b| rule::order(&a.rule, &b.rule));
+        let mut builder = GlobSetBuilder::new();
+        let mut owners = Vec::new();
+        let mut has_negation = vec![false; parsed.len()];
+        for (r, p) in parsed.iter().enumerate() {
+            for pat in &p.patterns {
+                has_negation[r] |= pat.compiled.negated;
+                for glob in &pat.compiled.globs {
+                    builder.add(glob.clone());
+                    owners.push(Owner { rule: r as u32, pattern: pat.index as u32, negated: pat.compiled.negated });
+                }
+            }
+        }
+        let globs = builder.build().unwrap_or_else(|_| {
+            owners.clear();
+            GlobSet::empty()
+        });
+        let rules: Vec<Rule> = parsed.into_iter().map(|p| p.rule).collect();
+        let topics = TopicMatcher::new(
+            rules.iter().enumerate().filter_map(|(i, r)| r.metadata.topics.as_deref().map(|t| (i, t))),
+        );
+        RuleSet { rules, globs, owners, has_negation, topics, workdir }
+    }
+
+    /// Every rule, in result order.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// Indices (into [`rules`](Self::rules), ascending, so in result order)
+    /// of the rules active for these context files and prompt.
+    pub fn active<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>) -> Vec<usize> {
+        let mut active: Vec<bool> = self.rules.iter().map(|r| r.metadata.is_unconditional()).collect();
+        self.match_paths(files, |owner, _| active[owner.rule as usize] = true);
+        if let Some(prompt) = prompt {
+            self.topics.activate(prompt, &mut active);
+        }
+        active.iter().enumerate().filter_map(|(i, &on)| on.then_some(i)).collect()
+    }
+
+    /// Like [`active`](Self::active), with every reason each rule fired.
+    pub fn explain<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>) -> Vec<(usize, Vec<Reason>)> {
+        let mut reasons: Vec<Vec<Reason>> = vec![Vec::new(); self.rules.len()];
+        for (i, r) in self.rules.iter().enumerate() {
+            if r.metadata.is_unconditional() {
+                reasons[i].push(Reason::Always);
+            }
+        }
+        self.match_paths(files, |owner, file| {
+            let rule = &self.rules[owner.rule as usize];
+            let pattern = rule.metadata.paths.as_ref().map(|p| p[owner.pattern as usize].clone()).unwrap_or_default();
+            let reason = Reason::Path { pattern, file: file.to_string() };
+            let list = &mut reasons[owner.rule as usize];
+            if !list.contains(&reason) {
+                list.push(reason);
+            }
+        });
+        if let Some(prompt) = prompt {
+            for TopicHit { rule, topic, word } in self.topics.hits(prompt) {
+                let topic = self.rules[rule].metadata.topics.as_ref().map(|t| t[topic].clone()).unwrap_or_default();
+                let reason = Reason::Topic { topic, word };
+                if !reasons[rule].contains(&reason) {
+                    reasons[rule].push(reason);
+                }
+            }
+        }
+        reasons.into_iter().enumerate().filter(|(_, r)| !r.is_empty()).collect()
+    }
+
+    /// Calls `hit(owner, file)` for each positive pattern that matches a file
+    /// that no `!` pattern of the same rule excludes.
+    fn match_paths<S: AsRef<str>>(&self, files: &[S], mut hit: impl FnMut(Owner, &str)) {
+        if self.owners.is_empty() {
+            return;
+        }
+        let mut matched: Vec<usize> = Vec::new();
+        let mut excluded: Vec<u32> = Vec::new();
+        for raw in files {
+            let Some(file) = self.workdir.relative(raw.as_ref()) else { continue };
+            self.globs.matches_candidate_into(&Candidate::new(file.as_ref()), &mut matched);
+            excluded.clear();
+            for &g in &matched {
+                let owner = self.owners[g];
+                if owner.negated {
+                    excluded.push(owner.rule);
+                }
+            }
+            for &g in &matched {
+                let owner = self.owners[g];
+                if owner.negated || (self.has_negation[owner.rule as usize] && excluded.contains(&owner.rule)) {
+                    continue;
+                }
+                hit(owner, &file);
+            }
+        }
+    }
+}

@@ -120,18 +120,49 @@ pub struct Parsed {
     pub repairs: Vec<Repair>,
 }
 
+/// How many times the leniency pass re-parses after quoting the line the
+/// parser stopped at.
+const MAX_REPAIR_ROUNDS: usize = 8;
+
 /// Parses a frontmatter block. Line numbers in errors are relative to the
-/// block (line 1 = first YAML line).
+/// block (line 1 = first YAML line). When the strict parse fails, suspicious
+/// plain values are quoted, then the plain value on the line where the parser
+/// stops (e.g. `description: core: details`), a few rounds at most; if that
+/// still fails, the strict error is returned.
 pub fn parse(yaml: &str) -> Result<Parsed, FrontmatterError> {
     let strict = parse_strict(yaml);
     let tagged = strict.is_ok() && has_lone_bang_value(yaml);
     if strict.is_ok() && !tagged {
         return strict.map(|entries| Parsed { entries, repairs: Vec::new() });
     }
-    let (repaired, repairs) = repair(yaml, tagged && strict.is_ok());
-    if !repairs.is_empty() {
-        if let Ok(entries) = parse_strict(&repaired) {
-            return Ok(Parsed { entries, repairs });
+    let bang_only = strict.is_ok();
+    let mut lines: Vec<String> = yaml.split_inclusive('\n').map(str::to_string).collect();
+    let mut repairs = Vec::new();
+    for (n, line) in lines.iter_mut().enumerate() {
+        if let Some(r) = quote_line(line, n, |v| suspicious_start(v, bang_only)) {
+            repairs.push(r);
+        }
+    }
+    for _ in 0..MAX_REPAIR_ROUNDS {
+        if repairs.is_empty() && bang_only {
+            break;
+        }
+        let text = lines.concat();
+        match parse_strict(&text) {
+            Ok(entries) if !repairs.is_empty() => {
+                repairs.sort_by_key(|r| r.line);
+                return Ok(Parsed { entries, repairs });
+            }
+            Ok(_) => break,
+            Err(FrontmatterError::Yaml { line, .. }) if !bang_only => {
+                let n = line.saturating_sub(1) as usize;
+                let Some(target) = lines.get_mut(n) else { break };
+                match quote_line(target, n, is_plain) {
+                    Some(r) => repairs.push(r),
+                    None => break,
+                }
+            }
+            Err(_) => break,
         }
     }
     strict.map(|entries| Parsed { entries, repairs: Vec::new() })
@@ -204,33 +235,29 @@ fn has_lone_bang_value(yaml: &str) -> bool {
     yaml.lines().any(|l| value_of(l).is_some_and(|(_, v)| suspicious_start(v, true)))
 }
 
-/// Quotes suspicious plain values; returns the new text and what was changed.
-fn repair(yaml: &str, bang_only: bool) -> (String, Vec<Repair>) {
-    let mut out = String::with_capacity(yaml.len() + 16);
-    let mut repairs = Vec::new();
-    for (n, line) in yaml.split_inclusive('\n').enumerate() {
-        let content = line.trim_end_matches(['\n', '\r']);
-        let ending = &line[content.len()..];
-        match value_of(content) {
-            Some((pos, value)) if suspicious_start(value, bang_only) => {
-                // A ` #` starts a YAML comment; keep it outside the quotes.
-                let (value, comment) = match value.find(" #") {
-                    Some(i) => (value[..i].trim_end(), &value[i..]),
-                    None => (value, ""),
-                };
-                out.push_str(&content[..pos]);
-                out.push('\'');
-                out.push_str(&value.replace('\'', "''"));
-                out.push('\'');
-                out.push_str(comment);
-                out.push_str(ending);
-                let column = content[..pos].chars().count() as u32 + 1;
-                repairs.push(Repair { line: n as u32 + 1, column, value: value.to_string() });
-            }
-            _ => out.push_str(line),
-        }
+/// A plain (unquoted, non-collection, non-block) scalar.
+fn is_plain(value: &str) -> bool {
+    !value.starts_with(['"', '\'', '[', '{', '|', '>', '#'])
+}
+
+/// Quotes the value of `line` (line index `n`) if `wanted(value)`.
+fn quote_line(line: &mut String, n: usize, wanted: impl Fn(&str) -> bool) -> Option<Repair> {
+    let content = line.trim_end_matches(['\n', '\r']);
+    let ending = line[content.len()..].to_string();
+    let (pos, value) = value_of(content)?;
+    if !wanted(value) {
+        return None;
     }
-    (out, repairs)
+    // A ` #` starts a YAML comment; keep it outside the quotes.
+    let (value, comment) = match value.find(" #") {
+        Some(i) => (value[..i].trim_end(), &value[i..]),
+        None => (value, ""),
+    };
+    let column = content[..pos].chars().count() as u32 + 1;
+    let repaired = format!("{}'{}'{}{}", &content[..pos], value.replace('\'', "''"), comment, ending);
+    let repair = Repair { line: n as u32 + 1, column, value: value.to_string() };
+    *line = repaired;
+    Some(repair)
 }
 
 #[cfg(test)]
@@ -280,15 +307,20 @@ mod tests {
         let p = parse("paths:\n  - src/**\n  - *.ts\n").unwrap();
         assert_eq!(p.entries["paths"].value, Value::List(vec![Value::Str("src/**".into()), Value::Str("*.ts".into())]));
         assert_eq!(p.repairs, vec![Repair { line: 3, column: 5, value: "*.ts".into() }]);
+        // A colon inside an unquoted description, then an alias on the next line.
+        let p = parse("description: core: details here\nglobs: **/*.spec*,**/*.test*\nalwaysApply: false\n").unwrap();
+        assert_eq!(p.entries["description"].value, Value::Str("core: details here".into()));
+        assert_eq!(p.entries["globs"].value, Value::Str("**/*.spec*,**/*.test*".into()));
+        assert_eq!(p.repairs.iter().map(|r| r.line).collect::<Vec<_>>(), vec![1, 2]);
         // A proper tag is left alone.
         assert_eq!(value("priority: !!int 3", "priority"), Value::Int(3));
     }
 
     #[test]
     fn errors_keep_the_strict_location() {
-        match parse("a: 1\nb: c: d\n") {
+        match parse("a: 1\n  b: c\n") {
             Err(FrontmatterError::Yaml { line, column, message }) => {
-                assert_eq!((line, column), (2, 5));
+                assert_eq!((line, column), (2, 4));
                 assert!(message.contains("mapping values"), "{message}");
                 assert!(!message.contains("line 2"), "{message}");
             }
@@ -296,5 +328,6 @@ mod tests {
         }
         assert!(matches!(parse("- a\n- b\n"), Err(FrontmatterError::Yaml { .. })));
         assert!(matches!(parse("paths: \"open\n"), Err(FrontmatterError::Yaml { .. })));
+        assert!(matches!(parse("paths: [a, b\n"), Err(FrontmatterError::Yaml { .. })));
     }
 }

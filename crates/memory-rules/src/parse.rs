@@ -130,6 +130,7 @@ impl<'a> Context<'a> {
                 "priority" => meta.priority = self.priority(value, at),
                 "description" => match value.as_text() {
                     Some(text) => meta.description = Some(text),
+                    None if *value == Value::Null(()) => {}
                     None => self.report(Severity::Warning, Code::InvalidField, at, format!("'description' should be a string, not {}; ignored", value.kind())),
                 },
                 _ => self.unknown_key(key, at),

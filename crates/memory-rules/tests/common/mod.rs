@@ -1,0 +1,60 @@
+//! Helpers shared by the integration tests: real files in temp dirs.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+pub struct Tree {
+    pub tmp: tempfile::TempDir,
+}
+
+impl Tree {
+    pub fn new() -> Self {
+        Tree { tmp: tempfile::tempdir().expect("tempdir") }
+    }
+    pub fn workdir(&self) -> PathBuf {
+        self.tmp.path().join("work")
+    }
+    pub fn home(&self) -> PathBuf {
+        self.tmp.path().join("home")
+    }
+    pub fn project_rules(&self) -> PathBuf {
+        self.workdir().join(".wave/rules")
+    }
+    pub fn user_rules(&self) -> PathBuf {
+        self.home().join(".wave/rules")
+    }
+    /// Writes `text` at `path`, creating parents.
+    pub fn write(&self, path: impl AsRef<Path>, text: &str) -> PathBuf {
+        let path = path.as_ref().to_path_buf();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+    pub fn project(&self, id: &str, text: &str) -> PathBuf {
+        self.write(self.project_rules().join(id), text)
+    }
+    pub fn user(&self, id: &str, text: &str) -> PathBuf {
+        self.write(self.user_rules().join(id), text)
+    }
+    pub fn load(&self) -> memory_rules::Loaded {
+        std::fs::create_dir_all(self.workdir()).unwrap();
+        memory_rules::load(&memory_rules::Roots::new(self.workdir(), self.home()))
+    }
+}
+
+pub fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
+    std::fs::create_dir_all(link.as_ref().parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(target, link).unwrap();
+}
+
+pub fn ids(loaded: &memory_rules::Loaded) -> Vec<String> {
+    loaded.rules.rules().iter().map(|r| format!("{}:{}", r.scope, r.id)).collect()
+}
+
+pub fn active(loaded: &memory_rules::Loaded, files: &[&str], prompt: Option<&str>) -> Vec<String> {
+    loaded.rules.active(files, prompt).into_iter().map(|i| loaded.rules.rules()[i].id.clone()).collect()
+}
+
+pub fn codes(loaded: &memory_rules::Loaded) -> Vec<String> {
+    loaded.diagnostics.iter().map(|d| format!("{}:{}", d.code, Path::new(&d.file_path).file_name().unwrap().to_string_lossy())).collect()
+}

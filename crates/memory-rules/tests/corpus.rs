@@ -1,0 +1,97 @@
+//! The real rule files in `../shared/corpus`: every one parses without a
+//! panic, and every problem is a diagnostic with a line number.
+
+mod common;
+use memory_rules::parse::parse_rule;
+use memory_rules::{Code, Scope, Severity};
+use std::path::{Path, PathBuf};
+
+fn corpus() -> PathBuf {
+    let dir = std::env::var_os("WAVE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    assert!(dir.join("rules").is_dir(), "the corpus is expected at {} (or set WAVE_CORPUS)", dir.display());
+    dir
+}
+
+fn rule_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for system in std::fs::read_dir(corpus().join("rules")).unwrap() {
+        let system = system.unwrap().path();
+        if system.is_dir() {
+            for f in std::fs::read_dir(&system).unwrap() {
+                files.push(f.unwrap().path());
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn every_corpus_file_parses_or_reports_with_a_line() {
+    let files = rule_files();
+    assert!(files.len() > 300, "corpus has {} files", files.len());
+    let (mut loaded, mut with_diagnostics) = (0, 0);
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let outcome = parse_rule(Scope::Project, "x.md", path, &text);
+        if outcome.rule.is_some() {
+            loaded += 1;
+        }
+        if !outcome.diagnostics.is_empty() {
+            with_diagnostics += 1;
+        }
+        for d in &outcome.diagnostics {
+            if d.code != Code::EmptyBody {
+                assert!(d.line.is_some() && d.column.is_some(), "no location: {d}");
+            }
+        }
+        if outcome.rule.is_none() {
+            assert!(outcome.diagnostics.iter().any(|d| d.severity == Severity::Error), "{} dropped silently", path.display());
+        }
+    }
+    eprintln!("corpus: {} files, {loaded} loaded, {with_diagnostics} with diagnostics", files.len());
+    // Every file in the corpus is usable once the leniency pass has run.
+    assert_eq!(loaded, files.len(), "some corpus files did not load");
+}
+
+fn parse_corpus(rel: &str) -> memory_rules::parse::Outcome {
+    let path = corpus().join("rules").join(rel);
+    let text = std::fs::read_to_string(&path).unwrap();
+    parse_rule(Scope::Project, "x.md", &path, &text)
+}
+
+#[test]
+fn cursor_unquoted_globs_are_understood_and_explained() {
+    // `globs: **/*.ts,**/*.tsx,...` unquoted: a YAML alias to a strict parser.
+    let path = rule_files()
+        .into_iter()
+        .find(|p| std::fs::read_to_string(p).unwrap().contains("\nglobs: **/*.ts,**/*.tsx"))
+        .expect("corpus has an unquoted cursor glob");
+    let rel = path.strip_prefix(corpus().join("rules")).unwrap().to_string_lossy().into_owned();
+    let o = parse_corpus(&rel);
+    assert!(o.rule.is_some());
+    let codes: Vec<Code> = o.diagnostics.iter().map(|d| d.code).collect();
+    assert!(codes.contains(&Code::UnquotedValue), "{codes:?}");
+    assert!(codes.contains(&Code::ForeignKey), "{codes:?}");
+}
+
+#[test]
+fn wave_rules_match_their_own_repository() {
+    let tree = std::fs::read_to_string(corpus().join("trees/netease-lcap__wave-agent.txt")).unwrap();
+    let paths: Vec<&str> = tree.lines().collect();
+    let t = common::Tree::new();
+    for f in std::fs::read_dir(corpus().join("rules/wave")).unwrap() {
+        let f = f.unwrap().path();
+        let name = f.file_name().unwrap().to_string_lossy();
+        let id = name.rsplit("__").next().unwrap().to_string();
+        t.project(&id, &std::fs::read_to_string(&f).unwrap());
+    }
+    let loaded = t.load();
+    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    let test_file = paths.iter().find(|p| p.starts_with("packages/") && p.contains("/tests/")).expect("a test file");
+    assert_eq!(common::active(&loaded, &[test_file], None), ["testing.md", "typescript.md"]);
+    let every = common::active(&loaded, &paths, None);
+    assert_eq!(every, ["cli.md", "examples.md", "testing.md", "typescript.md"]);
+}

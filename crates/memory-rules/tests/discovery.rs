@@ -1,0 +1,186 @@
+//! Discovery on real directories: roots, depth, symlinks, overrides, order.
+
+mod common;
+use common::*;
+use memory_rules::{Code, Severity};
+
+#[test]
+fn missing_roots_are_not_errors() {
+    let t = Tree::new();
+    let loaded = t.load();
+    assert!(loaded.rules.rules().is_empty());
+    assert!(loaded.diagnostics.is_empty());
+}
+
+#[test]
+fn root_and_one_level_of_subdirectories() {
+    let t = Tree::new();
+    t.project("a.md", "A");
+    t.project("frontend/react.md", "R");
+    t.project("frontend/deep/too-deep.md", "D");
+    t.project("frontend/deep/deeper/x.md", "D");
+    t.project("notes.txt", "not a rule");
+    t.project("frontend/readme.markdown", "not a rule");
+    let loaded = t.load();
+    assert_eq!(ids(&loaded), ["project:a.md", "project:frontend/react.md"]);
+    let deep: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == Code::TooDeep).collect();
+    assert_eq!(deep.len(), 1, "once per skipped directory: {:?}", loaded.diagnostics);
+    assert_eq!(deep[0].severity, Severity::Info);
+    assert!(deep[0].file_path.ends_with("frontend/deep"));
+}
+
+#[test]
+fn project_rule_overrides_user_rule_with_same_id() {
+    let t = Tree::new();
+    t.project("style.md", "project style");
+    t.user("style.md", "user style");
+    t.user("personal.md", "mine");
+    let loaded = t.load();
+    assert_eq!(ids(&loaded), ["project:style.md", "user:personal.md"]);
+    let style = &loaded.rules.rules()[0];
+    assert_eq!(style.content, "project style");
+    let d = loaded.diagnostics.iter().find(|d| d.code == Code::Overridden).expect("override is reported");
+    assert_eq!(d.severity, Severity::Info);
+    assert!(d.file_path.contains("home"), "{d}");
+}
+
+#[test]
+fn same_directory_for_both_roots_loads_once() {
+    let t = Tree::new();
+    t.project("a.md", "A");
+    let loaded = memory_rules::load(&memory_rules::Roots::new(t.workdir(), t.workdir()));
+    assert_eq!(ids(&loaded), ["project:a.md"]);
+    assert!(loaded.diagnostics.is_empty());
+}
+
+#[test]
+fn symlinked_files_and_directories_are_followed() {
+    let t = Tree::new();
+    let shared = t.write(t.tmp.path().join("shared/team.md"), "team rule");
+    t.write(t.tmp.path().join("shared/other.md"), "other");
+    symlink(&shared, t.project_rules().join("team.md"));
+    symlink(t.tmp.path().join("shared"), t.project_rules().join("linked"));
+    let loaded = t.load();
+    assert_eq!(ids(&loaded), ["project:linked/other.md", "project:linked/team.md", "project:team.md"]);
+    let team = loaded.rules.rules().iter().find(|r| r.id == "team.md").unwrap();
+    assert!(team.file_path.ends_with(".wave/rules/team.md"), "file path is the link as found");
+    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+}
+
+#[test]
+fn link_back_to_the_root_is_a_cycle_not_a_loop() {
+    let t = Tree::new();
+    t.project("a.md", "A");
+    symlink(t.project_rules(), t.project_rules().join("loop"));
+    symlink("..", t.project_rules().join("sub/up"));
+    t.project("sub/b.md", "B");
+    let loaded = t.load();
+    assert_eq!(ids(&loaded), ["project:a.md", "project:sub/b.md"]);
+    let cycles: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == Code::SymlinkCycle).collect();
+    assert_eq!(cycles.len(), 2, "{:?}", loaded.diagnostics);
+    assert!(cycles.iter().all(|d| d.severity == Severity::Warning));
+    assert!(cycles.iter().any(|d| d.file_path.ends_with("rules/loop")));
+    assert!(cycles.iter().any(|d| d.file_path.ends_with("sub/up")));
+}
+
+#[test]
+fn link_to_a_sibling_is_reported_whatever_the_name_order() {
+    for link_name in ["aaa", "zzz"] {
+        let t = Tree::new();
+        t.project("mmm/rule.md", "R");
+        symlink(t.project_rules().join("mmm"), t.project_rules().join(link_name));
+        let loaded = t.load();
+        assert_eq!(ids(&loaded), ["project:mmm/rule.md"], "{link_name}");
+        let d = loaded.diagnostics.iter().find(|d| d.code == Code::SymlinkCycle).expect("reported");
+        assert!(d.file_path.ends_with(link_name), "{d}");
+    }
+}
+
+#[test]
+fn dangling_link_and_unreadable_file_do_not_stop_the_others() {
+    let t = Tree::new();
+    t.project("good.md", "good");
+    symlink(t.tmp.path().join("nowhere.md"), t.project_rules().join("dangling.md"));
+    std::fs::create_dir_all(t.project_rules().join("locked")).unwrap();
+    t.write(t.project_rules().join("bad-utf8.md"), "");
+    std::fs::write(t.project_rules().join("bad-utf8.md"), b"ok\n\xff\xfe bad").unwrap();
+    let loaded = t.load();
+    assert_eq!(ids(&loaded), ["project:good.md"]);
+    let codes = codes(&loaded);
+    assert!(codes.contains(&"dangling-symlink:dangling.md".to_string()), "{codes:?}");
+    let utf8 = loaded.diagnostics.iter().find(|d| d.code == Code::NotUtf8).unwrap();
+    assert_eq!((utf8.line, utf8.column), (Some(2), Some(1)));
+}
+
+#[test]
+fn unreadable_directory_is_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Tree::new();
+    t.project("good.md", "good");
+    let locked = t.project_rules().join("locked");
+    t.write(locked.join("secret.md"), "x");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let readable_anyway = std::fs::read_dir(&locked).is_ok(); // root ignores permissions
+    let loaded = t.load();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    if readable_anyway {
+        assert_eq!(ids(&loaded), ["project:good.md", "project:locked/secret.md"]);
+    } else {
+        assert_eq!(ids(&loaded), ["project:good.md"]);
+        assert!(loaded.diagnostics.iter().any(|d| d.code == Code::Unreadable), "{:?}", loaded.diagnostics);
+    }
+}
+
+#[test]
+fn oversized_file_is_an_error_and_skipped() {
+    let t = Tree::new();
+    t.project("big.md", &"x".repeat(memory_rules::discover::MAX_RULE_BYTES as usize + 1));
+    t.project("small.md", "ok");
+    let loaded = t.load();
+    assert_eq!(ids(&loaded), ["project:small.md"]);
+    assert_eq!(codes(&loaded), ["too-large:big.md"]);
+}
+
+#[test]
+fn one_broken_rule_never_stops_the_others() {
+    let t = Tree::new();
+    t.project("broken.md", "---\npaths: [src/**\n---\nbody");
+    t.project("unclosed.md", "---\npaths: src/**\nbody");
+    t.project("fine.md", "---\npaths: src/**\n---\nbody");
+    let loaded = t.load();
+    assert_eq!(ids(&loaded), ["project:fine.md"]);
+    let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    assert_eq!(errors.len(), 2);
+    assert!(errors.iter().all(|d| d.line.is_some() && d.column.is_some()), "{errors:?}");
+}
+
+#[test]
+fn order_is_priority_then_scope_then_id_whatever_the_creation_order() {
+    let t = Tree::new();
+    for (id, prio) in [("zeta.md", 0), ("alpha.md", 0), ("mid.md", 5), ("neg.md", -1)] {
+        t.user(id, &format!("---\npriority: {prio}\n---\n{id}"));
+    }
+    for (id, prio) in [("beta.md", "0"), ("top.md", "\"9\"")] {
+        t.project(id, &format!("---\npriority: {prio}\n---\n{id}"));
+    }
+    let loaded = t.load();
+    assert_eq!(
+        ids(&loaded),
+        ["project:top.md", "user:mid.md", "project:beta.md", "user:alpha.md", "user:zeta.md", "user:neg.md"]
+    );
+    // Diagnostics come sorted too.
+    let again = t.load();
+    assert_eq!(loaded.diagnostics, again.diagnostics);
+}
+
+#[test]
+fn bom_and_crlf_files() {
+    let t = Tree::new();
+    t.project("win.md", "\u{feff}---\r\npaths:\r\n  - \"src/**\"\r\npriority: 2\r\n---\r\nLine one\r\nLine two\r\n");
+    let loaded = t.load();
+    let rule = &loaded.rules.rules()[0];
+    assert_eq!(rule.metadata.paths.as_deref(), Some(&["src/**".to_string()][..]));
+    assert_eq!(rule.metadata.priority, Some(2));
+    assert_eq!(rule.content, "Line one\r\nLine two");
+    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+}

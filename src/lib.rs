@@ -1,1 +1,169 @@
+//! Node binding of the `memory-rules` core: types and conversions only.
+//!
+//! `RuleEngine` keeps the compiled rule set (one `GlobSet`, one topic
+//! automaton) between calls. Discovery runs on the libuv thread pool
+//! (`AsyncTask`); the per-message call `active` is synchronous and returns
+//! rule indices as a `Uint32Array`, so no rule text crosses the boundary per
+//! message: the JS wrapper (`ts/`) holds the rule objects from `rules()`.
+//! Every method catches panics, so none can cross into Node.
 
+#![deny(clippy::all)]
+
+use memory_rules as core;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, RwLock};
+
+#[napi(object)]
+pub struct EngineOptions {
+  /// The project root; project rules live in `<workdir>/.wave/rules`.
+  pub workdir: String,
+  /// The user's home; user rules live in `<homeDir>/.wave/rules`.
+  pub home_dir: String,
+}
+
+#[napi(object)]
+pub struct RuleMetadata {
+  pub paths: Option<Vec<String>>,
+  pub priority: Option<i64>,
+  pub topics: Option<Vec<String>>,
+  pub description: Option<String>,
+}
+
+#[napi(object)]
+pub struct MemoryRule {
+  /// Path relative to its rules root, `/`-separated: `frontend/react.md`.
+  pub id: String,
+  /// The body, trimmed.
+  pub content: String,
+  pub metadata: RuleMetadata,
+  #[napi(ts_type = "'project' | 'user'")]
+  pub source: String,
+  pub file_path: String,
+}
+
+#[napi(object)]
+pub struct Diagnostic {
+  #[napi(ts_type = "'error' | 'warning' | 'info'")]
+  pub severity: String,
+  pub code: String,
+  pub message: String,
+  pub file_path: String,
+  pub line: Option<u32>,
+  pub column: Option<u32>,
+}
+
+type Shared = Arc<RwLock<Arc<core::Loaded>>>;
+
+fn snapshot(state: &Shared) -> Arc<core::Loaded> {
+  state.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+}
+
+/// The compiled rules of one workdir and home.
+#[napi]
+pub struct RuleEngine {
+  roots: core::Roots,
+  state: Shared,
+}
+
+#[napi]
+impl RuleEngine {
+  #[napi(constructor)]
+  pub fn new(options: EngineOptions) -> Self {
+    RuleEngine {
+      roots: core::Roots::new(options.workdir, options.home_dir),
+      state: Arc::default(),
+    }
+  }
+
+  /// Discovers, parses and compiles every rule, off the main thread. The new
+  /// rules replace the old ones when the promise resolves.
+  #[napi(ts_return_type = "Promise<void>")]
+  pub fn discover(&self) -> AsyncTask<Discover> {
+    AsyncTask::new(Discover {
+      roots: self.roots.clone(),
+      state: self.state.clone(),
+    })
+  }
+
+  /// Every rule, in result order (priority, project before user, id).
+  #[napi(catch_unwind)]
+  pub fn rules(&self) -> Vec<MemoryRule> {
+    snapshot(&self.state).rules.rules().iter().map(to_js_rule).collect()
+  }
+
+  /// For each rule of `rules()`: true when it has `paths` or `topics`.
+  #[napi(catch_unwind)]
+  pub fn conditional(&self) -> Vec<bool> {
+    let loaded = snapshot(&self.state);
+    loaded
+      .rules
+      .rules()
+      .iter()
+      .map(|r| !r.metadata.is_unconditional())
+      .collect()
+  }
+
+  /// Diagnostics of the last discovery, sorted by file and line.
+  #[napi(catch_unwind)]
+  pub fn diagnostics(&self) -> Vec<Diagnostic> {
+    snapshot(&self.state)
+      .diagnostics
+      .iter()
+      .map(|d| Diagnostic {
+        severity: d.severity.as_str().to_string(),
+        code: d.code.as_str().to_string(),
+        message: d.message.clone(),
+        file_path: d.file_path.clone(),
+        line: d.line,
+        column: d.column,
+      })
+      .collect()
+  }
+
+  /// Indices into `rules()` of the rules active for these files in context
+  /// and prompt, ascending (which is result order).
+  #[napi(catch_unwind)]
+  pub fn active(&self, files: Vec<String>, prompt: Option<String>) -> Uint32Array {
+    let loaded = snapshot(&self.state);
+    let active = loaded.rules.active(&files, prompt.as_deref());
+    Uint32Array::new(active.into_iter().map(|i| i as u32).collect())
+  }
+}
+
+pub struct Discover {
+  roots: core::Roots,
+  state: Shared,
+}
+
+impl Task for Discover {
+  type Output = core::Loaded;
+  type JsValue = ();
+
+  fn compute(&mut self) -> Result<Self::Output> {
+    catch_unwind(AssertUnwindSafe(|| core::load(&self.roots)))
+      .map_err(|_| Error::from_reason("memory-rules: discovery failed unexpectedly (a bug); the previous rules are kept"))
+  }
+
+  fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+    *self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(output);
+    Ok(())
+  }
+}
+
+fn to_js_rule(rule: &core::Rule) -> MemoryRule {
+  let m = &rule.metadata;
+  MemoryRule {
+    id: rule.id.clone(),
+    content: rule.content.clone(),
+    metadata: RuleMetadata {
+      paths: m.paths.clone(),
+      priority: m.priority,
+      topics: m.topics.clone(),
+      description: m.description.clone(),
+    },
+    source: rule.scope.as_str().to_string(),
+    file_path: rule.file_path.to_string_lossy().into_owned(),
+  }
+}

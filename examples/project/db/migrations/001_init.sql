@@ -1,0 +1,1 @@
+CREATE TABLE customer (id integer primary key, name text not null);

@@ -1,0 +1,3 @@
+import { listCustomers } from './customers'
+
+test('lists customers', async () => { expect(await listCustomers()).toEqual([]) })

@@ -1,0 +1,1 @@
+export async function listCustomers(): Promise<string[]> { return [] }

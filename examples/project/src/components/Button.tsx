@@ -1,0 +1,1 @@
+export function Button({ label }: { label: string }) { return <button>{label}</button> }

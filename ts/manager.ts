@@ -1,0 +1,93 @@
+/**
+ * `MemoryRuleManager`: the agent SDK's rule manager, backed by the native
+ * engine. The engine compiles every rule's triggers once per discovery; a
+ * per-message call sends only the files and prompt across and gets back rule
+ * indices, which map to rule objects held here. Those objects are shared
+ * between calls: treat them as read-only.
+ */
+import { homedir } from 'node:os'
+import { RuleEngine } from '../index'
+import type { Diagnostic, MemoryRule } from '../index'
+
+export interface MemoryRuleManagerOptions {
+  /** The project root; project rules live in `<workdir>/.wave/rules`. */
+  workdir: string
+  /** The user's home; user rules live in `<homeDir>/.wave/rules`. Default: `os.homedir()`. */
+  homeDir?: string
+}
+
+export interface ActiveRulesSplit {
+  /** Active rules without `paths` or `topics` (always on). */
+  unconditional: MemoryRule[]
+  /** Active rules that a file in context or a prompt topic fired. */
+  conditional: MemoryRule[]
+}
+
+export class MemoryRuleManager {
+  readonly #engine: RuleEngine
+  #rules: MemoryRule[] = []
+  #conditional: boolean[] = []
+  #diagnostics: Diagnostic[] = []
+
+  constructor(options: MemoryRuleManagerOptions) {
+    if (!options || typeof options.workdir !== 'string' || options.workdir === '') {
+      throw new TypeError('MemoryRuleManager: options.workdir must be a non-empty string')
+    }
+    this.#engine = new RuleEngine({ workdir: options.workdir, homeDir: options.homeDir ?? homedir() })
+  }
+
+  /** Finds, parses and compiles every rule, off the main thread. */
+  async discoverRules(): Promise<void> {
+    await this.#engine.discover()
+    this.#rules = this.#engine.rules()
+    this.#conditional = this.#engine.conditional()
+    this.#diagnostics = this.#engine.diagnostics()
+  }
+
+  /** Discovers again; the rules in use change when the promise resolves. */
+  async reload(): Promise<void> {
+    await this.discoverRules()
+  }
+
+  /** Every loaded rule: priority descending, project before user, then id. */
+  getRules(): MemoryRule[] {
+    return this.#rules.slice()
+  }
+
+  /**
+   * The rules active for these files in context and prompt, in the same order
+   * as `getRules()`. Never throws: entries that are not strings are skipped.
+   */
+  getActiveRules(filesInContext: string[], prompt?: string): MemoryRule[] {
+    return Array.from(this.#activeIndices(filesInContext, prompt), (i) => this.#rules[i])
+  }
+
+  /** `getActiveRules`, split into always-on and triggered rules. */
+  getActiveRulesSplit(filesInContext: string[], prompt?: string): ActiveRulesSplit {
+    const split: ActiveRulesSplit = { unconditional: [], conditional: [] }
+    for (const i of this.#activeIndices(filesInContext, prompt)) {
+      ;(this.#conditional[i] ? split.conditional : split.unconditional).push(this.#rules[i])
+    }
+    return split
+  }
+
+  /** Diagnostics of the last discovery, sorted by file and line. */
+  getDiagnostics(): Diagnostic[] {
+    return this.#diagnostics.slice()
+  }
+
+  #activeIndices(filesInContext: unknown, prompt: unknown): Uint32Array {
+    const files = Array.isArray(filesInContext)
+      ? filesInContext.every((f) => typeof f === 'string')
+        ? (filesInContext as string[])
+        : filesInContext.filter((f): f is string => typeof f === 'string')
+      : []
+    try {
+      return this.#engine.active(files, typeof prompt === 'string' ? prompt : undefined)
+    } catch {
+      // The engine catches its own panics; this is the last guard so a
+      // message loop never sees a surprise. No rule fires on a failed call.
+      return new Uint32Array(0)
+    }
+  }
+}

@@ -16,7 +16,7 @@ export declare class RuleEngine {
    * Discovers, parses and compiles every rule, off the main thread. The new
    * rules replace the old ones when the promise resolves.
    */
-  discover(): Promise<unknown>
+  discover(): Promise<void>
   /** Every rule, in result order (priority, project before user, id). */
   rules(): Array<MemoryRule>
   /** For each rule of `rules()`: true when it has `paths` or `topics`. */

@@ -1,7 +1,7 @@
 //! Turns one rule file's text into a [`Rule`] and its diagnostics.
 //!
-//! Fields: `paths` (a glob or a list; a string with a comma outside braces is
-//! split), `priority` (an integer, or a string holding one), `topics` (a
+//! Fields: `paths` (a glob or a list; a single string with a comma outside
+//! braces is split, list items are not), `priority` (an integer, or a string holding one), `topics` (a
 //! keyword or a list; commas split too) and `description`. Unknown keys are
 //! warnings; keys other tools use (`globs`, `applyTo`, `alwaysApply`,
 //! `fileMatchPattern`) say what to write instead. A rule whose frontmatter or
@@ -145,13 +145,15 @@ impl<'a> Context<'a> {
     /// `paths` / `topics`: a string or a list of strings. `Ok(None)` when
     /// empty (then the field is treated as absent); `Err` when unusable.
     fn string_list(&mut self, key: &str, value: &Value, at: Option<(u32, u32)>) -> Result<Option<Vec<String>>, ()> {
+        // A single string may be a comma list (`"*.ts, *.tsx"`); list items
+        // are taken as written, since the author already separated them.
         let items: Vec<String> = match value {
             Value::Null(()) => Vec::new(),
             Value::List(items) => {
                 let mut out = Vec::new();
                 for item in items {
                     match item.as_text() {
-                        Some(s) => out.push(s),
+                        Some(s) => out.push(s.trim().to_string()),
                         None => {
                             self.report(Severity::Error, Code::InvalidField, at, format!("'{key}' items must be strings, found {}; the rule is not loaded", item.kind()));
                             return Err(());
@@ -164,17 +166,17 @@ impl<'a> Context<'a> {
                 self.report(Severity::Error, Code::InvalidField, at, format!("'{key}' must be a string or a list of strings, not {}; the rule is not loaded", value.kind()));
                 return Err(());
             }
-            scalar => scalar.as_text().into_iter().collect(),
-        };
-        let mut out = Vec::new();
-        for item in items {
-            let parts = split_commas(&item);
-            if parts.len() > 1 {
-                let loc = self.locate(&item).or(at);
-                self.report(Severity::Info, Code::SplitList, loc, format!("'{item}' was split at its commas into {} entries: {}", parts.len(), parts.join(" | ")));
+            scalar => {
+                let text = scalar.as_text().unwrap_or_default();
+                let parts = split_commas(&text);
+                if parts.len() > 1 {
+                    let loc = self.locate(&text).or(at);
+                    self.report(Severity::Info, Code::SplitList, loc, format!("'{text}' was split at its commas into {} entries: {}", parts.len(), parts.join(" | ")));
+                }
+                parts
             }
-            out.extend(parts.into_iter().filter(|p| !p.is_empty()));
-        }
+        };
+        let out: Vec<String> = items.into_iter().filter(|p| !p.is_empty()).collect();
         if out.is_empty() {
             self.report(Severity::Warning, Code::EmptyTrigger, at, format!("'{key}' is empty, so it does not make the rule conditional"));
             return Ok(None);
@@ -348,6 +350,12 @@ mod tests {
         assert_eq!(split_commas("[,]x,y"), vec!["[,]x", "y"]);
         let o = parse("---\npaths: \"*.py, **/*.py\"\n---\nx");
         assert_eq!(o.rule.as_ref().unwrap().rule.metadata.paths.clone().unwrap(), vec!["*.py", "**/*.py"]);
+        // List items are taken as written.
+        let o = parse("---\npaths: ['a\\{b,c\\}.txt']\ntopics: ['x, y']\n---\nx");
+        let m = &o.rule.as_ref().unwrap().rule.metadata;
+        assert_eq!(m.paths.clone().unwrap(), vec!["a\\{b,c\\}.txt"]);
+        assert_eq!(m.topics.clone().unwrap(), vec!["x, y"]);
+        assert!(o.diagnostics.is_empty());
     }
 
     #[test]

@@ -13,7 +13,12 @@
 //!   holds or touches `**`, which is expanded into separate globs so `**`
 //!   keeps its "whole segment" meaning.
 //! - `**` is recursive only as a whole path segment; anywhere else it is `*`.
-//! - `[...]`, `[!...]` and `[^...]` classes never match `/`.
+//! - `?` and classes match one character, not one byte. globset matches
+//!   bytes, so a pattern using them is compiled to a Unicode regex instead
+//!   (see [`Matcher`]); every other pattern stays a globset glob.
+//! - `[...]`, `[!...]` and `[^...]` classes never match `/`, and one that
+//!   would span a `/` is literal text (minimatch splits at `/` first);
+//!   repeated `/` collapse.
 //! - Extglobs (`+(a|b)`, `@(...)`, `!(...)`, `*(...)`, `?(...)`) and POSIX
 //!   classes (`[[:alpha:]]`) are refused with [`PatternError::Unsupported`]
 //!   rather than silently matching something else.
@@ -44,13 +49,33 @@ pub enum PatternError {
     Invalid(String),
 }
 
-/// A pattern ready to be added to a `GlobSet`.
+/// One compiled form of a pattern.
+#[derive(Clone, Debug)]
+pub enum Matcher {
+    /// A globset glob (`literal_separator`, `backslash_escape`).
+    Glob(Glob),
+    /// An anchored regex in Unicode mode, for patterns with `?` or classes.
+    Regex(String),
+}
+
+/// A pattern ready to be added to a rule set.
 #[derive(Clone, Debug)]
 pub struct CompiledPattern {
     /// The pattern excludes (`!` prefix).
     pub negated: bool,
-    /// One or more globs; a path matches the pattern if it matches any of them.
-    pub globs: Vec<Glob>,
+    /// One or more matchers; a path matches the pattern if any matches.
+    pub matchers: Vec<Matcher>,
+}
+
+impl CompiledPattern {
+    /// Whether `path` (normalized, relative) matches, ignoring negation.
+    /// For tests and tools; the rule set matches all patterns at once.
+    pub fn is_match(&self, path: &str) -> bool {
+        self.matchers.iter().any(|m| match m {
+            Matcher::Glob(g) => g.compile_matcher().is_match(path),
+            Matcher::Regex(r) => regex_automata::meta::Regex::new(r).is_ok_and(|re| re.is_match(path)),
+        })
+    }
 }
 
 /// Compiles one minimatch pattern. The result's globs use
@@ -69,22 +94,23 @@ pub fn compile(pattern: &str) -> Result<CompiledPattern, PatternError> {
     }
     let chars: Vec<char> = body.chars().collect();
     let seq = Parser { chars: &chars }.parse_seq(0, chars.len())?;
-    let texts = if needs_expansion(&seq) {
-        let mut out = Vec::new();
-        for flat in expand(&seq)? {
-            out.push(emit(&flat));
-        }
-        out.sort();
-        out.dedup();
-        out
-    } else {
-        vec![emit(&seq)]
-    };
-    let globs = texts
-        .iter()
-        .map(|text| build_glob(text))
+    let seqs = if needs_expansion(&seq) { expand(&seq)? } else { vec![seq] };
+    let unicode = seqs.iter().any(|s| needs_unicode(s));
+    let mut texts: Vec<String> = seqs.iter().map(|s| if unicode { emit_regex(s) } else { emit(s) }).collect();
+    texts.sort();
+    texts.dedup();
+    let matchers = texts
+        .into_iter()
+        .map(|text| if unicode { check_regex(text).map(Matcher::Regex) } else { build_glob(&text).map(Matcher::Glob) })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(CompiledPattern { negated, globs })
+    Ok(CompiledPattern { negated, matchers })
+}
+
+fn check_regex(text: String) -> Result<String, PatternError> {
+    match regex_automata::meta::Regex::new(&text) {
+        Ok(_) => Ok(text),
+        Err(e) => Err(PatternError::Invalid(e.to_string())),
+    }
 }
 
 /// Splits leading `!`s off: an odd count negates.
@@ -111,8 +137,9 @@ enum Node {
     Star(usize),
     /// `?`
     Any,
-    /// A character class, already in globset syntax.
-    Class(String),
+    /// A character class: negated?, inclusive ranges (never containing `/`
+    /// as a listed member).
+    Class(bool, Vec<(char, char)>),
     /// Alternatives (from braces).
     Alt(Vec<Vec<Node>>),
 }
@@ -169,6 +196,8 @@ impl Parser<'_> {
                         i += 1;
                     }
                 },
+                // minimatch collapses repeated separators.
+                '/' if out.last() == Some(&Node::Lit('/')) => i += 1,
                 _ => {
                     out.push(Node::Lit(ch));
                     i += 1;
@@ -191,8 +220,13 @@ impl Parser<'_> {
         let first = i;
         while i < end {
             let ch = c[i];
+            if ch == '/' {
+                // minimatch splits the pattern at '/' before it reads classes,
+                // so a class never spans one: the '[' is literal.
+                return Ok(None);
+            }
             if ch == ']' && i > first {
-                return Ok(Some((Node::Class(class_text(negated, &items)), i + 1)));
+                return Ok(Some((Node::Class(negated, items), i + 1)));
             }
             if ch == '[' && i + 1 < end && c[i + 1] == ':' {
                 if let Some(close) = (i + 2..end.saturating_sub(1)).find(|&j| c[j] == ':' && c[j + 1] == ']') {
@@ -319,56 +353,6 @@ fn pad(n: i64, width: usize) -> String {
     }
 }
 
-/// A class in globset syntax. minimatch classes never match `/`, so `/` is
-/// added to negated classes and removed from positive ones. `]` goes first,
-/// `-` last, and `!` never first, so no escaping is needed inside.
-fn class_text(negated: bool, items: &[(char, char)]) -> String {
-    let mut singles: Vec<char> = Vec::new();
-    let mut ranges = String::new();
-    for &(lo, hi) in items {
-        if lo == hi {
-            if lo != '/' {
-                singles.push(lo);
-            }
-        } else {
-            ranges.push(lo);
-            ranges.push('-');
-            ranges.push(hi);
-        }
-    }
-    if negated {
-        singles.push('/');
-    }
-    let mut out = String::from("[");
-    if negated {
-        out.push('!');
-    }
-    if singles.contains(&']') {
-        out.push(']');
-    }
-    out.push_str(&ranges);
-    let mut bang = false;
-    for &ch in &singles {
-        match ch {
-            ']' | '-' => {}
-            '!' => bang = true,
-            _ => out.push(ch),
-        }
-    }
-    if bang {
-        out.push('!');
-    }
-    if singles.contains(&'-') {
-        out.push('-');
-    }
-    if out == "[" || out == "[!" {
-        // An empty positive class (only '/' was listed): never matches.
-        return "[!\u{0}-\u{10FFFF}]".to_string();
-    }
-    out.push(']');
-    out
-}
-
 /// True when braces must be expanded into separate globs rather than emitted
 /// as globset alternates: when `**` sits inside an alternate or next to one.
 fn needs_expansion(seq: &[Node]) -> bool {
@@ -434,8 +418,8 @@ fn emit_into(seq: &[Node], out: &mut String) {
                 let seg_end = i + 1 == seq.len() || seq[i + 1] == Node::Lit('/');
                 out.push_str(if *n >= 2 && seg_start && seg_end { "**" } else { "*" });
             }
-            Node::Any => out.push('?'),
-            Node::Class(text) => out.push_str(text),
+            // Patterns with `?` or classes take the regex route.
+            Node::Any | Node::Class(..) => out.push('?'),
             Node::Alt(alts) => {
                 out.push('{');
                 for (k, alt) in alts.iter().enumerate() {
@@ -450,6 +434,71 @@ fn emit_into(seq: &[Node], out: &mut String) {
     }
 }
 
+/// True when the sequence has `?` or a class, which must match a character.
+fn needs_unicode(seq: &[Node]) -> bool {
+    seq.iter().any(|n| match n {
+        Node::Any | Node::Class(..) => true,
+        Node::Alt(alts) => alts.iter().any(|a| needs_unicode(a)),
+        _ => false,
+    })
+}
+
+/// Writes nodes as an anchored Unicode regex with the same meaning as the
+/// globset glob would have (globstars as whole segments only).
+fn emit_regex(seq: &[Node]) -> String {
+    let mut out = String::from("^");
+    emit_regex_into(seq, &mut out);
+    out.push('$');
+    out
+}
+
+fn emit_regex_into(seq: &[Node], out: &mut String) {
+    let mut i = 0;
+    while i < seq.len() {
+        match &seq[i] {
+            Node::Lit(ch) => out.push_str(&regex_syntax::escape(ch.encode_utf8(&mut [0; 4]))),
+            Node::Star(n) => {
+                let seg_start = i == 0 || seq[i - 1] == Node::Lit('/');
+                let next_slash = seq.get(i + 1) == Some(&Node::Lit('/'));
+                let seg_end = i + 1 == seq.len() || next_slash;
+                if *n >= 2 && seg_start && seg_end {
+                    if next_slash {
+                        // `**/`: zero or more whole directories.
+                        out.push_str("(?:[^/]*(?:/[^/]*)*/)?");
+                        i += 1;
+                    } else {
+                        out.push_str(".*");
+                    }
+                } else {
+                    out.push_str("[^/]*");
+                }
+            }
+            Node::Any => out.push_str("[^/]"),
+            Node::Class(negated, items) => {
+                out.push_str(if *negated { "[^/" } else { "[[" });
+                for &(lo, hi) in items {
+                    out.push_str(&format!("\\x{{{:x}}}", lo as u32));
+                    if hi != lo {
+                        out.push_str(&format!("-\\x{{{:x}}}", hi as u32));
+                    }
+                }
+                out.push_str(if *negated { "]" } else { "]&&[^/]]" });
+            }
+            Node::Alt(alts) => {
+                out.push_str("(?:");
+                for (k, alt) in alts.iter().enumerate() {
+                    if k > 0 {
+                        out.push('|');
+                    }
+                    emit_regex_into(alt, out);
+                }
+                out.push(')');
+            }
+        }
+        i += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,7 +506,7 @@ mod tests {
     fn is_match(pattern: &str, path: &str) -> bool {
         let p = compile(pattern).unwrap_or_else(|e| panic!("{pattern}: {e}"));
         assert!(!p.negated);
-        p.globs.iter().any(|g| g.compile_matcher().is_match(path))
+        p.is_match(path)
     }
 
     macro_rules! yes {
@@ -533,6 +582,9 @@ mod tests {
     yes!(escape_comma_in_brace, "{a\\,b,c}.md", "a,b.md");
     yes!(literal_comma, "a,b.md", "a,b.md");
     yes!(leading_dot_slash, "./src/*.ts", "src/a.ts");
+    yes!(double_slash_collapses, "a//b.txt", "a/b.txt");
+    no!(class_never_spans_slash, "x[!/]y", "xay");
+    yes!(class_never_spans_slash_literal, "x[!/]y", "x[!/]y");
 
     #[test]
     fn negation() {
@@ -562,7 +614,29 @@ mod tests {
 
     #[test]
     fn expansion_only_where_needed() {
-        assert_eq!(compile("{src,lib}/**/*.{ts,tsx}").unwrap().globs.len(), 1);
-        assert_eq!(compile("{a/**,b}/c").unwrap().globs.len(), 2);
+        assert_eq!(compile("{src,lib}/**/*.{ts,tsx}").unwrap().matchers.len(), 1);
+        assert_eq!(compile("{a/**,b}/c").unwrap().matchers.len(), 2);
     }
+
+    #[test]
+    fn only_patterns_with_qmark_or_class_take_the_regex_route() {
+        let route = |p: &str| matches!(compile(p).unwrap().matchers[0], Matcher::Regex(_));
+        assert!(!route("src/**/*.{ts,tsx}"));
+        assert!(route("a?.md"));
+        assert!(route("{x,[ab]}.md"));
+    }
+
+    // Characters, not bytes.
+    yes!(qmark_multibyte, "?.md", "é.md");
+    no!(qmark_two_for_one_char, "??.md", "é.md");
+    yes!(qmark_cjk, "??.md", "日本.md");
+    yes!(class_multibyte, "[é].md", "é.md");
+    yes!(class_negated_multibyte, "[!a].md", "é.md");
+    yes!(regex_route_globstar_zero, "**/?.md", "a.md");
+    yes!(regex_route_globstar_mid, "src/**/[ab].md", "src/x/y/a.md");
+    yes!(regex_route_globstar_mid_zero, "src/**/[ab].md", "src/a.md");
+    no!(regex_route_star_no_cross, "*/[ab].md", "x/y/a.md");
+    yes!(regex_route_suffix, "[st]rc/**", "src/a/b");
+    no!(regex_route_range_never_slash, "a[!-0]b", "a/b");
+    yes!(regex_route_literal_meta, "[a](x+y).md", "a(x+y).md");
 }

@@ -1,12 +1,15 @@
-//! The compiled rule set: every pattern of every rule in one `GlobSet`, every
-//! topic in one `TopicMatcher`, built once per discovery. Activation touches
-//! each context file once.
+//! The compiled rule set: every pattern of every rule in one `GlobSet` (plus
+//! one multi-pattern Unicode regex for the rare patterns with `?` or a class),
+//! every topic in one `TopicMatcher`, built once per discovery. Activation
+//! touches each context file once.
 
 use crate::context::Workdir;
 use crate::parse::ParsedRule;
+use crate::pattern::Matcher;
 use crate::rule::{self, Rule};
 use crate::topics::{TopicHit, TopicMatcher};
 use globset::{Candidate, GlobSet, GlobSetBuilder};
+use regex_automata::{meta::Regex, Input, MatchKind, PatternSet};
 
 /// Who owns a glob of the set.
 #[derive(Clone, Copy, Debug)]
@@ -22,7 +25,12 @@ struct Owner {
 pub struct RuleSet {
     rules: Vec<Rule>,
     globs: GlobSet,
+    /// Owner of each glob of `globs`.
     owners: Vec<Owner>,
+    /// Patterns with `?` or classes, matched by character (see `pattern`).
+    regexes: Option<Regex>,
+    /// Owner of each pattern of `regexes`.
+    regex_owners: Vec<Owner>,
     /// Rules with at least one `!` pattern need per-file bookkeeping.
     has_negation: Vec<bool>,
     topics: TopicMatcher,
@@ -48,13 +56,24 @@ impl RuleSet {
         parsed.sort_by(|a, b| rule::order(&a.rule, &b.rule));
         let mut builder = GlobSetBuilder::new();
         let mut owners = Vec::new();
+        let mut regex_texts: Vec<&str> = Vec::new();
+        let mut regex_owners = Vec::new();
         let mut has_negation = vec![false; parsed.len()];
         for (r, p) in parsed.iter().enumerate() {
             for pat in &p.patterns {
                 has_negation[r] |= pat.compiled.negated;
-                for glob in &pat.compiled.globs {
-                    builder.add(glob.clone());
-                    owners.push(Owner { rule: r as u32, pattern: pat.index as u32, negated: pat.compiled.negated });
+                let owner = Owner { rule: r as u32, pattern: pat.index as u32, negated: pat.compiled.negated };
+                for matcher in &pat.compiled.matchers {
+                    match matcher {
+                        Matcher::Glob(glob) => {
+                            builder.add(glob.clone());
+                            owners.push(owner);
+                        }
+                        Matcher::Regex(text) => {
+                            regex_texts.push(text);
+                            regex_owners.push(owner);
+                        }
+                    }
                 }
             }
         }
@@ -62,11 +81,19 @@ impl RuleSet {
             owners.clear();
             GlobSet::empty()
         });
+        let regexes = if regex_texts.is_empty() {
+            None
+        } else {
+            Regex::builder().configure(Regex::config().match_kind(MatchKind::All)).build_many(&regex_texts).ok()
+        };
+        if regexes.is_none() {
+            regex_owners.clear();
+        }
         let rules: Vec<Rule> = parsed.into_iter().map(|p| p.rule).collect();
         let topics = TopicMatcher::new(
             rules.iter().enumerate().filter_map(|(i, r)| r.metadata.topics.as_deref().map(|t| (i, t))),
         );
-        RuleSet { rules, globs, owners, has_negation, topics, workdir }
+        RuleSet { rules, globs, owners, regexes, regex_owners, has_negation, topics, workdir }
     }
 
     /// Every rule, in result order.
@@ -117,23 +144,28 @@ impl RuleSet {
     /// Calls `hit(owner, file)` for each positive pattern that matches a file
     /// that no `!` pattern of the same rule excludes.
     fn match_paths<S: AsRef<str>>(&self, files: &[S], mut hit: impl FnMut(Owner, &str)) {
-        if self.owners.is_empty() {
+        if self.owners.is_empty() && self.regex_owners.is_empty() {
             return;
         }
         let mut matched: Vec<usize> = Vec::new();
+        let mut hits: Vec<Owner> = Vec::new();
         let mut excluded: Vec<u32> = Vec::new();
+        let mut regex_hits = self.regexes.as_ref().map(|re| PatternSet::new(re.pattern_len()));
         for raw in files {
             let Some(file) = self.workdir.relative(raw.as_ref()) else { continue };
-            self.globs.matches_candidate_into(&Candidate::new(file.as_ref()), &mut matched);
-            excluded.clear();
-            for &g in &matched {
-                let owner = self.owners[g];
-                if owner.negated {
-                    excluded.push(owner.rule);
-                }
+            hits.clear();
+            if !self.owners.is_empty() {
+                self.globs.matches_candidate_into(&Candidate::new(file.as_ref()), &mut matched);
+                hits.extend(matched.iter().map(|&g| self.owners[g]));
             }
-            for &g in &matched {
-                let owner = self.owners[g];
+            if let (Some(re), Some(set)) = (&self.regexes, regex_hits.as_mut()) {
+                set.clear();
+                re.which_overlapping_matches(&Input::new(file.as_ref()), set);
+                hits.extend(set.iter().map(|p| self.regex_owners[p.as_usize()]));
+            }
+            excluded.clear();
+            excluded.extend(hits.iter().filter(|o| o.negated).map(|o| o.rule));
+            for &owner in &hits {
                 if owner.negated || (self.has_negation[owner.rule as usize] && excluded.contains(&owner.rule)) {
                     continue;
                 }

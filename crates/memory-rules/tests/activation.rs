@@ -136,3 +136,18 @@ fn unsupported_glob_never_fires_silently() {
     assert!(active(&l, &["a.ts", "+(a|b).ts"], None).is_empty());
     assert_eq!(codes(&l), ["unsupported-glob:ext.md"]);
 }
+
+#[test]
+fn glob_and_regex_routes_combine_with_negation() {
+    // `?` and classes are matched per character by the regex route; a
+    // negation on one route excludes a match on the other.
+    let (_t, l) = tree(&[
+        ("mixed.md", "---\npaths: ['docs/**/*.md', '!docs/[ab]?.md']\n---\nx"),
+        ("chars.md", "---\npaths: ['i18n/??.json']\n---\nx"),
+    ]);
+    assert_eq!(active(&l, &["docs/x/y.md"], None), ["mixed.md"]);
+    assert!(active(&l, &["docs/aé.md"], None).is_empty());
+    assert_eq!(active(&l, &["docs/cé.md"], None), ["mixed.md"]);
+    assert_eq!(active(&l, &["i18n/日本.json"], None), ["chars.md"]);
+    assert!(active(&l, &["i18n/é.json"], None).is_empty());
+}

@@ -1,0 +1,157 @@
+// The package's MemoryRuleManager as the agent SDK uses it.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { tempTree } from './helpers.mjs'
+
+const require = createRequire(import.meta.url)
+const pkg = require('..')
+const { MemoryRuleManager } = pkg
+const ids = (rules) => rules.map((r) => r.id)
+
+test('require() and import() expose the same class', async () => {
+  const esm = await import('wave-memory-rules')
+  assert.equal(esm.MemoryRuleManager, MemoryRuleManager)
+  assert.equal(typeof MemoryRuleManager, 'function')
+})
+
+test('rules have the agent SDK shape', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('frontend/react.md', '---\npaths: ["src/**/*.tsx"]\npriority: 3\ntopics: react\ndescription: React\n---\n\nUse hooks.\n')
+  tree.project('plain.md', 'Always on.')
+  tree.user('mine.md', '---\ntopics: [deploy]\n---\nAsk first.')
+  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  await m.discoverRules()
+  assert.deepEqual(m.getRules(), [
+    {
+      id: 'frontend/react.md',
+      content: 'Use hooks.',
+      metadata: { paths: ['src/**/*.tsx'], priority: 3, topics: ['react'], description: 'React' },
+      source: 'project',
+      filePath: path.join(tree.workdir, '.wave/rules/frontend/react.md'),
+    },
+    { id: 'plain.md', content: 'Always on.', metadata: {}, source: 'project', filePath: path.join(tree.workdir, '.wave/rules/plain.md') },
+    { id: 'mine.md', content: 'Ask first.', metadata: { topics: ['deploy'] }, source: 'user', filePath: path.join(tree.homeDir, '.wave/rules/mine.md') },
+  ])
+  assert.deepEqual(m.getDiagnostics(), [])
+})
+
+test('getActiveRules and getActiveRulesSplit', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('ts.md', '---\npaths: ["src/**/*.ts", "!**/*.test.ts"]\n---\nTS')
+  tree.project('db.md', '---\ntopics: [customer, sql]\npriority: 9\n---\nDB')
+  tree.project('always.md', 'Always')
+  tree.user('always.md', 'user version, overridden')
+  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  await m.discoverRules()
+  assert.deepEqual(ids(m.getActiveRules([])), ['always.md'])
+  assert.deepEqual(ids(m.getActiveRules(['src/a/b.ts'])), ['always.md', 'ts.md'])
+  assert.deepEqual(ids(m.getActiveRules(['src/a.test.ts'])), ['always.md'])
+  assert.deepEqual(ids(m.getActiveRules([path.join(tree.workdir, 'src', 'x.ts')], 'List Customers')), ['db.md', 'always.md', 'ts.md'])
+  assert.deepEqual(ids(m.getActiveRules(['src\\win\\x.ts'], 'MySQL please')), ['always.md', 'ts.md'])
+  const split = m.getActiveRulesSplit(['./src/x.ts'], 'the SQL')
+  assert.deepEqual(ids(split.unconditional), ['always.md'])
+  assert.deepEqual(ids(split.conditional), ['db.md', 'ts.md'])
+  // The same rule object each time: nothing is converted per message.
+  assert.equal(m.getActiveRules([])[0], m.getRules().find((r) => r.id === 'always.md'))
+  const overridden = m.getDiagnostics().find((d) => d.code === 'overridden')
+  assert.equal(overridden.severity, 'info')
+  assert.equal(overridden.filePath, path.join(tree.homeDir, '.wave/rules/always.md'))
+})
+
+test('a broken rule is a diagnostic with file, line and column; the others load', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('ok.md', '---\npaths: src/**\n---\nfine')
+  tree.project('bad.md', '---\ndescription: x\npaths: [src/**\n---\nnever loaded')
+  tree.project('lenient.md', '---\npaths: *.ts\n---\nunquoted glob')
+  tree.project('ext.md', '---\npaths: "+(a|b).ts"\n---\nextglob')
+  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  await m.discoverRules()
+  assert.deepEqual(ids(m.getRules()), ['ext.md', 'lenient.md', 'ok.md'])
+  const diags = m.getDiagnostics().map((d) => [path.basename(d.filePath), d.severity, d.code, d.line, d.column])
+  assert.deepEqual(diags, [
+    ['bad.md', 'error', 'yaml-syntax', 3, 8],
+    ['ext.md', 'error', 'unsupported-glob', 2, 9],
+    ['lenient.md', 'warning', 'unquoted-value', 2, 8],
+  ])
+  assert.deepEqual(ids(m.getActiveRules(['a.ts'])), ['lenient.md'])
+})
+
+test('symlinked rules load and a cycle is reported, not looped', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.write(path.join(tree.root, 'team/security.md'), '---\ntopics: token\n---\nNo secrets.')
+  tree.project('a.md', 'A')
+  fs.symlinkSync(path.join(tree.root, 'team'), path.join(tree.workdir, '.wave/rules/team'))
+  fs.symlinkSync(path.join(tree.workdir, '.wave/rules'), path.join(tree.workdir, '.wave/rules/loop'))
+  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  await m.discoverRules()
+  assert.deepEqual(ids(m.getRules()), ['a.md', 'team/security.md'])
+  const cycle = m.getDiagnostics().find((d) => d.code === 'symlink-cycle')
+  assert.equal(cycle.severity, 'warning')
+  assert.equal(cycle.filePath, path.join(tree.workdir, '.wave/rules/loop'))
+})
+
+test('reload sees added, changed and removed files', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  const a = tree.project('a.md', '---\npaths: a/**\n---\nA1')
+  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  await m.discoverRules()
+  assert.deepEqual(ids(m.getActiveRules(['a/x'])), ['a.md'])
+  fs.writeFileSync(a, '---\npaths: b/**\n---\nA2')
+  tree.project('c.md', 'C')
+  await m.reload()
+  assert.deepEqual(ids(m.getActiveRules(['a/x'])), ['c.md'])
+  assert.equal(m.getActiveRules(['b/x'])[0].content, 'A2')
+  fs.rmSync(a)
+  await m.reload()
+  assert.deepEqual(ids(m.getRules()), ['c.md'])
+})
+
+test('bad input to the per-message call never throws', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('all.md', '---\npaths: "**"\n---\nany file')
+  tree.project('always.md', 'always')
+  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  assert.deepEqual(m.getActiveRules(['x']), [], 'before discovery: no rules, no throw')
+  await m.discoverRules()
+  for (const files of [undefined, null, 42, 'src/a.ts', {}, [null, 7, {}, 'ok.txt'], ['', '/', '..', '\u0000', 'é'.repeat(10000)]]) {
+    assert.doesNotThrow(() => m.getActiveRules(files, 12), String(files))
+    assert.doesNotThrow(() => m.getActiveRulesSplit(files, { prompt: 1 }), String(files))
+  }
+  assert.deepEqual(ids(m.getActiveRules([null, 7, 'ok.txt'])), ['all.md', 'always.md'])
+  assert.deepEqual(ids(m.getActiveRules('src/a.ts')), ['always.md'])
+})
+
+test('constructor validates its options; homeDir defaults to the user home', async (t) => {
+  assert.throws(() => new MemoryRuleManager({}), /workdir/)
+  assert.throws(() => new MemoryRuleManager(), /workdir/)
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.user('from-home.md', 'found through os.homedir()')
+  const script = `const { MemoryRuleManager } = require(${JSON.stringify(path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..'))});
+    const m = new MemoryRuleManager({ workdir: ${JSON.stringify(tree.workdir)} });
+    m.discoverRules().then(() => console.log(m.getRules().map((r) => r.id + ':' + r.source).join(',')))`
+  const out = execFileSync(process.execPath, ['-e', script], { env: { ...process.env, HOME: tree.homeDir } }).toString().trim()
+  assert.equal(out, 'from-home.md:user')
+})
+
+test('discovery is asynchronous: rules change only when the promise resolves', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  for (let i = 0; i < 400; i++) tree.project(`r${String(i).padStart(3, '0')}.md`, `---\npaths: "src/${i}/**"\ntopics: [kw${i}z]\n---\nrule ${i}`)
+  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const pending = m.discoverRules()
+  assert.equal(m.getRules().length, 0, 'rules change only when the promise resolves')
+  await pending
+  assert.equal(m.getRules().length, 400)
+  assert.deepEqual(ids(m.getActiveRules(['src/7/a.ts'], 'see KW12z')), ['r007.md', 'r012.md'])
+})

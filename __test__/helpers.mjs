@@ -1,4 +1,5 @@
 // Real files in temp dirs for the Node tests.
+import { createRequire } from 'node:module'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -23,4 +24,13 @@ export function tempTree() {
     write,
     cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
   }
+}
+
+const { MemoryRuleManager } = createRequire(import.meta.url)('..')
+
+/** A manager over `tree`, with rules discovered. */
+export async function discovered(tree) {
+  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  await m.discoverRules()
+  return m
 }

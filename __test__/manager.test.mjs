@@ -5,7 +5,7 @@ import { createRequire } from 'node:module'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { tempTree } from './helpers.mjs'
+import { discovered, tempTree } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const pkg = require('..')
@@ -24,8 +24,7 @@ test('rules have the agent SDK shape', async (t) => {
   tree.project('frontend/react.md', '---\npaths: ["src/**/*.tsx"]\npriority: 3\ntopics: react\ndescription: React\n---\n\nUse hooks.\n')
   tree.project('plain.md', 'Always on.')
   tree.user('mine.md', '---\ntopics: [deploy]\n---\nAsk first.')
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
-  await m.discoverRules()
+  const m = await discovered(tree)
   assert.deepEqual(m.getRules(), [
     {
       id: 'frontend/react.md',
@@ -47,8 +46,7 @@ test('getActiveRules and getActiveRulesSplit', async (t) => {
   tree.project('db.md', '---\ntopics: [customer, sql]\npriority: 9\n---\nDB')
   tree.project('always.md', 'Always')
   tree.user('always.md', 'user version, overridden')
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
-  await m.discoverRules()
+  const m = await discovered(tree)
   assert.deepEqual(ids(m.getActiveRules([])), ['always.md'])
   assert.deepEqual(ids(m.getActiveRules(['src/a/b.ts'])), ['always.md', 'ts.md'])
   assert.deepEqual(ids(m.getActiveRules(['src/a.test.ts'])), ['always.md'])
@@ -71,8 +69,7 @@ test('a broken rule is a diagnostic with file, line and column; the others load'
   tree.project('bad.md', '---\ndescription: x\npaths: [src/**\n---\nnever loaded')
   tree.project('lenient.md', '---\npaths: *.ts\n---\nunquoted glob')
   tree.project('ext.md', '---\npaths: "+(a|b).ts"\n---\nextglob')
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
-  await m.discoverRules()
+  const m = await discovered(tree)
   assert.deepEqual(ids(m.getRules()), ['ext.md', 'lenient.md', 'ok.md'])
   const diags = m.getDiagnostics().map((d) => [path.basename(d.filePath), d.severity, d.code, d.line, d.column])
   assert.deepEqual(diags, [
@@ -90,8 +87,7 @@ test('symlinked rules load and a cycle is reported, not looped', async (t) => {
   tree.project('a.md', 'A')
   fs.symlinkSync(path.join(tree.root, 'team'), path.join(tree.workdir, '.wave/rules/team'))
   fs.symlinkSync(path.join(tree.workdir, '.wave/rules'), path.join(tree.workdir, '.wave/rules/loop'))
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
-  await m.discoverRules()
+  const m = await discovered(tree)
   assert.deepEqual(ids(m.getRules()), ['a.md', 'team/security.md'])
   const cycle = m.getDiagnostics().find((d) => d.code === 'symlink-cycle')
   assert.equal(cycle.severity, 'warning')
@@ -102,8 +98,7 @@ test('reload sees added, changed and removed files', async (t) => {
   const tree = tempTree()
   t.after(tree.cleanup)
   const a = tree.project('a.md', '---\npaths: a/**\n---\nA1')
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
-  await m.discoverRules()
+  const m = await discovered(tree)
   assert.deepEqual(ids(m.getActiveRules(['a/x'])), ['a.md'])
   fs.writeFileSync(a, '---\npaths: b/**\n---\nA2')
   tree.project('c.md', 'C')

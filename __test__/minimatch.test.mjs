@@ -3,13 +3,11 @@
 // when minimatch(file, pattern, { dot: true }) says the pattern matches.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
 import fs from 'node:fs'
 import path from 'node:path'
 import { minimatch } from 'minimatch'
-import { tempTree } from './helpers.mjs'
+import { discovered, tempTree } from './helpers.mjs'
 
-const { MemoryRuleManager } = createRequire(import.meta.url)('..')
 const corpus = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../../shared/corpus')
 
 // Splits at commas outside braces, as the engine does for a comma list.
@@ -101,8 +99,7 @@ test('the addon agrees with minimatch {dot:true} on corpus globs and real paths'
   const tree = tempTree()
   t.after(tree.cleanup)
   patterns.forEach((p, i) => tree.project(`p${String(i).padStart(4, '0')}.md`, `---\npaths: ${JSON.stringify([p])}\n---\nx`))
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
-  await m.discoverRules()
+  const m = await discovered(tree)
   const errors = m.getDiagnostics().filter((d) => d.severity === 'error')
   assert.deepEqual(errors, [], 'every pattern compiles')
   const byId = new Map(patterns.map((p, i) => [`p${String(i).padStart(4, '0')}.md`, p]))

@@ -73,6 +73,8 @@ pub enum Code {
     EmptyBody,
     /// A user rule is replaced by the project rule with the same id.
     Overridden,
+    /// A project rule (or directory) is a symlink to somewhere outside the project.
+    SymlinkOutside,
 }
 
 impl Code {
@@ -98,6 +100,7 @@ impl Code {
             Code::UnmatchableGlob => "unmatchable-glob",
             Code::EmptyBody => "empty-body",
             Code::Overridden => "overridden",
+            Code::SymlinkOutside => "symlink-outside",
         }
     }
 }

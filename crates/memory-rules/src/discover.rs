@@ -23,6 +23,9 @@ pub const MAX_RULE_BYTES: u64 = 256 * 1024;
 pub struct Root {
     pub dir: PathBuf,
     pub scope: Scope,
+    /// Symlinks that lead outside this directory are reported (`info`): the
+    /// project workdir for project rules.
+    pub boundary: Option<PathBuf>,
 }
 
 /// A rule file found under a root.
@@ -64,6 +67,7 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         }
     }
     let mut found = Vec::new();
+    let boundary = root.boundary.as_deref().and_then(|b| std::fs::canonicalize(b).ok());
     let mut walk = WalkDir::new(&root.dir).follow_links(true).max_depth(2).sort_by_file_name().into_iter();
     while let Some(entry) = walk.next() {
         let entry = match entry {
@@ -78,6 +82,16 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             continue;
         }
         let path = entry.path();
+        if entry.path_is_symlink() {
+            if let Some(outside) = outside_boundary(path, &boundary) {
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::SymlinkOutside,
+                    path,
+                    format!("symlink leads outside the project, to {}", outside.display()),
+                ));
+            }
+        }
         if entry.file_type().is_dir() {
             if depth == 2 {
                 diagnostics.push(Diagnostic::new(Severity::Info, Code::TooDeep, path, "directory is more than one level below the rules root; its files are ignored"));
@@ -104,6 +118,13 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         found.push(Found { scope: root.scope, id, path: path.to_path_buf() });
     }
     found
+}
+
+/// The realpath of `link` when it is outside `boundary`.
+fn outside_boundary(link: &Path, boundary: &Option<PathBuf>) -> Option<PathBuf> {
+    let boundary = boundary.as_ref()?;
+    let real = std::fs::canonicalize(link).ok()?;
+    (!real.starts_with(boundary)).then_some(real)
 }
 
 fn walk_error(e: &walkdir::Error) -> Diagnostic {

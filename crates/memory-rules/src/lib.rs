@@ -34,11 +34,12 @@ pub mod parse;
 pub mod pattern;
 pub mod rule;
 pub mod ruleset;
+pub mod slug;
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use rule::{Metadata, Rule, Scope};
-pub use ruleset::{Reason, RuleSet};
+pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
 
 use context::Workdir;
 use discover::Root;
@@ -57,11 +58,29 @@ impl Roots {
         Roots { workdir: workdir.into(), home_dir: home_dir.into() }
     }
 
+    /// `<workdir>/.wave/rules`
+    pub fn project_dir(&self) -> PathBuf {
+        self.workdir.join(".wave").join("rules")
+    }
+
+    /// `<home>/.wave/rules`
+    pub fn user_dir(&self) -> PathBuf {
+        self.home_dir.join(".wave").join("rules")
+    }
+
+    /// The rules directory of a scope.
+    pub fn dir(&self, scope: Scope) -> PathBuf {
+        match scope {
+            Scope::Project => self.project_dir(),
+            Scope::User => self.user_dir(),
+        }
+    }
+
     /// `<workdir>/.wave/rules`, then `<home>/.wave/rules` (left out when it
     /// is the same directory).
     pub fn rule_roots(&self) -> Vec<Root> {
-        let project = Root { dir: self.workdir.join(".wave").join("rules"), scope: Scope::Project };
-        let user = Root { dir: self.home_dir.join(".wave").join("rules"), scope: Scope::User };
+        let project = Root { dir: self.project_dir(), scope: Scope::Project, boundary: Some(self.workdir.clone()) };
+        let user = Root { dir: self.user_dir(), scope: Scope::User, boundary: None };
         let same = match (discover::real_root(&project.dir), discover::real_root(&user.dir)) {
             (Some(a), Some(b)) => a == b,
             _ => false,

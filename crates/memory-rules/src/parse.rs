@@ -77,7 +77,9 @@ impl<'a> Context<'a> {
         };
         let content = split.body.trim().to_string();
         if content.is_empty() {
-            self.report(Severity::Warning, Code::EmptyBody, None, "the rule body is empty".into());
+            let head = &text[..text.len() - split.body.len()];
+            let line = head.matches('\n').count() as u32 + 1;
+            self.report(Severity::Warning, Code::EmptyBody, Some((line, 1)), "the rule body is empty".into());
         }
         Some(ParsedRule {
             rule: Rule { id: id.to_string(), scope, file_path: self.path.to_path_buf(), content, metadata },
@@ -428,7 +430,7 @@ mod tests {
         assert!(o.rule.as_ref().unwrap().rule.metadata.is_unconditional());
         assert_eq!(
             codes(&o),
-            vec![(Severity::Warning, Code::EmptyTrigger, Some(2)), (Severity::Warning, Code::EmptyTrigger, Some(3)), (Severity::Warning, Code::EmptyBody, None)]
+            vec![(Severity::Warning, Code::EmptyTrigger, Some(2)), (Severity::Warning, Code::EmptyTrigger, Some(3)), (Severity::Warning, Code::EmptyBody, Some(5))]
         );
     }
 

@@ -37,6 +37,38 @@ pub struct RuleSet {
     workdir: Workdir,
 }
 
+/// One rule's activation, from [`RuleSet::explain`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    /// Index into [`RuleSet::rules`].
+    pub index: usize,
+    /// Why it is active; empty when it is not.
+    pub reasons: Vec<Reason>,
+    /// Files a positive pattern matched that a `!` pattern excluded.
+    pub excluded: Vec<Excluded>,
+}
+
+impl Explanation {
+    pub fn is_active(&self) -> bool {
+        !self.reasons.is_empty()
+    }
+}
+
+/// A file a rule's pattern matched but its `!` pattern excluded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Excluded {
+    pub file: String,
+    pub pattern: String,
+    /// The `!` pattern, as written.
+    pub by: String,
+}
+
+fn push_new<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
 /// Why a rule is active (see [`RuleSet::explain`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
@@ -112,44 +144,61 @@ impl RuleSet {
         active.iter().enumerate().filter_map(|(i, &on)| on.then_some(i)).collect()
     }
 
-    /// Like [`active`](Self::active), with every reason each rule fired.
-    pub fn explain<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>) -> Vec<(usize, Vec<Reason>)> {
-        let mut reasons: Vec<Vec<Reason>> = vec![Vec::new(); self.rules.len()];
+    /// For every rule, in result order: whether it is active for these files
+    /// and prompt, every reason it fired, and the files a positive pattern
+    /// matched but a `!` pattern excluded.
+    pub fn explain<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>) -> Vec<Explanation> {
+        let mut out: Vec<Explanation> = (0..self.rules.len())
+            .map(|index| Explanation { index, reasons: Vec::new(), excluded: Vec::new() })
+            .collect();
         for (i, r) in self.rules.iter().enumerate() {
             if r.metadata.is_unconditional() {
-                reasons[i].push(Reason::Always);
+                out[i].reasons.push(Reason::Always);
             }
         }
-        self.match_paths(files, |owner, file| {
-            let rule = &self.rules[owner.rule as usize];
-            let pattern = rule.metadata.paths.as_ref().map(|p| p[owner.pattern as usize].clone()).unwrap_or_default();
-            let reason = Reason::Path { pattern, file: file.to_string() };
-            let list = &mut reasons[owner.rule as usize];
-            if !list.contains(&reason) {
-                list.push(reason);
+        let pattern = |owner: Owner| {
+            self.rules[owner.rule as usize].metadata.paths.as_ref().map(|p| p[owner.pattern as usize].clone()).unwrap_or_default()
+        };
+        self.match_paths_with_exclusions(files, |owner, file, excluded_by| {
+            let e = &mut out[owner.rule as usize];
+            match excluded_by {
+                None => push_new(&mut e.reasons, Reason::Path { pattern: pattern(owner), file: file.to_string() }),
+                Some(by) => push_new(&mut e.excluded, Excluded { file: file.to_string(), pattern: pattern(owner), by: pattern(by) }),
             }
         });
         if let Some(prompt) = prompt {
             for TopicHit { rule, topic, word } in self.topics.hits(prompt) {
                 let topic = self.rules[rule].metadata.topics.as_ref().map(|t| t[topic].clone()).unwrap_or_default();
-                let reason = Reason::Topic { topic, word };
-                if !reasons[rule].contains(&reason) {
-                    reasons[rule].push(reason);
-                }
+                push_new(&mut out[rule].reasons, Reason::Topic { topic, word });
             }
         }
-        reasons.into_iter().enumerate().filter(|(_, r)| !r.is_empty()).collect()
+        out
+    }
+
+    /// The workdir-relative form of a context file, `None` when outside.
+    pub fn normalize<'a>(&self, file: &'a str) -> Option<std::borrow::Cow<'a, str>> {
+        self.workdir.relative(file)
     }
 
     /// Calls `hit(owner, file)` for each positive pattern that matches a file
     /// that no `!` pattern of the same rule excludes.
     fn match_paths<S: AsRef<str>>(&self, files: &[S], mut hit: impl FnMut(Owner, &str)) {
+        self.match_paths_with_exclusions(files, |owner, file, excluded_by| {
+            if excluded_by.is_none() {
+                hit(owner, file)
+            }
+        });
+    }
+
+    /// Calls `hit(owner, file, None)` for each positive pattern that matches
+    /// a file, or `hit(owner, file, Some(negation))` when a `!` pattern of the
+    /// same rule excludes that file.
+    fn match_paths_with_exclusions<S: AsRef<str>>(&self, files: &[S], mut hit: impl FnMut(Owner, &str, Option<Owner>)) {
         if self.owners.is_empty() && self.regex_owners.is_empty() {
             return;
         }
         let mut matched: Vec<usize> = Vec::new();
         let mut hits: Vec<Owner> = Vec::new();
-        let mut excluded: Vec<u32> = Vec::new();
         let mut regex_hits = self.regexes.as_ref().map(|re| PatternSet::new(re.pattern_len()));
         for raw in files {
             let Some(file) = self.workdir.relative(raw.as_ref()) else { continue };
@@ -163,13 +212,16 @@ impl RuleSet {
                 re.which_overlapping_matches(&Input::new(file.as_ref()), set);
                 hits.extend(set.iter().map(|p| self.regex_owners[p.as_usize()]));
             }
-            excluded.clear();
-            excluded.extend(hits.iter().filter(|o| o.negated).map(|o| o.rule));
             for &owner in &hits {
-                if owner.negated || (self.has_negation[owner.rule as usize] && excluded.contains(&owner.rule)) {
+                if owner.negated {
                     continue;
                 }
-                hit(owner, &file);
+                let excluded_by = if self.has_negation[owner.rule as usize] {
+                    hits.iter().find(|o| o.negated && o.rule == owner.rule).copied()
+                } else {
+                    None
+                };
+                hit(owner, &file, excluded_by);
             }
         }
     }

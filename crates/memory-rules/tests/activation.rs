@@ -114,19 +114,23 @@ fn explain_names_the_pattern_file_topic_and_word() {
     let (_t, l) = tree(&[
         ("always.md", "x"),
         ("ts.md", "---\npaths: ['**/*.ts', '!**/*.d.ts']\ntopics: TypeScript\n---\nx"),
+        ("idle.md", "---\npaths: 'docs/**'\n---\nx"),
     ]);
     let got = l.rules.explain(&["./src/a.ts", "src/b.d.ts"], Some("Typescript types please"));
-    let by_id: Vec<(String, Vec<Reason>)> = got.into_iter().map(|(i, r)| (l.rules.rules()[i].id.clone(), r)).collect();
-    assert_eq!(by_id[0], ("always.md".to_string(), vec![Reason::Always]));
+    let id = |e: &memory_rules::Explanation| l.rules.rules()[e.index].id.clone();
+    assert_eq!(got.iter().map(id).collect::<Vec<_>>(), ["always.md", "idle.md", "ts.md"]);
+    assert_eq!(got[0].reasons, vec![Reason::Always]);
+    assert!(!got[1].is_active());
     assert_eq!(
-        by_id[1],
-        (
-            "ts.md".to_string(),
-            vec![
-                Reason::Path { pattern: "**/*.ts".into(), file: "src/a.ts".into() },
-                Reason::Topic { topic: "TypeScript".into(), word: "typescript".into() },
-            ]
-        )
+        got[2].reasons,
+        vec![
+            Reason::Path { pattern: "**/*.ts".into(), file: "src/a.ts".into() },
+            Reason::Topic { topic: "TypeScript".into(), word: "typescript".into() },
+        ]
+    );
+    assert_eq!(
+        got[2].excluded,
+        vec![memory_rules::Excluded { file: "src/b.d.ts".into(), pattern: "**/*.ts".into(), by: "!**/*.d.ts".into() }]
     );
 }
 

@@ -64,7 +64,8 @@ fn symlinked_files_and_directories_are_followed() {
     assert_eq!(ids(&loaded), ["project:linked/other.md", "project:linked/team.md", "project:team.md"]);
     let team = loaded.rules.rules().iter().find(|r| r.id == "team.md").unwrap();
     assert!(team.file_path.ends_with(".wave/rules/team.md"), "file path is the link as found");
-    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    // Both links lead outside the project: worth knowing, nothing wrong.
+    assert_eq!(codes(&loaded), ["symlink-outside:linked", "symlink-outside:team.md"]);
 }
 
 #[test]
@@ -183,4 +184,20 @@ fn bom_and_crlf_files() {
     assert_eq!(rule.metadata.priority, Some(2));
     assert_eq!(rule.content, "Line one\r\nLine two");
     assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+}
+
+#[test]
+fn project_symlinks_leading_outside_the_project_are_reported() {
+    let t = Tree::new();
+    t.write(t.tmp.path().join("shared/team.md"), "team");
+    t.write(t.workdir().join("docs/inside.md"), "inside");
+    symlink(t.tmp.path().join("shared"), t.project_rules().join("team"));
+    symlink(t.workdir().join("docs/inside.md"), t.project_rules().join("inside.md"));
+    symlink(t.tmp.path().join("shared/team.md"), t.user_rules().join("user-link.md"));
+    let loaded = t.load();
+    assert_eq!(ids(&loaded), ["project:inside.md", "project:team/team.md", "user:user-link.md"]);
+    let outside: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == Code::SymlinkOutside).collect();
+    assert_eq!(outside.len(), 1, "{:?}", loaded.diagnostics);
+    assert_eq!(outside[0].severity, Severity::Info);
+    assert!(outside[0].file_path.ends_with("rules/team"));
 }

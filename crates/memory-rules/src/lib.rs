@@ -43,8 +43,8 @@ pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
 
 use context::Workdir;
 use discover::Root;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::collections::HashSet;
+use std::path::PathBuf;
 
 /// Where to look: the project workdir and the user's home.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,17 +133,16 @@ pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> 
 
 /// Drops user rules whose id a project rule also has, with an `info`.
 fn apply_overrides(found: Vec<discover::Found>, diagnostics: &mut Vec<Diagnostic>) -> Vec<discover::Found> {
-    let project: HashMap<&str, &Path> =
-        found.iter().filter(|f| f.scope == Scope::Project).map(|f| (f.id.as_str(), f.path.as_path())).collect();
+    let project: HashSet<&str> = found.iter().filter(|f| f.scope == Scope::Project).map(|f| f.id.as_str()).collect();
     let mut kept = Vec::with_capacity(found.len());
     for f in &found {
         if f.scope == Scope::User {
-            if let Some(winner) = project.get(f.id.as_str()) {
+            if project.contains(f.id.as_str()) {
                 diagnostics.push(Diagnostic::new(
                     Severity::Info,
                     Code::Overridden,
                     &f.path,
-                    format!("user rule '{}' is overridden by the project rule {}", f.id, winner.display()),
+                    format!("user rule '{}' is overridden by the project rule with the same id", f.id),
                 ));
                 continue;
             }

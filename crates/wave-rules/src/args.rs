@@ -1,0 +1,111 @@
+//! The command line, as clap sees it.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "wave-rules", version, about = "Validate, list, match, add and remove memory rules (.wave/rules)")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// The project root; project rules live in DIR/.wave/rules [default: .]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub workdir: Option<PathBuf>,
+    /// The user's home; user rules live in DIR/.wave/rules [default: your home]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Print machine-readable JSON on stdout
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Check every rule (or the given files and directories) and print diagnostics
+    Validate(ValidateArgs),
+    /// List the rules: id, scope, priority, triggers, first line
+    List,
+    /// Show which rules are active for these files (and prompt), and why
+    Match(MatchArgs),
+    /// Write a new rule file
+    Add(AddArgs),
+    /// Delete a rule's file
+    Remove(RemoveArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ValidateArgs {
+    /// Rule files or directories to check instead of the rules roots
+    pub paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Fail (exit 1) on warnings too
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// path:line:col: severity[code]: message, with the source line
+    Text,
+    /// GitHub Actions annotations (::error file=...,line=...,col=...::message)
+    Github,
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Files in the agent's context
+    pub files: Vec<String>,
+    /// The user's prompt (for topics)
+    #[arg(long)]
+    pub prompt: Option<String>,
+    /// Also show the conditional rules that did not fire, and why
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopeArg {
+    Project,
+    User,
+}
+
+impl From<ScopeArg> for memory_rules::Scope {
+    fn from(s: ScopeArg) -> Self {
+        match s {
+            ScopeArg::Project => memory_rules::Scope::Project,
+            ScopeArg::User => memory_rules::Scope::User,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct AddArgs {
+    /// The rule's text
+    pub content: Option<String>,
+    /// Comma-separated keywords that activate the rule
+    #[arg(long)]
+    pub topics: Option<String>,
+    /// Comma-separated globs that activate the rule
+    #[arg(long)]
+    pub paths: Option<String>,
+    /// Higher comes first
+    #[arg(long, allow_negative_numbers = true)]
+    pub priority: Option<i64>,
+    /// Where to write the rule
+    #[arg(long, value_enum, default_value_t = ScopeArg::Project)]
+    pub scope: ScopeArg,
+    /// The rule is always active (no paths, no topics)
+    #[arg(long, conflicts_with_all = ["topics", "paths"])]
+    pub always: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RemoveArgs {
+    /// The rule id as `list` shows it, with or without .md
+    pub id: String,
+    /// Only look in this scope [default: project, then user]
+    #[arg(long, value_enum)]
+    pub scope: Option<ScopeArg>,
+}

@@ -1,0 +1,88 @@
+//! Shared output helpers: paths as users see them, source snippets, JSON.
+
+use memory_rules::Diagnostic;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A path relative to the workdir when inside it, else as it is.
+pub fn show(path: &Path, workdir: &Path) -> String {
+    match path.strip_prefix(workdir) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().into_owned(),
+        _ => path.to_string_lossy().into_owned(),
+    }
+}
+
+/// Source lines of files, read once each.
+#[derive(Default)]
+pub struct Sources {
+    files: HashMap<String, Option<Vec<String>>>,
+}
+
+impl Sources {
+    /// The diagnostic's line with a caret under its column, indented; empty
+    /// when the file or line cannot be read.
+    pub fn snippet(&mut self, d: &Diagnostic) -> String {
+        let Some(line) = d.line else { return String::new() };
+        let lines = self.files.entry(d.file_path.clone()).or_insert_with(|| {
+            let text = std::fs::read(&d.file_path).ok()?;
+            let text = String::from_utf8_lossy(&text);
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            Some(text.lines().map(|l| l.trim_end_matches('\r').to_string()).collect())
+        });
+        let Some(source) = lines.as_ref().and_then(|l| l.get(line as usize - 1)) else { return String::new() };
+        let number = line.to_string();
+        let pad = " ".repeat(number.len());
+        let mut out = format!("  {number} | {source}\n");
+        if let Some(col) = d.column {
+            let before: String = source.chars().take(col.saturating_sub(1) as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+            out.push_str(&format!("  {pad} | {before}^\n"));
+        }
+        out
+    }
+}
+
+/// A diagnostic as JSON, with the path shown relative to the workdir.
+pub fn diagnostic_json(d: &Diagnostic, workdir: &Path) -> serde_json::Value {
+    serde_json::json!({
+        "severity": d.severity.as_str(),
+        "code": d.code.as_str(),
+        "message": d.message,
+        "file": show(Path::new(&d.file_path), workdir),
+        "line": d.line,
+        "column": d.column,
+    })
+}
+
+/// Pretty JSON followed by a newline.
+pub fn json_text(value: &serde_json::Value) -> String {
+    let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|_| "null".into());
+    s.push('\n');
+    s
+}
+
+/// The first line of a rule's content, cut to `max` characters.
+pub fn first_line(content: &str, max: usize) -> String {
+    let line = content.lines().next().unwrap_or("");
+    if line.chars().count() > max {
+        let cut: String = line.chars().take(max.saturating_sub(3)).collect();
+        format!("{cut}...")
+    } else {
+        line.to_string()
+    }
+}
+
+/// `paths: a, b; topics: x` or `always`.
+pub fn triggers(m: &memory_rules::Metadata) -> String {
+    let mut parts = Vec::new();
+    if let Some(p) = &m.paths {
+        parts.push(format!("paths: {}", p.join(", ")));
+    }
+    if let Some(t) = &m.topics {
+        parts.push(format!("topics: {}", t.join(", ")));
+    }
+    if parts.is_empty() {
+        "always".into()
+    } else {
+        parts.join("; ")
+    }
+}

@@ -1,0 +1,96 @@
+//! The `wave-rules` command line: `validate`, `list`, `match`, `add`,
+//! `remove`, over the `memory-rules` core.
+//!
+//! [`run`] parses arguments and returns what to print and the exit code
+//! instead of printing, so the Rust binary and the Node package
+//! (`npx wave-rules`, through the addon) produce identical output.
+//!
+//! Exit codes: 0 success (for `validate`: no error, and no warning with
+//! `--strict`); 1 the rules have errors, or the command was refused (`add`
+//! without content or trigger, `remove` of an unknown id); 2 usage or I/O
+//! trouble.
+
+mod args;
+mod display;
+mod edit;
+mod list;
+mod matching;
+mod validate;
+
+use args::{Cli, Command};
+use clap::Parser;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// What a command prints and how it exits.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+impl Output {
+    fn fail(code: i32, message: impl AsRef<str>) -> Output {
+        Output { stdout: String::new(), stderr: format!("wave-rules: {}\n", message.as_ref()), code }
+    }
+}
+
+/// Exit code: the rules have errors, or the command was refused.
+pub const EXIT_FAILURE: i32 = 1;
+/// Exit code: usage or I/O trouble.
+pub const EXIT_TROUBLE: i32 = 2;
+
+/// Runs the command line `args` (the first item is the program name).
+pub fn run<I, T>(args: I) -> Output
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let text = e.render().to_string();
+            let code = e.exit_code();
+            return if e.use_stderr() {
+                Output { stdout: String::new(), stderr: text, code }
+            } else {
+                Output { stdout: text, stderr: String::new(), code }
+            };
+        }
+    };
+    let env = match Env::new(&cli) {
+        Ok(env) => env,
+        Err(out) => return out,
+    };
+    match &cli.command {
+        Command::Validate(a) => validate::run(&env, a),
+        Command::List => list::run(&env),
+        Command::Match(a) => matching::run(&env, a),
+        Command::Add(a) => edit::add(&env, a),
+        Command::Remove(a) => edit::remove(&env, a),
+    }
+}
+
+/// The resolved global options.
+pub(crate) struct Env {
+    pub roots: memory_rules::Roots,
+    pub json: bool,
+}
+
+impl Env {
+    fn new(cli: &Cli) -> Result<Env, Output> {
+        let workdir = cli.workdir.clone().unwrap_or_else(|| PathBuf::from("."));
+        let workdir = std::path::absolute(&workdir)
+            .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot use --workdir {}: {e}", workdir.display())))?;
+        if !workdir.is_dir() {
+            return Err(Output::fail(EXIT_TROUBLE, format!("workdir {} is not a directory", workdir.display())));
+        }
+        let home = match &cli.home {
+            Some(h) => std::path::absolute(h).unwrap_or_else(|_| h.clone()),
+            None => std::env::home_dir()
+                .ok_or_else(|| Output::fail(EXIT_TROUBLE, "cannot find the home directory; pass --home DIR"))?,
+        };
+        Ok(Env { roots: memory_rules::Roots::new(workdir, home), json: cli.json })
+    }
+}

@@ -1,0 +1,118 @@
+//! `wave-rules validate [PATH...]`: every diagnostic, with the source line.
+
+use crate::args::{Format, ValidateArgs};
+use crate::display::{self, Sources};
+use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use memory_rules::discover::{self, Found, Root};
+use memory_rules::{diagnostic, Diagnostic, Scope, Severity};
+use std::path::Path;
+
+pub fn run(env: &Env, args: &ValidateArgs) -> Output {
+    let mut out = Output::default();
+    let (diagnostics, rules) = if args.paths.is_empty() {
+        let loaded = memory_rules::load(&env.roots);
+        (loaded.diagnostics, loaded.rules.rules().len())
+    } else {
+        match check_paths(env, &args.paths) {
+            Ok(found) => found,
+            Err(trouble) => return trouble,
+        }
+    };
+    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+    let (errors, warnings, infos) = (count(Severity::Error), count(Severity::Warning), count(Severity::Info));
+    let failed = errors > 0 || (args.strict && warnings > 0);
+    let workdir = &env.roots.workdir;
+    if env.json {
+        let list: Vec<_> = diagnostics.iter().map(|d| display::diagnostic_json(d, workdir)).collect();
+        out.stdout = display::json_text(&serde_json::json!({
+            "ok": !failed,
+            "rules": rules,
+            "errors": errors,
+            "warnings": warnings,
+            "infos": infos,
+            "diagnostics": list,
+        }));
+    } else {
+        let mut sources = Sources::default();
+        for d in &diagnostics {
+            match args.format {
+                Format::Text => {
+                    let mut shown = d.clone();
+                    shown.file_path = display::show(Path::new(&d.file_path), workdir);
+                    out.stdout.push_str(&format!("{shown}\n"));
+                    out.stdout.push_str(&sources.snippet(d));
+                }
+                Format::Github => out.stdout.push_str(&github(d, workdir)),
+            }
+        }
+        out.stdout.push_str(&format!(
+            "{} loaded; {}, {}, {}{}\n",
+            plural(rules, "rule"),
+            plural(errors, "error"),
+            plural(warnings, "warning"),
+            plural(infos, "info"),
+            if failed && errors == 0 { " (--strict: warnings fail)" } else { "" },
+        ));
+    }
+    out.code = if failed { EXIT_FAILURE } else { 0 };
+    out
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Checks only the given files (whatever their extension) and directories
+/// (as rules roots: `*.md`, one level deep). A missing path is I/O trouble.
+fn check_paths(env: &Env, paths: &[std::path::PathBuf]) -> Result<(Vec<Diagnostic>, usize), Output> {
+    let mut diagnostics = Vec::new();
+    let mut rules = 0;
+    for path in paths {
+        let meta = std::fs::metadata(path)
+            .map_err(|e| crate::Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display())))?;
+        let found: Vec<Found> = if meta.is_dir() {
+            let root = Root { dir: path.clone(), scope: Scope::Project, boundary: Some(env.roots.workdir.clone()) };
+            discover::find(&root, &mut diagnostics)
+        } else {
+            let id = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            vec![Found { scope: Scope::Project, id, path: path.clone() }]
+        };
+        for f in &found {
+            if memory_rules::load_file(f, &mut diagnostics).is_some() {
+                rules += 1;
+            }
+        }
+    }
+    diagnostic::sort(&mut diagnostics);
+    Ok((diagnostics, rules))
+}
+
+/// A GitHub Actions workflow command for one diagnostic.
+fn github(d: &Diagnostic, workdir: &Path) -> String {
+    let level = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "notice",
+    };
+    let mut props = vec![format!("file={}", escape_property(&display::show(Path::new(&d.file_path), workdir)))];
+    if let Some(line) = d.line {
+        props.push(format!("line={line}"));
+    }
+    if let Some(col) = d.column {
+        props.push(format!("col={col}"));
+    }
+    props.push(format!("title={}", escape_property(&format!("{}[{}]", d.severity, d.code))));
+    format!("::{level} {}::{}\n", props.join(","), escape_data(&d.message))
+}
+
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}

@@ -1,0 +1,324 @@
+//! The real `wave-rules` binary on real temp trees: every subcommand, every
+//! exit code, every check.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Tree {
+    tmp: tempfile::TempDir,
+}
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+impl Tree {
+    fn new() -> Tree {
+        let t = Tree { tmp: tempfile::tempdir().unwrap() };
+        std::fs::create_dir_all(t.work()).unwrap();
+        std::fs::create_dir_all(t.home()).unwrap();
+        t
+    }
+    fn work(&self) -> PathBuf {
+        self.tmp.path().join("work")
+    }
+    fn home(&self) -> PathBuf {
+        self.tmp.path().join("home")
+    }
+    fn write(&self, path: impl AsRef<Path>, text: &str) -> PathBuf {
+        let p = path.as_ref().to_path_buf();
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+    fn project(&self, id: &str, text: &str) -> PathBuf {
+        self.write(self.work().join(".wave/rules").join(id), text)
+    }
+    fn user(&self, id: &str, text: &str) -> PathBuf {
+        self.write(self.home().join(".wave/rules").join(id), text)
+    }
+    /// Runs the binary in the workdir with `--home` set.
+    fn run(&self, args: &[&str]) -> Run {
+        let out = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+            .args(args)
+            .arg("--home")
+            .arg(self.home())
+            .current_dir(self.work())
+            .output()
+            .unwrap();
+        Run {
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+            code: out.status.code().expect("exited, not killed"),
+        }
+    }
+}
+
+fn json(run: &Run) -> serde_json::Value {
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", run.stdout))
+}
+
+#[test]
+fn validate_clean_tree_exits_0() {
+    let t = Tree::new();
+    t.project("a.md", "---\npaths: src/**\n---\nA");
+    let r = t.run(&["validate"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stdout, "1 rule loaded; 0 errors, 0 warnings, 0 infos\n");
+}
+
+#[test]
+fn validate_prints_location_message_and_source_line_and_exits_1() {
+    let t = Tree::new();
+    t.project("ok.md", "fine");
+    t.project("bad.md", "---\ndescription: x\npaths: [src/**, \"lib/**\"\n---\nbody");
+    let r = t.run(&["validate"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout.starts_with(
+            ".wave/rules/bad.md:3:8: error[yaml-syntax]: invalid frontmatter: unclosed bracket '['; the rule is not loaded\n  3 | paths: [src/**, \"lib/**\"\n    |        ^\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.ends_with("1 rule loaded; 1 error, 0 warnings, 0 infos\n"), "{}", r.stdout);
+}
+
+#[test]
+fn validate_strict_fails_on_warnings_only() {
+    let t = Tree::new();
+    t.project("cursor.md", "---\nglobs: '*.ts'\n---\nbody");
+    let r = t.run(&["validate"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.contains("warning[foreign-key]: 'globs' is Cursor's key: write 'paths' instead"), "{}", r.stdout);
+    let r = t.run(&["validate", "--strict"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.ends_with("(--strict: warnings fail)\n"), "{}", r.stdout);
+}
+
+#[test]
+fn validate_reports_every_check() {
+    let t = Tree::new();
+    t.project("bad-glob.md", "---\npaths: ['src/[[:alpha:]]', 'a/{b,c']\n---\nx");
+    t.project("ext.md", "---\npaths: '+(a|b).ts'\n---\nx");
+    t.project("never.md", "---\npaths: ['/etc/**', '../up/*.ts']\n---\nx");
+    t.project("dup.md", "project wins");
+    t.user("dup.md", "user loses");
+    t.project("foreign.md", "---\napplyTo: '**'\nalwaysApply: true\n---\nx");
+    t.project("empty.md", "---\ntopics: x\n---\n\n");
+    t.project("big.md", &"y".repeat(300 * 1024));
+    t.write(t.tmp.path().join("elsewhere/r.md"), "outside");
+    std::os::unix::fs::symlink(t.tmp.path().join("elsewhere"), t.work().join(".wave/rules/linked")).unwrap();
+    let r = t.run(&["validate", "--json"]);
+    assert_eq!(r.code, 1);
+    let v = json(&r);
+    let got: Vec<String> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{} {} {}", d["severity"].as_str().unwrap(), d["code"].as_str().unwrap(), d["file"].as_str().unwrap()))
+        .collect();
+    let home_dup = format!("info overridden {}", t.home().join(".wave/rules/dup.md").display());
+    for want in [
+        "error unsupported-glob .wave/rules/bad-glob.md",
+        "error unsupported-glob .wave/rules/ext.md",
+        "warning unmatchable-glob .wave/rules/never.md",
+        home_dup.as_str(),
+        "warning foreign-key .wave/rules/foreign.md",
+        "warning empty-body .wave/rules/empty.md",
+        "error too-large .wave/rules/big.md",
+        "info symlink-outside .wave/rules/linked",
+    ] {
+        assert!(got.iter().any(|g| g == want), "missing '{want}' in {got:#?}");
+    }
+    assert!(got.iter().filter(|g| g.contains("unmatchable-glob")).count() == 2, "{got:#?}");
+    assert_eq!(v["ok"], false);
+    assert!(r.stderr.is_empty());
+}
+
+#[test]
+fn validate_github_annotations() {
+    let t = Tree::new();
+    t.project("bad, name.md", "---\npriority: high\n---\nx");
+    let r = t.run(&["validate", "--format", "github"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stdout.lines().next().unwrap(),
+        "::error file=.wave/rules/bad%2C name.md,line=2,col=1,title=error[invalid-field]::'priority' must be an integer, not \"high\"; using 0"
+    );
+}
+
+#[test]
+fn validate_only_the_given_paths() {
+    let t = Tree::new();
+    t.project("broken.md", "---\npaths: [\n---\nx");
+    let good = t.write(t.work().join("proposed/rule.mdc"), "---\npaths: '*.ts'\n---\nok");
+    let r = t.run(&["validate", good.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert_eq!(r.stdout, "1 rule loaded; 0 errors, 0 warnings, 0 infos\n");
+    let r = t.run(&["validate", ".wave/rules"]);
+    assert_eq!(r.code, 1);
+    let r = t.run(&["validate", "missing.md"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.starts_with("wave-rules: cannot read missing.md:"), "{}", r.stderr);
+}
+
+#[test]
+fn usage_and_io_trouble_exit_2() {
+    let t = Tree::new();
+    let r = t.run(&["validate", "--format", "xml"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("invalid value 'xml'"), "{}", r.stderr);
+    assert_eq!(t.run(&["frobnicate"]).code, 2);
+    let r = t.run(&["list", "--workdir", "/nonexistent/dir"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("is not a directory"), "{}", r.stderr);
+    let r = t.run(&["--help"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("validate") && r.stdout.contains("remove"));
+}
+
+#[test]
+fn list_table_and_json() {
+    let t = Tree::new();
+    t.project("db.md", "---\ntopics: [customer, sql]\npriority: 4\n---\nThe customer table is read-only.\nMore.");
+    t.user("mine.md", "Always mine.");
+    t.project("broken.md", "---\n[\n---\nx");
+    let r = t.run(&["list"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout,
+        "ID       SCOPE    PRIORITY  TRIGGERS               CONTENT\n\
+         db.md    project  4         topics: customer, sql  The customer table is read-only.\n\
+         mine.md  user     0         always                 Always mine.\n\
+         2 rules\n"
+    );
+    assert_eq!(r.stderr, "wave-rules: 1 problem kept rules from loading; run `wave-rules validate`\n");
+    let v = json(&t.run(&["list", "--json"]));
+    assert_eq!(v["rules"][0]["id"], "db.md");
+    assert_eq!(v["rules"][0]["topics"], serde_json::json!(["customer", "sql"]));
+    assert_eq!(v["rules"][1]["scope"], "user");
+    assert_eq!(v["rules"][1]["paths"], serde_json::Value::Null);
+}
+
+#[test]
+fn match_explains_why_and_why_not() {
+    let t = Tree::new();
+    t.project("ts.md", "---\npaths: ['src/**/*.ts', '!**/*.test.ts']\n---\nTS");
+    t.project("db.md", "---\ntopics: customer\n---\nDB");
+    t.project("css.md", "---\npaths: '**/*.css'\n---\nCSS");
+    t.project("always.md", "A");
+    let r = t.run(&["match", "--prompt", "list Customers", "src/a.ts", "../elsewhere.ts"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout,
+        "note: '../elsewhere.ts' is outside the workdir; it matches no pattern\n\
+         3 of 4 rules active for 2 files and the prompt\n  \
+         always.md (project, priority 0)\n    always active: no paths and no topics\n  \
+         db.md (project, priority 0)\n    topic 'customer' starts the word 'customers' in the prompt\n  \
+         ts.md (project, priority 0)\n    path 'src/**/*.ts' matches src/a.ts\n"
+    );
+    let r = t.run(&["match", "--all", "src/a.test.ts"]);
+    assert!(r.stdout.contains("3 conditional rules not active\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("    src/a.test.ts matches 'src/**/*.ts' but is excluded by '!**/*.test.ts'\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("    paths: none of the 1 files matches **/*.css\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("    topics: no prompt given (customer)\n"), "{}", r.stdout);
+    let v = json(&t.run(&["match", "--json", "--all", "./src/x.ts"]));
+    assert_eq!(v["files"][0]["normalized"], "src/x.ts");
+    assert_eq!(v["active"][1]["reasons"][0], serde_json::json!({"kind": "path", "pattern": "src/**/*.ts", "file": "src/x.ts"}));
+    assert_eq!(v["inactive"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn add_writes_a_rule_that_loads_and_fires() {
+    let t = Tree::new();
+    let r = t.run(&["add", "--topics", "customer, sql", "--paths", "db/**,{src,lib}/**/*.sql", "--priority", "-3", "The customer table is read-only!"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "added project rule the-customer-table-is-read-only.md: .wave/rules/the-customer-table-is-read-only.md\n");
+    let text = std::fs::read_to_string(t.work().join(".wave/rules/the-customer-table-is-read-only.md")).unwrap();
+    assert_eq!(
+        text,
+        "---\npaths:\n  - \"db/**\"\n  - \"{src,lib}/**/*.sql\"\ntopics:\n  - \"customer\"\n  - \"sql\"\npriority: -3\n---\nThe customer table is read-only!\n"
+    );
+    assert_eq!(t.run(&["validate"]).code, 0);
+    let v = json(&t.run(&["match", "--json", "lib/x/q.sql"]));
+    assert_eq!(v["active"][0]["id"], "the-customer-table-is-read-only.md");
+    // Collisions get -2, -3.
+    for n in [2, 3] {
+        let r = t.run(&["add", "--topics", "x", "The customer table is read-only?"]);
+        assert!(r.stdout.contains(&format!("the-customer-table-is-read-only-{n}.md")), "{}", r.stdout);
+    }
+}
+
+#[test]
+fn add_slug_user_scope_always_and_json() {
+    let t = Tree::new();
+    let r = t.run(&["add", "--always", "--scope", "user", "--json", "ÜGYFÉL: never delete rows from the production database"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r);
+    assert_eq!(v["id"], "ügyfél-never-delete-rows-from-the-produc.md");
+    assert_eq!(v["scope"], "user");
+    let file = t.home().join(".wave/rules/ügyfél-never-delete-rows-from-the-produc.md");
+    assert_eq!(std::fs::read_to_string(file).unwrap(), "ÜGYFÉL: never delete rows from the production database\n");
+    let r = t.run(&["add", "--always", "!!!"]);
+    assert!(r.stdout.contains("added project rule rule.md"), "{}", r.stdout);
+}
+
+#[test]
+fn add_refusals() {
+    let t = Tree::new();
+    for (args, message) in [
+        (vec!["add", "--topics", "x"], "wave-rules: no content: give the rule's text as the last argument\n"),
+        (vec!["add", "--topics", "x", "   "], "wave-rules: no content: give the rule's text as the last argument\n"),
+        (
+            vec!["add", "Some rule"],
+            "wave-rules: a rule needs --topics or --paths to say when it applies (or --always for a rule that is always active)\n",
+        ),
+        (vec!["add", "--paths", "+(a|b)", "Some rule"], "wave-rules: pattern '+(a|b)': the extglob '+(...)' is not supported; nothing written\n"),
+    ] {
+        let r = t.run(&args);
+        assert_eq!((r.code, r.stderr.as_str()), (1, message), "{args:?}");
+    }
+    assert_eq!(t.run(&["add", "--always", "--topics", "x", "y"]).code, 2, "conflicting flags are a usage error");
+    assert!(!t.work().join(".wave/rules").exists() || std::fs::read_dir(t.work().join(".wave/rules")).unwrap().count() == 0);
+}
+
+#[test]
+fn remove_by_id_with_or_without_extension() {
+    let t = Tree::new();
+    let a = t.project("frontend/react.md", "R");
+    let b = t.user("mine.md", "M");
+    let r = t.run(&["remove", "frontend/react"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "removed project rule frontend/react.md: .wave/rules/frontend/react.md\n"));
+    assert!(!a.exists());
+    assert_eq!(t.run(&["remove", "mine.md", "--json"]).code, 0);
+    assert!(!b.exists());
+    let r = t.run(&["remove", "nope"]);
+    assert_eq!((r.code, r.stderr.as_str()), (1, "wave-rules: rule 'nope' not found\n"));
+}
+
+#[test]
+fn remove_never_reaches_outside_the_roots() {
+    let t = Tree::new();
+    let victim = t.write(t.work().join("keep.md"), "not a rule");
+    let outside = t.write(t.tmp.path().join("team/shared.md"), "team");
+    std::fs::create_dir_all(t.work().join(".wave/rules")).unwrap();
+    std::os::unix::fs::symlink(t.tmp.path().join("team"), t.work().join(".wave/rules/team")).unwrap();
+    for id in ["../../keep", "../../keep.md", "/etc/passwd", "a/../../keep", "..\\keep", ""] {
+        let r = t.run(&["remove", id]);
+        assert_eq!(r.code, 1, "{id}: {}", r.stderr);
+        assert!(r.stderr.contains("invalid rule id"), "{id}: {}", r.stderr);
+    }
+    let r = t.run(&["remove", "team/shared"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("outside the rules directory"), "{}", r.stderr);
+    assert!(victim.exists() && outside.exists());
+    // A symlinked file is removed as a link; its target stays.
+    let target = t.write(t.tmp.path().join("solo.md"), "solo");
+    std::os::unix::fs::symlink(&target, t.work().join(".wave/rules/solo.md")).unwrap();
+    assert_eq!(t.run(&["remove", "solo"]).code, 0);
+    assert!(target.exists());
+    assert!(!t.work().join(".wave/rules/solo.md").exists());
+}

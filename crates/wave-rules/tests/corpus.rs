@@ -1,0 +1,39 @@
+//! `wave-rules validate` over every file of `../shared/corpus/rules`: no
+//! panic (exit 101), and each file is either clean or has diagnostics that
+//! carry a line number.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[test]
+fn validate_every_corpus_file() {
+    let corpus = std::env::var_os("WAVE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus.join("rules"))
+        .unwrap_or_else(|e| panic!("the corpus is expected at {} (or set WAVE_CORPUS): {e}", corpus.display()))
+        .flatten()
+        .filter(|d| d.path().is_dir())
+        .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten().map(|f| f.path()))
+        .collect();
+    files.sort();
+    assert!(files.len() > 300, "{} files", files.len());
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+        .args(["validate", "--json", "--home"])
+        .arg(home.path())
+        .args(&files)
+        .current_dir(home.path())
+        .output()
+        .unwrap();
+    let code = out.status.code().expect("exited, not killed by a signal");
+    assert!(code == 0 || code == 1, "exit {code}: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rules"], files.len(), "every corpus file loads");
+    let diagnostics = v["diagnostics"].as_array().unwrap();
+    for d in diagnostics {
+        assert!(d["line"].is_u64() && d["column"].is_u64(), "no line: {d}");
+    }
+    let with: std::collections::HashSet<&str> = diagnostics.iter().map(|d| d["file"].as_str().unwrap()).collect();
+    eprintln!("{} files: {} clean, {} with diagnostics ({} diagnostics)", files.len(), files.len() - with.len(), with.len(), diagnostics.len());
+}

@@ -136,16 +136,14 @@ fn apply_overrides(found: Vec<discover::Found>, diagnostics: &mut Vec<Diagnostic
     let project: HashSet<&str> = found.iter().filter(|f| f.scope == Scope::Project).map(|f| f.id.as_str()).collect();
     let mut kept = Vec::with_capacity(found.len());
     for f in &found {
-        if f.scope == Scope::User {
-            if project.contains(f.id.as_str()) {
-                diagnostics.push(Diagnostic::new(
-                    Severity::Info,
-                    Code::Overridden,
-                    &f.path,
-                    format!("user rule '{}' is overridden by the project rule with the same id", f.id),
-                ));
-                continue;
-            }
+        if f.scope == Scope::User && project.contains(f.id.as_str()) {
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Code::Overridden,
+                &f.path,
+                format!("user rule '{}' is overridden by the project rule with the same id", f.id),
+            ));
+            continue;
         }
         kept.push(f.clone());
     }

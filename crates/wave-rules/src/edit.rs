@@ -6,7 +6,7 @@ use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::discover::{self, Root};
 use memory_rules::{parse, pattern, slug, Scope};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Longest id (without `.md`) that `add` makes from the content.
 pub const MAX_ID_CHARS: usize = 40;
@@ -112,7 +112,7 @@ fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && !id.starts_with('/')
         && !id.contains(['\\', '\0'])
-        && !id.get(1..2).is_some_and(|c| c == ":")
+        && id.get(1..2).is_none_or(|c| c != ":")
         && id.split('/').all(|seg| !seg.is_empty() && seg != "." && seg != "..")
 }
 
@@ -120,7 +120,7 @@ fn valid_id(id: &str) -> bool {
 /// a symlinked directory lives elsewhere, and is not ours to delete.
 fn inside_root(file: &Path, root: &Path) -> Result<(), String> {
     let real = |p: &Path| std::fs::canonicalize(p).map_err(|e| format!("cannot resolve {}: {e}", p.display()));
-    let parent = file.parent().map(Path::to_path_buf).unwrap_or_else(PathBuf::new);
+    let parent = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let (parent, root) = (real(&parent)?, real(root)?);
     if parent.starts_with(&root) {
         Ok(())

@@ -30,6 +30,12 @@ export declare class RuleEngine {
   active(files: Array<string>, prompt?: string | undefined | null): Uint32Array
 }
 
+export interface CliOutput {
+  stdout: string
+  stderr: string
+  exitCode: number
+}
+
 export interface Diagnostic {
   severity: 'error' | 'warning' | 'info'
   code: string
@@ -62,3 +68,9 @@ export interface RuleMetadata {
   topics?: Array<string>
   description?: string
 }
+
+/**
+ * Runs the `wave-rules` command line (`args` without the program name) in
+ * this process: the same code as the Rust binary, so the same output.
+ */
+export declare function runCli(args: Array<string>): CliOutput

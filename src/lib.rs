@@ -152,6 +152,26 @@ impl Task for Discover {
   }
 }
 
+#[napi(object)]
+pub struct CliOutput {
+  pub stdout: String,
+  pub stderr: String,
+  pub exit_code: i32,
+}
+
+/// Runs the `wave-rules` command line (`args` without the program name) in
+/// this process: the same code as the Rust binary, so the same output.
+#[napi(catch_unwind)]
+pub fn run_cli(args: Vec<String>) -> CliOutput {
+  let argv = std::iter::once("wave-rules".to_string()).chain(args);
+  let out = wave_rules::run(argv);
+  CliOutput {
+    stdout: out.stdout,
+    stderr: out.stderr,
+    exit_code: out.code,
+  }
+}
+
 fn to_js_rule(rule: &core::Rule) -> MemoryRule {
   let m = &rule.metadata;
   MemoryRule {

@@ -17,12 +17,20 @@ export declare class RuleEngine {
    * rules replace the old ones when the promise resolves.
    */
   discover(): Promise<void>
+  /**
+   * Discovers again off the main thread, re-reading only files whose size,
+   * mtime, inode or device changed. Resolves to `true` when the rules or the
+   * diagnostics changed (then fetch `rules()` and `diagnostics()` again).
+   */
+  reload(): Promise<boolean>
   /** Every rule, in result order (priority, project before user, id). */
   rules(): Array<MemoryRule>
   /** For each rule of `rules()`: true when it has `paths` or `topics`. */
   conditional(): Array<boolean>
   /** Diagnostics of the last discovery, sorted by file and line. */
   diagnostics(): Array<Diagnostic>
+  /** Indices (ascending) of the rules that a topic in `prompt` activates. */
+  topicActive(prompt: string): Uint32Array
   /**
    * Indices into `rules()` of the rules active for these files in context
    * and prompt, ascending (which is result order).
@@ -67,6 +75,8 @@ export interface RuleMetadata {
   priority?: number
   topics?: Array<string>
   description?: string
+  /** `'every-turn'`: re-surfaced at every turn while active (reminder mode). */
+  remind?: 'once' | 'every-turn'
 }
 
 /**

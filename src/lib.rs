@@ -29,6 +29,9 @@ pub struct RuleMetadata {
   pub priority: Option<i64>,
   pub topics: Option<Vec<String>>,
   pub description: Option<String>,
+  /// `'every-turn'`: re-surfaced at every turn while active (reminder mode).
+  #[napi(ts_type = "'once' | 'every-turn'")]
+  pub remind: Option<String>,
 }
 
 #[napi(object)]
@@ -84,6 +87,19 @@ impl RuleEngine {
     AsyncTask::new(Discover {
       roots: self.roots.clone(),
       state: self.state.clone(),
+      incremental: false,
+    })
+  }
+
+  /// Discovers again off the main thread, re-reading only files whose size,
+  /// mtime, inode or device changed. Resolves to `true` when the rules or the
+  /// diagnostics changed (then fetch `rules()` and `diagnostics()` again).
+  #[napi(ts_return_type = "Promise<boolean>")]
+  pub fn reload(&self) -> AsyncTask<Discover> {
+    AsyncTask::new(Discover {
+      roots: self.roots.clone(),
+      state: self.state.clone(),
+      incremental: true,
     })
   }
 
@@ -122,6 +138,14 @@ impl RuleEngine {
       .collect()
   }
 
+  /// Indices (ascending) of the rules that a topic in `prompt` activates.
+  #[napi(catch_unwind)]
+  pub fn topic_active(&self, prompt: String) -> Uint32Array {
+    let loaded = snapshot(&self.state);
+    let hits = loaded.rules.topic_active(&prompt);
+    Uint32Array::new(hits.into_iter().map(|i| i as u32).collect())
+  }
+
   /// Indices into `rules()` of the rules active for these files in context
   /// and prompt, ascending (which is result order).
   #[napi(catch_unwind)]
@@ -135,20 +159,29 @@ impl RuleEngine {
 pub struct Discover {
   roots: core::Roots,
   state: Shared,
+  incremental: bool,
 }
 
 impl Task for Discover {
-  type Output = core::Loaded;
-  type JsValue = ();
+  type Output = core::Reloaded;
+  type JsValue = bool;
 
   fn compute(&mut self) -> Result<Self::Output> {
-    catch_unwind(AssertUnwindSafe(|| core::load(&self.roots)))
-      .map_err(|_| Error::from_reason("memory-rules: discovery failed unexpectedly (a bug); the previous rules are kept"))
+    let previous = snapshot(&self.state);
+    catch_unwind(AssertUnwindSafe(|| {
+      if self.incremental {
+        core::reload(&self.roots, &previous)
+      } else {
+        let loaded = core::load(&self.roots);
+        core::Reloaded { loaded, changed: true, reparsed: 0 }
+      }
+    }))
+    .map_err(|_| Error::from_reason("memory-rules: discovery failed unexpectedly (a bug); the previous rules are kept"))
   }
 
   fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
-    *self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(output);
-    Ok(())
+    *self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(output.loaded);
+    Ok(output.changed)
   }
 }
 
@@ -182,6 +215,7 @@ fn to_js_rule(rule: &core::Rule) -> MemoryRule {
       priority: m.priority,
       topics: m.topics.clone(),
       description: m.description.clone(),
+      remind: m.remind.map(|r| r.as_str().to_string()),
     },
     source: rule.scope.as_str().to_string(),
     file_path: rule.file_path.to_string_lossy().into_owned(),

@@ -28,6 +28,8 @@ export class MemoryRuleManager {
   #rules: MemoryRule[] = []
   #conditional: boolean[] = []
   #diagnostics: Diagnostic[] = []
+  #sticky: ReadonlySet<string> = new Set()
+  #discovered = false
 
   constructor(options: MemoryRuleManagerOptions) {
     if (!options || typeof options.workdir !== 'string' || options.workdir === '') {
@@ -39,14 +41,36 @@ export class MemoryRuleManager {
   /** Finds, parses and compiles every rule, off the main thread. */
   async discoverRules(): Promise<void> {
     await this.#engine.discover()
+    this.#refresh()
+  }
+
+  /**
+   * Discovers again, off the main thread, re-reading only the rule files whose
+   * size, mtime, inode or device changed; the rules in use change when the
+   * promise resolves. Cheap when nothing changed, so it can run per message.
+   * Resolves to whether the rules or diagnostics changed.
+   */
+  async reload(): Promise<boolean> {
+    if (!this.#discovered) {
+      await this.discoverRules()
+      return true
+    }
+    const changed = await this.#engine.reload()
+    if (changed) this.#refresh()
+    return changed
+  }
+
+  /** Whether `discoverRules()` (or `reload()`) has completed once. */
+  get discovered(): boolean {
+    return this.#discovered
+  }
+
+  #refresh(): void {
     this.#rules = this.#engine.rules()
     this.#conditional = this.#engine.conditional()
     this.#diagnostics = this.#engine.diagnostics()
-  }
-
-  /** Discovers again; the rules in use change when the promise resolves. */
-  async reload(): Promise<void> {
-    await this.discoverRules()
+    this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))
+    this.#discovered = true
   }
 
   /** Every loaded rule: priority descending, project before user, then id. */
@@ -69,6 +93,24 @@ export class MemoryRuleManager {
       ;(this.#conditional[i] ? split.conditional : split.unconditional).push(this.#rules[i])
     }
     return split
+  }
+
+  /**
+   * The rules that a topic in `prompt` activates (a subset of the active
+   * rules): the constraints the prompt itself asked for.
+   */
+  getTopicRules(prompt: string): MemoryRule[] {
+    if (typeof prompt !== 'string' || prompt === '') return []
+    try {
+      return Array.from(this.#engine.topicActive(prompt), (i) => this.#rules[i])
+    } catch {
+      return []
+    }
+  }
+
+  /** Ids of the rules with `remind: every-turn`, decided at discovery. */
+  getStickyRuleIds(): ReadonlySet<string> {
+    return this.#sticky
   }
 
   /** Diagnostics of the last discovery, sorted by file and line. */

@@ -35,16 +35,19 @@ pub mod pattern;
 pub mod rule;
 pub mod ruleset;
 pub mod slug;
+mod stamp;
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
-pub use rule::{Metadata, Rule, Scope};
+pub use rule::{Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
 
 use context::Workdir;
 use discover::Root;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::SystemTime;
 
 /// Where to look: the project workdir and the user's home.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,28 +96,67 @@ impl Roots {
     }
 }
 
-/// The result of a discovery: the compiled rules and every diagnostic.
+/// The result of a discovery: the compiled rules, every diagnostic, and what
+/// [`reload`] needs to skip unchanged files.
 #[derive(Debug, Default)]
 pub struct Loaded {
-    pub rules: RuleSet,
+    pub rules: Arc<RuleSet>,
     pub diagnostics: Vec<Diagnostic>,
+    files: HashMap<PathBuf, stamp::Cached>,
+    scanned_at: Option<SystemTime>,
+}
+
+/// The result of [`reload`].
+#[derive(Debug)]
+pub struct Reloaded {
+    pub loaded: Loaded,
+    /// The rules or the diagnostics differ from the previous discovery.
+    pub changed: bool,
+    /// How many files were read and parsed again.
+    pub reparsed: usize,
 }
 
 /// Discovers, parses and compiles every rule under both roots. Never fails:
 /// whatever cannot be used is a diagnostic, and the rest still loads.
 pub fn load(roots: &Roots) -> Loaded {
+    scan(roots, None).loaded
+}
+
+/// Discovers again, re-reading and re-parsing only the files whose (size,
+/// mtime, inode, device) changed, or whose mtime is too close to the previous
+/// scan to be trusted (git's "racy" rule). The compiled rule set is rebuilt
+/// only if a rule changed; otherwise the same `Arc<RuleSet>` is kept.
+pub fn reload(roots: &Roots, previous: &Loaded) -> Reloaded {
+    scan(roots, Some(previous))
+}
+
+fn scan(roots: &Roots, previous: Option<&Loaded>) -> Reloaded {
+    let scanned_at = SystemTime::now();
     let mut diagnostics = Vec::new();
     let mut found = Vec::new();
     for root in roots.rule_roots() {
         found.extend(discover::find(&root, &mut diagnostics));
     }
     let found = apply_overrides(found, &mut diagnostics);
+    let mut files = HashMap::with_capacity(found.len());
     let mut parsed = Vec::with_capacity(found.len());
-    for f in found {
-        parsed.extend(load_file(&f, &mut diagnostics));
+    let mut rules_changed = previous.is_none_or(|p| p.files.len() != found.len());
+    let mut reparsed = 0;
+    for f in &found {
+        let before = previous.and_then(|p| p.files.get(&f.path).map(|c| (c, p.scanned_at)));
+        let (entry, same) = stamp::refresh(f, before, &mut reparsed);
+        rules_changed |= !same;
+        parsed.extend(entry.rule.clone());
+        diagnostics.extend(entry.diagnostics.iter().cloned());
+        files.insert(f.path.clone(), entry);
     }
     diagnostic::sort(&mut diagnostics);
-    Loaded { rules: RuleSet::build(parsed, Workdir::new(&roots.workdir)), diagnostics }
+    let rules = match previous {
+        Some(p) if !rules_changed => p.rules.clone(),
+        _ => Arc::new(RuleSet::build(parsed, Workdir::new(&roots.workdir))),
+    };
+    let changed = rules_changed || previous.is_none_or(|p| p.diagnostics != diagnostics);
+    Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at) }, changed, reparsed }
 }
 
 /// Reads and parses one found file.

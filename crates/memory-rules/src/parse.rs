@@ -11,11 +11,11 @@
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::frontmatter::{self, FrontmatterError, Value};
 use crate::pattern::{self, CompiledPattern, PatternError};
-use crate::rule::{Metadata, Rule, Scope};
+use crate::rule::{Metadata, Remind, Rule, Scope};
 use std::path::Path;
 
 /// Keys of the rule format.
-pub const KNOWN_KEYS: [&str; 4] = ["paths", "priority", "topics", "description"];
+pub const KNOWN_KEYS: [&str; 5] = ["paths", "priority", "topics", "description", "remind"];
 
 /// A pattern of a rule that compiled, with its index in `metadata.paths`.
 #[derive(Clone, Debug)]
@@ -130,6 +130,11 @@ impl<'a> Context<'a> {
                     Err(()) => usable = false,
                 },
                 "priority" => meta.priority = self.priority(value, at),
+                "remind" => match value.as_text().as_deref().map(str::trim) {
+                    Some("every-turn") => meta.remind = Some(Remind::EveryTurn),
+                    Some("once") => meta.remind = Some(Remind::Once),
+                    _ => self.report(Severity::Warning, Code::InvalidField, at, format!("'remind' is 'once' or 'every-turn', not {}; using 'once'", describe(value))),
+                },
                 "description" => match value.as_text() {
                     Some(text) => meta.description = Some(text),
                     None if *value == Value::Null(()) => {}
@@ -392,6 +397,16 @@ mod tests {
             assert!(o.rule.is_none(), "{text}");
             assert_eq!(o.diagnostics[0].code, Code::InvalidField, "{text}");
         }
+    }
+
+    #[test]
+    fn remind_field() {
+        let o = parse("---\nremind: every-turn\ntopics: x\n---\nx");
+        assert_eq!(o.rule.as_ref().unwrap().rule.metadata.remind, Some(Remind::EveryTurn));
+        assert!(o.diagnostics.is_empty());
+        let o = parse("---\nremind: sometimes\n---\nx");
+        assert_eq!(o.rule.as_ref().unwrap().rule.metadata.remind, None);
+        assert_eq!(codes(&o), vec![(Severity::Warning, Code::InvalidField, Some(2))]);
     }
 
     #[test]

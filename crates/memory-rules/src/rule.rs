@@ -37,6 +37,26 @@ pub struct Metadata {
     pub priority: Option<i64>,
     pub topics: Option<Vec<String>>,
     pub description: Option<String>,
+    /// `remind: every-turn`: re-surfaced at every turn while active.
+    pub remind: Option<Remind>,
+}
+
+/// How often an active rule is re-surfaced in reminder mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Remind {
+    /// Once per session (and again after compaction): the default.
+    Once,
+    /// At every turn while active, as one short line.
+    EveryTurn,
+}
+
+impl Remind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Remind::Once => "once",
+            Remind::EveryTurn => "every-turn",
+        }
+    }
 }
 
 impl Metadata {

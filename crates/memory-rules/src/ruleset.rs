@@ -144,6 +144,14 @@ impl RuleSet {
         active.iter().enumerate().filter_map(|(i, &on)| on.then_some(i)).collect()
     }
 
+    /// Indices (ascending) of the rules a topic in `prompt` activates; these
+    /// are the constraints the prompt itself asked for.
+    pub fn topic_active(&self, prompt: &str) -> Vec<usize> {
+        let mut hit = vec![false; self.rules.len()];
+        self.topics.activate(prompt, &mut hit);
+        hit.iter().enumerate().filter_map(|(i, &on)| on.then_some(i)).collect()
+    }
+
     /// For every rule, in result order: whether it is active for these files
     /// and prompt, every reason it fired, and the files a positive pattern
     /// matched but a `!` pattern excluded.

@@ -1,0 +1,96 @@
+//! What reload keeps per rule file: its stamp (size, mtime in ns, inode,
+//! device), a hash of its text, and the parse outcome, so an unchanged file
+//! is neither read nor parsed again.
+
+use crate::diagnostic::Diagnostic;
+use crate::discover::Found;
+use crate::parse::ParsedRule;
+use crate::rule::Scope;
+use std::hash::{Hash, Hasher};
+use std::time::{Duration, SystemTime};
+
+/// A file whose mtime is this close to (or after) the previous scan may have
+/// changed within the same timestamp tick: it is read again and compared.
+/// Two seconds covers the coarsest common file systems (FAT).
+pub const RACY_WINDOW: Duration = Duration::from_secs(2);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    size: u64,
+    mtime: SystemTime,
+    ino: u64,
+    dev: u64,
+}
+
+impl Stamp {
+    fn of(path: &std::path::Path) -> Option<Stamp> {
+        let m = std::fs::metadata(path).ok()?;
+        let (ino, dev) = inode(&m);
+        Some(Stamp { size: m.len(), mtime: m.modified().ok()?, ino, dev })
+    }
+
+    fn is_racy(&self, scanned_at: Option<SystemTime>) -> bool {
+        match scanned_at.and_then(|t| t.checked_sub(RACY_WINDOW)) {
+            Some(limit) => self.mtime >= limit,
+            None => true,
+        }
+    }
+}
+
+#[cfg(unix)]
+fn inode(m: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (m.ino(), m.dev())
+}
+
+#[cfg(not(unix))]
+fn inode(_: &std::fs::Metadata) -> (u64, u64) {
+    (0, 0)
+}
+
+/// One file's cached outcome.
+#[derive(Clone, Debug)]
+pub struct Cached {
+    scope: Scope,
+    id: String,
+    stamp: Option<Stamp>,
+    /// Hash of the file's bytes (0 when unreadable).
+    hash: u64,
+    pub rule: Option<ParsedRule>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The file's entry for this scan, and whether it is the same as before.
+/// Reads and parses (and counts in `reparsed`) only when the stamp changed or
+/// is racy; a re-read file with the same bytes counts as the same.
+pub fn refresh(found: &Found, before: Option<(&Cached, Option<SystemTime>)>, reparsed: &mut usize) -> (Cached, bool) {
+    let stamp = Stamp::of(&found.path);
+    let same_place = |c: &Cached| c.id == found.id && c.scope == found.scope;
+    if let Some((c, scanned_at)) = before {
+        if same_place(c) && stamp.is_some() && c.stamp == stamp && !stamp.is_some_and(|s| s.is_racy(scanned_at)) {
+            return (c.clone(), true);
+        }
+    }
+    *reparsed += 1;
+    let mut diagnostics = Vec::new();
+    let (hash, rule) = match crate::discover::read(&found.path) {
+        Ok(text) => {
+            let outcome = crate::parse::parse_rule(found.scope, &found.id, &found.path, &text);
+            diagnostics.extend(outcome.diagnostics);
+            (hash_of(text.as_bytes()), outcome.rule)
+        }
+        Err(d) => {
+            diagnostics.push(d);
+            (0, None)
+        }
+    };
+    let same = before.is_some_and(|(c, _)| same_place(c) && c.hash == hash && c.diagnostics == diagnostics);
+    let entry = Cached { scope: found.scope, id: found.id.clone(), stamp, hash, rule, diagnostics };
+    (entry, same)
+}
+
+fn hash_of(bytes: &[u8]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}

@@ -9,6 +9,30 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** User and project memory topics (see the core's `memory` module). */
+export declare class MemoryStore {
+  constructor(options: MemoryStoreOptions)
+  get userDir(): string
+  get projectDir(): string
+  /** The index text of a scope; empty when it has none. */
+  readIndex(scope: 'user' | 'project'): string
+  /** A topic's content; throws an error naming an unknown topic. */
+  readTopic(scope: 'user' | 'project', topic: string): string
+  /** Appends (default) or replaces a topic and updates the index; returns the file name. */
+  writeTopic(scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'): string
+  /** The topics of a scope, sorted by file. */
+  listTopics(scope: 'user' | 'project'): Array<TopicEntry>
+  /** Deletes a topic and its index line; throws for an unknown topic. */
+  removeTopic(scope: 'user' | 'project', topic: string): void
+  /** Deletes every topic of a scope and its index. */
+  clear(scope: 'user' | 'project'): void
+  /** Memory text for the prompt within `maxLines` (user memory at most half). */
+  loadForPrompt(maxLines: number): string
+  /** Runs `memory_read` or `memory_write`; always returns text for the model. */
+  runTool(name: string, input: any): string
+}
+export type JsMemoryStore = MemoryStore
+
 /** The compiled rules of one workdir and home. */
 export declare class RuleEngine {
   constructor(options: EngineOptions)
@@ -70,6 +94,19 @@ export interface MemoryRule {
   filePath: string
 }
 
+export interface MemoryStoreOptions {
+  /** The project root (its canonical path names the project's memory). */
+  workdir: string
+  homeDir: string
+  /** Overrides `<homeDir>/.wave/memory`. */
+  userDir?: string
+  /** Overrides `<homeDir>/.wave/projects/<hash>/memory`. */
+  projectDir?: string
+}
+
+/** JSON-schema specs of the memory tools: `[{ name, description, parameters }]`. */
+export declare function memoryToolDefinitions(): any
+
 export interface RuleMetadata {
   paths?: Array<string>
   priority?: number
@@ -84,3 +121,10 @@ export interface RuleMetadata {
  * this process: the same code as the Rust binary, so the same output.
  */
 export declare function runCli(args: Array<string>): CliOutput
+
+export interface TopicEntry {
+  /** The name the topic was first written under. */
+  name: string
+  /** Its file in the scope's directory. */
+  file: string
+}

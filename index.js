@@ -835,5 +835,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.MemoryStore = nativeBinding.MemoryStore
+module.exports.JsMemoryStore = nativeBinding.JsMemoryStore
 module.exports.RuleEngine = nativeBinding.RuleEngine
+module.exports.memoryToolDefinitions = nativeBinding.memoryToolDefinitions
 module.exports.runCli = nativeBinding.runCli

@@ -221,3 +221,125 @@ fn to_js_rule(rule: &core::Rule) -> MemoryRule {
     file_path: rule.file_path.to_string_lossy().into_owned(),
   }
 }
+
+// ---- memory topics ----------------------------------------------------------
+
+use core::memory::{MemoryLocations, MemoryScope, WriteMode};
+
+#[napi(object)]
+pub struct MemoryStoreOptions {
+  /// The project root (its canonical path names the project's memory).
+  pub workdir: String,
+  pub home_dir: String,
+  /// Overrides `<homeDir>/.wave/memory`.
+  pub user_dir: Option<String>,
+  /// Overrides `<homeDir>/.wave/projects/<hash>/memory`.
+  pub project_dir: Option<String>,
+}
+
+#[napi(object)]
+pub struct TopicEntry {
+  /// The name the topic was first written under.
+  pub name: String,
+  /// Its file in the scope's directory.
+  pub file: String,
+}
+
+fn scope(s: &str) -> Result<MemoryScope> {
+  MemoryScope::parse(s).ok_or_else(|| Error::new(Status::InvalidArg, format!("scope must be 'user' or 'project', not '{s}'")))
+}
+
+fn memory_err(e: core::memory::MemoryError) -> Error {
+  Error::from_reason(e.to_string())
+}
+
+/// User and project memory topics (see the core's `memory` module).
+#[napi(js_name = "MemoryStore")]
+pub struct JsMemoryStore {
+  inner: core::memory::MemoryStore,
+}
+
+#[napi]
+impl JsMemoryStore {
+  #[napi(constructor)]
+  pub fn new(options: MemoryStoreOptions) -> Self {
+    let mut locations = MemoryLocations::new(options.home_dir.as_ref(), options.workdir.as_ref());
+    if let Some(dir) = options.user_dir {
+      locations.user_dir = dir.into();
+    }
+    if let Some(dir) = options.project_dir {
+      locations.project_dir = dir.into();
+    }
+    JsMemoryStore { inner: core::memory::MemoryStore::new(locations) }
+  }
+
+  #[napi(getter)]
+  pub fn user_dir(&self) -> String {
+    self.inner.locations().user_dir.to_string_lossy().into_owned()
+  }
+
+  #[napi(getter)]
+  pub fn project_dir(&self) -> String {
+    self.inner.locations().project_dir.to_string_lossy().into_owned()
+  }
+
+  /// The index text of a scope; empty when it has none.
+  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project'")]
+  pub fn read_index(&self, scope_name: String) -> Result<String> {
+    self.inner.read_index(scope(&scope_name)?).map_err(memory_err)
+  }
+
+  /// A topic's content; throws an error naming an unknown topic.
+  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project', topic: string")]
+  pub fn read_topic(&self, scope_name: String, topic: String) -> Result<String> {
+    self.inner.read_topic(scope(&scope_name)?, &topic).map_err(memory_err)
+  }
+
+  /// Appends (default) or replaces a topic and updates the index; returns the file name.
+  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'")]
+  pub fn write_topic(&self, scope_name: String, topic: String, content: String, mode: Option<String>) -> Result<String> {
+    let mode = match mode.as_deref() {
+      None | Some("append") => WriteMode::Append,
+      Some("replace") => WriteMode::Replace,
+      Some(other) => return Err(Error::new(Status::InvalidArg, format!("mode must be 'append' or 'replace', not '{other}'"))),
+    };
+    self.inner.write_topic(scope(&scope_name)?, &topic, &content, mode).map_err(memory_err)
+  }
+
+  /// The topics of a scope, sorted by file.
+  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project'")]
+  pub fn list_topics(&self, scope_name: String) -> Result<Vec<TopicEntry>> {
+    let topics = self.inner.list_topics(scope(&scope_name)?).map_err(memory_err)?;
+    Ok(topics.into_iter().map(|t| TopicEntry { name: t.name, file: t.file }).collect())
+  }
+
+  /// Deletes a topic and its index line; throws for an unknown topic.
+  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project', topic: string")]
+  pub fn remove_topic(&self, scope_name: String, topic: String) -> Result<()> {
+    self.inner.remove_topic(scope(&scope_name)?, &topic).map_err(memory_err)
+  }
+
+  /// Deletes every topic of a scope and its index.
+  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project'")]
+  pub fn clear(&self, scope_name: String) -> Result<()> {
+    self.inner.clear(scope(&scope_name)?).map_err(memory_err)
+  }
+
+  /// Memory text for the prompt within `maxLines` (user memory at most half).
+  #[napi(catch_unwind)]
+  pub fn load_for_prompt(&self, max_lines: u32) -> String {
+    self.inner.load_for_prompt(max_lines as usize)
+  }
+
+  /// Runs `memory_read` or `memory_write`; always returns text for the model.
+  #[napi(catch_unwind)]
+  pub fn run_tool(&self, name: String, input: serde_json::Value) -> String {
+    core::memory::run_tool(&self.inner, &name, &input)
+  }
+}
+
+/// JSON-schema specs of the memory tools: `[{ name, description, parameters }]`.
+#[napi(catch_unwind)]
+pub fn memory_tool_definitions() -> serde_json::Value {
+  core::memory::tool_definitions()
+}

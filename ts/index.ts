@@ -13,4 +13,6 @@ export { RuleSession, reminderText, stickyLine, deliveredInTranscript } from './
 export type { Reminder, DeliveryResult } from './session'
 export { withMemoryRules } from './integrate'
 export type { AIManagerLike, MessageManagerLike, WithMemoryRulesOptions, MemoryRulesHandle } from './integrate'
-export type { MemoryRule, RuleMetadata, Diagnostic } from '../index'
+export { MemoryStore, memoryToolDefinitions } from './memory'
+export type { MemoryScope, MemoryStoreOptions, MemoryToolDefinition } from './memory'
+export type { MemoryRule, RuleMetadata, Diagnostic, TopicEntry } from '../index'

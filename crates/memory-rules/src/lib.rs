@@ -30,6 +30,7 @@ pub mod context;
 pub mod diagnostic;
 pub mod discover;
 pub mod frontmatter;
+pub mod memory;
 pub mod parse;
 pub mod pattern;
 pub mod rule;

@@ -1,0 +1,25 @@
+//! Memory topics: what the agent learns as it works, kept per user and per
+//! project, read and written through two tools, and loaded into the prompt
+//! within a budget.
+//!
+//! Each scope is a directory holding an index, `MEMORY.md`, and one Markdown
+//! file per topic. User memory lives in `<home>/.wave/memory/`; project memory
+//! in `<home>/.wave/projects/<hash>/memory/`, where `<hash>` is the first 16
+//! hex digits of the SHA-256 of the project root's canonical path (so the same
+//! project reached through a symlink shares its memory).
+//!
+//! Nothing is lost: every file is replaced atomically (temp file in the same
+//! directory, fsync, rename, fsync of the directory), and writers in different
+//! processes take an advisory lock on the scope (`.lock`) for the whole
+//! read-modify-write of a topic and the index.
+
+mod atomic;
+mod index;
+mod name;
+mod prompt;
+mod store;
+mod tools;
+
+pub use name::{topic_file, MAX_TOPIC_CHARS};
+pub use store::{project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode};
+pub use tools::{run_tool, tool_definitions};

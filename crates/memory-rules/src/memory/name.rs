@@ -1,0 +1,44 @@
+//! Topic names to file names.
+//!
+//! The rule (the same as rule ids made by `wave-rules add`, see
+//! [`crate::slug`]): lowercase; Unicode letters and digits kept; every other
+//! run of characters becomes one `-`; no `-` at either end; at most
+//! [`MAX_TOPIC_CHARS`] characters; then `.md`. So `Staging DB`, `staging-db`
+//! and `STAGING  db!` are one topic, `staging-db.md`. A name with no letter
+//! or digit (empty, `...`, `../`) is refused; since only letters, digits and
+//! `-` survive, no name can reach outside the memory directory.
+
+/// Longest file stem a topic name maps to.
+pub const MAX_TOPIC_CHARS: usize = 64;
+
+/// The file name of a topic, or `None` when the name has no letter or digit.
+pub fn topic_file(name: &str) -> Option<String> {
+    crate::slug::slug(name, MAX_TOPIC_CHARS).map(|s| format!("{s}.md"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::topic_file;
+
+    #[test]
+    fn names_table() {
+        for (name, want) in [
+            ("Staging DB", Some("staging-db.md")),
+            ("staging-db", Some("staging-db.md")),
+            ("STAGING  db!", Some("staging-db.md")),
+            ("../../etc/passwd", Some("etc-passwd.md")),
+            ("a/b", Some("a-b.md")),
+            ("nul\0byte", Some("nul-byte.md")),
+            ("構築手順", Some("構築手順.md")),
+            ("ÜGYFÉL Tábla", Some("ügyfél-tábla.md")),
+            ("ΣΟΦΙΑ", Some("σοφια.md")),
+            ("", None),
+            ("...", None),
+            ("../", None),
+            ("/", None),
+            ("\0", None),
+        ] {
+            assert_eq!(topic_file(name).as_deref(), want, "{name:?}");
+        }
+    }
+}

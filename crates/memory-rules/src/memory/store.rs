@@ -1,0 +1,234 @@
+//! `MemoryStore`: read and write topics and keep `MEMORY.md` in step.
+
+use super::atomic::{self, ScopeLock};
+use super::index::Index;
+use super::name::topic_file;
+use sha2::{Digest, Sha256};
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The index file of a scope.
+pub const INDEX_FILE: &str = "MEMORY.md";
+
+/// Whose memory: the user's (all projects) or this project's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemoryScope {
+    User,
+    Project,
+}
+
+impl MemoryScope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemoryScope::User => "user",
+            MemoryScope::Project => "project",
+        }
+    }
+
+    /// `user` or `project`.
+    pub fn parse(s: &str) -> Option<MemoryScope> {
+        match s {
+            "user" => Some(MemoryScope::User),
+            "project" => Some(MemoryScope::Project),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for MemoryScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How `write_topic` treats existing content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteMode {
+    /// Adds the content after what is there, on a new line.
+    Append,
+    /// Replaces the topic's content.
+    Replace,
+}
+
+/// Why a memory operation failed; each names what it was about.
+#[derive(Debug, Error)]
+pub enum MemoryError {
+    #[error("invalid topic name '{name}': a topic name needs at least one letter or digit")]
+    InvalidName { name: String },
+    #[error("no {scope} memory topic '{topic}'")]
+    UnknownTopic { scope: MemoryScope, topic: String },
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> MemoryError + '_ {
+    move |source| MemoryError::Io { path: path.to_path_buf(), source }
+}
+
+/// Where the two scopes live.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryLocations {
+    pub user_dir: PathBuf,
+    pub project_dir: PathBuf,
+}
+
+impl MemoryLocations {
+    /// The default places for a home and a project root.
+    pub fn new(home: &Path, project_root: &Path) -> MemoryLocations {
+        MemoryLocations {
+            user_dir: home.join(".wave").join("memory"),
+            project_dir: home.join(".wave").join("projects").join(project_hash(project_root)).join("memory"),
+        }
+    }
+}
+
+/// First 16 hex digits of the SHA-256 of the project root's canonical path
+/// (its absolute path if it cannot be resolved).
+pub fn project_hash(project_root: &Path) -> String {
+    let path = std::fs::canonicalize(project_root)
+        .or_else(|_| std::path::absolute(project_root))
+        .unwrap_or_else(|_| project_root.to_path_buf());
+    let digest = Sha256::digest(path.to_string_lossy().as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// A topic as the index lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopicEntry {
+    /// The name given when the topic was first written.
+    pub name: String,
+    /// Its file in the scope's directory.
+    pub file: String,
+}
+
+/// Reads and writes memory topics. Cheap to clone; holds only paths.
+#[derive(Clone, Debug)]
+pub struct MemoryStore {
+    locations: MemoryLocations,
+}
+
+impl MemoryStore {
+    pub fn new(locations: MemoryLocations) -> MemoryStore {
+        MemoryStore { locations }
+    }
+
+    pub fn locations(&self) -> &MemoryLocations {
+        &self.locations
+    }
+
+    /// The directory of a scope.
+    pub fn dir(&self, scope: MemoryScope) -> &Path {
+        match scope {
+            MemoryScope::User => &self.locations.user_dir,
+            MemoryScope::Project => &self.locations.project_dir,
+        }
+    }
+
+    /// The index text; empty when the scope has none yet.
+    pub fn read_index(&self, scope: MemoryScope) -> Result<String, MemoryError> {
+        read_or_empty(&self.dir(scope).join(INDEX_FILE))
+    }
+
+    /// The topics the index lists, sorted by file.
+    pub fn list_topics(&self, scope: MemoryScope) -> Result<Vec<TopicEntry>, MemoryError> {
+        let index = Index::parse(&self.read_index(scope)?);
+        let mut entries: Vec<TopicEntry> =
+            index.entries.into_iter().map(|(name, file)| TopicEntry { name, file }).collect();
+        entries.sort_by(|a, b| a.file.cmp(&b.file));
+        entries.dedup_by(|a, b| a.file == b.file);
+        Ok(entries)
+    }
+
+    /// A topic's content. An unknown topic is an error that names it.
+    pub fn read_topic(&self, scope: MemoryScope, topic: &str) -> Result<String, MemoryError> {
+        let file = self.file_of(topic)?;
+        let path = self.dir(scope).join(&file);
+        match std::fs::read(&path) {
+            Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(MemoryError::UnknownTopic { scope, topic: topic.to_string() })
+            }
+            Err(e) => Err(io_err(&path)(e)),
+        }
+    }
+
+    /// Writes a topic (append or replace) and lists it in the index, under
+    /// the scope's lock. Returns the topic's file name.
+    pub fn write_topic(&self, scope: MemoryScope, topic: &str, content: &str, mode: WriteMode) -> Result<String, MemoryError> {
+        let file = self.file_of(topic)?;
+        let dir = self.dir(scope);
+        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+        let _lock = ScopeLock::acquire(dir).map_err(io_err(dir))?;
+        let path = dir.join(&file);
+        let mut text = match mode {
+            WriteMode::Append => read_or_empty(&path)?,
+            WriteMode::Replace => String::new(),
+        };
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(content.trim_end_matches('\n'));
+        text.push('\n');
+        atomic::replace(&path, text.as_bytes()).map_err(io_err(&path))?;
+        self.update_index(dir, |index| index.insert(topic, &file))?;
+        Ok(file)
+    }
+
+    /// Deletes a topic and its index line. An unknown topic is an error.
+    pub fn remove_topic(&self, scope: MemoryScope, topic: &str) -> Result<(), MemoryError> {
+        let file = self.file_of(topic)?;
+        let dir = self.dir(scope);
+        if !dir.is_dir() {
+            return Err(MemoryError::UnknownTopic { scope, topic: topic.to_string() });
+        }
+        let _lock = ScopeLock::acquire(dir).map_err(io_err(dir))?;
+        let path = dir.join(&file);
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(MemoryError::UnknownTopic { scope, topic: topic.to_string() })
+            }
+            Err(e) => return Err(io_err(&path)(e)),
+        }
+        self.update_index(dir, |index| index.remove(&file))
+    }
+
+    /// Deletes every topic of a scope and its index.
+    pub fn clear(&self, scope: MemoryScope) -> Result<(), MemoryError> {
+        let dir = self.dir(scope);
+        if !dir.is_dir() {
+            return Ok(());
+        }
+        let _lock = ScopeLock::acquire(dir).map_err(io_err(dir))?;
+        for entry in std::fs::read_dir(dir).map_err(io_err(dir))?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_ours = name.ends_with(".md") || (name.starts_with('.') && name.ends_with(".tmp"));
+            if is_ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+                std::fs::remove_file(entry.path()).map_err(io_err(&entry.path()))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn file_of(&self, topic: &str) -> Result<String, MemoryError> {
+        topic_file(topic).ok_or_else(|| MemoryError::InvalidName { name: topic.to_string() })
+    }
+
+    /// Read-modify-write of the index; the caller holds the lock.
+    fn update_index(&self, dir: &Path, change: impl FnOnce(&mut Index)) -> Result<(), MemoryError> {
+        let path = dir.join(INDEX_FILE);
+        let mut index = Index::parse(&read_or_empty(&path)?);
+        change(&mut index);
+        atomic::replace(&path, index.render().as_bytes()).map_err(io_err(&path))
+    }
+}
+
+fn read_or_empty(path: &Path) -> Result<String, MemoryError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(io_err(path)(e)),
+    }
+}

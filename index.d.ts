@@ -60,6 +60,23 @@ export declare class RuleEngine {
    * and prompt, ascending (which is result order).
    */
   active(files: Array<string>, prompt?: string | undefined | null): Uint32Array
+  /**
+   * `active`, with the files joined by NUL (`files.join('\0')`): one string
+   * to convert instead of one per file. No path contains NUL.
+   */
+  activeJoined(files: string, prompt?: string | undefined | null): Uint32Array
+  /**
+   * The per-message call of the TS wrapper: files joined by NUL (one string
+   * to convert instead of one per file; no path contains NUL) and the
+   * indices written into `out`, a buffer the caller keeps (at least as long
+   * as `rules()`). Returns how many indices were written.
+   */
+  activeInto(files: string, prompt: string | undefined | null, out: Uint32Array): number
+  /**
+   * For benchmarks: the median time in nanoseconds of `iterations` calls of
+   * the core's match on these inputs, inside Rust (no boundary crossing).
+   */
+  measureActive(files: Array<string>, prompt: string | undefined | null, iterations: number): number
 }
 
 export interface CliOutput {

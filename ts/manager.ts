@@ -29,6 +29,8 @@ export class MemoryRuleManager {
   #conditional: boolean[] = []
   #diagnostics: Diagnostic[] = []
   #sticky: ReadonlySet<string> = new Set()
+  /** Where the engine writes active rule indices; reused by every message. */
+  #indices = new Uint32Array(0)
   #discovered = false
 
   constructor(options: MemoryRuleManagerOptions) {
@@ -69,6 +71,7 @@ export class MemoryRuleManager {
     this.#rules = this.#engine.rules()
     this.#conditional = this.#engine.conditional()
     this.#diagnostics = this.#engine.diagnostics()
+    this.#indices = new Uint32Array(this.#rules.length)
     this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))
     this.#discovered = true
   }
@@ -125,7 +128,10 @@ export class MemoryRuleManager {
         : filesInContext.filter((f): f is string => typeof f === 'string')
       : []
     try {
-      return this.#engine.active(files, typeof prompt === 'string' ? prompt : undefined)
+      // One joined string crosses the boundary, and the indices come back in
+      // a buffer this manager keeps: a message allocates no typed array.
+      const n = this.#engine.activeInto(files.join('\0'), typeof prompt === 'string' ? prompt : undefined, this.#indices)
+      return this.#indices.subarray(0, n)
     } catch {
       // The engine catches its own panics; this is the last guard so a
       // message loop never sees a surprise. No rule fires on a failed call.

@@ -70,11 +70,7 @@ fn strip_dir<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
 
 /// Lexical clean-up of a relative path; borrows when nothing changes.
 fn clean(p: &str) -> Option<Cow<'_, str>> {
-    let needs_work = p.is_empty()
-        || p.starts_with('/')
-        || p.ends_with('/')
-        || p.split('/').any(|seg| seg.is_empty() || seg == "." || seg == "..");
-    if !needs_work {
+    if !needs_cleaning(p.as_bytes()) {
         return Some(Cow::Borrowed(p));
     }
     let mut parts: Vec<&str> = Vec::new();
@@ -91,6 +87,22 @@ fn clean(p: &str) -> Option<Cow<'_, str>> {
         return None;
     }
     Some(Cow::Owned(parts.join("/")))
+}
+
+/// One pass over the bytes: an empty path or segment, or a `.` / `..`
+/// segment. (Most context paths are already clean and borrow as they are.)
+fn needs_cleaning(p: &[u8]) -> bool {
+    let mut seg_start = 0;
+    for i in 0..=p.len() {
+        if i == p.len() || p[i] == b'/' {
+            match &p[seg_start..i] {
+                b"" | b"." | b".." => return true,
+                _ => {}
+            }
+            seg_start = i + 1;
+        }
+    }
+    false
 }
 
 #[cfg(test)]

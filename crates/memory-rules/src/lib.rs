@@ -30,6 +30,7 @@ pub mod context;
 pub mod diagnostic;
 pub mod discover;
 pub mod frontmatter;
+mod globindex;
 pub mod memory;
 pub mod parse;
 pub mod pattern;

@@ -94,7 +94,7 @@ pub fn compile(pattern: &str) -> Result<CompiledPattern, PatternError> {
     }
     let chars: Vec<char> = body.chars().collect();
     let seq = Parser { chars: &chars }.parse_seq(0, chars.len())?;
-    let seqs = if needs_expansion(&seq) { expand(&seq)? } else { vec![seq] };
+    let seqs = if needs_expansion(&seq) { expand(&seq)? } else { expand_leading(seq)? };
     let unicode = seqs.iter().any(|s| needs_unicode(s));
     let mut texts: Vec<String> = seqs.iter().map(|s| if unicode { emit_regex(s) } else { emit(s) }).collect();
     texts.sort();
@@ -367,6 +367,23 @@ fn needs_expansion(seq: &[Node]) -> bool {
     })
 }
 
+/// Expands a leading alternate (`{src,lib}/**/*.ts` into `src/**/*.ts` and
+/// `lib/**/*.ts`), so each glob starts with its literal directory, which the
+/// rule set indexes by. Later alternates stay as they are.
+fn expand_leading(seq: Vec<Node>) -> Result<Vec<Vec<Node>>, PatternError> {
+    let Some(Node::Alt(alts)) = seq.first() else { return Ok(vec![seq]) };
+    let mut out = Vec::new();
+    for alt in alts {
+        let mut s = alt.clone();
+        s.extend(seq[1..].iter().cloned());
+        out.extend(expand_leading(s)?);
+        if out.len() > MAX_EXPANSIONS {
+            return Err(PatternError::TooManyExpansions);
+        }
+    }
+    Ok(out)
+}
+
 /// Expands every alternate into flat sequences (the cartesian product).
 fn expand(seq: &[Node]) -> Result<Vec<Vec<Node>>, PatternError> {
     let mut acc: Vec<Vec<Node>> = vec![Vec::new()];
@@ -614,7 +631,8 @@ mod tests {
 
     #[test]
     fn expansion_only_where_needed() {
-        assert_eq!(compile("{src,lib}/**/*.{ts,tsx}").unwrap().matchers.len(), 1);
+        assert_eq!(compile("src/{a,b}/**/*.{ts,tsx}").unwrap().matchers.len(), 1);
+        assert_eq!(compile("{src,lib}/**/*.{ts,tsx}").unwrap().matchers.len(), 2, "a leading alternate is expanded");
         assert_eq!(compile("{a/**,b}/c").unwrap().matchers.len(), 2);
     }
 

@@ -1,17 +1,20 @@
-//! The compiled rule set: every pattern of every rule in one `GlobSet` (plus
-//! one multi-pattern Unicode regex for the rare patterns with `?` or a class),
-//! every topic in one `TopicMatcher`, built once per discovery. Activation
-//! touches each context file once.
+//! The compiled rule set, built once per discovery: every distinct glob of
+//! every rule stored once with the (rule, pattern) pairs that own it, indexed
+//! by literal directory prefix (`GlobIndex`), plus one multi-pattern Unicode
+//! regex for the rare patterns with `?` or a class, and every topic in one
+//! `TopicMatcher`. Activation touches each context file once, and a glob
+//! whose owners are all active already is skipped for the files after.
 
 use crate::context::Workdir;
 use crate::parse::ParsedRule;
 use crate::pattern::Matcher;
 use crate::rule::{self, Rule};
+use crate::globindex::GlobIndex;
 use crate::topics::{TopicHit, TopicMatcher};
-use globset::{Candidate, GlobSet, GlobSetBuilder};
 use regex_automata::{meta::Regex, Input, MatchKind, PatternSet};
+use std::collections::HashMap;
 
-/// Who owns a glob of the set.
+/// Who owns a matcher of the set.
 #[derive(Clone, Copy, Debug)]
 struct Owner {
     rule: u32,
@@ -24,13 +27,14 @@ struct Owner {
 #[derive(Debug, Default)]
 pub struct RuleSet {
     rules: Vec<Rule>,
-    globs: GlobSet,
-    /// Owner of each glob of `globs`.
-    owners: Vec<Owner>,
+    /// Owners of each distinct matcher (glob or regex), by matcher id.
+    owners: Vec<Vec<Owner>>,
+    /// The glob matchers, by id.
+    globs: GlobIndex,
     /// Patterns with `?` or classes, matched by character (see `pattern`).
     regexes: Option<Regex>,
-    /// Owner of each pattern of `regexes`.
-    regex_owners: Vec<Owner>,
+    /// Matcher id of each pattern of `regexes`.
+    regex_ids: Vec<u32>,
     /// Rules with at least one `!` pattern need per-file bookkeeping.
     has_negation: Vec<bool>,
     topics: TopicMatcher,
@@ -82,50 +86,52 @@ pub enum Reason {
 
 impl RuleSet {
     /// Sorts the rules (priority, scope, id) and compiles their triggers.
-    /// Globs globset refuses after translation are left out; the parser has
-    /// already vetted each one, so this only guards the build.
     pub fn build(mut parsed: Vec<ParsedRule>, workdir: Workdir) -> RuleSet {
         parsed.sort_by(|a, b| rule::order(&a.rule, &b.rule));
-        let mut builder = GlobSetBuilder::new();
-        let mut owners = Vec::new();
-        let mut regex_texts: Vec<&str> = Vec::new();
-        let mut regex_owners = Vec::new();
+        let mut owners: Vec<Vec<Owner>> = Vec::new();
+        let mut ids: HashMap<(bool, String), u32> = HashMap::new();
+        let mut globs = Vec::new();
+        let mut regex_texts: Vec<String> = Vec::new();
+        let mut regex_ids = Vec::new();
         let mut has_negation = vec![false; parsed.len()];
         for (r, p) in parsed.iter().enumerate() {
             for pat in &p.patterns {
                 has_negation[r] |= pat.compiled.negated;
                 let owner = Owner { rule: r as u32, pattern: pat.index as u32, negated: pat.compiled.negated };
                 for matcher in &pat.compiled.matchers {
-                    match matcher {
-                        Matcher::Glob(glob) => {
-                            builder.add(glob.clone());
-                            owners.push(owner);
-                        }
-                        Matcher::Regex(text) => {
-                            regex_texts.push(text);
-                            regex_owners.push(owner);
+                    let key = match matcher {
+                        Matcher::Glob(g) => (false, g.glob().to_string()),
+                        Matcher::Regex(text) => (true, text.clone()),
+                    };
+                    let next = owners.len() as u32;
+                    let id = *ids.entry(key).or_insert(next);
+                    if id == next {
+                        owners.push(Vec::new());
+                        match matcher {
+                            Matcher::Glob(g) => globs.push((g.clone(), id)),
+                            Matcher::Regex(text) => {
+                                regex_texts.push(text.clone());
+                                regex_ids.push(id);
+                            }
                         }
                     }
+                    owners[id as usize].push(owner);
                 }
             }
         }
-        let globs = builder.build().unwrap_or_else(|_| {
-            owners.clear();
-            GlobSet::empty()
-        });
         let regexes = if regex_texts.is_empty() {
             None
         } else {
             Regex::builder().configure(Regex::config().match_kind(MatchKind::All)).build_many(&regex_texts).ok()
         };
         if regexes.is_none() {
-            regex_owners.clear();
+            regex_ids.clear();
         }
         let rules: Vec<Rule> = parsed.into_iter().map(|p| p.rule).collect();
         let topics = TopicMatcher::new(
             rules.iter().enumerate().filter_map(|(i, r)| r.metadata.topics.as_deref().map(|t| (i, t))),
         );
-        RuleSet { rules, globs, owners, regexes, regex_owners, has_negation, topics, workdir }
+        RuleSet { rules, owners, globs: GlobIndex::build(globs), regexes, regex_ids, has_negation, topics, workdir }
     }
 
     /// Every rule, in result order.
@@ -137,11 +143,76 @@ impl RuleSet {
     /// of the rules active for these context files and prompt.
     pub fn active<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>) -> Vec<usize> {
         let mut active: Vec<bool> = self.rules.iter().map(|r| r.metadata.is_unconditional()).collect();
-        self.match_paths(files, |owner, _| active[owner.rule as usize] = true);
+        if !self.owners.is_empty() {
+            self.activate_paths(files, &mut active);
+        }
         if let Some(prompt) = prompt {
             self.topics.activate(prompt, &mut active);
         }
         active.iter().enumerate().filter_map(|(i, &on)| on.then_some(i)).collect()
+    }
+
+    /// The per-message path match. A matcher whose owners are all active
+    /// (or whose `!` owners' rules are all active) is done for this call, so
+    /// a common glob owned by many rules costs once, not once per file.
+    fn activate_paths<S: AsRef<str>>(&self, files: &[S], active: &mut [bool]) {
+        let mut done = vec![false; self.owners.len()];
+        let mut scratch = Vec::new();
+        let mut matched: Vec<u32> = Vec::new();
+        let mut excluded: Vec<u32> = Vec::new();
+        let mut regex_hits = self.regexes.as_ref().map(|re| PatternSet::new(re.pattern_len()));
+        for raw in files {
+            let Some(file) = self.workdir.relative(raw.as_ref()) else { continue };
+            self.matchers_for(&file, &mut scratch, &mut regex_hits, &mut matched);
+            // Rules a `!` pattern excludes this file from (not yet active).
+            excluded.clear();
+            for &m in &matched {
+                if done[m as usize] {
+                    continue;
+                }
+                let mut pending = false;
+                for o in &self.owners[m as usize] {
+                    if o.negated && !active[o.rule as usize] {
+                        excluded.push(o.rule);
+                        pending = true;
+                    }
+                }
+                if !pending && self.owners[m as usize].iter().all(|o| o.negated) {
+                    done[m as usize] = true;
+                }
+            }
+            excluded.sort_unstable();
+            excluded.dedup();
+            for &m in &matched {
+                if done[m as usize] {
+                    continue;
+                }
+                let mut all_active = true;
+                for o in &self.owners[m as usize] {
+                    let rule = o.rule as usize;
+                    if active[rule] {
+                        continue;
+                    }
+                    if o.negated || (self.has_negation[rule] && excluded.binary_search(&o.rule).is_ok()) {
+                        all_active = false;
+                        continue;
+                    }
+                    active[rule] = true;
+                }
+                done[m as usize] = all_active;
+            }
+        }
+    }
+
+    /// The ids of the matchers (globs and regexes) that match a file.
+    fn matchers_for(&self, file: &str, scratch: &mut Vec<usize>, regex_hits: &mut Option<PatternSet>, out: &mut Vec<u32>) {
+        out.clear();
+        self.globs.matching(file, scratch, out);
+        if let (Some(re), Some(set)) = (&self.regexes, regex_hits.as_mut()) {
+            set.clear();
+            re.which_overlapping_matches(&Input::new(file), set);
+            out.extend(set.iter().map(|p| self.regex_ids[p.as_usize()]));
+        }
     }
 
     /// Indices (ascending) of the rules a topic in `prompt` activates; these
@@ -188,48 +259,34 @@ impl RuleSet {
         self.workdir.relative(file)
     }
 
-    /// Calls `hit(owner, file)` for each positive pattern that matches a file
-    /// that no `!` pattern of the same rule excludes.
-    fn match_paths<S: AsRef<str>>(&self, files: &[S], mut hit: impl FnMut(Owner, &str)) {
-        self.match_paths_with_exclusions(files, |owner, file, excluded_by| {
-            if excluded_by.is_none() {
-                hit(owner, file)
-            }
-        });
-    }
-
     /// Calls `hit(owner, file, None)` for each positive pattern that matches
     /// a file, or `hit(owner, file, Some(negation))` when a `!` pattern of the
-    /// same rule excludes that file.
+    /// same rule excludes that file. Reports everything (for `explain`).
     fn match_paths_with_exclusions<S: AsRef<str>>(&self, files: &[S], mut hit: impl FnMut(Owner, &str, Option<Owner>)) {
-        if self.owners.is_empty() && self.regex_owners.is_empty() {
+        if self.owners.is_empty() {
             return;
         }
-        let mut matched: Vec<usize> = Vec::new();
-        let mut hits: Vec<Owner> = Vec::new();
+        let mut scratch = Vec::new();
+        let mut matched: Vec<u32> = Vec::new();
         let mut regex_hits = self.regexes.as_ref().map(|re| PatternSet::new(re.pattern_len()));
         for raw in files {
             let Some(file) = self.workdir.relative(raw.as_ref()) else { continue };
-            hits.clear();
-            if !self.owners.is_empty() {
-                self.globs.matches_candidate_into(&Candidate::new(file.as_ref()), &mut matched);
-                hits.extend(matched.iter().map(|&g| self.owners[g]));
-            }
-            if let (Some(re), Some(set)) = (&self.regexes, regex_hits.as_mut()) {
-                set.clear();
-                re.which_overlapping_matches(&Input::new(file.as_ref()), set);
-                hits.extend(set.iter().map(|p| self.regex_owners[p.as_usize()]));
-            }
-            for &owner in &hits {
-                if owner.negated {
-                    continue;
+            self.matchers_for(&file, &mut scratch, &mut regex_hits, &mut matched);
+            let mut negations: Vec<Owner> = matched.iter().flat_map(|&m| &self.owners[m as usize]).filter(|o| o.negated).copied().collect();
+            negations.sort_by_key(|o| (o.rule, o.pattern));
+            for &m in &matched {
+                for &owner in &self.owners[m as usize] {
+                    if owner.negated {
+                        continue;
+                    }
+                    let excluded_by = if self.has_negation[owner.rule as usize] {
+                        let at = negations.partition_point(|n| n.rule < owner.rule);
+                        negations.get(at).filter(|n| n.rule == owner.rule).copied()
+                    } else {
+                        None
+                    };
+                    hit(owner, &file, excluded_by);
                 }
-                let excluded_by = if self.has_negation[owner.rule as usize] {
-                    hits.iter().find(|o| o.negated && o.rule == owner.rule).copied()
-                } else {
-                    None
-                };
-                hit(owner, &file, excluded_by);
             }
         }
     }

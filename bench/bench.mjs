@@ -1,0 +1,381 @@
+// `npm run bench`: the addon side by side with the pure-JS algorithm it
+// replaces, in one process, on the same inputs. Prints a Markdown table of
+// medians and ratios (ours / JS; below 1 means we are faster).
+//
+// Inputs: generated rule sets (10 .. 10,000 rules; patterns built from the
+// real directory names of ../shared/corpus/trees) and files in context taken
+// from those real repository file lists (10 .. 10,000 paths). Rule files are
+// dated an hour back, as rule files in a working repository are; see
+// docs/PERFORMANCE.md.
+//
+//   node bench/bench.mjs            full run (about two minutes)
+//   node bench/bench.mjs --quick    fewer sizes, shorter timing budget
+import { createRequire } from 'node:module'
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { minimatch } from 'minimatch'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const require = createRequire(import.meta.url)
+const { MemoryRuleManager } = require('..')
+const { RuleEngine } = require('../index.js')
+const corpus = process.env.WAVE_CORPUS ?? path.resolve(here, '../../shared/corpus')
+const quick = process.argv.includes('--quick')
+const BUDGET_MS = quick ? 300 : 1000
+
+// ---- inputs -----------------------------------------------------------------
+
+/** A small deterministic generator (mulberry32), so every run has the same inputs. */
+function rng(seed) {
+  return () => {
+    seed |= 0
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function treePaths() {
+  const dir = path.join(corpus, 'trees')
+  const all = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()
+    .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean))
+  const rand = rng(7)
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1))
+    ;[all[i], all[j]] = [all[j], all[i]]
+  }
+  return all
+}
+
+const WORDS = ['customer', 'deploy', 'migration', 'billing', 'auth', 'cache', 'release', 'schema', 'webhook', 'queue', 'search', 'metrics']
+
+/** `n` rule files: {id, text}, with realistic patterns over real directories. */
+function makeRules(n, paths) {
+  const rand = rng(n)
+  const pick = (a) => a[Math.floor(rand() * a.length)]
+  const dirs = [...new Set(paths.map((p) => p.split('/')[0]).filter((d) => !d.includes('.')))]
+  const deep = [...new Set(paths.map((p) => p.split('/').slice(0, 2).join('/')).filter((d) => d.includes('/') && !/\.\w+$/.test(d)))]
+  const exts = ['ts', 'tsx', 'js', 'rs', 'md', 'json', 'py', 'cs']
+  const templates = [
+    () => [`${pick(dirs)}/**/*.${pick(exts)}`],
+    () => [`{${pick(dirs)},${pick(dirs)}}/**/*.{ts,tsx}`],
+    () => ['packages/*/tests/**/*'],
+    () => ['**/*.md'],
+    () => [`${pick(deep)}/**`, '!**/*.test.ts'],
+    () => [`${pick(deep)}/**/*.${pick(exts)}`],
+    () => [`**/*.${pick(exts)}`, `!${pick(dirs)}/**`],
+  ]
+  const rules = []
+  for (let i = 0; i < n; i++) {
+    const kind = rand()
+    const lines = ['---']
+    if (kind < 0.85) {
+      lines.push('paths:', ...pick(templates)().map((p) => `  - "${p}"`))
+    }
+    if (kind >= 0.6 && kind < 0.95) lines.push(`topics: [${pick(WORDS)}${i % 7}, ${pick(WORDS)}]`)
+    lines.push(`priority: ${Math.floor(rand() * 5)}`, '---', `Rule ${i}: ${pick(WORDS)} conventions.`, '- Keep it short.', '- Test it.')
+    rules.push({ id: `group${i % 10}/rule${String(i).padStart(5, '0')}.md`, text: lines.join('\n') + '\n' })
+  }
+  return rules
+}
+
+function writeTree(rules) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-bench-'))
+  const workdir = path.join(root, 'work')
+  const homeDir = path.join(root, 'home')
+  const hourAgo = new Date(Date.now() - 3600_000)
+  for (const r of rules) {
+    const file = path.join(workdir, '.wave/rules', r.id)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, r.text)
+    fs.utimesSync(file, hourAgo, hourAgo)
+  }
+  fs.mkdirSync(homeDir, { recursive: true })
+  return { root, workdir, homeDir }
+}
+
+// ---- the pure-JS implementation (the agent SDK's algorithm) -------------------
+
+/** Line-based frontmatter reader: `paths`, `topics`, `priority`. */
+function jsParse(text) {
+  const lines = text.split(/\r?\n/)
+  const metadata = {}
+  let body = text
+  if (lines[0] === '---') {
+    const end = lines.indexOf('---', 1)
+    if (end > 0) {
+      let list = null
+      for (const line of lines.slice(1, end)) {
+        const item = /^\s+-\s+(.*)$/.exec(line)
+        if (item && list) {
+          metadata[list].push(item[1].trim().replace(/^["']|["']$/g, ''))
+          continue
+        }
+        const kv = /^(\w+):\s*(.*)$/.exec(line)
+        if (!kv) continue
+        const [, key, value] = kv
+        list = null
+        if (key === 'priority') metadata.priority = Number(value)
+        else if (key === 'paths' || key === 'topics') {
+          if (value === '') metadata[(list = key)] = []
+          else metadata[key] = value.replace(/^\[|\]$/g, '').split(',').map((s) => s.trim().replace(/^["']|["']$/g, '')).filter(Boolean)
+        }
+      }
+      body = lines.slice(end + 1).join('\n')
+    }
+  }
+  return { metadata, content: body.trim() }
+}
+
+async function jsScan(dir, source, out) {
+  let entries
+  try {
+    entries = await fs.promises.readdir(dir, { withFileTypes: true })
+  } catch {
+    return
+  }
+  for (const e of entries) {
+    const full = path.join(dir, e.name)
+    if (e.isDirectory()) await jsScan(full, source, out)
+    else if (e.isFile() && e.name.endsWith('.md')) {
+      const { metadata, content } = jsParse(await fs.promises.readFile(full, 'utf8'))
+      out.push({ id: full, content, metadata, source, filePath: full })
+    }
+  }
+}
+
+const wordStart = (prompt, topic) => {
+  const p = prompt.toLowerCase()
+  const t = topic.toLowerCase()
+  for (let i = p.indexOf(t); i >= 0; i = p.indexOf(t, i + 1)) if (i === 0 || !/[\p{L}\p{N}]/u.test(p[i - 1])) return true
+  return false
+}
+
+class JsManager {
+  constructor(workdir, homeDir) {
+    this.workdir = workdir
+    this.homeDir = homeDir
+    this.rules = []
+  }
+  async discoverRules() {
+    const rules = []
+    await jsScan(path.join(this.homeDir, '.wave/rules'), 'user', rules)
+    await jsScan(path.join(this.workdir, '.wave/rules'), 'project', rules)
+    this.rules = rules
+  }
+  getActiveRules(files, prompt) {
+    return this.rules.filter((rule) => {
+      const { paths, topics } = rule.metadata
+      if (!paths && !topics) return true
+      if (topics && prompt && topics.some((t) => wordStart(prompt, t))) return true
+      if (!paths) return false
+      const pos = paths.filter((p) => !p.startsWith('!'))
+      const neg = paths.filter((p) => p.startsWith('!')).map((p) => p.slice(1))
+      return files.some((f) => pos.some((p) => minimatch(f, p, { dot: true })) && !neg.some((p) => minimatch(f, p, { dot: true })))
+    })
+  }
+}
+
+// ---- timing -----------------------------------------------------------------
+
+/** Median milliseconds of `fn` over repeated runs within the time budget. */
+async function median(fn, { min = 5, max = 2000, budget = BUDGET_MS } = {}) {
+  const times = []
+  const start = performance.now()
+  while (times.length < max && (times.length < min || performance.now() - start < budget)) {
+    const t = performance.now()
+    await fn()
+    times.push(performance.now() - t)
+  }
+  times.sort((a, b) => a - b)
+  return times[Math.floor(times.length / 2)]
+}
+
+const fmt = (ms) => (ms === undefined ? '-' : ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`)
+const ratio = (ours, js) => (ours === undefined || js === undefined ? '-' : `${(ours / js).toFixed(4)} (${(js / ours).toFixed(js / ours >= 10 ? 0 : 1)}x faster)`)
+
+// ---- memory (child processes) -----------------------------------------------
+
+function peakRss(mode, n) {
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--memory', mode, String(n)], { encoding: 'utf8' })
+  return Number(out.trim())
+}
+
+async function memoryChild(mode, n) {
+  const paths = treePaths()
+  const tree = writeTree(makeRules(n, paths))
+  const files = paths.slice(0, 1000)
+  if (mode === 'ours') {
+    const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+    await m.discoverRules()
+    m.getActiveRules(files, 'deploy the customer schema')
+  } else if (mode === 'js') {
+    const m = new JsManager(tree.workdir, tree.homeDir)
+    await m.discoverRules()
+    m.getActiveRules(files.slice(0, 10), 'deploy the customer schema')
+  }
+  fs.rmSync(tree.root, { recursive: true, force: true })
+  console.log(process.resourceUsage().maxRSS) // kilobytes
+}
+
+// ---- the run ------------------------------------------------------------------
+
+async function main() {
+  const paths = treePaths()
+  const prompt = 'Please deploy the customer migration and check the billing webhook'
+  const ruleSizes = quick ? [10, 1000] : [10, 100, 1000, 10000]
+  const fileSizes = quick ? [10, 1000] : [10, 100, 1000, 10000]
+  const rows = []
+  const row = (...cells) => rows.push(cells)
+  const trees = {}
+  const managers = {}
+  const natives = {}
+  const js = {}
+  const lines = []
+  const log = (s) => {
+    lines.push(s)
+    console.log(s)
+  }
+  log(`# wave-memory-rules benchmark`)
+  log('')
+  log(`Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}; Node ${process.version}; minimatch 10.`)
+  log(`Command: node bench/bench.mjs${quick ? ' --quick' : ''} (medians over repeated runs, ${BUDGET_MS} ms budget per cell).`)
+  log('')
+
+  // Discovery and reload.
+  log('## Discovery and reload')
+  log('')
+  log('| case | rules | ours | JS | ours / JS |')
+  log('| --- | ---: | ---: | ---: | ---: |')
+  for (const n of ruleSizes) {
+    const rules = makeRules(n, paths)
+    const tree = (trees[n] = writeTree(rules))
+    const cold = await median(async () => {
+      const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+      await m.discoverRules()
+    }, { min: 3, max: 50 })
+    const jsCold = await median(async () => {
+      const m = new JsManager(tree.workdir, tree.homeDir)
+      await m.discoverRules()
+    }, { min: 3, max: 50 })
+    const m = (managers[n] = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir }))
+    await m.discoverRules()
+    const engine = (natives[n] = new RuleEngine({ workdir: tree.workdir, homeDir: tree.homeDir }))
+    await engine.discover()
+    const jm = (js[n] = new JsManager(tree.workdir, tree.homeDir))
+    await jm.discoverRules()
+    const idle = await median(() => m.reload())
+    const jsReload = await median(() => jm.discoverRules(), { min: 3, max: 50 })
+    // One file changed each time: alternate between two versions of it.
+    const changed = path.join(tree.workdir, '.wave/rules', rules[0].id)
+    let flip = false
+    const oneChanged = await median(async () => {
+      flip = !flip
+      fs.writeFileSync(changed, rules[0].text.replace('- Keep it short.', flip ? '- Keep it shorter.' : '- Keep it short.'))
+      await m.reload()
+    }, { min: 3, max: 200 })
+    log(`| cold discovery | ${n} | ${fmt(cold)} | ${fmt(jsCold)} | ${ratio(cold, jsCold)} |`)
+    log(`| reload, nothing changed | ${n} | ${fmt(idle)} | ${fmt(jsReload)} | ${ratio(idle, jsReload)} |`)
+    log(`| reload, one file changed | ${n} | ${fmt(oneChanged)} | ${fmt(jsReload)} | ${ratio(oneChanged, jsReload)} |`)
+  }
+  log('')
+
+  // Per message.
+  log('## getActiveRules per message')
+  log('')
+  log('`ours` is the package call (`MemoryRuleManager.getActiveRules`); `Rust` is the same match timed inside Rust (no boundary),')
+log('one call at a time between JS calls;')
+  log('`joined` is the native call with the files passed as one NUL-joined string. JS cells whose estimated cost')
+  log('(rules x files minimatch calls) is over 3 s per call are not run.')
+  log('')
+  log('| rules | files | ours | JS | ours / JS | Rust | ours / Rust | joined / Rust |')
+  log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  const perMessage = {}
+  const cases = [[20, 10], ...ruleSizes.flatMap((r) => fileSizes.map((f) => [r, f]))]
+  for (const [n, f] of cases) {
+    if (!managers[n]) {
+      const tree = (trees[n] = writeTree(makeRules(n, paths)))
+      managers[n] = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+      await managers[n].discoverRules()
+      natives[n] = new RuleEngine({ workdir: tree.workdir, homeDir: tree.homeDir })
+      await natives[n].discover()
+      js[n] = new JsManager(tree.workdir, tree.homeDir)
+      await js[n].discoverRules()
+    }
+    const files = paths.slice(0, f)
+    const m = managers[n]
+    const ours = await median(() => m.getActiveRules(files, prompt))
+    const joinedArg = () => natives[n].activeJoined(files.join('\0'), prompt)
+    const joined = await median(joinedArg)
+    // One Rust-internal call at a time, between JS calls: the same cache
+    // conditions as a message (a tight loop of 200 in Rust would flatter it).
+    const rustSamples = []
+    await median(() => rustSamples.push(natives[n].measureActive(files, prompt, 1) / 1e6))
+    const rust = rustSamples.sort((a, b) => a - b)[Math.floor(rustSamples.length / 2)]
+    const estimate = n * f * 1.5 * 0.0005 // ms, at ~0.5 µs per minimatch call
+    const jsTime = estimate <= 3000 ? await median(() => js[n].getActiveRules(files, prompt), { min: 3, max: 500 }) : undefined
+    // Same answer from both implementations (ids differ in form: compare counts).
+    if (jsTime !== undefined && estimate < 300) {
+      const a = m.getActiveRules(files, prompt).length
+      const b = js[n].getActiveRules(files, prompt).length
+      if (a !== b) log(`<!-- note: ${n} rules x ${f} files: ours ${a} active, JS ${b} -->`)
+    }
+    perMessage[`${n}x${f}`] = { ours, jsTime, rust }
+    log(`| ${n} | ${f} | ${fmt(ours)} | ${fmt(jsTime)} | ${ratio(ours, jsTime)} | ${fmt(rust)} | ${(ours / rust).toFixed(2)} | ${(joined / rust).toFixed(2)} |`)
+  }
+  log('')
+
+  // Growth with rules, at 1,000 files.
+  if (!quick) {
+    const g = (n) => perMessage[`${n}x1000`].ours
+    log(`Growth: from 10 to 10,000 rules at 1,000 files, ours goes from ${fmt(g(10))} to ${fmt(g(10000))} (x${(g(10000) / g(10)).toFixed(2)}).`)
+    const h = (f) => perMessage[`1000x${f}`].ours
+    log(`With files: at 1,000 rules, from 10 to 10,000 files, ours goes from ${fmt(h(10))} to ${fmt(h(10000))} (x${(h(10000) / h(10)).toFixed(1)}).`)
+    log('')
+    log('## Peak memory (max RSS of a fresh process)')
+    log('')
+    const n = 10000
+    const base = peakRss('baseline', n)
+    const ours = peakRss('ours', n)
+    const jsRss = peakRss('js', n)
+    log('| process | max RSS | over baseline |')
+    log('| --- | ---: | ---: |')
+    log(`| Node + addon loaded, no rules | ${(base / 1024).toFixed(0)} MiB | - |`)
+    log(`| ours: discover ${n} rules, one getActiveRules | ${(ours / 1024).toFixed(0)} MiB | ${((ours - base) / 1024).toFixed(0)} MiB |`)
+    log(`| JS: discover ${n} rules, one getActiveRules | ${(jsRss / 1024).toFixed(0)} MiB | ${((jsRss - base) / 1024).toFixed(0)} MiB |`)
+  }
+  for (const t of Object.values(trees)) fs.rmSync(t.root, { recursive: true, force: true })
+  if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, lines.join('\n') + '\n')
+}
+
+/** `--growth`: only our per-message time as rules grow (no JS baseline). */
+async function growth() {
+  const paths = treePaths()
+  const files = paths.slice(0, 1000)
+  console.log('| rules | files | ours | Rust |')
+  console.log('| ---: | ---: | ---: | ---: |')
+  for (const n of [10, 100, 1000, 10000]) {
+    const tree = writeTree(makeRules(n, paths))
+    const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+    await m.discoverRules()
+    const engine = new RuleEngine({ workdir: tree.workdir, homeDir: tree.homeDir })
+    await engine.discover()
+    const ours = await median(() => m.getActiveRules(files, 'deploy the customer migration'))
+    const samples = []
+    await median(() => samples.push(engine.measureActive(files, 'deploy the customer migration', 1) / 1e6))
+    console.log(`| ${n} | ${files.length} | ${fmt(ours)} | ${fmt(samples.sort((a, b) => a - b)[samples.length >> 1])} |`)
+    fs.rmSync(tree.root, { recursive: true, force: true })
+  }
+}
+
+const at = process.argv.indexOf('--memory')
+if (at >= 0) await memoryChild(process.argv[at + 1], Number(process.argv[at + 2]))
+else if (process.argv.includes('--growth')) await growth()
+else await main()

@@ -61,17 +61,14 @@ export declare class RuleEngine {
    */
   active(files: Array<string>, prompt?: string | undefined | null): Uint32Array
   /**
-   * `active`, with the files joined by NUL (`files.join('\0')`): one string
-   * to convert instead of one per file. No path contains NUL.
+   * The per-message call of the TS wrapper. The engine keeps the files in
+   * context from the previous call: the first `keep` stay, the rest are
+   * replaced by the `added` files (`count` of them, joined by NUL; no path
+   * contains NUL), so a message whose files repeat or grow converts only
+   * the new ones. The active indices are written into `out`, a buffer the
+   * caller keeps (as long as `rules()`); returns how many were written.
    */
-  activeJoined(files: string, prompt?: string | undefined | null): Uint32Array
-  /**
-   * The per-message call of the TS wrapper: files joined by NUL (one string
-   * to convert instead of one per file; no path contains NUL) and the
-   * indices written into `out`, a buffer the caller keeps (at least as long
-   * as `rules()`). Returns how many indices were written.
-   */
-  activeInto(files: string, prompt: string | undefined | null, out: Uint32Array): number
+  activeDelta(keep: number, count: number, added: string, prompt: string | undefined | null, out: Uint32Array): number
   /**
    * For benchmarks: the median time in nanoseconds of `iterations` calls of
    * the core's match on these inputs, inside Rust (no boundary crossing).

@@ -150,3 +150,32 @@ test('discovery is asynchronous: rules change only when the promise resolves', a
   assert.equal(m.getRules().length, 400)
   assert.deepEqual(ids(m.getActiveRules(['src/7/a.ts'], 'see KW12z')), ['r007.md', 'r012.md'])
 })
+
+test('the engine-kept file list gives the same answers as a stateless call, whatever the sequence', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('ts.md', '---\npaths: ["src/**/*.ts", "!**/*.test.ts"]\n---\nx')
+  tree.project('md.md', '---\npaths: "**/*.md"\n---\nx')
+  tree.project('lib.md', '---\npaths: "lib/*"\n---\nx')
+  tree.project('db.md', '---\ntopics: sql\n---\nx')
+  const m = await discovered(tree)
+  const { RuleEngine } = require('../index.js')
+  const engine = new RuleEngine({ workdir: tree.workdir, homeDir: tree.homeDir })
+  await engine.discover()
+  const rules = m.getRules().map((r) => r.id)
+  const pool = ['src/a.ts', 'src/a.test.ts', 'README.md', 'lib/x', 'lib/y/z', 'other.txt', '', 'src/b.ts']
+  let seed = 42
+  const rand = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n)
+  let files = []
+  for (let step = 0; step < 500; step++) {
+    const op = rand(5)
+    if (op === 0) files = [...files, pool[rand(pool.length)]] // grow
+    else if (op === 1) files = files.slice(0, rand(files.length + 1)) // shrink
+    else if (op === 2) files = files.map((f) => (rand(3) === 0 ? pool[rand(pool.length)] : f)) // replace some
+    else if (op === 3) files = [...files].reverse() // reorder
+    else files.push(pool[rand(pool.length)]) // mutate the same array in place
+    const prompt = rand(2) ? 'write SQL' : undefined
+    const want = Array.from(engine.active([...files], prompt), (i) => rules[i])
+    assert.deepEqual(ids(m.getActiveRules(files, prompt)), want, `step ${step}: ${JSON.stringify(files)}`)
+  }
+})

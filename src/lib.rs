@@ -68,6 +68,8 @@ fn snapshot(state: &Shared) -> Arc<core::Loaded> {
 pub struct RuleEngine {
   roots: core::Roots,
   state: Shared,
+  /// The files in context of the last `activeDelta` call.
+  context: std::sync::Mutex<Vec<String>>,
 }
 
 #[napi]
@@ -77,6 +79,7 @@ impl RuleEngine {
     RuleEngine {
       roots: core::Roots::new(options.workdir, options.home_dir),
       state: Arc::default(),
+      context: Default::default(),
     }
   }
 
@@ -155,33 +158,28 @@ impl RuleEngine {
     Uint32Array::new(active.into_iter().map(|i| i as u32).collect())
   }
 
-  /// `active`, with the files joined by NUL (`files.join('\0')`): one string
-  /// to convert instead of one per file. No path contains NUL.
+  /// The per-message call of the TS wrapper. The engine keeps the files in
+  /// context from the previous call: the first `keep` stay, the rest are
+  /// replaced by the `added` files (`count` of them, joined by NUL; no path
+  /// contains NUL), so a message whose files repeat or grow converts only
+  /// the new ones. The active indices are written into `out`, a buffer the
+  /// caller keeps (as long as `rules()`); returns how many were written.
   #[napi(catch_unwind)]
-  pub fn active_joined(&self, files: String, prompt: Option<String>) -> Uint32Array {
+  pub fn active_delta(&self, keep: u32, count: u32, added: String, prompt: Option<String>, mut out: Uint32ArraySlice) -> u32 {
+    let mut context = self.context.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    context.truncate(keep as usize);
+    if count > 0 {
+      context.extend(added.split('\0').map(str::to_string));
+    }
     let loaded = snapshot(&self.state);
-    let list: Vec<&str> = if files.is_empty() { Vec::new() } else { files.split('\0').collect() };
-    let active = loaded.rules.active(&list, prompt.as_deref());
-    Uint32Array::new(active.into_iter().map(|i| i as u32).collect())
-  }
-
-  /// The per-message call of the TS wrapper: files joined by NUL (one string
-  /// to convert instead of one per file; no path contains NUL) and the
-  /// indices written into `out`, a buffer the caller keeps (at least as long
-  /// as `rules()`). Returns how many indices were written.
-  #[napi(catch_unwind)]
-  pub fn active_into(&self, files: String, prompt: Option<String>, mut out: Uint32ArraySlice) -> u32 {
-    let loaded = snapshot(&self.state);
-    let list: Vec<&str> = if files.is_empty() { Vec::new() } else { files.split('\0').collect() };
-    let active = loaded.rules.active(&list, prompt.as_deref());
+    let active = loaded.rules.active(&context, prompt.as_deref());
     // SAFETY: this runs synchronously on the JS thread, so no JS code can
     // touch the buffer while the slice is borrowed.
     let buf = unsafe { out.as_mut() };
-    let written = active.len().min(buf.len());
     for (slot, &i) in buf.iter_mut().zip(&active) {
       *slot = i as u32;
     }
-    written as u32
+    active.len().min(buf.len()) as u32
   }
 
   /// For benchmarks: the median time in nanoseconds of `iterations` calls of

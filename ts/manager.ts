@@ -31,6 +31,8 @@ export class MemoryRuleManager {
   #sticky: ReadonlySet<string> = new Set()
   /** Where the engine writes active rule indices; reused by every message. */
   #indices = new Uint32Array(0)
+  /** The files in context the engine holds (what the last message sent). */
+  #sent: string[] = []
   #discovered = false
 
   constructor(options: MemoryRuleManagerOptions) {
@@ -86,7 +88,11 @@ export class MemoryRuleManager {
    * as `getRules()`. Never throws: entries that are not strings are skipped.
    */
   getActiveRules(filesInContext: string[], prompt?: string): MemoryRule[] {
-    return Array.from(this.#activeIndices(filesInContext, prompt), (i) => this.#rules[i])
+    const indices = this.#activeIndices(filesInContext, prompt)
+    const rules = this.#rules
+    const out: MemoryRule[] = new Array(indices.length)
+    for (let k = 0; k < indices.length; k++) out[k] = rules[indices[k]]
+    return out
   }
 
   /** `getActiveRules`, split into always-on and triggered rules. */
@@ -122,20 +128,35 @@ export class MemoryRuleManager {
   }
 
   #activeIndices(filesInContext: unknown, prompt: unknown): Uint32Array {
-    const files = Array.isArray(filesInContext)
-      ? filesInContext.every((f) => typeof f === 'string')
-        ? (filesInContext as string[])
-        : filesInContext.filter((f): f is string => typeof f === 'string')
-      : []
+    const files = stringsOf(filesInContext)
     try {
-      // One joined string crosses the boundary, and the indices come back in
-      // a buffer this manager keeps: a message allocates no typed array.
-      const n = this.#engine.activeInto(files.join('\0'), typeof prompt === 'string' ? prompt : undefined, this.#indices)
+      // The engine keeps the previous message's files: send only what changed
+      // after the common prefix (usually nothing, or a few new files), as one
+      // joined string. Indices come back in a buffer this manager keeps.
+      const sent = this.#sent
+      const max = Math.min(files.length, sent.length)
+      let keep = 0
+      while (keep < max && files[keep] === sent[keep]) keep++
+      const same = keep === files.length && keep === sent.length
+      const added = keep === files.length ? '' : files.slice(keep).join('\0')
+      const p = typeof prompt === 'string' ? prompt : undefined
+      const n = this.#engine.activeDelta(keep, files.length - keep, added, p, this.#indices)
+      if (!same) this.#sent = files.slice()
       return this.#indices.subarray(0, n)
     } catch {
+      this.#sent = []
       // The engine catches its own panics; this is the last guard so a
       // message loop never sees a surprise. No rule fires on a failed call.
       return new Uint32Array(0)
     }
   }
+}
+
+/** The strings of an array (the array itself when all are strings); [] for anything else. */
+function stringsOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return []
+  for (let i = 0; i < value.length; i++) {
+    if (typeof value[i] !== 'string') return value.filter((f): f is string => typeof f === 'string')
+  }
+  return value as string[]
 }

@@ -1,25 +1,31 @@
-//! Every glob of every rule, indexed so that a path meets only the globs
-//! that could match it.
+//! Every glob of every rule, indexed so that the cost of matching a path
+//! hardly depends on how many globs there are.
 //!
 //! A plain `GlobSet` tests globs that share an extension one regex at a time,
 //! so its cost per path grows with the number of globs. (The rule set stores
-//! identical globs once, so each glob here is unique.) To keep the cost flat
-//! as rules grow, globs are grouped by their literal directory prefix: the leading path
-//!   segments without glob syntax, before the last segment (`crates/core` in
-//!   `crates/core/**/*.rs`). A path is matched only against the groups of
-//!   its own directory prefixes (`a`, `a/b`, ... for `a/b/c.ts`: a few hash
-//!   lookups) and the group of globs with no such prefix (`**/*.md`).
-//!   (The pattern compiler expands a leading `{a,b}/...` so that each
-//!   alternative gets its prefix.)
+//! identical globs once, so each glob here is unique.) Nearly every glob in
+//! real rule files has one of four shapes, which become hash lookups:
 //!
-//! Matching is the same as one `GlobSet` over all globs; only the work
-//! differs.
+//! | shape | example | matches when |
+//! | --- | --- | --- |
+//! | `P` | `docs/README.md` | the path is `P` |
+//! | `**/*S` | `**/*.test.ts` | the file name ends with `S` (a `.`-suffix) |
+//! | `P/**` | `src/**` | the path is under `P` |
+//! | `P/**/*S` | `crates/core/**/*.rs` | under `P`, and the file name ends with `S` |
+//!
+//! where `P` and `S` are plain text. A path looks up itself, the `.`-suffixes
+//! of its file name, and its directory prefixes (`a`, `a/b`, ... up to the
+//! deepest prefix any glob has). Globs of other shapes are grouped into
+//! `GlobSet`s by their literal directory prefix (`packages` for
+//! `packages/*/tests/**`), matched only for paths under that prefix, plus one
+//! `GlobSet` for globs without one. The answers are those of one `GlobSet`
+//! over all globs (a test checks it); only the work differs.
 
 use globset::{Candidate, Glob, GlobSet, GlobSetBuilder};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
-/// One group of globs.
+/// One `GlobSet` of globs of other shapes.
 #[derive(Debug)]
 struct Group {
     set: GlobSet,
@@ -27,22 +33,77 @@ struct Group {
     ids: Vec<u32>,
 }
 
-/// Globs indexed by literal directory prefix.
+/// What is known under one directory prefix `P`.
+#[derive(Debug, Default)]
+struct Node {
+    /// `P/**`
+    under: Vec<u32>,
+    /// `P/**/*S`: (S, id)
+    suffixes: Vec<(String, u32)>,
+    /// Other globs whose literal directory prefix is `P`.
+    group: Option<Group>,
+}
+
+/// Globs indexed by shape and prefix.
 #[derive(Debug, Default)]
 pub struct GlobIndex {
-    /// Globs with a literal directory prefix, by that prefix (a fast hash:
-    /// these lookups are on the per-message path).
-    by_prefix: FxHashMap<String, Group>,
+    /// `P`: literal paths.
+    exact: FxHashMap<String, Vec<u32>>,
+    /// `**/*S`: by `S`.
+    name_suffix: FxHashMap<String, Vec<u32>>,
+    /// By directory prefix.
+    by_prefix: FxHashMap<String, Node>,
     /// The most segments any prefix has: deeper prefixes are not looked up.
     max_depth: usize,
-    /// Globs without one.
+    /// Other globs without a literal directory prefix.
     rest: Option<Group>,
 }
 
-/// The leading segments of a glob that are plain text (no glob syntax),
-/// before its last segment: `crates/core` for `crates/core/**/*.rs`.
+/// A glob's shape, from its text.
+#[derive(Debug, PartialEq, Eq)]
+enum Shape<'a> {
+    Exact(&'a str),
+    NameSuffix(&'a str),
+    Under(&'a str),
+    UnderWithSuffix(&'a str, &'a str),
+    /// Anything else, with its literal directory prefix if it has one.
+    Other(Option<&'a str>),
+}
+
+fn plain(s: &str) -> bool {
+    !s.is_empty() && !s.contains(['*', '?', '[', ']', '{', '}', '\\', ','])
+}
+
+/// A `.`-suffix: `.ts`, `.test.ts` (what a file name can be looked up by).
+fn dot_suffix(s: &str) -> bool {
+    s.starts_with('.') && plain(s) && !s.contains('/')
+}
+
+fn shape(glob: &str) -> Shape<'_> {
+    if plain(glob) {
+        return Shape::Exact(glob);
+    }
+    if let Some(s) = glob.strip_prefix("**/*") {
+        if dot_suffix(s) {
+            return Shape::NameSuffix(s);
+        }
+    }
+    if let Some(p) = glob.strip_suffix("/**") {
+        if plain(p) {
+            return Shape::Under(p);
+        }
+    }
+    if let Some((p, s)) = glob.split_once("/**/*") {
+        if plain(p) && dot_suffix(s) {
+            return Shape::UnderWithSuffix(p, s);
+        }
+    }
+    Shape::Other(literal_prefix(glob))
+}
+
+/// The leading segments of a glob that are plain text, before its last
+/// segment: `crates/core` for `crates/core/*/x.rs`.
 fn literal_prefix(glob: &str) -> Option<&str> {
-    let plain = |seg: &str| !seg.is_empty() && !seg.contains(['*', '?', '[', ']', '{', '}', '\\', ',']);
     let segments: Vec<&str> = glob.split('/').collect();
     let mut end = None;
     let mut offset = 0;
@@ -57,48 +118,99 @@ fn literal_prefix(glob: &str) -> Option<&str> {
     end.map(|e| &glob[..e])
 }
 
+fn group(globs: Vec<(Glob, u32)>) -> Option<Group> {
+    let mut builder = GlobSetBuilder::new();
+    let mut ids = Vec::with_capacity(globs.len());
+    for (glob, id) in globs {
+        builder.add(glob);
+        ids.push(id);
+    }
+    builder.build().ok().map(|set| Group { set, ids })
+}
+
 impl GlobIndex {
     /// Builds the index from `(glob, id)` pairs. A group globset refuses (it
     /// never should: each glob was built alone first) is left out.
     pub fn build(globs: impl IntoIterator<Item = (Glob, u32)>) -> GlobIndex {
-        let mut grouped: HashMap<Option<String>, Vec<(Glob, u32)>> = HashMap::new();
-        for (glob, id) in globs {
-            let key = literal_prefix(glob.glob()).map(str::to_string);
-            grouped.entry(key).or_default().push((glob, id));
-        }
         let mut index = GlobIndex::default();
-        for (key, globs) in grouped {
-            let mut builder = GlobSetBuilder::new();
-            let mut ids = Vec::with_capacity(globs.len());
-            for (glob, id) in globs {
-                builder.add(glob);
-                ids.push(id);
-            }
-            let Ok(set) = builder.build() else { continue };
-            let group = Group { set, ids };
-            match key {
-                Some(k) => {
-                    index.max_depth = index.max_depth.max(k.split('/').count());
-                    index.by_prefix.insert(k, group);
+        let mut others: HashMap<Option<String>, Vec<(Glob, u32)>> = HashMap::new();
+        let depth = index_depth;
+        let mut max_depth = 0;
+        for (glob, id) in globs {
+            let text = glob.glob().to_string();
+            match shape(&text) {
+                Shape::Exact(p) => index.exact.entry(p.to_string()).or_default().push(id),
+                Shape::NameSuffix(s) => index.name_suffix.entry(s.to_string()).or_default().push(id),
+                Shape::Under(p) => {
+                    max_depth = max_depth.max(depth(p));
+                    index.by_prefix.entry(p.to_string()).or_default().under.push(id);
                 }
-                None => index.rest = Some(group),
+                Shape::UnderWithSuffix(p, s) => {
+                    max_depth = max_depth.max(depth(p));
+                    index.by_prefix.entry(p.to_string()).or_default().suffixes.push((s.to_string(), id));
+                }
+                Shape::Other(prefix) => {
+                    if let Some(p) = prefix {
+                        max_depth = max_depth.max(depth(p));
+                    }
+                    others.entry(prefix.map(str::to_string)).or_default().push((glob, id));
+                }
             }
         }
+        for (prefix, globs) in others {
+            let g = group(globs);
+            match prefix {
+                Some(p) => index.by_prefix.entry(p).or_default().group = g,
+                None => index.rest = g,
+            }
+        }
+        index.max_depth = max_depth;
         index
     }
 
     /// Appends the ids of the globs that match `path` to `out`. `scratch` is
     /// reused between calls to avoid allocating.
     pub fn matching(&self, path: &str, scratch: &mut Vec<usize>, out: &mut Vec<u32>) {
-        let candidate = Candidate::new(path);
+        if let Some(ids) = self.exact.get(path) {
+            out.extend_from_slice(ids);
+        }
+        let name_start = path.rfind('/').map_or(0, |i| i + 1);
+        let name = &path[name_start..];
+        if !self.name_suffix.is_empty() {
+            for (i, _) in name.match_indices('.') {
+                if let Some(ids) = self.name_suffix.get(&name[i..]) {
+                    out.extend_from_slice(ids);
+                }
+            }
+        }
+        let mut candidate = None;
         let slashes = path.bytes().enumerate().filter(|&(_, b)| b == b'/').map(|(i, _)| i);
-        let prefixes = slashes.take(self.max_depth).map(|i| &path[..i]);
-        let groups = prefixes.filter_map(|p| self.by_prefix.get(p)).chain(self.rest.as_ref());
-        for group in groups {
-            group.set.matches_candidate_into(&candidate, scratch);
-            out.extend(scratch.iter().map(|&g| group.ids[g]));
+        for end in slashes.take(self.max_depth) {
+            let Some(node) = self.by_prefix.get(&path[..end]) else { continue };
+            out.extend_from_slice(&node.under);
+            for (suffix, id) in &node.suffixes {
+                if name.ends_with(suffix.as_str()) {
+                    out.push(*id);
+                }
+            }
+            if let Some(g) = &node.group {
+                Self::match_group(g, candidate.get_or_insert_with(|| Candidate::new(path)), scratch, out);
+            }
+        }
+        if let Some(g) = &self.rest {
+            Self::match_group(g, candidate.get_or_insert_with(|| Candidate::new(path)), scratch, out);
         }
     }
+
+    fn match_group(group: &Group, candidate: &Candidate<'_>, scratch: &mut Vec<usize>, out: &mut Vec<u32>) {
+        group.set.matches_candidate_into(candidate, scratch);
+        out.extend(scratch.iter().map(|&g| group.ids[g]));
+    }
+}
+
+/// How many segments a prefix has.
+fn index_depth(prefix: &str) -> usize {
+    prefix.split('/').count()
 }
 
 #[cfg(test)]
@@ -106,36 +218,49 @@ mod tests {
     use super::*;
 
     fn glob(s: &str) -> Glob {
-        globset::GlobBuilder::new(s).literal_separator(true).build().unwrap()
+        globset::GlobBuilder::new(s).literal_separator(true).backslash_escape(true).build().unwrap()
     }
 
     #[test]
+    fn shapes() {
+        assert_eq!(shape("docs/README.md"), Shape::Exact("docs/README.md"));
+        assert_eq!(shape("**/*.test.ts"), Shape::NameSuffix(".test.ts"));
+        assert_eq!(shape("src/**"), Shape::Under("src"));
+        assert_eq!(shape("crates/core/**/*.rs"), Shape::UnderWithSuffix("crates/core", ".rs"));
+        assert_eq!(shape("**/*"), Shape::Other(None));
+        assert_eq!(shape("**/*test"), Shape::Other(None), "only .-suffixes are looked up");
+        assert_eq!(shape("src/**/*.{ts,tsx}"), Shape::Other(Some("src")));
+        assert_eq!(shape("packages/*/tests/**"), Shape::Other(Some("packages")));
+        assert_eq!(shape("a\\*b/**"), Shape::Other(None));
+        assert_eq!(literal_prefix("crates/core/src/*.rs"), Some("crates/core/src"));
+        assert_eq!(literal_prefix("{a,b}/x"), None);
+        assert_eq!(literal_prefix("README.md"), None);
+    }
+
+    /// The index answers exactly what one GlobSet over the same globs does.
+    #[test]
     fn same_answers_as_one_globset() {
-        let texts = ["src/**/*.ts", "**/*.md", "docs/*.md", "*.md", "{a,b}/**", "src", "packages/*/tests/**", "src/lib/**", "src/lib/x.ts", "src/lib"];
+        let texts = [
+            "src/**/*.ts", "**/*.md", "**/*.test.ts", "docs/*.md", "*.md", "{a,b}/**", "src", "src/**",
+            "packages/*/tests/**", "src/lib/**", "src/lib/x.ts", "src/lib", "README.md", "src/lib/**/*.d.ts",
+            "**/*", "a\\*b/**", "**/.*", "src/**/*.{ts,tsx}", "**/*.ts",
+        ];
         let index = GlobIndex::build(texts.iter().enumerate().map(|(i, t)| (glob(t), i as u32)));
-        assert!(index.by_prefix.contains_key("src") && index.by_prefix.contains_key("src/lib"));
         let mut all = GlobSetBuilder::new();
-        for t in &texts {
+        for t in texts {
             all.add(glob(t));
         }
         let all = all.build().unwrap();
-        for path in ["src/a/b.ts", "src", "docs/x.md", "x.md", "a/q", "packages/p/tests/t.rs", "nothing", "src/lib/x.ts", "src/lib", "src/lib/deep/y.ts", "src/f3/z", "src/lib/g7.ts"] {
+        for path in [
+            "src/a/b.ts", "src", "docs/x.md", "x.md", "a/q", "packages/p/tests/t.rs", "nothing", "src/lib/x.ts",
+            "src/lib", "src/lib/deep/y.d.ts", "src/x.test.ts", "README.md", "a*b/c", ".env", "src/.ts", "x/y/.md",
+            "src/a.tsx", "srcx/a.ts", "src/lib.ts",
+        ] {
             let mut got = Vec::new();
             index.matching(path, &mut Vec::new(), &mut got);
             got.sort();
             let want: Vec<u32> = all.matches(path).into_iter().map(|i| i as u32).collect();
             assert_eq!(got, want, "{path}");
         }
-    }
-
-    #[test]
-    fn literal_prefixes() {
-        assert_eq!(literal_prefix("crates/**/*.rs"), Some("crates"));
-        assert_eq!(literal_prefix("crates/core/src/**"), Some("crates/core/src"));
-        assert_eq!(literal_prefix("docs/guide/intro.md"), Some("docs/guide"));
-        assert_eq!(literal_prefix("**/*.rs"), None);
-        assert_eq!(literal_prefix("{a,b}/x"), None);
-        assert_eq!(literal_prefix("README.md"), None);
-        assert_eq!(literal_prefix("a\\*b/x"), None);
     }
 }

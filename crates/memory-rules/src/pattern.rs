@@ -94,7 +94,18 @@ pub fn compile(pattern: &str) -> Result<CompiledPattern, PatternError> {
     }
     let chars: Vec<char> = body.chars().collect();
     let seq = Parser { chars: &chars }.parse_seq(0, chars.len())?;
-    let seqs = if needs_expansion(&seq) { expand(&seq)? } else { expand_leading(seq)? };
+    let seqs = if needs_expansion(&seq) {
+        expand(&seq)?
+    } else {
+        let mut out = Vec::new();
+        for s in expand_leading(seq)? {
+            out.extend(expand_trailing(s));
+        }
+        if out.len() > MAX_EXPANSIONS {
+            return Err(PatternError::TooManyExpansions);
+        }
+        out
+    };
     let unicode = seqs.iter().any(|s| needs_unicode(s));
     let mut texts: Vec<String> = seqs.iter().map(|s| if unicode { emit_regex(s) } else { emit(s) }).collect();
     texts.sort();
@@ -384,6 +395,19 @@ fn expand_leading(seq: Vec<Node>) -> Result<Vec<Vec<Node>>, PatternError> {
     Ok(out)
 }
 
+/// Expands a trailing alternate of plain alternatives (`src/**/*.{ts,tsx}`
+/// into `src/**/*.ts` and `src/**/*.tsx`): the rule set looks those shapes up
+/// by file-name suffix instead of running a regex.
+fn expand_trailing(seq: Vec<Node>) -> Vec<Vec<Node>> {
+    let Some(Node::Alt(alts)) = seq.last() else { return vec![seq] };
+    let plain = |alt: &Vec<Node>| alt.iter().all(|n| matches!(n, Node::Lit(c) if *c != '/'));
+    if !alts.iter().all(plain) {
+        return vec![seq];
+    }
+    let head = &seq[..seq.len() - 1];
+    alts.iter().map(|alt| head.iter().cloned().chain(alt.iter().cloned()).collect()).collect()
+}
+
 /// Expands every alternate into flat sequences (the cartesian product).
 fn expand(seq: &[Node]) -> Result<Vec<Vec<Node>>, PatternError> {
     let mut acc: Vec<Vec<Node>> = vec![Vec::new()];
@@ -631,8 +655,10 @@ mod tests {
 
     #[test]
     fn expansion_only_where_needed() {
-        assert_eq!(compile("src/{a,b}/**/*.{ts,tsx}").unwrap().matchers.len(), 1);
-        assert_eq!(compile("{src,lib}/**/*.{ts,tsx}").unwrap().matchers.len(), 2, "a leading alternate is expanded");
+        assert_eq!(compile("src/{a,b}/**/*.{ts,js}x").unwrap().matchers.len(), 1);
+        assert_eq!(compile("src/**/*.{ts,tsx}").unwrap().matchers.len(), 2, "a trailing alternate is expanded");
+        assert_eq!(compile("{src,lib}/**/*.{ts,tsx}").unwrap().matchers.len(), 4, "leading and trailing");
+        assert_eq!(compile("src/**/*.{ts,*.x}").unwrap().matchers.len(), 1, "only plain alternatives");
         assert_eq!(compile("{a/**,b}/c").unwrap().matchers.len(), 2);
     }
 

@@ -104,7 +104,7 @@ impl Roots {
 pub struct Loaded {
     pub rules: Arc<RuleSet>,
     pub diagnostics: Vec<Diagnostic>,
-    files: HashMap<PathBuf, stamp::Cached>,
+    files: HashMap<PathBuf, Arc<stamp::Cached>>,
     scanned_at: Option<SystemTime>,
 }
 
@@ -141,21 +141,22 @@ fn scan(roots: &Roots, previous: Option<&Loaded>) -> Reloaded {
     }
     let found = apply_overrides(found, &mut diagnostics);
     let mut files = HashMap::with_capacity(found.len());
-    let mut parsed = Vec::with_capacity(found.len());
+    let mut entries = Vec::with_capacity(found.len());
     let mut rules_changed = previous.is_none_or(|p| p.files.len() != found.len());
     let mut reparsed = 0;
     for f in &found {
         let before = previous.and_then(|p| p.files.get(&f.path).map(|c| (c, p.scanned_at)));
         let (entry, same) = stamp::refresh(f, before, &mut reparsed);
         rules_changed |= !same;
-        parsed.extend(entry.rule.clone());
         diagnostics.extend(entry.diagnostics.iter().cloned());
-        files.insert(f.path.clone(), entry);
+        files.insert(f.path.clone(), Arc::clone(&entry));
+        entries.push(entry);
     }
     diagnostic::sort(&mut diagnostics);
     let rules = match previous {
         Some(p) if !rules_changed => p.rules.clone(),
-        _ => Arc::new(RuleSet::build(parsed, Workdir::new(&roots.workdir))),
+        // Only a rebuild needs the parsed rules themselves.
+        _ => Arc::new(RuleSet::build(entries.iter().filter_map(|e| e.rule.clone()).collect(), Workdir::new(&roots.workdir))),
     };
     let changed = rules_changed || previous.is_none_or(|p| p.diagnostics != diagnostics);
     Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at) }, changed, reparsed }

@@ -7,6 +7,7 @@ use crate::discover::Found;
 use crate::parse::ParsedRule;
 use crate::rule::Scope;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 /// A file whose mtime is this close to (or after) the previous scan may have
@@ -62,13 +63,14 @@ pub struct Cached {
 
 /// The file's entry for this scan, and whether it is the same as before.
 /// Reads and parses (and counts in `reparsed`) only when the stamp changed or
-/// is racy; a re-read file with the same bytes counts as the same.
-pub fn refresh(found: &Found, before: Option<(&Cached, Option<SystemTime>)>, reparsed: &mut usize) -> (Cached, bool) {
+/// is racy; a re-read file with the same bytes counts as the same. An
+/// unchanged entry is shared, not copied.
+pub fn refresh(found: &Found, before: Option<(&Arc<Cached>, Option<SystemTime>)>, reparsed: &mut usize) -> (Arc<Cached>, bool) {
     let stamp = Stamp::of(&found.path);
     let same_place = |c: &Cached| c.id == found.id && c.scope == found.scope;
     if let Some((c, scanned_at)) = before {
         if same_place(c) && stamp.is_some() && c.stamp == stamp && !stamp.is_some_and(|s| s.is_racy(scanned_at)) {
-            return (c.clone(), true);
+            return (Arc::clone(c), true);
         }
     }
     *reparsed += 1;
@@ -86,7 +88,7 @@ pub fn refresh(found: &Found, before: Option<(&Cached, Option<SystemTime>)>, rep
     };
     let same = before.is_some_and(|(c, _)| same_place(c) && c.hash == hash && c.diagnostics == diagnostics);
     let entry = Cached { scope: found.scope, id: found.id.clone(), stamp, hash, rule, diagnostics };
-    (entry, same)
+    (Arc::new(entry), same)
 }
 
 fn hash_of(bytes: &[u8]) -> u64 {

@@ -164,16 +164,21 @@ fn scan(roots: &Roots, previous: Option<&Loaded>) -> Reloaded {
 
 /// Reads and parses one found file.
 pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> Option<parse::ParsedRule> {
-    let text = match discover::read(&found.path) {
-        Ok(t) => t,
-        Err(d) => {
-            diagnostics.push(d);
-            return None;
-        }
-    };
-    let outcome = parse::parse_rule(found.scope, &found.id, &found.path, &text);
+    let (_, outcome) = read_and_parse(found);
     diagnostics.extend(outcome.diagnostics);
     outcome.rule
+}
+
+/// Reads one found file and parses it; the text is returned too (`None` when
+/// it could not be read, which the outcome's diagnostics say).
+pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, parse::Outcome) {
+    match discover::read(&found.path) {
+        Ok(text) => {
+            let outcome = parse::parse_rule(found.scope, &found.id, &found.path, &text);
+            (Some(text), outcome)
+        }
+        Err(d) => (None, parse::Outcome { rule: None, diagnostics: vec![d] }),
+    }
 }
 
 /// Drops user rules whose id a project rule also has, with an `info`.

@@ -74,18 +74,9 @@ pub fn refresh(found: &Found, before: Option<(&Arc<Cached>, Option<SystemTime>)>
         }
     }
     *reparsed += 1;
-    let mut diagnostics = Vec::new();
-    let (hash, rule) = match crate::discover::read(&found.path) {
-        Ok(text) => {
-            let outcome = crate::parse::parse_rule(found.scope, &found.id, &found.path, &text);
-            diagnostics.extend(outcome.diagnostics);
-            (hash_of(text.as_bytes()), outcome.rule)
-        }
-        Err(d) => {
-            diagnostics.push(d);
-            (0, None)
-        }
-    };
+    let (text, outcome) = crate::read_and_parse(found);
+    let hash = text.map_or(0, |t| hash_of(t.as_bytes()));
+    let (rule, diagnostics) = (outcome.rule, outcome.diagnostics);
     let same = before.is_some_and(|(c, _)| same_place(c) && c.hash == hash && c.diagnostics == diagnostics);
     let entry = Cached { scope: found.scope, id: found.id.clone(), stamp, hash, rule, diagnostics };
     (Arc::new(entry), same)

@@ -210,10 +210,9 @@ impl Task for Discover {
   type JsValue = bool;
 
   fn compute(&mut self) -> Result<Self::Output> {
-    let previous = snapshot(&self.state);
     catch_unwind(AssertUnwindSafe(|| {
       if self.incremental {
-        core::reload(&self.roots, &previous)
+        core::reload(&self.roots, &snapshot(&self.state))
       } else {
         let loaded = core::load(&self.roots);
         core::Reloaded { loaded, changed: true, reparsed: 0 }

@@ -98,8 +98,9 @@ export function withMemoryRules(ai: AIManagerLike, options: WithMemoryRulesOptio
       restored.add(sid)
     }
     const memory = options.memory ? await options.memory() : ''
-    const rules =
-      mode === 'system-prompt' ? manager.getActiveRules(files, prompt) : manager.getActiveRulesSplit(files, prompt).unconditional
+    // Reminder mode: the system prompt holds the always-on rules, known since
+    // discovery; the one match of this message happens in session.deliver.
+    const rules = mode === 'system-prompt' ? manager.getActiveRules(files, prompt) : manager.getUnconditionalRules()
     const topicRuleIds = mode === 'system-prompt' ? manager.getTopicRules(prompt).map((r) => r.id) : []
     const plan = planRules(rules, {
       topicRuleIds,

@@ -27,6 +27,7 @@ export class MemoryRuleManager {
   readonly #engine: RuleEngine
   #rules: MemoryRule[] = []
   #conditional: boolean[] = []
+  #unconditional: MemoryRule[] = []
   #diagnostics: Diagnostic[] = []
   #sticky: ReadonlySet<string> = new Set()
   /** Where the engine writes active rule indices; reused by every message. */
@@ -72,6 +73,7 @@ export class MemoryRuleManager {
   #refresh(): void {
     this.#rules = this.#engine.rules()
     this.#conditional = this.#engine.conditional()
+    this.#unconditional = this.#rules.filter((_, i) => !this.#conditional[i])
     this.#diagnostics = this.#engine.diagnostics()
     this.#indices = new Uint32Array(this.#rules.length)
     this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))
@@ -120,6 +122,14 @@ export class MemoryRuleManager {
   /** Ids of the rules with `remind: every-turn`, decided at discovery. */
   getStickyRuleIds(): ReadonlySet<string> {
     return this.#sticky
+  }
+
+  /**
+   * The rules without `paths` or `topics`: always active, whatever the files
+   * and prompt, so known at discovery (no match needed).
+   */
+  getUnconditionalRules(): MemoryRule[] {
+    return this.#unconditional.slice()
   }
 
   /** Diagnostics of the last discovery, sorted by file and line. */

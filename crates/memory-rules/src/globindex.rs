@@ -134,7 +134,6 @@ impl GlobIndex {
     pub fn build(globs: impl IntoIterator<Item = (Glob, u32)>) -> GlobIndex {
         let mut index = GlobIndex::default();
         let mut others: HashMap<Option<String>, Vec<(Glob, u32)>> = HashMap::new();
-        let depth = index_depth;
         let mut max_depth = 0;
         for (glob, id) in globs {
             let text = glob.glob().to_string();
@@ -142,16 +141,16 @@ impl GlobIndex {
                 Shape::Exact(p) => index.exact.entry(p.to_string()).or_default().push(id),
                 Shape::NameSuffix(s) => index.name_suffix.entry(s.to_string()).or_default().push(id),
                 Shape::Under(p) => {
-                    max_depth = max_depth.max(depth(p));
+                    max_depth = max_depth.max(segments(p));
                     index.by_prefix.entry(p.to_string()).or_default().under.push(id);
                 }
                 Shape::UnderWithSuffix(p, s) => {
-                    max_depth = max_depth.max(depth(p));
+                    max_depth = max_depth.max(segments(p));
                     index.by_prefix.entry(p.to_string()).or_default().suffixes.push((s.to_string(), id));
                 }
                 Shape::Other(prefix) => {
                     if let Some(p) = prefix {
-                        max_depth = max_depth.max(depth(p));
+                        max_depth = max_depth.max(segments(p));
                     }
                     others.entry(prefix.map(str::to_string)).or_default().push((glob, id));
                 }
@@ -209,7 +208,7 @@ impl GlobIndex {
 }
 
 /// How many segments a prefix has.
-fn index_depth(prefix: &str) -> usize {
+fn segments(prefix: &str) -> usize {
     prefix.split('/').count()
 }
 

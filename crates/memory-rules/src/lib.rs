@@ -29,6 +29,7 @@
 pub mod context;
 pub mod diagnostic;
 pub mod discover;
+pub mod formats;
 pub mod frontmatter;
 mod globindex;
 pub mod memory;
@@ -41,7 +42,8 @@ mod stamp;
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
-pub use rule::{Metadata, Remind, Rule, Scope};
+pub use formats::Format;
+pub use rule::{Activation, Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
 
 use context::Workdir;

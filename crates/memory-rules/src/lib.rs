@@ -35,6 +35,7 @@ mod globindex;
 pub mod memory;
 pub mod parse;
 pub mod pattern;
+pub mod read_rule;
 pub mod rule;
 pub mod ruleset;
 pub mod slug;

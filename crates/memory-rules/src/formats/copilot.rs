@@ -67,22 +67,30 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
                     .globs(Format::Copilot, key, value, *at, Split::Commas)
                     .map(|l| (l, *at));
             }
-            "excludeAgent" => match value.as_text().as_deref().map(str::trim) {
-                Some("coding-agent") => {
-                    cx.report(Severity::Info, Code::ExcludedAgent, *at, "excludeAgent: coding-agent: Copilot leaves this rule out for coding agents, and so do we".into());
+            "excludeAgent" => {
+                // A string; a list of them is read the same way.
+                let agents: Vec<String> = match value {
+                    Value::List(items) => items.iter().filter_map(Value::as_text).collect(),
+                    other => other.as_text().into_iter().collect(),
+                };
+                let known = !agents.is_empty() && agents.iter().all(|a| matches!(a.trim(), "coding-agent" | "code-review"));
+                if !known {
+                    cx.report(
+                        Severity::Warning,
+                        Code::InvalidField,
+                        *at,
+                        format!("'excludeAgent' is 'code-review' or 'coding-agent', not {}; ignored", crate::parse::describe(value)),
+                    );
+                } else if agents.iter().any(|a| a.trim() == "coding-agent") {
+                    cx.report(
+                        Severity::Info,
+                        Code::ExcludedAgent,
+                        *at,
+                        "excludeAgent: coding-agent: Copilot leaves this rule out for coding agents, and so do we".into(),
+                    );
                     return None;
                 }
-                Some("code-review") => {}
-                _ => cx.report(
-                    Severity::Warning,
-                    Code::InvalidField,
-                    *at,
-                    format!(
-                        "'excludeAgent' is 'code-review' or 'coding-agent', not {}; ignored",
-                        crate::parse::describe(value)
-                    ),
-                ),
-            },
+            }
             _ => cx.other_key(Format::Copilot, key, *at, &KEYS),
         }
     }

@@ -347,7 +347,16 @@ impl<'a> Context<'a> {
             "topics" => Some(("Wave's", true)),
             _ => None,
         };
+        // A file written for two tools (`applyTo` for Copilot and `paths` for
+        // Claude Code): the other tool's key is deliberate, not a mistake.
+        let own_present = owner.is_some_and(|(_, globs)| globs) && key != "topics" && self.key_location(format.glob_key()).is_some();
         match owner {
+            Some((owner, _)) if own_present => self.report(
+                Severity::Info,
+                Code::ForeignKey,
+                at,
+                format!("'{key}' is {owner} key; {} ignores it and reads this file's '{}'", format.tool(), format.glob_key()),
+            ),
             Some((owner, globs)) => {
                 let advice = if key == "topics" {
                     format!(
@@ -466,6 +475,28 @@ pub(crate) fn rule(
             format,
         },
         patterns,
+    }
+}
+
+/// The tool's own name for how a rule is activated ("Auto Attached",
+/// "Model Decision", "inclusion: fileMatch", ...).
+pub fn kind(rule: &Rule) -> &'static str {
+    let meta = &rule.metadata;
+    match rule.format {
+        Format::Cursor => cursor::kind(meta),
+        Format::Copilot => copilot::kind(meta),
+        Format::Windsurf => windsurf::kind(meta),
+        Format::Kiro => kiro::kind(meta),
+        Format::Cline => cline::kind(meta),
+        Format::Continue => continue_::kind(meta),
+        Format::AgentsMd => agents_md::kind(meta),
+        Format::RulesYaml => "keyword rule, `topics`",
+        Format::Wave | Format::Claude => match (meta.paths.is_some(), meta.topics.is_some()) {
+            (false, false) => "always",
+            (true, false) => "`paths`",
+            (false, true) => "`topics`",
+            (true, true) => "`paths` and `topics`",
+        },
     }
 }
 

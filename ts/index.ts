@@ -3,7 +3,7 @@
  * agent SDK's `MemoryRuleManager`), and the glue that puts rules into the
  * SDK's prompts.
  */
-export { MemoryRuleManager } from './manager'
+export { MemoryRuleManager, defaultSources } from './manager'
 export type { MemoryRuleManagerOptions, ActiveRulesSplit } from './manager'
 export { contextFilesFromMessages, lastUserText, normalizeFile, FILE_KEYS, FILE_LIST_KEYS } from './context'
 export type { ContextOptions } from './context'
@@ -15,4 +15,4 @@ export { withMemoryRules } from './integrate'
 export type { AIManagerLike, MessageManagerLike, WithMemoryRulesOptions, MemoryRulesHandle } from './integrate'
 export { MemoryStore, memoryToolDefinitions } from './memory'
 export type { MemoryScope, MemoryStoreOptions, MemoryToolDefinition } from './memory'
-export type { MemoryRule, RuleMetadata, Diagnostic, TopicEntry } from '../index'
+export type { MemoryRule, RuleMetadata, RuleSource, Diagnostic, TopicEntry } from '../index'

@@ -34,6 +34,7 @@ mod globindex;
 pub mod memory;
 pub mod parse;
 pub mod pattern;
+pub mod render;
 pub mod rule;
 pub mod ruleset;
 pub mod slug;

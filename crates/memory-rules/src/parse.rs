@@ -143,7 +143,7 @@ impl<'a> Context<'a> {
         let (metadata, patterns) = self.metadata(&fm.entries)?;
         let content = self.check_body(text, fm.body);
         Some(ParsedRule {
-            rule: Rule { id: id.to_string(), scope, file_path: self.path.to_path_buf(), content, metadata, format: crate::Format::Wave },
+            rule: Rule { id: id.to_string(), scope, file_path: self.path.to_path_buf(), content, metadata, format: crate::formats::Format::Wave },
             patterns,
         })
     }

@@ -4,5 +4,5 @@ use crate::{Env, Output};
 
 /// The rules, loaded through the CLI's shared roots.
 pub fn load(env: &Env, _out: &mut Output) -> memory_rules::Loaded {
-    memory_rules::load(&env.roots)
+    memory_rules::load(&env.config)
 }

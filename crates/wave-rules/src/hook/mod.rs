@@ -141,7 +141,7 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         warn(&mut out, problem);
         return out;
     }
-    let store = state::Store::new(state::state_dir(&env.roots.home_dir));
+    let store = state::Store::new(state::state_dir(&env.home));
     if let HookAction::Stop = action {
         stop(&store, &input, &mut out);
         return out;
@@ -167,7 +167,7 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         return out;
     };
     let mut problems = Vec::new();
-    let text = store.update(session, &env.roots.workdir, &mut problems, |state| {
+    let text = store.update(session, &env.config.workdir, &mut problems, |state| {
         let text = respond(action, &budget, env, set, &input, state);
         state.sticky = sticky(set, state);
         text
@@ -198,7 +198,7 @@ fn report_broken(diagnostics: &[memory_rules::Diagnostic], env: &Env, out: &mut 
         .filter(|d| d.severity == Severity::Error)
         .map(|d| {
             let at = d.line.map(|l| format!(":{l}{}", d.column.map(|c| format!(":{c}")).unwrap_or_default())).unwrap_or_default();
-            format!("{}{at} {}", crate::display::show(std::path::Path::new(&d.file_path), &env.roots.workdir), d.message)
+            format!("{}{at} {}", crate::display::show(std::path::Path::new(&d.file_path), &env.config.workdir), d.message)
         })
         .collect();
     if !errors.is_empty() {
@@ -224,7 +224,7 @@ fn respond(action: &HookAction, budget: &BudgetArgs, env: &Env, set: &RuleSet, i
                 give = on.into_iter().collect();
                 give.sort_unstable();
             }
-            let memory = MemoryStore::new(MemoryLocations::new(&env.roots.home_dir, &env.roots.workdir)).load_for_prompt(MEMORY_MAX_LINES);
+            let memory = MemoryStore::new(MemoryLocations::new(&env.home, &env.config.workdir)).load_for_prompt(MEMORY_MAX_LINES);
             options.memory = Some(&memory);
             let picked: Vec<&Rule> = give.iter().map(|&i| &rules[i]).collect();
             state.started = true;

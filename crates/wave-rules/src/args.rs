@@ -85,6 +85,52 @@ pub enum Command {
     Remove(RemoveArgs),
     /// Claude Code hooks: run one (reads the hook's JSON on stdin), or install them
     Hook(HookArgs),
+    /// MCP server on stdin/stdout (rules and memory for any MCP agent), or install it in an agent's settings
+    Mcp(McpArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct McpArgs {
+    #[command(subcommand)]
+    pub action: Option<McpAction>,
+    /// At most this many UTF-8 bytes of rules in one rules_for_files answer
+    #[arg(long, value_name = "N", default_value_t = crate::mcp::DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum McpAction {
+    /// Add the server to an agent's MCP settings (keeps every other setting)
+    Install(McpInstallArgs),
+    /// Remove our server from an agent's MCP settings (and nothing else)
+    Uninstall(McpInstallArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct McpInstallArgs {
+    /// The agent whose settings to edit
+    #[arg(long, value_enum)]
+    pub client: McpClient,
+    /// project: the project's settings file; user: yours [default: user for codex, else project]
+    #[arg(long, value_enum)]
+    pub scope: Option<ScopeArg>,
+    /// The absolute path of the program to run [default: this program]
+    #[arg(long, value_name = "PATH")]
+    pub command: Option<String>,
+    /// More arguments for the server, after `--` (e.g. -- --max-bytes 6000)
+    #[arg(last = true)]
+    pub server_args: Vec<String>,
+}
+
+/// An agent that reads MCP servers from a settings file.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum McpClient {
+    Claude,
+    Cursor,
+    Vscode,
+    Codex,
+    Opencode,
+    Gemini,
 }
 
 #[derive(Args, Debug)]

@@ -1,5 +1,6 @@
 //! The `wave-rules` command line: `validate`, `list`, `match`, `add`,
-//! `remove`, and `hook` (Claude Code hooks), over the `memory-rules` core.
+//! `remove`, `hook` (Claude Code hooks) and `mcp` (an MCP server for any
+//! agent), over the `memory-rules` core.
 //!
 //! [`run`] parses arguments and returns what to print and the exit code
 //! instead of printing, so the Rust binary and the Node package
@@ -16,9 +17,10 @@ mod edit;
 mod hook;
 mod list;
 mod matching;
+pub mod mcp;
 mod validate;
 
-use args::{Cli, Command, HookAction};
+use args::{Cli, Command, HookAction, McpAction};
 use clap::Parser;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -97,6 +99,11 @@ where
             (HookAction::Uninstall(a), _) => hook::settings::uninstall(&env, a),
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
+        },
+        Command::Mcp(m) => match &m.action {
+            None => mcp::serve(&env, m.max_bytes),
+            Some(McpAction::Install(a)) => mcp::install::install(&env, a),
+            Some(McpAction::Uninstall(a)) => mcp::install::uninstall(&env, a),
         },
     }
 }

@@ -1,0 +1,350 @@
+//! `wave-rules mcp install --client NAME [--scope project|user]` and
+//! `mcp uninstall`: our server entry in each agent's MCP settings.
+//!
+//! | client | project | user | entry |
+//! | --- | --- | --- | --- |
+//! | `claude` | `.mcp.json` | `~/.claude.json` | `mcpServers.wave-rules {type: stdio, command, args}` |
+//! | `cursor` | `.cursor/mcp.json` | `~/.cursor/mcp.json` | `mcpServers.wave-rules {command, args}` |
+//! | `vscode` | `.vscode/mcp.json` | the user profile's `mcp.json` | `servers.wave-rules {type: stdio, command, args}` |
+//! | `codex` | `.codex/config.toml` | `~/.codex/config.toml` (default) | `[mcp_servers.wave-rules] command, args` |
+//! | `opencode` | `opencode.json` | `~/.config/opencode/opencode.json` | `mcp.wave-rules {type: local, command: [...], enabled}` |
+//! | `gemini` | `.gemini/settings.json` | `~/.gemini/settings.json` | `mcpServers.wave-rules {command, args}` |
+//!
+//! The files are edited in place, not rewritten: JSON (with comments, as
+//! these tools accept) through a concrete syntax tree (`jsonc-parser`), TOML
+//! through `toml_edit`, so every other entry, comment and space stays byte
+//! for byte. Install is idempotent (an entry that is already ours and the
+//! same leaves the file untouched); uninstall removes our entry only (and the
+//! container or the file when install created them and nothing else is left).
+//! The command is an absolute path (this program, or `node` and the
+//! package's script under `npx`), so it does not depend on PATH.
+
+use crate::args::{McpClient, McpInstallArgs, ScopeArg};
+use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use jsonc_parser::cst::{CstInputValue, CstRootNode};
+use jsonc_parser::ParseOptions;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// The key of our entry.
+pub const ENTRY: &str = super::SERVER_NAME;
+/// A settings file larger than this is refused.
+const MAX_SETTINGS_BYTES: u64 = 8 << 20;
+/// Set by `bin/wave-rules.js`: `[node, script]`, the absolute command that
+/// runs this package's CLI under Node.
+pub const SELF_ENV: &str = "WAVE_RULES_SELF";
+
+impl McpClient {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            McpClient::Claude => "claude",
+            McpClient::Cursor => "cursor",
+            McpClient::Vscode => "vscode",
+            McpClient::Codex => "codex",
+            McpClient::Opencode => "opencode",
+            McpClient::Gemini => "gemini",
+        }
+    }
+
+    /// Where the client reads MCP servers for `scope`.
+    pub fn settings_path(self, scope: ScopeArg, workdir: &Path, home: &Path) -> PathBuf {
+        match (self, scope) {
+            (McpClient::Claude, ScopeArg::Project) => workdir.join(".mcp.json"),
+            (McpClient::Claude, ScopeArg::User) => home.join(".claude.json"),
+            (McpClient::Cursor, ScopeArg::Project) => workdir.join(".cursor/mcp.json"),
+            (McpClient::Cursor, ScopeArg::User) => home.join(".cursor/mcp.json"),
+            (McpClient::Vscode, ScopeArg::Project) => workdir.join(".vscode/mcp.json"),
+            (McpClient::Vscode, ScopeArg::User) => vscode_user_dir(home).join("mcp.json"),
+            (McpClient::Codex, ScopeArg::Project) => workdir.join(".codex/config.toml"),
+            (McpClient::Codex, ScopeArg::User) => home.join(".codex/config.toml"),
+            (McpClient::Opencode, ScopeArg::Project) => {
+                let jsonc = workdir.join("opencode.jsonc");
+                if jsonc.is_file() && !workdir.join("opencode.json").exists() {
+                    jsonc
+                } else {
+                    workdir.join("opencode.json")
+                }
+            }
+            (McpClient::Opencode, ScopeArg::User) => home.join(".config/opencode/opencode.json"),
+            (McpClient::Gemini, ScopeArg::Project) => workdir.join(".gemini/settings.json"),
+            (McpClient::Gemini, ScopeArg::User) => home.join(".gemini/settings.json"),
+        }
+    }
+
+    /// The scope used when `--scope` is not given: user for Codex (its
+    /// settings live in `~/.codex`), project for the others.
+    pub fn default_scope(self) -> ScopeArg {
+        match self {
+            McpClient::Codex => ScopeArg::User,
+            _ => ScopeArg::Project,
+        }
+    }
+
+    /// The key that holds the servers.
+    fn container(self) -> &'static str {
+        match self {
+            McpClient::Vscode => "servers",
+            McpClient::Opencode => "mcp",
+            McpClient::Codex => "mcp_servers",
+            _ => "mcpServers",
+        }
+    }
+
+    /// Our entry, as JSON.
+    fn entry(self, command: &str, args: &[String]) -> Value {
+        match self {
+            McpClient::Claude | McpClient::Vscode => json!({ "type": "stdio", "command": command, "args": args }),
+            McpClient::Opencode => {
+                let mut all = vec![command.to_string()];
+                all.extend(args.iter().cloned());
+                json!({ "type": "local", "command": all, "enabled": true })
+            }
+            _ => json!({ "command": command, "args": args }),
+        }
+    }
+}
+
+fn vscode_user_dir(home: &Path) -> PathBuf {
+    if cfg!(target_os = "macos") {
+        home.join("Library/Application Support/Code/User")
+    } else if cfg!(windows) {
+        std::env::var_os("APPDATA").map(PathBuf::from).unwrap_or_else(|| home.join("AppData/Roaming")).join("Code/User")
+    } else {
+        home.join(".config/Code/User")
+    }
+}
+
+/// The command and the arguments before `mcp`: `--command`, else `node` and
+/// the package's script (under `npx`), else this program; always absolute.
+fn command(args: &McpInstallArgs) -> Result<(String, Vec<String>), Output> {
+    if let Some(c) = args.command.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+        let path = std::path::absolute(c).map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot use --command {c}: {e}")))?;
+        return Ok((path.to_string_lossy().into_owned(), Vec::new()));
+    }
+    if let Some(raw) = std::env::var_os(SELF_ENV) {
+        if let Ok(Value::Array(parts)) = serde_json::from_str::<Value>(&raw.to_string_lossy()) {
+            let parts: Vec<String> = parts.iter().filter_map(Value::as_str).map(str::to_string).collect();
+            if let Some((first, rest)) = parts.split_first() {
+                return Ok((first.clone(), rest.to_vec()));
+            }
+        }
+    }
+    let exe = std::env::current_exe()
+        .and_then(|p| std::fs::canonicalize(&p).or(Ok(p)))
+        .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot find this program's path ({e}); pass --command")))?;
+    Ok((exe.to_string_lossy().into_owned(), Vec::new()))
+}
+
+/// The server's arguments for this client: `mcp`, plus the project folder
+/// for the editors that start servers elsewhere and expand
+/// `${workspaceFolder}`.
+fn server_args(client: McpClient, scope: ScopeArg, prefix: Vec<String>, extra: &[String]) -> Vec<String> {
+    let mut args = prefix;
+    args.push("mcp".into());
+    if scope == ScopeArg::Project && matches!(client, McpClient::Vscode | McpClient::Cursor) {
+        args.push("--workdir".into());
+        args.push("${workspaceFolder}".into());
+    }
+    args.extend(extra.iter().cloned());
+    args
+}
+
+fn read(path: &Path) -> Result<Option<String>, Output> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > MAX_SETTINGS_BYTES => {
+            return Err(Output::fail(EXIT_FAILURE, format!("{} is over {MAX_SETTINGS_BYTES} bytes; not edited", path.display())))
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display()))),
+    }
+    std::fs::read_to_string(path).map(Some).map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display())))
+}
+
+/// Writes through a temporary file and a rename, so a reader never sees
+/// half a settings file.
+fn write(path: &Path, text: &str) -> Result<(), Output> {
+    let fail = |e: std::io::Error| Output::fail(EXIT_TROUBLE, format!("cannot write {}: {e}", path.display()));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let tmp = path.with_file_name(format!(".{}.wave-rules-{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("settings"), std::process::id()));
+    std::fs::write(&tmp, text).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })
+}
+
+fn to_input(value: &Value) -> CstInputValue {
+    match value {
+        Value::Null => CstInputValue::Null,
+        Value::Bool(b) => CstInputValue::Bool(*b),
+        Value::Number(n) => CstInputValue::Number(n.to_string()),
+        Value::String(s) => CstInputValue::String(s.clone()),
+        Value::Array(items) => CstInputValue::Array(items.iter().map(to_input).collect()),
+        Value::Object(map) => CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), to_input(v))).collect()),
+    }
+}
+
+fn parse_json(path: &Path, text: &str) -> Result<CstRootNode, Output> {
+    CstRootNode::parse(text, &ParseOptions::default())
+        .map_err(|e| Output::fail(EXIT_FAILURE, format!("{} is not valid JSON ({e}); not edited", path.display())))
+}
+
+/// The edited JSON text, or `None` when nothing changes.
+pub fn install_json(path: &Path, text: Option<&str>, container: &str, entry: &Value) -> Result<Option<String>, Output> {
+    let root = parse_json(path, text.unwrap_or(""))?;
+    let Some(obj) = root.object_value_or_create() else {
+        return Err(Output::fail(EXIT_FAILURE, format!("{} does not hold a JSON object; not edited", path.display())));
+    };
+    let Some(servers) = obj.object_value_or_create(container) else {
+        return Err(Output::fail(EXIT_FAILURE, format!("'{container}' in {} is not an object; not edited", path.display())));
+    };
+    match servers.get(ENTRY) {
+        Some(prop) if prop.value().and_then(|v| v.to_serde_value()).as_ref() == Some(entry) => return Ok(None),
+        Some(prop) => prop.set_value(to_input(entry)),
+        None => {
+            servers.append(ENTRY, to_input(entry));
+        }
+    }
+    let mut out = root.to_string();
+    if text.is_none_or(|t| t.trim().is_empty()) && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    Ok(Some(out))
+}
+
+/// The JSON text without our entry, or `None` when it has none; `Some("")`
+/// when nothing else is left (the file can go).
+pub fn uninstall_json(path: &Path, text: &str, container: &str) -> Result<Option<String>, Output> {
+    let root = parse_json(path, text)?;
+    let Some(obj) = root.object_value() else { return Ok(None) };
+    let Some(servers) = obj.object_value(container) else { return Ok(None) };
+    let Some(prop) = servers.get(ENTRY) else { return Ok(None) };
+    prop.remove();
+    if servers.properties().is_empty() && !has_comments(&servers.to_string()) {
+        if let Some(p) = obj.get(container) {
+            p.remove();
+        }
+    }
+    if obj.properties().is_empty() && !has_comments(&root.to_string()) {
+        return Ok(Some(String::new()));
+    }
+    Ok(Some(root.to_string()))
+}
+
+fn has_comments(text: &str) -> bool {
+    text.contains("//") || text.contains("/*")
+}
+
+/// The edited TOML text, or `None` when nothing changes.
+pub fn install_toml(path: &Path, text: Option<&str>, container: &str, command: &str, args: &[String]) -> Result<Option<String>, Output> {
+    let mut doc: toml_edit::DocumentMut = text
+        .unwrap_or("")
+        .parse()
+        .map_err(|e| Output::fail(EXIT_FAILURE, format!("{} is not valid TOML ({e}); not edited", path.display())))?;
+    let mut entry = toml_edit::Table::new();
+    entry.insert("command", toml_edit::value(command));
+    let mut list = toml_edit::Array::new();
+    for a in args {
+        list.push(a.as_str());
+    }
+    entry.insert("args", toml_edit::value(list));
+    let servers = doc.entry(container).or_insert_with(|| {
+        let mut t = toml_edit::Table::new();
+        t.set_implicit(true);
+        toml_edit::Item::Table(t)
+    });
+    let Some(servers) = servers.as_table_like_mut() else {
+        return Err(Output::fail(EXIT_FAILURE, format!("'{container}' in {} is not a table; not edited", path.display())));
+    };
+    if let Some(existing) = servers.get(ENTRY).and_then(|i| i.as_table_like()) {
+        let same_command = existing.get("command").and_then(|v| v.as_str()) == Some(command);
+        let same_args = existing
+            .get("args")
+            .and_then(|v| v.as_array())
+            .is_some_and(|a| a.iter().map(|v| v.as_str()).collect::<Vec<_>>() == args.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>());
+        if same_command && same_args && existing.len() == 2 {
+            return Ok(None);
+        }
+    }
+    servers.insert(ENTRY, toml_edit::Item::Table(entry));
+    Ok(Some(doc.to_string()))
+}
+
+/// The TOML text without our entry, or `None` when it has none.
+pub fn uninstall_toml(path: &Path, text: &str, container: &str) -> Result<Option<String>, Output> {
+    let mut doc: toml_edit::DocumentMut =
+        text.parse().map_err(|e| Output::fail(EXIT_FAILURE, format!("{} is not valid TOML ({e}); not edited", path.display())))?;
+    let Some(servers) = doc.get_mut(container).and_then(|i| i.as_table_like_mut()) else { return Ok(None) };
+    if servers.remove(ENTRY).is_none() {
+        return Ok(None);
+    }
+    let empty_implicit = doc.get(container).and_then(|i| i.as_table()).is_some_and(|t| t.is_empty() && t.is_implicit());
+    if empty_implicit {
+        doc.remove(container);
+    }
+    let out = doc.to_string();
+    Ok(Some(if out.trim().is_empty() { String::new() } else { out }))
+}
+
+/// `mcp install`.
+pub(crate) fn install(env: &Env, args: &McpInstallArgs) -> Output {
+    let client = args.client;
+    let scope = args.scope.unwrap_or_else(|| client.default_scope());
+    let path = client.settings_path(scope, &env.config.workdir, &env.home);
+    let (cmd, prefix) = match command(args) {
+        Ok(c) => c,
+        Err(out) => return out,
+    };
+    let server_args = server_args(client, scope, prefix, &args.server_args);
+    let text = match read(&path) {
+        Ok(t) => t,
+        Err(out) => return out,
+    };
+    let edited = match client {
+        McpClient::Codex => install_toml(&path, text.as_deref(), client.container(), &cmd, &server_args),
+        _ => install_json(&path, text.as_deref(), client.container(), &client.entry(&cmd, &server_args)),
+    };
+    let shown = format!("{cmd} {}", server_args.join(" "));
+    match edited {
+        Err(out) => out,
+        Ok(None) => Output { stdout: format!("wave-rules MCP server already installed for {} in {}\n", client.as_str(), path.display()), ..Output::default() },
+        Ok(Some(new)) => match write(&path, &new) {
+            Err(out) => out,
+            Ok(()) => Output {
+                stdout: format!("installed the wave-rules MCP server for {} in {}\ncommand: {shown}\n", client.as_str(), path.display()),
+                ..Output::default()
+            },
+        },
+    }
+}
+
+/// `mcp uninstall`.
+pub(crate) fn uninstall(env: &Env, args: &McpInstallArgs) -> Output {
+    let client = args.client;
+    let scope = args.scope.unwrap_or_else(|| client.default_scope());
+    let path = client.settings_path(scope, &env.config.workdir, &env.home);
+    let text = match read(&path) {
+        Ok(Some(t)) => t,
+        Ok(None) => return Output { stdout: format!("nothing to remove: {} does not exist\n", path.display()), ..Output::default() },
+        Err(out) => return out,
+    };
+    let edited = match client {
+        McpClient::Codex => uninstall_toml(&path, &text, client.container()),
+        _ => uninstall_json(&path, &text, client.container()),
+    };
+    match edited {
+        Err(out) => out,
+        Ok(None) => Output { stdout: format!("nothing to remove: no wave-rules server in {}\n", path.display()), ..Output::default() },
+        Ok(Some(new)) if new.is_empty() => match std::fs::remove_file(&path) {
+            Ok(()) => Output { stdout: format!("removed the wave-rules MCP server and the now empty {}\n", path.display()), ..Output::default() },
+            Err(e) => Output::fail(EXIT_TROUBLE, format!("cannot remove {}: {e}", path.display())),
+        },
+        Ok(Some(new)) => match write(&path, &new) {
+            Err(out) => out,
+            Ok(()) => Output { stdout: format!("removed the wave-rules MCP server from {}\n", path.display()), ..Output::default() },
+        },
+    }
+}

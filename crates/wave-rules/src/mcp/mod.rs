@@ -1,0 +1,583 @@
+//! `wave-rules mcp`: the rules and the memory of this package as an MCP
+//! server over stdio, for every agent that speaks MCP (Cursor, Codex CLI,
+//! VS Code, Gemini CLI, Claude Code, opencode, Zed, ...). Built on the
+//! official Rust SDK (`rmcp`); one implementation, reached from the binary
+//! and from `npx wave-rules mcp` through the addon.
+//!
+//! | tool | what it gives |
+//! | --- | --- |
+//! | `rules_for_files {paths, prompt?, again?}` | the rules these files (and words) activate, rendered as the package renders them within [`DEFAULT_MAX_BYTES`]; once per connection (a rule already given is named, not repeated, unless `again`); the always-on rules come with the first call |
+//! | `read_rule {id}` | one rule's whole text (on-request and manual rules too); an unknown id is a tool error naming the closest ids |
+//! | `list_rules {}` | id, source, scope, activation kind, description of every rule |
+//! | `memory_read`, `memory_write` | the package's memory tools, the same runner (`memory::tools`) |
+//!
+//! Every rule is also a resource (`wave-rules://rule/<id>`). Before each
+//! answer the rules are reloaded by stamp check (as `reload()`), so an edit
+//! is seen by the next call; a poll every [`WATCH_INTERVAL`] sends
+//! `notifications/resources/list_changed` when a rule file changed.
+//!
+//! Nothing but protocol messages is written to stdout; diagnostics (broken
+//! rule files) go to stderr. Bad input never ends the server: a line that is
+//! not JSON is skipped (as every official MCP SDK does), well-formed JSON of
+//! the wrong shape gets an Invalid Request error, an unknown tool or resource
+//! a JSON-RPC error, wrong argument types a tool error; then the next request
+//! is served.
+
+pub mod install;
+
+use crate::{Env, Output, EXIT_TROUBLE};
+use memory_rules::memory::{self as memory_tools, MemoryLocations, MemoryStore};
+use memory_rules::render::{plan_rules, RenderOptions};
+use memory_rules::{read_rule, Activation, Loaded, Rule, RuleSet, Severity};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{Peer, RequestContext, RoleServer, ServiceExt};
+use rmcp::{ErrorData, ServerHandler};
+use serde_json::{json, Map, Value};
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
+
+/// The server's name in `initialize` and in the agents' settings.
+pub const SERVER_NAME: &str = "wave-rules";
+/// The budget of one `rules_for_files` answer, in UTF-8 bytes: the hooks'.
+pub const DEFAULT_MAX_BYTES: usize = crate::hook::DEFAULT_MAX_BYTES;
+/// Claude Code cuts a server's instructions at 2,048 characters.
+pub const MAX_INSTRUCTIONS_BYTES: usize = 2_000;
+/// At most this many paths in one `rules_for_files` call.
+pub const MAX_PATHS: usize = 10_000;
+/// At most this many bytes of `prompt`.
+pub const MAX_PROMPT_BYTES: usize = 256 << 10;
+/// How often the rule files are checked for the list-changed notification.
+pub const WATCH_INTERVAL: Duration = Duration::from_millis(500);
+/// The URI of a rule: this prefix, then its id (percent-encoded).
+pub const URI_PREFIX: &str = "wave-rules://rule/";
+
+const TOOL_RULES_FOR_FILES: &str = "rules_for_files";
+const TOOL_LIST_RULES: &str = "list_rules";
+
+/// Serves MCP on stdin/stdout until stdin closes.
+pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_io().enable_time().build() {
+        Ok(rt) => rt,
+        Err(e) => return Output::fail(EXIT_TROUBLE, format!("mcp: cannot start the runtime: {e}")),
+    };
+    let server = Server::new(env, max_bytes);
+    let result = runtime.block_on(async move {
+        let running = server.clone().serve(rmcp::transport::stdio_pipes()).await.map_err(|e| e.to_string())?;
+        let _ = server.inner.peer.set(running.peer().clone());
+        let watcher = tokio::spawn(watch(server.clone()));
+        let quit = running.waiting().await.map_err(|e| e.to_string());
+        watcher.abort();
+        quit.map(|_| ())
+    });
+    // Do not wait for a blocking stdin read that cannot be cancelled.
+    runtime.shutdown_background();
+    match result {
+        Ok(()) => Output::default(),
+        // The client went away before `initialize`: nothing to serve.
+        Err(e) if e.contains("connection closed") => Output::default(),
+        Err(e) => Output::fail(EXIT_TROUBLE, format!("mcp: {e}")),
+    }
+}
+
+/// Polls the rule files and tells the client when they changed.
+async fn watch(server: Server) {
+    loop {
+        tokio::time::sleep(WATCH_INTERVAL).await;
+        server.refresh_and_notify(None).await;
+    }
+}
+
+/// One connection's server: the rules (reloaded by stamp), what this
+/// connection was given, the memory store.
+#[derive(Clone)]
+pub struct Server {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: memory_rules::Config,
+    memory: MemoryStore,
+    max_bytes: usize,
+    state: Mutex<State>,
+    peer: OnceLock<Peer<RoleServer>>,
+}
+
+struct State {
+    loaded: Loaded,
+    /// Ids of the rules given on this connection.
+    delivered: HashSet<String>,
+    /// The order of everything given so far (stable output).
+    order: Vec<String>,
+    /// The first `rules_for_files` has been answered.
+    started: bool,
+    instructions: String,
+}
+
+impl Server {
+    pub(crate) fn new(env: &Env, max_bytes: usize) -> Server {
+        let loaded = memory_rules::load(&env.config);
+        report(&loaded);
+        let instructions = instructions(&loaded.rules);
+        let state = State { loaded, delivered: HashSet::new(), order: Vec::new(), started: false, instructions };
+        Server {
+            inner: Arc::new(Inner {
+                config: env.config.clone(),
+                memory: MemoryStore::new(MemoryLocations::new(&env.home, &env.config.workdir)),
+                max_bytes,
+                state: Mutex::new(state),
+                peer: OnceLock::new(),
+            }),
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves the data usable.
+        self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Reloads by stamp check; true when a rule or a diagnostic changed.
+    fn refresh(&self) -> bool {
+        let mut state = self.state();
+        let reloaded = memory_rules::reload(&self.inner.config, &state.loaded);
+        if !reloaded.changed {
+            return false;
+        }
+        state.loaded = reloaded.loaded;
+        report(&state.loaded);
+        state.instructions = instructions(&state.loaded.rules);
+        true
+    }
+
+    /// [`refresh`](Self::refresh), and on a change the list-changed
+    /// notification.
+    async fn refresh_and_notify(&self, peer: Option<&Peer<RoleServer>>) {
+        if !self.refresh() {
+            return;
+        }
+        if let Some(peer) = peer.or_else(|| self.inner.peer.get()) {
+            if let Err(e) = peer.notify_resource_list_changed().await {
+                eprintln!("wave-rules mcp: cannot send the list-changed notification: {e}");
+            }
+        }
+    }
+
+    fn rules(&self) -> Arc<RuleSet> {
+        self.state().loaded.rules.clone()
+    }
+
+    /// Runs one tool: `Ok(text)` or `Err(text)` (a tool error).
+    pub fn call(&self, name: &str, args: &Map<String, Value>) -> Option<Result<String, String>> {
+        Some(match name {
+            TOOL_RULES_FOR_FILES => self.rules_for_files(args),
+            read_rule::TOOL_NAME => self.read_rule(args),
+            TOOL_LIST_RULES => Ok(list_rules(&self.rules())),
+            "memory_read" | "memory_write" => {
+                let text = memory_tools::run_tool(&self.inner.memory, name, &Value::Object(args.clone()));
+                if text.starts_with("Error: ") {
+                    Err(text)
+                } else {
+                    Ok(text)
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    fn rules_for_files(&self, args: &Map<String, Value>) -> Result<String, String> {
+        let paths: Vec<String> = match args.get("paths") {
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| v.as_str().map(str::to_string).ok_or_else(|| format!("Error: every item of 'paths' must be a string, not {v}")))
+                .collect::<Result<_, _>>()?,
+            Some(Value::String(s)) => vec![s.clone()],
+            None | Some(Value::Null) => Vec::new(),
+            Some(other) => return Err(format!("Error: 'paths' must be an array of strings, not {other}")),
+        };
+        if paths.len() > MAX_PATHS {
+            return Err(format!("Error: {} paths, over the limit of {MAX_PATHS} in one call", paths.len()));
+        }
+        let prompt = match args.get("prompt") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s.len() > MAX_PROMPT_BYTES => {
+                return Err(format!("Error: 'prompt' is {} bytes, over the limit of {MAX_PROMPT_BYTES}", s.len()))
+            }
+            Some(Value::String(s)) => Some(s.as_str()),
+            Some(other) => return Err(format!("Error: 'prompt' must be a string, not {other}")),
+        };
+        let again = match args.get("again") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => return Err(format!("Error: 'again' must be true or false, not {other}")),
+        };
+        let mut state = self.state();
+        let set = state.loaded.rules.clone();
+        let rules = set.rules();
+        let mut files = Vec::with_capacity(paths.len());
+        let mut outside = Vec::new();
+        for p in &paths {
+            match set.normalize(p) {
+                Some(rel) => files.push(rel.into_owned()),
+                None => outside.push(p.as_str()),
+            }
+        }
+        let active = set.active(&files, prompt);
+        let topic: HashSet<&str> = prompt.map(|p| set.topic_active(p)).unwrap_or_default().into_iter().map(|i| rules[i].id.as_str()).collect();
+        let (given, fresh): (Vec<&Rule>, Vec<&Rule>) =
+            active.iter().map(|&i| &rules[i]).partition(|r| !again && state.delivered.contains(&r.id));
+        let options = RenderOptions { topic_rule_ids: topic, previous_order: &state.order, max_bytes: Some(self.inner.max_bytes), ..RenderOptions::default() };
+        let plan = plan_rules(&fresh, &options);
+        let mut blocks = Vec::new();
+        if !plan.text.is_empty() {
+            blocks.push(plan.text);
+        }
+        if !given.is_empty() {
+            let ids: Vec<&str> = given.iter().map(|r| r.id.as_str()).collect();
+            blocks.push(format!(
+                "(already given in this session, not repeated: {}; call {TOOL_RULES_FOR_FILES} with again: true if they are no longer in your context)",
+                ids.join(", ")
+            ));
+        }
+        if !state.started {
+            let offer = read_rule::offer(set.available(&active).into_iter().map(|i| &rules[i]));
+            if !offer.is_empty() {
+                blocks.push(offer.trim_end().to_string());
+            }
+        }
+        if !outside.is_empty() {
+            blocks.push(format!("(outside the project, no rules read for: {})", outside.join(", ")));
+        }
+        if blocks.is_empty() {
+            blocks.push("No rules apply to these files.".to_string());
+        }
+        for id in plan.order {
+            if state.delivered.insert(id.clone()) {
+                state.order.push(id);
+            }
+        }
+        state.started = true;
+        Ok(blocks.join("\n\n"))
+    }
+
+    fn read_rule(&self, args: &Map<String, Value>) -> Result<String, String> {
+        let set = self.rules();
+        let id = match args.get("id") {
+            Some(Value::String(s)) => s.trim(),
+            Some(other) => return Err(format!("Error: 'id' must be a string, not {other}")),
+            None => return Err(format!("Error: {} needs 'id'", read_rule::TOOL_NAME)),
+        };
+        match set.find(id) {
+            Some(_) => Ok(read_rule::run(&set, &json!({ "id": id }))),
+            None => Err(unknown_rule(&set, id)),
+        }
+    }
+}
+
+/// The error for an id that is not a rule, naming the closest ids.
+fn unknown_rule(set: &RuleSet, id: &str) -> String {
+    let close = closest_ids(set, id, 5);
+    if close.is_empty() {
+        format!("Error: no rule '{id}'; there are no rules (see {TOOL_LIST_RULES})")
+    } else {
+        format!("Error: no rule '{id}'; the closest ids are: {} (see {TOOL_LIST_RULES} for all)", close.join(", "))
+    }
+}
+
+/// Up to `n` ids closest to `wanted`: those containing it (or its base name)
+/// first, then by edit distance.
+pub fn closest_ids(set: &RuleSet, wanted: &str, n: usize) -> Vec<String> {
+    let wanted = wanted.to_lowercase();
+    let mut scored: Vec<(usize, &str)> = set
+        .rules()
+        .iter()
+        .map(|r| {
+            let id = r.id.to_lowercase();
+            let base = id.rsplit(['/', ':']).next().unwrap_or(&id).to_string();
+            let stem = base.rsplit_once('.').map_or(base.as_str(), |(s, _)| s);
+            let score = if !wanted.is_empty() && (id.contains(&wanted) || wanted.contains(stem)) {
+                0
+            } else {
+                1 + edit_distance(&wanted, &id).min(edit_distance(&wanted, &base)).min(edit_distance(&wanted, stem))
+            };
+            (score, r.id.as_str())
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(n).map(|(_, id)| id.to_string()).collect()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().take(256).collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().take(256).enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// `always`, `on-request`, `manual`, or what fires it (`paths`, `topics`,
+/// `regex`, joined with `+`).
+pub fn activation_kind(rule: &Rule) -> String {
+    let m = &rule.metadata;
+    match m.activation {
+        Activation::OnRequest => return "on-request".into(),
+        Activation::Manual => return "manual".into(),
+        Activation::Auto => {}
+    }
+    if m.is_unconditional() {
+        return "always".into();
+    }
+    let kinds: Vec<&str> = [("paths", m.paths.is_some()), ("topics", m.topics.is_some()), ("regex", m.regex.is_some())]
+        .into_iter()
+        .filter_map(|(k, on)| on.then_some(k))
+        .collect();
+    kinds.join("+")
+}
+
+/// The rule's description, or its first line.
+fn describe(rule: &Rule) -> String {
+    let d = rule.metadata.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
+    let text = d.unwrap_or_else(|| rule.content.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim());
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > read_rule::MAX_DESCRIPTION_CHARS {
+        format!("{}...", one.chars().take(read_rule::MAX_DESCRIPTION_CHARS - 3).collect::<String>())
+    } else {
+        one
+    }
+}
+
+/// `list_rules`: a JSON array, one object per rule.
+pub fn list_rules(set: &RuleSet) -> String {
+    let items: Vec<Value> = set
+        .rules()
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "source": r.format.as_str(),
+                "scope": r.scope.as_str(),
+                "activation": activation_kind(r),
+                "description": describe(r),
+                "uri": rule_uri(&r.id),
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".into())
+}
+
+/// The server's instructions: when to call which tool, and the rules
+/// available on request by id; under [`MAX_INSTRUCTIONS_BYTES`].
+pub fn instructions(set: &RuleSet) -> String {
+    let mut text = format!(
+        "This server holds the project's rules and memory. Before you read, edit or create a file, call {TOOL_RULES_FOR_FILES} with its paths \
+         (and the user's request as prompt) and follow the rules it returns; each rule comes once per session (again: true after your context was compacted). \
+         When the user names a rule or topic, or a rule below fits the task, call read_rule with its id; list_rules lists every rule. \
+         Call memory_read for saved notes (the index, then a topic) and memory_write to save what later sessions should know."
+    );
+    let offered: Vec<&Rule> = set.rules().iter().filter(|r| r.metadata.activation == Activation::OnRequest).collect();
+    if offered.is_empty() {
+        return text;
+    }
+    text.push_str(" Rules on request:");
+    for (i, r) in offered.iter().enumerate() {
+        let item = format!(" {} ({});", r.id, describe(r));
+        let rest = offered.len() - i - 1;
+        let tail = if rest == 0 { 0 } else { 40 };
+        if text.len() + item.len() + tail > MAX_INSTRUCTIONS_BYTES {
+            let short = format!(" {};", r.id);
+            if text.len() + short.len() + tail <= MAX_INSTRUCTIONS_BYTES {
+                text.push_str(&short);
+                continue;
+            }
+            text.push_str(&format!(" and {} more (list_rules).", offered.len() - i));
+            return text;
+        }
+        text.push_str(&item);
+    }
+    text.pop();
+    text.push('.');
+    text
+}
+
+/// `wave-rules://rule/<id>`, the id percent-encoded but for `/`.
+pub fn rule_uri(id: &str) -> String {
+    let mut uri = String::from(URI_PREFIX);
+    for b in id.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
+}
+
+/// The id of a rule URI.
+pub fn uri_rule_id(uri: &str) -> Option<String> {
+    let rest = uri.strip_prefix(URI_PREFIX)?.as_bytes();
+    let mut out = Vec::with_capacity(rest.len());
+    let mut i = 0;
+    while i < rest.len() {
+        if rest[i] == b'%' {
+            let hex = std::str::from_utf8(rest.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(rest[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// One line on stderr per broken rule file.
+fn report(loaded: &Loaded) {
+    for d in loaded.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+        let at = d.line.map(|l| format!(":{l}{}", d.column.map(|c| format!(":{c}")).unwrap_or_default())).unwrap_or_default();
+        eprintln!("wave-rules mcp: skipped {}{at}: {}", d.file_path, d.message);
+    }
+}
+
+fn schema(value: Value) -> Arc<JsonObject> {
+    match value {
+        Value::Object(map) => Arc::new(map),
+        _ => Arc::new(JsonObject::new()),
+    }
+}
+
+/// The tools, in the order listed.
+pub fn tools() -> Vec<Tool> {
+    let mut tools = vec![
+        Tool::new(
+            TOOL_RULES_FOR_FILES,
+            "Call this before you read, edit or create files: it returns the project rules for those files (and for the user's request, when you pass it as prompt). \
+             Follow the rules it returns. A rule already returned in this session is named, not repeated; pass again: true after your context was compacted.",
+            schema(json!({
+                "type": "object",
+                "properties": {
+                    "paths": { "type": "array", "items": { "type": "string" }, "description": "The files you are about to read, edit or create (relative to the project root, or absolute)." },
+                    "prompt": { "type": "string", "description": "The user's request, for rules that fire on its words or name a rule (@id)." },
+                    "again": { "type": "boolean", "description": "Return the rules even if this session was already given them. Default: false." }
+                },
+                "required": ["paths"],
+                "additionalProperties": false
+            })),
+        ),
+    ];
+    let rr = read_rule::tool_definition();
+    tools.push(Tool::new(
+        read_rule::TOOL_NAME,
+        "Read one project rule's whole text by id: a rule offered on request whose description fits the task, a rule the user names, or any id from list_rules.",
+        schema(rr["parameters"].clone()),
+    ));
+    tools.push(Tool::new(
+        TOOL_LIST_RULES,
+        "List every project rule: id, source, scope, how it activates, description.",
+        schema(json!({ "type": "object", "properties": {}, "additionalProperties": false })),
+    ));
+    if let Value::Array(defs) = memory_tools::tool_definitions() {
+        for d in defs {
+            let name = d["name"].as_str().unwrap_or_default().to_string();
+            let description = d["description"].as_str().unwrap_or_default().to_string();
+            tools.push(Tool::new(name, description, schema(d["parameters"].clone())));
+        }
+    }
+    tools
+}
+
+fn text_result(result: Result<String, String>) -> CallToolResult {
+    match result {
+        Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+        Err(text) => CallToolResult::error(vec![ContentBlock::text(text)]),
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder().enable_tools().enable_resources().enable_resources_list_changed().build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
+            .with_instructions(self.state().instructions.clone())
+    }
+
+    async fn list_tools(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        self.refresh_and_notify(Some(&context.peer)).await;
+        let args = request.arguments.unwrap_or_default();
+        match self.call(&request.name, &args) {
+            Some(result) => Ok(text_result(result).into()),
+            None => {
+                let names: Vec<String> = tools().into_iter().map(|t| t.name.into_owned()).collect();
+                Err(ErrorData::invalid_params(format!("unknown tool '{}'; the tools are: {}", request.name, names.join(", ")), None))
+            }
+        }
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.refresh_and_notify(Some(&context.peer)).await;
+        let set = self.rules();
+        let resources = set
+            .rules()
+            .iter()
+            .map(|r| {
+                Resource::new(rule_uri(&r.id), r.id.clone())
+                    .with_description(format!("{} ({}, {} rule)", describe(r), activation_kind(r), r.format.as_str()))
+                    .with_mime_type("text/markdown")
+                    .with_size(r.content.len() as u64)
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn read_resource(&self, request: ReadResourceRequestParams, context: RequestContext<RoleServer>) -> Result<ReadResourceResponse, ErrorData> {
+        self.refresh_and_notify(Some(&context.peer)).await;
+        let set = self.rules();
+        let Some(id) = uri_rule_id(&request.uri) else {
+            return Err(ErrorData::resource_not_found(format!("'{}' is not a rule URI ({URI_PREFIX}<id>)", request.uri), None));
+        };
+        match set.find(&id) {
+            Some(rule) => Ok(ReadResourceResult::new(vec![ResourceContents::text(rule.content.clone(), request.uri).with_mime_type("text/markdown")]).into()),
+            None => Err(ErrorData::resource_not_found(unknown_rule(&set, &id).trim_start_matches("Error: ").to_string(), None)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_round_trip() {
+        for id in ["a.md", "frontend/react.md", "cursor:frontend.mdc", "é x%.md"] {
+            let uri = rule_uri(id);
+            assert!(!uri[URI_PREFIX.len()..].contains(':'), "{uri}");
+            assert_eq!(uri_rule_id(&uri).as_deref(), Some(id));
+        }
+        assert_eq!(uri_rule_id("file:///a.md"), None);
+        assert_eq!(uri_rule_id("wave-rules://rule/%zz"), None);
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+    }
+}

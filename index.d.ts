@@ -161,6 +161,13 @@ export interface RuleSource {
  */
 export declare function runCli(args: Array<string>): CliOutput
 
+/**
+ * [`run_cli`] on a worker thread, so Node's event loop stays free. `mcp`
+ * runs this way: the server reads stdin and writes stdout itself, on that
+ * thread, until stdin closes, and the promise then resolves.
+ */
+export declare function runCliAsync(args: Array<string>): Promise<unknown>
+
 export interface TopicEntry {
   /** The name the topic was first written under. */
   name: string

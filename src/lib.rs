@@ -316,6 +316,34 @@ pub fn run_cli(args: Vec<String>) -> CliOutput {
   }
 }
 
+/// The command line on a worker thread: [`run_cli_async`].
+pub struct CliTask {
+  args: Vec<String>,
+}
+
+impl Task for CliTask {
+  type Output = wave_rules::Output;
+  type JsValue = CliOutput;
+
+  fn compute(&mut self) -> Result<Self::Output> {
+    let argv: Vec<String> = std::iter::once("wave-rules".to_string()).chain(std::mem::take(&mut self.args)).collect();
+    catch_unwind(AssertUnwindSafe(|| wave_rules::run(argv)))
+      .map_err(|_| Error::from_reason("wave-rules: the command failed unexpectedly (a bug)"))
+  }
+
+  fn resolve(&mut self, _env: Env, out: Self::Output) -> Result<Self::JsValue> {
+    Ok(CliOutput { stdout: out.stdout, stderr: out.stderr, exit_code: out.code })
+  }
+}
+
+/// [`run_cli`] on a worker thread, so Node's event loop stays free. `mcp`
+/// runs this way: the server reads stdin and writes stdout itself, on that
+/// thread, until stdin closes, and the promise then resolves.
+#[napi]
+pub fn run_cli_async(args: Vec<String>) -> AsyncTask<CliTask> {
+  AsyncTask::new(CliTask { args })
+}
+
 fn to_js_rule(rule: &core::Rule) -> MemoryRule {
   let m = &rule.metadata;
   MemoryRule {

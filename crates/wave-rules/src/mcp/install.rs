@@ -183,7 +183,13 @@ fn to_input(value: &Value) -> CstInputValue {
         Value::Number(n) => CstInputValue::Number(n.to_string()),
         Value::String(s) => CstInputValue::String(s.clone()),
         Value::Array(items) => CstInputValue::Array(items.iter().map(to_input).collect()),
-        Value::Object(map) => CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), to_input(v))).collect()),
+        Value::Object(map) => {
+            // The keys in the order the agents' own docs write them.
+            let rank = |k: &str| ["type", "command", "args", "enabled"].iter().position(|x| *x == k).unwrap_or(usize::MAX);
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by_key(|(k, _)| rank(k));
+            CstInputValue::Object(entries.into_iter().map(|(k, v)| (k.clone(), to_input(v))).collect())
+        }
     }
 }
 

@@ -46,10 +46,9 @@ mod stamp;
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
-pub use formats::Format;
 pub use rule::{Activation, Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
-pub use source::{Config, Format, Source};
+pub use source::{formats_named, Config, Format, Source, DEFAULT_SOURCE_NAMES};
 
 use context::Workdir;
 use std::collections::HashMap;
@@ -119,30 +118,35 @@ fn scan(config: &Config, previous: Option<&Loaded>) -> Reloaded {
     let rules = match previous {
         Some(p) if !rules_changed => p.rules.clone(),
         // Only a rebuild needs the parsed rules themselves.
-        _ => Arc::new(RuleSet::build(entries.iter().filter_map(|e| e.rule.clone()).collect(), Workdir::new(&config.workdir))),
+        _ => Arc::new(RuleSet::build(entries.iter().flat_map(|e| e.rules.iter().cloned()).collect(), Workdir::new(&config.workdir))),
     };
     let changed = rules_changed || previous.is_none_or(|p| p.diagnostics != diagnostics);
     Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at), workdir: config.workdir.clone() }, changed, reparsed }
 }
 
-/// Reads and parses one found file.
-pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> Option<parse::ParsedRule> {
+/// Reads and parses one found file: its rules (several for `rules.yaml`,
+/// none when unusable).
+pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> Vec<parse::ParsedRule> {
     let (_, outcome) = read_and_parse(found);
     diagnostics.extend(outcome.diagnostics);
-    outcome.rule
+    outcome.rules
 }
 
 /// Reads one found file and parses it; the text is returned too (`None` when
 /// it could not be read, which the outcome's diagnostics say).
-pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, parse::Outcome) {
+pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, formats::Parsed) {
     match discover::read(&found.path) {
         Ok(text) => {
-            let outcome = match found.format {
-                Format::Wave => parse::parse_rule(found.scope, &found.id, &found.path, &text),
+            let rel = found.id.strip_prefix(&format!("{}:", found.format.as_str())).unwrap_or(&found.id);
+            let directory = match found.format {
+                Format::Cursor | Format::AgentsMd => formats::nested::directory_of(rel),
+                _ => None,
             };
+            let input = formats::Input { scope: found.scope, id: &found.id, path: &found.path, text: &text, directory };
+            let outcome = formats::parse(found.format, &input);
             (Some(text), outcome)
         }
-        Err(d) => (None, parse::Outcome { rule: None, diagnostics: vec![d] }),
+        Err(d) => (None, formats::Parsed { rules: Vec::new(), diagnostics: vec![d] }),
     }
 }
 

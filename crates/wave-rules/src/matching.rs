@@ -17,7 +17,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
     let prompt = args.prompt.as_deref();
     // Rules with a `regex` (Continue) match the content of the files in
     // context: the CLI is a caller that can read them.
-    let workdir = env.roots.workdir.clone();
+    let workdir = env.config.workdir.clone();
     let read = move |file: &str| -> Option<String> {
         let path = workdir.join(file);
         let mut text = String::new();

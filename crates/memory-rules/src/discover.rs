@@ -69,6 +69,9 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         let single = matches!(root.format, Format::Copilot | Format::Cline | Format::RulesYaml);
         if single && real.is_file() && root.format.is_rule_file(&root.dir) {
             let name = root.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            // A file of several rules is no rule itself: its rules' ids are
+            // its own, so the user's and the project's file both load.
+            let name = if root.format == Format::RulesYaml { format!("{}/{name}", root.scope) } else { name };
             return vec![Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&name), path: root.dir.clone() }];
         }
         diagnostics.push(Diagnostic::new(Severity::Error, Code::Unreadable, &root.dir, "the rules root is not a directory"));

@@ -450,6 +450,7 @@ pub fn mention_names(rule: &Rule) -> Vec<String> {
     let bare = rule.id.split_once(':').map_or(rule.id.as_str(), |(_, r)| r);
     names.push(bare.to_lowercase());
     let base = bare.rsplit('/').next().unwrap_or(bare);
+    names.push(base.to_lowercase());
     let stem = [".instructions.md", ".mdc", ".md", ".txt", ".yaml"]
         .iter()
         .find_map(|ext| base.strip_suffix(ext))

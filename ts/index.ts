@@ -3,8 +3,8 @@
  * agent SDK's `MemoryRuleManager`), and the glue that puts rules into the
  * SDK's prompts.
  */
-export { MemoryRuleManager, defaultSources } from './manager'
-export type { MemoryRuleManagerOptions, ActiveRulesSplit } from './manager'
+export { MemoryRuleManager, defaultSources, readRuleToolDefinition } from './manager'
+export type { MemoryRuleManagerOptions, ActiveRulesSplit, ActiveRulesOptions, SourceName, ReadRuleToolDefinition } from './manager'
 export { contextFilesFromMessages, lastUserText, normalizeFile, FILE_KEYS, FILE_LIST_KEYS } from './context'
 export type { ContextOptions } from './context'
 export { renderRules, planRules, stableOrder, MANDATORY_HEADER, MANDATORY_FOOTER, RULES_HEADING } from './render'

@@ -15,10 +15,16 @@
  * - `mode: 'reminders'`: the system prompt gets only the unconditional rules;
  *   a conditional rule is delivered once per session as a reminder message.
  *
+ * Rules available on request (a Cursor "Agent Requested" rule, Windsurf
+ * `model_decision`, ...) are offered after the rules section as a short list
+ * of ids and descriptions; give the model `handle.readRuleTool.definition`
+ * and answer its calls with `handle.readRuleTool.run(input)`.
+ *
  * Nothing here throws into the agent loop: errors go to `onError`.
  */
 import { contextFilesFromMessages, lastUserText } from './context'
-import { MemoryRuleManager } from './manager'
+import { MemoryRuleManager, readRuleToolDefinition } from './manager'
+import type { ReadRuleToolDefinition } from './manager'
 import { planRules } from './render'
 import type { Reminder } from './session'
 import { RuleSession } from './session'
@@ -63,6 +69,8 @@ export interface MemoryRulesHandle {
   onStop(): string[]
   /** The rules text added to the last system prompt. */
   lastSection(): string
+  /** The `read_rule` tool for rules available on request: its spec, and a runner that never throws. */
+  readonly readRuleTool: { definition: ReadRuleToolDefinition; run(input: unknown): string }
 }
 
 export function withMemoryRules(ai: AIManagerLike, options: WithMemoryRulesOptions = {}): MemoryRulesHandle {
@@ -110,7 +118,8 @@ export function withMemoryRules(ai: AIManagerLike, options: WithMemoryRulesOptio
       memory,
     })
     order = plan.order
-    section = plan.text
+    const offer = manager.getAvailableRulesText(files, prompt)
+    section = offer === '' ? plan.text : plan.text === '' ? offer.trimEnd() : `${plan.text}\n\n${offer.trimEnd()}`
     if (mode === 'reminders') {
       const result = await session.deliver(sid, files, prompt, deliver)
       if (result.error !== undefined) onError(result.error)
@@ -134,5 +143,6 @@ export function withMemoryRules(ai: AIManagerLike, options: WithMemoryRulesOptio
     onCompacted: () => session.onCompacted(sessionId()),
     onStop: () => session.onStop(sessionId()),
     lastSection: () => section,
+    readRuleTool: { definition: readRuleToolDefinition(), run: (input: unknown) => manager.runReadRuleTool(input) },
   }
 }

@@ -13,7 +13,7 @@ const KEYS: [&str; 1] = ["paths"];
 /// Cline's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
     if meta.paths.is_some() {
-        "conditional, `paths`"
+        "conditional"
     } else {
         "always"
     }

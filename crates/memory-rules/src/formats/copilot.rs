@@ -23,7 +23,7 @@ pub fn kind(meta: &Metadata) -> &'static str {
     match meta.activation {
         Activation::OnRequest => "on request (no applyTo; by description)",
         Activation::Manual => "manual (attached by hand)",
-        Activation::Auto if meta.paths.is_some() => "path-specific, `applyTo`",
+        Activation::Auto if meta.paths.is_some() => "path-specific",
         Activation::Auto => "repository-wide",
     }
 }

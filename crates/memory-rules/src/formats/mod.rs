@@ -34,64 +34,12 @@ use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::frontmatter::Value;
 use crate::parse::{self, Context, ParsedRule, RulePattern};
 use crate::rule::{Activation, Metadata, Rule, Scope};
-use std::fmt;
 use std::path::Path;
 
-/// A rule file format: the tool whose meaning a file is read with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Format {
-    /// `.wave/rules/*.md`: `paths`, `topics` (this package's own format).
-    Wave,
-    /// `.claude/rules/**/*.md`: Claude Code's `paths`; the same model as Wave.
-    Claude,
-    Cursor,
-    Copilot,
-    Windsurf,
-    Kiro,
-    Cline,
-    Continue,
-    /// `AGENTS.md` / `CLAUDE.md` in the project root and subdirectories.
-    AgentsMd,
-    /// `.claude/rules.yaml`: keyword rules.
-    RulesYaml,
-}
+pub use crate::source::Format;
 
+/// What the other agents' formats add to [`Format`].
 impl Format {
-    /// Every format, in the order sources are read.
-    pub const ALL: [Format; 10] = [
-        Format::AgentsMd,
-        Format::Cursor,
-        Format::Copilot,
-        Format::Windsurf,
-        Format::Kiro,
-        Format::Cline,
-        Format::Continue,
-        Format::RulesYaml,
-        Format::Claude,
-        Format::Wave,
-    ];
-
-    /// The source name (`--sources`, the manager's `sources` option).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Wave => "wave",
-            Format::Claude => "claude",
-            Format::Cursor => "cursor",
-            Format::Copilot => "copilot",
-            Format::Windsurf => "windsurf",
-            Format::Kiro => "kiro",
-            Format::Cline => "cline",
-            Format::Continue => "continue",
-            Format::AgentsMd => "agents-md",
-            Format::RulesYaml => "rules-yaml",
-        }
-    }
-
-    /// The format with this source name.
-    pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.as_str() == name.trim())
-    }
-
     /// The tool's name, for explanations.
     pub fn tool(self) -> &'static str {
         match self {
@@ -156,12 +104,6 @@ impl Format {
             Format::Cline => "remove it; a rule without 'paths' is always active",
             _ => "remove it; a rule without 'paths' or 'topics' is always active",
         }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -490,7 +432,7 @@ pub fn kind(rule: &Rule) -> &'static str {
         Format::Cline => cline::kind(meta),
         Format::Continue => continue_::kind(meta),
         Format::AgentsMd => agents_md::kind(meta),
-        Format::RulesYaml => "keyword rule, `topics`",
+        Format::RulesYaml => "keyword rule",
         Format::Wave | Format::Claude => match (meta.paths.is_some(), meta.topics.is_some()) {
             (false, false) => "always",
             (true, false) => "`paths`",
@@ -508,6 +450,7 @@ pub fn mention_names(rule: &Rule) -> Vec<String> {
     let bare = rule.id.split_once(':').map_or(rule.id.as_str(), |(_, r)| r);
     names.push(bare.to_lowercase());
     let base = bare.rsplit('/').next().unwrap_or(bare);
+    names.push(base.to_lowercase());
     let stem = [".instructions.md", ".mdc", ".md", ".txt", ".yaml"]
         .iter()
         .find_map(|ext| base.strip_suffix(ext))

@@ -5,7 +5,7 @@
 //!
 //! | event | stdout |
 //! | --- | --- |
-//! | `SessionStart` | the always-on rules, then the memory; after `compact` / `clear` every rule active in the session again |
+//! | `SessionStart` | the always-on rules, then the memory; on `resume` only what the session lacks; after `compact` / `clear` every rule active in the session again |
 //! | `UserPromptSubmit` | the rules a topic of the prompt activates, as `=== MANDATORY RULES ===`, every time |
 //! | `PostToolUse` | the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, once per session |
 //! | `Stop` | `{"decision":"block","reason":...}` with the `remind: every-turn` rules active in the session, unless `stop_hook_active` |
@@ -213,18 +213,33 @@ fn respond(action: &HookAction, budget: &BudgetArgs, env: &Env, set: &RuleSet, i
     let mut options = RenderOptions { max_lines: budget.max_lines, max_bytes: Some(budget.max_bytes), ..RenderOptions::default() };
     match action {
         HookAction::SessionStart(_) => {
+            let source = input.source.as_deref().unwrap_or("startup");
             let mut give: Vec<usize> = always;
-            if matches!(input.source.as_deref(), Some("compact") | Some("clear")) {
-                // The conversation lost what it was given: everything that
-                // was active in the session comes again.
-                state.delivered.clear();
-                let mut on: HashSet<usize> = give.iter().copied().collect();
-                on.extend(set.active(&state.files, None));
-                on.extend(ids_to_indices(set, &state.topics));
-                give = on.into_iter().collect();
-                give.sort_unstable();
+            let mut with_memory = true;
+            match source {
+                "compact" | "clear" => {
+                    // The conversation lost what it was given: everything
+                    // that was active in the session comes again.
+                    state.delivered.clear();
+                    let mut on: HashSet<usize> = give.iter().copied().collect();
+                    on.extend(set.active(&state.files, None));
+                    on.extend(ids_to_indices(set, &state.topics));
+                    give = on.into_iter().collect();
+                    give.sort_unstable();
+                }
+                "resume" => {
+                    // The resumed conversation still holds what it was
+                    // given; only what it lacks comes.
+                    give.retain(|&i| !state.delivered.contains(&rules[i].id));
+                    with_memory = !state.started;
+                }
+                _ => *state = SessionState::default(),
             }
-            let memory = MemoryStore::new(MemoryLocations::new(&env.home, &env.config.workdir)).load_for_prompt(MEMORY_MAX_LINES);
+            let memory = if with_memory {
+                MemoryStore::new(MemoryLocations::new(&env.home, &env.config.workdir)).load_for_prompt(MEMORY_MAX_LINES)
+            } else {
+                String::new()
+            };
             options.memory = Some(&memory);
             let picked: Vec<&Rule> = give.iter().map(|&i| &rules[i]).collect();
             state.started = true;

@@ -154,9 +154,9 @@ impl Store {
             }
         };
         let before = state.clone();
+        let result = f(&mut state);
         state.version = 1;
         state.workdir = workdir.to_string_lossy().into_owned();
-        let result = f(&mut state);
         if lock.is_some() && state != before {
             let path = self.path(session);
             let bytes = serde_json::to_vec(&state).unwrap_or_default();

@@ -205,17 +205,17 @@ export interface RuleSource {
 export declare function runCli(args: Array<string>, stdin?: Buffer | undefined | null): CliOutput
 
 /**
- * The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
- * `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
- */
-export declare function sourceNames(): Array<string>
-
-/**
  * [`run_cli`] on a worker thread, so Node's event loop stays free. `mcp`
  * runs this way: the server reads stdin and writes stdout itself, on that
  * thread, until stdin closes, and the promise then resolves.
  */
-export declare function runCliAsync(args: Array<string>): Promise<unknown>
+export declare function runCliAsync(args: Array<string>): Promise<CliOutput>
+
+/**
+ * The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
+ * `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
+ */
+export declare function sourceNames(): Array<string>
 
 export interface TopicEntry {
   /** The name the topic was first written under. */

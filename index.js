@@ -841,5 +841,5 @@ module.exports.RuleEngine = nativeBinding.RuleEngine
 module.exports.memoryToolDefinitions = nativeBinding.memoryToolDefinitions
 module.exports.readRuleToolDefinition = nativeBinding.readRuleToolDefinition
 module.exports.runCli = nativeBinding.runCli
-module.exports.sourceNames = nativeBinding.sourceNames
 module.exports.runCliAsync = nativeBinding.runCliAsync
+module.exports.sourceNames = nativeBinding.sourceNames

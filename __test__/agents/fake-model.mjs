@@ -2,11 +2,18 @@
 // Messages API (SSE streaming or not) for Claude Code, and OpenAI-compatible
 // chat completions for opencode. It records every request and answers with
 // tool calls scripted in the user's prompt: `READ:src/a.ts` and
-// `WRITE:src/new.ts` become one call each, in order, then a plain answer.
+// `WRITE:src/new.ts` become one call each, in order, then a plain answer;
+// `CALL:<tool>:<base64url JSON>` calls the tool whose name is or ends with
+// `_<tool>` (MCP tools: `mcp__server__tool`, `server_tool`) with that input.
 import http from 'node:http'
 import path from 'node:path'
 
-const DIRECTIVE = /\b(READ|WRITE):([A-Za-z0-9_./-]+)/g
+const DIRECTIVE = /\b(READ|WRITE):([A-Za-z0-9_./-]+)|\bCALL:([A-Za-z0-9_]+):([A-Za-z0-9_-]+)/g
+
+/** The directive that makes the fake model call `tool` with `input`. */
+export function callDirective(tool, input) {
+  return `CALL:${tool}:${Buffer.from(JSON.stringify(input)).toString('base64url')}`
+}
 
 /** Every text in a value, depth-first (for searching what reached the model). */
 export function texts(value, out = []) {
@@ -35,7 +42,7 @@ function userTexts(messages) {
 /** The next scripted step for a conversation: a tool call, or text. */
 function nextStep(messages, toolNames, workdir, flavour) {
   const directives = []
-  for (const t of userTexts(messages)) for (const m of t.matchAll(DIRECTIVE)) directives.push([m[1], m[2]])
+  for (const t of userTexts(messages)) for (const m of t.matchAll(DIRECTIVE)) directives.push(m[1] ? [m[1], m[2]] : ['CALL', m[3], m[4]])
   // Steps already taken: tool calls in the assistant messages.
   let done = 0
   for (const m of messages ?? []) {
@@ -45,7 +52,12 @@ function nextStep(messages, toolNames, workdir, flavour) {
   }
   const step = directives[done]
   if (!step) return { text: 'Done.' }
-  const [verb, rel] = step
+  const [verb, rel, payload] = step
+  if (verb === 'CALL') {
+    const name = toolNames.find((n) => n === rel || n.endsWith(`_${rel}`))
+    if (!name) return { text: 'Done.' }
+    return { tool: { name, input: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) } }
+  }
   const file = path.join(workdir, rel)
   if (flavour === 'anthropic') {
     const name = verb === 'READ' ? 'Read' : 'Write'

@@ -1,0 +1,141 @@
+// `wave-rules mcp` inside the real agents (pinned devDependencies), headless
+// against the fake model server: Claude Code with `--mcp-config` after
+// `wave-rules mcp install --client claude`, and opencode with the `mcp`
+// entry `wave-rules mcp install --client opencode` merged into its
+// opencode.json. The fake model calls `rules_for_files`, then
+// `memory_write`; the assertions are on what reached the model in the next
+// requests and on the memory topic on disk.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { startFakeModel, count, callDirective, texts } from './fake-model.mjs'
+import { claudeBinary, opencodeBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+
+const require = createRequire(import.meta.url)
+const claude = claudeBinary()
+const opencode = opencodeBinary()
+const TIMEOUT = 120_000
+
+const RULES = {
+  '.wave/rules/general.md': 'Keep functions small.\n',
+  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+  '.wave/rules/py.md': '---\npaths: "**/*.py"\n---\nType hints on every function.\n',
+  'src/a.ts': 'export const a = 1\n',
+}
+const GENERAL = '[general.md] Keep functions small.'
+const TS = '[ts.md] Strict TS everywhere.'
+const PY = '[py.md]'
+const NOTE = 'Build with npm run build; the tests need it.'
+const PROMPT = `edit src/a.ts ${callDirective('rules_for_files', { paths: ['src/a.ts'] })} ${callDirective('memory_write', { topic: 'build', content: NOTE })}`
+
+let root, server, bin
+before(async () => {
+  if (!claude && !opencode) return
+  bin = waveRulesBinary()
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-mcp-'))
+  server = await startFakeModel({ workdir: root })
+})
+after(async () => {
+  await server?.close()
+  if (root) fs.rmSync(root, { recursive: true, force: true })
+})
+
+function project(name, extra = {}) {
+  const work = path.join(root, name, 'work')
+  const home = path.join(root, name, 'home')
+  fs.mkdirSync(home, { recursive: true })
+  writeTree(work, { ...RULES, ...extra })
+  server.setWorkdir(work)
+  return { work, home }
+}
+
+/** The memory topic file, where the package's MemoryStore puts it. */
+function topicFile(work, home) {
+  const { MemoryStore } = require('../..')
+  return path.join(new MemoryStore({ workdir: work, homeDir: home }).projectDir, 'build.md')
+}
+
+/** The text of every tool result in a request's messages. */
+function toolResults(body) {
+  const out = []
+  for (const m of body.messages ?? []) {
+    if (m.role === 'tool') out.push(...texts(m.content))
+    if (Array.isArray(m.content)) for (const c of m.content) if (c.type === 'tool_result') out.push(...texts(c.content))
+  }
+  return out.join('\n')
+}
+
+test('Claude Code: installed with `mcp install --client claude`, the rules and the memory tool reach the model', { skip: claude ? false : 'no @anthropic-ai/claude-code', timeout: 2 * TIMEOUT }, async () => {
+  const { work, home } = project('claude')
+  const env = isolatedEnv(home, {
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: 'sk-ant-dummy',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    // Claude Code defers MCP tools behind its ToolSearch tool by default (the
+    // model searches, then calls); the scripted model calls them directly.
+    ENABLE_TOOL_SEARCH: 'false',
+  })
+  const installed = execFileSync(bin, ['mcp', 'install', '--client', 'claude'], { cwd: work, env, encoding: 'utf8' })
+  assert.match(installed, /installed the wave-rules MCP server for claude/)
+  const first = server.requests.length
+  const r = await run(
+    claude,
+    ['-p', PROMPT, '--mcp-config', path.join(work, '.mcp.json'), '--allowedTools', 'mcp__wave-rules', '--model', 'claude-sonnet-4-5', '--output-format', 'json'],
+    { cwd: work, env, timeout: TIMEOUT },
+  )
+  assert.ok(!r.timedOut, `claude timed out\n${r.stderr}`)
+  const main = server.requests.slice(first).filter((q) => q.path.includes('/messages') && (q.body.tools ?? []).length > 0)
+  assert.ok(main.length >= 3, `two tool calls and an answer, got ${main.length}\n${r.stdout}\n${r.stderr}`)
+  const tools = main[0].body.tools.map((t) => t.name)
+  for (const t of ['rules_for_files', 'read_rule', 'list_rules', 'memory_read', 'memory_write']) assert.ok(tools.includes(`mcp__wave-rules__${t}`), `${t} in ${tools}`)
+  // The server's instructions reach the model (Claude Code puts them in the first turn).
+  assert.ok(count(main[0].body, 'call rules_for_files with its paths') >= 1, 'the instructions reached the model')
+  // The request after rules_for_files carries the rules as the tool's result.
+  const afterRules = toolResults(main[1].body)
+  assert.ok(afterRules.includes(TS), `the path rule reached the model: ${afterRules}`)
+  assert.ok(afterRules.includes(GENERAL), 'the always-on rule came with the first call')
+  assert.ok(!afterRules.includes(PY), 'no rule for other files')
+  const afterMemory = toolResults(main[2].body)
+  assert.match(afterMemory, /Appended to project memory topic 'build'/)
+  assert.match(fs.readFileSync(topicFile(work, home), 'utf8'), new RegExp(NOTE.replace(/[.;]/g, '\\$&')))
+})
+
+test('opencode: the `mcp` entry from `mcp install --client opencode`, the rules and the memory tool reach the model', { skip: opencode ? false : 'no opencode-ai', timeout: 2 * TIMEOUT }, async () => {
+  const { work, home } = project('opencode', {
+    'opencode.json': JSON.stringify(
+      {
+        $schema: 'https://opencode.ai/config.json',
+        provider: {
+          fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${server.url}/v1`, apiKey: 'dummy' }, models: { 'fake-model': { name: 'Fake model' } } },
+        },
+        model: 'fake/fake-model',
+        small_model: 'fake/fake-model',
+      },
+      null,
+      2,
+    ),
+  })
+  const env = isolatedEnv(home, { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' })
+  execFileSync(bin, ['mcp', 'install', '--client', 'opencode'], { cwd: work, env, encoding: 'utf8' })
+  const config = JSON.parse(fs.readFileSync(path.join(work, 'opencode.json'), 'utf8'))
+  assert.equal(config.mcp['wave-rules'].type, 'local')
+  assert.equal(config.model, 'fake/fake-model', 'the user settings are kept')
+  const first = server.requests.length
+  const r = await run(opencode, ['run', PROMPT, '--model', 'fake/fake-model'], { cwd: work, env, timeout: TIMEOUT })
+  assert.ok(!r.timedOut, `opencode timed out\n${r.stderr.slice(-2000)}`)
+  const main = server.requests.slice(first).filter((q) => q.path.includes('/chat/completions') && (q.body.tools ?? []).length > 0)
+  assert.ok(main.length >= 3, `two tool calls and an answer, got ${main.length}\n${r.stdout}\n${r.stderr.slice(-2000)}`)
+  const tools = main[0].body.tools.map((t) => t.function?.name)
+  assert.ok(tools.some((n) => n.endsWith('rules_for_files')) && tools.some((n) => n.endsWith('memory_write')), `${tools}`)
+  const afterRules = toolResults(main[1].body)
+  assert.ok(afterRules.includes(TS), `the path rule reached the model: ${afterRules}`)
+  assert.ok(afterRules.includes(GENERAL))
+  assert.match(toolResults(main[2].body), /Appended to project memory topic 'build'/)
+  assert.ok(fs.existsSync(topicFile(work, home)), 'the memory topic is on disk')
+})

@@ -261,6 +261,35 @@ for (const kind of ['binary', 'npx']) {
   })
 }
 
+test('edits are seen by the next call wherever they happen: a rules directory created later, a subdirectory, a symlinked file', async () => {
+  const tree = tempTree()
+  const c = await connect('binary', tree)
+  try {
+    const rules = async () => text(await call(c.client, 'rules_for_files', { paths: ['src/a.ts'], again: true }))
+    assert.equal(await rules(), 'No rules apply to these files.')
+    // .wave/rules did not exist when the server started.
+    tree.write(path.join(tree.workdir, '.wave/rules/first.md'), 'First rule.\n')
+    assert.match(await rules(), /\[first\.md\] First rule\./)
+    // A new subdirectory, then an edit inside it.
+    tree.write(path.join(tree.workdir, '.wave/rules/sub/deep.md'), '---\npaths: src/**\n---\nDeep v1.\n')
+    assert.match(await rules(), /\[sub\/deep\.md\] Deep v1\./)
+    tree.write(path.join(tree.workdir, '.wave/rules/sub/deep.md'), '---\npaths: src/**\n---\nDeep v2.\n')
+    assert.match(await rules(), /\[sub\/deep\.md\] Deep v2\./)
+    // A rule file that is a symlink to a file outside the rules directory.
+    const target = tree.write(path.join(tree.root, 'shared/team.md'), 'Team v1.\n')
+    fs.symlinkSync(target, path.join(tree.workdir, '.wave/rules/team.md'))
+    assert.match(await rules(), /\[team\.md\] Team v1\./)
+    fs.writeFileSync(target, 'Team v2.\n')
+    assert.match(await rules(), /\[team\.md\] Team v2\./)
+    // A deletion.
+    fs.rmSync(path.join(tree.workdir, '.wave/rules/first.md'))
+    assert.ok(!(await rules()).includes('first.md'))
+  } finally {
+    await c.client.close()
+    tree.cleanup()
+  }
+})
+
 test('a client that goes away before initialize: the server exits quietly', () => {
   const tree = tempTree()
   try {

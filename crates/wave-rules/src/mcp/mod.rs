@@ -12,7 +12,8 @@
 //! | `memory_read`, `memory_write` | the package's memory tools, the same runner (`memory::tools`) |
 //!
 //! Every rule is also a resource (`wave-rules://rule/<id>`). Before each
-//! answer the rules are reloaded by stamp check (as `reload()`), so an edit
+//! answer the rules are reloaded by stamp check (as `reload()`; on Linux only
+//! after an inotify event on the rules directories, see `fresh`), so an edit
 //! is seen by the next call; a poll every [`WATCH_INTERVAL`] sends
 //! `notifications/resources/list_changed` when a rule file changed.
 //!
@@ -23,6 +24,7 @@
 //! a JSON-RPC error, wrong argument types a tool error; then the next request
 //! is served.
 
+mod fresh;
 pub mod install;
 
 use crate::{Env, Output, EXIT_TROUBLE};
@@ -116,14 +118,18 @@ struct State {
     /// The first `rules_for_files` has been answered.
     started: bool,
     instructions: String,
+    /// Whether the rule files must be looked at again.
+    fresh: fresh::Freshness,
 }
 
 impl Server {
     pub(crate) fn new(env: &Env, max_bytes: usize) -> Server {
+        let mut fresh = fresh::Freshness::new(&env.config);
         let loaded = memory_rules::load(&env.config);
+        fresh.add_files(&loaded);
         report(&loaded);
         let instructions = instructions(&loaded.rules);
-        let state = State { loaded, delivered: HashSet::new(), order: Vec::new(), started: false, instructions };
+        let state = State { loaded, delivered: HashSet::new(), order: Vec::new(), started: false, instructions, fresh };
         Server {
             inner: Arc::new(Inner {
                 config: env.config.clone(),
@@ -140,10 +146,17 @@ impl Server {
         self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Reloads by stamp check; true when a rule or a diagnostic changed.
+    /// Reloads by stamp check (after a file event, where files are
+    /// watched); true when a rule or a diagnostic changed.
     fn refresh(&self) -> bool {
         let mut state = self.state();
+        if !state.fresh.maybe_changed() {
+            return false;
+        }
+        let mut fresh = fresh::Freshness::new(&self.inner.config);
         let reloaded = memory_rules::reload(&self.inner.config, &state.loaded);
+        fresh.add_files(&reloaded.loaded);
+        state.fresh = fresh;
         if !reloaded.changed {
             return false;
         }

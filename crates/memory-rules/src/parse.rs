@@ -295,7 +295,11 @@ impl<'a> Context<'a> {
             "alwaysApply" => Some("'alwaysApply' is Cursor's key: remove it; a rule without 'paths' or 'topics' is always active"),
             _ => None,
         };
+        // A file written for two tools (`paths` for Claude Code and `applyTo`
+        // for Copilot) means the other tool's key: it cannot misfire here.
+        let deliberate = key != "alwaysApply" && self.key_location("paths").is_some();
         match hint {
+            Some(_) if deliberate => self.report(Severity::Info, Code::ForeignKey, at, format!("'{key}' is another tool's key; this file's 'paths' applies here and '{key}' is ignored")),
             Some(hint) => self.report(Severity::Warning, Code::ForeignKey, at, format!("{hint}; it is ignored here")),
             None => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored (known keys: {})", KNOWN_KEYS.join(", "))),
         }

@@ -233,6 +233,7 @@ fn continue_rules() {
     t.write(r.join("regex.md"), "---\nglobs: \"**/*.tsx\"\nregex: \"useEffect\\\\(\"\n---\nEffects.");
     t.write(r.join("ask.md"), "---\nalwaysApply: false\ndescription: Writing migrations\n---\nAsk.");
     t.write(r.join("off.md"), "---\nname: Off\nalwaysApply: false\n---\nOnly when mentioned.");
+    t.write(r.join("docs.md"), "---\nglobs: docs/**\nalwaysApply: false\ndescription: Writing docs\n---\nGlobs, or by description.");
     let l = load(&t, &[Format::Continue]);
     assert_eq!(active(&l, &[], None), ["continue:always.md", "continue:plain.md"]);
     assert_eq!(active(&l, &["src/a/b.ts"], None), ["continue:always.md", "continue:plain.md", "continue:string.md"]);
@@ -246,7 +247,10 @@ fn continue_rules() {
     assert!(ids(l.rules.active_with(&["a/b.tsx"], None, Some(&yes))).contains(&"continue:regex.md".to_string()));
     assert!(!ids(l.rules.active_with(&["a/b.tsx"], None, Some(&no))).contains(&"continue:regex.md".to_string()));
     assert!(!ids(l.rules.active_with(&["a/b.ts"], None, Some(&yes))).contains(&"continue:regex.md".to_string()), "globs still apply");
-    assert_eq!(available(&l, &[], None), ["continue:ask.md"]);
+    assert_eq!(available(&l, &[], None), ["continue:ask.md", "continue:docs.md"]);
+    // alwaysApply: false with globs: the globs, or the agent by description.
+    assert!(active(&l, &["docs/a.md"], None).contains(&"continue:docs.md".to_string()));
+    assert_eq!(available(&l, &["docs/a.md"], None), ["continue:ask.md"]);
     assert_eq!(activation(&l, "continue:off.md"), Activation::Manual);
     assert!(active(&l, &[], Some("@off")).contains(&"continue:off.md".to_string()));
 }

@@ -60,6 +60,7 @@ export class MemoryRuleManager {
   /** The files in context the engine holds (what the last message sent). */
   #sent: string[] = []
   #discovered = false
+  #generation = 0
 
   constructor(options: MemoryRuleManagerOptions) {
     if (!options || typeof options.workdir !== 'string' || options.workdir === '') {
@@ -102,6 +103,11 @@ export class MemoryRuleManager {
     return changed
   }
 
+  /** Goes up by one each time the rules in use change (a discovery, or a reload that changed something). */
+  get generation(): number {
+    return this.#generation
+  }
+
   /** Whether `discoverRules()` (or `reload()`) has completed once. */
   get discovered(): boolean {
     return this.#discovered
@@ -115,6 +121,7 @@ export class MemoryRuleManager {
     this.#indices = new Uint32Array(this.#rules.length)
     this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))
     this.#discovered = true
+    this.#generation++
   }
 
   /** Every loaded rule: priority descending, project before user, then id. */

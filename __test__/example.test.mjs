@@ -89,3 +89,27 @@ test('the example in reminder mode sends a conditional rule once, as a reminder 
   assert.deepEqual(server.requests.map((r) => reminders(r).map(([i]) => i)), [[], [4], [4]])
   assert.match(JSON.stringify(reminders(server.requests[1])[0][1].content), /API handlers validate their input\./)
 })
+
+const agentsExample = path.join(root, 'dist/examples/openai-agents.mjs')
+
+test('the OpenAI Agents SDK example sends the rules of the files it reads, turn by turn', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('always.md', 'Be brief.')
+  tree.project('api.md', '---\npaths: "src/api/**"\n---\nAPI handlers validate their input.')
+  tree.project('db.md', '---\ntopics: [customer]\n---\nThe customer table is read-only.')
+  tree.write(path.join(tree.workdir, 'src/api/customers.ts'), 'export const list = () => []\n')
+  const server = await chatServer(t, ['src/api/customers.ts'])
+  const { stdout } = await run(process.execPath, [agentsExample, 'Add paging to the customer list'], {
+    cwd: tree.workdir,
+    env: { ...process.env, HOME: tree.homeDir, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', OPENAI_MODEL: 'm' },
+  })
+  assert.equal(stdout, 'done\n')
+  assert.equal(server.requests.length, 2)
+  const mandatory = '=== MANDATORY RULES ===\n[db.md] The customer table is read-only.\n===========================\n\n'
+  const [first, second] = server.requests
+  assert.equal(first.auth, 'Bearer test-key')
+  assert.deepEqual(first.body.messages[0], { role: 'system', content: `You are a careful coding agent.\n\n${mandatory}## Rules\n[always.md] Be brief.` })
+  assert.equal(second.body.messages[0].content, `You are a careful coding agent.\n\n${mandatory}## Rules\n[always.md] Be brief.\n[api.md] API handlers validate their input.`)
+  assert.match(JSON.stringify(second.body.messages.at(-1)), /export const list/)
+})

@@ -30,32 +30,11 @@
  * Nothing throws into the SDK: on any error the call goes on without rules,
  * and the error goes to `onError`.
  */
-import { ConversationReader } from './conversation'
-import { MemoryRuleManager } from './manager'
-import type { MemoryRuleManagerOptions } from './manager'
-import { planRules } from './render'
-import { reminderText } from './session'
-import type { MemoryRule } from '../index'
+import { RuleInjector, withReminders } from './inject'
+import type { RuleInjectorOptions } from './inject'
+import type { MemoryRuleManager } from './manager'
 
-export interface MemoryRulesMiddlewareOptions {
-  /** The rule manager to use; or give `workdir` (and `homeDir`, `sources`) to make one. */
-  manager?: MemoryRuleManager
-  workdir?: string
-  homeDir?: string
-  sources?: MemoryRuleManagerOptions['sources']
-  /** Default `'system-prompt'`. */
-  mode?: 'system-prompt' | 'reminders'
-  /** Budget for the rules section of the system prompt. */
-  maxLines?: number
-  maxBytes?: number
-  /** Memory text, placed after the rules in the system prompt. */
-  memory?: () => string | Promise<string>
-  /**
-   * Rules are reloaded (incrementally) before a call when at least this many
-   * milliseconds passed since the last reload. Default 1000; 0: before every
-   * call; `Infinity`: never (call `manager.reload()` yourself).
-   */
-  reloadIntervalMs?: number
+export interface MemoryRulesMiddlewareOptions extends RuleInjectorOptions {
   /** The session a call belongs to. Default: one session, `'default'`. */
   sessionId?: (params: CallParams) => string
   /** Receives every error instead of the SDK. Default: ignore. */
@@ -79,29 +58,8 @@ export interface MemoryRulesMiddleware {
   delivered(sessionId?: string): string[]
 }
 
-interface Anchor {
-  /** Index in the SDK's prompt before which the reminder goes. */
-  at: number
-  message: { role: 'user'; content: Array<{ type: 'text'; text: string }> }
-}
-
-interface Session {
-  reader: ConversationReader
-  /** The manager generation `pathIds` was computed for. */
-  generation: number
-  /** Conditional rules a file in context fired (a union over files). */
-  pathIds: Set<string>
-  topicPrompt: string | undefined
-  topicIds: string[]
-  order: string[]
-  delivered: Set<string>
-  anchors: Anchor[]
-}
-
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null
-
-const isConditional = (r: MemoryRule) => r.metadata.paths != null || r.metadata.topics != null
 
 /** Adds `text` to the last leading system message, or adds one in front. */
 function addSystem(prompt: unknown[], text: string): void {
@@ -118,92 +76,23 @@ function addSystem(prompt: unknown[], text: string): void {
 }
 
 export function memoryRulesMiddleware(options: MemoryRulesMiddlewareOptions = {}): MemoryRulesMiddleware {
-  const manager =
-    options.manager ??
-    new MemoryRuleManager({ workdir: options.workdir ?? process.cwd(), homeDir: options.homeDir, sources: options.sources })
-  const workdir = options.workdir
-  const mode = options.mode ?? 'system-prompt'
-  const interval = options.reloadIntervalMs ?? 1000
+  const injector = new RuleInjector(options)
   const onError = options.onError ?? (() => {})
   const sessionOf = options.sessionId ?? (() => 'default')
-  const sessions = new Map<string, Session>()
-  let reloadedAt = -Infinity
-
-  const session = (id: string): Session => {
-    let s = sessions.get(id)
-    if (!s) {
-      s = { reader: new ConversationReader({ workdir }), generation: -1, pathIds: new Set(), topicPrompt: undefined, topicIds: [], order: [], delivered: new Set(), anchors: [] }
-      sessions.set(id, s)
-    }
-    return s
-  }
-
-  const forget = (s: Session) => {
-    s.pathIds = new Set()
-    s.order = []
-    s.delivered = new Set()
-    s.anchors = []
-  }
-
-  async function refresh(): Promise<void> {
-    if (!manager.discovered) {
-      await manager.discoverRules()
-      reloadedAt = Date.now()
-    } else if (Date.now() - reloadedAt >= interval) {
-      reloadedAt = Date.now()
-      await manager.reload()
-    }
-  }
-
-  const pathRuleIds = (files: readonly string[]) => manager.getActiveRules(files as string[]).filter(isConditional).map((r) => r.id)
 
   async function transform<P extends CallParams>(params: P): Promise<P> {
     if (!isObj(params) || !Array.isArray(params.prompt)) return params
-    await refresh()
-    const s = session(sessionOf(params))
-    const update = s.reader.read(params.prompt)
-    if (update.reset) forget(s)
-    if (s.generation !== manager.generation) {
-      s.generation = manager.generation
-      s.pathIds = new Set(pathRuleIds(update.files))
-      s.topicPrompt = undefined
-    } else if (update.newFiles.length > 0) {
-      for (const id of pathRuleIds(update.newFiles)) s.pathIds.add(id)
-    }
-    if (update.prompt !== s.topicPrompt) {
-      s.topicPrompt = update.prompt
-      s.topicIds = update.prompt === '' ? [] : manager.getTopicRules(update.prompt).map((r) => r.id)
-    }
-    const topics = new Set(s.topicIds)
-    const active = manager.getRules().filter((r) => !isConditional(r) || s.pathIds.has(r.id) || topics.has(r.id))
-    const memory = options.memory ? await options.memory() : ''
-    const budget = { maxLines: options.maxLines, maxBytes: options.maxBytes, memory }
-    const prompt = params.prompt.slice()
-    if (mode === 'system-prompt') {
-      const plan = planRules(active, { ...budget, topicRuleIds: s.topicIds, previousOrder: s.order })
-      s.order = plan.order
-      addSystem(prompt, plan.text)
-    } else {
-      const plan = planRules(active.filter((r) => !isConditional(r)), { ...budget, previousOrder: s.order })
-      s.order = plan.order
-      for (const r of active) {
-        if (!isConditional(r) || s.delivered.has(r.id)) continue
-        s.delivered.add(r.id)
-        s.anchors.push({ at: params.prompt.length, message: { role: 'user', content: [{ type: 'text', text: reminderText(r) }] } })
-      }
-      // Back to front, so earlier anchors keep their indices.
-      for (let k = s.anchors.length - 1; k >= 0; k--) {
-        const a = s.anchors[k]
-        if (a.at <= prompt.length) prompt.splice(a.at, 0, a.message)
-      }
-      addSystem(prompt, plan.text)
-    }
+    const { system, reminders } = await injector.prepare(sessionOf(params), params.prompt)
+    // Always a copy: the SDK passes the same prompt array again when it
+    // retries a call, so changing it in place would add the rules twice.
+    const prompt = withReminders<unknown>(params.prompt, reminders, (r) => ({ role: 'user', content: [{ type: 'text', text: r.text }] }))
+    addSystem(prompt, system)
     return { ...params, prompt }
   }
 
   return {
     specificationVersion: 'v3',
-    manager,
+    manager: injector.manager,
     async transformParams({ params }) {
       try {
         return await transform(params)
@@ -216,14 +105,7 @@ export function memoryRulesMiddleware(options: MemoryRulesMiddlewareOptions = {}
         return params
       }
     },
-    onCompacted(sessionId = 'default') {
-      const s = sessions.get(sessionId)
-      if (!s) return
-      s.reader.reset()
-      forget(s)
-    },
-    delivered(sessionId = 'default') {
-      return [...(sessions.get(sessionId)?.delivered ?? [])].sort()
-    },
+    onCompacted: (sessionId = 'default') => injector.onCompacted(sessionId),
+    delivered: (sessionId = 'default') => injector.delivered(sessionId),
   }
 }

@@ -3,9 +3,11 @@
  * the text of the latest user message. Accepts the message shapes SDKs use:
  * the agent SDK's own (`blocks: [{ type: 'tool', parameters: '<JSON>' }]`),
  * OpenAI chat (`tool_calls: [{ function: { arguments: '<JSON>' } }]`),
- * Anthropic (`content: [{ type: 'tool_use', input: {...} }]`) and the Vercel
- * AI SDK (`content: [{ type: 'tool-call', input: {...} }]`). Anything it
- * cannot read is skipped, never thrown.
+ * Anthropic (`content: [{ type: 'tool_use', input: {...} }]`), the Vercel
+ * AI SDK (`content: [{ type: 'tool-call', input: {...} }]`) and OpenAI's
+ * Responses items, as the OpenAI Agents SDK keeps them (`{ type:
+ * 'function_call', arguments: '<JSON>' }`). Anything it cannot read is
+ * skipped, never thrown.
  */
 import path from 'node:path'
 
@@ -44,6 +46,7 @@ function toolParams(message: unknown): Obj[] {
     const p = parseParams(raw)
     if (p) out.push(p)
   }
+  if (message.type === 'function_call') push(message.arguments)
   if (Array.isArray(message.blocks)) {
     for (const b of message.blocks) if (isObj(b) && b.type === 'tool') push(b.parameters ?? b.input)
   }
@@ -67,7 +70,7 @@ export function userText(message: unknown): string {
   for (const list of [message.content, message.blocks]) {
     if (!Array.isArray(list)) continue
     for (const b of list) {
-      if (!isObj(b) || (b.type !== undefined && b.type !== 'text')) continue
+      if (!isObj(b) || (b.type !== undefined && b.type !== 'text' && b.type !== 'input_text')) continue
       take(b.text)
       take(b.content)
     }

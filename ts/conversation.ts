@@ -43,7 +43,11 @@ function textKey(s: string): string {
 export function fingerprint(message: unknown): string {
   if (typeof message === 'string') return `s:${textKey(message)}`
   if (!isObj(message)) return `v:${String(message)}`
-  let key = `r:${String(message.role)}`
+  let key = `r:${String(message.role)}|t:${String(message.type)}`
+  const callId = message.callId ?? message.call_id ?? message.id
+  if (typeof callId === 'string') key += `#${callId}`
+  if (typeof message.arguments === 'string') key += `|a:${textKey(message.arguments)}`
+  if (typeof message.output === 'string') key += `|o:${textKey(message.output)}`
   const content = message.content ?? message.blocks
   if (typeof content === 'string') return `${key}|${textKey(content)}`
   if (!Array.isArray(content)) return `${key}|${content === undefined ? '' : typeof content}`

@@ -3,7 +3,8 @@
  * any integration is made of: files and prompt from a conversation (read
  * incrementally), the rules' prompt text, and the reminder-mode session. The
  * agent SDK drop-in is `wave-memory-rules/wave-agent`; the Vercel AI SDK
- * middleware is `wave-memory-rules/ai-sdk`.
+ * middleware is `wave-memory-rules/ai-sdk`; the OpenAI Agents SDK input
+ * filter is `wave-memory-rules/openai-agents`.
  */
 export { MemoryRuleManager, defaultSources } from './manager'
 export type { MemoryRuleManagerOptions, ActiveRulesSplit } from './manager'
@@ -15,8 +16,12 @@ export { renderRules, planRules, stableOrder, MANDATORY_HEADER, MANDATORY_FOOTER
 export type { RenderOptions, RenderPlan } from './render'
 export { RuleSession, reminderText, stickyLine, deliveredInTranscript } from './session'
 export type { Reminder, DeliveryResult } from './session'
+export { RuleInjector, withReminders } from './inject'
+export type { RuleInjectorOptions, Injection, PlacedReminder } from './inject'
 export { memoryRulesMiddleware } from './ai-sdk'
 export type { MemoryRulesMiddleware, MemoryRulesMiddlewareOptions } from './ai-sdk'
+export { memoryRulesInputFilter } from './openai-agents'
+export type { MemoryRulesInputFilter, MemoryRulesInputFilterOptions } from './openai-agents'
 export { MemoryStore, memoryToolDefinitions } from './memory'
 export type { MemoryScope, MemoryStoreOptions, MemoryToolDefinition } from './memory'
 export type { MemoryRule, RuleMetadata, RuleSource, Diagnostic, TopicEntry } from '../index'

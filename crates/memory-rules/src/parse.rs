@@ -54,10 +54,13 @@ pub(crate) struct Context<'a> {
     pub(crate) first_line: u32,
 }
 
+/// One frontmatter entry: key, value, and the key's (line, column).
+pub(crate) type Entry = (String, Value, Option<(u32, u32)>);
+
 /// A file's frontmatter entries (with each key's location), in file order,
 /// and its body.
 pub(crate) struct Frontmatter<'a> {
-    pub(crate) entries: Vec<(String, Value, Option<(u32, u32)>)>,
+    pub(crate) entries: Vec<Entry>,
     pub(crate) body: &'a str,
 }
 
@@ -148,7 +151,7 @@ impl<'a> Context<'a> {
         })
     }
 
-    fn metadata(&mut self, entries: &[(String, Value, Option<(u32, u32)>)]) -> Option<(Metadata, Vec<RulePattern>)> {
+    fn metadata(&mut self, entries: &[Entry]) -> Option<(Metadata, Vec<RulePattern>)> {
         let mut meta = Metadata::default();
         let mut patterns = Vec::new();
         let mut usable = true;

@@ -63,6 +63,8 @@ interface Session {
   topicPrompt: string | undefined
   topicIds: string[]
   order: string[]
+  /** The last render and what it was made of (the same input gives the same text). */
+  rendered: { key: string; text: string }
   delivered: Set<string>
   reminders: PlacedReminder[]
 }
@@ -107,20 +109,27 @@ export class RuleInjector {
     const topics = new Set(s.topicIds)
     const active = manager.getRules().filter((r) => !isConditional(r) || s.pathIds.has(r.id) || topics.has(r.id))
     const memory = this.#options.memory ? await this.#options.memory() : ''
-    const budget = { maxLines: this.#options.maxLines, maxBytes: this.#options.maxBytes, memory }
     if ((this.#options.mode ?? 'system-prompt') === 'system-prompt') {
-      const plan = planRules(active, { ...budget, topicRuleIds: s.topicIds, previousOrder: s.order })
-      s.order = plan.order
-      return { system: plan.text, reminders: [] }
+      return { system: this.#render(s, active, s.topicIds, memory), reminders: [] }
     }
-    const plan = planRules(active.filter((r) => !isConditional(r)), { ...budget, previousOrder: s.order })
-    s.order = plan.order
+    const system = this.#render(s, active.filter((r) => !isConditional(r)), [], memory)
     for (const r of active) {
       if (!isConditional(r) || s.delivered.has(r.id)) continue
       s.delivered.add(r.id)
       s.reminders.push({ at: messages.length, ruleId: r.id, text: reminderText(r) })
     }
-    return { system: plan.text, reminders: s.reminders }
+    return { system, reminders: s.reminders }
+  }
+
+  /** `planRules`, skipped when its input is the same as last time. */
+  #render(s: Session, rules: MemoryRule[], topicIds: string[], memory: string): string {
+    let key = `${this.manager.generation}\u0001${topicIds.join('\u0000')}\u0001${memory}\u0001`
+    for (const r of rules) key += `${r.id}\u0000`
+    if (key === s.rendered.key) return s.rendered.text
+    const plan = planRules(rules, { maxLines: this.#options.maxLines, maxBytes: this.#options.maxBytes, memory, topicRuleIds: topicIds, previousOrder: s.order })
+    s.order = plan.order
+    s.rendered = { key, text: plan.text }
+    return plan.text
   }
 
   /** The conversation was compacted: what was delivered is gone from it. */
@@ -161,6 +170,7 @@ export class RuleInjector {
         topicPrompt: undefined,
         topicIds: [],
         order: [],
+        rendered: { key: '', text: '' },
         delivered: new Set(),
         reminders: [],
       }
@@ -172,21 +182,38 @@ export class RuleInjector {
   #forget(s: Session): void {
     s.pathIds = new Set()
     s.order = []
+    s.rendered = { key: '', text: '' }
     s.delivered = new Set()
     s.reminders = []
   }
 }
 
+const made = new WeakMap<PlacedReminder, WeakMap<Function, unknown>>()
+
+/** `make(r)`, made once per reminder and `make` (so a reminder keeps its identity across calls). */
+function madeOnce<T>(r: PlacedReminder, make: (r: PlacedReminder) => T): T {
+  let byMake = made.get(r)
+  if (!byMake) made.set(r, (byMake = new WeakMap()))
+  if (!byMake.has(make)) byMake.set(make, make(r))
+  return byMake.get(make) as T
+}
+
 /**
  * A copy of `list` with `make(reminder)` inserted before each reminder's
- * `at` (at the end when `at` is past it), in order.
+ * `at` (at the end when `at` is past it), in order; one pass over `list`.
+ * `make` is called once per reminder: pass the same function every call.
  */
 export function withReminders<T>(list: readonly T[], reminders: readonly PlacedReminder[], make: (r: PlacedReminder) => T): T[] {
-  const out = list.slice()
-  // Back to front, so earlier positions keep their indices.
-  for (let k = reminders.length - 1; k >= 0; k--) {
-    const r = reminders[k]
-    out.splice(Math.min(r.at, out.length), 0, make(r))
+  if (reminders.length === 0) return list.slice()
+  const pieces: T[][] = []
+  let prev = 0
+  for (const r of reminders) {
+    const at = Math.min(Math.max(r.at, prev), list.length)
+    if (at > prev) pieces.push(list.slice(prev, at))
+    pieces.push([madeOnce(r, make)])
+    prev = at
   }
-  return out
+  if (prev < list.length) pieces.push(list.slice(prev))
+  // concat spreads only its arguments, never the items inside them.
+  return ([] as T[]).concat(...pieces)
 }

@@ -38,6 +38,12 @@ export interface RuleInjectorOptions {
    * call; `Infinity`: never (call `manager.reload()` yourself).
    */
   reloadIntervalMs?: number
+  /**
+   * Sessions kept at most; the least recently used one is forgotten beyond it
+   * (a forgotten session that comes back is read from the start and gets its
+   * rules again). Default 1000.
+   */
+  maxSessions?: number
 }
 
 /** A reminder and where it goes: before the message at index `at` of the SDK's own list. */
@@ -162,7 +168,13 @@ export class RuleInjector {
 
   #session(id: string): Session {
     let s = this.#sessions.get(id)
-    if (!s) {
+    if (s) {
+      // Most recently used last, so the first one is the one to forget.
+      this.#sessions.delete(id)
+      this.#sessions.set(id, s)
+    } else {
+      const max = Math.max(1, this.#options.maxSessions ?? 1000)
+      while (this.#sessions.size >= max) this.#sessions.delete(this.#sessions.keys().next().value as string)
       s = {
         reader: new ConversationReader({ workdir: this.#options.workdir }),
         generation: -1,

@@ -169,3 +169,24 @@ test('ConversationReader reads only new messages, and from the start when the hi
   assert.deepEqual(reader.read('nope').files, [])
   assert.deepEqual(reader.read([null, 7, { content: [null, { type: 'tool-call', input: 'not json' }] }]).files, [])
 })
+
+test('RuleInjector: sessions apart, reminders placed once, the least recently used session forgotten beyond maxSessions', async (t) => {
+  const { manager } = await setup(t, { 'ts.md': '---\npaths: "**/*.ts"\n---\nStrict TS.', 'always.md': 'Be brief.' })
+  const { RuleInjector, withReminders } = pkg
+  const injector = new RuleInjector({ manager, mode: 'reminders', maxSessions: 2, reloadIntervalMs: Infinity })
+  const read = (file) => ({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: file, toolName: 'read', input: { path: file } }] })
+  const a = [{ role: 'user', content: 'a' }, read('x.ts')]
+  let got = await injector.prepare('a', a)
+  assert.equal(got.system, '## Rules\n[always.md] Be brief.')
+  assert.deepEqual(got.reminders.map((r) => [r.at, r.ruleId]), [[2, 'ts.md']])
+  a.push(read('y.ts'), { role: 'user', content: 'more' })
+  got = await injector.prepare('a', a)
+  assert.deepEqual(got.reminders.map((r) => [r.at, r.ruleId]), [[2, 'ts.md']], 'once, where it became active')
+  const placed = withReminders(a, got.reminders, (r) => `<${r.ruleId}>`)
+  assert.deepEqual(placed.map((m) => (typeof m === 'string' ? m : m.role)), ['user', 'assistant', '<ts.md>', 'assistant', 'user'])
+  assert.deepEqual((await injector.prepare('b', [read('z.ts')])).reminders.map((r) => r.ruleId), ['ts.md'], 'another session gets its own')
+  assert.deepEqual(injector.delivered('a'), ['ts.md'])
+  await injector.prepare('c', [{ role: 'user', content: 'c' }])
+  assert.deepEqual(injector.delivered('a'), [], 'a, the least recently used, was forgotten')
+  assert.deepEqual(injector.delivered('b'), ['ts.md'])
+})

@@ -31,7 +31,7 @@
  * and the error goes to `onError`.
  */
 import { RuleInjector, withReminders } from './inject'
-import type { RuleInjectorOptions } from './inject'
+import type { PlacedReminder, RuleInjectorOptions } from './inject'
 import type { MemoryRuleManager } from './manager'
 
 export interface MemoryRulesMiddlewareOptions extends RuleInjectorOptions {
@@ -82,6 +82,8 @@ function addSystem(prompt: unknown[], text: string): void {
   }
 }
 
+const reminderMessage = (r: PlacedReminder) => ({ role: 'user', content: [{ type: 'text', text: r.text }] })
+
 export function memoryRulesMiddleware(options: MemoryRulesMiddlewareOptions = {}): MemoryRulesMiddleware {
   const injector = new RuleInjector(options)
   const onError = options.onError ?? (() => {})
@@ -92,7 +94,7 @@ export function memoryRulesMiddleware(options: MemoryRulesMiddlewareOptions = {}
     const { system, reminders } = await injector.prepare(sessionOf(params), params.prompt)
     // Always a copy: the SDK passes the same prompt array again when it
     // retries a call, so changing it in place would add the rules twice.
-    const prompt = withReminders<unknown>(params.prompt, reminders, (r) => ({ role: 'user', content: [{ type: 'text', text: r.text }] }))
+    const prompt = withReminders<unknown>(params.prompt, reminders, reminderMessage)
     addSystem(prompt, system)
     return { ...params, prompt }
   }

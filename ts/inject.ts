@@ -45,6 +45,12 @@ export interface RuleInjectorOptions {
    * call; `Infinity`: never (call `manager.reload()` yourself).
    */
   reloadIntervalMs?: number
+  /**
+   * Sessions kept at most; the least recently used one is forgotten beyond it
+   * (a forgotten session that comes back is read from the start and gets its
+   * rules again). Default 1000.
+   */
+  maxSessions?: number
 }
 
 /** A reminder and where it goes: before the message at index `at` of the SDK's own list. */
@@ -74,6 +80,10 @@ interface Session {
   /** Manual and on-request rules the prompt mentions (`@name`). */
   mentionIds: string[]
   order: string[]
+  /** The last render and what it was made of (the same input gives the same text). */
+  rendered: { key: string; text: string }
+  /** The last offer of on-request rules, by its key. */
+  offer: { key: string; text: string; ids: string[] }
   delivered: Set<string>
   reminders: PlacedReminder[]
 }
@@ -126,26 +136,41 @@ export class RuleInjector {
     const topics = new Set(s.topicIds)
     const mentioned = new Set(s.mentionIds)
     const active = manager.getRules().filter((r) => !isConditional(r) || s.pathIds.has(r.id) || topics.has(r.id) || mentioned.has(r.id))
-    const activeIds = new Set(active.map((r) => r.id))
-    const offered = manager.getRules().filter((r) => r.metadata.activation === 'on-request' && !activeIds.has(r.id))
-    const offer = manager.offerText(offered).trimEnd()
+    const { text: offer, ids: available } = this.#offer(s, active)
     const withOffer = (text: string) => (offer === '' ? text : text === '' ? offer : `${text}\n\n${offer}`)
-    const available = offered.map((r) => r.id)
     const memory = this.#options.memory ? await this.#options.memory() : ''
-    const budget = { maxLines: this.#options.maxLines, maxBytes: this.#options.maxBytes, memory }
     if ((this.#options.mode ?? 'system-prompt') === 'system-prompt') {
-      const plan = planRules(active, { ...budget, topicRuleIds: s.topicIds, previousOrder: s.order })
-      s.order = plan.order
-      return { system: withOffer(plan.text), reminders: [], available }
+      return { system: withOffer(this.#render(s, active, s.topicIds, memory)), reminders: [], available }
     }
-    const plan = planRules(active.filter((r) => !isConditional(r)), { ...budget, previousOrder: s.order })
-    s.order = plan.order
+    const system = this.#render(s, active.filter((r) => !isConditional(r)), [], memory)
     for (const r of active) {
       if (!isConditional(r) || s.delivered.has(r.id)) continue
       s.delivered.add(r.id)
       s.reminders.push({ at: messages.length, ruleId: r.id, text: reminderText(r) })
     }
-    return { system: withOffer(plan.text), reminders: s.reminders, available }
+    return { system: withOffer(system), reminders: s.reminders, available }
+  }
+
+  /** The offer of the on-request rules not active, skipped when they are the same as last time. */
+  #offer(s: Session, active: MemoryRule[]): { text: string; ids: string[] } {
+    const onRequest = this.manager.getOnRequestRules()
+    if (onRequest.length === 0) return { text: '', ids: [] }
+    const activeIds = new Set(active.map((r) => r.id))
+    const offered = onRequest.filter((r) => !activeIds.has(r.id))
+    const key = `${this.manager.generation}\u0001${offered.map((r) => r.id).join('\u0000')}`
+    if (key !== s.offer.key) s.offer = { key, text: this.manager.offerText(offered).trimEnd(), ids: offered.map((r) => r.id) }
+    return s.offer
+  }
+
+  /** `planRules`, skipped when its input is the same as last time. */
+  #render(s: Session, rules: MemoryRule[], topicIds: string[], memory: string): string {
+    let key = `${this.manager.generation}\u0001${topicIds.join('\u0000')}\u0001${memory}\u0001`
+    for (const r of rules) key += `${r.id}\u0000`
+    if (key === s.rendered.key) return s.rendered.text
+    const plan = planRules(rules, { maxLines: this.#options.maxLines, maxBytes: this.#options.maxBytes, memory, topicRuleIds: topicIds, previousOrder: s.order })
+    s.order = plan.order
+    s.rendered = { key, text: plan.text }
+    return plan.text
   }
 
   /** The conversation was compacted: what was delivered is gone from it. */
@@ -178,7 +203,13 @@ export class RuleInjector {
 
   #session(id: string): Session {
     let s = this.#sessions.get(id)
-    if (!s) {
+    if (s) {
+      // Most recently used last, so the first one is the one to forget.
+      this.#sessions.delete(id)
+      this.#sessions.set(id, s)
+    } else {
+      const max = Math.max(1, this.#options.maxSessions ?? 1000)
+      while (this.#sessions.size >= max) this.#sessions.delete(this.#sessions.keys().next().value as string)
       s = {
         reader: new ConversationReader({ workdir: this.#options.workdir }),
         generation: -1,
@@ -187,6 +218,8 @@ export class RuleInjector {
         topicIds: [],
         mentionIds: [],
         order: [],
+        rendered: { key: '', text: '' },
+        offer: { key: '', text: '', ids: [] },
         delivered: new Set(),
         reminders: [],
       }
@@ -198,21 +231,38 @@ export class RuleInjector {
   #forget(s: Session): void {
     s.pathIds = new Set()
     s.order = []
+    s.rendered = { key: '', text: '' }
     s.delivered = new Set()
     s.reminders = []
   }
 }
 
+const made = new WeakMap<PlacedReminder, WeakMap<Function, unknown>>()
+
+/** `make(r)`, made once per reminder and `make` (so a reminder keeps its identity across calls). */
+function madeOnce<T>(r: PlacedReminder, make: (r: PlacedReminder) => T): T {
+  let byMake = made.get(r)
+  if (!byMake) made.set(r, (byMake = new WeakMap()))
+  if (!byMake.has(make)) byMake.set(make, make(r))
+  return byMake.get(make) as T
+}
+
 /**
  * A copy of `list` with `make(reminder)` inserted before each reminder's
- * `at` (at the end when `at` is past it), in order.
+ * `at` (at the end when `at` is past it), in order; one pass over `list`.
+ * `make` is called once per reminder: pass the same function every call.
  */
 export function withReminders<T>(list: readonly T[], reminders: readonly PlacedReminder[], make: (r: PlacedReminder) => T): T[] {
-  const out = list.slice()
-  // Back to front, so earlier positions keep their indices.
-  for (let k = reminders.length - 1; k >= 0; k--) {
-    const r = reminders[k]
-    out.splice(Math.min(r.at, out.length), 0, make(r))
+  if (reminders.length === 0) return list.slice()
+  const pieces: T[][] = []
+  let prev = 0
+  for (const r of reminders) {
+    const at = Math.min(Math.max(r.at, prev), list.length)
+    if (at > prev) pieces.push(list.slice(prev, at))
+    pieces.push([madeOnce(r, make)])
+    prev = at
   }
-  return out
+  if (prev < list.length) pieces.push(list.slice(prev))
+  // concat spreads only its arguments, never the items inside them.
+  return ([] as T[]).concat(...pieces)
 }

@@ -282,6 +282,11 @@ export class MemoryRuleManager {
     }
   }
 
+  /** The on-request rules, known at discovery (in `getRules()` order). */
+  getOnRequestRules(): MemoryRule[] {
+    return this.#onRequest.map((i) => this.#rules[i])
+  }
+
   /** Diagnostics of the last discovery, sorted by file and line. */
   getDiagnostics(): Diagnostic[] {
     return this.#diagnostics.slice()

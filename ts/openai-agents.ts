@@ -24,7 +24,7 @@
  * Nothing throws into the SDK: on an error the model gets the call unchanged.
  */
 import { RuleInjector, withReminders } from './inject'
-import type { RuleInjectorOptions } from './inject'
+import type { PlacedReminder, RuleInjectorOptions } from './inject'
 import type { MemoryRuleManager } from './manager'
 
 /** What the SDK passes to a `callModelInputFilter` (as far as it is read here). */
@@ -54,6 +54,8 @@ export interface MemoryRulesInputFilter {
   delivered(sessionId?: string): string[]
 }
 
+const reminderItem = (r: PlacedReminder) => ({ role: 'user', content: r.text })
+
 export function memoryRulesInputFilter(options: MemoryRulesInputFilterOptions = {}): MemoryRulesInputFilter {
   const injector = new RuleInjector(options)
   const onError = options.onError ?? (() => {})
@@ -64,7 +66,7 @@ export function memoryRulesInputFilter(options: MemoryRulesInputFilterOptions = 
     try {
       if (!modelData || !Array.isArray(modelData.input)) return modelData
       const { system, reminders } = await injector.prepare(sessionOf(args), modelData.input)
-      const input = reminders.length === 0 ? modelData.input : withReminders<unknown>(modelData.input, reminders, (r) => ({ role: 'user', content: r.text }))
+      const input = reminders.length === 0 ? modelData.input : withReminders<unknown>(modelData.input, reminders, reminderItem)
       const base = modelData.instructions ?? ''
       const instructions = system === '' ? modelData.instructions : base === '' ? system : `${base}\n\n${system}`
       return { ...modelData, input, instructions }

@@ -73,9 +73,11 @@ fn cursor_rules() {
     t.write(r.join("api.mdc"), "---\ndescription: How to write API handlers\nglobs:\nalwaysApply: false\n---\nRequested.");
     t.write(r.join("sub/release.mdc"), "---\nalwaysApply: false\n---\nManual.");
     t.write(r.join("notes.md"), "Not a Cursor rule file.");
+    t.write(t.workdir().join(".cursorrules"), "Legacy: always.");
     let l = load(&t, &[Format::Cursor]);
-    assert_eq!(common::ids(&l).len(), 6, "{:?}", common::ids(&l));
-    assert_eq!(active(&l, &[], None), ["cursor:always.mdc"]);
+    assert_eq!(common::ids(&l).len(), 7, "{:?}", common::ids(&l));
+    assert_eq!(active(&l, &[], None), ["cursor:.cursorrules", "cursor:always.mdc"]);
+    let l = { std::fs::remove_file(t.workdir().join(".cursorrules")).unwrap(); load(&t, &[Format::Cursor]) };
     assert_eq!(active(&l, &["src/a/b.ts"], None), ["cursor:always.mdc", "cursor:comma.mdc"]);
     assert_eq!(active(&l, &["docs/x.md"], None), ["cursor:always.mdc", "cursor:comma.mdc"]);
     assert_eq!(active(&l, &["lib/x/y.c"], None), ["cursor:always.mdc", "cursor:list.mdc"]);
@@ -165,7 +167,10 @@ fn windsurf_rules() {
     t.write(r.join("man.md"), "---\ntrigger: manual\n---\nManual.");
     t.write(r.join("bare.md"), "---\ntrigger: model_decision\n---\nNo description.");
     t.write(r.join("sub/deep.md"), "Too deep for Windsurf.");
+    t.write(t.workdir().join(".windsurfrules"), "Legacy: always on.");
     let l = load(&t, &[Format::Windsurf]);
+    assert_eq!(active(&l, &[], None), ["windsurf:.windsurfrules", "windsurf:on.md"]);
+    let l = { std::fs::remove_file(t.workdir().join(".windsurfrules")).unwrap(); load(&t, &[Format::Windsurf]) };
     assert_eq!(active(&l, &[], None), ["windsurf:on.md"]);
     assert_eq!(active(&l, &["app.py"], None), ["windsurf:glob.md", "windsurf:on.md"]);
     assert_eq!(active(&l, &["tests/a/b"], None), ["windsurf:glob.md", "windsurf:on.md"]);

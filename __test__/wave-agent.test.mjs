@@ -61,6 +61,12 @@ class MessageManager {
   }
 }
 
+test('the one-line swap: import() and require() give the same class', async () => {
+  const esm = await import('wave-memory-rules/wave-agent')
+  assert.equal(esm.MemoryRuleManager, MemoryRuleManager)
+  assert.equal(MemoryRuleManager.length, 2, 'constructor(container, options)')
+})
+
 function withHome(t, dir) {
   const saved = process.env.HOME
   process.env.HOME = dir

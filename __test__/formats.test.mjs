@@ -6,8 +6,12 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { tempTree } from './helpers.mjs'
 
-const pkg = createRequire(import.meta.url)('..')
-const { MemoryRuleManager, readRuleToolDefinition, withMemoryRules } = pkg
+import { generateText, wrapLanguageModel, tool, jsonSchema, stepCountIs } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
+
+const require = createRequire(import.meta.url)
+const { MemoryRuleManager, readRuleToolDefinition } = require('..')
+const { memoryRulesMiddleware } = require('wave-memory-rules/ai-sdk')
 
 function project(tree) {
   const w = (rel, text) => tree.write(path.join(tree.workdir, rel), text)
@@ -87,29 +91,48 @@ test('regex rules match file content when the caller gives it', async () => {
   }
 })
 
-test('the glue offers on-request rules and runs read_rule', async () => {
+test('the AI SDK middleware offers on-request rules; the model reads one with read_rule', async () => {
   const tree = tempTree()
   try {
     project(tree)
-    const manager = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor', 'wave'] })
-    const hooks = []
-    const messages = [{ role: 'user', content: 'Add an endpoint' }]
-    const ai = {
-      messageManager: { getMessages: () => messages },
-      addSystemPromptHook: (h) => hooks.push(h),
-      async sendAIMessage() {
-        let system = 'base'
-        for (const h of hooks) system = await h(system)
-        this.system = system
+    const middleware = memoryRulesMiddleware({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor', 'wave'] })
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
+    let step = 0
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => {
+        step++
+        return step === 1
+          ? { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_rule', input: JSON.stringify({ id: 'cursor:api.mdc' }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] }
+          : { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }
       },
-    }
-    const handle = withMemoryRules(ai, { manager })
-    await ai.sendAIMessage()
-    assert.ok(ai.system.includes('## Rules\n[style.md] Wave style.'), ai.system)
-    assert.ok(ai.system.endsWith('## Rules available on request\nRead a rule with the read_rule tool when its description is relevant to the task:\n- cursor:api.mdc: How to write API handlers'), ai.system)
-    assert.equal(handle.readRuleTool.definition.name, 'read_rule')
-    assert.equal(handle.readRuleTool.run({ id: 'cursor:api.mdc' }), '[cursor:api.mdc]\nReturn typed errors.')
-    assert.match(handle.readRuleTool.run('not json at all'), /^Error: /)
+    })
+    const { definition, run } = middleware.readRuleTool
+    const readRule = tool({ description: definition.description, inputSchema: jsonSchema(definition.parameters), execute: async (input) => run(input) })
+    await generateText({ model: wrapLanguageModel({ model, middleware }), prompt: 'Add an endpoint', tools: { read_rule: readRule }, stopWhen: stepCountIs(3) })
+    const calls = model.doGenerateCalls
+    assert.equal(calls.length, 2)
+    const system = calls[0].prompt.find((m) => m.role === 'system').content
+    assert.ok(system.includes('## Rules\n[style.md] Wave style.'), system)
+    assert.ok(system.endsWith('## Rules available on request\nRead a rule with the read_rule tool when its description is relevant to the task:\n- cursor:api.mdc: How to write API handlers'), system)
+    const result = JSON.stringify(calls[1].prompt.filter((m) => m.role === 'tool'))
+    assert.ok(result.includes('[cursor:api.mdc]\\nReturn typed errors.'), result)
+    assert.match(run('not an object'), /^Error: /)
+    assert.match(run(undefined), /^Error: /)
+  } finally {
+    tree.cleanup()
+  }
+})
+
+test('a mentioned manual rule reaches the model through the middleware', async () => {
+  const tree = tempTree()
+  try {
+    project(tree)
+    const middleware = memoryRulesMiddleware({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor'] })
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
+    const model = new MockLanguageModelV4({ doGenerate: async () => ({ content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }) })
+    await generateText({ model: wrapLanguageModel({ model, middleware }), prompt: 'Ship it, following @release' })
+    const system = model.doGenerateCalls[0].prompt.find((m) => m.role === 'system').content
+    assert.ok(system.includes('[cursor:release.mdc] Release steps.'), system)
   } finally {
     tree.cleanup()
   }

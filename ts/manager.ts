@@ -104,6 +104,7 @@ export class MemoryRuleManager {
   /** The files in context the engine holds (what the last message sent). */
   #sent: string[] = []
   #discovered = false
+  #generation = 0
 
   constructor(options: MemoryRuleManagerOptions) {
     if (!options || typeof options.workdir !== 'string' || options.workdir === '') {
@@ -146,6 +147,11 @@ export class MemoryRuleManager {
     return changed
   }
 
+  /** Goes up by one each time the rules in use change (a discovery, or a reload that changed something). */
+  get generation(): number {
+    return this.#generation
+  }
+
   /** Whether `discoverRules()` (or `reload()`) has completed once. */
   get discovered(): boolean {
     return this.#discovered
@@ -163,6 +169,7 @@ export class MemoryRuleManager {
       if (r.metadata.activation === 'on-request') this.#onRequest.push(i)
     })
     this.#discovered = true
+    this.#generation++
   }
 
   /** Every loaded rule: priority descending, project before user, then id. */
@@ -235,13 +242,31 @@ export class MemoryRuleManager {
    * there are none. Never throws.
    */
   getAvailableRulesText(filesInContext: string[] = [], prompt?: string): string {
-    const available = this.getAvailableRules(filesInContext, prompt)
-    if (available.length === 0) return ''
+    return this.offerText(this.getAvailableRules(filesInContext, prompt))
+  }
+
+  /** The short list for the model of these rules (of this manager); `''` for none. Never throws. */
+  offerText(rules: readonly MemoryRule[]): string {
+    if (rules.length === 0) return ''
     try {
       const index = new Map(this.#rules.map((r, i) => [r, i]))
-      return this.#engine.offerText(available.map((r) => index.get(r) ?? 0))
+      const indices = rules.map((r) => index.get(r)).filter((i): i is number => i !== undefined)
+      return this.#engine.offerText(indices)
     } catch {
       return ''
+    }
+  }
+
+  /**
+   * The manual and on-request rules the prompt mentions (`@name`, `@id`;
+   * `#name` as Kiro writes it). Never throws.
+   */
+  getMentionedRules(prompt: string): MemoryRule[] {
+    if (typeof prompt !== 'string' || !/[@#]/.test(prompt)) return []
+    try {
+      return Array.from(this.#engine.active([], prompt), (i) => this.#rules[i]).filter((r) => r.metadata.activation != null)
+    } catch {
+      return []
     }
   }
 
@@ -255,6 +280,11 @@ export class MemoryRuleManager {
     } catch (error) {
       return `Error: ${error instanceof Error ? error.message : String(error)}`
     }
+  }
+
+  /** The on-request rules, known at discovery (in `getRules()` order). */
+  getOnRequestRules(): MemoryRule[] {
+    return this.#onRequest.map((i) => this.#rules[i])
   }
 
   /** Diagnostics of the last discovery, sorted by file and line. */

@@ -64,9 +64,9 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         return Vec::new();
     };
     if !real.is_dir() {
-        // Copilot's repository file, a `.clinerules` file, `rules.yaml`: a
-        // source may be one file.
-        let single = matches!(root.format, Format::Copilot | Format::Cline | Format::RulesYaml);
+        // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
+        // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
+        let single = matches!(root.format, Format::Copilot | Format::Cline | Format::RulesYaml | Format::Cursor | Format::Windsurf);
         if single && real.is_file() && root.format.is_rule_file(&root.dir) {
             let name = root.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             // A file of several rules is no rule itself: its rules' ids are

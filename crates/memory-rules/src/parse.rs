@@ -54,10 +54,13 @@ pub(crate) struct Context<'a> {
     pub(crate) first_line: u32,
 }
 
+/// One frontmatter entry: key, value, and the key's (line, column).
+pub(crate) type Entry = (String, Value, Option<(u32, u32)>);
+
 /// A file's frontmatter entries (with each key's location), in file order,
 /// and its body.
 pub(crate) struct Frontmatter<'a> {
-    pub(crate) entries: Vec<(String, Value, Option<(u32, u32)>)>,
+    pub(crate) entries: Vec<Entry>,
     pub(crate) body: &'a str,
 }
 
@@ -148,7 +151,7 @@ impl<'a> Context<'a> {
         })
     }
 
-    fn metadata(&mut self, entries: &[(String, Value, Option<(u32, u32)>)]) -> Option<(Metadata, Vec<RulePattern>)> {
+    fn metadata(&mut self, entries: &[Entry]) -> Option<(Metadata, Vec<RulePattern>)> {
         let mut meta = Metadata::default();
         let mut patterns = Vec::new();
         let mut usable = true;
@@ -295,7 +298,11 @@ impl<'a> Context<'a> {
             "alwaysApply" => Some("'alwaysApply' is Cursor's key: remove it; a rule without 'paths' or 'topics' is always active"),
             _ => None,
         };
+        // A file written for two tools (`paths` for Claude Code and `applyTo`
+        // for Copilot) means the other tool's key: it cannot misfire here.
+        let deliberate = key != "alwaysApply" && self.key_location("paths").is_some();
         match hint {
+            Some(_) if deliberate => self.report(Severity::Info, Code::ForeignKey, at, format!("'{key}' is another tool's key; this file's 'paths' applies here and '{key}' is ignored")),
             Some(hint) => self.report(Severity::Warning, Code::ForeignKey, at, format!("{hint}; it is ignored here")),
             None => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored (known keys: {})", KNOWN_KEYS.join(", "))),
         }

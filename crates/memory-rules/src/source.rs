@@ -29,11 +29,12 @@ pub enum Format {
     /// `.claude/rules/**/*.md`: Claude Code's `paths` rules, the same model
     /// as Wave (and the same id space).
     Claude,
-    /// `.cursor/rules/**/*.mdc` (and nested `.cursor/rules` directories).
+    /// `.cursor/rules/**/*.mdc` (and nested `.cursor/rules` directories), and
+    /// the legacy `.cursorrules` file (always applied).
     Cursor,
     /// `.github/copilot-instructions.md`, `.github/instructions/**/*.instructions.md`.
     Copilot,
-    /// `.windsurf/rules/*.md`.
+    /// `.windsurf/rules/*.md`, and the legacy `.windsurfrules` file (always on).
     Windsurf,
     /// `.kiro/steering/*.md`.
     Kiro,
@@ -99,8 +100,9 @@ impl Format {
         let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
         let ext = |e: &str| path.extension().is_some_and(|x| x == e);
         match self {
-            Format::Wave | Format::Claude | Format::Windsurf | Format::Kiro | Format::Continue => ext("md"),
-            Format::Cursor => ext("mdc"),
+            Format::Wave | Format::Claude | Format::Kiro | Format::Continue => ext("md"),
+            Format::Cursor => ext("mdc") || name == ".cursorrules",
+            Format::Windsurf => ext("md") || name == ".windsurfrules",
             Format::Copilot => name.ends_with(".instructions.md") || name == crate::formats::copilot::REPOSITORY_FILE,
             Format::Cline => ext("md") || ext("txt") || name == ".clinerules",
             Format::AgentsMd => crate::formats::agents_md::FILE_NAMES.contains(&name.as_ref()),
@@ -113,11 +115,11 @@ impl Format {
     pub fn guess(path: &Path) -> Format {
         let p = path.to_string_lossy().replace('\\', "/");
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if p.contains(".cursor/rules/") || name.ends_with(".mdc") {
+        if p.contains(".cursor/rules/") || name.ends_with(".mdc") || name == ".cursorrules" {
             Format::Cursor
         } else if name.ends_with(".instructions.md") || name == crate::formats::copilot::REPOSITORY_FILE {
             Format::Copilot
-        } else if p.contains(".windsurf/rules/") {
+        } else if p.contains(".windsurf/rules/") || name == ".windsurfrules" {
             Format::Windsurf
         } else if p.contains(".kiro/steering/") {
             Format::Kiro
@@ -145,9 +147,9 @@ impl Format {
         match self {
             Format::Wave => &[(".wave/rules", Scope::User), (".wave/rules", Scope::Project)],
             Format::Claude => &[(".claude/rules", Scope::User), (".claude/rules", Scope::Project)],
-            Format::Cursor => &[(".", Scope::Project), (".cursor/rules", Scope::Project)],
+            Format::Cursor => &[(".cursorrules", Scope::Project), (".", Scope::Project), (".cursor/rules", Scope::Project)],
             Format::Copilot => &[(".github/copilot-instructions.md", Scope::Project), (".github/instructions", Scope::Project)],
-            Format::Windsurf => &[(".windsurf/rules", Scope::Project)],
+            Format::Windsurf => &[(".windsurfrules", Scope::Project), (".windsurf/rules", Scope::Project)],
             Format::Kiro => &[(".kiro/steering", Scope::User), (".kiro/steering", Scope::Project)],
             Format::Cline => &[(".clinerules", Scope::Project)],
             Format::Continue => &[(".continue/rules", Scope::Project)],

@@ -73,9 +73,11 @@ fn cursor_rules() {
     t.write(r.join("api.mdc"), "---\ndescription: How to write API handlers\nglobs:\nalwaysApply: false\n---\nRequested.");
     t.write(r.join("sub/release.mdc"), "---\nalwaysApply: false\n---\nManual.");
     t.write(r.join("notes.md"), "Not a Cursor rule file.");
+    t.write(t.workdir().join(".cursorrules"), "Legacy: always.");
     let l = load(&t, &[Format::Cursor]);
-    assert_eq!(common::ids(&l).len(), 6, "{:?}", common::ids(&l));
-    assert_eq!(active(&l, &[], None), ["cursor:always.mdc"]);
+    assert_eq!(common::ids(&l).len(), 7, "{:?}", common::ids(&l));
+    assert_eq!(active(&l, &[], None), ["cursor:.cursorrules", "cursor:always.mdc"]);
+    let l = { std::fs::remove_file(t.workdir().join(".cursorrules")).unwrap(); load(&t, &[Format::Cursor]) };
     assert_eq!(active(&l, &["src/a/b.ts"], None), ["cursor:always.mdc", "cursor:comma.mdc"]);
     assert_eq!(active(&l, &["docs/x.md"], None), ["cursor:always.mdc", "cursor:comma.mdc"]);
     assert_eq!(active(&l, &["lib/x/y.c"], None), ["cursor:always.mdc", "cursor:list.mdc"]);
@@ -165,7 +167,10 @@ fn windsurf_rules() {
     t.write(r.join("man.md"), "---\ntrigger: manual\n---\nManual.");
     t.write(r.join("bare.md"), "---\ntrigger: model_decision\n---\nNo description.");
     t.write(r.join("sub/deep.md"), "Too deep for Windsurf.");
+    t.write(t.workdir().join(".windsurfrules"), "Legacy: always on.");
     let l = load(&t, &[Format::Windsurf]);
+    assert_eq!(active(&l, &[], None), ["windsurf:.windsurfrules", "windsurf:on.md"]);
+    let l = { std::fs::remove_file(t.workdir().join(".windsurfrules")).unwrap(); load(&t, &[Format::Windsurf]) };
     assert_eq!(active(&l, &[], None), ["windsurf:on.md"]);
     assert_eq!(active(&l, &["app.py"], None), ["windsurf:glob.md", "windsurf:on.md"]);
     assert_eq!(active(&l, &["tests/a/b"], None), ["windsurf:glob.md", "windsurf:on.md"]);
@@ -233,6 +238,7 @@ fn continue_rules() {
     t.write(r.join("regex.md"), "---\nglobs: \"**/*.tsx\"\nregex: \"useEffect\\\\(\"\n---\nEffects.");
     t.write(r.join("ask.md"), "---\nalwaysApply: false\ndescription: Writing migrations\n---\nAsk.");
     t.write(r.join("off.md"), "---\nname: Off\nalwaysApply: false\n---\nOnly when mentioned.");
+    t.write(r.join("docs.md"), "---\nglobs: docs/**\nalwaysApply: false\ndescription: Writing docs\n---\nGlobs, or by description.");
     let l = load(&t, &[Format::Continue]);
     assert_eq!(active(&l, &[], None), ["continue:always.md", "continue:plain.md"]);
     assert_eq!(active(&l, &["src/a/b.ts"], None), ["continue:always.md", "continue:plain.md", "continue:string.md"]);
@@ -246,7 +252,10 @@ fn continue_rules() {
     assert!(ids(l.rules.active_with(&["a/b.tsx"], None, Some(&yes))).contains(&"continue:regex.md".to_string()));
     assert!(!ids(l.rules.active_with(&["a/b.tsx"], None, Some(&no))).contains(&"continue:regex.md".to_string()));
     assert!(!ids(l.rules.active_with(&["a/b.ts"], None, Some(&yes))).contains(&"continue:regex.md".to_string()), "globs still apply");
-    assert_eq!(available(&l, &[], None), ["continue:ask.md"]);
+    assert_eq!(available(&l, &[], None), ["continue:ask.md", "continue:docs.md"]);
+    // alwaysApply: false with globs: the globs, or the agent by description.
+    assert!(active(&l, &["docs/a.md"], None).contains(&"continue:docs.md".to_string()));
+    assert_eq!(available(&l, &["docs/a.md"], None), ["continue:ask.md"]);
     assert_eq!(activation(&l, "continue:off.md"), Activation::Manual);
     assert!(active(&l, &[], Some("@off")).contains(&"continue:off.md".to_string()));
 }

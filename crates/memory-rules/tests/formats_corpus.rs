@@ -98,6 +98,7 @@ fn every_corpus_file_reads_as_its_own_format() {
             for r in &parsed.rules {
                 assert_eq!(r.rule.format, format);
                 let kind = match r.rule.metadata.activation {
+                    Activation::OnRequest if r.rule.metadata.paths.is_some() => "files or on-request",
                     Activation::OnRequest => "on-request",
                     Activation::Manual => "manual",
                     Activation::Auto if r.rule.metadata.is_unconditional() => "always",

@@ -113,27 +113,6 @@ fn heading(rule: &Rule) -> String {
     format!("  {} ({}, priority {})\n", rule.id, rule.scope, rule.priority())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use memory_rules::Metadata;
-
-    #[test]
-    fn explanations_speak_each_tool() {
-        use memory_rules::Format;
-        let rule = |format, metadata| Rule { id: format!("{format}:x"), scope: memory_rules::Scope::Project, file_path: "x".into(), content: "c".into(), metadata, format };
-        let globbed = Metadata { paths: Some(vec!["src/**".into()]), ..Metadata::default() };
-        let path = Reason::Path { pattern: "src/**".into(), file: "src/x.ts".into() };
-        assert_eq!(describe(&rule(Format::Cursor, globbed.clone()), &path), "Cursor: Auto Attached, `globs` 'src/**' matches src/x.ts");
-        assert_eq!(describe(&rule(Format::Windsurf, globbed.clone()), &path), "Windsurf: Glob, `globs` 'src/**' matches src/x.ts");
-        assert_eq!(describe(&rule(Format::Kiro, globbed), &path), "Kiro: inclusion: fileMatch, `fileMatchPattern` 'src/**' matches src/x.ts");
-        assert_eq!(describe(&rule(Format::Cursor, Metadata::default()), &Reason::Always), "Cursor: Always");
-        let manual = Metadata { activation: Activation::Manual, ..Metadata::default() };
-        let r = rule(Format::Windsurf, manual);
-        assert_eq!(describe(&r, &Reason::Mention { name: "x".into() }), "Windsurf: Manual, the prompt mentions it as @x");
-        assert_eq!(why_not(&r, &[], 0, true, false), ["Windsurf: Manual: active only when the prompt mentions it, as @x"]);
-    }
-}
 
 /// Why a rule is active, in its own tool's terms for the other agents'
 /// formats ("Cursor: Auto Attached, `globs` 'src/**' matches src/x.ts").
@@ -217,4 +196,26 @@ fn why_not(rule: &Rule, excluded: &[Excluded], files: usize, has_prompt: bool, h
         });
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memory_rules::Metadata;
+
+    #[test]
+    fn explanations_speak_each_tool() {
+        use memory_rules::Format;
+        let rule = |format, metadata| Rule { id: format!("{format}:x"), scope: memory_rules::Scope::Project, file_path: "x".into(), content: "c".into(), metadata, format };
+        let globbed = Metadata { paths: Some(vec!["src/**".into()]), ..Metadata::default() };
+        let path = Reason::Path { pattern: "src/**".into(), file: "src/x.ts".into() };
+        assert_eq!(describe(&rule(Format::Cursor, globbed.clone()), &path), "Cursor: Auto Attached, `globs` 'src/**' matches src/x.ts");
+        assert_eq!(describe(&rule(Format::Windsurf, globbed.clone()), &path), "Windsurf: Glob, `globs` 'src/**' matches src/x.ts");
+        assert_eq!(describe(&rule(Format::Kiro, globbed), &path), "Kiro: inclusion: fileMatch, `fileMatchPattern` 'src/**' matches src/x.ts");
+        assert_eq!(describe(&rule(Format::Cursor, Metadata::default()), &Reason::Always), "Cursor: Always");
+        let manual = Metadata { activation: Activation::Manual, ..Metadata::default() };
+        let r = rule(Format::Windsurf, manual);
+        assert_eq!(describe(&r, &Reason::Mention { name: "x".into() }), "Windsurf: Manual, the prompt mentions it as @x");
+        assert_eq!(why_not(&r, &[], 0, true, false), ["Windsurf: Manual: active only when the prompt mentions it, as @x"]);
+    }
 }

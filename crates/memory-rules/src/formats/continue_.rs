@@ -6,7 +6,11 @@
 //! matches (both, when both are given). No `globs` / `regex` and
 //! `alwaysApply` not `false`: always, as Continue's own code does.
 //! `alwaysApply: false` with a `description`: on request; without one:
-//! manual (`@name`).
+//! manual (`@name`). Continue's docs say `alwaysApply: false` with globs is
+//! "included if globs exist and match, or the agent decides to pull the
+//! rule into context based on its description": such a rule has both, its
+//! globs and an on-request offer (the issue's table lists only the
+//! description case; we follow the docs).
 
 use super::{Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
@@ -18,6 +22,7 @@ const KEYS: [&str; 5] = ["name", "description", "globs", "regex", "alwaysApply"]
 /// Continue's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
     match meta.activation {
+        Activation::OnRequest if meta.paths.is_some() || meta.regex.is_some() => "auto attached, or agent requested by description",
         Activation::OnRequest => "agent requested (alwaysApply: false, by description)",
         Activation::Manual => "manual (alwaysApply: false)",
         Activation::Auto if meta.paths.is_some() || meta.regex.is_some() => "auto attached",
@@ -77,6 +82,9 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
             patterns = p;
         }
         meta.regex = regex;
+        if always == Some(false) && meta.description.is_some() {
+            meta.activation = Activation::OnRequest;
+        }
     } else if always == Some(false) {
         if meta.description.is_some() {
             meta.activation = Activation::OnRequest;

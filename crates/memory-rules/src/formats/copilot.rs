@@ -7,7 +7,7 @@
 //! request by its `description`. `excludeAgent: coding-agent` leaves the rule
 //! out (we serve coding agents); `excludeAgent: code-review` does not.
 
-use super::{Format, Input, Split};
+use super::{At, Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
 use crate::frontmatter::Value;
 use crate::parse::{Context, ParsedRule};
@@ -47,7 +47,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
     let fm = cx.frontmatter(input.text)?;
     let repository_wide = input.path.file_name().is_some_and(|n| n == REPOSITORY_FILE);
     let mut meta = Metadata::default();
-    let mut apply: Option<(Vec<String>, Option<(u32, u32)>)> = None;
+    let mut apply: Option<(Vec<String>, At)> = None;
     let mut apply_present = false;
     for (key, value, at) in &fm.entries {
         match key.as_str() {

@@ -8,6 +8,9 @@
 //! | `globs` (comma-separated string or list) | Auto Attached | files in context |
 //! | only `description` | Agent Requested | on request |
 //! | none | Manual | only when mentioned as `@rule-name` |
+//!
+//! The legacy `.cursorrules` file at the project root (deprecated by Cursor,
+//! still read by it) is plain Markdown, always applied.
 
 use super::{Format, Input, Split};
 use crate::parse::{Context, ParsedRule};
@@ -51,7 +54,10 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
     }
     let mut patterns = Vec::new();
     let dir = input.directory.filter(|d| !d.is_empty());
-    if always == Some(true) {
+    let legacy = input.path.file_name().is_some_and(|n| n == ".cursorrules");
+    if legacy {
+        // Always, as Cursor reads it.
+    } else if always == Some(true) {
         // Always; nested, "always" means for the files under its directory.
         if let Some(d) = dir {
             let written = vec!["**".to_string()];

@@ -48,82 +48,82 @@ fn rel_of(path: &Path, root: &Path) -> Option<String> {
     )
 }
 
-/// Calls `visit(dir, rel)` for each directory of the project (the root
-/// first, `rel` empty), in name order, within the limits.
-fn walk(root: &Path, diagnostics: &mut Vec<Diagnostic>, mut visit: impl FnMut(&Path, &str)) {
-    let mut dirs = 0usize;
-    let walker = WalkDir::new(root)
-        .follow_links(false)
-        .max_depth(MAX_DEPTH)
-        .sort_by_file_name()
-        .into_iter();
-    let mut walker = walker.filter_entry(|e| {
-        if e.depth() == 0 {
-            return true;
-        }
-        let name = e.file_name().to_string_lossy();
-        !(e.file_type().is_dir()
-            && (name.starts_with('.') || SKIPPED_DIRS.contains(&name.as_ref())))
-    });
-    while let Some(entry) = walker.next() {
-        let Ok(entry) = entry else { continue };
-        if !entry.file_type().is_dir() {
-            continue;
-        }
-        dirs += 1;
-        if dirs > MAX_DIRS {
-            diagnostics.push(Diagnostic::new(
-                Severity::Info,
-                Code::TooDeep,
-                root,
-                format!("the search for nested rule files stopped after {MAX_DIRS} directories; files further on are not read"),
-            ));
-            return;
-        }
-        let Some(rel) = rel_of(entry.path(), root) else {
-            continue;
-        };
-        visit(entry.path(), &rel);
-        if entry.depth() + 1 == MAX_DEPTH {
-            walker.skip_current_dir();
-        }
-    }
+/// What one walk of the project looks for.
+enum Want<'a> {
+    /// Files with these names, in any directory.
+    Files(&'a [&'a str]),
+    /// `.cursor/rules` directories below the root.
+    CursorDirs,
 }
 
-/// `AGENTS.md` and `CLAUDE.md` in the project root and its subdirectories.
-pub fn agents_files(
-    root: &Path,
-    names: &[&str],
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<NestedFile> {
+/// Walks the project once, in name order, within the limits, and returns
+/// what `want` asks for: `(relative path, path)` of files, or `(relative
+/// subdirectory, rules directory)` of nested `.cursor/rules`. Names are
+/// compared on the directory entries themselves, so no directory costs more
+/// than its one listing.
+fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
-    walk(root, diagnostics, |dir, rel| {
-        for name in names {
-            let path = dir.join(name);
-            if path.is_file() {
-                let rel = if rel.is_empty() {
-                    name.to_string()
-                } else {
-                    format!("{rel}/{name}")
-                };
-                out.push(NestedFile { rel, path });
+    let mut dirs = 0usize;
+    let mut walker = WalkDir::new(root).follow_links(false).max_depth(MAX_DEPTH).sort_by_file_name().into_iter();
+    while let Some(entry) = walker.next() {
+        let Ok(entry) = entry else { continue };
+        let name = entry.file_name().to_string_lossy();
+        if entry.file_type().is_dir() {
+            if entry.depth() > 0 && name == ".cursor" {
+                if let Want::CursorDirs = want {
+                    let rules = entry.path().join("rules");
+                    let parent = entry.path().parent().and_then(|p| rel_of(p, root)).unwrap_or_default();
+                    if !parent.is_empty() && rules.is_dir() {
+                        out.push((parent, rules));
+                    }
+                }
+                walker.skip_current_dir();
+                continue;
+            }
+            if entry.depth() > 0 && (name.starts_with('.') || SKIPPED_DIRS.contains(&name.as_ref())) {
+                walker.skip_current_dir();
+                continue;
+            }
+            dirs += 1;
+            if dirs > MAX_DIRS {
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::TooDeep,
+                    root,
+                    format!("the search for nested rule files stopped after {MAX_DIRS} directories; files further on are not read"),
+                ));
+                break;
+            }
+            continue;
+        }
+        if let Want::Files(names) = want {
+            if names.contains(&name.as_ref()) && entry.path().is_file() {
+                if let Some(rel) = rel_of(entry.path(), root) {
+                    out.push((rel, entry.path().to_path_buf()));
+                }
             }
         }
-    });
+    }
     out
+}
+
+/// `AGENTS.md` and `CLAUDE.md` (`names`) in the project root and its
+/// subdirectories, in path order.
+pub fn agents_files(root: &Path, names: &[&str], diagnostics: &mut Vec<Diagnostic>) -> Vec<NestedFile> {
+    let mut files: Vec<NestedFile> = walk(root, Want::Files(names), diagnostics).into_iter().map(|(rel, path)| NestedFile { rel, path }).collect();
+    // Within a directory, in the order of `names`.
+    let rank = |rel: &str| {
+        let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+        (dir.to_string(), names.iter().position(|n| *n == name).unwrap_or(usize::MAX))
+    };
+    files.sort_by_key(|f| rank(&f.rel));
+    files
 }
 
 /// Nested `.cursor/rules` directories (not the project root's own): the
 /// subdirectory they belong to (relative) and the rules directory.
 pub fn cursor_dirs(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    walk(root, diagnostics, |dir, rel| {
-        let rules = dir.join(".cursor").join("rules");
-        if !rel.is_empty() && rules.is_dir() {
-            out.push((rel.to_string(), rules));
-        }
-    });
-    out
+    walk(root, Want::CursorDirs, diagnostics)
 }
 
 /// The subdirectory a rule file is scoped to, from its path relative to

@@ -188,6 +188,18 @@ test('hook install merges into settings.json, is idempotent, uninstall removes o
   const js = JSON.parse(fs.readFileSync(file, 'utf8'))
   assert.deepEqual(commands(js, 'Stop'), ['notify-send done', `${process.execPath} ${fs.realpathSync(jsBin)} hook Stop`])
 
+  // A native wave-rules of this version on PATH is the faster form: npm's install uses it.
+  const binDir = path.join(tree.root, 'bin')
+  fs.mkdirSync(binDir)
+  fs.symlinkSync(rust, path.join(binDir, 'wave-rules'))
+  const viaPath = spawnSync(process.execPath, [jsBin, 'hook', 'install', '--home', tree.homeDir], {
+    cwd: tree.workdir,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH}` },
+  })
+  assert.equal(viaPath.status, 0, viaPath.stderr)
+  assert.deepEqual(commands(JSON.parse(fs.readFileSync(file, 'utf8')), 'Stop'), ['notify-send done', `${fs.realpathSync(rust)} hook Stop`])
+
   const u = spawnSync(rust, ['hook', 'uninstall', '--home', tree.homeDir], { cwd: tree.workdir, encoding: 'utf8' })
   assert.equal(u.status, 0, u.stderr)
   assert.match(u.stdout, /removed 4 wave-rules hooks/)

@@ -22,17 +22,51 @@ function main() {
     }
   }
   if (hook && (args[1] === 'install') && !args.some((a) => a === '--command' || a.startsWith('--command='))) {
-    // The hooks run this very script with this very node, by absolute path
-    // (no PATH, no npx resolution on every hook).
+    // The fastest form available, by absolute path (no PATH lookup, no npx
+    // on every hook): a native `wave-rules` of this version on PATH, else
+    // this very script with this very node.
     const quote = (s) => (/^[A-Za-z0-9/._+:@=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
-    args.push('--command', `${quote(process.execPath)} ${quote(fs.realpathSync(__filename))}`)
+    const native = nativeBinary()
+    args.push('--command', native ? quote(native) : `${quote(process.execPath)} ${quote(fs.realpathSync(__filename))}`)
   }
   return runCli(args, stdin)
 }
 
-// `mcp install` writes this absolute command (node + this script) into the
-// agents' settings, so they do not depend on PATH.
-process.env.WAVE_RULES_SELF = JSON.stringify([process.execPath, fs.realpathSync(__filename)])
+/** A compiled `wave-rules` on PATH whose version is this package's, or undefined. */
+function nativeBinary() {
+  const path = require('node:path')
+  const { execFileSync } = require('node:child_process')
+  const version = require('../package.json').version
+  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+    if (!dir) continue
+    const file = path.join(dir, process.platform === 'win32' ? 'wave-rules.exe' : 'wave-rules')
+    try {
+      const real = fs.realpathSync(file)
+      const head = Buffer.alloc(4)
+      const fd = fs.openSync(real, 'r')
+      fs.readSync(fd, head, 0, 4, 0)
+      fs.closeSync(fd)
+      const magic = head.readUInt32BE(0)
+      const compiled = magic === 0x7f454c46 || head.readUInt16BE(0) === 0x4d5a || [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(magic)
+      if (!compiled) continue // a script (this bin, linked by npm)
+      const out = execFileSync(real, ['--version'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] })
+      if (out.trim() === `wave-rules ${version}`) return real
+    } catch {
+      // not there, not runnable: next
+    }
+  }
+  return undefined
+}
+
+// `mcp install` writes an absolute command into the agents' settings, so they
+// do not depend on PATH: a native `wave-rules` of this version on PATH, else
+// this very script with this very node.
+const mcp = args.includes('mcp')
+const mcpServe = mcp && !args.includes('install') && !args.includes('uninstall')
+if (mcp && args.includes('install')) {
+  const native = nativeBinary()
+  process.env.WAVE_RULES_SELF = JSON.stringify(native ? [native] : [process.execPath, fs.realpathSync(__filename)])
+}
 
 function write(out) {
   process.stdout.write(out.stdout)
@@ -40,7 +74,7 @@ function write(out) {
   process.exitCode = out.exitCode
 }
 
-if (args.includes('mcp') && !args.includes('install') && !args.includes('uninstall')) {
+if (mcpServe) {
   const { runCliAsync } = require('../index.js')
   runCliAsync(args).then(write, (e) => write({ stdout: '', stderr: `wave-rules: ${e && e.message ? e.message : e}\n`, exitCode: 2 }))
 } else {

@@ -15,6 +15,11 @@
  *   result, so the model reads them with the file; once per session (again
  *   after a compaction).
  *
+ * A session this process has not seen (`opencode run --continue`, a
+ * restarted server) is read back once: the rules its transcript holds since
+ * the last compaction count as given, and the files its tools touched are
+ * remembered for the next compaction.
+ *
  * A failed send is logged with its context; the id is not tracked, so the
  * next event tries again, and the plugin keeps working. Nothing is sent when
  * there are no rules and no memory. No hook ever throws into opencode.
@@ -159,6 +164,15 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
     try {
       const result: any = await input.client.session.messages({ path: { id } })
       const messages = Array.isArray(result) ? result : Array.isArray(result?.data) ? result.data : []
+      // Files its tools touched, over the whole session (for a compaction).
+      for (const m of messages) {
+        for (const part of Array.isArray(m?.parts) ? m.parts : []) {
+          if (part?.type !== 'tool' || !FILE_TOOLS.has(String(part.tool).toLowerCase())) continue
+          const args = part.state?.input ?? {}
+          const file = FILE_ARGS.map((k) => args[k]).find((v) => typeof v === 'string' && v !== '')
+          if (file) r.files.add(file)
+        }
+      }
       const found: string[] = []
       strings(sinceCompaction(messages), found)
       const transcript = found.join('\n')
@@ -210,8 +224,8 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
           if (typeof id !== 'string') return
           tracked.delete(id)
           const r = record(id)
+          await restore(id, r)
           r.delivered.clear()
-          r.restored = true
           await deliverSession(id, event.type)
         }
       } catch (error) {

@@ -117,6 +117,11 @@ pub(crate) struct Env {
 }
 
 impl Env {
+    /// Discovers and compiles the rules of the sources.
+    pub fn load(&self) -> memory_rules::Loaded {
+        memory_rules::load(&self.config)
+    }
+
     /// `fallback_workdir` is used when `--workdir` is not given (a hook's
     /// project directory); the default is the current directory.
     fn new(cli: &Cli, fallback_workdir: Option<PathBuf>) -> Result<Env, Output> {

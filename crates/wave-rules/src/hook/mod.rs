@@ -21,7 +21,6 @@
 //! layout, byte for byte). What a session was given lives in a small state
 //! file per session (`state`).
 
-pub mod cache;
 pub mod settings;
 pub mod state;
 
@@ -156,7 +155,7 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
             return out;
         }
     }
-    let loaded = cache::load(env, &mut out);
+    let loaded = env.load();
     let set = &loaded.rules;
     report_broken(&loaded.diagnostics, env, &mut out);
     let Some(session) = input.session_id.as_deref() else {

@@ -138,14 +138,17 @@ impl Store {
     /// changed. Trouble (no directory, a lock held too long, a bad file) is
     /// pushed to `problems` and `f` still runs, on what could be read.
     pub fn update<R>(&self, session: &str, workdir: &Path, problems: &mut Vec<String>, f: impl FnOnce(&mut SessionState) -> R) -> R {
-        let mut lock = None;
-        match std::fs::create_dir_all(&self.dir) {
-            Ok(()) => match ScopeLock::acquire_within(&self.dir, LOCK_TIMEOUT) {
-                Ok(l) => lock = Some(l),
-                Err(e) => problems.push(format!("state not saved: {e}")),
-            },
-            Err(e) => problems.push(format!("state not saved: cannot create {}: {e}", self.dir.display())),
+        if let Err(e) = std::fs::create_dir_all(&self.dir) {
+            problems.push(format!("state not saved: cannot create {}: {e}", self.dir.display()));
+            return f(&mut SessionState::default());
         }
+        let lock = match ScopeLock::acquire_within(&self.dir, LOCK_TIMEOUT) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                problems.push(format!("state not saved: {e}"));
+                None
+            }
+        };
         let mut state = match self.read(session) {
             Ok(s) => s.unwrap_or_default(),
             Err(p) => {

@@ -59,6 +59,11 @@ function topicFile(work, home) {
   return path.join(new MemoryStore({ workdir: work, homeDir: home }).projectDir, 'build.md')
 }
 
+/** With WAVE_E2E_RECORD=file, what the model received is appended there (for the notes). */
+function record(agent, what) {
+  if (process.env.WAVE_E2E_RECORD) fs.appendFileSync(process.env.WAVE_E2E_RECORD, JSON.stringify({ agent, ...what }) + '\n')
+}
+
 /** The text of every tool result in a request's messages. */
 function toolResults(body) {
   const out = []
@@ -102,6 +107,8 @@ test('Claude Code: installed with `mcp install --client claude`, the rules and t
   assert.ok(afterRules.includes(GENERAL), 'the always-on rule came with the first call')
   assert.ok(!afterRules.includes(PY), 'no rule for other files')
   const afterMemory = toolResults(main[2].body)
+  const instructions = texts(main[0].body.messages).find((t) => t.includes('call rules_for_files with its paths'))
+  record('claude', { tools: tools.filter((t) => t.startsWith('mcp__')), instructions, afterRules, afterMemory })
   assert.match(afterMemory, /Appended to project memory topic 'build'/)
   assert.match(fs.readFileSync(topicFile(work, home), 'utf8'), new RegExp(NOTE.replace(/[.;]/g, '\\$&')))
 })
@@ -137,5 +144,7 @@ test('opencode: the `mcp` entry from `mcp install --client opencode`, the rules 
   assert.ok(afterRules.includes(TS), `the path rule reached the model: ${afterRules}`)
   assert.ok(afterRules.includes(GENERAL))
   assert.match(toolResults(main[2].body), /Appended to project memory topic 'build'/)
+  const instructions = texts([main[0].body.messages]).find((t) => t.includes('call rules_for_files with its paths')) ?? null
+  record('opencode', { tools: tools.filter((n) => n.startsWith('wave-rules')), instructions, afterRules, afterMemory: toolResults(main[2].body) })
   assert.ok(fs.existsSync(topicFile(work, home)), 'the memory topic is on disk')
 })

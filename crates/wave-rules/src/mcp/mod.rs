@@ -587,6 +587,47 @@ mod tests {
         assert_eq!(uri_rule_id("wave-rules://rule/%zz"), None);
     }
 
+    fn rules(files: &[(String, String)]) -> (tempfile::TempDir, memory_rules::Loaded) {
+        let dir = tempfile::tempdir().unwrap();
+        for (rel, text) in files {
+            let file = dir.path().join(rel);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, text).unwrap();
+        }
+        let formats = memory_rules::formats_named(&["wave".to_string(), "cursor".to_string()]).unwrap();
+        let loaded = memory_rules::load(&memory_rules::Config::named(dir.path(), dir.path().join("home"), &formats));
+        (dir, loaded)
+    }
+
+    #[test]
+    fn instructions_stay_under_the_cut_and_name_what_they_leave_out() {
+        let many: Vec<(String, String)> = (0..150)
+            .map(|i| (format!(".cursor/rules/r{i:03}.mdc"), format!("---\ndescription: When you touch area {i} of the billing system, with its many special cases\n---\nBody {i}.\n")))
+            .collect();
+        let (_d, loaded) = rules(&many);
+        let text = instructions(&loaded.rules);
+        assert!(text.len() < 2048, "{} bytes", text.len());
+        assert!(text.contains("cursor:r000.mdc (When you touch area 0"), "{text}");
+        assert!(text.ends_with("more (list_rules)."), "{text}");
+        let (_d, loaded) = rules(&many[..2]);
+        let text = instructions(&loaded.rules);
+        assert!(text.ends_with("cursor:r001.mdc (When you touch area 1 of the billing system, with its many special cases)."), "{text}");
+        let (_d, loaded) = rules(&[]);
+        assert!(!instructions(&loaded.rules).contains("Rules on request"));
+    }
+
+    #[test]
+    fn closest_ids_prefer_containment_then_edit_distance() {
+        let (_d, loaded) = rules(&[
+            (".wave/rules/deploy.md".into(), "Deploy.".into()),
+            (".wave/rules/testing.md".into(), "Test.".into()),
+            (".cursor/rules/frontend.mdc".into(), "---\ndescription: UI\n---\nUI.".into()),
+        ]);
+        assert_eq!(closest_ids(&loaded.rules, "deploi", 1), ["deploy.md"]);
+        assert_eq!(closest_ids(&loaded.rules, "frontend", 1), ["cursor:frontend.mdc"]);
+        assert_eq!(closest_ids(&loaded.rules, "x", 5).len(), 3);
+    }
+
     #[test]
     fn edit_distance_counts_edits() {
         assert_eq!(edit_distance("kitten", "sitting"), 3);

@@ -105,6 +105,7 @@ for (const kind of ['binary', 'npx']) {
       const rff = tools[0]
       assert.match(rff.description, /before you read, edit or create files/)
       assert.deepEqual(rff.inputSchema.required, ['paths'])
+      for (const t of tools) assert.equal(t.annotations.readOnlyHint, t.name !== 'memory_write', t.name)
       const pkg = require('..').memoryToolDefinitions()
       for (const def of pkg) {
         const t = tools.find((x) => x.name === def.name)

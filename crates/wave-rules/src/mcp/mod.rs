@@ -34,7 +34,7 @@ use memory_rules::{read_rule, Activation, Loaded, Rule, RuleSet, Severity};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ServerCapabilities, ServerConfig, Tool,
+    ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer, ServiceExt};
 use rmcp::{ErrorData, ServerHandler};
@@ -504,6 +504,12 @@ pub fn tools() -> Vec<Tool> {
             let description = d["description"].as_str().unwrap_or_default().to_string();
             tools.push(Tool::new(name, description, schema(d["parameters"].clone())));
         }
+    }
+    // Hints for the clients' permission prompts: only memory_write writes,
+    // and nothing reaches outside this project and home.
+    for t in &mut tools {
+        let writes = t.name == "memory_write";
+        t.annotations = Some(ToolAnnotations::new().read_only(!writes).destructive(false).idempotent(!writes).open_world(false));
     }
     tools
 }

@@ -216,3 +216,48 @@ test('hook install merges into settings.json, is idempotent, uninstall removes o
   assert.equal(install('rust', '--scope', 'user').status, 0)
   assert.ok(fs.existsSync(path.join(tree.homeDir, '.claude/settings.json')))
 })
+
+test('the compiled-rules cache: used while the stamps match, refreshed when a rule file changes', (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  rules(tree)
+  tree.project('broken.md', '---\npaths: [src/**\n---\nbroken')
+  const old = new Date(Date.now() - 3600_000)
+  const age = () => {
+    for (const dir of [path.join(tree.workdir, '.wave/rules'), path.join(tree.homeDir, '.wave/rules')]) {
+      for (const f of fs.readdirSync(dir, { recursive: true })) fs.utimesSync(path.join(dir, f), old, old)
+    }
+  }
+  age()
+  const s = { cwd: tree.workdir, prompt: 'customer' }
+  let n = 0
+  const ask = () => hook('rust', tree, 'UserPromptSubmit', { ...s, session_id: `c${n++}` })
+  const first = ask()
+  const cacheDir = path.join(tree.root, 'state-rust/rules')
+  assert.equal(fs.readdirSync(cacheDir).length, 1, 'the cache was written')
+  const second = ask()
+  assert.deepEqual(second, first, 'same answer and the same stderr line from the cache')
+  assert.match(second.stderr, /skipped 1 broken rule: \.wave\/rules\/broken\.md:2/)
+
+  // Proof that the second run read the cache: a change that keeps size,
+  // mtime and inode is not seen (as with git's index); any other change is.
+  const db = path.join(tree.workdir, '.wave/rules/db.md')
+  const text = fs.readFileSync(db, 'utf8')
+  const fd = fs.openSync(db, 'r+')
+  fs.writeSync(fd, text.replace('read-only', 'READ-ONLY'), 0)
+  fs.closeSync(fd)
+  fs.utimesSync(db, old, old)
+  assert.match(context(ask()), /read-only/, 'served from the cache')
+  fs.writeFileSync(db, text.replace('read-only.', 'read-only; ask first.'))
+  assert.match(context(ask()), /read-only; ask first\./, 'a new stamp reloads')
+  age()
+  assert.match(context(ask()), /read-only; ask first\./)
+  fs.rmSync(db)
+  const gone = context(ask())
+  assert.doesNotMatch(gone, /customer table/, 'a deleted rule is gone')
+  assert.match(gone, /\[general\.md\]/, 'the others are still there')
+  fs.writeFileSync(path.join(cacheDir, fs.readdirSync(cacheDir)[0]), '{garbage')
+  tree.project('db.md', text)
+  age()
+  assert.match(context(ask()), /read-only/, 'a bad cache file is ignored')
+})

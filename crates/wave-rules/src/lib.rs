@@ -103,14 +103,22 @@ where
 
 /// The resolved global options.
 pub(crate) struct Env {
-    pub roots: memory_rules::Roots,
+    pub config: memory_rules::Config,
     pub json: bool,
+    /// `--home`, else the user's home (memory, hook state, user settings).
+    pub home: Option<PathBuf>,
 }
 
 impl Env {
-    /// Discovers and compiles the rules of these roots.
+    /// The home for memory, hook state and user settings (`.` when there is
+    /// none: only with `--source` and no home at all).
+    pub fn home_dir(&self) -> PathBuf {
+        self.home.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// Discovers and compiles the rules of these sources.
     pub fn load(&self) -> memory_rules::Loaded {
-        memory_rules::load(&self.roots)
+        memory_rules::load(&self.config)
     }
 
     /// `fallback_workdir` is used when `--workdir` is not given (a hook's
@@ -122,11 +130,20 @@ impl Env {
         if !workdir.is_dir() {
             return Err(Output::fail(EXIT_TROUBLE, format!("workdir {} is not a directory", workdir.display())));
         }
+        let home_dir = cli.home.as_ref().map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone())).or_else(std::env::home_dir);
+        if !cli.source.is_empty() {
+            let sources = cli.source.iter().map(|s| s.resolve(&workdir)).collect();
+            return Ok(Env { config: memory_rules::Config::new(workdir, sources), json: cli.json, home: home_dir });
+        }
         let home = match &cli.home {
             Some(h) => std::path::absolute(h).unwrap_or_else(|_| h.clone()),
             None => std::env::home_dir()
                 .ok_or_else(|| Output::fail(EXIT_TROUBLE, "cannot find the home directory; pass --home DIR"))?,
         };
-        Ok(Env { roots: memory_rules::Roots::new(workdir, home), json: cli.json })
+        if !cli.sources.is_empty() {
+            let formats = memory_rules::formats_named(&cli.sources).map_err(|e| Output::fail(EXIT_TROUBLE, format!("--sources: {e}")))?;
+            return Ok(Env { config: memory_rules::Config::named(workdir, &home, &formats), json: cli.json, home: Some(home) });
+        }
+        Ok(Env { config: memory_rules::Config::with_home(workdir, &home), json: cli.json, home: Some(home) })
     }
 }

@@ -10,12 +10,17 @@
 //! [`RACY_WINDOW`] of the cache's scan may have changed within one timestamp
 //! tick, so the cache is not trusted then (git's "racy" rule). Any trouble
 //! with the cache file means a full load; the cache never changes a result.
+//!
+//! Only rule sets whose rules are all in the `.wave/rules` format are
+//! cached: their globs compile from `paths` as written. Other formats match
+//! a dialect's form of the pattern (a prefix, case folding), which the
+//! compiled set does not give back; those projects load in full each time.
 
 use crate::Env;
 use memory_rules::context::Workdir;
 use memory_rules::memory::atomic::replace_unsynced;
 use memory_rules::parse::{ParsedRule, RulePattern};
-use memory_rules::{discover, pattern, Diagnostic, Metadata, Remind, Rule, RuleSet, Scope, Severity};
+use memory_rules::{discover, pattern, Activation, Diagnostic, Format, Metadata, Remind, Rule, RuleSet, Scope, Severity};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -55,6 +60,11 @@ struct CachedRule {
     topics: Option<Vec<String>>,
     description: Option<String>,
     every_turn: Option<bool>,
+    /// `auto`, `on-request` or `manual`.
+    activation: String,
+    regex: Option<Vec<String>>,
+    name: Option<String>,
+    directory: Option<String>,
 }
 
 /// The rules of `env`'s roots, from the cache in `state_dir` when it holds
@@ -70,7 +80,10 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
     }
     let scanned_at_ms = now_ms();
     let loaded = env.load();
-    let broken = broken_lines(&loaded.diagnostics, &env.roots.workdir);
+    let broken = broken_lines(&loaded.diagnostics, &env.config.workdir);
+    if loaded.rules.rules().iter().any(|r| r.format != Format::Wave) {
+        return Rules { set: loaded.rules, broken };
+    }
     let rules: Vec<CachedRule> = loaded.rules.rules().iter().map(to_cached).collect();
     let cache = Cache { version: VERSION, scanned_at_ms, fingerprint, broken: broken.clone(), rules };
     if let Ok(bytes) = serde_json::to_vec(&cache) {
@@ -81,9 +94,10 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
     Rules { set: loaded.rules, broken }
 }
 
-/// `<state dir>/rules/<hash of the workdir and home>.json`
+/// `<state dir>/rules/<hash of the workdir and the sources>.json`
 fn cache_path(env: &Env, state_dir: &Path) -> PathBuf {
-    let key = format!("{}\0{}", env.roots.workdir.display(), env.roots.home_dir.display());
+    let roots: Vec<String> = env.config.roots().iter().map(|r| format!("{:?}", r)).collect();
+    let key = format!("{}\0{}", env.config.workdir.display(), roots.join("\0"));
     state_dir.join("rules").join(format!("{}.json", super::state::file_key(&format!("roots:{key}"))))
 }
 
@@ -93,7 +107,7 @@ fn fingerprint(env: &Env) -> (Vec<String>, Option<u128>) {
     let mut diagnostics = Vec::new();
     let mut out = Vec::new();
     let mut newest: Option<u128> = Some(0);
-    for root in env.roots.rule_roots() {
+    for root in env.config.roots() {
         out.push(format!("root {}", root.dir.display()));
         for f in discover::find(&root, &mut diagnostics) {
             match std::fs::metadata(&f.path) {
@@ -149,6 +163,15 @@ fn to_cached(r: &Rule) -> CachedRule {
         topics: r.metadata.topics.clone(),
         description: r.metadata.description.clone(),
         every_turn: r.metadata.remind.map(|m| m == Remind::EveryTurn),
+        activation: match r.metadata.activation {
+            Activation::Auto => "auto",
+            Activation::OnRequest => "on-request",
+            Activation::Manual => "manual",
+        }
+        .to_string(),
+        regex: r.metadata.regex.clone(),
+        name: r.metadata.name.clone(),
+        directory: r.metadata.directory.clone(),
     }
 }
 
@@ -165,6 +188,14 @@ fn build(env: &Env, rules: &[CachedRule]) -> RuleSet {
                 topics: c.topics.clone(),
                 description: c.description.clone(),
                 remind: c.every_turn.map(|e| if e { Remind::EveryTurn } else { Remind::Once }),
+                activation: match c.activation.as_str() {
+                    "on-request" => Activation::OnRequest,
+                    "manual" => Activation::Manual,
+                    _ => Activation::Auto,
+                },
+                regex: c.regex.clone(),
+                name: c.name.clone(),
+                directory: c.directory.clone(),
             };
             let patterns = metadata
                 .paths
@@ -179,11 +210,12 @@ fn build(env: &Env, rules: &[CachedRule]) -> RuleSet {
                 file_path: c.file_path.clone(),
                 content: c.content.clone(),
                 metadata,
+                format: Format::Wave,
             };
             ParsedRule { rule, patterns }
         })
         .collect();
-    RuleSet::build(parsed, Workdir::new(&env.roots.workdir))
+    RuleSet::build(parsed, Workdir::new(&env.config.workdir))
 }
 
 /// `file:line:col message` for every error (a rule file that was skipped).

@@ -141,7 +141,7 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         warn(&mut out, problem);
         return out;
     }
-    let state_dir = state::state_dir(&env.roots.home_dir);
+    let state_dir = state::state_dir(&env.home_dir());
     let store = state::Store::new(state_dir.clone());
     if let HookAction::Stop = action {
         stop(&store, &input, &mut out);
@@ -171,7 +171,7 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         return out;
     };
     let mut problems = Vec::new();
-    let text = store.update(session, &env.roots.workdir, &mut problems, |state| {
+    let text = store.update(session, &env.config.workdir, &mut problems, |state| {
         let text = respond(action, &budget, env, set, &input, state);
         state.sticky = sticky(set, state);
         text
@@ -225,7 +225,7 @@ fn respond(action: &HookAction, budget: &BudgetArgs, env: &Env, set: &RuleSet, i
                 _ => *state = SessionState::default(),
             }
             let memory = if with_memory {
-                MemoryStore::new(MemoryLocations::new(&env.roots.home_dir, &env.roots.workdir)).load_for_prompt(MEMORY_MAX_LINES)
+                MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir)).load_for_prompt(MEMORY_MAX_LINES)
             } else {
                 String::new()
             };

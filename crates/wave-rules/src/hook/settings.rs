@@ -155,8 +155,8 @@ impl Serialize for Json {
 /// The settings file for a scope.
 pub fn settings_path(env: &Env, scope: ScopeArg) -> PathBuf {
     let base = match scope {
-        ScopeArg::Project => &env.roots.workdir,
-        ScopeArg::User => &env.roots.home_dir,
+        ScopeArg::Project => &env.config.workdir,
+        ScopeArg::User => &env.home_dir(),
     };
     base.join(".claude").join("settings.json")
 }

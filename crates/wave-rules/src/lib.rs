@@ -107,6 +107,8 @@ pub(crate) struct Env {
     pub json: bool,
     /// `--home`, else the user's home (memory, hook state, user settings).
     pub home: Option<PathBuf>,
+    /// `--source` or `--sources` chose the rule sources.
+    pub explicit_sources: bool,
 }
 
 impl Env {
@@ -133,7 +135,7 @@ impl Env {
         let home_dir = cli.home.as_ref().map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone())).or_else(std::env::home_dir);
         if !cli.source.is_empty() {
             let sources = cli.source.iter().map(|s| s.resolve(&workdir)).collect();
-            return Ok(Env { config: memory_rules::Config::new(workdir, sources), json: cli.json, home: home_dir });
+            return Ok(Env { config: memory_rules::Config::new(workdir, sources), json: cli.json, home: home_dir, explicit_sources: true });
         }
         let home = match &cli.home {
             Some(h) => std::path::absolute(h).unwrap_or_else(|_| h.clone()),
@@ -142,8 +144,8 @@ impl Env {
         };
         if !cli.sources.is_empty() {
             let formats = memory_rules::formats_named(&cli.sources).map_err(|e| Output::fail(EXIT_TROUBLE, format!("--sources: {e}")))?;
-            return Ok(Env { config: memory_rules::Config::named(workdir, &home, &formats), json: cli.json, home: Some(home) });
+            return Ok(Env { config: memory_rules::Config::named(workdir, &home, &formats), json: cli.json, home: Some(home), explicit_sources: true });
         }
-        Ok(Env { config: memory_rules::Config::with_home(workdir, &home), json: cli.json, home: Some(home) })
+        Ok(Env { config: memory_rules::Config::with_home(workdir, &home), json: cli.json, home: Some(home), explicit_sources: false })
     }
 }

@@ -29,7 +29,7 @@ use crate::args::{BudgetArgs, HookAction};
 use crate::{Env, Output};
 use memory_rules::memory::{MemoryLocations, MemoryStore};
 use memory_rules::render::{plan_rules, RenderOptions};
-use memory_rules::{Remind, Rule, RuleSet};
+use memory_rules::{Format, Remind, Rule, RuleSet};
 use serde_json::{json, Value};
 use state::{SessionState, Sticky};
 use std::collections::HashSet;
@@ -135,7 +135,17 @@ fn warn(out: &mut Output, message: impl AsRef<str>) {
 }
 
 /// Runs one hook event. Always exits 0.
+///
+/// Claude Code reads `.claude/rules` itself, so unless `--source` /
+/// `--sources` chose the sources, the Claude-format ones are left out here:
+/// the model would get those rules twice.
 pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
+    if !env.explicit_sources && env.config.sources.iter().any(|s| s.format == Format::Claude) {
+        let mut config = env.config.clone();
+        config.sources.retain(|s| s.format != Format::Claude);
+        let own = Env { config, json: env.json, home: env.home.clone(), explicit_sources: true };
+        return run_event(&own, action, input);
+    }
     let mut out = Output::default();
     if let Some(problem) = &input.problem {
         warn(&mut out, problem);

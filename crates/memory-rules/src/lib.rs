@@ -31,6 +31,7 @@ pub mod diagnostic;
 pub mod discover;
 pub mod frontmatter;
 mod globindex;
+pub mod limits;
 pub mod memory;
 pub mod parse;
 pub mod pattern;
@@ -56,11 +57,20 @@ use std::time::SystemTime;
 pub struct Roots {
     pub workdir: PathBuf,
     pub home_dir: PathBuf,
+    /// Directories outside the workdir that project rules may resolve into
+    /// (through symlinks); any other project rule outside it is not loaded.
+    pub allow_dirs: Vec<PathBuf>,
 }
 
 impl Roots {
     pub fn new(workdir: impl Into<PathBuf>, home_dir: impl Into<PathBuf>) -> Self {
-        Roots { workdir: workdir.into(), home_dir: home_dir.into() }
+        Roots { workdir: workdir.into(), home_dir: home_dir.into(), allow_dirs: Vec::new() }
+    }
+
+    /// Allows project rules to resolve into these directories.
+    pub fn with_allow_dirs(mut self, dirs: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
+        self.allow_dirs.extend(dirs.into_iter().map(Into::into));
+        self
     }
 
     /// `<workdir>/.wave/rules`
@@ -84,8 +94,8 @@ impl Roots {
     /// `<workdir>/.wave/rules`, then `<home>/.wave/rules` (left out when it
     /// is the same directory).
     pub fn rule_roots(&self) -> Vec<Root> {
-        let project = Root { dir: self.project_dir(), scope: Scope::Project, boundary: Some(self.workdir.clone()) };
-        let user = Root { dir: self.user_dir(), scope: Scope::User, boundary: None };
+        let project = Root { dir: self.project_dir(), scope: Scope::Project, boundary: Some(self.workdir.clone()), allow: self.allow_dirs.clone() };
+        let user = Root { dir: self.user_dir(), scope: Scope::User, boundary: None, allow: Vec::new() };
         let same = match (discover::real_root(&project.dir), discover::real_root(&user.dir)) {
             (Some(a), Some(b)) => a == b,
             _ => false,
@@ -152,11 +162,29 @@ fn scan(roots: &Roots, previous: Option<&Loaded>) -> Reloaded {
         files.insert(f.path.clone(), Arc::clone(&entry));
         entries.push(entry);
     }
+    // The total topic limit, in discovery order: a rule that would pass it is
+    // not loaded (dropping only its topics would make it fire always).
+    let mut topics = 0usize;
+    let mut parsed = Vec::with_capacity(entries.len());
+    for rule in entries.iter().filter_map(|e| e.rule.as_ref()) {
+        let n = rule.rule.metadata.topics.as_ref().map_or(0, Vec::len);
+        if topics + n > limits::MAX_TOPICS_TOTAL {
+            diagnostics.push(Diagnostic::new(
+                Severity::Error,
+                Code::Limit,
+                &rule.rule.file_path,
+                format!("the rules have more than {} topics in total (limit); this rule is not loaded", limits::MAX_TOPICS_TOTAL),
+            ));
+            continue;
+        }
+        topics += n;
+        parsed.push(rule);
+    }
     diagnostic::sort(&mut diagnostics);
     let rules = match previous {
         Some(p) if !rules_changed => p.rules.clone(),
         // Only a rebuild needs the parsed rules themselves.
-        _ => Arc::new(RuleSet::build(entries.iter().filter_map(|e| e.rule.clone()).collect(), Workdir::new(&roots.workdir))),
+        _ => Arc::new(RuleSet::build(parsed.into_iter().cloned().collect(), Workdir::new(&roots.workdir))),
     };
     let changed = rules_changed || previous.is_none_or(|p| p.diagnostics != diagnostics);
     Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at) }, changed, reparsed }
@@ -171,10 +199,23 @@ pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> 
 
 /// Reads one found file and parses it; the text is returned too (`None` when
 /// it could not be read, which the outcome's diagnostics say).
+///
+/// A panic while parsing (a bug) is caught here, per file, and becomes an
+/// `internal` diagnostic: the other files still load, and a later reload
+/// reads the file again.
 pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, parse::Outcome) {
     match discover::read(&found.path) {
         Ok(text) => {
-            let outcome = parse::parse_rule(found.scope, &found.id, &found.path, &text);
+            let parsed = std::panic::catch_unwind(|| parse::parse_rule(found.scope, &found.id, &found.path, &text));
+            let outcome = parsed.unwrap_or_else(|payload| {
+                let why = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                let d = Diagnostic::new(Severity::Error, Code::Internal, &found.path, format!("internal error while parsing ({why}); the rule is not loaded; please report it"));
+                parse::Outcome { rule: None, diagnostics: vec![d] }
+            });
             (Some(text), outcome)
         }
         Err(d) => (None, parse::Outcome { rule: None, diagnostics: vec![d] }),

@@ -24,7 +24,7 @@ impl Sources {
     pub fn snippet(&mut self, d: &Diagnostic) -> String {
         let Some(line) = d.line else { return String::new() };
         let lines = self.files.entry(d.file_path.clone()).or_insert_with(|| {
-            let text = std::fs::read(&d.file_path).ok()?;
+            let text = memory_rules::discover::read_limited(Path::new(&d.file_path)).ok()?;
             let text = String::from_utf8_lossy(&text);
             let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
             Some(text.lines().map(|l| l.trim_end_matches('\r').to_string()).collect())

@@ -93,7 +93,7 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
         None => vec![Scope::Project, Scope::User],
     };
     for scope in scopes {
-        let root = Root { dir: env.roots.dir(scope), scope, boundary: None };
+        let root = Root { dir: env.roots.dir(scope), scope, boundary: None, allow: Vec::new() };
         let found = discover::find(&root, &mut Vec::new());
         let Some(f) = found.into_iter().find(|f| f.id == id) else { continue };
         if let Err(why) = inside_root(&f.path, &root.dir) {

@@ -91,6 +91,7 @@ impl Env {
             None => std::env::home_dir()
                 .ok_or_else(|| Output::fail(EXIT_TROUBLE, "cannot find the home directory; pass --home DIR"))?,
         };
-        Ok(Env { roots: memory_rules::Roots::new(workdir, home), json: cli.json })
+        let allow = cli.allow_dirs.iter().map(|d| workdir.join(d));
+        Ok(Env { roots: memory_rules::Roots::new(&workdir, home).with_allow_dirs(allow), json: cli.json })
     }
 }

@@ -75,7 +75,7 @@ fn check_paths(env: &Env, paths: &[std::path::PathBuf]) -> Result<(Vec<Diagnosti
         let meta = std::fs::metadata(path)
             .map_err(|e| crate::Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display())))?;
         let found: Vec<Found> = if meta.is_dir() {
-            let root = Root { dir: path.clone(), scope: Scope::Project, boundary: Some(env.roots.workdir.clone()) };
+            let root = Root { dir: path.clone(), scope: Scope::Project, boundary: Some(env.roots.workdir.clone()), allow: env.roots.allow_dirs.clone() };
             discover::find(&root, &mut diagnostics)
         } else {
             let id = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();

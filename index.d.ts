@@ -37,6 +37,11 @@ export type JsMemoryStore = MemoryStore
 export declare class RuleEngine {
   constructor(options: EngineOptions)
   /**
+   * Changes each time a discovery's result replaces the rules in use; a
+   * wrapper holding `rules()` fetches them again when it differs.
+   */
+  get generation(): number
+  /**
    * Discovers, parses and compiles every rule, off the main thread. The new
    * rules replace the old ones when the promise resolves.
    */
@@ -63,10 +68,13 @@ export declare class RuleEngine {
   /**
    * The per-message call of the TS wrapper. The engine keeps the files in
    * context from the previous call: the first `keep` stay, the rest are
-   * replaced by the `added` files (`count` of them, joined by NUL; no path
-   * contains NUL), so a message whose files repeat or grow converts only
-   * the new ones. The active indices are written into `out`, a buffer the
-   * caller keeps (as long as `rules()`); returns how many were written.
+   * replaced by the `added` files (`count` of them, joined by NUL; the
+   * wrapper drops paths containing NUL), so a message whose files repeat or
+   * grow converts only the new ones. The active indices are written into
+   * `out`, a buffer the caller keeps (as long as `rules()`); returns how
+   * many were written. When the kept list cannot be what the caller thinks
+   * (`keep` beyond it, or `added` not splitting into `count` paths), the
+   * list is cleared and `0xFFFFFFFF` returned: send every file again.
    */
   activeDelta(keep: number, count: number, added: string, prompt: string | undefined | null, out: Uint32Array): number
   /**
@@ -96,6 +104,11 @@ export interface EngineOptions {
   workdir: string
   /** The user's home; user rules live in `<homeDir>/.wave/rules`. */
   homeDir: string
+  /**
+   * Directories outside the workdir that project rules may resolve into
+   * through symlinks (a shared team folder); other such rules are not loaded.
+   */
+  allowDirs?: Array<string>
 }
 
 export interface MemoryRule {

@@ -13,7 +13,8 @@ use memory_rules as core;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 
 #[napi(object)]
 pub struct EngineOptions {
@@ -21,6 +22,9 @@ pub struct EngineOptions {
   pub workdir: String,
   /// The user's home; user rules live in `<homeDir>/.wave/rules`.
   pub home_dir: String,
+  /// Directories outside the workdir that project rules may resolve into
+  /// through symlinks (a shared team folder); other such rules are not loaded.
+  pub allow_dirs: Option<Vec<String>>,
 }
 
 #[napi(object)]
@@ -57,10 +61,29 @@ pub struct Diagnostic {
   pub column: Option<u32>,
 }
 
-type Shared = Arc<RwLock<Arc<core::Loaded>>>;
+/// What the per-message calls use: one discovery's result and its
+/// generation, swapped only on the JS thread (in a task's `resolve`), so rule
+/// objects, diagnostics and indices fetched in one synchronous run of JS
+/// always come from the same discovery.
+#[derive(Default)]
+struct State {
+  loaded: Arc<core::Loaded>,
+  generation: u32,
+  /// The sequence number of the task whose result is in use.
+  applied: u64,
+}
+
+type Shared = Arc<RwLock<State>>;
 
 fn snapshot(state: &Shared) -> Arc<core::Loaded> {
-  state.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+  state.read().unwrap_or_else(|poisoned| poisoned.into_inner()).loaded.clone()
+}
+
+/// Discoveries run one at a time (each incremental one diffs against the
+/// newest result), in the order they were asked for.
+#[derive(Default)]
+struct Pipeline {
+  latest: Arc<core::Loaded>,
 }
 
 /// The compiled rules of one workdir and home.
@@ -68,6 +91,8 @@ fn snapshot(state: &Shared) -> Arc<core::Loaded> {
 pub struct RuleEngine {
   roots: core::Roots,
   state: Shared,
+  pipeline: Arc<Mutex<Pipeline>>,
+  next_seq: AtomicU64,
   /// The files in context of the last `activeDelta` call.
   context: std::sync::Mutex<Vec<String>>,
 }
@@ -76,22 +101,38 @@ pub struct RuleEngine {
 impl RuleEngine {
   #[napi(constructor)]
   pub fn new(options: EngineOptions) -> Self {
+    let allow = options.allow_dirs.unwrap_or_default();
     RuleEngine {
-      roots: core::Roots::new(options.workdir, options.home_dir),
+      roots: core::Roots::new(options.workdir, options.home_dir).with_allow_dirs(allow),
       state: Arc::default(),
+      pipeline: Arc::default(),
+      next_seq: AtomicU64::new(1),
       context: Default::default(),
     }
+  }
+
+  /// Changes each time a discovery's result replaces the rules in use; a
+  /// wrapper holding `rules()` fetches them again when it differs.
+  #[napi(getter)]
+  pub fn generation(&self) -> u32 {
+    self.state.read().unwrap_or_else(|poisoned| poisoned.into_inner()).generation
+  }
+
+  fn task(&self, incremental: bool) -> AsyncTask<Discover> {
+    AsyncTask::new(Discover {
+      roots: self.roots.clone(),
+      state: self.state.clone(),
+      pipeline: self.pipeline.clone(),
+      seq: self.next_seq.fetch_add(1, Ordering::Relaxed),
+      incremental,
+    })
   }
 
   /// Discovers, parses and compiles every rule, off the main thread. The new
   /// rules replace the old ones when the promise resolves.
   #[napi(ts_return_type = "Promise<void>")]
   pub fn discover(&self) -> AsyncTask<Discover> {
-    AsyncTask::new(Discover {
-      roots: self.roots.clone(),
-      state: self.state.clone(),
-      incremental: false,
-    })
+    self.task(false)
   }
 
   /// Discovers again off the main thread, re-reading only files whose size,
@@ -99,11 +140,7 @@ impl RuleEngine {
   /// diagnostics changed (then fetch `rules()` and `diagnostics()` again).
   #[napi(ts_return_type = "Promise<boolean>")]
   pub fn reload(&self) -> AsyncTask<Discover> {
-    AsyncTask::new(Discover {
-      roots: self.roots.clone(),
-      state: self.state.clone(),
-      incremental: true,
-    })
+    self.task(true)
   }
 
   /// Every rule, in result order (priority, project before user, id).
@@ -160,13 +197,21 @@ impl RuleEngine {
 
   /// The per-message call of the TS wrapper. The engine keeps the files in
   /// context from the previous call: the first `keep` stay, the rest are
-  /// replaced by the `added` files (`count` of them, joined by NUL; no path
-  /// contains NUL), so a message whose files repeat or grow converts only
-  /// the new ones. The active indices are written into `out`, a buffer the
-  /// caller keeps (as long as `rules()`); returns how many were written.
+  /// replaced by the `added` files (`count` of them, joined by NUL; the
+  /// wrapper drops paths containing NUL), so a message whose files repeat or
+  /// grow converts only the new ones. The active indices are written into
+  /// `out`, a buffer the caller keeps (as long as `rules()`); returns how
+  /// many were written. When the kept list cannot be what the caller thinks
+  /// (`keep` beyond it, or `added` not splitting into `count` paths), the
+  /// list is cleared and `0xFFFFFFFF` returned: send every file again.
   #[napi(catch_unwind)]
   pub fn active_delta(&self, keep: u32, count: u32, added: String, prompt: Option<String>, mut out: Uint32ArraySlice) -> u32 {
     let mut context = self.context.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let parts = if count > 0 { added.split('\0').count() } else { 0 };
+    if keep as usize > context.len() || parts != count as usize {
+      context.clear();
+      return u32::MAX;
+    }
     context.truncate(keep as usize);
     if count > 0 {
       context.extend(added.split('\0').map(str::to_string));
@@ -202,28 +247,50 @@ impl RuleEngine {
 pub struct Discover {
   roots: core::Roots,
   state: Shared,
+  pipeline: Arc<Mutex<Pipeline>>,
+  /// Order of the call: a result never replaces a newer call's.
+  seq: u64,
   incremental: bool,
 }
 
 impl Task for Discover {
-  type Output = core::Reloaded;
+  type Output = Arc<core::Loaded>;
   type JsValue = bool;
 
   fn compute(&mut self) -> Result<Self::Output> {
-    catch_unwind(AssertUnwindSafe(|| {
+    // One discovery at a time; each diffs against the newest result.
+    let mut pipeline = self.pipeline.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let loaded = catch_unwind(AssertUnwindSafe(|| {
       if self.incremental {
-        core::reload(&self.roots, &snapshot(&self.state))
+        core::reload(&self.roots, &pipeline.latest).loaded
       } else {
-        let loaded = core::load(&self.roots);
-        core::Reloaded { loaded, changed: true, reparsed: 0 }
+        core::load(&self.roots)
       }
     }))
-    .map_err(|_| Error::from_reason("memory-rules: discovery failed unexpectedly (a bug); the previous rules are kept"))
+    .map_err(|_| Error::from_reason("memory-rules: discovery failed unexpectedly (a bug); the previous rules are kept"))?;
+    let loaded = Arc::new(loaded);
+    pipeline.latest = loaded.clone();
+    Ok(loaded)
   }
 
+  /// On the JS thread: the new result replaces the one in use unless a
+  /// newer call's result already did. Resolves to whether the rules or the
+  /// diagnostics in use changed.
   fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
-    *self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(output.loaded);
-    Ok(output.changed)
+    let mut state = self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if self.seq < state.applied {
+      return Ok(false);
+    }
+    let same = state.generation > 0
+      && Arc::ptr_eq(&state.loaded.rules, &output.rules)
+      && state.loaded.diagnostics == output.diagnostics;
+    state.applied = self.seq;
+    state.loaded = output;
+    if same {
+      return Ok(false);
+    }
+    state.generation = state.generation.wrapping_add(1).max(1);
+    Ok(true)
   }
 }
 

@@ -39,6 +39,8 @@ export interface WithMemoryRulesOptions {
   manager?: MemoryRuleManager
   workdir?: string
   homeDir?: string
+  /** Directories outside the workdir project rules may link into (see `MemoryRuleManagerOptions.allowDirs`). */
+  allowDirs?: string[]
   /** Default `'system-prompt'`. */
   mode?: 'system-prompt' | 'reminders'
   /** The current session's id. Default: one session, `'default'`. */
@@ -68,7 +70,7 @@ export interface MemoryRulesHandle {
 export function withMemoryRules(ai: AIManagerLike, options: WithMemoryRulesOptions = {}): MemoryRulesHandle {
   const manager =
     options.manager ??
-    new MemoryRuleManager({ workdir: options.workdir ?? process.cwd(), homeDir: options.homeDir })
+    new MemoryRuleManager({ workdir: options.workdir ?? process.cwd(), homeDir: options.homeDir, allowDirs: options.allowDirs })
   const workdir = options.workdir
   const session = new RuleSession(manager)
   const sessionId = options.sessionId ?? (() => 'default')

@@ -14,6 +14,13 @@ export interface MemoryRuleManagerOptions {
   workdir: string
   /** The user's home; user rules live in `<homeDir>/.wave/rules`. Default: `os.homedir()`. */
   homeDir?: string
+  /**
+   * Directories outside the workdir that project rules may resolve into
+   * through symlinks (e.g. a shared team folder linked into `.wave/rules`).
+   * Any other project rule whose real path is outside the workdir is not
+   * loaded (a `symlink-outside` warning).
+   */
+  allowDirs?: string[]
 }
 
 export interface ActiveRulesSplit {
@@ -35,18 +42,25 @@ export class MemoryRuleManager {
   /** The files in context the engine holds (what the last message sent). */
   #sent: string[] = []
   #discovered = false
+  /** The engine generation the fields above were fetched at. */
+  #generation = 0
 
   constructor(options: MemoryRuleManagerOptions) {
     if (!options || typeof options.workdir !== 'string' || options.workdir === '') {
       throw new TypeError('MemoryRuleManager: options.workdir must be a non-empty string')
     }
-    this.#engine = new RuleEngine({ workdir: options.workdir, homeDir: options.homeDir ?? homedir() })
+    const allowDirs = Array.isArray(options.allowDirs) ? options.allowDirs.filter((d) => typeof d === 'string') : undefined
+    this.#engine = new RuleEngine({ workdir: options.workdir, homeDir: options.homeDir ?? homedir(), allowDirs })
   }
 
-  /** Finds, parses and compiles every rule, off the main thread. */
+  /**
+   * Finds, parses and compiles every rule, off the main thread. Overlapping
+   * calls (and `reload()`s) are run one at a time by the engine, and the
+   * newest result wins.
+   */
   async discoverRules(): Promise<void> {
     await this.#engine.discover()
-    this.#refresh()
+    this.#sync()
   }
 
   /**
@@ -60,9 +74,10 @@ export class MemoryRuleManager {
       await this.discoverRules()
       return true
     }
-    const changed = await this.#engine.reload()
-    if (changed) this.#refresh()
-    return changed
+    const before = this.#generation
+    await this.#engine.reload()
+    this.#sync()
+    return this.#generation !== before
   }
 
   /** Whether `discoverRules()` (or `reload()`) has completed once. */
@@ -70,7 +85,17 @@ export class MemoryRuleManager {
     return this.#discovered
   }
 
+  /**
+   * Fetches the rule objects again when the engine's rules in use changed
+   * (any discovery or reload, whoever started it, resolves on this thread),
+   * so objects, diagnostics and indices always come from one discovery.
+   */
+  #sync(): void {
+    if (this.#engine.generation !== this.#generation) this.#refresh()
+  }
+
   #refresh(): void {
+    this.#generation = this.#engine.generation
     this.#rules = this.#engine.rules()
     this.#conditional = this.#engine.conditional()
     this.#unconditional = this.#rules.filter((_, i) => !this.#conditional[i])
@@ -82,6 +107,7 @@ export class MemoryRuleManager {
 
   /** Every loaded rule: priority descending, project before user, then id. */
   getRules(): MemoryRule[] {
+    this.#sync()
     return this.#rules.slice()
   }
 
@@ -99,6 +125,7 @@ export class MemoryRuleManager {
 
   /** `getActiveRules`, split into always-on and triggered rules. */
   getActiveRulesSplit(filesInContext: string[], prompt?: string): ActiveRulesSplit {
+    this.#sync()
     const split: ActiveRulesSplit = { unconditional: [], conditional: [] }
     for (const i of this.#activeIndices(filesInContext, prompt)) {
       ;(this.#conditional[i] ? split.conditional : split.unconditional).push(this.#rules[i])
@@ -112,6 +139,7 @@ export class MemoryRuleManager {
    */
   getTopicRules(prompt: string): MemoryRule[] {
     if (typeof prompt !== 'string' || prompt === '') return []
+    this.#sync()
     try {
       return Array.from(this.#engine.topicActive(prompt), (i) => this.#rules[i])
     } catch {
@@ -121,6 +149,7 @@ export class MemoryRuleManager {
 
   /** Ids of the rules with `remind: every-turn`, decided at discovery. */
   getStickyRuleIds(): ReadonlySet<string> {
+    this.#sync()
     return this.#sticky
   }
 
@@ -129,16 +158,19 @@ export class MemoryRuleManager {
    * and prompt, so known at discovery (no match needed).
    */
   getUnconditionalRules(): MemoryRule[] {
+    this.#sync()
     return this.#unconditional.slice()
   }
 
   /** Diagnostics of the last discovery, sorted by file and line. */
   getDiagnostics(): Diagnostic[] {
+    this.#sync()
     return this.#diagnostics.slice()
   }
 
   #activeIndices(filesInContext: unknown, prompt: unknown): Uint32Array {
     const files = stringsOf(filesInContext)
+    this.#sync()
     try {
       // The engine keeps the previous message's files: send only what changed
       // after the common prefix (usually nothing, or a few new files), as one
@@ -150,7 +182,13 @@ export class MemoryRuleManager {
       const same = keep === files.length && keep === sent.length
       const added = keep === files.length ? '' : files.slice(keep).join('\0')
       const p = typeof prompt === 'string' ? prompt : undefined
-      const n = this.#engine.activeDelta(keep, files.length - keep, added, p, this.#indices)
+      let n = this.#engine.activeDelta(keep, files.length - keep, added, p, this.#indices)
+      if (n === 0xffffffff) {
+        // The engine's kept list is not what we thought: send everything.
+        this.#sent = []
+        n = this.#engine.activeDelta(0, files.length, files.join('\0'), p, this.#indices)
+        if (n === 0xffffffff) return new Uint32Array(0)
+      }
       if (!same) this.#sent = files.slice()
       return this.#indices.subarray(0, n)
     } catch {
@@ -162,11 +200,16 @@ export class MemoryRuleManager {
   }
 }
 
-/** The strings of an array (the array itself when all are strings); [] for anything else. */
+/**
+ * The strings of an array (the array itself when all are strings); [] for
+ * anything else. A path containing NUL names no file and is dropped (NUL
+ * separates paths on their way to the engine).
+ */
 function stringsOf(value: unknown): string[] {
   if (!Array.isArray(value)) return []
+  const ok = (f: unknown): f is string => typeof f === 'string' && !f.includes('\0')
   for (let i = 0; i < value.length; i++) {
-    if (typeof value[i] !== 'string') return value.filter((f): f is string => typeof f === 'string')
+    if (!ok(value[i])) return value.filter(ok)
   }
   return value as string[]
 }

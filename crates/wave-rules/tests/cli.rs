@@ -129,7 +129,7 @@ fn validate_reports_every_check() {
         "warning foreign-key .wave/rules/foreign.md",
         "warning empty-body .wave/rules/empty.md",
         "error too-large .wave/rules/big.md",
-        "info symlink-outside .wave/rules/linked",
+        "warning symlink-outside .wave/rules/linked",
     ] {
         assert!(got.iter().any(|g| g == want), "missing '{want}' in {got:#?}");
     }
@@ -321,4 +321,46 @@ fn remove_never_reaches_outside_the_roots() {
     assert_eq!(t.run(&["remove", "solo"]).code, 0);
     assert!(target.exists());
     assert!(!t.work().join(".wave/rules/solo.md").exists());
+}
+
+/// Issue 9, finding 3: a committed link must not put a secret (or any file
+/// outside the project) into every prompt; `validate --strict` fails on it.
+#[test]
+fn validate_reports_links_to_secrets_and_outside_files() {
+    let t = Tree::new();
+    t.project("ok.md", "fine");
+    t.write(t.work().join(".env"), "API_KEY=secret");
+    std::os::unix::fs::symlink("../../.env", t.work().join(".wave/rules/notes.md")).unwrap();
+    t.write(t.tmp.path().join("team/security.md"), "No secrets in code.");
+    std::os::unix::fs::symlink(t.tmp.path().join("team"), t.work().join(".wave/rules/team")).unwrap();
+    let r = t.run(&["validate", "--strict"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains(".wave/rules/notes.md: warning[symlink-target]"), "{}", r.stdout);
+    assert!(r.stdout.contains(".env, which is not a .md file"), "{}", r.stdout);
+    assert!(r.stdout.contains(".wave/rules/team: warning[symlink-outside]"), "{}", r.stdout);
+    assert!(r.stdout.contains("1 rule loaded"), "{}", r.stdout);
+    let r = t.run(&["list", "--json"]);
+    assert!(!r.stdout.contains("secret") && !r.stdout.contains("notes.md"), "{}", r.stdout);
+    // The team folder, allowed: loads; the .env link still never does.
+    let team = t.tmp.path().join("team");
+    let r = t.run(&["validate", "--strict", "--allow-dir", team.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(!r.stdout.contains("symlink-outside"), "{}", r.stdout);
+    assert!(r.stdout.contains("2 rules loaded"), "{}", r.stdout);
+    std::fs::remove_file(t.work().join(".wave/rules/notes.md")).unwrap();
+    let r = t.run(&["validate", "--strict", "--allow-dir", team.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+}
+
+/// Issue 9, finding 7: `validate` on a FIFO hung; on a link to /dev/zero it
+/// grew to 4 GB.
+#[test]
+fn validate_never_blocks_on_fifos_or_devices() {
+    let t = Tree::new();
+    let fifo = t.work().join("fifo.md");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::os::unix::fs::symlink("/dev/zero", t.work().join("zero.md")).unwrap();
+    let r = t.run(&["validate", "fifo.md", "zero.md"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stdout.matches("error[unreadable]: not a regular file").count(), 2, "{}", r.stdout);
 }

@@ -9,27 +9,30 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-/** User and project memory topics (see the core's `memory` module). */
+/**
+ * User and project memory topics (see the core's `memory` module). Every
+ * operation runs off the main thread and returns a promise.
+ */
 export declare class MemoryStore {
   constructor(options: MemoryStoreOptions)
   get userDir(): string
   get projectDir(): string
   /** The index text of a scope; empty when it has none. */
-  readIndex(scope: 'user' | 'project'): string
-  /** A topic's content; throws an error naming an unknown topic. */
-  readTopic(scope: 'user' | 'project', topic: string): string
-  /** Appends (default) or replaces a topic and updates the index; returns the file name. */
-  writeTopic(scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'): string
+  readIndex(scope: 'user' | 'project'): Promise<string>
+  /** A topic's content; rejects with an error naming an unknown topic. */
+  readTopic(scope: 'user' | 'project', topic: string): Promise<string>
+  /** Appends (default) or replaces a topic and updates the index; resolves to the file name. */
+  writeTopic(scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'): Promise<string>
   /** The topics of a scope, sorted by file. */
-  listTopics(scope: 'user' | 'project'): Array<TopicEntry>
-  /** Deletes a topic and its index line; throws for an unknown topic. */
-  removeTopic(scope: 'user' | 'project', topic: string): void
+  listTopics(scope: 'user' | 'project'): Promise<Array<TopicEntry>>
+  /** Deletes a topic and its index line; rejects for an unknown topic. */
+  removeTopic(scope: 'user' | 'project', topic: string): Promise<void>
   /** Deletes every topic of a scope and its index. */
-  clear(scope: 'user' | 'project'): void
-  /** Memory text for the prompt within `maxLines` (user memory at most half). */
-  loadForPrompt(maxLines: number): string
-  /** Runs `memory_read` or `memory_write`; always returns text for the model. */
-  runTool(name: string, input: any): string
+  clear(scope: 'user' | 'project'): Promise<void>
+  /** Memory text for the prompt within `maxLines` and `maxBytes` (user memory at most half). */
+  loadForPrompt(maxLines: number, maxBytes?: number | undefined | null): Promise<string>
+  /** Runs `memory_read` or `memory_write`; resolves to text for the model. */
+  runTool(name: string, input: any): Promise<string>
 }
 export type JsMemoryStore = MemoryStore
 

@@ -362,7 +362,73 @@ fn memory_err(e: core::memory::MemoryError) -> Error {
   Error::from_reason(e.to_string())
 }
 
-/// User and project memory topics (see the core's `memory` module).
+/// One memory operation, run on the libuv pool: a write may wait for another
+/// process's lock (up to the core's timeout), which must never block the
+/// event loop.
+pub enum MemoryOp {
+  ReadIndex(MemoryScope),
+  ReadTopic(MemoryScope, String),
+  WriteTopic(MemoryScope, String, String, WriteMode),
+  ListTopics(MemoryScope),
+  RemoveTopic(MemoryScope, String),
+  Clear(MemoryScope),
+  LoadForPrompt(usize, usize),
+  RunTool(String, serde_json::Value),
+}
+
+pub struct MemoryTask {
+  store: core::memory::MemoryStore,
+  op: Option<MemoryOp>,
+}
+
+/// Text, or the topic list (`listTopics`).
+pub enum MemoryOut {
+  Text(String),
+  Topics(Vec<TopicEntry>),
+}
+
+impl Task for MemoryTask {
+  type Output = MemoryOut;
+  type JsValue = Either<String, Vec<TopicEntry>>;
+
+  fn compute(&mut self) -> Result<Self::Output> {
+    use MemoryOut::Text;
+    let op = self.op.take().ok_or_else(|| Error::from_reason("memory task run twice"))?;
+    let store = &self.store;
+    catch_unwind(AssertUnwindSafe(|| -> Result<MemoryOut> {
+      Ok(match op {
+        MemoryOp::ReadIndex(s) => Text(store.read_index(s).map_err(memory_err)?),
+        MemoryOp::ReadTopic(s, t) => Text(store.read_topic(s, &t).map_err(memory_err)?),
+        MemoryOp::WriteTopic(s, t, c, m) => Text(store.write_topic(s, &t, &c, m).map_err(memory_err)?),
+        MemoryOp::ListTopics(s) => {
+          let topics = store.list_topics(s).map_err(memory_err)?;
+          MemoryOut::Topics(topics.into_iter().map(|t| TopicEntry { name: t.name, file: t.file }).collect())
+        }
+        MemoryOp::RemoveTopic(s, t) => {
+          store.remove_topic(s, &t).map_err(memory_err)?;
+          Text(String::new())
+        }
+        MemoryOp::Clear(s) => {
+          store.clear(s).map_err(memory_err)?;
+          Text(String::new())
+        }
+        MemoryOp::LoadForPrompt(lines, bytes) => Text(store.load_for_prompt_within(lines, bytes)),
+        MemoryOp::RunTool(name, input) => Text(core::memory::run_tool(store, &name, &input)),
+      })
+    }))
+    .map_err(|_| Error::from_reason("memory: unexpected internal error (a bug)"))?
+  }
+
+  fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+    Ok(match output {
+      MemoryOut::Text(t) => Either::A(t),
+      MemoryOut::Topics(t) => Either::B(t),
+    })
+  }
+}
+
+/// User and project memory topics (see the core's `memory` module). Every
+/// operation runs off the main thread and returns a promise.
 #[napi(js_name = "MemoryStore")]
 pub struct JsMemoryStore {
   inner: core::memory::MemoryStore,
@@ -392,58 +458,65 @@ impl JsMemoryStore {
     self.inner.locations().project_dir.to_string_lossy().into_owned()
   }
 
+  fn task(&self, op: MemoryOp) -> AsyncTask<MemoryTask> {
+    AsyncTask::new(MemoryTask { store: self.inner.clone(), op: Some(op) })
+  }
+
   /// The index text of a scope; empty when it has none.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project'")]
-  pub fn read_index(&self, scope_name: String) -> Result<String> {
-    self.inner.read_index(scope(&scope_name)?).map_err(memory_err)
+  #[napi(ts_args_type = "scope: 'user' | 'project'", ts_return_type = "Promise<string>")]
+  pub fn read_index(&self, scope_name: String) -> Result<AsyncTask<MemoryTask>> {
+    Ok(self.task(MemoryOp::ReadIndex(scope(&scope_name)?)))
   }
 
-  /// A topic's content; throws an error naming an unknown topic.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project', topic: string")]
-  pub fn read_topic(&self, scope_name: String, topic: String) -> Result<String> {
-    self.inner.read_topic(scope(&scope_name)?, &topic).map_err(memory_err)
+  /// A topic's content; rejects with an error naming an unknown topic.
+  #[napi(ts_args_type = "scope: 'user' | 'project', topic: string", ts_return_type = "Promise<string>")]
+  pub fn read_topic(&self, scope_name: String, topic: String) -> Result<AsyncTask<MemoryTask>> {
+    Ok(self.task(MemoryOp::ReadTopic(scope(&scope_name)?, topic)))
   }
 
-  /// Appends (default) or replaces a topic and updates the index; returns the file name.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'")]
-  pub fn write_topic(&self, scope_name: String, topic: String, content: String, mode: Option<String>) -> Result<String> {
+  /// Appends (default) or replaces a topic and updates the index; resolves to the file name.
+  #[napi(
+    ts_args_type = "scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'",
+    ts_return_type = "Promise<string>"
+  )]
+  pub fn write_topic(&self, scope_name: String, topic: String, content: String, mode: Option<String>) -> Result<AsyncTask<MemoryTask>> {
     let mode = match mode.as_deref() {
       None | Some("append") => WriteMode::Append,
       Some("replace") => WriteMode::Replace,
       Some(other) => return Err(Error::new(Status::InvalidArg, format!("mode must be 'append' or 'replace', not '{other}'"))),
     };
-    self.inner.write_topic(scope(&scope_name)?, &topic, &content, mode).map_err(memory_err)
+    Ok(self.task(MemoryOp::WriteTopic(scope(&scope_name)?, topic, content, mode)))
   }
 
   /// The topics of a scope, sorted by file.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project'")]
-  pub fn list_topics(&self, scope_name: String) -> Result<Vec<TopicEntry>> {
-    let topics = self.inner.list_topics(scope(&scope_name)?).map_err(memory_err)?;
-    Ok(topics.into_iter().map(|t| TopicEntry { name: t.name, file: t.file }).collect())
+  #[napi(ts_args_type = "scope: 'user' | 'project'", ts_return_type = "Promise<Array<TopicEntry>>")]
+  pub fn list_topics(&self, scope_name: String) -> Result<AsyncTask<MemoryTask>> {
+    Ok(self.task(MemoryOp::ListTopics(scope(&scope_name)?)))
   }
 
-  /// Deletes a topic and its index line; throws for an unknown topic.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project', topic: string")]
-  pub fn remove_topic(&self, scope_name: String, topic: String) -> Result<()> {
-    self.inner.remove_topic(scope(&scope_name)?, &topic).map_err(memory_err)
+  /// Deletes a topic and its index line; rejects for an unknown topic.
+  #[napi(ts_args_type = "scope: 'user' | 'project', topic: string", ts_return_type = "Promise<void>")]
+  pub fn remove_topic(&self, scope_name: String, topic: String) -> Result<AsyncTask<MemoryTask>> {
+    Ok(self.task(MemoryOp::RemoveTopic(scope(&scope_name)?, topic)))
   }
 
   /// Deletes every topic of a scope and its index.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project'")]
-  pub fn clear(&self, scope_name: String) -> Result<()> {
-    self.inner.clear(scope(&scope_name)?).map_err(memory_err)
+  #[napi(ts_args_type = "scope: 'user' | 'project'", ts_return_type = "Promise<void>")]
+  pub fn clear(&self, scope_name: String) -> Result<AsyncTask<MemoryTask>> {
+    Ok(self.task(MemoryOp::Clear(scope(&scope_name)?)))
   }
 
-  /// Memory text for the prompt within `maxLines` (user memory at most half).
-  #[napi(catch_unwind)]
-  pub fn load_for_prompt(&self, max_lines: u32) -> String {
-    self.inner.load_for_prompt(max_lines as usize)
+  /// Memory text for the prompt within `maxLines` and `maxBytes` (user memory at most half).
+  #[napi(ts_return_type = "Promise<string>")]
+  pub fn load_for_prompt(&self, max_lines: u32, max_bytes: Option<u32>) -> AsyncTask<MemoryTask> {
+    let bytes = max_bytes.map_or(core::limits::DEFAULT_MEMORY_PROMPT_BYTES, |b| b as usize);
+    self.task(MemoryOp::LoadForPrompt(max_lines as usize, bytes))
   }
 
-  /// Runs `memory_read` or `memory_write`; always returns text for the model.
-  #[napi(catch_unwind)]
-  pub fn run_tool(&self, name: String, input: serde_json::Value) -> String {
-    core::memory::run_tool(&self.inner, &name, &input)
+  /// Runs `memory_read` or `memory_write`; resolves to text for the model.
+  #[napi(ts_return_type = "Promise<string>")]
+  pub fn run_tool(&self, name: String, input: serde_json::Value) -> AsyncTask<MemoryTask> {
+    self.task(MemoryOp::RunTool(name, input))
   }
 }
 

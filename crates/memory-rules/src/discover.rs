@@ -155,7 +155,13 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             ));
             break;
         }
-        let id = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+        // Ids must be unique: two names that differ only in invalid UTF-8
+        // would collapse into one lossy id, so such a name is not loaded.
+        let Some(parts) = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<Vec<_>>>() else {
+            diagnostics.push(Diagnostic::new(Severity::Error, Code::NotUtf8, path, "file name is not valid UTF-8, so it has no rule id; not loaded"));
+            continue;
+        };
+        let id = parts.join("/");
         found.push(Found { scope: root.scope, id, path: path.to_path_buf() });
     }
     found

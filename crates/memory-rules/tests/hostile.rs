@@ -194,3 +194,19 @@ fn unsearchable_wave_directory_is_reported() {
     std::fs::set_permissions(&wave, std::fs::Permissions::from_mode(0o755)).unwrap();
     assert!(loaded.diagnostics.iter().any(|d| d.code == Code::Unreadable), "{:?}", loaded.diagnostics);
 }
+
+/// Finding 14: invalid UTF-8 file names collapsed into one lossy id.
+#[cfg(target_os = "linux")]
+#[test]
+fn invalid_utf8_file_names_get_no_colliding_ids() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = Tree::new();
+    t.project("ok.md", "fine");
+    let dir = t.project_rules();
+    for name in [&b"a\xff.md"[..], b"a\xfe.md"] {
+        std::fs::write(dir.join(std::ffi::OsStr::from_bytes(name)), "x").unwrap();
+    }
+    let loaded = t.load();
+    assert_eq!(ids(&loaded), ["project:ok.md"]);
+    assert_eq!(loaded.diagnostics.iter().filter(|d| d.code == Code::NotUtf8).count(), 2);
+}

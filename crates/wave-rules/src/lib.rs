@@ -32,7 +32,7 @@ pub struct Output {
 
 impl Output {
     fn fail(code: i32, message: impl AsRef<str>) -> Output {
-        Output { stdout: String::new(), stderr: format!("wave-rules: {}\n", message.as_ref()), code }
+        Output { stdout: String::new(), stderr: display::line(&format!("wave-rules: {}", message.as_ref())), code }
     }
 }
 

@@ -42,7 +42,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         return out;
     }
     for f in &outside {
-        out.stdout.push_str(&format!("note: '{f}' is outside the workdir; it matches no pattern\n"));
+        out.stdout.push_str(&display::line(&format!("note: '{f}' is outside the workdir; it matches no pattern")));
     }
     let context = match (args.files.len(), prompt.is_some()) {
         (0, false) => "no files and no prompt".to_string(),
@@ -53,7 +53,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         let rule = &set.rules()[e.index];
         out.stdout.push_str(&heading(rule));
         for reason in &e.reasons {
-            out.stdout.push_str(&format!("    {}\n", describe(reason)));
+            out.stdout.push_str(&display::line(&format!("    {}", describe(reason))));
         }
     }
     if args.all {
@@ -63,7 +63,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
             let rule = &set.rules()[e.index];
             out.stdout.push_str(&heading(rule));
             for line in why_not(rule, &e.excluded, args.files.len(), prompt.is_some()) {
-                out.stdout.push_str(&format!("    {line}\n"));
+                out.stdout.push_str(&display::line(&format!("    {line}")));
             }
         }
     }
@@ -71,7 +71,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
 }
 
 fn heading(rule: &Rule) -> String {
-    format!("  {} ({}, priority {})\n", rule.id, rule.scope, rule.priority())
+    display::line(&format!("  {} ({}, priority {})", rule.id, rule.scope, rule.priority()))
 }
 
 fn describe(reason: &Reason) -> String {

@@ -39,7 +39,7 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
                 Format::Text => {
                     let mut shown = d.clone();
                     shown.file_path = display::show(Path::new(&d.file_path), workdir);
-                    out.stdout.push_str(&format!("{shown}\n"));
+                    out.stdout.push_str(&display::line(&shown.to_string()));
                     out.stdout.push_str(&sources.snippet(d));
                 }
                 Format::Github => out.stdout.push_str(&github(d, workdir)),
@@ -110,7 +110,8 @@ fn github(d: &Diagnostic, workdir: &Path) -> String {
 }
 
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    let s = s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
+    display::clean(&s).into_owned()
 }
 
 fn escape_property(s: &str) -> String {

@@ -364,3 +364,51 @@ fn validate_never_blocks_on_fifos_or_devices() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert_eq!(r.stdout.matches("error[unreadable]: not a regular file").count(), 2, "{}", r.stdout);
 }
+
+/// Issue 9, finding 9: a file name or YAML key must not inject a GitHub
+/// Actions workflow command or a terminal escape into the text output.
+#[test]
+fn control_characters_from_files_are_escaped_in_every_format() {
+    let t = Tree::new();
+    t.project("evil\n::error file=x::pwned.md", "---\npaths: src/**\n---\nrule");
+    t.project("key.md", "---\n\"a\\n::error ::injected\\u001b[31m\": 1\ntopics: \"\\u001b]0;title\\u0007x\"\n---\nbody\u{1b}[2J");
+    for args in [&["validate"][..], &["validate", "--format", "github"], &["list"], &["match", "--all", "--prompt", "x", "src/a.ts"]] {
+        let r = t.run(args);
+        for line in r.stdout.lines().chain(r.stderr.lines()) {
+            assert!(!line.starts_with("::error file=x") && !line.starts_with("::error ::injected"), "{args:?} injected: {line}");
+            if args[0] != "validate" || args.len() == 1 {
+                assert!(!line.starts_with("::"), "{args:?}: {line}");
+            }
+            assert!(!line.contains('\u{1b}') && !line.contains('\u{7}'), "{args:?} raw escape: {line:?}");
+        }
+    }
+    let r = t.run(&["validate"]);
+    assert!(r.stdout.contains("a\\n::error ::injected\\x1b[31m"), "{}", r.stdout);
+    let r = t.run(&["list", "--json"]);
+    assert!(!r.stdout.contains('\u{1b}'), "JSON escapes control characters itself");
+}
+
+/// Issue 9, finding 14: `add` with content starting with `---` wrote a
+/// conditional or broken rule.
+#[test]
+fn add_keeps_content_that_starts_with_a_fence_as_the_body() {
+    let t = Tree::new();
+    let content = "---\npaths: secret/**\n---\nnot frontmatter";
+    let out = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+        .args(["add", "--always", "--home"])
+        .arg(t.home())
+        .args(["--", content])
+        .current_dir(t.work())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let r = t.run(&["list", "--json"]);
+    let v = json(&r);
+    let rule = &v["rules"][0];
+    assert_eq!(rule["firstLine"], "---", "{v}");
+    assert!(rule["paths"].is_null() && rule["topics"].is_null(), "the rule stays always-on: {v}");
+    let r = t.run(&["match", "--json", "x.ts"]);
+    assert!(r.stdout.contains("not frontmatter") || json(&r)["active"].as_array().is_some_and(|a| a.len() == 1), "{}", r.stdout);
+    let r = t.run(&["validate", "--strict"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+}

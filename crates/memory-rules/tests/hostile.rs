@@ -210,3 +210,16 @@ fn invalid_utf8_file_names_get_no_colliding_ids() {
     assert_eq!(ids(&loaded), ["project:ok.md"]);
     assert_eq!(loaded.diagnostics.iter().filter(|d| d.code == Code::NotUtf8).count(), 2);
 }
+
+/// Found by fuzzing (fuzz/ parse target): YAML counts a lone CR as a line
+/// break, so a syntax error in a file with lone CRs pointed past its end.
+#[test]
+fn fuzz_regression_lone_carriage_returns() {
+    let text = std::str::from_utf8(include_bytes!("regressions/parse-lone-cr.md")).unwrap();
+    let o = parse(text);
+    let lines = text.split('\n').count() as u32;
+    assert!(!o.diagnostics.is_empty());
+    for d in &o.diagnostics {
+        assert!(d.line.is_none_or(|l| l >= 1 && l <= lines), "{d} (file has {lines} lines)");
+    }
+}

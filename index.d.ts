@@ -36,9 +36,14 @@ export declare class MemoryStore {
 }
 export type JsMemoryStore = MemoryStore
 
-/** The compiled rules of one workdir and home. */
+/** The compiled rules of one workdir and its sources. */
 export declare class RuleEngine {
   constructor(options: EngineOptions)
+  /**
+   * Replaces the workdir and sources; the next `discover()` or `reload()`
+   * uses them (reload still skips unchanged files).
+   */
+  configure(options: EngineOptions): void
   /**
    * Changes each time a discovery's result replaces the rules in use; a
    * wrapper holding `rules()` fetches them again when it differs.
@@ -81,6 +86,18 @@ export declare class RuleEngine {
    */
   activeDelta(keep: number, count: number, added: string, prompt: string | undefined | null, out: Uint32Array): number
   /**
+   * `active`, with the content of files in context (by the path given in
+   * `files`) for rules with a `regex` (Continue).
+   */
+  activeWithContents(files: Array<string>, prompt: string | undefined | null, contents: Record<string, string>): Uint32Array
+  /**
+   * The short list of these rules (indices into `rules()`) for the model:
+   * a heading naming the `read_rule` tool, then `- id: description` lines.
+   */
+  offerText(indices: Array<number>): string
+  /** Runs the `read_rule` tool; always returns text for the model. */
+  readRule(input: any): string
+  /**
    * For benchmarks: the median time in nanoseconds of `iterations` calls of
    * the core's match on these inputs, inside Rust (no boundary crossing).
    */
@@ -103,13 +120,25 @@ export interface Diagnostic {
 }
 
 export interface EngineOptions {
-  /** The project root; project rules live in `<workdir>/.wave/rules`. */
+  /** The project root: context paths are relative to it. */
   workdir: string
-  /** The user's home; user rules live in `<homeDir>/.wave/rules`. */
-  homeDir: string
+  /**
+   * The user's home, for the default sources (`~/.claude/rules`,
+   * `~/.wave/rules`, `<workdir>/.claude/rules`, `<workdir>/.wave/rules`).
+   * Ignored when `sources` is given; one of the two is required.
+   */
+  homeDir?: string
+  /**
+   * The rule sources in override order (later wins by id). A string is a
+   * source name (`'cursor'`, `'agents-md'`, ..., `'all'`): that tool's own
+   * places under the workdir and `homeDir`; consecutive names are read
+   * user sources first, then project ones, as the defaults are.
+   */
+  sources?: Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>
   /**
    * Directories outside the workdir that project rules may resolve into
-   * through symlinks (a shared team folder); other such rules are not loaded.
+   * through symlinks (a shared team folder); any other project rule whose
+   * real path is outside the workdir is not loaded (`symlink-outside`).
    */
   allowDirs?: Array<string>
 }
@@ -122,6 +151,12 @@ export interface MemoryRule {
   metadata: RuleMetadata
   source: 'project' | 'user'
   filePath: string
+  /**
+   * The other agent's format the rule was read as (`'cursor'`, ...);
+   * absent for the agent SDK's own (`.wave/rules`, `.claude/rules`), whose
+   * rules keep exactly the SDK's shape.
+   */
+  format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
 }
 
 export interface MemoryStoreOptions {
@@ -137,6 +172,9 @@ export interface MemoryStoreOptions {
 /** JSON-schema specs of the memory tools: `[{ name, description, parameters }]`. */
 export declare function memoryToolDefinitions(): any
 
+/** The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`. */
+export declare function readRuleToolDefinition(): any
+
 export interface RuleMetadata {
   paths?: Array<string>
   priority?: number
@@ -144,6 +182,36 @@ export interface RuleMetadata {
   description?: string
   /** `'every-turn'`: re-surfaced at every turn while active (reminder mode). */
   remind?: 'once' | 'every-turn'
+  /**
+   * `'on-request'`: offered to the model by its description (read with
+   * the `read_rule` tool); `'manual'`: active only when the prompt
+   * mentions it (`@name`). Absent: always, or by `paths` / `topics`.
+   */
+  activation?: 'on-request' | 'manual'
+  /** Regexes matched against the content of the files in context (Continue). */
+  regex?: Array<string>
+  /**
+   * The project subdirectory the rule is scoped to (a nested `.cursor/rules`
+   * or `AGENTS.md`).
+   */
+  directory?: string
+}
+
+/** One place rules are read from. */
+export interface RuleSource {
+  /** The directory (a relative one is taken from the workdir). */
+  dir: string
+  scope: 'project' | 'user'
+  /**
+   * Default `'wave'` (Markdown with frontmatter); any source name reads
+   * the directory as that tool's format.
+   */
+  format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
+  /**
+   * Directory levels read below `dir`: 1 = its immediate subdirectories;
+   * `'any'` = any depth. Default: the format's (1 for `wave`).
+   */
+  depth?: number | 'any'
 }
 
 /**
@@ -151,6 +219,12 @@ export interface RuleMetadata {
  * this process: the same code as the Rust binary, so the same output.
  */
 export declare function runCli(args: Array<string>): CliOutput
+
+/**
+ * The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
+ * `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
+ */
+export declare function sourceNames(): Array<string>
 
 export interface TopicEntry {
   /** The name the topic was first written under. */

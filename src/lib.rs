@@ -18,13 +18,103 @@ use std::sync::{Arc, Mutex, RwLock};
 
 #[napi(object)]
 pub struct EngineOptions {
-  /// The project root; project rules live in `<workdir>/.wave/rules`.
+  /// The project root: context paths are relative to it.
   pub workdir: String,
-  /// The user's home; user rules live in `<homeDir>/.wave/rules`.
-  pub home_dir: String,
+  /// The user's home, for the default sources (`~/.claude/rules`,
+  /// `~/.wave/rules`, `<workdir>/.claude/rules`, `<workdir>/.wave/rules`).
+  /// Ignored when `sources` is given; one of the two is required.
+  pub home_dir: Option<String>,
+  /// The rule sources in override order (later wins by id). A string is a
+  /// source name (`'cursor'`, `'agents-md'`, ..., `'all'`): that tool's own
+  /// places under the workdir and `homeDir`; consecutive names are read
+  /// user sources first, then project ones, as the defaults are.
+  #[napi(ts_type = "Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>")]
+  pub sources: Option<Vec<Either<String, RuleSource>>>,
   /// Directories outside the workdir that project rules may resolve into
-  /// through symlinks (a shared team folder); other such rules are not loaded.
+  /// through symlinks (a shared team folder); any other project rule whose
+  /// real path is outside the workdir is not loaded (`symlink-outside`).
   pub allow_dirs: Option<Vec<String>>,
+}
+
+/// One place rules are read from.
+#[napi(object)]
+pub struct RuleSource {
+  /// The directory (a relative one is taken from the workdir).
+  pub dir: String,
+  #[napi(ts_type = "'project' | 'user'")]
+  pub scope: String,
+  /// Default `'wave'` (Markdown with frontmatter); any source name reads
+  /// the directory as that tool's format.
+  #[napi(ts_type = "'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'")]
+  pub format: Option<String>,
+  /// Directory levels read below `dir`: 1 = its immediate subdirectories;
+  /// `'any'` = any depth. Default: the format's (1 for `wave`).
+  #[napi(ts_type = "number | 'any'")]
+  pub depth: Option<Either<u32, String>>,
+}
+
+fn invalid(message: String) -> Error {
+  Error::new(Status::InvalidArg, message)
+}
+
+fn to_source(workdir: &std::path::Path, s: RuleSource) -> Result<core::Source> {
+  let scope = match s.scope.as_str() {
+    "project" => core::Scope::Project,
+    "user" => core::Scope::User,
+    other => return Err(invalid(format!("source {}: scope must be 'project' or 'user', not '{other}'", s.dir))),
+  };
+  let format = match s.format.as_deref() {
+    None => core::Format::Wave,
+    Some(f) => core::Format::parse(f).ok_or_else(|| invalid(format!("source {}: unknown format '{f}'", s.dir)))?,
+  };
+  let depth = match s.depth {
+    None => format.default_depth(),
+    Some(Either::A(n)) => Some(n as usize),
+    Some(Either::B(any)) if any == "any" => None,
+    Some(Either::B(other)) => return Err(invalid(format!("source {}: depth must be a number or 'any', not '{other}'", s.dir))),
+  };
+  Ok(core::Source::new(workdir.join(&s.dir), scope, format, depth))
+}
+
+fn to_config(mut options: EngineOptions) -> Result<core::Config> {
+  let workdir = std::path::PathBuf::from(&options.workdir);
+  let allow: Vec<std::path::PathBuf> = options.allow_dirs.take().unwrap_or_default().iter().map(|d| workdir.join(d)).collect();
+  to_sources(options, workdir).map(|c| c.with_allow_dirs(allow))
+}
+
+fn to_sources(options: EngineOptions, workdir: std::path::PathBuf) -> Result<core::Config> {
+  if let Some(sources) = options.sources {
+    let mut out = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let flush = |names: &mut Vec<String>, out: &mut Vec<core::Source>| -> Result<()> {
+      if names.is_empty() {
+        return Ok(());
+      }
+      let formats = core::formats_named(names).map_err(|e| invalid(format!("sources: {e}")))?;
+      let home = options
+        .home_dir
+        .as_deref()
+        .ok_or_else(|| invalid("sources: a source name needs homeDir".to_string()))?;
+      out.extend(core::Config::named(&workdir, home, &formats).sources);
+      names.clear();
+      Ok(())
+    };
+    for s in sources {
+      match s {
+        Either::A(name) => names.push(name),
+        Either::B(source) => {
+          flush(&mut names, &mut out)?;
+          out.push(to_source(&workdir, source)?);
+        }
+      }
+    }
+    flush(&mut names, &mut out)?;
+    return Ok(core::Config::new(workdir, out));
+  }
+  match options.home_dir {
+    Some(home) => Ok(core::Config::with_home(workdir, home)),
+    None => Err(invalid("RuleEngine: give homeDir (for the default sources) or sources".to_string())),
+  }
 }
 
 #[napi(object)]
@@ -36,6 +126,16 @@ pub struct RuleMetadata {
   /// `'every-turn'`: re-surfaced at every turn while active (reminder mode).
   #[napi(ts_type = "'once' | 'every-turn'")]
   pub remind: Option<String>,
+  /// `'on-request'`: offered to the model by its description (read with
+  /// the `read_rule` tool); `'manual'`: active only when the prompt
+  /// mentions it (`@name`). Absent: always, or by `paths` / `topics`.
+  #[napi(ts_type = "'on-request' | 'manual'")]
+  pub activation: Option<String>,
+  /// Regexes matched against the content of the files in context (Continue).
+  pub regex: Option<Vec<String>>,
+  /// The project subdirectory the rule is scoped to (a nested `.cursor/rules`
+  /// or `AGENTS.md`).
+  pub directory: Option<String>,
 }
 
 #[napi(object)]
@@ -48,6 +148,11 @@ pub struct MemoryRule {
   #[napi(ts_type = "'project' | 'user'")]
   pub source: String,
   pub file_path: String,
+  /// The other agent's format the rule was read as (`'cursor'`, ...);
+  /// absent for the agent SDK's own (`.wave/rules`, `.claude/rules`), whose
+  /// rules keep exactly the SDK's shape.
+  #[napi(ts_type = "'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'")]
+  pub format: Option<String>,
 }
 
 #[napi(object)]
@@ -86,10 +191,10 @@ struct Pipeline {
   latest: Arc<core::Loaded>,
 }
 
-/// The compiled rules of one workdir and home.
+/// The compiled rules of one workdir and its sources.
 #[napi]
 pub struct RuleEngine {
-  roots: core::Roots,
+  config: RwLock<core::Config>,
   state: Shared,
   pipeline: Arc<Mutex<Pipeline>>,
   next_seq: AtomicU64,
@@ -100,15 +205,27 @@ pub struct RuleEngine {
 #[napi]
 impl RuleEngine {
   #[napi(constructor)]
-  pub fn new(options: EngineOptions) -> Self {
-    let allow = options.allow_dirs.unwrap_or_default();
-    RuleEngine {
-      roots: core::Roots::new(options.workdir, options.home_dir).with_allow_dirs(allow),
+  pub fn new(options: EngineOptions) -> Result<Self> {
+    Ok(RuleEngine {
+      config: RwLock::new(to_config(options)?),
       state: Arc::default(),
       pipeline: Arc::default(),
       next_seq: AtomicU64::new(1),
       context: Default::default(),
-    }
+    })
+  }
+
+  /// Replaces the workdir and sources; the next `discover()` or `reload()`
+  /// uses them (reload still skips unchanged files).
+  #[napi(catch_unwind)]
+  pub fn configure(&self, options: EngineOptions) -> Result<()> {
+    let config = to_config(options)?;
+    *self.config.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = config;
+    Ok(())
+  }
+
+  fn current_config(&self) -> core::Config {
+    self.config.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
   }
 
   /// Changes each time a discovery's result replaces the rules in use; a
@@ -120,7 +237,7 @@ impl RuleEngine {
 
   fn task(&self, incremental: bool) -> AsyncTask<Discover> {
     AsyncTask::new(Discover {
-      roots: self.roots.clone(),
+      config: self.current_config(),
       state: self.state.clone(),
       pipeline: self.pipeline.clone(),
       seq: self.next_seq.fetch_add(1, Ordering::Relaxed),
@@ -227,6 +344,31 @@ impl RuleEngine {
     active.len().min(buf.len()) as u32
   }
 
+  /// `active`, with the content of files in context (by the path given in
+  /// `files`) for rules with a `regex` (Continue).
+  #[napi(catch_unwind)]
+  pub fn active_with_contents(&self, files: Vec<String>, prompt: Option<String>, contents: std::collections::HashMap<String, String>) -> Uint32Array {
+    let loaded = snapshot(&self.state);
+    let read = |f: &str| contents.get(f).cloned();
+    let active = loaded.rules.active_with(&files, prompt.as_deref(), Some(&read));
+    Uint32Array::new(active.into_iter().map(|i| i as u32).collect())
+  }
+
+  /// The short list of these rules (indices into `rules()`) for the model:
+  /// a heading naming the `read_rule` tool, then `- id: description` lines.
+  #[napi(catch_unwind)]
+  pub fn offer_text(&self, indices: Vec<u32>) -> String {
+    let loaded = snapshot(&self.state);
+    let rules = loaded.rules.rules();
+    core::read_rule::offer(indices.into_iter().filter_map(|i| rules.get(i as usize)))
+  }
+
+  /// Runs the `read_rule` tool; always returns text for the model.
+  #[napi(catch_unwind)]
+  pub fn read_rule(&self, input: serde_json::Value) -> String {
+    core::read_rule::run(&snapshot(&self.state).rules, &input)
+  }
+
   /// For benchmarks: the median time in nanoseconds of `iterations` calls of
   /// the core's match on these inputs, inside Rust (no boundary crossing).
   #[napi(catch_unwind)]
@@ -245,7 +387,7 @@ impl RuleEngine {
 }
 
 pub struct Discover {
-  roots: core::Roots,
+  config: core::Config,
   state: Shared,
   pipeline: Arc<Mutex<Pipeline>>,
   /// Order of the call: a result never replaces a newer call's.
@@ -262,9 +404,9 @@ impl Task for Discover {
     let mut pipeline = self.pipeline.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let loaded = catch_unwind(AssertUnwindSafe(|| {
       if self.incremental {
-        core::reload(&self.roots, &pipeline.latest).loaded
+        core::reload(&self.config, &pipeline.latest).loaded
       } else {
-        core::load(&self.roots)
+        core::load(&self.config)
       }
     }))
     .map_err(|_| Error::from_reason("memory-rules: discovery failed unexpectedly (a bug); the previous rules are kept"))?;
@@ -325,9 +467,13 @@ fn to_js_rule(rule: &core::Rule) -> MemoryRule {
       topics: m.topics.clone(),
       description: m.description.clone(),
       remind: m.remind.map(|r| r.as_str().to_string()),
+      activation: (m.activation != core::Activation::Auto).then(|| m.activation.as_str().to_string()),
+      regex: m.regex.clone(),
+      directory: m.directory.clone(),
     },
     source: rule.scope.as_str().to_string(),
     file_path: rule.file_path.to_string_lossy().into_owned(),
+    format: rule.format.qualifies_ids().then(|| rule.format.as_str().to_string()),
   }
 }
 
@@ -518,6 +664,19 @@ impl JsMemoryStore {
   pub fn run_tool(&self, name: String, input: serde_json::Value) -> AsyncTask<MemoryTask> {
     self.task(MemoryOp::RunTool(name, input))
   }
+}
+
+/// The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`.
+#[napi(catch_unwind)]
+pub fn read_rule_tool_definition() -> serde_json::Value {
+  core::read_rule::tool_definition()
+}
+
+/// The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
+/// `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
+#[napi(catch_unwind)]
+pub fn source_names() -> Vec<String> {
+  core::Format::ALL.iter().map(|f| f.as_str().to_string()).collect()
 }
 
 /// JSON-schema specs of the memory tools: `[{ name, description, parameters }]`.

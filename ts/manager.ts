@@ -6,14 +6,66 @@
  * between calls: treat them as read-only.
  */
 import { homedir } from 'node:os'
-import { RuleEngine } from '../index'
-import type { Diagnostic, MemoryRule } from '../index'
+import { join } from 'node:path'
+import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition } from '../index'
+import type { Diagnostic, MemoryRule, RuleSource } from '../index'
+
+/**
+ * A source by name: that tool's own places (`cursor`: `.cursor/rules` and
+ * nested `.cursor/rules`; `agents-md`: `AGENTS.md` / `CLAUDE.md`; ...), or
+ * `all`. The default, `['claude', 'wave']`, is what the agent SDK reads.
+ */
+export type SourceName =
+  | 'wave'
+  | 'claude'
+  | 'cursor'
+  | 'copilot'
+  | 'windsurf'
+  | 'kiro'
+  | 'cline'
+  | 'continue'
+  | 'agents-md'
+  | 'rules-yaml'
+  | 'all'
+
+/** The tool spec for reading an on-request rule: `{ name: 'read_rule', description, parameters }`. */
+export interface ReadRuleToolDefinition {
+  name: 'read_rule'
+  description: string
+  /** JSON schema of the input (Anthropic calls it `input_schema`). */
+  parameters: Record<string, unknown>
+}
+
+/** The `read_rule` tool spec to give the model (with `getAvailableRulesText`). */
+export function readRuleToolDefinition(): ReadRuleToolDefinition {
+  return nativeReadRuleDefinition() as ReadRuleToolDefinition
+}
+
+export interface ActiveRulesOptions {
+  /**
+   * The content of files in context, by the path given in `filesInContext`,
+   * for rules that match file content (Continue's `regex`). Without it such
+   * a rule is decided by its globs alone.
+   */
+  contents?: Record<string, string> | Map<string, string>
+}
 
 export interface MemoryRuleManagerOptions {
-  /** The project root; project rules live in `<workdir>/.wave/rules`. */
+  /** The project root: context paths are relative to it. */
   workdir: string
-  /** The user's home; user rules live in `<homeDir>/.wave/rules`. Default: `os.homedir()`. */
+  /**
+   * The user's home, for the default sources. Default: `os.homedir()`,
+   * resolved again at every discovery (as the agent SDK does).
+   */
   homeDir?: string
+  /**
+   * The rule sources in override order (later wins by id): source names
+   * (`['claude', 'wave', 'cursor']`, `['all']`) and/or explicit sources.
+   * Default: `defaultSources(workdir, homeDir)`, the same as
+   * `['claude', 'wave']`. A function is called at every discovery with the
+   * workdir and the home of that discovery.
+   */
+  sources?: Array<RuleSource | SourceName> | ((where: { workdir: string; homeDir: string }) => Array<RuleSource | SourceName>)
   /**
    * Directories outside the workdir that project rules may resolve into
    * through symlinks (e.g. a shared team folder linked into `.wave/rules`).
@@ -21,6 +73,20 @@ export interface MemoryRuleManagerOptions {
    * loaded (a `symlink-outside` warning).
    */
   allowDirs?: string[]
+}
+
+/**
+ * The agent SDK's four sources, in override order: `~/.claude/rules` (any
+ * depth), `~/.wave/rules` (one level), `<workdir>/.claude/rules` (any depth),
+ * `<workdir>/.wave/rules` (one level).
+ */
+export function defaultSources(workdir: string, homeDir: string): RuleSource[] {
+  return [
+    { dir: join(homeDir, '.claude', 'rules'), scope: 'user', format: 'claude', depth: 'any' },
+    { dir: join(homeDir, '.wave', 'rules'), scope: 'user', format: 'wave', depth: 1 },
+    { dir: join(workdir, '.claude', 'rules'), scope: 'project', format: 'claude', depth: 'any' },
+    { dir: join(workdir, '.wave', 'rules'), scope: 'project', format: 'wave', depth: 1 },
+  ]
 }
 
 export interface ActiveRulesSplit {
@@ -32,6 +98,7 @@ export interface ActiveRulesSplit {
 
 export class MemoryRuleManager {
   readonly #engine: RuleEngine
+  readonly #options: MemoryRuleManagerOptions
   #rules: MemoryRule[] = []
   #conditional: boolean[] = []
   #unconditional: MemoryRule[] = []
@@ -39,18 +106,33 @@ export class MemoryRuleManager {
   #sticky: ReadonlySet<string> = new Set()
   /** Where the engine writes active rule indices; reused by every message. */
   #indices = new Uint32Array(0)
+  /** Indices of the on-request rules. */
+  #onRequest: number[] = []
   /** The files in context the engine holds (what the last message sent). */
   #sent: string[] = []
   #discovered = false
-  /** The engine generation the fields above were fetched at. */
+  /** Goes up by one at each refresh (see `generation`). */
   #generation = 0
+  /** The engine's generation the fields above were fetched at. */
+  #engineGeneration = 0
 
   constructor(options: MemoryRuleManagerOptions) {
     if (!options || typeof options.workdir !== 'string' || options.workdir === '') {
       throw new TypeError('MemoryRuleManager: options.workdir must be a non-empty string')
     }
-    const allowDirs = Array.isArray(options.allowDirs) ? options.allowDirs.filter((d) => typeof d === 'string') : undefined
-    this.#engine = new RuleEngine({ workdir: options.workdir, homeDir: options.homeDir ?? homedir(), allowDirs })
+    this.#options = { ...options }
+    this.#engine = new RuleEngine(this.#engineOptions())
+  }
+
+  /** The workdir, the home, the sources and the allowed directories of a discovery starting now. */
+  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName>; allowDirs?: string[] } {
+    const workdir = this.#options.workdir
+    const homeDir = this.#options.homeDir ?? homedir()
+    const given = this.#options.sources
+    const sources = typeof given === 'function' ? given({ workdir, homeDir }) : given ?? defaultSources(workdir, homeDir)
+    const allow = this.#options.allowDirs
+    const allowDirs = Array.isArray(allow) ? allow.filter((d) => typeof d === 'string') : undefined
+    return { workdir, homeDir, sources, allowDirs }
   }
 
   /**
@@ -59,6 +141,7 @@ export class MemoryRuleManager {
    * newest result wins.
    */
   async discoverRules(): Promise<void> {
+    this.#engine.configure(this.#engineOptions())
     await this.#engine.discover()
     this.#sync()
   }
@@ -74,10 +157,16 @@ export class MemoryRuleManager {
       await this.discoverRules()
       return true
     }
-    const before = this.#generation
+    this.#engine.configure(this.#engineOptions())
+    const before = this.#engineGeneration
     await this.#engine.reload()
     this.#sync()
-    return this.#generation !== before
+    return this.#engineGeneration !== before
+  }
+
+  /** Goes up by one each time the rules in use change (a discovery, or a reload that changed something). */
+  get generation(): number {
+    return this.#generation
   }
 
   /** Whether `discoverRules()` (or `reload()`) has completed once. */
@@ -91,18 +180,23 @@ export class MemoryRuleManager {
    * so objects, diagnostics and indices always come from one discovery.
    */
   #sync(): void {
-    if (this.#engine.generation !== this.#generation) this.#refresh()
+    if (this.#engine.generation !== this.#engineGeneration) this.#refresh()
   }
 
   #refresh(): void {
-    this.#generation = this.#engine.generation
+    this.#engineGeneration = this.#engine.generation
     this.#rules = this.#engine.rules()
     this.#conditional = this.#engine.conditional()
     this.#unconditional = this.#rules.filter((_, i) => !this.#conditional[i])
     this.#diagnostics = this.#engine.diagnostics()
     this.#indices = new Uint32Array(this.#rules.length)
     this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))
+    this.#onRequest = []
+    this.#rules.forEach((r, i) => {
+      if (r.metadata.activation === 'on-request') this.#onRequest.push(i)
+    })
     this.#discovered = true
+    this.#generation++
   }
 
   /** Every loaded rule: priority descending, project before user, then id. */
@@ -115,8 +209,8 @@ export class MemoryRuleManager {
    * The rules active for these files in context and prompt, in the same order
    * as `getRules()`. Never throws: entries that are not strings are skipped.
    */
-  getActiveRules(filesInContext: string[], prompt?: string): MemoryRule[] {
-    const indices = this.#activeIndices(filesInContext, prompt)
+  getActiveRules(filesInContext: string[], prompt?: string, options?: ActiveRulesOptions): MemoryRule[] {
+    const indices = options?.contents ? this.#activeWithContents(filesInContext, prompt, options.contents) : this.#activeIndices(filesInContext, prompt)
     const rules = this.#rules
     const out: MemoryRule[] = new Array(indices.length)
     for (let k = 0; k < indices.length; k++) out[k] = rules[indices[k]]
@@ -162,10 +256,90 @@ export class MemoryRuleManager {
     return this.#unconditional.slice()
   }
 
+  /**
+   * The on-request rules (a Cursor "Agent Requested" rule, Windsurf
+   * `model_decision`, Kiro `auto`, ...) not active for these files and
+   * prompt: offer them to the model by id and description, with the
+   * `read_rule` tool. Never throws.
+   */
+  getAvailableRules(filesInContext: string[] = [], prompt?: string): MemoryRule[] {
+    this.#sync()
+    if (this.#onRequest.length === 0) return []
+    const active = new Set(this.#activeIndices(filesInContext, prompt))
+    return this.#onRequest.filter((i) => !active.has(i)).map((i) => this.#rules[i])
+  }
+
+  /**
+   * `getAvailableRules` as the short list for the model: a heading naming
+   * the `read_rule` tool, then one `- id: description` line each; `''` when
+   * there are none. Never throws.
+   */
+  getAvailableRulesText(filesInContext: string[] = [], prompt?: string): string {
+    return this.offerText(this.getAvailableRules(filesInContext, prompt))
+  }
+
+  /** The short list for the model of these rules (of this manager); `''` for none. Never throws. */
+  offerText(rules: readonly MemoryRule[]): string {
+    if (rules.length === 0) return ''
+    this.#sync()
+    try {
+      const index = new Map(this.#rules.map((r, i) => [r, i]))
+      const indices = rules.map((r) => index.get(r)).filter((i): i is number => i !== undefined)
+      return this.#engine.offerText(indices)
+    } catch {
+      return ''
+    }
+  }
+
+  /**
+   * The manual and on-request rules the prompt mentions (`@name`, `@id`;
+   * `#name` as Kiro writes it). Never throws.
+   */
+  getMentionedRules(prompt: string): MemoryRule[] {
+    if (typeof prompt !== 'string' || !/[@#]/.test(prompt)) return []
+    this.#sync()
+    try {
+      return Array.from(this.#engine.active([], prompt), (i) => this.#rules[i]).filter((r) => r.metadata.activation != null)
+    } catch {
+      return []
+    }
+  }
+
+  /**
+   * Runs the `read_rule` tool (`{ id }`): the rule's text, or an error
+   * message for the model. Never throws.
+   */
+  runReadRuleTool(input: unknown): string {
+    try {
+      return this.#engine.readRule(input === undefined ? null : JSON.parse(JSON.stringify(input)))
+    } catch (error) {
+      return `Error: ${error instanceof Error ? error.message : String(error)}`
+    }
+  }
+
+  /** The on-request rules, known at discovery (in `getRules()` order). */
+  getOnRequestRules(): MemoryRule[] {
+    this.#sync()
+    return this.#onRequest.map((i) => this.#rules[i])
+  }
+
   /** Diagnostics of the last discovery, sorted by file and line. */
   getDiagnostics(): Diagnostic[] {
     this.#sync()
     return this.#diagnostics.slice()
+  }
+
+  #activeWithContents(filesInContext: unknown, prompt: unknown, contents: Record<string, string> | Map<string, string>): Uint32Array {
+    this.#sync()
+    try {
+      const record: Record<string, string> = {}
+      const entries = contents instanceof Map ? contents.entries() : Object.entries(contents)
+      for (const [file, text] of entries) if (typeof text === 'string') record[file] = text
+      const p = typeof prompt === 'string' ? prompt : undefined
+      return this.#engine.activeWithContents(stringsOf(filesInContext), p, record)
+    } catch {
+      return new Uint32Array(0)
+    }
   }
 
   #activeIndices(filesInContext: unknown, prompt: unknown): Uint32Array {

@@ -83,6 +83,16 @@ pub enum Code {
     Limit,
     /// An internal error (a bug) while reading one file; the other files still load.
     Internal,
+    /// A rule offered to the model by its description (on request) has none.
+    MissingDescription,
+    /// A comma-joined string that the rule's own tool reads as ONE literal
+    /// pattern (Kiro's `fileMatchPattern`).
+    CommaJoinedPattern,
+    /// The rule's own tool leaves it out for coding agents (Copilot
+    /// `excludeAgent: coding-agent`).
+    ExcludedAgent,
+    /// A rules file that is not a list of rules (`.claude/rules.yaml`).
+    InvalidRulesFile,
 }
 
 impl Code {
@@ -112,6 +122,10 @@ impl Code {
             Code::SymlinkTarget => "symlink-target",
             Code::Limit => "limit",
             Code::Internal => "internal",
+            Code::MissingDescription => "missing-description",
+            Code::CommaJoinedPattern => "comma-joined-pattern",
+            Code::ExcludedAgent => "excluded-agent",
+            Code::InvalidRulesFile => "invalid-rules-file",
         }
     }
 }

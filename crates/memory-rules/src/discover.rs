@@ -1,7 +1,9 @@
 //! Finds rule files on disk.
 //!
-//! A rules root holds `*.md` files in the root itself and in its immediate
-//! subdirectories; deeper directories are reported once each and skipped.
+//! A rules root holds rule files (as its format says: `*.md` for
+//! [`Format::Wave`]) in the root itself and in subdirectories down to the
+//! root's depth (one level for `.wave/rules`, any for `.claude/rules`);
+//! directories deeper than that are reported once each and skipped.
 //! Symlinks to files and directories are followed. A directory reached twice
 //! (same realpath, e.g. a link back to the root or to a sibling) is a cycle:
 //! it is skipped with a warning naming the link. Dangling links and unreadable
@@ -18,6 +20,8 @@
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::limits::MAX_RULE_FILES_PER_SOURCE;
 use crate::rule::Scope;
+use crate::formats::nested;
+use crate::source::Format;
 use std::collections::HashMap;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -25,14 +29,16 @@ use walkdir::WalkDir;
 
 pub use crate::limits::MAX_RULE_BYTES;
 
-/// The extension of rule files (the format's extension).
-const EXTENSION: &str = "md";
-
-/// A rules root and its scope.
+/// A rules root: a [`Source`](crate::Source) as discovery walks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Root {
     pub dir: PathBuf,
     pub scope: Scope,
+    pub format: Format,
+    /// Directory levels read below `dir`; `None`: any.
+    pub depth: Option<usize>,
+    /// Index of the source in its [`Config`](crate::Config) (later wins).
+    pub source: usize,
     /// Rule files whose real path is outside this directory are not loaded
     /// (a warning), unless under one of `allow`: the project workdir for
     /// project rules.
@@ -46,6 +52,9 @@ pub struct Root {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
     pub scope: Scope,
+    pub format: Format,
+    /// Index of the source in its [`Config`](crate::Config).
+    pub source: usize,
     /// Path relative to the root with `/` separators.
     pub id: String,
     /// The path as found under the root (not resolved through links).
@@ -73,8 +82,37 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         }
     };
     if !real.is_dir() {
+        // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
+        // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
+        let single = matches!(root.format, Format::Copilot | Format::Cline | Format::RulesYaml | Format::Cursor | Format::Windsurf);
+        if single && real.is_file() && root.format.is_rule_file(&root.dir) {
+            let name = root.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            // A file of several rules is no rule itself: its rules' ids are
+            // its own, so the user's and the project's file both load.
+            let name = if root.format == Format::RulesYaml { format!("{}/{name}", root.scope) } else { name };
+            return vec![Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&name), path: root.dir.clone() }];
+        }
         diagnostics.push(Diagnostic::new(Severity::Error, Code::Unreadable, &root.dir, "the rules root is not a directory"));
         return Vec::new();
+    }
+    if root.format == Format::AgentsMd {
+        return nested::agents_files(&root.dir, &crate::formats::agents_md::FILE_NAMES, diagnostics)
+            .into_iter()
+            .map(|f| Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&f.rel), path: f.path })
+            .collect();
+    }
+    if root.format == Format::Cursor && !root.dir.ends_with(".cursor/rules") {
+        // A Cursor source on a project directory: its nested `.cursor/rules`.
+        let mut found = Vec::new();
+        for (sub, dir) in nested::cursor_dirs(&root.dir, diagnostics) {
+            let inner = Root { dir, ..root.clone() };
+            for mut f in find(&inner, diagnostics) {
+                let rel = f.id.strip_prefix("cursor:").unwrap_or(&f.id).to_string();
+                f.id = root.format.id(&format!("{sub}/.cursor/rules/{rel}"));
+                found.push(f);
+            }
+        }
+        return found;
     }
     // Each directory realpath is owned by the path that may load it: the root,
     // a real subdirectory, or else the first link (in name order) to it. So a
@@ -91,7 +129,9 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
     let boundary = root.boundary.as_deref().and_then(|b| std::fs::canonicalize(b).ok());
     let allow: Vec<PathBuf> = root.allow.iter().filter_map(|d| std::fs::canonicalize(d).ok()).collect();
     let outside = |real: &Path| boundary.as_ref().is_some_and(|b| !real.starts_with(b) && !allow.iter().any(|a| real.starts_with(a)));
-    let mut walk = WalkDir::new(&root.dir).follow_links(true).max_depth(2).sort_by_file_name().into_iter();
+    // Files may sit one level below the deepest directory read.
+    let max_depth = root.depth.map_or(usize::MAX, |d| d.saturating_add(1));
+    let mut walk = WalkDir::new(&root.dir).follow_links(true).max_depth(max_depth).sort_by_file_name().into_iter();
     while let Some(entry) = walk.next() {
         let entry = match entry {
             Ok(e) => e,
@@ -106,8 +146,13 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         }
         let path = entry.path();
         if entry.file_type().is_dir() {
-            if depth == 2 {
-                diagnostics.push(Diagnostic::new(Severity::Info, Code::TooDeep, path, "directory is more than one level below the rules root; its files are ignored"));
+            if depth == max_depth {
+                let message = match depth - 1 {
+                    0 => "directory is below a rules root read without subdirectories; its files are ignored".to_string(),
+                    1 => "directory is more than one level below the rules root; its files are ignored".to_string(),
+                    n => format!("directory is more than {n} levels below the rules root; its files are ignored"),
+                };
+                diagnostics.push(Diagnostic::new(Severity::Info, Code::TooDeep, path, message));
                 continue;
             }
             let Ok(real) = std::fs::canonicalize(path) else { continue };
@@ -128,16 +173,20 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             }
             continue;
         }
-        if !entry.file_type().is_file() || path.extension().is_none_or(|e| e != EXTENSION) {
+        if !entry.file_type().is_file() || !root.format.is_rule_file(path) {
             continue;
         }
         let Ok(real) = std::fs::canonicalize(path) else { continue };
-        if real.extension().is_none_or(|e| e != EXTENSION) {
+        // The real file must be a rule file too (by the format's own test,
+        // or by having the same extension as the link, for formats that name
+        // a file, like AGENTS.md): `notes.md -> ../../.env` never loads.
+        let same_ext = path.extension().is_some() && real.extension() == path.extension();
+        if !root.format.is_rule_file(&real) && !same_ext {
             diagnostics.push(Diagnostic::new(
                 Severity::Warning,
                 Code::SymlinkTarget,
                 path,
-                format!("symlink leads to {}, which is not a .{EXTENSION} file; not loaded (a link must not put another file into the prompt)", real.display()),
+                format!("symlink leads to {}, which is not a rule file of this format; not loaded (a link must not put another file into the prompt)", real.display()),
             ));
             continue;
         }
@@ -162,7 +211,7 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             continue;
         };
         let id = parts.join("/");
-        found.push(Found { scope: root.scope, id, path: path.to_path_buf() });
+        found.push(Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&id), path: path.to_path_buf() });
     }
     found
 }

@@ -2,22 +2,24 @@
 //! compile their triggers once, and answer "which rules are active" per
 //! message.
 //!
-//! Rules are Markdown files with YAML frontmatter under
-//! `<workdir>/.wave/rules` (project) and `<home>/.wave/rules` (user). A rule
+//! Rules are Markdown files with YAML frontmatter read from an ordered list
+//! of [`Source`]s (a [`Config`]); by default the agent SDK's four:
+//! `~/.claude/rules`, `~/.wave/rules`, `<workdir>/.claude/rules`,
+//! `<workdir>/.wave/rules`, later ones overriding earlier ones by id. A rule
 //! without `paths` or `topics` is always active; `paths` (minimatch globs with
 //! `{dot: true}`) activate it when any file in context matches; `topics`
 //! activate it when a keyword starts a word of the prompt. Data flows one way:
 //! [`discover`] -> [`parse`] -> [`RuleSet`] -> [`RuleSet::active`].
 //!
 //! ```
-//! use memory_rules::{load, Roots};
+//! use memory_rules::{load, Config};
 //! let dir = tempfile::tempdir()?;
 //! let rules = dir.path().join(".wave/rules");
 //! std::fs::create_dir_all(&rules)?;
 //! std::fs::write(rules.join("ts.md"), "---\npaths: src/**/*.ts\n---\nUse strict TypeScript.")?;
 //! std::fs::write(rules.join("sql.md"), "---\ntopics: [sql]\n---\nNo SELECT *.")?;
 //!
-//! let loaded = load(&Roots::new(dir.path(), dir.path().join("no-home")));
+//! let loaded = load(&Config::with_home(dir.path(), dir.path().join("no-home")));
 //! let set = &loaded.rules;
 //! let ids = |idx: Vec<usize>| idx.into_iter().map(|i| set.rules()[i].id.clone()).collect::<Vec<_>>();
 //! assert_eq!(ids(set.active(&["src/app/main.ts"], None)), ["ts.md"]);
@@ -29,84 +31,31 @@
 pub mod context;
 pub mod diagnostic;
 pub mod discover;
+pub mod formats;
 pub mod frontmatter;
 mod globindex;
 pub mod limits;
 pub mod memory;
 pub mod parse;
 pub mod pattern;
+pub mod read_rule;
 pub mod rule;
 pub mod ruleset;
 pub mod slug;
+pub mod source;
 mod stamp;
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
-pub use rule::{Metadata, Remind, Rule, Scope};
+pub use rule::{Activation, Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
+pub use source::{formats_named, Config, Format, Source, DEFAULT_SOURCE_NAMES};
 
 use context::Workdir;
-use discover::Root;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
-
-/// Where to look: the project workdir and the user's home.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Roots {
-    pub workdir: PathBuf,
-    pub home_dir: PathBuf,
-    /// Directories outside the workdir that project rules may resolve into
-    /// (through symlinks); any other project rule outside it is not loaded.
-    pub allow_dirs: Vec<PathBuf>,
-}
-
-impl Roots {
-    pub fn new(workdir: impl Into<PathBuf>, home_dir: impl Into<PathBuf>) -> Self {
-        Roots { workdir: workdir.into(), home_dir: home_dir.into(), allow_dirs: Vec::new() }
-    }
-
-    /// Allows project rules to resolve into these directories.
-    pub fn with_allow_dirs(mut self, dirs: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
-        self.allow_dirs.extend(dirs.into_iter().map(Into::into));
-        self
-    }
-
-    /// `<workdir>/.wave/rules`
-    pub fn project_dir(&self) -> PathBuf {
-        self.workdir.join(".wave").join("rules")
-    }
-
-    /// `<home>/.wave/rules`
-    pub fn user_dir(&self) -> PathBuf {
-        self.home_dir.join(".wave").join("rules")
-    }
-
-    /// The rules directory of a scope.
-    pub fn dir(&self, scope: Scope) -> PathBuf {
-        match scope {
-            Scope::Project => self.project_dir(),
-            Scope::User => self.user_dir(),
-        }
-    }
-
-    /// `<workdir>/.wave/rules`, then `<home>/.wave/rules` (left out when it
-    /// is the same directory).
-    pub fn rule_roots(&self) -> Vec<Root> {
-        let project = Root { dir: self.project_dir(), scope: Scope::Project, boundary: Some(self.workdir.clone()), allow: self.allow_dirs.clone() };
-        let user = Root { dir: self.user_dir(), scope: Scope::User, boundary: None, allow: Vec::new() };
-        let same = match (discover::real_root(&project.dir), discover::real_root(&user.dir)) {
-            (Some(a), Some(b)) => a == b,
-            _ => false,
-        };
-        if same {
-            vec![project]
-        } else {
-            vec![project, user]
-        }
-    }
-}
 
 /// The result of a discovery: the compiled rules, every diagnostic, and what
 /// [`reload`] needs to skip unchanged files.
@@ -116,6 +65,8 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
     files: HashMap<PathBuf, Arc<stamp::Cached>>,
     scanned_at: Option<SystemTime>,
+    /// The workdir the rule set was built for (context paths are relative to it).
+    workdir: PathBuf,
 }
 
 /// The result of [`reload`].
@@ -128,31 +79,33 @@ pub struct Reloaded {
     pub reparsed: usize,
 }
 
-/// Discovers, parses and compiles every rule under both roots. Never fails:
+/// Discovers, parses and compiles every rule of every source. Never fails:
 /// whatever cannot be used is a diagnostic, and the rest still loads.
-pub fn load(roots: &Roots) -> Loaded {
-    scan(roots, None).loaded
+pub fn load(config: &Config) -> Loaded {
+    scan(config, None).loaded
 }
 
 /// Discovers again, re-reading and re-parsing only the files whose (size,
 /// mtime, inode, device) changed, or whose mtime is too close to the previous
 /// scan to be trusted (git's "racy" rule). The compiled rule set is rebuilt
 /// only if a rule changed; otherwise the same `Arc<RuleSet>` is kept.
-pub fn reload(roots: &Roots, previous: &Loaded) -> Reloaded {
-    scan(roots, Some(previous))
+/// The config may differ from the previous one (another home, other
+/// sources): files are matched by path.
+pub fn reload(config: &Config, previous: &Loaded) -> Reloaded {
+    scan(config, Some(previous))
 }
 
-fn scan(roots: &Roots, previous: Option<&Loaded>) -> Reloaded {
+fn scan(config: &Config, previous: Option<&Loaded>) -> Reloaded {
     let scanned_at = SystemTime::now();
     let mut diagnostics = Vec::new();
     let mut found = Vec::new();
-    for root in roots.rule_roots() {
+    for root in config.roots() {
         found.extend(discover::find(&root, &mut diagnostics));
     }
     let found = apply_overrides(found, &mut diagnostics);
     let mut files = HashMap::with_capacity(found.len());
     let mut entries = Vec::with_capacity(found.len());
-    let mut rules_changed = previous.is_none_or(|p| p.files.len() != found.len());
+    let mut rules_changed = previous.is_none_or(|p| p.files.len() != found.len() || p.workdir != config.workdir);
     let mut reparsed = 0;
     for f in &found {
         let before = previous.and_then(|p| p.files.get(&f.path).map(|c| (c, p.scanned_at)));
@@ -162,11 +115,14 @@ fn scan(roots: &Roots, previous: Option<&Loaded>) -> Reloaded {
         files.insert(f.path.clone(), Arc::clone(&entry));
         entries.push(entry);
     }
+    // Files of several rules (rules.yaml) share a rule id space too: the
+    // later source's rule wins.
+    let kept = rule_overrides(&entries, &mut diagnostics);
     // The total topic limit, in discovery order: a rule that would pass it is
     // not loaded (dropping only its topics would make it fire always).
     let mut topics = 0usize;
     let mut parsed = Vec::with_capacity(entries.len());
-    for rule in entries.iter().filter_map(|e| e.rule.as_ref()) {
+    for rule in entries.iter().zip(&kept).flat_map(|(e, keep)| e.rules.iter().zip(keep).filter(|(_, k)| **k).map(|(r, _)| r)) {
         let n = rule.rule.metadata.topics.as_ref().map_or(0, Vec::len);
         if topics + n > limits::MAX_TOPICS_TOTAL {
             diagnostics.push(Diagnostic::new(
@@ -184,17 +140,18 @@ fn scan(roots: &Roots, previous: Option<&Loaded>) -> Reloaded {
     let rules = match previous {
         Some(p) if !rules_changed => p.rules.clone(),
         // Only a rebuild needs the parsed rules themselves.
-        _ => Arc::new(RuleSet::build(parsed.into_iter().cloned().collect(), Workdir::new(&roots.workdir))),
+        _ => Arc::new(RuleSet::build(parsed.into_iter().cloned().collect(), Workdir::new(&config.workdir))),
     };
     let changed = rules_changed || previous.is_none_or(|p| p.diagnostics != diagnostics);
-    Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at) }, changed, reparsed }
+    Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at), workdir: config.workdir.clone() }, changed, reparsed }
 }
 
-/// Reads and parses one found file.
-pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> Option<parse::ParsedRule> {
+/// Reads and parses one found file: its rules (several for `rules.yaml`,
+/// none when unusable).
+pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> Vec<parse::ParsedRule> {
     let (_, outcome) = read_and_parse(found);
     diagnostics.extend(outcome.diagnostics);
-    outcome.rule
+    outcome.rules
 }
 
 /// Reads one found file and parses it; the text is returned too (`None` when
@@ -203,10 +160,16 @@ pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> 
 /// A panic while parsing (a bug) is caught here, per file, and becomes an
 /// `internal` diagnostic: the other files still load, and a later reload
 /// reads the file again.
-pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, parse::Outcome) {
+pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, formats::Parsed) {
     match discover::read(&found.path) {
         Ok(text) => {
-            let parsed = std::panic::catch_unwind(|| parse::parse_rule(found.scope, &found.id, &found.path, &text));
+            let rel = found.id.strip_prefix(&format!("{}:", found.format.as_str())).unwrap_or(&found.id);
+            let directory = match found.format {
+                Format::Cursor | Format::AgentsMd => formats::nested::directory_of(rel),
+                _ => None,
+            };
+            let input = formats::Input { scope: found.scope, id: &found.id, path: &found.path, text: &text, directory };
+            let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| formats::parse(found.format, &input)));
             let outcome = parsed.unwrap_or_else(|payload| {
                 let why = payload
                     .downcast_ref::<&str>()
@@ -214,25 +177,63 @@ pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, parse:
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
                 let d = Diagnostic::new(Severity::Error, Code::Internal, &found.path, format!("internal error while parsing ({why}); the rule is not loaded; please report it"));
-                parse::Outcome { rule: None, diagnostics: vec![d] }
+                formats::Parsed { rules: Vec::new(), diagnostics: vec![d] }
             });
             (Some(text), outcome)
         }
-        Err(d) => (None, parse::Outcome { rule: None, diagnostics: vec![d] }),
+        Err(d) => (None, formats::Parsed { rules: Vec::new(), diagnostics: vec![d] }),
     }
 }
 
-/// Drops user rules whose id a project rule also has, with an `info`.
+/// For each entry's rules, whether it is kept: a rule whose id a later
+/// entry also has is dropped, with an `info` (files already are by id, so
+/// this only concerns files of several rules).
+fn rule_overrides(entries: &[Arc<stamp::Cached>], diagnostics: &mut Vec<Diagnostic>) -> Vec<Vec<bool>> {
+    let mut last: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (e, entry) in entries.iter().enumerate() {
+        for (r, rule) in entry.rules.iter().enumerate() {
+            last.insert(rule.rule.id.as_str(), (e, r));
+        }
+    }
+    let mut kept = Vec::with_capacity(entries.len());
+    for (e, entry) in entries.iter().enumerate() {
+        let mut keep = Vec::with_capacity(entry.rules.len());
+        for (r, rule) in entry.rules.iter().enumerate() {
+            let (we, wr) = last[rule.rule.id.as_str()];
+            let wins = (we, wr) == (e, r);
+            if !wins {
+                let by = &entries[we].rules[wr].rule;
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::Overridden,
+                    &rule.rule.file_path,
+                    format!("{} rule '{}' is overridden by the {} rule of the same id in {}", rule.rule.scope, rule.rule.id, by.scope, by.file_path.display()),
+                ));
+            }
+            keep.push(wins);
+        }
+        kept.push(keep);
+    }
+    kept
+}
+
+/// Keeps, for each id, the rule of the last source that has it; the others
+/// are dropped with an `info` naming the rule that replaces them.
 fn apply_overrides(found: Vec<discover::Found>, diagnostics: &mut Vec<Diagnostic>) -> Vec<discover::Found> {
-    let project: HashSet<&str> = found.iter().filter(|f| f.scope == Scope::Project).map(|f| f.id.as_str()).collect();
-    let mut kept = Vec::with_capacity(found.len());
-    for f in &found {
-        if f.scope == Scope::User && project.contains(f.id.as_str()) {
+    let mut winner: HashMap<&str, usize> = HashMap::with_capacity(found.len());
+    for (i, f) in found.iter().enumerate() {
+        winner.insert(f.id.as_str(), i);
+    }
+    let mut kept = Vec::with_capacity(winner.len());
+    for (i, f) in found.iter().enumerate() {
+        let w = winner[f.id.as_str()];
+        if w != i {
+            let by = &found[w];
             diagnostics.push(Diagnostic::new(
                 Severity::Info,
                 Code::Overridden,
                 &f.path,
-                format!("user rule '{}' is overridden by the project rule with the same id", f.id),
+                format!("{} rule '{}' is overridden by the {} rule {} (a later source with the same id)", f.scope, f.id, by.scope, by.path.display()),
             ));
             continue;
         }

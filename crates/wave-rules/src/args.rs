@@ -4,16 +4,28 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "wave-rules", version, about = "Validate, list, match, add and remove memory rules (.wave/rules)")]
+#[command(name = "wave-rules", version, about = "Validate, list, match, add and remove memory rules (.wave/rules, and every agent's rule files with --sources)")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
     /// The project root; project rules live in DIR/.wave/rules [default: .]
     #[arg(long, global = true, value_name = "DIR")]
     pub workdir: Option<PathBuf>,
-    /// The user's home; user rules live in DIR/.wave/rules [default: your home]
+    /// The user's home; user rules live in DIR/.claude/rules and DIR/.wave/rules [default: your home]
     #[arg(long, global = true, value_name = "DIR")]
     pub home: Option<PathBuf>,
+    /// A rules source, SCOPE[:FORMAT[:DEPTH]]=DIR (e.g. project=.wave/rules,
+    /// user:wave:any=/etc/rules); repeat in override order (later wins). Replaces
+    /// the default sources (~/.claude/rules, ~/.wave/rules, ./.claude/rules,
+    /// ./.wave/rules). FORMAT: wave (default); DEPTH: a number or any
+    /// [default: 1]. A relative DIR is relative to the workdir
+    #[arg(long, global = true, value_name = "SPEC", value_parser = SourceArg::parse)]
+    pub source: Vec<SourceArg>,
+    /// Which agents' rules to read, by name: wave, claude, cursor, copilot,
+    /// windsurf, kiro, cline, continue, agents-md, rules-yaml, or all; each at
+    /// its tool's own places [default: claude,wave, what the agent SDK reads]
+    #[arg(long, global = true, value_name = "NAME[,NAME...]", value_delimiter = ',', conflicts_with = "source")]
+    pub sources: Vec<String>,
     /// Print machine-readable JSON on stdout
     #[arg(long, global = true)]
     pub json: bool,
@@ -21,6 +33,51 @@ pub struct Cli {
     /// the workdir (repeatable); other such rules are not loaded
     #[arg(long = "allow-dir", global = true, value_name = "DIR")]
     pub allow_dirs: Vec<PathBuf>,
+}
+
+/// One `--source` value.
+#[derive(Clone, Debug)]
+pub struct SourceArg {
+    pub scope: memory_rules::Scope,
+    pub format: memory_rules::Format,
+    pub depth: Option<usize>,
+    pub dir: PathBuf,
+}
+
+impl SourceArg {
+    fn parse(spec: &str) -> Result<SourceArg, String> {
+        let (head, dir) = spec.split_once('=').ok_or_else(|| format!("'{spec}' is not SCOPE[:FORMAT[:DEPTH]]=DIR"))?;
+        if dir.is_empty() {
+            return Err(format!("'{spec}' has no directory after '='"));
+        }
+        let mut parts = head.split(':');
+        let scope = match parts.next().unwrap_or("") {
+            "project" => memory_rules::Scope::Project,
+            "user" => memory_rules::Scope::User,
+            other => return Err(format!("scope '{other}' is not project or user")),
+        };
+        let format = match parts.next() {
+            None => memory_rules::Format::Wave,
+            Some(f) => memory_rules::Format::parse(f).ok_or_else(|| {
+                let known: Vec<&str> = memory_rules::Format::ALL.iter().map(|f| f.as_str()).collect();
+                format!("format '{f}' is not one of: {}", known.join(", "))
+            })?,
+        };
+        let depth = match parts.next() {
+            None => format.default_depth(),
+            Some("any") => None,
+            Some(d) => Some(d.parse::<usize>().map_err(|_| format!("depth '{d}' is not a number or 'any'"))?),
+        };
+        if let Some(extra) = parts.next() {
+            return Err(format!("unexpected ':{extra}' in '{spec}': SCOPE[:FORMAT[:DEPTH]]=DIR"));
+        }
+        Ok(SourceArg { scope, format, depth, dir: PathBuf::from(dir) })
+    }
+
+    /// The source, with a relative directory taken from the workdir.
+    pub fn resolve(&self, workdir: &std::path::Path) -> memory_rules::Source {
+        memory_rules::Source::new(workdir.join(&self.dir), self.scope, self.format, self.depth)
+    }
 }
 
 #[derive(Subcommand, Debug)]

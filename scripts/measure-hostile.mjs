@@ -19,7 +19,12 @@ const ms = (t) => `${(performance.now() - t).toFixed(1)} ms`
 
 try {
   if (which === '8') {
-    for (let n = 1; n <= 1000; n++) fs.writeFileSync(path.join(rules, `t${n}.md`), `---\ntopics: ${'a'.repeat(n)}\n---\nx`)
+    // 1,000 topics that all overlap: a, aa, ... (250 of them, up to the
+    // topic length limit) and the same followed by b, c, d.
+    for (let n = 0; n < 1000; n++) {
+      const topic = 'a'.repeat(1 + (n % 250)) + (n < 250 ? '' : 'abcd'[Math.floor(n / 250)])
+      fs.writeFileSync(path.join(rules, `t${n}.md`), `---\ntopics: ${topic}\n---\nx`)
+    }
     const m = new MemoryRuleManager({ workdir, homeDir })
     await m.discoverRules()
     const prompt = 'a'.repeat(1 << 20)

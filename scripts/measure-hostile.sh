@@ -37,7 +37,7 @@ put('f5a', "---\npaths:\n  - '{" + "0" * 20000 + "..1023}'\n---\nx")
 put('f5b', "---\npaths:\n  - '{1..1000}x{" + ",".join(str(i) for i in range(20000)) + "}'\n---\nx")
 put('f5c', "---\npaths:\n  - '{" + "0" * 4000 + "..1023}'\n---\nx")
 put('f11a', "---\n" + "".join(f"k{i}: v\n" for i in range(20000)) + "---\nx")
-put('f11b', "---\npaths:\n" + "".join(f"  - src/d{i:05}/**/*.ts\n" for i in range(12000)) + "---\nx")
+put('f11b', "---\npaths:\n" + "".join(f"  - src/d{i:05}/**\n" for i in range(12000)) + "---\nx")
 put('f11c', "---\npaths:\n" + "".join(f"  - src/d{i:05}/**/*.ts\n" for i in range(500)) + "---\nx")
 put('f9', "---\n\"a\\n::error ::injected\\u001b[31m\": 1\n---\nbody")
 PY
@@ -45,7 +45,7 @@ for f in f1 f1b f2a f2b f2c f2d f4 f5a f5b f5c f11a f11b f11c f9; do
   rule "$f.md" "$(cat "$W/$f")"
   v "finding $f ($(wc -c < "$W/$f") bytes)"
 done
-grep -c '::error ::injected' "$W/out" | sed 's/^/finding 9: lines starting a workflow command in text output: /'
+grep -c '^::' "$W/out" | sed 's/^/finding 9: lines starting a workflow command in text output: /'
 
 # 3: a link to a secret, and outside the project
 rm -rf "$R"; mkdir -p "$R" "$W/team"; echo 'API_KEY=secret' > "$W/p/.env"; echo 'team rule' > "$W/team/t.md"

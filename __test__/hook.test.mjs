@@ -77,14 +77,14 @@ test('the hook renders byte for byte what renderRules renders', async (t) => {
   rules(tree)
   for (let i = 0; i < 30; i++) tree.project(`bulk/r${i}.md`, `---\ntopics: [customer]\npriority: ${i % 4}\n---\nRule ${i}: ${'ü'.repeat(i)} text.\nSecond line.`)
   const memory = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir })
-  memory.writeTopic('project', 'Staging DB', 'read-only; use the replica')
+  await memory.writeTopic('project', 'Staging DB', 'read-only; use the replica')
   const m = await discovered(tree)
   const s = { session_id: 'render', cwd: tree.workdir }
 
   // SessionStart: the always-on rules, then the memory.
   const start = context(hook('rust', tree, 'SessionStart', { ...s, source: 'startup' }))
   const always = m.getUnconditionalRules()
-  assert.equal(start, renderRules(always, { maxBytes: 9000, memory: memory.loadForPrompt({ maxLines: 120 }) }))
+  assert.equal(start, renderRules(always, { maxBytes: 9000, memory: await memory.loadForPrompt({ maxLines: 120 }) }))
   assert.match(start, /## Project Memory/)
 
   // UserPromptSubmit: topic rules as MANDATORY, under budgets that leave rules out.

@@ -77,14 +77,14 @@ test('the hook renders byte for byte what renderRules renders', async (t) => {
   rules(tree)
   for (let i = 0; i < 30; i++) tree.project(`bulk/r${i}.md`, `---\ntopics: [customer]\npriority: ${i % 4}\n---\nRule ${i}: ${'ü'.repeat(i)} text.\nSecond line.`)
   const memory = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir })
-  memory.writeTopic('project', 'Staging DB', 'read-only; use the replica')
+  await memory.writeTopic('project', 'Staging DB', 'read-only; use the replica')
   const m = await discovered(tree)
   const s = { session_id: 'render', cwd: tree.workdir }
 
   // SessionStart: the always-on rules, then the memory.
   const start = context(hook('rust', tree, 'SessionStart', { ...s, source: 'startup' }))
   const always = m.getUnconditionalRules()
-  assert.equal(start, renderRules(always, { maxBytes: 9000, memory: memory.loadForPrompt({ maxLines: 120 }) }))
+  assert.equal(start, renderRules(always, { maxBytes: 9000, memory: await memory.loadForPrompt({ maxLines: 120 }) }))
   assert.match(start, /## Project Memory/)
 
   // UserPromptSubmit: topic rules as MANDATORY, under budgets that leave rules out.
@@ -215,4 +215,61 @@ test('hook install merges into settings.json, is idempotent, uninstall removes o
   // --scope user writes ~/.claude/settings.json.
   assert.equal(install('rust', '--scope', 'user').status, 0)
   assert.ok(fs.existsSync(path.join(tree.homeDir, '.claude/settings.json')))
+})
+
+test('the compiled-rules cache: used while the stamps match, refreshed when a rule file changes', (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  rules(tree)
+  tree.project('broken.md', '---\npaths: [src/**\n---\nbroken')
+  const old = new Date(Date.now() - 3600_000)
+  const age = () => {
+    for (const dir of [path.join(tree.workdir, '.wave/rules'), path.join(tree.homeDir, '.wave/rules')]) {
+      for (const f of fs.readdirSync(dir, { recursive: true })) fs.utimesSync(path.join(dir, f), old, old)
+    }
+  }
+  age()
+  const s = { cwd: tree.workdir, prompt: 'customer' }
+  let n = 0
+  const ask = () => hook('rust', tree, 'UserPromptSubmit', { ...s, session_id: `c${n++}` })
+  const first = ask()
+  const cacheDir = path.join(tree.root, 'state-rust/rules')
+  assert.equal(fs.readdirSync(cacheDir).length, 1, 'the cache was written')
+  const second = ask()
+  assert.deepEqual(second, first, 'same answer and the same stderr line from the cache')
+  assert.match(second.stderr, /skipped 1 broken rule: \.wave\/rules\/broken\.md:2/)
+
+  // Proof that the second run read the cache: a change that keeps size,
+  // mtime and inode is not seen (as with git's index); any other change is.
+  const db = path.join(tree.workdir, '.wave/rules/db.md')
+  const text = fs.readFileSync(db, 'utf8')
+  const fd = fs.openSync(db, 'r+')
+  fs.writeSync(fd, text.replace('read-only', 'READ-ONLY'), 0)
+  fs.closeSync(fd)
+  fs.utimesSync(db, old, old)
+  assert.match(context(ask()), /read-only/, 'served from the cache')
+  fs.writeFileSync(db, text.replace('read-only.', 'read-only; ask first.'))
+  assert.match(context(ask()), /read-only; ask first\./, 'a new stamp reloads')
+  age()
+  assert.match(context(ask()), /read-only; ask first\./)
+  fs.rmSync(db)
+  const gone = context(ask())
+  assert.doesNotMatch(gone, /customer table/, 'a deleted rule is gone')
+  assert.match(gone, /\[general\.md\]/, 'the others are still there')
+  fs.writeFileSync(path.join(cacheDir, fs.readdirSync(cacheDir)[0]), '{garbage')
+  tree.project('db.md', text)
+  age()
+  assert.match(context(ask()), /read-only/, 'a bad cache file is ignored')
+})
+
+test('rules Claude Code reads itself (.claude/rules) are not sent again, unless sources are chosen', (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('general.md', 'Wave rule.')
+  tree.write(path.join(tree.workdir, '.claude/rules/native.md'), 'Claude Code loads this one itself.')
+  const s = { session_id: 'claude-native', cwd: tree.workdir, source: 'startup' }
+  assert.equal(context(hook('rust', tree, 'SessionStart', s)), '## Rules\n[general.md] Wave rule.')
+  const chosen = context(hook('rust', tree, 'SessionStart', s, ['--sources', 'claude,wave']))
+  assert.match(chosen, /Claude Code loads this one itself\./)
+  assert.match(chosen, /Wave rule\./)
 })

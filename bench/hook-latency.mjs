@@ -49,16 +49,17 @@ const events = [
   ['Stop', { stop_hook_active: false }],
 ]
 
-function time(cmd, args, input, runs = RUNS) {
-  const times = []
-  for (let i = 0; i < runs; i++) {
-    const t0 = process.hrtime.bigint()
-    const r = spawnSync(cmd, args, { cwd: work, env, input, encoding: 'utf8' })
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6)
-    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status}\n${r.stderr}`)
-  }
-  times.sort((a, b) => a - b)
-  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))]
+function once(cmd, args, input) {
+  const t0 = process.hrtime.bigint()
+  const r = spawnSync(cmd, args, { cwd: work, env, input, encoding: 'utf8' })
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status}\n${r.stderr}`)
+  return ms
+}
+
+function quantiles(times) {
+  const sorted = [...times].sort((a, b) => a - b)
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
   return { p50: at(0.5), p95: at(0.95) }
 }
 
@@ -68,28 +69,38 @@ const forms = [
   ['node bin/wave-rules.js (the addon)', process.execPath, [path.join(repo, 'bin/wave-rules.js')]],
   ['npx wave-rules', 'npx', ['--no-install', 'wave-rules']],
 ]
-const floor = time('/bin/true', [], '')
-console.log(`${RUNS} runs per cell, ${RULES} rules, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), node ${process.version}`)
-const version = fs.existsSync(rust) ? time(rust, ['--version'], '') : null
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-console.log(`spawn floor (/bin/true): p50 ${floor.p50.toFixed(1)} ms, p95 ${floor.p95.toFixed(1)} ms`)
-if (version) console.log(`the binary doing nothing (wave-rules --version): p50 ${version.p50.toFixed(1)} ms, p95 ${version.p95.toFixed(1)} ms`)
+// Every cell is measured in one interleaved loop, so a change in the
+// machine's load (it is shared) falls on every form alike.
+const cells = []
+cells.push({ name: 'floor', cmd: '/bin/true', args: [], input: '', every: 1, times: [] })
+if (fs.existsSync(rust)) cells.push({ name: 'version', cmd: rust, args: ['--version'], input: '', every: 1, times: [] })
+for (const [name, cmd, args] of forms) {
+  if (cmd === rust && !fs.existsSync(rust)) continue
+  for (const [event, extra] of events) {
+    const input = JSON.stringify({ session_id: `bench-${name.length}`, cwd: work, hook_event_name: event, ...extra })
+    // npx costs a second a run: every fifth round only.
+    cells.push({ name, event, cmd, args: [...args, 'hook', event], input, every: cmd === 'npx' ? 5 : 1, times: [] })
+  }
+}
+const load = os.loadavg()
+for (let round = 0; round < RUNS; round++) {
+  for (const c of cells) if (round % c.every === 0) c.times.push(once(c.cmd, c.args, c.input))
+}
+const cell = (name, event) => cells.find((c) => c.name === name && c.event === event)
+const fmt = (t) => `${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}`
+console.log(`${RUNS} rounds (npx: ${Math.ceil(RUNS / 5)}), ${RULES} rules, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), node ${process.version}`)
+console.log(`load average before ${load.map((l) => l.toFixed(1)).join(' ')}, after ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+console.log(`spawn floor (/bin/true): ${fmt(quantiles(cells[0].times))} ms`)
+if (fs.existsSync(rust)) console.log(`the binary doing nothing (wave-rules --version): ${fmt(quantiles(cells[1].times))} ms`)
 console.log('')
 console.log(`| form | ${events.map(([e]) => e).join(' | ')} |`)
 console.log(`| --- |${events.map(() => ' --- |').join('')}`)
-for (const [name, cmd, args] of forms) {
+for (const [name, cmd] of forms) {
   if (cmd === rust && !fs.existsSync(rust)) {
     console.log(`| ${name} | not built (cargo build --release -p wave-rules) |`)
     continue
   }
-  const cells = []
-  for (const [event, extra] of events) {
-    const input = JSON.stringify({ session_id: `bench-${name.length}`, cwd: work, hook_event_name: event, ...extra })
-    // npx costs hundreds of ms a run: fewer runs.
-    const t = time(cmd, [...args, 'hook', event], input, cmd === 'npx' ? Math.max(10, Math.floor(RUNS / 5)) : RUNS)
-    cells.push(`${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}`)
-  }
-  console.log(`| ${name} | ${cells.join(' | ')} |`)
+  console.log(`| ${name} | ${events.map(([e]) => fmt(quantiles(cell(name, e).times))).join(' | ')} |`)
 }
 console.log('\ncells: p50 / p95 in ms, one process each, spawned from Node (spawnSync), stdin = the event JSON')
 fs.rmSync(root, { recursive: true, force: true })

@@ -66,6 +66,13 @@ export interface MemoryRuleManagerOptions {
    * workdir and the home of that discovery.
    */
   sources?: Array<RuleSource | SourceName> | ((where: { workdir: string; homeDir: string }) => Array<RuleSource | SourceName>)
+  /**
+   * Directories outside the workdir that project rules may resolve into
+   * through symlinks (e.g. a shared team folder linked into `.wave/rules`).
+   * Any other project rule whose real path is outside the workdir is not
+   * loaded (a `symlink-outside` warning).
+   */
+  allowDirs?: string[]
 }
 
 /**
@@ -104,7 +111,10 @@ export class MemoryRuleManager {
   /** The files in context the engine holds (what the last message sent). */
   #sent: string[] = []
   #discovered = false
+  /** Goes up by one at each refresh (see `generation`). */
   #generation = 0
+  /** The engine's generation the fields above were fetched at. */
+  #engineGeneration = 0
 
   constructor(options: MemoryRuleManagerOptions) {
     if (!options || typeof options.workdir !== 'string' || options.workdir === '') {
@@ -114,20 +124,26 @@ export class MemoryRuleManager {
     this.#engine = new RuleEngine(this.#engineOptions())
   }
 
-  /** The workdir, the home and the sources of a discovery starting now. */
-  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName> } {
+  /** The workdir, the home, the sources and the allowed directories of a discovery starting now. */
+  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName>; allowDirs?: string[] } {
     const workdir = this.#options.workdir
     const homeDir = this.#options.homeDir ?? homedir()
     const given = this.#options.sources
     const sources = typeof given === 'function' ? given({ workdir, homeDir }) : given ?? defaultSources(workdir, homeDir)
-    return { workdir, homeDir, sources }
+    const allow = this.#options.allowDirs
+    const allowDirs = Array.isArray(allow) ? allow.filter((d) => typeof d === 'string') : undefined
+    return { workdir, homeDir, sources, allowDirs }
   }
 
-  /** Finds, parses and compiles every rule, off the main thread. */
+  /**
+   * Finds, parses and compiles every rule, off the main thread. Overlapping
+   * calls (and `reload()`s) are run one at a time by the engine, and the
+   * newest result wins.
+   */
   async discoverRules(): Promise<void> {
     this.#engine.configure(this.#engineOptions())
     await this.#engine.discover()
-    this.#refresh()
+    this.#sync()
   }
 
   /**
@@ -142,9 +158,10 @@ export class MemoryRuleManager {
       return true
     }
     this.#engine.configure(this.#engineOptions())
-    const changed = await this.#engine.reload()
-    if (changed) this.#refresh()
-    return changed
+    const before = this.#engineGeneration
+    await this.#engine.reload()
+    this.#sync()
+    return this.#engineGeneration !== before
   }
 
   /** Goes up by one each time the rules in use change (a discovery, or a reload that changed something). */
@@ -157,7 +174,17 @@ export class MemoryRuleManager {
     return this.#discovered
   }
 
+  /**
+   * Fetches the rule objects again when the engine's rules in use changed
+   * (any discovery or reload, whoever started it, resolves on this thread),
+   * so objects, diagnostics and indices always come from one discovery.
+   */
+  #sync(): void {
+    if (this.#engine.generation !== this.#engineGeneration) this.#refresh()
+  }
+
   #refresh(): void {
+    this.#engineGeneration = this.#engine.generation
     this.#rules = this.#engine.rules()
     this.#conditional = this.#engine.conditional()
     this.#unconditional = this.#rules.filter((_, i) => !this.#conditional[i])
@@ -174,6 +201,7 @@ export class MemoryRuleManager {
 
   /** Every loaded rule: priority descending, project before user, then id. */
   getRules(): MemoryRule[] {
+    this.#sync()
     return this.#rules.slice()
   }
 
@@ -191,6 +219,7 @@ export class MemoryRuleManager {
 
   /** `getActiveRules`, split into always-on and triggered rules. */
   getActiveRulesSplit(filesInContext: string[], prompt?: string): ActiveRulesSplit {
+    this.#sync()
     const split: ActiveRulesSplit = { unconditional: [], conditional: [] }
     for (const i of this.#activeIndices(filesInContext, prompt)) {
       ;(this.#conditional[i] ? split.conditional : split.unconditional).push(this.#rules[i])
@@ -204,6 +233,7 @@ export class MemoryRuleManager {
    */
   getTopicRules(prompt: string): MemoryRule[] {
     if (typeof prompt !== 'string' || prompt === '') return []
+    this.#sync()
     try {
       return Array.from(this.#engine.topicActive(prompt), (i) => this.#rules[i])
     } catch {
@@ -213,6 +243,7 @@ export class MemoryRuleManager {
 
   /** Ids of the rules with `remind: every-turn`, decided at discovery. */
   getStickyRuleIds(): ReadonlySet<string> {
+    this.#sync()
     return this.#sticky
   }
 
@@ -221,6 +252,7 @@ export class MemoryRuleManager {
    * and prompt, so known at discovery (no match needed).
    */
   getUnconditionalRules(): MemoryRule[] {
+    this.#sync()
     return this.#unconditional.slice()
   }
 
@@ -231,6 +263,7 @@ export class MemoryRuleManager {
    * `read_rule` tool. Never throws.
    */
   getAvailableRules(filesInContext: string[] = [], prompt?: string): MemoryRule[] {
+    this.#sync()
     if (this.#onRequest.length === 0) return []
     const active = new Set(this.#activeIndices(filesInContext, prompt))
     return this.#onRequest.filter((i) => !active.has(i)).map((i) => this.#rules[i])
@@ -248,6 +281,7 @@ export class MemoryRuleManager {
   /** The short list for the model of these rules (of this manager); `''` for none. Never throws. */
   offerText(rules: readonly MemoryRule[]): string {
     if (rules.length === 0) return ''
+    this.#sync()
     try {
       const index = new Map(this.#rules.map((r, i) => [r, i]))
       const indices = rules.map((r) => index.get(r)).filter((i): i is number => i !== undefined)
@@ -263,6 +297,7 @@ export class MemoryRuleManager {
    */
   getMentionedRules(prompt: string): MemoryRule[] {
     if (typeof prompt !== 'string' || !/[@#]/.test(prompt)) return []
+    this.#sync()
     try {
       return Array.from(this.#engine.active([], prompt), (i) => this.#rules[i]).filter((r) => r.metadata.activation != null)
     } catch {
@@ -284,15 +319,18 @@ export class MemoryRuleManager {
 
   /** The on-request rules, known at discovery (in `getRules()` order). */
   getOnRequestRules(): MemoryRule[] {
+    this.#sync()
     return this.#onRequest.map((i) => this.#rules[i])
   }
 
   /** Diagnostics of the last discovery, sorted by file and line. */
   getDiagnostics(): Diagnostic[] {
+    this.#sync()
     return this.#diagnostics.slice()
   }
 
   #activeWithContents(filesInContext: unknown, prompt: unknown, contents: Record<string, string> | Map<string, string>): Uint32Array {
+    this.#sync()
     try {
       const record: Record<string, string> = {}
       const entries = contents instanceof Map ? contents.entries() : Object.entries(contents)
@@ -306,6 +344,7 @@ export class MemoryRuleManager {
 
   #activeIndices(filesInContext: unknown, prompt: unknown): Uint32Array {
     const files = stringsOf(filesInContext)
+    this.#sync()
     if (!IN_PLACE_WRITES) {
       try {
         return this.#engine.active(files, typeof prompt === 'string' ? prompt : undefined)
@@ -324,7 +363,13 @@ export class MemoryRuleManager {
       const same = keep === files.length && keep === sent.length
       const added = keep === files.length ? '' : files.slice(keep).join('\0')
       const p = typeof prompt === 'string' ? prompt : undefined
-      const n = this.#engine.activeDelta(keep, files.length - keep, added, p, this.#indices)
+      let n = this.#engine.activeDelta(keep, files.length - keep, added, p, this.#indices)
+      if (n === 0xffffffff) {
+        // The engine's kept list is not what we thought: send everything.
+        this.#sent = []
+        n = this.#engine.activeDelta(0, files.length, files.join('\0'), p, this.#indices)
+        if (n === 0xffffffff) return new Uint32Array(0)
+      }
       if (!same) this.#sent = files.slice()
       return this.#indices.subarray(0, n)
     } catch {
@@ -343,11 +388,16 @@ export class MemoryRuleManager {
  */
 const IN_PLACE_WRITES = !(process.versions as Record<string, string | undefined>).bun
 
-/** The strings of an array (the array itself when all are strings); [] for anything else. */
+/**
+ * The strings of an array (the array itself when all are strings); [] for
+ * anything else. A path containing NUL names no file and is dropped (NUL
+ * separates paths on their way to the engine).
+ */
 function stringsOf(value: unknown): string[] {
   if (!Array.isArray(value)) return []
+  const ok = (f: unknown): f is string => typeof f === 'string' && !f.includes('\0')
   for (let i = 0; i < value.length; i++) {
-    if (typeof value[i] !== 'string') return value.filter((f): f is string => typeof f === 'string')
+    if (!ok(value[i])) return value.filter(ok)
   }
   return value as string[]
 }

@@ -139,12 +139,12 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
   }
 
   /** The text for a session: always-on rules, given path rules, memory. */
-  const sessionText = (id: string): { text: string; pathRules: MemoryRule[] } => {
+  const sessionText = async (id: string): Promise<{ text: string; pathRules: MemoryRule[] }> => {
     const files = [...(sessions.get(id)?.files ?? [])]
     const { unconditional, conditional } = manager.getActiveRulesSplit(files)
     let memoryText = ''
     try {
-      memoryText = memory.loadForPrompt({ maxLines: 120 })
+      memoryText = await memory.loadForPrompt({ maxLines: 120 })
     } catch {
       memoryText = ''
     }
@@ -200,7 +200,7 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
 
   const deliverSession = async (id: string, event: string) => {
     await reload()
-    const { text, pathRules } = sessionText(id)
+    const { text, pathRules } = await sessionText(id)
     if (text === '') return
     if (await send(id, text, event)) {
       tracked.add(id)

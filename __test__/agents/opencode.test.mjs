@@ -62,6 +62,11 @@ before(async () => {
   server.setWorkdir(work)
 })
 after(async () => {
+  // WAVE_AGENTS_DUMP=dir keeps every request the model received, to read.
+  if (server && process.env.WAVE_AGENTS_DUMP) {
+    fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })
+    fs.writeFileSync(path.join(process.env.WAVE_AGENTS_DUMP, 'opencode.json'), JSON.stringify(server.requests, null, 1))
+  }
   await server?.close()
   if (root) fs.rmSync(root, { recursive: true, force: true })
 })

@@ -194,7 +194,7 @@ mod tests {
             file_path: id.into(),
             content: content.into(),
             metadata: Metadata { priority: Some(priority), ..Metadata::default() },
-            format: crate::rule::Format::Wave,
+            format: crate::Format::Wave,
         }
     }
 

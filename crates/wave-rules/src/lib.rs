@@ -35,7 +35,7 @@ pub struct Output {
 
 impl Output {
     fn fail(code: i32, message: impl AsRef<str>) -> Output {
-        Output { stdout: String::new(), stderr: format!("wave-rules: {}\n", message.as_ref()), code }
+        Output { stdout: String::new(), stderr: display::line(&format!("wave-rules: {}", message.as_ref())), code }
     }
 }
 
@@ -111,13 +111,21 @@ where
 /// The resolved global options.
 pub(crate) struct Env {
     pub config: memory_rules::Config,
-    /// The user's home (user memory, hook state, user-scope settings).
-    pub home: PathBuf,
     pub json: bool,
+    /// `--home`, else the user's home (memory, hook state, user settings).
+    pub home: Option<PathBuf>,
+    /// `--source` or `--sources` chose the rule sources.
+    pub explicit_sources: bool,
 }
 
 impl Env {
-    /// Discovers and compiles the rules of the sources.
+    /// The home for memory, hook state and user settings (`.` when there is
+    /// none: only with `--source` and no home at all).
+    pub fn home_dir(&self) -> PathBuf {
+        self.home.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// Discovers and compiles the rules of these sources.
     pub fn load(&self) -> memory_rules::Loaded {
         memory_rules::load(&self.config)
     }
@@ -131,19 +139,21 @@ impl Env {
         if !workdir.is_dir() {
             return Err(Output::fail(EXIT_TROUBLE, format!("workdir {} is not a directory", workdir.display())));
         }
+        let home_dir = cli.home.as_ref().map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone())).or_else(std::env::home_dir);
+        if !cli.source.is_empty() {
+            let sources = cli.source.iter().map(|s| s.resolve(&workdir)).collect();
+            return Ok(Env { config: memory_rules::Config::new(workdir, sources), json: cli.json, home: home_dir, explicit_sources: true });
+        }
         let home = match &cli.home {
             Some(h) => std::path::absolute(h).unwrap_or_else(|_| h.clone()),
             None => std::env::home_dir()
                 .ok_or_else(|| Output::fail(EXIT_TROUBLE, "cannot find the home directory; pass --home DIR"))?,
         };
-        if !cli.source.is_empty() {
-            let sources = cli.source.iter().map(|s| s.resolve(&workdir)).collect();
-            return Ok(Env { config: memory_rules::Config::new(workdir, sources), home, json: cli.json });
-        }
+        let allow: Vec<PathBuf> = cli.allow_dirs.iter().map(|d| workdir.join(d)).collect();
         if !cli.sources.is_empty() {
             let formats = memory_rules::formats_named(&cli.sources).map_err(|e| Output::fail(EXIT_TROUBLE, format!("--sources: {e}")))?;
-            return Ok(Env { config: memory_rules::Config::named(workdir, &home, &formats), home, json: cli.json });
+            return Ok(Env { config: memory_rules::Config::named(workdir, &home, &formats).with_allow_dirs(allow), json: cli.json, home: Some(home), explicit_sources: true });
         }
-        Ok(Env { config: memory_rules::Config::with_home(workdir, &home), home, json: cli.json })
+        Ok(Env { config: memory_rules::Config::with_home(workdir, &home).with_allow_dirs(allow), json: cli.json, home: Some(home), explicit_sources: false })
     }
 }

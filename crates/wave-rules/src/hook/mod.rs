@@ -21,6 +21,7 @@
 //! layout, byte for byte). What a session was given lives in a small state
 //! file per session (`state`).
 
+pub mod cache;
 pub mod settings;
 pub mod state;
 
@@ -28,7 +29,7 @@ use crate::args::{BudgetArgs, HookAction};
 use crate::{Env, Output};
 use memory_rules::memory::{MemoryLocations, MemoryStore};
 use memory_rules::render::{plan_rules, RenderOptions};
-use memory_rules::{Remind, Rule, RuleSet, Severity};
+use memory_rules::{Format, Remind, Rule, RuleSet};
 use serde_json::{json, Value};
 use state::{SessionState, Sticky};
 use std::collections::HashSet;
@@ -134,13 +135,24 @@ fn warn(out: &mut Output, message: impl AsRef<str>) {
 }
 
 /// Runs one hook event. Always exits 0.
+///
+/// Claude Code reads `.claude/rules` itself, so unless `--source` /
+/// `--sources` chose the sources, the Claude-format ones are left out here:
+/// the model would get those rules twice.
 pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
+    if !env.explicit_sources && env.config.sources.iter().any(|s| s.format == Format::Claude) {
+        let mut config = env.config.clone();
+        config.sources.retain(|s| s.format != Format::Claude);
+        let own = Env { config, json: env.json, home: env.home.clone(), explicit_sources: true };
+        return run_event(&own, action, input);
+    }
     let mut out = Output::default();
     if let Some(problem) = &input.problem {
         warn(&mut out, problem);
         return out;
     }
-    let store = state::Store::new(state::state_dir(&env.home));
+    let state_dir = state::state_dir(&env.home_dir());
+    let store = state::Store::new(state_dir.clone());
     if let HookAction::Stop = action {
         stop(&store, &input, &mut out);
         return out;
@@ -155,9 +167,12 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
             return out;
         }
     }
-    let loaded = env.load();
-    let set = &loaded.rules;
-    report_broken(&loaded.diagnostics, env, &mut out);
+    let loaded = cache::load(env, &state_dir);
+    let set = &*loaded.set;
+    if !loaded.broken.is_empty() {
+        let n = loaded.broken.len();
+        warn(&mut out, format!("skipped {n} broken rule{}: {}", if n == 1 { "" } else { "s" }, loaded.broken.join("; ")));
+    }
     let Some(session) = input.session_id.as_deref() else {
         // No session: answer statelessly (every rule counts as new).
         let mut state = SessionState::default();
@@ -190,21 +205,6 @@ fn emit(action: &HookAction, text: String, out: &mut Output) {
     out.stdout = format!("{doc}\n");
 }
 
-/// One line naming the rule files that could not be loaded.
-fn report_broken(diagnostics: &[memory_rules::Diagnostic], env: &Env, out: &mut Output) {
-    let errors: Vec<String> = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| {
-            let at = d.line.map(|l| format!(":{l}{}", d.column.map(|c| format!(":{c}")).unwrap_or_default())).unwrap_or_default();
-            format!("{}{at} {}", crate::display::show(std::path::Path::new(&d.file_path), &env.config.workdir), d.message)
-        })
-        .collect();
-    if !errors.is_empty() {
-        warn(out, format!("skipped {} broken rule{}: {}", errors.len(), if errors.len() == 1 { "" } else { "s" }, errors.join("; ")));
-    }
-}
-
 /// The text for this event, and the state changes it implies.
 fn respond(action: &HookAction, budget: &BudgetArgs, env: &Env, set: &RuleSet, input: &Input, state: &mut SessionState) -> String {
     let rules = set.rules();
@@ -235,7 +235,7 @@ fn respond(action: &HookAction, budget: &BudgetArgs, env: &Env, set: &RuleSet, i
                 _ => *state = SessionState::default(),
             }
             let memory = if with_memory {
-                MemoryStore::new(MemoryLocations::new(&env.home, &env.config.workdir)).load_for_prompt(MEMORY_MAX_LINES)
+                MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir)).load_for_prompt(MEMORY_MAX_LINES)
             } else {
                 String::new()
             };

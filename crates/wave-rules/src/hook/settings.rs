@@ -156,7 +156,7 @@ impl Serialize for Json {
 pub fn settings_path(env: &Env, scope: ScopeArg) -> PathBuf {
     let base = match scope {
         ScopeArg::Project => &env.config.workdir,
-        ScopeArg::User => &env.home,
+        ScopeArg::User => &env.home_dir(),
     };
     base.join(".claude").join("settings.json")
 }

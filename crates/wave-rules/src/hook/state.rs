@@ -5,7 +5,7 @@
 //! in `sessions/<session id>.json`.
 //!
 //! A read-modify-write holds the directory's lock (the memory store's
-//! `ScopeLock`, waiting at most [`LOCK_TIMEOUT`]) and replaces the file by
+//! `ScopeLock`, which waits at most [`LOCK_TIMEOUT`]) and replaces the file by
 //! rename (no fsync: the state is a cache of what was sent, and a hook must
 //! stay fast). Readers never lock: a rename is atomic. A file that cannot be
 //! read is reported and the session starts afresh; files of sessions idle for
@@ -142,7 +142,7 @@ impl Store {
             problems.push(format!("state not saved: cannot create {}: {e}", self.dir.display()));
             return f(&mut SessionState::default());
         }
-        let lock = match ScopeLock::acquire_within(&self.dir, LOCK_TIMEOUT) {
+        let lock = match ScopeLock::acquire(&self.dir, LOCK_TIMEOUT) {
             Ok(l) => Some(l),
             Err(e) => {
                 problems.push(format!("state not saved: {e}"));

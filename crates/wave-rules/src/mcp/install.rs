@@ -299,7 +299,7 @@ pub fn uninstall_toml(path: &Path, text: &str, container: &str) -> Result<Option
 pub(crate) fn install(env: &Env, args: &McpInstallArgs) -> Output {
     let client = args.client;
     let scope = args.scope.unwrap_or_else(|| client.default_scope());
-    let path = client.settings_path(scope, &env.config.workdir, &env.home);
+    let path = client.settings_path(scope, &env.config.workdir, &env.home_dir());
     let (cmd, prefix) = match command(args) {
         Ok(c) => c,
         Err(out) => return out,
@@ -331,7 +331,7 @@ pub(crate) fn install(env: &Env, args: &McpInstallArgs) -> Output {
 pub(crate) fn uninstall(env: &Env, args: &McpInstallArgs) -> Output {
     let client = args.client;
     let scope = args.scope.unwrap_or_else(|| client.default_scope());
-    let path = client.settings_path(scope, &env.config.workdir, &env.home);
+    let path = client.settings_path(scope, &env.config.workdir, &env.home_dir());
     let text = match read(&path) {
         Ok(Some(t)) => t,
         Ok(None) => return Output { stdout: format!("nothing to remove: {} does not exist\n", path.display()), ..Output::default() },

@@ -133,7 +133,7 @@ impl Server {
         Server {
             inner: Arc::new(Inner {
                 config: env.config.clone(),
-                memory: MemoryStore::new(MemoryLocations::new(&env.home, &env.config.workdir)),
+                memory: MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir)),
                 max_bytes,
                 state: Mutex::new(state),
                 peer: OnceLock::new(),

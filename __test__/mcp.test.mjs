@@ -185,7 +185,7 @@ for (const kind of ['binary', 'npx']) {
       ]) {
         const r = await call(c.client, name, input)
         assert.equal(r.isError, true, `${name} ${JSON.stringify(input)}`)
-        assert.equal(text(r), store.runMemoryTool(name, input), 'the package gives the same text')
+        assert.equal(text(r), await store.runMemoryTool(name, input), 'the package gives the same text')
       }
     })
 
@@ -276,8 +276,9 @@ test('edits are seen by the next call wherever they happen: a rules directory cr
     assert.match(await rules(), /\[sub\/deep\.md\] Deep v1\./)
     tree.write(path.join(tree.workdir, '.wave/rules/sub/deep.md'), '---\npaths: src/**\n---\nDeep v2.\n')
     assert.match(await rules(), /\[sub\/deep\.md\] Deep v2\./)
-    // A rule file that is a symlink to a file outside the rules directory.
-    const target = tree.write(path.join(tree.root, 'shared/team.md'), 'Team v1.\n')
+    // A rule file that is a symlink to a file elsewhere in the project (links
+    // that leave the project are refused unless allowed).
+    const target = tree.write(path.join(tree.workdir, 'shared/team.md'), 'Team v1.\n')
     fs.symlinkSync(target, path.join(tree.workdir, '.wave/rules/team.md'))
     assert.match(await rules(), /\[team\.md\] Team v1\./)
     fs.writeFileSync(target, 'Team v2.\n')

@@ -136,6 +136,15 @@ export interface RuleMetadata {
  */
 export declare function runCli(args: Array<string>): CliOutput
 
+/**
+ * Makes `dir` the working directory of the WASI build, which has none of
+ * its own (it starts at `/`): relative paths in `runCli` arguments and
+ * relative workdirs then mean what they mean to the caller. The package's
+ * loader calls it with `process.cwd()`. Natively a no-op: the engine shares
+ * the process's working directory.
+ */
+export declare function setWorkingDir(dir: string): void
+
 export interface TopicEntry {
   /** The name the topic was first written under. */
   name: string

@@ -840,3 +840,4 @@ module.exports.JsMemoryStore = nativeBinding.JsMemoryStore
 module.exports.RuleEngine = nativeBinding.RuleEngine
 module.exports.memoryToolDefinitions = nativeBinding.memoryToolDefinitions
 module.exports.runCli = nativeBinding.runCli
+module.exports.setWorkingDir = nativeBinding.setWorkingDir

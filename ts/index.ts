@@ -3,6 +3,8 @@
  * agent SDK's `MemoryRuleManager`), and the glue that puts rules into the
  * SDK's prompts.
  */
+// First: loads the engine, with a clear error when no binary fits this host.
+export { bindingTarget, syncWorkingDir } from './binding'
 export { MemoryRuleManager } from './manager'
 export type { MemoryRuleManagerOptions, ActiveRulesSplit } from './manager'
 export { contextFilesFromMessages, lastUserText, normalizeFile, FILE_KEYS, FILE_LIST_KEYS } from './context'

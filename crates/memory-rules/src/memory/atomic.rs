@@ -14,7 +14,7 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().ok_or_else(|| io::Error::other("no parent directory"))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", process_tag()));
     let result = (|| {
         let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         f.write_all(bytes)?;
@@ -26,6 +26,18 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Tells this process's temp files from another's: the process id, or on
+/// WASI, which has none (`std::process::id` panics there), the clock.
+#[cfg(target_os = "wasi")]
+fn process_tag() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())
+}
+
+#[cfg(not(target_os = "wasi"))]
+fn process_tag() -> u128 {
+    u128::from(std::process::id())
 }
 
 #[cfg(unix)]

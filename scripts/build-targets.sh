@@ -57,9 +57,23 @@ for t in "${targets[@]}"; do
   echo "== $t built in $(($(date +%s) - start)) s"
 done
 
-# Into npm/<platform>/ (the WASI loader files come from the same output dir).
-npx napi artifacts --output-dir "$out" --npm-dir npm --build-output-dir "$out"
+# Into npm/<platform>/: each package's `files` that this run built. (`napi
+# artifacts`, which the release workflow's publish job runs, insists on every
+# configured target, and macOS/Windows are not built here.)
+node -e '
+const fs = require("fs"), path = require("path")
+const [out] = process.argv.slice(1)
+for (const dir of fs.readdirSync("npm")) {
+  const { files } = JSON.parse(fs.readFileSync(path.join("npm", dir, "package.json"), "utf8"))
+  if (!files.some((f) => /\.(node|wasm)$/.test(f) && fs.existsSync(path.join(out, f)))) continue
+  for (const f of files) {
+    if (!fs.existsSync(path.join(out, f))) continue
+    fs.copyFileSync(path.join(out, f), path.join("npm", dir, f))
+    console.log(`npm/${dir}/${f}`)
+  }
+}' "$out"
 
 # The glibc floor of the gnu binaries.
 node scripts/check-glibc.mjs
 ls -l npm/*/*.node npm/*/*.wasm 2>/dev/null || true
+node scripts/sizes.mjs

@@ -1,4 +1,5 @@
-// The TypeScript glue, driven through a fake agent-SDK conversation.
+// The pure pieces of the TypeScript glue: files and prompt from a
+// conversation (read incrementally), the rules' prompt text, reminder sessions.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
@@ -7,35 +8,7 @@ import path from 'node:path'
 import { discovered, tempTree } from './helpers.mjs'
 
 const pkg = createRequire(import.meta.url)('..')
-const { contextFilesFromMessages, lastUserText, renderRules, planRules, RuleSession, withMemoryRules, deliveredInTranscript } = pkg
-
-/** An AIManager with the SDK's shape: messages, a system-prompt hook, sendAIMessage. */
-class FakeAI {
-  constructor() {
-    this.messages = []
-    this.hooks = []
-    this.requests = []
-    this.messageManager = { getMessages: () => this.messages, addMessage: (m) => this.messages.push(m) }
-  }
-  addSystemPromptHook(hook) {
-    this.hooks.push(hook)
-  }
-  async sendAIMessage() {
-    let system = 'You are a coding agent.'
-    for (const hook of this.hooks) system = await hook(system)
-    this.requests.push({ system, messages: structuredClone(this.messages) })
-    this.messages.push({ role: 'assistant', content: 'ok' })
-  }
-  user(text) {
-    this.messages.push({ role: 'user', content: text })
-  }
-  read(file) {
-    this.messages.push({ role: 'assistant', blocks: [{ type: 'tool', name: 'Read', parameters: JSON.stringify({ file_path: file }) }] })
-  }
-  get last() {
-    return this.requests.at(-1)
-  }
-}
+const { contextFilesFromMessages, lastUserText, renderRules, planRules, RuleSession, ConversationReader, deliveredInTranscript } = pkg
 
 function rule(id, content, metadata = {}, source = 'project') {
   return { id, content, metadata, source, filePath: `/x/${id}` }
@@ -115,61 +88,6 @@ async function setup(t, files) {
   return { tree, manager: await discovered(tree) }
 }
 
-test('system-prompt mode: active rules in every request, mandatory first, memory after, reloads on change', async (t) => {
-  const { tree, manager } = await setup(t, {
-    'always.md': 'Be brief.',
-    'ts.md': '---\npaths: "src/**/*.ts"\n---\nStrict TS.',
-    'db.md': '---\ntopics: [customer]\n---\nThe customer table is read-only.',
-  })
-  const ai = new FakeAI()
-  const errors = []
-  withMemoryRules(ai, { manager, workdir: tree.workdir, memory: () => '## Project Memory\n- staging is read-only', onError: (e) => errors.push(e) })
-  ai.user('hello')
-  await ai.sendAIMessage()
-  assert.equal(ai.last.system, 'You are a coding agent.\n\n## Rules\n[always.md] Be brief.\n\n## Project Memory\n- staging is read-only')
-  ai.read(path.join(tree.workdir, 'src/main.ts'))
-  ai.user('now list the Customers')
-  await ai.sendAIMessage()
-  assert.equal(
-    ai.last.system,
-    'You are a coding agent.\n\n=== MANDATORY RULES ===\n[db.md] The customer table is read-only.\n===========================\n\n## Rules\n[always.md] Be brief.\n[ts.md] Strict TS.\n\n## Project Memory\n- staging is read-only',
-  )
-  tree.project('new.md', 'Added while running.')
-  await ai.sendAIMessage()
-  assert.match(ai.last.system, /\[new\.md\] Added while running\./)
-  assert.deepEqual(errors, [])
-})
-
-test('reminder mode: delivered once, again after compaction, cache-stable system prompt', async (t) => {
-  const { manager } = await setup(t, {
-    'always.md': 'Be brief.',
-    'ts.md': '---\npaths: "src/**/*.ts"\n---\nStrict TS.',
-  })
-  const ai = new FakeAI()
-  const handle = withMemoryRules(ai, { manager, mode: 'reminders', sessionId: () => 's1' })
-  ai.user('start')
-  await ai.sendAIMessage()
-  const system = ai.last.system
-  assert.equal(system, 'You are a coding agent.\n\n## Rules\n[always.md] Be brief.')
-  ai.read('src/a.ts')
-  await ai.sendAIMessage()
-  const reminders = (msgs) => msgs.filter((m) => typeof m.content === 'string' && m.content.startsWith('<system-reminder rule="ts.md">'))
-  assert.equal(reminders(ai.last.messages).length, 1, 'fires on the read')
-  assert.match(reminders(ai.last.messages)[0].content, /Strict TS\./)
-  ai.read('src/b.ts')
-  await ai.sendAIMessage()
-  await ai.sendAIMessage()
-  assert.equal(reminders(ai.last.messages).length, 1, 'delivered exactly once')
-  assert.ok(ai.requests.every((r) => r.system === system), 'the system prompt never changed')
-  // Compaction: the SDK replaces the history with a summary.
-  ai.messages.splice(0, ai.messages.length, { role: 'user', content: 'Summary: editing src/a.ts' }, { role: 'assistant', blocks: [{ type: 'tool', parameters: '{"path":"src/a.ts"}' }] })
-  handle.onCompacted()
-  await ai.sendAIMessage()
-  assert.equal(reminders(ai.last.messages).length, 1, 'delivered again after compaction')
-  await ai.sendAIMessage()
-  assert.equal(reminders(ai.last.messages).length, 1)
-})
-
 test('a session created twice gets its rules once; a restored transcript counts as delivered', async (t) => {
   const { manager } = await setup(t, { 'ts.md': '---\npaths: "**/*.ts"\n---\nStrict TS.' })
   const session = new RuleSession(manager)
@@ -187,29 +105,8 @@ test('a session created twice gets its rules once; a restored transcript counts 
   assert.deepEqual([...deliveredInTranscript([{ content: '<system-reminder rule="a &quot;b&quot;.md">' }])], ['a "b".md'])
 })
 
-test('a rejected send is not remembered, is retried, and never throws', async (t) => {
+test('a rejected send is not remembered, and deliver() never throws', async (t) => {
   const { manager } = await setup(t, { 'ts.md': '---\npaths: "**/*.ts"\n---\nStrict TS.' })
-  const ai = new FakeAI()
-  const errors = []
-  let fail = true
-  const sent = []
-  withMemoryRules(ai, {
-    manager,
-    mode: 'reminders',
-    deliver: async (reminders) => {
-      if (fail) throw new Error('network down')
-      sent.push(...reminders.map((r) => r.ruleId))
-    },
-    onError: (e) => errors.push(e.message),
-  })
-  ai.read('a.ts')
-  await ai.sendAIMessage()
-  assert.deepEqual(errors, ['network down'])
-  assert.deepEqual(sent, [])
-  fail = false
-  await ai.sendAIMessage()
-  await ai.sendAIMessage()
-  assert.deepEqual(sent, ['ts.md'], 'retried once, then remembered')
   // Direct API: deliver() resolves with the error instead of throwing.
   const session = new RuleSession(manager)
   const result = await session.deliver('s', ['b.ts'], undefined, () => Promise.reject(new Error('429')))
@@ -232,20 +129,64 @@ test('sticky rules resurface at every stop while active; onStop is empty otherwi
   assert.deepEqual([...manager.getStickyRuleIds()], ['lint.md'])
 })
 
-test('identical conversations give byte-identical system prompts', async (t) => {
-  const { manager } = await setup(t, {
-    'a.md': '---\npaths: "**/*.ts"\npriority: 2\n---\nA',
-    'b.md': '---\ntopics: deploy\n---\nB',
-    'c.md': 'C',
-  })
-  const run = async () => {
-    const ai = new FakeAI()
-    withMemoryRules(ai, { manager, maxLines: 20 })
-    ai.user('deploy it')
-    ai.read('x.ts')
-    await ai.sendAIMessage()
-    return ai.last.system
-  }
-  const [x, y] = [await run(), await run()]
-  assert.equal(Buffer.compare(Buffer.from(x), Buffer.from(y)), 0)
+test('contextFilesFromMessages reads the AI SDK prompt shape', () => {
+  const prompt = [
+    { role: 'system', content: 'S' },
+    { role: 'user', content: [{ type: 'text', text: 'fix @src/a.ts' }] },
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { path: 'src/b.ts' } }] },
+    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'text', value: 'x' } }] },
+  ]
+  assert.deepEqual(contextFilesFromMessages(prompt), ['src/a.ts', 'src/b.ts'])
+  assert.equal(lastUserText(prompt), 'fix @src/a.ts')
+})
+
+test('ConversationReader reads only new messages, and from the start when the history changed', () => {
+  const reader = new ConversationReader({ workdir: '/repo' })
+  const read = (path) => ({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: path, toolName: 'read', input: { path } }] })
+  const history = [{ role: 'user', content: 'start with @a.ts' }, read('/repo/b.ts')]
+  let u = reader.read(history)
+  assert.deepEqual([u.files, u.newFiles, u.prompt, u.reset, u.read], [['a.ts', 'b.ts'], ['a.ts', 'b.ts'], 'start with @a.ts', false, 2])
+  history.push(read('c.ts'), read('b.ts'), { role: 'user', content: [{ type: 'text', text: 'now the customers' }] })
+  u = reader.read(history)
+  assert.deepEqual([u.files, u.newFiles, u.prompt, u.reset, u.read], [['a.ts', 'b.ts', 'c.ts'], ['c.ts'], 'now the customers', false, 3])
+  u = reader.read(history)
+  assert.deepEqual([u.newFiles, u.reset, u.read], [[], false, 0])
+  // Rebuilt message objects with the same content (as the AI SDK does per call): still a continuation.
+  u = reader.read([...structuredClone(history), read('d.ts')])
+  assert.deepEqual([u.newFiles, u.reset, u.read], [['d.ts'], false, 1])
+  // An edited last message, a shorter history, another first message: read again from the start.
+  const edited = structuredClone(history)
+  edited.push({ role: 'user', content: 'other' })
+  reader.read(edited)
+  edited[edited.length - 1] = { role: 'user', content: 'changed' }
+  u = reader.read(edited)
+  assert.deepEqual([u.reset, u.read, u.files], [true, 6, ['a.ts', 'b.ts', 'c.ts']])
+  u = reader.read([{ role: 'user', content: 'Summary: @z.ts' }])
+  assert.deepEqual([u.reset, u.files, u.prompt], [true, ['z.ts'], 'Summary: @z.ts'])
+  u = reader.read([{ role: 'user', content: 'Another session' }, { role: 'user', content: 'x' }])
+  assert.deepEqual([u.reset, u.files], [true, []])
+  // Anything else is an empty conversation, never an exception.
+  assert.deepEqual(reader.read('nope').files, [])
+  assert.deepEqual(reader.read([null, 7, { content: [null, { type: 'tool-call', input: 'not json' }] }]).files, [])
+})
+
+test('RuleInjector: sessions apart, reminders placed once, the least recently used session forgotten beyond maxSessions', async (t) => {
+  const { manager } = await setup(t, { 'ts.md': '---\npaths: "**/*.ts"\n---\nStrict TS.', 'always.md': 'Be brief.' })
+  const { RuleInjector, withReminders } = pkg
+  const injector = new RuleInjector({ manager, mode: 'reminders', maxSessions: 2, reloadIntervalMs: Infinity })
+  const read = (file) => ({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: file, toolName: 'read', input: { path: file } }] })
+  const a = [{ role: 'user', content: 'a' }, read('x.ts')]
+  let got = await injector.prepare('a', a)
+  assert.equal(got.system, '## Rules\n[always.md] Be brief.')
+  assert.deepEqual(got.reminders.map((r) => [r.at, r.ruleId]), [[2, 'ts.md']])
+  a.push(read('y.ts'), { role: 'user', content: 'more' })
+  got = await injector.prepare('a', a)
+  assert.deepEqual(got.reminders.map((r) => [r.at, r.ruleId]), [[2, 'ts.md']], 'once, where it became active')
+  const placed = withReminders(a, got.reminders, (r) => `<${r.ruleId}>`)
+  assert.deepEqual(placed.map((m) => (typeof m === 'string' ? m : m.role)), ['user', 'assistant', '<ts.md>', 'assistant', 'user'])
+  assert.deepEqual((await injector.prepare('b', [read('z.ts')])).reminders.map((r) => r.ruleId), ['ts.md'], 'another session gets its own')
+  assert.deepEqual(injector.delivered('a'), ['ts.md'])
+  await injector.prepare('c', [{ role: 'user', content: 'c' }])
+  assert.deepEqual(injector.delivered('a'), [], 'a, the least recently used, was forgotten')
+  assert.deepEqual(injector.delivered('b'), ['ts.md'])
 })

@@ -181,3 +181,61 @@ test('the engine-kept file list gives the same answers as a stateless call, what
     assert.deepEqual(ids(m.getActiveRules(files, prompt)), want, `step ${step}: ${JSON.stringify(files)}`)
   }
 })
+
+test('the four default sources, later overriding earlier by id; .claude/rules at any depth', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  const at = (base, rel, text) => tree.write(path.join(base, rel), text)
+  at(tree.homeDir, '.claude/rules/all.md', 'user claude')
+  at(tree.homeDir, '.wave/rules/all.md', 'user wave')
+  at(tree.workdir, '.claude/rules/all.md', 'project claude')
+  at(tree.workdir, '.wave/rules/all.md', 'project wave')
+  at(tree.homeDir, '.claude/rules/user.md', 'user claude')
+  at(tree.homeDir, '.wave/rules/user.md', 'user wave')
+  at(tree.workdir, '.claude/rules/a/b/deep.md', '---\npaths: src/**\n---\nproject claude, deep')
+  const m = await discovered(tree)
+  const got = Object.fromEntries(m.getRules().map((r) => [r.id, `${r.source}:${r.content}`]))
+  assert.deepEqual(got, { 'all.md': 'project:project wave', 'user.md': 'user:user wave', 'a/b/deep.md': 'project:project claude, deep' })
+  const overridden = m.getDiagnostics().filter((d) => d.code === 'overridden').map((d) => path.relative(tree.root, d.filePath))
+  assert.deepEqual(overridden, ['home/.claude/rules/all.md', 'home/.claude/rules/user.md', 'home/.wave/rules/all.md', 'work/.claude/rules/all.md'])
+  assert.deepEqual(pkg.defaultSources(tree.workdir, tree.homeDir).map((s) => [path.relative(tree.root, s.dir), s.scope, s.depth]), [
+    ['home/.claude/rules', 'user', 'any'],
+    ['home/.wave/rules', 'user', 1],
+    ['work/.claude/rules', 'project', 'any'],
+    ['work/.wave/rules', 'project', 1],
+  ])
+})
+
+test('sources: a given list, a function of the home, and a home resolved at each discovery', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.write(path.join(tree.root, 'team/flat.md'), 'team')
+  tree.write(path.join(tree.root, 'team/sub/nested.md'), 'nested')
+  tree.project('p.md', 'project')
+  const team = { dir: path.join(tree.root, 'team'), scope: 'user', depth: 0 }
+  const m = new MemoryRuleManager({ workdir: tree.workdir, sources: [team, { dir: '.wave/rules', scope: 'project' }] })
+  await m.discoverRules()
+  assert.deepEqual(ids(m.getRules()), ['p.md', 'flat.md'])
+  assert.deepEqual(m.getDiagnostics().map((d) => d.code), ['too-deep'])
+
+  // No homeDir: os.homedir() at every discovery, as the agent SDK does.
+  const homes = [path.join(tree.root, 'h1'), path.join(tree.root, 'h2')]
+  tree.write(path.join(homes[0], '.wave/rules/one.md'), 'first home')
+  tree.write(path.join(homes[1], '.claude/rules/two.md'), 'second home')
+  const saved = process.env.HOME
+  t.after(() => (process.env.HOME = saved))
+  const byHome = new MemoryRuleManager({ workdir: tree.workdir })
+  process.env.HOME = homes[0]
+  await byHome.discoverRules()
+  assert.deepEqual(ids(byHome.getRules()), ['p.md', 'one.md'])
+  process.env.HOME = homes[1]
+  assert.equal(await byHome.reload(), true)
+  assert.deepEqual(ids(byHome.getRules()), ['p.md', 'two.md'])
+
+  const fn = new MemoryRuleManager({ workdir: tree.workdir, homeDir: homes[0], sources: ({ homeDir }) => [{ dir: path.join(homeDir, '.wave/rules'), scope: 'user' }] })
+  await fn.discoverRules()
+  assert.deepEqual(ids(fn.getRules()), ['one.md'])
+
+  assert.throws(() => new MemoryRuleManager({ workdir: tree.workdir, sources: [{ dir: 'x', scope: 'team' }] }), /scope must be 'project' or 'user', not 'team'/)
+  assert.throws(() => new MemoryRuleManager({ workdir: tree.workdir, sources: [{ dir: 'x', scope: 'user', depth: 'deep' }] }), /depth must be a number or 'any'/)
+})

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { discovered, onWasi, tempTree } from './helpers.mjs'
 
 const pkg = createRequire(import.meta.url)('..')
-const { MemoryStore, memoryToolDefinitions, withMemoryRules } = pkg
+const { MemoryStore, memoryToolDefinitions, memoryRulesMiddleware } = pkg
 
 test('default locations: user memory and a hashed project directory under the home', (t) => {
   const tree = tempTree()
@@ -70,17 +70,12 @@ test('the glue puts memory after the rules, MANDATORY RULES first', async (t) =>
   const store = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir })
   store.writeTopic('project', 'Build', 'pnpm -F sdk build first')
   store.writeTopic('user', 'Style', 'short answers')
-  const ai = {
-    hooks: [],
-    messages: [{ role: 'user', content: 'add a customer column' }],
-    messageManager: { getMessages: () => ai.messages },
-    addSystemPromptHook(h) { this.hooks.push(h) },
-    async sendAIMessage() { this.system = await this.hooks.reduce(async (p, h) => h(await p), Promise.resolve('Base.')) },
-  }
-  withMemoryRules(ai, { manager, memory: () => store.loadForPrompt({ maxLines: 40 }) })
-  await ai.sendAIMessage()
-  const order = ['=== MANDATORY RULES ===', '## Rules', '## User Memory', '## Project Memory', 'pnpm -F sdk build first'].map((s) => ai.system.indexOf(s))
-  assert.ok(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1])), ai.system)
+  // Through the AI SDK middleware's transformParams, as the SDK calls it.
+  const mw = memoryRulesMiddleware({ manager, memory: () => store.loadForPrompt({ maxLines: 40 }) })
+  const { prompt } = await mw.transformParams({ type: 'generate', params: { prompt: [{ role: 'system', content: 'Base.' }, { role: 'user', content: [{ type: 'text', text: 'add a customer column' }] }] } })
+  const system = prompt[0].content
+  const order = ['Base.', '=== MANDATORY RULES ===', '## Rules', '## User Memory', '## Project Memory', 'pnpm -F sdk build first'].map((s) => system.indexOf(s))
+  assert.ok(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1])), system)
 })
 
 // WASI has no file locks (the fallback writes unlocked; README, "WebAssembly fallback").

@@ -11,6 +11,7 @@
 //   node bench/bench.mjs            full run (about two minutes)
 //   node bench/bench.mjs --quick    fewer sizes, shorter timing budget
 //   node bench/bench.mjs --wasm      the WASI fallback / native (npm run bench:wasm)
+//   node bench/bench.mjs --glue     only the per-message glue cost by conversation length
 import { createRequire } from 'node:module'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -21,7 +22,7 @@ import { minimatch } from 'minimatch'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
-const { MemoryRuleManager } = require('..')
+const { MemoryRuleManager, memoryRulesMiddleware, contextFilesFromMessages, lastUserText, planRules } = require('..')
 const { RuleEngine } = require('../index.js')
 const corpus = process.env.WAVE_CORPUS ?? path.resolve(here, '../../shared/corpus')
 const quick = process.argv.includes('--quick')
@@ -229,6 +230,113 @@ async function memoryChild(mode, n) {
   console.log(hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS)
 }
 
+
+// ---- glue per message, by conversation length ----------------------------------
+
+/**
+ * A conversation of `n` messages in the AI SDK's prompt shape: a system
+ * message, then turns of a user message followed by tool calls that read
+ * files from `pool` (a session touches a bounded set of files) and their
+ * results.
+ */
+function conversation(n, pool) {
+  const messages = [{ role: 'system', content: 'You are a coding agent.' }]
+  if (n <= 1) return messages.slice(0, n)
+  let k = 0
+  while (messages.length < n) {
+    if (messages.length % 20 === 1) {
+      messages.push({ role: 'user', content: [{ type: 'text', text: 'Fix the customer handling, then deploy' }] })
+      continue
+    }
+    const file = pool[k++ % pool.length]
+    const id = `call_${messages.length}`
+    messages.push(toolCall(id, file))
+    if (messages.length < n) messages.push(toolResult(id, file))
+  }
+  return messages.slice(0, n)
+}
+
+const toolCall = (id, file) => ({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'read_file', input: { path: file } }] })
+const toolResult = (id, file) => ({ role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'read_file', output: { type: 'text', value: `contents of ${file}` } }] })
+
+/**
+ * Per-message cost of the AI SDK middleware at a conversation length: each
+ * sample warms a fresh middleware on the first n - 2 messages (untimed), then
+ * times the call that brings the two new messages (a tool call reading a file
+ * not seen before, and its result), as a tool loop does at every step. Message objects are rebuilt as
+ * the SDK rebuilds them for every call (the first and the last seen one, all
+ * the reader looks at). The old glue, for comparison, read the whole
+ * conversation every time (contextFilesFromMessages + lastUserText + match).
+ */
+async function glueBench(log) {
+  const paths = treePaths()
+  const rules = 50
+  const tree = writeTree(makeRules(rules, paths))
+  const manager = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  await manager.discoverRules()
+  const pool = paths.slice(0, 200)
+  const sizes = [10, 1000, 10000]
+  const result = {}
+  log('## Glue per message, by conversation length')
+  log('')
+  log(`The AI SDK middleware's \`transformParams\` for one new step (a tool call and its result) at each conversation`)
+  log(`length, ${rules} rules, files from a pool of ${pool.length} real paths; \`rescan\` is the old glue's way (read the whole`)
+  log('conversation every message). Target: at 10,000 messages within 2x of 10.')
+  log('')
+  log('| messages | system-prompt mode | reminder mode | rescan (old glue) | system-prompt: x of 10 | reminders: x of 10 | rescan: x of 10 |')
+  log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  const rebuilt = (m) => structuredClone(m)
+  // Warm the JIT in both modes first, so the first size measured does not pay for it.
+  for (const n of [10, 1000]) {
+    const c = conversation(n, pool)
+    for (const mode of ['system-prompt', 'reminders']) {
+      for (let i = 0; i < 300; i++) {
+        const mw = memoryRulesMiddleware({ manager, workdir: tree.workdir, mode, reloadIntervalMs: Infinity })
+        await mw.transformParams({ type: 'generate', params: { prompt: c.slice(0, n - 2) } })
+        await mw.transformParams({ type: 'generate', params: { prompt: [...c.slice(0, n - 2), toolCall('w', paths[pool.length + i]), toolResult('w', paths[pool.length + i])] } })
+      }
+    }
+  }
+  for (const n of sizes) {
+    const base = conversation(n - 2, pool)
+    // What the SDK passes for the new step: the same messages as rebuilt
+    // objects (only the first and the last seen one matter to the reader),
+    // then the two new ones. Built once; the two new ones change per sample.
+    const history = [...base, null, null]
+    history[0] = rebuilt(base[0])
+    history[n - 3] = rebuilt(base[n - 3])
+    const samples = 200
+    const timed = {}
+    for (const mode of ['system-prompt', 'reminders']) {
+      const times = []
+      for (let i = 0; i < samples; i++) {
+        // The new step reads a file the conversation has not seen.
+        const fresh = paths[pool.length + i]
+        history[n - 2] = toolCall('new', fresh)
+        history[n - 1] = toolResult('new', fresh)
+        const mw = memoryRulesMiddleware({ manager, workdir: tree.workdir, mode, reloadIntervalMs: Infinity })
+        await mw.transformParams({ type: 'generate', params: { prompt: base } })
+        const t = performance.now()
+        await mw.transformParams({ type: 'generate', params: { prompt: history } })
+        times.push(performance.now() - t)
+      }
+      times.sort((a, b) => a - b)
+      timed[mode] = times[times.length >> 1]
+    }
+    const rescan = await median(() => {
+      const files = contextFilesFromMessages(history, { workdir: tree.workdir })
+      const prompt = lastUserText(history)
+      planRules(manager.getActiveRules(files, prompt), { topicRuleIds: manager.getTopicRules(prompt).map((r) => r.id) })
+    }, { min: 5, max: 500 })
+    result[n] = { ...timed, rescan }
+    const x = (v, base) => (v / base).toFixed(2)
+    log(`| ${n} | ${fmt(timed['system-prompt'])} | ${fmt(timed.reminders)} | ${fmt(rescan)} | ${x(timed['system-prompt'], result[10]['system-prompt'])} | ${x(timed.reminders, result[10].reminders)} | ${x(rescan, result[10].rescan)} |`)
+  }
+  log('')
+  fs.rmSync(tree.root, { recursive: true, force: true })
+  return result
+}
+
 // ---- the run ------------------------------------------------------------------
 
 async function main() {
@@ -352,6 +460,8 @@ async function main() {
   }
   log('')
 
+  await glueBench(log)
+
   // Growth with rules, at 1,000 files.
   if (!quick) {
     const g = (n) => perMessage[`${n}x1000`].ours
@@ -451,4 +561,5 @@ const at = process.argv.indexOf('--memory')
 if (at >= 0) await memoryChild(process.argv[at + 1], Number(process.argv[at + 2]))
 else if (process.argv.includes('--growth')) await growth()
 else if (process.argv.includes('--wasm')) await wasmRatio()
+else if (process.argv.includes('--glue')) await glueBench(console.log)
 else await main()

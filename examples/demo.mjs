@@ -1,13 +1,15 @@
 // The README's main command: `npm install && npm run demo`.
 // Loads the rules of examples/project (with examples/home as the user's home)
-// through the package's public API, prints them with their diagnostics, then
-// shows which rules are active for a few "files in context" + prompt pairs.
+// from the four default sources (~/.claude/rules, ~/.wave/rules,
+// .claude/rules, .wave/rules; later ones override earlier ones by id) through
+// the package's public API, prints them with their diagnostics, then shows
+// which rules are active for a few "files in context" + prompt pairs.
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const { MemoryRuleManager } = createRequire(import.meta.url)('..')
+const { MemoryRuleManager, defaultSources } = createRequire(import.meta.url)('..')
 const workdir = path.join(here, 'project')
 const homeDir = path.join(here, 'home')
 const rel = (p) => path.relative(here, p)
@@ -19,7 +21,9 @@ const triggers = (m) =>
   [m.paths && `paths: ${m.paths.join(', ')}`, m.topics && `topics: ${m.topics.join(', ')}`].filter(Boolean).join('; ') ||
   'always'
 
-console.log(`Rules in ${rel(workdir)}/.wave/rules (project) and ${rel(homeDir)}/.wave/rules (user):\n`)
+console.log('Sources, in override order (later wins by id):\n')
+for (const s of defaultSources(workdir, homeDir)) console.log(`  ${s.scope.padEnd(8)} ${rel(s.dir).padEnd(22)} depth ${s.depth}`)
+console.log('\nRules:\n')
 for (const rule of manager.getRules()) {
   const first = rule.content.split('\n')[0]
   console.log(`  ${rule.id.padEnd(22)} ${rule.source.padEnd(8)} priority ${String(rule.metadata.priority ?? 0).padStart(2)}  ${triggers(rule.metadata)}`)

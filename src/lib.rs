@@ -17,10 +17,66 @@ use std::sync::{Arc, RwLock};
 
 #[napi(object)]
 pub struct EngineOptions {
-  /// The project root; project rules live in `<workdir>/.wave/rules`.
+  /// The project root: context paths are relative to it.
   pub workdir: String,
-  /// The user's home; user rules live in `<homeDir>/.wave/rules`.
-  pub home_dir: String,
+  /// The user's home, for the default sources (`~/.claude/rules`,
+  /// `~/.wave/rules`, `<workdir>/.claude/rules`, `<workdir>/.wave/rules`).
+  /// Ignored when `sources` is given; one of the two is required.
+  pub home_dir: Option<String>,
+  /// The rule sources in override order (later wins by id).
+  pub sources: Option<Vec<RuleSource>>,
+}
+
+/// One place rules are read from.
+#[napi(object)]
+pub struct RuleSource {
+  /// The directory (a relative one is taken from the workdir).
+  pub dir: String,
+  #[napi(ts_type = "'project' | 'user'")]
+  pub scope: String,
+  /// Default `'wave'` (Markdown with frontmatter).
+  #[napi(ts_type = "'wave'")]
+  pub format: Option<String>,
+  /// Directory levels read below `dir`: 1 = its immediate subdirectories;
+  /// `'any'` = any depth. Default: the format's (1 for `wave`).
+  #[napi(ts_type = "number | 'any'")]
+  pub depth: Option<Either<u32, String>>,
+}
+
+fn invalid(message: String) -> Error {
+  Error::new(Status::InvalidArg, message)
+}
+
+fn to_config(options: EngineOptions) -> Result<core::Config> {
+  let workdir = std::path::PathBuf::from(&options.workdir);
+  if let Some(sources) = options.sources {
+    let sources = sources
+      .into_iter()
+      .map(|s| {
+        let scope = match s.scope.as_str() {
+          "project" => core::Scope::Project,
+          "user" => core::Scope::User,
+          other => return Err(invalid(format!("source {}: scope must be 'project' or 'user', not '{other}'", s.dir))),
+        };
+        let format = match s.format.as_deref() {
+          None => core::Format::Wave,
+          Some(f) => core::Format::parse(f).ok_or_else(|| invalid(format!("source {}: unknown format '{f}'", s.dir)))?,
+        };
+        let depth = match s.depth {
+          None => format.default_depth(),
+          Some(Either::A(n)) => Some(n as usize),
+          Some(Either::B(any)) if any == "any" => None,
+          Some(Either::B(other)) => return Err(invalid(format!("source {}: depth must be a number or 'any', not '{other}'", s.dir))),
+        };
+        Ok(core::Source::new(workdir.join(&s.dir), scope, format, depth))
+      })
+      .collect::<Result<Vec<_>>>()?;
+    return Ok(core::Config::new(workdir, sources));
+  }
+  match options.home_dir {
+    Some(home) => Ok(core::Config::with_home(workdir, home)),
+    None => Err(invalid("RuleEngine: give homeDir (for the default sources) or sources".to_string())),
+  }
 }
 
 #[napi(object)]
@@ -63,10 +119,10 @@ fn snapshot(state: &Shared) -> Arc<core::Loaded> {
   state.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
 }
 
-/// The compiled rules of one workdir and home.
+/// The compiled rules of one workdir and its sources.
 #[napi]
 pub struct RuleEngine {
-  roots: core::Roots,
+  config: RwLock<core::Config>,
   state: Shared,
   /// The files in context of the last `activeDelta` call.
   context: std::sync::Mutex<Vec<String>>,
@@ -75,12 +131,25 @@ pub struct RuleEngine {
 #[napi]
 impl RuleEngine {
   #[napi(constructor)]
-  pub fn new(options: EngineOptions) -> Self {
-    RuleEngine {
-      roots: core::Roots::new(options.workdir, options.home_dir),
+  pub fn new(options: EngineOptions) -> Result<Self> {
+    Ok(RuleEngine {
+      config: RwLock::new(to_config(options)?),
       state: Arc::default(),
       context: Default::default(),
-    }
+    })
+  }
+
+  /// Replaces the workdir and sources; the next `discover()` or `reload()`
+  /// uses them (reload still skips unchanged files).
+  #[napi(catch_unwind)]
+  pub fn configure(&self, options: EngineOptions) -> Result<()> {
+    let config = to_config(options)?;
+    *self.config.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = config;
+    Ok(())
+  }
+
+  fn current_config(&self) -> core::Config {
+    self.config.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
   }
 
   /// Discovers, parses and compiles every rule, off the main thread. The new
@@ -88,7 +157,7 @@ impl RuleEngine {
   #[napi(ts_return_type = "Promise<void>")]
   pub fn discover(&self) -> AsyncTask<Discover> {
     AsyncTask::new(Discover {
-      roots: self.roots.clone(),
+      config: self.current_config(),
       state: self.state.clone(),
       incremental: false,
     })
@@ -100,7 +169,7 @@ impl RuleEngine {
   #[napi(ts_return_type = "Promise<boolean>")]
   pub fn reload(&self) -> AsyncTask<Discover> {
     AsyncTask::new(Discover {
-      roots: self.roots.clone(),
+      config: self.current_config(),
       state: self.state.clone(),
       incremental: true,
     })
@@ -202,7 +271,7 @@ impl RuleEngine {
 }
 
 pub struct Discover {
-  roots: core::Roots,
+  config: core::Config,
   state: Shared,
   incremental: bool,
 }
@@ -214,9 +283,9 @@ impl Task for Discover {
   fn compute(&mut self) -> Result<Self::Output> {
     catch_unwind(AssertUnwindSafe(|| {
       if self.incremental {
-        core::reload(&self.roots, &snapshot(&self.state))
+        core::reload(&self.config, &snapshot(&self.state))
       } else {
-        let loaded = core::load(&self.roots);
+        let loaded = core::load(&self.config);
         core::Reloaded { loaded, changed: true, reparsed: 0 }
       }
     }))

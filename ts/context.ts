@@ -1,10 +1,13 @@
 /**
  * What the conversation is working on: the files its tool calls touched and
- * the text of the latest user message. Accepts the three message shapes SDKs
- * use: the agent SDK's own (`blocks: [{ type: 'tool', parameters: '<JSON>' }]`),
- * OpenAI chat (`tool_calls: [{ function: { arguments: '<JSON>' } }]`) and
- * Anthropic (`content: [{ type: 'tool_use', input: {...} }]`). Anything it
- * cannot read is skipped, never thrown.
+ * the text of the latest user message. Accepts the message shapes SDKs use:
+ * the agent SDK's own (`blocks: [{ type: 'tool', parameters: '<JSON>' }]`),
+ * OpenAI chat (`tool_calls: [{ function: { arguments: '<JSON>' } }]`),
+ * Anthropic (`content: [{ type: 'tool_use', input: {...} }]`), the Vercel
+ * AI SDK (`content: [{ type: 'tool-call', input: {...} }]`) and OpenAI's
+ * Responses items, as the OpenAI Agents SDK keeps them (`{ type:
+ * 'function_call', arguments: '<JSON>' }`). Anything it cannot read is
+ * skipped, never thrown.
  */
 import path from 'node:path'
 
@@ -43,6 +46,7 @@ function toolParams(message: unknown): Obj[] {
     const p = parseParams(raw)
     if (p) out.push(p)
   }
+  if (message.type === 'function_call') push(message.arguments)
   if (Array.isArray(message.blocks)) {
     for (const b of message.blocks) if (isObj(b) && b.type === 'tool') push(b.parameters ?? b.input)
   }
@@ -50,7 +54,7 @@ function toolParams(message: unknown): Obj[] {
     for (const c of message.tool_calls) if (isObj(c) && isObj(c.function)) push(c.function.arguments)
   }
   if (Array.isArray(message.content)) {
-    for (const b of message.content) if (isObj(b) && b.type === 'tool_use') push(b.input)
+    for (const b of message.content) if (isObj(b) && (b.type === 'tool_use' || b.type === 'tool-call')) push(b.input ?? b.args)
   }
   return out
 }
@@ -66,7 +70,7 @@ export function userText(message: unknown): string {
   for (const list of [message.content, message.blocks]) {
     if (!Array.isArray(list)) continue
     for (const b of list) {
-      if (!isObj(b) || (b.type !== undefined && b.type !== 'text')) continue
+      if (!isObj(b) || (b.type !== undefined && b.type !== 'text' && b.type !== 'input_text')) continue
       take(b.text)
       take(b.content)
     }
@@ -120,14 +124,20 @@ export function contextFilesFromMessages(messages: readonly unknown[], options: 
     if (f !== '') seen.add(f)
   }
   if (!Array.isArray(messages)) return []
-  for (const message of messages) {
-    for (const m of mentions(userText(message))) add(m)
-    for (const params of toolParams(message)) {
-      for (const [key, value] of Object.entries(params)) {
-        if (SINGLE.has(key)) add(value)
-        else if (LISTS.has(key) && Array.isArray(value)) value.forEach(add)
-      }
+  for (const message of messages) filesOfMessage(message, userText(message), add)
+  return [...seen]
+}
+
+/**
+ * Calls `add` with each file one message names (`@path` mentions in its user
+ * text `text`, then its tool-call parameters), raw (not normalized).
+ */
+export function filesOfMessage(message: unknown, text: string, add: (file: unknown) => void): void {
+  if (text !== '') for (const m of mentions(text)) add(m)
+  for (const params of toolParams(message)) {
+    for (const [key, value] of Object.entries(params)) {
+      if (SINGLE.has(key)) add(value)
+      else if (LISTS.has(key) && Array.isArray(value)) value.forEach(add)
     }
   }
-  return [...seen]
 }

@@ -1,20 +1,29 @@
 /**
- * wave-memory-rules: the package entry. The rule manager (a drop-in for the
- * agent SDK's `MemoryRuleManager`), and the glue that puts rules into the
- * SDK's prompts.
+ * wave-memory-rules: the package entry. The rule manager, and the pure pieces
+ * any integration is made of: files and prompt from a conversation (read
+ * incrementally), the rules' prompt text, and the reminder-mode session. The
+ * agent SDK drop-in is `wave-memory-rules/wave-agent`; the Vercel AI SDK
+ * middleware is `wave-memory-rules/ai-sdk`; the OpenAI Agents SDK input
+ * filter is `wave-memory-rules/openai-agents`.
  */
 // First: loads the engine, with a clear error when no binary fits this host.
 export { bindingTarget, syncWorkingDir } from './binding'
-export { MemoryRuleManager } from './manager'
+export { MemoryRuleManager, defaultSources } from './manager'
 export type { MemoryRuleManagerOptions, ActiveRulesSplit } from './manager'
-export { contextFilesFromMessages, lastUserText, normalizeFile, FILE_KEYS, FILE_LIST_KEYS } from './context'
+export { contextFilesFromMessages, filesOfMessage, lastUserText, userText, normalizeFile, FILE_KEYS, FILE_LIST_KEYS } from './context'
+export { ConversationReader, fingerprint } from './conversation'
+export type { ConversationUpdate } from './conversation'
 export type { ContextOptions } from './context'
 export { renderRules, planRules, stableOrder, MANDATORY_HEADER, MANDATORY_FOOTER, RULES_HEADING } from './render'
 export type { RenderOptions, RenderPlan } from './render'
 export { RuleSession, reminderText, stickyLine, deliveredInTranscript } from './session'
 export type { Reminder, DeliveryResult } from './session'
-export { withMemoryRules } from './integrate'
-export type { AIManagerLike, MessageManagerLike, WithMemoryRulesOptions, MemoryRulesHandle } from './integrate'
+export { RuleInjector, withReminders } from './inject'
+export type { RuleInjectorOptions, Injection, PlacedReminder } from './inject'
+export { memoryRulesMiddleware } from './ai-sdk'
+export type { MemoryRulesMiddleware, MemoryRulesMiddlewareOptions } from './ai-sdk'
+export { memoryRulesInputFilter } from './openai-agents'
+export type { MemoryRulesInputFilter, MemoryRulesInputFilterOptions } from './openai-agents'
 export { MemoryStore, memoryToolDefinitions } from './memory'
 export type { MemoryScope, MemoryStoreOptions, MemoryToolDefinition } from './memory'
-export type { MemoryRule, RuleMetadata, Diagnostic, TopicEntry } from '../index'
+export type { MemoryRule, RuleMetadata, RuleSource, Diagnostic, TopicEntry } from '../index'

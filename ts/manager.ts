@@ -6,14 +6,40 @@
  * between calls: treat them as read-only.
  */
 import { homedir } from 'node:os'
+import { join } from 'node:path'
+// Before '../index': loads the engine with the package's clear error (every entry and subpath).
+import './binding'
 import { RuleEngine } from '../index'
-import type { Diagnostic, MemoryRule } from '../index'
+import type { Diagnostic, MemoryRule, RuleSource } from '../index'
 
 export interface MemoryRuleManagerOptions {
-  /** The project root; project rules live in `<workdir>/.wave/rules`. */
+  /** The project root: context paths are relative to it. */
   workdir: string
-  /** The user's home; user rules live in `<homeDir>/.wave/rules`. Default: `os.homedir()`. */
+  /**
+   * The user's home, for the default sources. Default: `os.homedir()`,
+   * resolved again at every discovery (as the agent SDK does).
+   */
   homeDir?: string
+  /**
+   * The rule sources in override order (later wins by id). Default:
+   * `defaultSources(workdir, homeDir)`. A function is called at every
+   * discovery with the workdir and the home of that discovery.
+   */
+  sources?: RuleSource[] | ((where: { workdir: string; homeDir: string }) => RuleSource[])
+}
+
+/**
+ * The agent SDK's four sources, in override order: `~/.claude/rules` (any
+ * depth), `~/.wave/rules` (one level), `<workdir>/.claude/rules` (any depth),
+ * `<workdir>/.wave/rules` (one level).
+ */
+export function defaultSources(workdir: string, homeDir: string): RuleSource[] {
+  return [
+    { dir: join(homeDir, '.claude', 'rules'), scope: 'user', format: 'wave', depth: 'any' },
+    { dir: join(homeDir, '.wave', 'rules'), scope: 'user', format: 'wave', depth: 1 },
+    { dir: join(workdir, '.claude', 'rules'), scope: 'project', format: 'wave', depth: 'any' },
+    { dir: join(workdir, '.wave', 'rules'), scope: 'project', format: 'wave', depth: 1 },
+  ]
 }
 
 export interface ActiveRulesSplit {
@@ -25,6 +51,7 @@ export interface ActiveRulesSplit {
 
 export class MemoryRuleManager {
   readonly #engine: RuleEngine
+  readonly #options: MemoryRuleManagerOptions
   #rules: MemoryRule[] = []
   #conditional: boolean[] = []
   #unconditional: MemoryRule[] = []
@@ -35,16 +62,28 @@ export class MemoryRuleManager {
   /** The files in context the engine holds (what the last message sent). */
   #sent: string[] = []
   #discovered = false
+  #generation = 0
 
   constructor(options: MemoryRuleManagerOptions) {
     if (!options || typeof options.workdir !== 'string' || options.workdir === '') {
       throw new TypeError('MemoryRuleManager: options.workdir must be a non-empty string')
     }
-    this.#engine = new RuleEngine({ workdir: options.workdir, homeDir: options.homeDir ?? homedir() })
+    this.#options = { ...options }
+    this.#engine = new RuleEngine(this.#engineOptions())
+  }
+
+  /** The workdir, the home and the sources of a discovery starting now. */
+  #engineOptions(): { workdir: string; sources: RuleSource[] } {
+    const workdir = this.#options.workdir
+    const homeDir = this.#options.homeDir ?? homedir()
+    const given = this.#options.sources
+    const sources = typeof given === 'function' ? given({ workdir, homeDir }) : given ?? defaultSources(workdir, homeDir)
+    return { workdir, sources }
   }
 
   /** Finds, parses and compiles every rule, off the main thread. */
   async discoverRules(): Promise<void> {
+    this.#engine.configure(this.#engineOptions())
     await this.#engine.discover()
     this.#refresh()
   }
@@ -60,9 +99,15 @@ export class MemoryRuleManager {
       await this.discoverRules()
       return true
     }
+    this.#engine.configure(this.#engineOptions())
     const changed = await this.#engine.reload()
     if (changed) this.#refresh()
     return changed
+  }
+
+  /** Goes up by one each time the rules in use change (a discovery, or a reload that changed something). */
+  get generation(): number {
+    return this.#generation
   }
 
   /** Whether `discoverRules()` (or `reload()`) has completed once. */
@@ -78,6 +123,7 @@ export class MemoryRuleManager {
     this.#indices = new Uint32Array(this.#rules.length)
     this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))
     this.#discovered = true
+    this.#generation++
   }
 
   /** Every loaded rule: priority descending, project before user, then id. */

@@ -6,7 +6,7 @@
 //!   cargo bench -p memory-rules
 
 use memory_rules::parse::{parse_rule, ParsedRule};
-use memory_rules::{Roots, RuleSet, Scope};
+use memory_rules::{Config, RuleSet, Scope};
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -131,7 +131,7 @@ fn discover(bencher: divan::Bencher, n: usize) {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(id), text).unwrap();
     }
-    let roots = Roots::new(tmp.path(), tmp.path().join("no-home"));
+    let roots = Config::with_home(tmp.path(), tmp.path().join("no-home"));
     bencher.bench_local(|| memory_rules::load(&roots));
 }
 
@@ -147,7 +147,7 @@ fn reload_unchanged(bencher: divan::Bencher, n: usize) {
         std::fs::write(rules.join(&id), text).unwrap();
         std::fs::File::options().write(true).open(rules.join(&id)).unwrap().set_modified(old).unwrap();
     }
-    let roots = Roots::new(tmp.path(), tmp.path().join("no-home"));
+    let roots = Config::with_home(tmp.path(), tmp.path().join("no-home"));
     let loaded = memory_rules::load(&roots);
     bencher.bench_local(|| memory_rules::reload(&roots, &loaded));
 }

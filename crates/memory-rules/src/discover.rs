@@ -1,7 +1,9 @@
 //! Finds rule files on disk.
 //!
-//! A rules root holds `*.md` files in the root itself and in its immediate
-//! subdirectories; deeper directories are reported once each and skipped.
+//! A rules root holds rule files (as its format says: `*.md` for
+//! [`Format::Wave`]) in the root itself and in subdirectories down to the
+//! root's depth (one level for `.wave/rules`, any for `.claude/rules`);
+//! directories deeper than that are reported once each and skipped.
 //! Symlinks to files and directories are followed. A directory reached twice
 //! (same realpath, e.g. a link back to the root or to a sibling) is a cycle:
 //! it is skipped with a warning naming the link. Dangling links and unreadable
@@ -10,6 +12,7 @@
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::rule::Scope;
+use crate::source::Format;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -18,11 +21,16 @@ use walkdir::WalkDir;
 /// A rule file larger than this is not loaded.
 pub const MAX_RULE_BYTES: u64 = 256 * 1024;
 
-/// A rules root and its scope.
+/// A rules root: a [`Source`](crate::Source) as discovery walks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Root {
     pub dir: PathBuf,
     pub scope: Scope,
+    pub format: Format,
+    /// Directory levels read below `dir`; `None`: any.
+    pub depth: Option<usize>,
+    /// Index of the source in its [`Config`](crate::Config) (later wins).
+    pub source: usize,
     /// Symlinks that lead outside this directory are reported (`info`): the
     /// project workdir for project rules.
     pub boundary: Option<PathBuf>,
@@ -32,6 +40,9 @@ pub struct Root {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
     pub scope: Scope,
+    pub format: Format,
+    /// Index of the source in its [`Config`](crate::Config).
+    pub source: usize,
     /// Path relative to the root with `/` separators.
     pub id: String,
     /// The path as found under the root (not resolved through links).
@@ -68,7 +79,9 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
     }
     let mut found = Vec::new();
     let boundary = root.boundary.as_deref().and_then(|b| std::fs::canonicalize(b).ok());
-    let mut walk = WalkDir::new(&root.dir).follow_links(true).max_depth(2).sort_by_file_name().into_iter();
+    // Files may sit one level below the deepest directory read.
+    let max_depth = root.depth.map_or(usize::MAX, |d| d.saturating_add(1));
+    let mut walk = WalkDir::new(&root.dir).follow_links(true).max_depth(max_depth).sort_by_file_name().into_iter();
     while let Some(entry) = walk.next() {
         let entry = match entry {
             Ok(e) => e,
@@ -93,8 +106,13 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             }
         }
         if entry.file_type().is_dir() {
-            if depth == 2 {
-                diagnostics.push(Diagnostic::new(Severity::Info, Code::TooDeep, path, "directory is more than one level below the rules root; its files are ignored"));
+            if depth == max_depth {
+                let message = match depth - 1 {
+                    0 => "directory is below a rules root read without subdirectories; its files are ignored".to_string(),
+                    1 => "directory is more than one level below the rules root; its files are ignored".to_string(),
+                    n => format!("directory is more than {n} levels below the rules root; its files are ignored"),
+                };
+                diagnostics.push(Diagnostic::new(Severity::Info, Code::TooDeep, path, message));
                 continue;
             }
             let Ok(real) = std::fs::canonicalize(path) else { continue };
@@ -110,12 +128,12 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             }
             continue;
         }
-        if !entry.file_type().is_file() || path.extension().is_none_or(|e| e != "md") {
+        if !entry.file_type().is_file() || !root.format.is_rule_file(path) {
             continue;
         }
         let Ok(rel) = path.strip_prefix(&root.dir) else { continue };
         let id = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-        found.push(Found { scope: root.scope, id, path: path.to_path_buf() });
+        found.push(Found { scope: root.scope, format: root.format, source: root.source, id, path: path.to_path_buf() });
     }
     found
 }

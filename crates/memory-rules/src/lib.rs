@@ -2,22 +2,24 @@
 //! compile their triggers once, and answer "which rules are active" per
 //! message.
 //!
-//! Rules are Markdown files with YAML frontmatter under
-//! `<workdir>/.wave/rules` (project) and `<home>/.wave/rules` (user). A rule
+//! Rules are Markdown files with YAML frontmatter read from an ordered list
+//! of [`Source`]s (a [`Config`]); by default the agent SDK's four:
+//! `~/.claude/rules`, `~/.wave/rules`, `<workdir>/.claude/rules`,
+//! `<workdir>/.wave/rules`, later ones overriding earlier ones by id. A rule
 //! without `paths` or `topics` is always active; `paths` (minimatch globs with
 //! `{dot: true}`) activate it when any file in context matches; `topics`
 //! activate it when a keyword starts a word of the prompt. Data flows one way:
 //! [`discover`] -> [`parse`] -> [`RuleSet`] -> [`RuleSet::active`].
 //!
 //! ```
-//! use memory_rules::{load, Roots};
+//! use memory_rules::{load, Config};
 //! let dir = tempfile::tempdir()?;
 //! let rules = dir.path().join(".wave/rules");
 //! std::fs::create_dir_all(&rules)?;
 //! std::fs::write(rules.join("ts.md"), "---\npaths: src/**/*.ts\n---\nUse strict TypeScript.")?;
 //! std::fs::write(rules.join("sql.md"), "---\ntopics: [sql]\n---\nNo SELECT *.")?;
 //!
-//! let loaded = load(&Roots::new(dir.path(), dir.path().join("no-home")));
+//! let loaded = load(&Config::with_home(dir.path(), dir.path().join("no-home")));
 //! let set = &loaded.rules;
 //! let ids = |idx: Vec<usize>| idx.into_iter().map(|i| set.rules()[i].id.clone()).collect::<Vec<_>>();
 //! assert_eq!(ids(set.active(&["src/app/main.ts"], None)), ["ts.md"]);
@@ -37,66 +39,20 @@ pub mod pattern;
 pub mod rule;
 pub mod ruleset;
 pub mod slug;
+pub mod source;
 mod stamp;
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use rule::{Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
+pub use source::{Config, Format, Source};
 
 use context::Workdir;
-use discover::Root;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
-
-/// Where to look: the project workdir and the user's home.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Roots {
-    pub workdir: PathBuf,
-    pub home_dir: PathBuf,
-}
-
-impl Roots {
-    pub fn new(workdir: impl Into<PathBuf>, home_dir: impl Into<PathBuf>) -> Self {
-        Roots { workdir: workdir.into(), home_dir: home_dir.into() }
-    }
-
-    /// `<workdir>/.wave/rules`
-    pub fn project_dir(&self) -> PathBuf {
-        self.workdir.join(".wave").join("rules")
-    }
-
-    /// `<home>/.wave/rules`
-    pub fn user_dir(&self) -> PathBuf {
-        self.home_dir.join(".wave").join("rules")
-    }
-
-    /// The rules directory of a scope.
-    pub fn dir(&self, scope: Scope) -> PathBuf {
-        match scope {
-            Scope::Project => self.project_dir(),
-            Scope::User => self.user_dir(),
-        }
-    }
-
-    /// `<workdir>/.wave/rules`, then `<home>/.wave/rules` (left out when it
-    /// is the same directory).
-    pub fn rule_roots(&self) -> Vec<Root> {
-        let project = Root { dir: self.project_dir(), scope: Scope::Project, boundary: Some(self.workdir.clone()) };
-        let user = Root { dir: self.user_dir(), scope: Scope::User, boundary: None };
-        let same = match (discover::real_root(&project.dir), discover::real_root(&user.dir)) {
-            (Some(a), Some(b)) => a == b,
-            _ => false,
-        };
-        if same {
-            vec![project]
-        } else {
-            vec![project, user]
-        }
-    }
-}
 
 /// The result of a discovery: the compiled rules, every diagnostic, and what
 /// [`reload`] needs to skip unchanged files.
@@ -106,6 +62,8 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
     files: HashMap<PathBuf, Arc<stamp::Cached>>,
     scanned_at: Option<SystemTime>,
+    /// The workdir the rule set was built for (context paths are relative to it).
+    workdir: PathBuf,
 }
 
 /// The result of [`reload`].
@@ -118,31 +76,33 @@ pub struct Reloaded {
     pub reparsed: usize,
 }
 
-/// Discovers, parses and compiles every rule under both roots. Never fails:
+/// Discovers, parses and compiles every rule of every source. Never fails:
 /// whatever cannot be used is a diagnostic, and the rest still loads.
-pub fn load(roots: &Roots) -> Loaded {
-    scan(roots, None).loaded
+pub fn load(config: &Config) -> Loaded {
+    scan(config, None).loaded
 }
 
 /// Discovers again, re-reading and re-parsing only the files whose (size,
 /// mtime, inode, device) changed, or whose mtime is too close to the previous
 /// scan to be trusted (git's "racy" rule). The compiled rule set is rebuilt
 /// only if a rule changed; otherwise the same `Arc<RuleSet>` is kept.
-pub fn reload(roots: &Roots, previous: &Loaded) -> Reloaded {
-    scan(roots, Some(previous))
+/// The config may differ from the previous one (another home, other
+/// sources): files are matched by path.
+pub fn reload(config: &Config, previous: &Loaded) -> Reloaded {
+    scan(config, Some(previous))
 }
 
-fn scan(roots: &Roots, previous: Option<&Loaded>) -> Reloaded {
+fn scan(config: &Config, previous: Option<&Loaded>) -> Reloaded {
     let scanned_at = SystemTime::now();
     let mut diagnostics = Vec::new();
     let mut found = Vec::new();
-    for root in roots.rule_roots() {
+    for root in config.roots() {
         found.extend(discover::find(&root, &mut diagnostics));
     }
     let found = apply_overrides(found, &mut diagnostics);
     let mut files = HashMap::with_capacity(found.len());
     let mut entries = Vec::with_capacity(found.len());
-    let mut rules_changed = previous.is_none_or(|p| p.files.len() != found.len());
+    let mut rules_changed = previous.is_none_or(|p| p.files.len() != found.len() || p.workdir != config.workdir);
     let mut reparsed = 0;
     for f in &found {
         let before = previous.and_then(|p| p.files.get(&f.path).map(|c| (c, p.scanned_at)));
@@ -156,10 +116,10 @@ fn scan(roots: &Roots, previous: Option<&Loaded>) -> Reloaded {
     let rules = match previous {
         Some(p) if !rules_changed => p.rules.clone(),
         // Only a rebuild needs the parsed rules themselves.
-        _ => Arc::new(RuleSet::build(entries.iter().filter_map(|e| e.rule.clone()).collect(), Workdir::new(&roots.workdir))),
+        _ => Arc::new(RuleSet::build(entries.iter().filter_map(|e| e.rule.clone()).collect(), Workdir::new(&config.workdir))),
     };
     let changed = rules_changed || previous.is_none_or(|p| p.diagnostics != diagnostics);
-    Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at) }, changed, reparsed }
+    Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at), workdir: config.workdir.clone() }, changed, reparsed }
 }
 
 /// Reads and parses one found file.
@@ -174,24 +134,32 @@ pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> 
 pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, parse::Outcome) {
     match discover::read(&found.path) {
         Ok(text) => {
-            let outcome = parse::parse_rule(found.scope, &found.id, &found.path, &text);
+            let outcome = match found.format {
+                Format::Wave => parse::parse_rule(found.scope, &found.id, &found.path, &text),
+            };
             (Some(text), outcome)
         }
         Err(d) => (None, parse::Outcome { rule: None, diagnostics: vec![d] }),
     }
 }
 
-/// Drops user rules whose id a project rule also has, with an `info`.
+/// Keeps, for each id, the rule of the last source that has it; the others
+/// are dropped with an `info` naming the rule that replaces them.
 fn apply_overrides(found: Vec<discover::Found>, diagnostics: &mut Vec<Diagnostic>) -> Vec<discover::Found> {
-    let project: HashSet<&str> = found.iter().filter(|f| f.scope == Scope::Project).map(|f| f.id.as_str()).collect();
-    let mut kept = Vec::with_capacity(found.len());
-    for f in &found {
-        if f.scope == Scope::User && project.contains(f.id.as_str()) {
+    let mut winner: HashMap<&str, usize> = HashMap::with_capacity(found.len());
+    for (i, f) in found.iter().enumerate() {
+        winner.insert(f.id.as_str(), i);
+    }
+    let mut kept = Vec::with_capacity(winner.len());
+    for (i, f) in found.iter().enumerate() {
+        let w = winner[f.id.as_str()];
+        if w != i {
+            let by = &found[w];
             diagnostics.push(Diagnostic::new(
                 Severity::Info,
                 Code::Overridden,
                 &f.path,
-                format!("user rule '{}' is overridden by the project rule with the same id", f.id),
+                format!("{} rule '{}' is overridden by the {} rule {} (a later source with the same id)", f.scope, f.id, by.scope, by.path.display()),
             ));
             continue;
         }

@@ -6,6 +6,7 @@ use crate::diagnostic::Diagnostic;
 use crate::discover::Found;
 use crate::parse::ParsedRule;
 use crate::rule::Scope;
+use crate::source::Format;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -53,6 +54,7 @@ fn inode(_: &std::fs::Metadata) -> (u64, u64) {
 #[derive(Clone, Debug)]
 pub struct Cached {
     scope: Scope,
+    format: Format,
     id: String,
     stamp: Option<Stamp>,
     /// Hash of the file's bytes (0 when unreadable).
@@ -67,7 +69,7 @@ pub struct Cached {
 /// unchanged entry is shared, not copied.
 pub fn refresh(found: &Found, before: Option<(&Arc<Cached>, Option<SystemTime>)>, reparsed: &mut usize) -> (Arc<Cached>, bool) {
     let stamp = Stamp::of(&found.path);
-    let same_place = |c: &Cached| c.id == found.id && c.scope == found.scope;
+    let same_place = |c: &Cached| c.id == found.id && c.scope == found.scope && c.format == found.format;
     if let Some((c, scanned_at)) = before {
         if same_place(c) && stamp.is_some() && c.stamp == stamp && !stamp.is_some_and(|s| s.is_racy(scanned_at)) {
             return (Arc::clone(c), true);
@@ -78,7 +80,7 @@ pub fn refresh(found: &Found, before: Option<(&Arc<Cached>, Option<SystemTime>)>
     let hash = text.map_or(0, |t| hash_of(t.as_bytes()));
     let (rule, diagnostics) = (outcome.rule, outcome.diagnostics);
     let same = before.is_some_and(|(c, _)| same_place(c) && c.hash == hash && c.diagnostics == diagnostics);
-    let entry = Cached { scope: found.scope, id: found.id.clone(), stamp, hash, rule, diagnostics };
+    let entry = Cached { scope: found.scope, format: found.format, id: found.id.clone(), stamp, hash, rule, diagnostics };
     (Arc::new(entry), same)
 }
 

@@ -48,7 +48,7 @@ fn project_rule_overrides_user_rule_with_same_id() {
 fn same_directory_for_both_roots_loads_once() {
     let t = Tree::new();
     t.project("a.md", "A");
-    let loaded = memory_rules::load(&memory_rules::Roots::new(t.workdir(), t.workdir()));
+    let loaded = memory_rules::load(&memory_rules::Config::with_home(t.workdir(), t.workdir()));
     assert_eq!(ids(&loaded), ["project:a.md"]);
     assert!(loaded.diagnostics.is_empty());
 }
@@ -200,4 +200,117 @@ fn project_symlinks_leading_outside_the_project_are_reported() {
     assert_eq!(outside.len(), 1, "{:?}", loaded.diagnostics);
     assert_eq!(outside[0].severity, Severity::Info);
     assert!(outside[0].file_path.ends_with("rules/team"));
+}
+
+// ---- rule sources -----------------------------------------------------------
+
+use memory_rules::{Config, Format, Scope, Source};
+
+fn content_of(loaded: &memory_rules::Loaded, id: &str) -> String {
+    loaded.rules.rules().iter().find(|r| r.id == id).map(|r| format!("{}:{}", r.scope, r.content)).unwrap_or_default()
+}
+
+#[test]
+fn the_default_sources_are_the_agent_sdks_four_in_override_order() {
+    let t = Tree::new();
+    let c = Config::with_home(t.workdir(), t.home());
+    let got: Vec<_> = c.sources.iter().map(|s| (s.dir.clone(), s.scope, s.format, s.depth)).collect();
+    assert_eq!(
+        got,
+        [
+            (t.home().join(".claude/rules"), Scope::User, Format::Wave, None),
+            (t.home().join(".wave/rules"), Scope::User, Format::Wave, Some(1)),
+            (t.workdir().join(".claude/rules"), Scope::Project, Format::Wave, None),
+            (t.workdir().join(".wave/rules"), Scope::Project, Format::Wave, Some(1)),
+        ]
+    );
+}
+
+#[test]
+fn later_sources_override_earlier_ones_by_id_across_wave_and_claude() {
+    let t = Tree::new();
+    // One id in all four roots: the project .wave one wins.
+    t.write(t.home().join(".claude/rules/all.md"), "user claude");
+    t.write(t.home().join(".wave/rules/all.md"), "user wave");
+    t.write(t.workdir().join(".claude/rules/all.md"), "project claude");
+    t.write(t.workdir().join(".wave/rules/all.md"), "project wave");
+    // In the two user roots only: ~/.wave wins over ~/.claude.
+    t.write(t.home().join(".claude/rules/user.md"), "user claude");
+    t.write(t.home().join(".wave/rules/user.md"), "user wave");
+    // A user .wave rule against a project .claude rule: the project one wins.
+    t.write(t.home().join(".wave/rules/mixed.md"), "user wave");
+    t.write(t.workdir().join(".claude/rules/mixed.md"), "project claude");
+    // Only in one root each.
+    t.write(t.home().join(".claude/rules/only-uc.md"), "uc");
+    t.write(t.workdir().join(".claude/rules/only-pc.md"), "pc");
+    let loaded = t.load();
+    assert_eq!(content_of(&loaded, "all.md"), "project:project wave");
+    assert_eq!(content_of(&loaded, "user.md"), "user:user wave");
+    assert_eq!(content_of(&loaded, "mixed.md"), "project:project claude");
+    assert_eq!(content_of(&loaded, "only-uc.md"), "user:uc");
+    assert_eq!(content_of(&loaded, "only-pc.md"), "project:pc");
+    assert_eq!(loaded.rules.rules().len(), 5);
+    let overridden: Vec<String> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::Overridden)
+        .map(|d| d.file_path.strip_prefix(t.tmp.path().to_str().unwrap()).unwrap().to_string())
+        .collect();
+    assert_eq!(
+        overridden,
+        [
+            "/home/.claude/rules/all.md",
+            "/home/.claude/rules/user.md",
+            "/home/.wave/rules/all.md",
+            "/home/.wave/rules/mixed.md",
+            "/work/.claude/rules/all.md",
+        ]
+    );
+    let d = loaded.diagnostics.iter().find(|d| d.file_path.ends_with("home/.wave/rules/mixed.md")).unwrap();
+    assert!(d.message.contains("overridden by the project rule") && d.message.contains(".claude/rules/mixed.md"), "{d}");
+}
+
+#[test]
+fn claude_rules_are_read_at_any_depth_and_wave_rules_at_one_level() {
+    let t = Tree::new();
+    t.write(t.workdir().join(".claude/rules/a/b/c/deep.md"), "---\npaths: src/**\n---\ndeep");
+    t.write(t.workdir().join(".claude/rules/top.md"), "top");
+    t.project("x/y/skipped.md", "too deep for .wave");
+    let loaded = t.load();
+    assert_eq!(ids(&loaded), ["project:a/b/c/deep.md", "project:top.md"]);
+    assert_eq!(codes(&loaded), ["too-deep:y"]);
+    assert_eq!(active(&loaded, &["src/main.ts"], None), ["a/b/c/deep.md", "top.md"]);
+}
+
+#[test]
+fn a_source_list_is_read_in_its_order_with_its_own_depths() {
+    let t = Tree::new();
+    let team = t.tmp.path().join("team");
+    t.write(team.join("style.md"), "team style");
+    t.write(team.join("sub/inner.md"), "inner");
+    t.write(team.join("sub/deeper/skipped.md"), "skipped at depth 1");
+    t.project("style.md", "project style");
+    std::fs::create_dir_all(t.workdir()).unwrap();
+    let flat = Source::new(&team, Scope::User, Format::Wave, Some(0));
+    let config = Config::new(t.workdir(), vec![Source::wave(&t.workdir(), Scope::Project), flat.clone()]);
+    let loaded = memory_rules::load(&config);
+    // The team source comes last, so its style.md wins even over the project's.
+    assert_eq!(ids(&loaded), ["user:style.md"]);
+    assert_eq!(codes(&loaded), ["too-deep:sub", "overridden:style.md"]);
+    let two = Source { depth: Some(2), ..flat };
+    let loaded = memory_rules::load(&Config::new(t.workdir(), vec![two]));
+    assert_eq!(ids(&loaded), ["user:style.md", "user:sub/deeper/skipped.md", "user:sub/inner.md"]);
+}
+
+#[test]
+fn reload_follows_a_changed_home() {
+    let t = Tree::new();
+    let other = t.tmp.path().join("other-home");
+    t.user("mine.md", "first home");
+    t.write(other.join(".claude/rules/theirs.md"), "second home");
+    let first = t.load();
+    assert_eq!(ids(&first), ["user:mine.md"]);
+    let again = memory_rules::reload(&Config::with_home(t.workdir(), &other), &first);
+    assert!(again.changed);
+    assert_eq!(ids(&again.loaded), ["user:theirs.md"]);
 }

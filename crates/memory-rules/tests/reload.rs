@@ -12,8 +12,8 @@ fn age(path: &std::path::Path, secs: u64) {
     f.set_modified(SystemTime::now() - Duration::from_secs(secs)).unwrap();
 }
 
-fn roots(t: &Tree) -> memory_rules::Roots {
-    memory_rules::Roots::new(t.workdir(), t.home())
+fn roots(t: &Tree) -> memory_rules::Config {
+    memory_rules::Config::with_home(t.workdir(), t.home())
 }
 
 #[test]

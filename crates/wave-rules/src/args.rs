@@ -11,12 +11,64 @@ pub struct Cli {
     /// The project root; project rules live in DIR/.wave/rules [default: .]
     #[arg(long, global = true, value_name = "DIR")]
     pub workdir: Option<PathBuf>,
-    /// The user's home; user rules live in DIR/.wave/rules [default: your home]
+    /// The user's home; user rules live in DIR/.claude/rules and DIR/.wave/rules [default: your home]
     #[arg(long, global = true, value_name = "DIR")]
     pub home: Option<PathBuf>,
+    /// A rules source, SCOPE[:FORMAT[:DEPTH]]=DIR (e.g. project=.wave/rules,
+    /// user:wave:any=/etc/rules); repeat in override order (later wins). Replaces
+    /// the default sources (~/.claude/rules, ~/.wave/rules, ./.claude/rules,
+    /// ./.wave/rules). FORMAT: wave (default); DEPTH: a number or any
+    /// [default: 1]. A relative DIR is relative to the workdir
+    #[arg(long, global = true, value_name = "SPEC", value_parser = SourceArg::parse)]
+    pub source: Vec<SourceArg>,
     /// Print machine-readable JSON on stdout
     #[arg(long, global = true)]
     pub json: bool,
+}
+
+/// One `--source` value.
+#[derive(Clone, Debug)]
+pub struct SourceArg {
+    pub scope: memory_rules::Scope,
+    pub format: memory_rules::Format,
+    pub depth: Option<usize>,
+    pub dir: PathBuf,
+}
+
+impl SourceArg {
+    fn parse(spec: &str) -> Result<SourceArg, String> {
+        let (head, dir) = spec.split_once('=').ok_or_else(|| format!("'{spec}' is not SCOPE[:FORMAT[:DEPTH]]=DIR"))?;
+        if dir.is_empty() {
+            return Err(format!("'{spec}' has no directory after '='"));
+        }
+        let mut parts = head.split(':');
+        let scope = match parts.next().unwrap_or("") {
+            "project" => memory_rules::Scope::Project,
+            "user" => memory_rules::Scope::User,
+            other => return Err(format!("scope '{other}' is not project or user")),
+        };
+        let format = match parts.next() {
+            None => memory_rules::Format::Wave,
+            Some(f) => memory_rules::Format::parse(f).ok_or_else(|| {
+                let known: Vec<&str> = memory_rules::Format::ALL.iter().map(|f| f.as_str()).collect();
+                format!("format '{f}' is not one of: {}", known.join(", "))
+            })?,
+        };
+        let depth = match parts.next() {
+            None => format.default_depth(),
+            Some("any") => None,
+            Some(d) => Some(d.parse::<usize>().map_err(|_| format!("depth '{d}' is not a number or 'any'"))?),
+        };
+        if let Some(extra) = parts.next() {
+            return Err(format!("unexpected ':{extra}' in '{spec}': SCOPE[:FORMAT[:DEPTH]]=DIR"));
+        }
+        Ok(SourceArg { scope, format, depth, dir: PathBuf::from(dir) })
+    }
+
+    /// The source, with a relative directory taken from the workdir.
+    pub fn resolve(&self, workdir: &std::path::Path) -> memory_rules::Source {
+        memory_rules::Source::new(workdir.join(&self.dir), self.scope, self.format, self.depth)
+    }
 }
 
 #[derive(Subcommand, Debug)]

@@ -32,7 +32,10 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
         }
     }
     let scope: Scope = args.scope.into();
-    let dir = env.roots.dir(scope);
+    let Some(source) = env.config.write_source(scope) else {
+        return Output::fail(EXIT_FAILURE, format!("no {scope} source in the wave format to write the rule to"));
+    };
+    let dir = source.dir.clone();
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return Output::fail(EXIT_TROUBLE, format!("cannot create {}: {e}", dir.display()));
     }
@@ -88,12 +91,13 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
         );
     }
     let id = if given.ends_with(".md") { given.to_string() } else { format!("{given}.md") };
-    let scopes: Vec<Scope> = match args.scope {
-        Some(s) => vec![s.into()],
-        None => vec![Scope::Project, Scope::User],
-    };
-    for scope in scopes {
-        let root = Root { dir: env.roots.dir(scope), scope, boundary: None };
+    // The winning source first: later sources, and project before user.
+    let only: Option<Scope> = args.scope.map(Into::into);
+    let mut sources: Vec<_> = env.config.sources.iter().rev().filter(|s| only.is_none_or(|o| o == s.scope)).collect();
+    sources.sort_by_key(|s| s.scope);
+    for source in sources {
+        let scope = source.scope;
+        let root = Root { boundary: None, ..source.root(&env.config.workdir) };
         let found = discover::find(&root, &mut Vec::new());
         let Some(f) = found.into_iter().find(|f| f.id == id) else { continue };
         if let Err(why) = inside_root(&f.path, &root.dir) {
@@ -130,7 +134,7 @@ fn inside_root(file: &Path, root: &Path) -> Result<(), String> {
 }
 
 fn done(env: &Env, verb: &str, id: &str, scope: Scope, file: &Path) -> Output {
-    let shown = display::show(file, &env.roots.workdir);
+    let shown = display::show(file, &env.config.workdir);
     let stdout = if env.json {
         display::json_text(&serde_json::json!({ "id": id, "scope": scope.as_str(), "file": shown }))
     } else {

@@ -74,7 +74,7 @@ where
 
 /// The resolved global options.
 pub(crate) struct Env {
-    pub roots: memory_rules::Roots,
+    pub config: memory_rules::Config,
     pub json: bool,
 }
 
@@ -86,11 +86,15 @@ impl Env {
         if !workdir.is_dir() {
             return Err(Output::fail(EXIT_TROUBLE, format!("workdir {} is not a directory", workdir.display())));
         }
+        if !cli.source.is_empty() {
+            let sources = cli.source.iter().map(|s| s.resolve(&workdir)).collect();
+            return Ok(Env { config: memory_rules::Config::new(workdir, sources), json: cli.json });
+        }
         let home = match &cli.home {
             Some(h) => std::path::absolute(h).unwrap_or_else(|_| h.clone()),
             None => std::env::home_dir()
                 .ok_or_else(|| Output::fail(EXIT_TROUBLE, "cannot find the home directory; pass --home DIR"))?,
         };
-        Ok(Env { roots: memory_rules::Roots::new(workdir, home), json: cli.json })
+        Ok(Env { config: memory_rules::Config::with_home(workdir, home), json: cli.json })
     }
 }

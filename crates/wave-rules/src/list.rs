@@ -5,9 +5,9 @@ use crate::{Env, Output};
 use memory_rules::Severity;
 
 pub fn run(env: &Env) -> Output {
-    let loaded = memory_rules::load(&env.roots);
+    let loaded = memory_rules::load(&env.config);
     let rules = loaded.rules.rules();
-    let workdir = &env.roots.workdir;
+    let workdir = &env.config.workdir;
     let mut out = Output::default();
     if env.json {
         let list: Vec<_> = rules

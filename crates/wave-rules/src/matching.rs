@@ -7,7 +7,7 @@ use crate::{Env, Output};
 use memory_rules::{Excluded, Reason, Rule};
 
 pub fn run(env: &Env, args: &MatchArgs) -> Output {
-    let loaded = memory_rules::load(&env.roots);
+    let loaded = memory_rules::load(&env.config);
     let set = &loaded.rules;
     let prompt = args.prompt.as_deref();
     let explanations = set.explain(&args.files, prompt);

@@ -3,14 +3,14 @@
 use crate::args::{Format, ValidateArgs};
 use crate::display::{self, Sources};
 use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::discover::{self, Found, Root};
-use memory_rules::{diagnostic, Diagnostic, Scope, Severity};
+use memory_rules::discover::{self, Found};
+use memory_rules::{diagnostic, Diagnostic, Format as RuleFormat, Scope, Severity, Source};
 use std::path::Path;
 
 pub fn run(env: &Env, args: &ValidateArgs) -> Output {
     let mut out = Output::default();
     let (diagnostics, rules) = if args.paths.is_empty() {
-        let loaded = memory_rules::load(&env.roots);
+        let loaded = memory_rules::load(&env.config);
         (loaded.diagnostics, loaded.rules.rules().len())
     } else {
         match check_paths(env, &args.paths) {
@@ -21,7 +21,7 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
     let (errors, warnings, infos) = (count(Severity::Error), count(Severity::Warning), count(Severity::Info));
     let failed = errors > 0 || (args.strict && warnings > 0);
-    let workdir = &env.roots.workdir;
+    let workdir = &env.config.workdir;
     if env.json {
         let list: Vec<_> = diagnostics.iter().map(|d| display::diagnostic_json(d, workdir)).collect();
         out.stdout = display::json_text(&serde_json::json!({
@@ -67,7 +67,8 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// Checks only the given files (whatever their extension) and directories
-/// (as rules roots: `*.md`, one level deep). A missing path is I/O trouble.
+/// (as rules roots: those of a configured source as that source says, others
+/// as `.wave/rules`: `*.md`, one level deep). A missing path is I/O trouble.
 fn check_paths(env: &Env, paths: &[std::path::PathBuf]) -> Result<(Vec<Diagnostic>, usize), Output> {
     let mut diagnostics = Vec::new();
     let mut rules = 0;
@@ -75,11 +76,18 @@ fn check_paths(env: &Env, paths: &[std::path::PathBuf]) -> Result<(Vec<Diagnosti
         let meta = std::fs::metadata(path)
             .map_err(|e| crate::Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display())))?;
         let found: Vec<Found> = if meta.is_dir() {
-            let root = Root { dir: path.clone(), scope: Scope::Project, boundary: Some(env.roots.workdir.clone()) };
-            discover::find(&root, &mut diagnostics)
+            let like = env.config.source_of(path);
+            let source = Source {
+                dir: path.clone(),
+                scope: Scope::Project,
+                format: like.map_or(RuleFormat::Wave, |s| s.format),
+                depth: like.map_or(Some(1), |s| s.depth),
+            };
+            discover::find(&source.root(&env.config.workdir), &mut diagnostics)
         } else {
             let id = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            vec![Found { scope: Scope::Project, id, path: path.clone() }]
+            let format = env.config.source_of(path).map_or(RuleFormat::Wave, |s| s.format);
+            vec![Found { scope: Scope::Project, format, source: 0, id, path: path.clone() }]
         };
         for f in &found {
             if memory_rules::load_file(f, &mut diagnostics).is_some() {

@@ -322,3 +322,36 @@ fn remove_never_reaches_outside_the_roots() {
     assert!(target.exists());
     assert!(!t.work().join(".wave/rules/solo.md").exists());
 }
+
+#[test]
+fn claude_rules_are_read_by_default_and_source_replaces_the_list() {
+    let t = Tree::new();
+    t.write(t.home().join(".claude/rules/a/b/deep.md"), "user claude, deep");
+    t.write(t.work().join(".claude/rules/style.md"), "project claude");
+    t.project("style.md", "project wave wins");
+    t.write(t.work().join("team/x.md"), "team");
+    t.write(t.work().join("team/sub/y.md"), "team, one level down");
+    let ids = |r: &Run| -> Vec<String> {
+        json(r)["rules"].as_array().unwrap().iter().map(|x| format!("{}:{}", x["scope"].as_str().unwrap(), x["id"].as_str().unwrap())).collect()
+    };
+    let r = t.run(&["list", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(ids(&r), ["project:style.md", "user:a/b/deep.md"]);
+
+    let r = t.run(&["list", "--json", "--source", "user:wave:0=team", "--source", "project=.claude/rules"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(ids(&r), ["project:style.md", "user:x.md"]);
+    let r = t.run(&["list", "--json", "--source", "project:wave:any=team"]);
+    assert_eq!(ids(&r), ["project:sub/y.md", "project:x.md"]);
+
+    // `add` writes into the last wave source of the scope.
+    let r = t.run(&["add", "--always", "--source", "project:wave:any=team", "Team rule"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(t.work().join("team/team-rule.md").is_file());
+
+    for bad in ["nowhere", "group=dir", "project:cursor=dir", "project:wave:deep=dir", "project="] {
+        let r = t.run(&["list", "--source", bad]);
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(r.stderr.contains("--source"), "{bad}: {}", r.stderr);
+    }
+}

@@ -38,7 +38,7 @@ impl Tree {
     }
     pub fn load(&self) -> memory_rules::Loaded {
         std::fs::create_dir_all(self.workdir()).unwrap();
-        memory_rules::load(&memory_rules::Roots::new(self.workdir(), self.home()))
+        memory_rules::load(&memory_rules::Config::with_home(self.workdir(), self.home()))
     }
 }
 

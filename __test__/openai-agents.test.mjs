@@ -1,0 +1,107 @@
+// The OpenAI Agents SDK input filter, through the real `@openai/agents` run
+// loop with its own ScriptedModel (@openai/agents/testing): a function tool
+// that reads files over several turns, and what the model received each time.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import fs from 'node:fs'
+import path from 'node:path'
+import { Agent, run, tool, setTracingDisabled } from '@openai/agents'
+import { ScriptedModel, functionCall, assistantMessage } from '@openai/agents/testing'
+import { z } from 'zod'
+import { tempTree } from './helpers.mjs'
+
+const require = createRequire(import.meta.url)
+const { memoryRulesInputFilter } = require('wave-memory-rules/openai-agents')
+const { MemoryRuleManager } = require('wave-memory-rules')
+setTracingDisabled(true)
+
+async function project(t) {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('always.md', 'Be brief.')
+  tree.project('api.md', '---\npaths: src/api/**\n---\nValidate input.')
+  tree.project('ui.md', '---\npaths: "src/ui/**/*.tsx"\n---\nHooks only.')
+  tree.project('db.md', '---\ntopics: [customer]\n---\nThe customer table is read-only.')
+  tree.write(path.join(tree.workdir, 'src/api/users.ts'), 'export {}')
+  tree.write(path.join(tree.workdir, 'src/ui/App.tsx'), 'export {}')
+  return { tree, manager: new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir }) }
+}
+
+function agentFor(tree, model) {
+  const readFile = tool({
+    name: 'read_file',
+    description: 'Read a file',
+    parameters: z.object({ path: z.string() }),
+    execute: async ({ path: file }) => fs.readFileSync(path.join(tree.workdir, file), 'utf8'),
+  })
+  return new Agent({ name: 'coder', instructions: 'You are a coding agent.', model, tools: [readFile] })
+}
+
+const reads = (...files) => [
+  ...files.map((f, i) => [functionCall('read_file', { path: f }, { callId: `c${i}` })]),
+  [assistantMessage('done')],
+]
+const reminderIds = (input) =>
+  input.flatMap((item, i) => (item.role === 'user' && typeof item.content === 'string' && item.content.startsWith('<system-reminder') ? [`${i}:${/rule="([^"]*)"/.exec(item.content)[1]}`] : []))
+
+test('system-prompt mode: the instructions carry the rules of the files read, turn by turn', async (t) => {
+  const { tree, manager } = await project(t)
+  const model = new ScriptedModel(reads('src/api/users.ts', 'src/ui/App.tsx'))
+  const errors = []
+  const filter = memoryRulesInputFilter({ manager, workdir: tree.workdir, onError: (e) => errors.push(e) })
+  const result = await run(agentFor(tree, model), 'Add paging to the customer list', { callModelInputFilter: filter })
+  assert.equal(result.finalOutput, 'done')
+  assert.deepEqual(errors, [])
+  model.assertComplete()
+  const mandatory = '=== MANDATORY RULES ===\n[db.md] The customer table is read-only.\n==========================='
+  assert.deepEqual(
+    model.calls.map((c) => c.request.systemInstructions),
+    [
+      `You are a coding agent.\n\n${mandatory}\n\n## Rules\n[always.md] Be brief.`,
+      `You are a coding agent.\n\n${mandatory}\n\n## Rules\n[always.md] Be brief.\n[api.md] Validate input.`,
+      `You are a coding agent.\n\n${mandatory}\n\n## Rules\n[always.md] Be brief.\n[api.md] Validate input.\n[ui.md] Hooks only.`,
+    ],
+  )
+  // The items themselves reach the model unchanged.
+  assert.deepEqual(model.calls.map((c) => c.request.input.length), [1, 3, 5])
+})
+
+test('reminder mode: each rule once, where it became active, kept in later turns; again after compaction', async (t) => {
+  const { tree, manager } = await project(t)
+  const model = new ScriptedModel(reads('src/api/users.ts', 'src/api/users.ts', 'src/ui/App.tsx'))
+  const filter = memoryRulesInputFilter({ manager, workdir: tree.workdir, mode: 'reminders' })
+  const agent = agentFor(tree, model)
+  const result = await run(agent, 'Look at the users API', { callModelInputFilter: filter })
+  assert.equal(result.finalOutput, 'done')
+  assert.ok(model.calls.every((c) => c.request.systemInstructions === 'You are a coding agent.\n\n## Rules\n[always.md] Be brief.'))
+  // input: user(0), call(1), result(2), reminder(3), call, result, call, result, reminder
+  assert.deepEqual(model.calls.map((c) => reminderIds(c.request.input)), [[], ['3:api.md'], ['3:api.md'], ['3:api.md', '8:ui.md']])
+  assert.deepEqual(filter.delivered(), ['api.md', 'ui.md'])
+
+  // The next run continues the conversation from the result's history: nothing new to deliver.
+  model.enqueue([assistantMessage('ok')])
+  await run(agent, [...result.history, { role: 'user', content: 'thanks' }], { callModelInputFilter: filter })
+  assert.deepEqual(reminderIds(model.lastCall.request.input), ['3:api.md', '8:ui.md'])
+  // A compacted history: the rules it fires come again, once.
+  model.enqueue([assistantMessage('ok')], [assistantMessage('ok')])
+  const compacted = [{ role: 'user', content: 'Summary: we edited @src/ui/App.tsx. Go on.' }]
+  await run(agent, compacted, { callModelInputFilter: filter })
+  assert.deepEqual(reminderIds(model.lastCall.request.input), ['1:ui.md'])
+  filter.onCompacted()
+  await run(agent, compacted, { callModelInputFilter: filter })
+  assert.deepEqual(reminderIds(model.lastCall.request.input), ['1:ui.md'])
+  model.assertComplete()
+})
+
+test('never throws into the SDK: a broken manager leaves the call as it was', async (t) => {
+  const { tree } = await project(t)
+  const errors = []
+  const broken = { discovered: true, generation: 1, reload: async () => { throw new Error('disk gone') } }
+  const model = new ScriptedModel([[assistantMessage('done')]])
+  const filter = memoryRulesInputFilter({ manager: broken, reloadIntervalMs: 0, onError: (e) => errors.push(e.message) })
+  const result = await run(agentFor(tree, model), 'hi', { callModelInputFilter: filter })
+  assert.equal(result.finalOutput, 'done')
+  assert.deepEqual(errors, ['disk gone'])
+  assert.equal(model.lastCall.request.systemInstructions, 'You are a coding agent.')
+})

@@ -1,0 +1,231 @@
+/**
+ * `RuleInjector`: what every SDK integration does before a model call, with
+ * no SDK assumption. Given a session's messages it works out the rules' text
+ * for the system prompt and, in reminder mode, which reminders go where; the
+ * adapters (`ai-sdk.ts`, `openai-agents.ts`) only map that onto their SDK's
+ * call.
+ *
+ * Per call, the cost does not grow with the conversation: a
+ * `ConversationReader` per session reads only new messages, the rules a file
+ * fired are kept as a union (activation by paths is a union over files, so
+ * only new files are matched), topic rules are matched again only when the
+ * prompt changed, and a changed rule set (a reload that changed something) is
+ * the only thing that re-matches every file.
+ */
+import { ConversationReader } from './conversation'
+import { MemoryRuleManager } from './manager'
+import type { MemoryRuleManagerOptions } from './manager'
+import { planRules } from './render'
+import { reminderText } from './session'
+import type { MemoryRule } from '../index'
+
+export interface RuleInjectorOptions {
+  /** The rule manager to use; or give `workdir` (and `homeDir`, `sources`) to make one. */
+  manager?: MemoryRuleManager
+  workdir?: string
+  homeDir?: string
+  sources?: MemoryRuleManagerOptions['sources']
+  /** Default `'system-prompt'`. */
+  mode?: 'system-prompt' | 'reminders'
+  /** Budget for the rules section of the system prompt. */
+  maxLines?: number
+  maxBytes?: number
+  /** Memory text, placed after the rules in the system prompt. */
+  memory?: () => string | Promise<string>
+  /**
+   * Rules are reloaded (incrementally) before a call when at least this many
+   * milliseconds passed since the last reload. Default 1000; 0: before every
+   * call; `Infinity`: never (call `manager.reload()` yourself).
+   */
+  reloadIntervalMs?: number
+  /**
+   * Sessions kept at most; the least recently used one is forgotten beyond it
+   * (a forgotten session that comes back is read from the start and gets its
+   * rules again). Default 1000.
+   */
+  maxSessions?: number
+}
+
+/** A reminder and where it goes: before the message at index `at` of the SDK's own list. */
+export interface PlacedReminder {
+  at: number
+  ruleId: string
+  text: string
+}
+
+export interface Injection {
+  /** The rules section for the system prompt ('' when there is nothing to add). */
+  system: string
+  /** Reminder mode: every reminder delivered in this session, in order of `at`. */
+  reminders: readonly PlacedReminder[]
+}
+
+interface Session {
+  reader: ConversationReader
+  /** The manager generation `pathIds` was computed for. */
+  generation: number
+  /** Conditional rules a file in context fired (a union over files). */
+  pathIds: Set<string>
+  topicPrompt: string | undefined
+  topicIds: string[]
+  order: string[]
+  /** The last render and what it was made of (the same input gives the same text). */
+  rendered: { key: string; text: string }
+  delivered: Set<string>
+  reminders: PlacedReminder[]
+}
+
+const isConditional = (r: MemoryRule) => r.metadata.paths != null || r.metadata.topics != null
+
+export class RuleInjector {
+  readonly manager: MemoryRuleManager
+  readonly #options: RuleInjectorOptions
+  readonly #sessions = new Map<string, Session>()
+  #reloadedAt = -Infinity
+
+  constructor(options: RuleInjectorOptions = {}) {
+    this.#options = { ...options }
+    this.manager =
+      options.manager ??
+      new MemoryRuleManager({ workdir: options.workdir ?? process.cwd(), homeDir: options.homeDir, sources: options.sources })
+  }
+
+  /**
+   * The rules for a call whose conversation is `messages` (the SDK's own
+   * list, in any of the shapes `contextFilesFromMessages` reads). May throw
+   * (a failed discovery, a throwing `memory`): adapters catch.
+   */
+  async prepare(sessionId: string, messages: readonly unknown[]): Promise<Injection> {
+    const manager = this.manager
+    await this.#refresh()
+    const s = this.#session(sessionId)
+    const update = s.reader.read(messages)
+    if (update.reset) this.#forget(s)
+    if (s.generation !== manager.generation) {
+      s.generation = manager.generation
+      s.pathIds = new Set(this.#pathRuleIds(update.files))
+      s.topicPrompt = undefined
+    } else if (update.newFiles.length > 0) {
+      for (const id of this.#pathRuleIds(update.newFiles)) s.pathIds.add(id)
+    }
+    if (update.prompt !== s.topicPrompt) {
+      s.topicPrompt = update.prompt
+      s.topicIds = update.prompt === '' ? [] : manager.getTopicRules(update.prompt).map((r) => r.id)
+    }
+    const topics = new Set(s.topicIds)
+    const active = manager.getRules().filter((r) => !isConditional(r) || s.pathIds.has(r.id) || topics.has(r.id))
+    const memory = this.#options.memory ? await this.#options.memory() : ''
+    if ((this.#options.mode ?? 'system-prompt') === 'system-prompt') {
+      return { system: this.#render(s, active, s.topicIds, memory), reminders: [] }
+    }
+    const system = this.#render(s, active.filter((r) => !isConditional(r)), [], memory)
+    for (const r of active) {
+      if (!isConditional(r) || s.delivered.has(r.id)) continue
+      s.delivered.add(r.id)
+      s.reminders.push({ at: messages.length, ruleId: r.id, text: reminderText(r) })
+    }
+    return { system, reminders: s.reminders }
+  }
+
+  /** `planRules`, skipped when its input is the same as last time. */
+  #render(s: Session, rules: MemoryRule[], topicIds: string[], memory: string): string {
+    let key = `${this.manager.generation}\u0001${topicIds.join('\u0000')}\u0001${memory}\u0001`
+    for (const r of rules) key += `${r.id}\u0000`
+    if (key === s.rendered.key) return s.rendered.text
+    const plan = planRules(rules, { maxLines: this.#options.maxLines, maxBytes: this.#options.maxBytes, memory, topicRuleIds: topicIds, previousOrder: s.order })
+    s.order = plan.order
+    s.rendered = { key, text: plan.text }
+    return plan.text
+  }
+
+  /** The conversation was compacted: what was delivered is gone from it. */
+  onCompacted(sessionId: string): void {
+    const s = this.#sessions.get(sessionId)
+    if (!s) return
+    s.reader.reset()
+    this.#forget(s)
+  }
+
+  /** Ids of the rules delivered as reminders in a session (since compaction). */
+  delivered(sessionId: string): string[] {
+    return [...(this.#sessions.get(sessionId)?.delivered ?? [])].sort()
+  }
+
+  async #refresh(): Promise<void> {
+    const interval = this.#options.reloadIntervalMs ?? 1000
+    if (!this.manager.discovered) {
+      await this.manager.discoverRules()
+      this.#reloadedAt = Date.now()
+    } else if (Date.now() - this.#reloadedAt >= interval) {
+      this.#reloadedAt = Date.now()
+      await this.manager.reload()
+    }
+  }
+
+  #pathRuleIds(files: readonly string[]): string[] {
+    return this.manager.getActiveRules(files as string[]).filter(isConditional).map((r) => r.id)
+  }
+
+  #session(id: string): Session {
+    let s = this.#sessions.get(id)
+    if (s) {
+      // Most recently used last, so the first one is the one to forget.
+      this.#sessions.delete(id)
+      this.#sessions.set(id, s)
+    } else {
+      const max = Math.max(1, this.#options.maxSessions ?? 1000)
+      while (this.#sessions.size >= max) this.#sessions.delete(this.#sessions.keys().next().value as string)
+      s = {
+        reader: new ConversationReader({ workdir: this.#options.workdir }),
+        generation: -1,
+        pathIds: new Set(),
+        topicPrompt: undefined,
+        topicIds: [],
+        order: [],
+        rendered: { key: '', text: '' },
+        delivered: new Set(),
+        reminders: [],
+      }
+      this.#sessions.set(id, s)
+    }
+    return s
+  }
+
+  #forget(s: Session): void {
+    s.pathIds = new Set()
+    s.order = []
+    s.rendered = { key: '', text: '' }
+    s.delivered = new Set()
+    s.reminders = []
+  }
+}
+
+const made = new WeakMap<PlacedReminder, WeakMap<Function, unknown>>()
+
+/** `make(r)`, made once per reminder and `make` (so a reminder keeps its identity across calls). */
+function madeOnce<T>(r: PlacedReminder, make: (r: PlacedReminder) => T): T {
+  let byMake = made.get(r)
+  if (!byMake) made.set(r, (byMake = new WeakMap()))
+  if (!byMake.has(make)) byMake.set(make, make(r))
+  return byMake.get(make) as T
+}
+
+/**
+ * A copy of `list` with `make(reminder)` inserted before each reminder's
+ * `at` (at the end when `at` is past it), in order; one pass over `list`.
+ * `make` is called once per reminder: pass the same function every call.
+ */
+export function withReminders<T>(list: readonly T[], reminders: readonly PlacedReminder[], make: (r: PlacedReminder) => T): T[] {
+  if (reminders.length === 0) return list.slice()
+  const pieces: T[][] = []
+  let prev = 0
+  for (const r of reminders) {
+    const at = Math.min(Math.max(r.at, prev), list.length)
+    if (at > prev) pieces.push(list.slice(prev, at))
+    pieces.push([madeOnce(r, make)])
+    prev = at
+  }
+  if (prev < list.length) pieces.push(list.slice(prev))
+  // concat spreads only its arguments, never the items inside them.
+  return ([] as T[]).concat(...pieces)
+}

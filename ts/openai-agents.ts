@@ -1,0 +1,86 @@
+/**
+ * `wave-memory-rules/openai-agents`: memory rules for the OpenAI Agents SDK
+ * (`@openai/agents`), as a `callModelInputFilter`: the SDK calls it right
+ * before every model call with the instructions and the input items it is
+ * about to send, and sends what it returns.
+ *
+ * ```ts
+ * import { Agent, run } from '@openai/agents'
+ * import { memoryRulesInputFilter } from 'wave-memory-rules/openai-agents'
+ *
+ * const rules = memoryRulesInputFilter({ workdir })
+ * await run(agent, 'Add paging to the customer list', { callModelInputFilter: rules })
+ * // or for every run: new Runner({ callModelInputFilter: rules })
+ * ```
+ *
+ * It reads the files named by `function_call` items (their JSON arguments)
+ * and `@path` mentions, and the last user text, only from the items added
+ * since its previous call (see `RuleInjector`). System-prompt mode appends
+ * the rules to the agent's instructions; reminder mode appends only the
+ * always-on rules and delivers each conditional rule once per session as a
+ * user item placed where it became active, kept there in later calls, and
+ * delivered again after compaction. The filter reads the items and never
+ * changes them (so it asks the SDK not to copy them: `preserveInputIdentity`).
+ * Nothing throws into the SDK: on an error the model gets the call unchanged.
+ */
+import { RuleInjector, withReminders } from './inject'
+import type { PlacedReminder, RuleInjectorOptions } from './inject'
+import type { MemoryRuleManager } from './manager'
+
+/** What the SDK passes to a `callModelInputFilter` (as far as it is read here). */
+export interface CallModelInputFilterArgs {
+  modelData: { input: unknown[]; instructions?: string }
+  agent?: unknown
+  context?: unknown
+}
+
+export interface MemoryRulesInputFilterOptions extends RuleInjectorOptions {
+  /** The session a call belongs to (e.g. from the run context). Default: one session, `'default'`. */
+  sessionId?: (args: CallModelInputFilterArgs) => string
+  /** Receives every error instead of the SDK. Default: ignore. */
+  onError?: (error: unknown) => void
+}
+
+export interface MemoryRulesInputFilter {
+  <A extends CallModelInputFilterArgs>(args: A): Promise<A['modelData']>
+  /** The SDK passes the items without copying them: this filter never changes them. */
+  preserveInputIdentity: true
+  readonly manager: MemoryRuleManager
+  /** Call after the conversation was compacted: active rules are delivered again. */
+  onCompacted(sessionId?: string): void
+  /** Ids of the rules delivered as reminders in a session (since compaction). */
+  delivered(sessionId?: string): string[]
+}
+
+const reminderItem = (r: PlacedReminder) => ({ role: 'user', content: r.text })
+
+export function memoryRulesInputFilter(options: MemoryRulesInputFilterOptions = {}): MemoryRulesInputFilter {
+  const injector = new RuleInjector(options)
+  const onError = options.onError ?? (() => {})
+  const sessionOf = options.sessionId ?? (() => 'default')
+
+  const filter = async <A extends CallModelInputFilterArgs>(args: A): Promise<A['modelData']> => {
+    const modelData = args?.modelData
+    try {
+      if (!modelData || !Array.isArray(modelData.input)) return modelData
+      const { system, reminders } = await injector.prepare(sessionOf(args), modelData.input)
+      const input = reminders.length === 0 ? modelData.input : withReminders<unknown>(modelData.input, reminders, reminderItem)
+      const base = modelData.instructions ?? ''
+      const instructions = system === '' ? modelData.instructions : base === '' ? system : `${base}\n\n${system}`
+      return { ...modelData, input, instructions }
+    } catch (error) {
+      try {
+        onError(error)
+      } catch {
+        // An onError that throws must not reach the SDK either.
+      }
+      return modelData
+    }
+  }
+  return Object.assign(filter, {
+    preserveInputIdentity: true as const,
+    manager: injector.manager,
+    onCompacted: (sessionId = 'default') => injector.onCompacted(sessionId),
+    delivered: (sessionId = 'default') => injector.delivered(sessionId),
+  })
+}

@@ -28,9 +28,14 @@ export declare class MemoryStore {
 }
 export type JsMemoryStore = MemoryStore
 
-/** The compiled rules of one workdir and home. */
+/** The compiled rules of one workdir and its sources. */
 export declare class RuleEngine {
   constructor(options: EngineOptions)
+  /**
+   * Replaces the workdir and sources; the next `discover()` or `reload()`
+   * uses them (reload still skips unchanged files).
+   */
+  configure(options: EngineOptions): void
   /**
    * Discovers, parses and compiles every rule, off the main thread. The new
    * rules replace the old ones when the promise resolves.
@@ -87,10 +92,16 @@ export interface Diagnostic {
 }
 
 export interface EngineOptions {
-  /** The project root; project rules live in `<workdir>/.wave/rules`. */
+  /** The project root: context paths are relative to it. */
   workdir: string
-  /** The user's home; user rules live in `<homeDir>/.wave/rules`. */
-  homeDir: string
+  /**
+   * The user's home, for the default sources (`~/.claude/rules`,
+   * `~/.wave/rules`, `<workdir>/.claude/rules`, `<workdir>/.wave/rules`).
+   * Ignored when `sources` is given; one of the two is required.
+   */
+  homeDir?: string
+  /** The rule sources in override order (later wins by id). */
+  sources?: Array<RuleSource>
 }
 
 export interface MemoryRule {
@@ -123,6 +134,20 @@ export interface RuleMetadata {
   description?: string
   /** `'every-turn'`: re-surfaced at every turn while active (reminder mode). */
   remind?: 'once' | 'every-turn'
+}
+
+/** One place rules are read from. */
+export interface RuleSource {
+  /** The directory (a relative one is taken from the workdir). */
+  dir: string
+  scope: 'project' | 'user'
+  /** Default `'wave'` (Markdown with frontmatter). */
+  format?: 'wave'
+  /**
+   * Directory levels read below `dir`: 1 = its immediate subdirectories;
+   * `'any'` = any depth. Default: the format's (1 for `wave`).
+   */
+  depth?: number | 'any'
 }
 
 /**

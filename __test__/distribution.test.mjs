@@ -28,11 +28,14 @@ const platform = hostPlatform()
 const binary = `${pkg.napi.binaryName}.${platform}.node`
 const builtBinary = [path.join(root, binary), path.join(root, 'npm', platform, binary)].find((f) => fs.existsSync(f))
 
-// No cargo, no rustc: only the directory of this Node (and npm's, which is
-// the system's) and the basic system directories.
-const noRustPath = [...new Set([path.dirname(process.execPath), path.dirname(fs.realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim())), '/usr/bin', '/bin'])].join(path.delimiter)
-const env = { PATH: noRustPath, HOME: '', npm_config_cache: '', npm_config_update_notifier: 'false' }
+// No cargo, no rustc on PATH: for npm, npm's own directory and the system
+// ones (npm runs on the `node` it finds there); for the programs, this
+// test's Node first (Node 22 in the Node 22 run).
+const npmDir = path.dirname(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim())
+const noRust = (...dirs) => [...new Set([...dirs, '/usr/bin', '/bin'])].join(path.delimiter)
+const env = { PATH: noRust(path.dirname(process.execPath)), HOME: '', npm_config_cache: '', npm_config_update_notifier: 'false' }
 for (const k of ['LANG', 'TMPDIR', 'SYSTEMROOT']) if (process.env[k]) env[k] = process.env[k]
+const npmEnv = () => ({ ...env, PATH: noRust(npmDir) })
 
 let work
 let project
@@ -79,7 +82,7 @@ before(() => {
   fs.cpSync(path.join(root, 'npm', platform), platDir, { recursive: true })
   fs.copyFileSync(builtBinary, path.join(platDir, binary))
   for (const dir of [root, platDir]) {
-    const [info] = JSON.parse(sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: dir }))
+    const [info] = JSON.parse(sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: dir, env: npmEnv() }))
     tarballs.push(path.join(work, info.filename))
   }
   project = path.join(work, 'project')
@@ -87,7 +90,7 @@ before(() => {
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'fresh', private: true }))
   // Offline: the other platforms' optional packages are not fetched (npm
   // skips an optional dependency it cannot get), nothing is built.
-  sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], { cwd: project })
+  sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], { cwd: project, env: npmEnv() })
   fs.writeFileSync(path.join(project, 'app.js'), PROGRAM)
 })
 
@@ -103,7 +106,7 @@ test('the packed main package holds no binary; the platform package holds exactl
 })
 
 test('a fresh project installs the tarballs and runs with no Rust toolchain on PATH', { skip: !builtBinary && `no ${binary} built` }, () => {
-  assert.equal(spawnSync('cargo', ['--version'], { env }).error?.code, 'ENOENT', 'cargo is not reachable')
+  for (const e of [env, npmEnv()]) assert.equal(spawnSync('cargo', ['--version'], { env: e }).error?.code, 'ENOENT', 'cargo is not reachable')
   assert.ok(fs.existsSync(path.join(project, 'node_modules', `${pkg.name}-${platform}`, binary)))
   assert.ok(!fs.existsSync(path.join(project, 'node_modules', pkg.name, binary)))
   const out = sh(process.execPath, ['app.js', rulesTree(path.join(work, 'tree'))], { cwd: project, env: { ...env } })

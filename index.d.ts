@@ -75,6 +75,18 @@ export declare class RuleEngine {
    */
   activeDelta(keep: number, count: number, added: string, prompt: string | undefined | null, out: Uint32Array): number
   /**
+   * `active`, with the content of files in context (by the path given in
+   * `files`) for rules with a `regex` (Continue).
+   */
+  activeWithContents(files: Array<string>, prompt: string | undefined | null, contents: Record<string, string>): Uint32Array
+  /**
+   * The short list of these rules (indices into `rules()`) for the model:
+   * a heading naming the `read_rule` tool, then `- id: description` lines.
+   */
+  offerText(indices: Array<number>): string
+  /** Runs the `read_rule` tool; always returns text for the model. */
+  readRule(input: any): string
+  /**
    * For benchmarks: the median time in nanoseconds of `iterations` calls of
    * the core's match on these inputs, inside Rust (no boundary crossing).
    */
@@ -105,8 +117,13 @@ export interface EngineOptions {
    * Ignored when `sources` is given; one of the two is required.
    */
   homeDir?: string
-  /** The rule sources in override order (later wins by id). */
-  sources?: Array<RuleSource>
+  /**
+   * The rule sources in override order (later wins by id). A string is a
+   * source name (`'cursor'`, `'agents-md'`, ..., `'all'`): that tool's own
+   * places under the workdir and `homeDir`; consecutive names are read
+   * user sources first, then project ones, as the defaults are.
+   */
+  sources?: Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>
 }
 
 export interface MemoryRule {
@@ -117,6 +134,12 @@ export interface MemoryRule {
   metadata: RuleMetadata
   source: 'project' | 'user'
   filePath: string
+  /**
+   * The other agent's format the rule was read as (`'cursor'`, ...);
+   * absent for the agent SDK's own (`.wave/rules`, `.claude/rules`), whose
+   * rules keep exactly the SDK's shape.
+   */
+  format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
 }
 
 export interface MemoryStoreOptions {
@@ -132,6 +155,9 @@ export interface MemoryStoreOptions {
 /** JSON-schema specs of the memory tools: `[{ name, description, parameters }]`. */
 export declare function memoryToolDefinitions(): any
 
+/** The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`. */
+export declare function readRuleToolDefinition(): any
+
 export interface RuleMetadata {
   paths?: Array<string>
   priority?: number
@@ -139,6 +165,19 @@ export interface RuleMetadata {
   description?: string
   /** `'every-turn'`: re-surfaced at every turn while active (reminder mode). */
   remind?: 'once' | 'every-turn'
+  /**
+   * `'on-request'`: offered to the model by its description (read with
+   * the `read_rule` tool); `'manual'`: active only when the prompt
+   * mentions it (`@name`). Absent: always, or by `paths` / `topics`.
+   */
+  activation?: 'on-request' | 'manual'
+  /** Regexes matched against the content of the files in context (Continue). */
+  regex?: Array<string>
+  /**
+   * The project subdirectory the rule is scoped to (a nested `.cursor/rules`
+   * or `AGENTS.md`).
+   */
+  directory?: string
 }
 
 /** One place rules are read from. */
@@ -146,8 +185,11 @@ export interface RuleSource {
   /** The directory (a relative one is taken from the workdir). */
   dir: string
   scope: 'project' | 'user'
-  /** Default `'wave'` (Markdown with frontmatter). */
-  format?: 'wave'
+  /**
+   * Default `'wave'` (Markdown with frontmatter); any source name reads
+   * the directory as that tool's format.
+   */
+  format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
   /**
    * Directory levels read below `dir`: 1 = its immediate subdirectories;
    * `'any'` = any depth. Default: the format's (1 for `wave`).
@@ -169,6 +211,12 @@ export declare function runCli(args: Array<string>): CliOutput
  * the process's working directory.
  */
 export declare function setWorkingDir(dir: string): void
+
+/**
+ * The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
+ * `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
+ */
+export declare function sourceNames(): Array<string>
 
 export interface TopicEntry {
   /** The name the topic was first written under. */

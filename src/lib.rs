@@ -23,8 +23,12 @@ pub struct EngineOptions {
   /// `~/.wave/rules`, `<workdir>/.claude/rules`, `<workdir>/.wave/rules`).
   /// Ignored when `sources` is given; one of the two is required.
   pub home_dir: Option<String>,
-  /// The rule sources in override order (later wins by id).
-  pub sources: Option<Vec<RuleSource>>,
+  /// The rule sources in override order (later wins by id). A string is a
+  /// source name (`'cursor'`, `'agents-md'`, ..., `'all'`): that tool's own
+  /// places under the workdir and `homeDir`; consecutive names are read
+  /// user sources first, then project ones, as the defaults are.
+  #[napi(ts_type = "Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>")]
+  pub sources: Option<Vec<Either<String, RuleSource>>>,
 }
 
 /// One place rules are read from.
@@ -34,8 +38,9 @@ pub struct RuleSource {
   pub dir: String,
   #[napi(ts_type = "'project' | 'user'")]
   pub scope: String,
-  /// Default `'wave'` (Markdown with frontmatter).
-  #[napi(ts_type = "'wave'")]
+  /// Default `'wave'` (Markdown with frontmatter); any source name reads
+  /// the directory as that tool's format.
+  #[napi(ts_type = "'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'")]
   pub format: Option<String>,
   /// Directory levels read below `dir`: 1 = its immediate subdirectories;
   /// `'any'` = any depth. Default: the format's (1 for `wave`).
@@ -47,31 +52,54 @@ fn invalid(message: String) -> Error {
   Error::new(Status::InvalidArg, message)
 }
 
+fn to_source(workdir: &std::path::Path, s: RuleSource) -> Result<core::Source> {
+  let scope = match s.scope.as_str() {
+    "project" => core::Scope::Project,
+    "user" => core::Scope::User,
+    other => return Err(invalid(format!("source {}: scope must be 'project' or 'user', not '{other}'", s.dir))),
+  };
+  let format = match s.format.as_deref() {
+    None => core::Format::Wave,
+    Some(f) => core::Format::parse(f).ok_or_else(|| invalid(format!("source {}: unknown format '{f}'", s.dir)))?,
+  };
+  let depth = match s.depth {
+    None => format.default_depth(),
+    Some(Either::A(n)) => Some(n as usize),
+    Some(Either::B(any)) if any == "any" => None,
+    Some(Either::B(other)) => return Err(invalid(format!("source {}: depth must be a number or 'any', not '{other}'", s.dir))),
+  };
+  Ok(core::Source::new(workdir.join(&s.dir), scope, format, depth))
+}
+
 fn to_config(options: EngineOptions) -> Result<core::Config> {
   let workdir = std::path::PathBuf::from(&options.workdir);
   if let Some(sources) = options.sources {
-    let sources = sources
-      .into_iter()
-      .map(|s| {
-        let scope = match s.scope.as_str() {
-          "project" => core::Scope::Project,
-          "user" => core::Scope::User,
-          other => return Err(invalid(format!("source {}: scope must be 'project' or 'user', not '{other}'", s.dir))),
-        };
-        let format = match s.format.as_deref() {
-          None => core::Format::Wave,
-          Some(f) => core::Format::parse(f).ok_or_else(|| invalid(format!("source {}: unknown format '{f}'", s.dir)))?,
-        };
-        let depth = match s.depth {
-          None => format.default_depth(),
-          Some(Either::A(n)) => Some(n as usize),
-          Some(Either::B(any)) if any == "any" => None,
-          Some(Either::B(other)) => return Err(invalid(format!("source {}: depth must be a number or 'any', not '{other}'", s.dir))),
-        };
-        Ok(core::Source::new(workdir.join(&s.dir), scope, format, depth))
-      })
-      .collect::<Result<Vec<_>>>()?;
-    return Ok(core::Config::new(workdir, sources));
+    let mut out = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let flush = |names: &mut Vec<String>, out: &mut Vec<core::Source>| -> Result<()> {
+      if names.is_empty() {
+        return Ok(());
+      }
+      let formats = core::formats_named(names).map_err(|e| invalid(format!("sources: {e}")))?;
+      let home = options
+        .home_dir
+        .as_deref()
+        .ok_or_else(|| invalid("sources: a source name needs homeDir".to_string()))?;
+      out.extend(core::Config::named(&workdir, home, &formats).sources);
+      names.clear();
+      Ok(())
+    };
+    for s in sources {
+      match s {
+        Either::A(name) => names.push(name),
+        Either::B(source) => {
+          flush(&mut names, &mut out)?;
+          out.push(to_source(&workdir, source)?);
+        }
+      }
+    }
+    flush(&mut names, &mut out)?;
+    return Ok(core::Config::new(workdir, out));
   }
   match options.home_dir {
     Some(home) => Ok(core::Config::with_home(workdir, home)),
@@ -88,6 +116,16 @@ pub struct RuleMetadata {
   /// `'every-turn'`: re-surfaced at every turn while active (reminder mode).
   #[napi(ts_type = "'once' | 'every-turn'")]
   pub remind: Option<String>,
+  /// `'on-request'`: offered to the model by its description (read with
+  /// the `read_rule` tool); `'manual'`: active only when the prompt
+  /// mentions it (`@name`). Absent: always, or by `paths` / `topics`.
+  #[napi(ts_type = "'on-request' | 'manual'")]
+  pub activation: Option<String>,
+  /// Regexes matched against the content of the files in context (Continue).
+  pub regex: Option<Vec<String>>,
+  /// The project subdirectory the rule is scoped to (a nested `.cursor/rules`
+  /// or `AGENTS.md`).
+  pub directory: Option<String>,
 }
 
 #[napi(object)]
@@ -100,6 +138,11 @@ pub struct MemoryRule {
   #[napi(ts_type = "'project' | 'user'")]
   pub source: String,
   pub file_path: String,
+  /// The other agent's format the rule was read as (`'cursor'`, ...);
+  /// absent for the agent SDK's own (`.wave/rules`, `.claude/rules`), whose
+  /// rules keep exactly the SDK's shape.
+  #[napi(ts_type = "'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'")]
+  pub format: Option<String>,
 }
 
 #[napi(object)]
@@ -253,6 +296,31 @@ impl RuleEngine {
     written as u32
   }
 
+  /// `active`, with the content of files in context (by the path given in
+  /// `files`) for rules with a `regex` (Continue).
+  #[napi(catch_unwind)]
+  pub fn active_with_contents(&self, files: Vec<String>, prompt: Option<String>, contents: std::collections::HashMap<String, String>) -> Uint32Array {
+    let loaded = snapshot(&self.state);
+    let read = |f: &str| contents.get(f).cloned();
+    let active = loaded.rules.active_with(&files, prompt.as_deref(), Some(&read));
+    Uint32Array::new(active.into_iter().map(|i| i as u32).collect())
+  }
+
+  /// The short list of these rules (indices into `rules()`) for the model:
+  /// a heading naming the `read_rule` tool, then `- id: description` lines.
+  #[napi(catch_unwind)]
+  pub fn offer_text(&self, indices: Vec<u32>) -> String {
+    let loaded = snapshot(&self.state);
+    let rules = loaded.rules.rules();
+    core::read_rule::offer(indices.into_iter().filter_map(|i| rules.get(i as usize)))
+  }
+
+  /// Runs the `read_rule` tool; always returns text for the model.
+  #[napi(catch_unwind)]
+  pub fn read_rule(&self, input: serde_json::Value) -> String {
+    core::read_rule::run(&snapshot(&self.state).rules, &input)
+  }
+
   /// For benchmarks: the median time in nanoseconds of `iterations` calls of
   /// the core's match on these inputs, inside Rust (no boundary crossing).
   #[napi(catch_unwind)]
@@ -377,9 +445,13 @@ fn to_js_rule(rule: &core::Rule) -> MemoryRule {
       topics: m.topics.clone(),
       description: m.description.clone(),
       remind: m.remind.map(|r| r.as_str().to_string()),
+      activation: (m.activation != core::Activation::Auto).then(|| m.activation.as_str().to_string()),
+      regex: m.regex.clone(),
+      directory: m.directory.clone(),
     },
     source: rule.scope.as_str().to_string(),
     file_path: rule.file_path.to_string_lossy().into_owned(),
+    format: rule.format.qualifies_ids().then(|| rule.format.as_str().to_string()),
   }
 }
 
@@ -497,6 +569,19 @@ impl JsMemoryStore {
   pub fn run_tool(&self, name: String, input: serde_json::Value) -> String {
     core::memory::run_tool(&self.inner, &name, &input)
   }
+}
+
+/// The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`.
+#[napi(catch_unwind)]
+pub fn read_rule_tool_definition() -> serde_json::Value {
+  core::read_rule::tool_definition()
+}
+
+/// The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
+/// `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
+#[napi(catch_unwind)]
+pub fn source_names() -> Vec<String> {
+  core::Format::ALL.iter().map(|f| f.as_str().to_string()).collect()
 }
 
 /// JSON-schema specs of the memory tools: `[{ name, description, parameters }]`.

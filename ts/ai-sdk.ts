@@ -51,6 +51,13 @@ export interface MemoryRulesMiddleware {
   /** The middleware spec version (`ai` 6 and 7 accept v3 middleware). */
   readonly specificationVersion: 'v3'
   readonly manager: MemoryRuleManager
+  /**
+   * The `read_rule` tool for rules offered on request (listed after the
+   * rules in the system prompt): its spec, and a runner that never throws.
+   * Give it to the model as a tool (e.g. `tool({ description, inputSchema:
+   * jsonSchema(definition.parameters), execute: run })`).
+   */
+  readonly readRuleTool: RuleInjector['readRuleTool']
   transformParams<P extends CallParams>(options: { type: 'generate' | 'stream'; params: P; model?: unknown }): Promise<P>
   /** Call after the conversation was compacted: active rules are delivered again. */
   onCompacted(sessionId?: string): void
@@ -95,6 +102,7 @@ export function memoryRulesMiddleware(options: MemoryRulesMiddlewareOptions = {}
   return {
     specificationVersion: 'v3',
     manager: injector.manager,
+    readRuleTool: injector.readRuleTool,
     async transformParams({ params }) {
       try {
         return await transform(params)

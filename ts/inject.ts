@@ -11,10 +11,17 @@
  * only new files are matched), topic rules are matched again only when the
  * prompt changed, and a changed rule set (a reload that changed something) is
  * the only thing that re-matches every file.
+ *
+ * Rules available on request (a Cursor "Agent Requested" rule, Windsurf
+ * `model_decision`, ...) that are not active are offered after the rules
+ * section as a short list of ids and descriptions (`Injection.available`);
+ * give the model `readRuleTool.definition` and answer its calls with
+ * `readRuleTool.run(input)`, which never throws. A manual or on-request rule
+ * the prompt mentions (`@name`) is active like a topic rule.
  */
 import { ConversationReader } from './conversation'
-import { MemoryRuleManager } from './manager'
-import type { MemoryRuleManagerOptions } from './manager'
+import { MemoryRuleManager, readRuleToolDefinition } from './manager'
+import type { MemoryRuleManagerOptions, ReadRuleToolDefinition } from './manager'
 import { planRules } from './render'
 import { reminderText } from './session'
 import type { MemoryRule } from '../index'
@@ -58,6 +65,8 @@ export interface Injection {
   system: string
   /** Reminder mode: every reminder delivered in this session, in order of `at`. */
   reminders: readonly PlacedReminder[]
+  /** Ids of the on-request rules offered (in `system`) for the `read_rule` tool. */
+  available: readonly string[]
 }
 
 interface Session {
@@ -68,14 +77,20 @@ interface Session {
   pathIds: Set<string>
   topicPrompt: string | undefined
   topicIds: string[]
+  /** Manual and on-request rules the prompt mentions (`@name`). */
+  mentionIds: string[]
   order: string[]
   /** The last render and what it was made of (the same input gives the same text). */
   rendered: { key: string; text: string }
+  /** The last offer of on-request rules, by its key. */
+  offer: { key: string; text: string; ids: string[] }
   delivered: Set<string>
   reminders: PlacedReminder[]
 }
 
-const isConditional = (r: MemoryRule) => r.metadata.paths != null || r.metadata.topics != null
+/** Not always on: fired by files, topics, content or a mention, or offered on request. */
+const isConditional = (r: MemoryRule) =>
+  r.metadata.paths != null || r.metadata.topics != null || r.metadata.regex != null || r.metadata.activation != null
 
 export class RuleInjector {
   readonly manager: MemoryRuleManager
@@ -83,11 +98,16 @@ export class RuleInjector {
   readonly #sessions = new Map<string, Session>()
   #reloadedAt = -Infinity
 
+  /** The `read_rule` tool for the rules offered on request: its spec, and a runner that never throws. */
+  readonly readRuleTool: { definition: ReadRuleToolDefinition; run(input: unknown): string }
+
   constructor(options: RuleInjectorOptions = {}) {
     this.#options = { ...options }
     this.manager =
       options.manager ??
       new MemoryRuleManager({ workdir: options.workdir ?? process.cwd(), homeDir: options.homeDir, sources: options.sources })
+    const manager = this.manager
+    this.readRuleTool = { definition: readRuleToolDefinition(), run: (input: unknown) => manager.runReadRuleTool(input) }
   }
 
   /**
@@ -111,12 +131,16 @@ export class RuleInjector {
     if (update.prompt !== s.topicPrompt) {
       s.topicPrompt = update.prompt
       s.topicIds = update.prompt === '' ? [] : manager.getTopicRules(update.prompt).map((r) => r.id)
+      s.mentionIds = update.prompt === '' ? [] : manager.getMentionedRules(update.prompt).map((r) => r.id)
     }
     const topics = new Set(s.topicIds)
-    const active = manager.getRules().filter((r) => !isConditional(r) || s.pathIds.has(r.id) || topics.has(r.id))
+    const mentioned = new Set(s.mentionIds)
+    const active = manager.getRules().filter((r) => !isConditional(r) || s.pathIds.has(r.id) || topics.has(r.id) || mentioned.has(r.id))
+    const { text: offer, ids: available } = this.#offer(s, active)
+    const withOffer = (text: string) => (offer === '' ? text : text === '' ? offer : `${text}\n\n${offer}`)
     const memory = this.#options.memory ? await this.#options.memory() : ''
     if ((this.#options.mode ?? 'system-prompt') === 'system-prompt') {
-      return { system: this.#render(s, active, s.topicIds, memory), reminders: [] }
+      return { system: withOffer(this.#render(s, active, s.topicIds, memory)), reminders: [], available }
     }
     const system = this.#render(s, active.filter((r) => !isConditional(r)), [], memory)
     for (const r of active) {
@@ -124,7 +148,18 @@ export class RuleInjector {
       s.delivered.add(r.id)
       s.reminders.push({ at: messages.length, ruleId: r.id, text: reminderText(r) })
     }
-    return { system, reminders: s.reminders }
+    return { system: withOffer(system), reminders: s.reminders, available }
+  }
+
+  /** The offer of the on-request rules not active, skipped when they are the same as last time. */
+  #offer(s: Session, active: MemoryRule[]): { text: string; ids: string[] } {
+    const onRequest = this.manager.getOnRequestRules()
+    if (onRequest.length === 0) return { text: '', ids: [] }
+    const activeIds = new Set(active.map((r) => r.id))
+    const offered = onRequest.filter((r) => !activeIds.has(r.id))
+    const key = `${this.manager.generation}\u0001${offered.map((r) => r.id).join('\u0000')}`
+    if (key !== s.offer.key) s.offer = { key, text: this.manager.offerText(offered).trimEnd(), ids: offered.map((r) => r.id) }
+    return s.offer
   }
 
   /** `planRules`, skipped when its input is the same as last time. */
@@ -181,8 +216,10 @@ export class RuleInjector {
         pathIds: new Set(),
         topicPrompt: undefined,
         topicIds: [],
+        mentionIds: [],
         order: [],
         rendered: { key: '', text: '' },
+        offer: { key: '', text: '', ids: [] },
         delivered: new Set(),
         reminders: [],
       }

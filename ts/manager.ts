@@ -9,8 +9,48 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 // Before '../index': loads the engine with the package's clear error (every entry and subpath).
 import './binding'
-import { RuleEngine } from '../index'
+import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition } from '../index'
 import type { Diagnostic, MemoryRule, RuleSource } from '../index'
+
+/**
+ * A source by name: that tool's own places (`cursor`: `.cursor/rules` and
+ * nested `.cursor/rules`; `agents-md`: `AGENTS.md` / `CLAUDE.md`; ...), or
+ * `all`. The default, `['claude', 'wave']`, is what the agent SDK reads.
+ */
+export type SourceName =
+  | 'wave'
+  | 'claude'
+  | 'cursor'
+  | 'copilot'
+  | 'windsurf'
+  | 'kiro'
+  | 'cline'
+  | 'continue'
+  | 'agents-md'
+  | 'rules-yaml'
+  | 'all'
+
+/** The tool spec for reading an on-request rule: `{ name: 'read_rule', description, parameters }`. */
+export interface ReadRuleToolDefinition {
+  name: 'read_rule'
+  description: string
+  /** JSON schema of the input (Anthropic calls it `input_schema`). */
+  parameters: Record<string, unknown>
+}
+
+/** The `read_rule` tool spec to give the model (with `getAvailableRulesText`). */
+export function readRuleToolDefinition(): ReadRuleToolDefinition {
+  return nativeReadRuleDefinition() as ReadRuleToolDefinition
+}
+
+export interface ActiveRulesOptions {
+  /**
+   * The content of files in context, by the path given in `filesInContext`,
+   * for rules that match file content (Continue's `regex`). Without it such
+   * a rule is decided by its globs alone.
+   */
+  contents?: Record<string, string> | Map<string, string>
+}
 
 export interface MemoryRuleManagerOptions {
   /** The project root: context paths are relative to it. */
@@ -21,11 +61,13 @@ export interface MemoryRuleManagerOptions {
    */
   homeDir?: string
   /**
-   * The rule sources in override order (later wins by id). Default:
-   * `defaultSources(workdir, homeDir)`. A function is called at every
-   * discovery with the workdir and the home of that discovery.
+   * The rule sources in override order (later wins by id): source names
+   * (`['claude', 'wave', 'cursor']`, `['all']`) and/or explicit sources.
+   * Default: `defaultSources(workdir, homeDir)`, the same as
+   * `['claude', 'wave']`. A function is called at every discovery with the
+   * workdir and the home of that discovery.
    */
-  sources?: RuleSource[] | ((where: { workdir: string; homeDir: string }) => RuleSource[])
+  sources?: Array<RuleSource | SourceName> | ((where: { workdir: string; homeDir: string }) => Array<RuleSource | SourceName>)
 }
 
 /**
@@ -35,9 +77,9 @@ export interface MemoryRuleManagerOptions {
  */
 export function defaultSources(workdir: string, homeDir: string): RuleSource[] {
   return [
-    { dir: join(homeDir, '.claude', 'rules'), scope: 'user', format: 'wave', depth: 'any' },
+    { dir: join(homeDir, '.claude', 'rules'), scope: 'user', format: 'claude', depth: 'any' },
     { dir: join(homeDir, '.wave', 'rules'), scope: 'user', format: 'wave', depth: 1 },
-    { dir: join(workdir, '.claude', 'rules'), scope: 'project', format: 'wave', depth: 'any' },
+    { dir: join(workdir, '.claude', 'rules'), scope: 'project', format: 'claude', depth: 'any' },
     { dir: join(workdir, '.wave', 'rules'), scope: 'project', format: 'wave', depth: 1 },
   ]
 }
@@ -59,6 +101,8 @@ export class MemoryRuleManager {
   #sticky: ReadonlySet<string> = new Set()
   /** Where the engine writes active rule indices; reused by every message. */
   #indices = new Uint32Array(0)
+  /** Indices of the on-request rules. */
+  #onRequest: number[] = []
   /** The files in context the engine holds (what the last message sent). */
   #sent: string[] = []
   #discovered = false
@@ -73,12 +117,12 @@ export class MemoryRuleManager {
   }
 
   /** The workdir, the home and the sources of a discovery starting now. */
-  #engineOptions(): { workdir: string; sources: RuleSource[] } {
+  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName> } {
     const workdir = this.#options.workdir
     const homeDir = this.#options.homeDir ?? homedir()
     const given = this.#options.sources
     const sources = typeof given === 'function' ? given({ workdir, homeDir }) : given ?? defaultSources(workdir, homeDir)
-    return { workdir, sources }
+    return { workdir, homeDir, sources }
   }
 
   /** Finds, parses and compiles every rule, off the main thread. */
@@ -122,6 +166,10 @@ export class MemoryRuleManager {
     this.#diagnostics = this.#engine.diagnostics()
     this.#indices = new Uint32Array(this.#rules.length)
     this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))
+    this.#onRequest = []
+    this.#rules.forEach((r, i) => {
+      if (r.metadata.activation === 'on-request') this.#onRequest.push(i)
+    })
     this.#discovered = true
     this.#generation++
   }
@@ -135,8 +183,8 @@ export class MemoryRuleManager {
    * The rules active for these files in context and prompt, in the same order
    * as `getRules()`. Never throws: entries that are not strings are skipped.
    */
-  getActiveRules(filesInContext: string[], prompt?: string): MemoryRule[] {
-    const indices = this.#activeIndices(filesInContext, prompt)
+  getActiveRules(filesInContext: string[], prompt?: string, options?: ActiveRulesOptions): MemoryRule[] {
+    const indices = options?.contents ? this.#activeWithContents(filesInContext, prompt, options.contents) : this.#activeIndices(filesInContext, prompt)
     const rules = this.#rules
     const out: MemoryRule[] = new Array(indices.length)
     for (let k = 0; k < indices.length; k++) out[k] = rules[indices[k]]
@@ -178,9 +226,84 @@ export class MemoryRuleManager {
     return this.#unconditional.slice()
   }
 
+  /**
+   * The on-request rules (a Cursor "Agent Requested" rule, Windsurf
+   * `model_decision`, Kiro `auto`, ...) not active for these files and
+   * prompt: offer them to the model by id and description, with the
+   * `read_rule` tool. Never throws.
+   */
+  getAvailableRules(filesInContext: string[] = [], prompt?: string): MemoryRule[] {
+    if (this.#onRequest.length === 0) return []
+    const active = new Set(this.#activeIndices(filesInContext, prompt))
+    return this.#onRequest.filter((i) => !active.has(i)).map((i) => this.#rules[i])
+  }
+
+  /**
+   * `getAvailableRules` as the short list for the model: a heading naming
+   * the `read_rule` tool, then one `- id: description` line each; `''` when
+   * there are none. Never throws.
+   */
+  getAvailableRulesText(filesInContext: string[] = [], prompt?: string): string {
+    return this.offerText(this.getAvailableRules(filesInContext, prompt))
+  }
+
+  /** The short list for the model of these rules (of this manager); `''` for none. Never throws. */
+  offerText(rules: readonly MemoryRule[]): string {
+    if (rules.length === 0) return ''
+    try {
+      const index = new Map(this.#rules.map((r, i) => [r, i]))
+      const indices = rules.map((r) => index.get(r)).filter((i): i is number => i !== undefined)
+      return this.#engine.offerText(indices)
+    } catch {
+      return ''
+    }
+  }
+
+  /**
+   * The manual and on-request rules the prompt mentions (`@name`, `@id`;
+   * `#name` as Kiro writes it). Never throws.
+   */
+  getMentionedRules(prompt: string): MemoryRule[] {
+    if (typeof prompt !== 'string' || !/[@#]/.test(prompt)) return []
+    try {
+      return Array.from(this.#engine.active([], prompt), (i) => this.#rules[i]).filter((r) => r.metadata.activation != null)
+    } catch {
+      return []
+    }
+  }
+
+  /**
+   * Runs the `read_rule` tool (`{ id }`): the rule's text, or an error
+   * message for the model. Never throws.
+   */
+  runReadRuleTool(input: unknown): string {
+    try {
+      return this.#engine.readRule(input === undefined ? null : JSON.parse(JSON.stringify(input)))
+    } catch (error) {
+      return `Error: ${error instanceof Error ? error.message : String(error)}`
+    }
+  }
+
+  /** The on-request rules, known at discovery (in `getRules()` order). */
+  getOnRequestRules(): MemoryRule[] {
+    return this.#onRequest.map((i) => this.#rules[i])
+  }
+
   /** Diagnostics of the last discovery, sorted by file and line. */
   getDiagnostics(): Diagnostic[] {
     return this.#diagnostics.slice()
+  }
+
+  #activeWithContents(filesInContext: unknown, prompt: unknown, contents: Record<string, string> | Map<string, string>): Uint32Array {
+    try {
+      const record: Record<string, string> = {}
+      const entries = contents instanceof Map ? contents.entries() : Object.entries(contents)
+      for (const [file, text] of entries) if (typeof text === 'string') record[file] = text
+      const p = typeof prompt === 'string' ? prompt : undefined
+      return this.#engine.activeWithContents(stringsOf(filesInContext), p, record)
+    } catch {
+      return new Uint32Array(0)
+    }
   }
 
   #activeIndices(filesInContext: unknown, prompt: unknown): Uint32Array {

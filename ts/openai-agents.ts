@@ -46,6 +46,8 @@ export interface MemoryRulesInputFilter {
   /** The SDK passes the items without copying them: this filter never changes them. */
   preserveInputIdentity: true
   readonly manager: MemoryRuleManager
+  /** The `read_rule` tool for rules offered on request: its spec, and a runner that never throws. */
+  readonly readRuleTool: RuleInjector['readRuleTool']
   /** Call after the conversation was compacted: active rules are delivered again. */
   onCompacted(sessionId?: string): void
   /** Ids of the rules delivered as reminders in a session (since compaction). */
@@ -80,6 +82,7 @@ export function memoryRulesInputFilter(options: MemoryRulesInputFilterOptions = 
   return Object.assign(filter, {
     preserveInputIdentity: true as const,
     manager: injector.manager,
+    readRuleTool: injector.readRuleTool,
     onCompacted: (sessionId = 'default') => injector.onCompacted(sessionId),
     delivered: (sessionId = 'default') => injector.delivered(sessionId),
   })

@@ -75,6 +75,16 @@ pub enum Code {
     Overridden,
     /// A project rule (or directory) is a symlink to somewhere outside the project.
     SymlinkOutside,
+    /// A rule offered to the model by its description (on request) has none.
+    MissingDescription,
+    /// A comma-joined string that the rule's own tool reads as ONE literal
+    /// pattern (Kiro's `fileMatchPattern`).
+    CommaJoinedPattern,
+    /// The rule's own tool leaves it out for coding agents (Copilot
+    /// `excludeAgent: coding-agent`).
+    ExcludedAgent,
+    /// A rules file that is not a list of rules (`.claude/rules.yaml`).
+    InvalidRulesFile,
 }
 
 impl Code {
@@ -101,6 +111,10 @@ impl Code {
             Code::EmptyBody => "empty-body",
             Code::Overridden => "overridden",
             Code::SymlinkOutside => "symlink-outside",
+            Code::MissingDescription => "missing-description",
+            Code::CommaJoinedPattern => "comma-joined-pattern",
+            Code::ExcludedAgent => "excluded-agent",
+            Code::InvalidRulesFile => "invalid-rules-file",
         }
     }
 }

@@ -12,6 +12,7 @@
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::rule::Scope;
+use crate::formats::nested;
 use crate::source::Format;
 use std::collections::HashMap;
 use std::io;
@@ -63,8 +64,37 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         return Vec::new();
     };
     if !real.is_dir() {
+        // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
+        // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
+        let single = matches!(root.format, Format::Copilot | Format::Cline | Format::RulesYaml | Format::Cursor | Format::Windsurf);
+        if single && real.is_file() && root.format.is_rule_file(&root.dir) {
+            let name = root.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            // A file of several rules is no rule itself: its rules' ids are
+            // its own, so the user's and the project's file both load.
+            let name = if root.format == Format::RulesYaml { format!("{}/{name}", root.scope) } else { name };
+            return vec![Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&name), path: root.dir.clone() }];
+        }
         diagnostics.push(Diagnostic::new(Severity::Error, Code::Unreadable, &root.dir, "the rules root is not a directory"));
         return Vec::new();
+    }
+    if root.format == Format::AgentsMd {
+        return nested::agents_files(&root.dir, &crate::formats::agents_md::FILE_NAMES, diagnostics)
+            .into_iter()
+            .map(|f| Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&f.rel), path: f.path })
+            .collect();
+    }
+    if root.format == Format::Cursor && !root.dir.ends_with(".cursor/rules") {
+        // A Cursor source on a project directory: its nested `.cursor/rules`.
+        let mut found = Vec::new();
+        for (sub, dir) in nested::cursor_dirs(&root.dir, diagnostics) {
+            let inner = Root { dir, ..root.clone() };
+            for mut f in find(&inner, diagnostics) {
+                let rel = f.id.strip_prefix("cursor:").unwrap_or(&f.id).to_string();
+                f.id = root.format.id(&format!("{sub}/.cursor/rules/{rel}"));
+                found.push(f);
+            }
+        }
+        return found;
     }
     // Each directory realpath is owned by the path that may load it: the root,
     // a real subdirectory, or else the first link (in name order) to it. So a
@@ -133,7 +163,7 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         }
         let Ok(rel) = path.strip_prefix(&root.dir) else { continue };
         let id = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-        found.push(Found { scope: root.scope, format: root.format, source: root.source, id, path: path.to_path_buf() });
+        found.push(Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&id), path: path.to_path_buf() });
     }
     found
 }

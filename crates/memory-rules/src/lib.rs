@@ -31,11 +31,13 @@
 pub mod context;
 pub mod diagnostic;
 pub mod discover;
+pub mod formats;
 pub mod frontmatter;
 mod globindex;
 pub mod memory;
 pub mod parse;
 pub mod pattern;
+pub mod read_rule;
 pub mod rule;
 pub mod ruleset;
 pub mod slug;
@@ -44,9 +46,9 @@ mod stamp;
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
-pub use rule::{Metadata, Remind, Rule, Scope};
+pub use rule::{Activation, Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
-pub use source::{Config, Format, Source};
+pub use source::{formats_named, Config, Format, Source, DEFAULT_SOURCE_NAMES};
 
 use context::Workdir;
 use std::collections::HashMap;
@@ -112,35 +114,78 @@ fn scan(config: &Config, previous: Option<&Loaded>) -> Reloaded {
         files.insert(f.path.clone(), Arc::clone(&entry));
         entries.push(entry);
     }
+    // Files of several rules (rules.yaml) share a rule id space too: the
+    // later source's rule wins.
+    let kept = rule_overrides(&entries, &mut diagnostics);
     diagnostic::sort(&mut diagnostics);
     let rules = match previous {
         Some(p) if !rules_changed => p.rules.clone(),
         // Only a rebuild needs the parsed rules themselves.
-        _ => Arc::new(RuleSet::build(entries.iter().filter_map(|e| e.rule.clone()).collect(), Workdir::new(&config.workdir))),
+        _ => Arc::new(RuleSet::build(
+            entries.iter().zip(&kept).flat_map(|(e, keep)| e.rules.iter().zip(keep).filter(|(_, k)| **k).map(|(r, _)| r.clone())).collect(),
+            Workdir::new(&config.workdir),
+        )),
     };
     let changed = rules_changed || previous.is_none_or(|p| p.diagnostics != diagnostics);
     Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at), workdir: config.workdir.clone() }, changed, reparsed }
 }
 
-/// Reads and parses one found file.
-pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> Option<parse::ParsedRule> {
+/// Reads and parses one found file: its rules (several for `rules.yaml`,
+/// none when unusable).
+pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> Vec<parse::ParsedRule> {
     let (_, outcome) = read_and_parse(found);
     diagnostics.extend(outcome.diagnostics);
-    outcome.rule
+    outcome.rules
 }
 
 /// Reads one found file and parses it; the text is returned too (`None` when
 /// it could not be read, which the outcome's diagnostics say).
-pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, parse::Outcome) {
+pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, formats::Parsed) {
     match discover::read(&found.path) {
         Ok(text) => {
-            let outcome = match found.format {
-                Format::Wave => parse::parse_rule(found.scope, &found.id, &found.path, &text),
+            let rel = found.id.strip_prefix(&format!("{}:", found.format.as_str())).unwrap_or(&found.id);
+            let directory = match found.format {
+                Format::Cursor | Format::AgentsMd => formats::nested::directory_of(rel),
+                _ => None,
             };
+            let input = formats::Input { scope: found.scope, id: &found.id, path: &found.path, text: &text, directory };
+            let outcome = formats::parse(found.format, &input);
             (Some(text), outcome)
         }
-        Err(d) => (None, parse::Outcome { rule: None, diagnostics: vec![d] }),
+        Err(d) => (None, formats::Parsed { rules: Vec::new(), diagnostics: vec![d] }),
     }
+}
+
+/// For each entry's rules, whether it is kept: a rule whose id a later
+/// entry also has is dropped, with an `info` (files already are by id, so
+/// this only concerns files of several rules).
+fn rule_overrides(entries: &[Arc<stamp::Cached>], diagnostics: &mut Vec<Diagnostic>) -> Vec<Vec<bool>> {
+    let mut last: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (e, entry) in entries.iter().enumerate() {
+        for (r, rule) in entry.rules.iter().enumerate() {
+            last.insert(rule.rule.id.as_str(), (e, r));
+        }
+    }
+    let mut kept = Vec::with_capacity(entries.len());
+    for (e, entry) in entries.iter().enumerate() {
+        let mut keep = Vec::with_capacity(entry.rules.len());
+        for (r, rule) in entry.rules.iter().enumerate() {
+            let (we, wr) = last[rule.rule.id.as_str()];
+            let wins = (we, wr) == (e, r);
+            if !wins {
+                let by = &entries[we].rules[wr].rule;
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::Overridden,
+                    &rule.rule.file_path,
+                    format!("{} rule '{}' is overridden by the {} rule of the same id in {}", rule.rule.scope, rule.rule.id, by.scope, by.file_path.display()),
+                ));
+            }
+            keep.push(wins);
+        }
+        kept.push(keep);
+    }
+    kept
 }
 
 /// Keeps, for each id, the rule of the last source that has it; the others

@@ -45,23 +45,33 @@ pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
     Outcome { rule, diagnostics: cx.diagnostics }
 }
 
-struct Context<'a> {
-    path: &'a Path,
-    diagnostics: Vec<Diagnostic>,
-    yaml: &'a str,
-    first_line: u32,
+/// One file's parse: where diagnostics go and where keys are. The other
+/// formats (`crate::formats`) reuse it.
+pub(crate) struct Context<'a> {
+    pub(crate) path: &'a Path,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) yaml: &'a str,
+    pub(crate) first_line: u32,
+}
+
+/// One frontmatter entry: key, value, and the key's (line, column).
+pub(crate) type Entry = (String, Value, Option<(u32, u32)>);
+
+/// A file's frontmatter entries (with each key's location), in file order,
+/// and its body.
+pub(crate) struct Frontmatter<'a> {
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) body: &'a str,
 }
 
 impl<'a> Context<'a> {
-    fn report(&mut self, severity: Severity, code: Code, at: Option<(u32, u32)>, message: String) {
-        let d = Diagnostic::new(severity, code, self.path, message);
-        self.diagnostics.push(match at {
-            Some((line, col)) => d.at(line, col),
-            None => d,
-        });
+    pub(crate) fn new(path: &'a Path) -> Self {
+        Context { path, diagnostics: Vec::new(), yaml: "", first_line: 1 }
     }
 
-    fn parse(&mut self, scope: Scope, id: &str, text: &'a str) -> Option<ParsedRule> {
+    /// Splits the file and reads its frontmatter, reporting what cannot be
+    /// read; `None` when the rule must not be loaded.
+    pub(crate) fn frontmatter(&mut self, text: &'a str) -> Option<Frontmatter<'a>> {
         let split = match frontmatter::split(text) {
             Ok(s) => s,
             Err(e) => {
@@ -71,23 +81,34 @@ impl<'a> Context<'a> {
         };
         self.yaml = split.yaml.unwrap_or("");
         self.first_line = split.yaml_first_line;
-        let (metadata, patterns) = match split.yaml {
-            Some(yaml) => self.metadata(yaml)?,
-            None => (Metadata::default(), Vec::new()),
+        let Some(yaml) = split.yaml else {
+            return Some(Frontmatter { entries: Vec::new(), body: split.body });
         };
-        let content = split.body.trim().to_string();
+        let parsed = self.read_yaml(yaml)?;
+        let mut entries: Vec<_> = parsed
+            .entries
+            .into_iter()
+            .map(|(k, v)| {
+                let at = self.key_location(&k);
+                (k, v.value, at)
+            })
+            .collect();
+        entries.sort_by_key(|(_, _, at)| at.map_or(u32::MAX, |(l, _)| l));
+        Some(Frontmatter { entries, body: split.body })
+    }
+
+    /// The trimmed body; warns when it is empty, at the line where it starts.
+    pub(crate) fn check_body(&mut self, text: &str, body: &str) -> String {
+        let content = body.trim().to_string();
         if content.is_empty() {
-            let head = &text[..text.len() - split.body.len()];
+            let head = &text[..text.len() - body.len()];
             let line = head.matches('\n').count() as u32 + 1;
             self.report(Severity::Warning, Code::EmptyBody, Some((line, 1)), "the rule body is empty".into());
         }
-        Some(ParsedRule {
-            rule: Rule { id: id.to_string(), scope, file_path: self.path.to_path_buf(), content, metadata },
-            patterns,
-        })
+        content
     }
 
-    fn metadata(&mut self, yaml: &str) -> Option<(Metadata, Vec<RulePattern>)> {
+    fn read_yaml(&mut self, yaml: &str) -> Option<frontmatter::Parsed> {
         let parsed = match frontmatter::parse(yaml) {
             Ok(p) => p,
             Err(FrontmatterError::Yaml { message, line, column }) => {
@@ -109,12 +130,33 @@ impl<'a> Context<'a> {
                 format!("unquoted value '{}' is not valid YAML as written; read as the string \"{}\" (quote it)", r.value, r.value),
             );
         }
+        Some(parsed)
+    }
+
+    pub(crate) fn report(&mut self, severity: Severity, code: Code, at: Option<(u32, u32)>, message: String) {
+        let d = Diagnostic::new(severity, code, self.path, message);
+        self.diagnostics.push(match at {
+            Some((line, col)) => d.at(line, col),
+            None => d,
+        });
+    }
+
+    fn parse(&mut self, scope: Scope, id: &str, text: &'a str) -> Option<ParsedRule> {
+        let fm = self.frontmatter(text)?;
+        let (metadata, patterns) = self.metadata(&fm.entries)?;
+        let content = self.check_body(text, fm.body);
+        Some(ParsedRule {
+            rule: Rule { id: id.to_string(), scope, file_path: self.path.to_path_buf(), content, metadata, format: crate::Format::Wave },
+            patterns,
+        })
+    }
+
+    fn metadata(&mut self, entries: &[Entry]) -> Option<(Metadata, Vec<RulePattern>)> {
         let mut meta = Metadata::default();
         let mut patterns = Vec::new();
         let mut usable = true;
-        for (key, spanned) in &parsed.entries {
-            let value = &spanned.value;
-            let at = self.key_location(key);
+        for (key, value, at) in entries {
+            let at = *at;
             match key.as_str() {
                 "paths" => match self.string_list(key, value, at) {
                     Ok(Some(list)) => {
@@ -135,11 +177,7 @@ impl<'a> Context<'a> {
                     Some("once") => meta.remind = Some(Remind::Once),
                     _ => self.report(Severity::Warning, Code::InvalidField, at, format!("'remind' is 'once' or 'every-turn', not {}; using 'once'", describe(value))),
                 },
-                "description" => match value.as_text() {
-                    Some(text) => meta.description = Some(text),
-                    None if *value == Value::Null(()) => {}
-                    None => self.report(Severity::Warning, Code::InvalidField, at, format!("'description' should be a string, not {}; ignored", value.kind())),
-                },
+                "description" => meta.description = self.description(value, at),
                 _ => self.unknown_key(key, at),
             }
         }
@@ -149,9 +187,22 @@ impl<'a> Context<'a> {
         Some((meta, patterns))
     }
 
+    /// A `description` string (or nothing, with a warning for another type).
+    pub(crate) fn description(&mut self, value: &Value, at: Option<(u32, u32)>) -> Option<String> {
+        match value.as_text() {
+            Some(text) if !text.trim().is_empty() => Some(text.trim().to_string()),
+            Some(_) => None,
+            None if *value == Value::Null(()) => None,
+            None => {
+                self.report(Severity::Warning, Code::InvalidField, at, format!("'description' should be a string, not {}; ignored", value.kind()));
+                None
+            }
+        }
+    }
+
     /// `paths` / `topics`: a string or a list of strings. `Ok(None)` when
     /// empty (then the field is treated as absent); `Err` when unusable.
-    fn string_list(&mut self, key: &str, value: &Value, at: Option<(u32, u32)>) -> Result<Option<Vec<String>>, ()> {
+    pub(crate) fn string_list(&mut self, key: &str, value: &Value, at: Option<(u32, u32)>) -> Result<Option<Vec<String>>, ()> {
         // A single string may be a comma list (`"*.ts, *.tsx"`); list items
         // are taken as written, since the author already separated them.
         let items: Vec<String> = match value {
@@ -192,14 +243,22 @@ impl<'a> Context<'a> {
     }
 
     fn compile_patterns(&mut self, list: &[String]) -> Vec<RulePattern> {
+        let pairs: Vec<(&str, &str)> = list.iter().map(|p| (p.as_str(), p.as_str())).collect();
+        self.compile_patterns_as("paths", &pairs, false)
+    }
+
+    /// Compiles `(as written, as matched)` pattern pairs of `key`; the
+    /// matched form may carry a dialect's prefix (`**/`, a subdirectory).
+    /// Diagnostics point at the written form.
+    pub(crate) fn compile_patterns_as(&mut self, key: &str, list: &[(&str, &str)], case_insensitive: bool) -> Vec<RulePattern> {
         let mut out = Vec::new();
-        for (index, pat) in list.iter().enumerate() {
-            let at = self.locate(pat).or_else(|| self.key_location("paths"));
-            match pattern::compile(pat) {
+        for (index, &(written, pat)) in list.iter().enumerate() {
+            let at = self.locate(written).or_else(|| self.key_location(key));
+            match pattern::compile_with(pat, case_insensitive) {
                 Ok(compiled) => {
-                    let (_, body) = pattern::split_negation(pat);
+                    let (_, body) = pattern::split_negation(written);
                     if let Some(why) = unmatchable(body) {
-                        self.report(Severity::Warning, Code::UnmatchableGlob, at, format!("pattern '{pat}' can never match: {why}"));
+                        self.report(Severity::Warning, Code::UnmatchableGlob, at, format!("pattern '{written}' can never match: {why}"));
                     }
                     out.push(RulePattern { index, compiled });
                 }
@@ -208,18 +267,18 @@ impl<'a> Context<'a> {
                         PatternError::Unsupported(_) => Code::UnsupportedGlob,
                         _ => Code::InvalidGlob,
                     };
-                    self.report(Severity::Error, code, at, format!("pattern '{pat}': {e}; this pattern is ignored"));
+                    self.report(Severity::Error, code, at, format!("pattern '{written}': {e}; this pattern is ignored"));
                 }
             }
         }
         if !out.is_empty() && out.iter().all(|p| p.compiled.negated) {
-            let at = self.key_location("paths");
-            self.report(Severity::Warning, Code::UnmatchableGlob, at, "every pattern in 'paths' is a '!' exclusion, so none can activate the rule; add a pattern to include".into());
+            let at = self.key_location(key);
+            self.report(Severity::Warning, Code::UnmatchableGlob, at, format!("every pattern in '{key}' is a '!' exclusion, so none can activate the rule; add a pattern to include"));
         }
         out
     }
 
-    fn priority(&mut self, value: &Value, at: Option<(u32, u32)>) -> Option<i64> {
+    pub(crate) fn priority(&mut self, value: &Value, at: Option<(u32, u32)>) -> Option<i64> {
         let parsed = match value {
             Value::Int(n) => Some(*n),
             Value::Str(s) => s.trim().parse::<i64>().ok(),
@@ -239,14 +298,18 @@ impl<'a> Context<'a> {
             "alwaysApply" => Some("'alwaysApply' is Cursor's key: remove it; a rule without 'paths' or 'topics' is always active"),
             _ => None,
         };
+        // A file written for two tools (`paths` for Claude Code and `applyTo`
+        // for Copilot) means the other tool's key: it cannot misfire here.
+        let deliberate = key != "alwaysApply" && self.key_location("paths").is_some();
         match hint {
+            Some(_) if deliberate => self.report(Severity::Info, Code::ForeignKey, at, format!("'{key}' is another tool's key; this file's 'paths' applies here and '{key}' is ignored")),
             Some(hint) => self.report(Severity::Warning, Code::ForeignKey, at, format!("{hint}; it is ignored here")),
             None => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored (known keys: {})", KNOWN_KEYS.join(", "))),
         }
     }
 
     /// The file line and column of a top-level key.
-    fn key_location(&self, key: &str) -> Option<(u32, u32)> {
+    pub(crate) fn key_location(&self, key: &str) -> Option<(u32, u32)> {
         self.yaml.lines().enumerate().find_map(|(n, line)| {
             let rest = line.strip_prefix(key)?;
             let rest = rest.trim_start_matches([' ', '\t']);
@@ -255,7 +318,7 @@ impl<'a> Context<'a> {
     }
 
     /// The file line and column where `needle` first occurs in the frontmatter.
-    fn locate(&self, needle: &str) -> Option<(u32, u32)> {
+    pub(crate) fn locate(&self, needle: &str) -> Option<(u32, u32)> {
         self.yaml.lines().enumerate().find_map(|(n, line)| {
             let byte = line.find(needle)?;
             Some((n as u32 + self.first_line, line[..byte].chars().count() as u32 + 1))
@@ -263,7 +326,7 @@ impl<'a> Context<'a> {
     }
 }
 
-fn describe(value: &Value) -> String {
+pub(crate) fn describe(value: &Value) -> String {
     match value {
         Value::Str(s) => format!("\"{s}\""),
         other => other.kind().to_string(),

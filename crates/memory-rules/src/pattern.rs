@@ -81,6 +81,13 @@ impl CompiledPattern {
 /// Compiles one minimatch pattern. The result's globs use
 /// `literal_separator(true)` and `backslash_escape(true)`.
 pub fn compile(pattern: &str) -> Result<CompiledPattern, PatternError> {
+    compile_with(pattern, false)
+}
+
+/// [`compile`], optionally case-insensitive (Unicode simple case folding), as
+/// VS Code matches Copilot's `applyTo`. A case-insensitive pattern always
+/// takes the regex route, since the glob index looks paths up verbatim.
+pub fn compile_with(pattern: &str, case_insensitive: bool) -> Result<CompiledPattern, PatternError> {
     let (negated, body) = split_negation(pattern);
     if body.starts_with('#') {
         return Err(PatternError::Comment);
@@ -106,8 +113,9 @@ pub fn compile(pattern: &str) -> Result<CompiledPattern, PatternError> {
         }
         out
     };
-    let unicode = seqs.iter().any(|s| needs_unicode(s));
-    let mut texts: Vec<String> = seqs.iter().map(|s| if unicode { emit_regex(s) } else { emit(s) }).collect();
+    let unicode = case_insensitive || seqs.iter().any(|s| needs_unicode(s));
+    let flags = if case_insensitive { "(?i)" } else { "" };
+    let mut texts: Vec<String> = seqs.iter().map(|s| if unicode { format!("{flags}{}", emit_regex(s)) } else { emit(s) }).collect();
     texts.sort();
     texts.dedup();
     let matchers = texts

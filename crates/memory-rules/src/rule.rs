@@ -1,5 +1,6 @@
 //! The rule model: what one rule file means once parsed.
 
+pub use crate::formats::Format;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -39,6 +40,43 @@ pub struct Metadata {
     pub description: Option<String>,
     /// `remind: every-turn`: re-surfaced at every turn while active.
     pub remind: Option<Remind>,
+    /// How the rule becomes active (see [`Activation`]).
+    pub activation: Activation,
+    /// Regexes matched against the content of the files in context, when the
+    /// caller provides it (Continue's `regex`).
+    pub regex: Option<Vec<String>>,
+    /// A name the rule can be mentioned by (`@name`), besides its id and base
+    /// name (Continue's and Kiro's `name`).
+    pub name: Option<String>,
+    /// The project subdirectory the rule is scoped to (a nested
+    /// `.cursor/rules` or `AGENTS.md`), `/`-separated; its `paths` already
+    /// carry it as a prefix. Deeper rules sort after shallower ones.
+    pub directory: Option<String>,
+}
+
+/// How a rule becomes active.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Activation {
+    /// Always, or when its `paths` / `topics` / `regex` fire.
+    #[default]
+    Auto,
+    /// Offered to the model by its description; the model reads it when it
+    /// judges it relevant (Cursor "Agent Requested", Windsurf
+    /// `model_decision`, Kiro `auto`, ...). Also active when mentioned.
+    OnRequest,
+    /// Active only when the prompt mentions it (`@name`, `@id`).
+    Manual,
+}
+
+impl Activation {
+    /// `auto`, `on-request` or `manual`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Activation::Auto => "auto",
+            Activation::OnRequest => "on-request",
+            Activation::Manual => "manual",
+        }
+    }
 }
 
 /// How often an active rule is re-surfaced in reminder mode.
@@ -60,9 +98,15 @@ impl Remind {
 }
 
 impl Metadata {
-    /// A rule with neither `paths` nor `topics` is always active.
+    /// A rule with neither `paths` nor `topics` (nor `regex`) is always
+    /// active, unless it is on request or manual.
     pub fn is_unconditional(&self) -> bool {
-        self.paths.is_none() && self.topics.is_none()
+        self.activation == Activation::Auto && self.paths.is_none() && self.topics.is_none() && self.regex.is_none()
+    }
+
+    /// How many directories deep the rule's `directory` is (0 for none).
+    pub fn depth(&self) -> usize {
+        self.directory.as_deref().map_or(0, |d| d.split('/').filter(|s| !s.is_empty()).count())
     }
 }
 
@@ -77,6 +121,8 @@ pub struct Rule {
     /// The body, trimmed.
     pub content: String,
     pub metadata: Metadata,
+    /// The format (and so the tool) the rule was read as.
+    pub format: Format,
 }
 
 impl Rule {
@@ -86,10 +132,13 @@ impl Rule {
     }
 }
 
-/// The order of every result: priority descending, project before user, id.
+/// The order of every result: priority descending, project before user,
+/// shallower scoped directory before deeper (so the closest comes last),
+/// id.
 pub fn order(a: &Rule, b: &Rule) -> std::cmp::Ordering {
     b.priority()
         .cmp(&a.priority())
         .then(a.scope.cmp(&b.scope))
+        .then_with(|| a.metadata.depth().cmp(&b.metadata.depth()))
         .then_with(|| a.id.cmp(&b.id))
 }

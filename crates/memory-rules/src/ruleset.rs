@@ -11,7 +11,9 @@ use crate::pattern::Matcher;
 use crate::rule::{self, Rule};
 use crate::globindex::GlobIndex;
 use crate::topics::{TopicHit, TopicMatcher};
+use crate::rule::Activation;
 use regex_automata::{meta::Regex, Input, MatchKind, PatternSet};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 /// Who owns a matcher of the set.
@@ -39,6 +41,80 @@ pub struct RuleSet {
     has_negation: Vec<bool>,
     topics: TopicMatcher,
     workdir: Workdir,
+    /// On-request and manual rules by every (lowercased) name a prompt may
+    /// mention them by (`@name`).
+    mentions: FxHashMap<String, Vec<u32>>,
+    /// Rules with a `regex` on file content (Continue).
+    content_rules: Vec<ContentRule>,
+}
+
+/// A rule whose `regex` is matched against the content of the files in
+/// context that its globs (if any) match.
+#[derive(Debug)]
+struct ContentRule {
+    rule: u32,
+    regex: Regex,
+    include: Vec<FileMatcher>,
+    exclude: Vec<FileMatcher>,
+}
+
+/// One compiled pattern, for the few rules checked one by one.
+#[derive(Debug)]
+struct FileMatcher {
+    globs: Option<globset::GlobSet>,
+    regex: Option<Regex>,
+}
+
+impl FileMatcher {
+    fn new(matchers: &[Matcher]) -> FileMatcher {
+        let mut set = globset::GlobSetBuilder::new();
+        let mut regexes = Vec::new();
+        for m in matchers {
+            match m {
+                Matcher::Glob(g) => {
+                    set.add(g.clone());
+                }
+                Matcher::Regex(r) => regexes.push(r.clone()),
+            }
+        }
+        FileMatcher { globs: set.build().ok(), regex: Regex::new_many(&regexes).ok().filter(|_| !regexes.is_empty()) }
+    }
+
+    fn is_match(&self, file: &str) -> bool {
+        self.globs.as_ref().is_some_and(|g| g.is_match(file)) || self.regex.as_ref().is_some_and(|r| r.is_match(file))
+    }
+}
+
+impl ContentRule {
+    fn wants(&self, file: &str) -> bool {
+        (self.include.is_empty() || self.include.iter().any(|m| m.is_match(file))) && !self.exclude.iter().any(|m| m.is_match(file))
+    }
+}
+
+/// The content of a file in context (as the caller gave its path), when the
+/// caller can provide it: Continue's `regex` rules are matched against it.
+pub type Contents<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// The names mentioned in a prompt: `@name` or `#name` (Kiro), lowercased,
+/// without trailing punctuation.
+pub fn mentions_in(prompt: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, ch) in prompt.char_indices() {
+        if ch != '@' && ch != '#' {
+            continue;
+        }
+        // Only at the start of a word: not `a@b.c` (an e-mail address).
+        if prompt[..i].chars().next_back().is_some_and(|c| c.is_alphanumeric()) {
+            continue;
+        }
+        let rest = &prompt[i + 1..];
+        let end = rest.find(|c: char| c.is_whitespace() || ",;()[]{}<>\"'`".contains(c)).unwrap_or(rest.len());
+        let name = rest[..end].trim_end_matches(['.', ':', '!', '?']);
+        if !name.is_empty() {
+            out.push(name.to_lowercase());
+        }
+    }
+    out
 }
 
 /// One rule's activation, from [`RuleSet::explain`].
@@ -82,6 +158,11 @@ pub enum Reason {
     Path { pattern: String, file: String },
     /// `topic` starts the word `word` of the (case-folded) prompt.
     Topic { topic: String, word: String },
+    /// The prompt mentions the (on-request or manual) rule as `@name`.
+    Mention { name: String },
+    /// `regex` matched the content of `file` (which the rule's globs, if
+    /// any, match).
+    Content { regex: String, file: String },
 }
 
 impl RuleSet {
@@ -127,11 +208,34 @@ impl RuleSet {
         if regexes.is_none() {
             regex_ids.clear();
         }
+        let mut content_rules = Vec::new();
+        for (r, p) in parsed.iter().enumerate() {
+            let Some(list) = &p.rule.metadata.regex else { continue };
+            let Ok(regex) = Regex::new_many(list) else { continue };
+            let (mut include, mut exclude) = (Vec::new(), Vec::new());
+            for pat in &p.patterns {
+                let m = FileMatcher::new(&pat.compiled.matchers);
+                if pat.compiled.negated {
+                    exclude.push(m)
+                } else {
+                    include.push(m)
+                }
+            }
+            content_rules.push(ContentRule { rule: r as u32, regex, include, exclude });
+        }
         let rules: Vec<Rule> = parsed.into_iter().map(|p| p.rule).collect();
         let topics = TopicMatcher::new(
             rules.iter().enumerate().filter_map(|(i, r)| r.metadata.topics.as_deref().map(|t| (i, t))),
         );
-        RuleSet { rules, owners, globs: GlobIndex::build(globs), regexes, regex_ids, has_negation, topics, workdir }
+        let mut mentions: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        for (i, r) in rules.iter().enumerate() {
+            if r.metadata.activation != Activation::Auto {
+                for name in crate::formats::mention_names(r) {
+                    mentions.entry(name).or_default().push(i as u32);
+                }
+            }
+        }
+        RuleSet { rules, owners, globs: GlobIndex::build(globs), regexes, regex_ids, has_negation, topics, workdir, mentions, content_rules }
     }
 
     /// Every rule, in result order.
@@ -142,14 +246,82 @@ impl RuleSet {
     /// Indices (into [`rules`](Self::rules), ascending, so in result order)
     /// of the rules active for these context files and prompt.
     pub fn active<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>) -> Vec<usize> {
+        self.active_with(files, prompt, None)
+    }
+
+    /// [`active`](Self::active), with the content of the files in context
+    /// when the caller can provide it (for rules with a `regex`). Without
+    /// it, such a rule is decided by its globs alone (and one without globs
+    /// is not active).
+    pub fn active_with<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>, contents: Option<Contents>) -> Vec<usize> {
         let mut active: Vec<bool> = self.rules.iter().map(|r| r.metadata.is_unconditional()).collect();
         if !self.owners.is_empty() {
             self.activate_paths(files, &mut active);
         }
         if let Some(prompt) = prompt {
             self.topics.activate(prompt, &mut active);
+            self.for_mentions(prompt, |rule, _| active[rule] = true);
+        }
+        if let Some(contents) = contents {
+            for cr in &self.content_rules {
+                active[cr.rule as usize] = self.content_hit(cr, files, contents).is_some();
+            }
         }
         active.iter().enumerate().filter_map(|(i, &on)| on.then_some(i)).collect()
+    }
+
+    /// Calls `hit(rule, name)` for each on-request or manual rule the prompt
+    /// mentions.
+    fn for_mentions(&self, prompt: &str, mut hit: impl FnMut(usize, &str)) {
+        if self.mentions.is_empty() || !prompt.contains(['@', '#']) {
+            return;
+        }
+        for name in mentions_in(prompt) {
+            if let Some(rules) = self.mentions.get(&name) {
+                for &r in rules {
+                    hit(r as usize, &name);
+                }
+            }
+        }
+    }
+
+    /// The first (regex, file) of a content rule that matches.
+    fn content_hit<S: AsRef<str>>(&self, cr: &ContentRule, files: &[S], contents: Contents) -> Option<(String, String)> {
+        for raw in files {
+            let raw = raw.as_ref();
+            let Some(file) = self.workdir.relative(raw) else { continue };
+            if !cr.wants(&file) {
+                continue;
+            }
+            let Some(text) = contents(raw) else { continue };
+            if let Some(m) = cr.regex.find(&text) {
+                let list = self.rules[cr.rule as usize].metadata.regex.as_deref().unwrap_or_default();
+                let regex = list.get(m.pattern().as_usize()).cloned().unwrap_or_default();
+                return Some((regex, file.into_owned()));
+            }
+        }
+        None
+    }
+
+    /// Whether any rule has a `regex` on file content.
+    pub fn has_content_rules(&self) -> bool {
+        !self.content_rules.is_empty()
+    }
+
+    /// Indices (ascending) of the on-request rules that are not in `active`
+    /// (ascending): the ones to offer the model by id and description.
+    pub fn available(&self, active: &[usize]) -> Vec<usize> {
+        self.rules
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| r.metadata.activation == Activation::OnRequest && active.binary_search(i).is_err())
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The rule with this id (ids are unique within a set).
+    pub fn find(&self, id: &str) -> Option<&Rule> {
+        self.rules.iter().find(|r| r.id == id)
     }
 
     /// The per-message path match. A matcher whose owners are all active
@@ -227,6 +399,12 @@ impl RuleSet {
     /// and prompt, every reason it fired, and the files a positive pattern
     /// matched but a `!` pattern excluded.
     pub fn explain<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>) -> Vec<Explanation> {
+        self.explain_with(files, prompt, None)
+    }
+
+    /// [`explain`](Self::explain) with file contents (see
+    /// [`active_with`](Self::active_with)).
+    pub fn explain_with<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>, contents: Option<Contents>) -> Vec<Explanation> {
         let mut out: Vec<Explanation> = (0..self.rules.len())
             .map(|index| Explanation { index, reasons: Vec::new(), excluded: Vec::new() })
             .collect();
@@ -249,6 +427,16 @@ impl RuleSet {
             for TopicHit { rule, topic, word } in self.topics.hits(prompt) {
                 let topic = self.rules[rule].metadata.topics.as_ref().map(|t| t[topic].clone()).unwrap_or_default();
                 push_new(&mut out[rule].reasons, Reason::Topic { topic, word });
+            }
+            self.for_mentions(prompt, |rule, name| push_new(&mut out[rule].reasons, Reason::Mention { name: name.to_string() }));
+        }
+        if let Some(contents) = contents {
+            for cr in &self.content_rules {
+                let e = &mut out[cr.rule as usize];
+                e.reasons.retain(|r| !matches!(r, Reason::Path { .. }));
+                if let Some((regex, file)) = self.content_hit(cr, files, contents) {
+                    e.reasons.push(Reason::Content { regex, file });
+                }
             }
         }
         out

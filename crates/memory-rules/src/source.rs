@@ -19,43 +19,142 @@ use crate::rule::Scope;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// How a source's files are found and read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// How a source's files are found and read: the tool whose meaning a file
+/// is read with. Each format's parser is a module of [`crate::formats`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Format {
     /// Markdown with YAML frontmatter (`paths`, `topics`, `priority`,
-    /// `description`, `remind`): `.wave/rules`, and `.claude/rules`, which
-    /// holds the same model (Claude Code's `paths` rules).
+    /// `description`, `remind`): `.wave/rules`.
     Wave,
+    /// `.claude/rules/**/*.md`: Claude Code's `paths` rules, the same model
+    /// as Wave (and the same id space).
+    Claude,
+    /// `.cursor/rules/**/*.mdc` (and nested `.cursor/rules` directories), and
+    /// the legacy `.cursorrules` file (always applied).
+    Cursor,
+    /// `.github/copilot-instructions.md`, `.github/instructions/**/*.instructions.md`.
+    Copilot,
+    /// `.windsurf/rules/*.md`, and the legacy `.windsurfrules` file (always on).
+    Windsurf,
+    /// `.kiro/steering/*.md`.
+    Kiro,
+    /// `.clinerules/` (`.md`, `.txt`) or a `.clinerules` file.
+    Cline,
+    /// `.continue/rules/*.md`.
+    Continue,
+    /// `AGENTS.md` / `CLAUDE.md` in the project root and subdirectories.
+    AgentsMd,
+    /// `.claude/rules.yaml`: keyword rules.
+    RulesYaml,
 }
 
 impl Format {
-    /// Every format, for parsers of names.
-    pub const ALL: &'static [Format] = &[Format::Wave];
+    /// Every format, in the order named sources are read.
+    pub const ALL: &'static [Format] = &[
+        Format::AgentsMd,
+        Format::Cursor,
+        Format::Copilot,
+        Format::Windsurf,
+        Format::Kiro,
+        Format::Cline,
+        Format::Continue,
+        Format::RulesYaml,
+        Format::Claude,
+        Format::Wave,
+    ];
 
-    /// The name used by the CLI and the binding: `wave`.
+    /// The name used by the CLI and the binding (`--sources`, `sources`).
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Wave => "wave",
+            Format::Claude => "claude",
+            Format::Cursor => "cursor",
+            Format::Copilot => "copilot",
+            Format::Windsurf => "windsurf",
+            Format::Kiro => "kiro",
+            Format::Cline => "cline",
+            Format::Continue => "continue",
+            Format::AgentsMd => "agents-md",
+            Format::RulesYaml => "rules-yaml",
         }
     }
 
     /// The format named `name`.
     pub fn parse(name: &str) -> Option<Format> {
-        Format::ALL.iter().copied().find(|f| f.as_str() == name)
+        Format::ALL.iter().copied().find(|f| f.as_str() == name.trim())
     }
 
     /// The depth a source of this format gets when none is given: one level
-    /// for `.wave/rules`.
+    /// for `.wave/rules`, none for the tools that read one flat directory,
+    /// any for the others.
     pub fn default_depth(self) -> Option<usize> {
         match self {
             Format::Wave => Some(1),
+            Format::Windsurf | Format::RulesYaml => Some(0),
+            _ => None,
         }
     }
 
     /// Whether a file found under a source of this format is a rule file.
     pub fn is_rule_file(self, path: &Path) -> bool {
+        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let ext = |e: &str| path.extension().is_some_and(|x| x == e);
         match self {
-            Format::Wave => path.extension().is_some_and(|e| e == "md"),
+            Format::Wave | Format::Claude | Format::Kiro | Format::Continue => ext("md"),
+            Format::Cursor => ext("mdc") || name == ".cursorrules",
+            Format::Windsurf => ext("md") || name == ".windsurfrules",
+            Format::Copilot => name.ends_with(".instructions.md") || name == crate::formats::copilot::REPOSITORY_FILE,
+            Format::Cline => ext("md") || ext("txt") || name == ".clinerules",
+            Format::AgentsMd => crate::formats::agents_md::FILE_NAMES.contains(&name.as_ref()),
+            Format::RulesYaml => name == "rules.yaml" || name == "rules.yml",
+        }
+    }
+
+    /// The format a rule file's path suggests, for `validate FILE` outside
+    /// every configured source.
+    pub fn guess(path: &Path) -> Format {
+        let p = path.to_string_lossy().replace('\\', "/");
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if p.contains(".cursor/rules/") || name.ends_with(".mdc") || name == ".cursorrules" {
+            Format::Cursor
+        } else if name.ends_with(".instructions.md") || name == crate::formats::copilot::REPOSITORY_FILE {
+            Format::Copilot
+        } else if p.contains(".windsurf/rules/") || name == ".windsurfrules" {
+            Format::Windsurf
+        } else if p.contains(".kiro/steering/") {
+            Format::Kiro
+        } else if p.contains(".clinerules") {
+            Format::Cline
+        } else if p.contains(".continue/rules/") {
+            Format::Continue
+        } else if Format::AgentsMd.is_rule_file(path) {
+            Format::AgentsMd
+        } else if Format::RulesYaml.is_rule_file(path) {
+            Format::RulesYaml
+        } else if p.contains(".claude/rules/") {
+            Format::Claude
+        } else {
+            Format::Wave
+        }
+    }
+
+    /// The default sources of this format: `(path relative to the base,
+    /// scope)`, user ones first. `.` for [`Format::AgentsMd`] is the
+    /// project itself (searched for `AGENTS.md` / `CLAUDE.md` at any
+    /// depth); a Cursor source on the project itself finds nested
+    /// `.cursor/rules` directories.
+    pub fn default_locations(self) -> &'static [(&'static str, Scope)] {
+        match self {
+            Format::Wave => &[(".wave/rules", Scope::User), (".wave/rules", Scope::Project)],
+            Format::Claude => &[(".claude/rules", Scope::User), (".claude/rules", Scope::Project)],
+            Format::Cursor => &[(".cursorrules", Scope::Project), (".", Scope::Project), (".cursor/rules", Scope::Project)],
+            Format::Copilot => &[(".github/copilot-instructions.md", Scope::Project), (".github/instructions", Scope::Project)],
+            Format::Windsurf => &[(".windsurfrules", Scope::Project), (".windsurf/rules", Scope::Project)],
+            Format::Kiro => &[(".kiro/steering", Scope::User), (".kiro/steering", Scope::Project)],
+            Format::Cline => &[(".clinerules", Scope::Project)],
+            Format::Continue => &[(".continue/rules", Scope::Project)],
+            Format::AgentsMd => &[(".", Scope::Project)],
+            Format::RulesYaml => &[(".claude/rules.yaml", Scope::User), (".claude/rules.yaml", Scope::Project)],
         }
     }
 }
@@ -64,6 +163,36 @@ impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// The sources read when the caller names none: what the agent SDK reads.
+pub const DEFAULT_SOURCE_NAMES: [&str; 2] = ["claude", "wave"];
+
+/// Parses source names (`cursor`, `agents-md`, ...; `all` for every format)
+/// into formats, in [`Format::ALL`] order without repeats.
+pub fn formats_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Format>, String> {
+    let mut wanted = Vec::new();
+    for name in names {
+        let name = name.as_ref().trim();
+        if name.is_empty() {
+            continue;
+        }
+        if name == "all" {
+            wanted.extend_from_slice(Format::ALL);
+            continue;
+        }
+        match Format::parse(name) {
+            Some(f) => wanted.push(f),
+            None => {
+                let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+                return Err(format!("unknown source '{name}'; the sources are: {}, or all", known.join(", ")));
+            }
+        }
+    }
+    if wanted.is_empty() {
+        return Err("no source named; give one or more of the source names, or all".to_string());
+    }
+    Ok(Format::ALL.iter().copied().filter(|f| wanted.contains(f)).collect())
 }
 
 /// One place rules are read from.
@@ -103,7 +232,7 @@ impl Source {
 
     /// `<base>/.claude/rules`: the same Markdown model, at any depth.
     pub fn claude(base: &Path, scope: Scope) -> Self {
-        Source::new(base.join(".claude").join("rules"), scope, Format::Wave, None)
+        Source::new(base.join(".claude").join("rules"), scope, Format::Claude, None)
     }
 }
 
@@ -138,6 +267,31 @@ impl Config {
             Source::claude(workdir, Scope::Project),
             Source::wave(workdir, Scope::Project),
         ]
+    }
+
+    /// The default sources of the named formats, in override order: every
+    /// user source, then every project source, each in [`Format::ALL`]
+    /// order. `named(.., &[Format::Claude, Format::Wave])` is the agent
+    /// SDK's four ([`default_sources`](Self::default_sources)).
+    pub fn named(workdir: impl Into<PathBuf>, home: impl AsRef<Path>, formats: &[Format]) -> Self {
+        let workdir = workdir.into();
+        let mut sources = Vec::new();
+        for scope in [Scope::User, Scope::Project] {
+            for &format in Format::ALL.iter().filter(|f| formats.contains(f)) {
+                for &(rel, s) in format.default_locations() {
+                    if s != scope {
+                        continue;
+                    }
+                    let base = match scope {
+                        Scope::User => home.as_ref(),
+                        Scope::Project => workdir.as_path(),
+                    };
+                    let dir = if rel == "." { base.to_path_buf() } else { base.join(rel) };
+                    sources.push(Source::new(dir, scope, format, format.default_depth()));
+                }
+            }
+        }
+        Config { workdir, sources }
     }
 
     /// Where new rules of `scope` go: the last (winning) Wave-format source

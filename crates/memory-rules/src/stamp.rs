@@ -59,7 +59,7 @@ pub struct Cached {
     stamp: Option<Stamp>,
     /// Hash of the file's bytes (0 when unreadable).
     hash: u64,
-    pub rule: Option<ParsedRule>,
+    pub rules: Vec<ParsedRule>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -78,9 +78,9 @@ pub fn refresh(found: &Found, before: Option<(&Arc<Cached>, Option<SystemTime>)>
     *reparsed += 1;
     let (text, outcome) = crate::read_and_parse(found);
     let hash = text.map_or(0, |t| hash_of(t.as_bytes()));
-    let (rule, diagnostics) = (outcome.rule, outcome.diagnostics);
+    let (rules, diagnostics) = (outcome.rules, outcome.diagnostics);
     let same = before.is_some_and(|(c, _)| same_place(c) && c.hash == hash && c.diagnostics == diagnostics);
-    let entry = Cached { scope: found.scope, format: found.format, id: found.id.clone(), stamp, hash, rule, diagnostics };
+    let entry = Cached { scope: found.scope, format: found.format, id: found.id.clone(), stamp, hash, rules, diagnostics };
     (Arc::new(entry), same)
 }
 

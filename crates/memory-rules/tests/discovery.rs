@@ -218,12 +218,15 @@ fn the_default_sources_are_the_agent_sdks_four_in_override_order() {
     assert_eq!(
         got,
         [
-            (t.home().join(".claude/rules"), Scope::User, Format::Wave, None),
+            (t.home().join(".claude/rules"), Scope::User, Format::Claude, None),
             (t.home().join(".wave/rules"), Scope::User, Format::Wave, Some(1)),
-            (t.workdir().join(".claude/rules"), Scope::Project, Format::Wave, None),
+            (t.workdir().join(".claude/rules"), Scope::Project, Format::Claude, None),
             (t.workdir().join(".wave/rules"), Scope::Project, Format::Wave, Some(1)),
         ]
     );
+    // The same four, by name: what the agent SDK reads.
+    let named = Config::named(t.workdir(), t.home(), &memory_rules::formats_named(&memory_rules::DEFAULT_SOURCE_NAMES).unwrap());
+    assert_eq!(named, c);
 }
 
 #[test]

@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "wave-rules", version, about = "Validate, list, match, add and remove memory rules (.wave/rules)")]
+#[command(name = "wave-rules", version, about = "Validate, list, match, add and remove memory rules (.wave/rules, and every agent's rule files with --sources)")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -21,6 +21,11 @@ pub struct Cli {
     /// [default: 1]. A relative DIR is relative to the workdir
     #[arg(long, global = true, value_name = "SPEC", value_parser = SourceArg::parse)]
     pub source: Vec<SourceArg>,
+    /// Which agents' rules to read, by name: wave, claude, cursor, copilot,
+    /// windsurf, kiro, cline, continue, agents-md, rules-yaml, or all; each at
+    /// its tool's own places [default: claude,wave, what the agent SDK reads]
+    #[arg(long, global = true, value_name = "NAME[,NAME...]", value_delimiter = ',', conflicts_with = "source")]
+    pub sources: Vec<String>,
     /// Print machine-readable JSON on stdout
     #[arg(long, global = true)]
     pub json: bool,

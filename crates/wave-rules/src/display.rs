@@ -80,6 +80,14 @@ pub fn triggers(m: &memory_rules::Metadata) -> String {
     if let Some(t) = &m.topics {
         parts.push(format!("topics: {}", t.join(", ")));
     }
+    if let Some(r) = &m.regex {
+        parts.push(format!("regex: {}", r.join(", ")));
+    }
+    match m.activation {
+        memory_rules::Activation::OnRequest => parts.push("on request".into()),
+        memory_rules::Activation::Manual => parts.push("manual (@mention)".into()),
+        memory_rules::Activation::Auto => {}
+    }
     if parts.is_empty() {
         "always".into()
     } else {

@@ -95,6 +95,10 @@ impl Env {
             None => std::env::home_dir()
                 .ok_or_else(|| Output::fail(EXIT_TROUBLE, "cannot find the home directory; pass --home DIR"))?,
         };
+        if !cli.sources.is_empty() {
+            let formats = memory_rules::formats_named(&cli.sources).map_err(|e| Output::fail(EXIT_TROUBLE, format!("--sources: {e}")))?;
+            return Ok(Env { config: memory_rules::Config::named(workdir, home, &formats), json: cli.json });
+        }
         Ok(Env { config: memory_rules::Config::with_home(workdir, home), json: cli.json })
     }
 }

@@ -20,6 +20,9 @@ pub fn run(env: &Env) -> Output {
                     "paths": r.metadata.paths,
                     "topics": r.metadata.topics,
                     "description": r.metadata.description,
+                    "format": r.format.as_str(),
+                    "activation": r.metadata.activation.as_str(),
+                    "regex": r.metadata.regex,
                     "file": display::show(&r.file_path, workdir),
                     "firstLine": display::first_line(&r.content, usize::MAX),
                 })

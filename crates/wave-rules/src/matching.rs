@@ -4,20 +4,44 @@
 use crate::args::MatchArgs;
 use crate::display;
 use crate::{Env, Output};
-use memory_rules::{Excluded, Reason, Rule};
+use memory_rules::formats;
+use memory_rules::{Activation, Excluded, Reason, Rule};
+use std::io::Read;
+
+/// The most bytes of a file in context read for `regex` rules.
+pub const MAX_CONTENT_BYTES: u64 = 1024 * 1024;
 
 pub fn run(env: &Env, args: &MatchArgs) -> Output {
     let loaded = memory_rules::load(&env.config);
     let set = &loaded.rules;
     let prompt = args.prompt.as_deref();
-    let explanations = set.explain(&args.files, prompt);
+    // Rules with a `regex` (Continue) match the content of the files in
+    // context: the CLI is a caller that can read them.
+    let workdir = env.config.workdir.clone();
+    let read = move |file: &str| -> Option<String> {
+        let path = workdir.join(file);
+        let mut text = String::new();
+        std::fs::File::open(path).ok()?.take(MAX_CONTENT_BYTES).read_to_string(&mut text).ok()?;
+        Some(text)
+    };
+    let contents: Option<memory_rules::ruleset::Contents> = set.has_content_rules().then_some(&read);
+    let explanations = set.explain_with(&args.files, prompt, contents);
     let (active, inactive): (Vec<_>, Vec<_>) = explanations.iter().partition(|e| e.is_active());
+    let active_ids: Vec<usize> = active.iter().map(|e| e.index).collect();
+    let available = set.available(&active_ids);
     let outside: Vec<&String> = args.files.iter().filter(|f| set.normalize(f).is_none()).collect();
     let mut out = Output::default();
     if env.json {
         let rule_json = |e: &memory_rules::Explanation| {
             let r = &set.rules()[e.index];
-            let mut v = serde_json::json!({ "id": r.id, "scope": r.scope.as_str(), "priority": r.priority() });
+            let mut v = serde_json::json!({
+                "id": r.id,
+                "scope": r.scope.as_str(),
+                "priority": r.priority(),
+                "format": r.format.as_str(),
+                "activation": r.metadata.activation.as_str(),
+                "kind": formats::kind(r),
+            });
             v["reasons"] = e.reasons.iter().map(reason_json).collect();
             if args.all {
                 v["excluded"] = e.excluded.iter().map(|x| serde_json::json!({ "file": x.file, "pattern": x.pattern, "by": x.by })).collect();
@@ -33,6 +57,10 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
             "files": files,
             "prompt": prompt,
             "active": active.iter().map(|e| rule_json(e)).collect::<Vec<_>>(),
+            "available": available.iter().map(|&i| {
+                let r = &set.rules()[i];
+                serde_json::json!({ "id": r.id, "description": r.metadata.description, "format": r.format.as_str() })
+            }).collect::<Vec<_>>(),
         });
         if args.all {
             let not: Vec<_> = inactive.iter().filter(|e| !set.rules()[e.index].metadata.is_unconditional()).map(|e| rule_json(e)).collect();
@@ -53,16 +81,27 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         let rule = &set.rules()[e.index];
         out.stdout.push_str(&heading(rule));
         for reason in &e.reasons {
-            out.stdout.push_str(&format!("    {}\n", describe(reason)));
+            out.stdout.push_str(&format!("    {}\n", describe(rule, reason)));
+        }
+    }
+    if !available.is_empty() {
+        out.stdout.push_str(&format!("\n{} rule{} available on request (offered by description; the model reads them with read_rule)\n", available.len(), if available.len() == 1 { "" } else { "s" }));
+        for &i in &available {
+            let rule = &set.rules()[i];
+            out.stdout.push_str(&heading(rule));
+            out.stdout.push_str(&format!("    {}\n", display::first_line(rule.metadata.description.as_deref().unwrap_or("(no description)"), 100)));
         }
     }
     if args.all {
-        let conditional: Vec<_> = inactive.iter().filter(|e| !set.rules()[e.index].metadata.is_unconditional()).collect();
+        let conditional: Vec<_> = inactive
+            .iter()
+            .filter(|e| !set.rules()[e.index].metadata.is_unconditional() && available.binary_search(&e.index).is_err())
+            .collect();
         out.stdout.push_str(&format!("\n{} conditional rule{} not active\n", conditional.len(), if conditional.len() == 1 { "" } else { "s" }));
         for e in conditional {
             let rule = &set.rules()[e.index];
             out.stdout.push_str(&heading(rule));
-            for line in why_not(rule, &e.excluded, args.files.len(), prompt.is_some()) {
+            for line in why_not(rule, &e.excluded, args.files.len(), prompt.is_some(), contents.is_some()) {
                 out.stdout.push_str(&format!("    {line}\n"));
             }
         }
@@ -74,11 +113,30 @@ fn heading(rule: &Rule) -> String {
     format!("  {} ({}, priority {})\n", rule.id, rule.scope, rule.priority())
 }
 
-fn describe(reason: &Reason) -> String {
-    match reason {
-        Reason::Always => "always active: no paths and no topics".into(),
+
+/// Why a rule is active, in its own tool's terms for the other agents'
+/// formats ("Cursor: Auto Attached, `globs` 'src/**' matches src/x.ts").
+fn describe(rule: &Rule, reason: &Reason) -> String {
+    let plain = match reason {
+        Reason::Always => "always active: no paths and no topics".to_string(),
         Reason::Path { pattern, file } => format!("path '{pattern}' matches {file}"),
         Reason::Topic { topic, word } => format!("topic '{topic}' starts the word '{word}' in the prompt"),
+        Reason::Mention { name } => format!("the prompt mentions it as @{name}"),
+        Reason::Content { regex, file } => format!("`regex` '{regex}' matches the content of {file}"),
+    };
+    if !rule.format.qualifies_ids() {
+        return plain;
+    }
+    let tool = rule.format.tool();
+    let kind = formats::kind(rule);
+    let key = rule.format.glob_key();
+    match reason {
+        Reason::Always => format!("{tool}: {kind}"),
+        Reason::Path { pattern, file } if rule.metadata.directory.as_deref().is_some_and(|d| *pattern == format!("{d}/**")) => {
+            format!("{tool}: {kind}, for files under {}/: {file}", rule.metadata.directory.as_deref().unwrap_or(""))
+        }
+        Reason::Path { pattern, file } => format!("{tool}: {kind}, `{key}` '{pattern}' matches {file}"),
+        _ => format!("{tool}: {kind}, {plain}"),
     }
 }
 
@@ -87,20 +145,48 @@ fn reason_json(reason: &Reason) -> serde_json::Value {
         Reason::Always => serde_json::json!({ "kind": "always" }),
         Reason::Path { pattern, file } => serde_json::json!({ "kind": "path", "pattern": pattern, "file": file }),
         Reason::Topic { topic, word } => serde_json::json!({ "kind": "topic", "topic": topic, "word": word }),
+        Reason::Mention { name } => serde_json::json!({ "kind": "mention", "name": name }),
+        Reason::Content { regex, file } => serde_json::json!({ "kind": "content", "regex": regex, "file": file }),
     }
 }
 
 /// Why a conditional rule did not fire, one line per trigger.
-fn why_not(rule: &Rule, excluded: &[Excluded], files: usize, has_prompt: bool) -> Vec<String> {
+fn why_not(rule: &Rule, excluded: &[Excluded], files: usize, has_prompt: bool, has_contents: bool) -> Vec<String> {
     let mut lines = Vec::new();
+    let tool = rule.format.tool();
+    match rule.metadata.activation {
+        Activation::Manual => {
+            let names = formats::mention_names(rule);
+            let name = names.iter().min_by_key(|n| n.len()).cloned().unwrap_or_default();
+            lines.push(format!("{tool}: {}: active only when the prompt mentions it, as @{name}", formats::kind(rule)));
+            return lines;
+        }
+        Activation::OnRequest => {
+            lines.push(format!("{tool}: {}: offered to the model by its description; active when mentioned", formats::kind(rule)));
+            return lines;
+        }
+        Activation::Auto => {}
+    }
+    let qualified = rule.format.qualifies_ids();
     if let Some(paths) = &rule.metadata.paths {
         for x in excluded {
             lines.push(format!("{} matches '{}' but is excluded by '{}'", x.file, x.pattern, x.by));
         }
         if excluded.is_empty() {
             let what = if files == 0 { "no files in context".to_string() } else { format!("none of the {files} files matches") };
-            lines.push(format!("paths: {what} {}", paths.join(", ")));
+            if qualified {
+                lines.push(format!("{tool}: {}, `{}`: {what} {}", formats::kind(rule), rule.format.glob_key(), paths.join(", ")));
+            } else {
+                lines.push(format!("paths: {what} {}", paths.join(", ")));
+            }
         }
+    }
+    if let Some(regex) = &rule.metadata.regex {
+        lines.push(if has_contents {
+            format!("{tool}: `regex` {} matches the content of no file in context that the globs allow", regex.join(", "))
+        } else {
+            format!("{tool}: `regex` {} not checked: no file contents", regex.join(", "))
+        });
     }
     if let Some(topics) = &rule.metadata.topics {
         lines.push(if has_prompt {
@@ -110,4 +196,26 @@ fn why_not(rule: &Rule, excluded: &[Excluded], files: usize, has_prompt: bool) -
         });
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use memory_rules::Metadata;
+
+    #[test]
+    fn explanations_speak_each_tool() {
+        use memory_rules::Format;
+        let rule = |format, metadata| Rule { id: format!("{format}:x"), scope: memory_rules::Scope::Project, file_path: "x".into(), content: "c".into(), metadata, format };
+        let globbed = Metadata { paths: Some(vec!["src/**".into()]), ..Metadata::default() };
+        let path = Reason::Path { pattern: "src/**".into(), file: "src/x.ts".into() };
+        assert_eq!(describe(&rule(Format::Cursor, globbed.clone()), &path), "Cursor: Auto Attached, `globs` 'src/**' matches src/x.ts");
+        assert_eq!(describe(&rule(Format::Windsurf, globbed.clone()), &path), "Windsurf: Glob, `globs` 'src/**' matches src/x.ts");
+        assert_eq!(describe(&rule(Format::Kiro, globbed), &path), "Kiro: inclusion: fileMatch, `fileMatchPattern` 'src/**' matches src/x.ts");
+        assert_eq!(describe(&rule(Format::Cursor, Metadata::default()), &Reason::Always), "Cursor: Always");
+        let manual = Metadata { activation: Activation::Manual, ..Metadata::default() };
+        let r = rule(Format::Windsurf, manual);
+        assert_eq!(describe(&r, &Reason::Mention { name: "x".into() }), "Windsurf: Manual, the prompt mentions it as @x");
+        assert_eq!(why_not(&r, &[], 0, true, false), ["Windsurf: Manual: active only when the prompt mentions it, as @x"]);
+    }
 }

@@ -68,7 +68,9 @@ fn plural(n: usize, word: &str) -> String {
 
 /// Checks only the given files (whatever their extension) and directories
 /// (as rules roots: those of a configured source as that source says, others
-/// as `.wave/rules`: `*.md`, one level deep). A missing path is I/O trouble.
+/// in the format their path suggests, such as `.cursor/rules` or
+/// `*.instructions.md`, else as `.wave/rules`: `*.md`, one level deep). A
+/// missing path is I/O trouble.
 fn check_paths(env: &Env, paths: &[std::path::PathBuf]) -> Result<(Vec<Diagnostic>, usize), Output> {
     let mut diagnostics = Vec::new();
     let mut rules = 0;
@@ -80,19 +82,17 @@ fn check_paths(env: &Env, paths: &[std::path::PathBuf]) -> Result<(Vec<Diagnosti
             let source = Source {
                 dir: path.clone(),
                 scope: Scope::Project,
-                format: like.map_or(RuleFormat::Wave, |s| s.format),
-                depth: like.map_or(Some(1), |s| s.depth),
+                format: like.map_or_else(|| RuleFormat::guess(&path.join("x")), |s| s.format),
+                depth: like.map_or_else(|| RuleFormat::guess(&path.join("x")).default_depth(), |s| s.depth),
             };
             discover::find(&source.root(&env.config.workdir), &mut diagnostics)
         } else {
-            let id = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let format = env.config.source_of(path).map_or(RuleFormat::Wave, |s| s.format);
+            let format = env.config.source_of(path).map_or_else(|| RuleFormat::guess(path), |s| s.format);
+            let id = format.id(&path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
             vec![Found { scope: Scope::Project, format, source: 0, id, path: path.clone() }]
         };
         for f in &found {
-            if memory_rules::load_file(f, &mut diagnostics).is_some() {
-                rules += 1;
-            }
+            rules += memory_rules::load_file(f, &mut diagnostics).len();
         }
     }
     diagnostic::sort(&mut diagnostics);

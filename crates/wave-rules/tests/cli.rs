@@ -154,10 +154,14 @@ fn validate_github_annotations() {
 fn validate_only_the_given_paths() {
     let t = Tree::new();
     t.project("broken.md", "---\npaths: [\n---\nx");
-    let good = t.write(t.work().join("proposed/rule.mdc"), "---\npaths: '*.ts'\n---\nok");
+    let good = t.write(t.work().join("proposed/rule.md"), "---\npaths: '*.ts'\n---\nok");
     let r = t.run(&["validate", good.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert_eq!(r.stdout, "1 rule loaded; 0 errors, 0 warnings, 0 infos\n");
+    // A file outside every source is read in the format its path suggests.
+    let cursor = t.write(t.work().join("proposed/rule.mdc"), "---\npaths: '*.ts'\n---\nok");
+    let r = t.run(&["validate", cursor.to_str().unwrap()]);
+    assert!(r.stdout.starts_with("proposed/rule.mdc:2:1: warning[foreign-key]: 'paths' is Claude Code's key, not Cursor's: write 'globs'"), "{}", r.stdout);
     let r = t.run(&["validate", ".wave/rules"]);
     assert_eq!(r.code, 1);
     let r = t.run(&["validate", "missing.md"]);
@@ -349,9 +353,55 @@ fn claude_rules_are_read_by_default_and_source_replaces_the_list() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(t.work().join("team/team-rule.md").is_file());
 
-    for bad in ["nowhere", "group=dir", "project:cursor=dir", "project:wave:deep=dir", "project="] {
+    for bad in ["nowhere", "group=dir", "project:nosuch=dir", "project:wave:deep=dir", "project="] {
         let r = t.run(&["list", "--source", bad]);
         assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
         assert!(r.stderr.contains("--source"), "{bad}: {}", r.stderr);
     }
+}
+
+#[test]
+fn sources_by_name_on_every_subcommand() {
+    let t = Tree::new();
+    t.project("style.md", "Wave.");
+    t.write(t.work().join(".cursor/rules/ui.mdc"), "---\nglobs: src/**/*.tsx\n---\nCursor UI.");
+    t.write(t.work().join(".cursor/rules/api.mdc"), "---\ndescription: API handlers\n---\nCursor API.");
+    t.write(t.work().join(".kiro/steering/k.md"), "---\ninclusion: fileMatch\nfileMatchPattern: '*.ts,*.tsx'\n---\nKiro.");
+    t.write(t.work().join("AGENTS.md"), "Agents.");
+    let ids = |r: &Run| -> Vec<String> { json(r)["rules"].as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap().to_string()).collect() };
+    // The default is what the agent SDK reads: no other agent's files.
+    assert_eq!(ids(&t.run(&["list", "--json"])), ["style.md"]);
+    assert_eq!(ids(&t.run(&["list", "--json", "--sources", "cursor,wave"])), ["cursor:api.mdc", "cursor:ui.mdc", "style.md"]);
+    assert_eq!(ids(&t.run(&["list", "--json", "--sources", "all"])).len(), 5);
+
+    // validate lints every format it reads, same output forms.
+    let r = t.run(&["validate", "--sources", "kiro"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.starts_with(".kiro/steering/k.md:3:20: warning[comma-joined-pattern]: Kiro reads '*.ts,*.tsx' as ONE literal pattern"), "{}", r.stdout);
+    let r = t.run(&["validate", "--sources", "kiro", "--strict", "--format", "github"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.starts_with("::warning file=.kiro/steering/k.md,line=3,col=20,title=warning[comma-joined-pattern]::"), "{}", r.stdout);
+    let r = t.run(&["validate", "--json", "--sources", "kiro"]);
+    assert_eq!(json(&r)["diagnostics"][0]["code"], "comma-joined-pattern");
+
+    // match: each format in its tool's terms; on-request rules are available.
+    let r = t.run(&["match", "--all", "--sources", "all", "src/a/b.tsx", "lib/x.ts"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("  cursor:ui.mdc (project, priority 0)\n    Cursor: Auto Attached, `globs` 'src/**/*.tsx' matches src/a/b.tsx\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("    AGENTS.md: project root file\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("1 rule available on request (offered by description; the model reads them with read_rule)\n  cursor:api.mdc (project, priority 0)\n    API handlers\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("  kiro:k.md (project, priority 0)\n    Kiro: inclusion: fileMatch, `fileMatchPattern`: none of the 2 files matches *.ts,*.tsx\n"), "{}", r.stdout);
+    let r = t.run(&["match", "--json", "--sources", "cursor", "--prompt", "see @api"]);
+    let doc = json(&r);
+    assert_eq!(doc["active"][0]["id"], "cursor:api.mdc");
+    assert_eq!(doc["active"][0]["reasons"][0]["kind"], "mention");
+    assert_eq!(doc["available"], serde_json::json!([]));
+    let doc = json(&t.run(&["match", "--json", "--sources", "cursor"]));
+    assert_eq!(doc["available"], serde_json::json!([{ "id": "cursor:api.mdc", "description": "API handlers", "format": "cursor" }]));
+
+    // A bad name is usage trouble; --sources and --source do not mix.
+    let r = t.run(&["list", "--sources", "cursor,vim"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unknown source 'vim'"), "{}", r.stderr);
+    assert_eq!(t.run(&["list", "--sources", "cursor", "--source", "project=x"]).code, 2);
 }

@@ -1,0 +1,44 @@
+//! Cline: `.clinerules/` (`.md` and `.txt`, recursive), or a single
+//! `.clinerules` file. No frontmatter: always; a `paths` list: active when a
+//! file in context matches.
+
+use super::{Format, Input, Split};
+use crate::diagnostic::{Code, Severity};
+use crate::frontmatter::Value;
+use crate::parse::{Context, ParsedRule};
+use crate::rule::Metadata;
+
+const KEYS: [&str; 1] = ["paths"];
+
+/// Cline's name for how a rule is activated.
+pub fn kind(meta: &Metadata) -> &'static str {
+    if meta.paths.is_some() {
+        "conditional"
+    } else {
+        "always"
+    }
+}
+
+pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
+    let fm = cx.frontmatter(input.text)?;
+    let mut meta = Metadata::default();
+    let mut patterns = Vec::new();
+    for (key, value, at) in &fm.entries {
+        match key.as_str() {
+            "paths" => {
+                if let Value::Str(_) = value {
+                    cx.report(Severity::Warning, Code::InvalidField, *at, "Cline documents 'paths' as a list; write paths: [\"...\"] (read as one pattern)".into());
+                }
+                if let Some(list) = cx.globs(Format::Cline, key, value, *at, Split::Whole) {
+                    let (matched, p) =
+                        cx.format_patterns("paths", &list, input.directory, false, str::to_string);
+                    meta.paths = Some(matched);
+                    patterns = p;
+                }
+            }
+            _ => cx.other_key(Format::Cline, key, *at, &KEYS),
+        }
+    }
+    let content = cx.check_body(input.text, fm.body);
+    Some(super::rule(input, Format::Cline, content, meta, patterns))
+}

@@ -1,0 +1,117 @@
+//! GitHub Copilot: `.github/copilot-instructions.md` (always) and
+//! `.github/instructions/**/*.instructions.md`.
+//!
+//! `applyTo` is one comma-separated string of globs. `**`, `**/*` and `*`
+//! apply always; any other pattern is matched as `**/`+pattern,
+//! case-insensitively, as VS Code reads it. Without `applyTo` the file is on
+//! request by its `description`. `excludeAgent: coding-agent` leaves the rule
+//! out (we serve coding agents); `excludeAgent: code-review` does not.
+
+use super::{At, Format, Input, Split};
+use crate::diagnostic::{Code, Severity};
+use crate::frontmatter::Value;
+use crate::parse::{Context, ParsedRule};
+use crate::rule::{Activation, Metadata};
+
+const KEYS: [&str; 4] = ["applyTo", "description", "excludeAgent", "name"];
+
+/// The file that always applies.
+pub const REPOSITORY_FILE: &str = "copilot-instructions.md";
+
+/// Copilot's name for how a rule is activated.
+pub fn kind(meta: &Metadata) -> &'static str {
+    match meta.activation {
+        Activation::OnRequest => "on request (no applyTo; by description)",
+        Activation::Manual => "manual (attached by hand)",
+        Activation::Auto if meta.paths.is_some() => "path-specific",
+        Activation::Auto => "repository-wide",
+    }
+}
+
+/// Patterns VS Code treats as "every file": the rule always applies.
+fn is_everything(p: &str) -> bool {
+    matches!(p, "**" | "**/*" | "*")
+}
+
+/// VS Code's reading: `**/`+pattern unless it already starts so.
+fn dialect(p: &str) -> String {
+    let p = p.trim_start_matches("./").trim_start_matches('/');
+    if p.starts_with("**/") {
+        p.to_string()
+    } else {
+        format!("**/{p}")
+    }
+}
+
+pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
+    let fm = cx.frontmatter(input.text)?;
+    let repository_wide = input.path.file_name().is_some_and(|n| n == REPOSITORY_FILE);
+    let mut meta = Metadata::default();
+    let mut apply: Option<(Vec<String>, At)> = None;
+    let mut apply_present = false;
+    for (key, value, at) in &fm.entries {
+        match key.as_str() {
+            "description" => meta.description = cx.description(value, *at),
+            "name" => meta.name = value.as_text(),
+            "applyTo" => {
+                apply_present = true;
+                if let Value::List(_) = value {
+                    cx.report(
+                        Severity::Warning,
+                        Code::InvalidField,
+                        *at,
+                        "Copilot reads 'applyTo' as one comma-separated string, not a list; write applyTo: \"a, b\"".into(),
+                    );
+                }
+                apply = cx
+                    .globs(Format::Copilot, key, value, *at, Split::Commas)
+                    .map(|l| (l, *at));
+            }
+            "excludeAgent" => {
+                // A string; a list of them is read the same way.
+                let agents: Vec<String> = match value {
+                    Value::List(items) => items.iter().filter_map(Value::as_text).collect(),
+                    other => other.as_text().into_iter().collect(),
+                };
+                let known = !agents.is_empty() && agents.iter().all(|a| matches!(a.trim(), "coding-agent" | "code-review"));
+                if !known {
+                    cx.report(
+                        Severity::Warning,
+                        Code::InvalidField,
+                        *at,
+                        format!("'excludeAgent' is 'code-review' or 'coding-agent', not {}; ignored", crate::parse::describe(value)),
+                    );
+                } else if agents.iter().any(|a| a.trim() == "coding-agent") {
+                    cx.report(
+                        Severity::Info,
+                        Code::ExcludedAgent,
+                        *at,
+                        "excludeAgent: coding-agent: Copilot leaves this rule out for coding agents, and so do we".into(),
+                    );
+                    return None;
+                }
+            }
+            _ => cx.other_key(Format::Copilot, key, *at, &KEYS),
+        }
+    }
+    let mut patterns = Vec::new();
+    if repository_wide {
+        // Always, whatever its frontmatter says.
+    } else if let Some((list, _)) = apply {
+        if !list.iter().any(|p| is_everything(p)) {
+            let (matched, p) = cx.format_patterns("applyTo", &list, input.directory, true, dialect);
+            meta.paths = Some(matched);
+            patterns = p;
+        }
+    } else {
+        meta.activation = Activation::OnRequest;
+        let what = if apply_present {
+            "(empty applyTo) on-request"
+        } else {
+            "on-request (no applyTo)"
+        };
+        cx.needs_description(Format::Copilot, what, &meta, Some((1, 1)));
+    }
+    let content = cx.check_body(input.text, fm.body);
+    Some(super::rule(input, Format::Copilot, content, meta, patterns))
+}

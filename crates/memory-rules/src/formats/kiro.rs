@@ -1,0 +1,105 @@
+//! Kiro steering: `.kiro/steering/*.md` and `~/.kiro/steering`.
+//!
+//! `inclusion: always` (the default) `| fileMatch | manual | auto`.
+//! `fileMatchPattern` is a string or a list; Kiro reads a string as ONE
+//! pattern, so a comma-joined string (`"*.ts,*.tsx"`) is a literal pattern
+//! that matches no file. We read it as Kiro does and report it. `auto`
+//! (Kiro's docs: included when the request matches the `description`) is on
+//! request here. Manual steering is mentioned as `#name` in Kiro's chat; a
+//! mention with `#` or `@` activates it.
+
+use super::{Format, Input, Split};
+use crate::diagnostic::{Code, Severity};
+use crate::parse::{Context, ParsedRule};
+use crate::rule::{Activation, Metadata};
+
+const KEYS: [&str; 4] = ["inclusion", "fileMatchPattern", "name", "description"];
+
+/// Kiro's name for how a rule is activated.
+pub fn kind(meta: &Metadata) -> &'static str {
+    match meta.activation {
+        Activation::OnRequest => "inclusion: auto",
+        Activation::Manual => "inclusion: manual",
+        Activation::Auto if meta.paths.is_some() => "inclusion: fileMatch",
+        Activation::Auto => "inclusion: always",
+    }
+}
+
+pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
+    let fm = cx.frontmatter(input.text)?;
+    let mut meta = Metadata::default();
+    let mut inclusion: Option<(String, Option<(u32, u32)>)> = None;
+    let mut pattern = None;
+    for (key, value, at) in &fm.entries {
+        match key.as_str() {
+            "description" => meta.description = cx.description(value, *at),
+            "name" => meta.name = value.as_text(),
+            "inclusion" => match value.as_text().map(|t| t.trim().to_string()) {
+                Some(t) if ["always", "fileMatch", "manual", "auto"].contains(&t.as_str()) => {
+                    inclusion = Some((t, *at))
+                }
+                _ => cx.report(
+                    Severity::Warning,
+                    Code::InvalidField,
+                    *at,
+                    format!(
+                        "'inclusion' is always, fileMatch, manual or auto, not {}; read as always",
+                        crate::parse::describe(value)
+                    ),
+                ),
+            },
+            "fileMatchPattern" => {
+                pattern = cx
+                    .globs(Format::Kiro, key, value, *at, Split::Literal)
+                    .map(|p| (p, *at))
+            }
+            _ => cx.other_key(Format::Kiro, key, *at, &KEYS),
+        }
+    }
+    let mut patterns = Vec::new();
+    let (kind, at) = match &inclusion {
+        Some((t, at)) => (t.as_str(), *at),
+        None => ("always", None),
+    };
+    match kind {
+        "fileMatch" => match &pattern {
+            Some((list, _)) => {
+                let (matched, p) = cx.format_patterns(
+                    "fileMatchPattern",
+                    list,
+                    input.directory,
+                    false,
+                    str::to_string,
+                );
+                meta.paths = Some(matched);
+                patterns = p;
+            }
+            None => {
+                cx.report(
+                    Severity::Warning,
+                    Code::EmptyTrigger,
+                    at,
+                    "inclusion: fileMatch without 'fileMatchPattern' never applies; add one".into(),
+                );
+                meta.activation = Activation::Manual;
+            }
+        },
+        "auto" => {
+            meta.activation = Activation::OnRequest;
+            cx.needs_description(Format::Kiro, "inclusion: auto", &meta, at);
+        }
+        "manual" => meta.activation = Activation::Manual,
+        _ => {
+            if let Some((_, pat_at)) = &pattern {
+                cx.report(
+                    Severity::Warning,
+                    Code::ForeignKey,
+                    *pat_at,
+                    "'fileMatchPattern' only applies with 'inclusion: fileMatch'; this steering file is always included".into(),
+                );
+            }
+        }
+    }
+    let content = cx.check_body(input.text, fm.body);
+    Some(super::rule(input, Format::Kiro, content, meta, patterns))
+}

@@ -1,0 +1,188 @@
+//! The bounded project walk for files that may sit in any subdirectory:
+//! `AGENTS.md` / `CLAUDE.md` and nested `.cursor/rules` directories.
+//!
+//! The walk does not follow symlinked directories, skips hidden directories
+//! and the usual build and dependency trees ([`SKIPPED_DIRS`]), goes at most
+//! [`MAX_DEPTH`] levels down and visits at most [`MAX_DIRS`] directories; when
+//! a limit stops it, an `info` diagnostic says so and what was found is kept.
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use std::path::{Path, PathBuf};
+use walkdir::WalkDir;
+
+/// Directory levels below the project root that are searched.
+pub const MAX_DEPTH: usize = 8;
+/// Directories visited at most in one walk.
+pub const MAX_DIRS: usize = 20_000;
+/// Directory names never searched (besides hidden ones).
+pub const SKIPPED_DIRS: [&str; 12] = [
+    "node_modules",
+    "target",
+    "dist",
+    "build",
+    "out",
+    "vendor",
+    "venv",
+    "__pycache__",
+    "coverage",
+    "bower_components",
+    "Pods",
+    "site-packages",
+];
+
+/// A file found by the walk: its path relative to the project root
+/// (`/`-separated) and as found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NestedFile {
+    pub rel: String,
+    pub path: PathBuf,
+}
+
+fn rel_of(path: &Path, root: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    Some(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
+}
+
+/// What one walk of the project looks for.
+enum Want<'a> {
+    /// Files with these names, in any directory.
+    Files(&'a [&'a str]),
+    /// `.cursor/rules` directories below the root.
+    CursorDirs,
+}
+
+/// Walks the project once, in name order, within the limits, and returns
+/// what `want` asks for: `(relative path, path)` of files, or `(relative
+/// subdirectory, rules directory)` of nested `.cursor/rules`. Names are
+/// compared on the directory entries themselves, so no directory costs more
+/// than its one listing.
+fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut dirs = 0usize;
+    let mut walker = WalkDir::new(root).follow_links(false).max_depth(MAX_DEPTH).sort_by_file_name().into_iter();
+    while let Some(entry) = walker.next() {
+        let Ok(entry) = entry else { continue };
+        let name = entry.file_name().to_string_lossy();
+        if entry.file_type().is_dir() {
+            if entry.depth() > 0 && name == ".cursor" {
+                if let Want::CursorDirs = want {
+                    let rules = entry.path().join("rules");
+                    let parent = entry.path().parent().and_then(|p| rel_of(p, root)).unwrap_or_default();
+                    if !parent.is_empty() && rules.is_dir() {
+                        out.push((parent, rules));
+                    }
+                }
+                walker.skip_current_dir();
+                continue;
+            }
+            if entry.depth() > 0 && (name.starts_with('.') || SKIPPED_DIRS.contains(&name.as_ref())) {
+                walker.skip_current_dir();
+                continue;
+            }
+            dirs += 1;
+            if dirs > MAX_DIRS {
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::TooDeep,
+                    root,
+                    format!("the search for nested rule files stopped after {MAX_DIRS} directories; files further on are not read"),
+                ));
+                break;
+            }
+            continue;
+        }
+        if let Want::Files(names) = want {
+            if names.contains(&name.as_ref()) && entry.path().is_file() {
+                if let Some(rel) = rel_of(entry.path(), root) {
+                    out.push((rel, entry.path().to_path_buf()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `AGENTS.md` and `CLAUDE.md` (`names`) in the project root and its
+/// subdirectories, in path order.
+pub fn agents_files(root: &Path, names: &[&str], diagnostics: &mut Vec<Diagnostic>) -> Vec<NestedFile> {
+    let mut files: Vec<NestedFile> = walk(root, Want::Files(names), diagnostics).into_iter().map(|(rel, path)| NestedFile { rel, path }).collect();
+    // Within a directory, in the order of `names`.
+    let rank = |rel: &str| {
+        let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+        (dir.to_string(), names.iter().position(|n| *n == name).unwrap_or(usize::MAX))
+    };
+    files.sort_by_key(|f| rank(&f.rel));
+    files
+}
+
+/// Nested `.cursor/rules` directories (not the project root's own): the
+/// subdirectory they belong to (relative) and the rules directory.
+pub fn cursor_dirs(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<(String, PathBuf)> {
+    walk(root, Want::CursorDirs, diagnostics)
+}
+
+/// The subdirectory a rule file is scoped to, from its path relative to
+/// the project root: `packages/web` for `packages/web/AGENTS.md` and for
+/// `packages/web/.cursor/rules/x.mdc`; `None` at the root.
+pub fn directory_of(rel: &str) -> Option<&str> {
+    if let Some(i) = rel.find("/.cursor/rules/") {
+        return Some(&rel[..i]);
+    }
+    if rel.starts_with(".cursor/rules/") {
+        return None;
+    }
+    rel.rsplit_once('/')
+        .map(|(dir, _)| dir)
+        .filter(|d| !d.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directories() {
+        assert_eq!(directory_of("AGENTS.md"), None);
+        assert_eq!(directory_of("packages/web/AGENTS.md"), Some("packages/web"));
+        assert_eq!(
+            directory_of("packages/web/.cursor/rules/a/x.mdc"),
+            Some("packages/web")
+        );
+    }
+
+    #[test]
+    fn walk_finds_nested_files_and_skips_heavy_trees() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        for p in [
+            "AGENTS.md",
+            "a/AGENTS.md",
+            "a/b/CLAUDE.md",
+            "node_modules/x/AGENTS.md",
+            ".hidden/AGENTS.md",
+        ] {
+            let p = root.join(p);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x").unwrap();
+        }
+        std::fs::create_dir_all(root.join("web/.cursor/rules")).unwrap();
+        std::fs::create_dir_all(root.join(".cursor/rules")).unwrap();
+        let mut d = Vec::new();
+        let rels: Vec<String> = agents_files(root, &["AGENTS.md", "CLAUDE.md"], &mut d)
+            .into_iter()
+            .map(|f| f.rel)
+            .collect();
+        assert_eq!(rels, ["AGENTS.md", "a/AGENTS.md", "a/b/CLAUDE.md"]);
+        let dirs: Vec<String> = cursor_dirs(root, &mut d)
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect();
+        assert_eq!(dirs, ["web"]);
+        assert!(d.is_empty());
+    }
+}

@@ -1,0 +1,89 @@
+//! Windsurf: `.windsurf/rules/*.md` with `trigger: always_on | glob |
+//! model_decision | manual`, `globs` and `description`. A file without
+//! `trigger` is read as `glob` when it has `globs`, else `always_on`.
+
+use super::{Format, Input, Split};
+use crate::diagnostic::{Code, Severity};
+use crate::parse::{Context, ParsedRule};
+use crate::rule::{Activation, Metadata};
+
+const KEYS: [&str; 3] = ["trigger", "globs", "description"];
+
+/// Windsurf's name for how a rule is activated.
+pub fn kind(meta: &Metadata) -> &'static str {
+    match meta.activation {
+        Activation::OnRequest => "Model Decision",
+        Activation::Manual => "Manual",
+        Activation::Auto if meta.paths.is_some() => "Glob",
+        Activation::Auto => "Always On",
+    }
+}
+
+pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
+    let fm = cx.frontmatter(input.text)?;
+    let mut meta = Metadata::default();
+    let mut trigger: Option<(String, Option<(u32, u32)>)> = None;
+    let mut globs = None;
+    for (key, value, at) in &fm.entries {
+        match key.as_str() {
+            "description" => meta.description = cx.description(value, *at),
+            "trigger" => match value.as_text().map(|t| t.trim().to_string()) {
+                Some(t)
+                    if ["always_on", "glob", "model_decision", "manual"].contains(&t.as_str()) =>
+                {
+                    trigger = Some((t, *at))
+                }
+                _ => cx.report(
+                    Severity::Warning,
+                    Code::InvalidField,
+                    *at,
+                    format!(
+                        "'trigger' is always_on, glob, model_decision or manual, not {}; ignored",
+                        crate::parse::describe(value)
+                    ),
+                ),
+            },
+            "globs" => globs = cx.globs(Format::Windsurf, key, value, *at, Split::Commas),
+            _ => cx.other_key(Format::Windsurf, key, *at, &KEYS),
+        }
+    }
+    let mut patterns = Vec::new();
+    let (kind, at) = match &trigger {
+        Some((t, at)) => (t.as_str(), *at),
+        None if globs.is_some() => ("glob", None),
+        None => ("always_on", None),
+    };
+    match kind {
+        "glob" => match globs {
+            Some(list) => {
+                let (matched, p) =
+                    cx.format_patterns("globs", &list, input.directory, false, str::to_string);
+                meta.paths = Some(matched);
+                patterns = p;
+            }
+            None => {
+                cx.report(
+                    Severity::Warning,
+                    Code::EmptyTrigger,
+                    at,
+                    "trigger: glob without 'globs' never applies; add globs".into(),
+                );
+                meta.activation = Activation::Manual;
+            }
+        },
+        "model_decision" => {
+            meta.activation = Activation::OnRequest;
+            cx.needs_description(Format::Windsurf, "model_decision", &meta, at);
+        }
+        "manual" => meta.activation = Activation::Manual,
+        _ => {}
+    }
+    let content = cx.check_body(input.text, fm.body);
+    Some(super::rule(
+        input,
+        Format::Windsurf,
+        content,
+        meta,
+        patterns,
+    ))
+}

@@ -9,27 +9,30 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-/** User and project memory topics (see the core's `memory` module). */
+/**
+ * User and project memory topics (see the core's `memory` module). Every
+ * operation runs off the main thread and returns a promise.
+ */
 export declare class MemoryStore {
   constructor(options: MemoryStoreOptions)
   get userDir(): string
   get projectDir(): string
   /** The index text of a scope; empty when it has none. */
-  readIndex(scope: 'user' | 'project'): string
-  /** A topic's content; throws an error naming an unknown topic. */
-  readTopic(scope: 'user' | 'project', topic: string): string
-  /** Appends (default) or replaces a topic and updates the index; returns the file name. */
-  writeTopic(scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'): string
+  readIndex(scope: 'user' | 'project'): Promise<string>
+  /** A topic's content; rejects with an error naming an unknown topic. */
+  readTopic(scope: 'user' | 'project', topic: string): Promise<string>
+  /** Appends (default) or replaces a topic and updates the index; resolves to the file name. */
+  writeTopic(scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'): Promise<string>
   /** The topics of a scope, sorted by file. */
-  listTopics(scope: 'user' | 'project'): Array<TopicEntry>
-  /** Deletes a topic and its index line; throws for an unknown topic. */
-  removeTopic(scope: 'user' | 'project', topic: string): void
+  listTopics(scope: 'user' | 'project'): Promise<Array<TopicEntry>>
+  /** Deletes a topic and its index line; rejects for an unknown topic. */
+  removeTopic(scope: 'user' | 'project', topic: string): Promise<void>
   /** Deletes every topic of a scope and its index. */
-  clear(scope: 'user' | 'project'): void
-  /** Memory text for the prompt within `maxLines` (user memory at most half). */
-  loadForPrompt(maxLines: number): string
-  /** Runs `memory_read` or `memory_write`; always returns text for the model. */
-  runTool(name: string, input: any): string
+  clear(scope: 'user' | 'project'): Promise<void>
+  /** Memory text for the prompt within `maxLines` and `maxBytes` (user memory at most half). */
+  loadForPrompt(maxLines: number, maxBytes?: number | undefined | null): Promise<string>
+  /** Runs `memory_read` or `memory_write`; resolves to text for the model. */
+  runTool(name: string, input: any): Promise<string>
 }
 export type JsMemoryStore = MemoryStore
 
@@ -41,6 +44,11 @@ export declare class RuleEngine {
    * uses them (reload still skips unchanged files).
    */
   configure(options: EngineOptions): void
+  /**
+   * Changes each time a discovery's result replaces the rules in use; a
+   * wrapper holding `rules()` fetches them again when it differs.
+   */
+  get generation(): number
   /**
    * Discovers, parses and compiles every rule, off the main thread. The new
    * rules replace the old ones when the promise resolves.
@@ -68,10 +76,13 @@ export declare class RuleEngine {
   /**
    * The per-message call of the TS wrapper. The engine keeps the files in
    * context from the previous call: the first `keep` stay, the rest are
-   * replaced by the `added` files (`count` of them, joined by NUL; no path
-   * contains NUL), so a message whose files repeat or grow converts only
-   * the new ones. The active indices are written into `out`, a buffer the
-   * caller keeps (as long as `rules()`); returns how many were written.
+   * replaced by the `added` files (`count` of them, joined by NUL; the
+   * wrapper drops paths containing NUL), so a message whose files repeat or
+   * grow converts only the new ones. The active indices are written into
+   * `out`, a buffer the caller keeps (as long as `rules()`); returns how
+   * many were written. When the kept list cannot be what the caller thinks
+   * (`keep` beyond it, or `added` not splitting into `count` paths), the
+   * list is cleared and `0xFFFFFFFF` returned: send every file again.
    */
   activeDelta(keep: number, count: number, added: string, prompt: string | undefined | null, out: Uint32Array): number
   /**
@@ -124,6 +135,12 @@ export interface EngineOptions {
    * user sources first, then project ones, as the defaults are.
    */
   sources?: Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>
+  /**
+   * Directories outside the workdir that project rules may resolve into
+   * through symlinks (a shared team folder); any other project rule whose
+   * real path is outside the workdir is not loaded (`symlink-outside`).
+   */
+  allowDirs?: Array<string>
 }
 
 export interface MemoryRule {

@@ -22,43 +22,42 @@ test('default locations: user memory and a hashed project directory under the ho
   assert.equal(new MemoryStore({ workdir: path.join(tree.root, 'link'), homeDir: tree.homeDir }).projectDir, store.projectDir)
 })
 
-test('write, read, list, remove, clear; errors name the topic', (t) => {
+test('write, read, list, remove, clear; errors name the topic', async (t) => {
   const tree = tempTree()
   t.after(tree.cleanup)
   const store = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir })
-  assert.equal(store.readIndex('project'), '')
-  assert.equal(store.writeTopic('project', 'Staging DB', 'read-only'), 'staging-db.md')
-  store.writeTopic('project', 'staging db', 'use the replica')
-  assert.equal(store.readTopic('project', 'STAGING-DB'), 'read-only\nuse the replica\n')
-  store.writeTopic('project', 'Staging DB', 'replaced', 'replace')
-  assert.equal(store.readTopic('project', 'staging db'), 'replaced\n')
-  assert.deepEqual(store.listTopics('project'), [{ name: 'Staging DB', file: 'staging-db.md' }])
-  assert.throws(() => store.readTopic('project', 'Deploy Keys'), /no project memory topic 'Deploy Keys'/)
-  assert.throws(() => store.writeTopic('user', '../..', 'x'), /invalid topic name '\.\.\/\.\.'/)
-  assert.throws(() => store.readIndex('team'), /scope must be 'user' or 'project'/)
-  store.removeTopic('project', 'staging db')
-  assert.deepEqual(store.listTopics('project'), [])
-  store.writeTopic('user', 'Style', 'short answers')
-  store.clear('user')
-  assert.equal(store.readIndex('user'), '')
+  assert.equal(await store.readIndex('project'), '')
+  assert.equal(await store.writeTopic('project', 'Staging DB', 'read-only'), 'staging-db.md')
+  await store.writeTopic('project', 'staging db', 'use the replica')
+  assert.equal(await store.readTopic('project', 'STAGING-DB'), 'read-only\nuse the replica\n')
+  await store.writeTopic('project', 'Staging DB', 'replaced', 'replace')
+  assert.equal(await store.readTopic('project', 'staging db'), 'replaced\n')
+  assert.deepEqual(await store.listTopics('project'), [{ name: 'Staging DB', file: 'staging-db.md' }])
+  await assert.rejects(store.readTopic('project', 'Deploy Keys'), /no project memory topic 'Deploy Keys'/)
+  await assert.rejects(store.writeTopic('user', '../..', 'x'), /invalid topic name '\.\.\/\.\.'/)
+  await assert.rejects(async () => store.readIndex('team'), /scope must be 'user' or 'project'/)
+  await store.removeTopic('project', 'staging db')
+  assert.deepEqual(await store.listTopics('project'), [])
+  await store.writeTopic('user', 'Style', 'short answers')
+  await store.clear('user')
+  assert.equal(await store.readIndex('user'), '')
 })
 
-test('the tools: definitions for the model, and text back whatever the input', (t) => {
+test('the tools: definitions for the model, and text back whatever the input', async (t) => {
   const tree = tempTree()
   t.after(tree.cleanup)
   const store = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir })
   assert.deepEqual(memoryToolDefinitions().map((d) => d.name), ['memory_read', 'memory_write'])
   assert.equal(memoryToolDefinitions()[1].parameters.type, 'object')
-  assert.equal(store.runMemoryTool('memory_write', { scope: 'user', topic: 'Editor', content: 'uses vim' }), "Appended to user memory topic 'Editor' (editor.md).")
-  assert.equal(store.runMemoryTool('memory_read', { scope: 'user', topic: 'editor' }), 'uses vim\n')
+  assert.equal(await store.runMemoryTool('memory_write', { scope: 'user', topic: 'Editor', content: 'uses vim' }), "Appended to user memory topic 'Editor' (editor.md).")
+  assert.equal(await store.runMemoryTool('memory_read', { scope: 'user', topic: 'editor' }), 'uses vim\n')
   const cyclic = {}
   cyclic.self = cyclic
   for (const [name, input] of [['memory_read', undefined], ['memory_read', 42], ['memory_write', { topic: 1n }], ['memory_write', cyclic], [null, null], ['memory_write', { topic: '!!', content: 'x' }]]) {
-    let out
-    assert.doesNotThrow(() => (out = store.runMemoryTool(name, input)), String(name))
-    assert.equal(typeof out, 'string')
+    const out = await store.runMemoryTool(name, input)
+    assert.equal(typeof out, 'string', String(name))
   }
-  assert.match(store.runMemoryTool('memory_write', { topic: '!!', content: 'x' }), /^Error: invalid topic name '!!'/)
+  assert.match(await store.runMemoryTool('memory_write', { topic: '!!', content: 'x' }), /^Error: invalid topic name '!!'/)
 })
 
 test('the glue puts memory after the rules, MANDATORY RULES first', async (t) => {
@@ -68,8 +67,8 @@ test('the glue puts memory after the rules, MANDATORY RULES first', async (t) =>
   tree.project('always.md', 'Be brief.')
   const manager = await discovered(tree)
   const store = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir })
-  store.writeTopic('project', 'Build', 'pnpm -F sdk build first')
-  store.writeTopic('user', 'Style', 'short answers')
+  await store.writeTopic('project', 'Build', 'pnpm -F sdk build first')
+  await store.writeTopic('user', 'Style', 'short answers')
   // Through the AI SDK middleware's transformParams, as the SDK calls it.
   const mw = memoryRulesMiddleware({ manager, memory: () => store.loadForPrompt({ maxLines: 40 }) })
   const { prompt } = await mw.transformParams({ type: 'generate', params: { prompt: [{ role: 'system', content: 'Base.' }, { role: 'user', content: [{ type: 'text', text: 'add a customer column' }] }] } })
@@ -84,11 +83,41 @@ test('two processes writing through the addon both land', { skip: onWasi && 'WAS
   t.after(tree.cleanup)
   const script = `const { MemoryStore } = require(${JSON.stringify(path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..'))});
     const s = new MemoryStore({ workdir: process.argv[1], homeDir: process.argv[2] });
-    for (let i = 0; i < 100; i++) s.writeTopic('project', 'log', process.argv[3] + ' ' + i);`
+    (async () => { for (let i = 0; i < 100; i++) await s.writeTopic('project', 'log', process.argv[3] + ' ' + i) })();`
   return Promise.all(['a', 'b'].map((w) => new Promise((resolve, reject) => {
     spawn(process.execPath, ['-e', script, tree.workdir, tree.homeDir, w]).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`))))
-  }))).then(() => {
-    const text = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir }).readTopic('project', 'log')
+  }))).then(async () => {
+    const text = await new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir }).readTopic('project', 'log')
     assert.equal(text.trim().split('\n').length, 200)
   })
+})
+
+test('memory calls run off the event loop: a held lock does not block it, and times out with a clear error', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  const store = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir })
+  await store.writeTopic('project', 'a', 'x')
+  // Another process holds the scope's lock (flock) for 8 s.
+  const holder = spawn('python3', ['-c', `import fcntl,sys,time\nf=open(sys.argv[1],'w')\nfcntl.flock(f,fcntl.LOCK_EX)\nprint('held',flush=True)\ntime.sleep(8)`, path.join(store.projectDir, '.lock')])
+  t.after(() => holder.kill())
+  await new Promise((resolve) => holder.stdout.once('data', resolve))
+  let ticks = 0
+  const timer = setInterval(() => ticks++, 10)
+  const started = Date.now()
+  await assert.rejects(store.writeTopic('project', 'a', 'y'), /memory lock .* for over 5000 ms/)
+  clearInterval(timer)
+  assert.ok(Date.now() - started >= 4900)
+  assert.ok(ticks > 100, `the event loop kept running (${ticks} ticks)`)
+})
+
+test('a topic over the size limit is refused; the prompt text has a byte cap', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  const store = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir })
+  await assert.rejects(store.writeTopic('project', 'big', 'x'.repeat(1 << 20)), /over the 262144-byte limit/)
+  for (let i = 0; i < 8; i++) await store.writeTopic('project', `t${i}`, 'y'.repeat(200 * 1024))
+  const text = await store.loadForPrompt({ maxLines: 120 })
+  assert.ok(text.length <= 64 * 1024, `${text.length} characters`)
+  assert.match(text, /not loaded to fit the budget/)
+  assert.ok((await store.loadForPrompt({ maxLines: 120, maxBytes: 2000 })).length <= 2000)
 })

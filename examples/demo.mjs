@@ -14,7 +14,10 @@ const workdir = path.join(here, 'project')
 const homeDir = path.join(here, 'home')
 const rel = (p) => path.relative(here, p)
 
-const manager = new MemoryRuleManager({ workdir, homeDir })
+// The project links a shared team folder (.wave/rules/team -> ../../../team-rules),
+// outside the project: it loads because the demo allows that directory.
+const allowDirs = [path.join(here, 'team-rules')]
+const manager = new MemoryRuleManager({ workdir, homeDir, allowDirs })
 await manager.discoverRules()
 
 const triggers = (m) =>

@@ -13,7 +13,8 @@ use memory_rules as core;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 
 #[napi(object)]
 pub struct EngineOptions {
@@ -29,6 +30,10 @@ pub struct EngineOptions {
   /// user sources first, then project ones, as the defaults are.
   #[napi(ts_type = "Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>")]
   pub sources: Option<Vec<Either<String, RuleSource>>>,
+  /// Directories outside the workdir that project rules may resolve into
+  /// through symlinks (a shared team folder); any other project rule whose
+  /// real path is outside the workdir is not loaded (`symlink-outside`).
+  pub allow_dirs: Option<Vec<String>>,
 }
 
 /// One place rules are read from.
@@ -71,8 +76,13 @@ fn to_source(workdir: &std::path::Path, s: RuleSource) -> Result<core::Source> {
   Ok(core::Source::new(workdir.join(&s.dir), scope, format, depth))
 }
 
-fn to_config(options: EngineOptions) -> Result<core::Config> {
+fn to_config(mut options: EngineOptions) -> Result<core::Config> {
   let workdir = std::path::PathBuf::from(&options.workdir);
+  let allow: Vec<std::path::PathBuf> = options.allow_dirs.take().unwrap_or_default().iter().map(|d| workdir.join(d)).collect();
+  to_sources(options, workdir).map(|c| c.with_allow_dirs(allow))
+}
+
+fn to_sources(options: EngineOptions, workdir: std::path::PathBuf) -> Result<core::Config> {
   if let Some(sources) = options.sources {
     let mut out = Vec::new();
     let mut names: Vec<String> = Vec::new();
@@ -156,10 +166,29 @@ pub struct Diagnostic {
   pub column: Option<u32>,
 }
 
-type Shared = Arc<RwLock<Arc<core::Loaded>>>;
+/// What the per-message calls use: one discovery's result and its
+/// generation, swapped only on the JS thread (in a task's `resolve`), so rule
+/// objects, diagnostics and indices fetched in one synchronous run of JS
+/// always come from the same discovery.
+#[derive(Default)]
+struct State {
+  loaded: Arc<core::Loaded>,
+  generation: u32,
+  /// The sequence number of the task whose result is in use.
+  applied: u64,
+}
+
+type Shared = Arc<RwLock<State>>;
 
 fn snapshot(state: &Shared) -> Arc<core::Loaded> {
-  state.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+  state.read().unwrap_or_else(|poisoned| poisoned.into_inner()).loaded.clone()
+}
+
+/// Discoveries run one at a time (each incremental one diffs against the
+/// newest result), in the order they were asked for.
+#[derive(Default)]
+struct Pipeline {
+  latest: Arc<core::Loaded>,
 }
 
 /// The compiled rules of one workdir and its sources.
@@ -167,6 +196,8 @@ fn snapshot(state: &Shared) -> Arc<core::Loaded> {
 pub struct RuleEngine {
   config: RwLock<core::Config>,
   state: Shared,
+  pipeline: Arc<Mutex<Pipeline>>,
+  next_seq: AtomicU64,
   /// The files in context of the last `activeDelta` call.
   context: std::sync::Mutex<Vec<String>>,
 }
@@ -178,6 +209,8 @@ impl RuleEngine {
     Ok(RuleEngine {
       config: RwLock::new(to_config(options)?),
       state: Arc::default(),
+      pipeline: Arc::default(),
+      next_seq: AtomicU64::new(1),
       context: Default::default(),
     })
   }
@@ -195,15 +228,28 @@ impl RuleEngine {
     self.config.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
   }
 
+  /// Changes each time a discovery's result replaces the rules in use; a
+  /// wrapper holding `rules()` fetches them again when it differs.
+  #[napi(getter)]
+  pub fn generation(&self) -> u32 {
+    self.state.read().unwrap_or_else(|poisoned| poisoned.into_inner()).generation
+  }
+
+  fn task(&self, incremental: bool) -> AsyncTask<Discover> {
+    AsyncTask::new(Discover {
+      config: self.current_config(),
+      state: self.state.clone(),
+      pipeline: self.pipeline.clone(),
+      seq: self.next_seq.fetch_add(1, Ordering::Relaxed),
+      incremental,
+    })
+  }
+
   /// Discovers, parses and compiles every rule, off the main thread. The new
   /// rules replace the old ones when the promise resolves.
   #[napi(ts_return_type = "Promise<void>")]
   pub fn discover(&self) -> AsyncTask<Discover> {
-    AsyncTask::new(Discover {
-      config: self.current_config(),
-      state: self.state.clone(),
-      incremental: false,
-    })
+    self.task(false)
   }
 
   /// Discovers again off the main thread, re-reading only files whose size,
@@ -211,11 +257,7 @@ impl RuleEngine {
   /// diagnostics changed (then fetch `rules()` and `diagnostics()` again).
   #[napi(ts_return_type = "Promise<boolean>")]
   pub fn reload(&self) -> AsyncTask<Discover> {
-    AsyncTask::new(Discover {
-      config: self.current_config(),
-      state: self.state.clone(),
-      incremental: true,
-    })
+    self.task(true)
   }
 
   /// Every rule, in result order (priority, project before user, id).
@@ -272,13 +314,21 @@ impl RuleEngine {
 
   /// The per-message call of the TS wrapper. The engine keeps the files in
   /// context from the previous call: the first `keep` stay, the rest are
-  /// replaced by the `added` files (`count` of them, joined by NUL; no path
-  /// contains NUL), so a message whose files repeat or grow converts only
-  /// the new ones. The active indices are written into `out`, a buffer the
-  /// caller keeps (as long as `rules()`); returns how many were written.
+  /// replaced by the `added` files (`count` of them, joined by NUL; the
+  /// wrapper drops paths containing NUL), so a message whose files repeat or
+  /// grow converts only the new ones. The active indices are written into
+  /// `out`, a buffer the caller keeps (as long as `rules()`); returns how
+  /// many were written. When the kept list cannot be what the caller thinks
+  /// (`keep` beyond it, or `added` not splitting into `count` paths), the
+  /// list is cleared and `0xFFFFFFFF` returned: send every file again.
   #[napi(catch_unwind)]
   pub fn active_delta(&self, env: Env, keep: u32, count: u32, added: String, prompt: Option<String>, mut out: Uint32ArraySlice) -> u32 {
     let mut context = self.context.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let parts = if count > 0 { added.split('\0').count() } else { 0 };
+    if keep as usize > context.len() || parts != count as usize {
+      context.clear();
+      return u32::MAX;
+    }
     context.truncate(keep as usize);
     if count > 0 {
       context.extend(added.split('\0').map(str::to_string));
@@ -341,28 +391,50 @@ impl RuleEngine {
 pub struct Discover {
   config: core::Config,
   state: Shared,
+  pipeline: Arc<Mutex<Pipeline>>,
+  /// Order of the call: a result never replaces a newer call's.
+  seq: u64,
   incremental: bool,
 }
 
 impl Task for Discover {
-  type Output = core::Reloaded;
+  type Output = Arc<core::Loaded>;
   type JsValue = bool;
 
   fn compute(&mut self) -> Result<Self::Output> {
-    catch_unwind(AssertUnwindSafe(|| {
+    // One discovery at a time; each diffs against the newest result.
+    let mut pipeline = self.pipeline.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let loaded = catch_unwind(AssertUnwindSafe(|| {
       if self.incremental {
-        core::reload(&self.config, &snapshot(&self.state))
+        core::reload(&self.config, &pipeline.latest).loaded
       } else {
-        let loaded = core::load(&self.config);
-        core::Reloaded { loaded, changed: true, reparsed: 0 }
+        core::load(&self.config)
       }
     }))
-    .map_err(|_| Error::from_reason("memory-rules: discovery failed unexpectedly (a bug); the previous rules are kept"))
+    .map_err(|_| Error::from_reason("memory-rules: discovery failed unexpectedly (a bug); the previous rules are kept"))?;
+    let loaded = Arc::new(loaded);
+    pipeline.latest = loaded.clone();
+    Ok(loaded)
   }
 
+  /// On the JS thread: the new result replaces the one in use unless a
+  /// newer call's result already did. Resolves to whether the rules or the
+  /// diagnostics in use changed.
   fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
-    *self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(output.loaded);
-    Ok(output.changed)
+    let mut state = self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if self.seq < state.applied {
+      return Ok(false);
+    }
+    let same = state.generation > 0
+      && Arc::ptr_eq(&state.loaded.rules, &output.rules)
+      && state.loaded.diagnostics == output.diagnostics;
+    state.applied = self.seq;
+    state.loaded = output;
+    if same {
+      return Ok(false);
+    }
+    state.generation = state.generation.wrapping_add(1).max(1);
+    Ok(true)
   }
 }
 
@@ -486,7 +558,73 @@ fn memory_err(e: core::memory::MemoryError) -> Error {
   Error::from_reason(e.to_string())
 }
 
-/// User and project memory topics (see the core's `memory` module).
+/// One memory operation, run on the libuv pool: a write may wait for another
+/// process's lock (up to the core's timeout), which must never block the
+/// event loop.
+pub enum MemoryOp {
+  ReadIndex(MemoryScope),
+  ReadTopic(MemoryScope, String),
+  WriteTopic(MemoryScope, String, String, WriteMode),
+  ListTopics(MemoryScope),
+  RemoveTopic(MemoryScope, String),
+  Clear(MemoryScope),
+  LoadForPrompt(usize, usize),
+  RunTool(String, serde_json::Value),
+}
+
+pub struct MemoryTask {
+  store: core::memory::MemoryStore,
+  op: Option<MemoryOp>,
+}
+
+/// Text, or the topic list (`listTopics`).
+pub enum MemoryOut {
+  Text(String),
+  Topics(Vec<TopicEntry>),
+}
+
+impl Task for MemoryTask {
+  type Output = MemoryOut;
+  type JsValue = Either<String, Vec<TopicEntry>>;
+
+  fn compute(&mut self) -> Result<Self::Output> {
+    use MemoryOut::Text;
+    let op = self.op.take().ok_or_else(|| Error::from_reason("memory task run twice"))?;
+    let store = &self.store;
+    catch_unwind(AssertUnwindSafe(|| -> Result<MemoryOut> {
+      Ok(match op {
+        MemoryOp::ReadIndex(s) => Text(store.read_index(s).map_err(memory_err)?),
+        MemoryOp::ReadTopic(s, t) => Text(store.read_topic(s, &t).map_err(memory_err)?),
+        MemoryOp::WriteTopic(s, t, c, m) => Text(store.write_topic(s, &t, &c, m).map_err(memory_err)?),
+        MemoryOp::ListTopics(s) => {
+          let topics = store.list_topics(s).map_err(memory_err)?;
+          MemoryOut::Topics(topics.into_iter().map(|t| TopicEntry { name: t.name, file: t.file }).collect())
+        }
+        MemoryOp::RemoveTopic(s, t) => {
+          store.remove_topic(s, &t).map_err(memory_err)?;
+          Text(String::new())
+        }
+        MemoryOp::Clear(s) => {
+          store.clear(s).map_err(memory_err)?;
+          Text(String::new())
+        }
+        MemoryOp::LoadForPrompt(lines, bytes) => Text(store.load_for_prompt_within(lines, bytes)),
+        MemoryOp::RunTool(name, input) => Text(core::memory::run_tool(store, &name, &input)),
+      })
+    }))
+    .map_err(|_| Error::from_reason("memory: unexpected internal error (a bug)"))?
+  }
+
+  fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+    Ok(match output {
+      MemoryOut::Text(t) => Either::A(t),
+      MemoryOut::Topics(t) => Either::B(t),
+    })
+  }
+}
+
+/// User and project memory topics (see the core's `memory` module). Every
+/// operation runs off the main thread and returns a promise.
 #[napi(js_name = "MemoryStore")]
 pub struct JsMemoryStore {
   inner: core::memory::MemoryStore,
@@ -516,58 +654,65 @@ impl JsMemoryStore {
     self.inner.locations().project_dir.to_string_lossy().into_owned()
   }
 
+  fn task(&self, op: MemoryOp) -> AsyncTask<MemoryTask> {
+    AsyncTask::new(MemoryTask { store: self.inner.clone(), op: Some(op) })
+  }
+
   /// The index text of a scope; empty when it has none.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project'")]
-  pub fn read_index(&self, scope_name: String) -> Result<String> {
-    self.inner.read_index(scope(&scope_name)?).map_err(memory_err)
+  #[napi(ts_args_type = "scope: 'user' | 'project'", ts_return_type = "Promise<string>")]
+  pub fn read_index(&self, scope_name: String) -> Result<AsyncTask<MemoryTask>> {
+    Ok(self.task(MemoryOp::ReadIndex(scope(&scope_name)?)))
   }
 
-  /// A topic's content; throws an error naming an unknown topic.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project', topic: string")]
-  pub fn read_topic(&self, scope_name: String, topic: String) -> Result<String> {
-    self.inner.read_topic(scope(&scope_name)?, &topic).map_err(memory_err)
+  /// A topic's content; rejects with an error naming an unknown topic.
+  #[napi(ts_args_type = "scope: 'user' | 'project', topic: string", ts_return_type = "Promise<string>")]
+  pub fn read_topic(&self, scope_name: String, topic: String) -> Result<AsyncTask<MemoryTask>> {
+    Ok(self.task(MemoryOp::ReadTopic(scope(&scope_name)?, topic)))
   }
 
-  /// Appends (default) or replaces a topic and updates the index; returns the file name.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'")]
-  pub fn write_topic(&self, scope_name: String, topic: String, content: String, mode: Option<String>) -> Result<String> {
+  /// Appends (default) or replaces a topic and updates the index; resolves to the file name.
+  #[napi(
+    ts_args_type = "scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'",
+    ts_return_type = "Promise<string>"
+  )]
+  pub fn write_topic(&self, scope_name: String, topic: String, content: String, mode: Option<String>) -> Result<AsyncTask<MemoryTask>> {
     let mode = match mode.as_deref() {
       None | Some("append") => WriteMode::Append,
       Some("replace") => WriteMode::Replace,
       Some(other) => return Err(Error::new(Status::InvalidArg, format!("mode must be 'append' or 'replace', not '{other}'"))),
     };
-    self.inner.write_topic(scope(&scope_name)?, &topic, &content, mode).map_err(memory_err)
+    Ok(self.task(MemoryOp::WriteTopic(scope(&scope_name)?, topic, content, mode)))
   }
 
   /// The topics of a scope, sorted by file.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project'")]
-  pub fn list_topics(&self, scope_name: String) -> Result<Vec<TopicEntry>> {
-    let topics = self.inner.list_topics(scope(&scope_name)?).map_err(memory_err)?;
-    Ok(topics.into_iter().map(|t| TopicEntry { name: t.name, file: t.file }).collect())
+  #[napi(ts_args_type = "scope: 'user' | 'project'", ts_return_type = "Promise<Array<TopicEntry>>")]
+  pub fn list_topics(&self, scope_name: String) -> Result<AsyncTask<MemoryTask>> {
+    Ok(self.task(MemoryOp::ListTopics(scope(&scope_name)?)))
   }
 
-  /// Deletes a topic and its index line; throws for an unknown topic.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project', topic: string")]
-  pub fn remove_topic(&self, scope_name: String, topic: String) -> Result<()> {
-    self.inner.remove_topic(scope(&scope_name)?, &topic).map_err(memory_err)
+  /// Deletes a topic and its index line; rejects for an unknown topic.
+  #[napi(ts_args_type = "scope: 'user' | 'project', topic: string", ts_return_type = "Promise<void>")]
+  pub fn remove_topic(&self, scope_name: String, topic: String) -> Result<AsyncTask<MemoryTask>> {
+    Ok(self.task(MemoryOp::RemoveTopic(scope(&scope_name)?, topic)))
   }
 
   /// Deletes every topic of a scope and its index.
-  #[napi(catch_unwind, ts_args_type = "scope: 'user' | 'project'")]
-  pub fn clear(&self, scope_name: String) -> Result<()> {
-    self.inner.clear(scope(&scope_name)?).map_err(memory_err)
+  #[napi(ts_args_type = "scope: 'user' | 'project'", ts_return_type = "Promise<void>")]
+  pub fn clear(&self, scope_name: String) -> Result<AsyncTask<MemoryTask>> {
+    Ok(self.task(MemoryOp::Clear(scope(&scope_name)?)))
   }
 
-  /// Memory text for the prompt within `maxLines` (user memory at most half).
-  #[napi(catch_unwind)]
-  pub fn load_for_prompt(&self, max_lines: u32) -> String {
-    self.inner.load_for_prompt(max_lines as usize)
+  /// Memory text for the prompt within `maxLines` and `maxBytes` (user memory at most half).
+  #[napi(ts_return_type = "Promise<string>")]
+  pub fn load_for_prompt(&self, max_lines: u32, max_bytes: Option<u32>) -> AsyncTask<MemoryTask> {
+    let bytes = max_bytes.map_or(core::limits::DEFAULT_MEMORY_PROMPT_BYTES, |b| b as usize);
+    self.task(MemoryOp::LoadForPrompt(max_lines as usize, bytes))
   }
 
-  /// Runs `memory_read` or `memory_write`; always returns text for the model.
-  #[napi(catch_unwind)]
-  pub fn run_tool(&self, name: String, input: serde_json::Value) -> String {
-    core::memory::run_tool(&self.inner, &name, &input)
+  /// Runs `memory_read` or `memory_write`; resolves to text for the model.
+  #[napi(ts_return_type = "Promise<string>")]
+  pub fn run_tool(&self, name: String, input: serde_json::Value) -> AsyncTask<MemoryTask> {
+    self.task(MemoryOp::RunTool(name, input))
   }
 }
 

@@ -32,6 +32,8 @@ export interface RuleInjectorOptions {
   workdir?: string
   homeDir?: string
   sources?: MemoryRuleManagerOptions['sources']
+  /** Directories outside the workdir project rules may link into (see `MemoryRuleManagerOptions.allowDirs`). */
+  allowDirs?: string[]
   /** Default `'system-prompt'`. */
   mode?: 'system-prompt' | 'reminders'
   /** Budget for the rules section of the system prompt. */
@@ -105,7 +107,7 @@ export class RuleInjector {
     this.#options = { ...options }
     this.manager =
       options.manager ??
-      new MemoryRuleManager({ workdir: options.workdir ?? process.cwd(), homeDir: options.homeDir, sources: options.sources })
+      new MemoryRuleManager({ workdir: options.workdir ?? process.cwd(), homeDir: options.homeDir, sources: options.sources, allowDirs: options.allowDirs })
     const manager = this.manager
     this.readRuleTool = { definition: readRuleToolDefinition(), run: (input: unknown) => manager.runReadRuleTool(input) }
   }

@@ -68,6 +68,13 @@ export interface MemoryRuleManagerOptions {
    * workdir and the home of that discovery.
    */
   sources?: Array<RuleSource | SourceName> | ((where: { workdir: string; homeDir: string }) => Array<RuleSource | SourceName>)
+  /**
+   * Directories outside the workdir that project rules may resolve into
+   * through symlinks (e.g. a shared team folder linked into `.wave/rules`).
+   * Any other project rule whose real path is outside the workdir is not
+   * loaded (a `symlink-outside` warning).
+   */
+  allowDirs?: string[]
 }
 
 /**
@@ -106,7 +113,10 @@ export class MemoryRuleManager {
   /** The files in context the engine holds (what the last message sent). */
   #sent: string[] = []
   #discovered = false
+  /** Goes up by one at each refresh (see `generation`). */
   #generation = 0
+  /** The engine's generation the fields above were fetched at. */
+  #engineGeneration = 0
 
   constructor(options: MemoryRuleManagerOptions) {
     if (!options || typeof options.workdir !== 'string' || options.workdir === '') {
@@ -116,20 +126,26 @@ export class MemoryRuleManager {
     this.#engine = new RuleEngine(this.#engineOptions())
   }
 
-  /** The workdir, the home and the sources of a discovery starting now. */
-  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName> } {
+  /** The workdir, the home, the sources and the allowed directories of a discovery starting now. */
+  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName>; allowDirs?: string[] } {
     const workdir = this.#options.workdir
     const homeDir = this.#options.homeDir ?? homedir()
     const given = this.#options.sources
     const sources = typeof given === 'function' ? given({ workdir, homeDir }) : given ?? defaultSources(workdir, homeDir)
-    return { workdir, homeDir, sources }
+    const allow = this.#options.allowDirs
+    const allowDirs = Array.isArray(allow) ? allow.filter((d) => typeof d === 'string') : undefined
+    return { workdir, homeDir, sources, allowDirs }
   }
 
-  /** Finds, parses and compiles every rule, off the main thread. */
+  /**
+   * Finds, parses and compiles every rule, off the main thread. Overlapping
+   * calls (and `reload()`s) are run one at a time by the engine, and the
+   * newest result wins.
+   */
   async discoverRules(): Promise<void> {
     this.#engine.configure(this.#engineOptions())
     await this.#engine.discover()
-    this.#refresh()
+    this.#sync()
   }
 
   /**
@@ -144,9 +160,10 @@ export class MemoryRuleManager {
       return true
     }
     this.#engine.configure(this.#engineOptions())
-    const changed = await this.#engine.reload()
-    if (changed) this.#refresh()
-    return changed
+    const before = this.#engineGeneration
+    await this.#engine.reload()
+    this.#sync()
+    return this.#engineGeneration !== before
   }
 
   /** Goes up by one each time the rules in use change (a discovery, or a reload that changed something). */
@@ -159,7 +176,17 @@ export class MemoryRuleManager {
     return this.#discovered
   }
 
+  /**
+   * Fetches the rule objects again when the engine's rules in use changed
+   * (any discovery or reload, whoever started it, resolves on this thread),
+   * so objects, diagnostics and indices always come from one discovery.
+   */
+  #sync(): void {
+    if (this.#engine.generation !== this.#engineGeneration) this.#refresh()
+  }
+
   #refresh(): void {
+    this.#engineGeneration = this.#engine.generation
     this.#rules = this.#engine.rules()
     this.#conditional = this.#engine.conditional()
     this.#unconditional = this.#rules.filter((_, i) => !this.#conditional[i])
@@ -176,6 +203,7 @@ export class MemoryRuleManager {
 
   /** Every loaded rule: priority descending, project before user, then id. */
   getRules(): MemoryRule[] {
+    this.#sync()
     return this.#rules.slice()
   }
 
@@ -193,6 +221,7 @@ export class MemoryRuleManager {
 
   /** `getActiveRules`, split into always-on and triggered rules. */
   getActiveRulesSplit(filesInContext: string[], prompt?: string): ActiveRulesSplit {
+    this.#sync()
     const split: ActiveRulesSplit = { unconditional: [], conditional: [] }
     for (const i of this.#activeIndices(filesInContext, prompt)) {
       ;(this.#conditional[i] ? split.conditional : split.unconditional).push(this.#rules[i])
@@ -206,6 +235,7 @@ export class MemoryRuleManager {
    */
   getTopicRules(prompt: string): MemoryRule[] {
     if (typeof prompt !== 'string' || prompt === '') return []
+    this.#sync()
     try {
       return Array.from(this.#engine.topicActive(prompt), (i) => this.#rules[i])
     } catch {
@@ -215,6 +245,7 @@ export class MemoryRuleManager {
 
   /** Ids of the rules with `remind: every-turn`, decided at discovery. */
   getStickyRuleIds(): ReadonlySet<string> {
+    this.#sync()
     return this.#sticky
   }
 
@@ -223,6 +254,7 @@ export class MemoryRuleManager {
    * and prompt, so known at discovery (no match needed).
    */
   getUnconditionalRules(): MemoryRule[] {
+    this.#sync()
     return this.#unconditional.slice()
   }
 
@@ -233,6 +265,7 @@ export class MemoryRuleManager {
    * `read_rule` tool. Never throws.
    */
   getAvailableRules(filesInContext: string[] = [], prompt?: string): MemoryRule[] {
+    this.#sync()
     if (this.#onRequest.length === 0) return []
     const active = new Set(this.#activeIndices(filesInContext, prompt))
     return this.#onRequest.filter((i) => !active.has(i)).map((i) => this.#rules[i])
@@ -250,6 +283,7 @@ export class MemoryRuleManager {
   /** The short list for the model of these rules (of this manager); `''` for none. Never throws. */
   offerText(rules: readonly MemoryRule[]): string {
     if (rules.length === 0) return ''
+    this.#sync()
     try {
       const index = new Map(this.#rules.map((r, i) => [r, i]))
       const indices = rules.map((r) => index.get(r)).filter((i): i is number => i !== undefined)
@@ -265,6 +299,7 @@ export class MemoryRuleManager {
    */
   getMentionedRules(prompt: string): MemoryRule[] {
     if (typeof prompt !== 'string' || !/[@#]/.test(prompt)) return []
+    this.#sync()
     try {
       return Array.from(this.#engine.active([], prompt), (i) => this.#rules[i]).filter((r) => r.metadata.activation != null)
     } catch {
@@ -286,15 +321,18 @@ export class MemoryRuleManager {
 
   /** The on-request rules, known at discovery (in `getRules()` order). */
   getOnRequestRules(): MemoryRule[] {
+    this.#sync()
     return this.#onRequest.map((i) => this.#rules[i])
   }
 
   /** Diagnostics of the last discovery, sorted by file and line. */
   getDiagnostics(): Diagnostic[] {
+    this.#sync()
     return this.#diagnostics.slice()
   }
 
   #activeWithContents(filesInContext: unknown, prompt: unknown, contents: Record<string, string> | Map<string, string>): Uint32Array {
+    this.#sync()
     try {
       const record: Record<string, string> = {}
       const entries = contents instanceof Map ? contents.entries() : Object.entries(contents)
@@ -308,6 +346,7 @@ export class MemoryRuleManager {
 
   #activeIndices(filesInContext: unknown, prompt: unknown): Uint32Array {
     const files = stringsOf(filesInContext)
+    this.#sync()
     try {
       // The engine keeps the previous message's files: send only what changed
       // after the common prefix (usually nothing, or a few new files), as one
@@ -319,7 +358,13 @@ export class MemoryRuleManager {
       const same = keep === files.length && keep === sent.length
       const added = keep === files.length ? '' : files.slice(keep).join('\0')
       const p = typeof prompt === 'string' ? prompt : undefined
-      const n = this.#engine.activeDelta(keep, files.length - keep, added, p, this.#indices)
+      let n = this.#engine.activeDelta(keep, files.length - keep, added, p, this.#indices)
+      if (n === 0xffffffff) {
+        // The engine's kept list is not what we thought: send everything.
+        this.#sent = []
+        n = this.#engine.activeDelta(0, files.length, files.join('\0'), p, this.#indices)
+        if (n === 0xffffffff) return new Uint32Array(0)
+      }
       if (!same) this.#sent = files.slice()
       return this.#indices.subarray(0, n)
     } catch {
@@ -331,11 +376,16 @@ export class MemoryRuleManager {
   }
 }
 
-/** The strings of an array (the array itself when all are strings); [] for anything else. */
+/**
+ * The strings of an array (the array itself when all are strings); [] for
+ * anything else. A path containing NUL names no file and is dropped (NUL
+ * separates paths on their way to the engine).
+ */
 function stringsOf(value: unknown): string[] {
   if (!Array.isArray(value)) return []
+  const ok = (f: unknown): f is string => typeof f === 'string' && !f.includes('\0')
   for (let i = 0; i < value.length; i++) {
-    if (typeof value[i] !== 'string') return value.filter((f): f is string => typeof f === 'string')
+    if (!ok(value[i])) return value.filter(ok)
   }
   return value as string[]
 }

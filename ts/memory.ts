@@ -54,38 +54,44 @@ export class MemoryStore {
     return this.#native.projectDir
   }
 
+  // Every operation runs off the main thread (a write may wait up to 5 s for
+  // another process's lock, then rejects with an error naming the lock).
+
   /** The index text; empty when the scope has no topics. */
-  readIndex(scope: MemoryScope): string {
+  async readIndex(scope: MemoryScope): Promise<string> {
     return this.#native.readIndex(scope)
   }
-  /** A topic's text; throws an error naming an unknown topic. */
-  readTopic(scope: MemoryScope, topic: string): string {
+  /** A topic's text; rejects with an error naming an unknown topic. */
+  async readTopic(scope: MemoryScope, topic: string): Promise<string> {
     return this.#native.readTopic(scope, topic)
   }
-  /** Appends (default) or replaces; returns the topic's file name. */
-  writeTopic(scope: MemoryScope, topic: string, content: string, mode: 'append' | 'replace' = 'append'): string {
+  /** Appends (default) or replaces; resolves to the topic's file name. A topic is at most 256 KiB. */
+  async writeTopic(scope: MemoryScope, topic: string, content: string, mode: 'append' | 'replace' = 'append'): Promise<string> {
     return this.#native.writeTopic(scope, topic, content, mode)
   }
-  listTopics(scope: MemoryScope): TopicEntry[] {
+  async listTopics(scope: MemoryScope): Promise<TopicEntry[]> {
     return this.#native.listTopics(scope)
   }
-  removeTopic(scope: MemoryScope, topic: string): void {
-    this.#native.removeTopic(scope, topic)
+  async removeTopic(scope: MemoryScope, topic: string): Promise<void> {
+    await this.#native.removeTopic(scope, topic)
   }
-  clear(scope: MemoryScope): void {
-    this.#native.clear(scope)
-  }
-
-  /** `## User Memory` (at most half) then `## Project Memory`, within `maxLines` (default 200). */
-  loadForPrompt(options: { maxLines?: number } = {}): string {
-    const max = options.maxLines ?? 200
-    return this.#native.loadForPrompt(Number.isFinite(max) && max > 0 ? Math.floor(max) : 0)
+  async clear(scope: MemoryScope): Promise<void> {
+    await this.#native.clear(scope)
   }
 
-  /** Runs `memory_read` / `memory_write`; always resolves to text for the model, never throws. */
-  runMemoryTool(name: string, input: unknown): string {
+  /**
+   * `## User Memory` (at most half) then `## Project Memory`, within `maxLines`
+   * (default 200) and `maxBytes` (default 64 KiB).
+   */
+  async loadForPrompt(options: { maxLines?: number; maxBytes?: number } = {}): Promise<string> {
+    const int = (n: number | undefined, d: number) => (n === undefined ? d : Number.isFinite(n) && n > 0 ? Math.min(Math.floor(n), 0xffffffff) : 0)
+    return this.#native.loadForPrompt(int(options.maxLines, 200), int(options.maxBytes, 64 * 1024))
+  }
+
+  /** Runs `memory_read` / `memory_write`; always resolves to text for the model, never rejects. */
+  async runMemoryTool(name: string, input: unknown): Promise<string> {
     try {
-      return this.#native.runTool(String(name), input === undefined ? null : JSON.parse(JSON.stringify(input)))
+      return await this.#native.runTool(String(name), input === undefined ? null : JSON.parse(JSON.stringify(input)))
     } catch (error) {
       return `Error: ${error instanceof Error ? error.message : String(error)}`
     }

@@ -73,8 +73,16 @@ pub enum Code {
     EmptyBody,
     /// A user rule is replaced by the project rule with the same id.
     Overridden,
-    /// A project rule (or directory) is a symlink to somewhere outside the project.
+    /// A project rule (or directory) is a symlink to somewhere outside the
+    /// project (and outside every allowed directory): not loaded.
     SymlinkOutside,
+    /// A rule file is a symlink to a file that does not have the format's
+    /// extension (`.wave/rules/notes.md -> ../../.env`): not loaded.
+    SymlinkTarget,
+    /// A documented limit was hit (see the `limits` module); the message names it.
+    Limit,
+    /// An internal error (a bug) while reading one file; the other files still load.
+    Internal,
     /// A rule offered to the model by its description (on request) has none.
     MissingDescription,
     /// A comma-joined string that the rule's own tool reads as ONE literal
@@ -111,6 +119,9 @@ impl Code {
             Code::EmptyBody => "empty-body",
             Code::Overridden => "overridden",
             Code::SymlinkOutside => "symlink-outside",
+            Code::SymlinkTarget => "symlink-target",
+            Code::Limit => "limit",
+            Code::Internal => "internal",
             Code::MissingDescription => "missing-description",
             Code::CommaJoinedPattern => "comma-joined-pattern",
             Code::ExcludedAgent => "excluded-agent",

@@ -9,18 +9,25 @@
 //! it is skipped with a warning naming the link. Dangling links and unreadable
 //! entries are reported and skipped; everything else still loads. Entries are
 //! visited in file-name order, so the result never depends on the file system.
+//!
+//! The link policy (no secrets through links): a rule file whose real target
+//! does not have the format's extension (`notes.md -> ../../.env`) is never
+//! loaded, and a project rule whose real path is outside the project root is
+//! not loaded unless it is under one of the root's allowed directories; both
+//! are warnings naming the link and its target. At most
+//! [`MAX_RULE_FILES_PER_SOURCE`] files are taken from one root.
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::limits::MAX_RULE_FILES_PER_SOURCE;
 use crate::rule::Scope;
 use crate::formats::nested;
 use crate::source::Format;
 use std::collections::HashMap;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-/// A rule file larger than this is not loaded.
-pub const MAX_RULE_BYTES: u64 = 256 * 1024;
+pub use crate::limits::MAX_RULE_BYTES;
 
 /// A rules root: a [`Source`](crate::Source) as discovery walks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,9 +39,13 @@ pub struct Root {
     pub depth: Option<usize>,
     /// Index of the source in its [`Config`](crate::Config) (later wins).
     pub source: usize,
-    /// Symlinks that lead outside this directory are reported (`info`): the
-    /// project workdir for project rules.
+    /// Rule files whose real path is outside this directory are not loaded
+    /// (a warning), unless under one of `allow`: the project workdir for
+    /// project rules.
     pub boundary: Option<PathBuf>,
+    /// Directories outside the boundary whose rules may be loaded anyway
+    /// (a team folder linked into the project).
+    pub allow: Vec<PathBuf>,
 }
 
 /// A rule file found under a root.
@@ -57,11 +68,18 @@ pub fn real_root(dir: &Path) -> Option<PathBuf> {
 
 /// Lists the rule files of one root. A missing root yields nothing.
 pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
-    let Some(real) = real_root(&root.dir) else {
-        if root.dir.symlink_metadata().is_ok() {
-            diagnostics.push(Diagnostic::new(Severity::Warning, Code::DanglingSymlink, &root.dir, "the rules root is a symlink to nothing; no rules loaded from it"));
+    let real = match std::fs::canonicalize(&root.dir) {
+        Ok(real) => real,
+        Err(e) => {
+            if root.dir.symlink_metadata().is_ok() {
+                diagnostics.push(Diagnostic::new(Severity::Warning, Code::DanglingSymlink, &root.dir, "the rules root is a symlink to nothing; no rules loaded from it"));
+            } else if e.kind() != io::ErrorKind::NotFound {
+                // e.g. `.wave` without search permission: say so, rather than
+                // every rule silently vanishing.
+                diagnostics.push(Diagnostic::new(Severity::Error, Code::Unreadable, &root.dir, format!("cannot reach the rules directory: {e}; no rules loaded from it")));
+            }
+            return Vec::new();
         }
-        return Vec::new();
     };
     if !real.is_dir() {
         // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
@@ -109,6 +127,8 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
     }
     let mut found = Vec::new();
     let boundary = root.boundary.as_deref().and_then(|b| std::fs::canonicalize(b).ok());
+    let allow: Vec<PathBuf> = root.allow.iter().filter_map(|d| std::fs::canonicalize(d).ok()).collect();
+    let outside = |real: &Path| boundary.as_ref().is_some_and(|b| !real.starts_with(b) && !allow.iter().any(|a| real.starts_with(a)));
     // Files may sit one level below the deepest directory read.
     let max_depth = root.depth.map_or(usize::MAX, |d| d.saturating_add(1));
     let mut walk = WalkDir::new(&root.dir).follow_links(true).max_depth(max_depth).sort_by_file_name().into_iter();
@@ -125,16 +145,6 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             continue;
         }
         let path = entry.path();
-        if entry.path_is_symlink() {
-            if let Some(outside) = outside_boundary(path, &boundary) {
-                diagnostics.push(Diagnostic::new(
-                    Severity::Info,
-                    Code::SymlinkOutside,
-                    path,
-                    format!("symlink leads outside the project, to {}", outside.display()),
-                ));
-            }
-        }
         if entry.file_type().is_dir() {
             if depth == max_depth {
                 let message = match depth - 1 {
@@ -146,6 +156,11 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
                 continue;
             }
             let Ok(real) = std::fs::canonicalize(path) else { continue };
+            if outside(&real) {
+                diagnostics.push(outside_diagnostic(path, &real, "directory"));
+                walk.skip_current_dir();
+                continue;
+            }
             let owner = owners.entry(real.clone()).or_insert_with(|| path.to_path_buf());
             if owner != path {
                 diagnostics.push(Diagnostic::new(
@@ -161,18 +176,56 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         if !entry.file_type().is_file() || !root.format.is_rule_file(path) {
             continue;
         }
+        let Ok(real) = std::fs::canonicalize(path) else { continue };
+        // The real file must be a rule file too (by the format's own test,
+        // or by having the same extension as the link, for formats that name
+        // a file, like AGENTS.md): `notes.md -> ../../.env` never loads.
+        let same_ext = path.extension().is_some() && real.extension() == path.extension();
+        if !root.format.is_rule_file(&real) && !same_ext {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                Code::SymlinkTarget,
+                path,
+                format!("symlink leads to {}, which is not a rule file of this format; not loaded (a link must not put another file into the prompt)", real.display()),
+            ));
+            continue;
+        }
+        if outside(&real) {
+            diagnostics.push(outside_diagnostic(path, &real, "file"));
+            continue;
+        }
         let Ok(rel) = path.strip_prefix(&root.dir) else { continue };
-        let id = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+        if found.len() == MAX_RULE_FILES_PER_SOURCE {
+            diagnostics.push(Diagnostic::new(
+                Severity::Error,
+                Code::Limit,
+                &root.dir,
+                format!("more than {MAX_RULE_FILES_PER_SOURCE} rule files in this directory (limit); the files after {} are not loaded", found.last().map_or(String::new(), |f: &Found| f.id.clone())),
+            ));
+            break;
+        }
+        // Ids must be unique: two names that differ only in invalid UTF-8
+        // would collapse into one lossy id, so such a name is not loaded.
+        let Some(parts) = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<Vec<_>>>() else {
+            diagnostics.push(Diagnostic::new(Severity::Error, Code::NotUtf8, path, "file name is not valid UTF-8, so it has no rule id; not loaded"));
+            continue;
+        };
+        let id = parts.join("/");
         found.push(Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&id), path: path.to_path_buf() });
     }
     found
 }
 
-/// The realpath of `link` when it is outside `boundary`.
-fn outside_boundary(link: &Path, boundary: &Option<PathBuf>) -> Option<PathBuf> {
-    let boundary = boundary.as_ref()?;
-    let real = std::fs::canonicalize(link).ok()?;
-    (!real.starts_with(boundary)).then_some(real)
+fn outside_diagnostic(path: &Path, real: &Path, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        Severity::Warning,
+        Code::SymlinkOutside,
+        path,
+        format!(
+            "{what} leads outside the project, to {}; not loaded (allow its directory with the allowDirs option or --allow-dir)",
+            real.display()
+        ),
+    )
 }
 
 fn walk_error(e: &walkdir::Error) -> Diagnostic {
@@ -196,18 +249,22 @@ fn walk_error(e: &walkdir::Error) -> Diagnostic {
 }
 
 /// Reads a rule file's text, or reports why it cannot be used.
+///
+/// The file is opened without blocking (a FIFO does not hang the read), its
+/// type is checked on the open handle (`fstat`, so a file swapped for a FIFO
+/// or a device after the walk is refused), and at most the size limit plus
+/// one byte is read, whatever the file is.
 pub fn read(path: &Path) -> Result<String, Diagnostic> {
-    let unreadable = |e: io::Error| Diagnostic::new(Severity::Error, Code::Unreadable, path, format!("cannot read: {e}"));
-    let meta = std::fs::metadata(path).map_err(unreadable)?;
-    if meta.len() > MAX_RULE_BYTES {
-        return Err(Diagnostic::new(
+    let bytes = read_limited(path).map_err(|e| match e {
+        Limited::Io(e) => Diagnostic::new(Severity::Error, Code::Unreadable, path, format!("cannot read: {e}")),
+        Limited::NotFile => Diagnostic::new(Severity::Error, Code::Unreadable, path, "not a regular file (a FIFO, socket or device); not loaded"),
+        Limited::TooLarge(len) => Diagnostic::new(
             Severity::Error,
             Code::TooLarge,
             path,
-            format!("file is {} bytes, over the {MAX_RULE_BYTES}-byte limit for a rule; not loaded", meta.len()),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(unreadable)?;
+            format!("file is {len} bytes, over the {MAX_RULE_BYTES}-byte limit for a rule; not loaded"),
+        ),
+    })?;
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let before = &e.as_bytes()[..offset];
@@ -215,4 +272,45 @@ pub fn read(path: &Path) -> Result<String, Diagnostic> {
         let column = (before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)) as u32 + 1;
         Diagnostic::new(Severity::Error, Code::NotUtf8, path, "file is not valid UTF-8; not loaded").at(line, column)
     })
+}
+
+/// Why [`read_limited`] gave nothing.
+#[derive(Debug)]
+pub enum Limited {
+    Io(io::Error),
+    /// A FIFO, socket, device or directory.
+    NotFile,
+    /// Over [`MAX_RULE_BYTES`] (the size seen).
+    TooLarge(u64),
+}
+
+/// The bytes of a regular file of at most [`MAX_RULE_BYTES`]: opened without
+/// blocking, checked on the handle, never more than the limit plus one byte
+/// read.
+pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
+    let file = open_nonblocking(path).map_err(Limited::Io)?;
+    let meta = file.metadata().map_err(Limited::Io)?;
+    if !meta.is_file() {
+        return Err(Limited::NotFile);
+    }
+    if meta.len() > MAX_RULE_BYTES {
+        return Err(Limited::TooLarge(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_RULE_BYTES + 1).read_to_end(&mut bytes).map_err(Limited::Io)?;
+    if bytes.len() as u64 > MAX_RULE_BYTES {
+        return Err(Limited::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
+    std::fs::File::open(path)
 }

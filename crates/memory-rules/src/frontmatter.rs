@@ -174,8 +174,35 @@ fn parse_strict(yaml: &str) -> Result<Entries, FrontmatterError> {
             .location()
             .map(|l| (l.line() as u32, l.column() as u32))
             .unwrap_or((1, 1));
-        FrontmatterError::Yaml { message: bare_message(&e.without_snippet().to_string()), line, column }
+        FrontmatterError::Yaml { message: bare_message(&e.without_snippet().to_string()), line: newline_line(yaml, line), column }
     })
+}
+
+/// YAML counts a lone `\r` as a line break too; diagnostics count `\n`
+/// lines (what editors and the rest of this crate count). Converts the
+/// parser's 1-based line to ours (found by fuzzing: a file with lone CRs got
+/// error lines past its end).
+fn newline_line(yaml: &str, yaml_line: u32) -> u32 {
+    let bytes = yaml.as_bytes();
+    let (mut yl, mut nl) = (1u32, 1u32);
+    let mut i = 0;
+    while i < bytes.len() && yl < yaml_line {
+        match bytes[i] {
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                yl += 1;
+                nl += 1;
+                i += 1;
+            }
+            b'\r' => yl += 1,
+            b'\n' => {
+                yl += 1;
+                nl += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    nl
 }
 
 /// serde-saphyr renders `mapping values are not allowed in this context at

@@ -34,6 +34,7 @@ pub mod discover;
 pub mod formats;
 pub mod frontmatter;
 mod globindex;
+pub mod limits;
 pub mod memory;
 pub mod parse;
 pub mod pattern;
@@ -117,14 +118,29 @@ fn scan(config: &Config, previous: Option<&Loaded>) -> Reloaded {
     // Files of several rules (rules.yaml) share a rule id space too: the
     // later source's rule wins.
     let kept = rule_overrides(&entries, &mut diagnostics);
+    // The total topic limit, in discovery order: a rule that would pass it is
+    // not loaded (dropping only its topics would make it fire always).
+    let mut topics = 0usize;
+    let mut parsed = Vec::with_capacity(entries.len());
+    for rule in entries.iter().zip(&kept).flat_map(|(e, keep)| e.rules.iter().zip(keep).filter(|(_, k)| **k).map(|(r, _)| r)) {
+        let n = rule.rule.metadata.topics.as_ref().map_or(0, Vec::len);
+        if topics + n > limits::MAX_TOPICS_TOTAL {
+            diagnostics.push(Diagnostic::new(
+                Severity::Error,
+                Code::Limit,
+                &rule.rule.file_path,
+                format!("the rules have more than {} topics in total (limit); this rule is not loaded", limits::MAX_TOPICS_TOTAL),
+            ));
+            continue;
+        }
+        topics += n;
+        parsed.push(rule);
+    }
     diagnostic::sort(&mut diagnostics);
     let rules = match previous {
         Some(p) if !rules_changed => p.rules.clone(),
         // Only a rebuild needs the parsed rules themselves.
-        _ => Arc::new(RuleSet::build(
-            entries.iter().zip(&kept).flat_map(|(e, keep)| e.rules.iter().zip(keep).filter(|(_, k)| **k).map(|(r, _)| r.clone())).collect(),
-            Workdir::new(&config.workdir),
-        )),
+        _ => Arc::new(RuleSet::build(parsed.into_iter().cloned().collect(), Workdir::new(&config.workdir))),
     };
     let changed = rules_changed || previous.is_none_or(|p| p.diagnostics != diagnostics);
     Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at), workdir: config.workdir.clone() }, changed, reparsed }
@@ -140,6 +156,10 @@ pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> 
 
 /// Reads one found file and parses it; the text is returned too (`None` when
 /// it could not be read, which the outcome's diagnostics say).
+///
+/// A panic while parsing (a bug) is caught here, per file, and becomes an
+/// `internal` diagnostic: the other files still load, and a later reload
+/// reads the file again.
 pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, formats::Parsed) {
     match discover::read(&found.path) {
         Ok(text) => {
@@ -149,7 +169,16 @@ pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, format
                 _ => None,
             };
             let input = formats::Input { scope: found.scope, id: &found.id, path: &found.path, text: &text, directory };
-            let outcome = formats::parse(found.format, &input);
+            let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| formats::parse(found.format, &input)));
+            let outcome = parsed.unwrap_or_else(|payload| {
+                let why = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                let d = Diagnostic::new(Severity::Error, Code::Internal, &found.path, format!("internal error while parsing ({why}); the rule is not loaded; please report it"));
+                formats::Parsed { rules: Vec::new(), diagnostics: vec![d] }
+            });
             (Some(text), outcome)
         }
         Err(d) => (None, formats::Parsed { rules: Vec::new(), diagnostics: vec![d] }),

@@ -10,6 +10,8 @@
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::frontmatter::{self, FrontmatterError, Value};
+use crate::limits::{MAX_FRONTMATTER_KEYS, MAX_PATTERNS_PER_RULE, MAX_TOPICS_PER_RULE, MAX_TOPIC_CHARS};
+use std::collections::HashMap;
 use crate::pattern::{self, CompiledPattern, PatternError};
 use crate::rule::{Metadata, Remind, Rule, Scope};
 use std::path::Path;
@@ -40,7 +42,7 @@ pub struct Outcome {
 
 /// Parses a rule file's text.
 pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
-    let mut cx = Context { path, diagnostics: Vec::new(), yaml: "", first_line: 1 };
+    let mut cx = Context::new(path);
     let rule = cx.parse(scope, id, text);
     Outcome { rule, diagnostics: cx.diagnostics }
 }
@@ -52,6 +54,50 @@ pub(crate) struct Context<'a> {
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) yaml: &'a str,
     pub(crate) first_line: u32,
+    lines: LineIndex,
+}
+
+/// Line starts of the frontmatter and the first line of each top-level key,
+/// built once, so every location lookup is a binary search (plus a column
+/// count that resumes from the previous lookup on the same line).
+#[derive(Default)]
+struct LineIndex {
+    starts: Vec<usize>,
+    keys: HashMap<String, u32>,
+    /// The last lookup: (byte, line index, column), to count columns onward.
+    last: Option<(usize, usize, u32)>,
+    /// Where the next pattern lookup starts (patterns appear in order).
+    cursor: usize,
+}
+
+impl LineIndex {
+    fn new(yaml: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(yaml.match_indices('\n').map(|(i, _)| i + 1));
+        let mut keys = HashMap::new();
+        for (n, line) in yaml.lines().enumerate() {
+            if let Some(colon) = line.find(':') {
+                let key = line[..colon].trim_end_matches([' ', '\t']);
+                if !key.is_empty() && !key.starts_with([' ', '\t', '-', '#']) {
+                    keys.entry(key.to_string()).or_insert(n as u32);
+                }
+            }
+        }
+        LineIndex { starts, keys, last: None, cursor: 0 }
+    }
+
+    /// 0-based line and 1-based column (in characters) of a byte offset;
+    /// counting on from the previous lookup when it was on the same line.
+    fn position(&mut self, yaml: &str, byte: usize) -> (usize, u32) {
+        let line = self.starts.partition_point(|&s| s <= byte).saturating_sub(1);
+        let (from, base) = match self.last {
+            Some((b, l, c)) if l == line && b <= byte => (b, c),
+            _ => (self.starts.get(line).copied().unwrap_or(0), 1),
+        };
+        let col = base + yaml[from..byte].chars().count() as u32;
+        self.last = Some((byte, line, col));
+        (line, col)
+    }
 }
 
 /// One frontmatter entry: key, value, and the key's (line, column).
@@ -66,7 +112,7 @@ pub(crate) struct Frontmatter<'a> {
 
 impl<'a> Context<'a> {
     pub(crate) fn new(path: &'a Path) -> Self {
-        Context { path, diagnostics: Vec::new(), yaml: "", first_line: 1 }
+        Context { path, diagnostics: Vec::new(), yaml: "", first_line: 1, lines: LineIndex::default() }
     }
 
     /// Splits the file and reads its frontmatter, reporting what cannot be
@@ -81,10 +127,16 @@ impl<'a> Context<'a> {
         };
         self.yaml = split.yaml.unwrap_or("");
         self.first_line = split.yaml_first_line;
+        self.lines = LineIndex::new(self.yaml);
         let Some(yaml) = split.yaml else {
             return Some(Frontmatter { entries: Vec::new(), body: split.body });
         };
         let parsed = self.read_yaml(yaml)?;
+        if parsed.entries.len() > MAX_FRONTMATTER_KEYS {
+            let n = parsed.entries.len();
+            self.report(Severity::Error, Code::Limit, Some((self.first_line, 1)), format!("frontmatter has {n} keys, over the limit of {MAX_FRONTMATTER_KEYS}; the rule is not loaded"));
+            return None;
+        }
         let mut entries: Vec<_> = parsed
             .entries
             .into_iter()
@@ -167,6 +219,14 @@ impl<'a> Context<'a> {
                     Err(()) => usable = false,
                 },
                 "topics" => match self.string_list(key, value, at) {
+                    Ok(Some(list)) if list.len() > MAX_TOPICS_PER_RULE => {
+                        self.report(Severity::Error, Code::Limit, at, format!("'topics' has {} topics, over the limit of {MAX_TOPICS_PER_RULE}; the rule is not loaded", list.len()));
+                        usable = false;
+                    }
+                    Ok(Some(list)) if list.iter().any(|t| t.chars().count() > MAX_TOPIC_CHARS) => {
+                        self.report(Severity::Error, Code::Limit, at, format!("a topic is longer than the limit of {MAX_TOPIC_CHARS} characters; the rule is not loaded"));
+                        usable = false;
+                    }
                     Ok(Some(list)) => meta.topics = Some(list),
                     Ok(None) => {}
                     Err(()) => usable = false,
@@ -235,6 +295,10 @@ impl<'a> Context<'a> {
             }
         };
         let out: Vec<String> = items.into_iter().filter(|p| !p.is_empty()).collect();
+        if out.len() > MAX_PATTERNS_PER_RULE {
+            self.report(Severity::Error, Code::Limit, at, format!("'{key}' has {} entries, over the limit of {MAX_PATTERNS_PER_RULE}; the rule is not loaded", out.len()));
+            return Err(());
+        }
         if out.is_empty() {
             self.report(Severity::Warning, Code::EmptyTrigger, at, format!("'{key}' is empty, so it does not make the rule conditional"));
             return Ok(None);
@@ -252,8 +316,14 @@ impl<'a> Context<'a> {
     /// Diagnostics point at the written form.
     pub(crate) fn compile_patterns_as(&mut self, key: &str, list: &[(&str, &str)], case_insensitive: bool) -> Vec<RulePattern> {
         let mut out = Vec::new();
+        if list.len() > MAX_PATTERNS_PER_RULE {
+            let at = self.key_location(key);
+            self.report(Severity::Error, Code::Limit, at, format!("'{key}' has {} patterns, over the limit of {MAX_PATTERNS_PER_RULE}; they are ignored", list.len()));
+            return out;
+        }
+        self.lines.cursor = 0;
         for (index, &(written, pat)) in list.iter().enumerate() {
-            let at = self.locate(written).or_else(|| self.key_location(key));
+            let at = self.locate_next(written).or_else(|| self.key_location(key));
             match pattern::compile_with(pat, case_insensitive) {
                 Ok(compiled) => {
                     let (_, body) = pattern::split_negation(written);
@@ -265,9 +335,10 @@ impl<'a> Context<'a> {
                 Err(e) => {
                     let code = match e {
                         PatternError::Unsupported(_) => Code::UnsupportedGlob,
+                        PatternError::TooLong(_) | PatternError::TooDeep | PatternError::TooManyExpansions => Code::Limit,
                         _ => Code::InvalidGlob,
                     };
-                    self.report(Severity::Error, code, at, format!("pattern '{written}': {e}; this pattern is ignored"));
+                    self.report(Severity::Error, code, at, format!("pattern '{}': {e}; this pattern is ignored", shorten(written)));
                 }
             }
         }
@@ -308,21 +379,41 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The file line and column of a top-level key.
+    /// The file line and column of a top-level key (from the line index).
     pub(crate) fn key_location(&self, key: &str) -> Option<(u32, u32)> {
-        self.yaml.lines().enumerate().find_map(|(n, line)| {
-            let rest = line.strip_prefix(key)?;
-            let rest = rest.trim_start_matches([' ', '\t']);
-            rest.starts_with(':').then_some((n as u32 + self.first_line, 1))
-        })
+        self.lines.keys.get(key).map(|&n| (n + self.first_line, 1))
     }
 
     /// The file line and column where `needle` first occurs in the frontmatter.
     pub(crate) fn locate(&self, needle: &str) -> Option<(u32, u32)> {
-        self.yaml.lines().enumerate().find_map(|(n, line)| {
-            let byte = line.find(needle)?;
-            Some((n as u32 + self.first_line, line[..byte].chars().count() as u32 + 1))
-        })
+        let byte = self.yaml.find(needle).filter(|_| !needle.is_empty())?;
+        let line = self.lines.starts.partition_point(|&s| s <= byte).saturating_sub(1);
+        let start = self.lines.starts.get(line).copied().unwrap_or(0);
+        Some((line as u32 + self.first_line, self.yaml[start..byte].chars().count() as u32 + 1))
+    }
+
+    /// Like `locate`, but searching on from the previous pattern first, so a
+    /// list is located in one pass (columns counted on from the last one).
+    fn locate_next(&mut self, needle: &str) -> Option<(u32, u32)> {
+        if needle.is_empty() {
+            return None;
+        }
+        let from = self.lines.cursor;
+        let byte = match self.yaml.get(from..).and_then(|rest| rest.find(needle)) {
+            Some(i) => from + i,
+            None => self.yaml.find(needle)?,
+        };
+        self.lines.cursor = byte + needle.len();
+        let (line, col) = self.lines.position(self.yaml, byte);
+        Some((line as u32 + self.first_line, col))
+    }
+}
+
+/// At most 80 characters of `s`, for messages about huge inputs.
+fn shorten(s: &str) -> String {
+    match s.char_indices().nth(80) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
     }
 }
 

@@ -23,11 +23,11 @@
 //!   classes (`[[:alpha:]]`) are refused with [`PatternError::Unsupported`]
 //!   rather than silently matching something else.
 
+use crate::limits::{MAX_BRACE_DEPTH, MAX_EXPANDED_CHARS, MAX_PATTERN_CHARS};
 use globset::{Glob, GlobBuilder};
 use thiserror::Error;
 
-/// At most this many globs come out of one pattern's brace expansion.
-pub const MAX_EXPANSIONS: usize = 1024;
+pub use crate::limits::MAX_EXPANSIONS;
 
 /// Why a pattern cannot be used.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -41,9 +41,15 @@ pub enum PatternError {
     /// Valid minimatch syntax that we do not implement.
     #[error("{0} is not supported")]
     Unsupported(String),
-    /// Brace expansion produces too many patterns.
-    #[error("braces expand to more than {MAX_EXPANSIONS} patterns")]
+    /// Brace expansion produces too many patterns (or too much text).
+    #[error("braces expand to more than {MAX_EXPANSIONS} patterns or {MAX_EXPANDED_CHARS} characters (limit)")]
     TooManyExpansions,
+    /// The pattern is longer than the limit.
+    #[error("pattern is {0} characters, over the {MAX_PATTERN_CHARS}-character limit")]
+    TooLong(usize),
+    /// Braces nest deeper than the limit.
+    #[error("braces nest more than {MAX_BRACE_DEPTH} deep (limit)")]
+    TooDeep,
     /// globset refused the translated glob.
     #[error("{0}")]
     Invalid(String),
@@ -99,17 +105,25 @@ pub fn compile_with(pattern: &str, case_insensitive: bool) -> Result<CompiledPat
     if body.is_empty() {
         return Err(PatternError::Empty);
     }
+    let count = body.chars().count();
+    if count > MAX_PATTERN_CHARS {
+        return Err(PatternError::TooLong(count));
+    }
     let chars: Vec<char> = body.chars().collect();
-    let seq = Parser { chars: &chars }.parse_seq(0, chars.len())?;
+    let seq = Parser::new(&chars).parse_seq(0, chars.len(), 0)?;
     let seqs = if needs_expansion(&seq) {
         expand(&seq)?
     } else {
         let mut out = Vec::new();
+        let mut size = 0usize;
         for s in expand_leading(seq)? {
-            out.extend(expand_trailing(s));
-        }
-        if out.len() > MAX_EXPANSIONS {
-            return Err(PatternError::TooManyExpansions);
+            for t in expand_trailing(s) {
+                size += t.len();
+                out.push(t);
+            }
+            if out.len() > MAX_EXPANSIONS || size > MAX_EXPANDED_CHARS {
+                return Err(PatternError::TooManyExpansions);
+            }
         }
         out
     };
@@ -163,17 +177,68 @@ enum Node {
     Alt(Vec<Vec<Node>>),
 }
 
+/// A recursive-descent parser whose recursion is bounded by the brace depth
+/// ([`MAX_BRACE_DEPTH`]) and whose scans are linear: brace pairs are matched
+/// once up front, `:]` positions are precomputed, and a class scan that
+/// failed marks the positions it visited so later scans stop there.
 struct Parser<'a> {
     chars: &'a [char],
+    /// For each `{`: the index of its matching `}` (escapes honored).
+    brace_close: Vec<Option<usize>>,
+    /// For each index: the first `k >= index` with `chars[k..k+2] == ":]"`.
+    posix_close: Vec<usize>,
+    /// For each index: the `end` of a failed class scan that visited it (0: none).
+    dead: Vec<usize>,
+    /// Characters looked at, over every scan (the work, for tests).
+    steps: usize,
 }
 
-impl Parser<'_> {
-    /// Parses `chars[start..end]` into a sequence of nodes.
-    fn parse_seq(&self, start: usize, end: usize) -> Result<Vec<Node>, PatternError> {
+/// How many characters the parser looks at for `pattern` (all scans
+/// together): the work bound the tests check (a small multiple of the length).
+#[doc(hidden)]
+pub fn parse_steps(pattern: &str) -> usize {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut p = Parser::new(&chars);
+    let _ = p.parse_seq(0, chars.len(), 0);
+    p.steps + chars.len() * 2
+}
+
+impl<'a> Parser<'a> {
+    fn new(chars: &'a [char]) -> Self {
+        let n = chars.len();
+        let mut brace_close = vec![None; n];
+        let mut open = Vec::new();
+        let mut i = 0;
+        while i < n {
+            match chars[i] {
+                '\\' => i += 1,
+                '{' => open.push(i),
+                '}' => {
+                    if let Some(o) = open.pop() {
+                        brace_close[o] = Some(i);
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let mut posix_close = vec![usize::MAX; n + 1];
+        for k in (0..n).rev() {
+            posix_close[k] = if chars[k] == ':' && chars.get(k + 1) == Some(&']') { k } else { posix_close[k + 1] };
+        }
+        Parser { chars, brace_close, posix_close, dead: vec![0; n], steps: 0 }
+    }
+
+    /// Parses `chars[start..end]` (at brace nesting `depth`) into nodes.
+    fn parse_seq(&mut self, start: usize, end: usize, depth: usize) -> Result<Vec<Node>, PatternError> {
+        if depth > MAX_BRACE_DEPTH {
+            return Err(PatternError::TooDeep);
+        }
         let c = self.chars;
         let mut out = Vec::new();
         let mut i = start;
         while i < end {
+            self.steps += 1;
             let ch = c[i];
             if matches!(ch, '+' | '@' | '!' | '*' | '?') && i + 1 < end && c[i + 1] == '(' {
                 return Err(PatternError::Unsupported(format!(
@@ -205,7 +270,7 @@ impl Parser<'_> {
                         i += 1;
                     }
                 },
-                '{' => match self.parse_braces(i, end)? {
+                '{' => match self.parse_braces(i, end, depth)? {
                     Some((node, next)) => {
                         out.push(node);
                         i = next;
@@ -228,7 +293,7 @@ impl Parser<'_> {
 
     /// A class starting at `start` (`[`). `None` when it never closes: then
     /// the `[` is literal, as in minimatch.
-    fn parse_class(&self, start: usize, end: usize) -> Result<Option<(Node, usize)>, PatternError> {
+    fn parse_class(&mut self, start: usize, end: usize) -> Result<Option<(Node, usize)>, PatternError> {
         let c = self.chars;
         let mut i = start + 1;
         let negated = i < end && (c[i] == '!' || c[i] == '^');
@@ -236,19 +301,36 @@ impl Parser<'_> {
             i += 1;
         }
         let mut items: Vec<(char, char)> = Vec::new();
+        let mut visited = Vec::new();
         let first = i;
+        let failed = |p: &mut Self, visited: &[usize]| {
+            for &v in visited {
+                p.dead[v] = p.dead[v].max(end);
+            }
+            Ok(None)
+        };
         while i < end {
+            self.steps += 1;
             let ch = c[i];
             if ch == '/' {
                 // minimatch splits the pattern at '/' before it reads classes,
                 // so a class never spans one: the '[' is literal.
-                return Ok(None);
+                return failed(self, &visited);
             }
             if ch == ']' && i > first {
                 return Ok(Some((Node::Class(negated, items), i + 1)));
             }
+            // A scan that failed passed here, within at least this range, and
+            // scans from one position on are the same (a ']' is never marked).
+            if self.dead[i] >= end {
+                return failed(self, &visited);
+            }
+            if ch != ']' {
+                visited.push(i);
+            }
             if ch == '[' && i + 1 < end && c[i + 1] == ':' {
-                if let Some(close) = (i + 2..end.saturating_sub(1)).find(|&j| c[j] == ':' && c[j + 1] == ']') {
+                let close = self.posix_close[i + 2];
+                if close < end.saturating_sub(1) {
                     let name: String = c[i + 2..close].iter().collect();
                     return Err(PatternError::Unsupported(format!("the POSIX class '[:{name}:]'")));
                 }
@@ -269,34 +351,31 @@ impl Parser<'_> {
                 i = next;
             }
         }
-        Ok(None)
+        failed(self, &visited)
     }
 
     /// Braces starting at `start` (`{`), following brace-expansion: a set
     /// needs a top-level comma or a valid sequence, else it is literal.
-    fn parse_braces(&self, start: usize, end: usize) -> Result<Option<(Node, usize)>, PatternError> {
+    fn parse_braces(&mut self, start: usize, end: usize, nesting: usize) -> Result<Option<(Node, usize)>, PatternError> {
         let c = self.chars;
+        let Some(close) = self.brace_close[start].filter(|&k| k < end) else { return Ok(None) };
+        if nesting + 1 > MAX_BRACE_DEPTH {
+            return Err(PatternError::TooDeep);
+        }
         let mut depth = 0usize;
         let mut commas = Vec::new();
         let mut i = start;
-        let mut close = None;
-        while i < end {
+        while i < close {
+            self.steps += 1;
             match c[i] {
                 '\\' => i += 1,
                 '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(i);
-                        break;
-                    }
-                }
+                '}' => depth = depth.saturating_sub(1),
                 ',' if depth == 1 => commas.push(i),
                 _ => {}
             }
             i += 1;
         }
-        let Some(close) = close else { return Ok(None) };
         if commas.is_empty() {
             let inner: String = c[start + 1..close].iter().collect();
             return Ok(sequence(&inner)?.map(|items| {
@@ -307,7 +386,7 @@ impl Parser<'_> {
         let mut alts = Vec::with_capacity(commas.len() + 1);
         let mut from = start + 1;
         for &comma in commas.iter().chain(std::iter::once(&close)) {
-            alts.push(self.parse_seq(from, comma)?);
+            alts.push(self.parse_seq(from, comma, nesting + 1)?);
             from = comma + 1;
         }
         Ok(Some((Node::Alt(alts), close + 1)))
@@ -315,6 +394,8 @@ impl Parser<'_> {
 }
 
 /// A brace sequence body (`1..3`, `a..e`, `1..10..2`, `01..10`), expanded.
+/// The size (count times width, zero padding included) is checked before
+/// anything is expanded.
 fn sequence(inner: &str) -> Result<Option<Vec<String>>, PatternError> {
     let parts: Vec<&str> = inner.split("..").collect();
     if !(2..=3).contains(&parts.len()) {
@@ -328,40 +409,33 @@ fn sequence(inner: &str) -> Result<Option<Vec<String>>, PatternError> {
         None => 1,
     };
     let (a, b) = (parts[0], parts[1]);
-    let too_many = |from: i64, to: i64| from.abs_diff(to) / step >= MAX_EXPANSIONS as u64;
+    let count = |from: i64, to: i64| (from.abs_diff(to) / step).saturating_add(1);
     if let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) {
-        if too_many(x, y) {
-            return Err(PatternError::TooManyExpansions);
-        }
         let padded = |s: &str| s.trim_start_matches('-').len() > 1 && s.trim_start_matches('-').starts_with('0');
         let width = if padded(a) || padded(b) { a.len().max(b.len()) } else { 0 };
-        let values = stepped(x, y, step);
-        return Ok(Some(values.into_iter().map(|n| pad(n, width)).collect()));
+        let n = count(x, y);
+        // Every value takes at most max(width, 20) characters (an i64).
+        if n > MAX_EXPANSIONS as u64 || n.saturating_mul(width.max(20) as u64) > MAX_EXPANDED_CHARS as u64 {
+            return Err(PatternError::TooManyExpansions);
+        }
+        return Ok(Some(stepped(x, y, step).map(|v| pad(v, width)).collect()));
     }
     let mut ac = a.chars();
     let mut bc = b.chars();
     if let (Some(x), None, Some(y), None) = (ac.next(), ac.next(), bc.next(), bc.next()) {
         if x.is_ascii_alphabetic() && y.is_ascii_alphabetic() {
             let values = stepped(x as i64, y as i64, step);
-            return Ok(Some(values.into_iter().filter_map(|n| char::from_u32(n as u32)).map(String::from).collect()));
+            return Ok(Some(values.filter_map(|n| u32::try_from(n).ok().and_then(char::from_u32)).map(String::from).collect()));
         }
     }
     Ok(None)
 }
 
-fn stepped(from: i64, to: i64, step: u64) -> Vec<i64> {
-    let step = step as i64;
-    if from <= to {
-        (from..=to).step_by(step as usize).collect()
-    } else {
-        let mut v = Vec::new();
-        let mut n = from;
-        while n >= to {
-            v.push(n);
-            n -= step;
-        }
-        v
-    }
+/// `from`, `from ± step`, ... up to `to` inclusive (no overflow for any step).
+fn stepped(from: i64, to: i64, step: u64) -> impl Iterator<Item = i64> {
+    let n = (from.abs_diff(to) / step).saturating_add(1);
+    let dir: i128 = if from <= to { 1 } else { -1 };
+    (0..n as i128).map(move |k| (from as i128 + dir * k * step as i128) as i64)
 }
 
 fn pad(n: i64, width: usize) -> String {
@@ -388,16 +462,29 @@ fn needs_expansion(seq: &[Node]) -> bool {
 
 /// Expands a leading alternate (`{src,lib}/**/*.ts` into `src/**/*.ts` and
 /// `lib/**/*.ts`), so each glob starts with its literal directory, which the
-/// rule set indexes by. Later alternates stay as they are.
+/// rule set indexes by. Later alternates stay as they are. Iterative, with
+/// every node copied counted against [`MAX_EXPANDED_CHARS`].
 fn expand_leading(seq: Vec<Node>) -> Result<Vec<Vec<Node>>, PatternError> {
-    let Some(Node::Alt(alts)) = seq.first() else { return Ok(vec![seq]) };
     let mut out = Vec::new();
-    for alt in alts {
-        let mut s = alt.clone();
-        s.extend(seq[1..].iter().cloned());
-        out.extend(expand_leading(s)?);
-        if out.len() > MAX_EXPANSIONS {
-            return Err(PatternError::TooManyExpansions);
+    let mut work = vec![seq];
+    let mut copied = 0usize;
+    while let Some(seq) = work.pop() {
+        let Some(Node::Alt(alts)) = seq.first() else {
+            out.push(seq);
+            if out.len() > MAX_EXPANSIONS {
+                return Err(PatternError::TooManyExpansions);
+            }
+            continue;
+        };
+        // Reversed so the output keeps the alternates' order.
+        for alt in alts.iter().rev() {
+            copied += alt.len() + seq.len();
+            if copied > MAX_EXPANDED_CHARS || work.len() > MAX_EXPANSIONS {
+                return Err(PatternError::TooManyExpansions);
+            }
+            let mut s = alt.clone();
+            s.extend(seq[1..].iter().cloned());
+            work.push(s);
         }
     }
     Ok(out)
@@ -425,8 +512,15 @@ fn expand(seq: &[Node]) -> Result<Vec<Vec<Node>>, PatternError> {
                 let mut options = Vec::new();
                 for alt in alts {
                     options.extend(expand(alt)?);
+                    if options.len() > MAX_EXPANSIONS {
+                        return Err(PatternError::TooManyExpansions);
+                    }
                 }
-                if acc.len().saturating_mul(options.len()) > MAX_EXPANSIONS {
+                // The size of the product, computed before building it.
+                let acc_len: usize = acc.iter().map(Vec::len).sum();
+                let opt_len: usize = options.iter().map(Vec::len).sum();
+                let size = acc_len.saturating_mul(options.len()).saturating_add(opt_len.saturating_mul(acc.len()));
+                if acc.len().saturating_mul(options.len()) > MAX_EXPANSIONS || size > MAX_EXPANDED_CHARS {
                     return Err(PatternError::TooManyExpansions);
                 }
                 acc = acc

@@ -222,6 +222,7 @@ impl Source {
             depth: self.depth,
             source: 0,
             boundary: (self.scope == Scope::Project).then(|| workdir.to_path_buf()),
+            allow: Vec::new(),
         }
     }
 
@@ -243,18 +244,28 @@ pub struct Config {
     pub workdir: PathBuf,
     /// Later sources override earlier ones by id.
     pub sources: Vec<Source>,
+    /// Directories outside the workdir that project rules may resolve into
+    /// through symlinks (a shared team folder); any other project rule whose
+    /// real path is outside the workdir is not loaded (see `discover`).
+    pub allow_dirs: Vec<PathBuf>,
 }
 
 impl Config {
     pub fn new(workdir: impl Into<PathBuf>, sources: Vec<Source>) -> Self {
-        Config { workdir: workdir.into(), sources }
+        Config { workdir: workdir.into(), sources, allow_dirs: Vec::new() }
+    }
+
+    /// Allows project rules to resolve into these directories.
+    pub fn with_allow_dirs(mut self, dirs: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
+        self.allow_dirs.extend(dirs.into_iter().map(Into::into));
+        self
     }
 
     /// The default sources for this workdir and home.
     pub fn with_home(workdir: impl Into<PathBuf>, home: impl AsRef<Path>) -> Self {
         let workdir = workdir.into();
         let sources = Config::default_sources(&workdir, home.as_ref());
-        Config { workdir, sources }
+        Config { workdir, sources, allow_dirs: Vec::new() }
     }
 
     /// The agent SDK's four sources, in override order: `~/.claude/rules`
@@ -291,7 +302,7 @@ impl Config {
                 }
             }
         }
-        Config { workdir, sources }
+        Config { workdir, sources, allow_dirs: Vec::new() }
     }
 
     /// Where new rules of `scope` go: the last (winning) Wave-format source
@@ -323,7 +334,7 @@ impl Config {
             if shadowed {
                 continue;
             }
-            roots.push(Root { source: i, ..s.root(&self.workdir) });
+            roots.push(Root { source: i, allow: self.allow_dirs.clone(), ..s.root(&self.workdir) });
         }
         roots
     }

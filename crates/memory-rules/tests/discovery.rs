@@ -54,18 +54,23 @@ fn same_directory_for_both_roots_loads_once() {
 }
 
 #[test]
-fn symlinked_files_and_directories_are_followed() {
+fn symlinked_files_and_directories_are_followed_into_allowed_directories() {
     let t = Tree::new();
     let shared = t.write(t.tmp.path().join("shared/team.md"), "team rule");
     t.write(t.tmp.path().join("shared/other.md"), "other");
     symlink(&shared, t.project_rules().join("team.md"));
     symlink(t.tmp.path().join("shared"), t.project_rules().join("linked"));
-    let loaded = t.load();
+    let roots = memory_rules::Config::with_home(t.workdir(), t.home()).with_allow_dirs([t.tmp.path().join("shared")]);
+    let loaded = memory_rules::load(&roots);
     assert_eq!(ids(&loaded), ["project:linked/other.md", "project:linked/team.md", "project:team.md"]);
     let team = loaded.rules.rules().iter().find(|r| r.id == "team.md").unwrap();
     assert!(team.file_path.ends_with(".wave/rules/team.md"), "file path is the link as found");
-    // Both links lead outside the project: worth knowing, nothing wrong.
+    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    // Without the allow option, neither link loads: a warning each.
+    let loaded = t.load();
+    assert!(ids(&loaded).is_empty());
     assert_eq!(codes(&loaded), ["symlink-outside:linked", "symlink-outside:team.md"]);
+    assert!(loaded.diagnostics.iter().all(|d| d.severity == Severity::Warning && d.message.contains("allow")));
 }
 
 #[test]
@@ -187,7 +192,7 @@ fn bom_and_crlf_files() {
 }
 
 #[test]
-fn project_symlinks_leading_outside_the_project_are_reported() {
+fn project_symlinks_leading_outside_the_project_are_not_loaded() {
     let t = Tree::new();
     t.write(t.tmp.path().join("shared/team.md"), "team");
     t.write(t.workdir().join("docs/inside.md"), "inside");
@@ -195,10 +200,10 @@ fn project_symlinks_leading_outside_the_project_are_reported() {
     symlink(t.workdir().join("docs/inside.md"), t.project_rules().join("inside.md"));
     symlink(t.tmp.path().join("shared/team.md"), t.user_rules().join("user-link.md"));
     let loaded = t.load();
-    assert_eq!(ids(&loaded), ["project:inside.md", "project:team/team.md", "user:user-link.md"]);
+    assert_eq!(ids(&loaded), ["project:inside.md", "user:user-link.md"]);
     let outside: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == Code::SymlinkOutside).collect();
     assert_eq!(outside.len(), 1, "{:?}", loaded.diagnostics);
-    assert_eq!(outside[0].severity, Severity::Info);
+    assert_eq!(outside[0].severity, Severity::Warning);
     assert!(outside[0].file_path.ends_with("rules/team"));
 }
 

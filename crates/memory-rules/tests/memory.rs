@@ -186,7 +186,8 @@ fn child_process() {
 
 fn big(c: char) -> String {
     let line: String = std::iter::repeat_n(c, 1023).collect();
-    (0..16 * 1024).map(|_| line.as_str()).collect::<Vec<_>>().join("\n")
+    // Just under the topic size limit.
+    (0..200).map(|_| line.as_str()).collect::<Vec<_>>().join("\n")
 }
 
 #[test]
@@ -244,4 +245,78 @@ fn a_writer_killed_mid_write_leaves_old_or_new_never_torn() {
     // Leftover temp files do not disturb later writes or the index.
     s.write_topic(Project, "after", "fine", WriteMode::Append).unwrap();
     assert_eq!(s.list_topics(Project).unwrap().len(), 2);
+}
+
+// ---- issue 9: limits and links ----------------------------------------------
+
+/// Finding 10: a 50 MB topic was accepted, and a line budget let 52 million
+/// characters into the prompt.
+#[test]
+fn topic_size_and_prompt_bytes_are_capped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = store(tmp.path());
+    let huge = "x".repeat(50 << 20);
+    assert!(matches!(s.write_topic(Project, "big", &huge, WriteMode::Append), Err(MemoryError::TooLarge { .. })));
+    let near = "y".repeat(200 * 1024);
+    s.write_topic(Project, "a", &near, WriteMode::Replace).unwrap();
+    assert!(matches!(s.write_topic(Project, "a", &near, WriteMode::Append), Err(MemoryError::TooLarge { .. })), "append past the limit");
+    // A topic file made huge behind the store's back (one line, no newlines).
+    std::fs::write(tmp.path().join("project/b.md"), "z".repeat(50 << 20)).unwrap();
+    s.write_topic(Project, "b", "", WriteMode::Replace).ok();
+    std::fs::write(tmp.path().join("project/b.md"), "z".repeat(50 << 20)).unwrap();
+    let text = s.load_for_prompt(120);
+    assert!(text.len() <= memory_rules::limits::DEFAULT_MEMORY_PROMPT_BYTES, "{} bytes", text.len());
+    assert!(text.contains("not loaded to fit the budget"));
+    for i in 0..8 {
+        s.write_topic(User, &format!("t{i}"), &"w".repeat(200 * 1024), WriteMode::Replace).unwrap();
+    }
+    let text = s.load_for_prompt(120);
+    assert!(text.len() <= memory_rules::limits::DEFAULT_MEMORY_PROMPT_BYTES, "{} bytes", text.len());
+    let text = s.load_for_prompt_within(1000, 4096);
+    assert!(text.len() <= 4096, "{} bytes", text.len());
+    assert!(s.read_topic(Project, "b").unwrap().len() <= memory_rules::limits::MAX_MEMORY_TOPIC_BYTES);
+}
+
+/// Finding 13: a lock held by another process blocked forever.
+#[test]
+fn lock_wait_times_out_with_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = store(tmp.path());
+    s.write_topic(Project, "a", "x", WriteMode::Append).unwrap();
+    let lock = std::fs::OpenOptions::new().write(true).open(tmp.path().join("project/.lock")).unwrap();
+    // flock locks are per open file description: this one blocks the store.
+    lock.lock().unwrap();
+    let start = Instant::now();
+    let err = s.write_topic(Project, "a", "y", WriteMode::Append).unwrap_err();
+    assert!(err.to_string().contains("memory lock"), "{err}");
+    assert!(start.elapsed() >= memory_rules::limits::MEMORY_LOCK_TIMEOUT);
+    lock.unlock().unwrap();
+    s.write_topic(Project, "a", "y", WriteMode::Append).unwrap();
+    assert_eq!(s.read_topic(Project, "a").unwrap(), "x\ny\n");
+}
+
+/// Finding 14: the lock and topic files were followed through symlinks; NFC
+/// and NFD names were two topics; a killed writer's temp file stayed.
+#[test]
+fn no_links_nfc_names_and_stray_temps_cleaned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = store(tmp.path());
+    s.write_topic(Project, "\u{dc}gyf\u{e9}l", "nfc", WriteMode::Append).unwrap();
+    s.write_topic(Project, "U\u{308}gyfe\u{301}l", "nfd", WriteMode::Append).unwrap();
+    assert_eq!(s.list_topics(Project).unwrap().len(), 1);
+    assert_eq!(s.read_topic(Project, "ÜGYFÉL").unwrap(), "nfc\nnfd\n");
+    let dir = tmp.path().join("project");
+    std::fs::write(tmp.path().join("secret"), "TOKEN").unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("secret"), dir.join("leak.md")).unwrap();
+    let err = s.read_topic(Project, "leak").unwrap_err();
+    assert!(err.to_string().contains("symlink"), "{err}");
+    assert!(s.write_topic(Project, "leak", "more", WriteMode::Append).is_err(), "append never reads through the link");
+    assert_eq!(std::fs::read_to_string(tmp.path().join("secret")).unwrap(), "TOKEN");
+    std::fs::remove_file(dir.join(".lock")).unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("secret"), dir.join(".lock")).unwrap();
+    assert!(s.write_topic(Project, "a", "x", WriteMode::Append).is_err(), "the lock is never taken through a link");
+    std::fs::remove_file(dir.join(".lock")).unwrap();
+    std::fs::write(dir.join(".a.md.999.0.tmp"), "stray").unwrap();
+    s.write_topic(Project, "a", "x", WriteMode::Append).unwrap();
+    assert!(!dir.join(".a.md.999.0.tmp").exists());
 }

@@ -29,6 +29,10 @@ pub struct Cli {
     /// Print machine-readable JSON on stdout
     #[arg(long, global = true)]
     pub json: bool,
+    /// Load project rules that resolve (through symlinks) into DIR, outside
+    /// the workdir (repeatable); other such rules are not loaded
+    #[arg(long = "allow-dir", global = true, value_name = "DIR")]
+    pub allow_dirs: Vec<PathBuf>,
 }
 
 /// One `--source` value.

@@ -1,8 +1,39 @@
 //! Shared output helpers: paths as users see them, source snippets, JSON.
 
 use memory_rules::Diagnostic;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
+
+/// Text from a file (a name, key, value, line) made safe to print on one
+/// line: control characters (newline, carriage return, ESC, ...), line and
+/// paragraph separators and bidi controls are written as escapes (`\n`,
+/// `\x1b`, `\u{202e}`), so no file can inject a GitHub Actions workflow
+/// command or a terminal escape sequence. Tabs stay.
+pub fn clean(s: &str) -> Cow<'_, str> {
+    let bad = |c: char| (c.is_control() && c != '\t') || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !s.chars().any(bad) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if bad(c) && (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if bad(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `clean(s)` and a newline.
+pub fn line(s: &str) -> String {
+    let mut l = clean(s).into_owned();
+    l.push('\n');
+    l
+}
 
 /// A path relative to the workdir when inside it, else as it is.
 pub fn show(path: &Path, workdir: &Path) -> String {
@@ -24,7 +55,7 @@ impl Sources {
     pub fn snippet(&mut self, d: &Diagnostic) -> String {
         let Some(line) = d.line else { return String::new() };
         let lines = self.files.entry(d.file_path.clone()).or_insert_with(|| {
-            let text = std::fs::read(&d.file_path).ok()?;
+            let text = memory_rules::discover::read_limited(Path::new(&d.file_path)).ok()?;
             let text = String::from_utf8_lossy(&text);
             let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
             Some(text.lines().map(|l| l.trim_end_matches('\r').to_string()).collect())
@@ -32,6 +63,7 @@ impl Sources {
         let Some(source) = lines.as_ref().and_then(|l| l.get(line as usize - 1)) else { return String::new() };
         let number = line.to_string();
         let pad = " ".repeat(number.len());
+        let source = clean(source);
         let mut out = format!("  {number} | {source}\n");
         if let Some(col) = d.column {
             let before: String = source.chars().take(col.saturating_sub(1) as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();

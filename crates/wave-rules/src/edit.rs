@@ -75,7 +75,10 @@ fn rule_text(paths: &[String], topics: &[String], priority: Option<i64>, content
     if let Some(p) = priority {
         yaml.push_str(&format!("priority: {p}\n"));
     }
-    if yaml.is_empty() {
+    // Content starting with a `---` line would be read as frontmatter: an
+    // empty frontmatter block first keeps it the body.
+    let fenced = content.lines().next().is_some_and(|l| l.trim_start_matches('\u{feff}').trim_end() == "---");
+    if yaml.is_empty() && !fenced {
         format!("{content}\n")
     } else {
         format!("---\n{yaml}---\n{content}\n")
@@ -138,7 +141,7 @@ fn done(env: &Env, verb: &str, id: &str, scope: Scope, file: &Path) -> Output {
     let stdout = if env.json {
         display::json_text(&serde_json::json!({ "id": id, "scope": scope.as_str(), "file": shown }))
     } else {
-        format!("{verb} {scope} rule {id}: {shown}\n")
+        display::line(&format!("{verb} {scope} rule {id}: {shown}"))
     };
     Output { stdout, stderr: String::new(), code: 0 }
 }

@@ -32,7 +32,7 @@ pub struct Output {
 
 impl Output {
     fn fail(code: i32, message: impl AsRef<str>) -> Output {
-        Output { stdout: String::new(), stderr: format!("wave-rules: {}\n", message.as_ref()), code }
+        Output { stdout: String::new(), stderr: display::line(&format!("wave-rules: {}", message.as_ref())), code }
     }
 }
 
@@ -95,10 +95,11 @@ impl Env {
             None => std::env::home_dir()
                 .ok_or_else(|| Output::fail(EXIT_TROUBLE, "cannot find the home directory; pass --home DIR"))?,
         };
+        let allow: Vec<PathBuf> = cli.allow_dirs.iter().map(|d| workdir.join(d)).collect();
         if !cli.sources.is_empty() {
             let formats = memory_rules::formats_named(&cli.sources).map_err(|e| Output::fail(EXIT_TROUBLE, format!("--sources: {e}")))?;
-            return Ok(Env { config: memory_rules::Config::named(workdir, home, &formats), json: cli.json });
+            return Ok(Env { config: memory_rules::Config::named(workdir, home, &formats).with_allow_dirs(allow), json: cli.json });
         }
-        Ok(Env { config: memory_rules::Config::with_home(workdir, home), json: cli.json })
+        Ok(Env { config: memory_rules::Config::with_home(workdir, home).with_allow_dirs(allow), json: cli.json })
     }
 }

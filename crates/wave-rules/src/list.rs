@@ -54,15 +54,16 @@ pub fn run(env: &Env) -> Output {
 
 /// Left-aligned columns, two spaces apart, no trailing spaces.
 fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
+    let rows: Vec<[String; N]> = rows.iter().map(|r| r.clone().map(|c| crate::display::clean(&c).into_owned())).collect();
     let mut widths = header.map(|h| h.chars().count());
-    for row in rows {
+    for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
     let mut out = String::new();
     let header = header.map(str::to_string);
-    for row in std::iter::once(&header).chain(rows) {
+    for row in std::iter::once(&header).chain(&rows) {
         let mut line = String::new();
         for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
             line.push_str(cell);

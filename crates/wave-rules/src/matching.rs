@@ -70,7 +70,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         return out;
     }
     for f in &outside {
-        out.stdout.push_str(&format!("note: '{f}' is outside the workdir; it matches no pattern\n"));
+        out.stdout.push_str(&display::line(&format!("note: '{f}' is outside the workdir; it matches no pattern")));
     }
     let context = match (args.files.len(), prompt.is_some()) {
         (0, false) => "no files and no prompt".to_string(),
@@ -81,7 +81,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         let rule = &set.rules()[e.index];
         out.stdout.push_str(&heading(rule));
         for reason in &e.reasons {
-            out.stdout.push_str(&format!("    {}\n", describe(rule, reason)));
+            out.stdout.push_str(&display::line(&format!("    {}", describe(rule, reason))));
         }
     }
     if !available.is_empty() {
@@ -89,7 +89,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         for &i in &available {
             let rule = &set.rules()[i];
             out.stdout.push_str(&heading(rule));
-            out.stdout.push_str(&format!("    {}\n", display::first_line(rule.metadata.description.as_deref().unwrap_or("(no description)"), 100)));
+            out.stdout.push_str(&display::line(&format!("    {}", display::first_line(rule.metadata.description.as_deref().unwrap_or("(no description)"), 100))));
         }
     }
     if args.all {
@@ -102,7 +102,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
             let rule = &set.rules()[e.index];
             out.stdout.push_str(&heading(rule));
             for line in why_not(rule, &e.excluded, args.files.len(), prompt.is_some(), contents.is_some()) {
-                out.stdout.push_str(&format!("    {line}\n"));
+                out.stdout.push_str(&display::line(&format!("    {line}")));
             }
         }
     }
@@ -110,7 +110,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
 }
 
 fn heading(rule: &Rule) -> String {
-    format!("  {} ({}, priority {})\n", rule.id, rule.scope, rule.priority())
+    display::line(&format!("  {} ({}, priority {})", rule.id, rule.scope, rule.priority()))
 }
 
 

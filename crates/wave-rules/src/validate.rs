@@ -39,7 +39,7 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
                 Format::Text => {
                     let mut shown = d.clone();
                     shown.file_path = display::show(Path::new(&d.file_path), workdir);
-                    out.stdout.push_str(&format!("{shown}\n"));
+                    out.stdout.push_str(&display::line(&shown.to_string()));
                     out.stdout.push_str(&sources.snippet(d));
                 }
                 Format::Github => out.stdout.push_str(&github(d, workdir)),
@@ -85,7 +85,8 @@ fn check_paths(env: &Env, paths: &[std::path::PathBuf]) -> Result<(Vec<Diagnosti
                 format: like.map_or_else(|| RuleFormat::guess(&path.join("x")), |s| s.format),
                 depth: like.map_or_else(|| RuleFormat::guess(&path.join("x")).default_depth(), |s| s.depth),
             };
-            discover::find(&source.root(&env.config.workdir), &mut diagnostics)
+            let root = discover::Root { allow: env.config.allow_dirs.clone(), ..source.root(&env.config.workdir) };
+            discover::find(&root, &mut diagnostics)
         } else {
             let format = env.config.source_of(path).map_or_else(|| RuleFormat::guess(path), |s| s.format);
             let id = format.id(&path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
@@ -118,7 +119,8 @@ fn github(d: &Diagnostic, workdir: &Path) -> String {
 }
 
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    let s = s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
+    display::clean(&s).into_owned()
 }
 
 fn escape_property(s: &str) -> String {

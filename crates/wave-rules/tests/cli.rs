@@ -129,7 +129,7 @@ fn validate_reports_every_check() {
         "warning foreign-key .wave/rules/foreign.md",
         "warning empty-body .wave/rules/empty.md",
         "error too-large .wave/rules/big.md",
-        "info symlink-outside .wave/rules/linked",
+        "warning symlink-outside .wave/rules/linked",
     ] {
         assert!(got.iter().any(|g| g == want), "missing '{want}' in {got:#?}");
     }
@@ -325,6 +325,96 @@ fn remove_never_reaches_outside_the_roots() {
     assert_eq!(t.run(&["remove", "solo"]).code, 0);
     assert!(target.exists());
     assert!(!t.work().join(".wave/rules/solo.md").exists());
+}
+
+/// Issue 9, finding 3: a committed link must not put a secret (or any file
+/// outside the project) into every prompt; `validate --strict` fails on it.
+#[test]
+fn validate_reports_links_to_secrets_and_outside_files() {
+    let t = Tree::new();
+    t.project("ok.md", "fine");
+    t.write(t.work().join(".env"), "API_KEY=secret");
+    std::os::unix::fs::symlink("../../.env", t.work().join(".wave/rules/notes.md")).unwrap();
+    t.write(t.tmp.path().join("team/security.md"), "No secrets in code.");
+    std::os::unix::fs::symlink(t.tmp.path().join("team"), t.work().join(".wave/rules/team")).unwrap();
+    let r = t.run(&["validate", "--strict"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains(".wave/rules/notes.md: warning[symlink-target]"), "{}", r.stdout);
+    assert!(r.stdout.contains(".env, which is not a rule file"), "{}", r.stdout);
+    assert!(r.stdout.contains(".wave/rules/team: warning[symlink-outside]"), "{}", r.stdout);
+    assert!(r.stdout.contains("1 rule loaded"), "{}", r.stdout);
+    let r = t.run(&["list", "--json"]);
+    assert!(!r.stdout.contains("secret") && !r.stdout.contains("notes.md"), "{}", r.stdout);
+    // The team folder, allowed: loads; the .env link still never does.
+    let team = t.tmp.path().join("team");
+    let r = t.run(&["validate", "--strict", "--allow-dir", team.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(!r.stdout.contains("symlink-outside"), "{}", r.stdout);
+    assert!(r.stdout.contains("2 rules loaded"), "{}", r.stdout);
+    std::fs::remove_file(t.work().join(".wave/rules/notes.md")).unwrap();
+    let r = t.run(&["validate", "--strict", "--allow-dir", team.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+}
+
+/// Issue 9, finding 7: `validate` on a FIFO hung; on a link to /dev/zero it
+/// grew to 4 GB.
+#[test]
+fn validate_never_blocks_on_fifos_or_devices() {
+    let t = Tree::new();
+    let fifo = t.work().join("fifo.md");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::os::unix::fs::symlink("/dev/zero", t.work().join("zero.md")).unwrap();
+    let r = t.run(&["validate", "fifo.md", "zero.md"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stdout.matches("error[unreadable]: not a regular file").count(), 2, "{}", r.stdout);
+}
+
+/// Issue 9, finding 9: a file name or YAML key must not inject a GitHub
+/// Actions workflow command or a terminal escape into the text output.
+#[test]
+fn control_characters_from_files_are_escaped_in_every_format() {
+    let t = Tree::new();
+    t.project("evil\n::error file=x::pwned.md", "---\npaths: src/**\n---\nrule");
+    t.project("key.md", "---\n\"a\\n::error ::injected\\u001b[31m\": 1\ntopics: \"\\u001b]0;title\\u0007x\"\n---\nbody\u{1b}[2J");
+    for args in [&["validate"][..], &["validate", "--format", "github"], &["list"], &["match", "--all", "--prompt", "x", "src/a.ts"]] {
+        let r = t.run(args);
+        for line in r.stdout.lines().chain(r.stderr.lines()) {
+            assert!(!line.starts_with("::error file=x") && !line.starts_with("::error ::injected"), "{args:?} injected: {line}");
+            if args[0] != "validate" || args.len() == 1 {
+                assert!(!line.starts_with("::"), "{args:?}: {line}");
+            }
+            assert!(!line.contains('\u{1b}') && !line.contains('\u{7}'), "{args:?} raw escape: {line:?}");
+        }
+    }
+    let r = t.run(&["validate"]);
+    assert!(r.stdout.contains("a\\n::error ::injected\\x1b[31m"), "{}", r.stdout);
+    let r = t.run(&["list", "--json"]);
+    assert!(!r.stdout.contains('\u{1b}'), "JSON escapes control characters itself");
+}
+
+/// Issue 9, finding 14: `add` with content starting with `---` wrote a
+/// conditional or broken rule.
+#[test]
+fn add_keeps_content_that_starts_with_a_fence_as_the_body() {
+    let t = Tree::new();
+    let content = "---\npaths: secret/**\n---\nnot frontmatter";
+    let out = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+        .args(["add", "--always", "--home"])
+        .arg(t.home())
+        .args(["--", content])
+        .current_dir(t.work())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let r = t.run(&["list", "--json"]);
+    let v = json(&r);
+    let rule = &v["rules"][0];
+    assert_eq!(rule["firstLine"], "---", "{v}");
+    assert!(rule["paths"].is_null() && rule["topics"].is_null(), "the rule stays always-on: {v}");
+    let r = t.run(&["match", "--json", "x.ts"]);
+    assert!(r.stdout.contains("not frontmatter") || json(&r)["active"].as_array().is_some_and(|a| a.len() == 1), "{}", r.stdout);
+    let r = t.run(&["validate", "--strict"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
 }
 
 #[test]

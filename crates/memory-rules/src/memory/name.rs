@@ -12,8 +12,16 @@
 pub const MAX_TOPIC_CHARS: usize = 64;
 
 /// The file name of a topic, or `None` when the name has no letter or digit.
+/// The name is put in Unicode NFC first, so the NFC and NFD spellings of
+/// `Ügyfél` are one topic.
 pub fn topic_file(name: &str) -> Option<String> {
-    crate::slug::slug(name, MAX_TOPIC_CHARS).map(|s| format!("{s}.md"))
+    crate::slug::slug(&nfc(name), MAX_TOPIC_CHARS).map(|s| format!("{s}.md"))
+}
+
+/// `name` in Unicode normalization form C.
+pub fn nfc(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfc().collect()
 }
 
 #[cfg(test)]
@@ -37,6 +45,7 @@ mod tests {
             ("../", None),
             ("/", None),
             ("\0", None),
+            ("U\u{308}gyfe\u{301}l", Some("ügyfél.md")),
         ] {
             assert_eq!(topic_file(name).as_deref(), want, "{name:?}");
         }

@@ -12,64 +12,107 @@
 //! (not loaded to fit the budget: big.md from line 12, later.md)
 //! ```
 //!
-//! User memory takes at most half of `max_lines`; project memory gets the
-//! rest. In each scope the index comes first, then the topics in index order
+//! User memory takes at most half of `max_lines` (and of the byte budget,
+//! [`DEFAULT_MEMORY_PROMPT_BYTES`] unless told otherwise); project memory gets
+//! the rest. Topics are read only while they can still fit. In each scope the index comes first, then the topics in index order
 //! while they fit; the first one that does not fit is cut at a line boundary,
 //! and one closing line names what was not loaded. Nothing at all gives "".
 
 use super::index::Index;
 use super::store::{MemoryScope, MemoryStore};
+pub use crate::limits::DEFAULT_MEMORY_PROMPT_BYTES;
+
+/// Room kept for the closing line when the byte budget cuts.
+const CLOSING_BYTES: usize = 256;
 
 impl MemoryStore {
-    /// Memory text for the prompt, at most `max_lines` lines.
+    /// Memory text for the prompt, at most `max_lines` lines and
+    /// [`DEFAULT_MEMORY_PROMPT_BYTES`] bytes.
     pub fn load_for_prompt(&self, max_lines: usize) -> String {
-        let user = self.section(MemoryScope::User, "## User Memory", max_lines / 2);
+        self.load_for_prompt_within(max_lines, DEFAULT_MEMORY_PROMPT_BYTES)
+    }
+
+    /// Memory text for the prompt, at most `max_lines` lines and about
+    /// `max_bytes` bytes (never more).
+    pub fn load_for_prompt_within(&self, max_lines: usize, max_bytes: usize) -> String {
+        let user = self.section(MemoryScope::User, "## User Memory", max_lines / 2, max_bytes / 2);
         let used = if user.is_empty() { 0 } else { user.len() + 1 };
-        let project = self.section(MemoryScope::Project, "## Project Memory", max_lines.saturating_sub(used));
+        let used_bytes: usize = user.iter().map(|l| l.len() + 1).sum::<usize>() + 1;
+        let project = self.section(MemoryScope::Project, "## Project Memory", max_lines.saturating_sub(used), max_bytes.saturating_sub(used_bytes));
         [user, project].into_iter().filter(|s| !s.is_empty()).map(|s| s.join("\n")).collect::<Vec<_>>().join("\n\n")
     }
 
-    fn section(&self, scope: MemoryScope, heading: &str, budget: usize) -> Vec<String> {
+    fn section(&self, scope: MemoryScope, heading: &str, budget: usize, bytes: usize) -> Vec<String> {
         let index_text = self.read_index(scope).unwrap_or_default();
         if index_text.trim().is_empty() {
             return Vec::new();
         }
         let index = Index::parse(&index_text);
-        let mut blocks: Vec<(String, Vec<String>)> = vec![(
+        let mut blocks: Vec<(String, Option<Vec<String>>)> = vec![(
             "MEMORY.md".to_string(),
-            std::iter::once(heading.to_string()).chain(index_text.trim_end().lines().map(str::to_string)).collect(),
+            Some(std::iter::once(heading.to_string()).chain(index_text.trim_end().lines().map(str::to_string)).collect()),
         )];
+        let size = |l: &Vec<String>| (l.len(), l.iter().map(|s| s.len() + 1).sum::<usize>());
+        let (mut lines_so_far, mut bytes_so_far) = size(blocks[0].1.as_ref().unwrap_or(&Vec::new()));
         for (name, file) in &index.entries {
+            // Past the budget, a topic is only named, never read.
+            if lines_so_far > budget || bytes_so_far > bytes {
+                blocks.push((file.clone(), None));
+                continue;
+            }
             let Ok(text) = self.read_topic(scope, name) else { continue };
             let mut lines = vec![String::new(), format!("### {name} ({file})")];
             lines.extend(text.trim_end().lines().map(str::to_string));
-            blocks.push((file.clone(), lines));
+            let (l, b) = size(&lines);
+            lines_so_far += l;
+            bytes_so_far += b;
+            blocks.push((file.clone(), Some(lines)));
         }
-        fit(blocks, budget)
+        fit(blocks, budget, bytes)
     }
 }
 
-/// Whole blocks while they fit; the first that does not is cut at a line
-/// boundary; a closing line names the rest. Needs room for at least one
-/// line of content and the closing line, else gives nothing.
-fn fit(blocks: Vec<(String, Vec<String>)>, budget: usize) -> Vec<String> {
-    let total: usize = blocks.iter().map(|(_, l)| l.len()).sum();
-    if total <= budget {
-        return blocks.into_iter().flat_map(|(_, l)| l).collect();
+/// Whole blocks while they fit (in lines and bytes); the first that does not
+/// is cut at a line boundary; a closing line names the rest. Needs room for
+/// at least one line of content and the closing line, else gives nothing.
+/// A block not read (`None`) does not fit.
+fn fit(blocks: Vec<(String, Option<Vec<String>>)>, budget: usize, max_bytes: usize) -> Vec<String> {
+    let unread = blocks.iter().any(|(_, l)| l.is_none());
+    let total: usize = blocks.iter().map(|(_, l)| l.as_ref().map_or(0, Vec::len)).sum();
+    let total_bytes: usize = blocks.iter().flat_map(|(_, l)| l.iter().flatten()).map(|s| s.len() + 1).sum();
+    if !unread && total <= budget && total_bytes <= max_bytes {
+        return blocks.into_iter().flat_map(|(_, l)| l.unwrap_or_default()).collect();
     }
-    if budget < 3 {
+    if budget < 3 || max_bytes < CLOSING_BYTES * 2 {
         return Vec::new();
     }
     let room = budget - 1;
+    let byte_room = max_bytes - CLOSING_BYTES;
     let mut out: Vec<String> = Vec::new();
+    let mut out_bytes = 0usize;
     let mut missing: Vec<String> = Vec::new();
     for (name, lines) in blocks {
         if !missing.is_empty() {
             missing.push(name);
             continue;
         }
-        let free = room - out.len();
+        let Some(lines) = lines else {
+            missing.push(name);
+            continue;
+        };
+        // Lines that fit the byte budget too.
+        let mut fitting = 0;
+        let mut b = out_bytes;
+        for l in &lines {
+            if b + l.len() + 1 > byte_room {
+                break;
+            }
+            b += l.len() + 1;
+            fitting += 1;
+        }
+        let free = (room - out.len()).min(fitting);
         if lines.len() <= free {
+            out_bytes = b;
             out.extend(lines);
             continue;
         }
@@ -78,12 +121,23 @@ fn fit(blocks: Vec<(String, Vec<String>)>, budget: usize) -> Vec<String> {
         let header_lines = if name == "MEMORY.md" { 1 } else { 2 };
         if free > header_lines {
             let shown = free - header_lines;
+            out_bytes += lines.iter().take(free).map(|l| l.len() + 1).sum::<usize>();
             out.extend(lines.into_iter().take(free));
             missing.push(format!("{name} from line {}", shown + 1));
         } else {
             missing.push(name);
         }
     }
-    out.push(format!("(not loaded to fit the budget: {})", missing.join(", ")));
+    let mut closing = format!("(not loaded to fit the budget: {})", missing.join(", "));
+    if closing.len() > CLOSING_BYTES {
+        let mut cut = CLOSING_BYTES - 5;
+        while !closing.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        closing.truncate(cut);
+        closing.push_str("...)");
+    }
+    let _ = out_bytes;
+    out.push(closing);
     out
 }

@@ -2,7 +2,8 @@
 
 use super::atomic::{self, ScopeLock};
 use super::index::Index;
-use super::name::topic_file;
+use super::name::{nfc, topic_file};
+use crate::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
 use sha2::{Digest, Sha256};
 use std::fmt;
 use std::io;
@@ -59,6 +60,8 @@ pub enum MemoryError {
     InvalidName { name: String },
     #[error("no {scope} memory topic '{topic}'")]
     UnknownTopic { scope: MemoryScope, topic: String },
+    #[error("{scope} memory topic '{topic}' would be {size} bytes, over the {MAX_MEMORY_TOPIC_BYTES}-byte limit for a topic; nothing written (replace it with a shorter text)")]
+    TooLarge { scope: MemoryScope, topic: String, size: usize },
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
 }
@@ -145,22 +148,30 @@ impl MemoryStore {
     pub fn read_topic(&self, scope: MemoryScope, topic: &str) -> Result<String, MemoryError> {
         let file = self.file_of(topic)?;
         let path = self.dir(scope).join(&file);
-        match std::fs::read(&path) {
-            Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                Err(MemoryError::UnknownTopic { scope, topic: topic.to_string() })
-            }
+        match atomic::read_limited(&path, MAX_MEMORY_TOPIC_BYTES) {
+            Ok(Some(text)) => Ok(text),
+            Ok(None) => Err(MemoryError::UnknownTopic { scope, topic: topic.to_string() }),
             Err(e) => Err(io_err(&path)(e)),
         }
     }
 
     /// Writes a topic (append or replace) and lists it in the index, under
     /// the scope's lock. Returns the topic's file name.
+    ///
+    /// A topic over [`MAX_MEMORY_TOPIC_BYTES`] is refused (checked before
+    /// anything is read or written); the lock is waited for at most
+    /// [`MEMORY_LOCK_TIMEOUT`]; temp files a killed writer left are removed.
     pub fn write_topic(&self, scope: MemoryScope, topic: &str, content: &str, mode: WriteMode) -> Result<String, MemoryError> {
         let file = self.file_of(topic)?;
+        let too_large = |size| MemoryError::TooLarge { scope, topic: topic.to_string(), size };
+        if content.len() >= MAX_MEMORY_TOPIC_BYTES {
+            return Err(too_large(content.len() + 1));
+        }
+        let topic = nfc(topic);
         let dir = self.dir(scope);
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-        let _lock = ScopeLock::acquire(dir).map_err(io_err(dir))?;
+        let _lock = ScopeLock::acquire(dir, MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
+        atomic::remove_stray_temps(dir);
         let path = dir.join(&file);
         let mut text = match mode {
             WriteMode::Append => read_or_empty(&path)?,
@@ -171,8 +182,11 @@ impl MemoryStore {
         }
         text.push_str(content.trim_end_matches('\n'));
         text.push('\n');
+        if text.len() > MAX_MEMORY_TOPIC_BYTES {
+            return Err(too_large(text.len()));
+        }
         atomic::replace(&path, text.as_bytes()).map_err(io_err(&path))?;
-        self.update_index(dir, |index| index.insert(topic, &file))?;
+        self.update_index(dir, |index| index.insert(&topic, &file))?;
         Ok(file)
     }
 
@@ -183,7 +197,7 @@ impl MemoryStore {
         if !dir.is_dir() {
             return Err(MemoryError::UnknownTopic { scope, topic: topic.to_string() });
         }
-        let _lock = ScopeLock::acquire(dir).map_err(io_err(dir))?;
+        let _lock = ScopeLock::acquire(dir, MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
         let path = dir.join(&file);
         match std::fs::remove_file(&path) {
             Ok(()) => {}
@@ -201,7 +215,7 @@ impl MemoryStore {
         if !dir.is_dir() {
             return Ok(());
         }
-        let _lock = ScopeLock::acquire(dir).map_err(io_err(dir))?;
+        let _lock = ScopeLock::acquire(dir, MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
         for entry in std::fs::read_dir(dir).map_err(io_err(dir))?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let is_ours = name.ends_with(".md") || (name.starts_with('.') && name.ends_with(".tmp"));
@@ -225,10 +239,11 @@ impl MemoryStore {
     }
 }
 
+/// A memory file's text (never through a symlink, at most a topic's limit
+/// plus one byte, so an oversized file is caught); empty when missing.
 fn read_or_empty(path: &Path) -> Result<String, MemoryError> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(String::new()),
+    match atomic::read_limited(path, MAX_MEMORY_TOPIC_BYTES + 1) {
+        Ok(text) => Ok(text.unwrap_or_default()),
         Err(e) => Err(io_err(path)(e)),
     }
 }

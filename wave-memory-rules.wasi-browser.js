@@ -1444,5 +1444,7 @@ export const MemoryStore = __napiModule.exports.MemoryStore
 export const JsMemoryStore = __napiModule.exports.JsMemoryStore
 export const RuleEngine = __napiModule.exports.RuleEngine
 export const memoryToolDefinitions = __napiModule.exports.memoryToolDefinitions
+export const readRuleToolDefinition = __napiModule.exports.readRuleToolDefinition
 export const runCli = __napiModule.exports.runCli
 export const setWorkingDir = __napiModule.exports.setWorkingDir
+export const sourceNames = __napiModule.exports.sourceNames

@@ -4,27 +4,30 @@
 /** The WASI flavor this loader instantiates. */
 export declare const __napiBindingTarget: 'wasm32-wasi'
 
-/** User and project memory topics (see the core's `memory` module). */
+/**
+ * User and project memory topics (see the core's `memory` module). Every
+ * operation runs off the main thread and returns a promise.
+ */
 export declare class MemoryStore {
   constructor(options: MemoryStoreOptions)
   get userDir(): string
   get projectDir(): string
   /** The index text of a scope; empty when it has none. */
-  readIndex(scope: 'user' | 'project'): string
-  /** A topic's content; throws an error naming an unknown topic. */
-  readTopic(scope: 'user' | 'project', topic: string): string
-  /** Appends (default) or replaces a topic and updates the index; returns the file name. */
-  writeTopic(scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'): string
+  readIndex(scope: 'user' | 'project'): Promise<string>
+  /** A topic's content; rejects with an error naming an unknown topic. */
+  readTopic(scope: 'user' | 'project', topic: string): Promise<string>
+  /** Appends (default) or replaces a topic and updates the index; resolves to the file name. */
+  writeTopic(scope: 'user' | 'project', topic: string, content: string, mode?: 'append' | 'replace'): Promise<string>
   /** The topics of a scope, sorted by file. */
-  listTopics(scope: 'user' | 'project'): Array<TopicEntry>
-  /** Deletes a topic and its index line; throws for an unknown topic. */
-  removeTopic(scope: 'user' | 'project', topic: string): void
+  listTopics(scope: 'user' | 'project'): Promise<Array<TopicEntry>>
+  /** Deletes a topic and its index line; rejects for an unknown topic. */
+  removeTopic(scope: 'user' | 'project', topic: string): Promise<void>
   /** Deletes every topic of a scope and its index. */
-  clear(scope: 'user' | 'project'): void
-  /** Memory text for the prompt within `maxLines` (user memory at most half). */
-  loadForPrompt(maxLines: number): string
-  /** Runs `memory_read` or `memory_write`; always returns text for the model. */
-  runTool(name: string, input: any): string
+  clear(scope: 'user' | 'project'): Promise<void>
+  /** Memory text for the prompt within `maxLines` and `maxBytes` (user memory at most half). */
+  loadForPrompt(maxLines: number, maxBytes?: number | undefined | null): Promise<string>
+  /** Runs `memory_read` or `memory_write`; resolves to text for the model. */
+  runTool(name: string, input: any): Promise<string>
 }
 export type JsMemoryStore = MemoryStore
 
@@ -36,6 +39,11 @@ export declare class RuleEngine {
    * uses them (reload still skips unchanged files).
    */
   configure(options: EngineOptions): void
+  /**
+   * Changes each time a discovery's result replaces the rules in use; a
+   * wrapper holding `rules()` fetches them again when it differs.
+   */
+  get generation(): number
   /**
    * Discovers, parses and compiles every rule, off the main thread. The new
    * rules replace the old ones when the promise resolves.
@@ -63,12 +71,27 @@ export declare class RuleEngine {
   /**
    * The per-message call of the TS wrapper. The engine keeps the files in
    * context from the previous call: the first `keep` stay, the rest are
-   * replaced by the `added` files (`count` of them, joined by NUL; no path
-   * contains NUL), so a message whose files repeat or grow converts only
-   * the new ones. The active indices are written into `out`, a buffer the
-   * caller keeps (as long as `rules()`); returns how many were written.
+   * replaced by the `added` files (`count` of them, joined by NUL; the
+   * wrapper drops paths containing NUL), so a message whose files repeat or
+   * grow converts only the new ones. The active indices are written into
+   * `out`, a buffer the caller keeps (as long as `rules()`); returns how
+   * many were written. When the kept list cannot be what the caller thinks
+   * (`keep` beyond it, or `added` not splitting into `count` paths), the
+   * list is cleared and `0xFFFFFFFF` returned: send every file again.
    */
   activeDelta(keep: number, count: number, added: string, prompt: string | undefined | null, out: Uint32Array): number
+  /**
+   * `active`, with the content of files in context (by the path given in
+   * `files`) for rules with a `regex` (Continue).
+   */
+  activeWithContents(files: Array<string>, prompt: string | undefined | null, contents: Record<string, string>): Uint32Array
+  /**
+   * The short list of these rules (indices into `rules()`) for the model:
+   * a heading naming the `read_rule` tool, then `- id: description` lines.
+   */
+  offerText(indices: Array<number>): string
+  /** Runs the `read_rule` tool; always returns text for the model. */
+  readRule(input: any): string
   /**
    * For benchmarks: the median time in nanoseconds of `iterations` calls of
    * the core's match on these inputs, inside Rust (no boundary crossing).
@@ -100,8 +123,19 @@ export interface EngineOptions {
    * Ignored when `sources` is given; one of the two is required.
    */
   homeDir?: string
-  /** The rule sources in override order (later wins by id). */
-  sources?: Array<RuleSource>
+  /**
+   * The rule sources in override order (later wins by id). A string is a
+   * source name (`'cursor'`, `'agents-md'`, ..., `'all'`): that tool's own
+   * places under the workdir and `homeDir`; consecutive names are read
+   * user sources first, then project ones, as the defaults are.
+   */
+  sources?: Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>
+  /**
+   * Directories outside the workdir that project rules may resolve into
+   * through symlinks (a shared team folder); any other project rule whose
+   * real path is outside the workdir is not loaded (`symlink-outside`).
+   */
+  allowDirs?: Array<string>
 }
 
 export interface MemoryRule {
@@ -112,6 +146,12 @@ export interface MemoryRule {
   metadata: RuleMetadata
   source: 'project' | 'user'
   filePath: string
+  /**
+   * The other agent's format the rule was read as (`'cursor'`, ...);
+   * absent for the agent SDK's own (`.wave/rules`, `.claude/rules`), whose
+   * rules keep exactly the SDK's shape.
+   */
+  format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
 }
 
 export interface MemoryStoreOptions {
@@ -127,6 +167,9 @@ export interface MemoryStoreOptions {
 /** JSON-schema specs of the memory tools: `[{ name, description, parameters }]`. */
 export declare function memoryToolDefinitions(): any
 
+/** The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`. */
+export declare function readRuleToolDefinition(): any
+
 export interface RuleMetadata {
   paths?: Array<string>
   priority?: number
@@ -134,6 +177,19 @@ export interface RuleMetadata {
   description?: string
   /** `'every-turn'`: re-surfaced at every turn while active (reminder mode). */
   remind?: 'once' | 'every-turn'
+  /**
+   * `'on-request'`: offered to the model by its description (read with
+   * the `read_rule` tool); `'manual'`: active only when the prompt
+   * mentions it (`@name`). Absent: always, or by `paths` / `topics`.
+   */
+  activation?: 'on-request' | 'manual'
+  /** Regexes matched against the content of the files in context (Continue). */
+  regex?: Array<string>
+  /**
+   * The project subdirectory the rule is scoped to (a nested `.cursor/rules`
+   * or `AGENTS.md`).
+   */
+  directory?: string
 }
 
 /** One place rules are read from. */
@@ -141,8 +197,11 @@ export interface RuleSource {
   /** The directory (a relative one is taken from the workdir). */
   dir: string
   scope: 'project' | 'user'
-  /** Default `'wave'` (Markdown with frontmatter). */
-  format?: 'wave'
+  /**
+   * Default `'wave'` (Markdown with frontmatter); any source name reads
+   * the directory as that tool's format.
+   */
+  format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
   /**
    * Directory levels read below `dir`: 1 = its immediate subdirectories;
    * `'any'` = any depth. Default: the format's (1 for `wave`).
@@ -164,6 +223,12 @@ export declare function runCli(args: Array<string>): CliOutput
  * the process's working directory.
  */
 export declare function setWorkingDir(dir: string): void
+
+/**
+ * The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
+ * `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
+ */
+export declare function sourceNames(): Array<string>
 
 export interface TopicEntry {
   /** The name the topic was first written under. */

@@ -495,10 +495,11 @@ pub struct CliOutput {
 
 /// Runs the `wave-rules` command line (`args` without the program name) in
 /// this process: the same code as the Rust binary, so the same output.
+/// `stdin` is what a `hook <event>` reads as its standard input.
 #[napi(catch_unwind)]
-pub fn run_cli(args: Vec<String>) -> CliOutput {
+pub fn run_cli(args: Vec<String>, stdin: Option<Buffer>) -> CliOutput {
   let argv = std::iter::once("wave-rules".to_string()).chain(args);
-  let out = wave_rules::run(argv);
+  let out = wave_rules::run_with_input(argv, || Ok(stdin.map(|b| b.to_vec()).unwrap_or_default()));
   CliOutput {
     stdout: out.stdout,
     stderr: out.stderr,

@@ -347,6 +347,13 @@ export class MemoryRuleManager {
   #activeIndices(filesInContext: unknown, prompt: unknown): Uint32Array {
     const files = stringsOf(filesInContext)
     this.#sync()
+    if (!IN_PLACE_WRITES) {
+      try {
+        return this.#engine.active(files, typeof prompt === 'string' ? prompt : undefined)
+      } catch {
+        return new Uint32Array(0)
+      }
+    }
     try {
       // The engine keeps the previous message's files: send only what changed
       // after the common prefix (usually nothing, or a few new files), as one
@@ -375,6 +382,13 @@ export class MemoryRuleManager {
     }
   }
 }
+
+/**
+ * Bun's N-API hands the addon a copy of a typed array, so the engine's
+ * writes into the manager's index buffer never reach it (seen in Bun 1.3,
+ * which opencode embeds); there, each call gets a fresh array instead.
+ */
+const IN_PLACE_WRITES = !(process.versions as Record<string, string | undefined>).bun
 
 /**
  * The strings of an array (the array itself when all are strings); [] for

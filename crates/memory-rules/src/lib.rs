@@ -39,6 +39,7 @@ pub mod memory;
 pub mod parse;
 pub mod pattern;
 pub mod read_rule;
+pub mod render;
 pub mod rule;
 pub mod ruleset;
 pub mod slug;

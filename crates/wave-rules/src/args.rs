@@ -92,6 +92,55 @@ pub enum Command {
     Add(AddArgs),
     /// Delete a rule's file
     Remove(RemoveArgs),
+    /// Claude Code hooks: run one (reads the hook's JSON on stdin), or install them
+    Hook(HookArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct HookArgs {
+    #[command(subcommand)]
+    pub action: HookAction,
+}
+
+/// A hook event (run by Claude Code, JSON on stdin) or a setup action.
+#[derive(Subcommand, Debug, Clone)]
+pub enum HookAction {
+    /// The always-on rules and the memory (again every active rule after a compaction)
+    #[command(name = "SessionStart")]
+    SessionStart(BudgetArgs),
+    /// The rules whose topics occur in the prompt, as the MANDATORY RULES section
+    #[command(name = "UserPromptSubmit")]
+    UserPromptSubmit(BudgetArgs),
+    /// The path rules of a file the agent read or wrote, once per session
+    #[command(name = "PostToolUse")]
+    PostToolUse(BudgetArgs),
+    /// The `remind: every-turn` rules active in the session
+    #[command(name = "Stop")]
+    Stop,
+    /// Add the hooks to .claude/settings.json (keeps every other setting)
+    Install(InstallArgs),
+    /// Remove our hooks from .claude/settings.json (and nothing else)
+    Uninstall(InstallArgs),
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct BudgetArgs {
+    /// At most this many lines for the rules section
+    #[arg(long, value_name = "N")]
+    pub max_lines: Option<usize>,
+    /// At most this many UTF-8 bytes for the rules section
+    #[arg(long, value_name = "N", default_value_t = crate::hook::DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct InstallArgs {
+    /// project: <workdir>/.claude/settings.json; user: ~/.claude/settings.json
+    #[arg(long, value_enum, default_value_t = ScopeArg::Project)]
+    pub scope: ScopeArg,
+    /// The command the hooks run, before `hook <event>` [default: this program's absolute path]
+    #[arg(long, value_name = "CMD")]
+    pub command: Option<String>,
 }
 
 #[derive(Args, Debug)]

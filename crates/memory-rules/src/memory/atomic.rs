@@ -157,3 +157,20 @@ impl Drop for ScopeLock {
         let _ = self.file.unlock();
     }
 }
+
+/// [`replace`] without the fsyncs: a temp file in the same directory renamed
+/// over `path`. Readers see the old or the new file, never a torn one; a
+/// power loss may lose the write. For small state that is rebuilt anyway
+/// (the hooks' per-session state), where an fsync would cost more than the
+/// whole hook.
+pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().ok_or_else(|| io::Error::other("no parent directory"))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

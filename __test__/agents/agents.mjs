@@ -1,0 +1,83 @@
+// Running the real agents headless, offline, against the fake model server:
+// HOME in a temp dir, only loopback, every run bounded by a timeout.
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const platform = `${process.platform}-${process.arch}`
+
+function firstExisting(candidates) {
+  return candidates.find((p) => fs.existsSync(p))
+}
+
+/** Claude Code's native binary from the pinned devDependency. */
+export function claudeBinary() {
+  const nm = path.join(repo, 'node_modules')
+  return firstExisting([
+    path.join(nm, `@anthropic-ai/claude-code-${platform}/claude`),
+    path.join(nm, '@anthropic-ai/claude-code/bin/claude.exe'),
+  ])
+}
+
+/** opencode's native binary from the pinned devDependency. */
+export function opencodeBinary() {
+  const nm = path.join(repo, 'node_modules')
+  const os = process.platform === 'win32' ? 'windows' : process.platform
+  return firstExisting([
+    path.join(nm, `opencode-${os}-${process.arch}/bin/opencode`),
+    path.join(nm, 'opencode-ai/bin/opencode.exe'),
+  ])
+}
+
+/** The Rust CLI (debug build), built if needed. */
+export function waveRulesBinary() {
+  const build = spawnSync('cargo', ['build', '-q', '-p', 'wave-rules'], { cwd: repo, encoding: 'utf8' })
+  if (build.status !== 0) throw new Error(`cargo build failed: ${build.stderr}`)
+  return path.join(repo, 'target/debug/wave-rules')
+}
+
+/**
+ * Runs a command without blocking the event loop (the fake server lives in
+ * this process), stdin closed, killed after `timeout` ms.
+ */
+export function run(cmd, args, { cwd, env, timeout }) {
+  return new Promise((resolve) => {
+    const started = Date.now()
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      child.kill('SIGKILL')
+    }, timeout)
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      resolve({ status: null, stdout, stderr: `${stderr}\n${error}`, timedOut, ms: Date.now() - started })
+    })
+    child.on('close', (status, signal) => {
+      clearTimeout(timer)
+      resolve({ status, signal, stdout, stderr, timedOut, ms: Date.now() - started })
+    })
+  })
+}
+
+/** An environment with nothing of the user's: PATH, a temp HOME, and `extra`. */
+export function isolatedEnv(home, extra) {
+  const env = { PATH: process.env.PATH, HOME: home, USERPROFILE: home, LANG: 'C.UTF-8', TMPDIR: process.env.TMPDIR ?? '/tmp' }
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
+  return { ...env, ...extra }
+}
+
+/** Writes files under `root`: `{ 'a/b.md': 'text' }`. */
+export function writeTree(root, files) {
+  for (const [rel, text] of Object.entries(files)) {
+    const file = path.join(root, rel)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, text)
+  }
+}

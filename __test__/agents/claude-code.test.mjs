@@ -1,0 +1,167 @@
+// Claude Code, the real binary (pinned devDependency), run headless against
+// the fake model server, with the hooks installed by `wave-rules hook
+// install` as a user would. Assertions are on what reached the model (the
+// requests the server recorded) and on the session transcript, not on exit
+// codes: Claude Code exits 0 even when a hook fails.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { startFakeModel, count } from './fake-model.mjs'
+import { claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+
+const claude = claudeBinary()
+const skip = claude ? false : 'the @anthropic-ai/claude-code devDependency is not installed'
+const TIMEOUT = 90_000
+const MODEL = 'claude-sonnet-4-5'
+
+const RULES = {
+  '.wave/rules/general.md': 'Keep functions small.\n',
+  '.wave/rules/db.md': '---\ntopics: [customer]\n---\nThe customer table is read-only.\n',
+  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+  '.wave/rules/gen.md': '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
+  '.wave/rules/review.md': '---\npaths: src/**\nremind: every-turn\ndescription: Run the type checker before you finish.\n---\nRun `tsc --noEmit` before you finish.\n',
+  '.wave/rules/broken.md': '---\npaths: [src/**\n---\nnever loaded\n',
+  'src/a.ts': 'export const a = 1\n',
+  'src/b.ts': 'export const b = 2\n',
+}
+const GENERAL = '[general.md] Keep functions small.'
+const DB = '[db.md] The customer table is read-only.'
+const TS = '[ts.md] Strict TS everywhere.'
+const GEN = '[gen.md] Generated files carry a header.'
+const STOP = 'Before you end your turn'
+
+let root, server, bin
+before(async () => {
+  if (skip) return
+  bin = waveRulesBinary()
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-claude-'))
+  server = await startFakeModel({ workdir: root })
+})
+after(async () => {
+  // WAVE_AGENTS_DUMP=dir keeps every request the model received, to read.
+  if (server && process.env.WAVE_AGENTS_DUMP) {
+    fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })
+    fs.writeFileSync(path.join(process.env.WAVE_AGENTS_DUMP, 'claude-code.json'), JSON.stringify(server.requests, null, 1))
+  }
+  await server?.close()
+  if (root) fs.rmSync(root, { recursive: true, force: true })
+})
+
+/** A project with `files`, a HOME, the hooks installed; and a runner. */
+function project(name, files) {
+  const work = path.join(root, name, 'work')
+  const home = path.join(root, name, 'home')
+  fs.mkdirSync(work, { recursive: true })
+  fs.mkdirSync(home, { recursive: true })
+  writeTree(work, files)
+  const env = isolatedEnv(home, {
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: 'sk-ant-dummy',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+  })
+  const installed = execFileSync(bin, ['hook', 'install'], { cwd: work, env, encoding: 'utf8' })
+  assert.match(installed, /installed wave-rules hooks/)
+  const claudeRun = async (args) => {
+    server.setWorkdir(work)
+    const first = server.requests.length
+    const r = await run(claude, [...args, '--model', MODEL, '--output-format', 'json', '--permission-mode', 'acceptEdits'], { cwd: work, env, timeout: TIMEOUT })
+    assert.ok(!r.timedOut, `claude ${args.join(' ')} timed out\n${r.stderr}`)
+    const requests = server.requests.slice(first).filter((q) => q.path.includes('/messages') && Array.isArray(q.body.messages))
+    return { ...r, requests, main: requests.filter((q) => (q.body.tools ?? []).length > 0) }
+  }
+  const transcript = (session) => {
+    const dir = path.join(home, '.claude/projects')
+    for (const p of fs.readdirSync(dir)) {
+      const f = path.join(dir, p, `${session}.jsonl`)
+      if (fs.existsSync(f)) return fs.readFileSync(f, 'utf8')
+    }
+    return ''
+  }
+  return { work, home, env, run: claudeRun, transcript }
+}
+
+/** The hook errors a transcript records (Claude Code's exit code hides them), our Stop block aside. */
+function hookErrors(transcript) {
+  const errors = []
+  for (const line of transcript.split('\n').filter(Boolean)) {
+    const entry = JSON.parse(line)
+    const walk = (v) => {
+      if (Array.isArray(v)) return v.forEach(walk)
+      if (!v || typeof v !== 'object') return
+      if (typeof v.type === 'string' && /hook.*error|error.*hook/i.test(v.type)) errors.push(v)
+      if (Array.isArray(v.hookErrors) && v.hookErrors.length) errors.push(...v.hookErrors)
+      Object.values(v).forEach(walk)
+    }
+    walk(entry)
+  }
+  // Our Stop reminder is a block by design (Claude Code files it as a
+  // "blocking error"); anything else is a hook that failed.
+  return errors.filter((e) => !JSON.stringify(e).includes(STOP))
+}
+
+test('Claude Code: rules reach the model once per session, MANDATORY on topic prompts, again after /compact', { skip, timeout: 6 * TIMEOUT }, async () => {
+  const p = project('rules', RULES)
+  const session = '0c0ffee0-0000-4000-8000-000000000001'
+
+  // Turn 1: a topic prompt, the same file read twice, a new file written.
+  const t1 = await p.run(['-p', 'fix the customer query READ:src/a.ts READ:src/a.ts WRITE:gen/new.ts', '--session-id', session])
+  assert.ok(fs.existsSync(path.join(p.work, 'gen/new.ts')), `the Write was not done\n${t1.stdout}\n${t1.stderr}`)
+  assert.ok(t1.main.length >= 4, `expected 3 tool calls and an answer, got ${t1.main.length} requests`)
+  const first = t1.main[0].body
+  assert.equal(count(first, '=== MANDATORY RULES ==='), 1, 'the topic rule reached the first request as MANDATORY')
+  assert.equal(count(first, DB), 1)
+  assert.equal(count(first, GENERAL), 1, 'SessionStart gave the always-on rule')
+  assert.equal(count(first, TS), 0, 'no path rule before a file is touched')
+  assert.equal(count(t1.main[1].body, TS), 1, 'the path rule arrived after the Read')
+  // The request after the Write holds the rule of the new file.
+  const afterWrite = t1.main.find((q) => count(q.body, GEN) > 0)
+  assert.ok(afterWrite, 'the rule of the written file reached the model')
+  const last = t1.main.at(-1).body
+  for (const text of [GENERAL, DB, TS, GEN]) assert.equal(count(last, text), 1, `${text} once in the whole conversation`)
+  assert.equal(count(last, 'never loaded'), 0, 'the broken rule is skipped')
+  // The sticky rule blocked the stop once (stop_hook_active lets the next one through).
+  const stops = t1.main.filter((q) => count(q.body, STOP) > 0)
+  assert.ok(stops.length >= 1, 'the Stop hook reminder reached the model')
+  // Claude Code puts a blocking Stop's reason in one user message (twice:
+  // as a system reminder and as "Stop hook feedback"); one such message.
+  const blocked = t1.main.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes(STOP))
+  assert.equal(blocked.length, 1, 'one Stop reminder, no loop')
+  assert.equal(count(last, 'Stop hook feedback:'), 1)
+  assert.ok(count(last, '[review.md] Run the type checker before you finish.') >= 1)
+  assert.deepEqual(hookErrors(p.transcript(session)), [], 'no hook failed')
+
+  // Turn 2 (same session): the topic rule again, path rules not again.
+  const t2 = await p.run(['-p', 'and the customer view READ:src/b.ts', '--resume', session])
+  const last2 = t2.main.at(-1).body
+  assert.equal(count(last2, DB), 2, 'MANDATORY rules come with every prompt that matches')
+  assert.equal(count(last2, TS), 1, 'the path rule is not given twice in a session')
+  assert.equal(count(last2, GENERAL), 1)
+
+  // A real compaction, offline; then the next turn has every rule again.
+  const compacted = await p.run(['-p', '/compact', '--resume', session])
+  assert.ok(compacted.requests.length >= 1, `/compact sent a summary request\n${compacted.stdout}\n${compacted.stderr}`)
+  const t3 = await p.run(['-p', 'continue READ:src/a.ts', '--resume', session])
+  const last3 = t3.main.at(-1).body
+  assert.equal(count(last3, TS), 1, 'after compaction the path rule comes again, once')
+  assert.equal(count(last3, GENERAL), 1, 'after compaction the always-on rule comes again, once')
+  assert.equal(count(last3, GEN), 1, 'every rule active in the session comes again')
+  assert.equal(count(last3, DB), 1, 'the topic rule that fired in the session comes again')
+  assert.deepEqual(hookErrors(p.transcript(session)), [], 'no hook failed')
+})
+
+test('Claude Code: with no rules, nothing reaches the model', { skip, timeout: 2 * TIMEOUT }, async () => {
+  const p = project('none', { 'src/a.ts': 'export const a = 1\n' })
+  const session = '0c0ffee0-0000-4000-8000-000000000002'
+  const t = await p.run(['-p', 'fix the customer query READ:src/a.ts WRITE:src/c.ts', '--session-id', session])
+  assert.ok(fs.existsSync(path.join(p.work, 'src/c.ts')))
+  assert.equal(t.main.length, 3, 'two tool calls and an answer: no Stop reminder')
+  const all = JSON.stringify(t.requests.map((q) => q.body.messages))
+  for (const marker of ['=== MANDATORY RULES ===', '## Rules', STOP]) assert.ok(!all.includes(marker), `${marker} reached the model`)
+  assert.ok(!p.transcript(session).includes('hook_additional_context'), 'no hook added context')
+  assert.deepEqual(hookErrors(p.transcript(session)), [])
+})

@@ -1,0 +1,161 @@
+// A fake model server on 127.0.0.1 for the real agents: the Anthropic
+// Messages API (SSE streaming or not) for Claude Code, and OpenAI-compatible
+// chat completions for opencode. It records every request and answers with
+// tool calls scripted in the user's prompt: `READ:src/a.ts` and
+// `WRITE:src/new.ts` become one call each, in order, then a plain answer.
+import http from 'node:http'
+import path from 'node:path'
+
+const DIRECTIVE = /\b(READ|WRITE):([A-Za-z0-9_./-]+)/g
+
+/** Every text in a value, depth-first (for searching what reached the model). */
+export function texts(value, out = []) {
+  if (typeof value === 'string') out.push(value)
+  else if (Array.isArray(value)) value.forEach((v) => texts(v, out))
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => texts(v, out))
+  return out
+}
+
+/** How many times `needle` occurs in a request's messages (and system). */
+export function count(body, needle) {
+  const all = texts([body.system ?? '', body.messages ?? []]).join('\n')
+  return all.split(needle).length - 1
+}
+
+function userTexts(messages) {
+  const out = []
+  for (const m of messages ?? []) {
+    if (m.role !== 'user') continue
+    if (typeof m.content === 'string') out.push(m.content)
+    else if (Array.isArray(m.content)) for (const c of m.content) if (c.type === 'text') out.push(c.text)
+  }
+  return out
+}
+
+/** The next scripted step for a conversation: a tool call, or text. */
+function nextStep(messages, toolNames, workdir, flavour) {
+  const directives = []
+  for (const t of userTexts(messages)) for (const m of t.matchAll(DIRECTIVE)) directives.push([m[1], m[2]])
+  // Steps already taken: tool calls in the assistant messages.
+  let done = 0
+  for (const m of messages ?? []) {
+    if (m.role !== 'assistant') continue
+    if (Array.isArray(m.content)) done += m.content.filter((c) => c.type === 'tool_use').length
+    if (Array.isArray(m.tool_calls)) done += m.tool_calls.length
+  }
+  const step = directives[done]
+  if (!step) return { text: 'Done.' }
+  const [verb, rel] = step
+  const file = path.join(workdir, rel)
+  if (flavour === 'anthropic') {
+    const name = verb === 'READ' ? 'Read' : 'Write'
+    if (!toolNames.includes(name)) return { text: 'Done.' }
+    return { tool: { name, input: verb === 'READ' ? { file_path: file } : { file_path: file, content: 'export const created = 1\n' } } }
+  }
+  const name = verb === 'READ' ? 'read' : 'write'
+  if (!toolNames.includes(name)) return { text: 'Done.' }
+  return { tool: { name, input: verb === 'READ' ? { filePath: file } : { filePath: file, content: 'export const created = 1\n' } } }
+}
+
+function sse(res, events) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+  for (const [event, data] of events) res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`)
+  res.end()
+}
+
+let ids = 0
+
+function anthropic(body, res, workdir) {
+  const toolNames = (body.tools ?? []).map((t) => t.name)
+  const step = nextStep(body.messages, toolNames, workdir, 'anthropic')
+  const id = `msg_${++ids}`
+  const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
+  const block = step.tool ? { type: 'tool_use', id: `toolu_${ids}`, name: step.tool.name, input: step.tool.input } : { type: 'text', text: step.text }
+  const stop = step.tool ? 'tool_use' : 'end_turn'
+  if (!body.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model: body.model, content: [block], stop_reason: stop, stop_sequence: null, usage }))
+    return
+  }
+  const start = step.tool ? { ...block, input: {} } : { type: 'text', text: '' }
+  const delta = step.tool ? { type: 'input_json_delta', partial_json: JSON.stringify(step.tool.input) } : { type: 'text_delta', text: step.text }
+  sse(res, [
+    ['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage } }],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: start }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta }],
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } }],
+    ['message_stop', { type: 'message_stop' }],
+  ])
+}
+
+function openai(body, res, workdir) {
+  const toolNames = (body.tools ?? []).map((t) => t.function?.name)
+  // Chat messages: tool calls live in assistant.tool_calls, results in role 'tool'.
+  const step = nextStep(body.messages, toolNames, workdir, 'openai')
+  const id = `chatcmpl-${++ids}`
+  const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model }
+  const call = step.tool && { index: 0, id: `call_${ids}`, type: 'function', function: { name: step.tool.name, arguments: JSON.stringify(step.tool.input) } }
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
+  if (!body.stream) {
+    const message = step.tool ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: step.text }
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ id, object: 'chat.completion', created: base.created, model: body.model, choices: [{ index: 0, message, finish_reason: step.tool ? 'tool_calls' : 'stop' }], usage }))
+    return
+  }
+  const delta = step.tool ? { role: 'assistant', tool_calls: [call] } : { role: 'assistant', content: step.text }
+  sse(res, [
+    [null, { ...base, choices: [{ index: 0, delta, finish_reason: null }] }],
+    [null, { ...base, choices: [{ index: 0, delta: {}, finish_reason: step.tool ? 'tool_calls' : 'stop' }] }],
+    [null, { ...base, choices: [], usage }],
+    [null, '[DONE]'],
+  ])
+}
+
+/**
+ * Starts the server. `requests` holds `{ path, body }` of every request, in
+ * order; `workdir` is where scripted paths are resolved.
+ */
+export async function startFakeModel({ workdir }) {
+  const requests = []
+  const server = http.createServer((req, res) => {
+    const chunks = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => {
+      let body = {}
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')
+      } catch {
+        body = {}
+      }
+      const url = req.url ?? ''
+      requests.push({ method: req.method, path: url, body })
+      try {
+        if (req.method === 'POST' && url.includes('/messages/count_tokens')) {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ input_tokens: 100 }))
+        } else if (req.method === 'POST' && url.includes('/messages')) anthropic(body, res, server.workdir)
+        else if (req.method === 'POST' && url.includes('/chat/completions')) openai(body, res, server.workdir)
+        else if (url.includes('/models')) {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', type: 'model', display_name: 'Fake' }] }))
+        } else {
+          res.writeHead(404, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ error: { type: 'not_found_error', message: `no ${url}` } }))
+        }
+      } catch (e) {
+        res.writeHead(500)
+        res.end(String(e))
+      }
+    })
+  })
+  server.workdir = workdir
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address()
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    setWorkdir: (dir) => (server.workdir = dir),
+    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()) }),
+  }
+}

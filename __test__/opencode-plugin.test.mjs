@@ -1,0 +1,140 @@
+// The opencode plugin's contract, through a fake opencode client: what is
+// sent on session.created / session.compacted, what a tool result gets, and
+// that a failed send is logged and retried, never thrown.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { tempTree } from './helpers.mjs'
+
+const require = createRequire(import.meta.url)
+const { createOpencodeHooks } = require('../dist/opencode.js')
+
+function fakeClient({ fail = () => false, transcript = [] } = {}) {
+  const sent = []
+  const logs = []
+  return {
+    sent,
+    logs,
+    session: {
+      async prompt(options) {
+        if (fail(options)) return { error: { name: 'BadRequest', data: { message: 'session is busy' } } }
+        sent.push({ id: options.path.id, noReply: options.body.noReply, text: options.body.parts.map((p) => p.text).join('') })
+        return { data: {} }
+      },
+      async messages() {
+        return { data: transcript }
+      },
+    },
+    app: {
+      async log(options) {
+        logs.push(options.body)
+      },
+    },
+  }
+}
+
+function rules(tree) {
+  tree.project('general.md', 'Keep functions small.')
+  tree.project('ts.md', '---\npaths: src/**/*.ts\n---\nStrict TS.')
+}
+const created = (id) => ({ event: { type: 'session.created', properties: { info: { id } } } })
+const compacted = (id) => ({ event: { type: 'session.compacted', properties: { sessionID: id } } })
+
+test('session.created sends once per id; session.compacted sends again; unknown compaction tracks', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  rules(tree)
+  const client = fakeClient()
+  const hooks = await createOpencodeHooks({ client, directory: tree.workdir }, { homeDir: tree.homeDir })
+  await hooks.event(created('s1'))
+  assert.deepEqual(client.sent, [{ id: 's1', noReply: true, text: '## Rules\n[general.md] Keep functions small.' }])
+  await hooks.event(created('s1'))
+  assert.equal(client.sent.length, 1, 'a second session.created for the same id sends nothing')
+  await hooks.event(compacted('s1'))
+  assert.equal(client.sent.length, 2, 'compaction sends again')
+  await hooks.event(created('s1'))
+  assert.equal(client.sent.length, 2, 'and the id is tracked again')
+  await hooks.event(compacted('s9'))
+  assert.equal(client.sent.at(-1).id, 's9', 'an unknown session is sent to on compaction')
+  await hooks.event(created('s9'))
+  assert.equal(client.sent.length, 3, '...and tracked')
+  await hooks.event({ event: { type: 'file.edited', properties: {} } })
+  await hooks.event({ event: null })
+  assert.equal(client.sent.length, 3)
+})
+
+test('path rules ride on the tool result, once per session, again after compaction', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  rules(tree)
+  const client = fakeClient()
+  const hooks = await createOpencodeHooks({ client, directory: tree.workdir }, { homeDir: tree.homeDir })
+  await hooks.event(created('s1'))
+  const after = async (tool, file, session = 's1') => {
+    const output = { title: '', output: 'file text', metadata: {} }
+    await hooks['tool.execute.after']({ tool, sessionID: session, callID: 'c', args: { filePath: file } }, output)
+    return output.output
+  }
+  assert.equal(await after('read', path.join(tree.workdir, 'src/a.ts')), 'file text\n\n## Rules\n[ts.md] Strict TS.')
+  assert.equal(await after('edit', 'src/b.ts'), 'file text', 'once per session')
+  assert.equal(await after('write', 'src/new.ts', 's2'), 'file text\n\n## Rules\n[ts.md] Strict TS.', 'a written file, another session')
+  assert.equal(await after('bash', 'src/c.ts', 's3'), 'file text', 'not a file tool')
+  await hooks.event(compacted('s1'))
+  assert.equal(client.sent.at(-1).text, '## Rules\n[general.md] Keep functions small.\n[ts.md] Strict TS.', 'the compaction brings the session path rules back')
+  assert.equal(await after('read', 'src/a.ts'), 'file text', 'given by the compaction')
+})
+
+test('a failed send is logged with context, not tracked, and retried', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  rules(tree)
+  let failing = true
+  const client = fakeClient({ fail: () => failing })
+  const hooks = await createOpencodeHooks({ client, directory: tree.workdir }, { homeDir: tree.homeDir })
+  await hooks.event(created('s1'))
+  assert.equal(client.sent.length, 0)
+  assert.equal(client.logs.length, 1)
+  assert.equal(client.logs[0].level, 'error')
+  assert.match(client.logs[0].message, /session s1 on session\.created: .*session is busy/)
+  failing = false
+  await hooks.event(created('s1'))
+  assert.equal(client.sent.length, 1, 'not tracked after the failure: sent on the next event')
+  // A client that throws is the same.
+  const throwing = fakeClient()
+  throwing.session.prompt = async () => {
+    throw new Error('ECONNREFUSED')
+  }
+  const h2 = await createOpencodeHooks({ client: throwing, directory: tree.workdir }, { homeDir: tree.homeDir })
+  await h2.event(created('x'))
+  assert.match(throwing.logs[0].message, /ECONNREFUSED/)
+})
+
+test('no rules, no message; a continued session is read back once', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  const client = fakeClient()
+  const hooks = await createOpencodeHooks({ client, directory: tree.workdir }, { homeDir: tree.homeDir })
+  await hooks.event(created('s1'))
+  await hooks.event(compacted('s1'))
+  assert.equal(client.sent.length, 0, 'no rules, no message')
+
+  rules(tree)
+  const transcript = [
+    { info: { role: 'user' }, parts: [{ type: 'text', text: '## Rules\n[general.md] Keep functions small.\n[ts.md] Strict TS.' }] },
+    { info: { role: 'assistant' }, parts: [{ type: 'tool', tool: 'read', state: { input: { filePath: 'src/a.ts' } } }] },
+  ]
+  const c2 = fakeClient({ transcript })
+  const h2 = await createOpencodeHooks({ client: c2, directory: tree.workdir }, { homeDir: tree.homeDir })
+  const output = { output: 'x' }
+  await h2['tool.execute.after']({ tool: 'read', sessionID: 'old', callID: 'c', args: { filePath: 'src/z.ts' } }, output)
+  assert.equal(output.output, 'x', 'the transcript already has ts.md')
+  await h2.event(compacted('old'))
+  assert.equal(c2.sent.at(-1).text, '## Rules\n[general.md] Keep functions small.\n[ts.md] Strict TS.')
+})
+
+test('the plugin module exports only the plugin function', async () => {
+  const mod = await import('../opencode.mjs')
+  assert.deepEqual(Object.keys(mod), ['WaveMemoryRules'])
+  assert.equal(typeof mod.WaveMemoryRules, 'function')
+})

@@ -1,0 +1,107 @@
+// `node bench/hook-latency.mjs [--runs N]`: the wall time of one Claude Code
+// hook process, start to exit, spawned from Node as Claude Code spawns it, at
+// 100 rules (a real project's mix: path, topic and always-on rules, in the
+// root and subdirectories). Every event, for the Rust binary
+// (target/release/wave-rules), the npm bin run by node, and `npx wave-rules`.
+// Prints a Markdown table of p50 / p95 in milliseconds; /bin/true is the
+// floor (what spawning alone costs on this machine).
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const runsArg = process.argv.indexOf('--runs')
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 100
+const RULES = 100
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-hook-bench-'))
+const work = path.join(root, 'work')
+const home = path.join(root, 'home')
+fs.mkdirSync(home, { recursive: true })
+for (let i = 0; i < RULES; i++) {
+  const kind = i % 4
+  const fm =
+    kind === 0 ? `paths: ["src/mod${i}/**/*.ts", "!**/*.test.ts"]`
+    : kind === 1 ? `topics: [topic${i}, "phrase ${i}"]`
+    : kind === 2 ? `paths: "**/*.py"\ntopics: kw${i}`
+    : `priority: ${i % 7}`
+  const dir = path.join(work, '.wave/rules', i % 2 ? `group${i % 5}` : '')
+  fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(path.join(dir, `rule${String(i).padStart(3, '0')}.md`), `---\n${fm}\ndescription: rule ${i}\n---\nRule ${i}: first line.\nSecond line of rule ${i}.\n`)
+}
+// Rule files are as old as in a working repository.
+const old = new Date(Date.now() - 3600_000)
+for (const f of fs.readdirSync(path.join(work, '.wave/rules'), { recursive: true })) fs.utimesSync(path.join(work, '.wave/rules', f), old, old)
+
+// The package installed in the project, as `npm install wave-memory-rules` does, so
+// `npx wave-rules` finds its bin.
+fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
+fs.symlinkSync(repo, path.join(work, 'node_modules/wave-memory-rules'), 'dir')
+fs.symlinkSync('../wave-memory-rules/bin/wave-rules.js', path.join(work, 'node_modules/.bin/wave-rules'))
+
+const env = { ...process.env, WAVE_RULES_STATE_DIR: path.join(root, 'state'), CLAUDE_PROJECT_DIR: work }
+const events = [
+  ['SessionStart', { source: 'startup' }],
+  ['UserPromptSubmit', { prompt: 'please fix topic5 and the phrase 9 handler' }],
+  ['PostToolUse', { tool_name: 'Read', tool_input: { file_path: path.join(work, 'src/mod4/a.ts') } }],
+  ['Stop', { stop_hook_active: false }],
+]
+
+function once(cmd, args, input) {
+  const t0 = process.hrtime.bigint()
+  const r = spawnSync(cmd, args, { cwd: work, env, input, encoding: 'utf8' })
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status}\n${r.stderr}`)
+  return ms
+}
+
+function quantiles(times) {
+  const sorted = [...times].sort((a, b) => a - b)
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+  return { p50: at(0.5), p95: at(0.95) }
+}
+
+const rust = path.join(repo, 'target/release/wave-rules')
+const forms = [
+  ['Rust binary (target/release/wave-rules)', rust, []],
+  ['node bin/wave-rules.js (the addon)', process.execPath, [path.join(repo, 'bin/wave-rules.js')]],
+  ['npx wave-rules', 'npx', ['--no-install', 'wave-rules']],
+]
+// Every cell is measured in one interleaved loop, so a change in the
+// machine's load (it is shared) falls on every form alike.
+const cells = []
+cells.push({ name: 'floor', cmd: '/bin/true', args: [], input: '', every: 1, times: [] })
+if (fs.existsSync(rust)) cells.push({ name: 'version', cmd: rust, args: ['--version'], input: '', every: 1, times: [] })
+for (const [name, cmd, args] of forms) {
+  if (cmd === rust && !fs.existsSync(rust)) continue
+  for (const [event, extra] of events) {
+    const input = JSON.stringify({ session_id: `bench-${name.length}`, cwd: work, hook_event_name: event, ...extra })
+    // npx costs a second a run: every fifth round only.
+    cells.push({ name, event, cmd, args: [...args, 'hook', event], input, every: cmd === 'npx' ? 5 : 1, times: [] })
+  }
+}
+const load = os.loadavg()
+for (let round = 0; round < RUNS; round++) {
+  for (const c of cells) if (round % c.every === 0) c.times.push(once(c.cmd, c.args, c.input))
+}
+const cell = (name, event) => cells.find((c) => c.name === name && c.event === event)
+const fmt = (t) => `${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}`
+console.log(`${RUNS} rounds (npx: ${Math.ceil(RUNS / 5)}), ${RULES} rules, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), node ${process.version}`)
+console.log(`load average before ${load.map((l) => l.toFixed(1)).join(' ')}, after ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+console.log(`spawn floor (/bin/true): ${fmt(quantiles(cells[0].times))} ms`)
+if (fs.existsSync(rust)) console.log(`the binary doing nothing (wave-rules --version): ${fmt(quantiles(cells[1].times))} ms`)
+console.log('')
+console.log(`| form | ${events.map(([e]) => e).join(' | ')} |`)
+console.log(`| --- |${events.map(() => ' --- |').join('')}`)
+for (const [name, cmd] of forms) {
+  if (cmd === rust && !fs.existsSync(rust)) {
+    console.log(`| ${name} | not built (cargo build --release -p wave-rules) |`)
+    continue
+  }
+  console.log(`| ${name} | ${events.map(([e]) => fmt(quantiles(cell(name, e).times))).join(' | ')} |`)
+}
+console.log('\ncells: p50 / p95 in ms, one process each, spawned from Node (spawnSync), stdin = the event JSON')
+fs.rmSync(root, { recursive: true, force: true })
+

@@ -1,0 +1,223 @@
+//! What a Claude Code session has been given: one small JSON file per
+//! session under the user's state directory
+//! (`$WAVE_RULES_STATE_DIR`, else `$XDG_STATE_HOME/wave-rules`, else
+//! `~/.local/state/wave-rules`; `%LOCALAPPDATA%\wave-rules` on Windows),
+//! in `sessions/<session id>.json`.
+//!
+//! A read-modify-write holds the directory's lock (the memory store's
+//! `ScopeLock`, which waits at most [`LOCK_TIMEOUT`]) and replaces the file by
+//! rename (no fsync: the state is a cache of what was sent, and a hook must
+//! stay fast). Readers never lock: a rename is atomic. A file that cannot be
+//! read is reported and the session starts afresh; files of sessions idle for
+//! [`STALE_AFTER`] are removed when a new session starts.
+
+use memory_rules::memory::atomic::{replace_unsynced, ScopeLock};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// How long a hook waits for another hook of the same user to finish.
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(2);
+/// A session file untouched this long is removed.
+pub const STALE_AFTER: Duration = Duration::from_secs(14 * 24 * 3600);
+/// A state file larger than this is not read (and the session starts afresh).
+pub const MAX_STATE_BYTES: u64 = 4 << 20;
+/// At most this many files touched are remembered per session.
+pub const MAX_FILES: usize = 4096;
+/// At most this many directory entries are looked at per cleanup.
+const MAX_CLEANUP_ENTRIES: usize = 10_000;
+
+/// A `remind: every-turn` rule active in the session, with its short line.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sticky {
+    pub id: String,
+    pub line: String,
+}
+
+/// One session's state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SessionState {
+    pub version: u32,
+    pub workdir: String,
+    /// A `SessionStart` ran for this session.
+    pub started: bool,
+    /// Ids of the rules given since the start or the last compaction.
+    pub delivered: Vec<String>,
+    /// Workdir-relative files the session's tools touched.
+    pub files: Vec<String>,
+    /// Ids of every rule a prompt topic activated in the session.
+    pub topics: Vec<String>,
+    /// Ids of the rules the latest prompt's topics activated.
+    pub prompt_topics: Vec<String>,
+    /// The `remind: every-turn` rules active now: what `Stop` reads.
+    pub sticky: Vec<Sticky>,
+}
+
+impl SessionState {
+    pub fn mark_delivered(&mut self, id: &str) {
+        if !self.delivered.iter().any(|d| d == id) {
+            self.delivered.push(id.to_string());
+        }
+    }
+
+    pub fn add_file(&mut self, file: &str) {
+        if self.files.len() < MAX_FILES && !self.files.iter().any(|f| f == file) {
+            self.files.push(file.to_string());
+        }
+    }
+}
+
+/// The state directory (see the module comment).
+pub fn state_dir(home: &Path) -> PathBuf {
+    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(d) = env("WAVE_RULES_STATE_DIR") {
+        return d;
+    }
+    if let Some(d) = env("XDG_STATE_HOME") {
+        return d.join("wave-rules");
+    }
+    if cfg!(windows) {
+        if let Some(d) = env("LOCALAPPDATA") {
+            return d.join("wave-rules");
+        }
+    }
+    home.join(".local").join("state").join("wave-rules")
+}
+
+/// A session id as a file name: itself when it is plain, else a hash.
+pub fn file_key(session: &str) -> String {
+    let plain = !session.is_empty()
+        && session.len() <= 128
+        && session.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if plain {
+        return session.to_string();
+    }
+    // FNV-1a, 64 bits: stable across versions and platforms.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in session.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("h-{h:016x}")
+}
+
+/// The sessions directory.
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    pub fn new(state_dir: PathBuf) -> Store {
+        Store { dir: state_dir.join("sessions") }
+    }
+
+    pub fn path(&self, session: &str) -> PathBuf {
+        self.dir.join(format!("{}.json", file_key(session)))
+    }
+
+    /// The session's state; `None` when it has none yet. No lock.
+    pub fn read(&self, session: &str) -> Result<Option<SessionState>, String> {
+        let path = self.path(session);
+        let bytes = match std::fs::File::open(&path) {
+            Ok(f) => {
+                use std::io::Read;
+                let mut bytes = Vec::new();
+                f.take(MAX_STATE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                bytes
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        };
+        if bytes.len() as u64 > MAX_STATE_BYTES {
+            return Err(format!("{} is over {MAX_STATE_BYTES} bytes; ignored", path.display()));
+        }
+        serde_json::from_slice(&bytes).map(Some).map_err(|e| format!("{} is unreadable ({e}); the session starts afresh", path.display()))
+    }
+
+    /// Runs `f` on the session's state under the lock and saves what it
+    /// changed. Trouble (no directory, a lock held too long, a bad file) is
+    /// pushed to `problems` and `f` still runs, on what could be read.
+    pub fn update<R>(&self, session: &str, workdir: &Path, problems: &mut Vec<String>, f: impl FnOnce(&mut SessionState) -> R) -> R {
+        if let Err(e) = std::fs::create_dir_all(&self.dir) {
+            problems.push(format!("state not saved: cannot create {}: {e}", self.dir.display()));
+            return f(&mut SessionState::default());
+        }
+        let lock = match ScopeLock::acquire(&self.dir, LOCK_TIMEOUT) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                problems.push(format!("state not saved: {e}"));
+                None
+            }
+        };
+        let mut state = match self.read(session) {
+            Ok(s) => s.unwrap_or_default(),
+            Err(p) => {
+                problems.push(p);
+                SessionState::default()
+            }
+        };
+        let before = state.clone();
+        let result = f(&mut state);
+        state.version = 1;
+        state.workdir = workdir.to_string_lossy().into_owned();
+        if lock.is_some() && state != before {
+            let path = self.path(session);
+            let bytes = serde_json::to_vec(&state).unwrap_or_default();
+            if let Err(e) = replace_unsynced(&path, &bytes) {
+                problems.push(format!("state not saved: {}: {e}", path.display()));
+            }
+        }
+        drop(lock);
+        result
+    }
+
+    /// Removes the files of sessions idle for [`STALE_AFTER`] (and temp
+    /// files a killed hook left behind).
+    pub fn clean_stale(&self, problems: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        let now = SystemTime::now();
+        for entry in entries.take(MAX_CLEANUP_ENTRIES).flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let max_age = if name.ends_with(".tmp") {
+                Duration::from_secs(3600)
+            } else if name.ends_with(".json") {
+                STALE_AFTER
+            } else {
+                continue;
+            };
+            let age = entry.metadata().and_then(|m| m.modified()).ok().and_then(|t| now.duration_since(t).ok());
+            if age.is_some_and(|a| a > max_age) {
+                if let Err(e) = std::fs::remove_file(entry.path()) {
+                    problems.push(format!("cannot remove stale {}: {e}", entry.path().display()));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_file_names() {
+        assert_eq!(file_key("0b7c-aa_1"), "0b7c-aa_1");
+        assert!(file_key("../etc/passwd").starts_with("h-"));
+        assert_ne!(file_key("a/b"), file_key("a\\b"));
+    }
+
+    #[test]
+    fn update_saves_and_reports_bad_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path().to_path_buf());
+        let mut problems = Vec::new();
+        store.update("s1", Path::new("/w"), &mut problems, |s| s.mark_delivered("a.md"));
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(store.read("s1").unwrap().unwrap().delivered, ["a.md"]);
+        std::fs::write(store.path("s1"), "{not json").unwrap();
+        let delivered = store.update("s1", Path::new("/w"), &mut problems, |s| s.delivered.clone());
+        assert!(delivered.is_empty());
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].contains("unreadable"), "{problems:?}");
+    }
+}

@@ -212,8 +212,9 @@ export interface RuleSource {
 /**
  * Runs the `wave-rules` command line (`args` without the program name) in
  * this process: the same code as the Rust binary, so the same output.
+ * `stdin` is what a `hook <event>` reads as its standard input.
  */
-export declare function runCli(args: Array<string>): CliOutput
+export declare function runCli(args: Array<string>, stdin?: Buffer | undefined | null): CliOutput
 
 /**
  * Makes `dir` the working directory of the WASI build, which has none of

@@ -449,7 +449,7 @@ fn pad(n: i64, width: usize) -> String {
 /// True when braces must be expanded into separate globs rather than emitted
 /// as globset alternates: when `**` sits inside an alternate or next to one.
 fn needs_expansion(seq: &[Node]) -> bool {
-    let globstar = |n: &Node| matches!(n, Node::Star(k) if *k >= 2);
+    let globstar = |n: &Node| matches!(n, Node::Star(2));
     seq.iter().enumerate().any(|(i, node)| match node {
         Node::Alt(alts) => {
             alts.iter().any(|alt| alt.iter().any(globstar) || needs_expansion(alt))
@@ -559,7 +559,7 @@ fn emit_into(seq: &[Node], out: &mut String) {
             Node::Star(n) => {
                 let seg_start = i == 0 || seq[i - 1] == Node::Lit('/');
                 let seg_end = i + 1 == seq.len() || seq[i + 1] == Node::Lit('/');
-                out.push_str(if *n >= 2 && seg_start && seg_end { "**" } else { "*" });
+                out.push_str(if *n == 2 && seg_start && seg_end { "**" } else { "*" });
             }
             // Patterns with `?` or classes take the regex route.
             Node::Any | Node::Class(..) => out.push('?'),
@@ -604,7 +604,7 @@ fn emit_regex_into(seq: &[Node], out: &mut String) {
                 let seg_start = i == 0 || seq[i - 1] == Node::Lit('/');
                 let next_slash = seq.get(i + 1) == Some(&Node::Lit('/'));
                 let seg_end = i + 1 == seq.len() || next_slash;
-                if *n >= 2 && seg_start && seg_end {
+                if *n == 2 && seg_start && seg_end {
                     if next_slash {
                         // `**/`: zero or more whole directories.
                         out.push_str("(?:[^/]*(?:/[^/]*)*/)?");
@@ -687,6 +687,10 @@ mod tests {
     yes!(double_star_in_segment, "a**b", "axxb");
     no!(double_star_in_segment_no_cross, "a**b", "ax/xb");
     no!(double_star_prefix_no_cross, "src/**.ts", "src/a/b.ts");
+    // Only exactly `**` is a globstar (minimatch): `***` is `*`.
+    no!(triple_star_no_cross, "***", "a/a");
+    yes!(triple_star_segment, "***/b", "a/b");
+    no!(triple_star_regex_route_no_cross, "***/?", "a/b/c");
     // Braces.
     yes!(brace_simple, "*.{ts,tsx}", "a.tsx");
     yes!(brace_dirs, "{src,lib}/**/*.ts", "lib/x/a.ts");

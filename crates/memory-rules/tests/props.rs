@@ -9,10 +9,17 @@ use memory_rules::pattern::{self, PatternError};
 use memory_rules::topics::TopicMatcher;
 use memory_rules::{Code, Scope};
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 use std::path::Path;
 
+/// A fixed seed, so that CI runs the same cases every time (a failure is
+/// reproducible, never a flake); `PROPTEST_RNG_SEED=N` explores other cases.
 fn config() -> ProptestConfig {
-    ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() }
+    let rng_seed = match std::env::var("PROPTEST_RNG_SEED") {
+        Ok(_) => ProptestConfig::default().rng_seed,
+        Err(_) => RngSeed::Fixed(0x5eed_9),
+    };
+    ProptestConfig { cases: 256, failure_persistence: None, rng_seed, ..ProptestConfig::default() }
 }
 
 fn is_limit(e: &PatternError) -> bool {

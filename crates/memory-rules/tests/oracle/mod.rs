@@ -5,7 +5,8 @@
 
 /// minimatch (`{dot: true}`) for patterns over `a b . * ? /` only, against
 /// normalized paths: `*` any run within a segment, `?` one character, `**`
-/// as a whole segment zero or more segments (elsewhere it is `*`).
+/// as a whole segment zero or more segments (one or more at the end;
+/// elsewhere it is `*`).
 /// `None` when the input is outside what this reference covers.
 pub fn glob_match(pattern: &str, path: &str) -> Option<bool> {
     if pattern.is_empty() || !pattern.chars().all(|c| "ab.*?/".contains(c)) {
@@ -31,6 +32,9 @@ pub fn glob_match(pattern: &str, path: &str) -> Option<bool> {
 fn match_segments(pats: &[&str], segs: &[&str]) -> bool {
     match pats.split_first() {
         None => segs.is_empty(),
+        // A trailing `**` swallows the rest, but there must be a rest:
+        // minimatch's `a/**` matches `a/b`, not `a`.
+        Some((&"**", [])) => !segs.is_empty(),
         Some((&"**", rest)) => (0..=segs.len()).any(|k| match_segments(rest, &segs[k..])),
         Some((p, rest)) => !segs.is_empty() && match_segment(&p.chars().collect::<Vec<_>>(), &segs[0].chars().collect::<Vec<_>>()) && match_segments(rest, &segs[1..]),
     }

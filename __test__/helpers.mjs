@@ -34,3 +34,9 @@ export async function discovered(tree) {
   await m.discoverRules()
   return m
 }
+
+/**
+ * Set when this run uses the WebAssembly fallback (`NAPI_RS_FORCE_WASI=1`,
+ * `npm run test:wasm`): the reason a test gives for what WASI cannot do.
+ */
+export const onWasi = createRequire(import.meta.url)('..').bindingTarget !== 'native'

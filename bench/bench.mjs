@@ -10,6 +10,7 @@
 //
 //   node bench/bench.mjs            full run (about two minutes)
 //   node bench/bench.mjs --quick    fewer sizes, shorter timing budget
+//   node bench/bench.mjs --wasm      the WASI fallback / native (npm run bench:wasm)
 //   node bench/bench.mjs --glue     only the per-message glue cost by conversation length
 import { createRequire } from 'node:module'
 import { execFileSync } from 'node:child_process'
@@ -514,8 +515,51 @@ async function growth() {
   }
 }
 
+/**
+ * `--wasm` (`npm run bench:wasm`): the WebAssembly fallback against the
+ * native addon on the main cells, both loaded in this one process (the
+ * generated WASI loader beside the native one) and timed alternately through
+ * the same `RuleEngine` API. Needs `npm run build` and `npm run build:wasm`.
+ */
+async function wasmRatio() {
+  const wasi = require('../wave-memory-rules.wasi.cjs')
+  const bindings = { native: RuleEngine, wasi: wasi.RuleEngine }
+  const paths = treePaths()
+  const prompt = 'Please deploy the customer migration and check the billing webhook'
+  console.log(`Node ${process.version}, ${os.cpus().length} cores; medians, ${BUDGET_MS} ms budget per cell; WASI / native above 1 means the fallback is slower.`)
+  console.log('')
+  console.log('| case | rules | files | native | WASI | WASI / native |')
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |')
+  const line = (name, n, f, a, b) => console.log(`| ${name} | ${n} | ${f} | ${fmt(a)} | ${fmt(b)} | ${(b / a).toFixed(2)} |`)
+  for (const n of quick ? [100, 1000] : [100, 1000, 10000]) {
+    const tree = writeTree(makeRules(n, paths))
+    const opts = { workdir: tree.workdir, homeDir: tree.homeDir }
+    const t = {}
+    const engines = {}
+    for (const [k, Engine] of Object.entries(bindings)) {
+      t[k] = await median(async () => {
+        await new Engine(opts).discover()
+      }, { min: 3, max: 50 })
+      engines[k] = new Engine(opts)
+      await engines[k].discover()
+    }
+    line('cold discovery', n, '-', t.native, t.wasi)
+    for (const k of Object.keys(bindings)) t[k] = await median(() => engines[k].reload(), { min: 3, max: 200 })
+    line('reload, nothing changed', n, '-', t.native, t.wasi)
+    for (const f of [10, 1000]) {
+      const files = paths.slice(0, f)
+      for (const k of Object.keys(bindings)) t[k] = await median(() => engines[k].active(files, prompt), { min: 3, max: 2000 })
+      line('active (call from JS)', n, f, t.native, t.wasi)
+      for (const k of Object.keys(bindings)) t[k] = engines[k].measureActive(files, prompt, quick ? 21 : 101) / 1e6
+      line('match inside the engine', n, f, t.native, t.wasi)
+    }
+    fs.rmSync(tree.root, { recursive: true, force: true })
+  }
+}
+
 const at = process.argv.indexOf('--memory')
 if (at >= 0) await memoryChild(process.argv[at + 1], Number(process.argv[at + 2]))
 else if (process.argv.includes('--growth')) await growth()
+else if (process.argv.includes('--wasm')) await wasmRatio()
 else if (process.argv.includes('--glue')) await glueBench(console.log)
 else await main()

@@ -6,13 +6,27 @@
 'use strict'
 const fs = require('node:fs')
 
+// On the WebAssembly fallback, Node warns once that WASI is experimental.
+// The CLI's stderr is its own output, byte-identical to the Rust binary's,
+// so that one warning is dropped here; every other warning still prints.
+const emitWarning = process.emitWarning
+process.emitWarning = function (warning, ...rest) {
+  const text = typeof warning === 'string' ? warning : warning && warning.message
+  if (typeof text === 'string' && text.startsWith('WASI is an experimental feature')) return
+  return emitWarning.call(this, warning, ...rest)
+}
+
 const args = process.argv.slice(2)
 const hook = args[0] === 'hook'
 const events = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop']
 
 // A hook must never fail the agent's turn: any trouble is one stderr line, exit 0.
 function main() {
-  const { runCli } = require('../index.js')
+  // Through the package's loader: its clear error when no binary fits, and
+  // the working directory handed to the WASI build.
+  const { native, syncWorkingDir } = require('../dist/binding.js')
+  syncWorkingDir()
+  const { runCli } = native
   let stdin
   if (hook && events.includes(args[1])) {
     try {
@@ -74,14 +88,32 @@ function write(out) {
   process.exitCode = out.exitCode
 }
 
+function loadError(e) {
+  if (e && e.code === 'ERR_WAVE_MEMORY_RULES_LOAD') {
+    // No binary and no fallback for this host: the message alone, and the
+    // CLI's exit code for trouble.
+    process.stderr.write(`wave-rules: ${e.message}\n`)
+    process.exit(2)
+  }
+}
+
 if (mcpServe) {
-  const { runCliAsync } = require('../index.js')
-  runCliAsync(args).then(write, (e) => write({ stdout: '', stderr: `wave-rules: ${e && e.message ? e.message : e}\n`, exitCode: 2 }))
+  let native
+  try {
+    const binding = require('../dist/binding.js')
+    binding.syncWorkingDir()
+    native = binding.native
+  } catch (e) {
+    loadError(e)
+    throw e
+  }
+  native.runCliAsync(args).then(write, (e) => write({ stdout: '', stderr: `wave-rules: ${e && e.message ? e.message : e}\n`, exitCode: 2 }))
 } else {
   let out
   try {
     out = main()
   } catch (e) {
+    if (!hook) loadError(e)
     if (!hook) throw e
     out = { stdout: '', stderr: `wave-rules hook: ${String(e && e.message ? e.message : e).split('\n')[0]}\n`, exitCode: 0 }
   }

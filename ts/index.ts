@@ -6,6 +6,8 @@
  * middleware is `wave-memory-rules/ai-sdk`; the OpenAI Agents SDK input
  * filter is `wave-memory-rules/openai-agents`.
  */
+// First: loads the engine, with a clear error when no binary fits this host.
+export { bindingTarget, syncWorkingDir } from './binding'
 export { MemoryRuleManager, defaultSources, readRuleToolDefinition } from './manager'
 export type { MemoryRuleManagerOptions, ActiveRulesSplit, ActiveRulesOptions, SourceName, ReadRuleToolDefinition } from './manager'
 export { contextFilesFromMessages, filesOfMessage, lastUserText, userText, normalizeFile, FILE_KEYS, FILE_LIST_KEYS } from './context'

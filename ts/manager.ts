@@ -7,6 +7,8 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+// Before '../index': loads the engine with the package's clear error (every entry and subpath).
+import './binding'
 import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition } from '../index'
 import type { Diagnostic, MemoryRule, RuleSource } from '../index'
 

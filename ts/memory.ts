@@ -5,6 +5,8 @@
  * gives the text to put after the rules section.
  */
 import { homedir } from 'node:os'
+// Before '../index': loads the engine with the package's clear error (every entry and subpath).
+import './binding'
 import { MemoryStore as NativeMemoryStore, memoryToolDefinitions as nativeDefinitions } from '../index'
 import type { TopicEntry } from '../index'
 

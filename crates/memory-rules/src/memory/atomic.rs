@@ -15,7 +15,7 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().ok_or_else(|| io::Error::other("no parent directory"))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", process_tag()));
     let result = (|| {
         let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         f.write_all(bytes)?;
@@ -27,6 +27,18 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Tells this process's temp files from another's: the process id, or on
+/// WASI, which has none (`std::process::id` panics there), the clock.
+#[cfg(target_os = "wasi")]
+fn process_tag() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())
+}
+
+#[cfg(not(target_os = "wasi"))]
+fn process_tag() -> u128 {
+    u128::from(std::process::id())
 }
 
 #[cfg(unix)]
@@ -56,6 +68,12 @@ impl ScopeLock {
         let file = options.open(&path)?;
         match file.try_lock() {
             Ok(()) => return Ok(ScopeLock { file }),
+            // WASI (the package's WebAssembly fallback) has no file locks:
+            // there the writes go unlocked, so two processes writing one
+            // scope at the same moment can lose one update (README, WASI).
+            Err(TryLockError::Error(e)) if cfg!(target_os = "wasi") && e.kind() == io::ErrorKind::Unsupported => {
+                return Ok(ScopeLock { file });
+            }
             Err(TryLockError::Error(e)) => return Err(e),
             Err(TryLockError::WouldBlock) => {}
         }
@@ -149,7 +167,7 @@ pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().ok_or_else(|| io::Error::other("no parent directory"))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", process_tag()));
     let result = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);

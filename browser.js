@@ -1,0 +1,1 @@
+export * from 'wave-memory-rules-wasm32-wasi'

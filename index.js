@@ -841,5 +841,6 @@ module.exports.RuleEngine = nativeBinding.RuleEngine
 module.exports.memoryToolDefinitions = nativeBinding.memoryToolDefinitions
 module.exports.readRuleToolDefinition = nativeBinding.readRuleToolDefinition
 module.exports.runCli = nativeBinding.runCli
+module.exports.runCliAsync = nativeBinding.runCliAsync
 module.exports.setWorkingDir = nativeBinding.setWorkingDir
 module.exports.sourceNames = nativeBinding.sourceNames

@@ -24,6 +24,10 @@
 //! a JSON-RPC error, wrong argument types a tool error; then the next request
 //! is served.
 
+// The WebAssembly build keeps `mcp install` and the pure helpers, not the
+// server (see `serve`).
+#![cfg_attr(target_family = "wasm", allow(dead_code, unused_imports))]
+
 mod fresh;
 pub mod install;
 
@@ -31,12 +35,15 @@ use crate::{Env, Output, EXIT_TROUBLE};
 use memory_rules::memory::{self as memory_tools, MemoryLocations, MemoryStore};
 use memory_rules::render::{plan_rules, RenderOptions};
 use memory_rules::{read_rule, Activation, Loaded, Rule, RuleSet, Severity};
+#[cfg(not(target_family = "wasm"))]
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
+#[cfg(not(target_family = "wasm"))]
 use rmcp::service::{Peer, RequestContext, RoleServer, ServiceExt};
+#[cfg(not(target_family = "wasm"))]
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
@@ -62,6 +69,7 @@ const TOOL_RULES_FOR_FILES: &str = "rules_for_files";
 const TOOL_LIST_RULES: &str = "list_rules";
 
 /// Serves MCP on stdin/stdout until stdin closes.
+#[cfg(not(target_family = "wasm"))]
 pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_io().enable_time().build() {
         Ok(rt) => rt,
@@ -86,7 +94,18 @@ pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
     }
 }
 
+/// The WebAssembly build has no MCP server: rmcp's stdio transport runs on
+/// tokio's I/O driver, which tokio does not build for WASI.
+#[cfg(target_family = "wasm")]
+pub(crate) fn serve(_env: &Env, _max_bytes: usize) -> Output {
+    Output::fail(
+        EXIT_TROUBLE,
+        "mcp: the MCP server is not in the WebAssembly build; install the native package for this platform, or run the wave-rules binary".to_string(),
+    )
+}
+
 /// Polls the rule files and tells the client when they changed.
+#[cfg(not(target_family = "wasm"))]
 async fn watch(server: Server) {
     loop {
         tokio::time::sleep(WATCH_INTERVAL).await;
@@ -96,11 +115,13 @@ async fn watch(server: Server) {
 
 /// One connection's server: the rules (reloaded by stamp), what this
 /// connection was given, the memory store.
+#[cfg(not(target_family = "wasm"))]
 #[derive(Clone)]
 pub struct Server {
     inner: Arc<Inner>,
 }
 
+#[cfg(not(target_family = "wasm"))]
 struct Inner {
     config: memory_rules::Config,
     memory: MemoryStore,
@@ -109,6 +130,7 @@ struct Inner {
     peer: OnceLock<Peer<RoleServer>>,
 }
 
+#[cfg(not(target_family = "wasm"))]
 struct State {
     loaded: Loaded,
     /// Ids of the rules given on this connection.
@@ -122,6 +144,7 @@ struct State {
     fresh: fresh::Freshness,
 }
 
+#[cfg(not(target_family = "wasm"))]
 impl Server {
     pub(crate) fn new(env: &Env, max_bytes: usize) -> Server {
         let mut fresh = fresh::Freshness::new(&env.config);
@@ -461,6 +484,7 @@ fn report(loaded: &Loaded) {
     }
 }
 
+#[cfg(not(target_family = "wasm"))]
 fn schema(value: Value) -> Arc<JsonObject> {
     match value {
         Value::Object(map) => Arc::new(map),
@@ -469,6 +493,7 @@ fn schema(value: Value) -> Arc<JsonObject> {
 }
 
 /// The tools, in the order listed.
+#[cfg(not(target_family = "wasm"))]
 pub fn tools() -> Vec<Tool> {
     let mut tools = vec![
         Tool::new(
@@ -514,6 +539,7 @@ pub fn tools() -> Vec<Tool> {
     tools
 }
 
+#[cfg(not(target_family = "wasm"))]
 fn text_result(result: Result<String, String>) -> CallToolResult {
     match result {
         Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
@@ -521,6 +547,7 @@ fn text_result(result: Result<String, String>) -> CallToolResult {
     }
 }
 
+#[cfg(not(target_family = "wasm"))]
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder().enable_tools().enable_resources().enable_resources_list_changed().build();

@@ -168,12 +168,9 @@ fn write(path: &Path, text: &str) -> Result<(), Output> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(fail)?;
     }
-    let tmp = path.with_file_name(format!(".{}.wave-rules-{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("settings"), std::process::id()));
-    std::fs::write(&tmp, text).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
+    // The memory store's atomic replace: a temp file named for this process
+    // (the clock on WASI, which has no process id), fsync, rename.
+    memory_rules::memory::atomic::replace(path, text.as_bytes()).map_err(fail)
 }
 
 fn to_input(value: &Value) -> CstInputValue {

@@ -45,6 +45,7 @@ pub mod ruleset;
 pub mod slug;
 pub mod source;
 mod stamp;
+pub use stamp::{Stamp, RACY_WINDOW};
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};

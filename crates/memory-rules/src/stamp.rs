@@ -25,10 +25,17 @@ pub struct Stamp {
 }
 
 impl Stamp {
-    fn of(path: &std::path::Path) -> Option<Stamp> {
+    /// The stamp of the file at `path` (links followed); `None` when it
+    /// cannot be read.
+    pub fn of(path: &std::path::Path) -> Option<Stamp> {
         let m = std::fs::metadata(path).ok()?;
         let (ino, dev) = inode(&m);
         Some(Stamp { size: m.len(), mtime: m.modified().ok()?, ino, dev })
+    }
+
+    /// When the file was last modified.
+    pub fn mtime(&self) -> SystemTime {
+        self.mtime
     }
 
     fn is_racy(&self, scanned_at: Option<SystemTime>) -> bool {
@@ -36,6 +43,14 @@ impl Stamp {
             Some(limit) => self.mtime >= limit,
             None => true,
         }
+    }
+}
+
+/// `size mtime-ns inode device`: equal texts, equal stamps.
+impl std::fmt::Display for Stamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ns = self.mtime.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        write!(f, "{} {ns} {} {}", self.size, self.ino, self.dev)
     }
 }
 

@@ -20,14 +20,12 @@ use crate::Env;
 use memory_rules::context::Workdir;
 use memory_rules::memory::atomic::replace_unsynced;
 use memory_rules::parse::{ParsedRule, RulePattern};
-use memory_rules::{discover, pattern, Activation, Diagnostic, Format, Metadata, Remind, Rule, RuleSet, Scope, Severity};
+use memory_rules::{discover, pattern, Stamp, RACY_WINDOW, Activation, Diagnostic, Format, Metadata, Remind, Rule, RuleSet, Scope, Severity};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Files changed this close to the cache's scan are read again.
-pub const RACY_WINDOW: Duration = Duration::from_secs(2);
 /// A cache file larger than this is ignored.
 const MAX_CACHE_BYTES: u64 = 64 << 20;
 const VERSION: u32 = 1;
@@ -110,15 +108,13 @@ fn fingerprint(env: &Env) -> (Vec<String>, Option<u128>) {
     for root in env.config.roots() {
         out.push(format!("root {}", root.dir.display()));
         for f in discover::find(&root, &mut diagnostics) {
-            match std::fs::metadata(&f.path) {
-                Ok(m) => {
-                    let mtime = m.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok());
-                    let (ino, dev) = inode(&m);
-                    let ns = mtime.map_or(0, |d| d.as_nanos());
+            match Stamp::of(&f.path) {
+                Some(stamp) => {
+                    let mtime = stamp.mtime().duration_since(UNIX_EPOCH).ok();
                     newest = newest.and_then(|n| mtime.map(|d| n.max(d.as_millis())));
-                    out.push(format!("{} {} {} {} {ns} {ino} {dev}", f.scope, f.id, f.path.display(), m.len()));
+                    out.push(format!("{} {} {} {stamp}", f.scope, f.id, f.path.display()));
                 }
-                Err(_) => newest = None,
+                None => newest = None,
             }
         }
     }
@@ -126,17 +122,6 @@ fn fingerprint(env: &Env) -> (Vec<String>, Option<u128>) {
         out.push(format!("diag {} {} {}", d.code.as_str(), d.file_path, d.message));
     }
     (out, newest)
-}
-
-#[cfg(unix)]
-fn inode(m: &std::fs::Metadata) -> (u64, u64) {
-    use std::os::unix::fs::MetadataExt;
-    (m.ino(), m.dev())
-}
-
-#[cfg(not(unix))]
-fn inode(_: &std::fs::Metadata) -> (u64, u64) {
-    (0, 0)
 }
 
 fn now_ms() -> u128 {

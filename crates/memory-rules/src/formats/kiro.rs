@@ -62,28 +62,16 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         None => ("always", None),
     };
     match kind {
-        "fileMatch" => match &pattern {
-            Some((list, _)) => {
-                let (matched, p) = cx.format_patterns(
-                    "fileMatchPattern",
-                    list,
-                    input.directory,
-                    false,
-                    str::to_string,
-                );
-                meta.paths = Some(matched);
-                patterns = p;
-            }
-            None => {
-                cx.report(
-                    Severity::Warning,
-                    Code::EmptyTrigger,
-                    at,
-                    "inclusion: fileMatch without 'fileMatchPattern' never applies; add one".into(),
-                );
-                meta.activation = Activation::Manual;
-            }
-        },
+        "fileMatch" => {
+            patterns = cx.file_trigger(
+                "fileMatchPattern",
+                pattern.as_ref().map(|(list, _)| list.as_slice()),
+                input.directory,
+                &mut meta,
+                at,
+                "inclusion: fileMatch without 'fileMatchPattern' never applies; add one",
+            );
+        }
         "auto" => {
             meta.activation = Activation::OnRequest;
             cx.needs_description(Format::Kiro, "inclusion: auto", &meta, at);

@@ -352,6 +352,32 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// A file-matching trigger (`trigger: glob`, `inclusion: fileMatch`):
+    /// its globs become the rule's paths; without any, the rule could never
+    /// fire, so it gets a warning and stays manual.
+    pub(crate) fn file_trigger(
+        &mut self,
+        key: &str,
+        written: Option<&[String]>,
+        directory: Option<&str>,
+        meta: &mut Metadata,
+        at: At,
+        missing: &str,
+    ) -> Vec<RulePattern> {
+        match written {
+            Some(list) => {
+                let (matched, patterns) = self.format_patterns(key, list, directory, false, str::to_string);
+                meta.paths = Some(matched);
+                patterns
+            }
+            None => {
+                self.report(Severity::Warning, Code::EmptyTrigger, at, missing.to_string());
+                meta.activation = Activation::Manual;
+                Vec::new()
+            }
+        }
+    }
+
     /// Compiles a format's patterns: `written` as in the file, matched with
     /// `dialect` applied, then prefixed with the scoped directory.
     pub(crate) fn format_patterns(

@@ -54,23 +54,16 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         None => ("always_on", None),
     };
     match kind {
-        "glob" => match globs {
-            Some(list) => {
-                let (matched, p) =
-                    cx.format_patterns("globs", &list, input.directory, false, str::to_string);
-                meta.paths = Some(matched);
-                patterns = p;
-            }
-            None => {
-                cx.report(
-                    Severity::Warning,
-                    Code::EmptyTrigger,
-                    at,
-                    "trigger: glob without 'globs' never applies; add globs".into(),
-                );
-                meta.activation = Activation::Manual;
-            }
-        },
+        "glob" => {
+            patterns = cx.file_trigger(
+                "globs",
+                globs.as_deref(),
+                input.directory,
+                &mut meta,
+                at,
+                "trigger: glob without 'globs' never applies; add globs",
+            );
+        }
         "model_decision" => {
             meta.activation = Activation::OnRequest;
             cx.needs_description(Format::Windsurf, "model_decision", &meta, at);

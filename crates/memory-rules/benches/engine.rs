@@ -30,12 +30,20 @@ fn tree_paths() -> Vec<String> {
     files.sort();
     let mut paths: Vec<String> = files
         .iter()
-        .flat_map(|f| std::fs::read_to_string(f).unwrap().lines().map(str::to_string).collect::<Vec<_>>())
+        .flat_map(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
         .collect();
     // A fixed shuffle (LCG), so the first N paths mix repositories.
     let mut state = 7u64;
     for i in (1..paths.len()).rev() {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         paths.swap(i, (state >> 33) as usize % (i + 1));
     }
     paths
@@ -43,11 +51,21 @@ fn tree_paths() -> Vec<String> {
 
 /// `n` rule texts with realistic patterns over the corpus's directories.
 fn rule_texts(n: usize, paths: &[String]) -> Vec<(String, String)> {
-    let mut dirs: Vec<&str> = paths.iter().filter_map(|p| p.split_once('/').map(|(d, _)| d)).collect();
+    let mut dirs: Vec<&str> = paths
+        .iter()
+        .filter_map(|p| p.split_once('/').map(|(d, _)| d))
+        .collect();
     dirs.sort();
     dirs.dedup();
     let exts = ["ts", "tsx", "rs", "md", "json", "py"];
-    let words = ["customer", "deploy", "migration", "billing", "auth", "cache"];
+    let words = [
+        "customer",
+        "deploy",
+        "migration",
+        "billing",
+        "auth",
+        "cache",
+    ];
     (0..n)
         .map(|i| {
             let d = dirs[i * 7 % dirs.len()];
@@ -60,8 +78,18 @@ fn rule_texts(n: usize, paths: &[String]) -> Vec<(String, String)> {
                 4 => format!("[\"{d}/**\", \"!**/*.test.ts\"]"),
                 _ => format!("[\"**/*.{e}\"]"),
             };
-            let topics = if i % 4 == 0 { format!("topics: [{}{}]\n", words[i % words.len()], i % 7) } else { String::new() };
-            (format!("r{i:05}.md"), format!("---\npaths: {patterns}\n{topics}priority: {}\n---\nRule {i}.\n", i % 5))
+            let topics = if i % 4 == 0 {
+                format!("topics: [{}{}]\n", words[i % words.len()], i % 7)
+            } else {
+                String::new()
+            };
+            (
+                format!("r{i:05}.md"),
+                format!(
+                    "---\npaths: {patterns}\n{topics}priority: {}\n---\nRule {i}.\n",
+                    i % 5
+                ),
+            )
         })
         .collect()
 }
@@ -74,13 +102,18 @@ fn parsed(n: usize, paths: &[String]) -> Vec<ParsedRule> {
 }
 
 fn rule_set(n: usize, paths: &[String]) -> RuleSet {
-    RuleSet::build(parsed(n, paths), memory_rules::context::Workdir::new(Path::new("/repo")))
+    RuleSet::build(
+        parsed(n, paths),
+        memory_rules::context::Workdir::new(Path::new("/repo")),
+    )
 }
 
 #[divan::bench(args = [10, 100, 1000, 10000])]
 fn build_rule_set(bencher: divan::Bencher, n: usize) {
     let paths = tree_paths();
-    bencher.with_inputs(|| parsed(n, &paths)).bench_values(|rules| RuleSet::build(rules, memory_rules::context::Workdir::default()));
+    bencher
+        .with_inputs(|| parsed(n, &paths))
+        .bench_values(|rules| RuleSet::build(rules, memory_rules::context::Workdir::default()));
 }
 
 /// One path in context (the cost per path), for growing rule sets.
@@ -115,9 +148,14 @@ fn parse_corpus(bencher: divan::Bencher) {
             }
         }
     }
-    bencher.counter(divan::counter::ItemsCount::new(texts.len())).bench_local(|| {
-        texts.iter().filter_map(|(p, t)| parse_rule(Scope::Project, "x.md", p, t).rule).count()
-    });
+    bencher
+        .counter(divan::counter::ItemsCount::new(texts.len()))
+        .bench_local(|| {
+            texts
+                .iter()
+                .filter_map(|(p, t)| parse_rule(Scope::Project, "x.md", p, t).rule)
+                .count()
+        });
 }
 
 /// Discovery of rule files on disk (walk, read, parse, compile).
@@ -145,7 +183,12 @@ fn reload_unchanged(bencher: divan::Bencher, n: usize) {
     let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     for (id, text) in rule_texts(n, &paths) {
         std::fs::write(rules.join(&id), text).unwrap();
-        std::fs::File::options().write(true).open(rules.join(&id)).unwrap().set_modified(old).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(rules.join(&id))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
     }
     let roots = Config::with_home(tmp.path(), tmp.path().join("no-home"));
     let loaded = memory_rules::load(&roots);

@@ -32,7 +32,11 @@ impl Workdir {
 
     /// The path relative to the workdir, or `None` if it is outside.
     pub fn relative<'a>(&self, raw: &'a str) -> Option<Cow<'a, str>> {
-        let path: Cow<'a, str> = if raw.contains('\\') { Cow::Owned(raw.replace('\\', "/")) } else { Cow::Borrowed(raw) };
+        let path: Cow<'a, str> = if raw.contains('\\') {
+            Cow::Owned(raw.replace('\\', "/"))
+        } else {
+            Cow::Borrowed(raw)
+        };
         if is_absolute(&path) {
             let rel = self.prefixes.iter().find_map(|p| strip_dir(&path, p))?;
             return clean(rel).map(|c| Cow::Owned(c.into_owned()));
@@ -111,7 +115,9 @@ mod tests {
 
     #[test]
     fn normalization_table() {
-        let w = Workdir { prefixes: vec!["/repo".into()] };
+        let w = Workdir {
+            prefixes: vec!["/repo".into()],
+        };
         for (raw, want) in [
             ("src/a.ts", Some("src/a.ts")),
             ("./src/a.ts", Some("src/a.ts")),
@@ -130,8 +136,13 @@ mod tests {
         ] {
             assert_eq!(w.relative(raw).as_deref(), want, "{raw}");
         }
-        let win = Workdir { prefixes: vec!["C:/work/repo".into()] };
-        assert_eq!(win.relative("C:\\work\\repo\\src\\a.ts").as_deref(), Some("src/a.ts"));
+        let win = Workdir {
+            prefixes: vec!["C:/work/repo".into()],
+        };
+        assert_eq!(
+            win.relative("C:\\work\\repo\\src\\a.ts").as_deref(),
+            Some("src/a.ts")
+        );
     }
 
     #[test]
@@ -143,7 +154,13 @@ mod tests {
         std::os::unix::fs::symlink(&real, &link).unwrap();
         let w = Workdir::new(&link);
         let real = std::fs::canonicalize(&real).unwrap();
-        assert_eq!(w.relative(&format!("{}/a.ts", real.display())).as_deref(), Some("a.ts"));
-        assert_eq!(w.relative(&format!("{}/a.ts", link.display())).as_deref(), Some("a.ts"));
+        assert_eq!(
+            w.relative(&format!("{}/a.ts", real.display())).as_deref(),
+            Some("a.ts")
+        );
+        assert_eq!(
+            w.relative(&format!("{}/a.ts", link.display())).as_deref(),
+            Some("a.ts")
+        );
     }
 }

@@ -187,7 +187,12 @@ impl fmt::Display for Diagnostic {
 /// always reports in the same order.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
-        (&a.file_path, a.line, a.column, a.severity, a.code)
-            .cmp(&(&b.file_path, b.line, b.column, b.severity, b.code))
+        (&a.file_path, a.line, a.column, a.severity, a.code).cmp(&(
+            &b.file_path,
+            b.line,
+            b.column,
+            b.severity,
+            b.code,
+        ))
     });
 }

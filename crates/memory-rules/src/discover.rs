@@ -18,9 +18,9 @@
 //! [`MAX_RULE_FILES_PER_SOURCE`] files are taken from one root.
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::formats::nested;
 use crate::limits::MAX_RULE_FILES_PER_SOURCE;
 use crate::rule::Scope;
-use crate::formats::nested;
 use crate::source::Format;
 use std::collections::HashMap;
 use std::io::{self, Read};
@@ -72,11 +72,21 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         Ok(real) => real,
         Err(e) => {
             if root.dir.symlink_metadata().is_ok() {
-                diagnostics.push(Diagnostic::new(Severity::Warning, Code::DanglingSymlink, &root.dir, "the rules root is a symlink to nothing; no rules loaded from it"));
+                diagnostics.push(Diagnostic::new(
+                    Severity::Warning,
+                    Code::DanglingSymlink,
+                    &root.dir,
+                    "the rules root is a symlink to nothing; no rules loaded from it",
+                ));
             } else if e.kind() != io::ErrorKind::NotFound {
                 // e.g. `.wave` without search permission: say so, rather than
                 // every rule silently vanishing.
-                diagnostics.push(Diagnostic::new(Severity::Error, Code::Unreadable, &root.dir, format!("cannot reach the rules directory: {e}; no rules loaded from it")));
+                diagnostics.push(Diagnostic::new(
+                    Severity::Error,
+                    Code::Unreadable,
+                    &root.dir,
+                    format!("cannot reach the rules directory: {e}; no rules loaded from it"),
+                ));
             }
             return Vec::new();
         }
@@ -84,28 +94,63 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
     if !real.is_dir() {
         // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
         // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
-        let single = matches!(root.format, Format::Copilot | Format::Cline | Format::RulesYaml | Format::Cursor | Format::Windsurf);
+        let single = matches!(
+            root.format,
+            Format::Copilot | Format::Cline | Format::RulesYaml | Format::Cursor | Format::Windsurf
+        );
         if single && real.is_file() && root.format.is_rule_file(&root.dir) {
-            let name = root.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = root
+                .dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             // A file of several rules is no rule itself: its rules' ids are
             // its own, so the user's and the project's file both load.
-            let name = if root.format == Format::RulesYaml { format!("{}/{name}", root.scope) } else { name };
-            return vec![Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&name), path: root.dir.clone() }];
+            let name = if root.format == Format::RulesYaml {
+                format!("{}/{name}", root.scope)
+            } else {
+                name
+            };
+            return vec![Found {
+                scope: root.scope,
+                format: root.format,
+                source: root.source,
+                id: root.format.id(&name),
+                path: root.dir.clone(),
+            }];
         }
-        diagnostics.push(Diagnostic::new(Severity::Error, Code::Unreadable, &root.dir, "the rules root is not a directory"));
+        diagnostics.push(Diagnostic::new(
+            Severity::Error,
+            Code::Unreadable,
+            &root.dir,
+            "the rules root is not a directory",
+        ));
         return Vec::new();
     }
     if root.format == Format::AgentsMd {
-        return nested::agents_files(&root.dir, &crate::formats::agents_md::FILE_NAMES, diagnostics)
-            .into_iter()
-            .map(|f| Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&f.rel), path: f.path })
-            .collect();
+        return nested::agents_files(
+            &root.dir,
+            &crate::formats::agents_md::FILE_NAMES,
+            diagnostics,
+        )
+        .into_iter()
+        .map(|f| Found {
+            scope: root.scope,
+            format: root.format,
+            source: root.source,
+            id: root.format.id(&f.rel),
+            path: f.path,
+        })
+        .collect();
     }
     if root.format == Format::Cursor && !root.dir.ends_with(".cursor/rules") {
         // A Cursor source on a project directory: its nested `.cursor/rules`.
         let mut found = Vec::new();
         for (sub, dir) in nested::cursor_dirs(&root.dir, diagnostics) {
-            let inner = Root { dir, ..root.clone() };
+            let inner = Root {
+                dir,
+                ..root.clone()
+            };
             for mut f in find(&inner, diagnostics) {
                 let rel = f.id.strip_prefix("cursor:").unwrap_or(&f.id).to_string();
                 f.id = root.format.id(&format!("{sub}/.cursor/rules/{rel}"));
@@ -126,12 +171,27 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         }
     }
     let mut found = Vec::new();
-    let boundary = root.boundary.as_deref().and_then(|b| std::fs::canonicalize(b).ok());
-    let allow: Vec<PathBuf> = root.allow.iter().filter_map(|d| std::fs::canonicalize(d).ok()).collect();
-    let outside = |real: &Path| boundary.as_ref().is_some_and(|b| !real.starts_with(b) && !allow.iter().any(|a| real.starts_with(a)));
+    let boundary = root
+        .boundary
+        .as_deref()
+        .and_then(|b| std::fs::canonicalize(b).ok());
+    let allow: Vec<PathBuf> = root
+        .allow
+        .iter()
+        .filter_map(|d| std::fs::canonicalize(d).ok())
+        .collect();
+    let outside = |real: &Path| {
+        boundary
+            .as_ref()
+            .is_some_and(|b| !real.starts_with(b) && !allow.iter().any(|a| real.starts_with(a)))
+    };
     // Files may sit one level below the deepest directory read.
     let max_depth = root.depth.map_or(usize::MAX, |d| d.saturating_add(1));
-    let mut walk = WalkDir::new(&root.dir).follow_links(true).max_depth(max_depth).sort_by_file_name().into_iter();
+    let mut walk = WalkDir::new(&root.dir)
+        .follow_links(true)
+        .max_depth(max_depth)
+        .sort_by_file_name()
+        .into_iter();
     while let Some(entry) = walk.next() {
         let entry = match entry {
             Ok(e) => e,
@@ -152,22 +212,34 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
                     1 => "directory is more than one level below the rules root; its files are ignored".to_string(),
                     n => format!("directory is more than {n} levels below the rules root; its files are ignored"),
                 };
-                diagnostics.push(Diagnostic::new(Severity::Info, Code::TooDeep, path, message));
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::TooDeep,
+                    path,
+                    message,
+                ));
                 continue;
             }
-            let Ok(real) = std::fs::canonicalize(path) else { continue };
+            let Ok(real) = std::fs::canonicalize(path) else {
+                continue;
+            };
             if outside(&real) {
                 diagnostics.push(outside_diagnostic(path, &real, "directory"));
                 walk.skip_current_dir();
                 continue;
             }
-            let owner = owners.entry(real.clone()).or_insert_with(|| path.to_path_buf());
+            let owner = owners
+                .entry(real.clone())
+                .or_insert_with(|| path.to_path_buf());
             if owner != path {
                 diagnostics.push(Diagnostic::new(
                     Severity::Warning,
                     Code::SymlinkCycle,
                     path,
-                    format!("symlink leads to {}, a directory already visited; skipped", real.display()),
+                    format!(
+                        "symlink leads to {}, a directory already visited; skipped",
+                        real.display()
+                    ),
                 ));
                 walk.skip_current_dir();
             }
@@ -176,7 +248,9 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         if !entry.file_type().is_file() || !root.format.is_rule_file(path) {
             continue;
         }
-        let Ok(real) = std::fs::canonicalize(path) else { continue };
+        let Ok(real) = std::fs::canonicalize(path) else {
+            continue;
+        };
         // The real file must be a rule file too (by the format's own test,
         // or by having the same extension as the link, for formats that name
         // a file, like AGENTS.md): `notes.md -> ../../.env` never loads.
@@ -194,7 +268,9 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             diagnostics.push(outside_diagnostic(path, &real, "file"));
             continue;
         }
-        let Ok(rel) = path.strip_prefix(&root.dir) else { continue };
+        let Ok(rel) = path.strip_prefix(&root.dir) else {
+            continue;
+        };
         if found.len() == MAX_RULE_FILES_PER_SOURCE {
             diagnostics.push(Diagnostic::new(
                 Severity::Error,
@@ -206,12 +282,27 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         }
         // Ids must be unique: two names that differ only in invalid UTF-8
         // would collapse into one lossy id, so such a name is not loaded.
-        let Some(parts) = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<Vec<_>>>() else {
-            diagnostics.push(Diagnostic::new(Severity::Error, Code::NotUtf8, path, "file name is not valid UTF-8, so it has no rule id; not loaded"));
+        let Some(parts) = rel
+            .components()
+            .map(|c| c.as_os_str().to_str())
+            .collect::<Option<Vec<_>>>()
+        else {
+            diagnostics.push(Diagnostic::new(
+                Severity::Error,
+                Code::NotUtf8,
+                path,
+                "file name is not valid UTF-8, so it has no rule id; not loaded",
+            ));
             continue;
         };
         let id = parts.join("/");
-        found.push(Found { scope: root.scope, format: root.format, source: root.source, id: root.format.id(&id), path: path.to_path_buf() });
+        found.push(Found {
+            scope: root.scope,
+            format: root.format,
+            source: root.source,
+            id: root.format.id(&id),
+            path: path.to_path_buf(),
+        });
     }
     found
 }
@@ -235,16 +326,38 @@ fn walk_error(e: &walkdir::Error) -> Diagnostic {
             Severity::Warning,
             Code::SymlinkCycle,
             path,
-            format!("symlink leads back to {}, a directory already visited; skipped", ancestor.display()),
+            format!(
+                "symlink leads back to {}, a directory already visited; skipped",
+                ancestor.display()
+            ),
         );
     }
-    let is_link = path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+    let is_link = path
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink());
     match e.io_error().map(io::Error::kind) {
         Some(io::ErrorKind::NotFound) if is_link => {
-            let target = std::fs::read_link(path).map(|t| t.display().to_string()).unwrap_or_default();
-            Diagnostic::new(Severity::Warning, Code::DanglingSymlink, path, format!("symlink points to '{target}', which does not exist; skipped"))
+            let target = std::fs::read_link(path)
+                .map(|t| t.display().to_string())
+                .unwrap_or_default();
+            Diagnostic::new(
+                Severity::Warning,
+                Code::DanglingSymlink,
+                path,
+                format!("symlink points to '{target}', which does not exist; skipped"),
+            )
         }
-        _ => Diagnostic::new(Severity::Error, Code::Unreadable, path, format!("cannot read: {}", e.io_error().map(|io| io.to_string()).unwrap_or_else(|| e.to_string()))),
+        _ => Diagnostic::new(
+            Severity::Error,
+            Code::Unreadable,
+            path,
+            format!(
+                "cannot read: {}",
+                e.io_error()
+                    .map(|io| io.to_string())
+                    .unwrap_or_else(|| e.to_string())
+            ),
+        ),
     }
 }
 
@@ -256,21 +369,44 @@ fn walk_error(e: &walkdir::Error) -> Diagnostic {
 /// one byte is read, whatever the file is.
 pub fn read(path: &Path) -> Result<String, Diagnostic> {
     let bytes = read_limited(path).map_err(|e| match e {
-        Limited::Io(e) => Diagnostic::new(Severity::Error, Code::Unreadable, path, format!("cannot read: {e}")),
-        Limited::NotFile => Diagnostic::new(Severity::Error, Code::Unreadable, path, "not a regular file (a FIFO, socket or device); not loaded"),
+        Limited::Io(e) => Diagnostic::new(
+            Severity::Error,
+            Code::Unreadable,
+            path,
+            format!("cannot read: {e}"),
+        ),
+        Limited::NotFile => Diagnostic::new(
+            Severity::Error,
+            Code::Unreadable,
+            path,
+            "not a regular file (a FIFO, socket or device); not loaded",
+        ),
         Limited::TooLarge(len) => Diagnostic::new(
             Severity::Error,
             Code::TooLarge,
             path,
-            format!("file is {len} bytes, over the {MAX_RULE_BYTES}-byte limit for a rule; not loaded"),
+            format!(
+                "file is {len} bytes, over the {MAX_RULE_BYTES}-byte limit for a rule; not loaded"
+            ),
         ),
     })?;
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let before = &e.as_bytes()[..offset];
         let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-        let column = (before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)) as u32 + 1;
-        Diagnostic::new(Severity::Error, Code::NotUtf8, path, "file is not valid UTF-8; not loaded").at(line, column)
+        let column = (before.len()
+            - before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1)) as u32
+            + 1;
+        Diagnostic::new(
+            Severity::Error,
+            Code::NotUtf8,
+            path,
+            "file is not valid UTF-8; not loaded",
+        )
+        .at(line, column)
     })
 }
 
@@ -297,7 +433,9 @@ pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
         return Err(Limited::TooLarge(meta.len()));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_RULE_BYTES + 1).read_to_end(&mut bytes).map_err(Limited::Io)?;
+    file.take(MAX_RULE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Limited::Io)?;
     if bytes.len() as u64 > MAX_RULE_BYTES {
         return Err(Limited::TooLarge(bytes.len() as u64));
     }
@@ -307,7 +445,10 @@ pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
 #[cfg(unix)]
 fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
 }
 
 #[cfg(not(unix))]

@@ -70,7 +70,11 @@ pub enum FrontmatterError {
     #[error("frontmatter opened with '---' on line 1 is never closed by a '---' line")]
     Unclosed,
     #[error("{message}")]
-    Yaml { message: String, line: u32, column: u32 },
+    Yaml {
+        message: String,
+        line: u32,
+        column: u32,
+    },
 }
 
 /// Splits `text` (BOM already allowed) into frontmatter and body.
@@ -79,7 +83,11 @@ pub fn split(text: &str) -> Result<Split<'_>, FrontmatterError> {
     let mut lines = text.split_inclusive('\n');
     let first = lines.next().unwrap_or("");
     if !is_fence(first) {
-        return Ok(Split { yaml: None, body: text, yaml_first_line: 1 });
+        return Ok(Split {
+            yaml: None,
+            body: text,
+            yaml_first_line: 1,
+        });
     }
     let start = first.len();
     let mut offset = start;
@@ -133,7 +141,10 @@ pub fn parse(yaml: &str) -> Result<Parsed, FrontmatterError> {
     let strict = parse_strict(yaml);
     let tagged = strict.is_ok() && has_lone_bang_value(yaml);
     if strict.is_ok() && !tagged {
-        return strict.map(|entries| Parsed { entries, repairs: Vec::new() });
+        return strict.map(|entries| Parsed {
+            entries,
+            repairs: Vec::new(),
+        });
     }
     let bang_only = strict.is_ok();
     let mut lines: Vec<String> = yaml.split_inclusive('\n').map(str::to_string).collect();
@@ -156,7 +167,9 @@ pub fn parse(yaml: &str) -> Result<Parsed, FrontmatterError> {
             Ok(_) => break,
             Err(FrontmatterError::Yaml { line, .. }) if !bang_only => {
                 let n = line.saturating_sub(1) as usize;
-                let Some(target) = lines.get_mut(n) else { break };
+                let Some(target) = lines.get_mut(n) else {
+                    break;
+                };
                 match quote_line(target, n, is_plain) {
                     Some(r) => repairs.push(r),
                     None => break,
@@ -165,7 +178,10 @@ pub fn parse(yaml: &str) -> Result<Parsed, FrontmatterError> {
             Err(_) => break,
         }
     }
-    strict.map(|entries| Parsed { entries, repairs: Vec::new() })
+    strict.map(|entries| Parsed {
+        entries,
+        repairs: Vec::new(),
+    })
 }
 
 fn parse_strict(yaml: &str) -> Result<Entries, FrontmatterError> {
@@ -174,7 +190,11 @@ fn parse_strict(yaml: &str) -> Result<Entries, FrontmatterError> {
             .location()
             .map(|l| (l.line() as u32, l.column() as u32))
             .unwrap_or((1, 1));
-        FrontmatterError::Yaml { message: bare_message(&e.without_snippet().to_string()), line: newline_line(yaml, line), column }
+        FrontmatterError::Yaml {
+            message: bare_message(&e.without_snippet().to_string()),
+            line: newline_line(yaml, line),
+            column,
+        }
     })
 }
 
@@ -245,7 +265,11 @@ fn value_of(line: &str) -> Option<(usize, &str)> {
     let rest = &line[pos..];
     if let Some(colon) = rest.find(": ") {
         let key = &rest[..colon];
-        if !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+        if !key.is_empty()
+            && key
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        {
             let after = &rest[colon + 2..];
             pos += colon + 2 + (after.len() - after.trim_start().len());
         }
@@ -259,7 +283,8 @@ fn value_of(line: &str) -> Option<(usize, &str)> {
 }
 
 fn has_lone_bang_value(yaml: &str) -> bool {
-    yaml.lines().any(|l| value_of(l).is_some_and(|(_, v)| suspicious_start(v, true)))
+    yaml.lines()
+        .any(|l| value_of(l).is_some_and(|(_, v)| suspicious_start(v, true)))
 }
 
 /// A plain (unquoted, non-collection, non-block) scalar.
@@ -281,8 +306,18 @@ fn quote_line(line: &mut String, n: usize, wanted: impl Fn(&str) -> bool) -> Opt
         None => (value, ""),
     };
     let column = content[..pos].chars().count() as u32 + 1;
-    let repaired = format!("{}'{}'{}{}", &content[..pos], value.replace('\'', "''"), comment, ending);
-    let repair = Repair { line: n as u32 + 1, column, value: value.to_string() };
+    let repaired = format!(
+        "{}'{}'{}{}",
+        &content[..pos],
+        value.replace('\'', "''"),
+        comment,
+        ending
+    );
+    let repair = Repair {
+        line: n as u32 + 1,
+        column,
+        value: value.to_string(),
+    };
     *line = repaired;
     Some(repair)
 }
@@ -301,7 +336,10 @@ mod tests {
         assert_eq!((s.yaml, s.body), (None, "# Title\n---\nx"));
         let s = split("---\n---\n").unwrap();
         assert_eq!((s.yaml, s.body), (Some(""), ""));
-        assert_eq!(split("---\npaths: a\nbody"), Err(FrontmatterError::Unclosed));
+        assert_eq!(
+            split("---\npaths: a\nbody"),
+            Err(FrontmatterError::Unclosed)
+        );
         assert_eq!(split("").unwrap().body, "");
     }
 
@@ -312,7 +350,10 @@ mod tests {
     #[test]
     fn strict_values() {
         assert_eq!(value("priority: 5", "priority"), Value::Int(5));
-        assert_eq!(value("paths: [a, 'b']", "paths"), Value::List(vec![Value::Str("a".into()), Value::Str("b".into())]));
+        assert_eq!(
+            value("paths: [a, 'b']", "paths"),
+            Value::List(vec![Value::Str("a".into()), Value::Str("b".into())])
+        );
         assert_eq!(value("x: ~", "x"), Value::Null(()));
     }
 
@@ -332,13 +373,35 @@ mod tests {
             assert_eq!(p.repairs.len(), 1, "{yaml}");
         }
         let p = parse("paths:\n  - src/**\n  - *.ts\n").unwrap();
-        assert_eq!(p.entries["paths"].value, Value::List(vec![Value::Str("src/**".into()), Value::Str("*.ts".into())]));
-        assert_eq!(p.repairs, vec![Repair { line: 3, column: 5, value: "*.ts".into() }]);
+        assert_eq!(
+            p.entries["paths"].value,
+            Value::List(vec![Value::Str("src/**".into()), Value::Str("*.ts".into())])
+        );
+        assert_eq!(
+            p.repairs,
+            vec![Repair {
+                line: 3,
+                column: 5,
+                value: "*.ts".into()
+            }]
+        );
         // A colon inside an unquoted description, then an alias on the next line.
-        let p = parse("description: core: details here\nglobs: **/*.spec*,**/*.test*\nalwaysApply: false\n").unwrap();
-        assert_eq!(p.entries["description"].value, Value::Str("core: details here".into()));
-        assert_eq!(p.entries["globs"].value, Value::Str("**/*.spec*,**/*.test*".into()));
-        assert_eq!(p.repairs.iter().map(|r| r.line).collect::<Vec<_>>(), vec![1, 2]);
+        let p = parse(
+            "description: core: details here\nglobs: **/*.spec*,**/*.test*\nalwaysApply: false\n",
+        )
+        .unwrap();
+        assert_eq!(
+            p.entries["description"].value,
+            Value::Str("core: details here".into())
+        );
+        assert_eq!(
+            p.entries["globs"].value,
+            Value::Str("**/*.spec*,**/*.test*".into())
+        );
+        assert_eq!(
+            p.repairs.iter().map(|r| r.line).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
         // A proper tag is left alone.
         assert_eq!(value("priority: !!int 3", "priority"), Value::Int(3));
     }
@@ -346,15 +409,28 @@ mod tests {
     #[test]
     fn errors_keep_the_strict_location() {
         match parse("a: 1\n  b: c\n") {
-            Err(FrontmatterError::Yaml { line, column, message }) => {
+            Err(FrontmatterError::Yaml {
+                line,
+                column,
+                message,
+            }) => {
                 assert_eq!((line, column), (2, 4));
                 assert!(message.contains("mapping values"), "{message}");
                 assert!(!message.contains("line 2"), "{message}");
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(parse("- a\n- b\n"), Err(FrontmatterError::Yaml { .. })));
-        assert!(matches!(parse("paths: \"open\n"), Err(FrontmatterError::Yaml { .. })));
-        assert!(matches!(parse("paths: [a, b\n"), Err(FrontmatterError::Yaml { .. })));
+        assert!(matches!(
+            parse("- a\n- b\n"),
+            Err(FrontmatterError::Yaml { .. })
+        ));
+        assert!(matches!(
+            parse("paths: \"open\n"),
+            Err(FrontmatterError::Yaml { .. })
+        ));
+        assert!(matches!(
+            parse("paths: [a, b\n"),
+            Err(FrontmatterError::Yaml { .. })
+        ));
     }
 }

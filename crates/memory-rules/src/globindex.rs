@@ -139,20 +139,35 @@ impl GlobIndex {
             let text = glob.glob().to_string();
             match shape(&text) {
                 Shape::Exact(p) => index.exact.entry(p.to_string()).or_default().push(id),
-                Shape::NameSuffix(s) => index.name_suffix.entry(s.to_string()).or_default().push(id),
+                Shape::NameSuffix(s) => {
+                    index.name_suffix.entry(s.to_string()).or_default().push(id)
+                }
                 Shape::Under(p) => {
                     max_depth = max_depth.max(segments(p));
-                    index.by_prefix.entry(p.to_string()).or_default().under.push(id);
+                    index
+                        .by_prefix
+                        .entry(p.to_string())
+                        .or_default()
+                        .under
+                        .push(id);
                 }
                 Shape::UnderWithSuffix(p, s) => {
                     max_depth = max_depth.max(segments(p));
-                    index.by_prefix.entry(p.to_string()).or_default().suffixes.push((s.to_string(), id));
+                    index
+                        .by_prefix
+                        .entry(p.to_string())
+                        .or_default()
+                        .suffixes
+                        .push((s.to_string(), id));
                 }
                 Shape::Other(prefix) => {
                     if let Some(p) = prefix {
                         max_depth = max_depth.max(segments(p));
                     }
-                    others.entry(prefix.map(str::to_string)).or_default().push((glob, id));
+                    others
+                        .entry(prefix.map(str::to_string))
+                        .or_default()
+                        .push((glob, id));
                 }
             }
         }
@@ -183,9 +198,15 @@ impl GlobIndex {
             }
         }
         let mut candidate = None;
-        let slashes = path.bytes().enumerate().filter(|&(_, b)| b == b'/').map(|(i, _)| i);
+        let slashes = path
+            .bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'/')
+            .map(|(i, _)| i);
         for end in slashes.take(self.max_depth) {
-            let Some(node) = self.by_prefix.get(&path[..end]) else { continue };
+            let Some(node) = self.by_prefix.get(&path[..end]) else {
+                continue;
+            };
             out.extend_from_slice(&node.under);
             for (suffix, id) in &node.suffixes {
                 if name.ends_with(suffix.as_str()) {
@@ -193,15 +214,30 @@ impl GlobIndex {
                 }
             }
             if let Some(g) = &node.group {
-                Self::match_group(g, candidate.get_or_insert_with(|| Candidate::new(path)), scratch, out);
+                Self::match_group(
+                    g,
+                    candidate.get_or_insert_with(|| Candidate::new(path)),
+                    scratch,
+                    out,
+                );
             }
         }
         if let Some(g) = &self.rest {
-            Self::match_group(g, candidate.get_or_insert_with(|| Candidate::new(path)), scratch, out);
+            Self::match_group(
+                g,
+                candidate.get_or_insert_with(|| Candidate::new(path)),
+                scratch,
+                out,
+            );
         }
     }
 
-    fn match_group(group: &Group, candidate: &Candidate<'_>, scratch: &mut Vec<usize>, out: &mut Vec<u32>) {
+    fn match_group(
+        group: &Group,
+        candidate: &Candidate<'_>,
+        scratch: &mut Vec<usize>,
+        out: &mut Vec<u32>,
+    ) {
         group.set.matches_candidate_into(candidate, scratch);
         out.extend(scratch.iter().map(|&g| group.ids[g]));
     }
@@ -217,7 +253,11 @@ mod tests {
     use super::*;
 
     fn glob(s: &str) -> Glob {
-        globset::GlobBuilder::new(s).literal_separator(true).backslash_escape(true).build().unwrap()
+        globset::GlobBuilder::new(s)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()
+            .unwrap()
     }
 
     #[test]
@@ -225,13 +265,23 @@ mod tests {
         assert_eq!(shape("docs/README.md"), Shape::Exact("docs/README.md"));
         assert_eq!(shape("**/*.test.ts"), Shape::NameSuffix(".test.ts"));
         assert_eq!(shape("src/**"), Shape::Under("src"));
-        assert_eq!(shape("crates/core/**/*.rs"), Shape::UnderWithSuffix("crates/core", ".rs"));
+        assert_eq!(
+            shape("crates/core/**/*.rs"),
+            Shape::UnderWithSuffix("crates/core", ".rs")
+        );
         assert_eq!(shape("**/*"), Shape::Other(None));
-        assert_eq!(shape("**/*test"), Shape::Other(None), "only .-suffixes are looked up");
+        assert_eq!(
+            shape("**/*test"),
+            Shape::Other(None),
+            "only .-suffixes are looked up"
+        );
         assert_eq!(shape("src/**/*.{ts,tsx}"), Shape::Other(Some("src")));
         assert_eq!(shape("packages/*/tests/**"), Shape::Other(Some("packages")));
         assert_eq!(shape("a\\*b/**"), Shape::Other(None));
-        assert_eq!(literal_prefix("crates/core/src/*.rs"), Some("crates/core/src"));
+        assert_eq!(
+            literal_prefix("crates/core/src/*.rs"),
+            Some("crates/core/src")
+        );
         assert_eq!(literal_prefix("{a,b}/x"), None);
         assert_eq!(literal_prefix("README.md"), None);
     }
@@ -240,9 +290,25 @@ mod tests {
     #[test]
     fn same_answers_as_one_globset() {
         let texts = [
-            "src/**/*.ts", "**/*.md", "**/*.test.ts", "docs/*.md", "*.md", "{a,b}/**", "src", "src/**",
-            "packages/*/tests/**", "src/lib/**", "src/lib/x.ts", "src/lib", "README.md", "src/lib/**/*.d.ts",
-            "**/*", "a\\*b/**", "**/.*", "src/**/*.{ts,tsx}", "**/*.ts",
+            "src/**/*.ts",
+            "**/*.md",
+            "**/*.test.ts",
+            "docs/*.md",
+            "*.md",
+            "{a,b}/**",
+            "src",
+            "src/**",
+            "packages/*/tests/**",
+            "src/lib/**",
+            "src/lib/x.ts",
+            "src/lib",
+            "README.md",
+            "src/lib/**/*.d.ts",
+            "**/*",
+            "a\\*b/**",
+            "**/.*",
+            "src/**/*.{ts,tsx}",
+            "**/*.ts",
         ];
         let index = GlobIndex::build(texts.iter().enumerate().map(|(i, t)| (glob(t), i as u32)));
         let mut all = GlobSetBuilder::new();
@@ -251,9 +317,25 @@ mod tests {
         }
         let all = all.build().unwrap();
         for path in [
-            "src/a/b.ts", "src", "docs/x.md", "x.md", "a/q", "packages/p/tests/t.rs", "nothing", "src/lib/x.ts",
-            "src/lib", "src/lib/deep/y.d.ts", "src/x.test.ts", "README.md", "a*b/c", ".env", "src/.ts", "x/y/.md",
-            "src/a.tsx", "srcx/a.ts", "src/lib.ts",
+            "src/a/b.ts",
+            "src",
+            "docs/x.md",
+            "x.md",
+            "a/q",
+            "packages/p/tests/t.rs",
+            "nothing",
+            "src/lib/x.ts",
+            "src/lib",
+            "src/lib/deep/y.d.ts",
+            "src/x.test.ts",
+            "README.md",
+            "a*b/c",
+            ".env",
+            "src/.ts",
+            "x/y/.md",
+            "src/a.tsx",
+            "srcx/a.ts",
+            "src/lib.ts",
         ] {
             let mut got = Vec::new();
             index.matching(path, &mut Vec::new(), &mut got);

@@ -107,7 +107,8 @@ fn scan(config: &Config, previous: Option<&Loaded>) -> Reloaded {
     let found = apply_overrides(found, &mut diagnostics);
     let mut files = HashMap::with_capacity(found.len());
     let mut entries = Vec::with_capacity(found.len());
-    let mut rules_changed = previous.is_none_or(|p| p.files.len() != found.len() || p.workdir != config.workdir);
+    let mut rules_changed =
+        previous.is_none_or(|p| p.files.len() != found.len() || p.workdir != config.workdir);
     let mut reparsed = 0;
     for f in &found {
         let before = previous.and_then(|p| p.files.get(&f.path).map(|c| (c, p.scanned_at)));
@@ -124,14 +125,23 @@ fn scan(config: &Config, previous: Option<&Loaded>) -> Reloaded {
     // not loaded (dropping only its topics would make it fire always).
     let mut topics = 0usize;
     let mut parsed = Vec::with_capacity(entries.len());
-    for rule in entries.iter().zip(&kept).flat_map(|(e, keep)| e.rules.iter().zip(keep).filter(|(_, k)| **k).map(|(r, _)| r)) {
+    for rule in entries.iter().zip(&kept).flat_map(|(e, keep)| {
+        e.rules
+            .iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(r, _)| r)
+    }) {
         let n = rule.rule.metadata.topics.as_ref().map_or(0, Vec::len);
         if topics + n > limits::MAX_TOPICS_TOTAL {
             diagnostics.push(Diagnostic::new(
                 Severity::Error,
                 Code::Limit,
                 &rule.rule.file_path,
-                format!("the rules have more than {} topics in total (limit); this rule is not loaded", limits::MAX_TOPICS_TOTAL),
+                format!(
+                    "the rules have more than {} topics in total (limit); this rule is not loaded",
+                    limits::MAX_TOPICS_TOTAL
+                ),
             ));
             continue;
         }
@@ -142,15 +152,31 @@ fn scan(config: &Config, previous: Option<&Loaded>) -> Reloaded {
     let rules = match previous {
         Some(p) if !rules_changed => p.rules.clone(),
         // Only a rebuild needs the parsed rules themselves.
-        _ => Arc::new(RuleSet::build(parsed.into_iter().cloned().collect(), Workdir::new(&config.workdir))),
+        _ => Arc::new(RuleSet::build(
+            parsed.into_iter().cloned().collect(),
+            Workdir::new(&config.workdir),
+        )),
     };
     let changed = rules_changed || previous.is_none_or(|p| p.diagnostics != diagnostics);
-    Reloaded { loaded: Loaded { rules, diagnostics, files, scanned_at: Some(scanned_at), workdir: config.workdir.clone() }, changed, reparsed }
+    Reloaded {
+        loaded: Loaded {
+            rules,
+            diagnostics,
+            files,
+            scanned_at: Some(scanned_at),
+            workdir: config.workdir.clone(),
+        },
+        changed,
+        reparsed,
+    }
 }
 
 /// Reads and parses one found file: its rules (several for `rules.yaml`,
 /// none when unusable).
-pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> Vec<parse::ParsedRule> {
+pub fn load_file(
+    found: &discover::Found,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<parse::ParsedRule> {
     let (_, outcome) = read_and_parse(found);
     diagnostics.extend(outcome.diagnostics);
     outcome.rules
@@ -165,13 +191,24 @@ pub fn load_file(found: &discover::Found, diagnostics: &mut Vec<Diagnostic>) -> 
 pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, formats::Parsed) {
     match discover::read(&found.path) {
         Ok(text) => {
-            let rel = found.id.strip_prefix(&format!("{}:", found.format.as_str())).unwrap_or(&found.id);
+            let rel = found
+                .id
+                .strip_prefix(&format!("{}:", found.format.as_str()))
+                .unwrap_or(&found.id);
             let directory = match found.format {
                 Format::Cursor | Format::AgentsMd => formats::nested::directory_of(rel),
                 _ => None,
             };
-            let input = formats::Input { scope: found.scope, id: &found.id, path: &found.path, text: &text, directory };
-            let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| formats::parse(found.format, &input)));
+            let input = formats::Input {
+                scope: found.scope,
+                id: &found.id,
+                path: &found.path,
+                text: &text,
+                directory,
+            };
+            let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                formats::parse(found.format, &input)
+            }));
             let outcome = parsed.unwrap_or_else(|payload| {
                 let why = payload
                     .downcast_ref::<&str>()
@@ -183,14 +220,23 @@ pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, format
             });
             (Some(text), outcome)
         }
-        Err(d) => (None, formats::Parsed { rules: Vec::new(), diagnostics: vec![d] }),
+        Err(d) => (
+            None,
+            formats::Parsed {
+                rules: Vec::new(),
+                diagnostics: vec![d],
+            },
+        ),
     }
 }
 
 /// For each entry's rules, whether it is kept: a rule whose id a later
 /// entry also has is dropped, with an `info` (files already are by id, so
 /// this only concerns files of several rules).
-fn rule_overrides(entries: &[Arc<stamp::Cached>], diagnostics: &mut Vec<Diagnostic>) -> Vec<Vec<bool>> {
+fn rule_overrides(
+    entries: &[Arc<stamp::Cached>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Vec<bool>> {
     let mut last: HashMap<&str, (usize, usize)> = HashMap::new();
     for (e, entry) in entries.iter().enumerate() {
         for (r, rule) in entry.rules.iter().enumerate() {
@@ -209,7 +255,13 @@ fn rule_overrides(entries: &[Arc<stamp::Cached>], diagnostics: &mut Vec<Diagnost
                     Severity::Info,
                     Code::Overridden,
                     &rule.rule.file_path,
-                    format!("{} rule '{}' is overridden by the {} rule of the same id in {}", rule.rule.scope, rule.rule.id, by.scope, by.file_path.display()),
+                    format!(
+                        "{} rule '{}' is overridden by the {} rule of the same id in {}",
+                        rule.rule.scope,
+                        rule.rule.id,
+                        by.scope,
+                        by.file_path.display()
+                    ),
                 ));
             }
             keep.push(wins);
@@ -221,7 +273,10 @@ fn rule_overrides(entries: &[Arc<stamp::Cached>], diagnostics: &mut Vec<Diagnost
 
 /// Keeps, for each id, the rule of the last source that has it; the others
 /// are dropped with an `info` naming the rule that replaces them.
-fn apply_overrides(found: Vec<discover::Found>, diagnostics: &mut Vec<Diagnostic>) -> Vec<discover::Found> {
+fn apply_overrides(
+    found: Vec<discover::Found>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<discover::Found> {
     let mut winner: HashMap<&str, usize> = HashMap::with_capacity(found.len());
     for (i, f) in found.iter().enumerate() {
         winner.insert(f.id.as_str(), i);

@@ -10,10 +10,12 @@
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::frontmatter::{self, FrontmatterError, Value};
-use crate::limits::{MAX_FRONTMATTER_KEYS, MAX_PATTERNS_PER_RULE, MAX_TOPICS_PER_RULE, MAX_TOPIC_CHARS};
-use std::collections::HashMap;
+use crate::limits::{
+    MAX_FRONTMATTER_KEYS, MAX_PATTERNS_PER_RULE, MAX_TOPICS_PER_RULE, MAX_TOPIC_CHARS,
+};
 use crate::pattern::{self, CompiledPattern, PatternError};
 use crate::rule::{Metadata, Remind, Rule, Scope};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// Keys of the rule format.
@@ -44,7 +46,10 @@ pub struct Outcome {
 pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
     let mut cx = Context::new(path);
     let rule = cx.parse(scope, id, text);
-    Outcome { rule, diagnostics: cx.diagnostics }
+    Outcome {
+        rule,
+        diagnostics: cx.diagnostics,
+    }
 }
 
 /// One file's parse: where diagnostics go and where keys are. The other
@@ -83,13 +88,21 @@ impl LineIndex {
                 }
             }
         }
-        LineIndex { starts, keys, last: None, cursor: 0 }
+        LineIndex {
+            starts,
+            keys,
+            last: None,
+            cursor: 0,
+        }
     }
 
     /// 0-based line and 1-based column (in characters) of a byte offset;
     /// counting on from the previous lookup when it was on the same line.
     fn position(&mut self, yaml: &str, byte: usize) -> (usize, u32) {
-        let line = self.starts.partition_point(|&s| s <= byte).saturating_sub(1);
+        let line = self
+            .starts
+            .partition_point(|&s| s <= byte)
+            .saturating_sub(1);
         let (from, base) = match self.last {
             Some((b, l, c)) if l == line && b <= byte => (b, c),
             _ => (self.starts.get(line).copied().unwrap_or(0), 1),
@@ -112,7 +125,13 @@ pub(crate) struct Frontmatter<'a> {
 
 impl<'a> Context<'a> {
     pub(crate) fn new(path: &'a Path) -> Self {
-        Context { path, diagnostics: Vec::new(), yaml: "", first_line: 1, lines: LineIndex::default() }
+        Context {
+            path,
+            diagnostics: Vec::new(),
+            yaml: "",
+            first_line: 1,
+            lines: LineIndex::default(),
+        }
     }
 
     /// Splits the file and reads its frontmatter, reporting what cannot be
@@ -121,7 +140,12 @@ impl<'a> Context<'a> {
         let split = match frontmatter::split(text) {
             Ok(s) => s,
             Err(e) => {
-                self.report(Severity::Error, Code::UnclosedFrontmatter, Some((1, 1)), format!("{e}; the rule is not loaded"));
+                self.report(
+                    Severity::Error,
+                    Code::UnclosedFrontmatter,
+                    Some((1, 1)),
+                    format!("{e}; the rule is not loaded"),
+                );
                 return None;
             }
         };
@@ -129,7 +153,10 @@ impl<'a> Context<'a> {
         self.first_line = split.yaml_first_line;
         self.lines = LineIndex::new(self.yaml);
         let Some(yaml) = split.yaml else {
-            return Some(Frontmatter { entries: Vec::new(), body: split.body });
+            return Some(Frontmatter {
+                entries: Vec::new(),
+                body: split.body,
+            });
         };
         let parsed = self.read_yaml(yaml)?;
         if parsed.entries.len() > MAX_FRONTMATTER_KEYS {
@@ -146,7 +173,10 @@ impl<'a> Context<'a> {
             })
             .collect();
         entries.sort_by_key(|(_, _, at)| at.map_or(u32::MAX, |(l, _)| l));
-        Some(Frontmatter { entries, body: split.body })
+        Some(Frontmatter {
+            entries,
+            body: split.body,
+        })
     }
 
     /// The trimmed body; warns when it is empty, at the line where it starts.
@@ -155,7 +185,12 @@ impl<'a> Context<'a> {
         if content.is_empty() {
             let head = &text[..text.len() - body.len()];
             let line = head.matches('\n').count() as u32 + 1;
-            self.report(Severity::Warning, Code::EmptyBody, Some((line, 1)), "the rule body is empty".into());
+            self.report(
+                Severity::Warning,
+                Code::EmptyBody,
+                Some((line, 1)),
+                "the rule body is empty".into(),
+            );
         }
         content
     }
@@ -163,13 +198,27 @@ impl<'a> Context<'a> {
     fn read_yaml(&mut self, yaml: &str) -> Option<frontmatter::Parsed> {
         let parsed = match frontmatter::parse(yaml) {
             Ok(p) => p,
-            Err(FrontmatterError::Yaml { message, line, column }) => {
+            Err(FrontmatterError::Yaml {
+                message,
+                line,
+                column,
+            }) => {
                 let at = (line + self.first_line - 1, column);
-                self.report(Severity::Error, Code::YamlSyntax, Some(at), format!("invalid frontmatter: {message}; the rule is not loaded"));
+                self.report(
+                    Severity::Error,
+                    Code::YamlSyntax,
+                    Some(at),
+                    format!("invalid frontmatter: {message}; the rule is not loaded"),
+                );
                 return None;
             }
             Err(e) => {
-                self.report(Severity::Error, Code::YamlSyntax, Some((1, 1)), e.to_string());
+                self.report(
+                    Severity::Error,
+                    Code::YamlSyntax,
+                    Some((1, 1)),
+                    e.to_string(),
+                );
                 return None;
             }
         };
@@ -185,7 +234,13 @@ impl<'a> Context<'a> {
         Some(parsed)
     }
 
-    pub(crate) fn report(&mut self, severity: Severity, code: Code, at: Option<(u32, u32)>, message: String) {
+    pub(crate) fn report(
+        &mut self,
+        severity: Severity,
+        code: Code,
+        at: Option<(u32, u32)>,
+        message: String,
+    ) {
         let d = Diagnostic::new(severity, code, self.path, message);
         self.diagnostics.push(match at {
             Some((line, col)) => d.at(line, col),
@@ -198,7 +253,14 @@ impl<'a> Context<'a> {
         let (metadata, patterns) = self.metadata(&fm.entries)?;
         let content = self.check_body(text, fm.body);
         Some(ParsedRule {
-            rule: Rule { id: id.to_string(), scope, file_path: self.path.to_path_buf(), content, metadata, format: crate::formats::Format::Wave },
+            rule: Rule {
+                id: id.to_string(),
+                scope,
+                file_path: self.path.to_path_buf(),
+                content,
+                metadata,
+                format: crate::formats::Format::Wave,
+            },
             patterns,
         })
     }
@@ -235,7 +297,15 @@ impl<'a> Context<'a> {
                 "remind" => match value.as_text().as_deref().map(str::trim) {
                     Some("every-turn") => meta.remind = Some(Remind::EveryTurn),
                     Some("once") => meta.remind = Some(Remind::Once),
-                    _ => self.report(Severity::Warning, Code::InvalidField, at, format!("'remind' is 'once' or 'every-turn', not {}; using 'once'", describe(value))),
+                    _ => self.report(
+                        Severity::Warning,
+                        Code::InvalidField,
+                        at,
+                        format!(
+                            "'remind' is 'once' or 'every-turn', not {}; using 'once'",
+                            describe(value)
+                        ),
+                    ),
                 },
                 "description" => meta.description = self.description(value, at),
                 _ => self.unknown_key(key, at),
@@ -254,7 +324,15 @@ impl<'a> Context<'a> {
             Some(_) => None,
             None if *value == Value::Null(()) => None,
             None => {
-                self.report(Severity::Warning, Code::InvalidField, at, format!("'description' should be a string, not {}; ignored", value.kind()));
+                self.report(
+                    Severity::Warning,
+                    Code::InvalidField,
+                    at,
+                    format!(
+                        "'description' should be a string, not {}; ignored",
+                        value.kind()
+                    ),
+                );
                 None
             }
         }
@@ -262,7 +340,12 @@ impl<'a> Context<'a> {
 
     /// `paths` / `topics`: a string or a list of strings. `Ok(None)` when
     /// empty (then the field is treated as absent); `Err` when unusable.
-    pub(crate) fn string_list(&mut self, key: &str, value: &Value, at: Option<(u32, u32)>) -> Result<Option<Vec<String>>, ()> {
+    pub(crate) fn string_list(
+        &mut self,
+        key: &str,
+        value: &Value,
+        at: Option<(u32, u32)>,
+    ) -> Result<Option<Vec<String>>, ()> {
         // A single string may be a comma list (`"*.ts, *.tsx"`); list items
         // are taken as written, since the author already separated them.
         let items: Vec<String> = match value {
@@ -289,7 +372,16 @@ impl<'a> Context<'a> {
                 let parts = split_commas(&text);
                 if parts.len() > 1 {
                     let loc = self.locate(&text).or(at);
-                    self.report(Severity::Info, Code::SplitList, loc, format!("'{text}' was split at its commas into {} entries: {}", parts.len(), parts.join(" | ")));
+                    self.report(
+                        Severity::Info,
+                        Code::SplitList,
+                        loc,
+                        format!(
+                            "'{text}' was split at its commas into {} entries: {}",
+                            parts.len(),
+                            parts.join(" | ")
+                        ),
+                    );
                 }
                 parts
             }
@@ -300,7 +392,12 @@ impl<'a> Context<'a> {
             return Err(());
         }
         if out.is_empty() {
-            self.report(Severity::Warning, Code::EmptyTrigger, at, format!("'{key}' is empty, so it does not make the rule conditional"));
+            self.report(
+                Severity::Warning,
+                Code::EmptyTrigger,
+                at,
+                format!("'{key}' is empty, so it does not make the rule conditional"),
+            );
             return Ok(None);
         }
         Ok(Some(out))
@@ -314,7 +411,12 @@ impl<'a> Context<'a> {
     /// Compiles `(as written, as matched)` pattern pairs of `key`; the
     /// matched form may carry a dialect's prefix (`**/`, a subdirectory).
     /// Diagnostics point at the written form.
-    pub(crate) fn compile_patterns_as(&mut self, key: &str, list: &[(&str, &str)], case_insensitive: bool) -> Vec<RulePattern> {
+    pub(crate) fn compile_patterns_as(
+        &mut self,
+        key: &str,
+        list: &[(&str, &str)],
+        case_insensitive: bool,
+    ) -> Vec<RulePattern> {
         let mut out = Vec::new();
         if list.len() > MAX_PATTERNS_PER_RULE {
             let at = self.key_location(key);
@@ -328,17 +430,32 @@ impl<'a> Context<'a> {
                 Ok(compiled) => {
                     let (_, body) = pattern::split_negation(written);
                     if let Some(why) = unmatchable(body) {
-                        self.report(Severity::Warning, Code::UnmatchableGlob, at, format!("pattern '{written}' can never match: {why}"));
+                        self.report(
+                            Severity::Warning,
+                            Code::UnmatchableGlob,
+                            at,
+                            format!("pattern '{written}' can never match: {why}"),
+                        );
                     }
                     out.push(RulePattern { index, compiled });
                 }
                 Err(e) => {
                     let code = match e {
                         PatternError::Unsupported(_) => Code::UnsupportedGlob,
-                        PatternError::TooLong(_) | PatternError::TooDeep | PatternError::TooManyExpansions => Code::Limit,
+                        PatternError::TooLong(_)
+                        | PatternError::TooDeep
+                        | PatternError::TooManyExpansions => Code::Limit,
                         _ => Code::InvalidGlob,
                     };
-                    self.report(Severity::Error, code, at, format!("pattern '{}': {e}; this pattern is ignored", shorten(written)));
+                    self.report(
+                        Severity::Error,
+                        code,
+                        at,
+                        format!(
+                            "pattern '{}': {e}; this pattern is ignored",
+                            shorten(written)
+                        ),
+                    );
                 }
             }
         }
@@ -356,7 +473,15 @@ impl<'a> Context<'a> {
             _ => None,
         };
         if parsed.is_none() {
-            self.report(Severity::Error, Code::InvalidField, at, format!("'priority' must be an integer, not {}; using 0", describe(value)));
+            self.report(
+                Severity::Error,
+                Code::InvalidField,
+                at,
+                format!(
+                    "'priority' must be an integer, not {}; using 0",
+                    describe(value)
+                ),
+            );
         }
         parsed
     }
@@ -387,9 +512,16 @@ impl<'a> Context<'a> {
     /// The file line and column where `needle` first occurs in the frontmatter.
     pub(crate) fn locate(&self, needle: &str) -> Option<(u32, u32)> {
         let byte = self.yaml.find(needle).filter(|_| !needle.is_empty())?;
-        let line = self.lines.starts.partition_point(|&s| s <= byte).saturating_sub(1);
+        let line = self
+            .lines
+            .starts
+            .partition_point(|&s| s <= byte)
+            .saturating_sub(1);
         let start = self.lines.starts.get(line).copied().unwrap_or(0);
-        Some((line as u32 + self.first_line, self.yaml[start..byte].chars().count() as u32 + 1))
+        Some((
+            line as u32 + self.first_line,
+            self.yaml[start..byte].chars().count() as u32 + 1,
+        ))
     }
 
     /// Like `locate`, but searching on from the previous pattern first, so a
@@ -478,7 +610,10 @@ mod tests {
     }
 
     fn codes(o: &Outcome) -> Vec<(Severity, Code, Option<u32>)> {
-        o.diagnostics.iter().map(|d| (d.severity, d.code, d.line)).collect()
+        o.diagnostics
+            .iter()
+            .map(|d| (d.severity, d.code, d.line))
+            .collect()
     }
 
     #[test]
@@ -486,9 +621,15 @@ mod tests {
         let o = parse("---\npaths:\n  - \"src/**/*.ts\"\n  - '!**/*.test.ts'\npriority: \"7\"\ntopics: customer, SQL\ndescription: DB rules\n---\n\n  Body text.\n\n");
         let r = o.rule.clone().unwrap();
         assert_eq!(r.rule.content, "Body text.");
-        assert_eq!(r.rule.metadata.paths.as_deref(), Some(&["src/**/*.ts".to_string(), "!**/*.test.ts".to_string()][..]));
+        assert_eq!(
+            r.rule.metadata.paths.as_deref(),
+            Some(&["src/**/*.ts".to_string(), "!**/*.test.ts".to_string()][..])
+        );
         assert_eq!(r.rule.metadata.priority, Some(7));
-        assert_eq!(r.rule.metadata.topics.as_deref(), Some(&["customer".to_string(), "SQL".to_string()][..]));
+        assert_eq!(
+            r.rule.metadata.topics.as_deref(),
+            Some(&["customer".to_string(), "SQL".to_string()][..])
+        );
         assert_eq!(r.rule.metadata.description.as_deref(), Some("DB rules"));
         assert_eq!(r.patterns.len(), 2);
         assert!(r.patterns[1].compiled.negated);
@@ -506,11 +647,24 @@ mod tests {
 
     #[test]
     fn comma_split_respects_braces() {
-        assert_eq!(split_commas("*.{ts,tsx}, docs/**"), vec!["*.{ts,tsx}", "docs/**"]);
+        assert_eq!(
+            split_commas("*.{ts,tsx}, docs/**"),
+            vec!["*.{ts,tsx}", "docs/**"]
+        );
         assert_eq!(split_commas("a\\,b,c"), vec!["a\\,b", "c"]);
         assert_eq!(split_commas("[,]x,y"), vec!["[,]x", "y"]);
         let o = parse("---\npaths: \"*.py, **/*.py\"\n---\nx");
-        assert_eq!(o.rule.as_ref().unwrap().rule.metadata.paths.clone().unwrap(), vec!["*.py", "**/*.py"]);
+        assert_eq!(
+            o.rule
+                .as_ref()
+                .unwrap()
+                .rule
+                .metadata
+                .paths
+                .clone()
+                .unwrap(),
+            vec!["*.py", "**/*.py"]
+        );
         // List items are taken as written.
         let o = parse("---\npaths: ['a\\{b,c\\}.txt']\ntopics: ['x, y']\n---\nx");
         let m = &o.rule.as_ref().unwrap().rule.metadata;
@@ -522,8 +676,21 @@ mod tests {
     #[test]
     fn unquoted_glob_is_understood_with_warning() {
         let o = parse("---\npaths: *.ts\n---\nx");
-        assert_eq!(o.rule.as_ref().unwrap().rule.metadata.paths.clone().unwrap(), vec!["*.ts"]);
-        assert_eq!(codes(&o), vec![(Severity::Warning, Code::UnquotedValue, Some(2))]);
+        assert_eq!(
+            o.rule
+                .as_ref()
+                .unwrap()
+                .rule
+                .metadata
+                .paths
+                .clone()
+                .unwrap(),
+            vec!["*.ts"]
+        );
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::UnquotedValue, Some(2))]
+        );
         assert_eq!(o.diagnostics[0].column, Some(8));
     }
 
@@ -541,12 +708,19 @@ mod tests {
     fn unclosed_frontmatter_is_an_error() {
         let o = parse("---\npaths: a\nbody");
         assert!(o.rule.is_none());
-        assert_eq!(codes(&o), vec![(Severity::Error, Code::UnclosedFrontmatter, Some(1))]);
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Error, Code::UnclosedFrontmatter, Some(1))]
+        );
     }
 
     #[test]
     fn wrong_trigger_types_do_not_load() {
-        for text in ["---\npaths: {a: 1}\n---\nx", "---\npaths: true\n---\nx", "---\ntopics: [[a]]\n---\nx"] {
+        for text in [
+            "---\npaths: {a: 1}\n---\nx",
+            "---\npaths: true\n---\nx",
+            "---\ntopics: [[a]]\n---\nx",
+        ] {
             let o = parse(text);
             assert!(o.rule.is_none(), "{text}");
             assert_eq!(o.diagnostics[0].code, Code::InvalidField, "{text}");
@@ -556,30 +730,63 @@ mod tests {
     #[test]
     fn remind_field() {
         let o = parse("---\nremind: every-turn\ntopics: x\n---\nx");
-        assert_eq!(o.rule.as_ref().unwrap().rule.metadata.remind, Some(Remind::EveryTurn));
+        assert_eq!(
+            o.rule.as_ref().unwrap().rule.metadata.remind,
+            Some(Remind::EveryTurn)
+        );
         assert!(o.diagnostics.is_empty());
         let o = parse("---\nremind: sometimes\n---\nx");
         assert_eq!(o.rule.as_ref().unwrap().rule.metadata.remind, None);
-        assert_eq!(codes(&o), vec![(Severity::Warning, Code::InvalidField, Some(2))]);
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::InvalidField, Some(2))]
+        );
     }
 
     #[test]
     fn bad_priority_loads_with_zero() {
         let o = parse("---\npriority: high\n---\nx");
         assert_eq!(o.rule.as_ref().unwrap().rule.priority(), 0);
-        assert_eq!(codes(&o), vec![(Severity::Error, Code::InvalidField, Some(2))]);
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Error, Code::InvalidField, Some(2))]
+        );
     }
 
     #[test]
     fn foreign_and_unknown_keys() {
         let o = parse("---\nglobs: src/**\nalwaysApply: false\napplyTo: '**'\nfileMatchPattern: x\nname: y\n---\nx");
         assert!(o.rule.as_ref().unwrap().rule.metadata.is_unconditional());
-        let msgs: Vec<String> = o.diagnostics.iter().map(|d| format!("{}:{}:{}", d.line.unwrap(), d.code, d.message)).collect();
-        assert!(msgs.iter().any(|m| m.starts_with("2:foreign-key:'globs' is Cursor's key: write 'paths'")), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.starts_with("3:foreign-key:'alwaysApply'")), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.starts_with("4:foreign-key:'applyTo'")), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.starts_with("5:foreign-key:'fileMatchPattern'")), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.starts_with("6:unknown-key:unknown key 'name'")), "{msgs:?}");
+        let msgs: Vec<String> = o
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{}:{}", d.line.unwrap(), d.code, d.message))
+            .collect();
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("2:foreign-key:'globs' is Cursor's key: write 'paths'")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("3:foreign-key:'alwaysApply'")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("4:foreign-key:'applyTo'")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("5:foreign-key:'fileMatchPattern'")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("6:unknown-key:unknown key 'name'")),
+            "{msgs:?}"
+        );
     }
 
     #[test]
@@ -589,7 +796,10 @@ mod tests {
         assert_eq!(r.patterns.len(), 1);
         assert_eq!(r.patterns[0].index, 1);
         assert!(!r.rule.metadata.is_unconditional());
-        assert_eq!(codes(&o), vec![(Severity::Error, Code::UnsupportedGlob, Some(3))]);
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Error, Code::UnsupportedGlob, Some(3))]
+        );
         assert_eq!(o.diagnostics[0].column, Some(6));
     }
 
@@ -599,15 +809,28 @@ mod tests {
         assert!(o.rule.as_ref().unwrap().rule.metadata.is_unconditional());
         assert_eq!(
             codes(&o),
-            vec![(Severity::Warning, Code::EmptyTrigger, Some(2)), (Severity::Warning, Code::EmptyTrigger, Some(3)), (Severity::Warning, Code::EmptyBody, Some(5))]
+            vec![
+                (Severity::Warning, Code::EmptyTrigger, Some(2)),
+                (Severity::Warning, Code::EmptyTrigger, Some(3)),
+                (Severity::Warning, Code::EmptyBody, Some(5))
+            ]
         );
     }
 
     #[test]
     fn unmatchable_patterns_warn() {
         let o = parse("---\npaths: ['/abs/**', '../x/*.ts', '!src/**']\n---\nx");
-        assert_eq!(o.diagnostics.iter().filter(|d| d.code == Code::UnmatchableGlob).count(), 2);
+        assert_eq!(
+            o.diagnostics
+                .iter()
+                .filter(|d| d.code == Code::UnmatchableGlob)
+                .count(),
+            2
+        );
         let o = parse("---\npaths: '!src/**'\n---\nx");
-        assert_eq!(codes(&o), vec![(Severity::Warning, Code::UnmatchableGlob, Some(2))]);
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::UnmatchableGlob, Some(2))]
+        );
     }
 }

@@ -79,7 +79,9 @@ impl CompiledPattern {
     pub fn is_match(&self, path: &str) -> bool {
         self.matchers.iter().any(|m| match m {
             Matcher::Glob(g) => g.compile_matcher().is_match(path),
-            Matcher::Regex(r) => regex_automata::meta::Regex::new(r).is_ok_and(|re| re.is_match(path)),
+            Matcher::Regex(r) => {
+                regex_automata::meta::Regex::new(r).is_ok_and(|re| re.is_match(path))
+            }
         })
     }
 }
@@ -93,7 +95,10 @@ pub fn compile(pattern: &str) -> Result<CompiledPattern, PatternError> {
 /// [`compile`], optionally case-insensitive (Unicode simple case folding), as
 /// VS Code matches Copilot's `applyTo`. A case-insensitive pattern always
 /// takes the regex route, since the glob index looks paths up verbatim.
-pub fn compile_with(pattern: &str, case_insensitive: bool) -> Result<CompiledPattern, PatternError> {
+pub fn compile_with(
+    pattern: &str,
+    case_insensitive: bool,
+) -> Result<CompiledPattern, PatternError> {
     let (negated, body) = split_negation(pattern);
     if body.starts_with('#') {
         return Err(PatternError::Comment);
@@ -129,12 +134,27 @@ pub fn compile_with(pattern: &str, case_insensitive: bool) -> Result<CompiledPat
     };
     let unicode = case_insensitive || seqs.iter().any(|s| needs_unicode(s));
     let flags = if case_insensitive { "(?i)" } else { "" };
-    let mut texts: Vec<String> = seqs.iter().map(|s| if unicode { format!("{flags}{}", emit_regex(s)) } else { emit(s) }).collect();
+    let mut texts: Vec<String> = seqs
+        .iter()
+        .map(|s| {
+            if unicode {
+                format!("{flags}{}", emit_regex(s))
+            } else {
+                emit(s)
+            }
+        })
+        .collect();
     texts.sort();
     texts.dedup();
     let matchers = texts
         .into_iter()
-        .map(|text| if unicode { check_regex(text).map(Matcher::Regex) } else { build_glob(&text).map(Matcher::Glob) })
+        .map(|text| {
+            if unicode {
+                check_regex(text).map(Matcher::Regex)
+            } else {
+                build_glob(&text).map(Matcher::Glob)
+            }
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(CompiledPattern { negated, matchers })
 }
@@ -224,13 +244,28 @@ impl<'a> Parser<'a> {
         }
         let mut posix_close = vec![usize::MAX; n + 1];
         for k in (0..n).rev() {
-            posix_close[k] = if chars[k] == ':' && chars.get(k + 1) == Some(&']') { k } else { posix_close[k + 1] };
+            posix_close[k] = if chars[k] == ':' && chars.get(k + 1) == Some(&']') {
+                k
+            } else {
+                posix_close[k + 1]
+            };
         }
-        Parser { chars, brace_close, posix_close, dead: vec![0; n], steps: 0 }
+        Parser {
+            chars,
+            brace_close,
+            posix_close,
+            dead: vec![0; n],
+            steps: 0,
+        }
     }
 
     /// Parses `chars[start..end]` (at brace nesting `depth`) into nodes.
-    fn parse_seq(&mut self, start: usize, end: usize, depth: usize) -> Result<Vec<Node>, PatternError> {
+    fn parse_seq(
+        &mut self,
+        start: usize,
+        end: usize,
+        depth: usize,
+    ) -> Result<Vec<Node>, PatternError> {
         if depth > MAX_BRACE_DEPTH {
             return Err(PatternError::TooDeep);
         }
@@ -293,7 +328,11 @@ impl<'a> Parser<'a> {
 
     /// A class starting at `start` (`[`). `None` when it never closes: then
     /// the `[` is literal, as in minimatch.
-    fn parse_class(&mut self, start: usize, end: usize) -> Result<Option<(Node, usize)>, PatternError> {
+    fn parse_class(
+        &mut self,
+        start: usize,
+        end: usize,
+    ) -> Result<Option<(Node, usize)>, PatternError> {
         let c = self.chars;
         let mut i = start + 1;
         let negated = i < end && (c[i] == '!' || c[i] == '^');
@@ -332,10 +371,16 @@ impl<'a> Parser<'a> {
                 let close = self.posix_close[i + 2];
                 if close < end.saturating_sub(1) {
                     let name: String = c[i + 2..close].iter().collect();
-                    return Err(PatternError::Unsupported(format!("the POSIX class '[:{name}:]'")));
+                    return Err(PatternError::Unsupported(format!(
+                        "the POSIX class '[:{name}:]'"
+                    )));
                 }
             }
-            let (lo, next) = if ch == '\\' && i + 1 < end { (c[i + 1], i + 2) } else { (ch, i + 1) };
+            let (lo, next) = if ch == '\\' && i + 1 < end {
+                (c[i + 1], i + 2)
+            } else {
+                (ch, i + 1)
+            };
             if next + 1 < end && c[next] == '-' && c[next + 1] != ']' {
                 let (hi, after) = if c[next + 1] == '\\' && next + 2 < end {
                     (c[next + 2], next + 3)
@@ -356,9 +401,16 @@ impl<'a> Parser<'a> {
 
     /// Braces starting at `start` (`{`), following brace-expansion: a set
     /// needs a top-level comma or a valid sequence, else it is literal.
-    fn parse_braces(&mut self, start: usize, end: usize, nesting: usize) -> Result<Option<(Node, usize)>, PatternError> {
+    fn parse_braces(
+        &mut self,
+        start: usize,
+        end: usize,
+        nesting: usize,
+    ) -> Result<Option<(Node, usize)>, PatternError> {
         let c = self.chars;
-        let Some(close) = self.brace_close[start].filter(|&k| k < end) else { return Ok(None) };
+        let Some(close) = self.brace_close[start].filter(|&k| k < end) else {
+            return Ok(None);
+        };
         if nesting + 1 > MAX_BRACE_DEPTH {
             return Err(PatternError::TooDeep);
         }
@@ -379,7 +431,10 @@ impl<'a> Parser<'a> {
         if commas.is_empty() {
             let inner: String = c[start + 1..close].iter().collect();
             return Ok(sequence(&inner)?.map(|items| {
-                let alts = items.into_iter().map(|s| s.chars().map(Node::Lit).collect()).collect();
+                let alts = items
+                    .into_iter()
+                    .map(|s| s.chars().map(Node::Lit).collect())
+                    .collect();
                 (Node::Alt(alts), close + 1)
             }));
         }
@@ -411,11 +466,19 @@ fn sequence(inner: &str) -> Result<Option<Vec<String>>, PatternError> {
     let (a, b) = (parts[0], parts[1]);
     let count = |from: i64, to: i64| (from.abs_diff(to) / step).saturating_add(1);
     if let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) {
-        let padded = |s: &str| s.trim_start_matches('-').len() > 1 && s.trim_start_matches('-').starts_with('0');
-        let width = if padded(a) || padded(b) { a.len().max(b.len()) } else { 0 };
+        let padded = |s: &str| {
+            s.trim_start_matches('-').len() > 1 && s.trim_start_matches('-').starts_with('0')
+        };
+        let width = if padded(a) || padded(b) {
+            a.len().max(b.len())
+        } else {
+            0
+        };
         let n = count(x, y);
         // Every value takes at most max(width, 20) characters (an i64).
-        if n > MAX_EXPANSIONS as u64 || n.saturating_mul(width.max(20) as u64) > MAX_EXPANDED_CHARS as u64 {
+        if n > MAX_EXPANSIONS as u64
+            || n.saturating_mul(width.max(20) as u64) > MAX_EXPANDED_CHARS as u64
+        {
             return Err(PatternError::TooManyExpansions);
         }
         return Ok(Some(stepped(x, y, step).map(|v| pad(v, width)).collect()));
@@ -425,7 +488,12 @@ fn sequence(inner: &str) -> Result<Option<Vec<String>>, PatternError> {
     if let (Some(x), None, Some(y), None) = (ac.next(), ac.next(), bc.next(), bc.next()) {
         if x.is_ascii_alphabetic() && y.is_ascii_alphabetic() {
             let values = stepped(x as i64, y as i64, step);
-            return Ok(Some(values.filter_map(|n| u32::try_from(n).ok().and_then(char::from_u32)).map(String::from).collect()));
+            return Ok(Some(
+                values
+                    .filter_map(|n| u32::try_from(n).ok().and_then(char::from_u32))
+                    .map(String::from)
+                    .collect(),
+            ));
         }
     }
     Ok(None)
@@ -452,7 +520,8 @@ fn needs_expansion(seq: &[Node]) -> bool {
     let globstar = |n: &Node| matches!(n, Node::Star(2));
     seq.iter().enumerate().any(|(i, node)| match node {
         Node::Alt(alts) => {
-            alts.iter().any(|alt| alt.iter().any(globstar) || needs_expansion(alt))
+            alts.iter()
+                .any(|alt| alt.iter().any(globstar) || needs_expansion(alt))
                 || (i > 0 && globstar(&seq[i - 1]))
                 || seq.get(i + 1).is_some_and(globstar)
         }
@@ -494,13 +563,17 @@ fn expand_leading(seq: Vec<Node>) -> Result<Vec<Vec<Node>>, PatternError> {
 /// into `src/**/*.ts` and `src/**/*.tsx`): the rule set looks those shapes up
 /// by file-name suffix instead of running a regex.
 fn expand_trailing(seq: Vec<Node>) -> Vec<Vec<Node>> {
-    let Some(Node::Alt(alts)) = seq.last() else { return vec![seq] };
+    let Some(Node::Alt(alts)) = seq.last() else {
+        return vec![seq];
+    };
     let plain = |alt: &Vec<Node>| alt.iter().all(|n| matches!(n, Node::Lit(c) if *c != '/'));
     if !alts.iter().all(plain) {
         return vec![seq];
     }
     let head = &seq[..seq.len() - 1];
-    alts.iter().map(|alt| head.iter().cloned().chain(alt.iter().cloned()).collect()).collect()
+    alts.iter()
+        .map(|alt| head.iter().cloned().chain(alt.iter().cloned()).collect())
+        .collect()
 }
 
 /// Expands every alternate into flat sequences (the cartesian product).
@@ -519,8 +592,12 @@ fn expand(seq: &[Node]) -> Result<Vec<Vec<Node>>, PatternError> {
                 // The size of the product, computed before building it.
                 let acc_len: usize = acc.iter().map(Vec::len).sum();
                 let opt_len: usize = options.iter().map(Vec::len).sum();
-                let size = acc_len.saturating_mul(options.len()).saturating_add(opt_len.saturating_mul(acc.len()));
-                if acc.len().saturating_mul(options.len()) > MAX_EXPANSIONS || size > MAX_EXPANDED_CHARS {
+                let size = acc_len
+                    .saturating_mul(options.len())
+                    .saturating_add(opt_len.saturating_mul(acc.len()));
+                if acc.len().saturating_mul(options.len()) > MAX_EXPANSIONS
+                    || size > MAX_EXPANDED_CHARS
+                {
                     return Err(PatternError::TooManyExpansions);
                 }
                 acc = acc
@@ -559,7 +636,11 @@ fn emit_into(seq: &[Node], out: &mut String) {
             Node::Star(n) => {
                 let seg_start = i == 0 || seq[i - 1] == Node::Lit('/');
                 let seg_end = i + 1 == seq.len() || seq[i + 1] == Node::Lit('/');
-                out.push_str(if *n == 2 && seg_start && seg_end { "**" } else { "*" });
+                out.push_str(if *n == 2 && seg_start && seg_end {
+                    "**"
+                } else {
+                    "*"
+                });
             }
             // Patterns with `?` or classes take the regex route.
             Node::Any | Node::Class(..) => out.push('?'),
@@ -664,7 +745,12 @@ mod tests {
         ($name:ident, $pat:expr, $path:expr) => {
             #[test]
             fn $name() {
-                assert!(!is_match($pat, $path), "{} should not match {}", $pat, $path);
+                assert!(
+                    !is_match($pat, $path),
+                    "{} should not match {}",
+                    $pat,
+                    $path
+                );
             }
         };
     }
@@ -749,22 +835,57 @@ mod tests {
         ] {
             assert_eq!(compile(pat).unwrap_err(), want, "{pat}");
         }
-        for pat in ["+(a|b).ts", "src/@(a|b)/x", "a/!(b)", "*(x)", "?(x)", "[[:alpha:]].md", "x[[:digit:]x]"] {
-            assert!(matches!(compile(pat), Err(PatternError::Unsupported(_))), "{pat}");
+        for pat in [
+            "+(a|b).ts",
+            "src/@(a|b)/x",
+            "a/!(b)",
+            "*(x)",
+            "?(x)",
+            "[[:alpha:]].md",
+            "x[[:digit:]x]",
+        ] {
+            assert!(
+                matches!(compile(pat), Err(PatternError::Unsupported(_))),
+                "{pat}"
+            );
         }
-        assert_eq!(compile("{1..100000}").unwrap_err(), PatternError::TooManyExpansions);
+        assert_eq!(
+            compile("{1..100000}").unwrap_err(),
+            PatternError::TooManyExpansions
+        );
         let wide = "{a,b,c,d}".repeat(6) + "/**";
-        assert!(compile(&wide).is_ok(), "alternates without ** are not expanded");
+        assert!(
+            compile(&wide).is_ok(),
+            "alternates without ** are not expanded"
+        );
         let wide_globstar = "{a/**,b,c,d}".repeat(6);
-        assert_eq!(compile(&wide_globstar).unwrap_err(), PatternError::TooManyExpansions);
+        assert_eq!(
+            compile(&wide_globstar).unwrap_err(),
+            PatternError::TooManyExpansions
+        );
     }
 
     #[test]
     fn expansion_only_where_needed() {
-        assert_eq!(compile("src/{a,b}/**/*.{ts,js}x").unwrap().matchers.len(), 1);
-        assert_eq!(compile("src/**/*.{ts,tsx}").unwrap().matchers.len(), 2, "a trailing alternate is expanded");
-        assert_eq!(compile("{src,lib}/**/*.{ts,tsx}").unwrap().matchers.len(), 4, "leading and trailing");
-        assert_eq!(compile("src/**/*.{ts,*.x}").unwrap().matchers.len(), 1, "only plain alternatives");
+        assert_eq!(
+            compile("src/{a,b}/**/*.{ts,js}x").unwrap().matchers.len(),
+            1
+        );
+        assert_eq!(
+            compile("src/**/*.{ts,tsx}").unwrap().matchers.len(),
+            2,
+            "a trailing alternate is expanded"
+        );
+        assert_eq!(
+            compile("{src,lib}/**/*.{ts,tsx}").unwrap().matchers.len(),
+            4,
+            "leading and trailing"
+        );
+        assert_eq!(
+            compile("src/**/*.{ts,*.x}").unwrap().matchers.len(),
+            1,
+            "only plain alternatives"
+        );
         assert_eq!(compile("{a/**,b}/c").unwrap().matchers.len(), 2);
     }
 

@@ -43,7 +43,18 @@ fn one_line(text: &str) -> String {
 pub fn offer<'a>(rules: impl IntoIterator<Item = &'a Rule>) -> String {
     let lines: Vec<String> = rules
         .into_iter()
-        .map(|r| format!("- {}: {}", r.id, one_line(r.metadata.description.as_deref().unwrap_or("(no description)"))))
+        .map(|r| {
+            format!(
+                "- {}: {}",
+                r.id,
+                one_line(
+                    r.metadata
+                        .description
+                        .as_deref()
+                        .unwrap_or("(no description)")
+                )
+            )
+        })
         .collect();
     if lines.is_empty() {
         return String::new();
@@ -65,12 +76,19 @@ pub fn run(set: &RuleSet, input: &Value) -> String {
     match set.find(&id) {
         Some(rule) => format!("[{}]\n{}", rule.id, rule.content),
         None => {
-            let offered: Vec<&str> =
-                set.rules().iter().filter(|r| r.metadata.activation == Activation::OnRequest).map(|r| r.id.as_str()).collect();
+            let offered: Vec<&str> = set
+                .rules()
+                .iter()
+                .filter(|r| r.metadata.activation == Activation::OnRequest)
+                .map(|r| r.id.as_str())
+                .collect();
             if offered.is_empty() {
                 format!("Error: no rule '{id}'; no rules are available on request")
             } else {
-                format!("Error: no rule '{id}'; the rules available on request are: {}", offered.join(", "))
+                format!(
+                    "Error: no rule '{id}'; the rules available on request are: {}",
+                    offered.join(", ")
+                )
             }
         }
     }

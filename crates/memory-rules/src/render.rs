@@ -60,22 +60,49 @@ pub fn render_rules(rules: &[&Rule], options: &RenderOptions) -> String {
 /// [`render_rules`], with the order used and the ids left out.
 pub fn plan_rules(rules: &[&Rule], options: &RenderOptions) -> RenderPlan {
     let mut seen = HashSet::new();
-    let unique: Vec<&Rule> = rules.iter().copied().filter(|r| seen.insert(r.id.as_str())).collect();
+    let unique: Vec<&Rule> = rules
+        .iter()
+        .copied()
+        .filter(|r| seen.insert(r.id.as_str()))
+        .collect();
     let included = select_within_budget(&unique, options);
-    let omitted: Vec<String> = unique.iter().filter(|r| !included.contains(r.id.as_str())).map(|r| r.id.clone()).collect();
-    let kept: Vec<&Rule> = unique.iter().copied().filter(|r| included.contains(r.id.as_str())).collect();
+    let omitted: Vec<String> = unique
+        .iter()
+        .filter(|r| !included.contains(r.id.as_str()))
+        .map(|r| r.id.clone())
+        .collect();
+    let kept: Vec<&Rule> = unique
+        .iter()
+        .copied()
+        .filter(|r| included.contains(r.id.as_str()))
+        .collect();
     let ordered = stable_order(kept, options.previous_order);
     let section = layout(&ordered, &options.topic_rule_ids, &omitted);
     let memory = options.memory.map(str::trim).unwrap_or("");
-    let text = [section.as_str(), memory].iter().filter(|t| !t.is_empty()).copied().collect::<Vec<_>>().join("\n\n");
-    RenderPlan { text, order: ordered.iter().map(|r| r.id.clone()).collect(), omitted }
+    let text = [section.as_str(), memory]
+        .iter()
+        .filter(|t| !t.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    RenderPlan {
+        text,
+        order: ordered.iter().map(|r| r.id.clone()).collect(),
+        omitted,
+    }
 }
 
 /// Rules in `previous` keep their relative order, first; the others follow
 /// in the order given.
 pub fn stable_order<'r>(rules: Vec<&'r Rule>, previous: &[String]) -> Vec<&'r Rule> {
-    let rank: HashMap<&str, usize> = previous.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
-    let (mut known, new): (Vec<&Rule>, Vec<&Rule>) = rules.into_iter().partition(|r| rank.contains_key(r.id.as_str()));
+    let rank: HashMap<&str, usize> = previous
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .collect();
+    let (mut known, new): (Vec<&Rule>, Vec<&Rule>) = rules
+        .into_iter()
+        .partition(|r| rank.contains_key(r.id.as_str()));
     known.sort_by_key(|r| rank[r.id.as_str()]);
     known.extend(new);
     known
@@ -87,16 +114,30 @@ fn entry(r: &Rule) -> String {
 
 fn layout(ordered: &[&Rule], topic: &HashSet<&str>, omitted: &[String]) -> String {
     let mut blocks = Vec::new();
-    let mandatory: Vec<String> = ordered.iter().filter(|r| topic.contains(r.id.as_str())).map(|r| entry(r)).collect();
-    let others: Vec<String> = ordered.iter().filter(|r| !topic.contains(r.id.as_str())).map(|r| entry(r)).collect();
+    let mandatory: Vec<String> = ordered
+        .iter()
+        .filter(|r| topic.contains(r.id.as_str()))
+        .map(|r| entry(r))
+        .collect();
+    let others: Vec<String> = ordered
+        .iter()
+        .filter(|r| !topic.contains(r.id.as_str()))
+        .map(|r| entry(r))
+        .collect();
     if !mandatory.is_empty() {
-        blocks.push(format!("{MANDATORY_HEADER}\n{}\n{MANDATORY_FOOTER}", mandatory.join("\n")));
+        blocks.push(format!(
+            "{MANDATORY_HEADER}\n{}\n{MANDATORY_FOOTER}",
+            mandatory.join("\n")
+        ));
     }
     if !others.is_empty() {
         blocks.push(format!("{RULES_HEADING}\n{}", others.join("\n")));
     }
     if !omitted.is_empty() {
-        blocks.push(format!("(left out to fit the budget: {})", omitted.join(", ")));
+        blocks.push(format!(
+            "(left out to fit the budget: {})",
+            omitted.join(", ")
+        ));
     }
     blocks.join("\n\n")
 }
@@ -109,13 +150,23 @@ struct Cost {
 }
 
 fn measure(text: &str) -> Cost {
-    let lines = if text.is_empty() { 0 } else { text.split('\n').count() };
-    Cost { lines: lines as f64, bytes: text.len() as f64 }
+    let lines = if text.is_empty() {
+        0
+    } else {
+        text.split('\n').count()
+    };
+    Cost {
+        lines: lines as f64,
+        bytes: text.len() as f64,
+    }
 }
 
 /// Priority descending, then project before user, then id.
 fn by_priority(a: &&Rule, b: &&Rule) -> std::cmp::Ordering {
-    b.priority().cmp(&a.priority()).then((a.scope == Scope::User).cmp(&(b.scope == Scope::User))).then_with(|| a.id.cmp(&b.id))
+    b.priority()
+        .cmp(&a.priority())
+        .then((a.scope == Scope::User).cmp(&(b.scope == Scope::User)))
+        .then_with(|| a.id.cmp(&b.id))
 }
 
 fn select_within_budget<'r>(rules: &[&'r Rule], o: &RenderOptions) -> HashSet<&'r str> {
@@ -140,9 +191,16 @@ fn select_within_budget<'r>(rules: &[&'r Rule], o: &RenderOptions) -> HashSet<&'
         frame.push(RULES_HEADING.to_string());
     }
     let framing = measure(&frame.join("\n\n"));
-    let user_cap = Cost { lines: ((limit.lines - framing.lines) / 2.0).floor(), bytes: ((limit.bytes - framing.bytes) / 2.0).floor() };
+    let user_cap = Cost {
+        lines: ((limit.lines - framing.lines) / 2.0).floor(),
+        bytes: ((limit.bytes - framing.bytes) / 2.0).floor(),
+    };
     let omitted_by = |chosen: &[&Rule]| -> Vec<String> {
-        candidates.iter().filter(|r| !chosen.iter().any(|c| std::ptr::eq(*c, **r))).map(|r| r.id.clone()).collect()
+        candidates
+            .iter()
+            .filter(|r| !chosen.iter().any(|c| std::ptr::eq(*c, **r)))
+            .map(|r| r.id.clone())
+            .collect()
     };
     // The closing line names what is left out, so it depends on the choice:
     // choose with last round's closing line until the choice is stable.
@@ -153,9 +211,15 @@ fn select_within_budget<'r>(rules: &[&'r Rule], o: &RenderOptions) -> HashSet<&'
         let mut user = Cost::default();
         for r in &candidates {
             let e = entry(r);
-            let cost = Cost { lines: measure(&e).lines, bytes: e.len() as f64 + 1.0 };
+            let cost = Cost {
+                lines: measure(&e).lines,
+                bytes: e.len() as f64 + 1.0,
+            };
             let is_user = r.scope == Scope::User;
-            if is_user && (user.lines + cost.lines > user_cap.lines || user.bytes + cost.bytes > user_cap.bytes) {
+            if is_user
+                && (user.lines + cost.lines > user_cap.lines
+                    || user.bytes + cost.bytes > user_cap.bytes)
+            {
                 continue;
             }
             chosen.push(r);
@@ -193,7 +257,10 @@ mod tests {
             scope,
             file_path: id.into(),
             content: content.into(),
-            metadata: Metadata { priority: Some(priority), ..Metadata::default() },
+            metadata: Metadata {
+                priority: Some(priority),
+                ..Metadata::default()
+            },
             format: crate::Format::Wave,
         }
     }
@@ -202,7 +269,11 @@ mod tests {
     fn layout_mandatory_rules_memory() {
         let a = rule("db.md", Scope::Project, 5, "Read-only.");
         let b = rule("general.md", Scope::Project, 0, "Small functions.");
-        let o = RenderOptions { topic_rule_ids: ["db.md"].into(), memory: Some("## Project Memory\nx\n"), ..Default::default() };
+        let o = RenderOptions {
+            topic_rule_ids: ["db.md"].into(),
+            memory: Some("## Project Memory\nx\n"),
+            ..Default::default()
+        };
         assert_eq!(
             render_rules(&[&a, &b, &a], &o),
             "=== MANDATORY RULES ===\n[db.md] Read-only.\n===========================\n\n## Rules\n[general.md] Small functions.\n\n## Project Memory\nx"
@@ -215,10 +286,16 @@ mod tests {
         let a = rule("a.md", Scope::Project, 10, "A");
         let b = rule("b.md", Scope::Project, 0, "B\nB2\nB3");
         let u = rule("u.md", Scope::User, 20, "U");
-        let o = RenderOptions { max_lines: Some(5), ..Default::default() };
+        let o = RenderOptions {
+            max_lines: Some(5),
+            ..Default::default()
+        };
         let plan = plan_rules(&[&b, &a, &u], &o);
         assert_eq!(plan.omitted, ["b.md"]);
-        assert_eq!(plan.text, "## Rules\n[a.md] A\n[u.md] U\n\n(left out to fit the budget: b.md)");
+        assert_eq!(
+            plan.text,
+            "## Rules\n[a.md] A\n[u.md] U\n\n(left out to fit the budget: b.md)"
+        );
     }
 
     #[test]
@@ -226,7 +303,13 @@ mod tests {
         let a = rule("a.md", Scope::Project, 0, "A");
         let b = rule("b.md", Scope::Project, 0, "B");
         let prev = vec!["b.md".to_string()];
-        let plan = plan_rules(&[&a, &b], &RenderOptions { previous_order: &prev, ..Default::default() });
+        let plan = plan_rules(
+            &[&a, &b],
+            &RenderOptions {
+                previous_order: &prev,
+                ..Default::default()
+            },
+        );
         assert_eq!(plan.order, ["b.md", "a.md"]);
     }
 }

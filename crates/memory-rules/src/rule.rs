@@ -101,12 +101,17 @@ impl Metadata {
     /// A rule with neither `paths` nor `topics` (nor `regex`) is always
     /// active, unless it is on request or manual.
     pub fn is_unconditional(&self) -> bool {
-        self.activation == Activation::Auto && self.paths.is_none() && self.topics.is_none() && self.regex.is_none()
+        self.activation == Activation::Auto
+            && self.paths.is_none()
+            && self.topics.is_none()
+            && self.regex.is_none()
     }
 
     /// How many directories deep the rule's `directory` is (0 for none).
     pub fn depth(&self) -> usize {
-        self.directory.as_deref().map_or(0, |d| d.split('/').filter(|s| !s.is_empty()).count())
+        self.directory
+            .as_deref()
+            .map_or(0, |d| d.split('/').filter(|s| !s.is_empty()).count())
     }
 }
 

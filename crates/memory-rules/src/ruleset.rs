@@ -6,12 +6,12 @@
 //! whose owners are all active already is skipped for the files after.
 
 use crate::context::Workdir;
+use crate::globindex::GlobIndex;
 use crate::parse::ParsedRule;
 use crate::pattern::Matcher;
-use crate::rule::{self, Rule};
-use crate::globindex::GlobIndex;
-use crate::topics::{TopicHit, TopicMatcher};
 use crate::rule::Activation;
+use crate::rule::{self, Rule};
+use crate::topics::{TopicHit, TopicMatcher};
 use regex_automata::{meta::Regex, Input, MatchKind, PatternSet};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
@@ -77,17 +77,24 @@ impl FileMatcher {
                 Matcher::Regex(r) => regexes.push(r.clone()),
             }
         }
-        FileMatcher { globs: set.build().ok(), regex: Regex::new_many(&regexes).ok().filter(|_| !regexes.is_empty()) }
+        FileMatcher {
+            globs: set.build().ok(),
+            regex: Regex::new_many(&regexes)
+                .ok()
+                .filter(|_| !regexes.is_empty()),
+        }
     }
 
     fn is_match(&self, file: &str) -> bool {
-        self.globs.as_ref().is_some_and(|g| g.is_match(file)) || self.regex.as_ref().is_some_and(|r| r.is_match(file))
+        self.globs.as_ref().is_some_and(|g| g.is_match(file))
+            || self.regex.as_ref().is_some_and(|r| r.is_match(file))
     }
 }
 
 impl ContentRule {
     fn wants(&self, file: &str) -> bool {
-        (self.include.is_empty() || self.include.iter().any(|m| m.is_match(file))) && !self.exclude.iter().any(|m| m.is_match(file))
+        (self.include.is_empty() || self.include.iter().any(|m| m.is_match(file)))
+            && !self.exclude.iter().any(|m| m.is_match(file))
     }
 }
 
@@ -104,11 +111,17 @@ pub fn mentions_in(prompt: &str) -> Vec<String> {
             continue;
         }
         // Only at the start of a word: not `a@b.c` (an e-mail address).
-        if prompt[..i].chars().next_back().is_some_and(|c| c.is_alphanumeric()) {
+        if prompt[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric())
+        {
             continue;
         }
         let rest = &prompt[i + 1..];
-        let end = rest.find(|c: char| c.is_whitespace() || ",;()[]{}<>\"'`".contains(c)).unwrap_or(rest.len());
+        let end = rest
+            .find(|c: char| c.is_whitespace() || ",;()[]{}<>\"'`".contains(c))
+            .unwrap_or(rest.len());
         let name = rest[..end].trim_end_matches(['.', ':', '!', '?']);
         if !name.is_empty() {
             out.push(name.to_lowercase());
@@ -178,7 +191,11 @@ impl RuleSet {
         for (r, p) in parsed.iter().enumerate() {
             for pat in &p.patterns {
                 has_negation[r] |= pat.compiled.negated;
-                let owner = Owner { rule: r as u32, pattern: pat.index as u32, negated: pat.compiled.negated };
+                let owner = Owner {
+                    rule: r as u32,
+                    pattern: pat.index as u32,
+                    negated: pat.compiled.negated,
+                };
                 for matcher in &pat.compiled.matchers {
                     let key = match matcher {
                         Matcher::Glob(g) => (false, g.glob().to_string()),
@@ -203,15 +220,22 @@ impl RuleSet {
         let regexes = if regex_texts.is_empty() {
             None
         } else {
-            Regex::builder().configure(Regex::config().match_kind(MatchKind::All)).build_many(&regex_texts).ok()
+            Regex::builder()
+                .configure(Regex::config().match_kind(MatchKind::All))
+                .build_many(&regex_texts)
+                .ok()
         };
         if regexes.is_none() {
             regex_ids.clear();
         }
         let mut content_rules = Vec::new();
         for (r, p) in parsed.iter().enumerate() {
-            let Some(list) = &p.rule.metadata.regex else { continue };
-            let Ok(regex) = Regex::new_many(list) else { continue };
+            let Some(list) = &p.rule.metadata.regex else {
+                continue;
+            };
+            let Ok(regex) = Regex::new_many(list) else {
+                continue;
+            };
             let (mut include, mut exclude) = (Vec::new(), Vec::new());
             for pat in &p.patterns {
                 let m = FileMatcher::new(&pat.compiled.matchers);
@@ -221,11 +245,19 @@ impl RuleSet {
                     include.push(m)
                 }
             }
-            content_rules.push(ContentRule { rule: r as u32, regex, include, exclude });
+            content_rules.push(ContentRule {
+                rule: r as u32,
+                regex,
+                include,
+                exclude,
+            });
         }
         let rules: Vec<Rule> = parsed.into_iter().map(|p| p.rule).collect();
         let topics = TopicMatcher::new(
-            rules.iter().enumerate().filter_map(|(i, r)| r.metadata.topics.as_deref().map(|t| (i, t))),
+            rules
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| r.metadata.topics.as_deref().map(|t| (i, t))),
         );
         let mut mentions: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for (i, r) in rules.iter().enumerate() {
@@ -235,7 +267,18 @@ impl RuleSet {
                 }
             }
         }
-        RuleSet { rules, owners, globs: GlobIndex::build(globs), regexes, regex_ids, has_negation, topics, workdir, mentions, content_rules }
+        RuleSet {
+            rules,
+            owners,
+            globs: GlobIndex::build(globs),
+            regexes,
+            regex_ids,
+            has_negation,
+            topics,
+            workdir,
+            mentions,
+            content_rules,
+        }
     }
 
     /// Every rule, in result order.
@@ -253,8 +296,17 @@ impl RuleSet {
     /// when the caller can provide it (for rules with a `regex`). Without
     /// it, such a rule is decided by its globs alone (and one without globs
     /// is not active).
-    pub fn active_with<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>, contents: Option<Contents>) -> Vec<usize> {
-        let mut active: Vec<bool> = self.rules.iter().map(|r| r.metadata.is_unconditional()).collect();
+    pub fn active_with<S: AsRef<str>>(
+        &self,
+        files: &[S],
+        prompt: Option<&str>,
+        contents: Option<Contents>,
+    ) -> Vec<usize> {
+        let mut active: Vec<bool> = self
+            .rules
+            .iter()
+            .map(|r| r.metadata.is_unconditional())
+            .collect();
         if !self.owners.is_empty() {
             self.activate_paths(files, &mut active);
         }
@@ -267,7 +319,11 @@ impl RuleSet {
                 active[cr.rule as usize] = self.content_hit(cr, files, contents).is_some();
             }
         }
-        active.iter().enumerate().filter_map(|(i, &on)| on.then_some(i)).collect()
+        active
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &on)| on.then_some(i))
+            .collect()
     }
 
     /// Calls `hit(rule, name)` for each on-request or manual rule the prompt
@@ -286,17 +342,31 @@ impl RuleSet {
     }
 
     /// The first (regex, file) of a content rule that matches.
-    fn content_hit<S: AsRef<str>>(&self, cr: &ContentRule, files: &[S], contents: Contents) -> Option<(String, String)> {
+    fn content_hit<S: AsRef<str>>(
+        &self,
+        cr: &ContentRule,
+        files: &[S],
+        contents: Contents,
+    ) -> Option<(String, String)> {
         for raw in files {
             let raw = raw.as_ref();
-            let Some(file) = self.workdir.relative(raw) else { continue };
+            let Some(file) = self.workdir.relative(raw) else {
+                continue;
+            };
             if !cr.wants(&file) {
                 continue;
             }
             let Some(text) = contents(raw) else { continue };
             if let Some(m) = cr.regex.find(&text) {
-                let list = self.rules[cr.rule as usize].metadata.regex.as_deref().unwrap_or_default();
-                let regex = list.get(m.pattern().as_usize()).cloned().unwrap_or_default();
+                let list = self.rules[cr.rule as usize]
+                    .metadata
+                    .regex
+                    .as_deref()
+                    .unwrap_or_default();
+                let regex = list
+                    .get(m.pattern().as_usize())
+                    .cloned()
+                    .unwrap_or_default();
                 return Some((regex, file.into_owned()));
             }
         }
@@ -314,7 +384,9 @@ impl RuleSet {
         self.rules
             .iter()
             .enumerate()
-            .filter(|(i, r)| r.metadata.activation == Activation::OnRequest && active.binary_search(i).is_err())
+            .filter(|(i, r)| {
+                r.metadata.activation == Activation::OnRequest && active.binary_search(i).is_err()
+            })
             .map(|(i, _)| i)
             .collect()
     }
@@ -332,9 +404,14 @@ impl RuleSet {
         let mut scratch = Vec::new();
         let mut matched: Vec<u32> = Vec::new();
         let mut excluded: Vec<u32> = Vec::new();
-        let mut regex_hits = self.regexes.as_ref().map(|re| PatternSet::new(re.pattern_len()));
+        let mut regex_hits = self
+            .regexes
+            .as_ref()
+            .map(|re| PatternSet::new(re.pattern_len()));
         for raw in files {
-            let Some(file) = self.workdir.relative(raw.as_ref()) else { continue };
+            let Some(file) = self.workdir.relative(raw.as_ref()) else {
+                continue;
+            };
             self.matchers_for(&file, &mut scratch, &mut regex_hits, &mut matched);
             // Rules a `!` pattern excludes this file from (not yet active).
             excluded.clear();
@@ -365,7 +442,9 @@ impl RuleSet {
                     if active[rule] {
                         continue;
                     }
-                    if o.negated || (self.has_negation[rule] && excluded.binary_search(&o.rule).is_ok()) {
+                    if o.negated
+                        || (self.has_negation[rule] && excluded.binary_search(&o.rule).is_ok())
+                    {
                         all_active = false;
                         continue;
                     }
@@ -377,7 +456,13 @@ impl RuleSet {
     }
 
     /// The ids of the matchers (globs and regexes) that match a file.
-    fn matchers_for(&self, file: &str, scratch: &mut Vec<usize>, regex_hits: &mut Option<PatternSet>, out: &mut Vec<u32>) {
+    fn matchers_for(
+        &self,
+        file: &str,
+        scratch: &mut Vec<usize>,
+        regex_hits: &mut Option<PatternSet>,
+        out: &mut Vec<u32>,
+    ) {
         out.clear();
         self.globs.matching(file, scratch, out);
         if let (Some(re), Some(set)) = (&self.regexes, regex_hits.as_mut()) {
@@ -392,7 +477,10 @@ impl RuleSet {
     pub fn topic_active(&self, prompt: &str) -> Vec<usize> {
         let mut hit = vec![false; self.rules.len()];
         self.topics.activate(prompt, &mut hit);
-        hit.iter().enumerate().filter_map(|(i, &on)| on.then_some(i)).collect()
+        hit.iter()
+            .enumerate()
+            .filter_map(|(i, &on)| on.then_some(i))
+            .collect()
     }
 
     /// For every rule, in result order: whether it is active for these files
@@ -404,9 +492,18 @@ impl RuleSet {
 
     /// [`explain`](Self::explain) with file contents (see
     /// [`active_with`](Self::active_with)).
-    pub fn explain_with<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>, contents: Option<Contents>) -> Vec<Explanation> {
+    pub fn explain_with<S: AsRef<str>>(
+        &self,
+        files: &[S],
+        prompt: Option<&str>,
+        contents: Option<Contents>,
+    ) -> Vec<Explanation> {
         let mut out: Vec<Explanation> = (0..self.rules.len())
-            .map(|index| Explanation { index, reasons: Vec::new(), excluded: Vec::new() })
+            .map(|index| Explanation {
+                index,
+                reasons: Vec::new(),
+                excluded: Vec::new(),
+            })
             .collect();
         for (i, r) in self.rules.iter().enumerate() {
             if r.metadata.is_unconditional() {
@@ -414,21 +511,51 @@ impl RuleSet {
             }
         }
         let pattern = |owner: Owner| {
-            self.rules[owner.rule as usize].metadata.paths.as_ref().map(|p| p[owner.pattern as usize].clone()).unwrap_or_default()
+            self.rules[owner.rule as usize]
+                .metadata
+                .paths
+                .as_ref()
+                .map(|p| p[owner.pattern as usize].clone())
+                .unwrap_or_default()
         };
         self.match_paths_with_exclusions(files, |owner, file, excluded_by| {
             let e = &mut out[owner.rule as usize];
             match excluded_by {
-                None => push_new(&mut e.reasons, Reason::Path { pattern: pattern(owner), file: file.to_string() }),
-                Some(by) => push_new(&mut e.excluded, Excluded { file: file.to_string(), pattern: pattern(owner), by: pattern(by) }),
+                None => push_new(
+                    &mut e.reasons,
+                    Reason::Path {
+                        pattern: pattern(owner),
+                        file: file.to_string(),
+                    },
+                ),
+                Some(by) => push_new(
+                    &mut e.excluded,
+                    Excluded {
+                        file: file.to_string(),
+                        pattern: pattern(owner),
+                        by: pattern(by),
+                    },
+                ),
             }
         });
         if let Some(prompt) = prompt {
             for TopicHit { rule, topic, word } in self.topics.hits(prompt) {
-                let topic = self.rules[rule].metadata.topics.as_ref().map(|t| t[topic].clone()).unwrap_or_default();
+                let topic = self.rules[rule]
+                    .metadata
+                    .topics
+                    .as_ref()
+                    .map(|t| t[topic].clone())
+                    .unwrap_or_default();
                 push_new(&mut out[rule].reasons, Reason::Topic { topic, word });
             }
-            self.for_mentions(prompt, |rule, name| push_new(&mut out[rule].reasons, Reason::Mention { name: name.to_string() }));
+            self.for_mentions(prompt, |rule, name| {
+                push_new(
+                    &mut out[rule].reasons,
+                    Reason::Mention {
+                        name: name.to_string(),
+                    },
+                )
+            });
         }
         if let Some(contents) = contents {
             for cr in &self.content_rules {
@@ -450,17 +577,31 @@ impl RuleSet {
     /// Calls `hit(owner, file, None)` for each positive pattern that matches
     /// a file, or `hit(owner, file, Some(negation))` when a `!` pattern of the
     /// same rule excludes that file. Reports everything (for `explain`).
-    fn match_paths_with_exclusions<S: AsRef<str>>(&self, files: &[S], mut hit: impl FnMut(Owner, &str, Option<Owner>)) {
+    fn match_paths_with_exclusions<S: AsRef<str>>(
+        &self,
+        files: &[S],
+        mut hit: impl FnMut(Owner, &str, Option<Owner>),
+    ) {
         if self.owners.is_empty() {
             return;
         }
         let mut scratch = Vec::new();
         let mut matched: Vec<u32> = Vec::new();
-        let mut regex_hits = self.regexes.as_ref().map(|re| PatternSet::new(re.pattern_len()));
+        let mut regex_hits = self
+            .regexes
+            .as_ref()
+            .map(|re| PatternSet::new(re.pattern_len()));
         for raw in files {
-            let Some(file) = self.workdir.relative(raw.as_ref()) else { continue };
+            let Some(file) = self.workdir.relative(raw.as_ref()) else {
+                continue;
+            };
             self.matchers_for(&file, &mut scratch, &mut regex_hits, &mut matched);
-            let mut negations: Vec<Owner> = matched.iter().flat_map(|&m| &self.owners[m as usize]).filter(|o| o.negated).copied().collect();
+            let mut negations: Vec<Owner> = matched
+                .iter()
+                .flat_map(|&m| &self.owners[m as usize])
+                .filter(|o| o.negated)
+                .copied()
+                .collect();
             negations.sort_by_key(|o| (o.rule, o.pattern));
             for &m in &matched {
                 for &owner in &self.owners[m as usize] {

@@ -46,19 +46,31 @@ mod tests {
     #[test]
     fn slug_table() {
         for (text, want) in [
-            ("Use the customer_rw procedures!", Some("use-the-customer-rw-procedures")),
+            (
+                "Use the customer_rw procedures!",
+                Some("use-the-customer-rw-procedures"),
+            ),
             ("  --Leading and trailing--  ", Some("leading-and-trailing")),
             ("ÜGYFÉL tábla", Some("ügyfél-tábla")),
             ("日本語のルール", Some("日本語のルール")),
             ("a/../b\0c", Some("a-b-c")),
             ("!!! ??? ...", None),
             ("", None),
-            ("x".repeat(50).as_str(), Some("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")),
-            ("Never commit secrets to the repository, ever, at all", Some("never-commit-secrets-to-the-repository-e")),
+            (
+                "x".repeat(50).as_str(),
+                Some("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+            ),
+            (
+                "Never commit secrets to the repository, ever, at all",
+                Some("never-commit-secrets-to-the-repository-e"),
+            ),
         ] {
             assert_eq!(slug(text, 40).as_deref(), want, "{text:?}");
         }
-        for text in ["Never commit secrets to the repository, ever", "abcdefghij klmnopqrst uvwxyzabcd efghijklmn"] {
+        for text in [
+            "Never commit secrets to the repository, ever",
+            "abcdefghij klmnopqrst uvwxyzabcd efghijklmn",
+        ] {
             let s = slug(text, 40).unwrap();
             assert!(s.chars().count() <= 40 && !s.ends_with('-'), "{s}");
         }

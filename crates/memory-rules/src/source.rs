@@ -81,7 +81,10 @@ impl Format {
 
     /// The format named `name`.
     pub fn parse(name: &str) -> Option<Format> {
-        Format::ALL.iter().copied().find(|f| f.as_str() == name.trim())
+        Format::ALL
+            .iter()
+            .copied()
+            .find(|f| f.as_str() == name.trim())
     }
 
     /// The depth a source of this format gets when none is given: one level
@@ -97,13 +100,19 @@ impl Format {
 
     /// Whether a file found under a source of this format is a rule file.
     pub fn is_rule_file(self, path: &Path) -> bool {
-        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
         let ext = |e: &str| path.extension().is_some_and(|x| x == e);
         match self {
             Format::Wave | Format::Claude | Format::Kiro | Format::Continue => ext("md"),
             Format::Cursor => ext("mdc") || name == ".cursorrules",
             Format::Windsurf => ext("md") || name == ".windsurfrules",
-            Format::Copilot => name.ends_with(".instructions.md") || name == crate::formats::copilot::REPOSITORY_FILE,
+            Format::Copilot => {
+                name.ends_with(".instructions.md")
+                    || name == crate::formats::copilot::REPOSITORY_FILE
+            }
             Format::Cline => ext("md") || ext("txt") || name == ".clinerules",
             Format::AgentsMd => crate::formats::agents_md::FILE_NAMES.contains(&name.as_ref()),
             Format::RulesYaml => name == "rules.yaml" || name == "rules.yml",
@@ -114,10 +123,15 @@ impl Format {
     /// every configured source.
     pub fn guess(path: &Path) -> Format {
         let p = path.to_string_lossy().replace('\\', "/");
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if p.contains(".cursor/rules/") || name.ends_with(".mdc") || name == ".cursorrules" {
             Format::Cursor
-        } else if name.ends_with(".instructions.md") || name == crate::formats::copilot::REPOSITORY_FILE {
+        } else if name.ends_with(".instructions.md")
+            || name == crate::formats::copilot::REPOSITORY_FILE
+        {
             Format::Copilot
         } else if p.contains(".windsurf/rules/") || name == ".windsurfrules" {
             Format::Windsurf
@@ -145,16 +159,38 @@ impl Format {
     /// `.cursor/rules` directories.
     pub fn default_locations(self) -> &'static [(&'static str, Scope)] {
         match self {
-            Format::Wave => &[(".wave/rules", Scope::User), (".wave/rules", Scope::Project)],
-            Format::Claude => &[(".claude/rules", Scope::User), (".claude/rules", Scope::Project)],
-            Format::Cursor => &[(".cursorrules", Scope::Project), (".", Scope::Project), (".cursor/rules", Scope::Project)],
-            Format::Copilot => &[(".github/copilot-instructions.md", Scope::Project), (".github/instructions", Scope::Project)],
-            Format::Windsurf => &[(".windsurfrules", Scope::Project), (".windsurf/rules", Scope::Project)],
-            Format::Kiro => &[(".kiro/steering", Scope::User), (".kiro/steering", Scope::Project)],
+            Format::Wave => &[
+                (".wave/rules", Scope::User),
+                (".wave/rules", Scope::Project),
+            ],
+            Format::Claude => &[
+                (".claude/rules", Scope::User),
+                (".claude/rules", Scope::Project),
+            ],
+            Format::Cursor => &[
+                (".cursorrules", Scope::Project),
+                (".", Scope::Project),
+                (".cursor/rules", Scope::Project),
+            ],
+            Format::Copilot => &[
+                (".github/copilot-instructions.md", Scope::Project),
+                (".github/instructions", Scope::Project),
+            ],
+            Format::Windsurf => &[
+                (".windsurfrules", Scope::Project),
+                (".windsurf/rules", Scope::Project),
+            ],
+            Format::Kiro => &[
+                (".kiro/steering", Scope::User),
+                (".kiro/steering", Scope::Project),
+            ],
             Format::Cline => &[(".clinerules", Scope::Project)],
             Format::Continue => &[(".continue/rules", Scope::Project)],
             Format::AgentsMd => &[(".", Scope::Project)],
-            Format::RulesYaml => &[(".claude/rules.yaml", Scope::User), (".claude/rules.yaml", Scope::Project)],
+            Format::RulesYaml => &[
+                (".claude/rules.yaml", Scope::User),
+                (".claude/rules.yaml", Scope::Project),
+            ],
         }
     }
 }
@@ -185,14 +221,21 @@ pub fn formats_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Format>, String> 
             Some(f) => wanted.push(f),
             None => {
                 let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
-                return Err(format!("unknown source '{name}'; the sources are: {}, or all", known.join(", ")));
+                return Err(format!(
+                    "unknown source '{name}'; the sources are: {}, or all",
+                    known.join(", ")
+                ));
             }
         }
     }
     if wanted.is_empty() {
         return Err("no source named; give one or more of the source names, or all".to_string());
     }
-    Ok(Format::ALL.iter().copied().filter(|f| wanted.contains(f)).collect())
+    Ok(Format::ALL
+        .iter()
+        .copied()
+        .filter(|f| wanted.contains(f))
+        .collect())
 }
 
 /// One place rules are read from.
@@ -209,8 +252,18 @@ pub struct Source {
 }
 
 impl Source {
-    pub fn new(dir: impl Into<PathBuf>, scope: Scope, format: Format, depth: Option<usize>) -> Self {
-        Source { dir: dir.into(), scope, format, depth }
+    pub fn new(
+        dir: impl Into<PathBuf>,
+        scope: Scope,
+        format: Format,
+        depth: Option<usize>,
+    ) -> Self {
+        Source {
+            dir: dir.into(),
+            scope,
+            format,
+            depth,
+        }
     }
 
     /// A root for discovering this source alone.
@@ -228,12 +281,22 @@ impl Source {
 
     /// `<base>/.wave/rules`: Wave format, one level of subdirectories.
     pub fn wave(base: &Path, scope: Scope) -> Self {
-        Source::new(base.join(".wave").join("rules"), scope, Format::Wave, Some(1))
+        Source::new(
+            base.join(".wave").join("rules"),
+            scope,
+            Format::Wave,
+            Some(1),
+        )
     }
 
     /// `<base>/.claude/rules`: the same Markdown model, at any depth.
     pub fn claude(base: &Path, scope: Scope) -> Self {
-        Source::new(base.join(".claude").join("rules"), scope, Format::Claude, None)
+        Source::new(
+            base.join(".claude").join("rules"),
+            scope,
+            Format::Claude,
+            None,
+        )
     }
 }
 
@@ -252,7 +315,11 @@ pub struct Config {
 
 impl Config {
     pub fn new(workdir: impl Into<PathBuf>, sources: Vec<Source>) -> Self {
-        Config { workdir: workdir.into(), sources, allow_dirs: Vec::new() }
+        Config {
+            workdir: workdir.into(),
+            sources,
+            allow_dirs: Vec::new(),
+        }
     }
 
     /// Allows project rules to resolve into these directories.
@@ -265,7 +332,11 @@ impl Config {
     pub fn with_home(workdir: impl Into<PathBuf>, home: impl AsRef<Path>) -> Self {
         let workdir = workdir.into();
         let sources = Config::default_sources(&workdir, home.as_ref());
-        Config { workdir, sources, allow_dirs: Vec::new() }
+        Config {
+            workdir,
+            sources,
+            allow_dirs: Vec::new(),
+        }
     }
 
     /// The agent SDK's four sources, in override order: `~/.claude/rules`
@@ -297,18 +368,29 @@ impl Config {
                         Scope::User => home.as_ref(),
                         Scope::Project => workdir.as_path(),
                     };
-                    let dir = if rel == "." { base.to_path_buf() } else { base.join(rel) };
+                    let dir = if rel == "." {
+                        base.to_path_buf()
+                    } else {
+                        base.join(rel)
+                    };
                     sources.push(Source::new(dir, scope, format, format.default_depth()));
                 }
             }
         }
-        Config { workdir, sources, allow_dirs: Vec::new() }
+        Config {
+            workdir,
+            sources,
+            allow_dirs: Vec::new(),
+        }
     }
 
     /// Where new rules of `scope` go: the last (winning) Wave-format source
     /// of that scope (`.wave/rules` with the default list).
     pub fn write_source(&self, scope: Scope) -> Option<&Source> {
-        self.sources.iter().rev().find(|s| s.scope == scope && s.format == Format::Wave)
+        self.sources
+            .iter()
+            .rev()
+            .find(|s| s.scope == scope && s.format == Format::Wave)
     }
 
     /// The last source whose directory holds `path` (compared through
@@ -326,15 +408,26 @@ impl Config {
     /// one is left out (home and workdir may be the same directory): the
     /// later one would replace all its rules anyway.
     pub fn roots(&self) -> Vec<Root> {
-        let real: Vec<Option<PathBuf>> = self.sources.iter().map(|s| discover::real_root(&s.dir)).collect();
+        let real: Vec<Option<PathBuf>> = self
+            .sources
+            .iter()
+            .map(|s| discover::real_root(&s.dir))
+            .collect();
         let mut roots = Vec::with_capacity(self.sources.len());
         for (i, s) in self.sources.iter().enumerate() {
             let shadowed = real[i].is_some()
-                && self.sources[i + 1..].iter().zip(&real[i + 1..]).any(|(later, r)| later.format == s.format && *r == real[i]);
+                && self.sources[i + 1..]
+                    .iter()
+                    .zip(&real[i + 1..])
+                    .any(|(later, r)| later.format == s.format && *r == real[i]);
             if shadowed {
                 continue;
             }
-            roots.push(Root { source: i, allow: self.allow_dirs.clone(), ..s.root(&self.workdir) });
+            roots.push(Root {
+                source: i,
+                allow: self.allow_dirs.clone(),
+                ..s.root(&self.workdir)
+            });
         }
         roots
     }

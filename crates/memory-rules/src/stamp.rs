@@ -30,7 +30,12 @@ impl Stamp {
     pub fn of(path: &std::path::Path) -> Option<Stamp> {
         let m = std::fs::metadata(path).ok()?;
         let (ino, dev) = inode(&m);
-        Some(Stamp { size: m.len(), mtime: m.modified().ok()?, ino, dev })
+        Some(Stamp {
+            size: m.len(),
+            mtime: m.modified().ok()?,
+            ino,
+            dev,
+        })
     }
 
     /// When the file was last modified.
@@ -49,7 +54,10 @@ impl Stamp {
 /// `size mtime-ns inode device`: equal texts, equal stamps.
 impl std::fmt::Display for Stamp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let ns = self.mtime.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let ns = self
+            .mtime
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
         write!(f, "{} {ns} {} {}", self.size, self.ino, self.dev)
     }
 }
@@ -82,11 +90,20 @@ pub struct Cached {
 /// Reads and parses (and counts in `reparsed`) only when the stamp changed or
 /// is racy; a re-read file with the same bytes counts as the same. An
 /// unchanged entry is shared, not copied.
-pub fn refresh(found: &Found, before: Option<(&Arc<Cached>, Option<SystemTime>)>, reparsed: &mut usize) -> (Arc<Cached>, bool) {
+pub fn refresh(
+    found: &Found,
+    before: Option<(&Arc<Cached>, Option<SystemTime>)>,
+    reparsed: &mut usize,
+) -> (Arc<Cached>, bool) {
     let stamp = Stamp::of(&found.path);
-    let same_place = |c: &Cached| c.id == found.id && c.scope == found.scope && c.format == found.format;
+    let same_place =
+        |c: &Cached| c.id == found.id && c.scope == found.scope && c.format == found.format;
     if let Some((c, scanned_at)) = before {
-        if same_place(c) && stamp.is_some() && c.stamp == stamp && !stamp.is_some_and(|s| s.is_racy(scanned_at)) {
+        if same_place(c)
+            && stamp.is_some()
+            && c.stamp == stamp
+            && !stamp.is_some_and(|s| s.is_racy(scanned_at))
+        {
             return (Arc::clone(c), true);
         }
     }
@@ -94,8 +111,17 @@ pub fn refresh(found: &Found, before: Option<(&Arc<Cached>, Option<SystemTime>)>
     let (text, outcome) = crate::read_and_parse(found);
     let hash = text.map_or(0, |t| hash_of(t.as_bytes()));
     let (rules, diagnostics) = (outcome.rules, outcome.diagnostics);
-    let same = before.is_some_and(|(c, _)| same_place(c) && c.hash == hash && c.diagnostics == diagnostics);
-    let entry = Cached { scope: found.scope, format: found.format, id: found.id.clone(), stamp, hash, rules, diagnostics };
+    let same = before
+        .is_some_and(|(c, _)| same_place(c) && c.hash == hash && c.diagnostics == diagnostics);
+    let entry = Cached {
+        scope: found.scope,
+        format: found.format,
+        id: found.id.clone(),
+        stamp,
+        hash,
+        rules,
+        diagnostics,
+    };
     (Arc::new(entry), same)
 }
 

@@ -121,7 +121,10 @@ impl TopicMatcher {
             // Standard semantics allow overlapping search, so a topic that is a
             // prefix of another never hides it.
             let marked: Vec<Vec<u8>> = folded.iter().map(|t| marked(t, None)).collect();
-            NFA::builder().match_kind(MatchKind::Standard).build(&marked).ok()
+            NFA::builder()
+                .match_kind(MatchKind::Standard)
+                .build(&marked)
+                .ok()
         };
         TopicMatcher { automaton, owners }
     }
@@ -145,7 +148,9 @@ impl TopicMatcher {
     /// Each topic's first occurrence, with the word it was found in (for
     /// `explain`), in the order the topics first occur.
     pub fn hits(&self, prompt: &str) -> Vec<TopicHit> {
-        let Some(nfa) = &self.automaton else { return Vec::new() };
+        let Some(nfa) = &self.automaton else {
+            return Vec::new();
+        };
         let folded = fold(prompt);
         let mut map = Vec::new();
         let text = marked(&folded, Some(&mut map));
@@ -154,9 +159,17 @@ impl TopicMatcher {
             // The pattern starts with a MARK, which maps to the word's start.
             let start = map[end + 1 - nfa.pattern_len(pid)] as usize;
             // The word, cut at MAX_WORD_CHARS (a 1 MB "word" is not copied per topic).
-            let word: String = folded[start..].chars().take_while(|&c| c.is_alphanumeric() || c == '_').take(MAX_WORD_CHARS).collect();
+            let word: String = folded[start..]
+                .chars()
+                .take_while(|&c| c.is_alphanumeric() || c == '_')
+                .take(MAX_WORD_CHARS)
+                .collect();
             for &(rule, topic) in &self.owners[pid.as_usize()] {
-                hits.push(TopicHit { rule: rule as usize, topic: topic as usize, word: word.clone() });
+                hits.push(TopicHit {
+                    rule: rule as usize,
+                    topic: topic as usize,
+                    word: word.clone(),
+                });
             }
         }
         hits
@@ -166,7 +179,9 @@ impl TopicMatcher {
     /// byte of its first occurrence. Linear in `text`, plus the patterns of
     /// each distinct match state reached (read once).
     fn first_matches(&self, nfa: &NFA, text: &[u8]) -> Vec<(PatternID, usize)> {
-        let Ok(mut sid) = nfa.start_state(Anchored::No) else { return Vec::new() };
+        let Ok(mut sid) = nfa.start_state(Anchored::No) else {
+            return Vec::new();
+        };
         let mut seen_states = FxHashSet::default();
         let mut seen = vec![false; self.owners.len()];
         let mut out = Vec::new();

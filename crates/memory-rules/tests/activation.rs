@@ -15,7 +15,10 @@ fn tree(rules: &[(&str, &str)]) -> (Tree, memory_rules::Loaded) {
 
 #[test]
 fn unconditional_rules_are_always_active() {
-    let (_t, l) = tree(&[("always.md", "Always."), ("ts.md", "---\npaths: '**/*.ts'\n---\nTS")]);
+    let (_t, l) = tree(&[
+        ("always.md", "Always."),
+        ("ts.md", "---\npaths: '**/*.ts'\n---\nTS"),
+    ]);
     assert_eq!(active(&l, &[], None), ["always.md"]);
     assert_eq!(active(&l, &["a.ts"], None), ["always.md", "ts.md"]);
 }
@@ -27,13 +30,19 @@ fn paths_are_a_union_over_files() {
         ("md.md", "---\npaths: ['docs/*.md', 'README.md']\n---\nx"),
         ("py.md", "---\npaths: '**/*.py'\n---\nx"),
     ]);
-    assert_eq!(active(&l, &["src/a/b.ts", "README.md"], None), ["md.md", "ts.md"]);
+    assert_eq!(
+        active(&l, &["src/a/b.ts", "README.md"], None),
+        ["md.md", "ts.md"]
+    );
     assert_eq!(active(&l, &["docs/x/y.md"], None), Vec::<String>::new());
 }
 
 #[test]
 fn negation_excludes_per_file() {
-    let (_t, l) = tree(&[("src.md", "---\npaths:\n  - 'src/**/*.ts'\n  - '!**/*.test.ts'\n---\nx")]);
+    let (_t, l) = tree(&[(
+        "src.md",
+        "---\npaths:\n  - 'src/**/*.ts'\n  - '!**/*.test.ts'\n---\nx",
+    )]);
     assert_eq!(active(&l, &["src/a.test.ts"], None), Vec::<String>::new());
     assert_eq!(active(&l, &["src/a.ts"], None), ["src.md"]);
     // Another file in context that is not excluded still fires it.
@@ -53,11 +62,21 @@ fn negation_of_one_rule_does_not_affect_another() {
 fn context_files_are_normalized() {
     let (t, l) = tree(&[("ts.md", "---\npaths: 'src/**/*.ts'\n---\nx")]);
     let abs = t.workdir().join("src/a.ts");
-    for file in [abs.to_str().unwrap(), "./src/a.ts", "src\\a.ts", ".\\src\\x\\a.ts", "src/x/../a.ts"] {
+    for file in [
+        abs.to_str().unwrap(),
+        "./src/a.ts",
+        "src\\a.ts",
+        ".\\src\\x\\a.ts",
+        "src/x/../a.ts",
+    ] {
         assert_eq!(active(&l, &[file], None), ["ts.md"], "{file}");
     }
     let outside = t.tmp.path().join("elsewhere/src/a.ts");
-    for file in [outside.to_str().unwrap(), "../src/a.ts", "src/../../src/a.ts"] {
+    for file in [
+        outside.to_str().unwrap(),
+        "../src/a.ts",
+        "src/../../src/a.ts",
+    ] {
         assert!(active(&l, &[file], None).is_empty(), "{file}");
     }
 }
@@ -86,7 +105,10 @@ fn topics_fire_at_word_starts() {
     assert_eq!(active(&l, &[], Some("grant on customer_ro")), ["db.md"]);
     assert!(active(&l, &[], Some("configure MySQL")).is_empty());
     assert_eq!(active(&l, &[], Some("az ÜGYFÉL tábla")), ["hu.md"]);
-    assert_eq!(active(&l, &[], Some("write the Release\n  Notes")), ["phrase.md"]);
+    assert_eq!(
+        active(&l, &[], Some("write the Release\n  Notes")),
+        ["phrase.md"]
+    );
     assert!(active(&l, &[], None).is_empty());
 }
 
@@ -113,24 +135,43 @@ fn results_follow_priority_scope_id() {
 fn explain_names_the_pattern_file_topic_and_word() {
     let (_t, l) = tree(&[
         ("always.md", "x"),
-        ("ts.md", "---\npaths: ['**/*.ts', '!**/*.d.ts']\ntopics: TypeScript\n---\nx"),
+        (
+            "ts.md",
+            "---\npaths: ['**/*.ts', '!**/*.d.ts']\ntopics: TypeScript\n---\nx",
+        ),
         ("idle.md", "---\npaths: 'docs/**'\n---\nx"),
     ]);
-    let got = l.rules.explain(&["./src/a.ts", "src/b.d.ts"], Some("Typescript types please"));
+    let got = l.rules.explain(
+        &["./src/a.ts", "src/b.d.ts"],
+        Some("Typescript types please"),
+    );
     let id = |e: &memory_rules::Explanation| l.rules.rules()[e.index].id.clone();
-    assert_eq!(got.iter().map(id).collect::<Vec<_>>(), ["always.md", "idle.md", "ts.md"]);
+    assert_eq!(
+        got.iter().map(id).collect::<Vec<_>>(),
+        ["always.md", "idle.md", "ts.md"]
+    );
     assert_eq!(got[0].reasons, vec![Reason::Always]);
     assert!(!got[1].is_active());
     assert_eq!(
         got[2].reasons,
         vec![
-            Reason::Path { pattern: "**/*.ts".into(), file: "src/a.ts".into() },
-            Reason::Topic { topic: "TypeScript".into(), word: "typescript".into() },
+            Reason::Path {
+                pattern: "**/*.ts".into(),
+                file: "src/a.ts".into()
+            },
+            Reason::Topic {
+                topic: "TypeScript".into(),
+                word: "typescript".into()
+            },
         ]
     );
     assert_eq!(
         got[2].excluded,
-        vec![memory_rules::Excluded { file: "src/b.d.ts".into(), pattern: "**/*.ts".into(), by: "!**/*.d.ts".into() }]
+        vec![memory_rules::Excluded {
+            file: "src/b.d.ts".into(),
+            pattern: "**/*.ts".into(),
+            by: "!**/*.d.ts".into()
+        }]
     );
 }
 
@@ -146,7 +187,10 @@ fn glob_and_regex_routes_combine_with_negation() {
     // `?` and classes are matched per character by the regex route; a
     // negation on one route excludes a match on the other.
     let (_t, l) = tree(&[
-        ("mixed.md", "---\npaths: ['docs/**/*.md', '!docs/[ab]?.md']\n---\nx"),
+        (
+            "mixed.md",
+            "---\npaths: ['docs/**/*.md', '!docs/[ab]?.md']\n---\nx",
+        ),
         ("chars.md", "---\npaths: ['i18n/??.json']\n---\nx"),
     ]);
     assert_eq!(active(&l, &["docs/x/y.md"], None), ["mixed.md"]);

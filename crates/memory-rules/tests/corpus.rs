@@ -10,7 +10,11 @@ fn corpus() -> PathBuf {
     let dir = std::env::var_os("WAVE_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    assert!(dir.join("rules").is_dir(), "the corpus is expected at {} (or set WAVE_CORPUS)", dir.display());
+    assert!(
+        dir.join("rules").is_dir(),
+        "the corpus is expected at {} (or set WAVE_CORPUS)",
+        dir.display()
+    );
     dir
 }
 
@@ -46,10 +50,20 @@ fn every_corpus_file_parses_or_reports_with_a_line() {
             assert!(d.line.is_some() && d.column.is_some(), "no location: {d}");
         }
         if outcome.rule.is_none() {
-            assert!(outcome.diagnostics.iter().any(|d| d.severity == Severity::Error), "{} dropped silently", path.display());
+            assert!(
+                outcome
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.severity == Severity::Error),
+                "{} dropped silently",
+                path.display()
+            );
         }
     }
-    eprintln!("corpus: {} files, {loaded} loaded, {with_diagnostics} with diagnostics", files.len());
+    eprintln!(
+        "corpus: {} files, {loaded} loaded, {with_diagnostics} with diagnostics",
+        files.len()
+    );
     // Every file in the corpus is usable once the leniency pass has run.
     assert_eq!(loaded, files.len(), "some corpus files did not load");
 }
@@ -65,9 +79,17 @@ fn cursor_unquoted_globs_are_understood_and_explained() {
     // `globs: **/*.ts,**/*.tsx,...` unquoted: a YAML alias to a strict parser.
     let path = rule_files()
         .into_iter()
-        .find(|p| std::fs::read_to_string(p).unwrap().contains("\nglobs: **/*.ts,**/*.tsx"))
+        .find(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .contains("\nglobs: **/*.ts,**/*.tsx")
+        })
         .expect("corpus has an unquoted cursor glob");
-    let rel = path.strip_prefix(corpus().join("rules")).unwrap().to_string_lossy().into_owned();
+    let rel = path
+        .strip_prefix(corpus().join("rules"))
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     let o = parse_corpus(&rel);
     assert!(o.rule.is_some());
     let codes: Vec<Code> = o.diagnostics.iter().map(|d| d.code).collect();
@@ -77,7 +99,8 @@ fn cursor_unquoted_globs_are_understood_and_explained() {
 
 #[test]
 fn wave_rules_match_their_own_repository() {
-    let tree = std::fs::read_to_string(corpus().join("trees/netease-lcap__wave-agent.txt")).unwrap();
+    let tree =
+        std::fs::read_to_string(corpus().join("trees/netease-lcap__wave-agent.txt")).unwrap();
     let paths: Vec<&str> = tree.lines().collect();
     let t = common::Tree::new();
     for f in std::fs::read_dir(corpus().join("rules/wave")).unwrap() {
@@ -88,8 +111,17 @@ fn wave_rules_match_their_own_repository() {
     }
     let loaded = t.load();
     assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
-    let test_file = paths.iter().find(|p| p.starts_with("packages/") && p.contains("/tests/")).expect("a test file");
-    assert_eq!(common::active(&loaded, &[test_file], None), ["testing.md", "typescript.md"]);
+    let test_file = paths
+        .iter()
+        .find(|p| p.starts_with("packages/") && p.contains("/tests/"))
+        .expect("a test file");
+    assert_eq!(
+        common::active(&loaded, &[test_file], None),
+        ["testing.md", "typescript.md"]
+    );
     let every = common::active(&loaded, &paths, None);
-    assert_eq!(every, ["cli.md", "examples.md", "testing.md", "typescript.md"]);
+    assert_eq!(
+        every,
+        ["cli.md", "examples.md", "testing.md", "typescript.md"]
+    );
 }

@@ -23,8 +23,17 @@ fn root_and_one_level_of_subdirectories() {
     t.project("frontend/readme.markdown", "not a rule");
     let loaded = t.load();
     assert_eq!(ids(&loaded), ["project:a.md", "project:frontend/react.md"]);
-    let deep: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == Code::TooDeep).collect();
-    assert_eq!(deep.len(), 1, "once per skipped directory: {:?}", loaded.diagnostics);
+    let deep: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::TooDeep)
+        .collect();
+    assert_eq!(
+        deep.len(),
+        1,
+        "once per skipped directory: {:?}",
+        loaded.diagnostics
+    );
     assert_eq!(deep[0].severity, Severity::Info);
     assert!(deep[0].file_path.ends_with("frontend/deep"));
 }
@@ -39,7 +48,11 @@ fn project_rule_overrides_user_rule_with_same_id() {
     assert_eq!(ids(&loaded), ["project:style.md", "user:personal.md"]);
     let style = &loaded.rules.rules()[0];
     assert_eq!(style.content, "project style");
-    let d = loaded.diagnostics.iter().find(|d| d.code == Code::Overridden).expect("override is reported");
+    let d = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::Overridden)
+        .expect("override is reported");
     assert_eq!(d.severity, Severity::Info);
     assert!(d.file_path.contains("home"), "{d}");
 }
@@ -59,18 +72,43 @@ fn symlinked_files_and_directories_are_followed_into_allowed_directories() {
     let shared = t.write(t.tmp.path().join("shared/team.md"), "team rule");
     t.write(t.tmp.path().join("shared/other.md"), "other");
     symlink(&shared, t.project_rules().join("team.md"));
-    symlink(t.tmp.path().join("shared"), t.project_rules().join("linked"));
-    let roots = memory_rules::Config::with_home(t.workdir(), t.home()).with_allow_dirs([t.tmp.path().join("shared")]);
+    symlink(
+        t.tmp.path().join("shared"),
+        t.project_rules().join("linked"),
+    );
+    let roots = memory_rules::Config::with_home(t.workdir(), t.home())
+        .with_allow_dirs([t.tmp.path().join("shared")]);
     let loaded = memory_rules::load(&roots);
-    assert_eq!(ids(&loaded), ["project:linked/other.md", "project:linked/team.md", "project:team.md"]);
-    let team = loaded.rules.rules().iter().find(|r| r.id == "team.md").unwrap();
-    assert!(team.file_path.ends_with(".wave/rules/team.md"), "file path is the link as found");
+    assert_eq!(
+        ids(&loaded),
+        [
+            "project:linked/other.md",
+            "project:linked/team.md",
+            "project:team.md"
+        ]
+    );
+    let team = loaded
+        .rules
+        .rules()
+        .iter()
+        .find(|r| r.id == "team.md")
+        .unwrap();
+    assert!(
+        team.file_path.ends_with(".wave/rules/team.md"),
+        "file path is the link as found"
+    );
     assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
     // Without the allow option, neither link loads: a warning each.
     let loaded = t.load();
     assert!(ids(&loaded).is_empty());
-    assert_eq!(codes(&loaded), ["symlink-outside:linked", "symlink-outside:team.md"]);
-    assert!(loaded.diagnostics.iter().all(|d| d.severity == Severity::Warning && d.message.contains("allow")));
+    assert_eq!(
+        codes(&loaded),
+        ["symlink-outside:linked", "symlink-outside:team.md"]
+    );
+    assert!(loaded
+        .diagnostics
+        .iter()
+        .all(|d| d.severity == Severity::Warning && d.message.contains("allow")));
 }
 
 #[test]
@@ -82,7 +120,11 @@ fn link_back_to_the_root_is_a_cycle_not_a_loop() {
     t.project("sub/b.md", "B");
     let loaded = t.load();
     assert_eq!(ids(&loaded), ["project:a.md", "project:sub/b.md"]);
-    let cycles: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == Code::SymlinkCycle).collect();
+    let cycles: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::SymlinkCycle)
+        .collect();
     assert_eq!(cycles.len(), 2, "{:?}", loaded.diagnostics);
     assert!(cycles.iter().all(|d| d.severity == Severity::Warning));
     assert!(cycles.iter().any(|d| d.file_path.ends_with("rules/loop")));
@@ -94,10 +136,17 @@ fn link_to_a_sibling_is_reported_whatever_the_name_order() {
     for link_name in ["aaa", "zzz"] {
         let t = Tree::new();
         t.project("mmm/rule.md", "R");
-        symlink(t.project_rules().join("mmm"), t.project_rules().join(link_name));
+        symlink(
+            t.project_rules().join("mmm"),
+            t.project_rules().join(link_name),
+        );
         let loaded = t.load();
         assert_eq!(ids(&loaded), ["project:mmm/rule.md"], "{link_name}");
-        let d = loaded.diagnostics.iter().find(|d| d.code == Code::SymlinkCycle).expect("reported");
+        let d = loaded
+            .diagnostics
+            .iter()
+            .find(|d| d.code == Code::SymlinkCycle)
+            .expect("reported");
         assert!(d.file_path.ends_with(link_name), "{d}");
     }
 }
@@ -106,15 +155,25 @@ fn link_to_a_sibling_is_reported_whatever_the_name_order() {
 fn dangling_link_and_unreadable_file_do_not_stop_the_others() {
     let t = Tree::new();
     t.project("good.md", "good");
-    symlink(t.tmp.path().join("nowhere.md"), t.project_rules().join("dangling.md"));
+    symlink(
+        t.tmp.path().join("nowhere.md"),
+        t.project_rules().join("dangling.md"),
+    );
     std::fs::create_dir_all(t.project_rules().join("locked")).unwrap();
     t.write(t.project_rules().join("bad-utf8.md"), "");
     std::fs::write(t.project_rules().join("bad-utf8.md"), b"ok\n\xff\xfe bad").unwrap();
     let loaded = t.load();
     assert_eq!(ids(&loaded), ["project:good.md"]);
     let codes = codes(&loaded);
-    assert!(codes.contains(&"dangling-symlink:dangling.md".to_string()), "{codes:?}");
-    let utf8 = loaded.diagnostics.iter().find(|d| d.code == Code::NotUtf8).unwrap();
+    assert!(
+        codes.contains(&"dangling-symlink:dangling.md".to_string()),
+        "{codes:?}"
+    );
+    let utf8 = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::NotUtf8)
+        .unwrap();
     assert_eq!((utf8.line, utf8.column), (Some(2), Some(1)));
 }
 
@@ -130,17 +189,30 @@ fn unreadable_directory_is_reported() {
     let loaded = t.load();
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
     if readable_anyway {
-        assert_eq!(ids(&loaded), ["project:good.md", "project:locked/secret.md"]);
+        assert_eq!(
+            ids(&loaded),
+            ["project:good.md", "project:locked/secret.md"]
+        );
     } else {
         assert_eq!(ids(&loaded), ["project:good.md"]);
-        assert!(loaded.diagnostics.iter().any(|d| d.code == Code::Unreadable), "{:?}", loaded.diagnostics);
+        assert!(
+            loaded
+                .diagnostics
+                .iter()
+                .any(|d| d.code == Code::Unreadable),
+            "{:?}",
+            loaded.diagnostics
+        );
     }
 }
 
 #[test]
 fn oversized_file_is_an_error_and_skipped() {
     let t = Tree::new();
-    t.project("big.md", &"x".repeat(memory_rules::discover::MAX_RULE_BYTES as usize + 1));
+    t.project(
+        "big.md",
+        &"x".repeat(memory_rules::discover::MAX_RULE_BYTES as usize + 1),
+    );
     t.project("small.md", "ok");
     let loaded = t.load();
     assert_eq!(ids(&loaded), ["project:small.md"]);
@@ -155,15 +227,29 @@ fn one_broken_rule_never_stops_the_others() {
     t.project("fine.md", "---\npaths: src/**\n---\nbody");
     let loaded = t.load();
     assert_eq!(ids(&loaded), ["project:fine.md"]);
-    let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
     assert_eq!(errors.len(), 2);
-    assert!(errors.iter().all(|d| d.line.is_some() && d.column.is_some()), "{errors:?}");
+    assert!(
+        errors
+            .iter()
+            .all(|d| d.line.is_some() && d.column.is_some()),
+        "{errors:?}"
+    );
 }
 
 #[test]
 fn order_is_priority_then_scope_then_id_whatever_the_creation_order() {
     let t = Tree::new();
-    for (id, prio) in [("zeta.md", 0), ("alpha.md", 0), ("mid.md", 5), ("neg.md", -1)] {
+    for (id, prio) in [
+        ("zeta.md", 0),
+        ("alpha.md", 0),
+        ("mid.md", 5),
+        ("neg.md", -1),
+    ] {
         t.user(id, &format!("---\npriority: {prio}\n---\n{id}"));
     }
     for (id, prio) in [("beta.md", "0"), ("top.md", "\"9\"")] {
@@ -172,7 +258,14 @@ fn order_is_priority_then_scope_then_id_whatever_the_creation_order() {
     let loaded = t.load();
     assert_eq!(
         ids(&loaded),
-        ["project:top.md", "user:mid.md", "project:beta.md", "user:alpha.md", "user:zeta.md", "user:neg.md"]
+        [
+            "project:top.md",
+            "user:mid.md",
+            "project:beta.md",
+            "user:alpha.md",
+            "user:zeta.md",
+            "user:neg.md"
+        ]
     );
     // Diagnostics come sorted too.
     let again = t.load();
@@ -182,10 +275,16 @@ fn order_is_priority_then_scope_then_id_whatever_the_creation_order() {
 #[test]
 fn bom_and_crlf_files() {
     let t = Tree::new();
-    t.project("win.md", "\u{feff}---\r\npaths:\r\n  - \"src/**\"\r\npriority: 2\r\n---\r\nLine one\r\nLine two\r\n");
+    t.project(
+        "win.md",
+        "\u{feff}---\r\npaths:\r\n  - \"src/**\"\r\npriority: 2\r\n---\r\nLine one\r\nLine two\r\n",
+    );
     let loaded = t.load();
     let rule = &loaded.rules.rules()[0];
-    assert_eq!(rule.metadata.paths.as_deref(), Some(&["src/**".to_string()][..]));
+    assert_eq!(
+        rule.metadata.paths.as_deref(),
+        Some(&["src/**".to_string()][..])
+    );
     assert_eq!(rule.metadata.priority, Some(2));
     assert_eq!(rule.content, "Line one\r\nLine two");
     assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
@@ -197,11 +296,21 @@ fn project_symlinks_leading_outside_the_project_are_not_loaded() {
     t.write(t.tmp.path().join("shared/team.md"), "team");
     t.write(t.workdir().join("docs/inside.md"), "inside");
     symlink(t.tmp.path().join("shared"), t.project_rules().join("team"));
-    symlink(t.workdir().join("docs/inside.md"), t.project_rules().join("inside.md"));
-    symlink(t.tmp.path().join("shared/team.md"), t.user_rules().join("user-link.md"));
+    symlink(
+        t.workdir().join("docs/inside.md"),
+        t.project_rules().join("inside.md"),
+    );
+    symlink(
+        t.tmp.path().join("shared/team.md"),
+        t.user_rules().join("user-link.md"),
+    );
     let loaded = t.load();
     assert_eq!(ids(&loaded), ["project:inside.md", "user:user-link.md"]);
-    let outside: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == Code::SymlinkOutside).collect();
+    let outside: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::SymlinkOutside)
+        .collect();
     assert_eq!(outside.len(), 1, "{:?}", loaded.diagnostics);
     assert_eq!(outside[0].severity, Severity::Warning);
     assert!(outside[0].file_path.ends_with("rules/team"));
@@ -212,25 +321,59 @@ fn project_symlinks_leading_outside_the_project_are_not_loaded() {
 use memory_rules::{Config, Format, Scope, Source};
 
 fn content_of(loaded: &memory_rules::Loaded, id: &str) -> String {
-    loaded.rules.rules().iter().find(|r| r.id == id).map(|r| format!("{}:{}", r.scope, r.content)).unwrap_or_default()
+    loaded
+        .rules
+        .rules()
+        .iter()
+        .find(|r| r.id == id)
+        .map(|r| format!("{}:{}", r.scope, r.content))
+        .unwrap_or_default()
 }
 
 #[test]
 fn the_default_sources_are_the_agent_sdks_four_in_override_order() {
     let t = Tree::new();
     let c = Config::with_home(t.workdir(), t.home());
-    let got: Vec<_> = c.sources.iter().map(|s| (s.dir.clone(), s.scope, s.format, s.depth)).collect();
+    let got: Vec<_> = c
+        .sources
+        .iter()
+        .map(|s| (s.dir.clone(), s.scope, s.format, s.depth))
+        .collect();
     assert_eq!(
         got,
         [
-            (t.home().join(".claude/rules"), Scope::User, Format::Claude, None),
-            (t.home().join(".wave/rules"), Scope::User, Format::Wave, Some(1)),
-            (t.workdir().join(".claude/rules"), Scope::Project, Format::Claude, None),
-            (t.workdir().join(".wave/rules"), Scope::Project, Format::Wave, Some(1)),
+            (
+                t.home().join(".claude/rules"),
+                Scope::User,
+                Format::Claude,
+                None
+            ),
+            (
+                t.home().join(".wave/rules"),
+                Scope::User,
+                Format::Wave,
+                Some(1)
+            ),
+            (
+                t.workdir().join(".claude/rules"),
+                Scope::Project,
+                Format::Claude,
+                None
+            ),
+            (
+                t.workdir().join(".wave/rules"),
+                Scope::Project,
+                Format::Wave,
+                Some(1)
+            ),
         ]
     );
     // The same four, by name: what the agent SDK reads.
-    let named = Config::named(t.workdir(), t.home(), &memory_rules::formats_named(&memory_rules::DEFAULT_SOURCE_NAMES).unwrap());
+    let named = Config::named(
+        t.workdir(),
+        t.home(),
+        &memory_rules::formats_named(&memory_rules::DEFAULT_SOURCE_NAMES).unwrap(),
+    );
     assert_eq!(named, c);
 }
 
@@ -262,7 +405,12 @@ fn later_sources_override_earlier_ones_by_id_across_wave_and_claude() {
         .diagnostics
         .iter()
         .filter(|d| d.code == Code::Overridden)
-        .map(|d| d.file_path.strip_prefix(t.tmp.path().to_str().unwrap()).unwrap().to_string())
+        .map(|d| {
+            d.file_path
+                .strip_prefix(t.tmp.path().to_str().unwrap())
+                .unwrap()
+                .to_string()
+        })
         .collect();
     assert_eq!(
         overridden,
@@ -274,20 +422,34 @@ fn later_sources_override_earlier_ones_by_id_across_wave_and_claude() {
             "/work/.claude/rules/all.md",
         ]
     );
-    let d = loaded.diagnostics.iter().find(|d| d.file_path.ends_with("home/.wave/rules/mixed.md")).unwrap();
-    assert!(d.message.contains("overridden by the project rule") && d.message.contains(".claude/rules/mixed.md"), "{d}");
+    let d = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.file_path.ends_with("home/.wave/rules/mixed.md"))
+        .unwrap();
+    assert!(
+        d.message.contains("overridden by the project rule")
+            && d.message.contains(".claude/rules/mixed.md"),
+        "{d}"
+    );
 }
 
 #[test]
 fn claude_rules_are_read_at_any_depth_and_wave_rules_at_one_level() {
     let t = Tree::new();
-    t.write(t.workdir().join(".claude/rules/a/b/c/deep.md"), "---\npaths: src/**\n---\ndeep");
+    t.write(
+        t.workdir().join(".claude/rules/a/b/c/deep.md"),
+        "---\npaths: src/**\n---\ndeep",
+    );
     t.write(t.workdir().join(".claude/rules/top.md"), "top");
     t.project("x/y/skipped.md", "too deep for .wave");
     let loaded = t.load();
     assert_eq!(ids(&loaded), ["project:a/b/c/deep.md", "project:top.md"]);
     assert_eq!(codes(&loaded), ["too-deep:y"]);
-    assert_eq!(active(&loaded, &["src/main.ts"], None), ["a/b/c/deep.md", "top.md"]);
+    assert_eq!(
+        active(&loaded, &["src/main.ts"], None),
+        ["a/b/c/deep.md", "top.md"]
+    );
 }
 
 #[test]
@@ -300,14 +462,27 @@ fn a_source_list_is_read_in_its_order_with_its_own_depths() {
     t.project("style.md", "project style");
     std::fs::create_dir_all(t.workdir()).unwrap();
     let flat = Source::new(&team, Scope::User, Format::Wave, Some(0));
-    let config = Config::new(t.workdir(), vec![Source::wave(&t.workdir(), Scope::Project), flat.clone()]);
+    let config = Config::new(
+        t.workdir(),
+        vec![Source::wave(&t.workdir(), Scope::Project), flat.clone()],
+    );
     let loaded = memory_rules::load(&config);
     // The team source comes last, so its style.md wins even over the project's.
     assert_eq!(ids(&loaded), ["user:style.md"]);
     assert_eq!(codes(&loaded), ["too-deep:sub", "overridden:style.md"]);
-    let two = Source { depth: Some(2), ..flat };
+    let two = Source {
+        depth: Some(2),
+        ..flat
+    };
     let loaded = memory_rules::load(&Config::new(t.workdir(), vec![two]));
-    assert_eq!(ids(&loaded), ["user:style.md", "user:sub/deeper/skipped.md", "user:sub/inner.md"]);
+    assert_eq!(
+        ids(&loaded),
+        [
+            "user:style.md",
+            "user:sub/deeper/skipped.md",
+            "user:sub/inner.md"
+        ]
+    );
 }
 
 #[test]

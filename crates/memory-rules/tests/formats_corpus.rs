@@ -12,7 +12,11 @@ fn corpus() -> PathBuf {
     let dir = std::env::var_os("WAVE_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    assert!(dir.join("rules").is_dir(), "the corpus is expected at {} (or set WAVE_CORPUS)", dir.display());
+    assert!(
+        dir.join("rules").is_dir(),
+        "the corpus is expected at {} (or set WAVE_CORPUS)",
+        dir.display()
+    );
     dir
 }
 
@@ -43,7 +47,10 @@ fn place(format: Format, rel: &str) -> (String, Option<String>) {
     };
     let dir = before.trim_end_matches('/');
     if nested_ok && !dir.is_empty() {
-        (format.id(rel), nested::directory_of(rel).map(str::to_string))
+        (
+            format.id(rel),
+            nested::directory_of(rel).map(str::to_string),
+        )
     } else {
         (format.id(after), None)
     }
@@ -72,7 +79,10 @@ fn every_corpus_file_reads_as_its_own_format() {
     let mut total = 0;
     let mut report = String::new();
     for (dir, format) in tools {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(corpus().join("rules").join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(corpus().join("rules").join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         files.sort();
         let mut c = Counts::default();
         for path in &files {
@@ -80,15 +90,27 @@ fn every_corpus_file_reads_as_its_own_format() {
             let text = std::fs::read_to_string(path).unwrap();
             let rel = repo_path(path);
             let (id, directory) = place(format, &rel);
-            let input = Input { scope: Scope::Project, id: &id, path, text: &text, directory: directory.as_deref() };
+            let input = Input {
+                scope: Scope::Project,
+                id: &id,
+                path,
+                text: &text,
+                directory: directory.as_deref(),
+            };
             let parsed = formats::parse(format, &input);
             for d in &parsed.diagnostics {
                 assert!(d.line.is_some() && d.column.is_some(), "no location: {d}");
-                *c.codes.entry(format!("{} ({})", d.code, d.severity)).or_default() += 1;
+                *c.codes
+                    .entry(format!("{} ({})", d.code, d.severity))
+                    .or_default() += 1;
             }
             if parsed.rules.is_empty() {
                 assert!(
-                    parsed.diagnostics.iter().any(|d| d.severity == Severity::Error || d.code == memory_rules::Code::ExcludedAgent),
+                    parsed
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.severity == Severity::Error
+                            || d.code == memory_rules::Code::ExcludedAgent),
                     "{} dropped silently",
                     path.display()
                 );
@@ -98,7 +120,9 @@ fn every_corpus_file_reads_as_its_own_format() {
             for r in &parsed.rules {
                 assert_eq!(r.rule.format, format);
                 let kind = match r.rule.metadata.activation {
-                    Activation::OnRequest if r.rule.metadata.paths.is_some() => "files or on-request",
+                    Activation::OnRequest if r.rule.metadata.paths.is_some() => {
+                        "files or on-request"
+                    }
                     Activation::OnRequest => "on-request",
                     Activation::Manual => "manual",
                     Activation::Auto if r.rule.metadata.is_unconditional() => "always",
@@ -115,7 +139,11 @@ fn every_corpus_file_reads_as_its_own_format() {
             c.files,
             c.loaded,
             kinds.join(", "),
-            if codes.is_empty() { "none".to_string() } else { codes.join(", ") }
+            if codes.is_empty() {
+                "none".to_string()
+            } else {
+                codes.join(", ")
+            }
         ));
     }
     eprintln!("| tool | files | loaded | activation | diagnostics by code |\n|---|---|---|---|---|\n{report}");

@@ -9,7 +9,12 @@ use memory_rules::{Code, Severity};
 use std::path::Path;
 
 fn parse(text: &str) -> memory_rules::parse::Outcome {
-    memory_rules::parse::parse_rule(memory_rules::Scope::Project, "r.md", Path::new("/x/r.md"), text)
+    memory_rules::parse::parse_rule(
+        memory_rules::Scope::Project,
+        "r.md",
+        Path::new("/x/r.md"),
+        text,
+    )
 }
 
 fn rule_with_paths(pattern: &str) -> memory_rules::parse::Outcome {
@@ -20,7 +25,10 @@ fn rule_with_paths(pattern: &str) -> memory_rules::parse::Outcome {
 #[test]
 fn deeply_nested_braces_are_a_limit_not_a_stack_overflow() {
     let deep = "{a,".repeat(10_000) + "b" + &"}".repeat(10_000);
-    assert!(matches!(pattern::compile(&deep), Err(PatternError::TooLong(_))));
+    assert!(matches!(
+        pattern::compile(&deep),
+        Err(PatternError::TooLong(_))
+    ));
     // Under the length limit, still far past the depth limit.
     let deep = "{a,".repeat(1_000) + "b" + &"}".repeat(1_000);
     assert_eq!(pattern::compile(&deep).unwrap_err(), PatternError::TooDeep);
@@ -39,11 +47,22 @@ fn class_and_brace_scans_are_linear() {
         let n = 4000 / unit.len();
         let p = unit.repeat(n);
         let steps = pattern::parse_steps(&p);
-        assert!(steps < 16 * p.len(), "{unit:?} x {n}: {steps} steps for {} chars", p.len());
+        assert!(
+            steps < 16 * p.len(),
+            "{unit:?} x {n}: {steps} steps for {} chars",
+            p.len()
+        );
         let _ = pattern::compile(&p);
     }
-    for huge in ["[[:".repeat(2_500), "[".repeat(100_000), "{".repeat(100_000)] {
-        assert!(matches!(pattern::compile(&huge), Err(PatternError::TooLong(_))));
+    for huge in [
+        "[[:".repeat(2_500),
+        "[".repeat(100_000),
+        "{".repeat(100_000),
+    ] {
+        assert!(matches!(
+            pattern::compile(&huge),
+            Err(PatternError::TooLong(_))
+        ));
     }
 }
 
@@ -52,19 +71,44 @@ fn class_and_brace_scans_are_linear() {
 #[test]
 fn brace_expansion_size_is_checked_before_expanding() {
     let p = format!("{{{}..1}}", "0".repeat(65_536));
-    assert!(matches!(pattern::compile(&p), Err(PatternError::TooLong(_))));
+    assert!(matches!(
+        pattern::compile(&p),
+        Err(PatternError::TooLong(_))
+    ));
     let p = format!("{{{}..1023}}", "0".repeat(4_000));
-    assert_eq!(pattern::compile(&p).unwrap_err(), PatternError::TooManyExpansions);
+    assert_eq!(
+        pattern::compile(&p).unwrap_err(),
+        PatternError::TooManyExpansions
+    );
     let p = format!("{{{}..2}}", "0".repeat(4_000));
-    assert_eq!(pattern::compile(&p).unwrap().matchers.len(), 3, "a small padded range still works");
+    assert_eq!(
+        pattern::compile(&p).unwrap().matchers.len(),
+        3,
+        "a small padded range still works"
+    );
     let alts: Vec<String> = (0..500).map(|i| i.to_string()).collect();
     let p = format!("{{1..1000}}x{{{}}}", alts.join(","));
-    assert_eq!(pattern::compile(&p).unwrap_err(), PatternError::TooManyExpansions);
-    let p = format!("{{1..1000}}x{{{}}}", (0..20_000).map(|i| i.to_string()).collect::<Vec<_>>().join(","));
-    assert!(matches!(pattern::compile(&p), Err(PatternError::TooLong(_))));
+    assert_eq!(
+        pattern::compile(&p).unwrap_err(),
+        PatternError::TooManyExpansions
+    );
+    let p = format!(
+        "{{1..1000}}x{{{}}}",
+        (0..20_000)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    assert!(matches!(
+        pattern::compile(&p),
+        Err(PatternError::TooLong(_))
+    ));
     // Leading alternates with empty options: the copies are counted.
     let p = "{,a}".repeat(1_000);
-    assert_eq!(pattern::compile(&p).unwrap_err(), PatternError::TooManyExpansions);
+    assert_eq!(
+        pattern::compile(&p).unwrap_err(),
+        PatternError::TooManyExpansions
+    );
     let o = rule_with_paths(&format!("{{{}..1023}}", "0".repeat(4_000)));
     assert_eq!(o.diagnostics[0].code, Code::Limit);
 }
@@ -72,10 +116,17 @@ fn brace_expansion_size_is_checked_before_expanding() {
 /// Finding 14: a range step of i64::MIN overflowed.
 #[test]
 fn extreme_range_steps_do_not_overflow() {
-    for p in ["{1..3..-9223372036854775808}", "{3..1..-9223372036854775808}", "{-9223372036854775808..9223372036854775807}", "{a..z..-9223372036854775808}"] {
+    for p in [
+        "{1..3..-9223372036854775808}",
+        "{3..1..-9223372036854775808}",
+        "{-9223372036854775808..9223372036854775807}",
+        "{a..z..-9223372036854775808}",
+    ] {
         let _ = pattern::compile(p);
     }
-    assert!(pattern::compile("f{3..1..-9223372036854775808}.ts").unwrap().is_match("f3.ts"));
+    assert!(pattern::compile("f{3..1..-9223372036854775808}.ts")
+        .unwrap()
+        .is_match("f3.ts"));
 }
 
 /// Finding 4: one bad file emptied the whole rule set; now every file is
@@ -84,12 +135,31 @@ fn extreme_range_steps_do_not_overflow() {
 fn one_hostile_file_never_hides_the_others() {
     let t = Tree::new();
     t.project("good.md", "---\npaths: src/**\n---\ngood");
-    t.project("bad.md", &format!("---\npaths:\n  - '{{{}..1}}'\n---\nbad", "0".repeat(65_536)));
-    t.project("deep.md", &format!("---\npaths:\n  - '{}b{}'\n---\nbad", "{a,".repeat(1_000), "}".repeat(1_000)));
+    t.project(
+        "bad.md",
+        &format!("---\npaths:\n  - '{{{}..1}}'\n---\nbad", "0".repeat(65_536)),
+    );
+    t.project(
+        "deep.md",
+        &format!(
+            "---\npaths:\n  - '{}b{}'\n---\nbad",
+            "{a,".repeat(1_000),
+            "}".repeat(1_000)
+        ),
+    );
     let loaded = t.load();
     let ids = ids(&loaded);
     assert!(ids.contains(&"project:good.md".to_string()), "{ids:?}");
-    assert!(loaded.diagnostics.iter().filter(|d| d.code == Code::Limit).count() >= 2, "{:?}", loaded.diagnostics);
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::Limit)
+            .count()
+            >= 2,
+        "{:?}",
+        loaded.diagnostics
+    );
 }
 
 /// Finding 8: the topic scan reported every overlapping occurrence: 599
@@ -120,7 +190,10 @@ fn key_and_pattern_counts_are_limits() {
     let o = parse(&format!("---\n{keys}---\nbody"));
     assert!(o.rule.is_none());
     assert_eq!(o.diagnostics.len(), 1);
-    assert_eq!((o.diagnostics[0].severity, o.diagnostics[0].code), (Severity::Error, Code::Limit));
+    assert_eq!(
+        (o.diagnostics[0].severity, o.diagnostics[0].code),
+        (Severity::Error, Code::Limit)
+    );
     let globs: String = (0..12_000).map(|i| format!("  - src/d{i}/**\n")).collect();
     let o = parse(&format!("---\npaths:\n{globs}---\nbody"));
     assert!(o.rule.is_none());
@@ -150,8 +223,15 @@ fn rule_files_per_source_are_capped() {
         std::fs::write(dir.join(format!("r{i:06}.md")), "x").unwrap();
     }
     let loaded = t.load();
-    assert_eq!(loaded.rules.rules().len(), memory_rules::limits::MAX_RULE_FILES_PER_SOURCE);
-    let limit: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == Code::Limit).collect();
+    assert_eq!(
+        loaded.rules.rules().len(),
+        memory_rules::limits::MAX_RULE_FILES_PER_SOURCE
+    );
+    let limit: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::Limit)
+        .collect();
     assert_eq!(limit.len(), 1);
     assert!(limit[0].message.contains("10000"), "{}", limit[0].message);
 }
@@ -190,7 +270,12 @@ fn unsearchable_wave_directory_is_reported() {
         let status = std::process::Command::new("setpriv")
             .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
             .arg(exe)
-            .args(["--exact", "unsearchable_wave_directory_is_reported", "--nocapture", "--test-threads=1"])
+            .args([
+                "--exact",
+                "unsearchable_wave_directory_is_reported",
+                "--nocapture",
+                "--test-threads=1",
+            ])
             .env("TMPDIR", std::env::temp_dir())
             .status()
             .expect("setpriv (util-linux) runs this test as an unprivileged user");
@@ -203,7 +288,14 @@ fn unsearchable_wave_directory_is_reported() {
     std::fs::set_permissions(&wave, std::fs::Permissions::from_mode(0o600)).unwrap();
     let loaded = t.load();
     std::fs::set_permissions(&wave, std::fs::Permissions::from_mode(0o755)).unwrap();
-    assert!(loaded.diagnostics.iter().any(|d| d.code == Code::Unreadable), "{:?}", loaded.diagnostics);
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.code == Code::Unreadable),
+        "{:?}",
+        loaded.diagnostics
+    );
 }
 
 /// Finding 14: invalid UTF-8 file names collapsed into one lossy id.
@@ -219,7 +311,14 @@ fn invalid_utf8_file_names_get_no_colliding_ids() {
     }
     let loaded = t.load();
     assert_eq!(ids(&loaded), ["project:ok.md"]);
-    assert_eq!(loaded.diagnostics.iter().filter(|d| d.code == Code::NotUtf8).count(), 2);
+    assert_eq!(
+        loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::NotUtf8)
+            .count(),
+        2
+    );
 }
 
 /// Found by fuzzing (fuzz/ parse target): YAML counts a lone CR as a line
@@ -231,6 +330,9 @@ fn fuzz_regression_lone_carriage_returns() {
     let lines = text.split('\n').count() as u32;
     assert!(!o.diagnostics.is_empty());
     for d in &o.diagnostics {
-        assert!(d.line.is_none_or(|l| l >= 1 && l <= lines), "{d} (file has {lines} lines)");
+        assert!(
+            d.line.is_none_or(|l| l >= 1 && l <= lines),
+            "{d} (file has {lines} lines)"
+        );
     }
 }

@@ -19,11 +19,19 @@ fn config() -> ProptestConfig {
         Ok(_) => ProptestConfig::default().rng_seed,
         Err(_) => RngSeed::Fixed(0x5eed_9),
     };
-    ProptestConfig { cases: 256, failure_persistence: None, rng_seed, ..ProptestConfig::default() }
+    ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        rng_seed,
+        ..ProptestConfig::default()
+    }
 }
 
 fn is_limit(e: &PatternError) -> bool {
-    matches!(e, PatternError::TooLong(_) | PatternError::TooDeep | PatternError::TooManyExpansions)
+    matches!(
+        e,
+        PatternError::TooLong(_) | PatternError::TooDeep | PatternError::TooManyExpansions
+    )
 }
 
 proptest! {

@@ -9,7 +9,8 @@ use std::time::{Duration, SystemTime};
 /// Sets a file's mtime to `secs` seconds ago (outside the racy window).
 fn age(path: &std::path::Path, secs: u64) {
     let f = std::fs::File::options().write(true).open(path).unwrap();
-    f.set_modified(SystemTime::now() - Duration::from_secs(secs)).unwrap();
+    f.set_modified(SystemTime::now() - Duration::from_secs(secs))
+        .unwrap();
 }
 
 fn roots(t: &Tree) -> memory_rules::Config {
@@ -45,7 +46,10 @@ fn changed_added_removed_and_renamed_files_are_seen() {
     let r1 = memory_rules::reload(&roots(&t), &l0);
     assert!(r1.changed);
     assert_eq!(r1.reparsed, 1, "only the changed file is read");
-    assert_eq!(active(&r1.loaded, &["z/x"], None), ["a.md", "b.md", "sub/c.md"]);
+    assert_eq!(
+        active(&r1.loaded, &["z/x"], None),
+        ["a.md", "b.md", "sub/c.md"]
+    );
     assert!(!Arc::ptr_eq(&l0.rules, &r1.loaded.rules));
 
     t.project("new.md", "---\ntopics: fresh\n---\nN");
@@ -53,7 +57,10 @@ fn changed_added_removed_and_renamed_files_are_seen() {
     std::fs::rename(&c, t.project_rules().join("sub/renamed.md")).unwrap();
     let r2 = memory_rules::reload(&roots(&t), &r1.loaded);
     assert!(r2.changed);
-    assert_eq!(ids(&r2.loaded), ["project:a.md", "project:new.md", "project:sub/renamed.md"]);
+    assert_eq!(
+        ids(&r2.loaded),
+        ["project:a.md", "project:new.md", "project:sub/renamed.md"]
+    );
 }
 
 #[test]
@@ -64,9 +71,17 @@ fn a_racy_edit_with_same_size_and_mtime_is_still_seen() {
     let l0 = t.load();
     // Same size, same mtime, same inode: only the bytes differ.
     std::fs::write(&a, "---\npaths: bb/**\n---\nA").unwrap();
-    std::fs::File::options().write(true).open(&a).unwrap().set_modified(mtime).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&a)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
     let r = memory_rules::reload(&roots(&t), &l0);
-    assert!(r.changed, "a file modified within the racy window is re-read");
+    assert!(
+        r.changed,
+        "a file modified within the racy window is re-read"
+    );
     assert_eq!(active(&r.loaded, &["bb/x"], None), ["a.md"]);
 }
 
@@ -87,9 +102,15 @@ fn a_new_diagnostic_alone_is_a_change() {
     let a = t.project("a.md", "A");
     age(&a, 60);
     let l0 = t.load();
-    symlink(t.tmp.path().join("missing.md"), t.project_rules().join("dangling.md"));
+    symlink(
+        t.tmp.path().join("missing.md"),
+        t.project_rules().join("dangling.md"),
+    );
     let r = memory_rules::reload(&roots(&t), &l0);
     assert!(r.changed);
-    assert!(Arc::ptr_eq(&l0.rules, &r.loaded.rules), "rules did not change");
+    assert!(
+        Arc::ptr_eq(&l0.rules, &r.loaded.rules),
+        "rules did not change"
+    );
     assert_eq!(codes(&r.loaded), ["dangling-symlink:dangling.md"]);
 }

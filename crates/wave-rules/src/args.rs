@@ -4,7 +4,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "wave-rules", version, about = "Validate, list, match, add and remove memory rules (.wave/rules, and every agent's rule files with --sources)")]
+#[command(
+    name = "wave-rules",
+    version,
+    about = "Validate, list, match, add and remove memory rules (.wave/rules, and every agent's rule files with --sources)"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -24,7 +28,13 @@ pub struct Cli {
     /// Which agents' rules to read, by name: wave, claude, cursor, copilot,
     /// windsurf, kiro, cline, continue, agents-md, rules-yaml, or all; each at
     /// its tool's own places [default: claude,wave, what the agent SDK reads]
-    #[arg(long, global = true, value_name = "NAME[,NAME...]", value_delimiter = ',', conflicts_with = "source")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "NAME[,NAME...]",
+        value_delimiter = ',',
+        conflicts_with = "source"
+    )]
     pub sources: Vec<String>,
     /// Print machine-readable JSON on stdout
     #[arg(long, global = true)]
@@ -46,7 +56,9 @@ pub struct SourceArg {
 
 impl SourceArg {
     fn parse(spec: &str) -> Result<SourceArg, String> {
-        let (head, dir) = spec.split_once('=').ok_or_else(|| format!("'{spec}' is not SCOPE[:FORMAT[:DEPTH]]=DIR"))?;
+        let (head, dir) = spec
+            .split_once('=')
+            .ok_or_else(|| format!("'{spec}' is not SCOPE[:FORMAT[:DEPTH]]=DIR"))?;
         if dir.is_empty() {
             return Err(format!("'{spec}' has no directory after '='"));
         }
@@ -59,19 +71,32 @@ impl SourceArg {
         let format = match parts.next() {
             None => memory_rules::Format::Wave,
             Some(f) => memory_rules::Format::parse(f).ok_or_else(|| {
-                let known: Vec<&str> = memory_rules::Format::ALL.iter().map(|f| f.as_str()).collect();
+                let known: Vec<&str> = memory_rules::Format::ALL
+                    .iter()
+                    .map(|f| f.as_str())
+                    .collect();
                 format!("format '{f}' is not one of: {}", known.join(", "))
             })?,
         };
         let depth = match parts.next() {
             None => format.default_depth(),
             Some("any") => None,
-            Some(d) => Some(d.parse::<usize>().map_err(|_| format!("depth '{d}' is not a number or 'any'"))?),
+            Some(d) => Some(
+                d.parse::<usize>()
+                    .map_err(|_| format!("depth '{d}' is not a number or 'any'"))?,
+            ),
         };
         if let Some(extra) = parts.next() {
-            return Err(format!("unexpected ':{extra}' in '{spec}': SCOPE[:FORMAT[:DEPTH]]=DIR"));
+            return Err(format!(
+                "unexpected ':{extra}' in '{spec}': SCOPE[:FORMAT[:DEPTH]]=DIR"
+            ));
         }
-        Ok(SourceArg { scope, format, depth, dir: PathBuf::from(dir) })
+        Ok(SourceArg {
+            scope,
+            format,
+            depth,
+            dir: PathBuf::from(dir),
+        })
     }
 
     /// The source, with a relative directory taken from the workdir.

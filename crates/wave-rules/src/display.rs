@@ -11,7 +11,10 @@ use std::path::Path;
 /// `\x1b`, `\u{202e}`), so no file can inject a GitHub Actions workflow
 /// command or a terminal escape sequence. Tabs stay.
 pub fn clean(s: &str) -> Cow<'_, str> {
-    let bad = |c: char| (c.is_control() && c != '\t') || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    let bad = |c: char| {
+        (c.is_control() && c != '\t')
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
     if !s.chars().any(bad) {
         return Cow::Borrowed(s);
     }
@@ -53,20 +56,32 @@ impl Sources {
     /// The diagnostic's line with a caret under its column, indented; empty
     /// when the file or line cannot be read.
     pub fn snippet(&mut self, d: &Diagnostic) -> String {
-        let Some(line) = d.line else { return String::new() };
+        let Some(line) = d.line else {
+            return String::new();
+        };
         let lines = self.files.entry(d.file_path.clone()).or_insert_with(|| {
             let text = memory_rules::discover::read_limited(Path::new(&d.file_path)).ok()?;
             let text = String::from_utf8_lossy(&text);
             let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-            Some(text.lines().map(|l| l.trim_end_matches('\r').to_string()).collect())
+            Some(
+                text.lines()
+                    .map(|l| l.trim_end_matches('\r').to_string())
+                    .collect(),
+            )
         });
-        let Some(source) = lines.as_ref().and_then(|l| l.get(line as usize - 1)) else { return String::new() };
+        let Some(source) = lines.as_ref().and_then(|l| l.get(line as usize - 1)) else {
+            return String::new();
+        };
         let number = line.to_string();
         let pad = " ".repeat(number.len());
         let source = clean(source);
         let mut out = format!("  {number} | {source}\n");
         if let Some(col) = d.column {
-            let before: String = source.chars().take(col.saturating_sub(1) as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+            let before: String = source
+                .chars()
+                .take(col.saturating_sub(1) as usize)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
             out.push_str(&format!("  {pad} | {before}^\n"));
         }
         out

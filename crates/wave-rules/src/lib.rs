@@ -35,7 +35,11 @@ pub struct Output {
 
 impl Output {
     fn fail(code: i32, message: impl AsRef<str>) -> Output {
-        Output { stdout: String::new(), stderr: display::line(&format!("wave-rules: {}", message.as_ref())), code }
+        Output {
+            stdout: String::new(),
+            stderr: display::line(&format!("wave-rules: {}", message.as_ref())),
+            code,
+        }
     }
 }
 
@@ -71,9 +75,17 @@ where
             let text = e.render().to_string();
             let code = e.exit_code();
             return if e.use_stderr() {
-                Output { stdout: String::new(), stderr: text, code }
+                Output {
+                    stdout: String::new(),
+                    stderr: text,
+                    code,
+                }
             } else {
-                Output { stdout: text, stderr: String::new(), code }
+                Output {
+                    stdout: text,
+                    stderr: String::new(),
+                    code,
+                }
             };
         }
     };
@@ -133,27 +145,63 @@ impl Env {
     /// `fallback_workdir` is used when `--workdir` is not given (a hook's
     /// project directory); the default is the current directory.
     fn new(cli: &Cli, fallback_workdir: Option<PathBuf>) -> Result<Env, Output> {
-        let workdir = cli.workdir.clone().or(fallback_workdir).unwrap_or_else(|| PathBuf::from("."));
-        let workdir = std::path::absolute(&workdir)
-            .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot use --workdir {}: {e}", workdir.display())))?;
+        let workdir = cli
+            .workdir
+            .clone()
+            .or(fallback_workdir)
+            .unwrap_or_else(|| PathBuf::from("."));
+        let workdir = std::path::absolute(&workdir).map_err(|e| {
+            Output::fail(
+                EXIT_TROUBLE,
+                format!("cannot use --workdir {}: {e}", workdir.display()),
+            )
+        })?;
         if !workdir.is_dir() {
-            return Err(Output::fail(EXIT_TROUBLE, format!("workdir {} is not a directory", workdir.display())));
+            return Err(Output::fail(
+                EXIT_TROUBLE,
+                format!("workdir {} is not a directory", workdir.display()),
+            ));
         }
-        let home_dir = cli.home.as_ref().map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone())).or_else(std::env::home_dir);
+        let home_dir = cli
+            .home
+            .as_ref()
+            .map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone()))
+            .or_else(std::env::home_dir);
         if !cli.source.is_empty() {
             let sources = cli.source.iter().map(|s| s.resolve(&workdir)).collect();
-            return Ok(Env { config: memory_rules::Config::new(workdir, sources), json: cli.json, home: home_dir, explicit_sources: true });
+            return Ok(Env {
+                config: memory_rules::Config::new(workdir, sources),
+                json: cli.json,
+                home: home_dir,
+                explicit_sources: true,
+            });
         }
         let home = match &cli.home {
             Some(h) => std::path::absolute(h).unwrap_or_else(|_| h.clone()),
-            None => std::env::home_dir()
-                .ok_or_else(|| Output::fail(EXIT_TROUBLE, "cannot find the home directory; pass --home DIR"))?,
+            None => std::env::home_dir().ok_or_else(|| {
+                Output::fail(
+                    EXIT_TROUBLE,
+                    "cannot find the home directory; pass --home DIR",
+                )
+            })?,
         };
         let allow: Vec<PathBuf> = cli.allow_dirs.iter().map(|d| workdir.join(d)).collect();
         if !cli.sources.is_empty() {
-            let formats = memory_rules::formats_named(&cli.sources).map_err(|e| Output::fail(EXIT_TROUBLE, format!("--sources: {e}")))?;
-            return Ok(Env { config: memory_rules::Config::named(workdir, &home, &formats).with_allow_dirs(allow), json: cli.json, home: Some(home), explicit_sources: true });
+            let formats = memory_rules::formats_named(&cli.sources)
+                .map_err(|e| Output::fail(EXIT_TROUBLE, format!("--sources: {e}")))?;
+            return Ok(Env {
+                config: memory_rules::Config::named(workdir, &home, &formats)
+                    .with_allow_dirs(allow),
+                json: cli.json,
+                home: Some(home),
+                explicit_sources: true,
+            });
         }
-        Ok(Env { config: memory_rules::Config::with_home(workdir, &home).with_allow_dirs(allow), json: cli.json, home: Some(home), explicit_sources: false })
+        Ok(Env {
+            config: memory_rules::Config::with_home(workdir, &home).with_allow_dirs(allow),
+            json: cli.json,
+            home: Some(home),
+            explicit_sources: false,
+        })
     }
 }

@@ -43,18 +43,32 @@ pub fn run(env: &Env) -> Output {
             })
             .collect();
         out.stdout = table(["ID", "SCOPE", "PRIORITY", "TRIGGERS", "CONTENT"], &rows);
-        out.stdout.push_str(&format!("{} rule{}\n", rules.len(), if rules.len() == 1 { "" } else { "s" }));
+        out.stdout.push_str(&format!(
+            "{} rule{}\n",
+            rules.len(),
+            if rules.len() == 1 { "" } else { "s" }
+        ));
     }
-    let errors = loaded.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let errors = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
     if errors > 0 {
-        out.stderr = format!("wave-rules: {errors} problem{} kept rules from loading; run `wave-rules validate`\n", if errors == 1 { "" } else { "s" });
+        out.stderr = format!(
+            "wave-rules: {errors} problem{} kept rules from loading; run `wave-rules validate`\n",
+            if errors == 1 { "" } else { "s" }
+        );
     }
     out
 }
 
 /// Left-aligned columns, two spaces apart, no trailing spaces.
 fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
-    let rows: Vec<[String; N]> = rows.iter().map(|r| r.clone().map(|c| crate::display::clean(&c).into_owned())).collect();
+    let rows: Vec<[String; N]> = rows
+        .iter()
+        .map(|r| r.clone().map(|c| crate::display::clean(&c).into_owned()))
+        .collect();
     let mut widths = header.map(|h| h.chars().count());
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {

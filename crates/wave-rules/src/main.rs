@@ -15,7 +15,10 @@ fn main() {
         wave_rules::run_with_input(args, || {
             use std::io::Read;
             let mut bytes = Vec::new();
-            std::io::stdin().lock().take(wave_rules::MAX_HOOK_INPUT_BYTES as u64 + 1).read_to_end(&mut bytes)?;
+            std::io::stdin()
+                .lock()
+                .take(wave_rules::MAX_HOOK_INPUT_BYTES as u64 + 1)
+                .read_to_end(&mut bytes)?;
             Ok(bytes)
         })
     });

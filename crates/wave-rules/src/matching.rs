@@ -21,15 +21,24 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
     let read = move |file: &str| -> Option<String> {
         let path = workdir.join(file);
         let mut text = String::new();
-        std::fs::File::open(path).ok()?.take(MAX_CONTENT_BYTES).read_to_string(&mut text).ok()?;
+        std::fs::File::open(path)
+            .ok()?
+            .take(MAX_CONTENT_BYTES)
+            .read_to_string(&mut text)
+            .ok()?;
         Some(text)
     };
-    let contents: Option<memory_rules::ruleset::Contents> = set.has_content_rules().then_some(&read);
+    let contents: Option<memory_rules::ruleset::Contents> =
+        set.has_content_rules().then_some(&read);
     let explanations = set.explain_with(&args.files, prompt, contents);
     let (active, inactive): (Vec<_>, Vec<_>) = explanations.iter().partition(|e| e.is_active());
     let active_ids: Vec<usize> = active.iter().map(|e| e.index).collect();
     let available = set.available(&active_ids);
-    let outside: Vec<&String> = args.files.iter().filter(|f| set.normalize(f).is_none()).collect();
+    let outside: Vec<&String> = args
+        .files
+        .iter()
+        .filter(|f| set.normalize(f).is_none())
+        .collect();
     let mut out = Output::default();
     if env.json {
         let rule_json = |e: &memory_rules::Explanation| {
@@ -44,7 +53,13 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
             });
             v["reasons"] = e.reasons.iter().map(reason_json).collect();
             if args.all {
-                v["excluded"] = e.excluded.iter().map(|x| serde_json::json!({ "file": x.file, "pattern": x.pattern, "by": x.by })).collect();
+                v["excluded"] = e
+                    .excluded
+                    .iter()
+                    .map(
+                        |x| serde_json::json!({ "file": x.file, "pattern": x.pattern, "by": x.by }),
+                    )
+                    .collect();
             }
             v
         };
@@ -63,25 +78,41 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
             }).collect::<Vec<_>>(),
         });
         if args.all {
-            let not: Vec<_> = inactive.iter().filter(|e| !set.rules()[e.index].metadata.is_unconditional()).map(|e| rule_json(e)).collect();
+            let not: Vec<_> = inactive
+                .iter()
+                .filter(|e| !set.rules()[e.index].metadata.is_unconditional())
+                .map(|e| rule_json(e))
+                .collect();
             doc["inactive"] = serde_json::Value::Array(not);
         }
         out.stdout = display::json_text(&doc);
         return out;
     }
     for f in &outside {
-        out.stdout.push_str(&display::line(&format!("note: '{f}' is outside the workdir; it matches no pattern")));
+        out.stdout.push_str(&display::line(&format!(
+            "note: '{f}' is outside the workdir; it matches no pattern"
+        )));
     }
     let context = match (args.files.len(), prompt.is_some()) {
         (0, false) => "no files and no prompt".to_string(),
-        (n, p) => format!("{} file{}{}", n, if n == 1 { "" } else { "s" }, if p { " and the prompt" } else { "" }),
+        (n, p) => format!(
+            "{} file{}{}",
+            n,
+            if n == 1 { "" } else { "s" },
+            if p { " and the prompt" } else { "" }
+        ),
     };
-    out.stdout.push_str(&format!("{} of {} rules active for {context}\n", active.len(), set.rules().len()));
+    out.stdout.push_str(&format!(
+        "{} of {} rules active for {context}\n",
+        active.len(),
+        set.rules().len()
+    ));
     for e in &active {
         let rule = &set.rules()[e.index];
         out.stdout.push_str(&heading(rule));
         for reason in &e.reasons {
-            out.stdout.push_str(&display::line(&format!("    {}", describe(rule, reason))));
+            out.stdout
+                .push_str(&display::line(&format!("    {}", describe(rule, reason))));
         }
     }
     if !available.is_empty() {
@@ -89,19 +120,41 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         for &i in &available {
             let rule = &set.rules()[i];
             out.stdout.push_str(&heading(rule));
-            out.stdout.push_str(&display::line(&format!("    {}", display::first_line(rule.metadata.description.as_deref().unwrap_or("(no description)"), 100))));
+            out.stdout.push_str(&display::line(&format!(
+                "    {}",
+                display::first_line(
+                    rule.metadata
+                        .description
+                        .as_deref()
+                        .unwrap_or("(no description)"),
+                    100
+                )
+            )));
         }
     }
     if args.all {
         let conditional: Vec<_> = inactive
             .iter()
-            .filter(|e| !set.rules()[e.index].metadata.is_unconditional() && available.binary_search(&e.index).is_err())
+            .filter(|e| {
+                !set.rules()[e.index].metadata.is_unconditional()
+                    && available.binary_search(&e.index).is_err()
+            })
             .collect();
-        out.stdout.push_str(&format!("\n{} conditional rule{} not active\n", conditional.len(), if conditional.len() == 1 { "" } else { "s" }));
+        out.stdout.push_str(&format!(
+            "\n{} conditional rule{} not active\n",
+            conditional.len(),
+            if conditional.len() == 1 { "" } else { "s" }
+        ));
         for e in conditional {
             let rule = &set.rules()[e.index];
             out.stdout.push_str(&heading(rule));
-            for line in why_not(rule, &e.excluded, args.files.len(), prompt.is_some(), contents.is_some()) {
+            for line in why_not(
+                rule,
+                &e.excluded,
+                args.files.len(),
+                prompt.is_some(),
+                contents.is_some(),
+            ) {
                 out.stdout.push_str(&display::line(&format!("    {line}")));
             }
         }
@@ -110,9 +163,13 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
 }
 
 fn heading(rule: &Rule) -> String {
-    display::line(&format!("  {} ({}, priority {})", rule.id, rule.scope, rule.priority()))
+    display::line(&format!(
+        "  {} ({}, priority {})",
+        rule.id,
+        rule.scope,
+        rule.priority()
+    ))
 }
-
 
 /// Why a rule is active, in its own tool's terms for the other agents'
 /// formats ("Cursor: Auto Attached, `globs` 'src/**' matches src/x.ts").
@@ -120,9 +177,13 @@ fn describe(rule: &Rule, reason: &Reason) -> String {
     let plain = match reason {
         Reason::Always => "always active: no paths and no topics".to_string(),
         Reason::Path { pattern, file } => format!("path '{pattern}' matches {file}"),
-        Reason::Topic { topic, word } => format!("topic '{topic}' starts the word '{word}' in the prompt"),
+        Reason::Topic { topic, word } => {
+            format!("topic '{topic}' starts the word '{word}' in the prompt")
+        }
         Reason::Mention { name } => format!("the prompt mentions it as @{name}"),
-        Reason::Content { regex, file } => format!("`regex` '{regex}' matches the content of {file}"),
+        Reason::Content { regex, file } => {
+            format!("`regex` '{regex}' matches the content of {file}")
+        }
     };
     if !rule.format.qualifies_ids() {
         return plain;
@@ -132,10 +193,21 @@ fn describe(rule: &Rule, reason: &Reason) -> String {
     let key = rule.format.glob_key();
     match reason {
         Reason::Always => format!("{tool}: {kind}"),
-        Reason::Path { pattern, file } if rule.metadata.directory.as_deref().is_some_and(|d| *pattern == format!("{d}/**")) => {
-            format!("{tool}: {kind}, for files under {}/: {file}", rule.metadata.directory.as_deref().unwrap_or(""))
+        Reason::Path { pattern, file }
+            if rule
+                .metadata
+                .directory
+                .as_deref()
+                .is_some_and(|d| *pattern == format!("{d}/**")) =>
+        {
+            format!(
+                "{tool}: {kind}, for files under {}/: {file}",
+                rule.metadata.directory.as_deref().unwrap_or("")
+            )
         }
-        Reason::Path { pattern, file } => format!("{tool}: {kind}, `{key}` '{pattern}' matches {file}"),
+        Reason::Path { pattern, file } => {
+            format!("{tool}: {kind}, `{key}` '{pattern}' matches {file}")
+        }
         _ => format!("{tool}: {kind}, {plain}"),
     }
 }
@@ -143,26 +215,48 @@ fn describe(rule: &Rule, reason: &Reason) -> String {
 fn reason_json(reason: &Reason) -> serde_json::Value {
     match reason {
         Reason::Always => serde_json::json!({ "kind": "always" }),
-        Reason::Path { pattern, file } => serde_json::json!({ "kind": "path", "pattern": pattern, "file": file }),
-        Reason::Topic { topic, word } => serde_json::json!({ "kind": "topic", "topic": topic, "word": word }),
+        Reason::Path { pattern, file } => {
+            serde_json::json!({ "kind": "path", "pattern": pattern, "file": file })
+        }
+        Reason::Topic { topic, word } => {
+            serde_json::json!({ "kind": "topic", "topic": topic, "word": word })
+        }
         Reason::Mention { name } => serde_json::json!({ "kind": "mention", "name": name }),
-        Reason::Content { regex, file } => serde_json::json!({ "kind": "content", "regex": regex, "file": file }),
+        Reason::Content { regex, file } => {
+            serde_json::json!({ "kind": "content", "regex": regex, "file": file })
+        }
     }
 }
 
 /// Why a conditional rule did not fire, one line per trigger.
-fn why_not(rule: &Rule, excluded: &[Excluded], files: usize, has_prompt: bool, has_contents: bool) -> Vec<String> {
+fn why_not(
+    rule: &Rule,
+    excluded: &[Excluded],
+    files: usize,
+    has_prompt: bool,
+    has_contents: bool,
+) -> Vec<String> {
     let mut lines = Vec::new();
     let tool = rule.format.tool();
     match rule.metadata.activation {
         Activation::Manual => {
             let names = formats::mention_names(rule);
-            let name = names.iter().min_by_key(|n| n.len()).cloned().unwrap_or_default();
-            lines.push(format!("{tool}: {}: active only when the prompt mentions it, as @{name}", formats::kind(rule)));
+            let name = names
+                .iter()
+                .min_by_key(|n| n.len())
+                .cloned()
+                .unwrap_or_default();
+            lines.push(format!(
+                "{tool}: {}: active only when the prompt mentions it, as @{name}",
+                formats::kind(rule)
+            ));
             return lines;
         }
         Activation::OnRequest => {
-            lines.push(format!("{tool}: {}: offered to the model by its description; active when mentioned", formats::kind(rule)));
+            lines.push(format!(
+                "{tool}: {}: offered to the model by its description; active when mentioned",
+                formats::kind(rule)
+            ));
             return lines;
         }
         Activation::Auto => {}
@@ -170,12 +264,24 @@ fn why_not(rule: &Rule, excluded: &[Excluded], files: usize, has_prompt: bool, h
     let qualified = rule.format.qualifies_ids();
     if let Some(paths) = &rule.metadata.paths {
         for x in excluded {
-            lines.push(format!("{} matches '{}' but is excluded by '{}'", x.file, x.pattern, x.by));
+            lines.push(format!(
+                "{} matches '{}' but is excluded by '{}'",
+                x.file, x.pattern, x.by
+            ));
         }
         if excluded.is_empty() {
-            let what = if files == 0 { "no files in context".to_string() } else { format!("none of the {files} files matches") };
+            let what = if files == 0 {
+                "no files in context".to_string()
+            } else {
+                format!("none of the {files} files matches")
+            };
             if qualified {
-                lines.push(format!("{tool}: {}, `{}`: {what} {}", formats::kind(rule), rule.format.glob_key(), paths.join(", ")));
+                lines.push(format!(
+                    "{tool}: {}, `{}`: {what} {}",
+                    formats::kind(rule),
+                    rule.format.glob_key(),
+                    paths.join(", ")
+                ));
             } else {
                 lines.push(format!("paths: {what} {}", paths.join(", ")));
             }
@@ -183,14 +289,23 @@ fn why_not(rule: &Rule, excluded: &[Excluded], files: usize, has_prompt: bool, h
     }
     if let Some(regex) = &rule.metadata.regex {
         lines.push(if has_contents {
-            format!("{tool}: `regex` {} matches the content of no file in context that the globs allow", regex.join(", "))
+            format!(
+                "{tool}: `regex` {} matches the content of no file in context that the globs allow",
+                regex.join(", ")
+            )
         } else {
-            format!("{tool}: `regex` {} not checked: no file contents", regex.join(", "))
+            format!(
+                "{tool}: `regex` {} not checked: no file contents",
+                regex.join(", ")
+            )
         });
     }
     if let Some(topics) = &rule.metadata.topics {
         lines.push(if has_prompt {
-            format!("topics: none of {} starts a word of the prompt", topics.join(", "))
+            format!(
+                "topics: none of {} starts a word of the prompt",
+                topics.join(", ")
+            )
         } else {
             format!("topics: no prompt given ({})", topics.join(", "))
         });
@@ -206,16 +321,50 @@ mod tests {
     #[test]
     fn explanations_speak_each_tool() {
         use memory_rules::Format;
-        let rule = |format, metadata| Rule { id: format!("{format}:x"), scope: memory_rules::Scope::Project, file_path: "x".into(), content: "c".into(), metadata, format };
-        let globbed = Metadata { paths: Some(vec!["src/**".into()]), ..Metadata::default() };
-        let path = Reason::Path { pattern: "src/**".into(), file: "src/x.ts".into() };
-        assert_eq!(describe(&rule(Format::Cursor, globbed.clone()), &path), "Cursor: Auto Attached, `globs` 'src/**' matches src/x.ts");
-        assert_eq!(describe(&rule(Format::Windsurf, globbed.clone()), &path), "Windsurf: Glob, `globs` 'src/**' matches src/x.ts");
-        assert_eq!(describe(&rule(Format::Kiro, globbed), &path), "Kiro: inclusion: fileMatch, `fileMatchPattern` 'src/**' matches src/x.ts");
-        assert_eq!(describe(&rule(Format::Cursor, Metadata::default()), &Reason::Always), "Cursor: Always");
-        let manual = Metadata { activation: Activation::Manual, ..Metadata::default() };
+        let rule = |format, metadata| Rule {
+            id: format!("{format}:x"),
+            scope: memory_rules::Scope::Project,
+            file_path: "x".into(),
+            content: "c".into(),
+            metadata,
+            format,
+        };
+        let globbed = Metadata {
+            paths: Some(vec!["src/**".into()]),
+            ..Metadata::default()
+        };
+        let path = Reason::Path {
+            pattern: "src/**".into(),
+            file: "src/x.ts".into(),
+        };
+        assert_eq!(
+            describe(&rule(Format::Cursor, globbed.clone()), &path),
+            "Cursor: Auto Attached, `globs` 'src/**' matches src/x.ts"
+        );
+        assert_eq!(
+            describe(&rule(Format::Windsurf, globbed.clone()), &path),
+            "Windsurf: Glob, `globs` 'src/**' matches src/x.ts"
+        );
+        assert_eq!(
+            describe(&rule(Format::Kiro, globbed), &path),
+            "Kiro: inclusion: fileMatch, `fileMatchPattern` 'src/**' matches src/x.ts"
+        );
+        assert_eq!(
+            describe(&rule(Format::Cursor, Metadata::default()), &Reason::Always),
+            "Cursor: Always"
+        );
+        let manual = Metadata {
+            activation: Activation::Manual,
+            ..Metadata::default()
+        };
         let r = rule(Format::Windsurf, manual);
-        assert_eq!(describe(&r, &Reason::Mention { name: "x".into() }), "Windsurf: Manual, the prompt mentions it as @x");
-        assert_eq!(why_not(&r, &[], 0, true, false), ["Windsurf: Manual: active only when the prompt mentions it, as @x"]);
+        assert_eq!(
+            describe(&r, &Reason::Mention { name: "x".into() }),
+            "Windsurf: Manual, the prompt mentions it as @x"
+        );
+        assert_eq!(
+            why_not(&r, &[], 0, true, false),
+            ["Windsurf: Manual: active only when the prompt mentions it, as @x"]
+        );
     }
 }

@@ -19,11 +19,18 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
         }
     };
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
-    let (errors, warnings, infos) = (count(Severity::Error), count(Severity::Warning), count(Severity::Info));
+    let (errors, warnings, infos) = (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
     let failed = errors > 0 || (args.strict && warnings > 0);
     let workdir = &env.config.workdir;
     if env.json {
-        let list: Vec<_> = diagnostics.iter().map(|d| display::diagnostic_json(d, workdir)).collect();
+        let list: Vec<_> = diagnostics
+            .iter()
+            .map(|d| display::diagnostic_json(d, workdir))
+            .collect();
         out.stdout = display::json_text(&serde_json::json!({
             "ok": !failed,
             "rules": rules,
@@ -51,7 +58,11 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
             plural(errors, "error"),
             plural(warnings, "warning"),
             plural(infos, "info"),
-            if failed && errors == 0 { " (--strict: warnings fail)" } else { "" },
+            if failed && errors == 0 {
+                " (--strict: warnings fail)"
+            } else {
+                ""
+            },
         ));
     }
     out.code = if failed { EXIT_FAILURE } else { 0 };
@@ -71,26 +82,48 @@ fn plural(n: usize, word: &str) -> String {
 /// in the format their path suggests, such as `.cursor/rules` or
 /// `*.instructions.md`, else as `.wave/rules`: `*.md`, one level deep). A
 /// missing path is I/O trouble.
-fn check_paths(env: &Env, paths: &[std::path::PathBuf]) -> Result<(Vec<Diagnostic>, usize), Output> {
+fn check_paths(
+    env: &Env,
+    paths: &[std::path::PathBuf],
+) -> Result<(Vec<Diagnostic>, usize), Output> {
     let mut diagnostics = Vec::new();
     let mut rules = 0;
     for path in paths {
-        let meta = std::fs::metadata(path)
-            .map_err(|e| crate::Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display())))?;
+        let meta = std::fs::metadata(path).map_err(|e| {
+            crate::Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display()))
+        })?;
         let found: Vec<Found> = if meta.is_dir() {
             let like = env.config.source_of(path);
             let source = Source {
                 dir: path.clone(),
                 scope: Scope::Project,
                 format: like.map_or_else(|| RuleFormat::guess(&path.join("x")), |s| s.format),
-                depth: like.map_or_else(|| RuleFormat::guess(&path.join("x")).default_depth(), |s| s.depth),
+                depth: like.map_or_else(
+                    || RuleFormat::guess(&path.join("x")).default_depth(),
+                    |s| s.depth,
+                ),
             };
-            let root = discover::Root { allow: env.config.allow_dirs.clone(), ..source.root(&env.config.workdir) };
+            let root = discover::Root {
+                allow: env.config.allow_dirs.clone(),
+                ..source.root(&env.config.workdir)
+            };
             discover::find(&root, &mut diagnostics)
         } else {
-            let format = env.config.source_of(path).map_or_else(|| RuleFormat::guess(path), |s| s.format);
-            let id = format.id(&path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
-            vec![Found { scope: Scope::Project, format, source: 0, id, path: path.clone() }]
+            let format = env
+                .config
+                .source_of(path)
+                .map_or_else(|| RuleFormat::guess(path), |s| s.format);
+            let id = format.id(&path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default());
+            vec![Found {
+                scope: Scope::Project,
+                format,
+                source: 0,
+                id,
+                path: path.clone(),
+            }]
         };
         for f in &found {
             rules += memory_rules::load_file(f, &mut diagnostics).len();
@@ -107,19 +140,32 @@ fn github(d: &Diagnostic, workdir: &Path) -> String {
         Severity::Warning => "warning",
         Severity::Info => "notice",
     };
-    let mut props = vec![format!("file={}", escape_property(&display::show(Path::new(&d.file_path), workdir)))];
+    let mut props = vec![format!(
+        "file={}",
+        escape_property(&display::show(Path::new(&d.file_path), workdir))
+    )];
     if let Some(line) = d.line {
         props.push(format!("line={line}"));
     }
     if let Some(col) = d.column {
         props.push(format!("col={col}"));
     }
-    props.push(format!("title={}", escape_property(&format!("{}[{}]", d.severity, d.code))));
-    format!("::{level} {}::{}\n", props.join(","), escape_data(&d.message))
+    props.push(format!(
+        "title={}",
+        escape_property(&format!("{}[{}]", d.severity, d.code))
+    ));
+    format!(
+        "::{level} {}::{}\n",
+        props.join(","),
+        escape_data(&d.message)
+    )
 }
 
 fn escape_data(s: &str) -> String {
-    let s = s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
+    let s = s
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A");
     display::clean(&s).into_owned()
 }
 

@@ -16,7 +16,9 @@ struct Run {
 
 impl Tree {
     fn new() -> Tree {
-        let t = Tree { tmp: tempfile::tempdir().unwrap() };
+        let t = Tree {
+            tmp: tempfile::tempdir().unwrap(),
+        };
         std::fs::create_dir_all(t.work()).unwrap();
         std::fs::create_dir_all(t.home()).unwrap();
         t
@@ -73,7 +75,10 @@ fn validate_clean_tree_exits_0() {
 fn validate_prints_location_message_and_source_line_and_exits_1() {
     let t = Tree::new();
     t.project("ok.md", "fine");
-    t.project("bad.md", "---\ndescription: x\npaths: [src/**, \"lib/**\"\n---\nbody");
+    t.project(
+        "bad.md",
+        "---\ndescription: x\npaths: [src/**, \"lib/**\"\n---\nbody",
+    );
     let r = t.run(&["validate"]);
     assert_eq!(r.code, 1);
     assert!(
@@ -83,7 +88,12 @@ fn validate_prints_location_message_and_source_line_and_exits_1() {
         "{}",
         r.stdout
     );
-    assert!(r.stdout.ends_with("1 rule loaded; 1 error, 0 warnings, 0 infos\n"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .ends_with("1 rule loaded; 1 error, 0 warnings, 0 infos\n"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -92,25 +102,44 @@ fn validate_strict_fails_on_warnings_only() {
     t.project("cursor.md", "---\nglobs: '*.ts'\n---\nbody");
     let r = t.run(&["validate"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
-    assert!(r.stdout.contains("warning[foreign-key]: 'globs' is Cursor's key: write 'paths' instead"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("warning[foreign-key]: 'globs' is Cursor's key: write 'paths' instead"),
+        "{}",
+        r.stdout
+    );
     let r = t.run(&["validate", "--strict"]);
     assert_eq!(r.code, 1);
-    assert!(r.stdout.ends_with("(--strict: warnings fail)\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.ends_with("(--strict: warnings fail)\n"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
 fn validate_reports_every_check() {
     let t = Tree::new();
-    t.project("bad-glob.md", "---\npaths: ['src/[[:alpha:]]', 'a/{b,c']\n---\nx");
+    t.project(
+        "bad-glob.md",
+        "---\npaths: ['src/[[:alpha:]]', 'a/{b,c']\n---\nx",
+    );
     t.project("ext.md", "---\npaths: '+(a|b).ts'\n---\nx");
     t.project("never.md", "---\npaths: ['/etc/**', '../up/*.ts']\n---\nx");
     t.project("dup.md", "project wins");
     t.user("dup.md", "user loses");
-    t.project("foreign.md", "---\napplyTo: '**'\nalwaysApply: true\n---\nx");
+    t.project(
+        "foreign.md",
+        "---\napplyTo: '**'\nalwaysApply: true\n---\nx",
+    );
     t.project("empty.md", "---\ntopics: x\n---\n\n");
     t.project("big.md", &"y".repeat(300 * 1024));
     t.write(t.tmp.path().join("elsewhere/r.md"), "outside");
-    std::os::unix::fs::symlink(t.tmp.path().join("elsewhere"), t.work().join(".wave/rules/linked")).unwrap();
+    std::os::unix::fs::symlink(
+        t.tmp.path().join("elsewhere"),
+        t.work().join(".wave/rules/linked"),
+    )
+    .unwrap();
     let r = t.run(&["validate", "--json"]);
     assert_eq!(r.code, 1);
     let v = json(&r);
@@ -118,9 +147,19 @@ fn validate_reports_every_check() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| format!("{} {} {}", d["severity"].as_str().unwrap(), d["code"].as_str().unwrap(), d["file"].as_str().unwrap()))
+        .map(|d| {
+            format!(
+                "{} {} {}",
+                d["severity"].as_str().unwrap(),
+                d["code"].as_str().unwrap(),
+                d["file"].as_str().unwrap()
+            )
+        })
         .collect();
-    let home_dup = format!("info overridden {}", t.home().join(".wave/rules/dup.md").display());
+    let home_dup = format!(
+        "info overridden {}",
+        t.home().join(".wave/rules/dup.md").display()
+    );
     for want in [
         "error unsupported-glob .wave/rules/bad-glob.md",
         "error unsupported-glob .wave/rules/ext.md",
@@ -131,9 +170,18 @@ fn validate_reports_every_check() {
         "error too-large .wave/rules/big.md",
         "warning symlink-outside .wave/rules/linked",
     ] {
-        assert!(got.iter().any(|g| g == want), "missing '{want}' in {got:#?}");
+        assert!(
+            got.iter().any(|g| g == want),
+            "missing '{want}' in {got:#?}"
+        );
     }
-    assert!(got.iter().filter(|g| g.contains("unmatchable-glob")).count() == 2, "{got:#?}");
+    assert!(
+        got.iter()
+            .filter(|g| g.contains("unmatchable-glob"))
+            .count()
+            == 2,
+        "{got:#?}"
+    );
     assert_eq!(v["ok"], false);
     assert!(r.stderr.is_empty());
 }
@@ -154,19 +202,29 @@ fn validate_github_annotations() {
 fn validate_only_the_given_paths() {
     let t = Tree::new();
     t.project("broken.md", "---\npaths: [\n---\nx");
-    let good = t.write(t.work().join("proposed/rule.md"), "---\npaths: '*.ts'\n---\nok");
+    let good = t.write(
+        t.work().join("proposed/rule.md"),
+        "---\npaths: '*.ts'\n---\nok",
+    );
     let r = t.run(&["validate", good.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert_eq!(r.stdout, "1 rule loaded; 0 errors, 0 warnings, 0 infos\n");
     // A file outside every source is read in the format its path suggests.
-    let cursor = t.write(t.work().join("proposed/rule.mdc"), "---\npaths: '*.ts'\n---\nok");
+    let cursor = t.write(
+        t.work().join("proposed/rule.mdc"),
+        "---\npaths: '*.ts'\n---\nok",
+    );
     let r = t.run(&["validate", cursor.to_str().unwrap()]);
     assert!(r.stdout.starts_with("proposed/rule.mdc:2:1: warning[foreign-key]: 'paths' is Claude Code's key, not Cursor's: write 'globs'"), "{}", r.stdout);
     let r = t.run(&["validate", ".wave/rules"]);
     assert_eq!(r.code, 1);
     let r = t.run(&["validate", "missing.md"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.starts_with("wave-rules: cannot read missing.md:"), "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("wave-rules: cannot read missing.md:"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -187,7 +245,10 @@ fn usage_and_io_trouble_exit_2() {
 #[test]
 fn list_table_and_json() {
     let t = Tree::new();
-    t.project("db.md", "---\ntopics: [customer, sql]\npriority: 4\n---\nThe customer table is read-only.\nMore.");
+    t.project(
+        "db.md",
+        "---\ntopics: [customer, sql]\npriority: 4\n---\nThe customer table is read-only.\nMore.",
+    );
     t.user("mine.md", "Always mine.");
     t.project("broken.md", "---\n[\n---\nx");
     let r = t.run(&["list"]);
@@ -199,10 +260,16 @@ fn list_table_and_json() {
          mine.md  user     0         always                 Always mine.\n\
          2 rules\n"
     );
-    assert_eq!(r.stderr, "wave-rules: 1 problem kept rules from loading; run `wave-rules validate`\n");
+    assert_eq!(
+        r.stderr,
+        "wave-rules: 1 problem kept rules from loading; run `wave-rules validate`\n"
+    );
     let v = json(&t.run(&["list", "--json"]));
     assert_eq!(v["rules"][0]["id"], "db.md");
-    assert_eq!(v["rules"][0]["topics"], serde_json::json!(["customer", "sql"]));
+    assert_eq!(
+        v["rules"][0]["topics"],
+        serde_json::json!(["customer", "sql"])
+    );
     assert_eq!(v["rules"][1]["scope"], "user");
     assert_eq!(v["rules"][1]["paths"], serde_json::Value::Null);
 }
@@ -210,11 +277,20 @@ fn list_table_and_json() {
 #[test]
 fn match_explains_why_and_why_not() {
     let t = Tree::new();
-    t.project("ts.md", "---\npaths: ['src/**/*.ts', '!**/*.test.ts']\n---\nTS");
+    t.project(
+        "ts.md",
+        "---\npaths: ['src/**/*.ts', '!**/*.test.ts']\n---\nTS",
+    );
     t.project("db.md", "---\ntopics: customer\n---\nDB");
     t.project("css.md", "---\npaths: '**/*.css'\n---\nCSS");
     t.project("always.md", "A");
-    let r = t.run(&["match", "--prompt", "list Customers", "src/a.ts", "../elsewhere.ts"]);
+    let r = t.run(&[
+        "match",
+        "--prompt",
+        "list Customers",
+        "src/a.ts",
+        "../elsewhere.ts",
+    ]);
     assert_eq!(r.code, 0);
     assert_eq!(
         r.stdout,
@@ -225,23 +301,59 @@ fn match_explains_why_and_why_not() {
          ts.md (project, priority 0)\n    path 'src/**/*.ts' matches src/a.ts\n"
     );
     let r = t.run(&["match", "--all", "src/a.test.ts"]);
-    assert!(r.stdout.contains("3 conditional rules not active\n"), "{}", r.stdout);
-    assert!(r.stdout.contains("    src/a.test.ts matches 'src/**/*.ts' but is excluded by '!**/*.test.ts'\n"), "{}", r.stdout);
-    assert!(r.stdout.contains("    paths: none of the 1 files matches **/*.css\n"), "{}", r.stdout);
-    assert!(r.stdout.contains("    topics: no prompt given (customer)\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("3 conditional rules not active\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(
+            "    src/a.test.ts matches 'src/**/*.ts' but is excluded by '!**/*.test.ts'\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("    paths: none of the 1 files matches **/*.css\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("    topics: no prompt given (customer)\n"),
+        "{}",
+        r.stdout
+    );
     let v = json(&t.run(&["match", "--json", "--all", "./src/x.ts"]));
     assert_eq!(v["files"][0]["normalized"], "src/x.ts");
-    assert_eq!(v["active"][1]["reasons"][0], serde_json::json!({"kind": "path", "pattern": "src/**/*.ts", "file": "src/x.ts"}));
+    assert_eq!(
+        v["active"][1]["reasons"][0],
+        serde_json::json!({"kind": "path", "pattern": "src/**/*.ts", "file": "src/x.ts"})
+    );
     assert_eq!(v["inactive"].as_array().unwrap().len(), 2);
 }
 
 #[test]
 fn add_writes_a_rule_that_loads_and_fires() {
     let t = Tree::new();
-    let r = t.run(&["add", "--topics", "customer, sql", "--paths", "db/**,{src,lib}/**/*.sql", "--priority", "-3", "The customer table is read-only!"]);
+    let r = t.run(&[
+        "add",
+        "--topics",
+        "customer, sql",
+        "--paths",
+        "db/**,{src,lib}/**/*.sql",
+        "--priority",
+        "-3",
+        "The customer table is read-only!",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.stdout, "added project rule the-customer-table-is-read-only.md: .wave/rules/the-customer-table-is-read-only.md\n");
-    let text = std::fs::read_to_string(t.work().join(".wave/rules/the-customer-table-is-read-only.md")).unwrap();
+    let text = std::fs::read_to_string(
+        t.work()
+            .join(".wave/rules/the-customer-table-is-read-only.md"),
+    )
+    .unwrap();
     assert_eq!(
         text,
         "---\npaths:\n  - \"db/**\"\n  - \"{src,lib}/**/*.sql\"\ntopics:\n  - \"customer\"\n  - \"sql\"\npriority: -3\n---\nThe customer table is read-only!\n"
@@ -252,22 +364,43 @@ fn add_writes_a_rule_that_loads_and_fires() {
     // Collisions get -2, -3.
     for n in [2, 3] {
         let r = t.run(&["add", "--topics", "x", "The customer table is read-only?"]);
-        assert!(r.stdout.contains(&format!("the-customer-table-is-read-only-{n}.md")), "{}", r.stdout);
+        assert!(
+            r.stdout
+                .contains(&format!("the-customer-table-is-read-only-{n}.md")),
+            "{}",
+            r.stdout
+        );
     }
 }
 
 #[test]
 fn add_slug_user_scope_always_and_json() {
     let t = Tree::new();
-    let r = t.run(&["add", "--always", "--scope", "user", "--json", "ÜGYFÉL: never delete rows from the production database"]);
+    let r = t.run(&[
+        "add",
+        "--always",
+        "--scope",
+        "user",
+        "--json",
+        "ÜGYFÉL: never delete rows from the production database",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = json(&r);
     assert_eq!(v["id"], "ügyfél-never-delete-rows-from-the-produc.md");
     assert_eq!(v["scope"], "user");
-    let file = t.home().join(".wave/rules/ügyfél-never-delete-rows-from-the-produc.md");
-    assert_eq!(std::fs::read_to_string(file).unwrap(), "ÜGYFÉL: never delete rows from the production database\n");
+    let file = t
+        .home()
+        .join(".wave/rules/ügyfél-never-delete-rows-from-the-produc.md");
+    assert_eq!(
+        std::fs::read_to_string(file).unwrap(),
+        "ÜGYFÉL: never delete rows from the production database\n"
+    );
     let r = t.run(&["add", "--always", "!!!"]);
-    assert!(r.stdout.contains("added project rule rule.md"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("added project rule rule.md"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -285,8 +418,18 @@ fn add_refusals() {
         let r = t.run(&args);
         assert_eq!((r.code, r.stderr.as_str()), (1, message), "{args:?}");
     }
-    assert_eq!(t.run(&["add", "--always", "--topics", "x", "y"]).code, 2, "conflicting flags are a usage error");
-    assert!(!t.work().join(".wave/rules").exists() || std::fs::read_dir(t.work().join(".wave/rules")).unwrap().count() == 0);
+    assert_eq!(
+        t.run(&["add", "--always", "--topics", "x", "y"]).code,
+        2,
+        "conflicting flags are a usage error"
+    );
+    assert!(
+        !t.work().join(".wave/rules").exists()
+            || std::fs::read_dir(t.work().join(".wave/rules"))
+                .unwrap()
+                .count()
+                == 0
+    );
 }
 
 #[test]
@@ -295,12 +438,21 @@ fn remove_by_id_with_or_without_extension() {
     let a = t.project("frontend/react.md", "R");
     let b = t.user("mine.md", "M");
     let r = t.run(&["remove", "frontend/react"]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "removed project rule frontend/react.md: .wave/rules/frontend/react.md\n"));
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (
+            0,
+            "removed project rule frontend/react.md: .wave/rules/frontend/react.md\n"
+        )
+    );
     assert!(!a.exists());
     assert_eq!(t.run(&["remove", "mine.md", "--json"]).code, 0);
     assert!(!b.exists());
     let r = t.run(&["remove", "nope"]);
-    assert_eq!((r.code, r.stderr.as_str()), (1, "wave-rules: rule 'nope' not found\n"));
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (1, "wave-rules: rule 'nope' not found\n")
+    );
 }
 
 #[test]
@@ -309,15 +461,27 @@ fn remove_never_reaches_outside_the_roots() {
     let victim = t.write(t.work().join("keep.md"), "not a rule");
     let outside = t.write(t.tmp.path().join("team/shared.md"), "team");
     std::fs::create_dir_all(t.work().join(".wave/rules")).unwrap();
-    std::os::unix::fs::symlink(t.tmp.path().join("team"), t.work().join(".wave/rules/team")).unwrap();
-    for id in ["../../keep", "../../keep.md", "/etc/passwd", "a/../../keep", "..\\keep", ""] {
+    std::os::unix::fs::symlink(t.tmp.path().join("team"), t.work().join(".wave/rules/team"))
+        .unwrap();
+    for id in [
+        "../../keep",
+        "../../keep.md",
+        "/etc/passwd",
+        "a/../../keep",
+        "..\\keep",
+        "",
+    ] {
         let r = t.run(&["remove", id]);
         assert_eq!(r.code, 1, "{id}: {}", r.stderr);
         assert!(r.stderr.contains("invalid rule id"), "{id}: {}", r.stderr);
     }
     let r = t.run(&["remove", "team/shared"]);
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("outside the rules directory"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("outside the rules directory"),
+        "{}",
+        r.stderr
+    );
     assert!(victim.exists() && outside.exists());
     // A symlinked file is removed as a link; its target stays.
     let target = t.write(t.tmp.path().join("solo.md"), "solo");
@@ -336,23 +500,52 @@ fn validate_reports_links_to_secrets_and_outside_files() {
     t.write(t.work().join(".env"), "API_KEY=secret");
     std::os::unix::fs::symlink("../../.env", t.work().join(".wave/rules/notes.md")).unwrap();
     t.write(t.tmp.path().join("team/security.md"), "No secrets in code.");
-    std::os::unix::fs::symlink(t.tmp.path().join("team"), t.work().join(".wave/rules/team")).unwrap();
+    std::os::unix::fs::symlink(t.tmp.path().join("team"), t.work().join(".wave/rules/team"))
+        .unwrap();
     let r = t.run(&["validate", "--strict"]);
     assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(r.stdout.contains(".wave/rules/notes.md: warning[symlink-target]"), "{}", r.stdout);
-    assert!(r.stdout.contains(".env, which is not a rule file"), "{}", r.stdout);
-    assert!(r.stdout.contains(".wave/rules/team: warning[symlink-outside]"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains(".wave/rules/notes.md: warning[symlink-target]"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(".env, which is not a rule file"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains(".wave/rules/team: warning[symlink-outside]"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("1 rule loaded"), "{}", r.stdout);
     let r = t.run(&["list", "--json"]);
-    assert!(!r.stdout.contains("secret") && !r.stdout.contains("notes.md"), "{}", r.stdout);
+    assert!(
+        !r.stdout.contains("secret") && !r.stdout.contains("notes.md"),
+        "{}",
+        r.stdout
+    );
     // The team folder, allowed: loads; the .env link still never does.
     let team = t.tmp.path().join("team");
-    let r = t.run(&["validate", "--strict", "--allow-dir", team.to_str().unwrap()]);
+    let r = t.run(&[
+        "validate",
+        "--strict",
+        "--allow-dir",
+        team.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 1);
     assert!(!r.stdout.contains("symlink-outside"), "{}", r.stdout);
     assert!(r.stdout.contains("2 rules loaded"), "{}", r.stdout);
     std::fs::remove_file(t.work().join(".wave/rules/notes.md")).unwrap();
-    let r = t.run(&["validate", "--strict", "--allow-dir", team.to_str().unwrap()]);
+    let r = t.run(&[
+        "validate",
+        "--strict",
+        "--allow-dir",
+        team.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.stdout);
 }
 
@@ -362,11 +555,22 @@ fn validate_reports_links_to_secrets_and_outside_files() {
 fn validate_never_blocks_on_fifos_or_devices() {
     let t = Tree::new();
     let fifo = t.work().join("fifo.md");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     std::os::unix::fs::symlink("/dev/zero", t.work().join("zero.md")).unwrap();
     let r = t.run(&["validate", "fifo.md", "zero.md"]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert_eq!(r.stdout.matches("error[unreadable]: not a regular file").count(), 2, "{}", r.stdout);
+    assert_eq!(
+        r.stdout
+            .matches("error[unreadable]: not a regular file")
+            .count(),
+        2,
+        "{}",
+        r.stdout
+    );
 }
 
 /// Issue 9, finding 9: a file name or YAML key must not inject a GitHub
@@ -374,22 +578,43 @@ fn validate_never_blocks_on_fifos_or_devices() {
 #[test]
 fn control_characters_from_files_are_escaped_in_every_format() {
     let t = Tree::new();
-    t.project("evil\n::error file=x::pwned.md", "---\npaths: src/**\n---\nrule");
+    t.project(
+        "evil\n::error file=x::pwned.md",
+        "---\npaths: src/**\n---\nrule",
+    );
     t.project("key.md", "---\n\"a\\n::error ::injected\\u001b[31m\": 1\ntopics: \"\\u001b]0;title\\u0007x\"\n---\nbody\u{1b}[2J");
-    for args in [&["validate"][..], &["validate", "--format", "github"], &["list"], &["match", "--all", "--prompt", "x", "src/a.ts"]] {
+    for args in [
+        &["validate"][..],
+        &["validate", "--format", "github"],
+        &["list"],
+        &["match", "--all", "--prompt", "x", "src/a.ts"],
+    ] {
         let r = t.run(args);
         for line in r.stdout.lines().chain(r.stderr.lines()) {
-            assert!(!line.starts_with("::error file=x") && !line.starts_with("::error ::injected"), "{args:?} injected: {line}");
+            assert!(
+                !line.starts_with("::error file=x") && !line.starts_with("::error ::injected"),
+                "{args:?} injected: {line}"
+            );
             if args[0] != "validate" || args.len() == 1 {
                 assert!(!line.starts_with("::"), "{args:?}: {line}");
             }
-            assert!(!line.contains('\u{1b}') && !line.contains('\u{7}'), "{args:?} raw escape: {line:?}");
+            assert!(
+                !line.contains('\u{1b}') && !line.contains('\u{7}'),
+                "{args:?} raw escape: {line:?}"
+            );
         }
     }
     let r = t.run(&["validate"]);
-    assert!(r.stdout.contains("a\\n::error ::injected\\x1b[31m"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("a\\n::error ::injected\\x1b[31m"),
+        "{}",
+        r.stdout
+    );
     let r = t.run(&["list", "--json"]);
-    assert!(!r.stdout.contains('\u{1b}'), "JSON escapes control characters itself");
+    assert!(
+        !r.stdout.contains('\u{1b}'),
+        "JSON escapes control characters itself"
+    );
 }
 
 /// Issue 9, finding 14: `add` with content starting with `---` wrote a
@@ -405,14 +630,27 @@ fn add_keeps_content_that_starts_with_a_fence_as_the_body() {
         .current_dir(t.work())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r = t.run(&["list", "--json"]);
     let v = json(&r);
     let rule = &v["rules"][0];
     assert_eq!(rule["firstLine"], "---", "{v}");
-    assert!(rule["paths"].is_null() && rule["topics"].is_null(), "the rule stays always-on: {v}");
+    assert!(
+        rule["paths"].is_null() && rule["topics"].is_null(),
+        "the rule stays always-on: {v}"
+    );
     let r = t.run(&["match", "--json", "x.ts"]);
-    assert!(r.stdout.contains("not frontmatter") || json(&r)["active"].as_array().is_some_and(|a| a.len() == 1), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("not frontmatter")
+            || json(&r)["active"].as_array().is_some_and(|a| a.len() == 1),
+        "{}",
+        r.stdout
+    );
     let r = t.run(&["validate", "--strict"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
 }
@@ -420,30 +658,63 @@ fn add_keeps_content_that_starts_with_a_fence_as_the_body() {
 #[test]
 fn claude_rules_are_read_by_default_and_source_replaces_the_list() {
     let t = Tree::new();
-    t.write(t.home().join(".claude/rules/a/b/deep.md"), "user claude, deep");
+    t.write(
+        t.home().join(".claude/rules/a/b/deep.md"),
+        "user claude, deep",
+    );
     t.write(t.work().join(".claude/rules/style.md"), "project claude");
     t.project("style.md", "project wave wins");
     t.write(t.work().join("team/x.md"), "team");
     t.write(t.work().join("team/sub/y.md"), "team, one level down");
     let ids = |r: &Run| -> Vec<String> {
-        json(r)["rules"].as_array().unwrap().iter().map(|x| format!("{}:{}", x["scope"].as_str().unwrap(), x["id"].as_str().unwrap())).collect()
+        json(r)["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                format!(
+                    "{}:{}",
+                    x["scope"].as_str().unwrap(),
+                    x["id"].as_str().unwrap()
+                )
+            })
+            .collect()
     };
     let r = t.run(&["list", "--json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(ids(&r), ["project:style.md", "user:a/b/deep.md"]);
 
-    let r = t.run(&["list", "--json", "--source", "user:wave:0=team", "--source", "project=.claude/rules"]);
+    let r = t.run(&[
+        "list",
+        "--json",
+        "--source",
+        "user:wave:0=team",
+        "--source",
+        "project=.claude/rules",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(ids(&r), ["project:style.md", "user:x.md"]);
     let r = t.run(&["list", "--json", "--source", "project:wave:any=team"]);
     assert_eq!(ids(&r), ["project:sub/y.md", "project:x.md"]);
 
     // `add` writes into the last wave source of the scope.
-    let r = t.run(&["add", "--always", "--source", "project:wave:any=team", "Team rule"]);
+    let r = t.run(&[
+        "add",
+        "--always",
+        "--source",
+        "project:wave:any=team",
+        "Team rule",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(t.work().join("team/team-rule.md").is_file());
 
-    for bad in ["nowhere", "group=dir", "project:nosuch=dir", "project:wave:deep=dir", "project="] {
+    for bad in [
+        "nowhere",
+        "group=dir",
+        "project:nosuch=dir",
+        "project:wave:deep=dir",
+        "project=",
+    ] {
         let r = t.run(&["list", "--source", bad]);
         assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
         assert!(r.stderr.contains("--source"), "{bad}: {}", r.stderr);
@@ -454,44 +725,98 @@ fn claude_rules_are_read_by_default_and_source_replaces_the_list() {
 fn sources_by_name_on_every_subcommand() {
     let t = Tree::new();
     t.project("style.md", "Wave.");
-    t.write(t.work().join(".cursor/rules/ui.mdc"), "---\nglobs: src/**/*.tsx\n---\nCursor UI.");
-    t.write(t.work().join(".cursor/rules/api.mdc"), "---\ndescription: API handlers\n---\nCursor API.");
-    t.write(t.work().join(".kiro/steering/k.md"), "---\ninclusion: fileMatch\nfileMatchPattern: '*.ts,*.tsx'\n---\nKiro.");
+    t.write(
+        t.work().join(".cursor/rules/ui.mdc"),
+        "---\nglobs: src/**/*.tsx\n---\nCursor UI.",
+    );
+    t.write(
+        t.work().join(".cursor/rules/api.mdc"),
+        "---\ndescription: API handlers\n---\nCursor API.",
+    );
+    t.write(
+        t.work().join(".kiro/steering/k.md"),
+        "---\ninclusion: fileMatch\nfileMatchPattern: '*.ts,*.tsx'\n---\nKiro.",
+    );
     t.write(t.work().join("AGENTS.md"), "Agents.");
-    let ids = |r: &Run| -> Vec<String> { json(r)["rules"].as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap().to_string()).collect() };
+    let ids = |r: &Run| -> Vec<String> {
+        json(r)["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["id"].as_str().unwrap().to_string())
+            .collect()
+    };
     // The default is what the agent SDK reads: no other agent's files.
     assert_eq!(ids(&t.run(&["list", "--json"])), ["style.md"]);
-    assert_eq!(ids(&t.run(&["list", "--json", "--sources", "cursor,wave"])), ["cursor:api.mdc", "cursor:ui.mdc", "style.md"]);
-    assert_eq!(ids(&t.run(&["list", "--json", "--sources", "all"])).len(), 5);
+    assert_eq!(
+        ids(&t.run(&["list", "--json", "--sources", "cursor,wave"])),
+        ["cursor:api.mdc", "cursor:ui.mdc", "style.md"]
+    );
+    assert_eq!(
+        ids(&t.run(&["list", "--json", "--sources", "all"])).len(),
+        5
+    );
 
     // validate lints every format it reads, same output forms.
     let r = t.run(&["validate", "--sources", "kiro"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(r.stdout.starts_with(".kiro/steering/k.md:3:20: warning[comma-joined-pattern]: Kiro reads '*.ts,*.tsx' as ONE literal pattern"), "{}", r.stdout);
-    let r = t.run(&["validate", "--sources", "kiro", "--strict", "--format", "github"]);
+    let r = t.run(&[
+        "validate",
+        "--sources",
+        "kiro",
+        "--strict",
+        "--format",
+        "github",
+    ]);
     assert_eq!(r.code, 1);
     assert!(r.stdout.starts_with("::warning file=.kiro/steering/k.md,line=3,col=20,title=warning[comma-joined-pattern]::"), "{}", r.stdout);
     let r = t.run(&["validate", "--json", "--sources", "kiro"]);
     assert_eq!(json(&r)["diagnostics"][0]["code"], "comma-joined-pattern");
 
     // match: each format in its tool's terms; on-request rules are available.
-    let r = t.run(&["match", "--all", "--sources", "all", "src/a/b.tsx", "lib/x.ts"]);
+    let r = t.run(&[
+        "match",
+        "--all",
+        "--sources",
+        "all",
+        "src/a/b.tsx",
+        "lib/x.ts",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("  cursor:ui.mdc (project, priority 0)\n    Cursor: Auto Attached, `globs` 'src/**/*.tsx' matches src/a/b.tsx\n"), "{}", r.stdout);
-    assert!(r.stdout.contains("    AGENTS.md: project root file\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("    AGENTS.md: project root file\n"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("1 rule available on request (offered by description; the model reads them with read_rule)\n  cursor:api.mdc (project, priority 0)\n    API handlers\n"), "{}", r.stdout);
     assert!(r.stdout.contains("  kiro:k.md (project, priority 0)\n    Kiro: inclusion: fileMatch, `fileMatchPattern`: none of the 2 files matches *.ts,*.tsx\n"), "{}", r.stdout);
-    let r = t.run(&["match", "--json", "--sources", "cursor", "--prompt", "see @api"]);
+    let r = t.run(&[
+        "match",
+        "--json",
+        "--sources",
+        "cursor",
+        "--prompt",
+        "see @api",
+    ]);
     let doc = json(&r);
     assert_eq!(doc["active"][0]["id"], "cursor:api.mdc");
     assert_eq!(doc["active"][0]["reasons"][0]["kind"], "mention");
     assert_eq!(doc["available"], serde_json::json!([]));
     let doc = json(&t.run(&["match", "--json", "--sources", "cursor"]));
-    assert_eq!(doc["available"], serde_json::json!([{ "id": "cursor:api.mdc", "description": "API handlers", "format": "cursor" }]));
+    assert_eq!(
+        doc["available"],
+        serde_json::json!([{ "id": "cursor:api.mdc", "description": "API handlers", "format": "cursor" }])
+    );
 
     // A bad name is usage trouble; --sources and --source do not mix.
     let r = t.run(&["list", "--sources", "cursor,vim"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("unknown source 'vim'"), "{}", r.stderr);
-    assert_eq!(t.run(&["list", "--sources", "cursor", "--source", "project=x"]).code, 2);
+    assert_eq!(
+        t.run(&["list", "--sources", "cursor", "--source", "project=x"])
+            .code,
+        2
+    );
 }

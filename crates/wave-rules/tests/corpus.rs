@@ -11,10 +11,20 @@ fn validate_every_corpus_file() {
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(corpus.join("rules"))
-        .unwrap_or_else(|e| panic!("the corpus is expected at {} (or set WAVE_CORPUS): {e}", corpus.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "the corpus is expected at {} (or set WAVE_CORPUS): {e}",
+                corpus.display()
+            )
+        })
         .flatten()
         .filter(|d| d.path().is_dir())
-        .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten().map(|f| f.path()))
+        .flat_map(|d| {
+            std::fs::read_dir(d.path())
+                .unwrap()
+                .flatten()
+                .map(|f| f.path())
+        })
         .collect();
     files.sort();
     assert!(files.len() > 300, "{} files", files.len());
@@ -27,17 +37,37 @@ fn validate_every_corpus_file() {
         .output()
         .unwrap();
     let code = out.status.code().expect("exited, not killed by a signal");
-    assert!(code == 0 || code == 1, "exit {code}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        code == 0 || code == 1,
+        "exit {code}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let diagnostics = v["diagnostics"].as_array().unwrap();
     // Each file is read in the format its name suggests (`*.mdc` as Cursor,
     // `*.instructions.md` as Copilot): every one loads, except those Copilot
     // itself leaves out for coding agents (`excludeAgent: coding-agent`).
-    let excluded = diagnostics.iter().filter(|d| d["code"] == "excluded-agent").count();
-    assert_eq!(v["rules"].as_u64().unwrap() as usize + excluded, files.len(), "every corpus file loads");
+    let excluded = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "excluded-agent")
+        .count();
+    assert_eq!(
+        v["rules"].as_u64().unwrap() as usize + excluded,
+        files.len(),
+        "every corpus file loads"
+    );
     for d in diagnostics {
         assert!(d["line"].is_u64() && d["column"].is_u64(), "no line: {d}");
     }
-    let with: std::collections::HashSet<&str> = diagnostics.iter().map(|d| d["file"].as_str().unwrap()).collect();
-    eprintln!("{} files: {} clean, {} with diagnostics ({} diagnostics)", files.len(), files.len() - with.len(), with.len(), diagnostics.len());
+    let with: std::collections::HashSet<&str> = diagnostics
+        .iter()
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    eprintln!(
+        "{} files: {} clean, {} with diagnostics ({} diagnostics)",
+        files.len(),
+        files.len() - with.len(),
+        with.len(),
+        diagnostics.len()
+    );
 }

@@ -19,7 +19,11 @@ fn hook(work: &Path, state: &Path, event: &str, input: &[u8]) -> (String, String
         .unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
-    (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code().unwrap_or(-1))
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
 }
 
 #[test]
@@ -27,11 +31,21 @@ fn prompt_topics_are_mandatory_and_the_cwd_is_the_project() {
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("work");
     std::fs::create_dir_all(work.join(".wave/rules")).unwrap();
-    std::fs::write(work.join(".wave/rules/db.md"), "---\ntopics: [customer]\n---\nThe customer table is read-only.").unwrap();
+    std::fs::write(
+        work.join(".wave/rules/db.md"),
+        "---\ntopics: [customer]\n---\nThe customer table is read-only.",
+    )
+    .unwrap();
     let elsewhere = tmp.path().join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
-    let input = serde_json::json!({ "session_id": "s", "cwd": work, "prompt": "Customers?" }).to_string();
-    let (out, err, code) = hook(&elsewhere, &tmp.path().join("state"), "UserPromptSubmit", input.as_bytes());
+    let input =
+        serde_json::json!({ "session_id": "s", "cwd": work, "prompt": "Customers?" }).to_string();
+    let (out, err, code) = hook(
+        &elsewhere,
+        &tmp.path().join("state"),
+        "UserPromptSubmit",
+        input.as_bytes(),
+    );
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
@@ -48,8 +62,14 @@ fn bad_input_never_fails_the_hook() {
     for (event, input) in [
         ("SessionStart", &b"\xff\xfe not json"[..]),
         ("Stop", b"[1, 2]"),
-        ("PostToolUse", b"{\"session_id\": 5, \"tool_name\": \"Read\", \"tool_input\": {\"file_path\": 7}}"),
-        ("UserPromptSubmit", b"{\"cwd\": \"/no/such/dir\", \"prompt\": \"x\"}"),
+        (
+            "PostToolUse",
+            b"{\"session_id\": 5, \"tool_name\": \"Read\", \"tool_input\": {\"file_path\": 7}}",
+        ),
+        (
+            "UserPromptSubmit",
+            b"{\"cwd\": \"/no/such/dir\", \"prompt\": \"x\"}",
+        ),
         ("UserPromptSubmit", b""),
     ] {
         let (out, err, code) = hook(tmp.path(), &state, event, input);
@@ -63,7 +83,12 @@ fn bad_input_never_fails_the_hook() {
     std::fs::create_dir_all(tmp.path().join(".wave/rules")).unwrap();
     std::fs::write(tmp.path().join(".wave/rules/a.md"), "Always.").unwrap();
     let input = br#"{"session_id": "s", "source": "startup"}"#;
-    let (out, err, code) = hook(tmp.path(), &tmp.path().join("file/state"), "SessionStart", input);
+    let (out, err, code) = hook(
+        tmp.path(),
+        &tmp.path().join("file/state"),
+        "SessionStart",
+        input,
+    );
     assert_eq!(code, 0);
     assert!(out.contains("[a.md] Always."), "{out}");
     assert_eq!(err.lines().count(), 1, "{err}");

@@ -22,7 +22,9 @@ const KEYS: [&str; 5] = ["name", "description", "globs", "regex", "alwaysApply"]
 /// Continue's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
     match meta.activation {
-        Activation::OnRequest if meta.paths.is_some() || meta.regex.is_some() => "auto attached, or agent requested by description",
+        Activation::OnRequest if meta.paths.is_some() || meta.regex.is_some() => {
+            "auto attached, or agent requested by description"
+        }
         Activation::OnRequest => "agent requested (alwaysApply: false, by description)",
         Activation::Manual => "manual (alwaysApply: false)",
         Activation::Auto if meta.paths.is_some() || meta.regex.is_some() => "auto attached",

@@ -73,13 +73,19 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
                     Value::List(items) => items.iter().filter_map(Value::as_text).collect(),
                     other => other.as_text().into_iter().collect(),
                 };
-                let known = !agents.is_empty() && agents.iter().all(|a| matches!(a.trim(), "coding-agent" | "code-review"));
+                let known = !agents.is_empty()
+                    && agents
+                        .iter()
+                        .all(|a| matches!(a.trim(), "coding-agent" | "code-review"));
                 if !known {
                     cx.report(
                         Severity::Warning,
                         Code::InvalidField,
                         *at,
-                        format!("'excludeAgent' is 'code-review' or 'coding-agent', not {}; ignored", crate::parse::describe(value)),
+                        format!(
+                            "'excludeAgent' is 'code-review' or 'coding-agent', not {}; ignored",
+                            crate::parse::describe(value)
+                        ),
                     );
                 } else if agents.iter().any(|a| a.trim() == "coding-agent") {
                     cx.report(

@@ -291,13 +291,19 @@ impl<'a> Context<'a> {
         };
         // A file written for two tools (`applyTo` for Copilot and `paths` for
         // Claude Code): the other tool's key is deliberate, not a mistake.
-        let own_present = owner.is_some_and(|(_, globs)| globs) && key != "topics" && self.key_location(format.glob_key()).is_some();
+        let own_present = owner.is_some_and(|(_, globs)| globs)
+            && key != "topics"
+            && self.key_location(format.glob_key()).is_some();
         match owner {
             Some((owner, _)) if own_present => self.report(
                 Severity::Info,
                 Code::ForeignKey,
                 at,
-                format!("'{key}' is {owner} key; {} ignores it and reads this file's '{}'", format.tool(), format.glob_key()),
+                format!(
+                    "'{key}' is {owner} key; {} ignores it and reads this file's '{}'",
+                    format.tool(),
+                    format.glob_key()
+                ),
             ),
             Some((owner, globs)) => {
                 let advice = if key == "topics" {
@@ -366,12 +372,18 @@ impl<'a> Context<'a> {
     ) -> Vec<RulePattern> {
         match written {
             Some(list) => {
-                let (matched, patterns) = self.format_patterns(key, list, directory, false, str::to_string);
+                let (matched, patterns) =
+                    self.format_patterns(key, list, directory, false, str::to_string);
                 meta.paths = Some(matched);
                 patterns
             }
             None => {
-                self.report(Severity::Warning, Code::EmptyTrigger, at, missing.to_string());
+                self.report(
+                    Severity::Warning,
+                    Code::EmptyTrigger,
+                    at,
+                    missing.to_string(),
+                );
                 meta.activation = Activation::Manual;
                 Vec::new()
             }

@@ -64,7 +64,11 @@ enum Want<'a> {
 fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     let mut dirs = 0usize;
-    let mut walker = WalkDir::new(root).follow_links(false).max_depth(MAX_DEPTH).sort_by_file_name().into_iter();
+    let mut walker = WalkDir::new(root)
+        .follow_links(false)
+        .max_depth(MAX_DEPTH)
+        .sort_by_file_name()
+        .into_iter();
     while let Some(entry) = walker.next() {
         let Ok(entry) = entry else { continue };
         let name = entry.file_name().to_string_lossy();
@@ -72,7 +76,11 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
             if entry.depth() > 0 && name == ".cursor" {
                 if let Want::CursorDirs = want {
                     let rules = entry.path().join("rules");
-                    let parent = entry.path().parent().and_then(|p| rel_of(p, root)).unwrap_or_default();
+                    let parent = entry
+                        .path()
+                        .parent()
+                        .and_then(|p| rel_of(p, root))
+                        .unwrap_or_default();
                     if !parent.is_empty() && rules.is_dir() {
                         out.push((parent, rules));
                     }
@@ -80,7 +88,8 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
                 walker.skip_current_dir();
                 continue;
             }
-            if entry.depth() > 0 && (name.starts_with('.') || SKIPPED_DIRS.contains(&name.as_ref())) {
+            if entry.depth() > 0 && (name.starts_with('.') || SKIPPED_DIRS.contains(&name.as_ref()))
+            {
                 walker.skip_current_dir();
                 continue;
             }
@@ -109,12 +118,22 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
 
 /// `AGENTS.md` and `CLAUDE.md` (`names`) in the project root and its
 /// subdirectories, in path order.
-pub fn agents_files(root: &Path, names: &[&str], diagnostics: &mut Vec<Diagnostic>) -> Vec<NestedFile> {
-    let mut files: Vec<NestedFile> = walk(root, Want::Files(names), diagnostics).into_iter().map(|(rel, path)| NestedFile { rel, path }).collect();
+pub fn agents_files(
+    root: &Path,
+    names: &[&str],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<NestedFile> {
+    let mut files: Vec<NestedFile> = walk(root, Want::Files(names), diagnostics)
+        .into_iter()
+        .map(|(rel, path)| NestedFile { rel, path })
+        .collect();
     // Within a directory, in the order of `names`.
     let rank = |rel: &str| {
         let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-        (dir.to_string(), names.iter().position(|n| *n == name).unwrap_or(usize::MAX))
+        (
+            dir.to_string(),
+            names.iter().position(|n| *n == name).unwrap_or(usize::MAX),
+        )
     };
     files.sort_by_key(|f| rank(&f.rel));
     files

@@ -12,8 +12,13 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// written and fsynced, renamed over `path`, and the directory is fsynced.
 /// A crash leaves the old or the new file, never a torn one.
 pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().ok_or_else(|| io::Error::other("no parent directory"))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = path
+        .parent()
+        .ok_or_else(|| io::Error::other("no parent directory"))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let tmp = dir.join(format!(".{name}.{}.{n}.tmp", process_tag()));
     let result = (|| {
@@ -33,7 +38,9 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// WASI, which has none (`std::process::id` panics there), the clock.
 #[cfg(target_os = "wasi")]
 fn process_tag() -> u128 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
 }
 
 #[cfg(not(target_os = "wasi"))]
@@ -71,7 +78,9 @@ impl ScopeLock {
             // WASI (the package's WebAssembly fallback) has no file locks:
             // there the writes go unlocked, so two processes writing one
             // scope at the same moment can lose one update (README, WASI).
-            Err(TryLockError::Error(e)) if cfg!(target_os = "wasi") && e.kind() == io::ErrorKind::Unsupported => {
+            Err(TryLockError::Error(e))
+                if cfg!(target_os = "wasi") && e.kind() == io::ErrorKind::Unsupported =>
+            {
                 return Ok(ScopeLock { file });
             }
             Err(TryLockError::Error(e)) => return Err(e),
@@ -90,7 +99,11 @@ impl ScopeLock {
             Ok(Err(e)) => Err(e),
             Err(_) => Err(io::Error::new(
                 io::ErrorKind::TimedOut,
-                format!("another process has held the memory lock {} for over {} ms; try again", path.display(), timeout.as_millis()),
+                format!(
+                    "another process has held the memory lock {} for over {} ms; try again",
+                    path.display(),
+                    timeout.as_millis()
+                ),
             )),
         }
     }
@@ -146,7 +159,10 @@ pub fn remove_stray_temps(dir: &Path) {
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name.starts_with('.') && name.ends_with(".tmp") && entry.file_type().is_ok_and(|t| t.is_file()) {
+        if name.starts_with('.')
+            && name.ends_with(".tmp")
+            && entry.file_type().is_ok_and(|t| t.is_file())
+        {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -164,8 +180,13 @@ impl Drop for ScopeLock {
 /// (the hooks' per-session state), where an fsync would cost more than the
 /// whole hook.
 pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().ok_or_else(|| io::Error::other("no parent directory"))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = path
+        .parent()
+        .ok_or_else(|| io::Error::other("no parent directory"))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let tmp = dir.join(format!(".{name}.{}.{n}.tmp", process_tag()));
     let result = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));

@@ -35,13 +35,19 @@ impl Index {
 
     /// The display name recorded for `file`, if any.
     pub fn name_of(&self, file: &str) -> Option<&str> {
-        self.entries.iter().find(|(_, f)| f == file).map(|(n, _)| n.as_str())
+        self.entries
+            .iter()
+            .find(|(_, f)| f == file)
+            .map(|(n, _)| n.as_str())
     }
 
     /// Adds `file` (once) under `name`, keeping the first name recorded.
     pub fn insert(&mut self, name: &str, file: &str) {
         if self.name_of(file).is_none() {
-            self.entries.push((name.trim().replace(['[', ']', '\n', '\r'], " "), file.to_string()));
+            self.entries.push((
+                name.trim().replace(['[', ']', '\n', '\r'], " "),
+                file.to_string(),
+            ));
         }
     }
 

@@ -21,5 +21,7 @@ mod store;
 mod tools;
 
 pub use name::{topic_file, MAX_TOPIC_CHARS};
-pub use store::{project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode};
+pub use store::{
+    project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
+};
 pub use tools::{run_tool, tool_definitions};

@@ -35,14 +35,35 @@ impl MemoryStore {
     /// Memory text for the prompt, at most `max_lines` lines and about
     /// `max_bytes` bytes (never more).
     pub fn load_for_prompt_within(&self, max_lines: usize, max_bytes: usize) -> String {
-        let user = self.section(MemoryScope::User, "## User Memory", max_lines / 2, max_bytes / 2);
+        let user = self.section(
+            MemoryScope::User,
+            "## User Memory",
+            max_lines / 2,
+            max_bytes / 2,
+        );
         let used = if user.is_empty() { 0 } else { user.len() + 1 };
         let used_bytes: usize = user.iter().map(|l| l.len() + 1).sum::<usize>() + 1;
-        let project = self.section(MemoryScope::Project, "## Project Memory", max_lines.saturating_sub(used), max_bytes.saturating_sub(used_bytes));
-        [user, project].into_iter().filter(|s| !s.is_empty()).map(|s| s.join("\n")).collect::<Vec<_>>().join("\n\n")
+        let project = self.section(
+            MemoryScope::Project,
+            "## Project Memory",
+            max_lines.saturating_sub(used),
+            max_bytes.saturating_sub(used_bytes),
+        );
+        [user, project]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .map(|s| s.join("\n"))
+            .collect::<Vec<_>>()
+            .join("\n\n")
     }
 
-    fn section(&self, scope: MemoryScope, heading: &str, budget: usize, bytes: usize) -> Vec<String> {
+    fn section(
+        &self,
+        scope: MemoryScope,
+        heading: &str,
+        budget: usize,
+        bytes: usize,
+    ) -> Vec<String> {
         let index_text = self.read_index(scope).unwrap_or_default();
         if index_text.trim().is_empty() {
             return Vec::new();
@@ -50,17 +71,24 @@ impl MemoryStore {
         let index = Index::parse(&index_text);
         let mut blocks: Vec<(String, Option<Vec<String>>)> = vec![(
             "MEMORY.md".to_string(),
-            Some(std::iter::once(heading.to_string()).chain(index_text.trim_end().lines().map(str::to_string)).collect()),
+            Some(
+                std::iter::once(heading.to_string())
+                    .chain(index_text.trim_end().lines().map(str::to_string))
+                    .collect(),
+            ),
         )];
         let size = |l: &Vec<String>| (l.len(), l.iter().map(|s| s.len() + 1).sum::<usize>());
-        let (mut lines_so_far, mut bytes_so_far) = size(blocks[0].1.as_ref().unwrap_or(&Vec::new()));
+        let (mut lines_so_far, mut bytes_so_far) =
+            size(blocks[0].1.as_ref().unwrap_or(&Vec::new()));
         for (name, file) in &index.entries {
             // Past the budget, a topic is only named, never read.
             if lines_so_far > budget || bytes_so_far > bytes {
                 blocks.push((file.clone(), None));
                 continue;
             }
-            let Ok(text) = self.read_topic(scope, name) else { continue };
+            let Ok(text) = self.read_topic(scope, name) else {
+                continue;
+            };
             let mut lines = vec![String::new(), format!("### {name} ({file})")];
             lines.extend(text.trim_end().lines().map(str::to_string));
             let (l, b) = size(&lines);
@@ -78,10 +106,20 @@ impl MemoryStore {
 /// A block not read (`None`) does not fit.
 fn fit(blocks: Vec<(String, Option<Vec<String>>)>, budget: usize, max_bytes: usize) -> Vec<String> {
     let unread = blocks.iter().any(|(_, l)| l.is_none());
-    let total: usize = blocks.iter().map(|(_, l)| l.as_ref().map_or(0, Vec::len)).sum();
-    let total_bytes: usize = blocks.iter().flat_map(|(_, l)| l.iter().flatten()).map(|s| s.len() + 1).sum();
+    let total: usize = blocks
+        .iter()
+        .map(|(_, l)| l.as_ref().map_or(0, Vec::len))
+        .sum();
+    let total_bytes: usize = blocks
+        .iter()
+        .flat_map(|(_, l)| l.iter().flatten())
+        .map(|s| s.len() + 1)
+        .sum();
     if !unread && total <= budget && total_bytes <= max_bytes {
-        return blocks.into_iter().flat_map(|(_, l)| l.unwrap_or_default()).collect();
+        return blocks
+            .into_iter()
+            .flat_map(|(_, l)| l.unwrap_or_default())
+            .collect();
     }
     if budget < 3 || max_bytes < CLOSING_BYTES * 2 {
         return Vec::new();

@@ -61,13 +61,20 @@ pub enum MemoryError {
     #[error("no {scope} memory topic '{topic}'")]
     UnknownTopic { scope: MemoryScope, topic: String },
     #[error("{scope} memory topic '{topic}' would be {size} bytes, over the {MAX_MEMORY_TOPIC_BYTES}-byte limit for a topic; nothing written (replace it with a shorter text)")]
-    TooLarge { scope: MemoryScope, topic: String, size: usize },
+    TooLarge {
+        scope: MemoryScope,
+        topic: String,
+        size: usize,
+    },
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> MemoryError + '_ {
-    move |source| MemoryError::Io { path: path.to_path_buf(), source }
+    move |source| MemoryError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Where the two scopes live.
@@ -82,7 +89,11 @@ impl MemoryLocations {
     pub fn new(home: &Path, project_root: &Path) -> MemoryLocations {
         MemoryLocations {
             user_dir: home.join(".wave").join("memory"),
-            project_dir: home.join(".wave").join("projects").join(project_hash(project_root)).join("memory"),
+            project_dir: home
+                .join(".wave")
+                .join("projects")
+                .join(project_hash(project_root))
+                .join("memory"),
         }
     }
 }
@@ -137,8 +148,11 @@ impl MemoryStore {
     /// The topics the index lists, sorted by file.
     pub fn list_topics(&self, scope: MemoryScope) -> Result<Vec<TopicEntry>, MemoryError> {
         let index = Index::parse(&self.read_index(scope)?);
-        let mut entries: Vec<TopicEntry> =
-            index.entries.into_iter().map(|(name, file)| TopicEntry { name, file }).collect();
+        let mut entries: Vec<TopicEntry> = index
+            .entries
+            .into_iter()
+            .map(|(name, file)| TopicEntry { name, file })
+            .collect();
         entries.sort_by(|a, b| a.file.cmp(&b.file));
         entries.dedup_by(|a, b| a.file == b.file);
         Ok(entries)
@@ -150,7 +164,10 @@ impl MemoryStore {
         let path = self.dir(scope).join(&file);
         match atomic::read_limited(&path, MAX_MEMORY_TOPIC_BYTES) {
             Ok(Some(text)) => Ok(text),
-            Ok(None) => Err(MemoryError::UnknownTopic { scope, topic: topic.to_string() }),
+            Ok(None) => Err(MemoryError::UnknownTopic {
+                scope,
+                topic: topic.to_string(),
+            }),
             Err(e) => Err(io_err(&path)(e)),
         }
     }
@@ -161,9 +178,19 @@ impl MemoryStore {
     /// A topic over [`MAX_MEMORY_TOPIC_BYTES`] is refused (checked before
     /// anything is read or written); the lock is waited for at most
     /// [`MEMORY_LOCK_TIMEOUT`]; temp files a killed writer left are removed.
-    pub fn write_topic(&self, scope: MemoryScope, topic: &str, content: &str, mode: WriteMode) -> Result<String, MemoryError> {
+    pub fn write_topic(
+        &self,
+        scope: MemoryScope,
+        topic: &str,
+        content: &str,
+        mode: WriteMode,
+    ) -> Result<String, MemoryError> {
         let file = self.file_of(topic)?;
-        let too_large = |size| MemoryError::TooLarge { scope, topic: topic.to_string(), size };
+        let too_large = |size| MemoryError::TooLarge {
+            scope,
+            topic: topic.to_string(),
+            size,
+        };
         if content.len() >= MAX_MEMORY_TOPIC_BYTES {
             return Err(too_large(content.len() + 1));
         }
@@ -195,14 +222,20 @@ impl MemoryStore {
         let file = self.file_of(topic)?;
         let dir = self.dir(scope);
         if !dir.is_dir() {
-            return Err(MemoryError::UnknownTopic { scope, topic: topic.to_string() });
+            return Err(MemoryError::UnknownTopic {
+                scope,
+                topic: topic.to_string(),
+            });
         }
         let _lock = ScopeLock::acquire(dir, MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
         let path = dir.join(&file);
         match std::fs::remove_file(&path) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(MemoryError::UnknownTopic { scope, topic: topic.to_string() })
+                return Err(MemoryError::UnknownTopic {
+                    scope,
+                    topic: topic.to_string(),
+                })
             }
             Err(e) => return Err(io_err(&path)(e)),
         }
@@ -218,7 +251,8 @@ impl MemoryStore {
         let _lock = ScopeLock::acquire(dir, MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
         for entry in std::fs::read_dir(dir).map_err(io_err(dir))?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let is_ours = name.ends_with(".md") || (name.starts_with('.') && name.ends_with(".tmp"));
+            let is_ours =
+                name.ends_with(".md") || (name.starts_with('.') && name.ends_with(".tmp"));
             if is_ours && entry.file_type().is_ok_and(|t| t.is_file()) {
                 std::fs::remove_file(entry.path()).map_err(io_err(&entry.path()))?;
             }
@@ -227,7 +261,9 @@ impl MemoryStore {
     }
 
     fn file_of(&self, topic: &str) -> Result<String, MemoryError> {
-        topic_file(topic).ok_or_else(|| MemoryError::InvalidName { name: topic.to_string() })
+        topic_file(topic).ok_or_else(|| MemoryError::InvalidName {
+            name: topic.to_string(),
+        })
     }
 
     /// Read-modify-write of the index; the caller holds the lock.

@@ -68,14 +68,19 @@ fn run(store: &MemoryStore, name: &str, input: &Value) -> Result<String, String>
     };
     let scope = match text("scope")? {
         None => MemoryScope::Project,
-        Some(s) => MemoryScope::parse(s).ok_or_else(|| format!("'scope' is 'project' or 'user', not '{s}'"))?,
+        Some(s) => MemoryScope::parse(s)
+            .ok_or_else(|| format!("'scope' is 'project' or 'user', not '{s}'"))?,
     };
     match name {
         "memory_read" => match text("topic")? {
             Some(topic) => store.read_topic(scope, topic).map_err(|e| e.to_string()),
             None => {
                 let index = store.read_index(scope).map_err(|e| e.to_string())?;
-                Ok(if index.trim().is_empty() { format!("The {scope} memory has no topics yet.") } else { index })
+                Ok(if index.trim().is_empty() {
+                    format!("The {scope} memory has no topics yet.")
+                } else {
+                    index
+                })
             }
         },
         "memory_write" => {
@@ -87,12 +92,22 @@ fn run(store: &MemoryStore, name: &str, input: &Value) -> Result<String, String>
             let mode = match text("mode")? {
                 None | Some("append") => WriteMode::Append,
                 Some("replace") => WriteMode::Replace,
-                Some(other) => return Err(format!("'mode' is 'append' or 'replace', not '{other}'")),
+                Some(other) => {
+                    return Err(format!("'mode' is 'append' or 'replace', not '{other}'"))
+                }
             };
-            let file = store.write_topic(scope, topic, content, mode).map_err(|e| e.to_string())?;
-            let verb = if mode == WriteMode::Append { "Appended to" } else { "Replaced" };
+            let file = store
+                .write_topic(scope, topic, content, mode)
+                .map_err(|e| e.to_string())?;
+            let verb = if mode == WriteMode::Append {
+                "Appended to"
+            } else {
+                "Replaced"
+            };
             Ok(format!("{verb} {scope} memory topic '{topic}' ({file})."))
         }
-        other => Err(format!("unknown memory tool '{other}'; the tools are memory_read and memory_write")),
+        other => Err(format!(
+            "unknown memory tool '{other}'; the tools are memory_read and memory_write"
+        )),
     }
 }

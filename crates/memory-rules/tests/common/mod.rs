@@ -9,7 +9,9 @@ pub struct Tree {
 
 impl Tree {
     pub fn new() -> Self {
-        Tree { tmp: tempfile::tempdir().expect("tempdir") }
+        Tree {
+            tmp: tempfile::tempdir().expect("tempdir"),
+        }
     }
     pub fn workdir(&self) -> PathBuf {
         self.tmp.path().join("work")
@@ -38,7 +40,10 @@ impl Tree {
     }
     pub fn load(&self) -> memory_rules::Loaded {
         std::fs::create_dir_all(self.workdir()).unwrap();
-        memory_rules::load(&memory_rules::Config::with_home(self.workdir(), self.home()))
+        memory_rules::load(&memory_rules::Config::with_home(
+            self.workdir(),
+            self.home(),
+        ))
     }
 }
 
@@ -48,13 +53,36 @@ pub fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
 }
 
 pub fn ids(loaded: &memory_rules::Loaded) -> Vec<String> {
-    loaded.rules.rules().iter().map(|r| format!("{}:{}", r.scope, r.id)).collect()
+    loaded
+        .rules
+        .rules()
+        .iter()
+        .map(|r| format!("{}:{}", r.scope, r.id))
+        .collect()
 }
 
 pub fn active(loaded: &memory_rules::Loaded, files: &[&str], prompt: Option<&str>) -> Vec<String> {
-    loaded.rules.active(files, prompt).into_iter().map(|i| loaded.rules.rules()[i].id.clone()).collect()
+    loaded
+        .rules
+        .active(files, prompt)
+        .into_iter()
+        .map(|i| loaded.rules.rules()[i].id.clone())
+        .collect()
 }
 
 pub fn codes(loaded: &memory_rules::Loaded) -> Vec<String> {
-    loaded.diagnostics.iter().map(|d| format!("{}:{}", d.code, Path::new(&d.file_path).file_name().unwrap().to_string_lossy())).collect()
+    loaded
+        .diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}",
+                d.code,
+                Path::new(&d.file_path)
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+            )
+        })
+        .collect()
 }

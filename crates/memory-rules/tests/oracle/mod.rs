@@ -12,7 +12,12 @@ pub fn glob_match(pattern: &str, path: &str) -> Option<bool> {
     if pattern.is_empty() || !pattern.chars().all(|c| "ab.*?/".contains(c)) {
         return None;
     }
-    if pattern.starts_with('/') || pattern.ends_with('/') || pattern.contains("//") || pattern.starts_with("./") || pattern == "." {
+    if pattern.starts_with('/')
+        || pattern.ends_with('/')
+        || pattern.contains("//")
+        || pattern.starts_with("./")
+        || pattern == "."
+    {
         return None;
     }
     if path.is_empty() || path.starts_with('/') || path.ends_with('/') || path.contains("//") {
@@ -36,7 +41,14 @@ fn match_segments(pats: &[&str], segs: &[&str]) -> bool {
         // minimatch's `a/**` matches `a/b`, not `a`.
         Some((&"**", [])) => !segs.is_empty(),
         Some((&"**", rest)) => (0..=segs.len()).any(|k| match_segments(rest, &segs[k..])),
-        Some((p, rest)) => !segs.is_empty() && match_segment(&p.chars().collect::<Vec<_>>(), &segs[0].chars().collect::<Vec<_>>()) && match_segments(rest, &segs[1..]),
+        Some((p, rest)) => {
+            !segs.is_empty()
+                && match_segment(
+                    &p.chars().collect::<Vec<_>>(),
+                    &segs[0].chars().collect::<Vec<_>>(),
+                )
+                && match_segments(rest, &segs[1..])
+        }
     }
 }
 
@@ -59,6 +71,10 @@ pub fn topic_fires(topic: &str, prompt: &str) -> bool {
     }
     let p = fold(prompt);
     p.char_indices().any(|(i, _)| {
-        p[i..].starts_with(&t) && p[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric())
+        p[i..].starts_with(&t)
+            && p[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
     })
 }

@@ -20,7 +20,10 @@ use crate::Env;
 use memory_rules::context::Workdir;
 use memory_rules::memory::atomic::replace_unsynced;
 use memory_rules::parse::{ParsedRule, RulePattern};
-use memory_rules::{discover, pattern, Stamp, RACY_WINDOW, Activation, Diagnostic, Format, Metadata, Remind, Rule, RuleSet, Scope, Severity};
+use memory_rules::{
+    discover, pattern, Activation, Diagnostic, Format, Metadata, Remind, Rule, RuleSet, Scope,
+    Severity, Stamp, RACY_WINDOW,
+};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -73,30 +76,58 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
     if let Some(cache) = read(&path) {
         let trusted = newest.is_some_and(|n| n + RACY_WINDOW.as_millis() < cache.scanned_at_ms);
         if cache.fingerprint == fingerprint && trusted {
-            return Rules { set: Arc::new(build(env, &cache.rules)), broken: cache.broken };
+            return Rules {
+                set: Arc::new(build(env, &cache.rules)),
+                broken: cache.broken,
+            };
         }
     }
     let scanned_at_ms = now_ms();
     let loaded = env.load();
     let broken = broken_lines(&loaded.diagnostics, &env.config.workdir);
-    if loaded.rules.rules().iter().any(|r| r.format != Format::Wave) {
-        return Rules { set: loaded.rules, broken };
+    if loaded
+        .rules
+        .rules()
+        .iter()
+        .any(|r| r.format != Format::Wave)
+    {
+        return Rules {
+            set: loaded.rules,
+            broken,
+        };
     }
     let rules: Vec<CachedRule> = loaded.rules.rules().iter().map(to_cached).collect();
-    let cache = Cache { version: VERSION, scanned_at_ms, fingerprint, broken: broken.clone(), rules };
+    let cache = Cache {
+        version: VERSION,
+        scanned_at_ms,
+        fingerprint,
+        broken: broken.clone(),
+        rules,
+    };
     if let Ok(bytes) = serde_json::to_vec(&cache) {
         if std::fs::create_dir_all(path.parent().unwrap_or(state_dir)).is_ok() {
             let _ = replace_unsynced(&path, &bytes);
         }
     }
-    Rules { set: loaded.rules, broken }
+    Rules {
+        set: loaded.rules,
+        broken,
+    }
 }
 
 /// `<state dir>/rules/<hash of the workdir and the sources>.json`
 fn cache_path(env: &Env, state_dir: &Path) -> PathBuf {
-    let roots: Vec<String> = env.config.roots().iter().map(|r| format!("{:?}", r)).collect();
+    let roots: Vec<String> = env
+        .config
+        .roots()
+        .iter()
+        .map(|r| format!("{:?}", r))
+        .collect();
     let key = format!("{}\0{}", env.config.workdir.display(), roots.join("\0"));
-    state_dir.join("rules").join(format!("{}.json", super::state::file_key(&format!("roots:{key}"))))
+    state_dir.join("rules").join(format!(
+        "{}.json",
+        super::state::file_key(&format!("roots:{key}"))
+    ))
 }
 
 /// Every found rule file with its stamp, and the discovery's diagnostics;
@@ -119,13 +150,20 @@ fn fingerprint(env: &Env) -> (Vec<String>, Option<u128>) {
         }
     }
     for d in diagnostics {
-        out.push(format!("diag {} {} {}", d.code.as_str(), d.file_path, d.message));
+        out.push(format!(
+            "diag {} {} {}",
+            d.code.as_str(),
+            d.file_path,
+            d.message
+        ));
     }
     (out, newest)
 }
 
 fn now_ms() -> u128 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis())
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis())
 }
 
 fn read(path: &Path) -> Option<Cache> {
@@ -172,7 +210,9 @@ fn build(env: &Env, rules: &[CachedRule]) -> RuleSet {
                 priority: c.priority,
                 topics: c.topics.clone(),
                 description: c.description.clone(),
-                remind: c.every_turn.map(|e| if e { Remind::EveryTurn } else { Remind::Once }),
+                remind: c
+                    .every_turn
+                    .map(|e| if e { Remind::EveryTurn } else { Remind::Once }),
                 activation: match c.activation.as_str() {
                     "on-request" => Activation::OnRequest,
                     "manual" => Activation::Manual,
@@ -187,7 +227,11 @@ fn build(env: &Env, rules: &[CachedRule]) -> RuleSet {
                 .iter()
                 .flatten()
                 .enumerate()
-                .filter_map(|(index, p)| pattern::compile(p).ok().map(|compiled| RulePattern { index, compiled }))
+                .filter_map(|(index, p)| {
+                    pattern::compile(p)
+                        .ok()
+                        .map(|compiled| RulePattern { index, compiled })
+                })
                 .collect();
             let rule = Rule {
                 id: c.id.clone(),
@@ -209,8 +253,20 @@ fn broken_lines(diagnostics: &[Diagnostic], workdir: &Path) -> Vec<String> {
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .map(|d| {
-            let at = d.line.map(|l| format!(":{l}{}", d.column.map(|c| format!(":{c}")).unwrap_or_default())).unwrap_or_default();
-            format!("{}{at} {}", crate::display::show(Path::new(&d.file_path), workdir), d.message)
+            let at = d
+                .line
+                .map(|l| {
+                    format!(
+                        ":{l}{}",
+                        d.column.map(|c| format!(":{c}")).unwrap_or_default()
+                    )
+                })
+                .unwrap_or_default();
+            format!(
+                "{}{at} {}",
+                crate::display::show(Path::new(&d.file_path), workdir),
+                d.message
+            )
         })
         .collect()
 }

@@ -85,10 +85,18 @@ impl Input {
     pub fn read(stdin: impl FnOnce() -> std::io::Result<Vec<u8>>) -> Input {
         let bytes = match stdin() {
             Ok(b) => b,
-            Err(e) => return Input { problem: Some(format!("cannot read the hook input: {e}")), ..Input::default() },
+            Err(e) => {
+                return Input {
+                    problem: Some(format!("cannot read the hook input: {e}")),
+                    ..Input::default()
+                }
+            }
         };
         if bytes.len() > MAX_INPUT_BYTES {
-            return Input { problem: Some(format!("hook input over {MAX_INPUT_BYTES} bytes; skipped")), ..Input::default() };
+            return Input {
+                problem: Some(format!("hook input over {MAX_INPUT_BYTES} bytes; skipped")),
+                ..Input::default()
+            };
         }
         Self::parse(&bytes)
     }
@@ -96,8 +104,18 @@ impl Input {
     pub fn parse(bytes: &[u8]) -> Input {
         let v: Value = match serde_json::from_slice(bytes) {
             Ok(v @ Value::Object(_)) => v,
-            Ok(_) => return Input { problem: Some("hook input is not a JSON object".into()), ..Input::default() },
-            Err(e) => return Input { problem: Some(format!("hook input is not JSON: {e}")), ..Input::default() },
+            Ok(_) => {
+                return Input {
+                    problem: Some("hook input is not a JSON object".into()),
+                    ..Input::default()
+                }
+            }
+            Err(e) => {
+                return Input {
+                    problem: Some(format!("hook input is not JSON: {e}")),
+                    ..Input::default()
+                }
+            }
         };
         let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
         Input {
@@ -107,7 +125,10 @@ impl Input {
             tool_name: text("tool_name"),
             tool_input: v.get("tool_input").cloned().unwrap_or(Value::Null),
             source: text("source"),
-            stop_hook_active: v.get("stop_hook_active").and_then(Value::as_bool).unwrap_or(false),
+            stop_hook_active: v
+                .get("stop_hook_active")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             problem: None,
         }
     }
@@ -115,23 +136,43 @@ impl Input {
     /// Where the project is: `$CLAUDE_PROJECT_DIR` (set by Claude Code for
     /// hooks), else the input's `cwd`.
     pub fn project_dir(&self) -> Option<PathBuf> {
-        std::env::var_os("CLAUDE_PROJECT_DIR").filter(|d| !d.is_empty()).map(PathBuf::from).or_else(|| self.cwd.as_ref().map(PathBuf::from))
+        std::env::var_os("CLAUDE_PROJECT_DIR")
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| self.cwd.as_ref().map(PathBuf::from))
     }
 
     /// The files `tool_input` names.
     fn files(&self) -> Vec<String> {
-        FILE_KEYS.iter().filter_map(|k| self.tool_input.get(*k).and_then(Value::as_str)).filter(|s| !s.is_empty()).map(str::to_string).collect()
+        FILE_KEYS
+            .iter()
+            .filter_map(|k| self.tool_input.get(*k).and_then(Value::as_str))
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
     }
 }
 
 /// A hook that could not start (a bad workdir): say why, exit 0.
 pub fn skipped(out: Output) -> Output {
-    let line = out.stderr.lines().next().unwrap_or("wave-rules: hook skipped").to_string();
-    Output { stdout: String::new(), stderr: format!("{line}\n"), code: 0 }
+    let line = out
+        .stderr
+        .lines()
+        .next()
+        .unwrap_or("wave-rules: hook skipped")
+        .to_string();
+    Output {
+        stdout: String::new(),
+        stderr: format!("{line}\n"),
+        code: 0,
+    }
 }
 
 fn warn(out: &mut Output, message: impl AsRef<str>) {
-    out.stderr.push_str(&format!("wave-rules hook: {}\n", message.as_ref().replace('\n', " ")));
+    out.stderr.push_str(&format!(
+        "wave-rules hook: {}\n",
+        message.as_ref().replace('\n', " ")
+    ));
 }
 
 /// Runs one hook event. Always exits 0.
@@ -140,10 +181,21 @@ fn warn(out: &mut Output, message: impl AsRef<str>) {
 /// `--sources` chose the sources, the Claude-format ones are left out here:
 /// the model would get those rules twice.
 pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
-    if !env.explicit_sources && env.config.sources.iter().any(|s| s.format == Format::Claude) {
+    if !env.explicit_sources
+        && env
+            .config
+            .sources
+            .iter()
+            .any(|s| s.format == Format::Claude)
+    {
         let mut config = env.config.clone();
         config.sources.retain(|s| s.format != Format::Claude);
-        let own = Env { config, json: env.json, home: env.home.clone(), explicit_sources: true };
+        let own = Env {
+            config,
+            json: env.json,
+            home: env.home.clone(),
+            explicit_sources: true,
+        };
         return run_event(&own, action, input);
     }
     let mut out = Output::default();
@@ -158,12 +210,19 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         return out;
     }
     let budget = match action {
-        HookAction::SessionStart(b) | HookAction::UserPromptSubmit(b) | HookAction::PostToolUse(b) => b.clone(),
+        HookAction::SessionStart(b)
+        | HookAction::UserPromptSubmit(b)
+        | HookAction::PostToolUse(b) => b.clone(),
         _ => BudgetArgs::default(),
     };
     if let HookAction::PostToolUse(_) = action {
         // Nothing to do for other tools: do not even load the rules.
-        if !input.tool_name.as_deref().is_some_and(|t| FILE_TOOLS.contains(&t)) || input.files().is_empty() {
+        if !input
+            .tool_name
+            .as_deref()
+            .is_some_and(|t| FILE_TOOLS.contains(&t))
+            || input.files().is_empty()
+        {
             return out;
         }
     }
@@ -171,7 +230,14 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     let set = &*loaded.set;
     if !loaded.broken.is_empty() {
         let n = loaded.broken.len();
-        warn(&mut out, format!("skipped {n} broken rule{}: {}", if n == 1 { "" } else { "s" }, loaded.broken.join("; ")));
+        warn(
+            &mut out,
+            format!(
+                "skipped {n} broken rule{}: {}",
+                if n == 1 { "" } else { "s" },
+                loaded.broken.join("; ")
+            ),
+        );
     }
     let Some(session) = input.session_id.as_deref() else {
         // No session: answer statelessly (every rule counts as new).
@@ -186,7 +252,9 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         state.sticky = sticky(set, state);
         text
     });
-    if matches!(action, HookAction::SessionStart(_)) && input.source.as_deref().is_none_or(|s| s == "startup") {
+    if matches!(action, HookAction::SessionStart(_))
+        && input.source.as_deref().is_none_or(|s| s == "startup")
+    {
         store.clean_stale(&mut problems);
     }
     for p in problems {
@@ -206,10 +274,23 @@ fn emit(action: &HookAction, text: String, out: &mut Output) {
 }
 
 /// The text for this event, and the state changes it implies.
-fn respond(action: &HookAction, budget: &BudgetArgs, env: &Env, set: &RuleSet, input: &Input, state: &mut SessionState) -> String {
+fn respond(
+    action: &HookAction,
+    budget: &BudgetArgs,
+    env: &Env,
+    set: &RuleSet,
+    input: &Input,
+    state: &mut SessionState,
+) -> String {
     let rules = set.rules();
-    let always: Vec<usize> = (0..rules.len()).filter(|&i| rules[i].metadata.is_unconditional()).collect();
-    let mut options = RenderOptions { max_lines: budget.max_lines, max_bytes: Some(budget.max_bytes), ..RenderOptions::default() };
+    let always: Vec<usize> = (0..rules.len())
+        .filter(|&i| rules[i].metadata.is_unconditional())
+        .collect();
+    let mut options = RenderOptions {
+        max_lines: budget.max_lines,
+        max_bytes: Some(budget.max_bytes),
+        ..RenderOptions::default()
+    };
     match action {
         HookAction::SessionStart(_) => {
             let source = input.source.as_deref().unwrap_or("startup");
@@ -235,7 +316,8 @@ fn respond(action: &HookAction, budget: &BudgetArgs, env: &Env, set: &RuleSet, i
                 _ => *state = SessionState::default(),
             }
             let memory = if with_memory {
-                MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir)).load_for_prompt(MEMORY_MAX_LINES)
+                MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir))
+                    .load_for_prompt(MEMORY_MAX_LINES)
             } else {
                 String::new()
             };
@@ -255,7 +337,10 @@ fn respond(action: &HookAction, budget: &BudgetArgs, env: &Env, set: &RuleSet, i
             }
             // Always-on rules the session has not been given (no
             // SessionStart ran, or a rule was added since) come along.
-            let mut give: Vec<usize> = always.into_iter().filter(|&i| !state.delivered.contains(&rules[i].id)).collect();
+            let mut give: Vec<usize> = always
+                .into_iter()
+                .filter(|&i| !state.delivered.contains(&rules[i].id))
+                .collect();
             give.extend(topic.iter().copied());
             give.sort_unstable();
             give.dedup();
@@ -295,27 +380,45 @@ fn deliver(state: &mut SessionState, picked: &[&Rule], options: &RenderOptions) 
 
 fn ids_to_indices(set: &RuleSet, ids: &[String]) -> Vec<usize> {
     let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
-    (0..set.rules().len()).filter(|&i| wanted.contains(set.rules()[i].id.as_str())).collect()
+    (0..set.rules().len())
+        .filter(|&i| wanted.contains(set.rules()[i].id.as_str()))
+        .collect()
 }
 
 /// The `remind: every-turn` rules active in the session: always-on, the
 /// files it touched, the topics of the latest prompt.
 fn sticky(set: &RuleSet, state: &SessionState) -> Vec<Sticky> {
     let rules = set.rules();
-    if !rules.iter().any(|r| r.metadata.remind == Some(Remind::EveryTurn)) {
+    if !rules
+        .iter()
+        .any(|r| r.metadata.remind == Some(Remind::EveryTurn))
+    {
         return Vec::new();
     }
     let mut on: HashSet<usize> = set.active(&state.files, None).into_iter().collect();
     on.extend(ids_to_indices(set, &state.prompt_topics));
-    let mut on: Vec<usize> = on.into_iter().filter(|&i| rules[i].metadata.remind == Some(Remind::EveryTurn)).collect();
+    let mut on: Vec<usize> = on
+        .into_iter()
+        .filter(|&i| rules[i].metadata.remind == Some(Remind::EveryTurn))
+        .collect();
     on.sort_unstable();
-    on.into_iter().map(|i| Sticky { id: rules[i].id.clone(), line: sticky_line(&rules[i]) }).collect()
+    on.into_iter()
+        .map(|i| Sticky {
+            id: rules[i].id.clone(),
+            line: sticky_line(&rules[i]),
+        })
+        .collect()
 }
 
 /// `[id] description`, or the first line of the rule (as `stickyLine` in
 /// the package).
 pub fn sticky_line(rule: &Rule) -> String {
-    let description = rule.metadata.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
+    let description = rule
+        .metadata
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
     let text = description.unwrap_or_else(|| rule.content.split('\n').next().unwrap_or("").trim());
     format!("[{}] {text}", rule.id)
 }
@@ -326,7 +429,9 @@ fn stop(store: &state::Store, input: &Input, out: &mut Output) {
     if input.stop_hook_active {
         return;
     }
-    let Some(session) = input.session_id.as_deref() else { return };
+    let Some(session) = input.session_id.as_deref() else {
+        return;
+    };
     let sticky = match store.read(session) {
         Ok(Some(s)) => s.sticky,
         Ok(None) => return,

@@ -20,7 +20,10 @@ use std::path::{Path, PathBuf};
 pub const EVENTS: [(&str, Option<&str>); 4] = [
     ("SessionStart", None),
     ("UserPromptSubmit", None),
-    ("PostToolUse", Some("Read|Edit|MultiEdit|Write|NotebookEdit")),
+    (
+        "PostToolUse",
+        Some("Read|Edit|MultiEdit|Write|NotebookEdit"),
+    ),
     ("Stop", None),
 ];
 /// Seconds Claude Code gives each of our hooks before it moves on.
@@ -163,18 +166,31 @@ pub fn settings_path(env: &Env, scope: ScopeArg) -> PathBuf {
 
 /// The command before `hook <Event>`: `--command`, else this program.
 fn command_prefix(args: &InstallArgs) -> Result<String, Output> {
-    if let Some(c) = args.command.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+    if let Some(c) = args
+        .command
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    {
         return Ok(c.to_string());
     }
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
-        .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot find this program's path ({e}); pass --command")))?;
+        .map_err(|e| {
+            Output::fail(
+                EXIT_TROUBLE,
+                format!("cannot find this program's path ({e}); pass --command"),
+            )
+        })?;
     Ok(shell_quote(&exe.to_string_lossy()))
 }
 
 /// Quotes a word for the shell Claude Code runs hook commands with.
 pub fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+:@=,".contains(&b));
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@=,".contains(&b));
     if plain {
         word.to_string()
     } else {
@@ -192,48 +208,99 @@ fn is_ours(command: &str, event: &str) -> bool {
 fn read_settings(path: &Path) -> Result<Json, Output> {
     let text = match std::fs::metadata(path) {
         Ok(m) if m.len() > MAX_SETTINGS_BYTES => {
-            return Err(Output::fail(EXIT_FAILURE, format!("{}: over {MAX_SETTINGS_BYTES} bytes; left as it is", path.display())))
+            return Err(Output::fail(
+                EXIT_FAILURE,
+                format!(
+                    "{}: over {MAX_SETTINGS_BYTES} bytes; left as it is",
+                    path.display()
+                ),
+            ))
         }
-        Ok(_) => std::fs::read_to_string(path).map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display())))?,
+        Ok(_) => std::fs::read_to_string(path).map_err(|e| {
+            Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display()))
+        })?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Json::Object(Vec::new())),
-        Err(e) => return Err(Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display()))),
+        Err(e) => {
+            return Err(Output::fail(
+                EXIT_TROUBLE,
+                format!("cannot read {}: {e}", path.display()),
+            ))
+        }
     };
     if text.trim().is_empty() {
         return Ok(Json::Object(Vec::new()));
     }
     let value: Json = serde_json::from_str(&text).map_err(|e| {
-        Output::fail(EXIT_FAILURE, format!("{}:{}:{}: not valid JSON ({e}); left as it is", path.display(), e.line(), e.column()))
+        Output::fail(
+            EXIT_FAILURE,
+            format!(
+                "{}:{}:{}: not valid JSON ({e}); left as it is",
+                path.display(),
+                e.line(),
+                e.column()
+            ),
+        )
     })?;
     match &value {
         Json::Object(_) => {}
-        _ => return Err(Output::fail(EXIT_FAILURE, format!("{}: not a JSON object; left as it is", path.display()))),
+        _ => {
+            return Err(Output::fail(
+                EXIT_FAILURE,
+                format!("{}: not a JSON object; left as it is", path.display()),
+            ))
+        }
     }
     match value.get("hooks") {
         None | Some(Json::Object(_)) => Ok(value),
-        Some(_) => Err(Output::fail(EXIT_FAILURE, format!("{}: \"hooks\" is not an object; left as it is", path.display()))),
+        Some(_) => Err(Output::fail(
+            EXIT_FAILURE,
+            format!(
+                "{}: \"hooks\" is not an object; left as it is",
+                path.display()
+            ),
+        )),
     }
 }
 
 fn write_settings(path: &Path, value: &Json) -> Result<(), Output> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Output::fail(
+            EXIT_TROUBLE,
+            format!("cannot create {}: {e}", dir.display()),
+        )
+    })?;
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
-    memory_rules::memory::atomic::replace(path, text.as_bytes())
-        .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot write {}: {e}", path.display())))
+    memory_rules::memory::atomic::replace(path, text.as_bytes()).map_err(|e| {
+        Output::fail(
+            EXIT_TROUBLE,
+            format!("cannot write {}: {e}", path.display()),
+        )
+    })
 }
 
 /// Removes our hooks from `settings.hooks`; empty groups, events and the
 /// `hooks` object itself go when we emptied them. Returns how many went.
 fn remove_ours(settings: &mut Json) -> usize {
     let mut removed = 0;
-    let Some(Json::Object(events)) = settings.get_mut("hooks") else { return 0 };
+    let Some(Json::Object(events)) = settings.get_mut("hooks") else {
+        return 0;
+    };
     for (event, groups) in events.iter_mut() {
-        let Json::Array(groups) = groups else { continue };
+        let Json::Array(groups) = groups else {
+            continue;
+        };
         groups.retain_mut(|group| {
-            let Some(Json::Array(hooks)) = group.get_mut("hooks") else { return true };
+            let Some(Json::Array(hooks)) = group.get_mut("hooks") else {
+                return true;
+            };
             let before = hooks.len();
-            hooks.retain(|h| !h.get("command").and_then(Json::as_str).is_some_and(|c| is_ours(c, event)));
+            hooks.retain(|h| {
+                !h.get("command")
+                    .and_then(Json::as_str)
+                    .is_some_and(|c| is_ours(c, event))
+            });
             removed += before - hooks.len();
             !(hooks.is_empty() && before > 0)
         });
@@ -268,7 +335,10 @@ pub fn install(env: &Env, args: &InstallArgs) -> Output {
         }
         let hook = Json::Object(vec![
             ("type".into(), Json::text("command")),
-            ("command".into(), Json::String(format!("{prefix} hook {event}"))),
+            (
+                "command".into(),
+                Json::String(format!("{prefix} hook {event}")),
+            ),
             ("timeout".into(), Json::Number(HOOK_TIMEOUT_SECS.into())),
         ]);
         group.push(("hooks".to_string(), Json::Array(vec![hook])));
@@ -287,7 +357,11 @@ pub fn install(env: &Env, args: &InstallArgs) -> Output {
     }
     out.stdout = format!(
         "installed wave-rules hooks ({}) in {}\ncommand: {prefix} hook <event>\n",
-        EVENTS.iter().map(|(e, _)| *e).collect::<Vec<_>>().join(", "),
+        EVENTS
+            .iter()
+            .map(|(e, _)| *e)
+            .collect::<Vec<_>>()
+            .join(", "),
         path.display()
     );
     out
@@ -312,7 +386,11 @@ pub fn uninstall(env: &Env, args: &InstallArgs) -> Output {
     if let Err(e) = write_settings(&path, &settings) {
         return e;
     }
-    out.stdout = format!("removed {removed} wave-rules hook{} from {}\n", if removed == 1 { "" } else { "s" }, path.display());
+    out.stdout = format!(
+        "removed {removed} wave-rules hook{} from {}\n",
+        if removed == 1 { "" } else { "s" },
+        path.display()
+    );
     out
 }
 

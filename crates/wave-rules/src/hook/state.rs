@@ -70,7 +70,11 @@ impl SessionState {
 
 /// The state directory (see the module comment).
 pub fn state_dir(home: &Path) -> PathBuf {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(d) = env("WAVE_RULES_STATE_DIR") {
         return d;
     }
@@ -89,7 +93,9 @@ pub fn state_dir(home: &Path) -> PathBuf {
 pub fn file_key(session: &str) -> String {
     let plain = !session.is_empty()
         && session.len() <= 128
-        && session.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        && session
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if plain {
         return session.to_string();
     }
@@ -108,7 +114,9 @@ pub struct Store {
 
 impl Store {
     pub fn new(state_dir: PathBuf) -> Store {
-        Store { dir: state_dir.join("sessions") }
+        Store {
+            dir: state_dir.join("sessions"),
+        }
     }
 
     pub fn path(&self, session: &str) -> PathBuf {
@@ -122,24 +130,43 @@ impl Store {
             Ok(f) => {
                 use std::io::Read;
                 let mut bytes = Vec::new();
-                f.take(MAX_STATE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                f.take(MAX_STATE_BYTES + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 bytes
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
         if bytes.len() as u64 > MAX_STATE_BYTES {
-            return Err(format!("{} is over {MAX_STATE_BYTES} bytes; ignored", path.display()));
+            return Err(format!(
+                "{} is over {MAX_STATE_BYTES} bytes; ignored",
+                path.display()
+            ));
         }
-        serde_json::from_slice(&bytes).map(Some).map_err(|e| format!("{} is unreadable ({e}); the session starts afresh", path.display()))
+        serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+            format!(
+                "{} is unreadable ({e}); the session starts afresh",
+                path.display()
+            )
+        })
     }
 
     /// Runs `f` on the session's state under the lock and saves what it
     /// changed. Trouble (no directory, a lock held too long, a bad file) is
     /// pushed to `problems` and `f` still runs, on what could be read.
-    pub fn update<R>(&self, session: &str, workdir: &Path, problems: &mut Vec<String>, f: impl FnOnce(&mut SessionState) -> R) -> R {
+    pub fn update<R>(
+        &self,
+        session: &str,
+        workdir: &Path,
+        problems: &mut Vec<String>,
+        f: impl FnOnce(&mut SessionState) -> R,
+    ) -> R {
         if let Err(e) = std::fs::create_dir_all(&self.dir) {
-            problems.push(format!("state not saved: cannot create {}: {e}", self.dir.display()));
+            problems.push(format!(
+                "state not saved: cannot create {}: {e}",
+                self.dir.display()
+            ));
             return f(&mut SessionState::default());
         }
         let lock = match ScopeLock::acquire(&self.dir, LOCK_TIMEOUT) {
@@ -174,7 +201,9 @@ impl Store {
     /// Removes the files of sessions idle for [`STALE_AFTER`] (and temp
     /// files a killed hook left behind).
     pub fn clean_stale(&self, problems: &mut Vec<String>) {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
         let now = SystemTime::now();
         for entry in entries.take(MAX_CLEANUP_ENTRIES).flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -185,10 +214,17 @@ impl Store {
             } else {
                 continue;
             };
-            let age = entry.metadata().and_then(|m| m.modified()).ok().and_then(|t| now.duration_since(t).ok());
+            let age = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| now.duration_since(t).ok());
             if age.is_some_and(|a| a > max_age) {
                 if let Err(e) = std::fs::remove_file(entry.path()) {
-                    problems.push(format!("cannot remove stale {}: {e}", entry.path().display()));
+                    problems.push(format!(
+                        "cannot remove stale {}: {e}",
+                        entry.path().display()
+                    ));
                 }
             }
         }
@@ -211,11 +247,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path().to_path_buf());
         let mut problems = Vec::new();
-        store.update("s1", Path::new("/w"), &mut problems, |s| s.mark_delivered("a.md"));
+        store.update("s1", Path::new("/w"), &mut problems, |s| {
+            s.mark_delivered("a.md")
+        });
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(store.read("s1").unwrap().unwrap().delivered, ["a.md"]);
         std::fs::write(store.path("s1"), "{not json").unwrap();
-        let delivered = store.update("s1", Path::new("/w"), &mut problems, |s| s.delivered.clone());
+        let delivered = store.update("s1", Path::new("/w"), &mut problems, |s| {
+            s.delivered.clone()
+        });
         assert!(delivered.is_empty());
         assert_eq!(problems.len(), 1);
         assert!(problems[0].contains("unreadable"), "{problems:?}");

@@ -29,7 +29,9 @@ impl Freshness {
     pub fn new(config: &Config) -> Freshness {
         #[cfg(target_os = "linux")]
         {
-            Freshness { watch: linux::Watch::new(config) }
+            Freshness {
+                watch: linux::Watch::new(config),
+            }
         }
         #[cfg(not(target_os = "linux"))]
         {
@@ -104,7 +106,10 @@ mod linux {
                     continue;
                 }
                 let depth = source.depth.unwrap_or(usize::MAX);
-                for entry in walkdir::WalkDir::new(&source.dir).follow_links(true).max_depth(depth) {
+                for entry in walkdir::WalkDir::new(&source.dir)
+                    .follow_links(true)
+                    .max_depth(depth)
+                {
                     let Ok(entry) = entry else { continue };
                     if entry.file_type().is_dir() {
                         dirs.insert(entry.into_path());
@@ -119,13 +124,26 @@ mod linux {
             for dir in &dirs {
                 watches.add(dir, mask()).ok()?;
             }
-            Some(Watch { inotify, buffer: vec![0; 4096] })
+            Some(Watch {
+                inotify,
+                buffer: vec![0; 4096],
+            })
         }
 
         /// False when a watch could not be added.
         pub fn add_files(&mut self, loaded: &Loaded) -> bool {
             let mut watches = self.inotify.watches();
-            let files = loaded.rules.rules().iter().map(|r| r.file_path.clone()).chain(loaded.diagnostics.iter().map(|d| PathBuf::from(&d.file_path)));
+            let files = loaded
+                .rules
+                .rules()
+                .iter()
+                .map(|r| r.file_path.clone())
+                .chain(
+                    loaded
+                        .diagnostics
+                        .iter()
+                        .map(|d| PathBuf::from(&d.file_path)),
+                );
             for file in files {
                 if file.is_symlink() && file.is_file() && watches.add(&file, mask()).is_err() {
                     return false;

@@ -93,7 +93,9 @@ impl McpClient {
     /// Our entry, as JSON.
     fn entry(self, command: &str, args: &[String]) -> Value {
         match self {
-            McpClient::Claude | McpClient::Vscode => json!({ "type": "stdio", "command": command, "args": args }),
+            McpClient::Claude | McpClient::Vscode => {
+                json!({ "type": "stdio", "command": command, "args": args })
+            }
             McpClient::Opencode => {
                 let mut all = vec![command.to_string()];
                 all.extend(args.iter().cloned());
@@ -108,7 +110,10 @@ fn vscode_user_dir(home: &Path) -> PathBuf {
     if cfg!(target_os = "macos") {
         home.join("Library/Application Support/Code/User")
     } else if cfg!(windows) {
-        std::env::var_os("APPDATA").map(PathBuf::from).unwrap_or_else(|| home.join("AppData/Roaming")).join("Code/User")
+        std::env::var_os("APPDATA")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.join("AppData/Roaming"))
+            .join("Code/User")
     } else {
         home.join(".config/Code/User")
     }
@@ -117,13 +122,23 @@ fn vscode_user_dir(home: &Path) -> PathBuf {
 /// The command and the arguments before `mcp`: `--command`, else `node` and
 /// the package's script (under `npx`), else this program; always absolute.
 fn command(args: &McpInstallArgs) -> Result<(String, Vec<String>), Output> {
-    if let Some(c) = args.command.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
-        let path = std::path::absolute(c).map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot use --command {c}: {e}")))?;
+    if let Some(c) = args
+        .command
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    {
+        let path = std::path::absolute(c)
+            .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot use --command {c}: {e}")))?;
         return Ok((path.to_string_lossy().into_owned(), Vec::new()));
     }
     if let Some(raw) = std::env::var_os(SELF_ENV) {
         if let Ok(Value::Array(parts)) = serde_json::from_str::<Value>(&raw.to_string_lossy()) {
-            let parts: Vec<String> = parts.iter().filter_map(Value::as_str).map(str::to_string).collect();
+            let parts: Vec<String> = parts
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect();
             if let Some((first, rest)) = parts.split_first() {
                 return Ok((first.clone(), rest.to_vec()));
             }
@@ -131,14 +146,24 @@ fn command(args: &McpInstallArgs) -> Result<(String, Vec<String>), Output> {
     }
     let exe = std::env::current_exe()
         .and_then(|p| std::fs::canonicalize(&p).or(Ok(p)))
-        .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot find this program's path ({e}); pass --command")))?;
+        .map_err(|e| {
+            Output::fail(
+                EXIT_TROUBLE,
+                format!("cannot find this program's path ({e}); pass --command"),
+            )
+        })?;
     Ok((exe.to_string_lossy().into_owned(), Vec::new()))
 }
 
 /// The server's arguments for this client: `mcp`, plus the project folder
 /// for the editors that start servers elsewhere and expand
 /// `${workspaceFolder}`.
-fn server_args(client: McpClient, scope: ScopeArg, prefix: Vec<String>, extra: &[String]) -> Vec<String> {
+fn server_args(
+    client: McpClient,
+    scope: ScopeArg,
+    prefix: Vec<String>,
+    extra: &[String],
+) -> Vec<String> {
     let mut args = prefix;
     args.push("mcp".into());
     if scope == ScopeArg::Project && matches!(client, McpClient::Vscode | McpClient::Cursor) {
@@ -152,19 +177,37 @@ fn server_args(client: McpClient, scope: ScopeArg, prefix: Vec<String>, extra: &
 fn read(path: &Path) -> Result<Option<String>, Output> {
     match std::fs::metadata(path) {
         Ok(m) if m.len() > MAX_SETTINGS_BYTES => {
-            return Err(Output::fail(EXIT_FAILURE, format!("{} is over {MAX_SETTINGS_BYTES} bytes; not edited", path.display())))
+            return Err(Output::fail(
+                EXIT_FAILURE,
+                format!(
+                    "{} is over {MAX_SETTINGS_BYTES} bytes; not edited",
+                    path.display()
+                ),
+            ))
         }
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display()))),
+        Err(e) => {
+            return Err(Output::fail(
+                EXIT_TROUBLE,
+                format!("cannot read {}: {e}", path.display()),
+            ))
+        }
     }
-    std::fs::read_to_string(path).map(Some).map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display())))
+    std::fs::read_to_string(path)
+        .map(Some)
+        .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display())))
 }
 
 /// Writes through a temporary file and a rename, so a reader never sees
 /// half a settings file.
 fn write(path: &Path, text: &str) -> Result<(), Output> {
-    let fail = |e: std::io::Error| Output::fail(EXIT_TROUBLE, format!("cannot write {}: {e}", path.display()));
+    let fail = |e: std::io::Error| {
+        Output::fail(
+            EXIT_TROUBLE,
+            format!("cannot write {}: {e}", path.display()),
+        )
+    };
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(fail)?;
     }
@@ -182,30 +225,60 @@ fn to_input(value: &Value) -> CstInputValue {
         Value::Array(items) => CstInputValue::Array(items.iter().map(to_input).collect()),
         Value::Object(map) => {
             // The keys in the order the agents' own docs write them.
-            let rank = |k: &str| ["type", "command", "args", "enabled"].iter().position(|x| *x == k).unwrap_or(usize::MAX);
+            let rank = |k: &str| {
+                ["type", "command", "args", "enabled"]
+                    .iter()
+                    .position(|x| *x == k)
+                    .unwrap_or(usize::MAX)
+            };
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
             entries.sort_by_key(|(k, _)| rank(k));
-            CstInputValue::Object(entries.into_iter().map(|(k, v)| (k.clone(), to_input(v))).collect())
+            CstInputValue::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), to_input(v)))
+                    .collect(),
+            )
         }
     }
 }
 
 fn parse_json(path: &Path, text: &str) -> Result<CstRootNode, Output> {
-    CstRootNode::parse(text, &ParseOptions::default())
-        .map_err(|e| Output::fail(EXIT_FAILURE, format!("{} is not valid JSON ({e}); not edited", path.display())))
+    CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| {
+        Output::fail(
+            EXIT_FAILURE,
+            format!("{} is not valid JSON ({e}); not edited", path.display()),
+        )
+    })
 }
 
 /// The edited JSON text, or `None` when nothing changes.
-pub fn install_json(path: &Path, text: Option<&str>, container: &str, entry: &Value) -> Result<Option<String>, Output> {
+pub fn install_json(
+    path: &Path,
+    text: Option<&str>,
+    container: &str,
+    entry: &Value,
+) -> Result<Option<String>, Output> {
     let root = parse_json(path, text.unwrap_or(""))?;
     let Some(obj) = root.object_value_or_create() else {
-        return Err(Output::fail(EXIT_FAILURE, format!("{} does not hold a JSON object; not edited", path.display())));
+        return Err(Output::fail(
+            EXIT_FAILURE,
+            format!("{} does not hold a JSON object; not edited", path.display()),
+        ));
     };
     let Some(servers) = obj.object_value_or_create(container) else {
-        return Err(Output::fail(EXIT_FAILURE, format!("'{container}' in {} is not an object; not edited", path.display())));
+        return Err(Output::fail(
+            EXIT_FAILURE,
+            format!(
+                "'{container}' in {} is not an object; not edited",
+                path.display()
+            ),
+        ));
     };
     match servers.get(ENTRY) {
-        Some(prop) if prop.value().and_then(|v| v.to_serde_value()).as_ref() == Some(entry) => return Ok(None),
+        Some(prop) if prop.value().and_then(|v| v.to_serde_value()).as_ref() == Some(entry) => {
+            return Ok(None)
+        }
         Some(prop) => prop.set_value(to_input(entry)),
         None => {
             servers.append(ENTRY, to_input(entry));
@@ -222,9 +295,15 @@ pub fn install_json(path: &Path, text: Option<&str>, container: &str, entry: &Va
 /// when nothing else is left (the file can go).
 pub fn uninstall_json(path: &Path, text: &str, container: &str) -> Result<Option<String>, Output> {
     let root = parse_json(path, text)?;
-    let Some(obj) = root.object_value() else { return Ok(None) };
-    let Some(servers) = obj.object_value(container) else { return Ok(None) };
-    let Some(prop) = servers.get(ENTRY) else { return Ok(None) };
+    let Some(obj) = root.object_value() else {
+        return Ok(None);
+    };
+    let Some(servers) = obj.object_value(container) else {
+        return Ok(None);
+    };
+    let Some(prop) = servers.get(ENTRY) else {
+        return Ok(None);
+    };
     prop.remove();
     if servers.properties().is_empty() && !has_comments(&servers.to_string()) {
         if let Some(p) = obj.get(container) {
@@ -242,11 +321,19 @@ fn has_comments(text: &str) -> bool {
 }
 
 /// The edited TOML text, or `None` when nothing changes.
-pub fn install_toml(path: &Path, text: Option<&str>, container: &str, command: &str, args: &[String]) -> Result<Option<String>, Output> {
-    let mut doc: toml_edit::DocumentMut = text
-        .unwrap_or("")
-        .parse()
-        .map_err(|e| Output::fail(EXIT_FAILURE, format!("{} is not valid TOML ({e}); not edited", path.display())))?;
+pub fn install_toml(
+    path: &Path,
+    text: Option<&str>,
+    container: &str,
+    command: &str,
+    args: &[String],
+) -> Result<Option<String>, Output> {
+    let mut doc: toml_edit::DocumentMut = text.unwrap_or("").parse().map_err(|e| {
+        Output::fail(
+            EXIT_FAILURE,
+            format!("{} is not valid TOML ({e}); not edited", path.display()),
+        )
+    })?;
     let mut entry = toml_edit::Table::new();
     entry.insert("command", toml_edit::value(command));
     let mut list = toml_edit::Array::new();
@@ -260,14 +347,23 @@ pub fn install_toml(path: &Path, text: Option<&str>, container: &str, command: &
         toml_edit::Item::Table(t)
     });
     let Some(servers) = servers.as_table_like_mut() else {
-        return Err(Output::fail(EXIT_FAILURE, format!("'{container}' in {} is not a table; not edited", path.display())));
+        return Err(Output::fail(
+            EXIT_FAILURE,
+            format!(
+                "'{container}' in {} is not a table; not edited",
+                path.display()
+            ),
+        ));
     };
     if let Some(existing) = servers.get(ENTRY).and_then(|i| i.as_table_like()) {
         let same_command = existing.get("command").and_then(|v| v.as_str()) == Some(command);
         let same_args = existing
             .get("args")
             .and_then(|v| v.as_array())
-            .is_some_and(|a| a.iter().map(|v| v.as_str()).collect::<Vec<_>>() == args.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>());
+            .is_some_and(|a| {
+                a.iter().map(|v| v.as_str()).collect::<Vec<_>>()
+                    == args.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>()
+            });
         if same_command && same_args && existing.len() == 2 {
             return Ok(None);
         }
@@ -278,18 +374,31 @@ pub fn install_toml(path: &Path, text: Option<&str>, container: &str, command: &
 
 /// The TOML text without our entry, or `None` when it has none.
 pub fn uninstall_toml(path: &Path, text: &str, container: &str) -> Result<Option<String>, Output> {
-    let mut doc: toml_edit::DocumentMut =
-        text.parse().map_err(|e| Output::fail(EXIT_FAILURE, format!("{} is not valid TOML ({e}); not edited", path.display())))?;
-    let Some(servers) = doc.get_mut(container).and_then(|i| i.as_table_like_mut()) else { return Ok(None) };
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| {
+        Output::fail(
+            EXIT_FAILURE,
+            format!("{} is not valid TOML ({e}); not edited", path.display()),
+        )
+    })?;
+    let Some(servers) = doc.get_mut(container).and_then(|i| i.as_table_like_mut()) else {
+        return Ok(None);
+    };
     if servers.remove(ENTRY).is_none() {
         return Ok(None);
     }
-    let empty_implicit = doc.get(container).and_then(|i| i.as_table()).is_some_and(|t| t.is_empty() && t.is_implicit());
+    let empty_implicit = doc
+        .get(container)
+        .and_then(|i| i.as_table())
+        .is_some_and(|t| t.is_empty() && t.is_implicit());
     if empty_implicit {
         doc.remove(container);
     }
     let out = doc.to_string();
-    Ok(Some(if out.trim().is_empty() { String::new() } else { out }))
+    Ok(Some(if out.trim().is_empty() {
+        String::new()
+    } else {
+        out
+    }))
 }
 
 /// `mcp install`.
@@ -307,17 +416,39 @@ pub(crate) fn install(env: &Env, args: &McpInstallArgs) -> Output {
         Err(out) => return out,
     };
     let edited = match client {
-        McpClient::Codex => install_toml(&path, text.as_deref(), client.container(), &cmd, &server_args),
-        _ => install_json(&path, text.as_deref(), client.container(), &client.entry(&cmd, &server_args)),
+        McpClient::Codex => install_toml(
+            &path,
+            text.as_deref(),
+            client.container(),
+            &cmd,
+            &server_args,
+        ),
+        _ => install_json(
+            &path,
+            text.as_deref(),
+            client.container(),
+            &client.entry(&cmd, &server_args),
+        ),
     };
     let shown = format!("{cmd} {}", server_args.join(" "));
     match edited {
         Err(out) => out,
-        Ok(None) => Output { stdout: format!("wave-rules MCP server already installed for {} in {}\n", client.as_str(), path.display()), ..Output::default() },
+        Ok(None) => Output {
+            stdout: format!(
+                "wave-rules MCP server already installed for {} in {}\n",
+                client.as_str(),
+                path.display()
+            ),
+            ..Output::default()
+        },
         Ok(Some(new)) => match write(&path, &new) {
             Err(out) => out,
             Ok(()) => Output {
-                stdout: format!("installed the wave-rules MCP server for {} in {}\ncommand: {shown}\n", client.as_str(), path.display()),
+                stdout: format!(
+                    "installed the wave-rules MCP server for {} in {}\ncommand: {shown}\n",
+                    client.as_str(),
+                    path.display()
+                ),
                 ..Output::default()
             },
         },
@@ -331,7 +462,12 @@ pub(crate) fn uninstall(env: &Env, args: &McpInstallArgs) -> Output {
     let path = client.settings_path(scope, &env.config.workdir, &env.home_dir());
     let text = match read(&path) {
         Ok(Some(t)) => t,
-        Ok(None) => return Output { stdout: format!("nothing to remove: {} does not exist\n", path.display()), ..Output::default() },
+        Ok(None) => {
+            return Output {
+                stdout: format!("nothing to remove: {} does not exist\n", path.display()),
+                ..Output::default()
+            }
+        }
         Err(out) => return out,
     };
     let edited = match client {
@@ -340,14 +476,35 @@ pub(crate) fn uninstall(env: &Env, args: &McpInstallArgs) -> Output {
     };
     match edited {
         Err(out) => out,
-        Ok(None) => Output { stdout: format!("nothing to remove: no wave-rules server in {}\n", path.display()), ..Output::default() },
+        Ok(None) => Output {
+            stdout: format!(
+                "nothing to remove: no wave-rules server in {}\n",
+                path.display()
+            ),
+            ..Output::default()
+        },
         Ok(Some(new)) if new.is_empty() => match std::fs::remove_file(&path) {
-            Ok(()) => Output { stdout: format!("removed the wave-rules MCP server and the now empty {}\n", path.display()), ..Output::default() },
-            Err(e) => Output::fail(EXIT_TROUBLE, format!("cannot remove {}: {e}", path.display())),
+            Ok(()) => Output {
+                stdout: format!(
+                    "removed the wave-rules MCP server and the now empty {}\n",
+                    path.display()
+                ),
+                ..Output::default()
+            },
+            Err(e) => Output::fail(
+                EXIT_TROUBLE,
+                format!("cannot remove {}: {e}", path.display()),
+            ),
         },
         Ok(Some(new)) => match write(&path, &new) {
             Err(out) => out,
-            Ok(()) => Output { stdout: format!("removed the wave-rules MCP server from {}\n", path.display()), ..Output::default() },
+            Ok(()) => Output {
+                stdout: format!(
+                    "removed the wave-rules MCP server from {}\n",
+                    path.display()
+                ),
+                ..Output::default()
+            },
         },
     }
 }

@@ -37,8 +37,9 @@ use memory_rules::render::{plan_rules, RenderOptions};
 use memory_rules::{read_rule, Activation, Loaded, Rule, RuleSet, Severity};
 #[cfg(not(target_family = "wasm"))]
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 #[cfg(not(target_family = "wasm"))]
@@ -71,13 +72,21 @@ const TOOL_LIST_RULES: &str = "list_rules";
 /// Serves MCP on stdin/stdout until stdin closes.
 #[cfg(not(target_family = "wasm"))]
 pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_io().enable_time().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => return Output::fail(EXIT_TROUBLE, format!("mcp: cannot start the runtime: {e}")),
     };
     let server = Server::new(env, max_bytes);
     let result = runtime.block_on(async move {
-        let running = server.clone().serve(rmcp::transport::stdio_pipes()).await.map_err(|e| e.to_string())?;
+        let running = server
+            .clone()
+            .serve(rmcp::transport::stdio_pipes())
+            .await
+            .map_err(|e| e.to_string())?;
         let _ = server.inner.peer.set(running.peer().clone());
         let watcher = tokio::spawn(watch(server.clone()));
         let quit = running.waiting().await.map_err(|e| e.to_string());
@@ -152,11 +161,21 @@ impl Server {
         fresh.add_files(&loaded);
         report(&loaded);
         let instructions = instructions(&loaded.rules);
-        let state = State { loaded, delivered: HashSet::new(), order: Vec::new(), started: false, instructions, fresh };
+        let state = State {
+            loaded,
+            delivered: HashSet::new(),
+            order: Vec::new(),
+            started: false,
+            instructions,
+            fresh,
+        };
         Server {
             inner: Arc::new(Inner {
                 config: env.config.clone(),
-                memory: MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir)),
+                memory: MemoryStore::new(MemoryLocations::new(
+                    &env.home_dir(),
+                    &env.config.workdir,
+                )),
                 max_bytes,
                 state: Mutex::new(state),
                 peer: OnceLock::new(),
@@ -213,7 +232,8 @@ impl Server {
             read_rule::TOOL_NAME => self.read_rule(args),
             TOOL_LIST_RULES => Ok(list_rules(&self.rules())),
             "memory_read" | "memory_write" => {
-                let text = memory_tools::run_tool(&self.inner.memory, name, &Value::Object(args.clone()));
+                let text =
+                    memory_tools::run_tool(&self.inner.memory, name, &Value::Object(args.clone()));
                 if text.starts_with("Error: ") {
                     Err(text)
                 } else {
@@ -228,19 +248,33 @@ impl Server {
         let paths: Vec<String> = match args.get("paths") {
             Some(Value::Array(items)) => items
                 .iter()
-                .map(|v| v.as_str().map(str::to_string).ok_or_else(|| format!("Error: every item of 'paths' must be a string, not {v}")))
+                .map(|v| {
+                    v.as_str().map(str::to_string).ok_or_else(|| {
+                        format!("Error: every item of 'paths' must be a string, not {v}")
+                    })
+                })
                 .collect::<Result<_, _>>()?,
             Some(Value::String(s)) => vec![s.clone()],
             None | Some(Value::Null) => Vec::new(),
-            Some(other) => return Err(format!("Error: 'paths' must be an array of strings, not {other}")),
+            Some(other) => {
+                return Err(format!(
+                    "Error: 'paths' must be an array of strings, not {other}"
+                ))
+            }
         };
         if paths.len() > MAX_PATHS {
-            return Err(format!("Error: {} paths, over the limit of {MAX_PATHS} in one call", paths.len()));
+            return Err(format!(
+                "Error: {} paths, over the limit of {MAX_PATHS} in one call",
+                paths.len()
+            ));
         }
         let prompt = match args.get("prompt") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) if s.len() > MAX_PROMPT_BYTES => {
-                return Err(format!("Error: 'prompt' is {} bytes, over the limit of {MAX_PROMPT_BYTES}", s.len()))
+                return Err(format!(
+                    "Error: 'prompt' is {} bytes, over the limit of {MAX_PROMPT_BYTES}",
+                    s.len()
+                ))
             }
             Some(Value::String(s)) => Some(s.as_str()),
             Some(other) => return Err(format!("Error: 'prompt' must be a string, not {other}")),
@@ -248,7 +282,9 @@ impl Server {
         let again = match args.get("again") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
-            Some(other) => return Err(format!("Error: 'again' must be true or false, not {other}")),
+            Some(other) => {
+                return Err(format!("Error: 'again' must be true or false, not {other}"))
+            }
         };
         let mut state = self.state();
         let set = state.loaded.rules.clone();
@@ -262,10 +298,22 @@ impl Server {
             }
         }
         let active = set.active(&files, prompt);
-        let topic: HashSet<&str> = prompt.map(|p| set.topic_active(p)).unwrap_or_default().into_iter().map(|i| rules[i].id.as_str()).collect();
-        let (given, fresh): (Vec<&Rule>, Vec<&Rule>) =
-            active.iter().map(|&i| &rules[i]).partition(|r| !again && state.delivered.contains(&r.id));
-        let options = RenderOptions { topic_rule_ids: topic, previous_order: &state.order, max_bytes: Some(self.inner.max_bytes), ..RenderOptions::default() };
+        let topic: HashSet<&str> = prompt
+            .map(|p| set.topic_active(p))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|i| rules[i].id.as_str())
+            .collect();
+        let (given, fresh): (Vec<&Rule>, Vec<&Rule>) = active
+            .iter()
+            .map(|&i| &rules[i])
+            .partition(|r| !again && state.delivered.contains(&r.id));
+        let options = RenderOptions {
+            topic_rule_ids: topic,
+            previous_order: &state.order,
+            max_bytes: Some(self.inner.max_bytes),
+            ..RenderOptions::default()
+        };
         let plan = plan_rules(&fresh, &options);
         let mut blocks = Vec::new();
         if !plan.text.is_empty() {
@@ -285,7 +333,10 @@ impl Server {
             }
         }
         if !outside.is_empty() {
-            blocks.push(format!("(outside the project, no rules read for: {})", outside.join(", ")));
+            blocks.push(format!(
+                "(outside the project, no rules read for: {})",
+                outside.join(", ")
+            ));
         }
         if blocks.is_empty() {
             blocks.push("No rules apply to these files.".to_string());
@@ -319,7 +370,10 @@ fn unknown_rule(set: &RuleSet, id: &str) -> String {
     if close.is_empty() {
         format!("Error: no rule '{id}'; there are no rules (see {TOOL_LIST_RULES})")
     } else {
-        format!("Error: no rule '{id}'; the closest ids are: {} (see {TOOL_LIST_RULES} for all)", close.join(", "))
+        format!(
+            "Error: no rule '{id}'; the closest ids are: {} (see {TOOL_LIST_RULES} for all)",
+            close.join(", ")
+        )
     }
 }
 
@@ -337,13 +391,19 @@ pub fn closest_ids(set: &RuleSet, wanted: &str, n: usize) -> Vec<String> {
             let score = if !wanted.is_empty() && (id.contains(&wanted) || wanted.contains(stem)) {
                 0
             } else {
-                1 + edit_distance(&wanted, &id).min(edit_distance(&wanted, &base)).min(edit_distance(&wanted, stem))
+                1 + edit_distance(&wanted, &id)
+                    .min(edit_distance(&wanted, &base))
+                    .min(edit_distance(&wanted, stem))
             };
             (score, r.id.as_str())
         })
         .collect();
     scored.sort();
-    scored.into_iter().take(n).map(|(_, id)| id.to_string()).collect()
+    scored
+        .into_iter()
+        .take(n)
+        .map(|(_, id)| id.to_string())
+        .collect()
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -373,20 +433,40 @@ pub fn activation_kind(rule: &Rule) -> String {
     if m.is_unconditional() {
         return "always".into();
     }
-    let kinds: Vec<&str> = [("paths", m.paths.is_some()), ("topics", m.topics.is_some()), ("regex", m.regex.is_some())]
-        .into_iter()
-        .filter_map(|(k, on)| on.then_some(k))
-        .collect();
+    let kinds: Vec<&str> = [
+        ("paths", m.paths.is_some()),
+        ("topics", m.topics.is_some()),
+        ("regex", m.regex.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(k, on)| on.then_some(k))
+    .collect();
     kinds.join("+")
 }
 
 /// The rule's description, or its first line.
 fn describe(rule: &Rule) -> String {
-    let d = rule.metadata.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
-    let text = d.unwrap_or_else(|| rule.content.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim());
+    let d = rule
+        .metadata
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
+    let text = d.unwrap_or_else(|| {
+        rule.content
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim()
+    });
     let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if one.chars().count() > read_rule::MAX_DESCRIPTION_CHARS {
-        format!("{}...", one.chars().take(read_rule::MAX_DESCRIPTION_CHARS - 3).collect::<String>())
+        format!(
+            "{}...",
+            one.chars()
+                .take(read_rule::MAX_DESCRIPTION_CHARS - 3)
+                .collect::<String>()
+        )
     } else {
         one
     }
@@ -420,7 +500,11 @@ pub fn instructions(set: &RuleSet) -> String {
          When the user names a rule or topic, or a rule below fits the task, call read_rule with its id; list_rules lists every rule. \
          Call memory_read for saved notes (the index, then a topic) and memory_write to save what later sessions should know."
     );
-    let offered: Vec<&Rule> = set.rules().iter().filter(|r| r.metadata.activation == Activation::OnRequest).collect();
+    let offered: Vec<&Rule> = set
+        .rules()
+        .iter()
+        .filter(|r| r.metadata.activation == Activation::OnRequest)
+        .collect();
     if offered.is_empty() {
         return text;
     }
@@ -478,8 +562,20 @@ pub fn uri_rule_id(uri: &str) -> Option<String> {
 
 /// One line on stderr per broken rule file.
 fn report(loaded: &Loaded) {
-    for d in loaded.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
-        let at = d.line.map(|l| format!(":{l}{}", d.column.map(|c| format!(":{c}")).unwrap_or_default())).unwrap_or_default();
+    for d in loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+    {
+        let at = d
+            .line
+            .map(|l| {
+                format!(
+                    ":{l}{}",
+                    d.column.map(|c| format!(":{c}")).unwrap_or_default()
+                )
+            })
+            .unwrap_or_default();
         eprintln!("wave-rules mcp: skipped {}{at}: {}", d.file_path, d.message);
     }
 }
@@ -527,14 +623,24 @@ pub fn tools() -> Vec<Tool> {
         for d in defs {
             let name = d["name"].as_str().unwrap_or_default().to_string();
             let description = d["description"].as_str().unwrap_or_default().to_string();
-            tools.push(Tool::new(name, description, schema(d["parameters"].clone())));
+            tools.push(Tool::new(
+                name,
+                description,
+                schema(d["parameters"].clone()),
+            ));
         }
     }
     // Hints for the clients' permission prompts: only memory_write writes,
     // and nothing reaches outside this project and home.
     for t in &mut tools {
         let writes = t.name == "memory_write";
-        t.annotations = Some(ToolAnnotations::new().read_only(!writes).destructive(false).idempotent(!writes).open_world(false));
+        t.annotations = Some(
+            ToolAnnotations::new()
+                .read_only(!writes)
+                .destructive(false)
+                .idempotent(!writes)
+                .open_world(false),
+        );
     }
     tools
 }
@@ -550,24 +656,43 @@ fn text_result(result: Result<String, String>) -> CallToolResult {
 #[cfg(not(target_family = "wasm"))]
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder().enable_tools().enable_resources().enable_resources_list_changed().build();
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
             .with_instructions(self.state().instructions.clone())
     }
 
-    async fn list_tools(&self, _request: Option<PaginatedRequestParams>, _context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(tools()))
     }
 
-    async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         self.refresh_and_notify(Some(&context.peer)).await;
         let args = request.arguments.unwrap_or_default();
         match self.call(&request.name, &args) {
             Some(result) => Ok(text_result(result).into()),
             None => {
                 let names: Vec<String> = tools().into_iter().map(|t| t.name.into_owned()).collect();
-                Err(ErrorData::invalid_params(format!("unknown tool '{}'; the tools are: {}", request.name, names.join(", ")), None))
+                Err(ErrorData::invalid_params(
+                    format!(
+                        "unknown tool '{}'; the tools are: {}",
+                        request.name,
+                        names.join(", ")
+                    ),
+                    None,
+                ))
             }
         }
     }
@@ -584,7 +709,12 @@ impl ServerHandler for Server {
             .iter()
             .map(|r| {
                 Resource::new(rule_uri(&r.id), r.id.clone())
-                    .with_description(format!("{} ({}, {} rule)", describe(r), activation_kind(r), r.format.as_str()))
+                    .with_description(format!(
+                        "{} ({}, {} rule)",
+                        describe(r),
+                        activation_kind(r),
+                        r.format.as_str()
+                    ))
                     .with_mime_type("text/markdown")
                     .with_size(r.content.len() as u64)
             })
@@ -592,15 +722,32 @@ impl ServerHandler for Server {
         Ok(ListResourcesResult::with_all_items(resources))
     }
 
-    async fn read_resource(&self, request: ReadResourceRequestParams, context: RequestContext<RoleServer>) -> Result<ReadResourceResponse, ErrorData> {
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
         self.refresh_and_notify(Some(&context.peer)).await;
         let set = self.rules();
         let Some(id) = uri_rule_id(&request.uri) else {
-            return Err(ErrorData::resource_not_found(format!("'{}' is not a rule URI ({URI_PREFIX}<id>)", request.uri), None));
+            return Err(ErrorData::resource_not_found(
+                format!("'{}' is not a rule URI ({URI_PREFIX}<id>)", request.uri),
+                None,
+            ));
         };
         match set.find(&id) {
-            Some(rule) => Ok(ReadResourceResult::new(vec![ResourceContents::text(rule.content.clone(), request.uri).with_mime_type("text/markdown")]).into()),
-            None => Err(ErrorData::resource_not_found(unknown_rule(&set, &id).trim_start_matches("Error: ").to_string(), None)),
+            Some(rule) => Ok(ReadResourceResult::new(vec![ResourceContents::text(
+                rule.content.clone(),
+                request.uri,
+            )
+            .with_mime_type("text/markdown")])
+            .into()),
+            None => Err(ErrorData::resource_not_found(
+                unknown_rule(&set, &id)
+                    .trim_start_matches("Error: ")
+                    .to_string(),
+                None,
+            )),
         }
     }
 }
@@ -611,7 +758,12 @@ mod tests {
 
     #[test]
     fn uris_round_trip() {
-        for id in ["a.md", "frontend/react.md", "cursor:frontend.mdc", "é x%.md"] {
+        for id in [
+            "a.md",
+            "frontend/react.md",
+            "cursor:frontend.mdc",
+            "é x%.md",
+        ] {
             let uri = rule_uri(id);
             assert!(!uri[URI_PREFIX.len()..].contains(':'), "{uri}");
             assert_eq!(uri_rule_id(&uri).as_deref(), Some(id));
@@ -627,8 +779,13 @@ mod tests {
             std::fs::create_dir_all(file.parent().unwrap()).unwrap();
             std::fs::write(file, text).unwrap();
         }
-        let formats = memory_rules::formats_named(&["wave".to_string(), "cursor".to_string()]).unwrap();
-        let loaded = memory_rules::load(&memory_rules::Config::named(dir.path(), dir.path().join("home"), &formats));
+        let formats =
+            memory_rules::formats_named(&["wave".to_string(), "cursor".to_string()]).unwrap();
+        let loaded = memory_rules::load(&memory_rules::Config::named(
+            dir.path(),
+            dir.path().join("home"),
+            &formats,
+        ));
         (dir, loaded)
     }
 
@@ -640,7 +797,10 @@ mod tests {
         let (_d, loaded) = rules(&many);
         let text = instructions(&loaded.rules);
         assert!(text.len() < 2048, "{} bytes", text.len());
-        assert!(text.contains("cursor:r000.mdc (When you touch area 0"), "{text}");
+        assert!(
+            text.contains("cursor:r000.mdc (When you touch area 0"),
+            "{text}"
+        );
         assert!(text.ends_with("more (list_rules)."), "{text}");
         let (_d, loaded) = rules(&many[..2]);
         let text = instructions(&loaded.rules);
@@ -654,10 +814,16 @@ mod tests {
         let (_d, loaded) = rules(&[
             (".wave/rules/deploy.md".into(), "Deploy.".into()),
             (".wave/rules/testing.md".into(), "Test.".into()),
-            (".cursor/rules/frontend.mdc".into(), "---\ndescription: UI\n---\nUI.".into()),
+            (
+                ".cursor/rules/frontend.mdc".into(),
+                "---\ndescription: UI\n---\nUI.".into(),
+            ),
         ]);
         assert_eq!(closest_ids(&loaded.rules, "deploi", 1), ["deploy.md"]);
-        assert_eq!(closest_ids(&loaded.rules, "frontend", 1), ["cursor:frontend.mdc"]);
+        assert_eq!(
+            closest_ids(&loaded.rules, "frontend", 1),
+            ["cursor:frontend.mdc"]
+        );
         assert_eq!(closest_ids(&loaded.rules, "x", 5).len(), 3);
     }
 

@@ -1,10 +1,12 @@
 //! Diagnostics: what went wrong (or is worth knowing) about one rule file.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
 
 /// How serious a [`Diagnostic`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Severity {
     /// The rule (or part of it) could not be used.
     Error,
@@ -33,7 +35,8 @@ impl fmt::Display for Severity {
 
 /// A stable, machine-readable diagnostic code. The string form (`code.as_str()`)
 /// is part of the public interface (CLI `--json`, Node `Diagnostic.code`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Code {
     /// A symlink leads back to a directory already visited.
     SymlinkCycle,
@@ -138,7 +141,7 @@ impl fmt::Display for Code {
 
 /// One finding about one file: severity, code, message and (when known) a
 /// 1-based line and column in that file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     pub code: Code,

@@ -6,6 +6,7 @@
 //! one more reader there.
 
 use crate::scope::Scope;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
 
@@ -18,7 +19,8 @@ pub const COPILOT_REPOSITORY_FILE: &str = "copilot-instructions.md";
 
 /// How a source's files are found and read: the tool whose meaning a file
 /// is read with. Each format's parser is a module of [`crate::formats`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// Markdown with YAML frontmatter (`paths`, `topics`, `priority`,
     /// `description`, `remind`): `.wave/rules`.
@@ -213,6 +215,12 @@ impl Format {
             Format::AgentsMd => "directory",
             Format::Wave | Format::Claude | Format::Cline | Format::RulesYaml => "paths",
         }
+    }
+
+    /// Whether the format's globs match case-insensitively (VS Code reads
+    /// Copilot's `applyTo` so).
+    pub fn case_insensitive_globs(self) -> bool {
+        self == Format::Copilot
     }
 
     /// Whether ids carry the source name (`cursor:x.mdc`). `wave` and

@@ -2,11 +2,12 @@
 
 use crate::format::Format;
 pub use crate::scope::Scope;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// The frontmatter fields we understand, as the author wrote them (after
 /// comma-splitting). `paths` keeps `!` exclusions in place.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Metadata {
     pub paths: Option<Vec<String>>,
     pub priority: Option<i64>,
@@ -29,7 +30,8 @@ pub struct Metadata {
 }
 
 /// How a rule becomes active.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Activation {
     /// Always, or when its `paths` / `topics` / `regex` fire.
     #[default]
@@ -54,7 +56,8 @@ impl Activation {
 }
 
 /// How often an active rule is re-surfaced in reminder mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Remind {
     /// Once per session (and again after compaction): the default.
     Once,
@@ -90,7 +93,7 @@ impl Metadata {
 }
 
 /// One rule: a Markdown file's body plus its frontmatter.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rule {
     /// The path relative to its root, with `/` separators: `frontend/react.md`.
     pub id: String,

@@ -1,10 +1,12 @@
 //! Where a rule comes from: the project or the user.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Where a rule comes from. Project rules win over user rules with the same id
 /// and sort before them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Scope {
     /// `<workdir>/.wave/rules`
     Project,

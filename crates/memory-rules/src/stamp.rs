@@ -7,6 +7,7 @@ use crate::discover::Found;
 use crate::format::Format;
 use crate::parse::ParsedRule;
 use crate::scope::Scope;
+use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -16,7 +17,7 @@ use std::time::{Duration, SystemTime};
 /// Two seconds covers the coarsest common file systems (FAT).
 pub const RACY_WINDOW: Duration = Duration::from_secs(2);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stamp {
     size: u64,
     mtime: SystemTime,
@@ -73,17 +74,49 @@ fn inode(_: &std::fs::Metadata) -> (u64, u64) {
     (0, 0)
 }
 
-/// One file's cached outcome.
-#[derive(Clone, Debug)]
-pub struct Cached {
+/// One file's cached outcome: its rules are parsed rules, or their saved
+/// form in a [`Snapshot`](crate::Snapshot).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Cached<R = ParsedRule> {
     scope: Scope,
     format: Format,
     id: String,
     stamp: Option<Stamp>,
     /// Hash of the file's bytes (0 when unreadable).
     hash: u64,
-    pub rules: Vec<ParsedRule>,
+    pub rules: Vec<R>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<R> Cached<R> {
+    /// The same entry with each rule mapped.
+    pub(crate) fn map_rules<S>(&self, f: impl FnMut(&R) -> S) -> Cached<S> {
+        Cached {
+            scope: self.scope,
+            format: self.format,
+            id: self.id.clone(),
+            stamp: self.stamp,
+            hash: self.hash,
+            rules: self.rules.iter().map(f).collect(),
+            diagnostics: self.diagnostics.clone(),
+        }
+    }
+
+    /// The same entry with each rule mapped, or the first error.
+    pub(crate) fn try_map_rules<S, E>(
+        self,
+        f: impl FnMut(R) -> Result<S, E>,
+    ) -> Result<Cached<S>, E> {
+        Ok(Cached {
+            scope: self.scope,
+            format: self.format,
+            id: self.id,
+            stamp: self.stamp,
+            hash: self.hash,
+            rules: self.rules.into_iter().map(f).collect::<Result<_, _>>()?,
+            diagnostics: self.diagnostics,
+        })
+    }
 }
 
 /// The file's entry for this scan, and whether it is the same as before.

@@ -114,3 +114,136 @@ fn a_new_diagnostic_alone_is_a_change() {
     );
     assert_eq!(codes(&r.loaded), ["dangling-symlink:dangling.md"]);
 }
+
+/// A project with a rule file of several formats (a Copilot glob matches
+/// case-insensitively, a nested Cursor rule is scoped to its directory).
+fn every_format(t: &Tree) -> (memory_rules::Config, Vec<std::path::PathBuf>) {
+    let w = t.workdir();
+    let files =
+        vec![
+        t.project("db.md", "---\ntopics: [customer]\n---\nThe customer table is read-only."),
+        t.write(
+            w.join(".cursor/rules/ts.mdc"),
+            "---\nglobs: src/**/*.ts\n---\nStrict TypeScript.",
+        ),
+        t.write(
+            w.join("web/.cursor/rules/ui.mdc"),
+            "---\nalwaysApply: true\n---\nUse the design system.",
+        ),
+        t.write(
+            w.join(".github/instructions/sql.instructions.md"),
+            "---\napplyTo: \"*.sql\"\n---\nNo SELECT *.",
+        ),
+        t.write(
+            w.join(".kiro/steering/api.md"),
+            "---\ninclusion: fileMatch\nfileMatchPattern: \"api/**\"\n---\nVersion every endpoint.",
+        ),
+        t.write(w.join("AGENTS.md"), "Run the tests before committing."),
+        t.write(
+            w.join(".claude/rules.yaml"),
+            "- id: deploy\n  topics: [deploy]\n  content: Deploys go through CI.\n",
+        ),
+    ];
+    for f in &files {
+        age(f, 60);
+    }
+    let config = memory_rules::Config::named(&w, t.home(), memory_rules::Format::ALL);
+    (config, files)
+}
+
+fn answers(loaded: &memory_rules::Loaded) -> Vec<Vec<String>> {
+    [
+        (&["src/app/main.ts"][..], None),
+        (&["db/Q.SQL"][..], None),
+        (&["web/button.tsx"][..], None),
+        (&["api/users.go"][..], Some("deploy the customer table")),
+        (&["README.md"][..], None),
+    ]
+    .iter()
+    .map(|(files, prompt)| active(loaded, files, *prompt))
+    .collect()
+}
+
+#[test]
+fn a_saved_snapshot_reloads_every_format_without_reading_a_file() {
+    let t = Tree::new();
+    let (config, _) = every_format(&t);
+    let first = memory_rules::load(&config);
+    assert!(first.diagnostics.is_empty(), "{:?}", first.diagnostics);
+    assert_eq!(first.snapshot().len(), 7);
+    let bytes = first.snapshot().to_bytes().unwrap();
+
+    let restored = memory_rules::Snapshot::from_bytes(&bytes).unwrap();
+    let again = memory_rules::reload_from(&config, &restored);
+    assert_eq!(again.reparsed, 0, "nothing is read again");
+    assert!(!again.changed);
+    assert_eq!(again.loaded.rules.rules(), first.rules.rules());
+    assert_eq!(answers(&again.loaded), answers(&first));
+    assert_eq!(
+        answers(&first)[..3],
+        [
+            vec![
+                "agents-md:AGENTS.md".to_string(),
+                "cursor:ts.mdc".to_string()
+            ],
+            vec![
+                "agents-md:AGENTS.md".to_string(),
+                "copilot:sql.instructions.md".to_string()
+            ],
+            vec![
+                "agents-md:AGENTS.md".to_string(),
+                "cursor:web/.cursor/rules/ui.mdc".to_string()
+            ],
+        ],
+        "the formats' own matching survives the snapshot"
+    );
+}
+
+#[test]
+fn a_restored_snapshot_sees_a_changed_added_and_removed_file() {
+    let t = Tree::new();
+    let (config, files) = every_format(&t);
+    let bytes = memory_rules::load(&config).snapshot().to_bytes().unwrap();
+    let restored = memory_rules::Snapshot::from_bytes(&bytes).unwrap();
+
+    let cursor = &files[1];
+    std::fs::write(
+        cursor,
+        "---\nglobs: lib/**/*.ts\n---\nStrict TypeScript, in lib.",
+    )
+    .unwrap();
+    let r = memory_rules::reload_from(&config, &restored);
+    assert!(r.changed);
+    assert_eq!(r.reparsed, 1, "only the changed file is read");
+    assert_eq!(
+        active(&r.loaded, &["lib/x.ts"], None),
+        ["agents-md:AGENTS.md", "cursor:ts.mdc"]
+    );
+    assert_eq!(
+        active(&r.loaded, &["src/app/main.ts"], None),
+        ["agents-md:AGENTS.md"]
+    );
+
+    std::fs::remove_file(&files[3]).unwrap();
+    t.write(t.workdir().join(".windsurfrules"), "Windsurf, always.");
+    let r = memory_rules::reload_from(&config, &restored);
+    assert!(r.changed);
+    assert_eq!(r.reparsed, 2, "the changed and the new file");
+    assert_eq!(
+        active(&r.loaded, &["db/q.sql"], None),
+        ["agents-md:AGENTS.md", "windsurf:.windsurfrules"]
+    );
+}
+
+#[test]
+fn a_foreign_or_damaged_snapshot_is_refused_with_a_reason() {
+    let t = Tree::new();
+    let (config, _) = every_format(&t);
+    let bytes = memory_rules::load(&config).snapshot().to_bytes().unwrap();
+    let cut = memory_rules::Snapshot::from_bytes(&bytes[..bytes.len() / 2]).unwrap_err();
+    assert!(cut.contains("not a rules snapshot"), "{cut}");
+    let text = String::from_utf8(bytes).unwrap();
+    let other = text.replacen("\"version\":1", "\"version\":999", 1);
+    let e = memory_rules::Snapshot::from_bytes(other.as_bytes()).unwrap_err();
+    assert!(e.contains("version 999"), "{e}");
+}

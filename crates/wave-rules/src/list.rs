@@ -5,7 +5,7 @@ use crate::env::{Env, Output};
 use memory_rules::Severity;
 
 pub fn run(env: &Env) -> Output {
-    let loaded = memory_rules::load(&env.config);
+    let loaded = env.load();
     let rules = loaded.rules.rules();
     let workdir = &env.config.workdir;
     let mut out = Output::default();

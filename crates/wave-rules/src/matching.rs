@@ -12,7 +12,7 @@ use std::io::Read;
 pub const MAX_CONTENT_BYTES: u64 = 1024 * 1024;
 
 pub fn run(env: &Env, args: &MatchArgs) -> Output {
-    let loaded = memory_rules::load(&env.config);
+    let loaded = env.load();
     let set = &loaded.rules;
     let prompt = args.prompt.as_deref();
     // Rules with a `regex` (Continue) match the content of the files in

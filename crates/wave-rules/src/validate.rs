@@ -10,7 +10,7 @@ use std::path::Path;
 pub fn run(env: &Env, args: &ValidateArgs) -> Output {
     let mut out = Output::default();
     let (diagnostics, rules) = if args.paths.is_empty() {
-        let loaded = memory_rules::load(&env.config);
+        let loaded = env.load();
         (loaded.diagnostics, loaded.rules.rules().len())
     } else {
         match check_paths(env, &args.paths) {

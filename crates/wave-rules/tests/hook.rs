@@ -6,9 +6,21 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 fn hook(work: &Path, state: &Path, event: &str, input: &[u8]) -> (String, String, i32) {
+    hook_with(work, state, event, input, &[])
+}
+
+/// [`hook`] with more arguments (`--sources ...`).
+fn hook_with(
+    work: &Path,
+    state: &Path,
+    event: &str,
+    input: &[u8],
+    args: &[&str],
+) -> (String, String, i32) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
         .args(["hook", event, "--home"])
         .arg(work.join("no-home"))
+        .args(args)
         .current_dir(work)
         .env("WAVE_RULES_STATE_DIR", state)
         .env_remove("CLAUDE_PROJECT_DIR")
@@ -93,4 +105,81 @@ fn bad_input_never_fails_the_hook() {
     assert!(out.contains("[a.md] Always."), "{out}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("wave-rules hook: state not saved"), "{err}");
+}
+
+/// Sets a file's mtime to one fixed time, long past (outside the racy
+/// window, and the same again after an edit).
+fn age(path: &Path) {
+    let f = std::fs::File::options().write(true).open(path).unwrap();
+    f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000))
+        .unwrap();
+}
+
+#[test]
+fn the_rules_cache_serves_other_agents_formats_until_a_file_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    let state = tmp.path().join("state");
+    let cursor = work.join(".cursor/rules/ts.mdc");
+    let copilot = work.join(".github/instructions/sql.instructions.md");
+    std::fs::create_dir_all(cursor.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(copilot.parent().unwrap()).unwrap();
+    let ts = "---\nglobs: src/**/*.ts\n---\nStrict TypeScript.";
+    std::fs::write(&cursor, ts).unwrap();
+    std::fs::write(&copilot, "---\napplyTo: \"*.sql\"\n---\nNo SELECT *.").unwrap();
+    age(&cursor);
+    age(&copilot);
+    let mut n = 0;
+    let mut read = |file: &str| {
+        n += 1;
+        let input = serde_json::json!({
+            "session_id": format!("s{n}"), "cwd": work, "tool_name": "Read",
+            "tool_input": { "file_path": work.join(file) },
+        })
+        .to_string();
+        let (out, err, code) = hook_with(
+            &work,
+            &state,
+            "PostToolUse",
+            input.as_bytes(),
+            &["--sources", "cursor,copilot"],
+        );
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(err, "");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_default();
+        v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(read("src/app.ts").contains("Strict TypeScript."));
+    let saved: Vec<_> = std::fs::read_dir(state.join("rules")).unwrap().collect();
+    assert_eq!(saved.len(), 1, "the snapshot was written");
+
+    // Proof that the next runs read the snapshot: a change that keeps the
+    // size, mtime and inode is not seen (as with git's index).
+    let fd = std::fs::File::options().write(true).open(&cursor).unwrap();
+    std::os::unix::fs::FileExt::write_at(&fd, b"STRICT", ts.find("Strict").unwrap() as u64)
+        .unwrap();
+    drop(fd);
+    age(&cursor);
+    assert!(
+        read("src/app.ts").contains("Strict TypeScript."),
+        "served from the snapshot"
+    );
+    // Copilot's globs still match case-insensitively once restored.
+    assert!(read("db/Q.SQL").contains("No SELECT *."));
+
+    // Any other change is seen.
+    std::fs::write(
+        &cursor,
+        "---\nglobs: src/**/*.ts\n---\nStrict TypeScript, always.",
+    )
+    .unwrap();
+    assert!(
+        read("src/app.ts").contains("Strict TypeScript, always."),
+        "a new stamp reloads"
+    );
+    std::fs::remove_file(&copilot).unwrap();
+    assert_eq!(read("db/q.sql"), "", "a deleted rule is gone");
 }

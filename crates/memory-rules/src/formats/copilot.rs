@@ -105,7 +105,13 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         // Always, whatever its frontmatter says.
     } else if let Some((list, _)) = apply {
         if !list.iter().any(|p| is_everything(p)) {
-            let (matched, p) = cx.format_patterns("applyTo", &list, input.directory, true, dialect);
+            let (matched, p) = cx.format_patterns(
+                "applyTo",
+                &list,
+                input.directory,
+                Format::Copilot.case_insensitive_globs(),
+                dialect,
+            );
             meta.paths = Some(matched);
             patterns = p;
         }

@@ -26,6 +26,20 @@ export function tempTree() {
   }
 }
 
+/**
+ * The corpus of real rule files: `$WAVE_CORPUS`, else `../shared/corpus`
+ * beside the repository. `skip` is false when it is there, else the one line
+ * a test that needs it is skipped with (a clone with nothing beside it still
+ * passes); with `WAVE_CORPUS_REQUIRED=1` (CI) an absent corpus throws.
+ */
+export function corpus() {
+  const dir = process.env.WAVE_CORPUS || path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../../shared/corpus')
+  if (fs.existsSync(path.join(dir, 'rules'))) return { dir, skip: false }
+  const why = `the corpus of real rule files is not at ${dir} (set WAVE_CORPUS)`
+  if (process.env.WAVE_CORPUS_REQUIRED === '1') throw new Error(`${why}, and WAVE_CORPUS_REQUIRED=1`)
+  return { dir, skip: why }
+}
+
 const { MemoryRuleManager } = createRequire(import.meta.url)('..')
 
 /** A manager over `tree`, with rules discovered. */

@@ -1,40 +1,17 @@
 //! The real rule files in `../shared/corpus`: every one parses without a
-//! panic, and every problem is a diagnostic with a line number.
+//! panic, and every problem is a diagnostic with a line number. Skipped,
+//! with one line, when the corpus is absent (see `common::corpus`).
 
 mod common;
 use memory_rules::parse::parse_rule;
 use memory_rules::{Code, Scope, Severity};
-use std::path::{Path, PathBuf};
-
-fn corpus() -> PathBuf {
-    let dir = std::env::var_os("WAVE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    assert!(
-        dir.join("rules").is_dir(),
-        "the corpus is expected at {} (or set WAVE_CORPUS)",
-        dir.display()
-    );
-    dir
-}
-
-fn rule_files() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for system in std::fs::read_dir(corpus().join("rules")).unwrap() {
-        let system = system.unwrap().path();
-        if system.is_dir() {
-            for f in std::fs::read_dir(&system).unwrap() {
-                files.push(f.unwrap().path());
-            }
-        }
-    }
-    files.sort();
-    files
-}
 
 #[test]
 fn every_corpus_file_parses_or_reports_with_a_line() {
-    let files = rule_files();
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let files = common::corpus_files(&corpus, None);
     assert!(files.len() > 300, "corpus has {} files", files.len());
     let (mut loaded, mut with_diagnostics) = (0, 0);
     for path in &files {
@@ -68,16 +45,13 @@ fn every_corpus_file_parses_or_reports_with_a_line() {
     assert_eq!(loaded, files.len(), "some corpus files did not load");
 }
 
-fn parse_corpus(rel: &str) -> memory_rules::parse::Outcome {
-    let path = corpus().join("rules").join(rel);
-    let text = std::fs::read_to_string(&path).unwrap();
-    parse_rule(Scope::Project, "x.md", &path, &text)
-}
-
 #[test]
 fn cursor_unquoted_globs_are_understood_and_explained() {
     // `globs: **/*.ts,**/*.tsx,...` unquoted: a YAML alias to a strict parser.
-    let path = rule_files()
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let path = common::corpus_files(&corpus, None)
         .into_iter()
         .find(|p| {
             std::fs::read_to_string(p)
@@ -85,12 +59,8 @@ fn cursor_unquoted_globs_are_understood_and_explained() {
                 .contains("\nglobs: **/*.ts,**/*.tsx")
         })
         .expect("corpus has an unquoted cursor glob");
-    let rel = path
-        .strip_prefix(corpus().join("rules"))
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
-    let o = parse_corpus(&rel);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let o = parse_rule(Scope::Project, "x.md", &path, &text);
     assert!(o.rule.is_some());
     let codes: Vec<Code> = o.diagnostics.iter().map(|d| d.code).collect();
     assert!(codes.contains(&Code::UnquotedValue), "{codes:?}");
@@ -99,12 +69,13 @@ fn cursor_unquoted_globs_are_understood_and_explained() {
 
 #[test]
 fn wave_rules_match_their_own_repository() {
-    let tree =
-        std::fs::read_to_string(corpus().join("trees/netease-lcap__wave-agent.txt")).unwrap();
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let tree = std::fs::read_to_string(corpus.join("trees/netease-lcap__wave-agent.txt")).unwrap();
     let paths: Vec<&str> = tree.lines().collect();
     let t = common::Tree::new();
-    for f in std::fs::read_dir(corpus().join("rules/wave")).unwrap() {
-        let f = f.unwrap().path();
+    for f in common::corpus_files(&corpus, Some("wave")) {
         let name = f.file_name().unwrap().to_string_lossy();
         let id = name.rsplit("__").next().unwrap().to_string();
         t.project(&id, &std::fs::read_to_string(&f).unwrap());

@@ -1,12 +1,10 @@
 //! The real `wave-rules` binary on real temp trees: every subcommand, every
 //! exit code, every check.
 
-use std::path::{Path, PathBuf};
+#[path = "../../memory-rules/tests/common/mod.rs"]
+mod common;
+use common::Tree;
 use std::process::Command;
-
-struct Tree {
-    tmp: tempfile::TempDir,
-}
 
 struct Run {
     stdout: String,
@@ -14,40 +12,27 @@ struct Run {
     code: i32,
 }
 
-impl Tree {
-    fn new() -> Tree {
-        let t = Tree {
-            tmp: tempfile::tempdir().unwrap(),
-        };
-        std::fs::create_dir_all(t.work()).unwrap();
+/// A temp tree with its workdir and home made, and the binary run in it.
+trait CliTree {
+    fn made() -> Tree;
+    fn run(&self, args: &[&str]) -> Run;
+}
+
+impl CliTree for Tree {
+    fn made() -> Tree {
+        let t = Tree::new();
+        std::fs::create_dir_all(t.workdir()).unwrap();
         std::fs::create_dir_all(t.home()).unwrap();
         t
     }
-    fn work(&self) -> PathBuf {
-        self.tmp.path().join("work")
-    }
-    fn home(&self) -> PathBuf {
-        self.tmp.path().join("home")
-    }
-    fn write(&self, path: impl AsRef<Path>, text: &str) -> PathBuf {
-        let p = path.as_ref().to_path_buf();
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-    fn project(&self, id: &str, text: &str) -> PathBuf {
-        self.write(self.work().join(".wave/rules").join(id), text)
-    }
-    fn user(&self, id: &str, text: &str) -> PathBuf {
-        self.write(self.home().join(".wave/rules").join(id), text)
-    }
+
     /// Runs the binary in the workdir with `--home` set.
     fn run(&self, args: &[&str]) -> Run {
         let out = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
             .args(args)
             .arg("--home")
             .arg(self.home())
-            .current_dir(self.work())
+            .current_dir(self.workdir())
             .output()
             .unwrap();
         Run {
@@ -64,7 +49,7 @@ fn json(run: &Run) -> serde_json::Value {
 
 #[test]
 fn validate_clean_tree_exits_0() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("a.md", "---\npaths: src/**\n---\nA");
     let r = t.run(&["validate"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
@@ -73,7 +58,7 @@ fn validate_clean_tree_exits_0() {
 
 #[test]
 fn validate_prints_location_message_and_source_line_and_exits_1() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("ok.md", "fine");
     t.project(
         "bad.md",
@@ -98,7 +83,7 @@ fn validate_prints_location_message_and_source_line_and_exits_1() {
 
 #[test]
 fn validate_strict_fails_on_warnings_only() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("cursor.md", "---\nglobs: '*.ts'\n---\nbody");
     let r = t.run(&["validate"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
@@ -119,7 +104,7 @@ fn validate_strict_fails_on_warnings_only() {
 
 #[test]
 fn validate_reports_every_check() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project(
         "bad-glob.md",
         "---\npaths: ['src/[[:alpha:]]', 'a/{b,c']\n---\nx",
@@ -137,7 +122,7 @@ fn validate_reports_every_check() {
     t.write(t.tmp.path().join("elsewhere/r.md"), "outside");
     std::os::unix::fs::symlink(
         t.tmp.path().join("elsewhere"),
-        t.work().join(".wave/rules/linked"),
+        t.workdir().join(".wave/rules/linked"),
     )
     .unwrap();
     let r = t.run(&["validate", "--json"]);
@@ -188,7 +173,7 @@ fn validate_reports_every_check() {
 
 #[test]
 fn validate_github_annotations() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("bad, name.md", "---\npriority: high\n---\nx");
     let r = t.run(&["validate", "--format", "github"]);
     assert_eq!(r.code, 1);
@@ -200,10 +185,10 @@ fn validate_github_annotations() {
 
 #[test]
 fn validate_only_the_given_paths() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("broken.md", "---\npaths: [\n---\nx");
     let good = t.write(
-        t.work().join("proposed/rule.md"),
+        t.workdir().join("proposed/rule.md"),
         "---\npaths: '*.ts'\n---\nok",
     );
     let r = t.run(&["validate", good.to_str().unwrap()]);
@@ -211,7 +196,7 @@ fn validate_only_the_given_paths() {
     assert_eq!(r.stdout, "1 rule loaded; 0 errors, 0 warnings, 0 infos\n");
     // A file outside every source is read in the format its path suggests.
     let cursor = t.write(
-        t.work().join("proposed/rule.mdc"),
+        t.workdir().join("proposed/rule.mdc"),
         "---\npaths: '*.ts'\n---\nok",
     );
     let r = t.run(&["validate", cursor.to_str().unwrap()]);
@@ -229,7 +214,7 @@ fn validate_only_the_given_paths() {
 
 #[test]
 fn usage_and_io_trouble_exit_2() {
-    let t = Tree::new();
+    let t = Tree::made();
     let r = t.run(&["validate", "--format", "xml"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("invalid value 'xml'"), "{}", r.stderr);
@@ -244,7 +229,7 @@ fn usage_and_io_trouble_exit_2() {
 
 #[test]
 fn list_table_and_json() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project(
         "db.md",
         "---\ntopics: [customer, sql]\npriority: 4\n---\nThe customer table is read-only.\nMore.",
@@ -276,7 +261,7 @@ fn list_table_and_json() {
 
 #[test]
 fn match_explains_why_and_why_not() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project(
         "ts.md",
         "---\npaths: ['src/**/*.ts', '!**/*.test.ts']\n---\nTS",
@@ -336,7 +321,7 @@ fn match_explains_why_and_why_not() {
 
 #[test]
 fn add_writes_a_rule_that_loads_and_fires() {
-    let t = Tree::new();
+    let t = Tree::made();
     let r = t.run(&[
         "add",
         "--topics",
@@ -350,7 +335,7 @@ fn add_writes_a_rule_that_loads_and_fires() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.stdout, "added project rule the-customer-table-is-read-only.md: .wave/rules/the-customer-table-is-read-only.md\n");
     let text = std::fs::read_to_string(
-        t.work()
+        t.workdir()
             .join(".wave/rules/the-customer-table-is-read-only.md"),
     )
     .unwrap();
@@ -375,7 +360,7 @@ fn add_writes_a_rule_that_loads_and_fires() {
 
 #[test]
 fn add_slug_user_scope_always_and_json() {
-    let t = Tree::new();
+    let t = Tree::made();
     let r = t.run(&[
         "add",
         "--always",
@@ -405,7 +390,7 @@ fn add_slug_user_scope_always_and_json() {
 
 #[test]
 fn add_refusals() {
-    let t = Tree::new();
+    let t = Tree::made();
     for (args, message) in [
         (vec!["add", "--topics", "x"], "wave-rules: no content: give the rule's text as the last argument\n"),
         (vec!["add", "--topics", "x", "   "], "wave-rules: no content: give the rule's text as the last argument\n"),
@@ -424,8 +409,8 @@ fn add_refusals() {
         "conflicting flags are a usage error"
     );
     assert!(
-        !t.work().join(".wave/rules").exists()
-            || std::fs::read_dir(t.work().join(".wave/rules"))
+        !t.workdir().join(".wave/rules").exists()
+            || std::fs::read_dir(t.workdir().join(".wave/rules"))
                 .unwrap()
                 .count()
                 == 0
@@ -434,7 +419,7 @@ fn add_refusals() {
 
 #[test]
 fn remove_by_id_with_or_without_extension() {
-    let t = Tree::new();
+    let t = Tree::made();
     let a = t.project("frontend/react.md", "R");
     let b = t.user("mine.md", "M");
     let r = t.run(&["remove", "frontend/react"]);
@@ -457,12 +442,15 @@ fn remove_by_id_with_or_without_extension() {
 
 #[test]
 fn remove_never_reaches_outside_the_roots() {
-    let t = Tree::new();
-    let victim = t.write(t.work().join("keep.md"), "not a rule");
+    let t = Tree::made();
+    let victim = t.write(t.workdir().join("keep.md"), "not a rule");
     let outside = t.write(t.tmp.path().join("team/shared.md"), "team");
-    std::fs::create_dir_all(t.work().join(".wave/rules")).unwrap();
-    std::os::unix::fs::symlink(t.tmp.path().join("team"), t.work().join(".wave/rules/team"))
-        .unwrap();
+    std::fs::create_dir_all(t.workdir().join(".wave/rules")).unwrap();
+    std::os::unix::fs::symlink(
+        t.tmp.path().join("team"),
+        t.workdir().join(".wave/rules/team"),
+    )
+    .unwrap();
     for id in [
         "../../keep",
         "../../keep.md",
@@ -485,23 +473,26 @@ fn remove_never_reaches_outside_the_roots() {
     assert!(victim.exists() && outside.exists());
     // A symlinked file is removed as a link; its target stays.
     let target = t.write(t.tmp.path().join("solo.md"), "solo");
-    std::os::unix::fs::symlink(&target, t.work().join(".wave/rules/solo.md")).unwrap();
+    std::os::unix::fs::symlink(&target, t.workdir().join(".wave/rules/solo.md")).unwrap();
     assert_eq!(t.run(&["remove", "solo"]).code, 0);
     assert!(target.exists());
-    assert!(!t.work().join(".wave/rules/solo.md").exists());
+    assert!(!t.workdir().join(".wave/rules/solo.md").exists());
 }
 
 /// Issue 9, finding 3: a committed link must not put a secret (or any file
 /// outside the project) into every prompt; `validate --strict` fails on it.
 #[test]
 fn validate_reports_links_to_secrets_and_outside_files() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("ok.md", "fine");
-    t.write(t.work().join(".env"), "API_KEY=secret");
-    std::os::unix::fs::symlink("../../.env", t.work().join(".wave/rules/notes.md")).unwrap();
+    t.write(t.workdir().join(".env"), "API_KEY=secret");
+    std::os::unix::fs::symlink("../../.env", t.workdir().join(".wave/rules/notes.md")).unwrap();
     t.write(t.tmp.path().join("team/security.md"), "No secrets in code.");
-    std::os::unix::fs::symlink(t.tmp.path().join("team"), t.work().join(".wave/rules/team"))
-        .unwrap();
+    std::os::unix::fs::symlink(
+        t.tmp.path().join("team"),
+        t.workdir().join(".wave/rules/team"),
+    )
+    .unwrap();
     let r = t.run(&["validate", "--strict"]);
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(
@@ -539,7 +530,7 @@ fn validate_reports_links_to_secrets_and_outside_files() {
     assert_eq!(r.code, 1);
     assert!(!r.stdout.contains("symlink-outside"), "{}", r.stdout);
     assert!(r.stdout.contains("2 rules loaded"), "{}", r.stdout);
-    std::fs::remove_file(t.work().join(".wave/rules/notes.md")).unwrap();
+    std::fs::remove_file(t.workdir().join(".wave/rules/notes.md")).unwrap();
     let r = t.run(&[
         "validate",
         "--strict",
@@ -553,14 +544,14 @@ fn validate_reports_links_to_secrets_and_outside_files() {
 /// grew to 4 GB.
 #[test]
 fn validate_never_blocks_on_fifos_or_devices() {
-    let t = Tree::new();
-    let fifo = t.work().join("fifo.md");
+    let t = Tree::made();
+    let fifo = t.workdir().join("fifo.md");
     assert!(Command::new("mkfifo")
         .arg(&fifo)
         .status()
         .unwrap()
         .success());
-    std::os::unix::fs::symlink("/dev/zero", t.work().join("zero.md")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", t.workdir().join("zero.md")).unwrap();
     let r = t.run(&["validate", "fifo.md", "zero.md"]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert_eq!(
@@ -577,7 +568,7 @@ fn validate_never_blocks_on_fifos_or_devices() {
 /// Actions workflow command or a terminal escape into the text output.
 #[test]
 fn control_characters_from_files_are_escaped_in_every_format() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project(
         "evil\n::error file=x::pwned.md",
         "---\npaths: src/**\n---\nrule",
@@ -621,13 +612,13 @@ fn control_characters_from_files_are_escaped_in_every_format() {
 /// conditional or broken rule.
 #[test]
 fn add_keeps_content_that_starts_with_a_fence_as_the_body() {
-    let t = Tree::new();
+    let t = Tree::made();
     let content = "---\npaths: secret/**\n---\nnot frontmatter";
     let out = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
         .args(["add", "--always", "--home"])
         .arg(t.home())
         .args(["--", content])
-        .current_dir(t.work())
+        .current_dir(t.workdir())
         .output()
         .unwrap();
     assert_eq!(
@@ -657,15 +648,15 @@ fn add_keeps_content_that_starts_with_a_fence_as_the_body() {
 
 #[test]
 fn claude_rules_are_read_by_default_and_source_replaces_the_list() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.write(
         t.home().join(".claude/rules/a/b/deep.md"),
         "user claude, deep",
     );
-    t.write(t.work().join(".claude/rules/style.md"), "project claude");
+    t.write(t.workdir().join(".claude/rules/style.md"), "project claude");
     t.project("style.md", "project wave wins");
-    t.write(t.work().join("team/x.md"), "team");
-    t.write(t.work().join("team/sub/y.md"), "team, one level down");
+    t.write(t.workdir().join("team/x.md"), "team");
+    t.write(t.workdir().join("team/sub/y.md"), "team, one level down");
     let ids = |r: &Run| -> Vec<String> {
         json(r)["rules"]
             .as_array()
@@ -706,7 +697,7 @@ fn claude_rules_are_read_by_default_and_source_replaces_the_list() {
         "Team rule",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(t.work().join("team/team-rule.md").is_file());
+    assert!(t.workdir().join("team/team-rule.md").is_file());
 
     for bad in [
         "nowhere",
@@ -723,21 +714,21 @@ fn claude_rules_are_read_by_default_and_source_replaces_the_list() {
 
 #[test]
 fn sources_by_name_on_every_subcommand() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("style.md", "Wave.");
     t.write(
-        t.work().join(".cursor/rules/ui.mdc"),
+        t.workdir().join(".cursor/rules/ui.mdc"),
         "---\nglobs: src/**/*.tsx\n---\nCursor UI.",
     );
     t.write(
-        t.work().join(".cursor/rules/api.mdc"),
+        t.workdir().join(".cursor/rules/api.mdc"),
         "---\ndescription: API handlers\n---\nCursor API.",
     );
     t.write(
-        t.work().join(".kiro/steering/k.md"),
+        t.workdir().join(".kiro/steering/k.md"),
         "---\ninclusion: fileMatch\nfileMatchPattern: '*.ts,*.tsx'\n---\nKiro.",
     );
-    t.write(t.work().join("AGENTS.md"), "Agents.");
+    t.write(t.workdir().join("AGENTS.md"), "Agents.");
     let ids = |r: &Run| -> Vec<String> {
         json(r)["rules"]
             .as_array()

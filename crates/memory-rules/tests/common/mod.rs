@@ -86,3 +86,51 @@ pub fn codes(loaded: &memory_rules::Loaded) -> Vec<String> {
         })
         .collect()
 }
+
+/// The corpus of real rule files: `$WAVE_CORPUS`, else `../shared/corpus`
+/// beside the repository. `None` when it is absent, with one line on
+/// stderr (once per test binary, past the test harness's capture), so a
+/// clone with nothing beside it still passes; with `WAVE_CORPUS_REQUIRED=1`
+/// (CI) an absent corpus fails instead.
+pub fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("WAVE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    if dir.join("rules").is_dir() {
+        return Some(dir);
+    }
+    let why = format!(
+        "the corpus of real rule files is not at {} (set WAVE_CORPUS)",
+        dir.display()
+    );
+    if std::env::var_os("WAVE_CORPUS_REQUIRED").is_some_and(|v| v == "1") {
+        panic!("{why}, and WAVE_CORPUS_REQUIRED=1");
+    }
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "skipped: the corpus tests: {why}");
+    });
+    None
+}
+
+/// The corpus's rule files, `rules/<tool>/<file>` (of one tool's directory
+/// when given), sorted.
+pub fn corpus_files(corpus: &Path, tool: Option<&str>) -> Vec<PathBuf> {
+    let rules = corpus.join("rules");
+    let tools: Vec<PathBuf> = match tool {
+        Some(t) => vec![rules.join(t)],
+        None => std::fs::read_dir(&rules)
+            .unwrap()
+            .map(|d| d.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect(),
+    };
+    let mut files: Vec<PathBuf> = tools
+        .iter()
+        .flat_map(|t| std::fs::read_dir(t).unwrap().map(|f| f.unwrap().path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}

@@ -9,11 +9,10 @@ import path from 'node:path'
 import { generateText, streamText, wrapLanguageModel, tool, stepCountIs } from 'ai'
 import { MockLanguageModelV4, simulateReadableStream } from 'ai/test'
 import { z } from 'zod'
-import { tempTree } from './helpers.mjs'
+import { sdkProject } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { memoryRulesMiddleware } = require('wave-memory-rules/ai-sdk')
-const { MemoryRuleManager } = require('wave-memory-rules')
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
 const call = (id, file) => ({ type: 'tool-call', toolCallId: id, toolName: 'read_file', input: JSON.stringify({ path: file }) })
@@ -64,21 +63,8 @@ function seen(model, kind = 'generate') {
   }))
 }
 
-async function project(t) {
-  const tree = tempTree()
-  t.after(tree.cleanup)
-  tree.project('always.md', 'Be brief.')
-  tree.project('api.md', '---\npaths: src/api/**\n---\nValidate input.')
-  tree.project('ui.md', '---\npaths: "src/ui/**/*.tsx"\n---\nHooks only.')
-  tree.project('db.md', '---\ntopics: [customer]\n---\nThe customer table is read-only.')
-  tree.write(path.join(tree.workdir, 'src/api/users.ts'), 'export {}')
-  tree.write(path.join(tree.workdir, 'src/ui/App.tsx'), 'export {}')
-  const manager = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
-  return { tree, manager }
-}
-
 test('system-prompt mode with generateText: rules follow the files the tool read, step by step', async (t) => {
-  const { tree, manager } = await project(t)
+  const { tree, manager } = sdkProject(t)
   const inner = scriptedModel(['src/api/users.ts', 'src/ui/App.tsx'])
   const errors = []
   const model = wrapLanguageModel({ model: inner, middleware: memoryRulesMiddleware({ manager, workdir: tree.workdir, onError: (e) => errors.push(e) }) })
@@ -107,7 +93,7 @@ test('system-prompt mode with generateText: rules follow the files the tool read
 })
 
 test('reminder mode with generateText: each rule once, where it became active, kept in later steps', async (t) => {
-  const { tree, manager } = await project(t)
+  const { tree, manager } = sdkProject(t)
   const inner = scriptedModel(['src/api/users.ts', 'src/api/users.ts', 'src/ui/App.tsx'])
   const mw = memoryRulesMiddleware({ manager, workdir: tree.workdir, mode: 'reminders' })
   const model = wrapLanguageModel({ model: inner, middleware: mw })
@@ -136,7 +122,7 @@ test('reminder mode with generateText: each rule once, where it became active, k
 })
 
 test('streamText: the same rules reach the streamed calls', async (t) => {
-  const { tree, manager } = await project(t)
+  const { tree, manager } = sdkProject(t)
   const inner = scriptedModel(['src/ui/App.tsx'])
   const model = wrapLanguageModel({ model: inner, middleware: memoryRulesMiddleware({ manager, workdir: tree.workdir }) })
   const result = streamText({ model, prompt: 'make it blue', tools: { read_file: readTool(tree.workdir) }, stopWhen: stepCountIs(4) })
@@ -149,7 +135,7 @@ test('streamText: the same rules reach the streamed calls', async (t) => {
 })
 
 test('streamText in reminder mode, and a rule file added between calls', async (t) => {
-  const { tree, manager } = await project(t)
+  const { tree, manager } = sdkProject(t)
   const inner = scriptedModel(['src/api/users.ts'])
   const model = wrapLanguageModel({ model: inner, middleware: memoryRulesMiddleware({ manager, workdir: tree.workdir, mode: 'reminders', reloadIntervalMs: 0 }) })
   const first = streamText({ model, prompt: 'check the customer API', tools: { read_file: readTool(tree.workdir) }, stopWhen: stepCountIs(4) })
@@ -162,7 +148,7 @@ test('streamText in reminder mode, and a rule file added between calls', async (
 })
 
 test('never throws into the SDK: a broken manager leaves the call untouched', async (t) => {
-  const { tree } = await project(t)
+  const { tree } = sdkProject(t)
   const errors = []
   const broken = { discovered: true, generation: 1, reload: async () => { throw new Error('disk gone') } }
   const inner = scriptedModel([])
@@ -175,7 +161,7 @@ test('never throws into the SDK: a broken manager leaves the call untouched', as
 })
 
 test('identical conversations give byte-identical prompts', async (t) => {
-  const { tree, manager } = await project(t)
+  const { tree, manager } = sdkProject(t)
   await manager.discoverRules()
   const once = async () => {
     const inner = scriptedModel(['src/api/users.ts', 'src/ui/App.tsx'])

@@ -50,6 +50,23 @@ export async function discovered(tree) {
 }
 
 /**
+ * The project both SDK adapters' tests run on (AI SDK, OpenAI Agents): an
+ * always-on rule, two path rules with files to read, a topic rule; and a
+ * manager over it (rules not yet discovered). Removed after the test `t`.
+ */
+export function sdkProject(t) {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('always.md', 'Be brief.')
+  tree.project('api.md', '---\npaths: src/api/**\n---\nValidate input.')
+  tree.project('ui.md', '---\npaths: "src/ui/**/*.tsx"\n---\nHooks only.')
+  tree.project('db.md', '---\ntopics: [customer]\n---\nThe customer table is read-only.')
+  tree.write(path.join(tree.workdir, 'src/api/users.ts'), 'export {}')
+  tree.write(path.join(tree.workdir, 'src/ui/App.tsx'), 'export {}')
+  return { tree, manager: new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir }) }
+}
+
+/**
  * Set when this run uses the WebAssembly fallback (`NAPI_RS_FORCE_WASI=1`,
  * `npm run test:wasm`): the reason a test gives for what WASI cannot do.
  */

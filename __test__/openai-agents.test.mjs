@@ -9,24 +9,11 @@ import path from 'node:path'
 import { Agent, run, tool, setTracingDisabled } from '@openai/agents'
 import { ScriptedModel, functionCall, assistantMessage } from '@openai/agents/testing'
 import { z } from 'zod'
-import { tempTree } from './helpers.mjs'
+import { sdkProject } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { memoryRulesInputFilter } = require('wave-memory-rules/openai-agents')
-const { MemoryRuleManager } = require('wave-memory-rules')
 setTracingDisabled(true)
-
-async function project(t) {
-  const tree = tempTree()
-  t.after(tree.cleanup)
-  tree.project('always.md', 'Be brief.')
-  tree.project('api.md', '---\npaths: src/api/**\n---\nValidate input.')
-  tree.project('ui.md', '---\npaths: "src/ui/**/*.tsx"\n---\nHooks only.')
-  tree.project('db.md', '---\ntopics: [customer]\n---\nThe customer table is read-only.')
-  tree.write(path.join(tree.workdir, 'src/api/users.ts'), 'export {}')
-  tree.write(path.join(tree.workdir, 'src/ui/App.tsx'), 'export {}')
-  return { tree, manager: new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir }) }
-}
 
 function agentFor(tree, model) {
   const readFile = tool({
@@ -46,7 +33,7 @@ const reminderIds = (input) =>
   input.flatMap((item, i) => (item.role === 'user' && typeof item.content === 'string' && item.content.startsWith('<system-reminder') ? [`${i}:${/rule="([^"]*)"/.exec(item.content)[1]}`] : []))
 
 test('system-prompt mode: the instructions carry the rules of the files read, turn by turn', async (t) => {
-  const { tree, manager } = await project(t)
+  const { tree, manager } = sdkProject(t)
   const model = new ScriptedModel(reads('src/api/users.ts', 'src/ui/App.tsx'))
   const errors = []
   const filter = memoryRulesInputFilter({ manager, workdir: tree.workdir, onError: (e) => errors.push(e) })
@@ -68,7 +55,7 @@ test('system-prompt mode: the instructions carry the rules of the files read, tu
 })
 
 test('reminder mode: each rule once, where it became active, kept in later turns; again after compaction', async (t) => {
-  const { tree, manager } = await project(t)
+  const { tree, manager } = sdkProject(t)
   const model = new ScriptedModel(reads('src/api/users.ts', 'src/api/users.ts', 'src/ui/App.tsx'))
   const filter = memoryRulesInputFilter({ manager, workdir: tree.workdir, mode: 'reminders' })
   const agent = agentFor(tree, model)
@@ -95,7 +82,7 @@ test('reminder mode: each rule once, where it became active, kept in later turns
 })
 
 test('never throws into the SDK: a broken manager leaves the call as it was', async (t) => {
-  const { tree } = await project(t)
+  const { tree } = sdkProject(t)
   const errors = []
   const broken = { discovered: true, generation: 1, reload: async () => { throw new Error('disk gone') } }
   const model = new ScriptedModel([[assistantMessage('done')]])

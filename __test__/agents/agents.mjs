@@ -2,8 +2,11 @@
 // HOME in a temp dir, only loopback, every run bounded by a timeout.
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
+import { before, after } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { startFakeModel } from './fake-model.mjs'
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const platform = `${process.platform}-${process.arch}`
@@ -80,4 +83,30 @@ export function writeTree(root, files) {
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, text)
   }
+}
+
+/**
+ * The setup every end-to-end test file shares: before its tests, a temp
+ * root (`prefix` + random) and the fake model server on 127.0.0.1; after
+ * them, every request the model received kept as `<dump>.json` when
+ * WAVE_AGENTS_DUMP=dir is set, the server closed and the root removed.
+ * Nothing starts when `enabled` is false (the agent is not installed).
+ * Returns `h`; `h.root` and `h.server` are set once started.
+ */
+export function agentHarness({ prefix, dump, enabled = true }) {
+  const h = { root: undefined, server: undefined }
+  before(async () => {
+    if (!enabled) return
+    h.root = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+    h.server = await startFakeModel({ workdir: h.root })
+  })
+  after(async () => {
+    if (h.server && dump && process.env.WAVE_AGENTS_DUMP) {
+      fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })
+      fs.writeFileSync(path.join(process.env.WAVE_AGENTS_DUMP, `${dump}.json`), JSON.stringify(h.server.requests, null, 1))
+    }
+    await h.server?.close()
+    if (h.root) fs.rmSync(h.root, { recursive: true, force: true })
+  })
+  return h
 }

@@ -3,14 +3,13 @@
 // install` as a user would. Assertions are on what reached the model (the
 // requests the server recorded) and on the session transcript, not on exit
 // codes: Claude Code exits 0 even when a hook fails.
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { startFakeModel, count } from './fake-model.mjs'
-import { claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { count } from './fake-model.mjs'
+import { agentHarness, claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const claude = claudeBinary()
 const skip = claude ? false : 'the @anthropic-ai/claude-code devDependency is not installed'
@@ -33,32 +32,21 @@ const TS = '[ts.md] Strict TS everywhere.'
 const GEN = '[gen.md] Generated files carry a header.'
 const STOP = 'Before you end your turn'
 
-let root, server, bin
-before(async () => {
-  if (skip) return
-  bin = waveRulesBinary()
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-claude-'))
-  server = await startFakeModel({ workdir: root })
-})
-after(async () => {
-  // WAVE_AGENTS_DUMP=dir keeps every request the model received, to read.
-  if (server && process.env.WAVE_AGENTS_DUMP) {
-    fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })
-    fs.writeFileSync(path.join(process.env.WAVE_AGENTS_DUMP, 'claude-code.json'), JSON.stringify(server.requests, null, 1))
-  }
-  await server?.close()
-  if (root) fs.rmSync(root, { recursive: true, force: true })
+const h = agentHarness({ prefix: 'wave-claude-', dump: 'claude-code', enabled: !skip })
+let bin
+before(() => {
+  if (!skip) bin = waveRulesBinary()
 })
 
 /** A project with `files`, a HOME, the hooks installed; and a runner. */
 function project(name, files) {
-  const work = path.join(root, name, 'work')
-  const home = path.join(root, name, 'home')
+  const work = path.join(h.root, name, 'work')
+  const home = path.join(h.root, name, 'home')
   fs.mkdirSync(work, { recursive: true })
   fs.mkdirSync(home, { recursive: true })
   writeTree(work, files)
   const env = isolatedEnv(home, {
-    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_BASE_URL: h.server.url,
     ANTHROPIC_API_KEY: 'sk-ant-dummy',
     DISABLE_TELEMETRY: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -67,11 +55,11 @@ function project(name, files) {
   const installed = execFileSync(bin, ['hook', 'install'], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed wave-rules hooks/)
   const claudeRun = async (args) => {
-    server.setWorkdir(work)
-    const first = server.requests.length
+    h.server.setWorkdir(work)
+    const first = h.server.requests.length
     const r = await run(claude, [...args, '--model', MODEL, '--output-format', 'json', '--permission-mode', 'acceptEdits'], { cwd: work, env, timeout: TIMEOUT })
     assert.ok(!r.timedOut, `claude ${args.join(' ')} timed out\n${r.stderr}`)
-    const requests = server.requests.slice(first).filter((q) => q.path.includes('/messages') && Array.isArray(q.body.messages))
+    const requests = h.server.requests.slice(first).filter((q) => q.path.includes('/messages') && Array.isArray(q.body.messages))
     return { ...r, requests, main: requests.filter((q) => (q.body.tools ?? []).length > 0) }
   }
   const transcript = (session) => {

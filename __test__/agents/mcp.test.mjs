@@ -5,15 +5,14 @@
 // opencode.json. The fake model calls `rules_for_files`, then
 // `memory_write`; the assertions are on what reached the model in the next
 // requests and on the memory topic on disk.
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { startFakeModel, count, callDirective, texts } from './fake-model.mjs'
-import { claudeBinary, opencodeBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { count, callDirective, texts } from './fake-model.mjs'
+import { agentHarness, claudeBinary, opencodeBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const require = createRequire(import.meta.url)
 const claude = claudeBinary()
@@ -32,24 +31,18 @@ const PY = '[py.md]'
 const NOTE = 'Build with npm run build; the tests need it.'
 const PROMPT = `edit src/a.ts ${callDirective('rules_for_files', { paths: ['src/a.ts'] })} ${callDirective('memory_write', { topic: 'build', content: NOTE })}`
 
-let root, server, bin
-before(async () => {
-  if (!claude && !opencode) return
-  bin = waveRulesBinary()
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-mcp-'))
-  server = await startFakeModel({ workdir: root })
-})
-after(async () => {
-  await server?.close()
-  if (root) fs.rmSync(root, { recursive: true, force: true })
+const h = agentHarness({ prefix: 'wave-mcp-', dump: 'mcp', enabled: Boolean(claude || opencode) })
+let bin
+before(() => {
+  if (claude || opencode) bin = waveRulesBinary()
 })
 
 function project(name, extra = {}) {
-  const work = path.join(root, name, 'work')
-  const home = path.join(root, name, 'home')
+  const work = path.join(h.root, name, 'work')
+  const home = path.join(h.root, name, 'home')
   fs.mkdirSync(home, { recursive: true })
   writeTree(work, { ...RULES, ...extra })
-  server.setWorkdir(work)
+  h.server.setWorkdir(work)
   return { work, home }
 }
 
@@ -77,7 +70,7 @@ function toolResults(body) {
 test('Claude Code: installed with `mcp install --client claude`, the rules and the memory tool reach the model', { skip: claude ? false : 'no @anthropic-ai/claude-code', timeout: 2 * TIMEOUT }, async () => {
   const { work, home } = project('claude')
   const env = isolatedEnv(home, {
-    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_BASE_URL: h.server.url,
     ANTHROPIC_API_KEY: 'sk-ant-dummy',
     DISABLE_TELEMETRY: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -88,14 +81,14 @@ test('Claude Code: installed with `mcp install --client claude`, the rules and t
   })
   const installed = execFileSync(bin, ['mcp', 'install', '--client', 'claude'], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed the wave-rules MCP server for claude/)
-  const first = server.requests.length
+  const first = h.server.requests.length
   const r = await run(
     claude,
     ['-p', PROMPT, '--mcp-config', path.join(work, '.mcp.json'), '--allowedTools', 'mcp__wave-rules', '--model', 'claude-sonnet-4-5', '--output-format', 'json'],
     { cwd: work, env, timeout: TIMEOUT },
   )
   assert.ok(!r.timedOut, `claude timed out\n${r.stderr}`)
-  const main = server.requests.slice(first).filter((q) => q.path.includes('/messages') && (q.body.tools ?? []).length > 0)
+  const main = h.server.requests.slice(first).filter((q) => q.path.includes('/messages') && (q.body.tools ?? []).length > 0)
   assert.ok(main.length >= 3, `two tool calls and an answer, got ${main.length}\n${r.stdout}\n${r.stderr}`)
   const tools = main[0].body.tools.map((t) => t.name)
   for (const t of ['rules_for_files', 'read_rule', 'list_rules', 'memory_read', 'memory_write']) assert.ok(tools.includes(`mcp__wave-rules__${t}`), `${t} in ${tools}`)
@@ -119,7 +112,7 @@ test('opencode: the `mcp` entry from `mcp install --client opencode`, the rules 
       {
         $schema: 'https://opencode.ai/config.json',
         provider: {
-          fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${server.url}/v1`, apiKey: 'dummy' }, models: { 'fake-model': { name: 'Fake model' } } },
+          fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${h.server.url}/v1`, apiKey: 'dummy' }, models: { 'fake-model': { name: 'Fake model' } } },
         },
         model: 'fake/fake-model',
         small_model: 'fake/fake-model',
@@ -133,10 +126,10 @@ test('opencode: the `mcp` entry from `mcp install --client opencode`, the rules 
   const config = JSON.parse(fs.readFileSync(path.join(work, 'opencode.json'), 'utf8'))
   assert.equal(config.mcp['wave-rules'].type, 'local')
   assert.equal(config.model, 'fake/fake-model', 'the user settings are kept')
-  const first = server.requests.length
+  const first = h.server.requests.length
   const r = await run(opencode, ['run', PROMPT, '--model', 'fake/fake-model'], { cwd: work, env, timeout: TIMEOUT })
   assert.ok(!r.timedOut, `opencode timed out\n${r.stderr.slice(-2000)}`)
-  const main = server.requests.slice(first).filter((q) => q.path.includes('/chat/completions') && (q.body.tools ?? []).length > 0)
+  const main = h.server.requests.slice(first).filter((q) => q.path.includes('/chat/completions') && (q.body.tools ?? []).length > 0)
   assert.ok(main.length >= 3, `two tool calls and an answer, got ${main.length}\n${r.stdout}\n${r.stderr.slice(-2000)}`)
   const tools = main[0].body.tools.map((t) => t.function?.name)
   assert.ok(tools.some((n) => n.endsWith('rules_for_files')) && tools.some((n) => n.endsWith('memory_write')), `${tools}`)

@@ -4,15 +4,14 @@
 // `opencode run` for the CLI turns, `opencode serve` and its HTTP API for a
 // real compaction (`/session/:id/summarize`). Assertions are on what
 // reached the model.
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import net from 'node:net'
-import os from 'node:os'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
-import { startFakeModel, count } from './fake-model.mjs'
-import { opencodeBinary, repo, run, isolatedEnv, writeTree } from './agents.mjs'
+import { count } from './fake-model.mjs'
+import { agentHarness, opencodeBinary, repo, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const opencode = opencodeBinary()
 const built = fs.existsSync(path.join(repo, 'dist/opencode.js'))
@@ -25,13 +24,12 @@ const GENERAL = '[general.md] Keep functions small.'
 const TS = '[ts.md] Strict TS everywhere.'
 const GEN = '[gen.md] Generated files carry a header.'
 
-let root, server, work, env
+const h = agentHarness({ prefix: 'wave-opencode-', dump: 'opencode', enabled: !skip })
+let work, env
 before(async () => {
   if (skip) return
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-opencode-'))
-  server = await startFakeModel({ workdir: root })
-  work = path.join(root, 'work')
-  const home = path.join(root, 'home')
+  work = path.join(h.root, 'work')
+  const home = path.join(h.root, 'home')
   fs.mkdirSync(home, { recursive: true })
   writeTree(work, {
     '.wave/rules/general.md': 'Keep functions small.\n',
@@ -47,7 +45,7 @@ before(async () => {
         fake: {
           npm: '@ai-sdk/openai-compatible',
           name: 'Fake',
-          options: { baseURL: `${server.url}/v1`, apiKey: 'dummy' },
+          options: { baseURL: `${h.server.url}/v1`, apiKey: 'dummy' },
           models: { 'fake-model': { name: 'Fake model' } },
         },
       },
@@ -59,27 +57,18 @@ before(async () => {
   fs.mkdirSync(path.join(work, 'node_modules'), { recursive: true })
   fs.symlinkSync(repo, path.join(work, 'node_modules/wave-memory-rules'), 'dir')
   env = isolatedEnv(home, { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' })
-  server.setWorkdir(work)
-})
-after(async () => {
-  // WAVE_AGENTS_DUMP=dir keeps every request the model received, to read.
-  if (server && process.env.WAVE_AGENTS_DUMP) {
-    fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })
-    fs.writeFileSync(path.join(process.env.WAVE_AGENTS_DUMP, 'opencode.json'), JSON.stringify(server.requests, null, 1))
-  }
-  await server?.close()
-  if (root) fs.rmSync(root, { recursive: true, force: true })
+  h.server.setWorkdir(work)
 })
 
 const chat = (q) => q.path.includes('/chat/completions') && Array.isArray(q.body.messages)
 const main = (qs) => qs.filter((q) => chat(q) && (q.body.tools ?? []).length > 0)
 
 async function opencodeRun(args) {
-  const first = server.requests.length
+  const first = h.server.requests.length
   const r = await run(opencode, ['run', ...args, '--model', 'fake/fake-model'], { cwd: work, env, timeout: TIMEOUT })
   assert.ok(!r.timedOut, `opencode run timed out\n${r.stderr.slice(-2000)}`)
   assert.equal(r.status, 0, r.stderr.slice(-2000))
-  return main(server.requests.slice(first))
+  return main(h.server.requests.slice(first))
 }
 
 async function freePort() {
@@ -156,9 +145,9 @@ test('opencode: the plugin sends the rules at session start, path rules once, ag
       assert.ok(Date.now() < deadline, 'the plugin sent nothing after the compaction')
       await new Promise((r) => setTimeout(r, 200))
     }
-    const before = server.requests.length
+    const before = h.server.requests.length
     await api.call('POST', `/session/${session.id}/message`, { model, parts: [{ type: 'text', text: 'go on READ:src/a.ts' }] })
-    const t3 = main(server.requests.slice(before))
+    const t3 = main(h.server.requests.slice(before))
     assert.ok(t3.length >= 2)
     assert.equal(count(t3[0].body, GENERAL), 1, 'session.compacted sent the rules again')
     assert.equal(count(t3[0].body, TS), 1, 'with the path rules the session had')
@@ -168,9 +157,9 @@ test('opencode: the plugin sends the rules at session start, path rules once, ag
     // No rules: a new session gets nothing.
     fs.rmSync(path.join(work, '.wave'), { recursive: true })
     const fresh = await api.call('POST', '/session', {})
-    const before2 = server.requests.length
+    const before2 = h.server.requests.length
     await api.call('POST', `/session/${fresh.id}/message`, { model, parts: [{ type: 'text', text: 'no rules READ:src/a.ts WRITE:gen/other.ts' }] })
-    const t4 = main(server.requests.slice(before2))
+    const t4 = main(h.server.requests.slice(before2))
     assert.ok(t4.length >= 3)
     const all = JSON.stringify(t4.map((q) => q.body.messages))
     assert.ok(!all.includes('## Rules') && !all.includes('[general.md]'), 'nothing was sent without rules')

@@ -42,6 +42,7 @@ pub mod read_rule;
 pub mod render;
 pub mod rule;
 pub mod ruleset;
+pub mod session;
 pub mod slug;
 pub mod source;
 mod stamp;
@@ -51,6 +52,7 @@ pub mod topics;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use rule::{Activation, Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
+pub use session::{Budget, Due, Session, Start};
 pub use source::{formats_named, Config, Format, Source, DEFAULT_SOURCE_NAMES};
 
 use context::Workdir;

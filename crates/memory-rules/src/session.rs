@@ -87,8 +87,8 @@ pub struct Due {
     pub rules: Vec<usize>,
     /// Ids left out to fit the budget.
     pub omitted: Vec<String>,
-    /// Ids of the rules active but already delivered (not rendered again).
-    pub given: Vec<String>,
+    /// Indices of the rules active but already delivered (not rendered again).
+    pub given: Vec<usize>,
     /// The answer to a session start: committing it marks the session started.
     pub starts: bool,
 }
@@ -124,6 +124,24 @@ pub struct Session {
     order: Vec<String>,
     /// The `remind: every-turn` rules active now: what [`Session::stop`] reads.
     sticky: Vec<Sticky>,
+}
+
+/// The keys of a tool call's input that name a file, over the agents we
+/// serve (Claude Code's `file_path` and `notebook_path`, opencode's
+/// `filePath`, a plain `path`).
+pub const FILE_KEYS: [&str; 4] = ["file_path", "filePath", "notebook_path", "path"];
+
+/// The files a tool call's input names (under [`FILE_KEYS`]), each once.
+pub fn tool_input_files(input: &serde_json::Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for key in FILE_KEYS {
+        if let Some(f) = input.get(key).and_then(serde_json::Value::as_str) {
+            if !f.is_empty() && !out.iter().any(|o| o == f) {
+                out.push(f.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// The version of a rule: a hash of its id and text (FNV-1a, 64 bits,
@@ -268,7 +286,9 @@ impl Session {
         self.update_sticky(set);
         let topic: HashSet<usize> = topic.into_iter().collect();
         let mut due = self.render(set, &give, &topic, None, budget);
-        due.given = given.iter().map(|&i| rules[i].id.clone()).collect();
+        due.given = given;
+        // The first request starts the session.
+        due.starts = !self.started;
         due
     }
 
@@ -592,10 +612,17 @@ mod tests {
         let mut s = Session::new();
         let due = s.request(&set, &["src/a.ts"], None, false, NONE);
         assert_eq!(ids(&set, &due), ["always.md", "lint.md", "ts.md"]);
+        assert!(due.starts);
         s.commit(&set, &due);
         let due = s.request(&set, &["src/b.ts"], Some("sql"), false, NONE);
+        assert!(!due.starts);
         assert_eq!(ids(&set, &due), ["sql.md"]);
-        assert_eq!(due.given, ["always.md", "lint.md", "ts.md"]);
+        let given: Vec<&str> = due
+            .given
+            .iter()
+            .map(|&i| set.rules()[i].id.as_str())
+            .collect();
+        assert_eq!(given, ["always.md", "lint.md", "ts.md"]);
         let due = s.request(&set, &["src/b.ts"], None, true, NONE);
         assert_eq!(due.rules.len(), 3);
         assert!(due.given.is_empty());
@@ -639,6 +666,13 @@ mod tests {
         // Unknown or missing fields read as defaults.
         let old: Session = serde_json::from_str(r#"{"delivered":{"a.md":"x"},"other":1}"#).unwrap();
         assert_eq!(old.delivered_ids(), ["a.md"]);
+    }
+
+    #[test]
+    fn tool_inputs_name_files_under_every_agents_key() {
+        let input = serde_json::json!({"filePath": "a.ts", "path": "a.ts", "notebook_path": "n.ipynb", "content": "x"});
+        assert_eq!(tool_input_files(&input), ["a.ts", "n.ipynb"]);
+        assert!(tool_input_files(&serde_json::json!({"command": "ls"})).is_empty());
     }
 
     #[test]

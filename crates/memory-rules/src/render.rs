@@ -122,6 +122,24 @@ pub fn reminder_tag(id: &str) -> String {
     format!("<system-reminder rule=\"{}\">", escape_attr(id))
 }
 
+/// The rule ids of the reminders in `text` (the tags of [`reminder`]), in
+/// order of appearance.
+pub fn reminder_ids(text: &str) -> Vec<String> {
+    const OPEN: &str = "<system-reminder rule=\"";
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        rest = &rest[at + OPEN.len()..];
+        let Some(end) = rest.find("\">") else { break };
+        let raw = &rest[..end];
+        if !raw.contains('"') {
+            out.push(raw.replace("&quot;", "\"").replace("&amp;", "&"));
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
 /// The reminder block for a rule (reminder mode): the rule id in the tag, so
 /// a saved transcript tells what was delivered.
 pub fn reminder(r: &Rule) -> String {
@@ -366,6 +384,8 @@ mod tests {
             "<system-reminder rule=\"a&quot;&amp;.md\">\nThis user rule (a\"&.md) applies to what you are working on now:\nFirst line.\nSecond.\n</system-reminder>"
         );
         assert_eq!(sticky_line(&r), "[a\"&.md] First line.");
+        let two = format!("x {} y {}", reminder(&r), reminder_tag("b.md"));
+        assert_eq!(reminder_ids(&two), ["a\"&.md", "b.md"]);
         r.metadata.description = Some(" Lint ".into());
         assert_eq!(sticky_line(&r), "[a\"&.md] Lint");
         assert_eq!(

@@ -292,8 +292,8 @@ impl Session {
         due
     }
 
-    /// Reminder mode: the conditional rules active for these files (added to
-    /// the session's) and this prompt that the session was not given, in
+    /// Reminder mode: the conditional rules active for these files in context
+    /// (added to the session's; the sticky rules are those of these files) and this prompt that the session was not given, in
     /// result order. Each is delivered as its own reminder
     /// ([`crate::render::reminder`]); commit them with [`Session::commit_ids`].
     pub fn reminders<S: AsRef<str>>(
@@ -310,7 +310,8 @@ impl Session {
             .into_iter()
             .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i]))
             .collect();
-        self.update_sticky(set);
+        // The files in context now, not every file the session touched.
+        self.sticky_for(set, &rel);
         due
     }
 
@@ -338,9 +339,11 @@ impl Session {
     /// appears in it count as delivered. Give only the text since the last
     /// compaction.
     pub fn restore(&mut self, set: &RuleSet, transcript: &str) {
+        let reminded: HashSet<String> = crate::render::reminder_ids(transcript)
+            .into_iter()
+            .collect();
         for rule in set.rules() {
-            let tag = crate::render::reminder_tag(&rule.id);
-            if transcript.contains(&tag) || transcript.contains(&crate::render::entry(rule)) {
+            if reminded.contains(&rule.id) || transcript.contains(&crate::render::entry(rule)) {
                 self.mark(rule);
             }
         }
@@ -364,6 +367,17 @@ impl Session {
                 self.mark(rule);
             }
         }
+    }
+
+    /// These rules (by id, as found in `set`) reached the model; `starts`:
+    /// the answer to a session start.
+    pub fn commit_named<S: AsRef<str>>(&mut self, set: &RuleSet, ids: &[S], starts: bool) {
+        for id in ids {
+            if let Some(rule) = set.find(id.as_ref()) {
+                self.mark(rule);
+            }
+        }
+        self.started |= starts;
     }
 
     fn mark(&mut self, rule: &Rule) {
@@ -429,6 +443,11 @@ impl Session {
     /// The `remind: every-turn` rules active in the session: always-on, the
     /// files it touched, the topics and mentions of the latest prompt.
     fn update_sticky(&mut self, set: &RuleSet) {
+        let files: Vec<String> = self.files.iter().cloned().collect();
+        self.sticky_for(set, &files);
+    }
+
+    fn sticky_for(&mut self, set: &RuleSet, files: &[String]) {
         let rules = set.rules();
         if !rules
             .iter()
@@ -437,7 +456,7 @@ impl Session {
             self.sticky.clear();
             return;
         }
-        let mut on: BTreeSet<usize> = set.active(&self.file_list(), None).into_iter().collect();
+        let mut on: BTreeSet<usize> = set.active(files, None).into_iter().collect();
         on.extend(self.indices(set, self.prompt_topics.iter().chain(&self.mentioned)));
         self.sticky = on
             .into_iter()
@@ -638,6 +657,9 @@ mod tests {
         assert_eq!(names, ["lint.md", "sql.md", "ts.md"]);
         let reason = s.stop().unwrap();
         assert!(reason.contains("- [lint.md] Run the linter"), "{reason}");
+        // Sticky rules are those of the files in context now.
+        s.reminders(&set, &["README.md"], None);
+        assert_eq!(s.stop(), None);
 
         // A transcript that holds one reminder and one rendered entry.
         let transcript = format!(

@@ -129,14 +129,16 @@ fn group(globs: Vec<(Glob, u32)>) -> Option<Group> {
 }
 
 impl GlobIndex {
-    /// Builds the index from `(glob, id)` pairs. A group globset refuses (it
-    /// never should: each glob was built alone first) is left out.
-    pub fn build(globs: impl IntoIterator<Item = (Glob, u32)>) -> GlobIndex {
+    /// Builds the index from `(glob text, id)` pairs (texts of
+    /// [`crate::pattern::Matcher::Glob`]). A glob of another shape is built
+    /// here; one globset refuses (it never should: each was built alone
+    /// when its pattern was compiled) is left out, as is a group globset
+    /// refuses.
+    pub fn build(globs: impl IntoIterator<Item = (Box<str>, u32)>) -> GlobIndex {
         let mut index = GlobIndex::default();
         let mut others: HashMap<Option<String>, Vec<(Glob, u32)>> = HashMap::new();
         let mut max_depth = 0;
-        for (glob, id) in globs {
-            let text = glob.glob().to_string();
+        for (text, id) in globs {
             match shape(&text) {
                 Shape::Exact(p) => index.exact.entry(p.to_string()).or_default().push(id),
                 Shape::NameSuffix(s) => {
@@ -161,6 +163,9 @@ impl GlobIndex {
                         .push((s.to_string(), id));
                 }
                 Shape::Other(prefix) => {
+                    let Ok(glob) = crate::pattern::glob(&text) else {
+                        continue;
+                    };
                     if let Some(p) = prefix {
                         max_depth = max_depth.max(segments(p));
                     }
@@ -310,7 +315,12 @@ mod tests {
             "src/**/*.{ts,tsx}",
             "**/*.ts",
         ];
-        let index = GlobIndex::build(texts.iter().enumerate().map(|(i, t)| (glob(t), i as u32)));
+        let index = GlobIndex::build(
+            texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (Box::from(*t), i as u32)),
+        );
         let mut all = GlobSetBuilder::new();
         for t in texts {
             all.add(glob(t));

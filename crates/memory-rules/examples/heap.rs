@@ -93,7 +93,8 @@ fn main() {
         RuleSet::build(all, Workdir::new(workdir))
     });
     drop(set);
-    let kinds: [(&str, fn(&ParsedRule) -> bool); 4] = [
+    type Kind = (&'static str, fn(&ParsedRule) -> bool);
+    let kinds: [Kind; 4] = [
         ("  only rules with paths of 2 globs", |r| {
             r.rule.metadata.paths.as_ref().is_some_and(|p| p.len() == 2)
         }),

@@ -22,6 +22,8 @@
 //! over all globs (a test checks it); only the work differs.
 
 use globset::{Candidate, Glob, GlobSet, GlobSetBuilder};
+use regex_automata::meta::Regex;
+use regex_automata::{Anchored, Input, PatternID};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
@@ -40,7 +42,10 @@ struct Node {
     under: Vec<u32>,
     /// `P/**/*S`: (S, id)
     suffixes: Vec<(String, u32)>,
-    /// Other globs whose literal directory prefix is `P`.
+    /// Other globs whose literal directory prefix is `P`: (pattern of
+    /// `GlobIndex::prefixed`, id).
+    others: Vec<(u32, u32)>,
+    /// The same, when `GlobIndex::prefixed` could not be built.
     group: Option<Group>,
 }
 
@@ -55,6 +60,12 @@ pub struct GlobIndex {
     by_prefix: FxHashMap<String, Node>,
     /// The most segments any prefix has: deeper prefixes are not looked up.
     max_depth: usize,
+    /// Every glob of another shape with a literal directory prefix, one
+    /// pattern each, in one regex: a path under a prefix runs an anchored
+    /// search of each pattern of that prefix's node. One regex for all of
+    /// them costs about 1-2 KB a glob, where a `GlobSet` per prefix costs
+    /// about 9 KB (a compiled regex of its own).
+    prefixed: Option<Regex>,
     /// Other globs without a literal directory prefix.
     rest: Option<Group>,
 }
@@ -129,14 +140,21 @@ fn group(globs: Vec<(Glob, u32)>) -> Option<Group> {
 }
 
 impl GlobIndex {
-    /// Builds the index from `(glob, id)` pairs. A group globset refuses (it
-    /// never should: each glob was built alone first) is left out.
-    pub fn build(globs: impl IntoIterator<Item = (Glob, u32)>) -> GlobIndex {
+    /// Builds the index from `(glob text, id)` pairs (texts of
+    /// [`crate::pattern::Matcher::Glob`]). A glob of another shape is built
+    /// here; one globset refuses (it never should: each was built alone
+    /// when its pattern was compiled) is left out, as is a group globset
+    /// refuses.
+    pub fn build(globs: impl IntoIterator<Item = (Box<str>, u32)>) -> GlobIndex {
+        Self::build_with(globs, MAX_PREFIXED_NFA_BYTES)
+    }
+
+    /// [`build`](Self::build) with another bound on the prefixed globs' NFA.
+    fn build_with(globs: impl IntoIterator<Item = (Box<str>, u32)>, nfa_limit: usize) -> GlobIndex {
         let mut index = GlobIndex::default();
         let mut others: HashMap<Option<String>, Vec<(Glob, u32)>> = HashMap::new();
         let mut max_depth = 0;
-        for (glob, id) in globs {
-            let text = glob.glob().to_string();
+        for (text, id) in globs {
             match shape(&text) {
                 Shape::Exact(p) => index.exact.entry(p.to_string()).or_default().push(id),
                 Shape::NameSuffix(s) => {
@@ -161,6 +179,9 @@ impl GlobIndex {
                         .push((s.to_string(), id));
                 }
                 Shape::Other(prefix) => {
+                    let Ok(glob) = crate::pattern::glob(&text) else {
+                        continue;
+                    };
                     if let Some(p) = prefix {
                         max_depth = max_depth.max(segments(p));
                     }
@@ -171,11 +192,24 @@ impl GlobIndex {
                 }
             }
         }
+        if let Some(globs) = others.remove(&None) {
+            index.rest = group(globs);
+        }
+        let regexes: Vec<&str> = others.values().flatten().map(|(g, _)| g.regex()).collect();
+        index.prefixed = regex_set(&regexes, nfa_limit);
+        let mut pattern = 0u32;
         for (prefix, globs) in others {
-            let g = group(globs);
-            match prefix {
-                Some(p) => index.by_prefix.entry(p).or_default().group = g,
-                None => index.rest = g,
+            let node = index
+                .by_prefix
+                .entry(prefix.unwrap_or_default())
+                .or_default();
+            if index.prefixed.is_some() {
+                for (_, id) in globs {
+                    node.others.push((pattern, id));
+                    pattern += 1;
+                }
+            } else {
+                node.group = group(globs);
             }
         }
         index.max_depth = max_depth;
@@ -213,6 +247,16 @@ impl GlobIndex {
                     out.push(*id);
                 }
             }
+            if let Some(re) = &self.prefixed {
+                for &(pattern, id) in &node.others {
+                    let input = Input::new(path).anchored(Anchored::Pattern(
+                        PatternID::new_unchecked(pattern as usize),
+                    ));
+                    if re.is_match(input) {
+                        out.push(id);
+                    }
+                }
+            }
             if let Some(g) = &node.group {
                 Self::match_group(
                     g,
@@ -242,6 +286,30 @@ impl GlobIndex {
         out.extend(scratch.iter().map(|&g| group.ids[g]));
     }
 }
+
+/// One regex of many globs' regexes (as `globset` compiles each), a search
+/// per pattern anchored at it. `None` when it cannot be built (the NFA is
+/// bounded at [`MAX_PREFIXED_NFA_BYTES`]); then each prefix has a `GlobSet`.
+fn regex_set(regexes: &[&str], nfa_limit: usize) -> Option<Regex> {
+    if regexes.is_empty() {
+        return None;
+    }
+    let syntax = regex_automata::util::syntax::Config::new()
+        .utf8(false)
+        .dot_matches_new_line(true);
+    let config = Regex::config()
+        .utf8_empty(false)
+        .nfa_size_limit(Some(nfa_limit));
+    Regex::builder()
+        .syntax(syntax)
+        .configure(config)
+        .build_many(regexes)
+        .ok()
+}
+
+/// The size bound of the NFA of all prefixed globs of other shapes (about
+/// 20,000 globs); past it the index falls back to a `GlobSet` per prefix.
+const MAX_PREFIXED_NFA_BYTES: usize = 32 << 20;
 
 /// How many segments a prefix has.
 fn segments(prefix: &str) -> usize {
@@ -309,8 +377,22 @@ mod tests {
             "**/.*",
             "src/**/*.{ts,tsx}",
             "**/*.ts",
+            "packages/*/src/**",
+            "packages/app/{lib,test}/**/*.ts",
+            "packages/app/*.json",
+            "src/lib/*/z.rs",
         ];
-        let index = GlobIndex::build(texts.iter().enumerate().map(|(i, t)| (glob(t), i as u32)));
+        let globs = || {
+            texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (Box::from(*t), i as u32))
+        };
+        let index = GlobIndex::build(globs());
+        assert!(index.prefixed.is_some());
+        // Past the NFA bound: a GlobSet per prefix, the same answers.
+        let fallback = GlobIndex::build_with(globs(), 1);
+        assert!(fallback.prefixed.is_none());
         let mut all = GlobSetBuilder::new();
         for t in texts {
             all.add(glob(t));
@@ -336,12 +418,21 @@ mod tests {
             "src/a.tsx",
             "srcx/a.ts",
             "src/lib.ts",
+            "packages/app/src/x.ts",
+            "packages/app/lib/deep/x.ts",
+            "packages/app/test/x.js",
+            "packages/app/package.json",
+            "packages/app/deep/package.json",
+            "src/lib/q/z.rs",
+            "src/lib/q/r/z.rs",
         ] {
-            let mut got = Vec::new();
-            index.matching(path, &mut Vec::new(), &mut got);
-            got.sort();
             let want: Vec<u32> = all.matches(path).into_iter().map(|i| i as u32).collect();
-            assert_eq!(got, want, "{path}");
+            for index in [&index, &fallback] {
+                let mut got = Vec::new();
+                index.matching(path, &mut Vec::new(), &mut got);
+                got.sort();
+                assert_eq!(got, want, "{path}");
+            }
         }
     }
 }

@@ -56,10 +56,17 @@ pub enum PatternError {
 }
 
 /// One compiled form of a pattern.
+///
+/// A glob is kept as its globset text (checked to build when the pattern was
+/// compiled), not as a `globset::Glob`: a `Glob` holds its text, its regex
+/// and a token per character (0.7-1.5 KB), and every parsed rule is kept for
+/// reload. The rule set looks most globs up by their text and builds a
+/// `Glob` ([`glob`]) only for the few shapes it cannot.
 #[derive(Clone, Debug)]
 pub enum Matcher {
-    /// A globset glob (`literal_separator`, `backslash_escape`).
-    Glob(Glob),
+    /// A globset glob's text (`literal_separator`, `backslash_escape`,
+    /// `empty_alternates`); [`glob`] builds it.
+    Glob(Box<str>),
     /// An anchored regex in Unicode mode, for patterns with `?` or classes.
     Regex(String),
 }
@@ -78,7 +85,7 @@ impl CompiledPattern {
     /// For tests and tools; the rule set matches all patterns at once.
     pub fn is_match(&self, path: &str) -> bool {
         self.matchers.iter().any(|m| match m {
-            Matcher::Glob(g) => g.compile_matcher().is_match(path),
+            Matcher::Glob(g) => glob(g).is_ok_and(|g| g.compile_matcher().is_match(path)),
             Matcher::Regex(r) => {
                 regex_automata::meta::Regex::new(r).is_ok_and(|re| re.is_match(path))
             }
@@ -116,7 +123,7 @@ pub fn compile_with(
     }
     let chars: Vec<char> = body.chars().collect();
     let seq = Parser::new(&chars).parse_seq(0, chars.len(), 0)?;
-    let seqs = if needs_expansion(&seq) {
+    let seqs = if needs_expansion(&seq) || expansions(&seq) <= SMALL_EXPANSION {
         expand(&seq)?
     } else {
         let mut out = Vec::new();
@@ -152,7 +159,7 @@ pub fn compile_with(
             if unicode {
                 check_regex(text).map(Matcher::Regex)
             } else {
-                build_glob(&text).map(Matcher::Glob)
+                glob(&text).map(|_| Matcher::Glob(text.into_boxed_str()))
             }
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -173,7 +180,9 @@ pub fn split_negation(pattern: &str) -> (bool, &str) {
     (bangs % 2 == 1, body)
 }
 
-fn build_glob(text: &str) -> Result<Glob, PatternError> {
+/// Builds the globset glob of a [`Matcher::Glob`]'s text (with the options
+/// every glob of a rule set uses).
+pub fn glob(text: &str) -> Result<Glob, PatternError> {
     GlobBuilder::new(text)
         .literal_separator(true)
         .backslash_escape(true)
@@ -529,6 +538,27 @@ fn needs_expansion(seq: &[Node]) -> bool {
     })
 }
 
+/// Patterns whose braces expand to at most this many globs are expanded
+/// whole: `packages/app/{lib,test}/**/*.ts` becomes two globs the rule set
+/// looks up by prefix and suffix (a few bytes each), where one glob with an
+/// alternate would need a compiled regex of its own (about 9 KB).
+const SMALL_EXPANSION: usize = 16;
+
+/// How many flat sequences `seq` expands to (counting stops past
+/// [`SMALL_EXPANSION`]).
+fn expansions(seq: &[Node]) -> usize {
+    seq.iter().fold(1usize, |acc, node| match node {
+        Node::Alt(alts) => {
+            let options = alts
+                .iter()
+                .fold(0usize, |n, alt| n.saturating_add(expansions(alt)))
+                .min(SMALL_EXPANSION + 1);
+            acc.saturating_mul(options).min(SMALL_EXPANSION + 1)
+        }
+        _ => acc,
+    })
+}
+
 /// Expands a leading alternate (`{src,lib}/**/*.ts` into `src/**/*.ts` and
 /// `lib/**/*.ts`), so each glob starts with its literal directory, which the
 /// rule set indexes by. Later alternates stay as they are. Iterative, with
@@ -869,7 +899,31 @@ mod tests {
     fn expansion_only_where_needed() {
         assert_eq!(
             compile("src/{a,b}/**/*.{ts,js}x").unwrap().matchers.len(),
-            1
+            4,
+            "braces of few expansions are expanded whole"
+        );
+        let texts = |p: &str| -> Vec<String> {
+            compile(p)
+                .unwrap()
+                .matchers
+                .iter()
+                .map(|m| match m {
+                    Matcher::Glob(t) => t.to_string(),
+                    Matcher::Regex(r) => r.clone(),
+                })
+                .collect()
+        };
+        assert_eq!(
+            texts("pkg/{lib,test}/**/*.ts"),
+            ["pkg/lib/**/*.ts", "pkg/test/**/*.ts"]
+        );
+        assert_eq!(
+            compile("src/{a,b,c,d,e}/{f,g,h,i}/x")
+                .unwrap()
+                .matchers
+                .len(),
+            1,
+            "20 expansions stay one glob with alternates"
         );
         assert_eq!(
             compile("src/**/*.{ts,tsx}").unwrap().matchers.len(),
@@ -882,9 +936,9 @@ mod tests {
             "leading and trailing"
         );
         assert_eq!(
-            compile("src/**/*.{ts,*.x}").unwrap().matchers.len(),
-            1,
-            "only plain alternatives"
+            texts("src/**/*.{ts,*.x}"),
+            ["src/**/*.*.x", "src/**/*.ts"],
+            "a small product is expanded whatever its alternatives hold"
         );
         assert_eq!(compile("{a/**,b}/c").unwrap().matchers.len(), 2);
     }

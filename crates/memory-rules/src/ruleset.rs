@@ -71,8 +71,10 @@ impl FileMatcher {
         let mut regexes = Vec::new();
         for m in matchers {
             match m {
-                Matcher::Glob(g) => {
-                    set.add(g.clone());
+                Matcher::Glob(text) => {
+                    if let Ok(g) = crate::pattern::glob(text) {
+                        set.add(g);
+                    }
                 }
                 Matcher::Regex(r) => regexes.push(r.clone()),
             }
@@ -198,7 +200,7 @@ impl RuleSet {
                 };
                 for matcher in &pat.compiled.matchers {
                     let key = match matcher {
-                        Matcher::Glob(g) => (false, g.glob().to_string()),
+                        Matcher::Glob(text) => (false, text.to_string()),
                         Matcher::Regex(text) => (true, text.clone()),
                     };
                     let next = owners.len() as u32;
@@ -206,7 +208,7 @@ impl RuleSet {
                     if id == next {
                         owners.push(Vec::new());
                         match matcher {
-                            Matcher::Glob(g) => globs.push((g.clone(), id)),
+                            Matcher::Glob(text) => globs.push((text.clone(), id)),
                             Matcher::Regex(text) => {
                                 regex_texts.push(text.clone());
                                 regex_ids.push(id);

@@ -40,15 +40,18 @@ pub mod parse;
 pub mod pattern;
 pub mod read_rule;
 pub mod render;
+pub mod root;
 pub mod rule;
 pub mod ruleset;
 pub mod slug;
 pub mod source;
 mod stamp;
+pub mod suggest;
 pub use stamp::{Stamp, RACY_WINDOW};
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
+pub use root::{project_root, ProjectRoot};
 pub use rule::{Activation, Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
 pub use source::{formats_named, Config, Format, Source, DEFAULT_SOURCE_NAMES};

@@ -12,18 +12,20 @@
 //! trouble.
 
 mod args;
+mod color;
 mod display;
 mod edit;
 mod hook;
 mod list;
 mod matching;
 pub mod mcp;
+mod setup;
 mod validate;
 
-use args::{Cli, Command, HookAction, McpAction};
+use args::{Cli, Command, HookAction, McpAction, SetupCommand};
 use clap::Parser;
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What a command prints and how it exits.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -89,6 +91,9 @@ where
             };
         }
     };
+    if let Command::Setup(SetupCommand::Completions(a)) = &cli.command {
+        return setup::completions(a);
+    }
     let hook_input = match &cli.command {
         Command::Hook(h) if h.action.is_event() => Some(hook::Input::read(stdin)),
         _ => None,
@@ -103,6 +108,9 @@ where
     match &cli.command {
         Command::Validate(a) => validate::run(&env, a),
         Command::List => list::run(&env),
+        Command::Setup(SetupCommand::Init(a)) => setup::init(&env, a),
+        Command::Setup(SetupCommand::Memory(a)) => setup::memory(&env, a),
+        Command::Setup(SetupCommand::Completions(a)) => setup::completions(a),
         Command::Match(a) => matching::run(&env, a),
         Command::Add(a) => edit::add(&env, a),
         Command::Remove(a) => edit::remove(&env, a),
@@ -128,6 +136,11 @@ pub(crate) struct Env {
     pub home: Option<PathBuf>,
     /// `--source` or `--sources` chose the rule sources.
     pub explicit_sources: bool,
+    /// How the workdir was chosen: the project root found from the current
+    /// directory, or `None` when given (`--workdir`, a hook's project).
+    pub root: Option<memory_rules::ProjectRoot>,
+    /// Whether to write ANSI colour.
+    pub color: bool,
 }
 
 impl Env {
@@ -135,6 +148,15 @@ impl Env {
     /// none: only with `--source` and no home at all).
     pub fn home_dir(&self) -> PathBuf {
         self.home.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// `project root: DIR (has .git)` when the root was found by walking
+    /// up, `workdir: DIR` when it was given.
+    pub fn root_line(&self) -> String {
+        match &self.root {
+            Some(r) => format!("project root: {}", r.describe()),
+            None => format!("workdir: {}", self.config.workdir.display()),
+        }
     }
 
     /// Discovers and compiles the rules of these sources.
@@ -145,11 +167,29 @@ impl Env {
     /// `fallback_workdir` is used when `--workdir` is not given (a hook's
     /// project directory); the default is the current directory.
     fn new(cli: &Cli, fallback_workdir: Option<PathBuf>) -> Result<Env, Output> {
-        let workdir = cli
-            .workdir
-            .clone()
-            .or(fallback_workdir)
-            .unwrap_or_else(|| PathBuf::from("."));
+        let home_dir = cli
+            .home
+            .as_ref()
+            .map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone()))
+            .or_else(std::env::home_dir);
+        let given = cli.workdir.clone().or(fallback_workdir);
+        let root = match &given {
+            Some(_) => None,
+            None => Some(
+                memory_rules::project_root(Path::new("."), home_dir.as_deref()).map_err(|e| {
+                    Output::fail(
+                        EXIT_TROUBLE,
+                        format!("cannot read the current directory: {e}; pass --workdir DIR"),
+                    )
+                })?,
+            ),
+        };
+        let workdir = match (&given, &root) {
+            (Some(w), _) => w.clone(),
+            (None, Some(r)) => r.dir.clone(),
+            (None, None) => PathBuf::from("."),
+        };
+        let color = color::enabled(cli.color);
         let workdir = std::path::absolute(&workdir).map_err(|e| {
             Output::fail(
                 EXIT_TROUBLE,
@@ -162,11 +202,6 @@ impl Env {
                 format!("workdir {} is not a directory", workdir.display()),
             ));
         }
-        let home_dir = cli
-            .home
-            .as_ref()
-            .map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone()))
-            .or_else(std::env::home_dir);
         if !cli.source.is_empty() {
             let sources = cli.source.iter().map(|s| s.resolve(&workdir)).collect();
             return Ok(Env {
@@ -174,6 +209,8 @@ impl Env {
                 json: cli.json,
                 home: home_dir,
                 explicit_sources: true,
+                root,
+                color,
             });
         }
         let home = match &cli.home {
@@ -195,6 +232,8 @@ impl Env {
                 json: cli.json,
                 home: Some(home),
                 explicit_sources: true,
+                root,
+                color,
             });
         }
         Ok(Env {
@@ -202,6 +241,8 @@ impl Env {
             json: cli.json,
             home: Some(home),
             explicit_sources: false,
+            root,
+            color,
         })
     }
 }

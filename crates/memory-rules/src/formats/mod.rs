@@ -169,6 +169,21 @@ pub(crate) enum Split {
     Whole,
 }
 
+/// The keys of the other formats that decide when a rule is active (a
+/// `description` alone makes a Cursor, Copilot or Continue rule on request).
+const ACTIVATION_KEYS: [&str; 10] = [
+    "globs",
+    "alwaysApply",
+    "applyTo",
+    "trigger",
+    "inclusion",
+    "fileMatchPattern",
+    "regex",
+    "paths",
+    "description",
+    "directory",
+];
+
 /// Location: 1-based (line, column) in the file.
 pub(crate) type At = Option<(u32, u32)>;
 
@@ -326,16 +341,38 @@ impl<'a> Context<'a> {
                     ),
                 );
             }
-            None => self.report(
-                Severity::Info,
-                Code::UnknownKey,
-                at,
-                format!(
-                    "'{key}' is not a {} key and is ignored (its keys: {})",
-                    format.tool(),
-                    known.join(", ")
+            None => match crate::suggest::closest(key, known.iter().copied()) {
+                // A typo of a key that decides activation changes when the
+                // rule fires: an error, as in the Wave format.
+                Some(meant) if ACTIVATION_KEYS.contains(&meant) => self.report(
+                    Severity::Error,
+                    Code::MisspelledKey,
+                    at,
+                    format!(
+                        "unknown key '{key}': did you mean '{meant}'? {} ignores '{key}', so this rule is activated as if it had no '{meant}'",
+                        format.tool()
+                    ),
                 ),
-            ),
+                Some(meant) => self.report(
+                    Severity::Warning,
+                    Code::UnknownKey,
+                    at,
+                    format!(
+                        "'{key}' is not a {} key and is ignored: did you mean '{meant}'?",
+                        format.tool()
+                    ),
+                ),
+                None => self.report(
+                    Severity::Info,
+                    Code::UnknownKey,
+                    at,
+                    format!(
+                        "'{key}' is not a {} key and is ignored (its keys: {})",
+                        format.tool(),
+                        known.join(", ")
+                    ),
+                ),
+            },
         }
     }
 
@@ -472,6 +509,8 @@ pub fn kind(rule: &Rule) -> &'static str {
         Format::AgentsMd => agents_md::kind(meta),
         Format::RulesYaml => "keyword rule",
         Format::Wave | Format::Claude => match (meta.paths.is_some(), meta.topics.is_some()) {
+            _ if meta.activation == Activation::OnRequest => "`activation: on-request`",
+            _ if meta.activation == Activation::Manual => "`activation: manual`",
             (false, false) => "always",
             (true, false) => "`paths`",
             (false, true) => "`topics`",

@@ -514,6 +514,13 @@ impl<'a> Context<'a> {
                             at,
                             format!("pattern '{written}' can never match: {why}"),
                         );
+                    } else if let Some(why) = unclosed(body) {
+                        self.report(
+                            Severity::Warning,
+                            Code::InvalidGlob,
+                            at,
+                            format!("pattern '{}': {why}", shorten(written)),
+                        );
                     }
                     out.push(RulePattern { index, compiled });
                 }
@@ -677,6 +684,33 @@ pub fn unmatchable(body: &str) -> Option<&'static str> {
         return Some("files in context never contain '..' once normalized");
     }
     None
+}
+
+/// Whether a pattern has a `{` or `[` that is never closed (outside
+/// escapes): minimatch then reads it literally, so `src/{a,b` matches only
+/// a file named `src/{a,b`, which is almost never what was meant.
+pub fn unclosed(body: &str) -> Option<&'static str> {
+    let (mut depth, mut in_class) = (0usize, false);
+    let mut chars = body.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '{' if !in_class => depth += 1,
+            '}' if !in_class && depth > 0 => depth -= 1,
+            _ => {}
+        }
+    }
+    if in_class {
+        Some("its '[' is never closed, so it is read literally (write \\[ for a literal bracket)")
+    } else if depth > 0 {
+        Some("its '{' is never closed, so it is read literally and matches only a file with that very name (write \\{ for a literal brace)")
+    } else {
+        None
+    }
 }
 
 /// Splits at commas outside braces and brackets, trimming each part.
@@ -953,6 +987,21 @@ mod tests {
         assert!(o.diagnostics[0]
             .message
             .contains("did you mean 'priority'?"));
+    }
+
+    #[test]
+    fn unclosed_brace_or_bracket_warns() {
+        let o = parse("---\npaths: ['src/{a,b', 'x/[ab', 'ok/{a,b}', 'lit/\\{']\n---\nx");
+        let msgs: Vec<&str> = o.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(
+            msgs[0].starts_with("pattern 'src/{a,b': its '{' is never closed"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[1].starts_with("pattern 'x/[ab': its '[' is never closed"),
+            "{msgs:?}"
+        );
     }
 
     #[test]

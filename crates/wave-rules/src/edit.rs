@@ -42,6 +42,12 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             return Output::fail(EXIT_FAILURE, format!("pattern '{p}': {e}; nothing written"));
         }
         let (_, body) = pattern::split_negation(p);
+        if let Some(why) = parse::unclosed(body) {
+            return Output::fail(
+                EXIT_FAILURE,
+                format!("pattern '{p}': {why}; nothing written"),
+            );
+        }
         if let Some(why) = parse::unmatchable(body) {
             return Output::fail(
                 EXIT_FAILURE,
@@ -177,13 +183,15 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             {
                 n += 1
             }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Output::fail(
-                EXIT_FAILURE,
-                format!(
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Output::fail(
+                    EXIT_FAILURE,
+                    format!(
                     "{} exists and cannot be read as a rule; choose another --id; nothing written",
                     file.display()
                 ),
-            ),
+                )
+            }
             Err(e) => {
                 return Output::fail(
                     EXIT_TROUBLE,

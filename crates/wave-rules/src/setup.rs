@@ -194,7 +194,8 @@ pub fn memory(env: &Env, args: &MemoryArgs) -> Output {
             }
             for (scope, t) in &rows {
                 out.stdout.push_str(&display::line(&format!(
-                    "{scope:<8} {}  {}",
+                    "{:<8} {}  {}",
+                    scope.as_str(),
                     t.name,
                     store.dir(*scope).join(&t.file).display()
                 )));

@@ -839,6 +839,7 @@ module.exports.MemoryStore = nativeBinding.MemoryStore
 module.exports.JsMemoryStore = nativeBinding.JsMemoryStore
 module.exports.RuleEngine = nativeBinding.RuleEngine
 module.exports.memoryToolDefinitions = nativeBinding.memoryToolDefinitions
+module.exports.projectRoot = nativeBinding.projectRoot
 module.exports.readRuleToolDefinition = nativeBinding.readRuleToolDefinition
 module.exports.runCli = nativeBinding.runCli
 module.exports.runCliAsync = nativeBinding.runCliAsync

@@ -128,6 +128,9 @@ impl LineIndex {
     }
 }
 
+/// A key's 1-based (line, column), when known.
+type At = Option<(u32, u32)>;
+
 /// One frontmatter entry: key, value, and the key's (line, column).
 pub(crate) type Entry = (String, Value, Option<(u32, u32)>);
 
@@ -284,7 +287,8 @@ impl<'a> Context<'a> {
         let mut meta = Metadata::default();
         let mut patterns = Vec::new();
         let mut usable = true;
-        let mut typos: Vec<(&str, &'static str, Option<(u32, u32)>)> = Vec::new();
+        // (key as written, the trigger key it is a typo of, where).
+        let mut typos: Vec<(&str, &'static str, At)> = Vec::new();
         for (key, value, at) in entries {
             let at = *at;
             match key.as_str() {

@@ -122,9 +122,15 @@ fn commands_run_from_a_subdirectory_use_the_project_root() {
         .rules()
         .contains(&"handlers-return-typed-errors.md".to_string()));
 
-    // `match` takes files relative to the root.
-    let r = t.run_in(&sub, &["match", "src/api/users.ts"]);
+    // `match` takes files relative to the current directory, as shells do.
+    let r = t.run_in(&sub, &["match", "users.ts"]);
     assert!(r.stdout.contains("api.md"), "{}", r.stdout);
+    let r = t.run_in(&sub, &["match", "--json", "users.ts"]);
+    assert!(
+        r.stdout.contains("\"normalized\": \"src/api/users.ts\""),
+        "{}",
+        r.stdout
+    );
 
     // An explicit --workdir wins.
     let r = t.run_in(&sub, &["list", "--workdir", "."]);

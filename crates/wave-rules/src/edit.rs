@@ -98,6 +98,19 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             format!("no {scope} source in the wave format to write the rule to"),
         );
     };
+    if let (Some(id), Some(depth)) = (&wanted_id, source.depth) {
+        let deep = id.matches('/').count();
+        if deep > depth {
+            return Output::fail(
+                EXIT_FAILURE,
+                format!(
+                    "--id '{id}' is {deep} directories deep, but {} is read {depth} level{} deep, so the rule would never load; nothing written",
+                    display::show(&source.dir, &env.config.workdir),
+                    if depth == 1 { "" } else { "s" }
+                ),
+            );
+        }
+    }
     let dir = source.dir.clone();
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return Output::fail(

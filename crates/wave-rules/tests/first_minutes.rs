@@ -216,6 +216,14 @@ fn add_refuses_what_validate_would_flag_and_takes_description_and_id() {
     let v = json(&t.run(&["list", "--json"]));
     assert_eq!(v["rules"][0]["description"], "How releases are cut");
     assert_eq!(t.run(&["validate"]).code, 0);
+    // An id deeper than the rules directory is read would never load.
+    let r = t.run(&["add", "Deep.", "--always", "--id", "a/b/deep"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("is read 1 level deep, so the rule would never load"), "{}", r.stderr);
+    let r = t.run(&["add", "Shallow.", "--always", "--id", "team/shallow"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(t.run(&["list"]).stdout.contains("team/shallow.md"));
+    std::fs::remove_dir_all(t.work().join(".wave/rules/team")).unwrap();
     // The same --id again is refused, not renamed.
     let r = t.run(&["add", "Other text.", "--topics", "x", "--id", "releasing"]);
     assert_eq!(r.code, 1);
@@ -458,4 +466,36 @@ fn colour_only_when_asked_or_on_a_terminal() {
     assert!(r.stdout.starts_with("\x1b[1mID"), "{:?}", r.stdout);
     let r = t.run(&["validate", "--color", "never"]);
     assert!(!r.stdout.contains('\x1b'));
+}
+
+#[test]
+fn colour_on_a_terminal_unless_no_color() {
+    // A pseudo-terminal through util-linux `script`, when the machine has it.
+    let script = Path::new("/usr/bin/script");
+    if !script.exists() {
+        eprintln!("skipped: no /usr/bin/script to give the command a terminal");
+        return;
+    }
+    let t = Tree::new();
+    t.project("ts.md", "---\npath: src/**\n---\nx");
+    let command = format!(
+        "{} validate --home {}",
+        env!("CARGO_BIN_EXE_wave-rules"),
+        t.home().display()
+    );
+    let on_tty = |no_color: Option<&str>| {
+        let mut c = Command::new(script);
+        c.args(["-qec", &command, "/dev/null"])
+            .current_dir(t.work())
+            .env("TERM", "xterm")
+            .env_remove("NO_COLOR");
+        if let Some(v) = no_color {
+            c.env("NO_COLOR", v);
+        }
+        String::from_utf8_lossy(&c.output().unwrap().stdout).into_owned()
+    };
+    let out = on_tty(None);
+    assert!(out.contains("\x1b[1;31merror[misspelled-key]\x1b[0m"), "{out:?}");
+    let out = on_tty(Some("1"));
+    assert!(out.contains("error[misspelled-key]") && !out.contains('\x1b'), "{out:?}");
 }

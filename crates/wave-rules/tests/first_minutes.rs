@@ -219,7 +219,12 @@ fn add_refuses_what_validate_would_flag_and_takes_description_and_id() {
     // An id deeper than the rules directory is read would never load.
     let r = t.run(&["add", "Deep.", "--always", "--id", "a/b/deep"]);
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("is read 1 level deep, so the rule would never load"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("is read 1 level deep, so the rule would never load"),
+        "{}",
+        r.stderr
+    );
     let r = t.run(&["add", "Shallow.", "--always", "--id", "team/shallow"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(t.run(&["list"]).stdout.contains("team/shallow.md"));
@@ -331,6 +336,67 @@ fn list_json_names_activation_kinds_as_mcp_does_and_an_empty_project_gets_a_hint
     }
     let r = t.run(&["list"]);
     assert!(!r.stdout.contains("hint:"), "{}", r.stdout);
+
+    // The MCP server's list_rules names each rule's activation the same way.
+    let mut mcp: Vec<(String, String)> = mcp_list_rules(&t)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap().into(),
+                r["activation"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let mut listed = kinds.clone();
+    mcp.sort();
+    listed.sort();
+    assert_eq!(mcp, listed);
+}
+
+/// `list_rules` through the real `wave-rules mcp` on stdio (bounded: 30 s).
+fn mcp_list_rules(t: &Tree) -> serde_json::Value {
+    use std::io::{BufRead, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+        .args(["mcp", "--home"])
+        .arg(t.home())
+        .current_dir(t.work())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_rules","arguments":{}}}"#,
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .take(100)
+        {
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+            if v["id"] == 2 {
+                let _ = tx.send(v);
+                return;
+            }
+        }
+    });
+    let answer = rx.recv_timeout(std::time::Duration::from_secs(30));
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let answer = answer.expect("list_rules answered within 30 s");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    serde_json::from_str(text).unwrap()
 }
 
 #[test]
@@ -495,7 +561,13 @@ fn colour_on_a_terminal_unless_no_color() {
         String::from_utf8_lossy(&c.output().unwrap().stdout).into_owned()
     };
     let out = on_tty(None);
-    assert!(out.contains("\x1b[1;31merror[misspelled-key]\x1b[0m"), "{out:?}");
+    assert!(
+        out.contains("\x1b[1;31merror[misspelled-key]\x1b[0m"),
+        "{out:?}"
+    );
     let out = on_tty(Some("1"));
-    assert!(out.contains("error[misspelled-key]") && !out.contains('\x1b'), "{out:?}");
+    assert!(
+        out.contains("error[misspelled-key]") && !out.contains('\x1b'),
+        "{out:?}"
+    );
 }

@@ -177,7 +177,7 @@ fn a_misspelled_trigger_key_is_an_error_naming_the_key_and_the_consequence() {
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(
         r.stdout
-            .contains("error[misspelled-key]: unknown key 'glob': did you mean 'globs'?"),
+            .contains("error[misspelled-key]: unknown key 'glob': did you mean 'globs'? Cursor ignores 'glob', so this rule is now Manual (manual)"),
         "{}",
         r.stdout
     );

@@ -151,11 +151,29 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
         Format::AgentsMd => agents_md::parse(&mut cx, input).into_iter().collect(),
         Format::RulesYaml => rules_yaml::parse(&mut cx, input),
     };
-    Parsed {
-        rules,
-        diagnostics: cx.diagnostics,
+    let mut diagnostics = cx.diagnostics;
+    // A misspelled activation key: say what the rule became without it.
+    if let [only] = rules.as_slice() {
+        let now = format!(
+            ", so this rule is now {} ({})",
+            kind(&only.rule),
+            only.rule.metadata.activation_kind()
+        );
+        for d in diagnostics
+            .iter_mut()
+            .filter(|d| d.code == Code::MisspelledKey)
+        {
+            if let Some(head) = d.message.strip_suffix(TYPO_TAIL) {
+                d.message = format!("{head}{now}");
+            }
+        }
     }
+    Parsed { rules, diagnostics }
 }
+
+/// The end of a misspelled-key message before [`parse`] knows what the rule
+/// became (a rules file of several rules keeps it).
+const TYPO_TAIL: &str = ", so this rule is activated as if it did not have it";
 
 /// How a format reads a glob string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -349,7 +367,7 @@ impl<'a> Context<'a> {
                     Code::MisspelledKey,
                     at,
                     format!(
-                        "unknown key '{key}': did you mean '{meant}'? {} ignores '{key}', so this rule is activated as if it had no '{meant}'",
+                        "unknown key '{key}': did you mean '{meant}'? {} ignores '{key}'{TYPO_TAIL}",
                         format.tool()
                     ),
                 ),

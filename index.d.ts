@@ -247,6 +247,25 @@ export interface NativeMemoryStoreOptions {
  */
 export declare function nativePlanRules(rules: Array<MemoryRule>, options?: RenderOptions | undefined | null): RenderPlan
 
+/**
+ * The nearest directory at or above `dir` holding a `.wave`, `.claude` or
+ * `.git` (the home's `.wave` and `.claude` are the user's settings and do
+ * not count), else `dir`: the project root the CLI uses when no
+ * `--workdir` is given.
+ */
+export declare function projectRoot(dir: string, homeDir?: string | undefined | null): ProjectRootInfo
+
+/** A project root, as `projectRoot` finds it. */
+export interface ProjectRootInfo {
+  /** The root directory (absolute). */
+  dir: string
+  /**
+   * The entry that marks it; absent when no directory at or above the
+   * start has one, and `dir` is the start directory itself.
+   */
+  marker?: '.wave' | '.claude' | '.git'
+}
+
 /** The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`. */
 export declare function readRuleToolDefinition(): any
 

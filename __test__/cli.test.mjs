@@ -53,13 +53,16 @@ test('the JS bin and the Rust binary give identical output and exit codes', asyn
     assert.deepEqual(b, a, `wave-rules ${args.join(' ')}`)
   }
   // add and remove change the tree: run each once per implementation.
-  const addArgs = ['add', '--topics', 'customer,sql', '--paths', 'db/**', 'The customer table is read-only', ...home]
-  const a = run(rust, addArgs, tree.workdir)
-  const b = run(process.execPath, [jsBin, ...addArgs], tree.workdir)
+  const addArgs = (text) => ['add', '--topics', 'customer,sql', '--paths', 'db/**', text, ...home]
+  const a = run(rust, addArgs('The customer table is read-only'), tree.workdir)
+  const b = run(process.execPath, [jsBin, ...addArgs('The customer table is read-only!')], tree.workdir)
   assert.equal(a.status, 0, a.stderr)
   assert.equal(b.stdout, a.stdout.replaceAll('read-only.md', 'read-only-2.md'))
   const written = (id) => fs.readFileSync(path.join(tree.workdir, '.wave/rules', id), 'utf8')
-  assert.equal(written('the-customer-table-is-read-only-2.md'), written('the-customer-table-is-read-only.md'))
+  assert.equal(written('the-customer-table-is-read-only-2.md'), written('the-customer-table-is-read-only.md').replace('read-only\n', 'read-only!\n'))
+  // The same rule again: both say it is there and write nothing.
+  const again = addArgs('The customer table is read-only')
+  assert.deepEqual(run(process.execPath, [jsBin, ...again], tree.workdir), run(rust, again, tree.workdir))
   const r1 = run(rust, ['remove', 'the-customer-table-is-read-only', ...home], tree.workdir)
   const r2 = run(process.execPath, [jsBin, 'remove', 'the-customer-table-is-read-only-2', ...home], tree.workdir)
   assert.equal(r1.status, 0)

@@ -14,6 +14,7 @@ mod config;
 mod engine;
 mod memory;
 mod render;
+mod root;
 mod rule;
 mod session;
 mod wasi;

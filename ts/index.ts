@@ -8,7 +8,7 @@
  */
 // First: loads the engine, with a clear error when no binary fits this host.
 export { bindingTarget, syncWorkingDir } from './binding'
-export { MemoryRuleManager, defaultSources, readRuleToolDefinition } from './manager'
+export { MemoryRuleManager, defaultSources, readRuleToolDefinition, projectRoot } from './manager'
 export type { MemoryRuleManagerOptions, ActiveRulesSplit, ActiveRulesOptions, SourceName, ReadRuleToolDefinition } from './manager'
 export { contextFilesFromMessages, filesOfMessage, lastUserText, userText, normalizeFile, FILE_KEYS, FILE_LIST_KEYS } from './context'
 export { ConversationReader, fingerprint } from './conversation'
@@ -26,4 +26,4 @@ export { memoryRulesInputFilter } from './openai-agents'
 export type { MemoryRulesInputFilter, MemoryRulesInputFilterOptions } from './openai-agents'
 export { MemoryStore, memoryToolDefinitions } from './memory'
 export type { MemoryScope, MemoryStoreOptions, MemoryToolDefinition } from './memory'
-export type { MemoryRule, RuleMetadata, RuleSource, Diagnostic, TopicEntry } from '../index'
+export type { MemoryRule, RuleMetadata, RuleSource, Diagnostic, TopicEntry, ProjectRootInfo } from '../index'

@@ -6,11 +6,21 @@
  * between calls: treat them as read-only.
  */
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 // Before '../index': loads the engine with the package's clear error (every entry and subpath).
 import './binding'
-import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition } from '../index'
-import type { Diagnostic, MemoryRule, RuleSource } from '../index'
+import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot } from '../index'
+import type { Diagnostic, MemoryRule, ProjectRootInfo, RuleSource } from '../index'
+
+/**
+ * The project root of a directory: the nearest directory at or above it
+ * holding a `.wave`, `.claude` or `.git` (the home's `.wave` and `.claude`
+ * are the user's own and do not count), else the directory itself; what the
+ * CLI uses when no `--workdir` is given. `marker` says which entry was found.
+ */
+export function projectRoot(dir: string, homeDir: string = homedir()): ProjectRootInfo {
+  return nativeProjectRoot(resolve(dir), homeDir)
+}
 
 /**
  * A source by name: that tool's own places (`cursor`: `.cursor/rules` and
@@ -53,8 +63,20 @@ export interface ActiveRulesOptions {
 }
 
 export interface MemoryRuleManagerOptions {
-  /** The project root: context paths are relative to it. */
+  /**
+   * A directory of the project. The rules and context paths are those of its
+   * project root (see `findRoot`): relative context paths are relative to
+   * that root, absolute ones may be anywhere inside it.
+   */
   workdir: string
+  /**
+   * Use the project root of `workdir` (`projectRoot(workdir)`: the nearest
+   * directory at or above it with `.wave`, `.claude` or `.git`), as the CLI
+   * does, so a workdir of `src/api` reads the project's rules. `false` keeps
+   * `workdir` as given, as the agent SDK does (`wave-memory-rules/wave-agent`
+   * passes `false`). Default: `true`.
+   */
+  findRoot?: boolean
   /**
    * The user's home, for the default sources. Default: `os.homedir()`,
    * resolved again at every discovery (as the agent SDK does).
@@ -129,8 +151,8 @@ export class MemoryRuleManager {
 
   /** The workdir, the home, the sources and the allowed directories of a discovery starting now. */
   #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName>; allowDirs?: string[] } {
-    const workdir = this.#options.workdir
     const homeDir = this.#options.homeDir ?? homedir()
+    const workdir = this.#options.findRoot === false ? this.#options.workdir : projectRoot(this.#options.workdir, homeDir).dir
     const given = this.#options.sources
     const sources = typeof given === 'function' ? given({ workdir, homeDir }) : given ?? defaultSources(workdir, homeDir)
     const allow = this.#options.allowDirs

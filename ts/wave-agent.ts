@@ -71,7 +71,8 @@ export class MemoryRuleManager {
   constructor(container: unknown, options: MemoryRuleManagerOptions) {
     this.#container = container
     this.#options = { ...options }
-    this.#engine = new Engine({ workdir: options.workdir })
+    // The SDK reads `<workdir>/.wave/rules` as given: no project root search.
+    this.#engine = new Engine({ workdir: options.workdir, findRoot: false })
   }
 
   /** Scans the four rule roots (home resolved now), off the main thread. */

@@ -96,6 +96,9 @@ pub enum Code {
     ExcludedAgent,
     /// A rules file that is not a list of rules (`.claude/rules.yaml`).
     InvalidRulesFile,
+    /// A key a small edit away from a key that decides activation (`path:`
+    /// for `paths:`): the rule fires where its author did not mean it to.
+    MisspelledKey,
 }
 
 impl Code {
@@ -129,6 +132,7 @@ impl Code {
             Code::CommaJoinedPattern => "comma-joined-pattern",
             Code::ExcludedAgent => "excluded-agent",
             Code::InvalidRulesFile => "invalid-rules-file",
+            Code::MisspelledKey => "misspelled-key",
         }
     }
 }

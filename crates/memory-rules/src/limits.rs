@@ -57,3 +57,9 @@ pub const DEFAULT_MEMORY_PROMPT_BYTES: usize = 64 * 1024;
 
 /// How long a memory write waits for another process's lock before it fails.
 pub const MEMORY_LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The project root is looked for at most this many directories up.
+pub const MAX_ROOT_WALK: usize = 256;
+
+/// "Did you mean" compares words of at most this many characters.
+pub const MAX_SUGGEST_CHARS: usize = 128;

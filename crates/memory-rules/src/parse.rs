@@ -4,7 +4,11 @@
 //! braces is split, list items are not), `priority` (an integer, or a string holding one), `topics` (a
 //! keyword or a list; commas split too) and `description`. Unknown keys are
 //! warnings; keys other tools use (`globs`, `applyTo`, `alwaysApply`,
-//! `fileMatchPattern`) say what to write instead. A rule whose frontmatter or
+//! `fileMatchPattern`) say what to write instead; a key a small edit away
+//! from a trigger key (`path`, `Topics`) is an error naming the key to write
+//! and what the typo does to the rule. `activation: on-request` (offered to
+//! the model by its `description`) and `activation: manual` (only when
+//! mentioned as `@name`) are the two kinds besides automatic. A rule whose frontmatter or
 //! triggers cannot be understood is not loaded: it would otherwise fire
 //! everywhere.
 
@@ -20,7 +24,18 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// Keys of the rule format.
-pub const KNOWN_KEYS: [&str; 5] = ["paths", "priority", "topics", "description", "remind"];
+pub const KNOWN_KEYS: [&str; 6] = [
+    "paths",
+    "priority",
+    "topics",
+    "description",
+    "remind",
+    "activation",
+];
+
+/// The keys that decide when a rule is active: a typo of one of them is an
+/// error, since the rule then fires where its author did not mean it to.
+pub const TRIGGER_KEYS: [&str; 3] = ["paths", "topics", "activation"];
 
 /// A pattern of a rule that compiled, with its index in `metadata.paths`.
 #[derive(Clone, Debug)]
@@ -270,6 +285,8 @@ impl<'a> Context<'a> {
         let mut meta = Metadata::default();
         let mut patterns = Vec::new();
         let mut usable = true;
+        // (key as written, the trigger key it is a typo of, where).
+        let mut typos: Vec<(&str, &'static str, At)> = Vec::new();
         for (key, value, at) in entries {
             let at = *at;
             match key.as_str() {
@@ -309,8 +326,70 @@ impl<'a> Context<'a> {
                     ),
                 },
                 "description" => meta.description = self.description(value, at),
-                _ => self.unknown_key(key, at),
+                "activation" => match value.as_text().as_deref().map(str::trim) {
+                    Some("on-request") => meta.activation = Activation::OnRequest,
+                    Some("manual") => meta.activation = Activation::Manual,
+                    Some("auto") => {}
+                    _ => self.report(
+                        Severity::Error,
+                        Code::InvalidField,
+                        at,
+                        format!(
+                            "'activation' is 'on-request' or 'manual' (or absent), not {}; the rule is not loaded",
+                            describe(value)
+                        ),
+                    ),
+                },
+                _ => {
+                    if let Some(meant) = self.unknown_key(key, at) {
+                        typos.push((key, meant, at));
+                    }
+                }
             }
+        }
+        if entries.iter().any(|(k, v, _)| {
+            k == "activation"
+                && !matches!(
+                    v.as_text().as_deref().map(str::trim),
+                    Some("on-request" | "manual" | "auto")
+                )
+        }) {
+            usable = false;
+        }
+        for (key, meant, at) in typos {
+            let consequence = typo_consequence(&meta, meant);
+            self.report(
+                Severity::Error,
+                Code::MisspelledKey,
+                at,
+                format!("unknown key '{key}': did you mean '{meant}'? '{key}' is ignored, so {consequence}"),
+            );
+        }
+        if meta.activation != Activation::Auto {
+            for (key, present) in [
+                ("paths", meta.paths.is_some()),
+                ("topics", meta.topics.is_some()),
+            ] {
+                if present {
+                    let at = self.key_location(key);
+                    self.report(
+                        Severity::Warning,
+                        Code::InvalidField,
+                        at,
+                        format!(
+                            "'{key}' does nothing in a rule with 'activation: {}'; remove one of them",
+                            meta.activation.as_str()
+                        ),
+                    );
+                }
+            }
+            let at = self.key_location("activation");
+            self.needs_description(
+                crate::format::Format::Wave,
+                "'activation: on-request'",
+                &meta,
+                at,
+            );
         }
         if !usable {
             return None;
@@ -437,6 +516,13 @@ impl<'a> Context<'a> {
                             at,
                             format!("pattern '{written}' can never match: {why}"),
                         );
+                    } else if let Some(why) = unclosed(body) {
+                        self.report(
+                            Severity::Warning,
+                            Code::InvalidGlob,
+                            at,
+                            format!("pattern '{}': {why}", shorten(written)),
+                        );
                     }
                     out.push(RulePattern { index, compiled });
                 }
@@ -487,7 +573,9 @@ impl<'a> Context<'a> {
         parsed
     }
 
-    fn unknown_key(&mut self, key: &str, at: Option<(u32, u32)>) {
+    /// Reports a key this format does not read; returns the trigger key it
+    /// is a typo of (reported by the caller, who knows the consequence).
+    fn unknown_key(&mut self, key: &str, at: Option<(u32, u32)>) -> Option<&'static str> {
         let hint = match key {
             "globs" => Some("'globs' is Cursor's key: write 'paths' instead (same glob syntax)"),
             "applyTo" => Some("'applyTo' is Copilot's key: write 'paths' instead (same glob syntax)"),
@@ -501,8 +589,15 @@ impl<'a> Context<'a> {
         match hint {
             Some(_) if deliberate => self.report(Severity::Info, Code::ForeignKey, at, format!("'{key}' is another tool's key; this file's 'paths' applies here and '{key}' is ignored")),
             Some(hint) => self.report(Severity::Warning, Code::ForeignKey, at, format!("{hint}; it is ignored here")),
-            None => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored (known keys: {})", KNOWN_KEYS.join(", "))),
+            None => match crate::suggest::closest(key, KNOWN_KEYS) {
+                Some(meant) if TRIGGER_KEYS.contains(&meant) => {
+                    return KNOWN_KEYS.iter().copied().find(|k| *k == meant)
+                }
+                Some(meant) => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored: did you mean '{meant}'?")),
+                None => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored (known keys: {})", KNOWN_KEYS.join(", "))),
+            },
         }
+        None
     }
 
     /// The file line and column of a top-level key (from the line index).
@@ -542,6 +637,30 @@ impl<'a> Context<'a> {
     }
 }
 
+/// What a misspelled trigger key does to the rule, as parsed without it.
+fn typo_consequence(meta: &Metadata, meant: &str) -> String {
+    let present = match meant {
+        "paths" => meta.paths.is_some(),
+        "topics" => meta.topics.is_some(),
+        _ => meta.activation != Activation::Auto,
+    };
+    if present {
+        return format!("only the '{meant}' written correctly counts");
+    }
+    if meta.is_unconditional() {
+        return "this rule is now always active".to_string();
+    }
+    match meta.activation {
+        Activation::OnRequest | Activation::Manual => {
+            format!("this rule is {} only", meta.activation.as_str())
+        }
+        Activation::Auto => format!(
+            "this rule now fires only on its {}",
+            meta.activation_kind().replace('+', " and ")
+        ),
+    }
+}
+
 /// At most 80 characters of `s`, for messages about huge inputs.
 fn shorten(s: &str) -> String {
     match s.char_indices().nth(80) {
@@ -567,6 +686,33 @@ pub fn unmatchable(body: &str) -> Option<&'static str> {
         return Some("files in context never contain '..' once normalized");
     }
     None
+}
+
+/// Whether a pattern has a `{` or `[` that is never closed (outside
+/// escapes): minimatch then reads it literally, so `src/{a,b` matches only
+/// a file named `src/{a,b`, which is almost never what was meant.
+pub fn unclosed(body: &str) -> Option<&'static str> {
+    let (mut depth, mut in_class) = (0usize, false);
+    let mut chars = body.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '{' if !in_class => depth += 1,
+            '}' if !in_class && depth > 0 => depth -= 1,
+            _ => {}
+        }
+    }
+    if in_class {
+        Some("its '[' is never closed, so it is read literally (write \\[ for a literal bracket)")
+    } else if depth > 0 {
+        Some("its '{' is never closed, so it is read literally and matches only a file with that very name (write \\{ for a literal brace)")
+    } else {
+        None
+    }
 }
 
 /// Splits at commas outside braces and brackets, trimming each part.
@@ -615,6 +761,21 @@ pub(crate) enum Split {
     /// As one value, silently (a regex may hold commas).
     Whole,
 }
+
+/// The keys of the other formats that decide when a rule is active (a
+/// `description` alone makes a Cursor, Copilot or Continue rule on request).
+const ACTIVATION_KEYS: [&str; 10] = [
+    "globs",
+    "alwaysApply",
+    "applyTo",
+    "trigger",
+    "inclusion",
+    "fileMatchPattern",
+    "regex",
+    "paths",
+    "description",
+    "directory",
+];
 
 /// Location: 1-based (line, column) in the file.
 pub(crate) type At = Option<(u32, u32)>;
@@ -773,16 +934,39 @@ impl<'a> Context<'a> {
                     ),
                 );
             }
-            None => self.report(
-                Severity::Info,
-                Code::UnknownKey,
-                at,
-                format!(
-                    "'{key}' is not a {} key and is ignored (its keys: {})",
-                    format.tool(),
-                    known.join(", ")
+            None => match crate::suggest::closest(key, known.iter().copied()) {
+                // A typo of a key that decides activation changes when the
+                // rule fires: an error, as in the Wave format.
+                Some(meant) if ACTIVATION_KEYS.contains(&meant) => self.report(
+                    Severity::Error,
+                    Code::MisspelledKey,
+                    at,
+                    format!(
+                        "unknown key '{key}': did you mean '{meant}'? {} ignores '{key}'{}",
+                        format.tool(),
+                        crate::formats::TYPO_TAIL
+                    ),
                 ),
-            ),
+                Some(meant) => self.report(
+                    Severity::Warning,
+                    Code::UnknownKey,
+                    at,
+                    format!(
+                        "'{key}' is not a {} key and is ignored: did you mean '{meant}'?",
+                        format.tool()
+                    ),
+                ),
+                None => self.report(
+                    Severity::Info,
+                    Code::UnknownKey,
+                    at,
+                    format!(
+                        "'{key}' is not a {} key and is ignored (its keys: {})",
+                        format.tool(),
+                        known.join(", ")
+                    ),
+                ),
+            },
         }
     }
 
@@ -1103,6 +1287,100 @@ mod tests {
             msgs.iter()
                 .any(|m| m.starts_with("6:unknown-key:unknown key 'name'")),
             "{msgs:?}"
+        );
+    }
+
+    #[test]
+    fn typo_of_a_trigger_key_is_an_error_naming_key_and_consequence() {
+        for (text, key, meant, consequence) in [
+            (
+                "---\npath: src/**\n---\nx",
+                "path",
+                "paths",
+                "this rule is now always active",
+            ),
+            (
+                "---\ntopic: sql\n---\nx",
+                "topic",
+                "topics",
+                "this rule is now always active",
+            ),
+            (
+                "---\nPaths: src/**\ntopics: [db]\n---\nx",
+                "Paths",
+                "paths",
+                "this rule now fires only on its topics",
+            ),
+        ] {
+            let o = parse(text);
+            let typo: Vec<_> = o
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == Code::MisspelledKey)
+                .collect();
+            assert_eq!(typo.len(), 1, "{text}: {:?}", o.diagnostics);
+            assert_eq!(typo[0].severity, Severity::Error);
+            assert_eq!(typo[0].line, Some(2));
+            assert!(
+                typo[0]
+                    .message
+                    .contains(&format!("'{key}': did you mean '{meant}'?")),
+                "{}",
+                typo[0].message
+            );
+            assert!(
+                typo[0].message.ends_with(consequence),
+                "{}",
+                typo[0].message
+            );
+        }
+        // A close typo of another key is a warning with the suggestion.
+        let o = parse("---\npriorty: 2\n---\nx");
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::UnknownKey, Some(2))]
+        );
+        assert!(o.diagnostics[0]
+            .message
+            .contains("did you mean 'priority'?"));
+    }
+
+    #[test]
+    fn unclosed_brace_or_bracket_warns() {
+        let o = parse("---\npaths: ['src/{a,b', 'x/[ab', 'ok/{a,b}', 'lit/\\{']\n---\nx");
+        let msgs: Vec<&str> = o.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(
+            msgs[0].starts_with("pattern 'src/{a,b': its '{' is never closed"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[1].starts_with("pattern 'x/[ab': its '[' is never closed"),
+            "{msgs:?}"
+        );
+    }
+
+    #[test]
+    fn activation_key_makes_on_request_and_manual_rules() {
+        let o = parse("---\nactivation: on-request\ndescription: SQL style\n---\nx");
+        assert!(o.diagnostics.is_empty(), "{:?}", o.diagnostics);
+        assert_eq!(
+            o.rule.unwrap().rule.metadata.activation,
+            Activation::OnRequest
+        );
+        let o = parse("---\nactivation: manual\n---\nx");
+        assert!(o.diagnostics.is_empty(), "{:?}", o.diagnostics);
+        assert_eq!(o.rule.unwrap().rule.metadata.activation, Activation::Manual);
+        let o = parse("---\nactivation: on-request\n---\nx");
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::MissingDescription, Some(2))]
+        );
+        let o = parse("---\nactivation: sometimes\n---\nx");
+        assert!(o.rule.is_none());
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Error, Code::InvalidField, Some(2))]
         );
     }
 

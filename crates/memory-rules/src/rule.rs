@@ -84,6 +84,29 @@ impl Metadata {
             && self.regex.is_none()
     }
 
+    /// One name per way a rule becomes active, the same in every output
+    /// (`list --json`, MCP `list_rules`): `always`, `on-request`, `manual`,
+    /// or what fires it (`paths`, `topics`, `regex`, joined with `+`).
+    pub fn activation_kind(&self) -> String {
+        match self.activation {
+            Activation::OnRequest => return "on-request".into(),
+            Activation::Manual => return "manual".into(),
+            Activation::Auto => {}
+        }
+        if self.is_unconditional() {
+            return "always".into();
+        }
+        let kinds: Vec<&str> = [
+            ("paths", self.paths.is_some()),
+            ("topics", self.topics.is_some()),
+            ("regex", self.regex.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(k, on)| on.then_some(k))
+        .collect();
+        kinds.join("+")
+    }
+
     /// How many directories deep the rule's `directory` is (0 for none).
     pub fn depth(&self) -> usize {
         self.directory

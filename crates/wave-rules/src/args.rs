@@ -13,7 +13,9 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// The project root; project rules live in DIR/.wave/rules [default: .]
+    /// The project root; project rules live in DIR/.wave/rules [default: the
+    /// nearest directory at or above the current one with a .wave, .claude or
+    /// .git, else the current directory]
     #[arg(long, global = true, value_name = "DIR")]
     pub workdir: Option<PathBuf>,
     /// The user's home; user rules live in DIR/.claude/rules and DIR/.wave/rules [default: your home]
@@ -44,6 +46,17 @@ pub struct Cli {
     /// the workdir (repeatable); other such rules are not loaded
     #[arg(long = "allow-dir", global = true, value_name = "DIR")]
     pub allow_dirs: Vec<PathBuf>,
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// `--color`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }
 
 /// One `--source` value.
@@ -122,6 +135,81 @@ pub enum Command {
     Hook(HookArgs),
     /// MCP server on stdin/stdout (rules and memory for any MCP agent), or install it in an agent's settings
     Mcp(McpArgs),
+    #[command(flatten)]
+    Setup(SetupCommand),
+}
+
+/// `init`, `memory` and `completions`: getting started and housekeeping.
+#[derive(Subcommand, Debug)]
+pub enum SetupCommand {
+    /// Create .wave/rules with one example rule of each kind (and, with a flag, install hooks or the MCP server)
+    Init(InitArgs),
+    /// The memory topics the agents wrote: list, show, clear
+    Memory(MemoryArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions(CompletionsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// Also install the hooks for this agent (claude: .claude/settings.json)
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub hooks: Option<HookClient>,
+    /// Also install the MCP server in this agent's project settings (repeatable)
+    #[arg(long, value_enum, value_name = "CLIENT")]
+    pub mcp: Vec<McpClient>,
+}
+
+/// An agent whose hooks `init --hooks` installs.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookClient {
+    Claude,
+}
+
+#[derive(Args, Debug)]
+pub struct MemoryArgs {
+    #[command(subcommand)]
+    pub action: MemoryAction,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MemoryAction {
+    /// List the topics of both scopes (or one), with their files
+    List(MemoryScopeArgs),
+    /// Print one topic
+    Show(MemoryShowArgs),
+    /// Delete every topic of one scope
+    Clear(MemoryClearArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MemoryScopeArgs {
+    /// Only this scope [default: both]
+    #[arg(long, value_enum)]
+    pub scope: Option<ScopeArg>,
+}
+
+#[derive(Args, Debug)]
+pub struct MemoryShowArgs {
+    /// The topic's name, as `memory list` shows it
+    pub topic: String,
+    /// The scope to read [default: project, then user]
+    #[arg(long, value_enum)]
+    pub scope: Option<ScopeArg>,
+}
+
+#[derive(Args, Debug)]
+pub struct MemoryClearArgs {
+    /// The scope to clear (required: clearing is not undone)
+    #[arg(long, value_enum)]
+    pub scope: ScopeArg,
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]
@@ -281,11 +369,18 @@ pub struct AddArgs {
     /// The rule is always active (no paths, no topics)
     #[arg(long, conflicts_with_all = ["topics", "paths"])]
     pub always: bool,
+    /// What the rule is about (shown to the model for on-request rules, and by `list --json`)
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+    /// The rule's id (its file name in the rules directory, .md added) [default: from the content]
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct RemoveArgs {
-    /// The rule id as `list` shows it, with or without .md
+    /// The rule: its id as `list` shows it (with or without .md), its base
+    /// name when only one rule has it, or its file's path
     pub id: String,
     /// Only look in this scope [default: project, then user]
     #[arg(long, value_enum)]

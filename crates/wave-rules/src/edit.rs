@@ -11,6 +11,9 @@ use std::path::Path;
 /// Longest id (without `.md`) that `add` makes from the content.
 pub const MAX_ID_CHARS: usize = 40;
 
+/// `add` tries at most this many numbered ids (`x-2.md`, `x-3.md`, ...).
+pub const MAX_ID_SUFFIX: usize = 1000;
+
 pub fn add(env: &Env, args: &AddArgs) -> Output {
     let content = args.content.as_deref().map(str::trim).unwrap_or("");
     if content.is_empty() {
@@ -38,7 +41,56 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
         if let Err(e) = pattern::compile(p) {
             return Output::fail(EXIT_FAILURE, format!("pattern '{p}': {e}; nothing written"));
         }
+        let (_, body) = pattern::split_negation(p);
+        if let Some(why) = parse::unclosed(body) {
+            return Output::fail(
+                EXIT_FAILURE,
+                format!("pattern '{p}': {why}; nothing written"),
+            );
+        }
+        if let Some(why) = parse::unmatchable(body) {
+            return Output::fail(
+                EXIT_FAILURE,
+                format!("pattern '{p}' can never match: {why}; write it relative to the project root (e.g. src/**/*.ts); nothing written"),
+            );
+        }
     }
+    if !paths.is_empty() && paths.iter().all(|p| pattern::split_negation(p).0) {
+        return Output::fail(
+            EXIT_FAILURE,
+            "every --paths pattern is a '!' exclusion, so none can activate the rule; add a pattern to include; nothing written",
+        );
+    }
+    let description = args
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
+    if let Some(d) = description {
+        if d.contains(['\n', '\r']) {
+            return Output::fail(
+                EXIT_FAILURE,
+                "--description must be one line; nothing written",
+            );
+        }
+    }
+    let wanted_id = match args.id.as_deref().map(str::trim) {
+        None => None,
+        Some(id) => {
+            let id = if id.ends_with(".md") {
+                id.to_string()
+            } else {
+                format!("{id}.md")
+            };
+            if !valid_id(&id) {
+                return Output::fail(
+                    EXIT_FAILURE,
+                    format!("invalid --id '{id}': an id is a path inside the rules directory, like frontend/react.md"),
+                );
+            }
+            Some(id)
+        }
+    };
     let scope: Scope = args.scope.into();
     let Some(source) = env.config.write_source(scope) else {
         return Output::fail(
@@ -46,6 +98,19 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             format!("no {scope} source in the wave format to write the rule to"),
         );
     };
+    if let (Some(id), Some(depth)) = (&wanted_id, source.depth) {
+        let deep = id.matches('/').count();
+        if deep > depth {
+            return Output::fail(
+                EXIT_FAILURE,
+                format!(
+                    "--id '{id}' is {deep} directories deep, but {} is read {depth} level{} deep, so the rule would never load; nothing written",
+                    display::show(&source.dir, &env.config.workdir),
+                    if depth == 1 { "" } else { "s" }
+                ),
+            );
+        }
+    }
     let dir = source.dir.clone();
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return Output::fail(
@@ -54,15 +119,61 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
         );
     }
     let base = slug::slug(content, MAX_ID_CHARS).unwrap_or_else(|| "rule".to_string());
-    let text = rule_text(&paths, &topics, args.priority, content);
+    let text = rule_text(&paths, &topics, args.priority, description, content);
     let mut n = 1;
     let (id, file) = loop {
-        let id = if n == 1 {
-            format!("{base}.md")
-        } else {
-            format!("{base}-{n}.md")
+        let id = match &wanted_id {
+            Some(id) => id.clone(),
+            None if n == 1 => format!("{base}.md"),
+            None => format!("{base}-{n}.md"),
         };
         let file = dir.join(&id);
+        if let Some(parent) = file.parent() {
+            if let Err(e) = std::fs::create_dir_all(parent) {
+                return Output::fail(
+                    EXIT_TROUBLE,
+                    format!("cannot create {}: {e}", parent.display()),
+                );
+            }
+        }
+        // The same rule again is not a second rule: say so and write nothing.
+        if let Some(existing) = memory_rules::discover::read_limited(&file)
+            .ok()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+        {
+            let shown = display::show(&file, &env.config.workdir);
+            if existing == text {
+                let mut out = done(env, "unchanged", &id, scope, &file);
+                if !env.json {
+                    out.stdout = display::line(&format!(
+                        "{scope} rule {id} already says this ({shown}); nothing written"
+                    ));
+                }
+                return out;
+            }
+            if wanted_id.is_some() {
+                return Output::fail(
+                    EXIT_FAILURE,
+                    format!("rule {id} exists ({shown}); remove it first or choose another --id; nothing written"),
+                );
+            }
+            if body_of(&existing).trim() == content {
+                return Output::fail(
+                    EXIT_FAILURE,
+                    format!("rule {id} ({shown}) already has this text, with other triggers; edit that file, or pass --id to add a second rule; nothing written"),
+                );
+            }
+            if n >= MAX_ID_SUFFIX {
+                return Output::fail(
+                    EXIT_FAILURE,
+                    format!(
+                        "{MAX_ID_SUFFIX} rules named {base}-N.md exist; pass --id; nothing written"
+                    ),
+                );
+            }
+            n += 1;
+            continue;
+        }
         // create_new: never overwrite, even if another writer raced us.
         match std::fs::OpenOptions::new()
             .write(true)
@@ -78,7 +189,22 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
                 }
                 break (id, file);
             }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
+            Err(e)
+                if e.kind() == std::io::ErrorKind::AlreadyExists
+                    && wanted_id.is_none()
+                    && n < MAX_ID_SUFFIX =>
+            {
+                n += 1
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Output::fail(
+                    EXIT_FAILURE,
+                    format!(
+                    "{} exists and cannot be read as a rule; choose another --id; nothing written",
+                    file.display()
+                ),
+                )
+            }
             Err(e) => {
                 return Output::fail(
                     EXIT_TROUBLE,
@@ -91,7 +217,13 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
 }
 
 /// Frontmatter (values as JSON strings, which are valid YAML) and body.
-fn rule_text(paths: &[String], topics: &[String], priority: Option<i64>, content: &str) -> String {
+fn rule_text(
+    paths: &[String],
+    topics: &[String],
+    priority: Option<i64>,
+    description: Option<&str>,
+    content: &str,
+) -> String {
     let quote = |s: &String| serde_json::to_string(s).unwrap_or_default();
     let mut yaml = String::new();
     for (key, values) in [("paths", paths), ("topics", topics)] {
@@ -104,6 +236,9 @@ fn rule_text(paths: &[String], topics: &[String], priority: Option<i64>, content
     }
     if let Some(p) = priority {
         yaml.push_str(&format!("priority: {p}\n"));
+    }
+    if let Some(d) = description {
+        yaml.push_str(&format!("description: {}\n", quote(&d.to_string())));
     }
     // Content starting with a `---` line would be read as frontmatter: an
     // empty frontmatter block first keeps it the body.
@@ -118,8 +253,28 @@ fn rule_text(paths: &[String], topics: &[String], priority: Option<i64>, content
     }
 }
 
+/// The text after a frontmatter block (all of it when there is none).
+fn body_of(text: &str) -> &str {
+    let t = text.trim_start_matches('\u{feff}');
+    if let Some(rest) = t.strip_prefix("---\n") {
+        if let Some(end) = rest.find("\n---\n") {
+            return &rest[end + 5..];
+        }
+    }
+    t
+}
+
 pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
     let given = args.id.as_str();
+    // The file's path (relative to the current directory, or absolute).
+    if given.ends_with(".md") && (given.contains(std::path::MAIN_SEPARATOR) || given.contains('/'))
+    {
+        if let Ok(real) = std::fs::canonicalize(given) {
+            if let Some(out) = remove_file_path(env, args, given, &real) {
+                return out;
+            }
+        }
+    }
     if !valid_id(given) {
         return Output::fail(
             EXIT_FAILURE,
@@ -141,13 +296,24 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
         .filter(|s| only.is_none_or(|o| o == s.scope))
         .collect();
     sources.sort_by_key(|s| s.scope);
-    for source in sources {
+    let mut all_ids: Vec<String> = Vec::new();
+    let mut by_base: Vec<(Scope, discover::Found, std::path::PathBuf)> = Vec::new();
+    for source in &sources {
         let scope = source.scope;
         let root = Root {
             boundary: None,
             ..source.root(&env.config.workdir)
         };
         let found = discover::find(&root, &mut Vec::new());
+        all_ids.extend(found.iter().map(|f| f.id.clone()));
+        // A base name (`react` for frontend/react.md) names the rule too.
+        if !given.contains('/') {
+            for f in &found {
+                if f.id.rsplit('/').next() == Some(id.as_str()) && f.id != id {
+                    by_base.push((scope, f.clone(), root.dir.clone()));
+                }
+            }
+        }
         let Some(f) = found.into_iter().find(|f| f.id == id) else {
             continue;
         };
@@ -165,7 +331,90 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
         }
         return done(env, "removed", &id, scope, &f.path);
     }
-    Output::fail(EXIT_FAILURE, format!("rule '{given}' not found"))
+    match by_base.len() {
+        1 => {
+            let (scope, f, root) = by_base.remove(0);
+            return delete(env, given, scope, &f.id, &f.path, &root);
+        }
+        0 => {}
+        _ => {
+            let ids: Vec<&str> = by_base.iter().map(|(_, f, _)| f.id.as_str()).collect();
+            return Output::fail(
+                EXIT_FAILURE,
+                format!(
+                    "'{given}' names {} rules: {}; give the id",
+                    ids.len(),
+                    ids.join(", ")
+                ),
+            );
+        }
+    }
+    all_ids.sort();
+    all_ids.dedup();
+    let bare = |s: &str| s.strip_suffix(".md").unwrap_or(s).to_string();
+    let bare_ids: Vec<String> = all_ids.iter().map(|i| bare(i)).collect();
+    let mut candidates: Vec<&str> = bare_ids.iter().map(String::as_str).collect();
+    // Base names too, so `reakt` finds frontend/react.md.
+    let bases: Vec<(String, &str)> = bare_ids
+        .iter()
+        .filter_map(|i| i.rsplit_once('/').map(|(_, b)| (b.to_string(), i.as_str())))
+        .collect();
+    candidates.extend(bases.iter().map(|(b, _)| b.as_str()));
+    let near: Vec<String> = memory_rules::suggest::close(&bare(given), candidates, 3)
+        .into_iter()
+        .map(|c| {
+            let full = bases.iter().find(|(b, _)| b == c).map_or(c, |(_, i)| i);
+            format!("{full}.md")
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let hint = if near.is_empty() {
+        "; `wave-rules list` shows the ids".to_string()
+    } else {
+        format!("; did you mean {}?", near.join(", "))
+    };
+    Output::fail(EXIT_FAILURE, format!("rule '{given}' not found{hint}"))
+}
+
+/// `remove <file path>`: the rule whose file this is, in any source.
+fn remove_file_path(env: &Env, args: &RemoveArgs, given: &str, real: &Path) -> Option<Output> {
+    let only: Option<Scope> = args.scope.map(Into::into);
+    for source in env.config.sources.iter().rev() {
+        if only.is_some_and(|o| o != source.scope) {
+            continue;
+        }
+        let root = Root {
+            boundary: None,
+            ..source.root(&env.config.workdir)
+        };
+        for f in discover::find(&root, &mut Vec::new()) {
+            if f.format != memory_rules::Format::Wave && f.format != memory_rules::Format::Claude {
+                continue;
+            }
+            if std::fs::canonicalize(&f.path).is_ok_and(|p| p == real) {
+                return Some(delete(env, given, source.scope, &f.id, &f.path, &root.dir));
+            }
+        }
+    }
+    None
+}
+
+/// Deletes one found rule file (inside its root, not through a symlink).
+fn delete(env: &Env, given: &str, scope: Scope, id: &str, path: &Path, root: &Path) -> Output {
+    if let Err(why) = inside_root(path, root) {
+        return Output::fail(
+            EXIT_FAILURE,
+            format!("rule '{given}' is not removed: {why}"),
+        );
+    }
+    if let Err(e) = std::fs::remove_file(path) {
+        return Output::fail(
+            EXIT_TROUBLE,
+            format!("cannot remove {}: {e}", path.display()),
+        );
+    }
+    done(env, "removed", id, scope, path)
 }
 
 /// An id names a file inside a rules root: relative, no `..`, `\` or NUL.

@@ -2,8 +2,9 @@
 //! ([`Env`]), what it prints and how it exits ([`Output`], the exit codes).
 
 use crate::args::Cli;
+use crate::color;
 use crate::display;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What a command prints and how it exits.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -36,6 +37,11 @@ pub(crate) struct Env {
     pub home: Option<PathBuf>,
     /// `--source` or `--sources` chose the rule sources.
     pub explicit_sources: bool,
+    /// How the workdir was chosen: the project root found from the current
+    /// directory, or `None` when given (`--workdir`, a hook's project).
+    pub root: Option<memory_rules::ProjectRoot>,
+    /// Whether to write ANSI colour.
+    pub color: bool,
 }
 
 impl Env {
@@ -43,6 +49,15 @@ impl Env {
     /// none: only with `--source` and no home at all).
     pub fn home_dir(&self) -> PathBuf {
         self.home.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// `project root: DIR (has .git)` when the root was found by walking
+    /// up, `workdir: DIR` when it was given.
+    pub fn root_line(&self) -> String {
+        match &self.root {
+            Some(r) => format!("project root: {}", r.describe()),
+            None => format!("workdir: {}", self.config.workdir.display()),
+        }
     }
 
     /// Discovers and compiles the rules of these sources.
@@ -53,11 +68,29 @@ impl Env {
     /// `fallback_workdir` is used when `--workdir` is not given (a hook's
     /// project directory); the default is the current directory.
     pub(crate) fn new(cli: &Cli, fallback_workdir: Option<PathBuf>) -> Result<Env, Output> {
-        let workdir = cli
-            .workdir
-            .clone()
-            .or(fallback_workdir)
-            .unwrap_or_else(|| PathBuf::from("."));
+        let home_dir = cli
+            .home
+            .as_ref()
+            .map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone()))
+            .or_else(std::env::home_dir);
+        let given = cli.workdir.clone().or(fallback_workdir);
+        let root = match &given {
+            Some(_) => None,
+            None => Some(
+                memory_rules::project_root(Path::new("."), home_dir.as_deref()).map_err(|e| {
+                    Output::fail(
+                        EXIT_TROUBLE,
+                        format!("cannot read the current directory: {e}; pass --workdir DIR"),
+                    )
+                })?,
+            ),
+        };
+        let workdir = match (&given, &root) {
+            (Some(w), _) => w.clone(),
+            (None, Some(r)) => r.dir.clone(),
+            (None, None) => PathBuf::from("."),
+        };
+        let color = color::enabled(cli.color);
         let workdir = std::path::absolute(&workdir).map_err(|e| {
             Output::fail(
                 EXIT_TROUBLE,
@@ -70,11 +103,6 @@ impl Env {
                 format!("workdir {} is not a directory", workdir.display()),
             ));
         }
-        let home_dir = cli
-            .home
-            .as_ref()
-            .map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone()))
-            .or_else(std::env::home_dir);
         if !cli.source.is_empty() {
             let sources = cli.source.iter().map(|s| s.resolve(&workdir)).collect();
             return Ok(Env {
@@ -82,6 +110,8 @@ impl Env {
                 json: cli.json,
                 home: home_dir,
                 explicit_sources: true,
+                root,
+                color,
             });
         }
         let home = match &cli.home {
@@ -103,6 +133,8 @@ impl Env {
                 json: cli.json,
                 home: Some(home),
                 explicit_sources: true,
+                root,
+                color,
             });
         }
         Ok(Env {
@@ -110,6 +142,8 @@ impl Env {
             json: cli.json,
             home: Some(home),
             explicit_sources: false,
+            root,
+            color,
         })
     }
 }

@@ -12,6 +12,7 @@
 //! trouble.
 
 mod args;
+mod color;
 mod display;
 mod edit;
 mod env;
@@ -19,9 +20,10 @@ mod hook;
 mod list;
 mod matching;
 pub mod mcp;
+mod setup;
 mod validate;
 
-use args::{Cli, Command, HookAction, McpAction};
+use args::{Cli, Command, HookAction, McpAction, SetupCommand};
 use clap::Parser;
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
@@ -68,6 +70,9 @@ where
             };
         }
     };
+    if let Command::Setup(SetupCommand::Completions(a)) = &cli.command {
+        return setup::completions(a);
+    }
     let hook_input = match &cli.command {
         Command::Hook(h) if h.action.is_event() => Some(hook::Input::read(stdin)),
         _ => None,
@@ -82,6 +87,9 @@ where
     match &cli.command {
         Command::Validate(a) => validate::run(&env, a),
         Command::List => list::run(&env),
+        Command::Setup(SetupCommand::Init(a)) => setup::init(&env, a),
+        Command::Setup(SetupCommand::Memory(a)) => setup::memory(&env, a),
+        Command::Setup(SetupCommand::Completions(a)) => setup::completions(a),
         Command::Match(a) => matching::run(&env, a),
         Command::Add(a) => edit::add(&env, a),
         Command::Remove(a) => edit::remove(&env, a),

@@ -1,8 +1,8 @@
 //! `wave-rules list`: one row per loaded rule.
 
-use crate::display;
 use crate::env::{Env, Output};
-use memory_rules::Severity;
+use crate::{color, display};
+use memory_rules::{Code, Severity};
 
 pub fn run(env: &Env) -> Output {
     let loaded = env.load();
@@ -21,14 +21,17 @@ pub fn run(env: &Env) -> Output {
                     "topics": r.metadata.topics,
                     "description": r.metadata.description,
                     "format": r.format.as_str(),
-                    "activation": r.metadata.activation.as_str(),
+                    "activation": r.metadata.activation_kind(),
                     "regex": r.metadata.regex,
                     "file": display::show(&r.file_path, workdir),
                     "firstLine": display::first_line(&r.content, usize::MAX),
                 })
             })
             .collect();
-        out.stdout = display::json_text(&serde_json::json!({ "rules": list }));
+        out.stdout = display::json_text(&serde_json::json!({
+            "root": workdir.to_string_lossy(),
+            "rules": list,
+        }));
     } else {
         let rows: Vec<[String; 5]> = rules
             .iter()
@@ -42,25 +45,63 @@ pub fn run(env: &Env) -> Output {
                 ]
             })
             .collect();
-        out.stdout = table(["ID", "SCOPE", "PRIORITY", "TRIGGERS", "CONTENT"], &rows);
+        if !rows.is_empty() {
+            out.stdout = table(["ID", "SCOPE", "PRIORITY", "TRIGGERS", "CONTENT"], &rows);
+            if env.color {
+                // The header is the first line; its text is ours, never a file's.
+                let end = out.stdout.find('\n').unwrap_or(0);
+                let header = color::paint(true, color::Style::Bold, &out.stdout[..end]);
+                out.stdout.replace_range(..end, &header);
+            }
+        }
         out.stdout.push_str(&format!(
             "{} rule{}\n",
             rules.len(),
             if rules.len() == 1 { "" } else { "s" }
         ));
+        out.stdout.push_str(&display::line(&env.root_line()));
+        if rules.is_empty() && loaded.diagnostics.is_empty() && !env.explicit_sources {
+            out.stdout.push_str(&empty_hint(env));
+        }
     }
-    let errors = loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let count = |typo: bool| {
+        loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter(|d| (d.code == Code::MisspelledKey) == typo)
+            .count()
+    };
+    let (errors, typos) = (count(false), count(true));
     if errors > 0 {
         out.stderr = format!(
             "wave-rules: {errors} problem{} kept rules from loading; run `wave-rules validate`\n",
-            if errors == 1 { "" } else { "s" }
+            plural(errors)
         );
     }
+    if typos > 0 {
+        out.stderr.push_str(&format!(
+            "wave-rules: {typos} misspelled key{} make{} rules fire where they should not; run `wave-rules validate`\n",
+            plural(typos),
+            if typos == 1 { "s" } else { "" }
+        ));
+    }
     out
+}
+
+/// What to do in a project without rules.
+fn empty_hint(env: &Env) -> String {
+    let dirs: Vec<String> = env
+        .config
+        .sources
+        .iter()
+        .map(|s| display::show(&s.dir, &env.config.workdir))
+        .collect();
+    format!(
+        "hint: no rule in {}; run `wave-rules init` for a .wave/rules with one example of each kind, or `wave-rules add`\n",
+        dirs.join(", ")
+    )
 }
 
 /// Left-aligned columns, two spaces apart, no trailing spaces.

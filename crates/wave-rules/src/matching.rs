@@ -8,10 +8,36 @@ use memory_rules::formats;
 use memory_rules::{Activation, Excluded, Reason, Rule};
 use std::io::Read;
 
+/// Files typed on the command line are relative to the current directory,
+/// as in every shell tool: when the project root was found above it, they
+/// are made absolute (the core then takes them relative to the root).
+fn from_cwd(env: &Env, files: &[String]) -> Vec<String> {
+    let cwd = match (&env.root, std::env::current_dir()) {
+        (Some(root), Ok(cwd)) if cwd != root.dir => cwd,
+        _ => return files.to_vec(),
+    };
+    files
+        .iter()
+        .map(|f| {
+            if std::path::Path::new(f).is_absolute() {
+                f.clone()
+            } else {
+                cwd.join(f).to_string_lossy().into_owned()
+            }
+        })
+        .collect()
+}
+
 /// The most bytes of a file in context read for `regex` rules.
 pub const MAX_CONTENT_BYTES: u64 = 1024 * 1024;
 
 pub fn run(env: &Env, args: &MatchArgs) -> Output {
+    let given = MatchArgs {
+        files: from_cwd(env, &args.files),
+        prompt: args.prompt.clone(),
+        all: args.all,
+    };
+    let args = &given;
     let loaded = env.load();
     let set = &loaded.rules;
     let prompt = args.prompt.as_deref();
@@ -48,7 +74,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 "scope": r.scope.as_str(),
                 "priority": r.priority(),
                 "format": r.format.as_str(),
-                "activation": r.metadata.activation.as_str(),
+                "activation": r.metadata.activation_kind(),
                 "kind": formats::kind(r),
             });
             v["reasons"] = e.reasons.iter().map(reason_json).collect();

@@ -1,6 +1,7 @@
 //! `wave-rules validate [PATH...]`: every diagnostic, with the source line.
 
 use crate::args::{Format, ValidateArgs};
+use crate::color;
 use crate::display::{self, Sources};
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::discover::{self, Found};
@@ -33,6 +34,7 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
             .collect();
         out.stdout = display::json_text(&serde_json::json!({
             "ok": !failed,
+            "root": workdir.to_string_lossy(),
             "rules": rules,
             "errors": errors,
             "warnings": warnings,
@@ -46,11 +48,27 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
                 Format::Text => {
                     let mut shown = d.clone();
                     shown.file_path = display::show(Path::new(&d.file_path), workdir);
-                    out.stdout.push_str(&display::line(&shown.to_string()));
+                    let mut text = display::line(&shown.to_string());
+                    if env.color {
+                        let label = format!(": {}[{}]: ", d.severity, d.code);
+                        let painted = format!(
+                            ": {}: ",
+                            color::paint(
+                                true,
+                                color::severity(d.severity),
+                                &label[2..label.len() - 2]
+                            )
+                        );
+                        text = text.replacen(&label, &painted, 1);
+                    }
+                    out.stdout.push_str(&text);
                     out.stdout.push_str(&sources.snippet(d));
                 }
                 Format::Github => out.stdout.push_str(&github(d, workdir)),
             }
+        }
+        if args.paths.is_empty() {
+            out.stdout.push_str(&display::line(&env.root_line()));
         }
         out.stdout.push_str(&format!(
             "{} loaded; {}, {}, {}{}\n",

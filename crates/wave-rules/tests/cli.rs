@@ -53,7 +53,13 @@ fn validate_clean_tree_exits_0() {
     t.project("a.md", "---\npaths: src/**\n---\nA");
     let r = t.run(&["validate"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert_eq!(r.stdout, "1 rule loaded; 0 errors, 0 warnings, 0 infos\n");
+    assert_eq!(
+        r.stdout,
+        format!(
+            "project root: {} (has .wave)\n1 rule loaded; 0 errors, 0 warnings, 0 infos\n",
+            t.workdir().display()
+        )
+    );
 }
 
 #[test]
@@ -244,6 +250,8 @@ fn list_table_and_json() {
          db.md    project  4         topics: customer, sql  The customer table is read-only.\n\
          mine.md  user     0         always                 Always mine.\n\
          2 rules\n"
+            .to_string()
+            + &format!("project root: {} (has .wave)\n", t.workdir().display())
     );
     assert_eq!(
         r.stderr,
@@ -346,9 +354,12 @@ fn add_writes_a_rule_that_loads_and_fires() {
     assert_eq!(t.run(&["validate"]).code, 0);
     let v = json(&t.run(&["match", "--json", "lib/x/q.sql"]));
     assert_eq!(v["active"][0]["id"], "the-customer-table-is-read-only.md");
-    // Collisions get -2, -3.
-    for n in [2, 3] {
-        let r = t.run(&["add", "--topics", "x", "The customer table is read-only?"]);
+    // Other texts with the same id get -2, -3.
+    for (n, text) in [
+        (2, "The customer table is read-only?"),
+        (3, "The customer table is read-only."),
+    ] {
+        let r = t.run(&["add", "--topics", "x", text]);
         assert!(
             r.stdout
                 .contains(&format!("the-customer-table-is-read-only-{n}.md")),
@@ -436,7 +447,10 @@ fn remove_by_id_with_or_without_extension() {
     let r = t.run(&["remove", "nope"]);
     assert_eq!(
         (r.code, r.stderr.as_str()),
-        (1, "wave-rules: rule 'nope' not found\n")
+        (
+            1,
+            "wave-rules: rule 'nope' not found; `wave-rules list` shows the ids\n"
+        )
     );
 }
 

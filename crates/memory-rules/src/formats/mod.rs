@@ -30,10 +30,10 @@ pub mod nested;
 pub mod rules_yaml;
 pub mod windsurf;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::format::Format;
 use crate::parse::{self, Context, ParsedRule};
-use crate::rule::Rule;
+use crate::rule::{Activation, Rule};
 
 pub use crate::parse::Input;
 
@@ -68,11 +68,29 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
         Format::AgentsMd => agents_md::parse(&mut cx, input).into_iter().collect(),
         Format::RulesYaml => rules_yaml::parse(&mut cx, input),
     };
-    Parsed {
-        rules,
-        diagnostics: cx.diagnostics,
+    let mut diagnostics = cx.diagnostics;
+    // A misspelled activation key: say what the rule became without it.
+    if let [only] = rules.as_slice() {
+        let now = format!(
+            ", so this rule is now {} ({})",
+            kind(&only.rule),
+            only.rule.metadata.activation_kind()
+        );
+        for d in diagnostics
+            .iter_mut()
+            .filter(|d| d.code == Code::MisspelledKey)
+        {
+            if let Some(head) = d.message.strip_suffix(TYPO_TAIL) {
+                d.message = format!("{head}{now}");
+            }
+        }
     }
+    Parsed { rules, diagnostics }
 }
+
+/// The end of a misspelled-key message before [`parse`] knows what the rule
+/// became (a rules file of several rules keeps it).
+pub(crate) const TYPO_TAIL: &str = ", so this rule is activated as if it did not have it";
 
 /// The tool's own name for how a rule is activated ("Auto Attached",
 /// "Model Decision", "inclusion: fileMatch", ...).
@@ -88,6 +106,8 @@ pub fn kind(rule: &Rule) -> &'static str {
         Format::AgentsMd => agents_md::kind(meta),
         Format::RulesYaml => "keyword rule",
         Format::Wave | Format::Claude => match (meta.paths.is_some(), meta.topics.is_some()) {
+            _ if meta.activation == Activation::OnRequest => "`activation: on-request`",
+            _ if meta.activation == Activation::Manual => "`activation: manual`",
             (false, false) => "always",
             (true, false) => "`paths`",
             (false, true) => "`topics`",

@@ -183,6 +183,8 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
             json: env.json,
             home: env.home.clone(),
             explicit_sources: true,
+            root: None,
+            color: false,
         };
         return run_event(&own, action, input);
     }

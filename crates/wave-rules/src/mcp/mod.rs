@@ -402,24 +402,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// `always`, `on-request`, `manual`, or what fires it (`paths`, `topics`,
 /// `regex`, joined with `+`).
 pub fn activation_kind(rule: &Rule) -> String {
-    let m = &rule.metadata;
-    match m.activation {
-        Activation::OnRequest => return "on-request".into(),
-        Activation::Manual => return "manual".into(),
-        Activation::Auto => {}
-    }
-    if m.is_unconditional() {
-        return "always".into();
-    }
-    let kinds: Vec<&str> = [
-        ("paths", m.paths.is_some()),
-        ("topics", m.topics.is_some()),
-        ("regex", m.regex.is_some()),
-    ]
-    .into_iter()
-    .filter_map(|(k, on)| on.then_some(k))
-    .collect();
-    kinds.join("+")
+    rule.metadata.activation_kind()
 }
 
 /// The rule's description, or its first line.

@@ -1,0 +1,297 @@
+//! `wave-rules init`, `wave-rules memory` and `wave-rules completions`:
+//! getting a project started and looking after what the agents wrote.
+
+use crate::args::{
+    CompletionsArgs, HookClient, InitArgs, InstallArgs, McpInstallArgs, MemoryAction, MemoryArgs,
+    ScopeArg,
+};
+use crate::display;
+use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use memory_rules::memory::{MemoryError, MemoryLocations, MemoryScope, MemoryStore};
+use memory_rules::Scope;
+use std::io::Write;
+
+/// The example rules `init` writes: one of each activation kind, each one
+/// valid as written (a test runs `validate` on them).
+pub const EXAMPLES: [(&str, &str); 5] = [
+    (
+        "project.md",
+        "---\npriority: 10\n---\n# About this project\n\n(Example rule, always active: no `paths`, no `topics`, so every session starts with it. Keep such rules short.)\n\nSay here what every session must know: how to build and test, where things live, what never to do.\n",
+    ),
+    (
+        "typescript.md",
+        "---\npaths:\n  - \"src/**/*.{ts,tsx}\"\n---\n(Example rule, active when a file matching `paths` is in the agent's context.)\n\nUse strict TypeScript: no `any`; exported functions declare their return type.\n",
+    ),
+    (
+        "database.md",
+        "---\ntopics: [database, sql, migration]\n---\n(Example rule, active when the prompt mentions one of its `topics`.)\n\nNever edit a migration that has been applied; write a new one.\n",
+    ),
+    (
+        "release.md",
+        "---\nactivation: on-request\ndescription: How to cut a release (version, changelog, tag)\n---\n(Example rule, on request: the model is offered its `description` and reads the rule when it judges it relevant.)\n\nBump the version in package.json, add a CHANGELOG entry, then tag vX.Y.Z.\n",
+    ),
+    (
+        "review.md",
+        "---\nactivation: manual\n---\n(Example rule, manual: active only when a prompt mentions it as @review.)\n\nReview checklist: a test for every change, no debug output left, docs updated.\n",
+    ),
+];
+
+/// `init`: the project's rules directory with the examples (an existing
+/// file is kept as it is), then the hooks and MCP servers asked for.
+pub fn init(env: &Env, args: &InitArgs) -> Output {
+    let Some(source) = env.config.write_source(Scope::Project) else {
+        return Output::fail(
+            EXIT_FAILURE,
+            "no project source in the wave format to create (drop --source/--sources, or add project=.wave/rules)",
+        );
+    };
+    let dir = source.dir.clone();
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return Output::fail(
+            EXIT_TROUBLE,
+            format!("cannot create {}: {e}", dir.display()),
+        );
+    }
+    let workdir = &env.config.workdir;
+    let (mut created, mut kept) = (Vec::new(), Vec::new());
+    for (id, text) in EXAMPLES {
+        let file = dir.join(id);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&file)
+        {
+            Ok(mut f) => {
+                if let Err(e) = f.write_all(text.as_bytes()) {
+                    return Output::fail(
+                        EXIT_TROUBLE,
+                        format!("cannot write {}: {e}", file.display()),
+                    );
+                }
+                created.push(id);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => kept.push(id),
+            Err(e) => {
+                return Output::fail(
+                    EXIT_TROUBLE,
+                    format!("cannot write {}: {e}", file.display()),
+                )
+            }
+        }
+    }
+    let shown = display::show(&dir, workdir);
+    let mut out = Output::default();
+    let mut installs = Vec::new();
+    if let Some(HookClient::Claude) = args.hooks {
+        let a = InstallArgs {
+            scope: ScopeArg::Project,
+            command: None,
+        };
+        installs.push((
+            "hooks claude".to_string(),
+            crate::hook::settings::install(env, &a),
+        ));
+    }
+    for &client in &args.mcp {
+        let a = McpInstallArgs {
+            client,
+            scope: Some(ScopeArg::Project),
+            command: None,
+            server_args: Vec::new(),
+        };
+        installs.push((
+            format!("mcp {}", client.as_str()),
+            crate::mcp::install::install(env, &a),
+        ));
+    }
+    if env.json {
+        let installed: Vec<_> = installs
+            .iter()
+            .map(|(what, o)| {
+                serde_json::json!({
+                    "what": what,
+                    "ok": o.code == 0,
+                    "output": serde_json::from_str::<serde_json::Value>(&o.stdout)
+                        .unwrap_or_else(|_| o.stdout.clone().into()),
+                    "error": o.stderr,
+                })
+            })
+            .collect();
+        out.stdout = display::json_text(&serde_json::json!({
+            "root": workdir.to_string_lossy(),
+            "dir": shown,
+            "created": created,
+            "kept": kept,
+            "installed": installed,
+        }));
+    } else {
+        out.stdout.push_str(&display::line(&env.root_line()));
+        for id in &created {
+            out.stdout
+                .push_str(&display::line(&format!("created {shown}/{id}")));
+        }
+        for id in &kept {
+            out.stdout.push_str(&display::line(&format!(
+                "kept {shown}/{id} (it exists; not overwritten)"
+            )));
+        }
+        for (_, o) in &installs {
+            out.stdout.push_str(&o.stdout);
+        }
+        out.stdout.push_str(
+            "next: edit or delete the examples, then `wave-rules list` and `wave-rules validate`\n",
+        );
+    }
+    for (_, o) in &installs {
+        out.stderr.push_str(&o.stderr);
+        out.code = out.code.max(o.code);
+    }
+    out
+}
+
+/// `memory list|show|clear`, on the same store the MCP server and the
+/// hooks use (`<home>/.wave/memory` and `<home>/.wave/projects/<hash>/memory`).
+pub fn memory(env: &Env, args: &MemoryArgs) -> Output {
+    let store = MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir));
+    let scopes = |only: Option<ScopeArg>| -> Vec<MemoryScope> {
+        match only {
+            Some(ScopeArg::Project) => vec![MemoryScope::Project],
+            Some(ScopeArg::User) => vec![MemoryScope::User],
+            None => vec![MemoryScope::Project, MemoryScope::User],
+        }
+    };
+    let trouble = |e: MemoryError| match e {
+        MemoryError::Io { .. } => Output::fail(EXIT_TROUBLE, e.to_string()),
+        _ => Output::fail(EXIT_FAILURE, e.to_string()),
+    };
+    match &args.action {
+        MemoryAction::List(a) => {
+            let mut rows = Vec::new();
+            for scope in scopes(a.scope) {
+                match store.list_topics(scope) {
+                    Ok(topics) => rows.extend(topics.into_iter().map(|t| (scope, t))),
+                    Err(e) => return trouble(e),
+                }
+            }
+            let mut out = Output::default();
+            if env.json {
+                let list: Vec<_> = rows
+                    .iter()
+                    .map(|(scope, t)| {
+                        serde_json::json!({
+                            "scope": scope.as_str(),
+                            "name": t.name,
+                            "file": store.dir(*scope).join(&t.file).to_string_lossy(),
+                        })
+                    })
+                    .collect();
+                out.stdout = display::json_text(&serde_json::json!({
+                    "project": store.dir(MemoryScope::Project).to_string_lossy(),
+                    "user": store.dir(MemoryScope::User).to_string_lossy(),
+                    "topics": list,
+                }));
+                return out;
+            }
+            for (scope, t) in &rows {
+                out.stdout.push_str(&display::line(&format!(
+                    "{:<8} {}  {}",
+                    scope.as_str(),
+                    t.name,
+                    store.dir(*scope).join(&t.file).display()
+                )));
+            }
+            out.stdout.push_str(&format!(
+                "{} topic{}\n",
+                rows.len(),
+                if rows.len() == 1 { "" } else { "s" }
+            ));
+            for scope in scopes(a.scope) {
+                out.stdout.push_str(&display::line(&format!(
+                    "{scope} memory: {}",
+                    store.dir(scope).display()
+                )));
+            }
+            out
+        }
+        MemoryAction::Show(a) => {
+            let mut last = None;
+            for scope in scopes(a.scope) {
+                match store.read_topic(scope, &a.topic) {
+                    Ok(text) => {
+                        let stdout = if env.json {
+                            display::json_text(&serde_json::json!({
+                                "scope": scope.as_str(),
+                                "name": a.topic,
+                                "content": text,
+                            }))
+                        } else if text.ends_with('\n') || text.is_empty() {
+                            text
+                        } else {
+                            format!("{text}\n")
+                        };
+                        return Output {
+                            stdout,
+                            ..Output::default()
+                        };
+                    }
+                    Err(e @ MemoryError::UnknownTopic { .. }) => last = Some(e),
+                    Err(e) => return trouble(e),
+                }
+            }
+            let mut names: Vec<String> = Vec::new();
+            for scope in scopes(a.scope) {
+                if let Ok(topics) = store.list_topics(scope) {
+                    names.extend(topics.into_iter().map(|t| t.name));
+                }
+            }
+            let near = memory_rules::suggest::close(&a.topic, names.iter().map(String::as_str), 3);
+            let mut out = match last {
+                Some(e) => trouble(e),
+                None => Output::fail(EXIT_FAILURE, format!("no memory topic '{}'", a.topic)),
+            };
+            if !near.is_empty() {
+                out.stderr.push_str(&display::line(&format!(
+                    "did you mean: {}?",
+                    near.join(", ")
+                )));
+            }
+            out
+        }
+        MemoryAction::Clear(a) => {
+            let scope = match a.scope {
+                ScopeArg::Project => MemoryScope::Project,
+                ScopeArg::User => MemoryScope::User,
+            };
+            let count = store.list_topics(scope).map(|t| t.len()).unwrap_or(0);
+            if let Err(e) = store.clear(scope) {
+                return trouble(e);
+            }
+            let dir = store.dir(scope).to_string_lossy().into_owned();
+            Output {
+                stdout: if env.json {
+                    display::json_text(&serde_json::json!({
+                        "scope": scope.as_str(), "cleared": count, "dir": dir,
+                    }))
+                } else {
+                    display::line(&format!(
+                        "cleared {count} {scope} memory topic{} in {dir}",
+                        if count == 1 { "" } else { "s" }
+                    ))
+                },
+                ..Output::default()
+            }
+        }
+    }
+}
+
+/// `completions <shell>`: the script on stdout.
+pub fn completions(args: &CompletionsArgs) -> Output {
+    use clap::CommandFactory;
+    let mut cmd = crate::args::Cli::command();
+    let mut buf = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "wave-rules", &mut buf);
+    Output {
+        stdout: String::from_utf8_lossy(&buf).into_owned(),
+        ..Output::default()
+    }
+}

@@ -1,0 +1,573 @@
+//! A new user's first ten minutes with the real `wave-rules` binary on real
+//! temp trees: the project root, loud typos, `add`/`remove` that refuse what
+//! `validate` would flag, `init`, `memory`, completions, colour, and one
+//! activation name everywhere.
+
+use memory_rules::memory::{MemoryLocations, MemoryScope, MemoryStore, WriteMode};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Tree {
+    tmp: tempfile::TempDir,
+}
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+impl Tree {
+    fn new() -> Tree {
+        let t = Tree {
+            tmp: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(t.work()).unwrap();
+        std::fs::create_dir_all(t.home()).unwrap();
+        t
+    }
+    fn work(&self) -> PathBuf {
+        self.tmp.path().join("work")
+    }
+    fn home(&self) -> PathBuf {
+        self.tmp.path().join("home")
+    }
+    fn write(&self, path: impl AsRef<Path>, text: &str) -> PathBuf {
+        let p = path.as_ref().to_path_buf();
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+    fn project(&self, id: &str, text: &str) -> PathBuf {
+        self.write(self.work().join(".wave/rules").join(id), text)
+    }
+    /// Runs the binary in `dir` with `--home` set and no colour variables.
+    fn run_in(&self, dir: &Path, args: &[&str]) -> Run {
+        let out = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+            .args(args)
+            .arg("--home")
+            .arg(self.home())
+            .current_dir(dir)
+            .env_remove("NO_COLOR")
+            .output()
+            .unwrap();
+        Run {
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+            code: out.status.code().expect("exited, not killed"),
+        }
+    }
+    fn run(&self, args: &[&str]) -> Run {
+        self.run_in(&self.work(), args)
+    }
+    fn rules(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.work().join(".wave/rules"))
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+}
+
+fn json(run: &Run) -> serde_json::Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", run.stdout, run.stderr))
+}
+
+#[test]
+fn commands_run_from_a_subdirectory_use_the_project_root() {
+    let t = Tree::new();
+    std::fs::create_dir_all(t.work().join(".git")).unwrap();
+    t.project("api.md", "---\npaths: src/api/**\n---\nAPI rule.");
+    let sub = t.work().join("src/api");
+    std::fs::create_dir_all(&sub).unwrap();
+
+    let r = t.run_in(&sub, &["list"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("api.md"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains(&format!("project root: {} (has .wave)", t.work().display())),
+        "{}",
+        r.stdout
+    );
+    let r = t.run_in(&sub, &["validate"]);
+    assert_eq!(r.code, 0);
+    assert!(r
+        .stdout
+        .contains(&format!("project root: {} (has .wave)", t.work().display())));
+    let v = json(&t.run_in(&sub, &["list", "--json"]));
+    assert_eq!(v["root"], t.work().to_string_lossy().as_ref());
+
+    // `add` from the subdirectory writes into the root's .wave/rules.
+    let r = t.run_in(
+        &sub,
+        &[
+            "add",
+            "Handlers return typed errors.",
+            "--paths",
+            "src/api/**",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        !sub.join(".wave").exists(),
+        "a stray src/api/.wave was created"
+    );
+    assert!(t
+        .rules()
+        .contains(&"handlers-return-typed-errors.md".to_string()));
+
+    // `match` takes files relative to the current directory, as shells do.
+    let r = t.run_in(&sub, &["match", "users.ts"]);
+    assert!(r.stdout.contains("api.md"), "{}", r.stdout);
+    let r = t.run_in(&sub, &["match", "--json", "users.ts"]);
+    assert!(
+        r.stdout.contains("\"normalized\": \"src/api/users.ts\""),
+        "{}",
+        r.stdout
+    );
+
+    // An explicit --workdir wins.
+    let r = t.run_in(&sub, &["list", "--workdir", "."]);
+    assert!(r.stdout.starts_with("0 rules\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!("workdir: {}", sub.display())),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn a_misspelled_trigger_key_is_an_error_naming_the_key_and_the_consequence() {
+    let t = Tree::new();
+    t.project("ts.md", "---\npath: src/**/*.ts\n---\nStrict TypeScript.");
+    let r = t.run(&["validate"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            ".wave/rules/ts.md:2:1: error[misspelled-key]: unknown key 'path': did you mean 'paths'? 'path' is ignored, so this rule is now always active"
+        ),
+        "{}",
+        r.stdout
+    );
+    let v = json(&t.run(&["validate", "--json"]));
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["diagnostics"][0]["code"], "misspelled-key");
+    // `list` says it too.
+    let r = t.run(&["list"]);
+    assert!(
+        r.stderr
+            .contains("1 misspelled key makes rules fire where they should not"),
+        "{}",
+        r.stderr
+    );
+
+    // Each format has its own keys: `glob` in a Cursor rule.
+    let t = Tree::new();
+    t.write(
+        t.work().join(".cursor/rules/ts.mdc"),
+        "---\nglob: src/**/*.ts\n---\nStrict TypeScript.",
+    );
+    let r = t.run(&["validate", "--sources", "cursor"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("error[misspelled-key]: unknown key 'glob': did you mean 'globs'? Cursor ignores 'glob', so this rule is now Manual (manual)"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn add_refuses_what_validate_would_flag_and_takes_description_and_id() {
+    let t = Tree::new();
+    for (glob, why) in [
+        ("/abs/**", "can never match: files in context are relative"),
+        (
+            "../up/*.ts",
+            "can never match: files in context never contain '..'",
+        ),
+        ("src/{a,b", "pattern 'src/{a,b': its '{' is never closed"),
+    ] {
+        let r = t.run(&["add", "Some rule.", "--paths", glob]);
+        assert_eq!(r.code, 1, "{glob}: {}", r.stdout);
+        assert!(r.stderr.contains(why), "{glob}: {}", r.stderr);
+        assert!(r.stderr.contains("nothing written"), "{}", r.stderr);
+    }
+    assert!(t.rules().is_empty(), "{:?}", t.rules());
+
+    let r = t.run(&[
+        "add",
+        "Cut releases from main.",
+        "--topics",
+        "release",
+        "--description",
+        "How releases are cut",
+        "--id",
+        "releasing",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(t.rules(), ["releasing.md"]);
+    let v = json(&t.run(&["list", "--json"]));
+    assert_eq!(v["rules"][0]["description"], "How releases are cut");
+    assert_eq!(t.run(&["validate"]).code, 0);
+    // An id deeper than the rules directory is read would never load.
+    let r = t.run(&["add", "Deep.", "--always", "--id", "a/b/deep"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("is read 1 level deep, so the rule would never load"),
+        "{}",
+        r.stderr
+    );
+    let r = t.run(&["add", "Shallow.", "--always", "--id", "team/shallow"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(t.run(&["list"]).stdout.contains("team/shallow.md"));
+    std::fs::remove_dir_all(t.work().join(".wave/rules/team")).unwrap();
+    // The same --id again is refused, not renamed.
+    let r = t.run(&["add", "Other text.", "--topics", "x", "--id", "releasing"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("rule releasing.md exists"),
+        "{}",
+        r.stderr
+    );
+
+    // The identical rule again does not become a -2.
+    let r = t.run(&["add", "Keep it short.", "--always"]);
+    assert_eq!(r.code, 0);
+    let r = t.run(&["add", "Keep it short.", "--always"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("already says this"), "{}", r.stdout);
+    // The same text with other triggers is refused with what to do.
+    let r = t.run(&["add", "Keep it short.", "--topics", "docs"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("already has this text"), "{}", r.stderr);
+    assert_eq!(t.rules(), ["keep-it-short.md", "releasing.md"]);
+}
+
+#[test]
+fn remove_takes_an_id_a_base_name_or_a_path_and_suggests_close_ids() {
+    let t = Tree::new();
+    t.project("frontend/react.md", "React rule.");
+    t.project("database.md", "DB rule.");
+    t.project("style.md", "Style rule.");
+    // Recursive sources: .claude/rules reads subdirectories.
+    t.write(t.work().join(".claude/rules/frontend/vue.md"), "Vue rule.");
+
+    let r = t.run(&["remove", "databse"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("did you mean database.md?"),
+        "{}",
+        r.stderr
+    );
+    let r = t.run(&["remove", "vue"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!t.work().join(".claude/rules/frontend/vue.md").exists());
+    let r = t.run(&["remove", ".wave/rules/style.md"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!t.work().join(".wave/rules/style.md").exists());
+    let abs = t.work().join(".wave/rules/database.md");
+    let r = t.run(&["remove", abs.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!abs.exists());
+    let r = t.run(&["remove", "nothing-like-it"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("`wave-rules list` shows the ids"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn sources_suggests_a_close_name() {
+    let t = Tree::new();
+    let r = t.run(&["list", "--sources", "cursr"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("unknown source 'cursr' (did you mean 'cursor'?)"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn list_json_names_activation_kinds_as_mcp_does_and_an_empty_project_gets_a_hint() {
+    let t = Tree::new();
+    let r = t.run(&["list"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.starts_with("0 rules\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("hint: ") && r.stdout.contains("wave-rules init"),
+        "{}",
+        r.stdout
+    );
+
+    t.project("db.md", "---\ntopics: [sql]\n---\nNo SELECT *.");
+    t.project("ts.md", "---\npaths: '*.ts'\ntopics: [types]\n---\nStrict.");
+    t.project("all.md", "Always.");
+    let v = json(&t.run(&["list", "--json"]));
+    let kinds: Vec<(String, String)> = v["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap().into(),
+                r["activation"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let want = |id: &str, kind: &str| (id.to_string(), kind.to_string());
+    for k in [
+        want("db.md", "topics"),
+        want("ts.md", "paths+topics"),
+        want("all.md", "always"),
+    ] {
+        assert!(kinds.contains(&k), "{kinds:?}");
+    }
+    let r = t.run(&["list"]);
+    assert!(!r.stdout.contains("hint:"), "{}", r.stdout);
+
+    // The MCP server's list_rules names each rule's activation the same way.
+    let mut mcp: Vec<(String, String)> = mcp_list_rules(&t)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap().into(),
+                r["activation"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let mut listed = kinds.clone();
+    mcp.sort();
+    listed.sort();
+    assert_eq!(mcp, listed);
+}
+
+/// `list_rules` through the real `wave-rules mcp` on stdio (bounded: 30 s).
+fn mcp_list_rules(t: &Tree) -> serde_json::Value {
+    use std::io::{BufRead, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+        .args(["mcp", "--home"])
+        .arg(t.home())
+        .current_dir(t.work())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_rules","arguments":{}}}"#,
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .take(100)
+        {
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+            if v["id"] == 2 {
+                let _ = tx.send(v);
+                return;
+            }
+        }
+    });
+    let answer = rx.recv_timeout(std::time::Duration::from_secs(30));
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let answer = answer.expect("list_rules answered within 30 s");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn init_writes_one_valid_example_of_each_kind_and_installs_on_request() {
+    let t = Tree::new();
+    let r = t.run(&["init"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(t.rules().len(), 5, "{:?}", t.rules());
+    let r = t.run(&["validate"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .ends_with("5 rules loaded; 0 errors, 0 warnings, 0 infos\n"),
+        "{}",
+        r.stdout
+    );
+    let v = json(&t.run(&["list", "--json"]));
+    let mut kinds: Vec<&str> = v["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["activation"].as_str().unwrap())
+        .collect();
+    kinds.sort();
+    assert_eq!(kinds, ["always", "manual", "on-request", "paths", "topics"]);
+    // The manual rule fires on its mention, the paths rule on its files.
+    let r = t.run(&["match", "src/app.tsx", "--prompt", "please @review this"]);
+    assert!(
+        r.stdout.contains("review.md") && r.stdout.contains("typescript.md"),
+        "{}",
+        r.stdout
+    );
+
+    // Again: nothing overwritten; an edited example is kept.
+    t.project("project.md", "Mine now.");
+    let r = t.run(&[
+        "init", "--hooks", "claude", "--mcp", "cursor", "--mcp", "vscode",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("kept .wave/rules/project.md"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(t.work().join(".wave/rules/project.md")).unwrap(),
+        "Mine now."
+    );
+    let hooks = std::fs::read_to_string(t.work().join(".claude/settings.json")).unwrap();
+    assert!(hooks.contains("SessionStart"), "{hooks}");
+    for f in [".cursor/mcp.json", ".vscode/mcp.json"] {
+        let text = std::fs::read_to_string(t.work().join(f)).unwrap();
+        assert!(text.contains("wave-rules"), "{f}: {text}");
+    }
+}
+
+#[test]
+fn memory_list_show_and_clear() {
+    let t = Tree::new();
+    std::fs::create_dir_all(t.work().join(".git")).unwrap();
+    let store = MemoryStore::new(MemoryLocations::new(&t.home(), &t.work()));
+    store
+        .write_topic(
+            MemoryScope::Project,
+            "Build steps",
+            "npm run build",
+            WriteMode::Replace,
+        )
+        .unwrap();
+    store
+        .write_topic(MemoryScope::User, "Editor", "Uses vim.", WriteMode::Replace)
+        .unwrap();
+    // From a subdirectory: the project root's memory.
+    let sub = t.work().join("lib");
+    std::fs::create_dir_all(&sub).unwrap();
+    let r = t.run_in(&sub, &["memory", "list"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("project  Build steps"), "{}", r.stdout);
+    assert!(r.stdout.contains("user     Editor"), "{}", r.stdout);
+    assert!(r.stdout.contains("2 topics"), "{}", r.stdout);
+    let r = t.run_in(&sub, &["memory", "show", "Build steps"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "npm run build\n"));
+    let r = t.run_in(&sub, &["memory", "show", "Build step"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("did you mean: Build steps?"),
+        "{}",
+        r.stderr
+    );
+    let r = t.run_in(&sub, &["memory", "clear"]);
+    assert_eq!(r.code, 2, "clear needs --scope");
+    let r = t.run_in(&sub, &["memory", "clear", "--scope", "project"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with("cleared 1 project memory topic"),
+        "{}",
+        r.stdout
+    );
+    let v = json(&t.run_in(&sub, &["memory", "list", "--json"]));
+    assert_eq!(v["topics"].as_array().unwrap().len(), 1);
+    assert_eq!(v["topics"][0]["scope"], "user");
+}
+
+#[test]
+fn completions_for_each_shell_name_the_subcommands() {
+    let t = Tree::new();
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let r = t.run(&["completions", shell]);
+        assert_eq!(r.code, 0, "{shell}: {}", r.stderr);
+        assert!(
+            r.stdout.contains("wave-rules") && r.stdout.contains("init"),
+            "{shell}"
+        );
+    }
+    let r = t.run(&["completions", "tcsh"]);
+    assert_eq!(r.code, 2);
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let t = Tree::new();
+    t.project("ts.md", "---\npath: src/**\n---\nx");
+    // Piped (as here): no colour by default.
+    let r = t.run(&["validate"]);
+    assert!(!r.stdout.contains('\x1b'), "{}", r.stdout);
+    let r = t.run(&["validate", "--color", "always"]);
+    assert!(
+        r.stdout.contains("\x1b[1;31merror[misspelled-key]\x1b[0m"),
+        "{:?}",
+        r.stdout
+    );
+    let r = t.run(&["list", "--color", "always"]);
+    assert!(r.stdout.starts_with("\x1b[1mID"), "{:?}", r.stdout);
+    let r = t.run(&["validate", "--color", "never"]);
+    assert!(!r.stdout.contains('\x1b'));
+}
+
+#[test]
+fn colour_on_a_terminal_unless_no_color() {
+    // A pseudo-terminal through util-linux `script`, when the machine has it.
+    let script = Path::new("/usr/bin/script");
+    if !script.exists() {
+        eprintln!("skipped: no /usr/bin/script to give the command a terminal");
+        return;
+    }
+    let t = Tree::new();
+    t.project("ts.md", "---\npath: src/**\n---\nx");
+    let command = format!(
+        "{} validate --home {}",
+        env!("CARGO_BIN_EXE_wave-rules"),
+        t.home().display()
+    );
+    let on_tty = |no_color: Option<&str>| {
+        let mut c = Command::new(script);
+        c.args(["-qec", &command, "/dev/null"])
+            .current_dir(t.work())
+            .env("TERM", "xterm")
+            .env_remove("NO_COLOR");
+        if let Some(v) = no_color {
+            c.env("NO_COLOR", v);
+        }
+        String::from_utf8_lossy(&c.output().unwrap().stdout).into_owned()
+    };
+    let out = on_tty(None);
+    assert!(
+        out.contains("\x1b[1;31merror[misspelled-key]\x1b[0m"),
+        "{out:?}"
+    );
+    let out = on_tty(Some("1"));
+    assert!(
+        out.contains("error[misspelled-key]") && !out.contains('\x1b'),
+        "{out:?}"
+    );
+}

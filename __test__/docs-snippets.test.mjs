@@ -14,7 +14,8 @@
 // - A block that cannot run offline says why: ```sh no-run <reason> (printed
 //   here); a JS block marked so is still syntax-checked.
 //
-// Also: docs/limits.md names every limit constant of the Rust crates.
+// Also: docs/limits.md names every limit constant of the Rust crates, and every
+// relative link leads to a file and heading that exist.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -292,4 +293,51 @@ test('docs/limits.md names every limit constant of the Rust crates', () => {
     }
   }
   assert.deepEqual(missing, [], 'limits not named in docs/limits.md (add a row with the constant in backquotes)')
+})
+
+/** Pages other branches write; a link to one is checked once it exists. */
+const PENDING_PAGES = new Set(['docs/cli.md', 'docs/install.md', 'docs/agents.md', 'docs/export.md'])
+
+/** GitHub's heading anchors of a Markdown text (outside code blocks). */
+function anchorsOf(text) {
+  const seen = new Map()
+  const anchors = new Set()
+  let fence = null
+  for (const line of text.split('\n')) {
+    const f = /^\s*(`{3,}|~{3,})/.exec(line)
+    if (f) fence = fence === null ? f[1][0] : f[1][0] === fence ? null : fence
+    const h = fence === null && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)
+    if (!h) continue
+    const base = h[1].toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')
+    const n = seen.get(base) ?? 0
+    seen.set(base, n + 1)
+    anchors.add(n === 0 ? base : `${base}-${n}`)
+  }
+  return anchors
+}
+
+test('every relative link of README.md and docs/ leads to a file and heading that exist', (t) => {
+  const broken = []
+  for (const file of DOCS) {
+    const text = fs.readFileSync(path.join(repo, file), 'utf8')
+      // Code is not a link: blocks become their newlines (lines keep their numbers), inline code goes.
+      .replace(/^\s*(```|~~~)[\s\S]*?^\s*\1.*$/gm, (block) => block.replace(/[^\n]/g, ''))
+      .replace(/`[^`\n]*`/g, '')
+    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const link = m[1]
+      if (/^[a-z]+:/i.test(link)) continue
+      const [target, anchor] = link.split('#')
+      const resolved = target === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), target))
+      const line = text.slice(0, m.index).split('\n').length
+      if (!fs.existsSync(path.join(repo, resolved))) {
+        if (PENDING_PAGES.has(resolved)) t.diagnostic(`${file}: links ${resolved}, written on another branch`)
+        else broken.push(`${file}:${line}: ${link}: no such file`)
+        continue
+      }
+      if (anchor && resolved.endsWith('.md') && !anchorsOf(fs.readFileSync(path.join(repo, resolved), 'utf8')).has(anchor)) {
+        broken.push(`${file}:${line}: ${link}: no heading '#${anchor}' in ${resolved}`)
+      }
+    }
+  }
+  assert.deepEqual(broken, [])
 })

@@ -1,7 +1,7 @@
 // The package as a user gets it: `npm pack` of the main package and of this
 // host's platform package (npm/<platform>/ with the built binary), installed
 // into a fresh project from the tarballs with no Rust toolchain on PATH; then
-// a program bundled with esbuild (the README's "Bundling" recipe) run from a
+// a program bundled with esbuild (the "Bundling" recipe of docs/platforms.md) run from a
 // directory where no node_modules can be reached.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
@@ -117,7 +117,7 @@ test('a fresh project installs the tarballs and runs with no Rust toolchain on P
   assert.match(bin.stderr, /1 problem kept rules from loading/)
 })
 
-test('an esbuild bundle runs where no node_modules is reachable (README "Bundling")', { skip: !builtBinary && `no ${binary} built` }, async () => {
+test('an esbuild bundle runs where no node_modules is reachable (docs/platforms.md "Bundling")', { skip: !builtBinary && `no ${binary} built` }, async () => {
   const esbuild = await import('esbuild')
   const outdir = path.join(work, 'bundle-out')
   // The recipe: bundle everything; the `.node` binary is copied next to the

@@ -81,7 +81,7 @@ test('a broken rule is a diagnostic with file, line and column; the others load'
 })
 
 // WASI: walkdir's loop check needs same-file, which has no WASI support, so the
-// fallback reports a symlinked directory as unreadable (README, "WebAssembly fallback").
+// fallback reports a symlinked directory as unreadable (docs/platforms.md, "WebAssembly fallback").
 test('symlinked rules load and a cycle is reported, not looped', { skip: onWasi && 'no same-file on WASI' }, async (t) => {
   const tree = tempTree()
   t.after(tree.cleanup)

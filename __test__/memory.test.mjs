@@ -77,7 +77,7 @@ test('the glue puts memory after the rules, MANDATORY RULES first', async (t) =>
   assert.ok(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1])), system)
 })
 
-// WASI has no file locks (the fallback writes unlocked; README, "WebAssembly fallback").
+// WASI has no file locks (the fallback writes unlocked; docs/platforms.md, "WebAssembly fallback").
 test('two processes writing through the addon both land', { skip: onWasi && 'WASI has no file locks' }, (t) => {
   const tree = tempTree()
   t.after(tree.cleanup)
@@ -92,7 +92,7 @@ test('two processes writing through the addon both land', { skip: onWasi && 'WAS
   })
 })
 
-// WASI has no file locks (the fallback writes unlocked; README, "WebAssembly fallback").
+// WASI has no file locks (the fallback writes unlocked; docs/platforms.md, "WebAssembly fallback").
 test('memory calls run off the event loop: a held lock does not block it, and times out with a clear error', { skip: onWasi && 'WASI has no file locks' }, async (t) => {
   const tree = tempTree()
   t.after(tree.cleanup)

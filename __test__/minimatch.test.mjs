@@ -88,7 +88,7 @@ function treePaths(perTree) {
   return out
 }
 
-// Known, documented differences (README "Activation"): none today.
+// Known, documented differences (docs/rules.md "Activation"): none today.
 const KNOWN = new Set([])
 
 test('the addon agrees with minimatch {dot:true} on corpus globs and real paths', { skip }, async (t) => {

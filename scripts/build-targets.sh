@@ -15,7 +15,7 @@
 # Needs: rustup (adds the targets), python3 (a venv in target/cross-venv gets
 # ziglang and cargo-zigbuild pinned in scripts/cross-requirements.txt) and
 # `npm install` done. CPU-heavy (one release build with LTO per target), so it
-# is not part of .ci/run: see README "Supported platforms".
+# is not part of .ci/run: see docs/platforms.md "Builds and CI".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

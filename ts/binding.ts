@@ -70,7 +70,7 @@ export function loadErrorMessage(error: unknown): string {
     'To fix it:',
     `- install with optional dependencies on (not --omit=optional / --no-optional), e.g. remove node_modules and the lockfile and run \`npm install\` again, so npm fetches the package for this platform;`,
     `- or use the WebAssembly fallback: \`npm install ${wasi}@${pkg.version} --cpu=wasm32\` (Node ^20.19, ^22.13 or >=23.5), set NAPI_RS_FORCE_WASI=1 to prefer it;`,
-    '- a bundled program needs the binding next to it: see "Bundling" in the README.',
+    '- a bundled program needs the binding next to it: see "Bundling" in docs/platforms.md.',
     'What the loader reported:',
     ...causes(error).map((line) => `  ${line}`),
   ]

@@ -77,7 +77,7 @@ impl ScopeLock {
             Ok(()) => return Ok(ScopeLock { file }),
             // WASI (the package's WebAssembly fallback) has no file locks:
             // there the writes go unlocked, so two processes writing one
-            // scope at the same moment can lose one update (README, WASI).
+            // scope at the same moment can lose one update (docs/platforms.md, WebAssembly fallback).
             Err(TryLockError::Error(e))
                 if cfg!(target_os = "wasi") && e.kind() == io::ErrorKind::Unsupported =>
             {

@@ -13,8 +13,10 @@
 
 mod args;
 mod display;
+mod doctor;
 mod edit;
 mod hook;
+pub mod launch;
 mod list;
 mod matching;
 pub mod mcp;
@@ -103,6 +105,7 @@ where
     match &cli.command {
         Command::Validate(a) => validate::run(&env, a),
         Command::List => list::run(&env),
+        Command::Doctor => doctor::run(&env),
         Command::Match(a) => matching::run(&env, a),
         Command::Add(a) => edit::add(&env, a),
         Command::Remove(a) => edit::remove(&env, a),

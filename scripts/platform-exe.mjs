@@ -8,7 +8,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const target = process.argv[2]
+const target = process.argv.slice(2).find((a) => !a.startsWith('--'))
 const platforms = {
   'x86_64-unknown-linux-gnu': 'linux-x64-gnu',
   'aarch64-unknown-linux-gnu': 'linux-arm64-gnu',

@@ -13,7 +13,7 @@ import type * as Binding from '../index'
 
 export const __napiBindingTarget: typeof Binding.__napiBindingTarget = native.__napiBindingTarget
 export const MemoryStore: typeof Binding.MemoryStore = native.MemoryStore
-export const JsMemoryStore: typeof Binding.MemoryStore = native.JsMemoryStore
+export const JsMemoryStore = (native as unknown as { JsMemoryStore: typeof Binding.MemoryStore }).JsMemoryStore
 export const RuleEngine: typeof Binding.RuleEngine = native.RuleEngine
 export const memoryToolDefinitions: typeof Binding.memoryToolDefinitions = native.memoryToolDefinitions
 export const readRuleToolDefinition: typeof Binding.readRuleToolDefinition = native.readRuleToolDefinition

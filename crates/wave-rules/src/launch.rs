@@ -88,9 +88,7 @@ impl Program {
                 "safe to commit: it names no path of this machine (it runs the project's {PROJECT_BIN}; teammates run npm install)"
             ),
             (p, true) if p.portable() => "safe to commit: the command given names no absolute path".into(),
-            (_, true) => format!(
-                "NOT safe to commit: it names a path of this machine. Install the package in the project (npm install -D wave-memory-rules) and run this again for a portable entry"
-            ),
+            (_, true) => "NOT safe to commit: it names a path of this machine. Install the package in the project (npm install -D wave-memory-rules) and run this again for a portable entry".into(),
         }
     }
 }

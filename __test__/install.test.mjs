@@ -263,9 +263,12 @@ test('a second clone at another path, with another HOME: the installs change not
     const answer = await mcpAnswer(command, args, { cwd, env: e })
     assert.match(answer, /TEAM-SQL/, `${client}: ${answer}`)
   }
-  // Claude Code with $CLAUDE_PROJECT_DIR set expands it instead of the default.
+  // Claude Code with $CLAUDE_PROJECT_DIR set expands it instead of the default
+  // (and starts the server in the project, whose rules it serves).
   const entry = JSON.parse(committed['.mcp.json']).mcpServers['wave-rules']
-  const viaVar = await mcpAnswer(entry.command.replace('${CLAUDE_PROJECT_DIR:-.}', clone), entry.args, { cwd: os.tmpdir(), env: env(homeB) })
+  const expanded = entry.command.replace('${CLAUDE_PROJECT_DIR:-.}', clone)
+  assert.ok(path.isAbsolute(expanded))
+  const viaVar = await mcpAnswer(expanded, entry.args, { cwd: clone, env: env(homeB, { CLAUDE_PROJECT_DIR: clone }) })
   assert.match(viaVar, /TEAM-SQL/)
 })
 

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { startFakeModel, count } from './fake-model.mjs'
 import { claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree, repo } from './agents.mjs'
 
@@ -93,4 +94,23 @@ test('Claude Code loads the plugin: its hooks and its MCP server reach the model
   // The plugin's MCP server is connected: its tools are offered to the model.
   const tools = main[0].body.tools.map((t) => t.name)
   assert.ok(tools.some((t) => t.endsWith('rules_for_files') && t.includes('wave-rules')), `the plugin's MCP tools in ${tools}`)
+})
+
+test('Claude Code validates the plugin and installs it from the package\'s marketplace', { skip, timeout: TIMEOUT }, () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-claude-market-'))
+  try {
+    const env = isolatedEnv(home, { DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1' })
+    const claudeCli = (...args) => {
+      const r = spawnSync(claude, ['plugin', ...args], { cwd: home, env, encoding: 'utf8', timeout: 60_000 })
+      assert.equal(r.status, 0, `claude plugin ${args.join(' ')}\n${r.stdout}\n${r.stderr}`)
+      return r.stdout + r.stderr
+    }
+    assert.match(claudeCli('validate', path.join(repo, 'claude-plugin')), /Validation passed/)
+    assert.match(claudeCli('marketplace', 'add', repo), /Successfully added marketplace: wave-memory-rules/)
+    assert.match(claudeCli('install', 'wave-memory-rules@wave-memory-rules'), /Successfully installed plugin: wave-memory-rules@wave-memory-rules/)
+    const installed = JSON.parse(fs.readFileSync(path.join(home, '.claude/plugins/installed_plugins.json'), 'utf8'))
+    assert.ok(JSON.stringify(installed).includes('wave-memory-rules@wave-memory-rules'), JSON.stringify(installed))
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true })
+  }
 })

@@ -5,6 +5,8 @@
 // requires), headless against the fake model server's Gemini API, in a
 // project where the package is installed (node_modules/.bin/wave-rules, here
 // the built binary). What reached the model is what the server recorded.
+// Also the portable entry `mcp install --client gemini` writes in the
+// project's .gemini/settings.json (a command relative to the project).
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -81,4 +83,38 @@ test('Gemini CLI loads the extension: its context file and its MCP server reach 
   const after = main.find((q) => (q.body.contents ?? []).some((c) => (c.parts ?? []).some((p) => p.functionResponse)))
   assert.ok(after, 'the tool\'s answer went back to the model')
   assert.ok(all(after.body).includes(TS), `the path rule reached the model: ${all(after.body).slice(-800)}`)
+})
+
+test('Gemini CLI starts the portable entry `mcp install --client gemini` writes in .gemini/settings.json', { skip, timeout: 2 * TIMEOUT }, async () => {
+  const work = path.join(root, 'settings-work')
+  const home = path.join(root, 'settings-home')
+  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true })
+  writeTree(work, {
+    '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+    'src/a.ts': 'export const a = 1\n',
+  })
+  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
+  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
+  fs.writeFileSync(path.join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }))
+  const env = isolatedEnv(home, {
+    GEMINI_API_KEY: 'dummy-key',
+    GOOGLE_GEMINI_BASE_URL: server.url,
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    GEMINI_TELEMETRY_ENABLED: 'false',
+    NO_BROWSER: 'true',
+  })
+  const installed = spawnSync(bin, ['mcp', 'install', '--client', 'gemini'], { cwd: work, env, encoding: 'utf8' })
+  assert.equal(installed.status, 0, installed.stderr)
+  assert.match(installed.stdout, /safe to commit/)
+  const entry = JSON.parse(fs.readFileSync(path.join(work, '.gemini/settings.json'), 'utf8')).mcpServers['wave-rules']
+  assert.equal(entry.command, 'node_modules/.bin/wave-rules')
+  server.setWorkdir(work)
+  const first = server.requests.length
+  const prompt = `check ${callDirective('rules_for_files', { paths: ['src/a.ts'] })}`
+  const r = await run(node22, [gemini, '-p', prompt, '--model', 'gemini-2.5-flash', '--approval-mode', 'yolo'], { cwd: work, env, timeout: TIMEOUT })
+  assert.ok(!r.timedOut, `gemini timed out\n${r.stdout}\n${r.stderr}`)
+  const main = server.requests.slice(first).filter((q) => /:(stream)?[gG]enerateContent/.test(q.path) && (q.body.tools ?? []).length > 0)
+  const after = main.find((q) => (q.body.contents ?? []).some((c) => (c.parts ?? []).some((p) => p.functionResponse)))
+  assert.ok(after, `the tool was called and answered\n${r.stdout}\n${r.stderr}`)
+  assert.ok(texts(after.body.contents).join('\n').includes(TS), 'the path rule reached the model')
 })

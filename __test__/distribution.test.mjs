@@ -102,7 +102,9 @@ test('the packed main package holds no binary; the platform package holds exactl
   const list = (tgz) => execFileSync('tar', ['-tzf', tgz], { encoding: 'utf8' }).trim().split('\n')
   assert.deepEqual(list(tarballs[0]).filter((f) => /\.(node|wasm)$/.test(f)), [])
   const platformFiles = list(tarballs[1]).filter((f) => f !== 'package/package.json' && !/^package\/README(\.md)?$/i.test(f))
-  assert.deepEqual(platformFiles, [`package/${binary}`])
+  // The addon, and the CLI's native executable when it was built (npm run build:exe).
+  const exe = path.join(root, 'npm', platform, process.platform === 'win32' ? 'wave-rules.exe' : 'wave-rules')
+  assert.deepEqual(platformFiles.sort(), [`package/${binary}`, ...(fs.existsSync(exe) ? [`package/${path.basename(exe)}`] : [])].sort())
 })
 
 test('a fresh project installs the tarballs and runs with no Rust toolchain on PATH', { skip: !builtBinary && `no ${binary} built` }, () => {
@@ -111,7 +113,8 @@ test('a fresh project installs the tarballs and runs with no Rust toolchain on P
   assert.ok(!fs.existsSync(path.join(project, 'node_modules', pkg.name, binary)))
   const out = sh(process.execPath, ['app.js', rulesTree(path.join(work, 'tree'))], { cwd: project, env: { ...env } })
   assert.deepEqual(JSON.parse(out), EXPECTED)
-  const bin = spawnSync(process.execPath, [path.join(project, 'node_modules/.bin/wave-rules'), 'list', '--json', '--home', env.HOME], { cwd: path.join(work, 'tree'), env, encoding: 'utf8' })
+  // The bin as a shell runs it: the native executable where install.js linked it, else the Node script.
+  const bin = spawnSync(path.join(project, 'node_modules/.bin/wave-rules'), ['list', '--json', '--home', env.HOME], { cwd: path.join(work, 'tree'), env, encoding: 'utf8' })
   assert.equal(bin.status, 0, bin.stderr)
   assert.deepEqual(JSON.parse(bin.stdout).rules.map((r) => r.id).sort(), ['customer.md', 'react.md', 'sql.md'])
   assert.match(bin.stderr, /1 problem kept rules from loading/)

@@ -9,7 +9,7 @@ import { promisify } from 'node:util'
 import { tempTree } from './helpers.mjs'
 
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
-const example = path.join(root, 'dist/examples/ai-sdk.mjs')
+const example = path.join(root, 'target/examples/ai-sdk.mjs')
 
 /**
  * A chat-completions server on 127.0.0.1 that records request bodies. It asks
@@ -90,7 +90,7 @@ test('the example in reminder mode sends a conditional rule once, as a reminder 
   assert.match(JSON.stringify(reminders(server.requests[1])[0][1].content), /API handlers validate their input\./)
 })
 
-const agentsExample = path.join(root, 'dist/examples/openai-agents.mjs')
+const agentsExample = path.join(root, 'target/examples/openai-agents.mjs')
 
 test('the OpenAI Agents SDK example sends the rules of the files it reads, turn by turn', async (t) => {
   const tree = tempTree()

@@ -152,6 +152,7 @@ test('hook install merges into settings.json, is idempotent, uninstall removes o
   const tree = tempTree()
   t.after(tree.cleanup)
   const file = path.join(tree.workdir, '.claude/settings.json')
+  const local = path.join(tree.workdir, '.claude/settings.local.json')
   const mine = {
     permissions: { allow: ['Bash(npm test)'], deny: [] },
     zeta: 1,
@@ -162,59 +163,83 @@ test('hook install merges into settings.json, is idempotent, uninstall removes o
     alpha: { nested: { z: 1, a: 2 } },
   }
   tree.write(file, JSON.stringify(mine, null, 2) + '\n')
+  // The package installed in the project: node_modules/.bin/wave-rules.
+  fs.mkdirSync(path.join(tree.workdir, 'node_modules/.bin'), { recursive: true })
+  fs.symlinkSync(rust, path.join(tree.workdir, 'node_modules/.bin/wave-rules'))
   const install = (bin, ...extra) => {
     const [cmd, args] = bin === 'js' ? [process.execPath, [jsBin]] : [rust, []]
     return spawnSync(cmd, [...args, 'hook', 'install', '--home', tree.homeDir, ...extra], { cwd: tree.workdir, encoding: 'utf8' })
   }
   const r = install('rust')
   assert.equal(r.status, 0, r.stderr)
+  assert.match(r.stdout, /safe to commit: it names no path of this machine/)
   const text = fs.readFileSync(file, 'utf8')
   const settings = JSON.parse(text)
   assert.deepEqual(Object.keys(settings), ['permissions', 'zeta', 'hooks', 'alpha'], 'keys keep their order')
   assert.deepEqual(settings.alpha, mine.alpha)
   assert.equal(text.indexOf('"z"') < text.indexOf('"a": 2'), true, 'nested order kept')
   const commands = (s, event) => s.hooks[event].flatMap((g) => g.hooks.map((h) => h.command))
-  assert.deepEqual(commands(settings, 'PostToolUse'), ['my-linter --fix', `${rust} hook PostToolUse`])
-  assert.deepEqual(commands(settings, 'Stop'), ['notify-send done', `${rust} hook Stop`])
+  const portable = (e) => `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules hook ${e}`
+  assert.deepEqual(commands(settings, 'PostToolUse'), ['my-linter --fix', portable('PostToolUse')])
+  assert.deepEqual(commands(settings, 'Stop'), ['notify-send done', portable('Stop')])
   assert.equal(settings.hooks.PostToolUse[1].matcher, 'Read|Edit|MultiEdit|Write|NotebookEdit')
-  for (const e of ['SessionStart', 'UserPromptSubmit']) assert.deepEqual(commands(settings, e), [`${rust} hook ${e}`])
-  assert.ok(path.isAbsolute(rust))
+  for (const e of ['SessionStart', 'UserPromptSubmit']) assert.deepEqual(commands(settings, e), [portable(e)])
+  assert.ok(!text.includes(tree.root), 'no path of this machine')
 
   assert.match(install('rust').stdout, /already installed/)
   assert.equal(fs.readFileSync(file, 'utf8'), text, 'idempotent')
-
-  // From npm: node and the bin script by absolute path, replacing ours.
+  // From npm, the same portable entries.
   assert.equal(install('js').status, 0)
-  const js = JSON.parse(fs.readFileSync(file, 'utf8'))
-  assert.deepEqual(commands(js, 'Stop'), ['notify-send done', `${process.execPath} ${fs.realpathSync(jsBin)} hook Stop`])
+  assert.equal(fs.readFileSync(file, 'utf8'), text, 'the npm bin writes the same')
 
-  // A native wave-rules of this version on PATH is the faster form: npm's install uses it.
-  const binDir = path.join(tree.root, 'bin')
-  fs.mkdirSync(binDir)
-  fs.symlinkSync(rust, path.join(binDir, 'wave-rules'))
-  const viaPath = spawnSync(process.execPath, [jsBin, 'hook', 'install', '--home', tree.homeDir], {
-    cwd: tree.workdir,
-    encoding: 'utf8',
-    env: { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH}` },
-  })
-  assert.equal(viaPath.status, 0, viaPath.stderr)
-  assert.deepEqual(commands(JSON.parse(fs.readFileSync(file, 'utf8')), 'Stop'), ['notify-send done', `${fs.realpathSync(rust)} hook Stop`])
+  // Without the package in the project: this machine's program, in the
+  // local settings file Claude Code keeps out of git; the shared file loses ours.
+  fs.rmSync(path.join(tree.workdir, 'node_modules'), { recursive: true })
+  const m = install('rust')
+  assert.equal(m.status, 0, m.stderr)
+  assert.match(m.stdout, /settings\.local\.json/)
+  assert.match(m.stdout, /not for committing/)
+  assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), mine)
+  assert.deepEqual(commands(JSON.parse(fs.readFileSync(local, 'utf8')), 'Stop'), [`${rust} hook Stop`])
+  const js = install('js')
+  assert.equal(js.status, 0, js.stderr)
+  assert.deepEqual(commands(JSON.parse(fs.readFileSync(local, 'utf8')), 'Stop'), [`${process.execPath} ${fs.realpathSync(jsBin)} hook Stop`])
 
   const u = spawnSync(rust, ['hook', 'uninstall', '--home', tree.homeDir], { cwd: tree.workdir, encoding: 'utf8' })
   assert.equal(u.status, 0, u.stderr)
-  assert.match(u.stdout, /removed 4 wave-rules hooks/)
+  assert.match(u.stdout, /removed 4 wave-rules hooks from .*settings\.local\.json/)
   assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), mine)
 
   // A broken settings file is never overwritten.
-  tree.write(file, '{"hooks": [1,')
+  tree.write(local, '{"hooks": [1,')
   const bad = install('rust')
   assert.equal(bad.status, 1)
-  assert.match(bad.stderr, /settings\.json:1:\d+: not valid JSON/)
-  assert.equal(fs.readFileSync(file, 'utf8'), '{"hooks": [1,')
+  assert.match(bad.stderr, /settings\.local\.json:1:\d+: not valid JSON/)
+  assert.equal(fs.readFileSync(local, 'utf8'), '{"hooks": [1,')
 
   // --scope user writes ~/.claude/settings.json.
   assert.equal(install('rust', '--scope', 'user').status, 0)
   assert.ok(fs.existsSync(path.join(tree.homeDir, '.claude/settings.json')))
+})
+
+test('user-scope installs refuse to point into one project\'s node_modules', (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  // A wave-rules inside some project's node_modules (a package.json above it).
+  const other = path.join(tree.root, 'other-project')
+  const inside = path.join(other, 'node_modules/wave-memory-rules/bin/wave-rules')
+  fs.mkdirSync(path.dirname(inside), { recursive: true })
+  fs.writeFileSync(path.join(other, 'package.json'), '{}')
+  fs.copyFileSync(rust, inside)
+  fs.chmodSync(inside, 0o755)
+  for (const args of [['hook', 'install'], ['mcp', 'install', '--client', 'codex']]) {
+    const r = spawnSync(inside, [...args, '--scope', 'user', '--home', tree.homeDir], { cwd: tree.workdir, encoding: 'utf8' })
+    assert.equal(r.status, 1, r.stdout)
+    assert.match(r.stderr, /node_modules of the project .*other-project/)
+    assert.match(r.stderr, /npm install -g wave-memory-rules/)
+  }
+  assert.ok(!fs.existsSync(path.join(tree.homeDir, '.claude/settings.json')))
+  assert.ok(!fs.existsSync(path.join(tree.homeDir, '.codex/config.toml')))
 })
 
 test('the compiled-rules cache: used while the stamps match, refreshed when a rule file changes', (t) => {

@@ -124,16 +124,16 @@ test('mcp install --client codex: ~/.codex/config.toml with comments, [mcp_serve
       '',
     ].join('\n')
     tree.write(file, before)
-    cli(tree, ['mcp', 'install', '--client', 'codex'])
+    cli(tree, ['mcp', 'install', '--client', 'codex', '--scope', 'user'])
     const installed = fs.readFileSync(file, 'utf8')
     assert.ok(installed.startsWith(before.trimEnd().split('\n[profiles.fast]')[0]), installed)
     assert.ok(installed.includes('# the GitHub server') && installed.includes('# the default model'))
     const m = installed.match(/\[mcp_servers\.wave-rules\]\ncommand = "([^"]+)"\nargs = \["mcp"\]\n/)
     assert.ok(m, installed)
     assert.ok(path.isAbsolute(m[1]))
-    cli(tree, ['mcp', 'install', '--client', 'codex'])
+    cli(tree, ['mcp', 'install', '--client', 'codex', '--scope', 'user'])
     assert.equal(fs.readFileSync(file, 'utf8'), installed, 'idempotent')
-    cli(tree, ['mcp', 'uninstall', '--client', 'codex'])
+    cli(tree, ['mcp', 'uninstall', '--client', 'codex', '--scope', 'user'])
     assert.equal(fs.readFileSync(file, 'utf8'), before)
   } finally {
     tree.cleanup()
@@ -162,15 +162,14 @@ test('mcp install into files that do not exist yet, user scope, and uninstall th
   }
 })
 
-test('npx wave-rules mcp install writes node and the package script (or a native wave-rules of this version), by absolute path; extra server args after --', () => {
+test('the npm bin without the package in the project writes node and the package script by absolute path, and says not to commit it; extra server args after --', () => {
   const tree = tempTree()
   try {
-    cli(tree, ['mcp', 'install', '--client', 'claude', '--', '--sources', 'all'], { npx: true })
+    const out = cli(tree, ['mcp', 'install', '--client', 'claude', '--', '--sources', 'all'], { npx: true })
+    assert.match(out, /NOT safe to commit/)
     const entry = JSON.parse(fs.readFileSync(path.join(tree.workdir, '.mcp.json'), 'utf8')).mcpServers['wave-rules']
-    assert.ok(path.isAbsolute(entry.command), entry.command)
-    if (entry.command === process.execPath) assert.deepEqual(entry.args, [fs.realpathSync(jsBin), 'mcp', '--sources', 'all'])
-    // A native wave-rules of this version on PATH is the faster form.
-    else assert.deepEqual(entry.args, ['mcp', '--sources', 'all'])
+    assert.equal(entry.command, process.execPath)
+    assert.deepEqual(entry.args, [fs.realpathSync(jsBin), 'mcp', '--sources', 'all'])
   } finally {
     tree.cleanup()
   }

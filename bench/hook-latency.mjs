@@ -2,7 +2,10 @@
 // hook process, start to exit, spawned from Node as Claude Code spawns it, at
 // 100 rules (a real project's mix: path, topic and always-on rules, in the
 // root and subdirectories). Every event, for the Rust binary
-// (target/release/wave-rules), the npm bin run by node, and `npx wave-rules`.
+// (target/release/wave-rules); the hook `hook install` writes from an npm
+// install of the tarballs (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules`,
+// run through sh as Claude Code runs it, beside the bare binary through sh);
+// the npm bin run by node (the addon), and `npx wave-rules`.
 // Prints a Markdown table of p50 / p95 in milliseconds; /bin/true is the
 // floor (what spawning alone costs on this machine).
 import { spawnSync } from 'node:child_process'
@@ -10,6 +13,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { installFromTarballs } from './npm-install.mjs'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const runsArg = process.argv.indexOf('--runs')
@@ -35,11 +39,12 @@ for (let i = 0; i < RULES; i++) {
 const old = new Date(Date.now() - 3600_000)
 for (const f of fs.readdirSync(path.join(work, '.wave/rules'), { recursive: true })) fs.utimesSync(path.join(work, '.wave/rules', f), old, old)
 
-// The package installed in the project, as `npm install wave-memory-rules` does, so
-// `npx wave-rules` finds its bin.
-fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
-fs.symlinkSync(repo, path.join(work, 'node_modules/wave-memory-rules'), 'dir')
-fs.symlinkSync('../wave-memory-rules/bin/wave-rules.js', path.join(work, 'node_modules/.bin/wave-rules'))
+// The package installed in the project from its tarballs, as `npm install
+// wave-memory-rules` does: node_modules/.bin/wave-rules is the native
+// executable (install.js), the hook command is what `hook install` writes.
+const npm = installFromTarballs(work)
+if (npm.reason) console.log(`npm-installed hook: not measured (${npm.reason})`)
+const addonBin = path.join(work, 'node_modules/wave-memory-rules/bin/wave-rules.js')
 
 const env = { ...process.env, WAVE_RULES_STATE_DIR: path.join(root, 'state'), CLAUDE_PROJECT_DIR: work }
 const events = [
@@ -64,10 +69,13 @@ function quantiles(times) {
 }
 
 const rust = path.join(repo, 'target/release/wave-rules')
+const sh = (cmd) => ['sh', ['-c', `${cmd} "$@"`, 'sh']]
 const forms = [
   ['Rust binary (target/release/wave-rules)', rust, []],
-  ['node bin/wave-rules.js (the addon)', process.execPath, [path.join(repo, 'bin/wave-rules.js')]],
-  ['npx wave-rules', 'npx', ['--no-install', 'wave-rules']],
+  ['sh -c: the bare binary', ...sh(rust)],
+  ...(npm.bin ? [['sh -c: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules (npm install, as installed)', ...sh('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules')]] : []),
+  ...(npm.bin ? [['node node_modules/wave-memory-rules/bin/wave-rules.js (the addon)', process.execPath, [addonBin]]] : [['node bin/wave-rules.js (the addon)', process.execPath, [path.join(repo, 'bin/wave-rules.js')]]]),
+  ...(npm.bin ? [['npx wave-memory-rules', 'npx', ['--no-install', 'wave-memory-rules']]] : []),
 ]
 // Every cell is measured in one interleaved loop, so a change in the
 // machine's load (it is shared) falls on every form alike.
@@ -90,7 +98,7 @@ const cell = (name, event) => cells.find((c) => c.name === name && c.event === e
 const fmt = (t) => `${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}`
 console.log(`${RUNS} rounds (npx: ${Math.ceil(RUNS / 5)}), ${RULES} rules, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), node ${process.version}`)
 console.log(`load average before ${load.map((l) => l.toFixed(1)).join(' ')}, after ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-console.log(`spawn floor (/bin/true): ${fmt(quantiles(cells[0].times))} ms`)
+console.log(`${npm.bin ? `npm-installed: ${fs.realpathSync(npm.bin)}\n` : ''}spawn floor (/bin/true): ${fmt(quantiles(cells[0].times))} ms`)
 if (fs.existsSync(rust)) console.log(`the binary doing nothing (wave-rules --version): ${fmt(quantiles(cells[1].times))} ms`)
 console.log('')
 console.log(`| form | ${events.map(([e]) => e).join(' | ')} |`)
@@ -101,6 +109,12 @@ for (const [name, cmd] of forms) {
     continue
   }
   console.log(`| ${name} | ${events.map(([e]) => fmt(quantiles(cell(name, e).times))).join(' | ')} |`)
+}
+if (npm.bin) {
+  const ratio = (a, b) => events.map(([e]) => (quantiles(cell(a, e).times).p50 / quantiles(cell(b, e).times).p50).toFixed(2)).join(' | ')
+  const installed = forms[2][0]
+  console.log(`| p50 ratio: npm-installed hook / bare binary, both through sh | ${ratio(installed, 'sh -c: the bare binary')} |`)
+  console.log(`| p50 ratio: npm-installed hook / bare binary spawned directly | ${ratio(installed, forms[0][0])} |`)
 }
 console.log('\ncells: p50 / p95 in ms, one process each, spawned from Node (spawnSync), stdin = the event JSON')
 fs.rmSync(root, { recursive: true, force: true })

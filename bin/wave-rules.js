@@ -35,52 +35,43 @@ function main() {
       stdin = Buffer.alloc(0)
     }
   }
-  if (hook && (args[1] === 'install') && !args.some((a) => a === '--command' || a.startsWith('--command='))) {
-    // The fastest form available, by absolute path (no PATH lookup, no npx
-    // on every hook): a native `wave-rules` of this version on PATH, else
-    // this very script with this very node.
-    const quote = (s) => (/^[A-Za-z0-9/._+:@=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
-    const native = nativeBinary()
-    args.push('--command', native ? quote(native) : `${quote(process.execPath)} ${quote(fs.realpathSync(__filename))}`)
-  }
   return runCli(args, stdin)
 }
 
-/** A compiled `wave-rules` on PATH whose version is this package's, or undefined. */
-function nativeBinary() {
+/**
+ * This machine's command for the CLI: the platform package's native
+ * `wave-rules` when it is there (what install.js links bin/wave-rules to),
+ * else this script with this node. The Rust side writes it where a path of
+ * this machine belongs (user settings, a local settings file); project
+ * settings name the project's node_modules/.bin/wave-rules instead.
+ */
+function thisProgram() {
   const path = require('node:path')
-  const { execFileSync } = require('node:child_process')
-  const version = require('../package.json').version
-  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
-    if (!dir) continue
-    const file = path.join(dir, process.platform === 'win32' ? 'wave-rules.exe' : 'wave-rules')
-    try {
-      const real = fs.realpathSync(file)
-      const head = Buffer.alloc(4)
-      const fd = fs.openSync(real, 'r')
-      fs.readSync(fd, head, 0, 4, 0)
-      fs.closeSync(fd)
-      const magic = head.readUInt32BE(0)
-      const compiled = magic === 0x7f454c46 || head.readUInt16BE(0) === 0x4d5a || [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(magic)
-      if (!compiled) continue // a script (this bin, linked by npm)
-      const out = execFileSync(real, ['--version'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] })
-      if (out.trim() === `wave-rules ${version}`) return real
-    } catch {
-      // not there, not runnable: next
+  try {
+    const { candidatePackages } = require('../dist/binding.js')
+    for (const name of candidatePackages()) {
+      if (name.endsWith('-wasm32-wasi')) continue
+      let dir
+      try {
+        dir = path.dirname(require.resolve(`${name}/package.json`))
+      } catch {
+        continue
+      }
+      const exe = path.join(dir, process.platform === 'win32' ? 'wave-rules.exe' : 'wave-rules')
+      if (fs.existsSync(exe)) return [fs.realpathSync(exe)]
     }
+  } catch {
+    // no platform package: the addon through Node
   }
-  return undefined
+  return [process.execPath, fs.realpathSync(__filename)]
 }
 
-// `mcp install` writes an absolute command into the agents' settings, so they
-// do not depend on PATH: a native `wave-rules` of this version on PATH, else
-// this very script with this very node.
+// Installs and `doctor` need this machine's command for the CLI.
+if (args.includes('install') || args.includes('uninstall') || args[0] === 'doctor') {
+  process.env.WAVE_RULES_SELF = JSON.stringify(thisProgram())
+}
 const mcp = args.includes('mcp')
 const mcpServe = mcp && !args.includes('install') && !args.includes('uninstall')
-if (mcp && args.includes('install')) {
-  const native = nativeBinary()
-  process.env.WAVE_RULES_SELF = JSON.stringify(native ? [native] : [process.execPath, fs.realpathSync(__filename)])
-}
 
 function write(out) {
   process.stdout.write(out.stdout)

@@ -2,7 +2,8 @@
 # npm run build:targets [-- TARGET...]
 #
 # Cross-builds, on a Linux x64 host, every target this machine can build and
-# puts each binary in its npm/<platform>/ package (`napi artifacts`):
+# puts each binary in its npm/<platform>/ package (`napi artifacts`), with
+# the `wave-rules` executable beside each Linux addon:
 #   x86_64-unknown-linux-gnu   glibc 2.17 (cargo-zigbuild, Zig from PyPI)
 #   aarch64-unknown-linux-gnu  glibc 2.17 (cargo-zigbuild)
 #   x86_64-unknown-linux-musl  (cargo-zigbuild)
@@ -53,6 +54,14 @@ for t in "${targets[@]}"; do
     *-linux-musl) npx napi build --platform --release --no-js --dts "$t.d.ts" -o "$out" --target "$t" --cross-compile ;;
     wasm32-*) npx napi build --platform --release --no-js --dts "$t.d.ts" -o "$out" --target "$t" ;;
     *) npx napi build --platform --release --no-js --dts "$t.d.ts" -o "$out" --target "$t" ;;
+  esac
+  # The CLI's native executable for the platform package (install.js links
+  # it over the npm bin): same toolchain, same glibc floor.
+  case "$t" in
+    *-linux-gnu) cargo zigbuild --release -q -p wave-rules --target "$t.2.17"
+      node scripts/platform-exe.mjs "$t" --no-build ;;
+    *-linux-musl) cargo zigbuild --release -q -p wave-rules --target "$t"
+      node scripts/platform-exe.mjs "$t" --no-build ;;
   esac
   echo "== $t built in $(($(date +%s) - start)) s"
 done

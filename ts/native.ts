@@ -2,6 +2,22 @@
  * `wave-memory-rules/native`: the raw binding (`RuleEngine`, `NativeMemoryStore`,
  * `runCli`, ...), loaded through ./binding so a failed load gets the
  * package's clear error.
+ *
+ * Each export is named one by one (not `export = native`): Node finds the
+ * named exports of a CommonJS module for `import { RuleEngine } from
+ * 'wave-memory-rules/native'` only in `exports.NAME = ...` assignments.
+ * __test__/api.test.mjs checks this list against index.d.ts.
  */
 import { native } from './binding'
-export = native
+import type * as Binding from '../index'
+
+export const __napiBindingTarget: typeof Binding.__napiBindingTarget = native.__napiBindingTarget
+export const MemoryStore: typeof Binding.MemoryStore = native.MemoryStore
+export const JsMemoryStore = (native as unknown as { JsMemoryStore: typeof Binding.MemoryStore }).JsMemoryStore
+export const RuleEngine: typeof Binding.RuleEngine = native.RuleEngine
+export const memoryToolDefinitions: typeof Binding.memoryToolDefinitions = native.memoryToolDefinitions
+export const readRuleToolDefinition: typeof Binding.readRuleToolDefinition = native.readRuleToolDefinition
+export const runCli: typeof Binding.runCli = native.runCli
+export const runCliAsync: typeof Binding.runCliAsync = native.runCliAsync
+export const setWorkingDir: typeof Binding.setWorkingDir = native.setWorkingDir
+export const sourceNames: typeof Binding.sourceNames = native.sourceNames

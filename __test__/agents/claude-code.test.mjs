@@ -52,8 +52,13 @@ function project(name, files) {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
   })
+  // The package installed in the project, as npm leaves it: the hooks run
+  // "$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules from .claude/settings.json.
+  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
+  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
   const installed = execFileSync(bin, ['hook', 'install'], { cwd: work, env, encoding: 'utf8' })
-  assert.match(installed, /installed wave-rules hooks/)
+  assert.match(installed, /installed wave-rules hooks .*\.claude\/settings\.json\n/)
+  assert.match(installed, /safe to commit/)
   const claudeRun = async (args) => {
     h.server.setWorkdir(work)
     const first = h.server.requests.length

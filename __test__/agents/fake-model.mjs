@@ -1,6 +1,6 @@
 // A fake model server on 127.0.0.1 for the real agents: the Anthropic
-// Messages API (SSE streaming or not) for Claude Code, and OpenAI-compatible
-// chat completions for opencode. It records every request and answers with
+// Messages API (SSE streaming or not) for Claude Code, OpenAI-compatible
+// chat completions for opencode, and the Gemini API for Gemini CLI. It records every request and answers with
 // tool calls scripted in the user's prompt: `READ:src/a.ts` and
 // `WRITE:src/new.ts` become one call each, in order, then a plain answer;
 // `CALL:<tool>:<base64url JSON>` calls the tool whose name is or ends with
@@ -125,6 +125,40 @@ function openai(body, res, workdir) {
 }
 
 /**
+ * The Gemini API (generativelanguage `models/*:generateContent`,
+ * `:streamGenerateContent?alt=sse`, `:countTokens`) for Gemini CLI: the
+ * conversation is `contents` (roles user/model, parts text / functionCall /
+ * functionResponse), the tools `tools[].functionDeclarations`.
+ */
+function gemini(url, body, res, workdir) {
+  if (url.includes(':countTokens')) {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ totalTokens: 10 }))
+    return
+  }
+  const toolNames = (body.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name))
+  // As chat messages, for nextStep: user texts, and one tool call per functionCall part.
+  const messages = (body.contents ?? []).map((c) =>
+    c.role === 'model'
+      ? { role: 'assistant', tool_calls: (c.parts ?? []).filter((p) => p.functionCall) }
+      : { role: 'user', content: (c.parts ?? []).filter((p) => typeof p.text === 'string').map((p) => ({ type: 'text', text: p.text })) },
+  )
+  // A side request with a JSON answer (Gemini CLI's next-speaker check): no tools.
+  const wantsJson = body.generationConfig?.responseMimeType === 'application/json'
+  const step = wantsJson || toolNames.length === 0 ? { text: wantsJson ? '{"next_speaker":"user","reasoning":"done"}' : 'Done.' } : nextStep(messages, toolNames, workdir, 'gemini')
+  if (step.tool && !toolNames.includes(step.tool.name)) step.tool = undefined
+  const part = step.tool ? { functionCall: { name: step.tool.name, args: step.tool.input } } : { text: step.text ?? 'Done.' }
+  const answer = {
+    candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: 'gemini-2.5-flash',
+  }
+  if (url.includes(':streamGenerateContent')) return sse(res, [[null, answer]])
+  res.writeHead(200, { 'content-type': 'application/json' })
+  res.end(JSON.stringify(answer))
+}
+
+/**
  * Starts the server. `requests` holds `{ path, body }` of every request, in
  * order; `workdir` is where scripted paths are resolved.
  */
@@ -147,6 +181,7 @@ export async function startFakeModel({ workdir }) {
           res.writeHead(200, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ input_tokens: 100 }))
         } else if (req.method === 'POST' && url.includes('/messages')) anthropic(body, res, server.workdir)
+        else if (req.method === 'POST' && /:(stream)?[gG]enerateContent|:countTokens/.test(url)) gemini(url, body, res, server.workdir)
         else if (req.method === 'POST' && url.includes('/chat/completions')) openai(body, res, server.workdir)
         else if (url.includes('/models')) {
           res.writeHead(200, { 'content-type': 'application/json' })

@@ -42,6 +42,11 @@ function project(name, extra = {}) {
   const home = path.join(h.root, name, 'home')
   fs.mkdirSync(home, { recursive: true })
   writeTree(work, { ...RULES, ...extra })
+  // The package installed in the project, as npm leaves it: `mcp install`
+  // writes the portable entry (the project's node_modules/.bin/wave-rules
+  // through the client's project variable, or relative to the project).
+  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
+  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
   h.server.setWorkdir(work)
   return { work, home }
 }
@@ -81,6 +86,7 @@ test('Claude Code: installed with `mcp install --client claude`, the rules and t
   })
   const installed = execFileSync(bin, ['mcp', 'install', '--client', 'claude'], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed the wave-rules MCP server for claude/)
+  assert.equal(JSON.parse(fs.readFileSync(path.join(work, '.mcp.json'), 'utf8')).mcpServers['wave-rules'].command, '${CLAUDE_PROJECT_DIR:-.}/node_modules/.bin/wave-rules')
   const first = h.server.requests.length
   const r = await run(
     claude,
@@ -125,6 +131,7 @@ test('opencode: the `mcp` entry from `mcp install --client opencode`, the rules 
   execFileSync(bin, ['mcp', 'install', '--client', 'opencode'], { cwd: work, env, encoding: 'utf8' })
   const config = JSON.parse(fs.readFileSync(path.join(work, 'opencode.json'), 'utf8'))
   assert.equal(config.mcp['wave-rules'].type, 'local')
+  assert.deepEqual(config.mcp['wave-rules'].command, ['node_modules/.bin/wave-rules', 'mcp'], 'relative: opencode starts it in the project')
   assert.equal(config.model, 'fake/fake-model', 'the user settings are kept')
   const first = h.server.requests.length
   const r = await run(opencode, ['run', PROMPT, '--model', 'fake/fake-model'], { cwd: work, env, timeout: TIMEOUT })

@@ -80,6 +80,16 @@ fn scan(
 ) -> Reloaded {
     let scanned_at = SystemTime::now();
     let mut diagnostics = Vec::new();
+    if !config.workdir.is_dir() {
+        // The CLI refuses such a workdir; the library says why it has no
+        // project rules instead of quietly finding none.
+        diagnostics.push(Diagnostic::new(
+            Severity::Error,
+            Code::Unreadable,
+            &config.workdir,
+            "the workdir does not exist or is not a directory: no project rules are read",
+        ));
+    }
     let mut found = Vec::new();
     for root in config.roots() {
         found.extend(discover::find(&root, &mut diagnostics));

@@ -135,6 +135,8 @@ pub enum Command {
     Hook(HookArgs),
     /// MCP server on stdin/stdout (rules and memory for any MCP agent), or install it in an agent's settings
     Mcp(McpArgs),
+    /// Engine and platform, sources and their rule counts, diagnostics, installed hooks and MCP entries (stale or non-portable paths), memory locations
+    Doctor,
     #[command(flatten)]
     Setup(SetupCommand),
 }

@@ -14,9 +14,11 @@
 mod args;
 mod color;
 mod display;
+mod doctor;
 mod edit;
 mod env;
 mod hook;
+pub mod launch;
 mod list;
 mod matching;
 pub mod mcp;
@@ -90,6 +92,7 @@ where
         Command::Setup(SetupCommand::Init(a)) => setup::init(&env, a),
         Command::Setup(SetupCommand::Memory(a)) => setup::memory(&env, a),
         Command::Setup(SetupCommand::Completions(a)) => setup::completions(a),
+        Command::Doctor => doctor::run(&env),
         Command::Match(a) => matching::run(&env, a),
         Command::Add(a) => edit::add(&env, a),
         Command::Remove(a) => edit::remove(&env, a),

@@ -1,16 +1,20 @@
 //! `wave-rules hook install` / `uninstall`: our entries in Claude Code's
-//! settings (`<workdir>/.claude/settings.json`, or `~/.claude/settings.json`
-//! with `--scope user`).
+//! settings (`<workdir>/.claude/settings.json`, or `settings.local.json`
+//! when the command names a path of this machine, or
+//! `~/.claude/settings.json` with `--scope user`).
 //!
 //! Install merges: every other setting and every other hook stays as it was
 //! (keys in their order); an earlier install of ours is replaced, so running
 //! it twice changes nothing. Our entries are the commands that end in
 //! `hook <Event>` and name `wave-rules`; uninstall removes those and nothing
-//! else. The command is an absolute path (the running binary, or what
-//! `--command` gives), so the hooks do not depend on PATH.
+//! else. What the command runs is [`crate::launch`]'s choice: the project's
+//! `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules` when the package is
+//! installed there (safe to commit), else this program's absolute path (in
+//! the local file), or `--command`; never a PATH lookup.
 
 use crate::args::{InstallArgs, ScopeArg};
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::launch::{self, Program};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
@@ -155,51 +159,20 @@ impl Serialize for Json {
     }
 }
 
-/// The settings file for a scope.
-pub fn settings_path(env: &Env, scope: ScopeArg) -> PathBuf {
-    let base = match scope {
-        ScopeArg::Project => &env.config.workdir,
-        ScopeArg::User => &env.home_dir(),
-    };
-    base.join(".claude").join("settings.json")
-}
-
-/// The command before `hook <Event>`: `--command`, else this program.
-fn command_prefix(args: &InstallArgs) -> Result<String, Output> {
-    if let Some(c) = args
-        .command
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-    {
-        return Ok(c.to_string());
-    }
-    let exe = std::env::current_exe()
-        .and_then(|p| p.canonicalize())
-        .map_err(|e| {
-            Output::fail(
-                EXIT_TROUBLE,
-                format!("cannot find this program's path ({e}); pass --command"),
-            )
-        })?;
-    Ok(shell_quote(&exe.to_string_lossy()))
-}
-
-/// Quotes a word for the shell Claude Code runs hook commands with.
-pub fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@=,".contains(&b));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
+/// The settings files a scope's hooks may live in: the shared one and, for
+/// the project, the local one (machine paths go there).
+pub fn settings_paths(env: &Env, scope: ScopeArg) -> Vec<PathBuf> {
+    match scope {
+        ScopeArg::Project => {
+            let dir = env.config.workdir.join(".claude");
+            vec![dir.join("settings.json"), dir.join("settings.local.json")]
+        }
+        ScopeArg::User => vec![env.home_dir().join(".claude").join("settings.json")],
     }
 }
 
 /// Is this hook command one of ours for `event`?
-fn is_ours(command: &str, event: &str) -> bool {
+pub fn is_ours(command: &str, event: &str) -> bool {
     let command = command.trim_end();
     command.contains("wave-rules") && command.ends_with(&format!(" hook {event}"))
 }
@@ -313,11 +286,29 @@ fn remove_ours(settings: &mut Json) -> usize {
 }
 
 pub fn install(env: &Env, args: &InstallArgs) -> Output {
-    let path = settings_path(env, args.scope);
-    let prefix = match command_prefix(args) {
+    let workdir = &env.config.workdir;
+    let program = match Program::locate(args.command.as_deref(), args.scope, workdir) {
         Ok(p) => p,
         Err(out) => return out,
     };
+    let (path, file) = launch::claude_hook_settings(&program, args.scope, workdir, &env.home_dir());
+    // An earlier install in the scope's other file goes, so the hooks never run twice.
+    let mut moved = Vec::new();
+    for other in settings_paths(env, args.scope) {
+        if other == path || !other.exists() {
+            continue;
+        }
+        let mut settings = match read_settings(&other) {
+            Ok(s) => s,
+            Err(out) => return out,
+        };
+        if remove_ours(&mut settings) > 0 {
+            if let Err(e) = write_settings(&other, &settings) {
+                return e;
+            }
+            moved.push(other);
+        }
+    }
     let mut settings = match read_settings(&path) {
         Ok(s) => s,
         Err(out) => return out,
@@ -337,7 +328,7 @@ pub fn install(env: &Env, args: &InstallArgs) -> Output {
             ("type".into(), Json::text("command")),
             (
                 "command".into(),
-                Json::String(format!("{prefix} hook {event}")),
+                Json::String(launch::claude_hook_command(&program, event)),
             ),
             ("timeout".into(), Json::Number(HOOK_TIMEOUT_SECS.into())),
         ]);
@@ -348,49 +339,66 @@ pub fn install(env: &Env, args: &InstallArgs) -> Output {
         }
     }
     let mut out = Output::default();
+    for other in &moved {
+        out.stdout.push_str(&format!(
+            "removed the earlier wave-rules hooks from {}\n",
+            other.display()
+        ));
+    }
+    let note = program.commit_note(file);
+    let prefix = launch::claude_hook_prefix(&program);
     if settings == before {
-        out.stdout = format!("wave-rules hooks already installed in {}\n", path.display());
+        out.stdout.push_str(&format!(
+            "wave-rules hooks already installed in {}\ncommand: {prefix} hook <event>\n{note}\n",
+            path.display()
+        ));
         return out;
     }
     if let Err(e) = write_settings(&path, &settings) {
         return e;
     }
-    out.stdout = format!(
-        "installed wave-rules hooks ({}) in {}\ncommand: {prefix} hook <event>\n",
+    out.stdout.push_str(&format!(
+        "installed wave-rules hooks ({}) in {}\ncommand: {prefix} hook <event>\n{note}\n",
         EVENTS
             .iter()
             .map(|(e, _)| *e)
             .collect::<Vec<_>>()
             .join(", "),
         path.display()
-    );
+    ));
     out
 }
 
 pub fn uninstall(env: &Env, args: &InstallArgs) -> Output {
-    let path = settings_path(env, args.scope);
     let mut out = Output::default();
-    if !path.exists() {
-        out.stdout = format!("no {}; nothing to remove\n", path.display());
-        return out;
+    for path in settings_paths(env, args.scope) {
+        if !path.exists() {
+            continue;
+        }
+        let mut settings = match read_settings(&path) {
+            Ok(s) => s,
+            Err(out) => return out,
+        };
+        let removed = remove_ours(&mut settings);
+        if removed == 0 {
+            continue;
+        }
+        if let Err(e) = write_settings(&path, &settings) {
+            return e;
+        }
+        out.stdout.push_str(&format!(
+            "removed {removed} wave-rules hook{} from {}\n",
+            if removed == 1 { "" } else { "s" },
+            path.display()
+        ));
     }
-    let mut settings = match read_settings(&path) {
-        Ok(s) => s,
-        Err(out) => return out,
-    };
-    let removed = remove_ours(&mut settings);
-    if removed == 0 {
-        out.stdout = format!("no wave-rules hooks in {}\n", path.display());
-        return out;
+    if out.stdout.is_empty() {
+        let paths: Vec<String> = settings_paths(env, args.scope)
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        out.stdout = format!("no wave-rules hooks in {}\n", paths.join(" or "));
     }
-    if let Err(e) = write_settings(&path, &settings) {
-        return e;
-    }
-    out.stdout = format!(
-        "removed {removed} wave-rules hook{} from {}\n",
-        if removed == 1 { "" } else { "s" },
-        path.display()
-    );
     out
 }
 
@@ -411,11 +419,5 @@ mod tests {
         assert!(is_ours("'/usr/bin/node' '/x/node_modules/wave-memory-rules/bin/wave-rules.js' hook PostToolUse", "PostToolUse"));
         assert!(!is_ours("/opt/bin/wave-rules hook Stop", "SessionStart"));
         assert!(!is_ours("my-linter hook Stop", "Stop"));
-    }
-
-    #[test]
-    fn quoting() {
-        assert_eq!(shell_quote("/usr/bin/wave-rules"), "/usr/bin/wave-rules");
-        assert_eq!(shell_quote("/a b/it's"), r"'/a b/it'\''s'");
     }
 }

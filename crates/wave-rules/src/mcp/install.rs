@@ -16,11 +16,14 @@
 //! for byte. Install is idempotent (an entry that is already ours and the
 //! same leaves the file untouched); uninstall removes our entry only (and the
 //! container or the file when install created them and nothing else is left).
-//! The command is an absolute path (this program, or `node` and the
-//! package's script under `npx`), so it does not depend on PATH.
+//! The command is [`crate::launch::mcp_command`]'s: the project's
+//! `node_modules/.bin/wave-rules` through the client's project variable
+//! when the package is installed in the project (safe to commit), else this
+//! machine's program (the report says not to commit it); never a PATH lookup.
 
 use crate::args::{McpClient, McpInstallArgs, ScopeArg};
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::launch::{self, Program, SettingsFile};
 use jsonc_parser::cst::{CstInputValue, CstRootNode};
 use jsonc_parser::ParseOptions;
 use serde_json::{json, Value};
@@ -30,9 +33,6 @@ use std::path::{Path, PathBuf};
 pub const ENTRY: &str = super::SERVER_NAME;
 /// A settings file larger than this is refused.
 const MAX_SETTINGS_BYTES: u64 = 8 << 20;
-/// Set by `bin/wave-rules.js`: `[node, script]`, the absolute command that
-/// runs this package's CLI under Node.
-pub const SELF_ENV: &str = "WAVE_RULES_SELF";
 
 impl McpClient {
     pub fn as_str(self) -> &'static str {
@@ -71,13 +71,11 @@ impl McpClient {
         }
     }
 
-    /// The scope used when `--scope` is not given: user for Codex (its
-    /// settings live in `~/.codex`), project for the others.
+    /// The scope used when `--scope` is not given: the project, for every
+    /// client (Codex reads `.codex/config.toml` of a trusted project), so an
+    /// install never points one user's settings into one project.
     pub fn default_scope(self) -> ScopeArg {
-        match self {
-            McpClient::Codex => ScopeArg::User,
-            _ => ScopeArg::Project,
-        }
+        ScopeArg::Project
     }
 
     /// The key that holds the servers.
@@ -119,40 +117,19 @@ fn vscode_user_dir(home: &Path) -> PathBuf {
     }
 }
 
-/// The command and the arguments before `mcp`: `--command`, else `node` and
-/// the package's script (under `npx`), else this program; always absolute.
-fn command(args: &McpInstallArgs) -> Result<(String, Vec<String>), Output> {
-    if let Some(c) = args
-        .command
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-    {
-        let path = std::path::absolute(c)
-            .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot use --command {c}: {e}")))?;
-        return Ok((path.to_string_lossy().into_owned(), Vec::new()));
+/// What the user does before the client starts a project's server.
+fn trust_step(client: McpClient, scope: ScopeArg) -> &'static str {
+    if scope == ScopeArg::User {
+        return "";
     }
-    if let Some(raw) = std::env::var_os(SELF_ENV) {
-        if let Ok(Value::Array(parts)) = serde_json::from_str::<Value>(&raw.to_string_lossy()) {
-            let parts: Vec<String> = parts
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect();
-            if let Some((first, rest)) = parts.split_first() {
-                return Ok((first.clone(), rest.to_vec()));
-            }
-        }
+    match client {
+        McpClient::Claude => "\nClaude Code asks once to approve the project's .mcp.json servers",
+        McpClient::Cursor => "\nCursor asks to enable the server (Settings > MCP)",
+        McpClient::Vscode => "\nVS Code asks to trust the server when it first starts it",
+        McpClient::Codex => "\nCodex reads .codex/config.toml only in a trusted project",
+        McpClient::Opencode => "",
+        McpClient::Gemini => "\nGemini CLI reads .gemini/settings.json only in a trusted folder",
     }
-    let exe = std::env::current_exe()
-        .and_then(|p| std::fs::canonicalize(&p).or(Ok(p)))
-        .map_err(|e| {
-            Output::fail(
-                EXIT_TROUBLE,
-                format!("cannot find this program's path ({e}); pass --command"),
-            )
-        })?;
-    Ok((exe.to_string_lossy().into_owned(), Vec::new()))
 }
 
 /// The server's arguments for this client: `mcp`, plus the project folder
@@ -406,10 +383,11 @@ pub(crate) fn install(env: &Env, args: &McpInstallArgs) -> Output {
     let client = args.client;
     let scope = args.scope.unwrap_or_else(|| client.default_scope());
     let path = client.settings_path(scope, &env.config.workdir, &env.home_dir());
-    let (cmd, prefix) = match command(args) {
-        Ok(c) => c,
+    let program = match Program::locate(args.command.as_deref(), scope, &env.config.workdir) {
+        Ok(p) => p,
         Err(out) => return out,
     };
+    let (cmd, prefix) = launch::mcp_command(client, &program, scope);
     let server_args = server_args(client, scope, prefix, &args.server_args);
     let text = match read(&path) {
         Ok(t) => t,
@@ -445,9 +423,15 @@ pub(crate) fn install(env: &Env, args: &McpInstallArgs) -> Output {
             Err(out) => out,
             Ok(()) => Output {
                 stdout: format!(
-                    "installed the wave-rules MCP server for {} in {}\ncommand: {shown}\n",
+                    "installed the wave-rules MCP server for {} in {}\ncommand: {shown}\n{}{}\n",
                     client.as_str(),
-                    path.display()
+                    path.display(),
+                    program.commit_note(if scope == ScopeArg::User {
+                        SettingsFile::User
+                    } else {
+                        SettingsFile::Shared
+                    }),
+                    trust_step(client, scope)
                 ),
                 ..Output::default()
             },
@@ -506,5 +490,45 @@ pub(crate) fn uninstall(env: &Env, args: &McpInstallArgs) -> Output {
                 ..Output::default()
             },
         },
+    }
+}
+
+/// Our entry in a client's settings file, as `[command, args...]`, or `None`
+/// when the file or the entry is missing or unreadable (for `doctor`).
+pub fn read_entry(client: McpClient, path: &Path) -> Option<Vec<String>> {
+    let text = read(path).ok()??;
+    let strings = |v: Option<&Value>| -> Vec<String> {
+        v.and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let entry: Value = match client {
+        McpClient::Codex => {
+            let doc: toml_edit::DocumentMut = text.parse().ok()?;
+            let table = doc.get(client.container())?.get(ENTRY)?;
+            let mut words = vec![table.get("command")?.as_str()?.to_string()];
+            if let Some(args) = table.get("args").and_then(|a| a.as_array()) {
+                words.extend(args.iter().filter_map(|a| a.as_str().map(str::to_string)));
+            }
+            return Some(words);
+        }
+        _ => {
+            let root = CstRootNode::parse(&text, &ParseOptions::default()).ok()?;
+            let servers = root.object_value()?.object_value(client.container())?;
+            servers.get(ENTRY)?.value()?.to_serde_value()?
+        }
+    };
+    match entry.get("command")? {
+        Value::String(c) => {
+            let mut words = vec![c.clone()];
+            words.extend(strings(entry.get("args")));
+            Some(words)
+        }
+        Value::Array(_) => Some(strings(entry.get("command"))),
+        _ => None,
     }
 }

@@ -1,0 +1,390 @@
+//! `wave-rules doctor`: what this machine and project look like to the
+//! engine, and what would break: the engine and platform, the sources read
+//! and their rule counts, a diagnostics summary, every installed hook and
+//! MCP entry (stale: its program is gone; non-portable: a committed project
+//! file names a path of this machine), and the memory locations.
+//!
+//! Exit 0 when nothing is wrong, 1 when an installed entry is stale or
+//! non-portable or a rule has an error (so CI can run it), 2 on trouble.
+
+use crate::args::{McpClient, ScopeArg};
+use crate::hook::settings::{is_ours, EVENTS};
+use crate::launch;
+use crate::mcp::install;
+use crate::{display, Env, Output, EXIT_FAILURE};
+use clap::ValueEnum;
+use memory_rules::memory::{MemoryLocations, MemoryScope, MemoryStore};
+use memory_rules::Severity;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// One installed entry and what is wrong with it.
+struct Entry {
+    kind: &'static str,
+    client: String,
+    file: PathBuf,
+    shared: bool,
+    command: String,
+    /// The program the entry starts, on this machine.
+    program: PathBuf,
+    problems: Vec<String>,
+}
+
+fn check(entry: &mut Entry, words: &[String], workdir: &Path) {
+    entry.program = launch::expand(words.first().map(String::as_str).unwrap_or(""), workdir);
+    let mut paths = vec![entry.program.clone()];
+    // `node script`: the script must be there too.
+    if let Some(script) = words.get(1).filter(|w| w.ends_with(".js")) {
+        paths.push(launch::expand(script, workdir));
+    }
+    for p in &paths {
+        if !p.is_file() {
+            entry
+                .problems
+                .push(format!("stale: {} does not exist", p.display()));
+        }
+    }
+    let machine_path = words.iter().take(2).any(|w| {
+        let w = w.trim_matches(|c| c == '\'' || c == '"');
+        Path::new(w).is_absolute()
+    });
+    if entry.shared && machine_path {
+        entry.problems.push(
+            "non-portable: a file teams commit names a path of this machine; run the install again with the package in the project's node_modules"
+                .into(),
+        );
+    }
+    if entry.shared && entry.kind == "mcp" {
+        if let Some(project) = launch::project_of_node_modules(&entry.program) {
+            if !project.starts_with(workdir) {
+                entry.problems.push(format!(
+                    "points into another project's node_modules ({})",
+                    project.display()
+                ));
+            }
+        }
+    }
+}
+
+/// The words of a hook's shell command before `hook <event>`, unquoted;
+/// a word starting with `"$CLAUDE_PROJECT_DIR"` is kept as written (for
+/// [`launch::expand`]).
+fn shell_words(prefix: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut rest = prefix.trim();
+    while !rest.is_empty() {
+        if rest.starts_with("\"$CLAUDE_PROJECT_DIR\"") {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            words.push(rest[..end].to_string());
+            rest = rest[end..].trim_start();
+            continue;
+        }
+        let mut word = String::new();
+        let mut quote: Option<char> = None;
+        let mut end = rest.len();
+        for (i, c) in rest.char_indices() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), c) => word.push(c),
+                (None, '\'' | '"') => quote = Some(c),
+                (None, c) if c.is_whitespace() => {
+                    end = i;
+                    break;
+                }
+                (None, c) => word.push(c),
+            }
+        }
+        words.push(word);
+        rest = rest[end..].trim_start();
+    }
+    words
+}
+
+fn hook_entries(env: &Env) -> Vec<Entry> {
+    let workdir = &env.config.workdir;
+    let mut files: Vec<(PathBuf, bool)> =
+        crate::hook::settings::settings_paths(env, ScopeArg::Project)
+            .into_iter()
+            .map(|p| {
+                let shared = p.ends_with("settings.json");
+                (p, shared)
+            })
+            .collect();
+    files.extend(
+        crate::hook::settings::settings_paths(env, ScopeArg::User)
+            .into_iter()
+            .map(|p| (p, false)),
+    );
+    let mut out = Vec::new();
+    for (file, shared) in files {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+            out.push(Entry {
+                kind: "hook",
+                client: "claude".into(),
+                file: file.clone(),
+                shared,
+                command: String::new(),
+                program: PathBuf::new(),
+                problems: vec!["not valid JSON".into()],
+            });
+            continue;
+        };
+        for (event, _) in EVENTS {
+            let groups = value
+                .get("hooks")
+                .and_then(|h| h.get(event))
+                .and_then(Value::as_array);
+            for hook in groups
+                .into_iter()
+                .flatten()
+                .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+                .flatten()
+            {
+                let Some(command) = hook.get("command").and_then(Value::as_str) else {
+                    continue;
+                };
+                if !is_ours(command, event) {
+                    continue;
+                }
+                let prefix = command
+                    .trim_end()
+                    .trim_end_matches(&format!(" hook {event}"));
+                let words = shell_words(prefix);
+                let mut entry = Entry {
+                    kind: "hook",
+                    client: format!("claude {event}"),
+                    file: file.clone(),
+                    shared,
+                    command: command.to_string(),
+                    program: PathBuf::new(),
+                    problems: Vec::new(),
+                };
+                check(&mut entry, &words, workdir);
+                out.push(entry);
+            }
+        }
+    }
+    out
+}
+
+fn mcp_entries(env: &Env) -> Vec<Entry> {
+    let workdir = &env.config.workdir;
+    let home = env.home_dir();
+    let mut out = Vec::new();
+    for client in McpClient::value_variants() {
+        for scope in [ScopeArg::Project, ScopeArg::User] {
+            let file = client.settings_path(scope, workdir, &home);
+            let Some(words) = install::read_entry(*client, &file) else {
+                continue;
+            };
+            let mut entry = Entry {
+                kind: "mcp",
+                client: client.as_str().into(),
+                file,
+                shared: scope == ScopeArg::Project,
+                command: words.join(" "),
+                program: PathBuf::new(),
+                problems: Vec::new(),
+            };
+            check(&mut entry, &words, workdir);
+            if scope == ScopeArg::User {
+                if let Some(project) = launch::project_of_node_modules(&entry.program) {
+                    entry.problems.push(format!(
+                        "user settings point into the node_modules of one project ({})",
+                        project.display()
+                    ));
+                }
+            }
+            out.push(entry);
+        }
+    }
+    out
+}
+
+fn platform() -> String {
+    format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH)
+}
+
+pub fn run(env: &Env) -> Output {
+    let workdir = &env.config.workdir;
+    let loaded = env.load();
+    let rules = loaded.rules.rules();
+    let sources: Vec<Value> = env
+        .config
+        .sources
+        .iter()
+        .map(|s| {
+            let count = rules
+                .iter()
+                .filter(|r| r.file_path.starts_with(&s.dir))
+                .count();
+            json!({
+                "scope": s.scope.as_str(),
+                "format": s.format.as_str(),
+                "dir": display::show(&s.dir, workdir),
+                "exists": s.dir.exists(),
+                "rules": count,
+            })
+        })
+        .collect();
+    let errors = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = loaded.diagnostics.len() - errors;
+    let mut entries = hook_entries(env);
+    entries.extend(mcp_entries(env));
+    let locations = MemoryLocations::new(&env.home_dir(), workdir);
+    let store = MemoryStore::new(locations.clone());
+    let topics = |scope| store.list_topics(scope).map(|t| t.len()).unwrap_or(0);
+    let memory = json!([
+        { "scope": "user", "dir": locations.user_dir, "topics": topics(MemoryScope::User) },
+        { "scope": "project", "dir": locations.project_dir, "topics": topics(MemoryScope::Project) },
+    ]);
+    let engine = std::env::var_os(launch::SELF_ENV)
+        .map(|_| "node addon")
+        .unwrap_or("native executable");
+    let program = launch::this_program().unwrap_or_default().join(" ");
+    let problems: usize = entries.iter().map(|e| e.problems.len()).sum::<usize>() + errors;
+    let mut out = Output::default();
+    if env.json {
+        let list: Vec<Value> = entries
+            .iter()
+            .map(|e| {
+                json!({
+                    "kind": e.kind, "client": e.client, "file": e.file, "shared": e.shared,
+                    "command": e.command, "program": e.program, "problems": e.problems,
+                })
+            })
+            .collect();
+        out.stdout = display::json_text(&json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "platform": platform(),
+            "engine": engine,
+            "program": program,
+            "projectBin": launch::project_bin_installed(workdir),
+            "workdir": workdir,
+            "home": env.home_dir(),
+            "sources": sources,
+            "rules": rules.len(),
+            "diagnostics": { "errors": errors, "warnings": warnings },
+            "installed": list,
+            "memory": memory,
+            "problems": problems,
+        }));
+    } else {
+        let mut s = String::new();
+        s.push_str(&format!(
+            "wave-rules {} on {} ({engine}: {program})\n",
+            env!("CARGO_PKG_VERSION"),
+            platform()
+        ));
+        s.push_str(&format!("project: {}\n", workdir.display()));
+        s.push_str(&format!(
+            "project bin: {}\n",
+            if launch::project_bin_installed(workdir) {
+                format!("{} (installs write portable entries)", launch::PROJECT_BIN)
+            } else {
+                "none (npm install -D wave-memory-rules for portable installs)".into()
+            }
+        ));
+        s.push_str("\nsources:\n");
+        for src in &sources {
+            s.push_str(&format!(
+                "  {:<8} {:<10} {:<40} {}\n",
+                src["scope"].as_str().unwrap_or(""),
+                src["format"].as_str().unwrap_or(""),
+                src["dir"].as_str().unwrap_or(""),
+                if src["exists"].as_bool() == Some(true) {
+                    format!(
+                        "{} rule{}",
+                        src["rules"],
+                        if src["rules"] == 1 { "" } else { "s" }
+                    )
+                } else {
+                    "absent".into()
+                }
+            ));
+        }
+        s.push_str(&format!(
+            "  {} rule{} loaded; {errors} error{}, {warnings} warning{}{}\n",
+            rules.len(),
+            if rules.len() == 1 { "" } else { "s" },
+            if errors == 1 { "" } else { "s" },
+            if warnings == 1 { "" } else { "s" },
+            if errors + warnings > 0 {
+                " (wave-rules validate shows them)"
+            } else {
+                ""
+            }
+        ));
+        s.push_str("\ninstalled:\n");
+        if entries.is_empty() {
+            s.push_str("  no hooks or MCP entries (wave-rules hook install, wave-rules mcp install --client NAME)\n");
+        }
+        for e in &entries {
+            let state = if e.problems.is_empty() {
+                if e.shared {
+                    "ok, portable".to_string()
+                } else {
+                    "ok".to_string()
+                }
+            } else {
+                e.problems.join("; ")
+            };
+            s.push_str(&format!(
+                "  {:<5} {:<24} {}: {}\n        {}\n",
+                e.kind,
+                e.client,
+                display::show(&e.file, workdir),
+                state,
+                e.command
+            ));
+        }
+        s.push_str("\nmemory:\n");
+        for m in memory.as_array().into_iter().flatten() {
+            s.push_str(&format!(
+                "  {:<8} {} ({} topic{})\n",
+                m["scope"].as_str().unwrap_or(""),
+                m["dir"].as_str().unwrap_or(""),
+                m["topics"],
+                if m["topics"] == 1 { "" } else { "s" }
+            ));
+        }
+        s.push_str(&if problems == 0 {
+            "\nno problems found\n".to_string()
+        } else {
+            format!(
+                "\n{problems} problem{} found\n",
+                if problems == 1 { "" } else { "s" }
+            )
+        });
+        out.stdout = s;
+    }
+    if problems > 0 {
+        out.code = EXIT_FAILURE;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hook_prefixes_split_like_a_shell() {
+        assert_eq!(
+            shell_words("\"$CLAUDE_PROJECT_DIR\"/node_modules/.bin/wave-rules"),
+            vec!["\"$CLAUDE_PROJECT_DIR\"/node_modules/.bin/wave-rules"]
+        );
+        assert_eq!(
+            shell_words("'/usr/bin/node' '/a b/wave-rules.js'"),
+            vec!["/usr/bin/node", "/a b/wave-rules.js"]
+        );
+        assert_eq!(shell_words("/opt/wave-rules"), vec!["/opt/wave-rules"]);
+    }
+}

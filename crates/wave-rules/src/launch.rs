@@ -1,0 +1,321 @@
+//! How an agent's settings start `wave-rules`: the one place that decides
+//! what `hook install` and `mcp install` write, per client.
+//!
+//! A settings file that a team commits must name no path of one machine.
+//! When the package is installed in the project (`node_modules/.bin/wave-rules`
+//! exists under the workdir), the project's entries run that, through the
+//! client's own variable for the project (`$CLAUDE_PROJECT_DIR`,
+//! `${workspaceFolder}`) or relative to the project, where the client starts
+//! servers there. On Linux and macOS the package's install step links that
+//! bin to the native executable of the platform package, so no Node starts.
+//! Otherwise (a `cargo install`ed or global binary) the entry names this
+//! machine's program: in the client's local, uncommitted settings file when
+//! it has one, else in the project file with a warning not to commit it.
+//! User scope never points into one project's `node_modules`.
+//!
+//! The agents' hook installs reuse [`Program::locate`] and the per-client
+//! functions below.
+
+use crate::args::{McpClient, ScopeArg};
+use crate::{Output, EXIT_FAILURE, EXIT_TROUBLE};
+use std::path::{Path, PathBuf};
+
+/// Set by `bin/wave-rules.js`: `[node, script]` or `[executable]`, the
+/// absolute command that runs this package's CLI on this machine.
+pub const SELF_ENV: &str = "WAVE_RULES_SELF";
+
+/// The project's bin, relative to the project root, as `/`-separated text.
+pub const PROJECT_BIN: &str = "node_modules/.bin/wave-rules";
+
+/// What runs `wave-rules` for an installed entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Program {
+    /// The project's `node_modules/.bin/wave-rules`, named relative to the
+    /// project: safe to commit.
+    Project,
+    /// Absolute words of this machine (`[exe]` or `[node, script]`).
+    Machine(Vec<String>),
+    /// `--command` as the user gave it, written as is.
+    Given(String),
+}
+
+impl Program {
+    /// What to run for `scope` in `workdir`: `--command`, else the project's
+    /// bin (project scope, when installed there), else this program.
+    pub fn locate(given: Option<&str>, scope: ScopeArg, workdir: &Path) -> Result<Program, Output> {
+        if let Some(c) = given.map(str::trim).filter(|c| !c.is_empty()) {
+            return Ok(Program::Given(c.to_string()));
+        }
+        if scope == ScopeArg::Project && project_bin_installed(workdir) {
+            return Ok(Program::Project);
+        }
+        let words = this_program()?;
+        if scope == ScopeArg::User {
+            if let Some(project) = words
+                .iter()
+                .find_map(|w| project_of_node_modules(Path::new(w)))
+            {
+                return Err(Output::fail(
+                    EXIT_FAILURE,
+                    format!(
+                        "user settings would run {}, inside the node_modules of the project {}, and break in every other project.\n\
+                         Install the package globally (npm install -g wave-memory-rules) and run the global wave-rules with --scope user,\n\
+                         install with --scope project (the project's own node_modules/.bin, safe to commit), or pass --command",
+                        words.join(" "),
+                        project.display()
+                    ),
+                ));
+            }
+        }
+        Ok(Program::Machine(words))
+    }
+
+    /// Whether the entry names no path of this machine.
+    pub fn portable(&self) -> bool {
+        match self {
+            Program::Project => true,
+            Program::Machine(_) => false,
+            Program::Given(c) => !names_absolute_path(c),
+        }
+    }
+
+    /// One line for the install's report: whether the file is safe to commit.
+    pub fn commit_note(&self, file: SettingsFile) -> String {
+        match (self, file == SettingsFile::Shared) {
+            _ if file == SettingsFile::User => "your user settings, outside the project: nothing to commit".into(),
+            (_, false) => "not for committing: a local settings file of this machine (the client keeps it out of version control)".into(),
+            (Program::Project, true) => format!(
+                "safe to commit: it names no path of this machine (it runs the project's {PROJECT_BIN}; teammates run npm install)"
+            ),
+            (p, true) if p.portable() => "safe to commit: the command given names no absolute path".into(),
+            (_, true) => "NOT safe to commit: it names a path of this machine. Install the package in the project (npm install -D wave-memory-rules) and run this again for a portable entry".into(),
+        }
+    }
+}
+
+/// Which kind of settings file an install wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingsFile {
+    /// The project's shared file, which a team commits.
+    Shared,
+    /// The project's local file of this machine (`.claude/settings.local.json`).
+    Local,
+    /// The user's own settings.
+    User,
+}
+
+/// `<workdir>/node_modules/.bin/wave-rules` (or its Windows shim) exists.
+pub fn project_bin_installed(workdir: &Path) -> bool {
+    let bin = workdir.join("node_modules").join(".bin");
+    bin.join("wave-rules").exists() || bin.join("wave-rules.cmd").exists()
+}
+
+/// This program's absolute command: what `bin/wave-rules.js` says, else the
+/// running executable.
+pub fn this_program() -> Result<Vec<String>, Output> {
+    if let Some(raw) = std::env::var_os(SELF_ENV) {
+        if let Ok(serde_json::Value::Array(parts)) = serde_json::from_str(&raw.to_string_lossy()) {
+            let words: Vec<String> = parts
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect();
+            if !words.is_empty() {
+                return Ok(words);
+            }
+        }
+    }
+    let exe = std::env::current_exe()
+        .and_then(|p| std::fs::canonicalize(&p).or(Ok(p)))
+        .map_err(|e| {
+            Output::fail(
+                EXIT_TROUBLE,
+                format!("cannot find this program's path ({e}); pass --command"),
+            )
+        })?;
+    Ok(vec![exe.to_string_lossy().into_owned()])
+}
+
+/// The project whose `node_modules` holds `path` (the directory above the
+/// innermost `node_modules` has a `package.json`); a global install's
+/// prefix (`/usr/lib/node_modules`, `%APPDATA%\npm\node_modules`) has none.
+pub fn project_of_node_modules(path: &Path) -> Option<PathBuf> {
+    let mut found = None;
+    for dir in path.ancestors() {
+        if dir.file_name().is_some_and(|n| n == "node_modules") {
+            found = dir.parent().map(Path::to_path_buf);
+            break;
+        }
+    }
+    found.filter(|p| p.join("package.json").is_file())
+}
+
+fn names_absolute_path(command: &str) -> bool {
+    command.split_whitespace().any(|w| {
+        let w = w.trim_matches(|c| c == '\'' || c == '"');
+        w.starts_with('/')
+            || w.starts_with('~')
+            || (w.len() > 2 && w.as_bytes()[1] == b':' && w.as_bytes()[0].is_ascii_alphabetic())
+    })
+}
+
+/// Quotes a word for the shell Claude Code runs hook commands with.
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@=,".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Claude Code: the hook command for `event` (a shell command line; Claude
+/// Code sets `$CLAUDE_PROJECT_DIR` for hooks).
+pub fn claude_hook_command(program: &Program, event: &str) -> String {
+    format!("{} hook {event}", claude_hook_prefix(program))
+}
+
+/// The command before `hook <event>` in a Claude Code hook.
+pub fn claude_hook_prefix(program: &Program) -> String {
+    match program {
+        Program::Project => format!("\"$CLAUDE_PROJECT_DIR\"/{PROJECT_BIN}"),
+        Program::Machine(words) => words
+            .iter()
+            .map(|w| shell_quote(w))
+            .collect::<Vec<_>>()
+            .join(" "),
+        Program::Given(c) => c.clone(),
+    }
+}
+
+/// The settings file a Claude Code hook install writes for `scope`: the
+/// shared `settings.json`, or `settings.local.json` (uncommitted) when the
+/// command names a path of this machine.
+pub fn claude_hook_settings(
+    program: &Program,
+    scope: ScopeArg,
+    workdir: &Path,
+    home: &Path,
+) -> (PathBuf, SettingsFile) {
+    let dir = workdir.join(".claude");
+    match scope {
+        ScopeArg::User => (
+            home.join(".claude").join("settings.json"),
+            SettingsFile::User,
+        ),
+        ScopeArg::Project if program.portable() => {
+            (dir.join("settings.json"), SettingsFile::Shared)
+        }
+        ScopeArg::Project => (dir.join("settings.local.json"), SettingsFile::Local),
+    }
+}
+
+/// An MCP client's server command and arguments before `mcp` for `scope`.
+///
+/// | client | project (package installed) |
+/// | --- | --- |
+/// | claude | `${CLAUDE_PROJECT_DIR:-.}/node_modules/.bin/wave-rules` (Claude Code expands `${VAR:-default}` in `.mcp.json` and starts servers in the project) |
+/// | cursor, vscode | `${workspaceFolder}/node_modules/.bin/wave-rules` (both expand it) |
+/// | codex, opencode, gemini | `node_modules/.bin/wave-rules`, relative: they start servers in the project directory |
+pub fn mcp_command(client: McpClient, program: &Program, scope: ScopeArg) -> (String, Vec<String>) {
+    match program {
+        Program::Project if scope == ScopeArg::Project => {
+            let cmd = match client {
+                McpClient::Claude => format!("${{CLAUDE_PROJECT_DIR:-.}}/{PROJECT_BIN}"),
+                McpClient::Cursor | McpClient::Vscode => {
+                    format!("${{workspaceFolder}}/{PROJECT_BIN}")
+                }
+                McpClient::Codex | McpClient::Opencode | McpClient::Gemini => {
+                    PROJECT_BIN.to_string()
+                }
+            };
+            (cmd, Vec::new())
+        }
+        Program::Project => (PROJECT_BIN.to_string(), Vec::new()),
+        Program::Machine(words) => {
+            let (first, rest) = words.split_first().expect("a program has a first word");
+            (first.clone(), rest.to_vec())
+        }
+        Program::Given(c) => {
+            let path = std::path::absolute(c).map(|p| p.to_string_lossy().into_owned());
+            (path.unwrap_or_else(|_| c.clone()), Vec::new())
+        }
+    }
+}
+
+/// Replaces the client's project variables in a written command with
+/// `project`, as the client would when it starts the server or hook; a
+/// relative command is taken from the project. For `doctor` and the tests.
+pub fn expand(command: &str, project: &Path) -> PathBuf {
+    let p = project.to_string_lossy();
+    let text = command
+        .replace("\"$CLAUDE_PROJECT_DIR\"", &p)
+        .replace("${CLAUDE_PROJECT_DIR:-.}", &p)
+        .replace("$CLAUDE_PROJECT_DIR", &p)
+        .replace("${CLAUDE_PROJECT_DIR}", &p)
+        .replace("${workspaceFolder}", &p);
+    let path = PathBuf::from(text.trim_matches('\''));
+    if path.is_absolute() {
+        path
+    } else {
+        project.join(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting() {
+        assert_eq!(shell_quote("/usr/bin/wave-rules"), "/usr/bin/wave-rules");
+        assert_eq!(shell_quote("/a b/it's"), r"'/a b/it'\''s'");
+    }
+
+    #[test]
+    fn project_entries_name_no_machine_path() {
+        let p = Program::Project;
+        assert_eq!(
+            claude_hook_command(&p, "Stop"),
+            "\"$CLAUDE_PROJECT_DIR\"/node_modules/.bin/wave-rules hook Stop"
+        );
+        for client in [
+            McpClient::Claude,
+            McpClient::Cursor,
+            McpClient::Vscode,
+            McpClient::Codex,
+            McpClient::Opencode,
+            McpClient::Gemini,
+        ] {
+            let (cmd, args) = mcp_command(client, &p, ScopeArg::Project);
+            assert!(!cmd.starts_with('/'), "{cmd}");
+            assert!(args.is_empty());
+            assert_eq!(
+                expand(&cmd, Path::new("/w")),
+                Path::new("/w/node_modules/.bin/wave-rules")
+            );
+        }
+    }
+
+    #[test]
+    fn a_global_install_is_no_project() {
+        let t = std::env::temp_dir().join(format!("wave-launch-{}", std::process::id()));
+        let global = t.join("usr/lib/node_modules/wave-memory-rules/bin/wave-rules");
+        let local = t.join("proj/node_modules/wave-memory-rules/bin/wave-rules");
+        std::fs::create_dir_all(local.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(global.parent().unwrap()).unwrap();
+        std::fs::write(t.join("proj/package.json"), "{}").unwrap();
+        assert_eq!(project_of_node_modules(&local), Some(t.join("proj")));
+        assert_eq!(project_of_node_modules(&global), None);
+        std::fs::remove_dir_all(&t).unwrap();
+    }
+
+    #[test]
+    fn given_commands_are_portable_without_absolute_paths() {
+        assert!(Program::Given("npx wave-memory-rules".into()).portable());
+        assert!(!Program::Given("/opt/wave-rules".into()).portable());
+        assert!(!Program::Given("'C:\\x\\wave-rules.exe'".into()).portable());
+    }
+}

@@ -12,12 +12,20 @@ import { native } from './binding'
 import type * as Binding from '../index'
 
 export const __napiBindingTarget: typeof Binding.__napiBindingTarget = native.__napiBindingTarget
-export const MemoryStore: typeof Binding.MemoryStore = native.MemoryStore
-export const JsMemoryStore = (native as unknown as { JsMemoryStore: typeof Binding.MemoryStore }).JsMemoryStore
+export const DeliverySession: typeof Binding.DeliverySession = native.DeliverySession
+export const NativeMemoryStore: typeof Binding.NativeMemoryStore = native.NativeMemoryStore
+export const JsMemoryStore = (native as unknown as { JsMemoryStore: typeof Binding.NativeMemoryStore }).JsMemoryStore
 export const RuleEngine: typeof Binding.RuleEngine = native.RuleEngine
 export const memoryToolDefinitions: typeof Binding.memoryToolDefinitions = native.memoryToolDefinitions
+export const nativePlanRules: typeof Binding.nativePlanRules = native.nativePlanRules
+export const projectRoot: typeof Binding.projectRoot = native.projectRoot
 export const readRuleToolDefinition: typeof Binding.readRuleToolDefinition = native.readRuleToolDefinition
+export const reminderIds: typeof Binding.reminderIds = native.reminderIds
+export const reminderText: typeof Binding.reminderText = native.reminderText
+export const renderHeadings: typeof Binding.renderHeadings = native.renderHeadings
 export const runCli: typeof Binding.runCli = native.runCli
 export const runCliAsync: typeof Binding.runCliAsync = native.runCliAsync
 export const setWorkingDir: typeof Binding.setWorkingDir = native.setWorkingDir
 export const sourceNames: typeof Binding.sourceNames = native.sourceNames
+export const stickyLine: typeof Binding.stickyLine = native.stickyLine
+export const toolInputFiles: typeof Binding.toolInputFiles = native.toolInputFiles

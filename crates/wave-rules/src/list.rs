@@ -91,7 +91,7 @@ pub fn run(env: &Env) -> Output {
 }
 
 /// What to do in a project without rules.
-fn empty_hint(env: &Env) -> String {
+pub(crate) fn empty_hint(env: &Env) -> String {
     let dirs: Vec<String> = env
         .config
         .sources

@@ -310,6 +310,13 @@ fn list_json_names_activation_kinds_as_mcp_does_and_an_empty_project_gets_a_hint
         "{}",
         r.stdout
     );
+    let r = t.run(&["validate"]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("0 rules loaded") && r.stdout.contains("wave-rules init"),
+        "{}",
+        r.stdout
+    );
 
     t.project("db.md", "---\ntopics: [sql]\n---\nNo SELECT *.");
     t.project("ts.md", "---\npaths: '*.ts'\ntopics: [types]\n---\nStrict.");

@@ -42,6 +42,7 @@ pub mod read_rule;
 pub mod render;
 pub mod rule;
 pub mod ruleset;
+pub mod shell;
 pub mod slug;
 pub mod source;
 mod stamp;

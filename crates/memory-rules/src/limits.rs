@@ -52,3 +52,11 @@ pub const DEFAULT_MEMORY_PROMPT_BYTES: usize = 64 * 1024;
 
 /// How long a memory write waits for another process's lock before it fails.
 pub const MEMORY_LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// `shell`: a command line longer than this (bytes) is not parsed.
+pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
+/// `shell`: a command line with more whitespace-separated words than this is not parsed.
+pub const MAX_COMMAND_WORDS: usize = 4096;
+/// Brackets (`(`, `{`, `` ` ``) nest at most this deep, `$(...)` and `bash -c`
+/// included (the parser and the walk recurse in the nesting).
+pub const MAX_COMMAND_DEPTH: usize = 32;

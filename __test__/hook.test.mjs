@@ -176,7 +176,7 @@ test('hook install merges into settings.json, is idempotent, uninstall removes o
   const commands = (s, event) => s.hooks[event].flatMap((g) => g.hooks.map((h) => h.command))
   assert.deepEqual(commands(settings, 'PostToolUse'), ['my-linter --fix', `${rust} hook PostToolUse`])
   assert.deepEqual(commands(settings, 'Stop'), ['notify-send done', `${rust} hook Stop`])
-  assert.equal(settings.hooks.PostToolUse[1].matcher, 'Read|Edit|MultiEdit|Write|NotebookEdit')
+  assert.equal(settings.hooks.PostToolUse[1].matcher, 'Read|Edit|MultiEdit|Write|NotebookEdit|Bash')
   for (const e of ['SessionStart', 'UserPromptSubmit']) assert.deepEqual(commands(settings, e), [`${rust} hook ${e}`])
   assert.ok(path.isAbsolute(rust))
 

@@ -7,7 +7,7 @@
 //! | --- | --- |
 //! | `SessionStart` | the always-on rules, then the memory; on `resume` only what the session lacks; after `compact` / `clear` every rule active in the session again |
 //! | `UserPromptSubmit` | the rules a topic of the prompt activates, as `=== MANDATORY RULES ===`, every time |
-//! | `PostToolUse` | the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, once per session |
+//! | `PostToolUse` | the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, or of the files a `Bash` (Codex: `shell`) command reads or writes (the core's `shell`), once per session |
 //! | `Stop` | `{"decision":"block","reason":...}` with the `remind: every-turn` rules active in the session, unless `stop_hook_active` |
 //!
 //! The first three answer `{"hookSpecificOutput":{"hookEventName":...,
@@ -45,6 +45,9 @@ pub const DEFAULT_MAX_BYTES: usize = 9_000;
 pub const MEMORY_MAX_LINES: usize = 120;
 /// The tools whose `PostToolUse` brings path rules.
 pub const FILE_TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"];
+/// The shell tools: the files their command reads and writes (parsed by the
+/// core's `shell`) bring path rules as a file tool's would.
+pub const SHELL_TOOLS: [&str; 2] = ["Bash", "shell"];
 /// Keys of `tool_input` that name a file.
 const FILE_KEYS: [&str; 3] = ["file_path", "notebook_path", "path"];
 
@@ -142,14 +145,66 @@ impl Input {
             .or_else(|| self.cwd.as_ref().map(PathBuf::from))
     }
 
-    /// The files `tool_input` names.
+    /// The files `tool_input` names: a file tool's path, or the files a
+    /// shell tool's command reads and writes (relative to `cwd`).
     fn files(&self) -> Vec<String> {
+        if self
+            .tool_name
+            .as_deref()
+            .is_some_and(|t| SHELL_TOOLS.contains(&t))
+        {
+            return self.shell_files();
+        }
         FILE_KEYS
             .iter()
             .filter_map(|k| self.tool_input.get(*k).and_then(Value::as_str))
             .filter(|s| !s.is_empty())
             .map(str::to_string)
             .collect()
+    }
+
+    fn shell_files(&self) -> Vec<String> {
+        let command = match self.tool_input.get("command") {
+            Some(Value::String(c)) => c.clone(),
+            // Codex's shell tool: an argv array (`["bash", "-lc", "cat a"]`).
+            Some(Value::Array(argv)) => {
+                match argv.iter().map(Value::as_str).collect::<Option<Vec<_>>>() {
+                    Some(words) => words
+                        .iter()
+                        .map(|w| shell_quote(w))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    None => return Vec::new(),
+                }
+            }
+            _ => return Vec::new(),
+        };
+        let Ok(found) = memory_rules::shell::command_files(&command) else {
+            return Vec::new();
+        };
+        let base = self.cwd.as_deref().map(PathBuf::from);
+        found
+            .read
+            .into_iter()
+            .chain(found.written)
+            .map(|f| match &base {
+                Some(b) if !f.starts_with('/') => b.join(&f).to_string_lossy().into_owned(),
+                _ => f,
+            })
+            .collect()
+    }
+}
+
+/// One word quoted for the shell (`'...'`), so an argv joins into a command line.
+fn shell_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -220,7 +275,7 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         if !input
             .tool_name
             .as_deref()
-            .is_some_and(|t| FILE_TOOLS.contains(&t))
+            .is_some_and(|t| FILE_TOOLS.contains(&t) || SHELL_TOOLS.contains(&t))
             || input.files().is_empty()
         {
             return out;

@@ -180,7 +180,10 @@ async fn pump_in(
                 }
             }
             strict::Verdict::Answer(answer) => {
-                if write_line(&stdout, answer.to_string().as_bytes()).await.is_err() {
+                if write_line(&stdout, answer.to_string().as_bytes())
+                    .await
+                    .is_err()
+                {
                     break;
                 }
             }

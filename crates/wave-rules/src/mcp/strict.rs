@@ -58,11 +58,7 @@ pub fn check(line: &[u8]) -> Verdict {
     let value: Value = match serde_json::from_slice(line) {
         Ok(v) => v,
         Err(e) => {
-            return Verdict::Answer(error(
-                Value::Null,
-                PARSE_ERROR,
-                format!("Parse error: {e}"),
-            ))
+            return Verdict::Answer(error(Value::Null, PARSE_ERROR, format!("Parse error: {e}")))
         }
     };
     match value {
@@ -104,7 +100,11 @@ enum Kind {
 }
 
 fn invalid(message: &str) -> Value {
-    error(Value::Null, INVALID_REQUEST, format!("Invalid Request: {message}"))
+    error(
+        Value::Null,
+        INVALID_REQUEST,
+        format!("Invalid Request: {message}"),
+    )
 }
 
 /// Checks one message; `Err` is the answer that refuses it.
@@ -129,7 +129,9 @@ fn check_message(value: &Value) -> Result<Kind, Value> {
             return if answered && id.is_some() {
                 Ok(Kind::Response)
             } else {
-                Err(invalid("a message needs a \"method\", or an \"id\" with a \"result\" or an \"error\""))
+                Err(invalid(
+                    "a message needs a \"method\", or an \"id\" with a \"result\" or an \"error\"",
+                ))
             };
         }
     };
@@ -242,18 +244,41 @@ mod tests {
     #[test]
     fn bad_params_on_a_known_method_are_invalid_params_with_the_id() {
         for (line, id) in [
-            (r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_rules","arguments":"oops"}}"#, json!(7)),
-            (r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{}}"#, json!("x")),
-            (r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":[1]}"#, json!(8)),
-            (r#"{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":3}}"#, json!(9)),
-            (r#"{"jsonrpc":"2.0","id":10,"method":"initialize","params":{}}"#, json!(10)),
+            (
+                r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_rules","arguments":"oops"}}"#,
+                json!(7),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{}}"#,
+                json!("x"),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":[1]}"#,
+                json!(8),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":3}}"#,
+                json!(9),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":10,"method":"initialize","params":{}}"#,
+                json!(10),
+            ),
         ] {
             let a = answer(line);
             assert_eq!(code(&a), INVALID_PARAMS, "{line}");
             assert_eq!(a["id"], id, "{line}");
         }
-        let a = answer(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_rules","arguments":"oops"}}"#);
-        assert!(a["error"]["message"].as_str().unwrap().contains("\"arguments\" must be an object, not a string"), "{a}");
+        let a = answer(
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_rules","arguments":"oops"}}"#,
+        );
+        assert!(
+            a["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("\"arguments\" must be an object, not a string"),
+            "{a}"
+        );
     }
 
     #[test]
@@ -270,7 +295,10 @@ mod tests {
         ] {
             let a = answer(line);
             assert_eq!(code(&a), INVALID_REQUEST, "{line}");
-            assert!(a.as_object().unwrap().contains_key("id") && a["id"].is_null(), "{line}: {a}");
+            assert!(
+                a.as_object().unwrap().contains_key("id") && a["id"].is_null(),
+                "{line}: {a}"
+            );
         }
         let a = answer("{not json");
         assert_eq!(code(&a), PARSE_ERROR);
@@ -287,11 +315,23 @@ mod tests {
         );
         let items = a.as_array().unwrap();
         assert_eq!(items.len(), 3, "{a}");
-        assert_eq!((items[0]["id"].clone(), code(&items[0])), (json!(1), INVALID_REQUEST));
-        assert_eq!((items[1]["id"].clone(), code(&items[1])), (Value::Null, INVALID_REQUEST));
-        assert_eq!((items[2]["id"].clone(), code(&items[2])), (json!(2), INVALID_PARAMS));
+        assert_eq!(
+            (items[0]["id"].clone(), code(&items[0])),
+            (json!(1), INVALID_REQUEST)
+        );
+        assert_eq!(
+            (items[1]["id"].clone(), code(&items[1])),
+            (Value::Null, INVALID_REQUEST)
+        );
+        assert_eq!(
+            (items[2]["id"].clone(), code(&items[2])),
+            (json!(2), INVALID_PARAMS)
+        );
         // Only notifications: nothing to answer.
-        assert_eq!(check(br#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#), Verdict::Drop);
+        assert_eq!(
+            check(br#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#),
+            Verdict::Drop
+        );
     }
 
     #[test]

@@ -165,6 +165,8 @@ pub enum McpClient {
     Codex,
     Opencode,
     Gemini,
+    /// GitHub Copilot CLI
+    Copilot,
 }
 
 #[derive(Args, Debug)]

@@ -20,7 +20,7 @@ mod matching;
 pub mod mcp;
 mod validate;
 
-use args::{Cli, Command, HookAction, McpAction};
+use args::{Cli, Command, HookAction, HookAgent, McpAction};
 use clap::Parser;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -90,7 +90,7 @@ where
         }
     };
     let hook_input = match &cli.command {
-        Command::Hook(h) if h.action.is_event() => Some(hook::Input::read(stdin)),
+        Command::Hook(h) if h.action.is_event() => Some(hook::Input::read(h.agent, stdin)),
         _ => None,
     };
     let fallback_workdir = hook_input.as_ref().and_then(hook::Input::project_dir);
@@ -107,8 +107,14 @@ where
         Command::Add(a) => edit::add(&env, a),
         Command::Remove(a) => edit::remove(&env, a),
         Command::Hook(h) => match (&h.action, hook_input) {
-            (HookAction::Install(a), _) => hook::settings::install(&env, a),
-            (HookAction::Uninstall(a), _) => hook::settings::uninstall(&env, a),
+            (HookAction::Install(a), _) if h.agent == HookAgent::Claude => {
+                hook::settings::install(&env, a)
+            }
+            (HookAction::Uninstall(a), _) if h.agent == HookAgent::Claude => {
+                hook::settings::uninstall(&env, a)
+            }
+            (HookAction::Install(a), _) => hook::install::install(&env, h.agent, a),
+            (HookAction::Uninstall(a), _) => hook::install::uninstall(&env, h.agent, a),
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
         },

@@ -21,16 +21,18 @@
 //! layout, byte for byte). What a session was given lives in a small state
 //! file per session (`state`).
 
+pub mod agent;
 pub mod cache;
+pub mod install;
 pub mod settings;
 pub mod state;
 
-use crate::args::{BudgetArgs, HookAction};
+use crate::args::{BudgetArgs, HookAction, HookAgent};
 use crate::{Env, Output};
 use memory_rules::memory::{MemoryLocations, MemoryStore};
 use memory_rules::render::{plan_rules, RenderOptions};
 use memory_rules::{Format, Remind, Rule, RuleSet};
-use serde_json::{json, Value};
+use serde_json::Value;
 use state::{SessionState, Sticky};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -74,6 +76,8 @@ impl HookAction {
 /// empty `Input` and a problem to report.
 #[derive(Debug, Default)]
 pub struct Input {
+    /// The agent that sent it (its dialect: see `agent`).
+    pub agent: HookAgent,
     pub session_id: Option<String>,
     pub cwd: Option<String>,
     pub prompt: Option<String>,
@@ -85,7 +89,13 @@ pub struct Input {
 }
 
 impl Input {
-    pub fn read(stdin: impl FnOnce() -> std::io::Result<Vec<u8>>) -> Input {
+    pub fn read(agent: HookAgent, stdin: impl FnOnce() -> std::io::Result<Vec<u8>>) -> Input {
+        let mut input = Self::read_claude(agent, stdin);
+        input.agent = agent;
+        input
+    }
+
+    fn read_claude(agent: HookAgent, stdin: impl FnOnce() -> std::io::Result<Vec<u8>>) -> Input {
         let bytes = match stdin() {
             Ok(b) => b,
             Err(e) => {
@@ -101,12 +111,13 @@ impl Input {
                 ..Input::default()
             };
         }
-        Self::parse(&bytes)
+        Self::parse_for(agent, &bytes)
     }
 
-    pub fn parse(bytes: &[u8]) -> Input {
+    /// One agent's payload, mapped onto Claude Code's by `agent::normalize`.
+    pub fn parse_for(agent: HookAgent, bytes: &[u8]) -> Input {
         let v: Value = match serde_json::from_slice(bytes) {
-            Ok(v @ Value::Object(_)) => v,
+            Ok(v @ Value::Object(_)) => agent::normalize(agent, v),
             Ok(_) => {
                 return Input {
                     problem: Some("hook input is not a JSON object".into()),
@@ -122,6 +133,7 @@ impl Input {
         };
         let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
         Input {
+            agent,
             session_id: text("session_id").filter(|s| !s.is_empty()),
             cwd: text("cwd").filter(|s| !s.is_empty()),
             prompt: text("prompt"),
@@ -155,9 +167,17 @@ impl Input {
         {
             return self.shell_files();
         }
+        let listed = self
+            .tool_input
+            .get("file_paths")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str);
         FILE_KEYS
             .iter()
             .filter_map(|k| self.tool_input.get(*k).and_then(Value::as_str))
+            .chain(listed)
             .filter(|s| !s.is_empty())
             .map(str::to_string)
             .collect()
@@ -298,12 +318,20 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         // No session: answer statelessly (every rule counts as new).
         let mut state = SessionState::default();
         let text = respond(action, &budget, env, set, &input, &mut state);
-        emit(action, text, &mut out);
+        emit(input.agent, action, text, &mut out);
         return out;
     };
     let mut problems = Vec::new();
+    let delivers = input.agent.delivers(action);
     let text = store.update(session, &env.config.workdir, &mut problems, |state| {
+        // Where this agent does not give our output to the model, the
+        // session learns the files and topics, and the rules stay due.
+        let given = (!delivers).then(|| (state.delivered.clone(), state.started));
         let text = respond(action, &budget, env, set, &input, state);
+        if let Some((delivered, started)) = given {
+            state.delivered = delivered;
+            state.started = started;
+        }
         state.sticky = sticky(set, state);
         text
     });
@@ -315,17 +343,16 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     for p in problems {
         warn(&mut out, p);
     }
-    emit(action, text, &mut out);
+    emit(input.agent, action, text, &mut out);
     out
 }
 
-/// Prints the additional context, when there is any.
-fn emit(action: &HookAction, text: String, out: &mut Output) {
-    if text.is_empty() {
-        return;
+/// Prints the additional context in the agent's form, when there is any and
+/// the agent gives it to the model.
+fn emit(agent: HookAgent, action: &HookAction, text: String, out: &mut Output) {
+    if let Some(doc) = agent::output(agent, action, &text) {
+        out.stdout = format!("{doc}\n");
     }
-    let doc = json!({ "hookSpecificOutput": { "hookEventName": action.event_name(), "additionalContext": text } });
-    out.stdout = format!("{doc}\n");
 }
 
 /// The text for this event, and the state changes it implies.
@@ -500,5 +527,7 @@ fn stop(store: &state::Store, input: &Input, out: &mut Output) {
         "Before you end your turn, check your work against these standing rules (remind: every-turn):\n{}\nIf it already follows them, end your turn without further changes.",
         lines.join("\n")
     );
-    out.stdout = format!("{}\n", json!({ "decision": "block", "reason": reason }));
+    if let Some(doc) = agent::output(input.agent, &HookAction::Stop, &reason) {
+        out.stdout = format!("{doc}\n");
+    }
 }

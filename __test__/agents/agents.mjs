@@ -81,3 +81,11 @@ export function writeTree(root, files) {
     fs.writeFileSync(file, text)
   }
 }
+
+/** Codex's native binary from the pinned devDependency (@openai/codex). */
+export function codexBinary() {
+  const nm = path.join(repo, 'node_modules')
+  const triple = { 'linux-x64': 'x86_64-unknown-linux-musl', 'linux-arm64': 'aarch64-unknown-linux-musl', 'darwin-x64': 'x86_64-apple-darwin', 'darwin-arm64': 'aarch64-apple-darwin' }[`${process.platform}-${process.arch}`]
+  if (!triple) return null
+  return firstExisting([path.join(nm, `@openai/codex-${process.platform}-${process.arch}/vendor/${triple}/bin/codex`)])
+}

@@ -1,6 +1,8 @@
 // A fake model server on 127.0.0.1 for the real agents: the Anthropic
-// Messages API (SSE streaming or not) for Claude Code, and OpenAI-compatible
-// chat completions for opencode. It records every request and answers with
+// Messages API (SSE streaming or not) for Claude Code, OpenAI-compatible
+// chat completions for opencode, and the OpenAI Responses API (SSE) for
+// Codex, whose only file tool is its shell (`exec_command`): `READ:f` becomes
+// `cat f`, `WRITE:f` a redirection into `f`. It records every request and answers with
 // tool calls scripted in the user's prompt: `READ:src/a.ts` and
 // `WRITE:src/new.ts` become one call each, in order, then a plain answer;
 // `CALL:<tool>:<base64url JSON>` calls the tool whose name is or ends with
@@ -25,7 +27,7 @@ export function texts(value, out = []) {
 
 /** How many times `needle` occurs in a request's messages (and system). */
 export function count(body, needle) {
-  const all = texts([body.system ?? '', body.messages ?? []]).join('\n')
+  const all = texts([body.system ?? '', body.messages ?? [], body.input ?? [], body.instructions ?? '']).join('\n')
   return all.split(needle).length - 1
 }
 
@@ -59,6 +61,11 @@ function nextStep(messages, toolNames, workdir, flavour) {
     return { tool: { name, input: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) } }
   }
   const file = path.join(workdir, rel)
+  if (flavour === 'responses') {
+    if (!toolNames.includes('exec_command')) return { text: 'Done.' }
+    const cmd = verb === 'READ' ? `cat ${rel}` : `mkdir -p ${path.dirname(rel)} && echo 'export const created = 1' > ${rel}`
+    return { tool: { name: 'exec_command', input: { cmd } } }
+  }
   if (flavour === 'anthropic') {
     const name = verb === 'READ' ? 'Read' : 'Write'
     if (!toolNames.includes(name)) return { text: 'Done.' }
@@ -67,6 +74,36 @@ function nextStep(messages, toolNames, workdir, flavour) {
   const name = verb === 'READ' ? 'read' : 'write'
   if (!toolNames.includes(name)) return { text: 'Done.' }
   return { tool: { name, input: verb === 'READ' ? { filePath: file } : { filePath: file, content: 'export const created = 1\n' } } }
+}
+
+/** The Responses API's items as chat-like messages for `nextStep`. */
+function responsesMessages(input) {
+  const out = []
+  for (const item of Array.isArray(input) ? input : [{ role: 'user', content: String(input ?? '') }]) {
+    if (item.type === 'function_call') out.push({ role: 'assistant', content: [{ type: 'tool_use' }] })
+    else if (item.role === 'user') {
+      const text = typeof item.content === 'string' ? item.content : (item.content ?? []).map((c) => c.text ?? '').join('\n')
+      out.push({ role: 'user', content: text })
+    }
+  }
+  return out
+}
+
+function responses(body, res, workdir) {
+  const toolNames = (body.tools ?? []).map((t) => t.name).filter(Boolean)
+  const step = nextStep(responsesMessages(body.input), toolNames, workdir, 'responses')
+  const n = ++ids
+  const id = `resp_${n}`
+  const item = step.tool
+    ? { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: step.tool.name, arguments: JSON.stringify(step.tool.input), status: 'completed' }
+    : { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] }
+  const usage = { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } }
+  sse(res, [
+    ['response.created', { type: 'response.created', response: { id, status: 'in_progress', output: [] } }],
+    ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],
+    ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
+    ['response.completed', { type: 'response.completed', response: { id, status: 'completed', output: [item], usage } }],
+  ])
 }
 
 function sse(res, events) {
@@ -148,6 +185,7 @@ export async function startFakeModel({ workdir }) {
           res.end(JSON.stringify({ input_tokens: 100 }))
         } else if (req.method === 'POST' && url.includes('/messages')) anthropic(body, res, server.workdir)
         else if (req.method === 'POST' && url.includes('/chat/completions')) openai(body, res, server.workdir)
+        else if (req.method === 'POST' && url.includes('/responses')) responses(body, res, server.workdir)
         else if (url.includes('/models')) {
           res.writeHead(200, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', type: 'model', display_name: 'Fake' }] }))

@@ -89,3 +89,8 @@ export function codexBinary() {
   if (!triple) return null
   return firstExisting([path.join(nm, `@openai/codex-${process.platform}-${process.arch}/vendor/${triple}/bin/codex`)])
 }
+
+/** Gemini CLI's script from the pinned devDependency (@google/gemini-cli), run with this Node. */
+export function geminiScript() {
+  return firstExisting([path.join(repo, 'node_modules/@google/gemini-cli/bundle/gemini.js')])
+}

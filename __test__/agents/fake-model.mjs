@@ -4,13 +4,14 @@
 // Codex, whose only file tool is its shell (`exec_command`): `READ:f` becomes
 // `cat f`, `WRITE:f` a redirection into `f`. It records every request and answers with
 // tool calls scripted in the user's prompt: `READ:src/a.ts` and
-// `WRITE:src/new.ts` become one call each, in order, then a plain answer;
+// `WRITE:src/new.ts` become one call each, in order, then a plain answer
+// (`CAT:src/a.ts` reads through the agent's shell tool instead);
 // `CALL:<tool>:<base64url JSON>` calls the tool whose name is or ends with
 // `_<tool>` (MCP tools: `mcp__server__tool`, `server_tool`) with that input.
 import http from 'node:http'
 import path from 'node:path'
 
-const DIRECTIVE = /\b(READ|WRITE):([A-Za-z0-9_./-]+)|\bCALL:([A-Za-z0-9_]+):([A-Za-z0-9_-]+)/g
+const DIRECTIVE = /\b(READ|WRITE|CAT):([A-Za-z0-9_./-]+)|\bCALL:([A-Za-z0-9_]+):([A-Za-z0-9_-]+)/g
 
 /** The directive that makes the fake model call `tool` with `input`. */
 export function callDirective(tool, input) {
@@ -27,7 +28,7 @@ export function texts(value, out = []) {
 
 /** How many times `needle` occurs in a request's messages (and system). */
 export function count(body, needle) {
-  const all = texts([body.system ?? '', body.messages ?? [], body.input ?? [], body.instructions ?? '']).join('\n')
+  const all = texts([body.system ?? '', body.messages ?? [], body.input ?? [], body.instructions ?? '', body.contents ?? [], body.systemInstruction ?? '']).join('\n')
   return all.split(needle).length - 1
 }
 
@@ -63,8 +64,19 @@ function nextStep(messages, toolNames, workdir, flavour) {
   const file = path.join(workdir, rel)
   if (flavour === 'responses') {
     if (!toolNames.includes('exec_command')) return { text: 'Done.' }
-    const cmd = verb === 'READ' ? `cat ${rel}` : `mkdir -p ${path.dirname(rel)} && echo 'export const created = 1' > ${rel}`
+    const cmd = verb !== 'WRITE' ? `cat ${rel}` : `mkdir -p ${path.dirname(rel)} && echo 'export const created = 1' > ${rel}`
     return { tool: { name: 'exec_command', input: { cmd } } }
+  }
+  if (flavour === 'gemini') {
+    if (verb === 'CAT') return toolNames.includes('run_shell_command') ? { tool: { name: 'run_shell_command', input: { command: `sed -n '1,20p' ${rel}` } } } : { text: 'Done.' }
+    const name = verb === 'READ' ? 'read_file' : 'write_file'
+    if (!toolNames.includes(name)) return { text: 'Done.' }
+    return { tool: { name, input: verb === 'READ' ? { file_path: rel } : { file_path: rel, content: 'export const created = 1\n' } } }
+  }
+  if (verb === 'CAT') {
+    const shell = flavour === 'anthropic' ? 'Bash' : 'bash'
+    if (!toolNames.includes(shell)) return { text: 'Done.' }
+    return { tool: { name: shell, input: { command: `cat ${rel}`, description: 'read' } } }
   }
   if (flavour === 'anthropic') {
     const name = verb === 'READ' ? 'Read' : 'Write'
@@ -104,6 +116,32 @@ function responses(body, res, workdir) {
     ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
     ['response.completed', { type: 'response.completed', response: { id, status: 'completed', output: [item], usage } }],
   ])
+}
+
+/** Gemini's contents as chat-like messages for `nextStep`. */
+function geminiMessages(contents) {
+  const out = []
+  for (const c of contents ?? []) {
+    const parts = c.parts ?? []
+    if (c.role === 'model') {
+      const calls = parts.filter((p) => p.functionCall).length
+      if (calls) out.push({ role: 'assistant', content: Array.from({ length: calls }, () => ({ type: 'tool_use' })) })
+    } else {
+      const text = parts.filter((p) => typeof p.text === 'string').map((p) => p.text).join('\n')
+      if (text) out.push({ role: 'user', content: text })
+    }
+  }
+  return out
+}
+
+function gemini(body, url, res, workdir) {
+  const toolNames = (body.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name))
+  const step = nextStep(geminiMessages(body.contents), toolNames, workdir, 'gemini')
+  const part = step.tool ? { functionCall: { name: step.tool.name, args: step.tool.input } } : { text: step.text }
+  const chunk = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } }
+  if (url.includes('alt=sse')) return sse(res, [[null, chunk]])
+  res.writeHead(200, { 'content-type': 'application/json' })
+  res.end(JSON.stringify(url.includes('streamGenerateContent') ? [chunk] : chunk))
 }
 
 function sse(res, events) {
@@ -186,6 +224,11 @@ export async function startFakeModel({ workdir }) {
         } else if (req.method === 'POST' && url.includes('/messages')) anthropic(body, res, server.workdir)
         else if (req.method === 'POST' && url.includes('/chat/completions')) openai(body, res, server.workdir)
         else if (req.method === 'POST' && url.includes('/responses')) responses(body, res, server.workdir)
+        else if (req.method === 'POST' && /:(stream)?generateContent/i.test(url)) gemini(body, url, res, server.workdir)
+        else if (req.method === 'POST' && url.includes(':countTokens')) {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ totalTokens: 10 }))
+        }
         else if (url.includes('/models')) {
           res.writeHead(200, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', type: 'model', display_name: 'Fake' }] }))

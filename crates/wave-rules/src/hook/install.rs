@@ -162,9 +162,15 @@ fn add_ours(agent: HookAgent, doc: &mut Map<String, Value>, prefix: &str) {
                 if let Some(m) = matcher {
                     group.insert("matcher".into(), json!(m));
                 }
+                // Gemini CLI counts the timeout in milliseconds, Codex in seconds.
+                let timeout = if agent == HookAgent::Gemini {
+                    TIMEOUT_SECS * 1000
+                } else {
+                    TIMEOUT_SECS
+                };
                 group.insert(
                     "hooks".into(),
-                    json!([{ "type": "command", "command": command, "timeout": TIMEOUT_SECS }]),
+                    json!([{ "type": "command", "command": command, "timeout": timeout }]),
                 );
                 Value::Object(group)
             }

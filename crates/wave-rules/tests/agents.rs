@@ -101,21 +101,14 @@ fn where_the_hook_output_does_not_reach_the_model_the_rules_stay_due() {
     let (tmp, work) = project();
     let state = tmp.path().join("state");
     let w = work.to_str().unwrap();
-    // Copilot CLI native hooks: nothing printed, nothing marked delivered.
-    let copilot = json!({"sessionId":"cp","cwd":w,"toolName":"view","toolArgs":"{\"path\":\"src/api/customers.ts\"}"});
-    let args = ["hook", "--agent", "copilot", "PostToolUse"];
+    // Cursor: beforeReadFile cannot add context; the session learns the
+    // file, nothing is marked delivered.
+    let cursor_read = json!({"conversation_id":"cu","workspace_roots":[w],"hook_event_name":"beforeReadFile","file_path":"src/api/customers.ts"});
+    let args = ["hook", "--agent", "cursor", "PostToolUse"];
     for _ in 0..2 {
-        let (out, err, code) = wave(&work, &state, &args, copilot.to_string().as_bytes());
+        let (out, err, code) = wave(&work, &state, &args, cursor_read.to_string().as_bytes());
         assert_eq!((out.as_str(), code), ("", 0), "{err}");
     }
-    let prompt = json!({"sessionId":"cp","cwd":w,"prompt":"the customer list"});
-    let (out, _, _) = wave(
-        &work,
-        &state,
-        &["hook", "--agent", "copilot", "UserPromptSubmit"],
-        prompt.to_string().as_bytes(),
-    );
-    assert_eq!(out, "");
     let session: Value = json_files(&state)
         .into_iter()
         .find(|v| v.get("files").is_some())
@@ -126,15 +119,19 @@ fn where_the_hook_output_does_not_reach_the_model_the_rules_stay_due() {
         json!(["src/api/customers.ts"]),
         "{session}"
     );
-    // Cursor: a read adds no context (beforeReadFile cannot), the rule stays due.
-    let cursor = json!({"conversation_id":"cu","workspace_roots":[w],"hook_event_name":"beforeReadFile","file_path":work.join("src/api/customers.ts")});
+    // Its stop is the one route: a follow-up message.
+    let stop = json!({"conversation_id":"cu2","workspace_roots":[w],"hook_event_name":"stop","status":"completed"});
     let (out, _, code) = wave(
         &work,
         &state,
-        &["hook", "--agent", "cursor", "PostToolUse"],
-        cursor.to_string().as_bytes(),
+        &["hook", "--agent", "cursor", "Stop"],
+        stop.to_string().as_bytes(),
     );
-    assert_eq!((out.as_str(), code), ("", 0));
+    assert_eq!(
+        (out.as_str(), code),
+        ("", 0),
+        "no sticky rule, no follow-up"
+    );
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! | `claude` | `.claude/settings.json` | same names | `Read` `Edit` `MultiEdit` `Write` `NotebookEdit` | `Bash` | `additionalContext`; Stop by blocking |
 //! | `codex` | `.codex/hooks.json` | same names (Claude's format) | `apply_patch` (its patch text) | `Bash`, `shell` (argv) | `additionalContext`; Stop by blocking |
 //! | `gemini` | `.gemini/settings.json` `hooks` | SessionStart, BeforeAgent, AfterTool, AfterAgent | `read_file` `read_many_files` `write_file` `replace` | `run_shell_command` | `hookSpecificOutput.additionalContext` (trusted `<hook_context>`); AfterAgent by blocking |
-//! | `copilot` | `.github/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop | `view` `edit` `create` | `bash` | nothing: the output of these hooks is not given to the model, so no rule is marked delivered (the rules stay due for the MCP server) |
+//! | `copilot` | `.github/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop | `view` `edit` `create` | `bash` | top-level `additionalContext` (native hooks; recorded in -p mode: the `hookSpecificOutput` of Claude-format hooks is dropped there); agentStop by blocking |
 //! | `cursor` | `.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop | `beforeReadFile` / `afterFileEdit` `file_path` | `command` | only `stop`'s `followup_message`; the others cannot add context, so their rules stay due |
 //!
 //! Topic matching sees only the user's words: `prompt` as the agent sends it
@@ -34,8 +34,7 @@ impl HookAgent {
     /// delivered: the rules stay due.
     pub fn delivers(self, event: &HookAction) -> bool {
         match self {
-            HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini => true,
-            HookAgent::Copilot => false,
+            HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini | HookAgent::Copilot => true,
             HookAgent::Cursor => matches!(event, HookAction::Stop),
         }
     }
@@ -162,8 +161,13 @@ pub fn normalize(agent: HookAgent, payload: Value) -> Value {
             if let Some(p) = text("prompt") {
                 out.insert("prompt".into(), json!(p));
             }
+            // Copilot's sessionStart says `new` where Claude Code says `startup`.
             if let Some(s) = text("source") {
+                let s = if s == "new" { "startup".to_string() } else { s };
                 out.insert("source".into(), json!(s));
+            }
+            if let Some(Value::Bool(b)) = v.get("stop_hook_active") {
+                out.insert("stop_hook_active".into(), json!(b));
             }
             if let Some(name) = text("toolName").or_else(|| text("tool_name")) {
                 let args = match v.get("toolArgs").or_else(|| v.get("tool_input")) {
@@ -231,6 +235,7 @@ pub fn output(agent: HookAgent, event: &HookAction, text: &str) -> Option<Value>
     Some(match (agent, event) {
         (HookAgent::Cursor, HookAction::Stop) => json!({ "followup_message": text }),
         (_, HookAction::Stop) => json!({ "decision": "block", "reason": text }),
+        (HookAgent::Copilot, _) => json!({ "additionalContext": text }),
         _ => json!({ "hookSpecificOutput": {
             "hookEventName": agent.event_name(event),
             "additionalContext": text,
@@ -268,8 +273,8 @@ mod tests {
             ),
             (
                 HookAgent::Copilot,
-                json!({"cwd":"/w","toolName":"bash","toolArgs":{"command":"head a.ts"}}),
-                json!({"cwd":"/w","tool_name":"Bash","tool_input":{"command":"head a.ts"}}),
+                json!({"sessionId":"c","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"head a.ts"},"toolResult":{"resultType":"success"}}),
+                json!({"session_id":"c","cwd":"/w","tool_name":"Bash","tool_input":{"command":"head a.ts"}}),
             ),
             (
                 HookAgent::Codex,
@@ -298,7 +303,10 @@ mod tests {
             output(HookAgent::Gemini, &post, "R").unwrap()["hookSpecificOutput"]["hookEventName"],
             "AfterTool"
         );
-        assert_eq!(output(HookAgent::Copilot, &post, "R"), None);
+        assert_eq!(
+            output(HookAgent::Copilot, &post, "R"),
+            Some(json!({"additionalContext": "R"}))
+        );
         assert_eq!(output(HookAgent::Cursor, &post, "R"), None);
         assert_eq!(
             output(HookAgent::Cursor, &HookAction::Stop, "R"),

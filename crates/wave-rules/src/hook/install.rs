@@ -86,7 +86,7 @@ pub fn trust_step(agent: HookAgent) -> &'static str {
         HookAgent::Claude => "",
         HookAgent::Codex => "Codex runs project hooks only in a trusted project: run `codex` once in the project and trust it (or add it under [projects] with trust_level = \"trusted\" in ~/.codex/config.toml).",
         HookAgent::Gemini => "Gemini CLI runs project hooks only in a trusted folder: trust it when asked (or set GEMINI_CLI_TRUST_WORKSPACE=true in CI).",
-        HookAgent::Copilot => "Copilot CLI asks to trust the folder on first run; its hook output does not reach the model, so also run `wave-rules mcp install --client copilot` for the rules.",
+        HookAgent::Copilot => "Copilot CLI runs repository hooks only in a trusted folder: trust it when asked, or add it to \"trusted_folders\" in ~/.copilot/config.json.",
         HookAgent::Cursor => "Cursor reads .cursor/hooks.json when the project opens; restart Cursor after installing.",
     }
 }

@@ -94,3 +94,9 @@ export function codexBinary() {
 export function geminiScript() {
   return firstExisting([path.join(repo, 'node_modules/@google/gemini-cli/bundle/gemini.js')])
 }
+
+/** Copilot CLI's native binary from the pinned devDependency (@github/copilot). */
+export function copilotBinary() {
+  const nm = path.join(repo, 'node_modules')
+  return firstExisting([path.join(nm, `@github/copilot-${process.platform}-${process.arch}/copilot`)])
+}

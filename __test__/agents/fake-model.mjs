@@ -83,6 +83,10 @@ function nextStep(messages, toolNames, workdir, flavour) {
     if (!toolNames.includes(name)) return { text: 'Done.' }
     return { tool: { name, input: verb === 'READ' ? { file_path: file } : { file_path: file, content: 'export const created = 1\n' } } }
   }
+  if (toolNames.includes('view') && verb !== 'CAT') {
+    // Copilot CLI: view / create with `path`.
+    return { tool: verb === 'READ' ? { name: 'view', input: { path: file } } : { name: 'create', input: { path: file, file_text: 'export const created = 1\n' } } }
+  }
   const name = verb === 'READ' ? 'read' : 'write'
   if (!toolNames.includes(name)) return { text: 'Done.' }
   return { tool: { name, input: verb === 'READ' ? { filePath: file } : { filePath: file, content: 'export const created = 1\n' } } }

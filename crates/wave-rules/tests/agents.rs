@@ -209,3 +209,144 @@ fn json_files(dir: &Path) -> Vec<Value> {
     }
     out
 }
+
+/// The shell forms of the access-method matrix: each reads or writes
+/// `src/api/customers.ts`.
+const SHELL_FORMS: &[(&str, &str)] = &[
+    ("cat", "cat src/api/customers.ts"),
+    ("head", "head -n 20 src/api/customers.ts"),
+    ("tail", "tail -n 5 src/api/customers.ts"),
+    ("less", "less src/api/customers.ts"),
+    ("sed", "sed -n '1,80p' src/api/customers.ts"),
+    ("awk", "awk '{print NR\": \"$0}' src/api/customers.ts"),
+    ("grep", "grep -n export src/api/customers.ts"),
+    ("rg", "rg -n export src/api/customers.ts"),
+    ("git show", "git show HEAD:src/api/customers.ts"),
+    ("git diff", "git diff -- src/api/customers.ts"),
+    ("git blame", "git blame src/api/customers.ts"),
+    ("diff", "diff src/api/customers.ts src/a.ts"),
+    ("> redirect", "echo x > src/api/customers.ts"),
+    (">> redirect", "echo x >> src/api/customers.ts"),
+    ("tee", "echo x | tee src/api/customers.ts"),
+    ("cp target", "cp src/a.ts src/api/customers.ts"),
+    ("mv target", "mv src/b.ts src/api/customers.ts"),
+    ("pipeline", "cat src/api/customers.ts | wc -l"),
+    ("&& list", "cd src && cat api/customers.ts"),
+    ("subshell", "(cat src/api/customers.ts)"),
+];
+
+/// One agent's payload for a file tool or a shell command.
+fn tool_payload(agent: &str, session: &str, w: &str, tool: &str, arg: &str) -> Value {
+    match agent {
+        "copilot" => {
+            let args = if tool == "bash" {
+                json!({ "command": arg })
+            } else {
+                json!({ "path": arg })
+            };
+            json!({"sessionId": session, "timestamp": 1, "cwd": w, "toolName": tool, "toolArgs": args})
+        }
+        "cursor" => {
+            let key = if tool == "shell" {
+                "command"
+            } else {
+                "file_path"
+            };
+            json!({"conversation_id": session, "workspace_roots": [w], "hook_event_name": tool, key: arg})
+        }
+        _ => {
+            let input = match tool {
+                "Bash" | "shell" | "run_shell_command" => json!({ "command": arg }),
+                "NotebookEdit" => json!({ "notebook_path": arg }),
+                "apply_patch" => {
+                    json!({ "input": format!("*** Begin Patch\n*** Update File: {arg}\n*** End Patch") })
+                }
+                "read_many_files" => json!({ "paths": [arg] }),
+                _ => json!({ "file_path": arg }),
+            };
+            json!({"session_id": session, "cwd": w, "tool_name": tool, "tool_input": input})
+        }
+    }
+}
+
+/// Every agent x every file tool it has and every shell form: the path rule
+/// comes exactly once per session, and again (once) after a compaction.
+#[test]
+fn access_method_matrix() {
+    let (tmp, work) = project();
+    std::fs::write(work.join("src/a.ts"), "x\n").unwrap();
+    let state = tmp.path().join("state");
+    let w = work.to_str().unwrap();
+    let file = "src/api/customers.ts";
+    // (agent, its file tools, its shell tool, whether it has a compaction that hooks see)
+    let agents: &[(&str, &[&str], &str, bool)] = &[
+        (
+            "claude",
+            &["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"],
+            "Bash",
+            true,
+        ),
+        ("codex", &["apply_patch"], "Bash", true),
+        (
+            "gemini",
+            &["read_file", "read_many_files", "write_file", "replace"],
+            "run_shell_command",
+            false,
+        ),
+        ("copilot", &["view", "edit", "create"], "bash", false),
+    ];
+    let mut table = Vec::new();
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for (agent, tools, shell, compacts) in agents {
+        let methods = tools
+            .iter()
+            .map(|t| (t.to_string(), t.to_string(), file.to_string()))
+            .chain(SHELL_FORMS.iter().map(|(name, cmd)| {
+                (
+                    format!("{shell}: {name}"),
+                    shell.to_string(),
+                    cmd.to_string(),
+                )
+            }));
+        for (label, tool, arg) in methods {
+            n += 1;
+            let session = format!("m{n}");
+            let payload = tool_payload(agent, &session, w, &tool, &arg).to_string();
+            let post = ["hook", "--agent", agent, "PostToolUse"];
+            let first = wave(&work, &state, &post, payload.as_bytes()).0;
+            let second = wave(&work, &state, &post, payload.as_bytes()).0;
+            let mut ok = first.matches(API).count() == 1 && !second.contains(API);
+            let mut after = "-".to_string();
+            if *compacts {
+                let start =
+                    json!({"session_id": session, "cwd": w, "source": "compact"}).to_string();
+                let again = wave(
+                    &work,
+                    &state,
+                    &["hook", "--agent", agent, "SessionStart"],
+                    start.as_bytes(),
+                )
+                .0;
+                let once = again.matches(API).count() == 1;
+                ok &= once;
+                after = if once { "once" } else { "MISSING" }.into();
+            }
+            table.push(format!(
+                "| {agent} | {label} | {} | {} | {after} |",
+                first.matches(API).count(),
+                second.matches(API).count()
+            ));
+            if !ok {
+                failures.push(format!(
+                    "{agent} {label}: first {first:?} second {second:?}"
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "| agent | method | first read | again | after compaction |\n| --- | --- | --- | --- | --- |\n{}",
+        table.join("\n")
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

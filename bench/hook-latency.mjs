@@ -4,7 +4,9 @@
 // root and subdirectories). Every event, for the Rust binary
 // (target/release/wave-rules), the npm bin run by node, and `npx wave-rules`.
 // Prints a Markdown table of p50 / p95 in milliseconds; /bin/true is the
-// floor (what spawning alone costs on this machine).
+// floor (what spawning alone costs on this machine). A second table: the
+// Rust binary's PostToolUse per agent dialect (`hook --agent NAME`), each
+// reading the file through its shell tool, so the shell parser is in it.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -82,6 +84,20 @@ for (const [name, cmd, args] of forms) {
     cells.push({ name, event, cmd, args: [...args, 'hook', event], input, every: cmd === 'npx' ? 5 : 1, times: [] })
   }
 }
+// Per agent: its payload of a shell read of one file (parsed by the core's shell).
+const command = 'cd src && sed -n 1,80p mod4/a.ts | grep -n export'
+const agentPayloads = [
+  ['claude', { session_id: 'bench-a-claude', cwd: work, tool_name: 'Bash', tool_input: { command } }],
+  ['codex', { session_id: 'bench-a-codex', cwd: work, tool_name: 'Bash', tool_input: { command } }],
+  ['gemini', { session_id: 'bench-a-gemini', cwd: work, hook_event_name: 'AfterTool', tool_name: 'run_shell_command', tool_input: { command } }],
+  ['copilot', { sessionId: 'bench-a-copilot', cwd: work, toolName: 'bash', toolArgs: { command } }],
+  ['cursor', { conversation_id: 'bench-a-cursor', workspace_roots: [work], hook_event_name: 'afterShellExecution', command }],
+]
+if (fs.existsSync(rust)) {
+  for (const [agent, payload] of agentPayloads) {
+    cells.push({ name: `agent:${agent}`, event: 'PostToolUse', cmd: rust, args: ['hook', '--agent', agent, 'PostToolUse'], input: JSON.stringify(payload), every: 1, times: [] })
+  }
+}
 const load = os.loadavg()
 for (let round = 0; round < RUNS; round++) {
   for (const c of cells) if (round % c.every === 0) c.times.push(once(c.cmd, c.args, c.input))
@@ -101,6 +117,11 @@ for (const [name, cmd] of forms) {
     continue
   }
   console.log(`| ${name} | ${events.map(([e]) => fmt(quantiles(cell(name, e).times))).join(' | ')} |`)
+}
+if (fs.existsSync(rust)) {
+  console.log(`\nPostToolUse per agent (Rust binary, \`hook --agent NAME\`, a shell read: \`${command}\`)\n`)
+  console.log(`| agent | p50 / p95 |\n| --- | --- |`)
+  for (const [agent] of agentPayloads) console.log(`| ${agent} | ${fmt(quantiles(cell(`agent:${agent}`, 'PostToolUse').times))} |`)
 }
 console.log('\ncells: p50 / p95 in ms, one process each, spawned from Node (spawnSync), stdin = the event JSON')
 fs.rmSync(root, { recursive: true, force: true })

@@ -9,12 +9,59 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** One conversation's delivery state (the core's `Session`). */
+export declare class DeliverySession {
+  constructor()
+  /** A session saved with `toJson()`. */
+  static fromJson(text: string): DeliverySession
+  toJson(): string
+  /** A start was delivered. */
+  get started(): boolean
+  /** The session starts: `how` is `startup`, `resume`, `compact` or `clear`. */
+  start(engine: RuleEngine, how: string, memory?: string | undefined | null, budget?: DeliveryBudget | undefined | null): Due
+  /** A prompt: its topic rules (every time), the always-on rules not given. */
+  prompt(engine: RuleEngine, prompt: string, budget?: DeliveryBudget | undefined | null): Due
+  /** Files touched: the conditional rules they activate, not given yet. */
+  filesTouched(engine: RuleEngine, files: Array<string>, budget?: DeliveryBudget | undefined | null): Due
+  /**
+   * Every rule active for these files and prompt; those given are named
+   * in `given`, unless `again`.
+   */
+  request(engine: RuleEngine, files: Array<string>, prompt: string | undefined | null, again: boolean, budget?: DeliveryBudget | undefined | null): Due
+  /**
+   * Reminder mode: one reminder per conditional rule active for these
+   * files (added to the session's) and prompt, not given yet.
+   */
+  reminders(engine: RuleEngine, files: Array<string>, prompt?: string | undefined | null): Array<Reminder>
+  /** The text of `due` reached the model. */
+  commit(engine: RuleEngine, due: Due): void
+  /** These rules (ids) reached the model. */
+  commitIds(engine: RuleEngine, ids: Array<string>): void
+  /** The conversation was compacted: what was delivered is gone from it. */
+  compacted(): void
+  /**
+   * A saved transcript (since the last compaction): the rules whose
+   * reminder or rendered entry it holds count as delivered.
+   */
+  restore(engine: RuleEngine, transcript: string): void
+  /**
+   * What to tell the model at the end of a turn for the active
+   * `remind: every-turn` rules, or null.
+   */
+  stop(): string | null
+  /** The short lines of the active `remind: every-turn` rules. */
+  stickyLines(): Array<string>
+  /** Ids delivered since the start or the last compaction, sorted. */
+  delivered(): Array<string>
+}
+
 /**
  * User and project memory topics (see the core's `memory` module). Every
  * operation runs off the main thread and returns a promise.
+ * (`NativeMemoryStore` in JS: the package's `MemoryStore` wraps it with defaults.)
  */
-export declare class MemoryStore {
-  constructor(options: MemoryStoreOptions)
+export declare class NativeMemoryStore {
+  constructor(options: NativeMemoryStoreOptions)
   get userDir(): string
   get projectDir(): string
   /** The index text of a scope; empty when it has none. */
@@ -34,7 +81,7 @@ export declare class MemoryStore {
   /** Runs `memory_read` or `memory_write`; resolves to text for the model. */
   runTool(name: string, input: any): Promise<string>
 }
-export type JsMemoryStore = MemoryStore
+export type JsMemoryStore = NativeMemoryStore
 
 /** The compiled rules of one workdir and its sources. */
 export declare class RuleEngine {
@@ -110,6 +157,14 @@ export interface CliOutput {
   exitCode: number
 }
 
+/** The budget of a rendered rules section. */
+export interface DeliveryBudget {
+  maxLines?: number
+  maxBytes?: number
+  /** Rules given before keep their places when given again. */
+  keepOrder?: boolean
+}
+
 export interface Diagnostic {
   severity: 'error' | 'warning' | 'info'
   code: string
@@ -117,6 +172,20 @@ export interface Diagnostic {
   filePath: string
   line?: number
   column?: number
+}
+
+/** What is due now. Nothing counts as delivered until `commit(due)`. */
+export interface Due {
+  /** The rendered text ('' when nothing is due). */
+  text: string
+  /** Ids of the rules rendered, in the order rendered. */
+  ruleIds: Array<string>
+  /** Ids left out to fit the budget. */
+  omitted: Array<string>
+  /** Ids of the rules active but already delivered. */
+  given: Array<string>
+  /** The answer to a session start (committing it marks the session started). */
+  starts: boolean
 }
 
 export interface EngineOptions {
@@ -159,7 +228,10 @@ export interface MemoryRule {
   format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
 }
 
-export interface MemoryStoreOptions {
+/** JSON-schema specs of the memory tools: `[{ name, description, parameters }]`. */
+export declare function memoryToolDefinitions(): any
+
+export interface NativeMemoryStoreOptions {
   /** The project root (its canonical path names the project's memory). */
   workdir: string
   homeDir: string
@@ -169,11 +241,51 @@ export interface MemoryStoreOptions {
   projectDir?: string
 }
 
-/** JSON-schema specs of the memory tools: `[{ name, description, parameters }]`. */
-export declare function memoryToolDefinitions(): any
+/**
+ * The prompt text for `rules`, the order used and the ids left out (the
+ * core's `render::plan_rules`).
+ */
+export declare function nativePlanRules(rules: Array<MemoryRule>, options?: RenderOptions | undefined | null): RenderPlan
 
 /** The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`. */
 export declare function readRuleToolDefinition(): any
+
+/** A reminder: the rule id and its `<system-reminder>` block. */
+export interface Reminder {
+  ruleId: string
+  text: string
+}
+
+/** The rule ids of the `<system-reminder rule="id">` blocks in `text`. */
+export declare function reminderIds(text: string): Array<string>
+
+/** The `<system-reminder rule="id">` block for a rule (reminder mode). */
+export declare function reminderText(rule: MemoryRule): string
+
+/** The headings of the rendered text: `[mandatoryHeader, mandatoryFooter, rulesHeading]`. */
+export declare function renderHeadings(): Array<string>
+
+export interface RenderOptions {
+  /** Ids of the rules a prompt topic activated: rendered first, as constraints. */
+  topicRuleIds?: Array<string>
+  /** The `order` of the previous render: those rules keep their places. */
+  previousOrder?: Array<string>
+  /** At most this many lines for the rules section. */
+  maxLines?: number
+  /** At most this many UTF-8 bytes for the rules section. */
+  maxBytes?: number
+  /** Memory text, placed after the rules section. */
+  memory?: string
+}
+
+export interface RenderPlan {
+  /** The full text: rules section, then memory. */
+  text: string
+  /** Ids in the order rendered; pass as `previousOrder` next time. */
+  order: Array<string>
+  /** Ids left out to fit the budget. */
+  omitted: Array<string>
+}
 
 export interface RuleMetadata {
   paths?: Array<string>
@@ -242,6 +354,18 @@ export declare function setWorkingDir(dir: string): void
  * `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
  */
 export declare function sourceNames(): Array<string>
+
+/**
+ * One short line for a `remind: every-turn` rule: `[id] description`, or
+ * its first line.
+ */
+export declare function stickyLine(rule: MemoryRule): string
+
+/**
+ * The files a tool call's input names (the keys every agent uses:
+ * `file_path`, `filePath`, `notebook_path`, `path`).
+ */
+export declare function toolInputFiles(input: any): Array<string>
 
 export interface TopicEntry {
   /** The name the topic was first written under. */

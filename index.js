@@ -835,12 +835,19 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
-module.exports.MemoryStore = nativeBinding.MemoryStore
+module.exports.DeliverySession = nativeBinding.DeliverySession
+module.exports.NativeMemoryStore = nativeBinding.NativeMemoryStore
 module.exports.JsMemoryStore = nativeBinding.JsMemoryStore
 module.exports.RuleEngine = nativeBinding.RuleEngine
 module.exports.memoryToolDefinitions = nativeBinding.memoryToolDefinitions
+module.exports.nativePlanRules = nativeBinding.nativePlanRules
 module.exports.readRuleToolDefinition = nativeBinding.readRuleToolDefinition
+module.exports.reminderIds = nativeBinding.reminderIds
+module.exports.reminderText = nativeBinding.reminderText
+module.exports.renderHeadings = nativeBinding.renderHeadings
 module.exports.runCli = nativeBinding.runCli
 module.exports.runCliAsync = nativeBinding.runCliAsync
 module.exports.setWorkingDir = nativeBinding.setWorkingDir
 module.exports.sourceNames = nativeBinding.sourceNames
+module.exports.stickyLine = nativeBinding.stickyLine
+module.exports.toolInputFiles = nativeBinding.toolInputFiles

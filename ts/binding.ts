@@ -92,7 +92,7 @@ function load(): typeof Native {
   }
 }
 
-/** The native (or WASI) module: `RuleEngine`, `MemoryStore`, `runCli`, ... */
+/** The native (or WASI) module: `RuleEngine`, `NativeMemoryStore`, `runCli`, ... */
 export const native: typeof Native = load()
 
 /** Which artifact loaded: `native` or `wasm32-wasi`. */

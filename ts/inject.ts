@@ -22,8 +22,8 @@
 import { ConversationReader } from './conversation'
 import { MemoryRuleManager, readRuleToolDefinition } from './manager'
 import type { MemoryRuleManagerOptions, ReadRuleToolDefinition } from './manager'
-import { planRules } from './render'
-import { reminderText } from './session'
+import { planRules } from './session'
+import { DeliverySession } from '../index'
 import type { MemoryRule } from '../index'
 
 export interface RuleInjectorOptions {
@@ -86,13 +86,13 @@ interface Session {
   rendered: { key: string; text: string }
   /** The last offer of on-request rules, by its key. */
   offer: { key: string; text: string; ids: string[] }
-  delivered: Set<string>
+  /** What the conversation was given (the core's session). */
+  delivery: DeliverySession
+  /** The delivery session must see every file and the prompt again (after a reset, a compaction or a new rule set). */
+  whole: boolean
+  /** Where each reminder went in the SDK's list (the SDK's messages are rebuilt every call). */
   reminders: PlacedReminder[]
 }
-
-/** Not always on: fired by files, topics, content or a mention, or offered on request. */
-const isConditional = (r: MemoryRule) =>
-  r.metadata.paths != null || r.metadata.topics != null || r.metadata.regex != null || r.metadata.activation != null
 
 export class RuleInjector {
   readonly manager: MemoryRuleManager
@@ -127,28 +127,38 @@ export class RuleInjector {
       s.generation = manager.generation
       s.pathIds = new Set(this.#pathRuleIds(update.files))
       s.topicPrompt = undefined
+      s.whole = true
     } else if (update.newFiles.length > 0) {
       for (const id of this.#pathRuleIds(update.newFiles)) s.pathIds.add(id)
     }
-    if (update.prompt !== s.topicPrompt) {
+    const promptChanged = update.prompt !== s.topicPrompt
+    if (promptChanged) {
       s.topicPrompt = update.prompt
       s.topicIds = update.prompt === '' ? [] : manager.getTopicRules(update.prompt).map((r) => r.id)
       s.mentionIds = update.prompt === '' ? [] : manager.getMentionedRules(update.prompt).map((r) => r.id)
     }
     const topics = new Set(s.topicIds)
     const mentioned = new Set(s.mentionIds)
-    const active = manager.getRules().filter((r) => !isConditional(r) || s.pathIds.has(r.id) || topics.has(r.id) || mentioned.has(r.id))
+    const active = manager.getRules().filter((r) => !manager.isConditional(r) || s.pathIds.has(r.id) || topics.has(r.id) || mentioned.has(r.id))
     const { text: offer, ids: available } = this.#offer(s, active)
     const withOffer = (text: string) => (offer === '' ? text : text === '' ? offer : `${text}\n\n${offer}`)
     const memory = this.#options.memory ? await this.#options.memory() : ''
     if ((this.#options.mode ?? 'system-prompt') === 'system-prompt') {
       return { system: withOffer(this.#render(s, active, s.topicIds, memory)), reminders: [], available }
     }
-    const system = this.#render(s, active.filter((r) => !isConditional(r)), [], memory)
-    for (const r of active) {
-      if (!isConditional(r) || s.delivered.has(r.id)) continue
-      s.delivered.add(r.id)
-      s.reminders.push({ at: messages.length, ruleId: r.id, text: reminderText(r) })
+    const system = this.#render(s, active.filter((r) => !manager.isConditional(r)), [], memory)
+    // What is due: the rules the files read since the last call (all of them
+    // when the session must be seen whole) and a changed prompt activate.
+    const files = s.whole ? update.files : update.newFiles
+    const prompt = s.whole || promptChanged ? update.prompt || undefined : undefined
+    s.whole = false
+    if (files.length > 0 || prompt !== undefined) {
+      const due = s.delivery.reminders(manager.engine, files as string[], prompt)
+      if (due.length > 0) {
+        // Returned to the adapter, which puts them in the call: delivered.
+        s.delivery.commitIds(manager.engine, due.map((r) => r.ruleId))
+        for (const r of due) s.reminders.push({ at: messages.length, ruleId: r.ruleId, text: r.text })
+      }
     }
     return { system: withOffer(system), reminders: s.reminders, available }
   }
@@ -185,7 +195,7 @@ export class RuleInjector {
 
   /** Ids of the rules delivered as reminders in a session (since compaction). */
   delivered(sessionId: string): string[] {
-    return [...(this.#sessions.get(sessionId)?.delivered ?? [])].sort()
+    return this.#sessions.get(sessionId)?.delivery.delivered() ?? []
   }
 
   async #refresh(): Promise<void> {
@@ -200,7 +210,8 @@ export class RuleInjector {
   }
 
   #pathRuleIds(files: readonly string[]): string[] {
-    return this.manager.getActiveRules(files as string[]).filter(isConditional).map((r) => r.id)
+    const manager = this.manager
+    return manager.getActiveRules(files as string[]).filter((r) => manager.isConditional(r)).map((r) => r.id)
   }
 
   #session(id: string): Session {
@@ -222,7 +233,8 @@ export class RuleInjector {
         order: [],
         rendered: { key: '', text: '' },
         offer: { key: '', text: '', ids: [] },
-        delivered: new Set(),
+        delivery: new DeliverySession(),
+        whole: true,
         reminders: [],
       }
       this.#sessions.set(id, s)
@@ -234,7 +246,8 @@ export class RuleInjector {
     s.pathIds = new Set()
     s.order = []
     s.rendered = { key: '', text: '' }
-    s.delivered = new Set()
+    s.delivery.compacted()
+    s.whole = true
     s.reminders = []
   }
 }

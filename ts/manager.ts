@@ -104,6 +104,7 @@ export class MemoryRuleManager {
   #rules: MemoryRule[] = []
   #conditional: boolean[] = []
   #unconditional: MemoryRule[] = []
+  #unconditionalSet: ReadonlySet<MemoryRule> = new Set()
   #diagnostics: Diagnostic[] = []
   #sticky: ReadonlySet<string> = new Set()
   /** Where the engine writes active rule indices; reused by every message. */
@@ -171,6 +172,16 @@ export class MemoryRuleManager {
     return this.#generation
   }
 
+  /**
+   * The native engine, for the delivery session (`DeliverySession`), whose
+   * calls take the engine whose rules they answer with.
+   * @internal
+   */
+  get engine(): RuleEngine {
+    this.#sync()
+    return this.#engine
+  }
+
   /** Whether `discoverRules()` (or `reload()`) has completed once. */
   get discovered(): boolean {
     return this.#discovered
@@ -190,6 +201,7 @@ export class MemoryRuleManager {
     this.#rules = this.#engine.rules()
     this.#conditional = this.#engine.conditional()
     this.#unconditional = this.#rules.filter((_, i) => !this.#conditional[i])
+    this.#unconditionalSet = new Set(this.#unconditional)
     this.#diagnostics = this.#engine.diagnostics()
     this.#indices = new Uint32Array(this.#rules.length)
     this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))
@@ -241,6 +253,16 @@ export class MemoryRuleManager {
     } catch {
       return []
     }
+  }
+
+  /**
+   * Whether a rule of this manager (an object from `getRules()` & co.) fires
+   * on something (files, topics, content, a mention, a request) rather than
+   * being always on: the core's answer, fetched at discovery.
+   */
+  isConditional(rule: MemoryRule): boolean {
+    this.#sync()
+    return !this.#unconditionalSet.has(rule)
   }
 
   /** Ids of the rules with `remind: every-turn`, decided at discovery. */

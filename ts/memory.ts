@@ -7,7 +7,7 @@
 import { homedir } from 'node:os'
 // Before '../index': loads the engine with the package's clear error (every entry and subpath).
 import './binding'
-import { MemoryStore as NativeMemoryStore, memoryToolDefinitions as nativeDefinitions } from '../index'
+import { NativeMemoryStore, memoryToolDefinitions as nativeDefinitions } from '../index'
 import type { TopicEntry } from '../index'
 
 export type MemoryScope = 'user' | 'project'

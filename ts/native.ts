@@ -1,5 +1,5 @@
 /**
- * `wave-memory-rules/native`: the raw binding (`RuleEngine`, `MemoryStore`,
+ * `wave-memory-rules/native`: the raw binding (`RuleEngine`, `NativeMemoryStore`,
  * `runCli`, ...), loaded through ./binding so a failed load gets the
  * package's clear error.
  */

@@ -29,8 +29,9 @@
  */
 import { MemoryRuleManager } from './manager'
 import { MemoryStore } from './memory'
-import { planRules } from './render'
-import type { MemoryRule } from '../index'
+import { collectStrings } from './session'
+import { DeliverySession, toolInputFiles } from '../index'
+import type { Due } from '../index'
 
 /** The part of opencode's SDK client the plugin uses. */
 export interface OpencodeClientLike {
@@ -68,29 +69,11 @@ export interface OpencodeHooks {
   ): Promise<void>
 }
 
-/** opencode's tools that read or change one file, and where they name it. */
+/** opencode's tools that read or change one file. */
 export const FILE_TOOLS = new Set(['read', 'edit', 'write', 'multiedit', 'patch'])
-const FILE_ARGS = ['filePath', 'file_path', 'path']
 /** The rules section's budget, as the Claude Code hooks use. */
 export const MAX_BYTES = 9_000
 const SERVICE = 'wave-memory-rules'
-
-interface SessionRecord {
-  /** Path rules given since creation or the last compaction. */
-  delivered: Set<string>
-  /** Files the session's tools touched (for a compaction). */
-  files: Set<string>
-  /** The transcript was read for rules given by an earlier process. */
-  restored: boolean
-}
-
-/** Every string inside a value (bounded depth). */
-function strings(value: unknown, out: string[], depth = 0): void {
-  if (depth > 8) return
-  if (typeof value === 'string') out.push(value)
-  else if (Array.isArray(value)) value.forEach((v) => strings(v, out, depth + 1))
-  else if (typeof value === 'object' && value !== null) Object.values(value).forEach((v) => strings(v, out, depth + 1))
-}
 
 /** The messages after the latest compaction summary. */
 function sinceCompaction(messages: any[]): any[] {
@@ -102,6 +85,10 @@ function sinceCompaction(messages: any[]): any[] {
   return messages.slice(start)
 }
 
+/** The files a tool call names (the core's keys), when it is a file tool. */
+const filesOf = (tool: unknown, args: unknown): string[] =>
+  FILE_TOOLS.has(String(tool).toLowerCase()) && typeof args === 'object' && args !== null ? toolInputFiles(args) : []
+
 /**
  * The plugin's hooks for a project directory. `homeDir` (default: the
  * user's home) is where user rules and memory live.
@@ -110,13 +97,14 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
   const workdir = input.directory || input.worktree || process.cwd()
   const manager = new MemoryRuleManager({ workdir, homeDir: options.homeDir })
   const memory = new MemoryStore({ workdir, homeDir: options.homeDir })
-  const tracked = new Set<string>()
-  const sessions = new Map<string, SessionRecord>()
+  /** Per session: what it was given (the core's session), and whether its transcript was read back. */
+  const sessions = new Map<string, { delivery: DeliverySession; restored: boolean }>()
   const record = (id: string) => {
     let r = sessions.get(id)
-    if (!r) sessions.set(id, (r = { delivered: new Set(), files: new Set(), restored: false }))
+    if (!r) sessions.set(id, (r = { delivery: new DeliverySession(), restored: false }))
     return r
   }
+  const budget = { maxBytes: MAX_BYTES }
 
   const log = async (level: 'warn' | 'error', message: string, extra: Record<string, unknown>) => {
     try {
@@ -138,45 +126,35 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
     }
   }
 
-  /** The text for a session: always-on rules, given path rules, memory. */
-  const sessionText = async (id: string): Promise<{ text: string; pathRules: MemoryRule[] }> => {
-    const files = [...(sessions.get(id)?.files ?? [])]
-    const { unconditional, conditional } = manager.getActiveRulesSplit(files)
-    let memoryText = ''
+  const memoryText = async () => {
     try {
-      memoryText = await memory.loadForPrompt({ maxLines: 120 })
+      return await memory.loadForPrompt({ maxLines: 120 })
     } catch {
-      memoryText = ''
+      return ''
     }
-    const plan = planRules([...unconditional, ...conditional], { maxBytes: MAX_BYTES, memory: memoryText })
-    const given = new Set(plan.order)
-    return { text: plan.text, pathRules: conditional.filter((r) => given.has(r.id)) }
   }
 
   /**
    * A session this process has not seen (`opencode run --continue`): the
    * rules an earlier process gave it are in its transcript since the last
-   * compaction; count those as given.
+   * compaction; count those as given, and remember the files its tools
+   * touched (for a compaction).
    */
-  const restore = async (id: string, r: SessionRecord) => {
+  const restore = async (id: string, r: { delivery: DeliverySession; restored: boolean }) => {
     if (r.restored || !input.client.session.messages) return
     r.restored = true
     try {
       const result: any = await input.client.session.messages({ path: { id } })
       const messages = Array.isArray(result) ? result : Array.isArray(result?.data) ? result.data : []
-      // Files its tools touched, over the whole session (for a compaction).
+      const files: string[] = []
       for (const m of messages) {
         for (const part of Array.isArray(m?.parts) ? m.parts : []) {
-          if (part?.type !== 'tool' || !FILE_TOOLS.has(String(part.tool).toLowerCase())) continue
-          const args = part.state?.input ?? {}
-          const file = FILE_ARGS.map((k) => args[k]).find((v) => typeof v === 'string' && v !== '')
-          if (file) r.files.add(file)
+          if (part?.type === 'tool') files.push(...filesOf(part.tool, part.state?.input))
         }
       }
-      const found: string[] = []
-      strings(sinceCompaction(messages), found)
-      const transcript = found.join('\n')
-      for (const rule of manager.getRules()) if (transcript.includes(`[${rule.id}] ${rule.content}`)) r.delivered.add(rule.id)
+      // Seen, not delivered: the due text is dropped.
+      r.delivery.filesTouched(manager.engine, files, budget)
+      r.delivery.restore(manager.engine, collectStrings(sinceCompaction(messages), [], 0, 8).join('\n'))
     } catch (error) {
       await log('warn', `could not read session ${id} to see which rules it has: ${String(error)}`, { sessionID: id })
     }
@@ -198,15 +176,13 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
     }
   }
 
-  const deliverSession = async (id: string, event: string) => {
+  /** Sends what a session start makes due; delivered only when the send went through. */
+  const deliverStart = async (id: string, how: 'startup' | 'compact', event: string) => {
     await reload()
-    const { text, pathRules } = await sessionText(id)
-    if (text === '') return
-    if (await send(id, text, event)) {
-      tracked.add(id)
-      const r = record(id)
-      for (const rule of pathRules) r.delivered.add(rule.id)
-    }
+    const r = record(id)
+    const due: Due = r.delivery.start(manager.engine, how, await memoryText(), budget)
+    if (due.text === '') return
+    if (await send(id, due.text, event)) r.delivery.commit(manager.engine, due)
   }
 
   await reload()
@@ -216,17 +192,14 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
       try {
         if (event?.type === 'session.created') {
           const id = event.properties?.info?.id
-          if (typeof id !== 'string' || tracked.has(id)) return
+          if (typeof id !== 'string' || sessions.get(id)?.delivery.started) return
           record(id).restored = true // a new session has no earlier transcript
-          await deliverSession(id, event.type)
+          await deliverStart(id, 'startup', event.type)
         } else if (event?.type === 'session.compacted') {
           const id = event.properties?.sessionID
           if (typeof id !== 'string') return
-          tracked.delete(id)
-          const r = record(id)
-          await restore(id, r)
-          r.delivered.clear()
-          await deliverSession(id, event.type)
+          await restore(id, record(id))
+          await deliverStart(id, 'compact', event.type)
         }
       } catch (error) {
         await log('error', `event ${event?.type}: ${String(error)}`, { event: event?.type })
@@ -235,21 +208,16 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
 
     async 'tool.execute.after'(call, output) {
       try {
-        if (!FILE_TOOLS.has(String(call?.tool).toLowerCase()) || !output || typeof output.output !== 'string') return
-        const args = call.args ?? {}
-        const file = FILE_ARGS.map((k) => args[k]).find((v) => typeof v === 'string' && v !== '')
-        if (!file || typeof call.sessionID !== 'string') return
+        if (!output || typeof output.output !== 'string' || typeof call?.sessionID !== 'string') return
+        const files = filesOf(call.tool, call.args)
+        if (files.length === 0) return
         await reload()
         const r = record(call.sessionID)
         await restore(call.sessionID, r)
-        r.files.add(file)
-        const { conditional } = manager.getActiveRulesSplit([file])
-        const fresh = conditional.filter((rule) => !r.delivered.has(rule.id))
-        if (fresh.length === 0) return
-        const plan = planRules(fresh, { maxBytes: MAX_BYTES })
-        if (plan.text === '') return
-        output.output = `${output.output}\n\n${plan.text}`
-        for (const id of plan.order) r.delivered.add(id)
+        const due = r.delivery.filesTouched(manager.engine, files, budget)
+        if (due.text === '') return
+        output.output = `${output.output}\n\n${due.text}`
+        r.delivery.commit(manager.engine, due)
       } catch (error) {
         await log('error', `tool.execute.after ${call?.tool}: ${String(error)}`, { tool: call?.tool, sessionID: call?.sessionID })
       }

@@ -1,17 +1,76 @@
 /**
+ * Delivery, over the core's session (`DeliverySession`, Rust): what a
+ * conversation has been given and what is due now live there, once, for
+ * every road into an agent; the rendering is the core's too. This module is
+ * the TypeScript face of both: `renderRules` / `planRules`, and
+ * `RuleSession` (reminder mode).
+ *
  * Reminder mode: the system prompt holds only unconditional rules, and a
  * conditional rule is delivered once per session, as a reminder message,
  * the first time it becomes active. This keeps a provider's prompt cache warm:
  * the system prompt does not change as rules come and go.
  *
- * The session remembers what it delivered. After compaction the conversation
- * no longer holds those reminders, so they are delivered again when active.
- * A delivery whose send fails is not remembered and is retried next time; no
- * method throws. Reminders carry the rule id (`<system-reminder rule="id">`),
- * so a saved transcript tells what was already delivered (`restore`).
+ * After compaction the conversation no longer holds those reminders, so they
+ * are delivered again when active. A delivery whose send fails is not
+ * remembered and is retried next time; no method throws. Reminders carry the
+ * rule id (`<system-reminder rule="id">`), so a saved transcript tells what
+ * was already delivered (`restore`).
  */
+import { DeliverySession, nativePlanRules, renderHeadings, reminderIds, reminderText, stickyLine } from '../index'
 import type { MemoryRule } from '../index'
 import type { MemoryRuleManager } from './manager'
+
+export { reminderText, stickyLine }
+
+/** The headings of the rendered text. */
+export const [MANDATORY_HEADER, MANDATORY_FOOTER, RULES_HEADING] = renderHeadings() as [string, string, string]
+
+export interface RenderOptions {
+  /** Ids of the rules a prompt topic activated: rendered first, as constraints. */
+  topicRuleIds?: Iterable<string>
+  /** The `order` of the previous render: those rules keep their places. */
+  previousOrder?: readonly string[]
+  /** At most this many lines for the rules section. */
+  maxLines?: number
+  /** At most this many UTF-8 bytes for the rules section. */
+  maxBytes?: number
+  /** Project memory text, placed after the rules section. */
+  memory?: string
+}
+
+export interface RenderPlan {
+  /** The full text: rules section, then memory. */
+  text: string
+  /** Ids in the order rendered; pass as `previousOrder` next time. */
+  order: string[]
+  /** Ids left out to fit the budget. */
+  omitted: string[]
+}
+
+const limit = (n: number | undefined) => (n === undefined || n === Infinity ? undefined : Math.max(0, Math.min(Math.floor(n), 0xffffffff)))
+
+/**
+ * The prompt text for `rules`, the order used and the ids left out (the
+ * core's renderer): rules a prompt topic activated first, under
+ * `=== MANDATORY RULES ===`, then `## Rules`, each rule `[id] content`; then
+ * the memory. Within `maxLines` / `maxBytes`, rules are kept whole, highest
+ * priority first, user rules at most half; one closing line names those left
+ * out. With `previousOrder`, rules already present keep their places.
+ */
+export function planRules(rules: readonly MemoryRule[], options: RenderOptions = {}): RenderPlan {
+  return nativePlanRules(rules as MemoryRule[], {
+    topicRuleIds: options.topicRuleIds ? [...options.topicRuleIds] : undefined,
+    previousOrder: options.previousOrder ? [...options.previousOrder] : undefined,
+    maxLines: limit(options.maxLines),
+    maxBytes: limit(options.maxBytes),
+    memory: options.memory,
+  })
+}
+
+/** `planRules(...).text`. */
+export function renderRules(rules: readonly MemoryRule[], options: RenderOptions = {}): string {
+  return planRules(rules, options).text
+}
 
 export interface Reminder {
   ruleId: string
@@ -26,47 +85,23 @@ export interface DeliveryResult {
   error?: unknown
 }
 
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;')
-const unescapeAttr = (s: string) => s.replace(/&quot;/g, '"').replace(/&amp;/g, '&')
-const REMINDER = /<system-reminder rule="([^"]*)">/g
-
-/** The reminder block for a rule. */
-export function reminderText(rule: MemoryRule): string {
-  return `<system-reminder rule="${escapeAttr(rule.id)}">\nThis ${rule.source} rule (${rule.id}) applies to what you are working on now:\n${rule.content}\n</system-reminder>`
-}
-
-/** One short line for a sticky rule: its description, or its first line. */
-export function stickyLine(rule: MemoryRule): string {
-  const text = rule.metadata.description?.trim() || rule.content.split('\n')[0].trim()
-  return `[${rule.id}] ${text}`
-}
-
 /** Every string inside a message of any shape (bounded depth). */
-function strings(value: unknown, out: string[], depth = 0): void {
-  if (depth > 6) return
+export function collectStrings(value: unknown, out: string[], depth = 0, maxDepth = 6): string[] {
+  if (depth > maxDepth) return out
   if (typeof value === 'string') out.push(value)
-  else if (Array.isArray(value)) value.forEach((v) => strings(v, out, depth + 1))
-  else if (typeof value === 'object' && value !== null) Object.values(value).forEach((v) => strings(v, out, depth + 1))
+  else if (Array.isArray(value)) value.forEach((v) => collectStrings(v, out, depth + 1, maxDepth))
+  else if (typeof value === 'object' && value !== null) Object.values(value).forEach((v) => collectStrings(v, out, depth + 1, maxDepth))
+  return out
 }
 
 /** Ids of the rules whose reminders appear in these messages. */
 export function deliveredInTranscript(messages: readonly unknown[]): Set<string> {
-  const found = new Set<string>()
-  const texts: string[] = []
-  strings(messages, texts)
-  for (const t of texts) for (const m of t.matchAll(REMINDER)) found.add(unescapeAttr(m[1]))
-  return found
-}
-
-interface SessionState {
-  delivered: Set<string>
-  /** Active `remind: every-turn` rules as of the last collect. */
-  sticky: MemoryRule[]
+  return new Set(reminderIds(collectStrings(messages, []).join('\n')))
 }
 
 export class RuleSession {
   readonly #manager: MemoryRuleManager
-  readonly #sessions = new Map<string, SessionState>()
+  readonly #sessions = new Map<string, DeliverySession>()
 
   constructor(manager: MemoryRuleManager) {
     this.#manager = manager
@@ -79,18 +114,17 @@ export class RuleSession {
 
   /** The conversation was compacted: what was delivered is gone from it. */
   onCompacted(sessionId: string): void {
-    this.#state(sessionId).delivered.clear()
+    this.#state(sessionId).compacted()
   }
 
   /** Counts the reminders already present in a saved transcript as delivered. */
   restore(sessionId: string, messages: readonly unknown[]): void {
-    const state = this.#state(sessionId)
-    for (const id of deliveredInTranscript(messages)) state.delivered.add(id)
+    this.#state(sessionId).restore(this.#manager.engine, collectStrings(messages, []).join('\n'))
   }
 
   /** Ids delivered in this session (since the last compaction). */
   delivered(sessionId: string): string[] {
-    return [...this.#state(sessionId).delivered].sort()
+    return this.#state(sessionId).delivered()
   }
 
   /**
@@ -99,17 +133,13 @@ export class RuleSession {
    * `markDelivered` after a successful send, or use `deliver`.
    */
   collectReminders(sessionId: string, filesInContext: string[], prompt?: string): Reminder[] {
-    const state = this.#state(sessionId)
-    const { unconditional, conditional } = this.#manager.getActiveRulesSplit(filesInContext, prompt)
-    const sticky = this.#manager.getStickyRuleIds()
-    state.sticky = sticky.size === 0 ? [] : [...unconditional, ...conditional].filter((r) => sticky.has(r.id))
-    return conditional.filter((r) => !state.delivered.has(r.id)).map((r) => ({ ruleId: r.id, text: reminderText(r) }))
+    const files = Array.isArray(filesInContext) ? filesInContext.filter((f) => typeof f === 'string') : []
+    return this.#state(sessionId).reminders(this.#manager.engine, files, typeof prompt === 'string' ? prompt : undefined)
   }
 
   /** Marks reminders as delivered (after the send succeeded). */
   markDelivered(sessionId: string, ruleIds: Iterable<string>): void {
-    const state = this.#state(sessionId)
-    for (const id of ruleIds) state.delivered.add(id)
+    this.#state(sessionId).commitIds(this.#manager.engine, [...ruleIds])
   }
 
   /**
@@ -138,20 +168,15 @@ export class RuleSession {
 
   /**
    * At the end of a turn: one short line for each active rule with
-   * `remind: every-turn`. O(1) when there is none.
+   * `remind: every-turn`.
    */
   onStop(sessionId: string): string[] {
-    const sticky = this.#sessions.get(sessionId)?.sticky
-    if (!sticky || sticky.length === 0) return []
-    return sticky.map(stickyLine)
+    return this.#sessions.get(sessionId)?.stickyLines() ?? []
   }
 
-  #state(sessionId: string): SessionState {
+  #state(sessionId: string): DeliverySession {
     let s = this.#sessions.get(sessionId)
-    if (!s) {
-      s = { delivered: new Set(), sticky: [] }
-      this.#sessions.set(sessionId, s)
-    }
+    if (!s) this.#sessions.set(sessionId, (s = new DeliverySession()))
     return s
   }
 }

@@ -108,8 +108,71 @@ pub fn stable_order<'r>(rules: Vec<&'r Rule>, previous: &[String]) -> Vec<&'r Ru
     known
 }
 
-fn entry(r: &Rule) -> String {
+/// One rule in a rules section: `[id] content`.
+pub fn entry(r: &Rule) -> String {
     format!("[{}] {}", r.id, r.content)
+}
+
+fn escape_attr(s: &str) -> String {
+    s.replace('&', "&amp;").replace('"', "&quot;")
+}
+
+/// The opening tag of a rule's reminder (what a transcript is searched for).
+pub fn reminder_tag(id: &str) -> String {
+    format!("<system-reminder rule=\"{}\">", escape_attr(id))
+}
+
+/// The rule ids of the reminders in `text` (the tags of [`reminder`]), in
+/// order of appearance.
+pub fn reminder_ids(text: &str) -> Vec<String> {
+    const OPEN: &str = "<system-reminder rule=\"";
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        rest = &rest[at + OPEN.len()..];
+        let Some(end) = rest.find("\">") else { break };
+        let raw = &rest[..end];
+        if !raw.contains('"') {
+            out.push(raw.replace("&quot;", "\"").replace("&amp;", "&"));
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// The reminder block for a rule (reminder mode): the rule id in the tag, so
+/// a saved transcript tells what was delivered.
+pub fn reminder(r: &Rule) -> String {
+    format!(
+        "{}\nThis {} rule ({}) applies to what you are working on now:\n{}\n</system-reminder>",
+        reminder_tag(&r.id),
+        r.scope,
+        r.id,
+        r.content
+    )
+}
+
+/// One short line for a `remind: every-turn` rule: `[id] description`, or
+/// `[id]` and the rule's first line.
+pub fn sticky_line(rule: &Rule) -> String {
+    let description = rule
+        .metadata
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
+    let text = description.unwrap_or_else(|| rule.content.split('\n').next().unwrap_or("").trim());
+    format!("[{}] {text}", rule.id)
+}
+
+/// What the model is told at the end of a turn while `remind: every-turn`
+/// rules are active (`lines` from [`sticky_line`]).
+pub fn stop_reminder(lines: &[String]) -> String {
+    let list: Vec<String> = lines.iter().map(|l| format!("- {l}")).collect();
+    format!(
+        "Before you end your turn, check your work against these standing rules (remind: every-turn):\n{}\nIf it already follows them, end your turn without further changes.",
+        list.join("\n")
+    )
 }
 
 fn layout(ordered: &[&Rule], topic: &HashSet<&str>, omitted: &[String]) -> String {
@@ -311,5 +374,23 @@ mod tests {
             },
         );
         assert_eq!(plan.order, ["b.md", "a.md"]);
+    }
+
+    #[test]
+    fn reminder_sticky_and_stop_texts() {
+        let mut r = rule("a\"&.md", Scope::User, 0, "First line.\nSecond.");
+        assert_eq!(
+            reminder(&r),
+            "<system-reminder rule=\"a&quot;&amp;.md\">\nThis user rule (a\"&.md) applies to what you are working on now:\nFirst line.\nSecond.\n</system-reminder>"
+        );
+        assert_eq!(sticky_line(&r), "[a\"&.md] First line.");
+        let two = format!("x {} y {}", reminder(&r), reminder_tag("b.md"));
+        assert_eq!(reminder_ids(&two), ["a\"&.md", "b.md"]);
+        r.metadata.description = Some(" Lint ".into());
+        assert_eq!(sticky_line(&r), "[a\"&.md] Lint");
+        assert_eq!(
+            stop_reminder(&[sticky_line(&r)]),
+            "Before you end your turn, check your work against these standing rules (remind: every-turn):\n- [a\"&.md] Lint\nIf it already follows them, end your turn without further changes."
+        );
     }
 }

@@ -113,7 +113,12 @@ fn where_the_hook_output_does_not_reach_the_model_the_rules_stay_due() {
         .into_iter()
         .find(|v| v.get("files").is_some())
         .expect("the session state was written");
-    assert_eq!(session["delivered"], json!([]), "{session}");
+    let nothing = match &session["delivered"] {
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    };
+    assert!(nothing, "nothing marked delivered: {session}");
     assert_eq!(
         session["files"],
         json!(["src/api/customers.ts"]),

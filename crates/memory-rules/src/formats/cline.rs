@@ -2,10 +2,10 @@
 //! `.clinerules` file. No frontmatter: always; a `paths` list: active when a
 //! file in context matches.
 
-use super::{Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
+use crate::format::Format;
 use crate::frontmatter::Value;
-use crate::parse::{Context, ParsedRule};
+use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::Metadata;
 
 const KEYS: [&str; 1] = ["paths"];
@@ -40,5 +40,11 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         }
     }
     let content = cx.check_body(input.text, fm.body);
-    Some(super::rule(input, Format::Cline, content, meta, patterns))
+    Some(crate::parse::rule(
+        input,
+        Format::Cline,
+        content,
+        meta,
+        patterns,
+    ))
 }

@@ -12,9 +12,9 @@
 //! globs and an on-request offer (the table lists only the
 //! description case; we follow the docs).
 
-use super::{Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
-use crate::parse::{Context, ParsedRule};
+use crate::format::Format;
+use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};
 
 const KEYS: [&str; 5] = ["name", "description", "globs", "regex", "alwaysApply"];
@@ -101,7 +101,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         }
     }
     let content = cx.check_body(input.text, fm.body);
-    Some(super::rule(
+    Some(crate::parse::rule(
         input,
         Format::Continue,
         content,

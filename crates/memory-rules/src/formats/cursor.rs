@@ -12,8 +12,8 @@
 //! The legacy `.cursorrules` file at the project root (deprecated by Cursor,
 //! still read by it) is plain Markdown, always applied.
 
-use super::{Format, Input, Split};
-use crate::parse::{Context, ParsedRule};
+use crate::format::Format;
+use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};
 
 const KEYS: [&str; 3] = ["description", "globs", "alwaysApply"];
@@ -76,5 +76,11 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         meta.activation = Activation::Manual;
     }
     let content = cx.check_body(input.text, fm.body);
-    Some(super::rule(input, Format::Cursor, content, meta, patterns))
+    Some(crate::parse::rule(
+        input,
+        Format::Cursor,
+        content,
+        meta,
+        patterns,
+    ))
 }

@@ -8,9 +8,9 @@
 //! request here. Manual steering is mentioned as `#name` in Kiro's chat; a
 //! mention with `#` or `@` activates it.
 
-use super::{Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
-use crate::parse::{Context, ParsedRule};
+use crate::format::Format;
+use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};
 
 const KEYS: [&str; 4] = ["inclusion", "fileMatchPattern", "name", "description"];
@@ -89,5 +89,11 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         }
     }
     let content = cx.check_body(input.text, fm.body);
-    Some(super::rule(input, Format::Kiro, content, meta, patterns))
+    Some(crate::parse::rule(
+        input,
+        Format::Kiro,
+        content,
+        meta,
+        patterns,
+    ))
 }

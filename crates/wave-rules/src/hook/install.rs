@@ -17,7 +17,7 @@
 //! sorted).
 
 use crate::args::{HookAgent, InstallArgs, ScopeArg};
-use crate::{Env, Output, EXIT_TROUBLE};
+use crate::env::{Env, Output, EXIT_TROUBLE};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 

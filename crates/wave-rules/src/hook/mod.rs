@@ -1,4 +1,5 @@
-//! `wave-rules hook <event>`: Claude Code hooks. Each run reads the hook's
+//! `wave-rules hook [--agent NAME] <event>`: the agents' hooks (Claude Code's
+//! format; the other agents' dialects are mapped onto it by `agent`). Each run reads the hook's
 //! JSON on stdin, answers on stdout in the form that event accepts, and
 //! exits 0, whatever happens: a broken rule, bad input or an unreadable
 //! state file is one line on stderr, never a failure of the agent's turn.
@@ -17,9 +18,9 @@
 //! again with `stop_hook_active: true`, and we let that one through, so a
 //! reminder costs one extra model turn and never loops.
 //!
-//! The text is rendered by the core's `render` (the package's `renderRules`
-//! layout, byte for byte). What a session was given lives in a small state
-//! file per session (`state`).
+//! What is due at each event is the core's `Session` (rendered by the core's
+//! `render`); `respond` maps Claude Code's events onto it, and the session
+//! is kept between hook processes as a small state file (`state`).
 
 pub mod agent;
 pub mod cache;
@@ -28,21 +29,16 @@ pub mod settings;
 pub mod state;
 
 use crate::args::{BudgetArgs, HookAction, HookAgent};
-use crate::{Env, Output};
+use crate::env::{Env, Output};
 use memory_rules::memory::{MemoryLocations, MemoryStore};
-use memory_rules::render::{plan_rules, RenderOptions};
-use memory_rules::{Format, Remind, Rule, RuleSet};
+use memory_rules::session::{tool_input_files, Budget, Due, Session, Start};
+use memory_rules::{Format, RuleSet};
 use serde_json::Value;
-use state::{SessionState, Sticky};
-use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// The most a hook reads from stdin (a `Write` event carries the file's
 /// content): 64 MiB.
 pub const MAX_INPUT_BYTES: usize = 64 << 20;
-/// The default budget of the rules section, in UTF-8 bytes: Claude Code
-/// keeps hook context to about 10,000 characters.
-pub const DEFAULT_MAX_BYTES: usize = 9_000;
 /// Memory text after the rules at `SessionStart`, in lines.
 pub const MEMORY_MAX_LINES: usize = 120;
 /// The tools whose `PostToolUse` brings path rules.
@@ -50,8 +46,6 @@ pub const FILE_TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "Notebo
 /// The shell tools: the files their command reads and writes (parsed by the
 /// core's `shell`) bring path rules as a file tool's would.
 pub const SHELL_TOOLS: [&str; 2] = ["Bash", "shell"];
-/// Keys of `tool_input` that name a file.
-const FILE_KEYS: [&str; 3] = ["file_path", "notebook_path", "path"];
 
 impl HookAction {
     /// A hook event (reads stdin), not `install` / `uninstall`.
@@ -157,8 +151,9 @@ impl Input {
             .or_else(|| self.cwd.as_ref().map(PathBuf::from))
     }
 
-    /// The files `tool_input` names: a file tool's path, or the files a
-    /// shell tool's command reads and writes (relative to `cwd`).
+    /// The files `tool_input` names: a file tool's path (and the list the
+    /// dialects map theirs onto), or the files a shell tool's command reads
+    /// and writes (relative to `cwd`).
     fn files(&self) -> Vec<String> {
         if self
             .tool_name
@@ -167,20 +162,21 @@ impl Input {
         {
             return self.shell_files();
         }
+        let mut files = tool_input_files(&self.tool_input);
         let listed = self
             .tool_input
             .get("file_paths")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter_map(Value::as_str);
-        FILE_KEYS
-            .iter()
-            .filter_map(|k| self.tool_input.get(*k).and_then(Value::as_str))
-            .chain(listed)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect()
+            .filter_map(Value::as_str)
+            .filter(|s| !s.is_empty());
+        for f in listed {
+            if !files.iter().any(|o| o == f) {
+                files.push(f.to_string());
+            }
+        }
+        files
     }
 
     fn shell_files(&self) -> Vec<String> {
@@ -316,24 +312,20 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     }
     let Some(session) = input.session_id.as_deref() else {
         // No session: answer statelessly (every rule counts as new).
-        let mut state = SessionState::default();
-        let text = respond(action, &budget, env, set, &input, &mut state);
-        emit(input.agent, action, text, &mut out);
+        let due = respond(action, &budget, env, set, &input, &mut Session::new());
+        emit(input.agent, action, due.text, &mut out);
         return out;
     };
     let mut problems = Vec::new();
     let delivers = input.agent.delivers(action);
-    let text = store.update(session, &env.config.workdir, &mut problems, |state| {
-        // Where this agent does not give our output to the model, the
-        // session learns the files and topics, and the rules stay due.
-        let given = (!delivers).then(|| (state.delivered.clone(), state.started));
-        let text = respond(action, &budget, env, set, &input, state);
-        if let Some((delivered, started)) = given {
-            state.delivered = delivered;
-            state.started = started;
+    let text = store.update(session, &mut problems, |session| {
+        let due = respond(action, &budget, env, set, &input, session);
+        // Printed on stdout, where this agent gives it to the model:
+        // delivered. Where it does not, the rules stay due.
+        if delivers {
+            session.commit(set, &due);
         }
-        state.sticky = sticky(set, state);
-        text
+        due.text
     });
     if matches!(action, HookAction::SessionStart(_))
         && input.source.as_deref().is_none_or(|s| s == "startup")
@@ -355,154 +347,37 @@ fn emit(agent: HookAgent, action: &HookAction, text: String, out: &mut Output) {
     }
 }
 
-/// The text for this event, and the state changes it implies.
+/// Claude Code's events onto the session: what is due now. The caller sends
+/// the text and commits it.
 fn respond(
     action: &HookAction,
     budget: &BudgetArgs,
     env: &Env,
     set: &RuleSet,
     input: &Input,
-    state: &mut SessionState,
-) -> String {
-    let rules = set.rules();
-    let always: Vec<usize> = (0..rules.len())
-        .filter(|&i| rules[i].metadata.is_unconditional())
-        .collect();
-    let mut options = RenderOptions {
+    session: &mut Session,
+) -> Due {
+    let budget = Budget {
         max_lines: budget.max_lines,
         max_bytes: Some(budget.max_bytes),
-        ..RenderOptions::default()
+        keep_order: false,
     };
     match action {
         HookAction::SessionStart(_) => {
-            let source = input.source.as_deref().unwrap_or("startup");
-            let mut give: Vec<usize> = always;
-            let mut with_memory = true;
-            match source {
-                "compact" | "clear" => {
-                    // The conversation lost what it was given: everything
-                    // that was active in the session comes again.
-                    state.delivered.clear();
-                    let mut on: HashSet<usize> = give.iter().copied().collect();
-                    on.extend(set.active(&state.files, None));
-                    on.extend(ids_to_indices(set, &state.topics));
-                    give = on.into_iter().collect();
-                    give.sort_unstable();
-                }
-                "resume" => {
-                    // The resumed conversation still holds what it was
-                    // given; only what it lacks comes.
-                    give.retain(|&i| !state.delivered.contains(&rules[i].id));
-                    with_memory = !state.started;
-                }
-                _ => *state = SessionState::default(),
-            }
-            let memory = if with_memory {
+            let how = Start::parse(input.source.as_deref().unwrap_or("startup"));
+            // A resumed session that started before already holds the memory.
+            let memory = (how != Start::Resume || !session.started).then(|| {
                 MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir))
                     .load_for_prompt(MEMORY_MAX_LINES)
-            } else {
-                String::new()
-            };
-            options.memory = Some(&memory);
-            let picked: Vec<&Rule> = give.iter().map(|&i| &rules[i]).collect();
-            state.started = true;
-            deliver(state, &picked, &options)
+            });
+            session.start(set, how, memory.as_deref(), budget)
         }
         HookAction::UserPromptSubmit(_) => {
-            let prompt = input.prompt.as_deref().unwrap_or("");
-            let topic = set.topic_active(prompt);
-            state.prompt_topics = topic.iter().map(|&i| rules[i].id.clone()).collect();
-            for id in &state.prompt_topics {
-                if !state.topics.contains(id) {
-                    state.topics.push(id.clone());
-                }
-            }
-            // Always-on rules the session has not been given (no
-            // SessionStart ran, or a rule was added since) come along.
-            let mut give: Vec<usize> = always
-                .into_iter()
-                .filter(|&i| !state.delivered.contains(&rules[i].id))
-                .collect();
-            give.extend(topic.iter().copied());
-            give.sort_unstable();
-            give.dedup();
-            options.topic_rule_ids = topic.iter().map(|&i| rules[i].id.as_str()).collect();
-            let picked: Vec<&Rule> = give.iter().map(|&i| &rules[i]).collect();
-            deliver(state, &picked, &options)
+            session.prompt(set, input.prompt.as_deref().unwrap_or(""), budget)
         }
-        HookAction::PostToolUse(_) => {
-            let mut files = Vec::new();
-            for f in input.files() {
-                if let Some(rel) = set.normalize(&f) {
-                    let rel = rel.into_owned();
-                    state.add_file(&rel);
-                    files.push(rel);
-                }
-            }
-            let picked: Vec<&Rule> = set
-                .active(&files, None)
-                .into_iter()
-                .map(|i| &rules[i])
-                .filter(|r| !r.metadata.is_unconditional() && !state.delivered.contains(&r.id))
-                .collect();
-            deliver(state, &picked, &options)
-        }
-        HookAction::Stop | HookAction::Install(_) | HookAction::Uninstall(_) => String::new(),
+        HookAction::PostToolUse(_) => session.files_touched(set, &input.files(), budget),
+        HookAction::Stop | HookAction::Install(_) | HookAction::Uninstall(_) => Due::default(),
     }
-}
-
-/// Renders `picked` and marks what was rendered as delivered.
-fn deliver(state: &mut SessionState, picked: &[&Rule], options: &RenderOptions) -> String {
-    let plan = plan_rules(picked, options);
-    for id in &plan.order {
-        state.mark_delivered(id);
-    }
-    plan.text
-}
-
-fn ids_to_indices(set: &RuleSet, ids: &[String]) -> Vec<usize> {
-    let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
-    (0..set.rules().len())
-        .filter(|&i| wanted.contains(set.rules()[i].id.as_str()))
-        .collect()
-}
-
-/// The `remind: every-turn` rules active in the session: always-on, the
-/// files it touched, the topics of the latest prompt.
-fn sticky(set: &RuleSet, state: &SessionState) -> Vec<Sticky> {
-    let rules = set.rules();
-    if !rules
-        .iter()
-        .any(|r| r.metadata.remind == Some(Remind::EveryTurn))
-    {
-        return Vec::new();
-    }
-    let mut on: HashSet<usize> = set.active(&state.files, None).into_iter().collect();
-    on.extend(ids_to_indices(set, &state.prompt_topics));
-    let mut on: Vec<usize> = on
-        .into_iter()
-        .filter(|&i| rules[i].metadata.remind == Some(Remind::EveryTurn))
-        .collect();
-    on.sort_unstable();
-    on.into_iter()
-        .map(|i| Sticky {
-            id: rules[i].id.clone(),
-            line: sticky_line(&rules[i]),
-        })
-        .collect()
-}
-
-/// `[id] description`, or the first line of the rule (as `stickyLine` in
-/// the package).
-pub fn sticky_line(rule: &Rule) -> String {
-    let description = rule
-        .metadata
-        .description
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| !d.is_empty());
-    let text = description.unwrap_or_else(|| rule.content.split('\n').next().unwrap_or("").trim());
-    format!("[{}] {text}", rule.id)
 }
 
 /// `Stop`: one read of the session's state; blocks the stop with the sticky
@@ -514,20 +389,12 @@ fn stop(store: &state::Store, input: &Input, out: &mut Output) {
     let Some(session) = input.session_id.as_deref() else {
         return;
     };
-    let sticky = match store.read(session) {
-        Ok(Some(s)) => s.sticky,
+    let reason = match store.read(session) {
+        Ok(Some(s)) => s.stop(),
         Ok(None) => return,
         Err(problem) => return warn(out, problem),
     };
-    if sticky.is_empty() {
-        return;
-    }
-    let lines: Vec<String> = sticky.iter().map(|s| format!("- {}", s.line)).collect();
-    let reason = format!(
-        "Before you end your turn, check your work against these standing rules (remind: every-turn):\n{}\nIf it already follows them, end your turn without further changes.",
-        lines.join("\n")
-    );
-    if let Some(doc) = agent::output(input.agent, &HookAction::Stop, &reason) {
+    if let Some(doc) = reason.and_then(|r| agent::output(input.agent, &HookAction::Stop, &r)) {
         out.stdout = format!("{doc}\n");
     }
 }

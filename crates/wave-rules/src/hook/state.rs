@@ -1,5 +1,5 @@
-//! What a Claude Code session has been given: one small JSON file per
-//! session under the user's state directory
+//! What a session has been given: the core's [`Session`], serialized, one
+//! small JSON file per session under the user's state directory
 //! (`$WAVE_RULES_STATE_DIR`, else `$XDG_STATE_HOME/wave-rules`, else
 //! `~/.local/state/wave-rules`; `%LOCALAPPDATA%\wave-rules` on Windows),
 //! in `sessions/<session id>.json`.
@@ -12,7 +12,7 @@
 //! [`STALE_AFTER`] are removed when a new session starts.
 
 use memory_rules::memory::atomic::{replace_unsynced, ScopeLock};
-use serde::{Deserialize, Serialize};
+use memory_rules::session::{Session, SESSION_VERSION};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -22,51 +22,8 @@ pub const LOCK_TIMEOUT: Duration = Duration::from_secs(2);
 pub const STALE_AFTER: Duration = Duration::from_secs(14 * 24 * 3600);
 /// A state file larger than this is not read (and the session starts afresh).
 pub const MAX_STATE_BYTES: u64 = 4 << 20;
-/// At most this many files touched are remembered per session.
-pub const MAX_FILES: usize = 4096;
 /// At most this many directory entries are looked at per cleanup.
 const MAX_CLEANUP_ENTRIES: usize = 10_000;
-
-/// A `remind: every-turn` rule active in the session, with its short line.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Sticky {
-    pub id: String,
-    pub line: String,
-}
-
-/// One session's state.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct SessionState {
-    pub version: u32,
-    pub workdir: String,
-    /// A `SessionStart` ran for this session.
-    pub started: bool,
-    /// Ids of the rules given since the start or the last compaction.
-    pub delivered: Vec<String>,
-    /// Workdir-relative files the session's tools touched.
-    pub files: Vec<String>,
-    /// Ids of every rule a prompt topic activated in the session.
-    pub topics: Vec<String>,
-    /// Ids of the rules the latest prompt's topics activated.
-    pub prompt_topics: Vec<String>,
-    /// The `remind: every-turn` rules active now: what `Stop` reads.
-    pub sticky: Vec<Sticky>,
-}
-
-impl SessionState {
-    pub fn mark_delivered(&mut self, id: &str) {
-        if !self.delivered.iter().any(|d| d == id) {
-            self.delivered.push(id.to_string());
-        }
-    }
-
-    pub fn add_file(&mut self, file: &str) {
-        if self.files.len() < MAX_FILES && !self.files.iter().any(|f| f == file) {
-            self.files.push(file.to_string());
-        }
-    }
-}
 
 /// The state directory (see the module comment).
 pub fn state_dir(home: &Path) -> PathBuf {
@@ -123,8 +80,9 @@ impl Store {
         self.dir.join(format!("{}.json", file_key(session)))
     }
 
-    /// The session's state; `None` when it has none yet. No lock.
-    pub fn read(&self, session: &str) -> Result<Option<SessionState>, String> {
+    /// The session's state; `None` when it has none yet (or a state an
+    /// older version wrote). No lock.
+    pub fn read(&self, session: &str) -> Result<Option<Session>, String> {
         let path = self.path(session);
         let bytes = match std::fs::File::open(&path) {
             Ok(f) => {
@@ -144,12 +102,18 @@ impl Store {
                 path.display()
             ));
         }
-        serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+        let unreadable = |e: serde_json::Error| {
             format!(
                 "{} is unreadable ({e}); the session starts afresh",
                 path.display()
             )
-        })
+        };
+        let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(unreadable)?;
+        if value.get("version").and_then(serde_json::Value::as_u64) != Some(SESSION_VERSION.into())
+        {
+            return Ok(None);
+        }
+        serde_json::from_value(value).map(Some).map_err(unreadable)
     }
 
     /// Runs `f` on the session's state under the lock and saves what it
@@ -158,16 +122,15 @@ impl Store {
     pub fn update<R>(
         &self,
         session: &str,
-        workdir: &Path,
         problems: &mut Vec<String>,
-        f: impl FnOnce(&mut SessionState) -> R,
+        f: impl FnOnce(&mut Session) -> R,
     ) -> R {
         if let Err(e) = std::fs::create_dir_all(&self.dir) {
             problems.push(format!(
                 "state not saved: cannot create {}: {e}",
                 self.dir.display()
             ));
-            return f(&mut SessionState::default());
+            return f(&mut Session::new());
         }
         let lock = match ScopeLock::acquire(&self.dir, LOCK_TIMEOUT) {
             Ok(l) => Some(l),
@@ -177,16 +140,15 @@ impl Store {
             }
         };
         let mut state = match self.read(session) {
-            Ok(s) => s.unwrap_or_default(),
+            Ok(s) => s.unwrap_or_else(Session::new),
             Err(p) => {
                 problems.push(p);
-                SessionState::default()
+                Session::new()
             }
         };
         let before = state.clone();
         let result = f(&mut state);
-        state.version = 1;
-        state.workdir = workdir.to_string_lossy().into_owned();
+        state.version = SESSION_VERSION;
         if lock.is_some() && state != before {
             let path = self.path(session);
             let bytes = serde_json::to_vec(&state).unwrap_or_default();
@@ -247,15 +209,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path().to_path_buf());
         let mut problems = Vec::new();
-        store.update("s1", Path::new("/w"), &mut problems, |s| {
-            s.mark_delivered("a.md")
-        });
+        store.update("s1", &mut problems, |s| s.compactions = 3);
         assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(store.read("s1").unwrap().unwrap().delivered, ["a.md"]);
+        assert_eq!(store.read("s1").unwrap().unwrap().compactions, 3);
+        // A state an older version wrote is a fresh session, silently.
+        std::fs::write(store.path("s1"), r#"{"version":1,"delivered":["a.md"]}"#).unwrap();
+        assert_eq!(store.read("s1").unwrap(), None);
         std::fs::write(store.path("s1"), "{not json").unwrap();
-        let delivered = store.update("s1", Path::new("/w"), &mut problems, |s| {
-            s.delivered.clone()
-        });
+        let delivered = store.update("s1", &mut problems, |s| s.delivered_ids());
         assert!(delivered.is_empty());
         assert_eq!(problems.len(), 1);
         assert!(problems[0].contains("unreadable"), "{problems:?}");

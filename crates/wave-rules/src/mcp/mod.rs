@@ -6,7 +6,7 @@
 //!
 //! | tool | what it gives |
 //! | --- | --- |
-//! | `rules_for_files {paths, prompt?, again?}` | the rules these files (and words) activate, rendered as the package renders them within [`DEFAULT_MAX_BYTES`]; once per connection (a rule already given is named, not repeated, unless `again`); the always-on rules come with the first call |
+//! | `rules_for_files {paths, prompt?, again?}` | the rules these files (and words) activate, rendered as the package renders them within `--max-bytes` ([`DEFAULT_RULES_BYTES`](memory_rules::limits::DEFAULT_RULES_BYTES) by default); once per connection (a rule already given is named, not repeated, unless `again`); the always-on rules come with the first call |
 //! | `read_rule {id}` | one rule's whole text (on-request and manual rules too); an unknown id is a tool error naming the closest ids |
 //! | `list_rules {}` | id, source, scope, activation kind, description of every rule |
 //! | `memory_read`, `memory_write` | the package's memory tools, the same runner (`memory::tools`) |
@@ -34,9 +34,9 @@ mod fresh;
 pub mod install;
 pub mod strict;
 
-use crate::{Env, Output, EXIT_TROUBLE};
+use crate::env::{Env, Output, EXIT_TROUBLE};
 use memory_rules::memory::{self as memory_tools, MemoryLocations, MemoryStore};
-use memory_rules::render::{plan_rules, RenderOptions};
+use memory_rules::session::{Budget, Session};
 use memory_rules::{read_rule, Activation, Loaded, Rule, RuleSet, Severity};
 #[cfg(not(target_family = "wasm"))]
 use rmcp::model::{
@@ -50,14 +50,11 @@ use rmcp::service::{Peer, RequestContext, RoleServer, ServiceExt};
 #[cfg(not(target_family = "wasm"))]
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::{json, Map, Value};
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 /// The server's name in `initialize` and in the agents' settings.
 pub const SERVER_NAME: &str = "wave-rules";
-/// The budget of one `rules_for_files` answer, in UTF-8 bytes: the hooks'.
-pub const DEFAULT_MAX_BYTES: usize = crate::hook::DEFAULT_MAX_BYTES;
 /// Claude Code cuts a server's instructions at 2,048 characters.
 pub const MAX_INSTRUCTIONS_BYTES: usize = 2_000;
 /// At most this many paths in one `rules_for_files` call.
@@ -254,12 +251,8 @@ struct Inner {
 #[cfg(not(target_family = "wasm"))]
 struct State {
     loaded: Loaded,
-    /// Ids of the rules given on this connection.
-    delivered: HashSet<String>,
-    /// The order of everything given so far (stable output).
-    order: Vec<String>,
-    /// The first `rules_for_files` has been answered.
-    started: bool,
+    /// What this connection was given (the core's session).
+    session: Session,
     instructions: String,
     /// Whether the rule files must be looked at again.
     fresh: fresh::Freshness,
@@ -275,9 +268,7 @@ impl Server {
         let instructions = instructions(&loaded.rules);
         let state = State {
             loaded,
-            delivered: HashSet::new(),
-            order: Vec::new(),
-            started: false,
+            session: Session::new(),
             instructions,
             fresh,
         };
@@ -400,45 +391,36 @@ impl Server {
         };
         let mut state = self.state();
         let set = state.loaded.rules.clone();
-        let rules = set.rules();
-        let mut files = Vec::with_capacity(paths.len());
-        let mut outside = Vec::new();
-        for p in &paths {
-            match set.normalize(p) {
-                Some(rel) => files.push(rel.into_owned()),
-                None => outside.push(p.as_str()),
-            }
-        }
-        let active = set.active(&files, prompt);
-        let topic: HashSet<&str> = prompt
-            .map(|p| set.topic_active(p))
-            .unwrap_or_default()
-            .into_iter()
-            .map(|i| rules[i].id.as_str())
-            .collect();
-        let (given, fresh): (Vec<&Rule>, Vec<&Rule>) = active
+        let outside: Vec<&str> = paths
             .iter()
-            .map(|&i| &rules[i])
-            .partition(|r| !again && state.delivered.contains(&r.id));
-        let options = RenderOptions {
-            topic_rule_ids: topic,
-            previous_order: &state.order,
+            .filter(|p| set.normalize(p).is_none())
+            .map(String::as_str)
+            .collect();
+        let budget = Budget {
+            max_lines: None,
             max_bytes: Some(self.inner.max_bytes),
-            ..RenderOptions::default()
+            keep_order: true,
         };
-        let plan = plan_rules(&fresh, &options);
+        let due = state.session.request(&set, &paths, prompt, again, budget);
         let mut blocks = Vec::new();
-        if !plan.text.is_empty() {
-            blocks.push(plan.text);
+        if !due.text.is_empty() {
+            blocks.push(due.text.clone());
         }
-        if !given.is_empty() {
-            let ids: Vec<&str> = given.iter().map(|r| r.id.as_str()).collect();
+        if !due.given.is_empty() {
             blocks.push(format!(
                 "(already given in this session, not repeated: {}; call {TOOL_RULES_FOR_FILES} with again: true if they are no longer in your context)",
-                ids.join(", ")
+                due.given
+                    .iter()
+                    .map(|&i| set.rules()[i].id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
-        if !state.started {
+        if due.starts {
+            let rules = set.rules();
+            let mut active = due.rules.clone();
+            active.extend(&due.given);
+            active.sort_unstable();
             let offer = read_rule::offer(set.available(&active).into_iter().map(|i| &rules[i]));
             if !offer.is_empty() {
                 blocks.push(offer.trim_end().to_string());
@@ -453,12 +435,8 @@ impl Server {
         if blocks.is_empty() {
             blocks.push("No rules apply to these files.".to_string());
         }
-        for id in plan.order {
-            if state.delivered.insert(id.clone()) {
-                state.order.push(id);
-            }
-        }
-        state.started = true;
+        // The answer goes back to the client as the tool's result: delivered.
+        state.session.commit(&set, &due);
         Ok(blocks.join("\n\n"))
     }
 

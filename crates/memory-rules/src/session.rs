@@ -1,0 +1,716 @@
+//! One conversation's delivery state, and what is due now.
+//!
+//! Every road into an agent (the CLI's hooks, the MCP server, the Node
+//! adapters) keeps one [`Session`] per conversation and asks it what to give
+//! the model at each event: the session starts (startup, resume, after a
+//! compaction or a clear), a prompt arrives, files are touched (read or
+//! written, by any tool), the turn stops, the conversation is compacted, or a
+//! saved transcript is read back. The answer ([`Due`]) names the rules and
+//! carries their text, rendered by [`crate::render`].
+//!
+//! Computing what is due changes nothing that was delivered: the caller sends
+//! the text and then calls [`Session::commit`], so a send that fails is
+//! retried at the next event. A rule counts as delivered in the version (a
+//! hash of its text) that was sent: a rule edited since comes again.
+//!
+//! `Session` is serde-serialisable (the hooks store it as their state file).
+//! Every collection it holds is bounded: [`MAX_FILES`] files,
+//! [`MAX_SESSION_RULES`] rule ids per collection; past the bound nothing more
+//! is recorded (a rule not recorded as delivered is simply delivered again).
+
+use crate::render::{plan_rules, RenderOptions};
+use crate::rule::{Remind, Rule};
+use crate::ruleset::RuleSet;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// At most this many files touched are remembered per session.
+pub const MAX_FILES: usize = 4096;
+/// At most this many rule ids per collection of a session (delivered,
+/// topics, mentioned, render order, sticky).
+pub const MAX_SESSION_RULES: usize = 20_000;
+/// The version this module writes; state of another version is read as a
+/// fresh session.
+pub const SESSION_VERSION: u32 = 2;
+
+/// How a session starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// A new conversation.
+    Startup,
+    /// A conversation resumed: it still holds what it was given.
+    Resume,
+    /// After a compaction: the conversation lost what it was given.
+    Compact,
+    /// After a clear: the same as a compaction.
+    Clear,
+}
+
+impl Start {
+    /// `startup`, `resume`, `compact` or `clear`; anything else is a startup.
+    pub fn parse(name: &str) -> Start {
+        match name {
+            "resume" => Start::Resume,
+            "compact" => Start::Compact,
+            "clear" => Start::Clear,
+            _ => Start::Startup,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Start::Startup => "startup",
+            Start::Resume => "resume",
+            Start::Compact => "compact",
+            Start::Clear => "clear",
+        }
+    }
+}
+
+/// The budget of a rendered rules section and how it is laid out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    pub max_lines: Option<usize>,
+    pub max_bytes: Option<usize>,
+    /// Rules given before keep their places when given again (a prompt
+    /// cache keeps its prefix): the session's render order is passed on.
+    pub keep_order: bool,
+}
+
+/// What is due now: the text to put in front of the model and the rules it
+/// holds. Nothing is marked delivered until [`Session::commit`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Due {
+    /// The rendered text ('' when nothing is due).
+    pub text: String,
+    /// Indices (into the set's rules) rendered, in the order rendered.
+    pub rules: Vec<usize>,
+    /// Ids left out to fit the budget.
+    pub omitted: Vec<String>,
+    /// Indices of the rules active but already delivered (not rendered again).
+    pub given: Vec<usize>,
+    /// The answer to a session start: committing it marks the session started.
+    pub starts: bool,
+}
+
+/// A `remind: every-turn` rule active in the session, with its short line.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sticky {
+    pub id: String,
+    pub line: String,
+}
+
+/// One conversation's delivery state (see the module comment).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Session {
+    pub version: u32,
+    /// A session start was delivered.
+    pub started: bool,
+    /// How many times the conversation was compacted (or cleared).
+    pub compactions: u32,
+    /// Rule id -> version (hash of its text) delivered since the start or
+    /// the last compaction.
+    delivered: BTreeMap<String, String>,
+    /// Workdir-relative files the session's tools touched.
+    files: BTreeSet<String>,
+    /// Ids of every rule a prompt topic activated in the session.
+    topics: BTreeSet<String>,
+    /// Ids of the rules the latest prompt's topics activated.
+    prompt_topics: Vec<String>,
+    /// Ids of the manual and on-request rules the latest prompt mentions.
+    mentioned: Vec<String>,
+    /// Ids in the order they were rendered (for [`Budget::keep_order`]).
+    order: Vec<String>,
+    /// The `remind: every-turn` rules active now: what [`Session::stop`] reads.
+    sticky: Vec<Sticky>,
+}
+
+/// The keys of a tool call's input that name a file, over the agents we
+/// serve (Claude Code's `file_path` and `notebook_path`, opencode's
+/// `filePath`, a plain `path`).
+pub const FILE_KEYS: [&str; 4] = ["file_path", "filePath", "notebook_path", "path"];
+
+/// The files a tool call's input names (under [`FILE_KEYS`]), each once.
+pub fn tool_input_files(input: &serde_json::Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for key in FILE_KEYS {
+        if let Some(f) = input.get(key).and_then(serde_json::Value::as_str) {
+            if !f.is_empty() && !out.iter().any(|o| o == f) {
+                out.push(f.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The version of a rule: a hash of its id and text (FNV-1a, 64 bits,
+/// stable across versions and platforms), as 16 hex digits.
+pub fn rule_version(rule: &Rule) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in rule.id.bytes().chain([0]).chain(rule.content.bytes()) {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The rules that fire on something (files, topics, content, a mention, a
+/// request), as opposed to the always-on ones.
+pub fn is_conditional(rule: &Rule) -> bool {
+    !rule.metadata.is_unconditional()
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            version: SESSION_VERSION,
+            ..Session::default()
+        }
+    }
+
+    /// Whether this rule, in its current version, was delivered.
+    pub fn is_delivered(&self, rule: &Rule) -> bool {
+        self.delivered
+            .get(&rule.id)
+            .is_some_and(|v| *v == rule_version(rule))
+    }
+
+    /// Ids delivered since the start or the last compaction, sorted.
+    pub fn delivered_ids(&self) -> Vec<String> {
+        self.delivered.keys().cloned().collect()
+    }
+
+    /// The files touched, sorted.
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().map(String::as_str)
+    }
+
+    /// The `remind: every-turn` rules active as of the last event.
+    pub fn sticky(&self) -> &[Sticky] {
+        &self.sticky
+    }
+
+    /// The session starts. `memory` (already read by the caller) comes after
+    /// the rules. Startup: a fresh session, the always-on rules. Resume: the
+    /// always-on rules it was not given (memory only if it never started).
+    /// Compact / clear: everything active in the session again.
+    pub fn start(
+        &mut self,
+        set: &RuleSet,
+        how: Start,
+        memory: Option<&str>,
+        budget: Budget,
+    ) -> Due {
+        let rules = set.rules();
+        let mut give: Vec<usize> = (0..rules.len())
+            .filter(|&i| rules[i].metadata.is_unconditional())
+            .collect();
+        let mut with_memory = true;
+        match how {
+            Start::Startup => *self = Session::new(),
+            Start::Resume => {
+                give.retain(|&i| !self.is_delivered(&rules[i]));
+                with_memory = !self.started;
+            }
+            Start::Compact | Start::Clear => {
+                self.compacted();
+                give.extend(set.active(&self.file_list(), None));
+                give.extend(self.indices(set, self.topics.iter()));
+                give.sort_unstable();
+                give.dedup();
+            }
+        }
+        self.update_sticky(set);
+        let memory = if with_memory { memory } else { None };
+        let mut due = self.render(set, &give, &HashSet::new(), memory, budget);
+        due.starts = true;
+        due
+    }
+
+    /// A prompt: the rules its topics activate, as constraints, every time;
+    /// with them the always-on rules the session was not given (no start was
+    /// seen, or a rule was added since).
+    pub fn prompt(&mut self, set: &RuleSet, prompt: &str, budget: Budget) -> Due {
+        let rules = set.rules();
+        let topic = self.note_prompt(set, Some(prompt));
+        let mut give: Vec<usize> = (0..rules.len())
+            .filter(|&i| rules[i].metadata.is_unconditional() && !self.is_delivered(&rules[i]))
+            .collect();
+        give.extend(topic.iter().copied());
+        give.sort_unstable();
+        give.dedup();
+        self.update_sticky(set);
+        let topic: HashSet<usize> = topic.into_iter().collect();
+        self.render(set, &give, &topic, None, budget)
+    }
+
+    /// Files touched (read or written, by any tool; absolute or relative to
+    /// the workdir): the conditional rules they activate that the session was
+    /// not given. Files outside the workdir are ignored.
+    pub fn files_touched<S: AsRef<str>>(
+        &mut self,
+        set: &RuleSet,
+        files: &[S],
+        budget: Budget,
+    ) -> Due {
+        let rel = self.note_files(set, files);
+        let rules = set.rules();
+        let give: Vec<usize> = set
+            .active(&rel, None)
+            .into_iter()
+            .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i]))
+            .collect();
+        self.update_sticky(set);
+        self.render(set, &give, &HashSet::new(), None, budget)
+    }
+
+    /// A request for the rules of these files and this prompt (the MCP
+    /// server's `rules_for_files`): every rule active for them, the ones
+    /// already delivered named in [`Due::given`] instead of rendered, unless
+    /// `again`.
+    pub fn request<S: AsRef<str>>(
+        &mut self,
+        set: &RuleSet,
+        files: &[S],
+        prompt: Option<&str>,
+        again: bool,
+        budget: Budget,
+    ) -> Due {
+        let rel = self.note_files(set, files);
+        let topic = self.note_prompt(set, prompt);
+        let rules = set.rules();
+        let (given, give): (Vec<usize>, Vec<usize>) = set
+            .active(&rel, prompt)
+            .into_iter()
+            .partition(|&i| !again && self.is_delivered(&rules[i]));
+        self.update_sticky(set);
+        let topic: HashSet<usize> = topic.into_iter().collect();
+        let mut due = self.render(set, &give, &topic, None, budget);
+        due.given = given;
+        // The first request starts the session.
+        due.starts = !self.started;
+        due
+    }
+
+    /// Reminder mode: the conditional rules active for these files in context
+    /// (added to the session's; the sticky rules are those of these files) and this prompt that the session was not given, in
+    /// result order. Each is delivered as its own reminder
+    /// ([`crate::render::reminder`]); commit them with [`Session::commit_ids`].
+    pub fn reminders<S: AsRef<str>>(
+        &mut self,
+        set: &RuleSet,
+        files: &[S],
+        prompt: Option<&str>,
+    ) -> Vec<usize> {
+        let rel = self.note_files(set, files);
+        self.note_prompt(set, prompt);
+        let rules = set.rules();
+        let due = set
+            .active(&rel, prompt)
+            .into_iter()
+            .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i]))
+            .collect();
+        // The files in context now, not every file the session touched.
+        self.sticky_for(set, &rel);
+        due
+    }
+
+    /// The turn stops: the reason to give the model for the active
+    /// `remind: every-turn` rules, or `None` when there are none. Reads only
+    /// the session (no rule set).
+    pub fn stop(&self) -> Option<String> {
+        if self.sticky.is_empty() {
+            return None;
+        }
+        let lines: Vec<String> = self.sticky.iter().map(|s| s.line.clone()).collect();
+        Some(crate::render::stop_reminder(&lines))
+    }
+
+    /// The conversation was compacted (or cleared): what was delivered is no
+    /// longer in it.
+    pub fn compacted(&mut self) {
+        self.delivered.clear();
+        self.order.clear();
+        self.compactions = self.compactions.saturating_add(1);
+    }
+
+    /// Reads a saved transcript back: the rules whose reminder
+    /// (`<system-reminder rule="id">`) or rendered entry (`[id] text`)
+    /// appears in it count as delivered. Give only the text since the last
+    /// compaction.
+    pub fn restore(&mut self, set: &RuleSet, transcript: &str) {
+        let reminded: HashSet<String> = crate::render::reminder_ids(transcript)
+            .into_iter()
+            .collect();
+        for rule in set.rules() {
+            if reminded.contains(&rule.id) || transcript.contains(&crate::render::entry(rule)) {
+                self.mark(rule);
+            }
+        }
+        self.started |= !self.delivered.is_empty();
+    }
+
+    /// The text of `due` reached the model: its rules count as delivered.
+    pub fn commit(&mut self, set: &RuleSet, due: &Due) {
+        for &i in &due.rules {
+            if let Some(rule) = set.rules().get(i) {
+                self.mark(rule);
+            }
+        }
+        self.started |= due.starts;
+    }
+
+    /// These rules (indices) reached the model.
+    pub fn commit_ids(&mut self, set: &RuleSet, indices: &[usize]) {
+        for &i in indices {
+            if let Some(rule) = set.rules().get(i) {
+                self.mark(rule);
+            }
+        }
+    }
+
+    /// These rules (by id, as found in `set`) reached the model; `starts`:
+    /// the answer to a session start.
+    pub fn commit_named<S: AsRef<str>>(&mut self, set: &RuleSet, ids: &[S], starts: bool) {
+        for id in ids {
+            if let Some(rule) = set.find(id.as_ref()) {
+                self.mark(rule);
+            }
+        }
+        self.started |= starts;
+    }
+
+    fn mark(&mut self, rule: &Rule) {
+        if self.delivered.len() < MAX_SESSION_RULES || self.delivered.contains_key(&rule.id) {
+            self.delivered.insert(rule.id.clone(), rule_version(rule));
+        }
+        if self.order.len() < MAX_SESSION_RULES && !self.order.contains(&rule.id) {
+            self.order.push(rule.id.clone());
+        }
+    }
+
+    fn file_list(&self) -> Vec<&str> {
+        self.files.iter().map(String::as_str).collect()
+    }
+
+    /// Adds the files (normalized against the workdir) and returns them.
+    fn note_files<S: AsRef<str>>(&mut self, set: &RuleSet, files: &[S]) -> Vec<String> {
+        let mut rel = Vec::with_capacity(files.len());
+        for f in files {
+            if let Some(r) = set.normalize(f.as_ref()) {
+                let r = r.into_owned();
+                if self.files.len() < MAX_FILES && !self.files.contains(&r) {
+                    self.files.insert(r.clone());
+                }
+                rel.push(r);
+            }
+        }
+        rel
+    }
+
+    /// Records the prompt's topic rules and mentions; returns the topic
+    /// rules' indices.
+    fn note_prompt(&mut self, set: &RuleSet, prompt: Option<&str>) -> Vec<usize> {
+        let Some(prompt) = prompt else {
+            return Vec::new();
+        };
+        let rules = set.rules();
+        let topic = set.topic_active(prompt);
+        self.prompt_topics = topic.iter().map(|&i| rules[i].id.clone()).collect();
+        for id in &self.prompt_topics {
+            if self.topics.len() < MAX_SESSION_RULES {
+                self.topics.insert(id.clone());
+            }
+        }
+        let none: [&str; 0] = [];
+        let with_mentions = set.active(&none, Some(prompt));
+        self.mentioned = with_mentions
+            .into_iter()
+            .filter(|&i| rules[i].metadata.activation != crate::rule::Activation::Auto)
+            .map(|i| rules[i].id.clone())
+            .take(MAX_SESSION_RULES)
+            .collect();
+        topic
+    }
+
+    fn indices<'a>(&self, set: &RuleSet, ids: impl Iterator<Item = &'a String>) -> Vec<usize> {
+        let wanted: HashSet<&str> = ids.map(String::as_str).collect();
+        (0..set.rules().len())
+            .filter(|&i| wanted.contains(set.rules()[i].id.as_str()))
+            .collect()
+    }
+
+    /// The `remind: every-turn` rules active in the session: always-on, the
+    /// files it touched, the topics and mentions of the latest prompt.
+    fn update_sticky(&mut self, set: &RuleSet) {
+        let files: Vec<String> = self.files.iter().cloned().collect();
+        self.sticky_for(set, &files);
+    }
+
+    fn sticky_for(&mut self, set: &RuleSet, files: &[String]) {
+        let rules = set.rules();
+        if !rules
+            .iter()
+            .any(|r| r.metadata.remind == Some(Remind::EveryTurn))
+        {
+            self.sticky.clear();
+            return;
+        }
+        let mut on: BTreeSet<usize> = set.active(files, None).into_iter().collect();
+        on.extend(self.indices(set, self.prompt_topics.iter().chain(&self.mentioned)));
+        self.sticky = on
+            .into_iter()
+            .filter(|&i| rules[i].metadata.remind == Some(Remind::EveryTurn))
+            .take(MAX_SESSION_RULES)
+            .map(|i| Sticky {
+                id: rules[i].id.clone(),
+                line: crate::render::sticky_line(&rules[i]),
+            })
+            .collect();
+    }
+
+    fn render(
+        &self,
+        set: &RuleSet,
+        give: &[usize],
+        topic: &HashSet<usize>,
+        memory: Option<&str>,
+        budget: Budget,
+    ) -> Due {
+        let rules = set.rules();
+        let picked: Vec<&Rule> = give.iter().map(|&i| &rules[i]).collect();
+        let options = RenderOptions {
+            topic_rule_ids: topic.iter().map(|&i| rules[i].id.as_str()).collect(),
+            previous_order: if budget.keep_order { &self.order } else { &[] },
+            max_lines: budget.max_lines,
+            max_bytes: budget.max_bytes,
+            memory,
+        };
+        let plan = plan_rules(&picked, &options);
+        let index: std::collections::HashMap<&str, usize> =
+            give.iter().map(|&i| (rules[i].id.as_str(), i)).collect();
+        Due {
+            text: plan.text,
+            rules: plan
+                .order
+                .iter()
+                .filter_map(|id| index.get(id.as_str()).copied())
+                .collect(),
+            omitted: plan.omitted,
+            given: Vec::new(),
+            starts: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{load, Config};
+
+    fn set(files: &[(&str, &str)]) -> (tempfile::TempDir, std::sync::Arc<RuleSet>) {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = dir.path().join(".wave/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        for (name, text) in files {
+            std::fs::write(rules.join(name), text).unwrap();
+        }
+        let loaded = load(&Config::with_home(dir.path(), dir.path().join("no-home")));
+        assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+        (dir, loaded.rules)
+    }
+
+    const RULES: &[(&str, &str)] = &[
+        ("always.md", "Be kind."),
+        ("ts.md", "---\npaths: src/**/*.ts\n---\nStrict TypeScript."),
+        ("sql.md", "---\ntopics: [sql]\n---\nNo SELECT *."),
+        ("lint.md", "---\npaths: src/**\nremind: every-turn\ndescription: Run the linter\n---\nRun npm run lint.\nAlways."),
+    ];
+    const NONE: Budget = Budget {
+        max_lines: None,
+        max_bytes: None,
+        keep_order: false,
+    };
+
+    fn ids(set: &RuleSet, due: &Due) -> Vec<String> {
+        due.rules
+            .iter()
+            .map(|&i| set.rules()[i].id.clone())
+            .collect()
+    }
+
+    #[test]
+    fn start_prompt_files_deliver_each_rule_once() {
+        let (_d, set) = set(RULES);
+        let mut s = Session::new();
+        let due = s.start(&set, Start::Startup, Some("## Memory\nm"), NONE);
+        assert_eq!(ids(&set, &due), ["always.md"]);
+        assert_eq!(due.text, "## Rules\n[always.md] Be kind.\n\n## Memory\nm");
+        s.commit(&set, &due);
+        assert!(s.started);
+
+        let due = s.files_touched(&set, &["src/a.ts"], NONE);
+        assert_eq!(ids(&set, &due), ["lint.md", "ts.md"]);
+        s.commit(&set, &due);
+        assert!(s.files_touched(&set, &["src/b.ts"], NONE).text.is_empty());
+
+        // Topic rules come every time, as constraints; given always-on ones do not.
+        for _ in 0..2 {
+            let due = s.prompt(&set, "write the SQL", NONE);
+            assert_eq!(
+                due.text,
+                "=== MANDATORY RULES ===\n[sql.md] No SELECT *.\n==========================="
+            );
+            s.commit(&set, &due);
+        }
+        assert_eq!(
+            s.delivered_ids(),
+            ["always.md", "lint.md", "sql.md", "ts.md"]
+        );
+    }
+
+    #[test]
+    fn nothing_is_delivered_until_committed() {
+        let (_d, set) = set(RULES);
+        let mut s = Session::new();
+        let first = s.files_touched(&set, &["src/a.ts"], NONE);
+        let again = s.files_touched(&set, &["src/a.ts"], NONE);
+        assert_eq!(first, again);
+        s.commit(&set, &again);
+        assert!(s.files_touched(&set, &["src/a.ts"], NONE).rules.is_empty());
+    }
+
+    #[test]
+    fn compaction_gives_everything_active_again_resume_only_what_is_missing() {
+        let (_d, set) = set(RULES);
+        let mut s = Session::new();
+        let due = s.start(&set, Start::Startup, None, NONE);
+        s.commit(&set, &due);
+        let due = s.files_touched(&set, &["src/a.ts"], NONE);
+        s.commit(&set, &due);
+        let due = s.prompt(&set, "sql please", NONE);
+        s.commit(&set, &due);
+
+        let resumed = s.start(&set, Start::Resume, Some("memory"), NONE);
+        assert!(
+            resumed.rules.is_empty() && resumed.text.is_empty(),
+            "{resumed:?}"
+        );
+
+        let due = s.start(&set, Start::Compact, None, NONE);
+        assert_eq!(ids(&set, &due), ["always.md", "lint.md", "sql.md", "ts.md"]);
+        assert_eq!(s.compactions, 1);
+        s.commit(&set, &due);
+        // A fresh startup forgets the session.
+        let due = s.start(&set, Start::Startup, None, NONE);
+        assert_eq!(ids(&set, &due), ["always.md"]);
+        assert!(s.delivered_ids().is_empty());
+    }
+
+    #[test]
+    fn an_edited_rule_is_due_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = dir.path().join(".wave/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        std::fs::write(rules.join("ts.md"), "---\npaths: '**/*.ts'\n---\nOne.").unwrap();
+        let config = Config::with_home(dir.path(), dir.path().join("no-home"));
+        let one = load(&config).rules;
+        let mut s = Session::new();
+        let due = s.files_touched(&one, &["a.ts"], NONE);
+        s.commit(&one, &due);
+        assert!(s.files_touched(&one, &["a.ts"], NONE).rules.is_empty());
+        std::fs::write(rules.join("ts.md"), "---\npaths: '**/*.ts'\n---\nTwo.").unwrap();
+        let two = load(&config).rules;
+        let due = s.files_touched(&two, &["b.ts"], NONE);
+        assert_eq!(due.text, "## Rules\n[ts.md] Two.");
+    }
+
+    #[test]
+    fn request_names_what_was_given_unless_again() {
+        let (_d, set) = set(RULES);
+        let mut s = Session::new();
+        let due = s.request(&set, &["src/a.ts"], None, false, NONE);
+        assert_eq!(ids(&set, &due), ["always.md", "lint.md", "ts.md"]);
+        assert!(due.starts);
+        s.commit(&set, &due);
+        let due = s.request(&set, &["src/b.ts"], Some("sql"), false, NONE);
+        assert!(!due.starts);
+        assert_eq!(ids(&set, &due), ["sql.md"]);
+        let given: Vec<&str> = due
+            .given
+            .iter()
+            .map(|&i| set.rules()[i].id.as_str())
+            .collect();
+        assert_eq!(given, ["always.md", "lint.md", "ts.md"]);
+        let due = s.request(&set, &["src/b.ts"], None, true, NONE);
+        assert_eq!(due.rules.len(), 3);
+        assert!(due.given.is_empty());
+    }
+
+    #[test]
+    fn reminders_restore_and_stop() {
+        let (_d, set) = set(RULES);
+        let mut s = Session::new();
+        assert_eq!(s.stop(), None);
+        let due = s.reminders(&set, &["src/a.ts"], Some("sql"));
+        let names: Vec<&str> = due.iter().map(|&i| set.rules()[i].id.as_str()).collect();
+        assert_eq!(names, ["lint.md", "sql.md", "ts.md"]);
+        let reason = s.stop().unwrap();
+        assert!(reason.contains("- [lint.md] Run the linter"), "{reason}");
+        // Sticky rules are those of the files in context now.
+        s.reminders(&set, &["README.md"], None);
+        assert_eq!(s.stop(), None);
+
+        // A transcript that holds one reminder and one rendered entry.
+        let transcript = format!(
+            "{}\n...\n## Rules\n[sql.md] No SELECT *.",
+            crate::render::reminder(&set.rules()[due[2]])
+        );
+        let mut back = Session::new();
+        back.restore(&set, &transcript);
+        assert_eq!(back.delivered_ids(), ["sql.md", "ts.md"]);
+        let left = back.reminders(&set, &["src/a.ts"], Some("sql"));
+        assert_eq!(left, [due[0]]);
+    }
+
+    #[test]
+    fn serialises_and_bounds_files() {
+        let (_d, set) = set(RULES);
+        let mut s = Session::new();
+        let many: Vec<String> = (0..MAX_FILES + 10).map(|i| format!("f{i}.txt")).collect();
+        s.files_touched(&set, &many, NONE);
+        assert_eq!(s.files().count(), MAX_FILES);
+        let due = s.start(&set, Start::Resume, None, NONE);
+        s.commit(&set, &due);
+        let json = serde_json::to_string(&s).unwrap();
+        let back: Session = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, s);
+        // Unknown or missing fields read as defaults.
+        let old: Session = serde_json::from_str(r#"{"delivered":{"a.md":"x"},"other":1}"#).unwrap();
+        assert_eq!(old.delivered_ids(), ["a.md"]);
+    }
+
+    #[test]
+    fn tool_inputs_name_files_under_every_agents_key() {
+        let input = serde_json::json!({"filePath": "a.ts", "path": "a.ts", "notebook_path": "n.ipynb", "content": "x"});
+        assert_eq!(tool_input_files(&input), ["a.ts", "n.ipynb"]);
+        assert!(tool_input_files(&serde_json::json!({"command": "ls"})).is_empty());
+    }
+
+    #[test]
+    fn budget_keeps_order_when_asked() {
+        let (_d, set) = set(&[
+            ("a.md", "---\npaths: a/**\n---\nA"),
+            ("b.md", "---\npaths: b/**\n---\nB"),
+        ]);
+        let mut s = Session::new();
+        let keep = Budget {
+            keep_order: true,
+            ..NONE
+        };
+        let due = s.request(&set, &["b/x"], None, false, keep);
+        s.commit(&set, &due);
+        let due = s.request(&set, &["a/x", "b/x"], None, true, keep);
+        assert_eq!(ids(&set, &due), ["b.md", "a.md"]);
+    }
+}

@@ -1,0 +1,146 @@
+//! The engine's options (`EngineOptions`, `RuleSource`) to the core's
+//! `Config`, and the source names.
+
+use memory_rules as core;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+
+#[napi(object)]
+pub struct EngineOptions {
+    /// The project root: context paths are relative to it.
+    pub workdir: String,
+    /// The user's home, for the default sources (`~/.claude/rules`,
+    /// `~/.wave/rules`, `<workdir>/.claude/rules`, `<workdir>/.wave/rules`).
+    /// Ignored when `sources` is given; one of the two is required.
+    pub home_dir: Option<String>,
+    /// The rule sources in override order (later wins by id). A string is a
+    /// source name (`'cursor'`, `'agents-md'`, ..., `'all'`): that tool's own
+    /// places under the workdir and `homeDir`; consecutive names are read
+    /// user sources first, then project ones, as the defaults are.
+    #[napi(
+        ts_type = "Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>"
+    )]
+    pub sources: Option<Vec<Either<String, RuleSource>>>,
+    /// Directories outside the workdir that project rules may resolve into
+    /// through symlinks (a shared team folder); any other project rule whose
+    /// real path is outside the workdir is not loaded (`symlink-outside`).
+    pub allow_dirs: Option<Vec<String>>,
+}
+
+/// One place rules are read from.
+#[napi(object)]
+pub struct RuleSource {
+    /// The directory (a relative one is taken from the workdir).
+    pub dir: String,
+    #[napi(ts_type = "'project' | 'user'")]
+    pub scope: String,
+    /// Default `'wave'` (Markdown with frontmatter); any source name reads
+    /// the directory as that tool's format.
+    #[napi(
+        ts_type = "'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'"
+    )]
+    pub format: Option<String>,
+    /// Directory levels read below `dir`: 1 = its immediate subdirectories;
+    /// `'any'` = any depth. Default: the format's (1 for `wave`).
+    #[napi(ts_type = "number | 'any'")]
+    pub depth: Option<Either<u32, String>>,
+}
+
+pub(crate) fn invalid(message: String) -> Error {
+    Error::new(Status::InvalidArg, message)
+}
+
+fn to_source(workdir: &std::path::Path, s: RuleSource) -> Result<core::Source> {
+    let scope = match s.scope.as_str() {
+        "project" => core::Scope::Project,
+        "user" => core::Scope::User,
+        other => {
+            return Err(invalid(format!(
+                "source {}: scope must be 'project' or 'user', not '{other}'",
+                s.dir
+            )))
+        }
+    };
+    let format = match s.format.as_deref() {
+        None => core::Format::Wave,
+        Some(f) => core::Format::parse(f)
+            .ok_or_else(|| invalid(format!("source {}: unknown format '{f}'", s.dir)))?,
+    };
+    let depth = match s.depth {
+        None => format.default_depth(),
+        Some(Either::A(n)) => Some(n as usize),
+        Some(Either::B(any)) if any == "any" => None,
+        Some(Either::B(other)) => {
+            return Err(invalid(format!(
+                "source {}: depth must be a number or 'any', not '{other}'",
+                s.dir
+            )))
+        }
+    };
+    Ok(core::Source::new(
+        workdir.join(&s.dir),
+        scope,
+        format,
+        depth,
+    ))
+}
+
+pub(crate) fn to_config(mut options: EngineOptions) -> Result<core::Config> {
+    let workdir = std::path::PathBuf::from(&options.workdir);
+    let allow: Vec<std::path::PathBuf> = options
+        .allow_dirs
+        .take()
+        .unwrap_or_default()
+        .iter()
+        .map(|d| workdir.join(d))
+        .collect();
+    to_sources(options, workdir).map(|c| c.with_allow_dirs(allow))
+}
+
+fn to_sources(options: EngineOptions, workdir: std::path::PathBuf) -> Result<core::Config> {
+    if let Some(sources) = options.sources {
+        let mut out = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        let flush = |names: &mut Vec<String>, out: &mut Vec<core::Source>| -> Result<()> {
+            if names.is_empty() {
+                return Ok(());
+            }
+            let formats =
+                core::formats_named(names).map_err(|e| invalid(format!("sources: {e}")))?;
+            let home = options
+                .home_dir
+                .as_deref()
+                .ok_or_else(|| invalid("sources: a source name needs homeDir".to_string()))?;
+            out.extend(core::Config::named(&workdir, home, &formats).sources);
+            names.clear();
+            Ok(())
+        };
+        for s in sources {
+            match s {
+                Either::A(name) => names.push(name),
+                Either::B(source) => {
+                    flush(&mut names, &mut out)?;
+                    out.push(to_source(&workdir, source)?);
+                }
+            }
+        }
+        flush(&mut names, &mut out)?;
+        return Ok(core::Config::new(workdir, out));
+    }
+    match options.home_dir {
+        Some(home) => Ok(core::Config::with_home(workdir, home)),
+        None => Err(invalid(
+            "RuleEngine: give homeDir (for the default sources) or sources".to_string(),
+        )),
+    }
+}
+
+/// The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
+/// `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
+#[napi(catch_unwind)]
+pub fn source_names() -> Vec<String> {
+    core::Format::ALL
+        .iter()
+        .map(|f| f.as_str().to_string())
+        .collect()
+}

@@ -1,0 +1,121 @@
+//! The core's `Rule` and `Diagnostic` as JS objects, and back (for the
+//! renderer, which takes rule objects).
+
+use memory_rules as core;
+use napi_derive::napi;
+
+#[napi(object)]
+pub struct RuleMetadata {
+    pub paths: Option<Vec<String>>,
+    pub priority: Option<i64>,
+    pub topics: Option<Vec<String>>,
+    pub description: Option<String>,
+    /// `'every-turn'`: re-surfaced at every turn while active (reminder mode).
+    #[napi(ts_type = "'once' | 'every-turn'")]
+    pub remind: Option<String>,
+    /// `'on-request'`: offered to the model by its description (read with
+    /// the `read_rule` tool); `'manual'`: active only when the prompt
+    /// mentions it (`@name`). Absent: always, or by `paths` / `topics`.
+    #[napi(ts_type = "'on-request' | 'manual'")]
+    pub activation: Option<String>,
+    /// Regexes matched against the content of the files in context (Continue).
+    pub regex: Option<Vec<String>>,
+    /// The project subdirectory the rule is scoped to (a nested `.cursor/rules`
+    /// or `AGENTS.md`).
+    pub directory: Option<String>,
+}
+
+#[napi(object)]
+pub struct MemoryRule {
+    /// Path relative to its rules root, `/`-separated: `frontend/react.md`.
+    pub id: String,
+    /// The body, trimmed.
+    pub content: String,
+    pub metadata: RuleMetadata,
+    #[napi(ts_type = "'project' | 'user'")]
+    pub source: String,
+    pub file_path: String,
+    /// The other agent's format the rule was read as (`'cursor'`, ...);
+    /// absent for the agent SDK's own (`.wave/rules`, `.claude/rules`), whose
+    /// rules keep exactly the SDK's shape.
+    #[napi(
+        ts_type = "'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'"
+    )]
+    pub format: Option<String>,
+}
+
+#[napi(object)]
+pub struct Diagnostic {
+    #[napi(ts_type = "'error' | 'warning' | 'info'")]
+    pub severity: String,
+    pub code: String,
+    pub message: String,
+    pub file_path: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+}
+
+pub(crate) fn to_js_rule(rule: &core::Rule) -> MemoryRule {
+    let m = &rule.metadata;
+    MemoryRule {
+        id: rule.id.clone(),
+        content: rule.content.clone(),
+        metadata: RuleMetadata {
+            paths: m.paths.clone(),
+            priority: m.priority,
+            topics: m.topics.clone(),
+            description: m.description.clone(),
+            remind: m.remind.map(|r| r.as_str().to_string()),
+            activation: (m.activation != core::Activation::Auto)
+                .then(|| m.activation.as_str().to_string()),
+            regex: m.regex.clone(),
+            directory: m.directory.clone(),
+        },
+        source: rule.scope.as_str().to_string(),
+        file_path: rule.file_path.to_string_lossy().into_owned(),
+        format: rule
+            .format
+            .qualifies_ids()
+            .then(|| rule.format.as_str().to_string()),
+    }
+}
+
+/// A rule object from JS (for the renderer): what the text depends on is
+/// kept (id, scope, content, priority, description); the rest as given.
+pub(crate) fn from_js_rule(rule: MemoryRule) -> core::Rule {
+    let m = rule.metadata;
+    core::Rule {
+        id: rule.id,
+        scope: if rule.source == "user" {
+            core::Scope::User
+        } else {
+            core::Scope::Project
+        },
+        file_path: rule.file_path.into(),
+        content: rule.content,
+        metadata: core::Metadata {
+            paths: m.paths,
+            priority: m.priority,
+            topics: m.topics,
+            description: m.description,
+            remind: match m.remind.as_deref() {
+                Some("every-turn") => Some(core::Remind::EveryTurn),
+                Some("once") => Some(core::Remind::Once),
+                _ => None,
+            },
+            activation: match m.activation.as_deref() {
+                Some("on-request") => core::Activation::OnRequest,
+                Some("manual") => core::Activation::Manual,
+                _ => core::Activation::Auto,
+            },
+            regex: m.regex,
+            name: None,
+            directory: m.directory,
+        },
+        format: rule
+            .format
+            .as_deref()
+            .and_then(core::Format::parse)
+            .unwrap_or(core::Format::Wave),
+    }
+}

@@ -1,0 +1,236 @@
+//! `DeliverySession`: the core's `Session` (one conversation's delivery
+//! state: what is due now, what was delivered) for the TypeScript adapters.
+//! Every call takes the `RuleEngine` whose rules it answers with; rules are
+//! named by id across the boundary.
+
+use crate::engine::RuleEngine;
+use memory_rules::session::{self as core_session, Budget, Session, Start};
+use memory_rules::RuleSet;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+
+/// The budget of a rendered rules section.
+#[napi(object)]
+#[derive(Default)]
+pub struct DeliveryBudget {
+    pub max_lines: Option<u32>,
+    pub max_bytes: Option<u32>,
+    /// Rules given before keep their places when given again.
+    pub keep_order: Option<bool>,
+}
+
+/// What is due now. Nothing counts as delivered until `commit(due)`.
+#[napi(object)]
+pub struct Due {
+    /// The rendered text ('' when nothing is due).
+    pub text: String,
+    /// Ids of the rules rendered, in the order rendered.
+    pub rule_ids: Vec<String>,
+    /// Ids left out to fit the budget.
+    pub omitted: Vec<String>,
+    /// Ids of the rules active but already delivered.
+    pub given: Vec<String>,
+    /// The answer to a session start (committing it marks the session started).
+    pub starts: bool,
+}
+
+/// A reminder: the rule id and its `<system-reminder>` block.
+#[napi(object)]
+pub struct Reminder {
+    pub rule_id: String,
+    pub text: String,
+}
+
+fn budget(b: Option<DeliveryBudget>) -> Budget {
+    let b = b.unwrap_or_default();
+    Budget {
+        max_lines: b.max_lines.map(|n| n as usize),
+        max_bytes: b.max_bytes.map(|n| n as usize),
+        keep_order: b.keep_order.unwrap_or(false),
+    }
+}
+
+fn to_js(set: &RuleSet, due: core_session::Due) -> Due {
+    let ids = |v: &[usize]| v.iter().map(|&i| set.rules()[i].id.clone()).collect();
+    Due {
+        text: due.text,
+        rule_ids: ids(&due.rules),
+        omitted: due.omitted,
+        given: ids(&due.given),
+        starts: due.starts,
+    }
+}
+
+/// One conversation's delivery state (the core's `Session`).
+#[napi]
+pub struct DeliverySession {
+    inner: Session,
+}
+
+impl Default for DeliverySession {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[napi]
+impl DeliverySession {
+    #[napi(constructor)]
+    pub fn new() -> Self {
+        DeliverySession {
+            inner: Session::new(),
+        }
+    }
+
+    /// A session saved with `toJson()`.
+    #[napi(factory, catch_unwind)]
+    pub fn from_json(text: String) -> Result<Self> {
+        serde_json::from_str(&text)
+            .map(|inner| DeliverySession { inner })
+            .map_err(|e| Error::from_reason(format!("not a saved session: {e}")))
+    }
+
+    #[napi(catch_unwind)]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.inner).unwrap_or_default()
+    }
+
+    /// A start was delivered.
+    #[napi(getter)]
+    pub fn started(&self) -> bool {
+        self.inner.started
+    }
+
+    /// The session starts: `how` is `startup`, `resume`, `compact` or `clear`.
+    #[napi(catch_unwind)]
+    pub fn start(
+        &mut self,
+        engine: &RuleEngine,
+        how: String,
+        memory: Option<String>,
+        budget_: Option<DeliveryBudget>,
+    ) -> Due {
+        let set = engine.rule_set();
+        let due = self
+            .inner
+            .start(&set, Start::parse(&how), memory.as_deref(), budget(budget_));
+        to_js(&set, due)
+    }
+
+    /// A prompt: its topic rules (every time), the always-on rules not given.
+    #[napi(catch_unwind)]
+    pub fn prompt(
+        &mut self,
+        engine: &RuleEngine,
+        prompt: String,
+        budget_: Option<DeliveryBudget>,
+    ) -> Due {
+        let set = engine.rule_set();
+        let due = self.inner.prompt(&set, &prompt, budget(budget_));
+        to_js(&set, due)
+    }
+
+    /// Files touched: the conditional rules they activate, not given yet.
+    #[napi(catch_unwind)]
+    pub fn files_touched(
+        &mut self,
+        engine: &RuleEngine,
+        files: Vec<String>,
+        budget_: Option<DeliveryBudget>,
+    ) -> Due {
+        let set = engine.rule_set();
+        let due = self.inner.files_touched(&set, &files, budget(budget_));
+        to_js(&set, due)
+    }
+
+    /// Every rule active for these files and prompt; those given are named
+    /// in `given`, unless `again`.
+    #[napi(catch_unwind)]
+    pub fn request(
+        &mut self,
+        engine: &RuleEngine,
+        files: Vec<String>,
+        prompt: Option<String>,
+        again: bool,
+        budget_: Option<DeliveryBudget>,
+    ) -> Due {
+        let set = engine.rule_set();
+        let due = self
+            .inner
+            .request(&set, &files, prompt.as_deref(), again, budget(budget_));
+        to_js(&set, due)
+    }
+
+    /// Reminder mode: one reminder per conditional rule active for these
+    /// files (added to the session's) and prompt, not given yet.
+    #[napi(catch_unwind)]
+    pub fn reminders(
+        &mut self,
+        engine: &RuleEngine,
+        files: Vec<String>,
+        prompt: Option<String>,
+    ) -> Vec<Reminder> {
+        let set = engine.rule_set();
+        self.inner
+            .reminders(&set, &files, prompt.as_deref())
+            .into_iter()
+            .map(|i| Reminder {
+                rule_id: set.rules()[i].id.clone(),
+                text: memory_rules::render::reminder(&set.rules()[i]),
+            })
+            .collect()
+    }
+
+    /// The text of `due` reached the model.
+    #[napi(catch_unwind)]
+    pub fn commit(&mut self, engine: &RuleEngine, due: Due) {
+        let set = engine.rule_set();
+        self.inner.commit_named(&set, &due.rule_ids, due.starts);
+    }
+
+    /// These rules (ids) reached the model.
+    #[napi(catch_unwind)]
+    pub fn commit_ids(&mut self, engine: &RuleEngine, ids: Vec<String>) {
+        let set = engine.rule_set();
+        self.inner.commit_named(&set, &ids, false);
+    }
+
+    /// The conversation was compacted: what was delivered is gone from it.
+    #[napi(catch_unwind)]
+    pub fn compacted(&mut self) {
+        self.inner.compacted();
+    }
+
+    /// A saved transcript (since the last compaction): the rules whose
+    /// reminder or rendered entry it holds count as delivered.
+    #[napi(catch_unwind)]
+    pub fn restore(&mut self, engine: &RuleEngine, transcript: String) {
+        self.inner.restore(&engine.rule_set(), &transcript);
+    }
+
+    /// What to tell the model at the end of a turn for the active
+    /// `remind: every-turn` rules, or null.
+    #[napi(catch_unwind)]
+    pub fn stop(&self) -> Option<String> {
+        self.inner.stop()
+    }
+
+    /// The short lines of the active `remind: every-turn` rules.
+    #[napi(catch_unwind)]
+    pub fn sticky_lines(&self) -> Vec<String> {
+        self.inner.sticky().iter().map(|s| s.line.clone()).collect()
+    }
+
+    /// Ids delivered since the start or the last compaction, sorted.
+    #[napi(catch_unwind)]
+    pub fn delivered(&self) -> Vec<String> {
+        self.inner.delivered_ids()
+    }
+}
+
+/// The files a tool call's input names (the keys every agent uses:
+/// `file_path`, `filePath`, `notebook_path`, `path`).
+#[napi(catch_unwind)]
+pub fn tool_input_files(input: serde_json::Value) -> Vec<String> {
+    core_session::tool_input_files(&input)
+}

@@ -65,9 +65,10 @@ function quantiles(times) {
   return { p50: at(0.5), p95: at(0.95) }
 }
 
-const rust = path.join(repo, 'target/release/wave-rules')
+// WAVE_RULES_BIN=path measures another build (e.g. target/debug/wave-rules).
+const rust = process.env.WAVE_RULES_BIN ?? path.join(repo, 'target/release/wave-rules')
 const forms = [
-  ['Rust binary (target/release/wave-rules)', rust, []],
+  [`Rust binary (${path.relative(repo, rust)})`, rust, []],
   ['node bin/wave-rules.js (the addon)', process.execPath, [path.join(repo, 'bin/wave-rules.js')]],
   ['npx wave-rules', 'npx', ['--no-install', 'wave-rules']],
 ]

@@ -66,7 +66,7 @@ function quantiles(times) {
 }
 
 // WAVE_RULES_BIN=path measures another build (e.g. target/debug/wave-rules).
-const rust = process.env.WAVE_RULES_BIN ?? path.join(repo, 'target/release/wave-rules')
+const rust = path.resolve(repo, process.env.WAVE_RULES_BIN ?? 'target/release/wave-rules')
 const forms = [
   [`Rust binary (${path.relative(repo, rust)})`, rust, []],
   ['node bin/wave-rules.js (the addon)', process.execPath, [path.join(repo, 'bin/wave-rules.js')]],

@@ -227,9 +227,13 @@ for (const kind of ['binary', 'npx']) {
       const good = async () => assert.equal(JSON.parse(text(await call(c.client, 'list_rules'))).length >= 5, true)
       const stdin = c.transport._process?.stdin
       assert.ok(stdin, 'the transport exposes the child process')
-      // A line that is not JSON.
+      // A line that is not JSON: a Parse error with "id": null, as JSON-RPC 2.0
+      // says (the TS client cannot route a null id and reports it as an error).
+      const before = c.errors.length
       stdin.write('this is not json\n')
       await good()
+      assert.ok(await until(() => c.errors.length > before), 'the Parse error answer arrived')
+      assert.match(String(c.errors.at(-1)), /received null/)
       // Well-formed JSON of the wrong shape.
       stdin.write('{"jsonrpc":"2.0","id":"bad-1","method":"tools/call","params":{"name":5}}\n')
       await good()
@@ -259,7 +263,9 @@ for (const kind of ['binary', 'npx']) {
       assert.ok(!text(r).includes('never loaded'))
       assert.ok(await until(() => c.stderr().includes('broken.md')), `stderr: ${c.stderr()}`)
       await good()
-      assert.deepEqual(c.errors.filter((e) => !/bad-1|Unknown message ID|unknown message/i.test(String(e))), [], 'stdout held protocol messages only')
+      // Besides the answers to the bad lines (the Parse error's null id, bad-1's
+      // Invalid params), nothing but protocol messages.
+      assert.deepEqual(c.errors.filter((e) => !/bad-1|Unknown message ID|unknown message|received null/i.test(String(e))), [], 'stdout held protocol messages only')
     })
   })
 }

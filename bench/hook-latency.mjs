@@ -7,7 +7,9 @@
 // run through sh as Claude Code runs it, beside the bare binary through sh);
 // the npm bin run by node (the addon), and `npx wave-rules`.
 // Prints a Markdown table of p50 / p95 in milliseconds; /bin/true is the
-// floor (what spawning alone costs on this machine).
+// floor (what spawning alone costs on this machine). A second table: the
+// Rust binary's PostToolUse per agent dialect (`hook --agent NAME`), each
+// reading the file through its shell tool, so the shell parser is in it.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -68,10 +70,11 @@ function quantiles(times) {
   return { p50: at(0.5), p95: at(0.95) }
 }
 
-const rust = path.join(repo, 'target/release/wave-rules')
+// WAVE_RULES_BIN=path measures another build (e.g. target/debug/wave-rules).
+const rust = path.resolve(repo, process.env.WAVE_RULES_BIN ?? 'target/release/wave-rules')
 const sh = (cmd) => ['sh', ['-c', `${cmd} "$@"`, 'sh']]
 const forms = [
-  ['Rust binary (target/release/wave-rules)', rust, []],
+  [`Rust binary (${path.relative(repo, rust)})`, rust, []],
   ['sh -c: the bare binary', ...sh(rust)],
   ...(npm.bin ? [['sh -c: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules (npm install, as installed)', ...sh('"$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules')]] : []),
   ...(npm.bin ? [['node node_modules/wave-memory-rules/bin/wave-rules.js (the addon)', process.execPath, [addonBin]]] : [['node bin/wave-rules.js (the addon)', process.execPath, [path.join(repo, 'bin/wave-rules.js')]]]),
@@ -88,6 +91,20 @@ for (const [name, cmd, args] of forms) {
     const input = JSON.stringify({ session_id: `bench-${name.length}`, cwd: work, hook_event_name: event, ...extra })
     // npx costs a second a run: every fifth round only.
     cells.push({ name, event, cmd, args: [...args, 'hook', event], input, every: cmd === 'npx' ? 5 : 1, times: [] })
+  }
+}
+// Per agent: its payload of a shell read of one file (parsed by the core's shell).
+const command = 'cd src && sed -n 1,80p mod4/a.ts | grep -n export'
+const agentPayloads = [
+  ['claude', { session_id: 'bench-a-claude', cwd: work, tool_name: 'Bash', tool_input: { command } }],
+  ['codex', { session_id: 'bench-a-codex', cwd: work, tool_name: 'Bash', tool_input: { command } }],
+  ['gemini', { session_id: 'bench-a-gemini', cwd: work, hook_event_name: 'AfterTool', tool_name: 'run_shell_command', tool_input: { command } }],
+  ['copilot', { sessionId: 'bench-a-copilot', cwd: work, toolName: 'bash', toolArgs: { command } }],
+  ['cursor', { conversation_id: 'bench-a-cursor', workspace_roots: [work], hook_event_name: 'afterShellExecution', command }],
+]
+if (fs.existsSync(rust)) {
+  for (const [agent, payload] of agentPayloads) {
+    cells.push({ name: `agent:${agent}`, event: 'PostToolUse', cmd: rust, args: ['hook', '--agent', agent, 'PostToolUse'], input: JSON.stringify(payload), every: 1, times: [] })
   }
 }
 const load = os.loadavg()
@@ -115,6 +132,11 @@ if (npm.bin) {
   const installed = forms[2][0]
   console.log(`| p50 ratio: npm-installed hook / bare binary, both through sh | ${ratio(installed, 'sh -c: the bare binary')} |`)
   console.log(`| p50 ratio: npm-installed hook / bare binary spawned directly | ${ratio(installed, forms[0][0])} |`)
+}
+if (fs.existsSync(rust)) {
+  console.log(`\nPostToolUse per agent (Rust binary, \`hook --agent NAME\`, a shell read: \`${command}\`)\n`)
+  console.log(`| agent | p50 / p95 |\n| --- | --- |`)
+  for (const [agent] of agentPayloads) console.log(`| ${agent} | ${fmt(quantiles(cell(`agent:${agent}`, 'PostToolUse').times))} |`)
 }
 console.log('\ncells: p50 / p95 in ms, one process each, spawned from Node (spawnSync), stdin = the event JSON')
 fs.rmSync(root, { recursive: true, force: true })

@@ -110,3 +110,22 @@ export function agentHarness({ prefix, dump, enabled = true }) {
   })
   return h
 }
+
+/** Codex's native binary from the pinned devDependency (@openai/codex). */
+export function codexBinary() {
+  const nm = path.join(repo, 'node_modules')
+  const triple = { 'linux-x64': 'x86_64-unknown-linux-musl', 'linux-arm64': 'aarch64-unknown-linux-musl', 'darwin-x64': 'x86_64-apple-darwin', 'darwin-arm64': 'aarch64-apple-darwin' }[`${process.platform}-${process.arch}`]
+  if (!triple) return null
+  return firstExisting([path.join(nm, `@openai/codex-${process.platform}-${process.arch}/vendor/${triple}/bin/codex`)])
+}
+
+/** Gemini CLI's script from the pinned devDependency (@google/gemini-cli), run with this Node. */
+export function geminiScript() {
+  return firstExisting([path.join(repo, 'node_modules/@google/gemini-cli/bundle/gemini.js')])
+}
+
+/** Copilot CLI's native binary from the pinned devDependency (@github/copilot). */
+export function copilotBinary() {
+  const nm = path.join(repo, 'node_modules')
+  return firstExisting([path.join(nm, `@github/copilot-${process.platform}-${process.arch}/copilot`)])
+}

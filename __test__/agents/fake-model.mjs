@@ -1,14 +1,17 @@
 // A fake model server on 127.0.0.1 for the real agents: the Anthropic
 // Messages API (SSE streaming or not) for Claude Code, OpenAI-compatible
-// chat completions for opencode, and the Gemini API for Gemini CLI. It records every request and answers with
+// chat completions for opencode, the Gemini API for Gemini CLI, and the OpenAI Responses API (SSE) for
+// Codex, whose only file tool is its shell (`exec_command`): `READ:f` becomes
+// `cat f`, `WRITE:f` a redirection into `f`. It records every request and answers with
 // tool calls scripted in the user's prompt: `READ:src/a.ts` and
-// `WRITE:src/new.ts` become one call each, in order, then a plain answer;
+// `WRITE:src/new.ts` become one call each, in order, then a plain answer
+// (`CAT:src/a.ts` reads through the agent's shell tool instead);
 // `CALL:<tool>:<base64url JSON>` calls the tool whose name is or ends with
 // `_<tool>` (MCP tools: `mcp__server__tool`, `server_tool`) with that input.
 import http from 'node:http'
 import path from 'node:path'
 
-const DIRECTIVE = /\b(READ|WRITE):([A-Za-z0-9_./-]+)|\bCALL:([A-Za-z0-9_]+):([A-Za-z0-9_-]+)/g
+const DIRECTIVE = /\b(READ|WRITE|CAT):([A-Za-z0-9_./-]+)|\bCALL:([A-Za-z0-9_]+):([A-Za-z0-9_-]+)/g
 
 /** The directive that makes the fake model call `tool` with `input`. */
 export function callDirective(tool, input) {
@@ -25,7 +28,7 @@ export function texts(value, out = []) {
 
 /** How many times `needle` occurs in a request's messages (and system). */
 export function count(body, needle) {
-  const all = texts([body.system ?? '', body.messages ?? []]).join('\n')
+  const all = texts([body.system ?? '', body.messages ?? [], body.input ?? [], body.instructions ?? '', body.contents ?? [], body.systemInstruction ?? '']).join('\n')
   return all.split(needle).length - 1
 }
 
@@ -59,14 +62,90 @@ function nextStep(messages, toolNames, workdir, flavour) {
     return { tool: { name, input: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) } }
   }
   const file = path.join(workdir, rel)
+  if (flavour === 'responses') {
+    if (!toolNames.includes('exec_command')) return { text: 'Done.' }
+    const cmd = verb !== 'WRITE' ? `cat ${rel}` : `mkdir -p ${path.dirname(rel)} && echo 'export const created = 1' > ${rel}`
+    return { tool: { name: 'exec_command', input: { cmd } } }
+  }
+  if (flavour === 'gemini') {
+    if (verb === 'CAT') return toolNames.includes('run_shell_command') ? { tool: { name: 'run_shell_command', input: { command: `sed -n '1,20p' ${rel}` } } } : { text: 'Done.' }
+    const name = verb === 'READ' ? 'read_file' : 'write_file'
+    if (!toolNames.includes(name)) return { text: 'Done.' }
+    return { tool: { name, input: verb === 'READ' ? { file_path: rel } : { file_path: rel, content: 'export const created = 1\n' } } }
+  }
+  if (verb === 'CAT') {
+    const shell = flavour === 'anthropic' ? 'Bash' : 'bash'
+    if (!toolNames.includes(shell)) return { text: 'Done.' }
+    return { tool: { name: shell, input: { command: `cat ${rel}`, description: 'read' } } }
+  }
   if (flavour === 'anthropic') {
     const name = verb === 'READ' ? 'Read' : 'Write'
     if (!toolNames.includes(name)) return { text: 'Done.' }
     return { tool: { name, input: verb === 'READ' ? { file_path: file } : { file_path: file, content: 'export const created = 1\n' } } }
   }
+  if (toolNames.includes('view') && verb !== 'CAT') {
+    // Copilot CLI: view / create with `path`.
+    return { tool: verb === 'READ' ? { name: 'view', input: { path: file } } : { name: 'create', input: { path: file, file_text: 'export const created = 1\n' } } }
+  }
   const name = verb === 'READ' ? 'read' : 'write'
   if (!toolNames.includes(name)) return { text: 'Done.' }
   return { tool: { name, input: verb === 'READ' ? { filePath: file } : { filePath: file, content: 'export const created = 1\n' } } }
+}
+
+/** The Responses API's items as chat-like messages for `nextStep`. */
+function responsesMessages(input) {
+  const out = []
+  for (const item of Array.isArray(input) ? input : [{ role: 'user', content: String(input ?? '') }]) {
+    if (item.type === 'function_call') out.push({ role: 'assistant', content: [{ type: 'tool_use' }] })
+    else if (item.role === 'user') {
+      const text = typeof item.content === 'string' ? item.content : (item.content ?? []).map((c) => c.text ?? '').join('\n')
+      out.push({ role: 'user', content: text })
+    }
+  }
+  return out
+}
+
+function responses(body, res, workdir) {
+  const toolNames = (body.tools ?? []).map((t) => t.name).filter(Boolean)
+  const step = nextStep(responsesMessages(body.input), toolNames, workdir, 'responses')
+  const n = ++ids
+  const id = `resp_${n}`
+  const item = step.tool
+    ? { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: step.tool.name, arguments: JSON.stringify(step.tool.input), status: 'completed' }
+    : { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] }
+  const usage = { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } }
+  sse(res, [
+    ['response.created', { type: 'response.created', response: { id, status: 'in_progress', output: [] } }],
+    ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],
+    ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
+    ['response.completed', { type: 'response.completed', response: { id, status: 'completed', output: [item], usage } }],
+  ])
+}
+
+/** Gemini's contents as chat-like messages for `nextStep`. */
+function geminiMessages(contents) {
+  const out = []
+  for (const c of contents ?? []) {
+    const parts = c.parts ?? []
+    if (c.role === 'model') {
+      const calls = parts.filter((p) => p.functionCall).length
+      if (calls) out.push({ role: 'assistant', content: Array.from({ length: calls }, () => ({ type: 'tool_use' })) })
+    } else {
+      const text = parts.filter((p) => typeof p.text === 'string').map((p) => p.text).join('\n')
+      if (text) out.push({ role: 'user', content: text })
+    }
+  }
+  return out
+}
+
+function gemini(body, url, res, workdir) {
+  const toolNames = (body.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name))
+  const step = nextStep(geminiMessages(body.contents), toolNames, workdir, 'gemini')
+  const part = step.tool ? { functionCall: { name: step.tool.name, args: step.tool.input } } : { text: step.text }
+  const chunk = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } }
+  if (url.includes('alt=sse')) return sse(res, [[null, chunk]])
+  res.writeHead(200, { 'content-type': 'application/json' })
+  res.end(JSON.stringify(url.includes('streamGenerateContent') ? [chunk] : chunk))
 }
 
 function sse(res, events) {
@@ -183,6 +262,12 @@ export async function startFakeModel({ workdir }) {
         } else if (req.method === 'POST' && url.includes('/messages')) anthropic(body, res, server.workdir)
         else if (req.method === 'POST' && /:(stream)?[gG]enerateContent|:countTokens/.test(url)) gemini(url, body, res, server.workdir)
         else if (req.method === 'POST' && url.includes('/chat/completions')) openai(body, res, server.workdir)
+        else if (req.method === 'POST' && url.includes('/responses')) responses(body, res, server.workdir)
+        else if (req.method === 'POST' && /:(stream)?generateContent/i.test(url)) gemini(body, url, res, server.workdir)
+        else if (req.method === 'POST' && url.includes(':countTokens')) {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ totalTokens: 10 }))
+        }
         else if (url.includes('/models')) {
           res.writeHead(200, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', type: 'model', display_name: 'Fake' }] }))

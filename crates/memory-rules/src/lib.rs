@@ -47,6 +47,7 @@ pub mod rule;
 pub mod ruleset;
 pub mod scope;
 pub mod session;
+pub mod shell;
 pub mod slug;
 mod snapshot;
 pub mod source;

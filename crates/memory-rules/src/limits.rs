@@ -63,3 +63,11 @@ pub const MAX_ROOT_WALK: usize = 256;
 
 /// "Did you mean" compares words of at most this many characters.
 pub const MAX_SUGGEST_CHARS: usize = 128;
+
+/// `shell`: a command line longer than this (bytes) is not parsed.
+pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
+/// `shell`: a command line with more whitespace-separated words than this is not parsed.
+pub const MAX_COMMAND_WORDS: usize = 4096;
+/// Brackets (`(`, `{`, `` ` ``) nest at most this deep, `$(...)` and `bash -c`
+/// included (the parser and the walk recurse in the nesting).
+pub const MAX_COMMAND_DEPTH: usize = 32;

@@ -256,12 +256,33 @@ pub enum McpClient {
     Codex,
     Opencode,
     Gemini,
+    /// GitHub Copilot CLI
+    Copilot,
 }
 
 #[derive(Args, Debug)]
 pub struct HookArgs {
+    /// The agent that runs the hook: its payload and answer format
+    #[arg(long, global = true, value_enum, default_value_t = HookAgent::Claude)]
+    pub agent: HookAgent,
     #[command(subcommand)]
     pub action: HookAction,
+}
+
+/// An agent CLI with lifecycle hooks (`hook --agent`, `hook install --agent`).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum HookAgent {
+    /// Claude Code (.claude/settings.json)
+    #[default]
+    Claude,
+    /// OpenAI Codex CLI (.codex/hooks.json)
+    Codex,
+    /// Gemini CLI (.gemini/settings.json)
+    Gemini,
+    /// GitHub Copilot CLI (.github/hooks/wave-rules.json)
+    Copilot,
+    /// Cursor (.cursor/hooks.json)
+    Cursor,
 }
 
 /// A hook event (run by Claude Code, JSON on stdin) or a setup action.

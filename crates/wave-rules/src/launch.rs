@@ -218,7 +218,7 @@ pub fn claude_hook_settings(
 /// | --- | --- |
 /// | claude | `${CLAUDE_PROJECT_DIR:-.}/node_modules/.bin/wave-rules` (Claude Code expands `${VAR:-default}` in `.mcp.json` and starts servers in the project) |
 /// | cursor, vscode | `${workspaceFolder}/node_modules/.bin/wave-rules` (both expand it) |
-/// | codex, opencode, gemini | `node_modules/.bin/wave-rules`, relative: they start servers in the project directory |
+/// | codex, opencode, gemini, copilot | `node_modules/.bin/wave-rules`, relative: they start servers in the project directory |
 pub fn mcp_command(client: McpClient, program: &Program, scope: ScopeArg) -> (String, Vec<String>) {
     match program {
         Program::Project if scope == ScopeArg::Project => {
@@ -227,7 +227,7 @@ pub fn mcp_command(client: McpClient, program: &Program, scope: ScopeArg) -> (St
                 McpClient::Cursor | McpClient::Vscode => {
                     format!("${{workspaceFolder}}/{PROJECT_BIN}")
                 }
-                McpClient::Codex | McpClient::Opencode | McpClient::Gemini => {
+                McpClient::Codex | McpClient::Opencode | McpClient::Gemini | McpClient::Copilot => {
                     PROJECT_BIN.to_string()
                 }
             };

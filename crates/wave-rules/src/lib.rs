@@ -25,7 +25,7 @@ pub mod mcp;
 mod setup;
 mod validate;
 
-use args::{Cli, Command, HookAction, McpAction, SetupCommand};
+use args::{Cli, Command, HookAction, HookAgent, McpAction, SetupCommand};
 use clap::Parser;
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
@@ -76,7 +76,7 @@ where
         return setup::completions(a);
     }
     let hook_input = match &cli.command {
-        Command::Hook(h) if h.action.is_event() => Some(hook::Input::read(stdin)),
+        Command::Hook(h) if h.action.is_event() => Some(hook::Input::read(h.agent, stdin)),
         _ => None,
     };
     let fallback_workdir = hook_input.as_ref().and_then(hook::Input::project_dir);
@@ -97,8 +97,14 @@ where
         Command::Add(a) => edit::add(&env, a),
         Command::Remove(a) => edit::remove(&env, a),
         Command::Hook(h) => match (&h.action, hook_input) {
-            (HookAction::Install(a), _) => hook::settings::install(&env, a),
-            (HookAction::Uninstall(a), _) => hook::settings::uninstall(&env, a),
+            (HookAction::Install(a), _) if h.agent == HookAgent::Claude => {
+                hook::settings::install(&env, a)
+            }
+            (HookAction::Uninstall(a), _) if h.agent == HookAgent::Claude => {
+                hook::settings::uninstall(&env, a)
+            }
+            (HookAction::Install(a), _) => hook::install::install(&env, h.agent, a),
+            (HookAction::Uninstall(a), _) => hook::install::uninstall(&env, h.agent, a),
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
         },

@@ -183,3 +183,73 @@ fn the_rules_cache_serves_other_agents_formats_until_a_file_changes() {
     std::fs::remove_file(&copilot).unwrap();
     assert_eq!(read("db/q.sql"), "", "a deleted rule is gone");
 }
+
+#[test]
+fn files_read_or_written_through_the_shell_bring_their_path_rules_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    let rules = work.join(".wave/rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::create_dir_all(work.join("src/api")).unwrap();
+    std::fs::write(
+        rules.join("api.md"),
+        "---\npaths: src/api/**\n---\nAPI handlers validate input.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        rules.join("docs.md"),
+        "---\npaths: docs/**\n---\nDocs in English.\n",
+    )
+    .unwrap();
+    let state = tmp.path().join("state");
+    let post = |session: &str, tool: &str, tool_input: serde_json::Value| {
+        let input = serde_json::json!({
+            "session_id": session, "cwd": work, "tool_name": tool, "tool_input": tool_input,
+        })
+        .to_string();
+        let (out, err, code) = hook(&work, &state, "PostToolUse", input.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        if out.is_empty() {
+            return String::new();
+        }
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let api = "API handlers validate input.";
+    // Claude Code's Bash tool: a command line.
+    for (i, command) in [
+        "cat src/api/customers.ts",
+        "sed -n '1,40p' src/api/customers.ts",
+        "cd src && head -n 5 api/customers.ts | grep export",
+        "git show HEAD:src/api/customers.ts",
+        "echo x > src/api/new.ts",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let session = format!("bash-{i}");
+        let first = post(&session, "Bash", serde_json::json!({ "command": command }));
+        assert!(first.contains(api), "{command}: {first:?}");
+        assert!(!first.contains("Docs in English"), "{command}: {first:?}");
+        // Once per session.
+        let again = post(&session, "Bash", serde_json::json!({ "command": command }));
+        assert!(!again.contains(api), "{command} again: {again:?}");
+    }
+    // Codex's shell tool: an argv array.
+    let codex = post(
+        "codex",
+        "shell",
+        serde_json::json!({ "command": ["bash", "-lc", "cat docs/guide.md"] }),
+    );
+    assert!(codex.contains("Docs in English"), "{codex:?}");
+    // Commands that touch no file, or do not parse: nothing, exit 0.
+    for command in ["ls -la", "npm test", "cat 'unterminated", "cat $F"] {
+        assert_eq!(
+            post("none", "Bash", serde_json::json!({ "command": command })),
+            ""
+        );
+    }
+}

@@ -1,4 +1,5 @@
-//! `wave-rules hook <event>`: Claude Code hooks. Each run reads the hook's
+//! `wave-rules hook [--agent NAME] <event>`: the agents' hooks (Claude Code's
+//! format; the other agents' dialects are mapped onto it by `agent`). Each run reads the hook's
 //! JSON on stdin, answers on stdout in the form that event accepts, and
 //! exits 0, whatever happens: a broken rule, bad input or an unreadable
 //! state file is one line on stderr, never a failure of the agent's turn.
@@ -7,7 +8,7 @@
 //! | --- | --- |
 //! | `SessionStart` | the always-on rules, then the memory; on `resume` only what the session lacks; after `compact` / `clear` every rule active in the session again |
 //! | `UserPromptSubmit` | the rules a topic of the prompt activates, as `=== MANDATORY RULES ===`, every time |
-//! | `PostToolUse` | the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, once per session |
+//! | `PostToolUse` | the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, or of the files a `Bash` (Codex: `shell`) command reads or writes (the core's `shell`), once per session |
 //! | `Stop` | `{"decision":"block","reason":...}` with the `remind: every-turn` rules active in the session, unless `stop_hook_active` |
 //!
 //! The first three answer `{"hookSpecificOutput":{"hookEventName":...,
@@ -21,16 +22,18 @@
 //! `render`); `respond` maps Claude Code's events onto it, and the session
 //! is kept between hook processes as a small state file (`state`).
 
+pub mod agent;
 pub mod cache;
+pub mod install;
 pub mod settings;
 pub mod state;
 
-use crate::args::{BudgetArgs, HookAction};
+use crate::args::{BudgetArgs, HookAction, HookAgent};
 use crate::env::{Env, Output};
 use memory_rules::memory::{MemoryLocations, MemoryStore};
 use memory_rules::session::{tool_input_files, Budget, Due, Session, Start};
 use memory_rules::{Format, RuleSet};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::PathBuf;
 
 /// The most a hook reads from stdin (a `Write` event carries the file's
@@ -40,6 +43,9 @@ pub const MAX_INPUT_BYTES: usize = 64 << 20;
 pub const MEMORY_MAX_LINES: usize = 120;
 /// The tools whose `PostToolUse` brings path rules.
 pub const FILE_TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"];
+/// The shell tools: the files their command reads and writes (parsed by the
+/// core's `shell`) bring path rules as a file tool's would.
+pub const SHELL_TOOLS: [&str; 2] = ["Bash", "shell"];
 
 impl HookAction {
     /// A hook event (reads stdin), not `install` / `uninstall`.
@@ -64,6 +70,8 @@ impl HookAction {
 /// empty `Input` and a problem to report.
 #[derive(Debug, Default)]
 pub struct Input {
+    /// The agent that sent it (its dialect: see `agent`).
+    pub agent: HookAgent,
     pub session_id: Option<String>,
     pub cwd: Option<String>,
     pub prompt: Option<String>,
@@ -75,7 +83,13 @@ pub struct Input {
 }
 
 impl Input {
-    pub fn read(stdin: impl FnOnce() -> std::io::Result<Vec<u8>>) -> Input {
+    pub fn read(agent: HookAgent, stdin: impl FnOnce() -> std::io::Result<Vec<u8>>) -> Input {
+        let mut input = Self::read_claude(agent, stdin);
+        input.agent = agent;
+        input
+    }
+
+    fn read_claude(agent: HookAgent, stdin: impl FnOnce() -> std::io::Result<Vec<u8>>) -> Input {
         let bytes = match stdin() {
             Ok(b) => b,
             Err(e) => {
@@ -91,12 +105,13 @@ impl Input {
                 ..Input::default()
             };
         }
-        Self::parse(&bytes)
+        Self::parse_for(agent, &bytes)
     }
 
-    pub fn parse(bytes: &[u8]) -> Input {
+    /// One agent's payload, mapped onto Claude Code's by `agent::normalize`.
+    pub fn parse_for(agent: HookAgent, bytes: &[u8]) -> Input {
         let v: Value = match serde_json::from_slice(bytes) {
-            Ok(v @ Value::Object(_)) => v,
+            Ok(v @ Value::Object(_)) => agent::normalize(agent, v),
             Ok(_) => {
                 return Input {
                     problem: Some("hook input is not a JSON object".into()),
@@ -112,6 +127,7 @@ impl Input {
         };
         let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
         Input {
+            agent,
             session_id: text("session_id").filter(|s| !s.is_empty()),
             cwd: text("cwd").filter(|s| !s.is_empty()),
             prompt: text("prompt"),
@@ -135,9 +151,76 @@ impl Input {
             .or_else(|| self.cwd.as_ref().map(PathBuf::from))
     }
 
-    /// The files `tool_input` names.
+    /// The files `tool_input` names: a file tool's path (and the list the
+    /// dialects map theirs onto), or the files a shell tool's command reads
+    /// and writes (relative to `cwd`).
     fn files(&self) -> Vec<String> {
-        tool_input_files(&self.tool_input)
+        if self
+            .tool_name
+            .as_deref()
+            .is_some_and(|t| SHELL_TOOLS.contains(&t))
+        {
+            return self.shell_files();
+        }
+        let mut files = tool_input_files(&self.tool_input);
+        let listed = self
+            .tool_input
+            .get("file_paths")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|s| !s.is_empty());
+        for f in listed {
+            if !files.iter().any(|o| o == f) {
+                files.push(f.to_string());
+            }
+        }
+        files
+    }
+
+    fn shell_files(&self) -> Vec<String> {
+        let command = match self.tool_input.get("command") {
+            Some(Value::String(c)) => c.clone(),
+            // Codex's shell tool: an argv array (`["bash", "-lc", "cat a"]`).
+            Some(Value::Array(argv)) => {
+                match argv.iter().map(Value::as_str).collect::<Option<Vec<_>>>() {
+                    Some(words) => words
+                        .iter()
+                        .map(|w| shell_quote(w))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    None => return Vec::new(),
+                }
+            }
+            _ => return Vec::new(),
+        };
+        let Ok(found) = memory_rules::shell::command_files(&command) else {
+            return Vec::new();
+        };
+        let base = self.cwd.as_deref().map(PathBuf::from);
+        found
+            .read
+            .into_iter()
+            .chain(found.written)
+            .map(|f| match &base {
+                Some(b) if !f.starts_with('/') => b.join(&f).to_string_lossy().into_owned(),
+                _ => f,
+            })
+            .collect()
+    }
+}
+
+/// One word quoted for the shell (`'...'`), so an argv joins into a command line.
+fn shell_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -210,7 +293,7 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         if !input
             .tool_name
             .as_deref()
-            .is_some_and(|t| FILE_TOOLS.contains(&t))
+            .is_some_and(|t| FILE_TOOLS.contains(&t) || SHELL_TOOLS.contains(&t))
             || input.files().is_empty()
         {
             return out;
@@ -232,14 +315,18 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     let Some(session) = input.session_id.as_deref() else {
         // No session: answer statelessly (every rule counts as new).
         let due = respond(action, &budget, env, set, &input, &mut Session::new());
-        emit(action, due.text, &mut out);
+        emit(input.agent, action, due.text, &mut out);
         return out;
     };
     let mut problems = Vec::new();
+    let delivers = input.agent.delivers(action);
     let text = store.update(session, &mut problems, |session| {
         let due = respond(action, &budget, env, set, &input, session);
-        // Printed on stdout, which Claude Code reads: delivered.
-        session.commit(set, &due);
+        // Printed on stdout, where this agent gives it to the model:
+        // delivered. Where it does not, the rules stay due.
+        if delivers {
+            session.commit(set, &due);
+        }
         due.text
     });
     if matches!(action, HookAction::SessionStart(_))
@@ -250,17 +337,16 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     for p in problems {
         warn(&mut out, p);
     }
-    emit(action, text, &mut out);
+    emit(input.agent, action, text, &mut out);
     out
 }
 
-/// Prints the additional context, when there is any.
-fn emit(action: &HookAction, text: String, out: &mut Output) {
-    if text.is_empty() {
-        return;
+/// Prints the additional context in the agent's form, when there is any and
+/// the agent gives it to the model.
+fn emit(agent: HookAgent, action: &HookAction, text: String, out: &mut Output) {
+    if let Some(doc) = agent::output(agent, action, &text) {
+        out.stdout = format!("{doc}\n");
     }
-    let doc = json!({ "hookSpecificOutput": { "hookEventName": action.event_name(), "additionalContext": text } });
-    out.stdout = format!("{doc}\n");
 }
 
 /// Claude Code's events onto the session: what is due now. The caller sends
@@ -310,7 +396,7 @@ fn stop(store: &state::Store, input: &Input, out: &mut Output) {
         Ok(None) => return,
         Err(problem) => return warn(out, problem),
     };
-    if let Some(reason) = reason {
-        out.stdout = format!("{}\n", json!({ "decision": "block", "reason": reason }));
+    if let Some(doc) = reason.and_then(|r| agent::output(input.agent, &HookAction::Stop, &r)) {
+        out.stdout = format!("{doc}\n");
     }
 }

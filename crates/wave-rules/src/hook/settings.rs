@@ -26,7 +26,7 @@ pub const EVENTS: [(&str, Option<&str>); 4] = [
     ("UserPromptSubmit", None),
     (
         "PostToolUse",
-        Some("Read|Edit|MultiEdit|Write|NotebookEdit"),
+        Some("Read|Edit|MultiEdit|Write|NotebookEdit|Bash"),
     ),
     ("Stop", None),
 ];

@@ -9,6 +9,7 @@
 //! | `codex` | `.codex/config.toml` | `~/.codex/config.toml` (default) | `[mcp_servers.wave-rules] command, args` |
 //! | `opencode` | `opencode.json` | `~/.config/opencode/opencode.json` | `mcp.wave-rules {type: local, command: [...], enabled}` |
 //! | `gemini` | `.gemini/settings.json` | `~/.gemini/settings.json` | `mcpServers.wave-rules {command, args}` |
+//! | `copilot` | `.mcp.json` | `~/.copilot/mcp-config.json` | `mcpServers.wave-rules {type: local, command, args, tools: ["*"]}` |
 //!
 //! The files are edited in place, not rewritten: JSON (with comments, as
 //! these tools accept) through a concrete syntax tree (`jsonc-parser`), TOML
@@ -43,6 +44,7 @@ impl McpClient {
             McpClient::Codex => "codex",
             McpClient::Opencode => "opencode",
             McpClient::Gemini => "gemini",
+            McpClient::Copilot => "copilot",
         }
     }
 
@@ -68,6 +70,10 @@ impl McpClient {
             (McpClient::Opencode, ScopeArg::User) => home.join(".config/opencode/opencode.json"),
             (McpClient::Gemini, ScopeArg::Project) => workdir.join(".gemini/settings.json"),
             (McpClient::Gemini, ScopeArg::User) => home.join(".gemini/settings.json"),
+            // Copilot CLI reads the project's `.mcp.json` (Claude Code's file:
+            // one entry serves both) and its own user file.
+            (McpClient::Copilot, ScopeArg::Project) => workdir.join(".mcp.json"),
+            (McpClient::Copilot, ScopeArg::User) => home.join(".copilot/mcp-config.json"),
         }
     }
 
@@ -99,6 +105,10 @@ impl McpClient {
                 all.extend(args.iter().cloned());
                 json!({ "type": "local", "command": all, "enabled": true })
             }
+            // Copilot CLI wants the tools it may call listed ("*": all).
+            McpClient::Copilot => {
+                json!({ "type": "local", "command": command, "args": args, "tools": ["*"] })
+            }
             _ => json!({ "command": command, "args": args }),
         }
     }
@@ -129,6 +139,9 @@ fn trust_step(client: McpClient, scope: ScopeArg) -> &'static str {
         McpClient::Codex => "\nCodex reads .codex/config.toml only in a trusted project",
         McpClient::Opencode => "",
         McpClient::Gemini => "\nGemini CLI reads .gemini/settings.json only in a trusted folder",
+        McpClient::Copilot => {
+            "\nCopilot CLI starts the project's .mcp.json servers only in a trusted folder"
+        }
     }
 }
 

@@ -18,11 +18,13 @@
 //! `notifications/resources/list_changed` when a rule file changed.
 //!
 //! Nothing but protocol messages is written to stdout; diagnostics (broken
-//! rule files) go to stderr. Bad input never ends the server: a line that is
-//! not JSON is skipped (as every official MCP SDK does), well-formed JSON of
-//! the wrong shape gets an Invalid Request error, an unknown tool or resource
-//! a JSON-RPC error, wrong argument types a tool error; then the next request
-//! is served.
+//! rule files) go to stderr. Bad input never ends the server and is answered
+//! as JSON-RPC 2.0 says, before the SDK sees it (`strict`): a line that is not
+//! JSON gets a Parse error, well-formed JSON of the wrong shape an Invalid
+//! Request error with `"id": null`, a batch is refused, a known method with
+//! params of the wrong shape gets Invalid params; an unknown method is
+//! Method not found, an unknown tool or resource a JSON-RPC error, wrong
+//! argument values a tool error; then the next request is served.
 
 // The WebAssembly build keeps `mcp install` and the pure helpers, not the
 // server (see `serve`).
@@ -30,6 +32,7 @@
 
 mod fresh;
 pub mod install;
+pub mod strict;
 
 use crate::env::{Env, Output, EXIT_TROUBLE};
 use memory_rules::memory::{self as memory_tools, MemoryLocations, MemoryStore};
@@ -79,15 +82,25 @@ pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
     };
     let server = Server::new(env, max_bytes);
     let result = runtime.block_on(async move {
+        // stdin -> strict check -> the SDK; the SDK's answers and ours -> stdout,
+        // whole lines only (see `strict`).
+        let (sdk_in, to_sdk) = tokio::io::simplex(PIPE_BYTES);
+        let (from_sdk, sdk_out) = tokio::io::simplex(PIPE_BYTES);
+        let stdout = Arc::new(tokio::sync::Mutex::new(tokio::io::stdout()));
+        let input = tokio::spawn(pump_in(to_sdk, stdout.clone()));
+        let output = tokio::spawn(pump_out(from_sdk, stdout));
         let running = server
             .clone()
-            .serve(rmcp::transport::stdio_pipes())
+            .serve((sdk_in, sdk_out))
             .await
             .map_err(|e| e.to_string())?;
         let _ = server.inner.peer.set(running.peer().clone());
         let watcher = tokio::spawn(watch(server.clone()));
         let quit = running.waiting().await.map_err(|e| e.to_string());
         watcher.abort();
+        input.abort();
+        // The last answers still in the pipe reach stdout.
+        let _ = tokio::time::timeout(Duration::from_secs(2), output).await;
         quit.map(|_| ())
     });
     // Do not wait for a blocking stdin read that cannot be cancelled.
@@ -97,6 +110,105 @@ pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
         // The client went away before `initialize`: nothing to serve.
         Err(e) if e.contains("connection closed") => Output::default(),
         Err(e) => Output::fail(EXIT_TROUBLE, format!("mcp: {e}")),
+    }
+}
+
+/// The in-memory pipes between the stdio pump and the SDK hold this much.
+#[cfg(not(target_family = "wasm"))]
+const PIPE_BYTES: usize = 1 << 20;
+
+/// Writes one answer line to stdout (the lock keeps lines whole).
+#[cfg(not(target_family = "wasm"))]
+async fn write_line(
+    stdout: &tokio::sync::Mutex<tokio::io::Stdout>,
+    line: &[u8],
+) -> std::io::Result<()> {
+    use tokio::io::AsyncWriteExt;
+    let mut out = stdout.lock().await;
+    out.write_all(line).await?;
+    if !line.ends_with(b"\n") {
+        out.write_all(b"\n").await?;
+    }
+    out.flush().await
+}
+
+/// Reads stdin line by line (at most [`strict::MAX_MESSAGE_BYTES`] kept of
+/// one), answers what the protocol refuses, passes the rest to the SDK.
+/// Ends at end of input, which closes the SDK's input.
+#[cfg(not(target_family = "wasm"))]
+async fn pump_in(
+    mut to_sdk: tokio::io::WriteHalf<tokio::io::SimplexStream>,
+    stdout: Arc<tokio::sync::Mutex<tokio::io::Stdout>>,
+) {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+    let mut stdin = tokio::io::BufReader::new(tokio::io::stdin());
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let limit = strict::MAX_MESSAGE_BYTES as u64 + 2;
+        match (&mut stdin).take(limit).read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if !line.ends_with(b"\n") && line.len() as u64 >= limit {
+            // Over the limit: drop the rest of the line unread.
+            loop {
+                let (used, done) = match stdin.fill_buf().await {
+                    Ok([]) | Err(_) => break,
+                    Ok(buf) => match buf.iter().position(|b| *b == b'\n') {
+                        Some(i) => (i + 1, true),
+                        None => (buf.len(), false),
+                    },
+                };
+                stdin.consume(used);
+                if done {
+                    break;
+                }
+            }
+        }
+        while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+            line.pop();
+        }
+        match strict::check(&line) {
+            strict::Verdict::Pass => {
+                line.push(b'\n');
+                if to_sdk.write_all(&line).await.is_err() {
+                    break;
+                }
+            }
+            strict::Verdict::Answer(answer) => {
+                if write_line(&stdout, answer.to_string().as_bytes())
+                    .await
+                    .is_err()
+                {
+                    break;
+                }
+            }
+            strict::Verdict::Drop => {}
+        }
+    }
+    let _ = to_sdk.shutdown().await;
+}
+
+/// Copies the SDK's answers to stdout, line by line.
+#[cfg(not(target_family = "wasm"))]
+async fn pump_out(
+    from_sdk: tokio::io::ReadHalf<tokio::io::SimplexStream>,
+    stdout: Arc<tokio::sync::Mutex<tokio::io::Stdout>>,
+) {
+    use tokio::io::AsyncBufReadExt;
+    let mut reader = tokio::io::BufReader::new(from_sdk);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                if write_line(&stdout, &line).await.is_err() {
+                    break;
+                }
+            }
+        }
     }
 }
 

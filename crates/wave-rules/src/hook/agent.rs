@@ -1,0 +1,317 @@
+//! One hook front end, one dialect per agent. Every agent's hook payload is
+//! mapped onto Claude Code's (the shape `Input` reads), and the answer back
+//! onto what that agent reads, by pure functions: `normalize` (payload ->
+//! Claude-shaped payload) and `output` (what is due -> the agent's JSON).
+//!
+//! | agent | file | events -> ours | file tools | shell tool | what reaches the model |
+//! | --- | --- | --- | --- | --- | --- |
+//! | `claude` | `.claude/settings.json` | same names | `Read` `Edit` `MultiEdit` `Write` `NotebookEdit` | `Bash` | `additionalContext`; Stop by blocking |
+//! | `codex` | `.codex/hooks.json` | same names (Claude's format) | `apply_patch` (its patch text) | `Bash`, `shell` (argv) | `additionalContext`; Stop by blocking |
+//! | `gemini` | `.gemini/settings.json` `hooks` | SessionStart, BeforeAgent, AfterTool, AfterAgent | `read_file` `read_many_files` `write_file` `replace` | `run_shell_command` | `hookSpecificOutput.additionalContext` (trusted `<hook_context>`); AfterAgent by blocking |
+//! | `copilot` | `.github/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop | `view` `edit` `create` | `bash` | top-level `additionalContext` (native hooks; recorded in -p mode: the `hookSpecificOutput` of Claude-format hooks is dropped there); agentStop by blocking |
+//! | `cursor` | `.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop | `beforeReadFile` / `afterFileEdit` `file_path` | `command` | only `stop`'s `followup_message`; the others cannot add context, so their rules stay due |
+//!
+//! Topic matching sees only the user's words: `prompt` as the agent sends it
+//! (Gemini's BeforeAgent `prompt` is the user's message; the SessionStart
+//! context is not in it).
+
+use crate::args::{HookAction, HookAgent};
+use serde_json::{json, Map, Value};
+
+impl HookAgent {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookAgent::Claude => "claude",
+            HookAgent::Codex => "codex",
+            HookAgent::Gemini => "gemini",
+            HookAgent::Copilot => "copilot",
+            HookAgent::Cursor => "cursor",
+        }
+    }
+
+    /// Whether this agent gives the model what our hook prints for `event`.
+    /// Where it does not, nothing is rendered and nothing is marked
+    /// delivered: the rules stay due.
+    pub fn delivers(self, event: &HookAction) -> bool {
+        match self {
+            HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini | HookAgent::Copilot => true,
+            HookAgent::Cursor => matches!(event, HookAction::Stop),
+        }
+    }
+
+    /// The agent's own name of one of our events (for its answer).
+    pub fn event_name(self, event: &HookAction) -> &'static str {
+        match (self, event) {
+            (HookAgent::Gemini, HookAction::UserPromptSubmit(_)) => "BeforeAgent",
+            (HookAgent::Gemini, HookAction::PostToolUse(_)) => "AfterTool",
+            (HookAgent::Gemini, HookAction::Stop) => "AfterAgent",
+            (HookAgent::Copilot, HookAction::SessionStart(_)) => "sessionStart",
+            (HookAgent::Copilot, HookAction::UserPromptSubmit(_)) => "userPromptSubmitted",
+            (HookAgent::Copilot, HookAction::PostToolUse(_)) => "postToolUse",
+            (HookAgent::Copilot, HookAction::Stop) => "agentStop",
+            (HookAgent::Cursor, HookAction::SessionStart(_)) => "sessionStart",
+            (HookAgent::Cursor, HookAction::UserPromptSubmit(_)) => "beforeSubmitPrompt",
+            (HookAgent::Cursor, HookAction::PostToolUse(_)) => "afterFileEdit",
+            (HookAgent::Cursor, HookAction::Stop) => "stop",
+            (_, e) => e.event_name(),
+        }
+    }
+}
+
+/// The tool names of each agent mapped onto Claude Code's: file tools onto
+/// `Read`/`Write` with `file_path`, shell tools onto `Bash` with `command`.
+fn tool(agent: HookAgent, name: &str) -> Option<&'static str> {
+    Some(match (agent, name) {
+        (HookAgent::Gemini, "read_file" | "read_many_files") => "Read",
+        (HookAgent::Gemini, "write_file" | "replace" | "edit") => "Write",
+        (HookAgent::Gemini, "run_shell_command") => "Bash",
+        (HookAgent::Copilot, "view" | "read" | "str_replace_editor") => "Read",
+        (HookAgent::Copilot, "edit" | "create" | "write" | "str_replace") => "Write",
+        (HookAgent::Copilot, "bash" | "shell" | "Bash") => "Bash",
+        (HookAgent::Copilot, "Read" | "Edit" | "Write" | "MultiEdit") => "Read",
+        (HookAgent::Codex, "shell" | "Bash" | "exec_command" | "local_shell") => "Bash",
+        (HookAgent::Codex, "apply_patch") => "Write",
+        _ => return None,
+    })
+}
+
+/// The files an `apply_patch` text names (`*** Add File: p`, `*** Update
+/// File: p`, `*** Move to: p`), as Codex writes them.
+pub fn patch_files(patch: &str) -> Vec<String> {
+    patch
+        .lines()
+        .filter_map(|l| {
+            [
+                "*** Add File: ",
+                "*** Update File: ",
+                "*** Move to: ",
+                "*** Delete File: ",
+            ]
+            .iter()
+            .find_map(|p| l.strip_prefix(p))
+        })
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// Maps one agent's payload onto Claude Code's shape.
+pub fn normalize(agent: HookAgent, payload: Value) -> Value {
+    let Value::Object(mut v) = payload else {
+        return payload;
+    };
+    match agent {
+        HookAgent::Claude => Value::Object(v),
+        HookAgent::Codex => {
+            if let Some(name) = v.get("tool_name").and_then(Value::as_str) {
+                if let Some(mapped) = tool(agent, name) {
+                    let input = v.get("tool_input").cloned().unwrap_or(Value::Null);
+                    let input = match mapped {
+                        "Write" => {
+                            let text = input
+                                .get("input")
+                                .or_else(|| input.get("patch"))
+                                .and_then(Value::as_str)
+                                .or_else(|| input.as_str())
+                                .unwrap_or("");
+                            json!({ "file_paths": patch_files(text) })
+                        }
+                        _ => input,
+                    };
+                    v.insert("tool_name".into(), json!(mapped));
+                    v.insert("tool_input".into(), input);
+                }
+            }
+            Value::Object(v)
+        }
+        HookAgent::Gemini => {
+            if let Some(name) = v.get("tool_name").and_then(Value::as_str) {
+                if let Some(mapped) = tool(agent, name) {
+                    let input = v.get("tool_input").cloned().unwrap_or(Value::Null);
+                    let mut files: Vec<Value> = Vec::new();
+                    for key in ["file_path", "absolute_path", "path"] {
+                        if let Some(p) = input.get(key).filter(|p| p.is_string()) {
+                            files.push(p.clone());
+                        }
+                    }
+                    if let Some(Value::Array(paths)) = input.get("paths") {
+                        files.extend(paths.iter().filter(|p| p.is_string()).cloned());
+                    }
+                    let input = if mapped == "Bash" {
+                        json!({ "command": input.get("command").cloned().unwrap_or(Value::Null) })
+                    } else {
+                        json!({ "file_paths": files })
+                    };
+                    v.insert("tool_name".into(), json!(mapped));
+                    v.insert("tool_input".into(), input);
+                }
+            }
+            Value::Object(v)
+        }
+        HookAgent::Copilot => {
+            // Native hooks: camelCase keys, `toolArgs` a JSON string.
+            let mut out = Map::new();
+            let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+            if let Some(s) = text("sessionId").or_else(|| text("session_id")) {
+                out.insert("session_id".into(), json!(s));
+            }
+            if let Some(c) = text("cwd") {
+                out.insert("cwd".into(), json!(c));
+            }
+            if let Some(p) = text("prompt") {
+                out.insert("prompt".into(), json!(p));
+            }
+            // Copilot's sessionStart says `new` where Claude Code says `startup`.
+            if let Some(s) = text("source") {
+                let s = if s == "new" { "startup".to_string() } else { s };
+                out.insert("source".into(), json!(s));
+            }
+            if let Some(Value::Bool(b)) = v.get("stop_hook_active") {
+                out.insert("stop_hook_active".into(), json!(b));
+            }
+            if let Some(name) = text("toolName").or_else(|| text("tool_name")) {
+                let args = match v.get("toolArgs").or_else(|| v.get("tool_input")) {
+                    Some(Value::String(s)) => serde_json::from_str(s).unwrap_or(Value::Null),
+                    Some(other) => other.clone(),
+                    None => Value::Null,
+                };
+                if let Some(mapped) = tool(agent, &name) {
+                    let input = if mapped == "Bash" {
+                        json!({ "command": args.get("command").cloned().unwrap_or(Value::Null) })
+                    } else {
+                        let file = ["path", "file_path"]
+                            .iter()
+                            .find_map(|k| args.get(*k).filter(|p| p.is_string()).cloned());
+                        json!({ "file_paths": file.into_iter().collect::<Vec<_>>() })
+                    };
+                    out.insert("tool_name".into(), json!(mapped));
+                    out.insert("tool_input".into(), input);
+                }
+            }
+            Value::Object(out)
+        }
+        HookAgent::Cursor => {
+            // Cursor: `conversation_id`, `workspace_roots`; file events carry
+            // `file_path`, shell events `command`.
+            let mut out = Map::new();
+            let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+            if let Some(s) = text("conversation_id").or_else(|| text("session_id")) {
+                out.insert("session_id".into(), json!(s));
+            }
+            let root = v
+                .get("workspace_roots")
+                .and_then(Value::as_array)
+                .and_then(|r| r.first())
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .or_else(|| text("cwd"));
+            if let Some(r) = root {
+                out.insert("cwd".into(), json!(r));
+            }
+            if let Some(p) = text("prompt") {
+                out.insert("prompt".into(), json!(p));
+            }
+            if let Some(f) = text("file_path") {
+                out.insert("tool_name".into(), json!("Read"));
+                out.insert("tool_input".into(), json!({ "file_paths": [f] }));
+            } else if let Some(c) = text("command") {
+                out.insert("tool_name".into(), json!("Bash"));
+                out.insert("tool_input".into(), json!({ "command": c }));
+            }
+            if let Some(Value::Bool(b)) = v.get("stop_hook_active") {
+                out.insert("stop_hook_active".into(), json!(b));
+            }
+            Value::Object(out)
+        }
+    }
+}
+
+/// The answer for `event` in the agent's form: `text` is the context to
+/// add (or, at Stop, the reason to go on).
+pub fn output(agent: HookAgent, event: &HookAction, text: &str) -> Option<Value> {
+    if text.is_empty() || !agent.delivers(event) {
+        return None;
+    }
+    Some(match (agent, event) {
+        (HookAgent::Cursor, HookAction::Stop) => json!({ "followup_message": text }),
+        (_, HookAction::Stop) => json!({ "decision": "block", "reason": text }),
+        (HookAgent::Copilot, _) => json!({ "additionalContext": text }),
+        _ => json!({ "hookSpecificOutput": {
+            "hookEventName": agent.event_name(event),
+            "additionalContext": text,
+        } }),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::BudgetArgs;
+
+    #[test]
+    fn each_dialect_maps_onto_claude_codes_shape() {
+        let cases = [
+            (
+                HookAgent::Gemini,
+                json!({"session_id":"g","cwd":"/w","hook_event_name":"AfterTool","tool_name":"read_file","tool_input":{"absolute_path":"/w/src/a.ts"}}),
+                json!({"session_id":"g","cwd":"/w","hook_event_name":"AfterTool","tool_name":"Read","tool_input":{"file_paths":["/w/src/a.ts"]}}),
+            ),
+            (
+                HookAgent::Gemini,
+                json!({"tool_name":"read_many_files","tool_input":{"paths":["a.ts","b.ts"]}}),
+                json!({"tool_name":"Read","tool_input":{"file_paths":["a.ts","b.ts"]}}),
+            ),
+            (
+                HookAgent::Gemini,
+                json!({"tool_name":"run_shell_command","tool_input":{"command":"cat a.ts","description":"x"}}),
+                json!({"tool_name":"Bash","tool_input":{"command":"cat a.ts"}}),
+            ),
+            (
+                HookAgent::Copilot,
+                json!({"sessionId":"c","cwd":"/w","toolName":"view","toolArgs":"{\"path\":\"/w/src/a.ts\"}"}),
+                json!({"session_id":"c","cwd":"/w","tool_name":"Read","tool_input":{"file_paths":["/w/src/a.ts"]}}),
+            ),
+            (
+                HookAgent::Copilot,
+                json!({"sessionId":"c","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"head a.ts"},"toolResult":{"resultType":"success"}}),
+                json!({"session_id":"c","cwd":"/w","tool_name":"Bash","tool_input":{"command":"head a.ts"}}),
+            ),
+            (
+                HookAgent::Codex,
+                json!({"session_id":"x","tool_name":"apply_patch","tool_input":{"input":"*** Begin Patch\n*** Add File: src/new.ts\n+x\n*** End Patch"}}),
+                json!({"session_id":"x","tool_name":"Write","tool_input":{"file_paths":["src/new.ts"]}}),
+            ),
+            (
+                HookAgent::Cursor,
+                json!({"conversation_id":"k","workspace_roots":["/w"],"hook_event_name":"beforeReadFile","file_path":"/w/a.ts","content":"x"}),
+                json!({"session_id":"k","cwd":"/w","tool_name":"Read","tool_input":{"file_paths":["/w/a.ts"]}}),
+            ),
+        ];
+        for (agent, payload, want) in cases {
+            assert_eq!(
+                normalize(agent, payload.clone()),
+                want,
+                "{agent:?} {payload}"
+            );
+        }
+    }
+
+    #[test]
+    fn output_only_where_the_agent_gives_it_to_the_model() {
+        let post = HookAction::PostToolUse(BudgetArgs::default());
+        assert_eq!(
+            output(HookAgent::Gemini, &post, "R").unwrap()["hookSpecificOutput"]["hookEventName"],
+            "AfterTool"
+        );
+        assert_eq!(
+            output(HookAgent::Copilot, &post, "R"),
+            Some(json!({"additionalContext": "R"}))
+        );
+        assert_eq!(output(HookAgent::Cursor, &post, "R"), None);
+        assert_eq!(
+            output(HookAgent::Cursor, &HookAction::Stop, "R"),
+            Some(json!({"followup_message": "R"}))
+        );
+        assert_eq!(output(HookAgent::Claude, &post, ""), None);
+    }
+}

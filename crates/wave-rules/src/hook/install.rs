@@ -1,0 +1,304 @@
+//! `wave-rules hook install --agent codex|gemini|copilot|cursor` (and
+//! `uninstall`): our hooks in each agent's own file, in the project (or the
+//! user's home with `--scope user`). Claude Code's are `settings`.
+//!
+//! | agent | project file | user file | events |
+//! | --- | --- | --- | --- |
+//! | `codex` | `.codex/hooks.json` | `~/.codex/hooks.json` | SessionStart, UserPromptSubmit, PostToolUse (matcher `Bash\|shell\|apply_patch\|exec_command`), Stop |
+//! | `gemini` | `.gemini/settings.json` (`hooks`) | `~/.gemini/settings.json` | SessionStart, BeforeAgent, AfterTool (matcher `read_file\|read_many_files\|write_file\|replace\|run_shell_command`), AfterAgent |
+//! | `copilot` | `.github/hooks/wave-rules.json` | `~/.copilot/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop |
+//! | `cursor` | `.cursor/hooks.json` | `~/.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop |
+//!
+//! Portable: a project file names no path of this machine. The command is
+//! `npx --no-install wave-rules` (the package as a devDependency of the
+//! project), or what `--command` says. Install replaces our previous entries
+//! (a command with `wave-rules hook --agent`) and keeps every other one.
+//! The files are JSON read and written whole (keys of objects come back
+//! sorted).
+
+use crate::args::{HookAgent, InstallArgs, ScopeArg};
+use crate::env::{Env, Output, EXIT_TROUBLE};
+use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
+
+/// The command in a project file when `--command` is not given.
+pub const PORTABLE_COMMAND: &str = "npx --no-install wave-rules";
+/// Seconds each agent gives our hook.
+pub const TIMEOUT_SECS: u64 = 10;
+
+/// (the agent's event, our event, matcher)
+fn events(agent: HookAgent) -> &'static [(&'static str, &'static str, Option<&'static str>)] {
+    match agent {
+        HookAgent::Claude | HookAgent::Codex => &[
+            ("SessionStart", "SessionStart", None),
+            ("UserPromptSubmit", "UserPromptSubmit", None),
+            (
+                "PostToolUse",
+                "PostToolUse",
+                Some("Bash|shell|apply_patch|exec_command"),
+            ),
+            ("Stop", "Stop", None),
+        ],
+        HookAgent::Gemini => &[
+            ("SessionStart", "SessionStart", None),
+            ("BeforeAgent", "UserPromptSubmit", None),
+            (
+                "AfterTool",
+                "PostToolUse",
+                Some("read_file|read_many_files|write_file|replace|run_shell_command"),
+            ),
+            ("AfterAgent", "Stop", None),
+        ],
+        HookAgent::Copilot => &[
+            ("sessionStart", "SessionStart", None),
+            ("userPromptSubmitted", "UserPromptSubmit", None),
+            ("postToolUse", "PostToolUse", None),
+            ("agentStop", "Stop", None),
+        ],
+        HookAgent::Cursor => &[
+            ("beforeSubmitPrompt", "UserPromptSubmit", None),
+            ("beforeReadFile", "PostToolUse", None),
+            ("afterFileEdit", "PostToolUse", None),
+            ("afterShellExecution", "PostToolUse", None),
+            ("stop", "Stop", None),
+        ],
+    }
+}
+
+pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> PathBuf {
+    let base = match scope {
+        ScopeArg::Project => workdir,
+        ScopeArg::User => home,
+    };
+    match (agent, scope) {
+        (HookAgent::Claude, _) => base.join(".claude/settings.json"),
+        (HookAgent::Codex, _) => base.join(".codex/hooks.json"),
+        (HookAgent::Gemini, _) => base.join(".gemini/settings.json"),
+        (HookAgent::Copilot, ScopeArg::Project) => base.join(".github/hooks/wave-rules.json"),
+        (HookAgent::Copilot, ScopeArg::User) => base.join(".copilot/hooks/wave-rules.json"),
+        (HookAgent::Cursor, _) => base.join(".cursor/hooks.json"),
+    }
+}
+
+/// The trust step each agent needs before it runs project hooks.
+pub fn trust_step(agent: HookAgent) -> &'static str {
+    match agent {
+        HookAgent::Claude => "",
+        HookAgent::Codex => "Codex runs project hooks only in a trusted project: run `codex` once in the project and trust it (or add it under [projects] with trust_level = \"trusted\" in ~/.codex/config.toml).",
+        HookAgent::Gemini => "Gemini CLI runs project hooks only in a trusted folder: trust it when asked (or set GEMINI_CLI_TRUST_WORKSPACE=true in CI).",
+        HookAgent::Copilot => "Copilot CLI runs repository hooks only in a trusted folder: trust it when asked, or add it to \"trusted_folders\" in ~/.copilot/config.json.",
+        HookAgent::Cursor => "Cursor reads .cursor/hooks.json when the project opens; restart Cursor after installing.",
+    }
+}
+
+fn is_ours(command: &str) -> bool {
+    command.contains("wave-rules hook --agent") || command.contains("wave-rules.js hook --agent")
+}
+
+fn command_of(hook: &Value) -> &str {
+    ["command", "bash"]
+        .iter()
+        .find_map(|k| hook.get(*k).and_then(Value::as_str))
+        .unwrap_or("")
+}
+
+/// Removes our entries from `doc.hooks` (both layouts: Claude's groups of
+/// `{hooks: [...]}` and the flat lists of Copilot and Cursor).
+fn remove_ours(doc: &mut Value) -> usize {
+    let mut removed = 0;
+    let Some(Value::Object(events)) = doc.get_mut("hooks") else {
+        return 0;
+    };
+    for list in events.values_mut() {
+        let Value::Array(items) = list else { continue };
+        items.retain_mut(|item| {
+            if let Some(Value::Array(inner)) = item.get_mut("hooks") {
+                let before = inner.len();
+                inner.retain(|h| !is_ours(command_of(h)));
+                removed += before - inner.len();
+                return !(inner.is_empty() && before > 0);
+            }
+            if is_ours(command_of(item)) {
+                removed += 1;
+                return false;
+            }
+            true
+        });
+    }
+    events.retain(|_, v| !matches!(v, Value::Array(a) if a.is_empty()));
+    if events.is_empty() && removed > 0 {
+        if let Value::Object(o) = doc {
+            o.remove("hooks");
+        }
+    }
+    removed
+}
+
+/// Adds our entries to `doc` (an object).
+fn add_ours(agent: HookAgent, doc: &mut Map<String, Value>, prefix: &str) {
+    let hooks = doc
+        .entry("hooks")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !hooks.is_object() {
+        *hooks = Value::Object(Map::new());
+    }
+    let Value::Object(hooks) = hooks else { return };
+    for (theirs, ours, matcher) in events(agent) {
+        let command = format!("{prefix} hook --agent {} {ours}", agent.as_str());
+        let list = hooks
+            .entry(theirs.to_string())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if !list.is_array() {
+            *list = Value::Array(Vec::new());
+        }
+        let Value::Array(list) = list else { continue };
+        let entry = match agent {
+            HookAgent::Copilot => {
+                json!({ "type": "command", "bash": command, "timeoutSec": TIMEOUT_SECS })
+            }
+            HookAgent::Cursor => json!({ "command": command }),
+            _ => {
+                let mut group = Map::new();
+                if let Some(m) = matcher {
+                    group.insert("matcher".into(), json!(m));
+                }
+                // Gemini CLI counts the timeout in milliseconds, Codex in seconds.
+                let timeout = if agent == HookAgent::Gemini {
+                    TIMEOUT_SECS * 1000
+                } else {
+                    TIMEOUT_SECS
+                };
+                group.insert(
+                    "hooks".into(),
+                    json!([{ "type": "command", "command": command, "timeout": timeout }]),
+                );
+                Value::Object(group)
+            }
+        };
+        list.push(entry);
+    }
+    if matches!(agent, HookAgent::Copilot | HookAgent::Cursor) {
+        doc.entry("version").or_insert(json!(1));
+    }
+}
+
+fn read(path: &Path) -> Result<Map<String, Value>, Output> {
+    match std::fs::read_to_string(path) {
+        Ok(text) if text.trim().is_empty() => Ok(Map::new()),
+        Ok(text) => match serde_json::from_str(&text) {
+            Ok(Value::Object(o)) => Ok(o),
+            Ok(_) => Err(Output::fail(
+                EXIT_TROUBLE,
+                format!("{}: not a JSON object; left unchanged", path.display()),
+            )),
+            Err(e) => Err(Output::fail(
+                EXIT_TROUBLE,
+                format!(
+                    "{}:{}:{}: not JSON ({e}); left unchanged",
+                    path.display(),
+                    e.line(),
+                    e.column()
+                ),
+            )),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
+        Err(e) => Err(Output::fail(
+            EXIT_TROUBLE,
+            format!("cannot read {}: {e}", path.display()),
+        )),
+    }
+}
+
+fn write(path: &Path, doc: &Value) -> Result<(), Output> {
+    let fail = |e: std::io::Error| {
+        Output::fail(
+            EXIT_TROUBLE,
+            format!("cannot write {}: {e}", path.display()),
+        )
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let text = serde_json::to_string_pretty(doc).expect("a JSON value serializes") + "\n";
+    let tmp = path.with_extension("json.wave-rules-tmp");
+    std::fs::write(&tmp, text).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(fail)
+}
+
+fn prefix(args: &InstallArgs) -> String {
+    args.command
+        .clone()
+        .unwrap_or_else(|| PORTABLE_COMMAND.to_string())
+}
+
+pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
+    let file = path(agent, args.scope, &env.config.workdir, &env.home_dir());
+    let mut doc = match read(&file) {
+        Ok(d) => Value::Object(d),
+        Err(out) => return out,
+    };
+    let before = doc.clone();
+    remove_ours(&mut doc);
+    if let Value::Object(o) = &mut doc {
+        add_ours(agent, o, &prefix(args));
+    }
+    let mut out = Output::default();
+    if doc == before {
+        out.stdout = format!(
+            "the wave-rules hooks for {} are already in {}\n",
+            agent.as_str(),
+            file.display()
+        );
+    } else {
+        if let Err(o) = write(&file, &doc) {
+            return o;
+        }
+        out.stdout = format!(
+            "installed the wave-rules hooks for {} in {}\n",
+            agent.as_str(),
+            file.display()
+        );
+    }
+    let step = trust_step(agent);
+    if !step.is_empty() {
+        out.stdout.push_str(&format!("next: {step}\n"));
+    }
+    out
+}
+
+pub fn uninstall(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
+    let file = path(agent, args.scope, &env.config.workdir, &env.home_dir());
+    let mut doc = match read(&file) {
+        Ok(d) => Value::Object(d),
+        Err(out) => return out,
+    };
+    let removed = remove_ours(&mut doc);
+    if removed == 0 {
+        return Output {
+            stdout: format!("no wave-rules hooks in {}\n", file.display()),
+            ..Output::default()
+        };
+    }
+    let only_ours = matches!(&doc, Value::Object(o) if o.is_empty() || (o.len() == 1 && o.contains_key("version")));
+    let result = if only_ours {
+        std::fs::remove_file(&file).map_err(|e| {
+            Output::fail(
+                EXIT_TROUBLE,
+                format!("cannot remove {}: {e}", file.display()),
+            )
+        })
+    } else {
+        write(&file, &doc)
+    };
+    if let Err(o) = result {
+        return o;
+    }
+    Output {
+        stdout: format!(
+            "removed {removed} wave-rules hook{} from {}\n",
+            if removed == 1 { "" } else { "s" },
+            file.display()
+        ),
+        ..Output::default()
+    }
+}

@@ -1,0 +1,357 @@
+//! Every agent's hook dialect through the real binary: the payloads each
+//! agent sends (Codex, Gemini CLI, Copilot CLI native, Cursor), what comes
+//! back, what the session marks delivered, and `hook install --agent`.
+
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn wave(work: &Path, state: &Path, args: &[&str], input: &[u8]) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+        .args(args)
+        .arg("--home")
+        .arg(work.join("no-home"))
+        .current_dir(work)
+        .env("WAVE_RULES_STATE_DIR", state)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn project() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    std::fs::create_dir_all(work.join(".wave/rules")).unwrap();
+    std::fs::create_dir_all(work.join("src/api")).unwrap();
+    std::fs::write(
+        work.join(".wave/rules/api.md"),
+        "---\npaths: src/api/**\n---\nAPI handlers validate input.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        work.join(".wave/rules/db.md"),
+        "---\ntopics: [customer]\n---\nThe customer table is read-only.\n",
+    )
+    .unwrap();
+    (tmp, work)
+}
+
+const API: &str = "API handlers validate input.";
+
+#[test]
+fn each_agent_gets_path_rules_in_its_own_answer_once() {
+    let (tmp, work) = project();
+    let state = tmp.path().join("state");
+    let file = work.join("src/api/customers.ts");
+    let file = file.to_str().unwrap();
+    let w = work.to_str().unwrap();
+    // (agent, payload of a read, where the context is in the answer)
+    let cases: Vec<(&str, Value, &str)> = vec![
+        (
+            "codex",
+            json!({"session_id":"cx","cwd":w,"tool_name":"Bash","tool_input":{"command":"sed -n 1,40p src/api/customers.ts"}}),
+            "PostToolUse",
+        ),
+        (
+            "codex",
+            json!({"session_id":"cx2","cwd":w,"tool_name":"apply_patch","tool_input":{"input":"*** Begin Patch\n*** Add File: src/api/new.ts\n+x\n*** End Patch"}}),
+            "PostToolUse",
+        ),
+        (
+            "gemini",
+            json!({"session_id":"gm","cwd":w,"hook_event_name":"AfterTool","tool_name":"read_file","tool_input":{"file_path":file}}),
+            "AfterTool",
+        ),
+        (
+            "gemini",
+            json!({"session_id":"gm2","cwd":w,"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{"command":"cat src/api/customers.ts"}}),
+            "AfterTool",
+        ),
+    ];
+    for (agent, payload, event) in cases {
+        let args = ["hook", "--agent", agent, "PostToolUse"];
+        let (out, err, code) = wave(&work, &state, &args, payload.to_string().as_bytes());
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out)
+            .unwrap_or_else(|_| panic!("{agent} {payload}: {out:?} {err}"));
+        assert_eq!(v["hookSpecificOutput"]["hookEventName"], event);
+        assert!(v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .contains(API));
+        // Once per session.
+        let (again, _, _) = wave(&work, &state, &args, payload.to_string().as_bytes());
+        assert_eq!(again, "", "{agent}: given twice");
+    }
+}
+
+#[test]
+fn where_the_hook_output_does_not_reach_the_model_the_rules_stay_due() {
+    let (tmp, work) = project();
+    let state = tmp.path().join("state");
+    let w = work.to_str().unwrap();
+    // Cursor: beforeReadFile cannot add context; the session learns the
+    // file, nothing is marked delivered.
+    let cursor_read = json!({"conversation_id":"cu","workspace_roots":[w],"hook_event_name":"beforeReadFile","file_path":"src/api/customers.ts"});
+    let args = ["hook", "--agent", "cursor", "PostToolUse"];
+    for _ in 0..2 {
+        let (out, err, code) = wave(&work, &state, &args, cursor_read.to_string().as_bytes());
+        assert_eq!((out.as_str(), code), ("", 0), "{err}");
+    }
+    let session: Value = json_files(&state)
+        .into_iter()
+        .find(|v| v.get("files").is_some())
+        .expect("the session state was written");
+    let nothing = match &session["delivered"] {
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    };
+    assert!(nothing, "nothing marked delivered: {session}");
+    assert_eq!(
+        session["files"],
+        json!(["src/api/customers.ts"]),
+        "{session}"
+    );
+    // Its stop is the one route: a follow-up message.
+    let stop = json!({"conversation_id":"cu2","workspace_roots":[w],"hook_event_name":"stop","status":"completed"});
+    let (out, _, code) = wave(
+        &work,
+        &state,
+        &["hook", "--agent", "cursor", "Stop"],
+        stop.to_string().as_bytes(),
+    );
+    assert_eq!(
+        (out.as_str(), code),
+        ("", 0),
+        "no sticky rule, no follow-up"
+    );
+}
+
+#[test]
+fn hook_install_writes_each_agents_file_portably() {
+    let (tmp, work) = project();
+    let state = tmp.path().join("state");
+    let foreign = json!({"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"my-linter"}]}]}});
+    std::fs::create_dir_all(work.join(".codex")).unwrap();
+    std::fs::write(work.join(".codex/hooks.json"), foreign.to_string()).unwrap();
+    for (agent, file, event) in [
+        ("codex", ".codex/hooks.json", "PostToolUse"),
+        ("gemini", ".gemini/settings.json", "AfterTool"),
+        ("copilot", ".github/hooks/wave-rules.json", "postToolUse"),
+        ("cursor", ".cursor/hooks.json", "beforeReadFile"),
+    ] {
+        let (out, err, code) = wave(&work, &state, &["hook", "install", "--agent", agent], b"");
+        assert_eq!(code, 0, "{agent}: {err}");
+        assert!(out.contains("installed"), "{out}");
+        let text = std::fs::read_to_string(work.join(file)).unwrap();
+        assert!(
+            !text.contains(tmp.path().to_str().unwrap()),
+            "{agent}: a machine path in {file}: {text}"
+        );
+        assert!(
+            text.contains(&format!("npx --no-install wave-rules hook --agent {agent}")),
+            "{text}"
+        );
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert!(v["hooks"][event].is_array(), "{agent}: {text}");
+        // Idempotent.
+        let (again, _, _) = wave(&work, &state, &["hook", "install", "--agent", agent], b"");
+        assert!(again.contains("already"), "{again}");
+        assert_eq!(std::fs::read_to_string(work.join(file)).unwrap(), text);
+    }
+    // Another tool's hook stays; uninstall removes ours only.
+    let codex: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join(".codex/hooks.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        codex["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+        "my-linter"
+    );
+    let (out, _, code) = wave(
+        &work,
+        &state,
+        &["hook", "uninstall", "--agent", "codex"],
+        b"",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("removed 4"), "{out}");
+    let codex: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join(".codex/hooks.json")).unwrap())
+            .unwrap();
+    assert_eq!(codex, foreign);
+    let (_, _, code) = wave(
+        &work,
+        &state,
+        &["hook", "uninstall", "--agent", "copilot"],
+        b"",
+    );
+    assert_eq!(code, 0);
+    assert!(!work.join(".github/hooks/wave-rules.json").exists());
+}
+
+/// Every JSON file under `dir`, parsed.
+fn json_files(dir: &Path) -> Vec<Value> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(json_files(&path));
+        } else if let Ok(v) = serde_json::from_slice(&std::fs::read(&path).unwrap_or_default()) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The shell forms of the access-method matrix: each reads or writes
+/// `src/api/customers.ts`.
+const SHELL_FORMS: &[(&str, &str)] = &[
+    ("cat", "cat src/api/customers.ts"),
+    ("head", "head -n 20 src/api/customers.ts"),
+    ("tail", "tail -n 5 src/api/customers.ts"),
+    ("less", "less src/api/customers.ts"),
+    ("sed", "sed -n '1,80p' src/api/customers.ts"),
+    ("awk", "awk '{print NR\": \"$0}' src/api/customers.ts"),
+    ("grep", "grep -n export src/api/customers.ts"),
+    ("rg", "rg -n export src/api/customers.ts"),
+    ("git show", "git show HEAD:src/api/customers.ts"),
+    ("git diff", "git diff -- src/api/customers.ts"),
+    ("git blame", "git blame src/api/customers.ts"),
+    ("diff", "diff src/api/customers.ts src/a.ts"),
+    ("> redirect", "echo x > src/api/customers.ts"),
+    (">> redirect", "echo x >> src/api/customers.ts"),
+    ("tee", "echo x | tee src/api/customers.ts"),
+    ("cp target", "cp src/a.ts src/api/customers.ts"),
+    ("mv target", "mv src/b.ts src/api/customers.ts"),
+    ("pipeline", "cat src/api/customers.ts | wc -l"),
+    ("&& list", "cd src && cat api/customers.ts"),
+    ("subshell", "(cat src/api/customers.ts)"),
+];
+
+/// One agent's payload for a file tool or a shell command.
+fn tool_payload(agent: &str, session: &str, w: &str, tool: &str, arg: &str) -> Value {
+    match agent {
+        "copilot" => {
+            let args = if tool == "bash" {
+                json!({ "command": arg })
+            } else {
+                json!({ "path": arg })
+            };
+            json!({"sessionId": session, "timestamp": 1, "cwd": w, "toolName": tool, "toolArgs": args})
+        }
+        "cursor" => {
+            let key = if tool == "shell" {
+                "command"
+            } else {
+                "file_path"
+            };
+            json!({"conversation_id": session, "workspace_roots": [w], "hook_event_name": tool, key: arg})
+        }
+        _ => {
+            let input = match tool {
+                "Bash" | "shell" | "run_shell_command" => json!({ "command": arg }),
+                "NotebookEdit" => json!({ "notebook_path": arg }),
+                "apply_patch" => {
+                    json!({ "input": format!("*** Begin Patch\n*** Update File: {arg}\n*** End Patch") })
+                }
+                "read_many_files" => json!({ "paths": [arg] }),
+                _ => json!({ "file_path": arg }),
+            };
+            json!({"session_id": session, "cwd": w, "tool_name": tool, "tool_input": input})
+        }
+    }
+}
+
+/// Every agent x every file tool it has and every shell form: the path rule
+/// comes exactly once per session, and again (once) after a compaction.
+#[test]
+fn access_method_matrix() {
+    let (tmp, work) = project();
+    std::fs::write(work.join("src/a.ts"), "x\n").unwrap();
+    let state = tmp.path().join("state");
+    let w = work.to_str().unwrap();
+    let file = "src/api/customers.ts";
+    // (agent, its file tools, its shell tool, whether it has a compaction that hooks see)
+    let agents: &[(&str, &[&str], &str, bool)] = &[
+        (
+            "claude",
+            &["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"],
+            "Bash",
+            true,
+        ),
+        ("codex", &["apply_patch"], "Bash", true),
+        (
+            "gemini",
+            &["read_file", "read_many_files", "write_file", "replace"],
+            "run_shell_command",
+            false,
+        ),
+        ("copilot", &["view", "edit", "create"], "bash", false),
+    ];
+    let mut table = Vec::new();
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for (agent, tools, shell, compacts) in agents {
+        let methods = tools
+            .iter()
+            .map(|t| (t.to_string(), t.to_string(), file.to_string()))
+            .chain(SHELL_FORMS.iter().map(|(name, cmd)| {
+                (
+                    format!("{shell}: {name}"),
+                    shell.to_string(),
+                    cmd.to_string(),
+                )
+            }));
+        for (label, tool, arg) in methods {
+            n += 1;
+            let session = format!("m{n}");
+            let payload = tool_payload(agent, &session, w, &tool, &arg).to_string();
+            let post = ["hook", "--agent", agent, "PostToolUse"];
+            let first = wave(&work, &state, &post, payload.as_bytes()).0;
+            let second = wave(&work, &state, &post, payload.as_bytes()).0;
+            let mut ok = first.matches(API).count() == 1 && !second.contains(API);
+            let mut after = "-".to_string();
+            if *compacts {
+                let start =
+                    json!({"session_id": session, "cwd": w, "source": "compact"}).to_string();
+                let again = wave(
+                    &work,
+                    &state,
+                    &["hook", "--agent", agent, "SessionStart"],
+                    start.as_bytes(),
+                )
+                .0;
+                let once = again.matches(API).count() == 1;
+                ok &= once;
+                after = if once { "once" } else { "MISSING" }.into();
+            }
+            table.push(format!(
+                "| {agent} | {label} | {} | {} | {after} |",
+                first.matches(API).count(),
+                second.matches(API).count()
+            ));
+            if !ok {
+                failures.push(format!(
+                    "{agent} {label}: first {first:?} second {second:?}"
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "| agent | method | first read | again | after compaction |\n| --- | --- | --- | --- | --- |\n{}",
+        table.join("\n")
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -172,6 +172,8 @@ export interface Diagnostic {
   filePath: string
   line?: number
   column?: number
+  /** `file:line:col: severity[code]: message`, as the CLI prints it. */
+  text: string
 }
 
 /** What is due now. Nothing counts as delivered until `commit(due)`. */

@@ -155,6 +155,7 @@ impl RuleEngine {
                 file_path: d.file_path.clone(),
                 line: d.line,
                 column: d.column,
+                text: d.to_string(),
             })
             .collect()
     }

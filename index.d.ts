@@ -33,6 +33,11 @@ export declare class DeliverySession {
    * files (added to the session's) and prompt, not given yet.
    */
   reminders(engine: RuleEngine, files: Array<string>, prompt?: string | undefined | null): Array<Reminder>
+  /**
+   * Reminder mode when the caller knows what is active: reminders for the
+   * conditional rules among these ids that were not given (records nothing).
+   */
+  remindersFor(engine: RuleEngine, ids: Array<string>): Array<Reminder>
   /** The text of `due` reached the model. */
   commit(engine: RuleEngine, due: Due): void
   /** These rules (ids) reached the model. */
@@ -142,7 +147,13 @@ export declare class RuleEngine {
    * a heading naming the `read_rule` tool, then `- id: description` lines.
    */
   offerText(indices: Array<number>): string
-  /** Runs the `read_rule` tool; always returns text for the model. */
+  /**
+   * Runs the `read_rule` tool; always returns text for the model.
+   * `planRules` over rules of this engine, by index into `rules()` (the
+   * TS `planRules` takes this road when every rule object came from
+   * this engine's current rules, so no rule object crosses).
+   */
+  plan(indices: Uint32Array, options?: RenderOptions | undefined | null): RenderPlan
   readRule(input: any): string
   /**
    * For benchmarks: the median time in nanoseconds of `iterations` calls of
@@ -172,6 +183,8 @@ export interface Diagnostic {
   filePath: string
   line?: number
   column?: number
+  /** `file:line:col: severity[code]: message`, as the CLI prints it. */
+  text: string
 }
 
 /** What is due now. Nothing counts as delivered until `commit(due)`. */

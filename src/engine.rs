@@ -155,6 +155,7 @@ impl RuleEngine {
                 file_path: d.file_path.clone(),
                 line: d.line,
                 column: d.column,
+                text: d.to_string(),
             })
             .collect()
     }
@@ -252,6 +253,24 @@ impl RuleEngine {
     }
 
     /// Runs the `read_rule` tool; always returns text for the model.
+    /// `planRules` over rules of this engine, by index into `rules()` (the
+    /// TS `planRules` takes this road when every rule object came from
+    /// this engine's current rules, so no rule object crosses).
+    #[napi(catch_unwind)]
+    pub fn plan(
+        &self,
+        indices: Uint32Array,
+        options: Option<crate::render::RenderOptions>,
+    ) -> crate::render::RenderPlan {
+        let set = snapshot(&self.state).rules.clone();
+        let rules = set.rules();
+        let picked: Vec<&core::Rule> = indices
+            .iter()
+            .filter_map(|&i| rules.get(i as usize))
+            .collect();
+        crate::render::plan(&picked, options)
+    }
+
     #[napi(catch_unwind)]
     pub fn read_rule(&self, input: serde_json::Value) -> String {
         core::read_rule::run(&snapshot(&self.state).rules, &input)

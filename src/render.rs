@@ -35,13 +35,17 @@ pub struct RenderPlan {
 /// core's `render::plan_rules`).
 #[napi(js_name = "nativePlanRules", catch_unwind)]
 pub fn plan_rules(rules: Vec<MemoryRule>, options: Option<RenderOptions>) -> RenderPlan {
-    let o = options.unwrap_or_default();
     let rules: Vec<memory_rules::Rule> = rules.into_iter().map(from_js_rule).collect();
-    let refs: Vec<&memory_rules::Rule> = rules.iter().collect();
+    plan(&rules.iter().collect::<Vec<_>>(), options)
+}
+
+/// [`plan_rules`] over rules the engine holds (no rule object crosses).
+pub(crate) fn plan(refs: &[&memory_rules::Rule], options: Option<RenderOptions>) -> RenderPlan {
+    let o = options.unwrap_or_default();
     let previous = o.previous_order.unwrap_or_default();
     let topic = o.topic_rule_ids.unwrap_or_default();
     let plan = render::plan_rules(
-        &refs,
+        refs,
         &render::RenderOptions {
             topic_rule_ids: topic.iter().map(String::as_str).collect(),
             previous_order: &previous,

@@ -53,6 +53,8 @@ pub struct Diagnostic {
     pub file_path: String,
     pub line: Option<u32>,
     pub column: Option<u32>,
+    /// `file:line:col: severity[code]: message`, as the CLI prints it.
+    pub text: String,
 }
 
 pub(crate) fn to_js_rule(rule: &core::Rule) -> MemoryRule {

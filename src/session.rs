@@ -181,6 +181,21 @@ impl DeliverySession {
             .collect()
     }
 
+    /// Reminder mode when the caller knows what is active: reminders for the
+    /// conditional rules among these ids that were not given (records nothing).
+    #[napi(catch_unwind)]
+    pub fn reminders_for(&self, engine: &RuleEngine, ids: Vec<String>) -> Vec<Reminder> {
+        let set = engine.rule_set();
+        self.inner
+            .undelivered(&set, &ids)
+            .into_iter()
+            .map(|i| Reminder {
+                rule_id: set.rules()[i].id.clone(),
+                text: memory_rules::render::reminder(&set.rules()[i]),
+            })
+            .collect()
+    }
+
     /// The text of `due` reached the model.
     #[napi(catch_unwind)]
     pub fn commit(&mut self, engine: &RuleEngine, due: Due) {

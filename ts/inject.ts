@@ -123,13 +123,18 @@ export class RuleInjector {
     const s = this.#session(sessionId)
     const update = s.reader.read(messages)
     if (update.reset) this.#forget(s)
+    /** Conditional rules this call's new input activated (candidates for a reminder). */
+    const fresh: string[] = []
     if (s.generation !== manager.generation) {
       s.generation = manager.generation
       s.pathIds = new Set(this.#pathRuleIds(update.files))
       s.topicPrompt = undefined
       s.whole = true
     } else if (update.newFiles.length > 0) {
-      for (const id of this.#pathRuleIds(update.newFiles)) s.pathIds.add(id)
+      for (const id of this.#pathRuleIds(update.newFiles)) {
+        s.pathIds.add(id)
+        fresh.push(id)
+      }
     }
     const promptChanged = update.prompt !== s.topicPrompt
     if (promptChanged) {
@@ -139,21 +144,22 @@ export class RuleInjector {
     }
     const topics = new Set(s.topicIds)
     const mentioned = new Set(s.mentionIds)
-    const active = manager.getRules().filter((r) => !manager.isConditional(r) || s.pathIds.has(r.id) || topics.has(r.id) || mentioned.has(r.id))
+    const always = manager.getUnconditionalSet()
+    const active = manager.getRules().filter((r) => always.has(r) || s.pathIds.has(r.id) || topics.has(r.id) || mentioned.has(r.id))
     const { text: offer, ids: available } = this.#offer(s, active)
     const withOffer = (text: string) => (offer === '' ? text : text === '' ? offer : `${text}\n\n${offer}`)
     const memory = this.#options.memory ? await this.#options.memory() : ''
     if ((this.#options.mode ?? 'system-prompt') === 'system-prompt') {
       return { system: withOffer(this.#render(s, active, s.topicIds, memory)), reminders: [], available }
     }
-    const system = this.#render(s, active.filter((r) => !manager.isConditional(r)), [], memory)
-    // What is due: the rules the files read since the last call (all of them
-    // when the session must be seen whole) and a changed prompt activate.
-    const files = s.whole ? update.files : update.newFiles
-    const prompt = s.whole || promptChanged ? update.prompt || undefined : undefined
+    const system = this.#render(s, active.filter((r) => always.has(r)), [], memory)
+    // Candidates: what this call's new files and changed prompt activated;
+    // every active rule when the session must be seen whole. The session
+    // says which were not given.
+    const candidates = s.whole ? active.filter((r) => !always.has(r)).map((r) => r.id) : promptChanged ? [...fresh, ...s.topicIds, ...s.mentionIds] : fresh
     s.whole = false
-    if (files.length > 0 || prompt !== undefined) {
-      const due = s.delivery.reminders(manager.engine, files as string[], prompt)
+    if (candidates.length > 0) {
+      const due = s.delivery.remindersFor(manager.engine, candidates)
       if (due.length > 0) {
         // Returned to the adapter, which puts them in the call: delivered.
         s.delivery.commitIds(manager.engine, due.map((r) => r.ruleId))
@@ -210,8 +216,8 @@ export class RuleInjector {
   }
 
   #pathRuleIds(files: readonly string[]): string[] {
-    const manager = this.manager
-    return manager.getActiveRules(files as string[]).filter((r) => manager.isConditional(r)).map((r) => r.id)
+    const always = this.manager.getUnconditionalSet()
+    return this.manager.getActiveRules(files as string[]).filter((r) => !always.has(r)).map((r) => r.id)
   }
 
   #session(id: string): Session {

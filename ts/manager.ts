@@ -120,6 +120,14 @@ export interface ActiveRulesSplit {
   conditional: MemoryRule[]
 }
 
+/**
+ * Where a rule object handed out by a manager lives: its engine, the
+ * engine's generation and its index there. `planRules` renders such rules
+ * by index, without sending the objects across.
+ * @internal
+ */
+export const ruleHome = new WeakMap<MemoryRule, { engine: RuleEngine; generation: number; index: number }>()
+
 export class MemoryRuleManager {
   readonly #engine: RuleEngine
   readonly #options: MemoryRuleManagerOptions
@@ -224,6 +232,9 @@ export class MemoryRuleManager {
     this.#conditional = this.#engine.conditional()
     this.#unconditional = this.#rules.filter((_, i) => !this.#conditional[i])
     this.#unconditionalSet = new Set(this.#unconditional)
+    const engine = this.#engine
+    const generation = this.#engineGeneration
+    this.#rules.forEach((rule, index) => ruleHome.set(rule, { engine, generation, index }))
     this.#diagnostics = this.#engine.diagnostics()
     this.#indices = new Uint32Array(this.#rules.length)
     this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))
@@ -283,8 +294,13 @@ export class MemoryRuleManager {
    * being always on: the core's answer, fetched at discovery.
    */
   isConditional(rule: MemoryRule): boolean {
+    return !this.getUnconditionalSet().has(rule)
+  }
+
+  /** The always-on rule objects, as a set (one check per call, not per rule). */
+  getUnconditionalSet(): ReadonlySet<MemoryRule> {
     this.#sync()
-    return !this.#unconditionalSet.has(rule)
+    return this.#unconditionalSet
   }
 
   /** Ids of the rules with `remind: every-turn`, decided at discovery. */

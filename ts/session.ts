@@ -18,6 +18,7 @@
  */
 import { DeliverySession, nativePlanRules, renderHeadings, reminderIds, reminderText, stickyLine } from '../index'
 import type { MemoryRule } from '../index'
+import { ruleHome } from './manager'
 import type { MemoryRuleManager } from './manager'
 
 export { reminderText, stickyLine }
@@ -58,13 +59,28 @@ const limit = (n: number | undefined) => (n === undefined || n === Infinity ? un
  * out. With `previousOrder`, rules already present keep their places.
  */
 export function planRules(rules: readonly MemoryRule[], options: RenderOptions = {}): RenderPlan {
-  return nativePlanRules(rules as MemoryRule[], {
+  const native = {
     topicRuleIds: options.topicRuleIds ? [...options.topicRuleIds] : undefined,
     previousOrder: options.previousOrder ? [...options.previousOrder] : undefined,
     maxLines: limit(options.maxLines),
     maxBytes: limit(options.maxBytes),
     memory: options.memory,
-  })
+  }
+  const indices = homeIndices(rules)
+  return indices ? indices.engine.plan(indices.at, native) : nativePlanRules(rules as MemoryRule[], native)
+}
+
+/** The rules' indices in their engine, when every one is a current rule object of one engine. */
+function homeIndices(rules: readonly MemoryRule[]) {
+  const first = rules.length > 0 ? ruleHome.get(rules[0]) : undefined
+  if (!first || first.engine.generation !== first.generation) return undefined
+  const at = new Uint32Array(rules.length)
+  for (let k = 0; k < rules.length; k++) {
+    const home = ruleHome.get(rules[k])
+    if (!home || home.engine !== first.engine || home.generation !== first.generation) return undefined
+    at[k] = home.index
+  }
+  return { engine: first.engine, at }
 }
 
 /** `planRules(...).text`. */

@@ -57,10 +57,9 @@ function loggerOf(container: unknown, fallback: Logger | undefined): Logger | un
   return fallback
 }
 
-/** `file:line:col: severity[code]: message`. */
+/** `file:line:col: severity[code]: message` (the core's text, as the CLI prints it). */
 export function formatDiagnostic(d: Diagnostic): string {
-  const where = [d.filePath, d.line, d.column].filter((x) => x !== undefined && x !== null).join(':')
-  return `${where}: ${d.severity}[${d.code}]: ${d.message}`
+  return d.text
 }
 
 export class MemoryRuleManager {

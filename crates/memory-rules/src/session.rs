@@ -315,6 +315,21 @@ impl Session {
         due
     }
 
+    /// Reminder mode, when the caller already knows what is active: of these
+    /// rules (by id; unknown ids are skipped), the conditional ones the
+    /// session was not given, in result order. Records nothing.
+    pub fn undelivered<S: AsRef<str>>(&self, set: &RuleSet, ids: &[S]) -> Vec<usize> {
+        let wanted: HashSet<&str> = ids.iter().map(AsRef::as_ref).collect();
+        if wanted.is_empty() {
+            return Vec::new();
+        }
+        let rules = set.rules();
+        (0..rules.len())
+            .filter(|&i| wanted.contains(rules[i].id.as_str()))
+            .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i]))
+            .collect()
+    }
+
     /// The turn stops: the reason to give the model for the active
     /// `remind: every-turn` rules, or `None` when there are none. Reads only
     /// the session (no rule set).
@@ -671,6 +686,8 @@ mod tests {
         assert_eq!(back.delivered_ids(), ["sql.md", "ts.md"]);
         let left = back.reminders(&set, &["src/a.ts"], Some("sql"));
         assert_eq!(left, [due[0]]);
+        let ids = ["ts.md", "always.md", "lint.md", "nope.md"];
+        assert_eq!(back.undelivered(&set, &ids), [due[0]]);
     }
 
     #[test]

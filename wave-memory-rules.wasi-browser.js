@@ -1446,5 +1446,6 @@ export const RuleEngine = __napiModule.exports.RuleEngine
 export const memoryToolDefinitions = __napiModule.exports.memoryToolDefinitions
 export const readRuleToolDefinition = __napiModule.exports.readRuleToolDefinition
 export const runCli = __napiModule.exports.runCli
+export const runCliAsync = __napiModule.exports.runCliAsync
 export const setWorkingDir = __napiModule.exports.setWorkingDir
 export const sourceNames = __napiModule.exports.sourceNames

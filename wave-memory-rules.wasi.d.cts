@@ -217,6 +217,13 @@ export interface RuleSource {
 export declare function runCli(args: Array<string>, stdin?: Buffer | undefined | null): CliOutput
 
 /**
+ * [`run_cli`] on a worker thread, so Node's event loop stays free. `mcp`
+ * runs this way: the server reads stdin and writes stdout itself, on that
+ * thread, until stdin closes, and the promise then resolves.
+ */
+export declare function runCliAsync(args: Array<string>): Promise<CliOutput>
+
+/**
  * Makes `dir` the working directory of the WASI build, which has none of
  * its own (it starts at `/`): relative paths in `runCli` arguments and
  * relative workdirs then mean what they mean to the caller. The package's

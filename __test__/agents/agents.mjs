@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { before, after } from 'node:test'
+import { after } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { startFakeModel } from './fake-model.mjs'
 
@@ -86,20 +86,23 @@ export function writeTree(root, files) {
 }
 
 /**
- * The setup every end-to-end test file shares: before its tests, a temp
- * root (`prefix` + random) and the fake model server on 127.0.0.1; after
- * them, every request the model received kept as `<dump>.json` when
- * WAVE_AGENTS_DUMP=dir is set, the server closed and the root removed.
- * Nothing starts when `enabled` is false (the agent is not installed).
- * Returns `h`; `h.root` and `h.server` are set once started.
+ * The setup every end-to-end test file shares: `await h.start()` (first in
+ * the file's own `before`: node:test does not order hooks registered by
+ * different modules) makes a temp root (`prefix` + random) and starts the
+ * fake model server on 127.0.0.1, as `h.root` and `h.server`; after the
+ * file's tests, every request the model received is kept as `<dump>.json`
+ * when WAVE_AGENTS_DUMP=dir is set, the server closed and the root removed.
  */
-export function agentHarness({ prefix, dump, enabled = true }) {
-  const h = { root: undefined, server: undefined }
-  before(async () => {
-    if (!enabled) return
-    h.root = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
-    h.server = await startFakeModel({ workdir: h.root })
-  })
+export function agentHarness({ prefix, dump }) {
+  const h = {
+    root: undefined,
+    server: undefined,
+    async start() {
+      h.root ??= fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+      h.server ??= await startFakeModel({ workdir: h.root })
+      return h
+    },
+  }
   after(async () => {
     if (h.server && dump && process.env.WAVE_AGENTS_DUMP) {
       fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })

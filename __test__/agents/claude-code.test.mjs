@@ -32,10 +32,12 @@ const TS = '[ts.md] Strict TS everywhere.'
 const GEN = '[gen.md] Generated files carry a header.'
 const STOP = 'Before you end your turn'
 
-const h = agentHarness({ prefix: 'wave-claude-', dump: 'claude-code', enabled: !skip })
+const h = agentHarness({ prefix: 'wave-claude-', dump: 'claude-code' })
 let bin
-before(() => {
-  if (!skip) bin = waveRulesBinary()
+before(async () => {
+  if (skip) return
+  bin = waveRulesBinary()
+  await h.start()
 })
 
 /** A project with `files`, a HOME, the hooks installed; and a runner. */

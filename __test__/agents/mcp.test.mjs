@@ -31,10 +31,12 @@ const PY = '[py.md]'
 const NOTE = 'Build with npm run build; the tests need it.'
 const PROMPT = `edit src/a.ts ${callDirective('rules_for_files', { paths: ['src/a.ts'] })} ${callDirective('memory_write', { topic: 'build', content: NOTE })}`
 
-const h = agentHarness({ prefix: 'wave-mcp-', dump: 'mcp', enabled: Boolean(claude || opencode) })
+const h = agentHarness({ prefix: 'wave-mcp-', dump: 'mcp' })
 let bin
-before(() => {
-  if (claude || opencode) bin = waveRulesBinary()
+before(async () => {
+  if (!claude && !opencode) return
+  bin = waveRulesBinary()
+  await h.start()
 })
 
 function project(name, extra = {}) {

@@ -24,10 +24,11 @@ const GENERAL = '[general.md] Keep functions small.'
 const TS = '[ts.md] Strict TS everywhere.'
 const GEN = '[gen.md] Generated files carry a header.'
 
-const h = agentHarness({ prefix: 'wave-opencode-', dump: 'opencode', enabled: !skip })
+const h = agentHarness({ prefix: 'wave-opencode-', dump: 'opencode' })
 let work, env
 before(async () => {
   if (skip) return
+  await h.start()
   work = path.join(h.root, 'work')
   const home = path.join(h.root, 'home')
   fs.mkdirSync(home, { recursive: true })

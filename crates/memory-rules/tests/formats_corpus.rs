@@ -9,7 +9,7 @@ use memory_rules::formats::{self, nested, Input};
 use memory_rules::Format;
 use memory_rules::{Activation, Scope, Severity};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The file's path in its repository: `owner__repo__a__b.md` -> `a/b.md`.
 fn repo_path(file: &Path) -> String {

@@ -23,9 +23,13 @@
 //! over all globs (a test checks it); only the work differs.
 
 use globset::{Candidate, Glob, GlobSet, GlobSetBuilder};
-use regex_automata::meta::Regex;
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::pool::Pool;
+use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, PatternID};
 use rustc_hash::FxHashMap;
+use std::panic::{RefUnwindSafe, UnwindSafe};
 
 /// One `GlobSet` of globs of other shapes.
 #[derive(Debug)]
@@ -58,13 +62,13 @@ pub struct GlobIndex {
     by_prefix: FxHashMap<String, Node>,
     /// The most segments any prefix has: deeper prefixes are not looked up.
     max_depth: usize,
-    /// Every glob of another shape with a literal directory prefix, as
-    /// regexes of up to [`CHUNK`] patterns (one per glob): a path under a
+    /// Every glob of another shape with a literal directory prefix, as lazy
+    /// DFAs of up to [`CHUNK`] patterns (one per glob): a path under a
     /// prefix runs an anchored search of each pattern of that prefix's node.
-    /// A `GlobSet` per prefix would cost about 9 KB a glob (a compiled regex
-    /// each); one regex for all of them would cost 1-2 KB a glob but need
-    /// its whole syntax tree at once while building (about 8 KB a glob).
-    prefixed: Vec<Regex>,
+    /// A `GlobSet` per prefix would cost about 9 KB a glob (a compiled
+    /// `meta::Regex` each); one DFA for all of them would need every syntax
+    /// tree at once while building (about 8 KB a glob).
+    prefixed: Vec<Prefixed>,
     /// Other globs without a literal directory prefix.
     rest: Option<Group>,
 }
@@ -259,10 +263,10 @@ impl GlobIndex {
                 }
             }
             for &(regex, pattern, id) in &node.others {
-                let input = Input::new(path).anchored(Anchored::Pattern(PatternID::new_unchecked(
-                    pattern as usize,
-                )));
-                if self.prefixed[regex as usize].is_match(input) {
+                let input = Input::new(path).earliest(true).anchored(Anchored::Pattern(
+                    PatternID::new_unchecked(pattern as usize),
+                ));
+                if self.prefixed[regex as usize].is_match(&input) {
                     out.push(id);
                 }
             }
@@ -283,30 +287,58 @@ impl GlobIndex {
     }
 }
 
-/// How many prefixed globs of other shapes share one regex: its fixed cost
-/// (about 7 KB) spread over them, and its syntax trees while building
+/// How many prefixed globs of other shapes share one DFA: its fixed cost
+/// spread over them, and its syntax trees while building
 /// bounded.
 const CHUNK: usize = 64;
 
-/// One regex of several globs' regexes (as `globset` compiles each), to be
-/// searched one pattern at a time, anchored.
-fn regex_set(regexes: &[&str]) -> Option<Regex> {
-    let syntax = regex_automata::util::syntax::Config::new()
-        .utf8(false)
-        .dot_matches_new_line(true);
-    // Only `is_match`, anchored at one pattern: no capture states, and no
-    // engines built up front that such a search does not use.
-    let config = Regex::config()
-        .utf8_empty(false)
-        .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
-        .onepass(false)
-        .backtrack(false)
-        .dfa(false);
-    Regex::builder()
-        .syntax(syntax)
-        .configure(config)
+type CacheFn = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
+/// Several globs' regexes (as `globset` compiles each) in one forward lazy
+/// DFA, searched one pattern at a time, anchored. Only a forward DFA: a
+/// `meta::Regex` would also build a reverse NFA and other engines that an
+/// anchored `is_match` never uses.
+struct Prefixed {
+    dfa: DFA,
+    /// The lazy DFA's state cache, one per thread that searches.
+    caches: Pool<Cache, CacheFn>,
+}
+
+impl std::fmt::Debug for Prefixed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prefixed")
+            .field("patterns", &self.dfa.pattern_len())
+            .finish()
+    }
+}
+
+impl Prefixed {
+    /// Whether the pattern the input is anchored at matches it.
+    fn is_match(&self, input: &Input<'_>) -> bool {
+        let mut cache = self.caches.get();
+        // No quit bytes and no give-up threshold are configured, so the
+        // search cannot fail.
+        matches!(self.dfa.try_search_fwd(&mut cache, input), Ok(Some(_)))
+    }
+}
+
+/// One regex of several globs' regexes (see [`Prefixed`]).
+fn regex_set(regexes: &[&str]) -> Option<Prefixed> {
+    let nfa = thompson::Compiler::new()
+        .syntax(syntax::Config::new().utf8(false).dot_matches_new_line(true))
+        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
         .build_many(regexes)
-        .ok()
+        .ok()?;
+    let dfa = DFA::builder()
+        .configure(DFA::config().starts_for_each_pattern(true))
+        .build_from_nfa(nfa)
+        .ok()?;
+    let for_cache = dfa.clone();
+    let create: CacheFn = Box::new(move || for_cache.create_cache());
+    Some(Prefixed {
+        dfa,
+        caches: Pool::new(create),
+    })
 }
 
 /// How many segments a prefix has.

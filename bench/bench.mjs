@@ -13,11 +13,11 @@
 //   node bench/bench.mjs --wasm      the WASI fallback / native (npm run bench:wasm)
 //   node bench/bench.mjs --glue     only the per-message glue cost by conversation length
 import { createRequire } from 'node:module'
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { JsManager } from './jsmanager.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
@@ -102,8 +102,6 @@ function writeTree(rules) {
   return { root, workdir, homeDir }
 }
 
-import { JsManager } from './jsmanager.mjs'
-
 // ---- timing -----------------------------------------------------------------
 
 /** Median milliseconds of `fn` over repeated runs within the time budget. */
@@ -121,34 +119,6 @@ async function median(fn, { min = 5, max = 2000, budget = BUDGET_MS } = {}) {
 
 const fmt = (ms) => (ms === undefined ? '-' : ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`)
 const ratio = (ours, js) => (ours === undefined || js === undefined ? '-' : `${(ours / js).toFixed(4)} (${(js / ours).toFixed(js / ours >= 10 ? 0 : 1)}x faster)`)
-
-// ---- memory (child processes) -----------------------------------------------
-
-function peakRss(mode, n) {
-  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--memory', mode, String(n)], { encoding: 'utf8' })
-  return Number(out.trim())
-}
-
-async function memoryChild(mode, n) {
-  const paths = treePaths()
-  const tree = writeTree(makeRules(n, paths))
-  const files = paths.slice(0, 1000)
-  if (mode === 'ours') {
-    const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
-    await m.discoverRules()
-    m.getActiveRules(files, 'deploy the customer schema')
-  } else if (mode === 'js') {
-    const m = new JsManager(tree.workdir, tree.homeDir)
-    await m.discoverRules()
-    m.getActiveRules(files.slice(0, 10), 'deploy the customer schema')
-  }
-  fs.rmSync(tree.root, { recursive: true, force: true })
-  // VmHWM: this process's peak resident set since exec, in kB. (getrusage's
-  // maxRSS is inherited across fork from the large parent, so it is not used.)
-  const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))
-  console.log(hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS)
-}
-
 
 // ---- glue per message, by conversation length ----------------------------------
 
@@ -388,17 +358,7 @@ async function main() {
     const h = (f) => perMessage[`1000x${f}`].ours
     log(`With files: at 1,000 rules, from 10 to 10,000 files, ours goes from ${fmt(h(10))} to ${fmt(h(10000))} (x${(h(10000) / h(10)).toFixed(1)}).`)
     log('')
-    log('## Peak memory (max RSS of a fresh process)')
-    log('')
-    const n = 10000
-    const base = peakRss('baseline', n)
-    const ours = peakRss('ours', n)
-    const jsRss = peakRss('js', n)
-    log('| process | max RSS | over baseline |')
-    log('| --- | ---: | ---: |')
-    log(`| Node + addon loaded, no rules | ${(base / 1024).toFixed(0)} MiB | - |`)
-    log(`| ours: discover ${n} rules, one getActiveRules | ${(ours / 1024).toFixed(0)} MiB | ${((ours - base) / 1024).toFixed(0)} MiB |`)
-    log(`| JS: discover ${n} rules, one getActiveRules | ${(jsRss / 1024).toFixed(0)} MiB | ${((jsRss - base) / 1024).toFixed(0)} MiB |`)
+    log('Memory per rule: `node bench/memory.mjs` (also part of `npm run bench`).')
   }
   for (const t of Object.values(trees)) fs.rmSync(t.root, { recursive: true, force: true })
   if (process.env.BENCH_OUT) fs.writeFileSync(process.env.BENCH_OUT, lines.join('\n') + '\n')
@@ -476,9 +436,7 @@ async function wasmRatio() {
   }
 }
 
-const at = process.argv.indexOf('--memory')
-if (at >= 0) await memoryChild(process.argv[at + 1], Number(process.argv[at + 2]))
-else if (process.argv.includes('--growth')) await growth()
+if (process.argv.includes('--growth')) await growth()
 else if (process.argv.includes('--wasm')) await wasmRatio()
 else if (process.argv.includes('--glue')) await glueBench(console.log)
 else await main()

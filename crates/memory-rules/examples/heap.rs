@@ -66,10 +66,30 @@ fn main() {
     let workdir = std::env::args().nth(1).expect("usage: heap <workdir>");
     let workdir = Path::new(&workdir);
     let config = Config::with_home(workdir, workdir.join("no-home"));
-    let loaded = measure("load (rule set + reload's per-file cache)", || {
-        load(&config)
+    let rss0 = rss();
+    let loaded = std::thread::scope(|s| {
+        // On another thread, as the addon's discovery runs on libuv's pool.
+        s.spawn(|| {
+            measure("load (rule set + reload's per-file cache)", || {
+                load(&config)
+            })
+        })
+        .join()
+        .unwrap()
     });
-    println!("  {} rules", loaded.rules.rules().len());
+    println!(
+        "  {} rules; resident set grew {:.2} MiB",
+        loaded.rules.rules().len(),
+        (rss() - rss0) / 1048576.0
+    );
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        unsafe { libc::malloc_trim(0) };
+        println!(
+            "  after malloc_trim: grew {:.2} MiB",
+            (rss() - rss0) / 1048576.0
+        );
+    }
     drop(loaded);
 
     let mut files: Vec<_> = walk(&workdir.join(".wave/rules"));
@@ -116,6 +136,14 @@ fn main() {
         });
         drop(set);
     }
+}
+
+/// The resident set in bytes (Linux; 0 elsewhere).
+fn rss() -> f64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<f64>().ok())
+        .map_or(0.0, |pages| pages * 4096.0)
 }
 
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {

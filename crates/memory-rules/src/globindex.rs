@@ -15,17 +15,21 @@
 //!
 //! where `P` and `S` are plain text. A path looks up itself, the `.`-suffixes
 //! of its file name, and its directory prefixes (`a`, `a/b`, ... up to the
-//! deepest prefix any glob has). Globs of other shapes are grouped into
-//! `GlobSet`s by their literal directory prefix (`packages` for
-//! `packages/*/tests/**`), matched only for paths under that prefix, plus one
-//! `GlobSet` for globs without one. The answers are those of one `GlobSet`
+//! deepest prefix any glob has). Globs of other shapes are indexed by their
+//! literal directory prefix (`packages` for `packages/*/tests/**`) and
+//! matched only for paths under that prefix, each as one pattern of a regex
+//! shared by up to 64 such globs (a search anchored at that pattern); globs
+//! without a prefix are one `GlobSet`. The answers are those of one `GlobSet`
 //! over all globs (a test checks it); only the work differs.
 
 use globset::{Candidate, Glob, GlobSet, GlobSetBuilder};
-use regex_automata::meta::Regex;
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::pool::Pool;
+use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, PatternID};
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
+use std::panic::{RefUnwindSafe, UnwindSafe};
 
 /// One `GlobSet` of globs of other shapes.
 #[derive(Debug)]
@@ -42,11 +46,9 @@ struct Node {
     under: Vec<u32>,
     /// `P/**/*S`: (S, id)
     suffixes: Vec<(String, u32)>,
-    /// Other globs whose literal directory prefix is `P`: (pattern of
-    /// `GlobIndex::prefixed`, id).
-    others: Vec<(u32, u32)>,
-    /// The same, when `GlobIndex::prefixed` could not be built.
-    group: Option<Group>,
+    /// Other globs whose literal directory prefix is `P`: (regex of
+    /// `GlobIndex::prefixed`, pattern in it, id).
+    others: Vec<(u32, u32, u32)>,
 }
 
 /// Globs indexed by shape and prefix.
@@ -60,12 +62,13 @@ pub struct GlobIndex {
     by_prefix: FxHashMap<String, Node>,
     /// The most segments any prefix has: deeper prefixes are not looked up.
     max_depth: usize,
-    /// Every glob of another shape with a literal directory prefix, one
-    /// pattern each, in one regex: a path under a prefix runs an anchored
-    /// search of each pattern of that prefix's node. One regex for all of
-    /// them costs about 1-2 KB a glob, where a `GlobSet` per prefix costs
-    /// about 9 KB (a compiled regex of its own).
-    prefixed: Option<Regex>,
+    /// Every glob of another shape with a literal directory prefix, as lazy
+    /// DFAs of up to [`CHUNK`] patterns (one per glob): a path under a
+    /// prefix runs an anchored search of each pattern of that prefix's node.
+    /// A `GlobSet` per prefix would cost about 9 KB a glob (a compiled
+    /// `meta::Regex` each); one DFA for all of them would need every syntax
+    /// tree at once while building (about 8 KB a glob).
+    prefixed: Vec<Prefixed>,
     /// Other globs without a literal directory prefix.
     rest: Option<Group>,
 }
@@ -146,13 +149,15 @@ impl GlobIndex {
     /// when its pattern was compiled) is left out, as is a group globset
     /// refuses.
     pub fn build(globs: impl IntoIterator<Item = (Box<str>, u32)>) -> GlobIndex {
-        Self::build_with(globs, MAX_PREFIXED_NFA_BYTES)
+        Self::build_with(globs, CHUNK)
     }
 
-    /// [`build`](Self::build) with another bound on the prefixed globs' NFA.
-    fn build_with(globs: impl IntoIterator<Item = (Box<str>, u32)>, nfa_limit: usize) -> GlobIndex {
+    /// [`build`](Self::build) with `chunk` globs per regex of prefixed globs.
+    fn build_with(globs: impl IntoIterator<Item = (Box<str>, u32)>, chunk: usize) -> GlobIndex {
         let mut index = GlobIndex::default();
-        let mut others: HashMap<Option<String>, Vec<(Glob, u32)>> = HashMap::new();
+        let mut rest: Vec<(Glob, u32)> = Vec::new();
+        // (prefix, regex, id) of the prefixed globs of other shapes.
+        let mut prefixed: Vec<(String, String, u32)> = Vec::new();
         let mut max_depth = 0;
         for (text, id) in globs {
             match shape(&text) {
@@ -182,34 +187,45 @@ impl GlobIndex {
                     let Ok(glob) = crate::pattern::glob(&text) else {
                         continue;
                     };
-                    if let Some(p) = prefix {
-                        max_depth = max_depth.max(segments(p));
+                    match prefix {
+                        Some(p) => {
+                            max_depth = max_depth.max(segments(p));
+                            prefixed.push((p.to_string(), glob.regex().to_string(), id));
+                        }
+                        None => rest.push((glob, id)),
                     }
-                    others
-                        .entry(prefix.map(str::to_string))
-                        .or_default()
-                        .push((glob, id));
                 }
             }
         }
-        if let Some(globs) = others.remove(&None) {
-            index.rest = group(globs);
+        if !rest.is_empty() {
+            index.rest = group(rest);
         }
-        let regexes: Vec<&str> = others.values().flatten().map(|(g, _)| g.regex()).collect();
-        index.prefixed = regex_set(&regexes, nfa_limit);
-        let mut pattern = 0u32;
-        for (prefix, globs) in others {
-            let node = index
-                .by_prefix
-                .entry(prefix.unwrap_or_default())
-                .or_default();
-            if index.prefixed.is_some() {
-                for (_, id) in globs {
-                    node.others.push((pattern, id));
-                    pattern += 1;
+        for part in prefixed.chunks(chunk.max(1)) {
+            let regexes: Vec<&str> = part.iter().map(|(_, re, _)| re.as_str()).collect();
+            // A chunk that does not build (it never should) is built one
+            // glob at a time; a glob that does not build alone is left out.
+            let singles: Vec<Vec<&str>> = match regex_set(&regexes) {
+                Some(re) => {
+                    index.prefixed.push(re);
+                    Vec::new()
                 }
-            } else {
-                node.group = group(globs);
+                None => regexes.iter().map(|r| vec![*r]).collect(),
+            };
+            if singles.is_empty() {
+                let at = (index.prefixed.len() - 1) as u32;
+                for (k, (prefix, _, id)) in part.iter().enumerate() {
+                    let node = index.by_prefix.entry(prefix.clone()).or_default();
+                    node.others.push((at, k as u32, *id));
+                }
+                continue;
+            }
+            for (single, (prefix, _, id)) in singles.iter().zip(part) {
+                if let Some(re) = regex_set(single) {
+                    index.prefixed.push(re);
+                    let at = (index.prefixed.len() - 1) as u32;
+                    let node = index.by_prefix.entry(prefix.clone()).or_default();
+                    node.others.push((at, 0, *id));
+                }
             }
         }
         index.max_depth = max_depth;
@@ -231,7 +247,6 @@ impl GlobIndex {
                 }
             }
         }
-        let mut candidate = None;
         let slashes = path
             .bytes()
             .enumerate()
@@ -247,32 +262,17 @@ impl GlobIndex {
                     out.push(*id);
                 }
             }
-            if let Some(re) = &self.prefixed {
-                for &(pattern, id) in &node.others {
-                    let input = Input::new(path).anchored(Anchored::Pattern(
-                        PatternID::new_unchecked(pattern as usize),
-                    ));
-                    if re.is_match(input) {
-                        out.push(id);
-                    }
+            for &(regex, pattern, id) in &node.others {
+                let input = Input::new(path).earliest(true).anchored(Anchored::Pattern(
+                    PatternID::new_unchecked(pattern as usize),
+                ));
+                if self.prefixed[regex as usize].is_match(&input) {
+                    out.push(id);
                 }
-            }
-            if let Some(g) = &node.group {
-                Self::match_group(
-                    g,
-                    candidate.get_or_insert_with(|| Candidate::new(path)),
-                    scratch,
-                    out,
-                );
             }
         }
         if let Some(g) = &self.rest {
-            Self::match_group(
-                g,
-                candidate.get_or_insert_with(|| Candidate::new(path)),
-                scratch,
-                out,
-            );
+            Self::match_group(g, &Candidate::new(path), scratch, out);
         }
     }
 
@@ -287,29 +287,59 @@ impl GlobIndex {
     }
 }
 
-/// One regex of many globs' regexes (as `globset` compiles each), a search
-/// per pattern anchored at it. `None` when it cannot be built (the NFA is
-/// bounded at [`MAX_PREFIXED_NFA_BYTES`]); then each prefix has a `GlobSet`.
-fn regex_set(regexes: &[&str], nfa_limit: usize) -> Option<Regex> {
-    if regexes.is_empty() {
-        return None;
-    }
-    let syntax = regex_automata::util::syntax::Config::new()
-        .utf8(false)
-        .dot_matches_new_line(true);
-    let config = Regex::config()
-        .utf8_empty(false)
-        .nfa_size_limit(Some(nfa_limit));
-    Regex::builder()
-        .syntax(syntax)
-        .configure(config)
-        .build_many(regexes)
-        .ok()
+/// How many prefixed globs of other shapes share one DFA: its fixed cost
+/// spread over them, and its syntax trees while building
+/// bounded.
+const CHUNK: usize = 64;
+
+type CacheFn = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
+/// Several globs' regexes (as `globset` compiles each) in one forward lazy
+/// DFA, searched one pattern at a time, anchored. Only a forward DFA: a
+/// `meta::Regex` would also build a reverse NFA and other engines that an
+/// anchored `is_match` never uses.
+struct Prefixed {
+    dfa: DFA,
+    /// The lazy DFA's state cache, one per thread that searches.
+    caches: Pool<Cache, CacheFn>,
 }
 
-/// The size bound of the NFA of all prefixed globs of other shapes (about
-/// 20,000 globs); past it the index falls back to a `GlobSet` per prefix.
-const MAX_PREFIXED_NFA_BYTES: usize = 32 << 20;
+impl std::fmt::Debug for Prefixed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prefixed")
+            .field("patterns", &self.dfa.pattern_len())
+            .finish()
+    }
+}
+
+impl Prefixed {
+    /// Whether the pattern the input is anchored at matches it.
+    fn is_match(&self, input: &Input<'_>) -> bool {
+        let mut cache = self.caches.get();
+        // No quit bytes and no give-up threshold are configured, so the
+        // search cannot fail.
+        matches!(self.dfa.try_search_fwd(&mut cache, input), Ok(Some(_)))
+    }
+}
+
+/// One regex of several globs' regexes (see [`Prefixed`]).
+fn regex_set(regexes: &[&str]) -> Option<Prefixed> {
+    let nfa = thompson::Compiler::new()
+        .syntax(syntax::Config::new().utf8(false).dot_matches_new_line(true))
+        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+        .build_many(regexes)
+        .ok()?;
+    let dfa = DFA::builder()
+        .configure(DFA::config().starts_for_each_pattern(true))
+        .build_from_nfa(nfa)
+        .ok()?;
+    let for_cache = dfa.clone();
+    let create: CacheFn = Box::new(move || for_cache.create_cache());
+    Some(Prefixed {
+        dfa,
+        caches: Pool::new(create),
+    })
+}
 
 /// How many segments a prefix has.
 fn segments(prefix: &str) -> usize {
@@ -389,10 +419,10 @@ mod tests {
                 .map(|(i, t)| (Box::from(*t), i as u32))
         };
         let index = GlobIndex::build(globs());
-        assert!(index.prefixed.is_some());
-        // Past the NFA bound: a GlobSet per prefix, the same answers.
+        assert_eq!(index.prefixed.len(), 1);
+        // One regex per glob: the same answers.
         let fallback = GlobIndex::build_with(globs(), 1);
-        assert!(fallback.prefixed.is_none());
+        assert!(fallback.prefixed.len() > 1);
         let mut all = GlobSetBuilder::new();
         for t in texts {
             all.add(glob(t));

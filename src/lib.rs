@@ -9,12 +9,14 @@
 
 #![deny(clippy::all)]
 
-mod cli;
-mod config;
-mod engine;
-mod memory;
-mod render;
-mod root;
-mod rule;
-mod session;
-mod wasi;
+// Public so that, in the test build too (where napi registers nothing), the
+// exported functions are reachable and not dead code.
+pub mod cli;
+pub mod config;
+pub mod engine;
+pub mod memory;
+pub mod render;
+pub mod root;
+pub mod rule;
+pub mod session;
+pub mod wasi;

@@ -32,7 +32,7 @@ pub mod windsurf;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::format::Format;
-use crate::parse::{self, Context, ParsedRule};
+use crate::parse::{self, Context, ParsedRule, TYPO_TAIL};
 use crate::rule::{Activation, Rule};
 
 pub use crate::parse::Input;
@@ -87,10 +87,6 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
     }
     Parsed { rules, diagnostics }
 }
-
-/// The end of a misspelled-key message before [`parse`] knows what the rule
-/// became (a rules file of several rules keeps it).
-pub(crate) const TYPO_TAIL: &str = ", so this rule is activated as if it did not have it";
 
 /// The tool's own name for how a rule is activated ("Auto Attached",
 /// "Model Decision", "inclusion: fileMatch", ...).

@@ -196,7 +196,8 @@ pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, format
                 .strip_prefix(&format!("{}:", found.format.as_str()))
                 .unwrap_or(&found.id);
             let directory = match found.format {
-                Format::Cursor | Format::AgentsMd => formats::nested::directory_of(rel),
+                Format::Cursor => formats::nested::cursor_directory_of(rel),
+                Format::AgentsMd => formats::nested::directory_of(rel),
                 _ => None,
             };
             let input = formats::Input {

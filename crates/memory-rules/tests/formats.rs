@@ -238,6 +238,51 @@ fn nested_cursor_rules_apply_under_their_directory() {
 }
 
 #[test]
+fn subfolders_of_cursor_rules_are_organisation_not_scope() {
+    let t = Tree::new();
+    let w = t.workdir();
+    t.write(
+        w.join(".cursor/rules/team/backend/always.mdc"),
+        "---\nalwaysApply: true\n---\nBackend team always.",
+    );
+    t.write(
+        w.join(".cursor/rules/team/backend/ts.mdc"),
+        "---\nglobs: \"src/**/*.ts\"\n---\nTS.",
+    );
+    t.write(
+        w.join("team/backend/.cursor/rules/nested.mdc"),
+        "---\nalwaysApply: true\n---\nReally scoped.",
+    );
+    let l = load(&t, &[Format::Cursor]);
+    let always = l.rules.find("cursor:team/backend/always.mdc").unwrap();
+    assert_eq!(always.metadata.directory, None);
+    assert_eq!(always.metadata.paths, None);
+    let ts = l.rules.find("cursor:team/backend/ts.mdc").unwrap();
+    assert_eq!(
+        ts.metadata.paths.as_deref(),
+        Some(&["src/**/*.ts".to_string()][..])
+    );
+    assert_eq!(
+        active(&l, &["README.md"], None),
+        ["cursor:team/backend/always.mdc"]
+    );
+    assert_eq!(
+        active(&l, &["src/a.ts"], None),
+        [
+            "cursor:team/backend/always.mdc",
+            "cursor:team/backend/ts.mdc"
+        ]
+    );
+    assert_eq!(
+        active(&l, &["team/backend/x.rs"], None),
+        [
+            "cursor:team/backend/always.mdc",
+            "cursor:team/backend/.cursor/rules/nested.mdc"
+        ]
+    );
+}
+
+#[test]
 fn copilot_instructions() {
     let t = Tree::new();
     let g = t.workdir().join(".github");

@@ -160,6 +160,18 @@ pub fn directory_of(rel: &str) -> Option<&str> {
         .filter(|d| !d.is_empty())
 }
 
+/// The subdirectory a Cursor rule is scoped to, from its id without the
+/// source name: only a `.cursor/rules` directory inside a project
+/// subdirectory scopes its rules (`web/.cursor/rules/x.mdc` -> `web`).
+/// Subfolders of a `.cursor/rules` directory are plain organisation, as
+/// Cursor reads them: `team/backend/x.mdc` (found under the root's
+/// `.cursor/rules`) is scoped to nothing.
+pub fn cursor_directory_of(rel: &str) -> Option<&str> {
+    rel.find("/.cursor/rules/")
+        .map(|i| &rel[..i])
+        .filter(|d| !d.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +182,12 @@ mod tests {
         assert_eq!(directory_of("packages/web/AGENTS.md"), Some("packages/web"));
         assert_eq!(
             directory_of("packages/web/.cursor/rules/a/x.mdc"),
+            Some("packages/web")
+        );
+        assert_eq!(cursor_directory_of("team/backend/x.mdc"), None);
+        assert_eq!(cursor_directory_of("x.mdc"), None);
+        assert_eq!(
+            cursor_directory_of("packages/web/.cursor/rules/team/x.mdc"),
             Some("packages/web")
         );
     }

@@ -2,6 +2,7 @@
 //! `.clinerules` file. No frontmatter: always; a `paths` list: active when a
 //! file in context matches.
 
+use super::export::{quote_list, Kind, Resolved, Written};
 use super::{Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
 use crate::frontmatter::Value;
@@ -41,4 +42,18 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
     }
     let content = cx.check_body(input.text, fm.body);
     Some(super::rule(input, Format::Cline, content, meta, patterns))
+}
+
+/// Cline's file for a rule: `.clinerules/<stem>.md`, no frontmatter for an
+/// always-on rule, a `paths` list otherwise. (Cline has no on-request or
+/// manual rules: [`super::export::resolve`] leaves those out.)
+pub(crate) fn write(r: &mut Resolved) -> Written {
+    let front = match r.kind {
+        Kind::Paths => vec![format!("paths: {}", quote_list(&r.include))],
+        _ => Vec::new(),
+    };
+    Written::File {
+        rel: format!(".clinerules/{}.md", r.stem),
+        front,
+    }
 }

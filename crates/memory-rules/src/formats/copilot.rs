@@ -7,6 +7,7 @@
 //! request by its `description`. `excludeAgent: coding-agent` leaves the rule
 //! out (we serve coding agents); `excludeAgent: code-review` does not.
 
+use super::export::{quote, Kind, Resolved, Written};
 use super::{At, Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
 use crate::frontmatter::Value;
@@ -120,4 +121,48 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
     }
     let content = cx.check_body(input.text, fm.body);
     Some(super::rule(input, Format::Copilot, content, meta, patterns))
+}
+
+/// Copilot's file for a rule: always-on rules go to the repository file
+/// (`.github/copilot-instructions.md`, combined); others to
+/// `.github/instructions/<stem>.instructions.md` with `applyTo` (one
+/// comma-separated string), or with only a `description` (on request).
+/// Copilot matches a pattern not starting with `**/` in any directory and
+/// ignoring case: an anchored pattern (`src/**/*.ts`) is reported.
+pub(crate) fn write(r: &mut Resolved) -> Written {
+    let mut front = Vec::new();
+    match r.kind {
+        Kind::Always => {
+            return Written::Section {
+                rel: format!(".github/{REPOSITORY_FILE}"),
+            }
+        }
+        Kind::Paths => {
+            let anchored: Vec<&String> = r
+                .include
+                .iter()
+                .filter(|p| !p.starts_with("**/") && !is_everything(p))
+                .collect();
+            if !anchored.is_empty() {
+                let shown: Vec<String> = anchored.iter().map(|p| dialect(p)).collect();
+                r.lossy.push(format!(
+                    "Copilot matches {} in any directory ({}), ignoring case",
+                    anchored.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                    shown.join(", ")
+                ));
+            }
+            if let Some(d) = &r.description {
+                front.push(format!("description: {}", quote(d)));
+            }
+            front.push(format!("applyTo: {}", quote(&r.include.join(","))));
+        }
+        Kind::OnRequest | Kind::Manual => {
+            let d = r.description.clone().unwrap_or_else(|| r.stem.clone());
+            front.push(format!("description: {}", quote(&d)));
+        }
+    }
+    Written::File {
+        rel: format!(".github/instructions/{}.instructions.md", r.stem),
+        front,
+    }
 }

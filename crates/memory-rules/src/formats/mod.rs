@@ -21,8 +21,10 @@
 //! they never collide across formats; `wave` and `claude` share one id space.
 
 pub mod agents_md;
+pub mod claude;
 pub mod cline;
 pub mod continue_;
+pub mod export;
 pub mod copilot;
 pub mod cursor;
 pub mod kiro;

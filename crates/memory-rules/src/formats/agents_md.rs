@@ -4,10 +4,10 @@
 //! subdirectory is in context. Deeper files sort after shallower ones
 //! (closest last, so it wins), as Codex and Claude Code order them.
 
+use super::export::{Caps, Kind, Resolved, Target, Written};
 use super::Format;
 use super::Input;
 use crate::parse::{Context, ParsedRule};
-use super::export::{Caps, Kind, Resolved, Target, Written};
 use crate::rule::{Activation, Metadata, Rule};
 
 /// The file names read, in this order within one directory.
@@ -90,7 +90,9 @@ fn directory_rule(rule: &Rule) -> Option<&str> {
             let plain = !dir.is_empty()
                 && !dir.starts_with('!')
                 && !dir.contains(['*', '?', '[', '{', ']', '}', '!'])
-                && !dir.split('/').any(|s| s.is_empty() || s == "." || s == "..");
+                && !dir
+                    .split('/')
+                    .any(|s| s.is_empty() || s == "." || s == "..");
             plain.then_some(dir)
         }
         _ => None,

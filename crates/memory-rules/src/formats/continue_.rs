@@ -121,7 +121,9 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         Kind::Paths => {
             let mut globs = r.include.clone();
             globs.extend(r.exclude.iter().map(|e| format!("!{e}")));
-            if !r.include.is_empty() && !(r.include.len() == 1 && r.include[0] == "**" && !r.regex.is_empty()) {
+            if !r.include.is_empty()
+                && !(r.include.len() == 1 && r.include[0] == "**" && !r.regex.is_empty())
+            {
                 front.push(format!("globs: {}", quote_list(&globs)));
             }
             if !r.regex.is_empty() {

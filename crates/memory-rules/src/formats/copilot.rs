@@ -147,7 +147,11 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
                 let shown: Vec<String> = anchored.iter().map(|p| dialect(p)).collect();
                 r.lossy.push(format!(
                     "Copilot matches {} in any directory ({}), ignoring case",
-                    anchored.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                    anchored
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     shown.join(", ")
                 ));
             }

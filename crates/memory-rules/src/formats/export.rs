@@ -562,11 +562,7 @@ pub fn plan(rules: &[Rule], workdir: &Path, targets: &[Target]) -> Result<Plan, 
         let base = stem_of(&r.id);
         let n = used.entry(base.to_lowercase()).or_insert(0);
         *n += 1;
-        stems.push(if *n == 1 {
-            base
-        } else {
-            format!("{base}-{n}")
-        });
+        stems.push(if *n == 1 { base } else { format!("{base}-{n}") });
     }
     for &target in targets {
         let caps = target.caps();
@@ -672,6 +668,80 @@ pub fn plan(rules: &[Rule], workdir: &Path, targets: &[Target]) -> Result<Plan, 
     Ok(plan)
 }
 
+/// The plan's files of `target` read back by our reader for that tool (no
+/// disk involved): the compiled rules, and for each rule (by index) the ids
+/// of the source rules its file holds.
+pub fn read_back(
+    plan: &Plan,
+    target: Target,
+    workdir: &Path,
+) -> (crate::RuleSet, Vec<Vec<String>>, Vec<crate::Diagnostic>) {
+    let mut parsed = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut origin: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let format = target.format();
+    for f in plan.files.iter().filter(|f| f.target == target) {
+        let (id_rel, directory) = match target {
+            Target::AgentsMd | Target::Gemini => {
+                (f.rel.clone(), super::nested::directory_of(&f.rel))
+            }
+            _ => {
+                let (dir, _) = target.places();
+                let rel = dir
+                    .iter()
+                    .find_map(|d| f.rel.strip_prefix(&format!("{d}/")))
+                    .or_else(|| f.rel.rsplit('/').next())
+                    .unwrap_or(&f.rel);
+                (rel.to_string(), None)
+            }
+        };
+        let id = format.id(&id_rel);
+        let path = workdir.join(&f.rel);
+        let input = super::Input {
+            scope: Scope::Project,
+            id: &id,
+            path: &path,
+            text: &f.text,
+            directory,
+        };
+        let out = super::parse(format, &input);
+        diagnostics.extend(out.diagnostics);
+        for r in out.rules {
+            origin.insert(r.rule.id.clone(), f.rules.clone());
+            parsed.push(r);
+        }
+    }
+    let set = crate::RuleSet::build(parsed, crate::context::Workdir::new(workdir));
+    let sources = set
+        .rules()
+        .iter()
+        .map(|r| origin.get(&r.id).cloned().unwrap_or_default())
+        .collect();
+    (set, sources, diagnostics)
+}
+
+/// What a rule set does for one context: `(rule, true)` for each active
+/// rule and `(rule, false)` for each one offered on request, with rules
+/// named by `names` (by index; several names for a combined file).
+pub fn meaning<S: AsRef<str>>(
+    set: &crate::RuleSet,
+    names: &[Vec<String>],
+    files: &[S],
+    prompt: Option<&str>,
+) -> BTreeSet<(String, bool)> {
+    let active = set.active(files, prompt);
+    let offered = set.available(&active);
+    let mut out = BTreeSet::new();
+    for (list, on) in [(&active, true), (&offered, false)] {
+        for &i in list {
+            for n in &names[i] {
+                out.insert((n.clone(), on));
+            }
+        }
+    }
+    out
+}
+
 /// One difference between the plan and the disk.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
@@ -714,9 +784,7 @@ fn read_text(path: &Path) -> Result<Option<String>, String> {
     match std::fs::read(path) {
         Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => {
-            Err("is a directory".to_string())
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Err("is a directory".to_string()),
         Err(e) => Err(e.to_string()),
     }
 }
@@ -949,12 +1017,12 @@ fn lcs_ops<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<(char, &'a str)> {
             ops.push((' ', ma[i]));
             i += 1;
             j += 1;
-        } else if j < m && (i == n || t[i * (m + 1) + j + 1] >= t[(i + 1) * (m + 1) + j]) {
-            ops.push(('+', mb[j]));
-            j += 1;
-        } else {
+        } else if i < n && (j == m || t[(i + 1) * (m + 1) + j] >= t[i * (m + 1) + j + 1]) {
             ops.push(('-', ma[i]));
             i += 1;
+        } else {
+            ops.push(('+', mb[j]));
+            j += 1;
         }
     }
     ops.extend(a[a.len() - suf..].iter().map(|l| (' ', *l)));

@@ -89,10 +89,7 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         Kind::Always => front.push("trigger: always_on".to_string()),
         Kind::Paths => {
             front.push("trigger: glob".to_string());
-            front.push(format!(
-                "globs: {}",
-                super::cursor::globs_value(&r.include)
-            ));
+            front.push(format!("globs: {}", super::cursor::globs_value(&r.include)));
         }
         Kind::OnRequest => front.push("trigger: model_decision".to_string()),
         Kind::Manual => front.push("trigger: manual".to_string()),

@@ -14,12 +14,19 @@ use crate::limits::{
     MAX_FRONTMATTER_KEYS, MAX_PATTERNS_PER_RULE, MAX_TOPICS_PER_RULE, MAX_TOPIC_CHARS,
 };
 use crate::pattern::{self, CompiledPattern, PatternError};
-use crate::rule::{Metadata, Remind, Rule, Scope};
+use crate::rule::{Activation, Metadata, Remind, Rule, Scope};
 use std::collections::HashMap;
 use std::path::Path;
 
 /// Keys of the rule format.
-pub const KNOWN_KEYS: [&str; 5] = ["paths", "priority", "topics", "description", "remind"];
+pub const KNOWN_KEYS: [&str; 6] = [
+    "paths",
+    "priority",
+    "topics",
+    "description",
+    "remind",
+    "activation",
+];
 
 /// A pattern of a rule that compiled, with its index in `metadata.paths`.
 #[derive(Clone, Debug)]
@@ -308,6 +315,22 @@ impl<'a> Context<'a> {
                     ),
                 },
                 "description" => meta.description = self.description(value, at),
+                // How other agents' on-request and manual rules are kept
+                // when imported (`wave-rules import`).
+                "activation" => match value.as_text().as_deref().map(str::trim) {
+                    Some("auto") => meta.activation = Activation::Auto,
+                    Some("on-request") => meta.activation = Activation::OnRequest,
+                    Some("manual") => meta.activation = Activation::Manual,
+                    _ => self.report(
+                        Severity::Warning,
+                        Code::InvalidField,
+                        at,
+                        format!(
+                            "'activation' is 'auto', 'on-request' or 'manual', not {}; using 'auto'",
+                            describe(value)
+                        ),
+                    ),
+                },
                 _ => self.unknown_key(key, at),
             }
         }

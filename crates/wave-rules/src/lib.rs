@@ -14,11 +14,12 @@
 mod args;
 mod display;
 mod edit;
+mod export;
 mod hook;
 mod list;
 mod matching;
 pub mod mcp;
-mod validate;
+pub(crate) mod validate;
 
 use args::{Cli, Command, HookAction, McpAction};
 use clap::Parser;
@@ -112,6 +113,8 @@ where
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
         },
+        Command::Export(a) => export::run(&env, a),
+        Command::Import(a) => export::import(&env, a),
         Command::Mcp(m) => match &m.action {
             None => mcp::serve(&env, m.max_bytes),
             Some(McpAction::Install(a)) => mcp::install::install(&env, a),

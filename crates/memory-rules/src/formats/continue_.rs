@@ -121,9 +121,9 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         Kind::Paths => {
             let mut globs = r.include.clone();
             globs.extend(r.exclude.iter().map(|e| format!("!{e}")));
-            if !r.include.is_empty()
-                && !(r.include.len() == 1 && r.include[0] == "**" && !r.regex.is_empty())
-            {
+            // `**` stands for "no globs" beside a regex (any file).
+            let any_file = r.include.len() == 1 && r.include[0] == "**" && !r.regex.is_empty();
+            if !r.include.is_empty() && !any_file {
                 front.push(format!("globs: {}", quote_list(&globs)));
             }
             if !r.regex.is_empty() {

@@ -59,6 +59,7 @@ pub(crate) fn resolve<'a>(rule: &'a Rule, stem: &str, target: Target) -> Option<
         on_request: false,
         manual: false,
         regex: false,
+        on_request_paths: false,
     };
     if rule.metadata.is_unconditional() {
         return super::export::resolve(rule, caps, stem.to_string(), target.tool());

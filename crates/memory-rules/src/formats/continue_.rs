@@ -130,7 +130,18 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
                 front.push(format!("regex: {}", quote_list(&r.regex)));
             }
         }
-        Kind::OnRequest | Kind::Manual => front.push("alwaysApply: false".to_string()),
+        Kind::OnRequest => {
+            front.push("alwaysApply: false".to_string());
+            let mut globs = r.include.clone();
+            globs.extend(r.exclude.iter().map(|e| format!("!{e}")));
+            if !globs.is_empty() {
+                front.push(format!("globs: {}", quote_list(&globs)));
+            }
+            if !r.regex.is_empty() {
+                front.push(format!("regex: {}", quote_list(&r.regex)));
+            }
+        }
+        Kind::Manual => front.push("alwaysApply: false".to_string()),
     }
     if r.kind != Kind::Manual {
         if let Some(d) = &r.description {

@@ -108,6 +108,7 @@ impl Target {
             on_request: true,
             manual: true,
             regex: false,
+            on_request_paths: false,
         };
         match self {
             Target::Cursor | Target::Windsurf | Target::Kiro => base,
@@ -118,6 +119,7 @@ impl Target {
             Target::Continue => Caps {
                 exclusions: true,
                 regex: true,
+                on_request_paths: true,
                 ..base
             },
             Target::Cline => Caps {
@@ -225,6 +227,9 @@ pub struct Caps {
     pub manual: bool,
     /// Regexes on the content of the files in context.
     pub regex: bool,
+    /// An on-request rule also attached by its globs (Continue's
+    /// `alwaysApply: false` with `globs`).
+    pub on_request_paths: bool,
 }
 
 /// How a rule is written for one target.
@@ -347,17 +352,19 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
             }
         }
         Kind::OnRequest => {
-            if meta.activation == Activation::OnRequest
-                && (!r.include.is_empty() || !r.regex.is_empty())
-                && !caps.regex
-            {
-                r.lossy.push(format!(
-                    "{tool} cannot attach an on-request rule by its paths too; it is offered by its description only"
-                ));
+            let by_paths = !r.include.is_empty() || !r.regex.is_empty();
+            if meta.activation == Activation::OnRequest && by_paths && caps.on_request_paths {
+                // Kept: attached by its globs, or offered by description.
+            } else {
+                if meta.activation == Activation::OnRequest && by_paths {
+                    r.lossy.push(format!(
+                        "{tool} cannot attach an on-request rule by its paths too; it is offered by its description only"
+                    ));
+                }
+                r.include.clear();
+                r.exclude.clear();
+                r.regex.clear();
             }
-            r.include.clear();
-            r.exclude.clear();
-            r.regex.clear();
             if r.description.is_none() {
                 let d = synthesized_description(rule, &topics);
                 r.lossy.push(format!(

@@ -18,10 +18,11 @@
 //! [`MAX_RULE_FILES_PER_SOURCE`] files are taken from one root.
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::formats::nested;
+use crate::format::Format;
+use crate::formats::{self, nested};
 use crate::limits::MAX_RULE_FILES_PER_SOURCE;
-use crate::rule::Scope;
-use crate::source::Format;
+use crate::parse::ParsedRule;
+use crate::scope::Scope;
 use std::collections::HashMap;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -128,20 +129,16 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         return Vec::new();
     }
     if root.format == Format::AgentsMd {
-        return nested::agents_files(
-            &root.dir,
-            &crate::formats::agents_md::FILE_NAMES,
-            diagnostics,
-        )
-        .into_iter()
-        .map(|f| Found {
-            scope: root.scope,
-            format: root.format,
-            source: root.source,
-            id: root.format.id(&f.rel),
-            path: f.path,
-        })
-        .collect();
+        return nested::agents_files(&root.dir, &crate::format::AGENTS_MD_FILE_NAMES, diagnostics)
+            .into_iter()
+            .map(|f| Found {
+                scope: root.scope,
+                format: root.format,
+                source: root.source,
+                id: root.format.id(&f.rel),
+                path: f.path,
+            })
+            .collect();
     }
     if root.format == Format::Cursor && !root.dir.ends_with(".cursor/rules") {
         // A Cursor source on a project directory: its nested `.cursor/rules`.
@@ -454,4 +451,61 @@ fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
 #[cfg(not(unix))]
 fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
     std::fs::File::open(path)
+}
+
+/// Reads and parses one found file: its rules (several for `rules.yaml`,
+/// none when unusable).
+pub fn load_file(found: &Found, diagnostics: &mut Vec<Diagnostic>) -> Vec<ParsedRule> {
+    let (_, outcome) = read_and_parse(found);
+    diagnostics.extend(outcome.diagnostics);
+    outcome.rules
+}
+
+/// Reads one found file and parses it; the text is returned too (`None` when
+/// it could not be read, which the outcome's diagnostics say).
+///
+/// A panic while parsing (a bug) is caught here, per file, and becomes an
+/// `internal` diagnostic: the other files still load, and a later reload
+/// reads the file again.
+pub(crate) fn read_and_parse(found: &Found) -> (Option<String>, formats::Parsed) {
+    match read(&found.path) {
+        Ok(text) => {
+            let rel = found
+                .id
+                .strip_prefix(&format!("{}:", found.format.as_str()))
+                .unwrap_or(&found.id);
+            let directory = match found.format {
+                Format::Cursor => nested::cursor_directory_of(rel),
+                Format::AgentsMd => nested::directory_of(rel),
+                _ => None,
+            };
+            let input = formats::Input {
+                scope: found.scope,
+                id: &found.id,
+                path: &found.path,
+                text: &text,
+                directory,
+            };
+            let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                formats::parse(found.format, &input)
+            }));
+            let outcome = parsed.unwrap_or_else(|payload| {
+                let why = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                let d = Diagnostic::new(Severity::Error, Code::Internal, &found.path, format!("internal error while parsing ({why}); the rule is not loaded; please report it"));
+                formats::Parsed { rules: Vec::new(), diagnostics: vec![d] }
+            });
+            (Some(text), outcome)
+        }
+        Err(d) => (
+            None,
+            formats::Parsed {
+                rules: Vec::new(),
+                diagnostics: vec![d],
+            },
+        ),
+    }
 }

@@ -31,6 +31,7 @@
 pub mod context;
 pub mod diagnostic;
 pub mod discover;
+pub mod format;
 pub mod formats;
 pub mod frontmatter;
 mod globindex;
@@ -42,6 +43,7 @@ pub mod read_rule;
 pub mod render;
 pub mod rule;
 pub mod ruleset;
+pub mod scope;
 pub mod slug;
 pub mod source;
 mod stamp;
@@ -49,9 +51,10 @@ pub use stamp::{Stamp, RACY_WINDOW};
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};
+pub use format::{formats_named, Format, DEFAULT_SOURCE_NAMES};
 pub use rule::{Activation, Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
-pub use source::{formats_named, Config, Format, Source, DEFAULT_SOURCE_NAMES};
+pub use source::{Config, Source};
 
 use context::Workdir;
 use std::collections::HashMap;
@@ -168,66 +171,6 @@ fn scan(config: &Config, previous: Option<&Loaded>) -> Reloaded {
         },
         changed,
         reparsed,
-    }
-}
-
-/// Reads and parses one found file: its rules (several for `rules.yaml`,
-/// none when unusable).
-pub fn load_file(
-    found: &discover::Found,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<parse::ParsedRule> {
-    let (_, outcome) = read_and_parse(found);
-    diagnostics.extend(outcome.diagnostics);
-    outcome.rules
-}
-
-/// Reads one found file and parses it; the text is returned too (`None` when
-/// it could not be read, which the outcome's diagnostics say).
-///
-/// A panic while parsing (a bug) is caught here, per file, and becomes an
-/// `internal` diagnostic: the other files still load, and a later reload
-/// reads the file again.
-pub(crate) fn read_and_parse(found: &discover::Found) -> (Option<String>, formats::Parsed) {
-    match discover::read(&found.path) {
-        Ok(text) => {
-            let rel = found
-                .id
-                .strip_prefix(&format!("{}:", found.format.as_str()))
-                .unwrap_or(&found.id);
-            let directory = match found.format {
-                Format::Cursor => formats::nested::cursor_directory_of(rel),
-                Format::AgentsMd => formats::nested::directory_of(rel),
-                _ => None,
-            };
-            let input = formats::Input {
-                scope: found.scope,
-                id: &found.id,
-                path: &found.path,
-                text: &text,
-                directory,
-            };
-            let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                formats::parse(found.format, &input)
-            }));
-            let outcome = parsed.unwrap_or_else(|payload| {
-                let why = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                let d = Diagnostic::new(Severity::Error, Code::Internal, &found.path, format!("internal error while parsing ({why}); the rule is not loaded; please report it"));
-                formats::Parsed { rules: Vec::new(), diagnostics: vec![d] }
-            });
-            (Some(text), outcome)
-        }
-        Err(d) => (
-            None,
-            formats::Parsed {
-                rules: Vec::new(),
-                diagnostics: vec![d],
-            },
-        ),
     }
 }
 

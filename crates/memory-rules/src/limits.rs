@@ -47,6 +47,11 @@ pub const MAX_TOPICS_TOTAL: usize = 20_000;
 /// A memory topic larger than this (bytes) is refused on write and cut on read.
 pub const MAX_MEMORY_TOPIC_BYTES: usize = 256 * 1024;
 
+/// A rules section handed to an agent (a hook's answer, an MCP
+/// `rules_for_files` answer) takes at most this many UTF-8 bytes unless told
+/// otherwise: Claude Code keeps a hook's context to about 10,000 characters.
+pub const DEFAULT_RULES_BYTES: usize = 9_000;
+
 /// `load_for_prompt` returns at most this many bytes unless told otherwise.
 pub const DEFAULT_MEMORY_PROMPT_BYTES: usize = 64 * 1024;
 

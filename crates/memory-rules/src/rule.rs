@@ -1,34 +1,8 @@
 //! The rule model: what one rule file means once parsed.
 
-pub use crate::formats::Format;
-use std::fmt;
+use crate::format::Format;
+pub use crate::scope::Scope;
 use std::path::PathBuf;
-
-/// Where a rule comes from. Project rules win over user rules with the same id
-/// and sort before them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Scope {
-    /// `<workdir>/.wave/rules`
-    Project,
-    /// `<home>/.wave/rules`
-    User,
-}
-
-impl Scope {
-    /// `project` or `user`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::Project => "project",
-            Scope::User => "user",
-        }
-    }
-}
-
-impl fmt::Display for Scope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// The frontmatter fields we understand, as the author wrote them (after
 /// comma-splitting). `paths` keeps `!` exclusions in place.

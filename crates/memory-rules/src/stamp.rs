@@ -4,9 +4,9 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::discover::Found;
+use crate::format::Format;
 use crate::parse::ParsedRule;
-use crate::rule::Scope;
-use crate::source::Format;
+use crate::scope::Scope;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -108,7 +108,7 @@ pub fn refresh(
         }
     }
     *reparsed += 1;
-    let (text, outcome) = crate::read_and_parse(found);
+    let (text, outcome) = crate::discover::read_and_parse(found);
     let hash = text.map_or(0, |t| hash_of(t.as_bytes()));
     let (rules, diagnostics) = (outcome.rules, outcome.diagnostics);
     let same = before

@@ -3,7 +3,8 @@
 //! has a line and a column. Prints the counts per tool (run with
 //! `--nocapture`): files, loaded, activation kinds, diagnostics by code.
 
-use memory_rules::formats::{self, nested, Format, Input};
+use memory_rules::formats::{self, nested, Input};
+use memory_rules::Format;
 use memory_rules::{Activation, Scope, Severity};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

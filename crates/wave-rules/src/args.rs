@@ -1,6 +1,7 @@
 //! The command line, as clap sees it.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use memory_rules::limits::DEFAULT_RULES_BYTES;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -133,7 +134,7 @@ pub struct McpArgs {
     #[command(subcommand)]
     pub action: Option<McpAction>,
     /// At most this many UTF-8 bytes of rules in one rules_for_files answer
-    #[arg(long, value_name = "N", default_value_t = crate::mcp::DEFAULT_MAX_BYTES)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_RULES_BYTES)]
     pub max_bytes: usize,
 }
 
@@ -205,7 +206,7 @@ pub struct BudgetArgs {
     #[arg(long, value_name = "N")]
     pub max_lines: Option<usize>,
     /// At most this many UTF-8 bytes for the rules section
-    #[arg(long, value_name = "N", default_value_t = crate::hook::DEFAULT_MAX_BYTES)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_RULES_BYTES)]
     pub max_bytes: usize,
 }
 

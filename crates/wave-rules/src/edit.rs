@@ -2,7 +2,7 @@
 
 use crate::args::{AddArgs, RemoveArgs};
 use crate::display;
-use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::discover::{self, Root};
 use memory_rules::{parse, pattern, slug, Scope};
 use std::io::Write;

@@ -1,7 +1,7 @@
 //! `wave-rules list`: one row per loaded rule.
 
 use crate::display;
-use crate::{Env, Output};
+use crate::env::{Env, Output};
 use memory_rules::Severity;
 
 pub fn run(env: &Env) -> Output {

@@ -3,7 +3,7 @@
 
 use crate::args::MatchArgs;
 use crate::display;
-use crate::{Env, Output};
+use crate::env::{Env, Output};
 use memory_rules::formats;
 use memory_rules::{Activation, Excluded, Reason, Rule};
 use std::io::Read;

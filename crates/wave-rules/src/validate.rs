@@ -2,7 +2,7 @@
 
 use crate::args::{Format, ValidateArgs};
 use crate::display::{self, Sources};
-use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::discover::{self, Found};
 use memory_rules::{diagnostic, Diagnostic, Format as RuleFormat, Scope, Severity, Source};
 use std::path::Path;
@@ -90,7 +90,7 @@ fn check_paths(
     let mut rules = 0;
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|e| {
-            crate::Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display()))
+            Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display()))
         })?;
         let found: Vec<Found> = if meta.is_dir() {
             let like = env.config.source_of(path);
@@ -126,7 +126,7 @@ fn check_paths(
             }]
         };
         for f in &found {
-            rules += memory_rules::load_file(f, &mut diagnostics).len();
+            rules += memory_rules::discover::load_file(f, &mut diagnostics).len();
         }
     }
     diagnostic::sort(&mut diagnostics);

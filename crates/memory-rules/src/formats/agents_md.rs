@@ -5,13 +5,12 @@
 //! (closest last, so it wins), as Codex and Claude Code order them.
 
 use super::export::{Caps, Kind, Resolved, Target, Written};
-use super::Format;
-use super::Input;
-use crate::parse::{Context, ParsedRule};
+use crate::format::Format;
+use crate::parse::{Context, Input, ParsedRule};
 use crate::rule::{Activation, Metadata, Rule};
 
 /// The file names read, in this order within one directory.
-pub const FILE_NAMES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
+pub use crate::format::AGENTS_MD_FILE_NAMES as FILE_NAMES;
 
 /// The name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
@@ -39,7 +38,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         patterns = p;
     }
     let content = cx.check_body(input.text, body);
-    Some(super::rule(
+    Some(crate::parse::rule(
         input,
         Format::AgentsMd,
         content,

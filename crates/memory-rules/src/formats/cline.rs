@@ -3,10 +3,10 @@
 //! file in context matches.
 
 use super::export::{quote_list, Kind, Resolved, Written};
-use super::{Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
+use crate::format::Format;
 use crate::frontmatter::Value;
-use crate::parse::{Context, ParsedRule};
+use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::Metadata;
 
 const KEYS: [&str; 1] = ["paths"];
@@ -41,7 +41,13 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         }
     }
     let content = cx.check_body(input.text, fm.body);
-    Some(super::rule(input, Format::Cline, content, meta, patterns))
+    Some(crate::parse::rule(
+        input,
+        Format::Cline,
+        content,
+        meta,
+        patterns,
+    ))
 }
 
 /// Cline's file for a rule: `.clinerules/<stem>.md`, no frontmatter for an

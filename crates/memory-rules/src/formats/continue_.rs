@@ -13,9 +13,9 @@
 //! description case; we follow the docs).
 
 use super::export::{quote, quote_list, Kind, Resolved, Written};
-use super::{Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
-use crate::parse::{Context, ParsedRule};
+use crate::format::Format;
+use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};
 
 const KEYS: [&str; 5] = ["name", "description", "globs", "regex", "alwaysApply"];
@@ -102,7 +102,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         }
     }
     let content = cx.check_body(input.text, fm.body);
-    Some(super::rule(
+    Some(crate::parse::rule(
         input,
         Format::Continue,
         content,

@@ -8,16 +8,16 @@
 //! out (we serve coding agents); `excludeAgent: code-review` does not.
 
 use super::export::{quote, Kind, Resolved, Written};
-use super::{At, Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
+use crate::format::Format;
 use crate::frontmatter::Value;
-use crate::parse::{Context, ParsedRule};
+use crate::parse::{At, Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};
 
 const KEYS: [&str; 4] = ["applyTo", "description", "excludeAgent", "name"];
 
 /// The file that always applies.
-pub const REPOSITORY_FILE: &str = "copilot-instructions.md";
+pub use crate::format::COPILOT_REPOSITORY_FILE as REPOSITORY_FILE;
 
 /// Copilot's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
@@ -120,7 +120,13 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         cx.needs_description(Format::Copilot, what, &meta, Some((1, 1)));
     }
     let content = cx.check_body(input.text, fm.body);
-    Some(super::rule(input, Format::Copilot, content, meta, patterns))
+    Some(crate::parse::rule(
+        input,
+        Format::Copilot,
+        content,
+        meta,
+        patterns,
+    ))
 }
 
 /// Copilot's file for a rule: always-on rules go to the repository file

@@ -13,8 +13,8 @@
 //! still read by it) is plain Markdown, always applied.
 
 use super::export::{quote, quote_list, Kind, Resolved, Written};
-use super::{Format, Input, Split};
-use crate::parse::{Context, ParsedRule};
+use crate::format::Format;
+use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};
 
 const KEYS: [&str; 3] = ["description", "globs", "alwaysApply"];
@@ -77,7 +77,13 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         meta.activation = Activation::Manual;
     }
     let content = cx.check_body(input.text, fm.body);
-    Some(super::rule(input, Format::Cursor, content, meta, patterns))
+    Some(crate::parse::rule(
+        input,
+        Format::Cursor,
+        content,
+        meta,
+        patterns,
+    ))
 }
 
 /// Cursor's file for a rule: `.cursor/rules/<stem>.mdc`. `globs` is one

@@ -9,9 +9,9 @@
 //! mention with `#` or `@` activates it.
 
 use super::export::{quote, quote_list, Kind, Resolved, Written};
-use super::{Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
-use crate::parse::{Context, ParsedRule};
+use crate::format::Format;
+use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};
 
 const KEYS: [&str; 4] = ["inclusion", "fileMatchPattern", "name", "description"];
@@ -90,7 +90,13 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         }
     }
     let content = cx.check_body(input.text, fm.body);
-    Some(super::rule(input, Format::Kiro, content, meta, patterns))
+    Some(crate::parse::rule(
+        input,
+        Format::Kiro,
+        content,
+        meta,
+        patterns,
+    ))
 }
 
 /// Kiro's file for a rule: `.kiro/steering/<stem>.md` with `inclusion`;

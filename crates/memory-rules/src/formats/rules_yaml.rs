@@ -5,10 +5,10 @@
 //! MANDATORY section. A malformed file is skipped with a diagnostic; a
 //! malformed entry is skipped and the others load.
 
-use super::{Format, Input};
 use crate::diagnostic::{Code, Severity};
+use crate::format::Format;
 use crate::frontmatter::Value;
-use crate::parse::{Context, ParsedRule};
+use crate::parse::{Context, Input, ParsedRule};
 use crate::rule::{Metadata, Rule};
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;

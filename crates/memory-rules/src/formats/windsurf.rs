@@ -3,9 +3,9 @@
 //! `trigger` is read as `glob` when it has `globs`, else `always_on`.
 
 use super::export::{quote, Kind, Resolved, Written};
-use super::{Format, Input, Split};
 use crate::diagnostic::{Code, Severity};
-use crate::parse::{Context, ParsedRule};
+use crate::format::Format;
+use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};
 
 const KEYS: [&str; 3] = ["trigger", "globs", "description"];
@@ -73,7 +73,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         _ => {}
     }
     let content = cx.check_body(input.text, fm.body);
-    Some(super::rule(
+    Some(crate::parse::rule(
         input,
         Format::Windsurf,
         content,

@@ -16,7 +16,7 @@
 //! a dialect's form of the pattern (a prefix, case folding), which the
 //! compiled set does not give back; those projects load in full each time.
 
-use crate::Env;
+use crate::env::Env;
 use memory_rules::context::Workdir;
 use memory_rules::memory::atomic::replace_unsynced;
 use memory_rules::parse::{ParsedRule, RulePattern};

@@ -26,7 +26,7 @@ pub mod settings;
 pub mod state;
 
 use crate::args::{BudgetArgs, HookAction};
-use crate::{Env, Output};
+use crate::env::{Env, Output};
 use memory_rules::memory::{MemoryLocations, MemoryStore};
 use memory_rules::render::{plan_rules, RenderOptions};
 use memory_rules::{Format, Remind, Rule, RuleSet};
@@ -38,9 +38,6 @@ use std::path::PathBuf;
 /// The most a hook reads from stdin (a `Write` event carries the file's
 /// content): 64 MiB.
 pub const MAX_INPUT_BYTES: usize = 64 << 20;
-/// The default budget of the rules section, in UTF-8 bytes: Claude Code
-/// keeps hook context to about 10,000 characters.
-pub const DEFAULT_MAX_BYTES: usize = 9_000;
 /// Memory text after the rules at `SessionStart`, in lines.
 pub const MEMORY_MAX_LINES: usize = 120;
 /// The tools whose `PostToolUse` brings path rules.

@@ -10,7 +10,7 @@
 //! `--command` gives), so the hooks do not depend on PATH.
 
 use crate::args::{InstallArgs, ScopeArg};
-use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;

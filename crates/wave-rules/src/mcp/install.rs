@@ -20,7 +20,7 @@
 //! package's script under `npx`), so it does not depend on PATH.
 
 use crate::args::{McpClient, McpInstallArgs, ScopeArg};
-use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use jsonc_parser::cst::{CstInputValue, CstRootNode};
 use jsonc_parser::ParseOptions;
 use serde_json::{json, Value};

@@ -6,7 +6,7 @@
 //!
 //! | tool | what it gives |
 //! | --- | --- |
-//! | `rules_for_files {paths, prompt?, again?}` | the rules these files (and words) activate, rendered as the package renders them within [`DEFAULT_MAX_BYTES`]; once per connection (a rule already given is named, not repeated, unless `again`); the always-on rules come with the first call |
+//! | `rules_for_files {paths, prompt?, again?}` | the rules these files (and words) activate, rendered as the package renders them within `--max-bytes` ([`DEFAULT_RULES_BYTES`](memory_rules::limits::DEFAULT_RULES_BYTES) by default); once per connection (a rule already given is named, not repeated, unless `again`); the always-on rules come with the first call |
 //! | `read_rule {id}` | one rule's whole text (on-request and manual rules too); an unknown id is a tool error naming the closest ids |
 //! | `list_rules {}` | id, source, scope, activation kind, description of every rule |
 //! | `memory_read`, `memory_write` | the package's memory tools, the same runner (`memory::tools`) |
@@ -31,7 +31,7 @@
 mod fresh;
 pub mod install;
 
-use crate::{Env, Output, EXIT_TROUBLE};
+use crate::env::{Env, Output, EXIT_TROUBLE};
 use memory_rules::memory::{self as memory_tools, MemoryLocations, MemoryStore};
 use memory_rules::render::{plan_rules, RenderOptions};
 use memory_rules::{read_rule, Activation, Loaded, Rule, RuleSet, Severity};
@@ -53,8 +53,6 @@ use std::time::Duration;
 
 /// The server's name in `initialize` and in the agents' settings.
 pub const SERVER_NAME: &str = "wave-rules";
-/// The budget of one `rules_for_files` answer, in UTF-8 bytes: the hooks'.
-pub const DEFAULT_MAX_BYTES: usize = crate::hook::DEFAULT_MAX_BYTES;
 /// Claude Code cuts a server's instructions at 2,048 characters.
 pub const MAX_INSTRUCTIONS_BYTES: usize = 2_000;
 /// At most this many paths in one `rules_for_files` call.

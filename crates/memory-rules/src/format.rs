@@ -1,0 +1,299 @@
+//! The rule file formats: which tool's files a source holds, and every rule
+//! about those files that needs no parsing: their names, which files are
+//! rule files, where each tool keeps them, how their ids are formed, the key
+//! that holds their globs. Each format's reader is a module of
+//! [`crate::formats`]; a new format is one more [`Format`] variant here and
+//! one more reader there.
+
+use crate::scope::Scope;
+use std::fmt;
+use std::path::Path;
+
+/// The file names the `agents-md` format reads, in this order within one
+/// directory.
+pub const AGENTS_MD_FILE_NAMES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
+
+/// Copilot's file that always applies (`.github/copilot-instructions.md`).
+pub const COPILOT_REPOSITORY_FILE: &str = "copilot-instructions.md";
+
+/// How a source's files are found and read: the tool whose meaning a file
+/// is read with. Each format's parser is a module of [`crate::formats`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Format {
+    /// Markdown with YAML frontmatter (`paths`, `topics`, `priority`,
+    /// `description`, `remind`): `.wave/rules`.
+    Wave,
+    /// `.claude/rules/**/*.md`: Claude Code's `paths` rules, the same model
+    /// as Wave (and the same id space).
+    Claude,
+    /// `.cursor/rules/**/*.mdc` (and nested `.cursor/rules` directories), and
+    /// the legacy `.cursorrules` file (always applied).
+    Cursor,
+    /// `.github/copilot-instructions.md`, `.github/instructions/**/*.instructions.md`.
+    Copilot,
+    /// `.windsurf/rules/*.md`, and the legacy `.windsurfrules` file (always on).
+    Windsurf,
+    /// `.kiro/steering/*.md`.
+    Kiro,
+    /// `.clinerules/` (`.md`, `.txt`) or a `.clinerules` file.
+    Cline,
+    /// `.continue/rules/*.md`.
+    Continue,
+    /// `AGENTS.md` / `CLAUDE.md` in the project root and subdirectories.
+    AgentsMd,
+    /// `.claude/rules.yaml`: keyword rules.
+    RulesYaml,
+}
+
+impl Format {
+    /// Every format, in the order named sources are read.
+    pub const ALL: &'static [Format] = &[
+        Format::AgentsMd,
+        Format::Cursor,
+        Format::Copilot,
+        Format::Windsurf,
+        Format::Kiro,
+        Format::Cline,
+        Format::Continue,
+        Format::RulesYaml,
+        Format::Claude,
+        Format::Wave,
+    ];
+
+    /// The name used by the CLI and the binding (`--sources`, `sources`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Wave => "wave",
+            Format::Claude => "claude",
+            Format::Cursor => "cursor",
+            Format::Copilot => "copilot",
+            Format::Windsurf => "windsurf",
+            Format::Kiro => "kiro",
+            Format::Cline => "cline",
+            Format::Continue => "continue",
+            Format::AgentsMd => "agents-md",
+            Format::RulesYaml => "rules-yaml",
+        }
+    }
+
+    /// The format named `name`.
+    pub fn parse(name: &str) -> Option<Format> {
+        Format::ALL
+            .iter()
+            .copied()
+            .find(|f| f.as_str() == name.trim())
+    }
+
+    /// The depth a source of this format gets when none is given: one level
+    /// for `.wave/rules`, none for the tools that read one flat directory,
+    /// any for the others.
+    pub fn default_depth(self) -> Option<usize> {
+        match self {
+            Format::Wave => Some(1),
+            Format::Windsurf | Format::RulesYaml => Some(0),
+            _ => None,
+        }
+    }
+
+    /// Whether a file found under a source of this format is a rule file.
+    pub fn is_rule_file(self, path: &Path) -> bool {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let ext = |e: &str| path.extension().is_some_and(|x| x == e);
+        match self {
+            Format::Wave | Format::Claude | Format::Kiro | Format::Continue => ext("md"),
+            Format::Cursor => ext("mdc") || name == ".cursorrules",
+            Format::Windsurf => ext("md") || name == ".windsurfrules",
+            Format::Copilot => {
+                name.ends_with(".instructions.md") || name == COPILOT_REPOSITORY_FILE
+            }
+            Format::Cline => ext("md") || ext("txt") || name == ".clinerules",
+            Format::AgentsMd => AGENTS_MD_FILE_NAMES.contains(&name.as_ref()),
+            Format::RulesYaml => name == "rules.yaml" || name == "rules.yml",
+        }
+    }
+
+    /// The format a rule file's path suggests, for `validate FILE` outside
+    /// every configured source.
+    pub fn guess(path: &Path) -> Format {
+        let p = path.to_string_lossy().replace('\\', "/");
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if p.contains(".cursor/rules/") || name.ends_with(".mdc") || name == ".cursorrules" {
+            Format::Cursor
+        } else if name.ends_with(".instructions.md") || name == COPILOT_REPOSITORY_FILE {
+            Format::Copilot
+        } else if p.contains(".windsurf/rules/") || name == ".windsurfrules" {
+            Format::Windsurf
+        } else if p.contains(".kiro/steering/") {
+            Format::Kiro
+        } else if p.contains(".clinerules") {
+            Format::Cline
+        } else if p.contains(".continue/rules/") {
+            Format::Continue
+        } else if Format::AgentsMd.is_rule_file(path) {
+            Format::AgentsMd
+        } else if Format::RulesYaml.is_rule_file(path) {
+            Format::RulesYaml
+        } else if p.contains(".claude/rules/") {
+            Format::Claude
+        } else {
+            Format::Wave
+        }
+    }
+
+    /// The default sources of this format: `(path relative to the base,
+    /// scope)`, user ones first. `.` for [`Format::AgentsMd`] is the
+    /// project itself (searched for `AGENTS.md` / `CLAUDE.md` at any
+    /// depth); a Cursor source on the project itself finds nested
+    /// `.cursor/rules` directories.
+    pub fn default_locations(self) -> &'static [(&'static str, Scope)] {
+        match self {
+            Format::Wave => &[
+                (".wave/rules", Scope::User),
+                (".wave/rules", Scope::Project),
+            ],
+            Format::Claude => &[
+                (".claude/rules", Scope::User),
+                (".claude/rules", Scope::Project),
+            ],
+            Format::Cursor => &[
+                (".cursorrules", Scope::Project),
+                (".", Scope::Project),
+                (".cursor/rules", Scope::Project),
+            ],
+            Format::Copilot => &[
+                (".github/copilot-instructions.md", Scope::Project),
+                (".github/instructions", Scope::Project),
+            ],
+            Format::Windsurf => &[
+                (".windsurfrules", Scope::Project),
+                (".windsurf/rules", Scope::Project),
+            ],
+            Format::Kiro => &[
+                (".kiro/steering", Scope::User),
+                (".kiro/steering", Scope::Project),
+            ],
+            Format::Cline => &[(".clinerules", Scope::Project)],
+            Format::Continue => &[(".continue/rules", Scope::Project)],
+            Format::AgentsMd => &[(".", Scope::Project)],
+            Format::RulesYaml => &[
+                (".claude/rules.yaml", Scope::User),
+                (".claude/rules.yaml", Scope::Project),
+            ],
+        }
+    }
+
+    /// The tool's name, for explanations.
+    pub fn tool(self) -> &'static str {
+        match self {
+            Format::Wave => "Wave",
+            Format::Claude => "Claude Code",
+            Format::Cursor => "Cursor",
+            Format::Copilot => "Copilot",
+            Format::Windsurf => "Windsurf",
+            Format::Kiro => "Kiro",
+            Format::Cline => "Cline",
+            Format::Continue => "Continue",
+            Format::AgentsMd => "AGENTS.md",
+            Format::RulesYaml => "rules.yaml",
+        }
+    }
+
+    /// The key that holds this format's globs.
+    pub fn glob_key(self) -> &'static str {
+        match self {
+            Format::Cursor | Format::Windsurf | Format::Continue => "globs",
+            Format::Copilot => "applyTo",
+            Format::Kiro => "fileMatchPattern",
+            Format::AgentsMd => "directory",
+            Format::Wave | Format::Claude | Format::Cline | Format::RulesYaml => "paths",
+        }
+    }
+
+    /// Whether ids carry the source name (`cursor:x.mdc`). `wave` and
+    /// `claude` share one id space, as the agent SDK reads them.
+    pub fn qualifies_ids(self) -> bool {
+        !matches!(self, Format::Wave | Format::Claude)
+    }
+
+    /// The id of a file (path relative to its source root, `/`-separated).
+    pub fn id(self, rel: &str) -> String {
+        if self.qualifies_ids() {
+            format!("{}:{rel}", self.as_str())
+        } else {
+            rel.to_string()
+        }
+    }
+
+    /// What to write in this format for "apply when files match".
+    pub(crate) fn glob_advice(self) -> &'static str {
+        match self {
+            Format::Cursor | Format::Continue => "write 'globs'",
+            Format::Windsurf => "write 'trigger: glob' with 'globs'",
+            Format::Kiro => "write 'inclusion: fileMatch' with 'fileMatchPattern'",
+            Format::Copilot => "write 'applyTo'",
+            Format::Cline => "write 'paths' (a list)",
+            _ => "write 'paths'",
+        }
+    }
+
+    /// What to write in this format for "always apply".
+    pub(crate) fn always_advice(self) -> &'static str {
+        match self {
+            Format::Cursor | Format::Continue => "write 'alwaysApply: true'",
+            Format::Windsurf => "write 'trigger: always_on'",
+            Format::Kiro => "write 'inclusion: always' (the default)",
+            Format::Copilot => "write applyTo: \"**\"",
+            Format::Cline => "remove it; a rule without 'paths' is always active",
+            _ => "remove it; a rule without 'paths' or 'topics' is always active",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The sources read when the caller names none: what the agent SDK reads.
+pub const DEFAULT_SOURCE_NAMES: [&str; 2] = ["claude", "wave"];
+
+/// Parses source names (`cursor`, `agents-md`, ...; `all` for every format)
+/// into formats, in [`Format::ALL`] order without repeats.
+pub fn formats_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Format>, String> {
+    let mut wanted = Vec::new();
+    for name in names {
+        let name = name.as_ref().trim();
+        if name.is_empty() {
+            continue;
+        }
+        if name == "all" {
+            wanted.extend_from_slice(Format::ALL);
+            continue;
+        }
+        match Format::parse(name) {
+            Some(f) => wanted.push(f),
+            None => {
+                let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+                return Err(format!(
+                    "unknown source '{name}'; the sources are: {}, or all",
+                    known.join(", ")
+                ));
+            }
+        }
+    }
+    if wanted.is_empty() {
+        return Err("no source named; give one or more of the source names, or all".to_string());
+    }
+    Ok(Format::ALL
+        .iter()
+        .copied()
+        .filter(|f| wanted.contains(f))
+        .collect())
+}

@@ -28,7 +28,10 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         match key.as_str() {
             "paths" => {
                 if let Value::Str(_) = value {
-                    cx.report(Severity::Warning, Code::InvalidField, *at, "Cline documents 'paths' as a list; write paths: [\"...\"] (read as one pattern)".into());
+                    // Cline fails open: a `paths` that is not a list is
+                    // ignored, and the rule is always on.
+                    cx.report(Severity::Warning, Code::InvalidField, *at, "Cline ignores a 'paths' that is not a list, so this rule is always on; write paths: [\"...\"]".into());
+                    continue;
                 }
                 if let Some(list) = cx.globs(Format::Cline, key, value, *at, Split::Whole) {
                     let (matched, p) =

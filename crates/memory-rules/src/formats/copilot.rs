@@ -46,7 +46,11 @@ fn dialect(p: &str) -> String {
 
 pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
     let fm = cx.frontmatter(input.text)?;
-    let repository_wide = input.path.file_name().is_some_and(|n| n == REPOSITORY_FILE);
+    let repository_wide = input.path.file_name().is_some_and(|n| n == REPOSITORY_FILE)
+        && Format::Copilot.is_rule_file(input.path)
+        && !input
+            .path
+            .ends_with(format!("instructions/{REPOSITORY_FILE}"));
     let mut meta = Metadata::default();
     let mut apply: Option<(Vec<String>, At)> = None;
     let mut apply_present = false;

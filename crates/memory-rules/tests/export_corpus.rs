@@ -9,7 +9,9 @@
 //! the corpus is absent (set `WAVE_CORPUS` to point at it).
 
 use memory_rules::formats::export::{self, Plan, Target};
-use memory_rules::formats::{self, nested, Format, Input};
+use memory_rules::formats::{self, nested};
+use memory_rules::parse::Input;
+use memory_rules::Format;
 use memory_rules::{RuleSet, Scope};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -137,6 +139,7 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
     let mut round_rows = String::new();
     let mut cross: BTreeMap<(&str, Target), (usize, usize)> = BTreeMap::new();
     let mut unexplained = Vec::new();
+    let mut cross_reasons: BTreeMap<(Target, String), usize> = BTreeMap::new();
     let (mut all_files, mut all_same) = (0, 0);
     for tool in &tools {
         let mut files: Vec<PathBuf> = std::fs::read_dir(corpus.join("rules").join(tool.dir))
@@ -231,7 +234,7 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
                 let mut reasons: Vec<String> = plan
                     .notes
                     .iter()
-                    .filter(|n| &n.rule == id)
+                    .filter(|n| &n.rule == id && n.target == target)
                     .map(|n| n.message.clone())
                     .collect();
                 if import_lossy {
@@ -297,6 +300,9 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
                     if why.iter().any(|w| w == "UNEXPLAINED") {
                         unexplained.push(format!("{} -> {t}: {id}", tool.dir));
                     }
+                    for w in why {
+                        *cross_reasons.entry((t, short(w))).or_default() += 1;
+                    }
                 }
             }
             cross.insert((tool.dir, t), (same, result.len()));
@@ -324,6 +330,10 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
             }
         }
         x.push('\n');
+    }
+    x.push_str("\nreasons (rules, all source tools):\n");
+    for ((t, w), n) in &cross_reasons {
+        x.push_str(&format!("- {t}: {w} ({n})\n"));
     }
     eprintln!(
         "round trip ({all_same}/{all_files} identical over {} paths):\n{table}\ncross-tool (identical/rules):\n{x}",

@@ -90,9 +90,7 @@ fn directory_rule(rule: &Rule) -> Option<&str> {
             let plain = !dir.is_empty()
                 && !dir.starts_with('!')
                 && !dir.contains(['*', '?', '[', '{', ']', '}', '!'])
-                && !dir
-                    .split('/')
-                    .any(|s| s.is_empty() || s == "." || s == "..");
+                && !dir.split('/').any(|s| s.is_empty() || s.starts_with('.'));
             plain.then_some(dir)
         }
         _ => None,

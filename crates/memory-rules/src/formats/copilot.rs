@@ -151,19 +151,28 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
             let anchored: Vec<&String> = r
                 .include
                 .iter()
-                .filter(|p| !p.starts_with("**/") && !is_everything(p))
+                .filter(|p| !p.starts_with("**/") && !matches!(p.as_str(), "**" | "**/*"))
                 .collect();
             if !anchored.is_empty() {
-                let shown: Vec<String> = anchored.iter().map(|p| dialect(p)).collect();
+                let shown: Vec<String> = anchored
+                    .iter()
+                    .map(|p| {
+                        if is_everything(p) {
+                            "every file".to_string()
+                        } else {
+                            dialect(p)
+                        }
+                    })
+                    .collect();
+                let written: Vec<&str> = anchored.iter().map(|s| s.as_str()).collect();
                 r.lossy.push(format!(
                     "Copilot matches {} in any directory ({}), ignoring case",
-                    anchored
-                        .iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    written.join(", "),
                     shown.join(", ")
                 ));
+            } else if r.include.iter().any(|p| p.chars().any(char::is_alphabetic)) {
+                r.lossy
+                    .push("Copilot matches applyTo ignoring case".to_string());
             }
             if let Some(d) = &r.description {
                 front.push(format!("description: {}", quote(d)));

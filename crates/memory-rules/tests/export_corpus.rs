@@ -139,6 +139,7 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
     let mut round_rows = String::new();
     let mut cross: BTreeMap<(&str, Target), (usize, usize)> = BTreeMap::new();
     let mut unexplained = Vec::new();
+    let became_always = std::cell::RefCell::new(Vec::<String>::new());
     let mut cross_reasons: BTreeMap<(Target, String), usize> = BTreeMap::new();
     let (mut all_files, mut all_same) = (0, 0);
     for tool in &tools {
@@ -240,6 +241,12 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
                 if import_lossy {
                     reasons.extend(import_notes[id].iter().cloned());
                 }
+                // Never always-on where it was not.
+                let everywhere =
+                    |m: &BTreeSet<(usize, bool)>| (0..paths.len()).all(|i| m.contains(&(i, true)));
+                if everywhere(&now) && !everywhere(&original[id]) {
+                    became_always.borrow_mut().push(format!("{target}: {id}"));
+                }
                 if original[id] == now {
                     out.insert(id.clone(), Ok(()));
                 } else {
@@ -340,6 +347,11 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
         paths.len()
     );
     assert!(all_files > 300, "{all_files} rules");
+    assert!(
+        became_always.borrow().is_empty(),
+        "made always-on: {:#?}",
+        became_always.borrow()
+    );
     assert!(
         unexplained.is_empty(),
         "meaning changed with no note: {unexplained:#?}"

@@ -141,6 +141,16 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
 /// ignoring case: an anchored pattern (`src/**/*.ts`) is reported.
 pub(crate) fn write(r: &mut Resolved) -> Written {
     let mut front = Vec::new();
+    // `*` is the project root's files; Copilot reads it as every file and
+    // has no way to anchor a pattern: offered by description instead.
+    if r.kind == Kind::Paths && r.include.iter().any(|p| p == "*") {
+        r.lossy.push(
+            "Copilot reads '*' as every file and cannot match the project root's files only; written as on request (offered by its description), never always-on"
+                .to_string(),
+        );
+        r.kind = Kind::OnRequest;
+        r.include.clear();
+    }
     match r.kind {
         Kind::Always => {
             return Written::Section {

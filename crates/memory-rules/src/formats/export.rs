@@ -919,15 +919,33 @@ pub fn generated_files(plan: &Plan, workdir: &Path) -> Vec<String> {
     out.into_iter().collect()
 }
 
-/// Writes the changes (each file replaced atomically: a temporary file in
-/// the same directory, then a rename). Stops at the first failure.
+/// Writes the changes: a new file in place (never over one that appeared
+/// since the plan), a replaced one atomically (a temporary file in the same
+/// directory, then a rename). Stops at the first failure.
 pub fn apply(changes: &[Change]) -> Result<(), String> {
+    let mut made: BTreeSet<&Path> = BTreeSet::new();
     for c in changes {
         match &c.new {
             Some(text) => {
                 if let Some(parent) = c.path.parent() {
-                    std::fs::create_dir_all(parent)
-                        .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+                    if made.insert(parent) {
+                        std::fs::create_dir_all(parent)
+                            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+                    }
+                }
+                if c.old.is_none() {
+                    // A new file: written in place (nothing to replace, and
+                    // `create_new` never overwrites a file that appeared
+                    // since the plan).
+                    use std::io::Write;
+                    let mut f = std::fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(&c.path)
+                        .map_err(|e| format!("cannot create {}: {e}", c.path.display()))?;
+                    f.write_all(text.as_bytes())
+                        .map_err(|e| format!("cannot write {}: {e}", c.path.display()))?;
+                    continue;
                 }
                 let name = c
                     .path

@@ -12,10 +12,8 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 w="$dir/rolldown"
 mkdir -p "$w" "$dir/home"
-(cd "$w" && while IFS= read -r p; do
-  [ -n "$p" ] || continue
-  mkdir -p "$(dirname "$p")" && : > "$p"
-done < "$list")
+(cd "$w" && grep '/' "$list" | sed 's|/[^/]*$||' | sort -u | tr '\n' '\0' | xargs -0 mkdir -p \
+  && grep -v '^$' "$list" | tr '\n' '\0' | xargs -0 touch)
 find "$w" -name AGENTS.md -exec sh -c 'echo "Agents rule." > "$1"' _ {} \;
 echo "files: $(find "$w" -type f | wc -l), dirs: $(find "$w" -type d | wc -l), AGENTS.md: $(find "$w" -name AGENTS.md | wc -l)"
 echo "wave-rules list --sources agents-md:"; (cd "$w" && "$bin" list --sources agents-md --home "$dir/home" | tail -3)

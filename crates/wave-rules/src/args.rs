@@ -137,6 +137,11 @@ pub enum Command {
     Mcp(McpArgs),
     /// Engine and platform, sources and their rule counts, diagnostics, installed hooks and MCP entries (stale or non-portable paths), memory locations
     Doctor,
+    /// Write every named agent's native rule files from the configured
+    /// sources (default: .claude/rules and .wave/rules of the project)
+    Export(ExportArgs),
+    /// Convert other agents' rule files into .wave/rules, with the same meaning
+    Import(ImportArgs),
     #[command(flatten)]
     Setup(SetupCommand),
 }
@@ -408,4 +413,48 @@ pub struct RemoveArgs {
     /// Only look in this scope [default: project, then user]
     #[arg(long, value_enum)]
     pub scope: Option<ScopeArg>,
+}
+
+/// `wave-rules export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The agents to write for: cursor, copilot, windsurf, kiro, cline,
+    /// continue, claude, agents-md, gemini, or all
+    #[arg(
+        long,
+        value_name = "NAME[,NAME...]",
+        value_delimiter = ',',
+        required = true
+    )]
+    pub to: Vec<String>,
+    /// Write nothing; exit 1 with a diff when the files are not what export
+    /// would write (for CI)
+    #[arg(long, conflicts_with_all = ["dry_run", "watch"])]
+    pub check: bool,
+    /// Write nothing; list what would be created, updated or removed
+    #[arg(long, conflicts_with = "watch")]
+    pub dry_run: bool,
+    /// Export, then again on every change of the sources (until interrupted)
+    #[arg(long)]
+    pub watch: bool,
+    /// How --check reports: text (a diff) or github (annotations)
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// `wave-rules import`.
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// The agents whose rule files to convert: cursor, copilot, windsurf,
+    /// kiro, cline, continue, claude, agents-md, rules-yaml, or all
+    #[arg(
+        long,
+        value_name = "NAME[,NAME...]",
+        value_delimiter = ',',
+        required = true
+    )]
+    pub from: Vec<String>,
+    /// Write nothing; list what would be created
+    #[arg(long)]
+    pub dry_run: bool,
 }

@@ -182,7 +182,7 @@ fn github(d: &Diagnostic, workdir: &Path) -> String {
     )
 }
 
-fn escape_data(s: &str) -> String {
+pub(crate) fn escape_data(s: &str) -> String {
     let s = s
         .replace('%', "%25")
         .replace('\r', "%0D")
@@ -190,6 +190,6 @@ fn escape_data(s: &str) -> String {
     display::clean(&s).into_owned()
 }
 
-fn escape_property(s: &str) -> String {
+pub(crate) fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }

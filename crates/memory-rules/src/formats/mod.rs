@@ -21,10 +21,12 @@
 //! they never collide across formats; `wave` and `claude` share one id space.
 
 pub mod agents_md;
+pub mod claude;
 pub mod cline;
 pub mod continue_;
 pub mod copilot;
 pub mod cursor;
+pub mod export;
 pub mod kiro;
 pub mod nested;
 pub mod rules_yaml;

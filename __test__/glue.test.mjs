@@ -190,3 +190,40 @@ test('RuleInjector: sessions apart, reminders placed once, the least recently us
   assert.deepEqual(injector.delivered('a'), [], 'a, the least recently used, was forgotten')
   assert.deepEqual(injector.delivered('b'), ['ts.md'])
 })
+
+test('withReminders: a new list with each reminder before its place, in order, made once, the input untouched', () => {
+  const { withReminders } = pkg
+  // Against the obvious way (insert one by one), over many shapes: reminders
+  // at the start, in the middle, sharing a place, out of order, past the end.
+  let seed = 11
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff
+    return seed % n
+  }
+  for (let round = 0; round < 300; round++) {
+    const list = Array.from({ length: rand(40) }, (_, i) => ({ i }))
+    const reminders = Array.from({ length: rand(6) }, (_, j) => ({ at: rand(list.length + 3) - 1, ruleId: `r${j}`, text: `t${j}` }))
+    const before = list.slice()
+    let made = 0
+    const make = (r) => {
+      made++
+      return `<${r.ruleId}>`
+    }
+    const expected = list.slice()
+    let prev = 0
+    let inserted = 0
+    for (const r of reminders) {
+      const at = Math.min(Math.max(r.at, prev), list.length)
+      expected.splice(at + inserted, 0, `<${r.ruleId}>`)
+      inserted++
+      prev = at
+    }
+    const got = withReminders(list, reminders, make)
+    assert.deepEqual(got, expected, `round ${round}: ${JSON.stringify(reminders.map((r) => r.at))} in ${list.length}`)
+    assert.notEqual(got, list, 'always a new list')
+    assert.deepEqual(list, before, 'the input is not changed')
+    assert.equal(made, reminders.length, 'make once per reminder')
+    withReminders(list, reminders, make)
+    assert.equal(made, reminders.length, 'not again for the same reminders and make')
+  }
+})

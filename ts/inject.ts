@@ -270,20 +270,35 @@ function madeOnce<T>(r: PlacedReminder, make: (r: PlacedReminder) => T): T {
 
 /**
  * A copy of `list` with `make(reminder)` inserted before each reminder's
- * `at` (at the end when `at` is past it), in order; one pass over `list`.
- * `make` is called once per reminder: pass the same function every call.
+ * `at` (at the end when `at` is past it), in order. `make` is called once per
+ * reminder: pass the same function every call.
+ *
+ * The list is copied once, in bulk (`concat`, a block copy), with the
+ * reminders appended; then only the messages after the first reminder are
+ * moved right, from the end, to make room. Reminders usually sit near the end
+ * of a long conversation (where their rules became active), so a call moves a
+ * few messages, not the whole history.
  */
 export function withReminders<T>(list: readonly T[], reminders: readonly PlacedReminder[], make: (r: PlacedReminder) => T): T[] {
-  if (reminders.length === 0) return list.slice()
-  const pieces: T[][] = []
+  const n = list.length
+  const k = reminders.length
+  if (k === 0) return list.slice()
+  const ats: number[] = new Array(k)
+  const items: T[] = new Array(k)
   let prev = 0
-  for (const r of reminders) {
-    const at = Math.min(Math.max(r.at, prev), list.length)
-    if (at > prev) pieces.push(list.slice(prev, at))
-    pieces.push([madeOnce(r, make)])
-    prev = at
+  for (let j = 0; j < k; j++) {
+    const r = reminders[j]
+    prev = Math.min(Math.max(r.at, prev), n)
+    ats[j] = prev
+    items[j] = madeOnce(r, make)
   }
-  if (prev < list.length) pieces.push(list.slice(prev))
-  // concat spreads only its arguments, never the items inside them.
-  return ([] as T[]).concat(...pieces)
+  const out = list.concat(items)
+  let w = n + k
+  let i = n
+  for (let j = k - 1; j >= 0; j--) {
+    const at = ats[j]
+    while (i > at) out[--w] = list[--i]
+    out[--w] = items[j]
+  }
+  return out
 }

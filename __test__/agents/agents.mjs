@@ -85,6 +85,28 @@ export function writeTree(root, files) {
   }
 }
 
+/** The rules the agents' tests share, by name: `rules('general', 'ts')` gives their files for `writeTree`. */
+const RULE_TEXTS = {
+  general: 'Keep functions small.\n',
+  db: '---\ntopics: [customer]\n---\nThe customer table is read-only.\n',
+  ts: '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+  api: '---\npaths: src/api/**\n---\nAPI handlers validate input.\n',
+  gen: '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
+  review: '---\npaths: src/**\nremind: every-turn\ndescription: Run the type checker before you finish.\n---\nRun `tsc --noEmit` before you finish.\n',
+}
+export function rules(...names) {
+  return Object.fromEntries(names.map((n) => [`.wave/rules/${n}.md`, RULE_TEXTS[n]]))
+}
+/** What the model receives of each shared rule (STOP: the start of the every-turn reminder at Stop). */
+export const SAID = {
+  GENERAL: '[general.md] Keep functions small.',
+  DB: '[db.md] The customer table is read-only.',
+  TS: '[ts.md] Strict TS everywhere.',
+  API: '[api.md] API handlers validate input.',
+  GEN: '[gen.md] Generated files carry a header.',
+  STOP: 'Before you end your turn',
+}
+
 /**
  * The setup every end-to-end test file shares: `await h.start()` (first in
  * the file's own `before`: node:test does not order hooks registered by

@@ -11,13 +11,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { count } from './fake-model.mjs'
-import { agentHarness, claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree, repo } from './agents.mjs'
+import { agentHarness, claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree, repo, rules, SAID } from './agents.mjs'
 
 const claude = claudeBinary()
 const skip = claude ? false : 'the @anthropic-ai/claude-code devDependency is not installed'
 const TIMEOUT = 90_000
-const GENERAL = '[general.md] Keep functions small.'
-const TS = '[ts.md] Strict TS everywhere.'
+const { GENERAL, TS } = SAID
 
 const h = agentHarness({ prefix: 'wave-claude-plugin-', dump: 'claude-plugin' })
 let bin
@@ -53,8 +52,7 @@ test('Claude Code loads the plugin: its hooks and its MCP server reach the model
   const home = path.join(h.root, 'home')
   fs.mkdirSync(home, { recursive: true })
   writeTree(work, {
-    '.wave/rules/general.md': 'Keep functions small.\n',
-    '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+    ...rules('general', 'ts'),
     'src/a.ts': 'export const a = 1\n',
   })
   // The package installed in the project, as npm leaves it.

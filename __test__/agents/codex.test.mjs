@@ -14,23 +14,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count } from './fake-model.mjs'
-import { agentHarness, codexBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, rules, SAID, codexBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const codex = codexBinary()
 const skip = codex ? false : 'the @openai/codex devDependency is not installed for this platform'
 const TIMEOUT = 90_000
 
-const RULES = {
-  '.wave/rules/general.md': 'Keep functions small.\n',
-  '.wave/rules/db.md': '---\ntopics: [customer]\n---\nThe customer table is read-only.\n',
-  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
-  '.wave/rules/gen.md': '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
-  'src/a.ts': 'export const a = 1\n',
-}
-const GENERAL = '[general.md] Keep functions small.'
-const DB = '[db.md] The customer table is read-only.'
-const TS = '[ts.md] Strict TS everywhere.'
-const GEN = '[gen.md] Generated files carry a header.'
+const RULES = { ...rules('general', 'db', 'ts', 'gen'), 'src/a.ts': 'export const a = 1\n' }
+const { GENERAL, DB, TS, GEN } = SAID
 
 const h = agentHarness({ prefix: 'wave-codex-', dump: 'codex' })
 let bin

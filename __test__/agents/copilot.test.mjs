@@ -11,30 +11,20 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count } from './fake-model.mjs'
-import { agentHarness, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const copilot = copilotBinary()
 const skip = copilot ? false : 'the @github/copilot devDependency is not installed for this platform'
 const TIMEOUT = 120_000
 
 const RULES = {
-  '.wave/rules/general.md': 'Keep functions small.\n',
-  '.wave/rules/db.md': '---\ntopics: [customer]\n---\nThe customer table is read-only.\n',
-  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
-  '.wave/rules/api.md': '---\npaths: src/api/**\n---\nAPI handlers validate input.\n',
-  '.wave/rules/gen.md': '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
-  '.wave/rules/review.md': '---\npaths: src/**\nremind: every-turn\ndescription: Run the type checker before you finish.\n---\nRun `tsc --noEmit` before you finish.\n',
+  ...rules('general', 'db', 'ts', 'api', 'gen', 'review'),
   'src/a.ts': 'export const a = 1\n',
   'src/api/customers.ts': 'export const c = 1\n',
   // Copilot's create needs the directory.
   'gen/README': 'generated files\n',
 }
-const GENERAL = '[general.md] Keep functions small.'
-const DB = '[db.md] The customer table is read-only.'
-const TS = '[ts.md] Strict TS everywhere.'
-const API = '[api.md] API handlers validate input.'
-const GEN = '[gen.md] Generated files carry a header.'
-const STOP = 'Before you end your turn'
+const { GENERAL, DB, TS, API, GEN, STOP } = SAID
 
 const h = agentHarness({ prefix: 'wave-copilot-', dump: 'copilot' })
 let bin

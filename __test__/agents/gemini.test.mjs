@@ -12,26 +12,18 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count } from './fake-model.mjs'
-import { agentHarness, geminiScript, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, rules, SAID, geminiScript, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const gemini = geminiScript()
 const skip = gemini ? false : 'the @google/gemini-cli devDependency is not installed'
 const TIMEOUT = 120_000
 
 const RULES = {
-  '.wave/rules/general.md': 'Keep functions small.\n',
-  '.wave/rules/db.md': '---\ntopics: [customer]\n---\nThe customer table is read-only.\n',
-  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
-  '.wave/rules/api.md': '---\npaths: src/api/**\n---\nAPI handlers validate input.\n',
-  '.wave/rules/gen.md': '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
+  ...rules('general', 'db', 'ts', 'api', 'gen'),
   'src/a.ts': 'export const a = 1\n',
   'src/api/customers.ts': 'export const c = 1\n',
 }
-const GENERAL = '[general.md] Keep functions small.'
-const DB = '[db.md] The customer table is read-only.'
-const TS = '[ts.md] Strict TS everywhere.'
-const API = '[api.md] API handlers validate input.'
-const GEN = '[gen.md] Generated files carry a header.'
+const { GENERAL, DB, TS, API, GEN } = SAID
 
 const h = agentHarness({ prefix: 'wave-gemini-', dump: 'gemini' })
 let bin

@@ -12,21 +12,19 @@ import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { count, callDirective, texts } from './fake-model.mjs'
-import { agentHarness, claudeBinary, opencodeBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, claudeBinary, opencodeBinary, waveRulesBinary, run, isolatedEnv, writeTree, rules, SAID } from './agents.mjs'
 
 const require = createRequire(import.meta.url)
 const claude = claudeBinary()
 const opencode = opencodeBinary()
 const TIMEOUT = 120_000
+const { GENERAL, TS } = SAID
 
 const RULES = {
-  '.wave/rules/general.md': 'Keep functions small.\n',
-  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+  ...rules('general', 'ts'),
   '.wave/rules/py.md': '---\npaths: "**/*.py"\n---\nType hints on every function.\n',
   'src/a.ts': 'export const a = 1\n',
 }
-const GENERAL = '[general.md] Keep functions small.'
-const TS = '[ts.md] Strict TS everywhere.'
 const PY = '[py.md]'
 const NOTE = 'Build with npm run build; the tests need it.'
 const PROMPT = `edit src/a.ts ${callDirective('rules_for_files', { paths: ['src/a.ts'] })} ${callDirective('memory_write', { topic: 'build', content: NOTE })}`

@@ -76,6 +76,41 @@ export function isolatedEnv(home, extra) {
   return { ...env, ...extra }
 }
 
+/** Claude Code's environment offline: the fake model at `url`, a dummy key, no telemetry or updates; `extra` on top. */
+export function claudeEnv(home, url, extra = {}) {
+  return isolatedEnv(home, {
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: 'sk-ant-dummy',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    ...extra,
+  })
+}
+
+/**
+ * Gemini CLI's environment offline: API-key auth chosen in HOME's
+ * settings, the Gemini API at `url`, the folder trusted, no telemetry and no
+ * browser; `extra` on top.
+ */
+export function geminiEnv(home, url, extra = {}) {
+  writeTree(home, { '.gemini/settings.json': JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }) })
+  return isolatedEnv(home, {
+    GEMINI_API_KEY: 'dummy-key',
+    GOOGLE_GEMINI_BASE_URL: url,
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    GEMINI_TELEMETRY_ENABLED: 'false',
+    NO_BROWSER: 'true',
+    ...extra,
+  })
+}
+
+/** The package installed in `work` as npm leaves it: `node_modules/.bin/wave-rules` is `bin`. */
+export function installBin(work, bin) {
+  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
+  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
+}
+
 /** Writes files under `root`: `{ 'a/b.md': 'text' }`. */
 export function writeTree(root, files) {
   for (const [rel, text] of Object.entries(files)) {

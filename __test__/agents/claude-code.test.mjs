@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count } from './fake-model.mjs'
-import { agentHarness, rules, SAID, claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, claudeEnv, installBin, rules, SAID, claudeBinary, waveRulesBinary, run, writeTree } from './agents.mjs'
 
 const claude = claudeBinary()
 const skip = claude ? false : 'the @anthropic-ai/claude-code devDependency is not installed'
@@ -39,17 +39,10 @@ function project(name, files) {
   fs.mkdirSync(work, { recursive: true })
   fs.mkdirSync(home, { recursive: true })
   writeTree(work, files)
-  const env = isolatedEnv(home, {
-    ANTHROPIC_BASE_URL: h.server.url,
-    ANTHROPIC_API_KEY: 'sk-ant-dummy',
-    DISABLE_TELEMETRY: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-  })
+  const env = claudeEnv(home, h.server.url)
   // The package installed in the project, as npm leaves it: the hooks run
   // "$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules from .claude/settings.json.
-  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
-  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
+  installBin(work, bin)
   const installed = execFileSync(bin, ['hook', 'install'], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed wave-rules hooks .*\.claude\/settings\.json\n/)
   assert.match(installed, /safe to commit/)

@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { count } from './fake-model.mjs'
-import { agentHarness, claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree, repo, rules, SAID } from './agents.mjs'
+import { agentHarness, claudeEnv, installBin, claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree, repo, rules, SAID } from './agents.mjs'
 
 const claude = claudeBinary()
 const skip = claude ? false : 'the @anthropic-ai/claude-code devDependency is not installed'
@@ -56,16 +56,8 @@ test('Claude Code loads the plugin: its hooks and its MCP server reach the model
     'src/a.ts': 'export const a = 1\n',
   })
   // The package installed in the project, as npm leaves it.
-  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
-  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
-  const env = isolatedEnv(home, {
-    ANTHROPIC_BASE_URL: h.server.url,
-    ANTHROPIC_API_KEY: 'sk-ant-dummy',
-    DISABLE_TELEMETRY: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    ENABLE_TOOL_SEARCH: 'false',
-  })
+  installBin(work, bin)
+  const env = claudeEnv(home, h.server.url, { ENABLE_TOOL_SEARCH: 'false' })
   h.server.setWorkdir(work)
   const first = h.server.requests.length
   const r = await run(

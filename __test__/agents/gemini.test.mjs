@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count } from './fake-model.mjs'
-import { agentHarness, rules, SAID, geminiScript, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, geminiEnv, rules, SAID, geminiScript, waveRulesBinary, run, writeTree } from './agents.mjs'
 
 const gemini = geminiScript()
 const skip = gemini ? false : 'the @google/gemini-cli devDependency is not installed'
@@ -37,13 +37,7 @@ test('Gemini CLI: rules reach the model as hook context, path rules after its fi
   const work = path.join(h.root, 'work')
   const home = path.join(h.root, 'home')
   writeTree(work, RULES)
-  writeTree(home, { '.gemini/settings.json': JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }) })
-  const env = isolatedEnv(home, {
-    GEMINI_API_KEY: 'dummy',
-    GOOGLE_GEMINI_BASE_URL: h.server.url,
-    GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    WAVE_RULES_STATE_DIR: path.join(h.root, 'state'),
-  })
+  const env = geminiEnv(home, h.server.url, { WAVE_RULES_STATE_DIR: path.join(h.root, 'state') })
   const installed = execFileSync(bin, ['hook', 'install', '--agent', 'gemini', '--command', bin], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed the wave-rules hooks for gemini/)
   h.server.setWorkdir(work)

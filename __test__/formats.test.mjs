@@ -10,7 +10,7 @@ import { generateText, wrapLanguageModel, tool, jsonSchema, stepCountIs } from '
 import { MockLanguageModelV4 } from 'ai/test'
 
 const require = createRequire(import.meta.url)
-const { MemoryRuleManager, readRuleToolDefinition } = require('..')
+const { RuleManager, readRuleToolDefinition } = require('..')
 const { memoryRulesMiddleware } = require('wave-memory-rules/ai-sdk')
 
 function project(tree) {
@@ -27,20 +27,20 @@ test('sources by name; the default stays what the agent SDK reads', async () => 
   const tree = tempTree()
   try {
     project(tree)
-    const byDefault = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+    const byDefault = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
     await byDefault.discoverRules()
     assert.deepEqual(byDefault.getRules().map((r) => r.id), ['style.md'])
-    const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor', 'wave'] })
+    const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor', 'wave'] })
     await m.discoverRules()
     assert.deepEqual(m.getRules().map((r) => r.id), ['cursor:api.mdc', 'cursor:release.mdc', 'cursor:ui.mdc', 'style.md'])
     const api = m.getRules()[0]
     assert.equal(api.format, 'cursor')
     assert.equal(api.metadata.activation, 'on-request')
     assert.equal(m.getRules()[3].format, undefined, 'SDK rules keep the SDK shape')
-    const all = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['all'] })
+    const all = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['all'] })
     await all.discoverRules()
     assert.equal(all.getRules().length, 6)
-    assert.throws(() => new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['vim'] }), /unknown source 'vim'/)
+    assert.throws(() => new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['vim'] }), /unknown source 'vim'/)
   } finally {
     tree.cleanup()
   }
@@ -50,7 +50,7 @@ test('on-request rules: offered by description, read with read_rule; manual rule
   const tree = tempTree()
   try {
     project(tree)
-    const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor'] })
+    const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor'] })
     await m.discoverRules()
     assert.deepEqual(m.getActiveRules(['src/a.tsx']).map((r) => r.id), ['cursor:ui.mdc'])
     assert.deepEqual(m.getAvailableRules(['src/a.tsx']).map((r) => r.id), ['cursor:api.mdc'])
@@ -79,7 +79,7 @@ test('regex rules match file content when the caller gives it', async () => {
   const tree = tempTree()
   try {
     project(tree)
-    const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['continue'] })
+    const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['continue'] })
     await m.discoverRules()
     const ids = (rules) => rules.map((r) => r.id)
     assert.deepEqual(ids(m.getActiveRules(['src/a.tsx'], '', { contents: { 'src/a.tsx': 'useEffect(() => {})' } })), ['continue:effects.md'])

@@ -331,15 +331,15 @@ pub struct ValidateArgs {
     /// Rule files or directories to check instead of the rules roots
     pub paths: Vec<PathBuf>,
     /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
     /// Fail (exit 1) on warnings too
     #[arg(long)]
     pub strict: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum OutputFormat {
     /// path:line:col: severity[code]: message, with the source line
     Text,
     /// GitHub Actions annotations (::error file=...,line=...,col=...::message)

@@ -3,6 +3,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
+import fs from 'node:fs'
 import path from 'node:path'
 import { tempTree } from './helpers.mjs'
 
@@ -135,5 +136,24 @@ test('a mentioned manual rule reaches the model through the middleware', async (
     assert.ok(system.includes('[cursor:release.mdc] Release steps.'), system)
   } finally {
     tree.cleanup()
+  }
+})
+
+test('format names are typed once, and that type is the engine list', () => {
+  const { sourceNames } = require('..')
+  const names = sourceNames()
+  assert.ok(names.includes('wave') && names.includes('agents-md'), names.join(', '))
+  const root = path.join(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
+  const dts = fs.readFileSync(path.join(root, 'index.d.ts'), 'utf8')
+  const source = /export interface RuleSource \{[^}]*?\n\s*format\?: ([^\n]+)\n/.exec(dts)
+  assert.ok(source, 'RuleSource.format in index.d.ts')
+  const typed = source[1].split('|').map((s) => s.trim().replace(/^'|'$/g, ''))
+  assert.deepEqual(typed, names, 'the TypeScript union of RuleSource.format equals sourceNames()')
+  // Every other place names the type; no second list to drift.
+  for (const file of ['index.d.ts', ...fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.d.ts')).map((f) => `dist/${f}`)]) {
+    const lists = fs.readFileSync(path.join(root, file), 'utf8').split('\n')
+      .filter((line) => !/^\s*(\*|\/\*\*|\/\/)/.test(line))
+      .filter((line) => names.filter((n) => line.includes(`'${n}'`)).length >= 3)
+    assert.equal(lists.length, file === 'index.d.ts' ? 1 : 0, `${file} spells the format names out:\n${lists.join('\n')}`)
   }
 })

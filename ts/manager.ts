@@ -9,7 +9,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 // Before '../index': loads the engine with the package's clear error (every entry and subpath).
 import './binding'
-import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot } from '../index'
+import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot, sourceNames as nativeSourceNames } from '../index'
 import type { Diagnostic, MemoryRule, ProjectRootInfo, RuleSource } from '../index'
 
 /**
@@ -27,18 +27,18 @@ export function projectRoot(dir: string, homeDir: string = homedir()): ProjectRo
  * nested `.cursor/rules`; `agents-md`: `AGENTS.md` / `CLAUDE.md`; ...), or
  * `all`. The default, `['claude', 'wave']`, is what the agent SDK reads.
  */
-export type SourceName =
-  | 'wave'
-  | 'claude'
-  | 'cursor'
-  | 'copilot'
-  | 'windsurf'
-  | 'kiro'
-  | 'cline'
-  | 'continue'
-  | 'agents-md'
-  | 'rules-yaml'
-  | 'all'
+export type SourceName = FormatName | 'all'
+
+/**
+ * A rule format's name (`'wave'`, `'cursor'`, `'agents-md'`, ...): the
+ * engine's list (`sourceNames()` at run time), typed once in the binding.
+ */
+export type FormatName = NonNullable<RuleSource['format']>
+
+/** Every format name, in the engine's order (a source may also be `'all'`). */
+export function sourceNames(): FormatName[] {
+  return nativeSourceNames()
+}
 
 /** The tool spec for reading an on-request rule: `{ name: 'read_rule', description, parameters }`. */
 export interface ReadRuleToolDefinition {

@@ -48,11 +48,11 @@ export function corpus() {
   return { dir, skip: why }
 }
 
-const { MemoryRuleManager } = createRequire(import.meta.url)('..')
+const { RuleManager } = createRequire(import.meta.url)('..')
 
 /** A manager over `tree`, with rules discovered. */
 export async function discovered(tree) {
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
   await m.discoverRules()
   return m
 }
@@ -71,7 +71,7 @@ export function sdkProject(t) {
   })
   tree.write(path.join(tree.workdir, 'src/api/users.ts'), 'export {}')
   tree.write(path.join(tree.workdir, 'src/ui/App.tsx'), 'export {}')
-  return { tree, manager: new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir }) }
+  return { tree, manager: new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir }) }
 }
 
 /**

@@ -480,8 +480,8 @@ pub struct ExportArgs {
     #[arg(long)]
     pub watch: bool,
     /// How --check reports: text (a diff) or github (annotations)
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
 }
 
 /// `wave-rules import`.

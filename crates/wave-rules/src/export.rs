@@ -4,7 +4,7 @@
 //! `memory_rules::formats` (a writer beside each reader); this module runs
 //! them against the disk and reports.
 
-use crate::args::{ExportArgs, Format, ImportArgs};
+use crate::args::{ExportArgs, ImportArgs, OutputFormat};
 use crate::display;
 use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::formats::export::{self, Plan, Sync, Target};
@@ -90,12 +90,12 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
         } else {
             for c in &sync.changes {
                 match args.format {
-                    Format::Text => out.stdout.push_str(&export::unified(
+                    OutputFormat::Text => out.stdout.push_str(&export::unified(
                         &c.rel,
                         c.old.as_deref(),
                         c.new.as_deref(),
                     )),
-                    Format::Github => {
+                    OutputFormat::Github => {
                         let message = match c.verb() {
                             "create" => "missing: `wave-rules export` would create this file",
                             "remove" => "stale: `wave-rules export` would remove this generated file (its source rule is gone)",
@@ -113,8 +113,8 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
             }
             for c in &sync.conflicts {
                 match args.format {
-                    Format::Text => out.stdout.push_str(&display::line(&c.message)),
-                    Format::Github => {
+                    OutputFormat::Text => out.stdout.push_str(&display::line(&c.message)),
+                    OutputFormat::Github => {
                         let _ = writeln!(
                             out.stdout,
                             "::error file={},title={}::{}",

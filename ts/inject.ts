@@ -268,6 +268,30 @@ function madeOnce<T>(r: PlacedReminder, make: (r: PlacedReminder) => T): T {
   return byMake.get(make) as T
 }
 
+/** What was made for a list of reminders last time (a session's list only grows until it is replaced). */
+const madeForList = new WeakMap<readonly PlacedReminder[], { make: Function; from: PlacedReminder[]; items: unknown[] }>()
+
+/**
+ * `madeOnce` for each reminder of the list. The reminders the list still
+ * starts with since the last call are not looked up again: a call makes only
+ * the new ones.
+ */
+function madeForAll<T>(reminders: readonly PlacedReminder[], make: (r: PlacedReminder) => T): readonly T[] {
+  let last = madeForList.get(reminders)
+  if (!last || last.make !== make) madeForList.set(reminders, (last = { make, from: [], items: [] }))
+  const k = reminders.length
+  let same = 0
+  const m = Math.min(k, last.from.length)
+  while (same < m && last.from[same] === reminders[same]) same++
+  last.from.length = same
+  last.items.length = same
+  for (let j = same; j < k; j++) {
+    last.from.push(reminders[j])
+    last.items.push(madeOnce(reminders[j], make))
+  }
+  return last.items as T[]
+}
+
 /**
  * A copy of `list` with `make(reminder)` inserted before each reminder's
  * `at` (at the end when `at` is past it), in order. `make` is called once per
@@ -283,14 +307,12 @@ export function withReminders<T>(list: readonly T[], reminders: readonly PlacedR
   const n = list.length
   const k = reminders.length
   if (k === 0) return list.slice()
+  const items = madeForAll(reminders, make)
   const ats: number[] = new Array(k)
-  const items: T[] = new Array(k)
   let prev = 0
   for (let j = 0; j < k; j++) {
-    const r = reminders[j]
-    prev = Math.min(Math.max(r.at, prev), n)
+    prev = Math.min(Math.max(reminders[j].at, prev), n)
     ats[j] = prev
-    items[j] = madeOnce(r, make)
   }
   const out = list.concat(items)
   let w = n + k

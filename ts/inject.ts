@@ -215,9 +215,31 @@ export class RuleInjector {
     }
   }
 
+  /**
+   * Ids of the conditional rules these files fire. The engine's stateless
+   * match, not `getActiveRules`: that one keeps the previous call's files to
+   * send only new ones, but the injector sends only new files already, and
+   * replacing a session's whole list (its first call) by one new file cost
+   * the next call time in proportion to the list dropped.
+   */
   #pathRuleIds(files: readonly string[]): string[] {
-    const always = this.manager.getUnconditionalSet()
-    return this.manager.getActiveRules(files as string[]).filter((r) => !always.has(r)).map((r) => r.id)
+    if (files.length === 0) return []
+    const manager = this.manager
+    const always = manager.getUnconditionalSet()
+    const rules = manager.getRules()
+    let indices: Uint32Array
+    try {
+      indices = manager.engine.active(files as string[], undefined)
+    } catch {
+      // As getActiveRules: a failed match fires no rule; the call goes on.
+      return []
+    }
+    const ids: string[] = []
+    for (const i of indices) {
+      const r = rules[i]
+      if (r !== undefined && !always.has(r)) ids.push(r.id)
+    }
+    return ids
   }
 
   #session(id: string): Session {

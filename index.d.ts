@@ -216,7 +216,7 @@ export interface EngineOptions {
    * places under the workdir and `homeDir`; consecutive names are read
    * user sources first, then project ones, as the defaults are.
    */
-  sources?: Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>
+  sources?: Array<RuleSource | NonNullable<RuleSource['format']> | 'all'>
   /**
    * Directories outside the workdir that project rules may resolve into
    * through symlinks (a shared team folder); any other project rule whose
@@ -238,7 +238,7 @@ export interface MemoryRule {
    * absent for the agent SDK's own (`.wave/rules`, `.claude/rules`), whose
    * rules keep exactly the SDK's shape.
    */
-  format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
+  format?: RuleSource['format']
 }
 
 /** JSON-schema specs of the memory tools: `[{ name, description, parameters }]`. */
@@ -350,7 +350,7 @@ export interface RuleSource {
    * Default `'wave'` (Markdown with frontmatter); any source name reads
    * the directory as that tool's format.
    */
-  format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
+  format?: 'agents-md' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'
   /**
    * Directory levels read below `dir`: 1 = its immediate subdirectories;
    * `'any'` = any depth. Default: the format's (1 for `wave`).
@@ -382,10 +382,10 @@ export declare function runCliAsync(args: Array<string>): Promise<CliOutput>
 export declare function setWorkingDir(dir: string): void
 
 /**
- * The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
- * `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
+ * The format (source) names: the core's `Format::ALL`, in order (a source
+ * may also be `all`).
  */
-export declare function sourceNames(): Array<string>
+export declare function sourceNames(): Array<NonNullable<RuleSource['format']>>
 
 /**
  * One short line for a `remind: every-turn` rule: `[id] description`, or

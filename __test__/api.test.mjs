@@ -52,9 +52,9 @@ test("ESM: import { RuleEngine } from 'wave-memory-rules/native' works, for ever
 })
 
 test('a manager whose workdir does not exist reports it as a diagnostic', async () => {
-  const { MemoryRuleManager } = require('wave-memory-rules')
+  const { RuleManager } = require('wave-memory-rules')
   const missing = path.join(os.tmpdir(), `wave-missing-${process.pid}`, 'nope')
-  const rules = new MemoryRuleManager({ workdir: missing, homeDir: path.join(os.tmpdir(), `wave-missing-home-${process.pid}`) })
+  const rules = new RuleManager({ workdir: missing, homeDir: path.join(os.tmpdir(), `wave-missing-home-${process.pid}`) })
   await rules.discoverRules()
   assert.equal(rules.getRules().length, 0)
   const d = rules.getDiagnostics().find((x) => x.severity === 'error')

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import { tempTree } from './helpers.mjs'
 
-const { MemoryRuleManager } = createRequire(import.meta.url)('..')
+const { RuleManager } = createRequire(import.meta.url)('..')
 
 // Rule k fires for files under dir k only, and says so in its body.
 const ruleText = (k, version) => `---\npaths: d${k}/**\n---\nrule ${k} v${version}`
@@ -18,7 +18,7 @@ test('concurrent reload loops under churn never return a wrong or undefined rule
   t.after(tree.cleanup)
   const N = 12
   for (let k = 0; k < N; k++) tree.project(`r${k}.md`, ruleText(k, 0))
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
   await m.discoverRules()
   let stop = false
   let wrong = 0
@@ -64,7 +64,7 @@ test('concurrent reload loops under churn never return a wrong or undefined rule
   assert.ok(reloads > 0 && calls > 0)
   // After everything settles, the manager agrees with a fresh discovery.
   await m.reload()
-  const fresh = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const fresh = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
   await fresh.discoverRules()
   assert.deepEqual(m.getRules().map((r) => r.content), fresh.getRules().map((r) => r.content))
 })
@@ -74,7 +74,7 @@ test('two reloads in flight: the newest result is in use and objects match indic
   t.after(tree.cleanup)
   tree.project('a.md', '---\npaths: a/**\n---\nA')
   tree.project('b.md', '---\npaths: b/**\n---\nB')
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
   await m.discoverRules()
   fs.rmSync(path.join(tree.workdir, '.wave/rules/a.md'))
   const first = m.reload()
@@ -92,7 +92,7 @@ test('a NUL inside a context path cannot desync the kept file list', async (t) =
   t.after(tree.cleanup)
   tree.project('a.md', '---\npaths: a/**\n---\nA')
   tree.project('b.md', '---\npaths: b/**\n---\nB')
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
   await m.discoverRules()
   const ids = (files) => m.getActiveRules(files).map((r) => r.id)
   const files = ['a/x\0b/y', 'c/z']

@@ -6,19 +6,19 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
-import { tempTree, discovered } from './helpers.mjs'
+import { tempTree, projectTree, discovered } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { planRules, renderRules, reminderText, stickyLine } = require('..')
 const { DeliverySession, toolInputFiles } = require('../index.js')
 
 async function setup(t) {
-  const tree = tempTree()
-  t.after(tree.cleanup)
-  tree.project('always.md', 'Be kind.')
-  tree.project('ts.md', '---\npaths: "src/**/*.ts"\n---\nStrict TypeScript.')
-  tree.project('sql.md', '---\ntopics: [sql]\npriority: 10\n---\nNo SELECT *.')
-  tree.project('lint.md', '---\npaths: "src/**"\nremind: every-turn\ndescription: Run the linter\n---\nRun npm run lint.')
+  const tree = projectTree(t, {
+    'always.md': 'Be kind.',
+    'ts.md': '---\npaths: "src/**/*.ts"\n---\nStrict TypeScript.',
+    'sql.md': '---\ntopics: [sql]\npriority: 10\n---\nNo SELECT *.',
+    'lint.md': '---\npaths: "src/**"\nremind: every-turn\ndescription: Run the linter\n---\nRun npm run lint.',
+  })
   return { tree, manager: await discovered(tree) }
 }
 

@@ -48,11 +48,11 @@ const sh = (cmd, args, opts = {}) => {
 }
 
 const PROGRAM = `
-const { MemoryRuleManager } = require('wave-memory-rules')
+const { RuleManager } = require('wave-memory-rules')
 const path = require('node:path')
 async function main() {
   const workdir = process.argv[2]
-  const rules = new MemoryRuleManager({ workdir, homeDir: path.join(workdir, 'home') })
+  const rules = new RuleManager({ workdir, homeDir: path.join(workdir, 'home') })
   await rules.discoverRules()
   const active = rules.getActiveRules(['src/db/customer.sql'], 'add a customer column').map((r) => r.id)
   console.log(JSON.stringify({ active, diagnostics: rules.getDiagnostics().map((d) => d.code) }))

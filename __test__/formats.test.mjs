@@ -3,6 +3,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
+import fs from 'node:fs'
 import path from 'node:path'
 import { tempTree } from './helpers.mjs'
 
@@ -10,7 +11,7 @@ import { generateText, wrapLanguageModel, tool, jsonSchema, stepCountIs } from '
 import { MockLanguageModelV4 } from 'ai/test'
 
 const require = createRequire(import.meta.url)
-const { MemoryRuleManager, readRuleToolDefinition } = require('..')
+const { RuleManager, readRuleToolDefinition } = require('..')
 const { memoryRulesMiddleware } = require('wave-memory-rules/ai-sdk')
 
 function project(tree) {
@@ -27,20 +28,20 @@ test('sources by name; the default stays what the agent SDK reads', async () => 
   const tree = tempTree()
   try {
     project(tree)
-    const byDefault = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+    const byDefault = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
     await byDefault.discoverRules()
     assert.deepEqual(byDefault.getRules().map((r) => r.id), ['style.md'])
-    const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor', 'wave'] })
+    const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor', 'wave'] })
     await m.discoverRules()
     assert.deepEqual(m.getRules().map((r) => r.id), ['cursor:api.mdc', 'cursor:release.mdc', 'cursor:ui.mdc', 'style.md'])
     const api = m.getRules()[0]
     assert.equal(api.format, 'cursor')
     assert.equal(api.metadata.activation, 'on-request')
     assert.equal(m.getRules()[3].format, undefined, 'SDK rules keep the SDK shape')
-    const all = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['all'] })
+    const all = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['all'] })
     await all.discoverRules()
     assert.equal(all.getRules().length, 6)
-    assert.throws(() => new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['vim'] }), /unknown source 'vim'/)
+    assert.throws(() => new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['vim'] }), /unknown source 'vim'/)
   } finally {
     tree.cleanup()
   }
@@ -50,7 +51,7 @@ test('on-request rules: offered by description, read with read_rule; manual rule
   const tree = tempTree()
   try {
     project(tree)
-    const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor'] })
+    const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['cursor'] })
     await m.discoverRules()
     assert.deepEqual(m.getActiveRules(['src/a.tsx']).map((r) => r.id), ['cursor:ui.mdc'])
     assert.deepEqual(m.getAvailableRules(['src/a.tsx']).map((r) => r.id), ['cursor:api.mdc'])
@@ -79,7 +80,7 @@ test('regex rules match file content when the caller gives it', async () => {
   const tree = tempTree()
   try {
     project(tree)
-    const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['continue'] })
+    const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: ['continue'] })
     await m.discoverRules()
     const ids = (rules) => rules.map((r) => r.id)
     assert.deepEqual(ids(m.getActiveRules(['src/a.tsx'], '', { contents: { 'src/a.tsx': 'useEffect(() => {})' } })), ['continue:effects.md'])
@@ -135,5 +136,24 @@ test('a mentioned manual rule reaches the model through the middleware', async (
     assert.ok(system.includes('[cursor:release.mdc] Release steps.'), system)
   } finally {
     tree.cleanup()
+  }
+})
+
+test('format names are typed once, and that type is the engine list', () => {
+  const { sourceNames } = require('..')
+  const names = sourceNames()
+  assert.ok(names.includes('wave') && names.includes('agents-md'), names.join(', '))
+  const root = path.join(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
+  const dts = fs.readFileSync(path.join(root, 'index.d.ts'), 'utf8')
+  const source = /export interface RuleSource \{[^}]*?\n\s*format\?: ([^\n]+)\n/.exec(dts)
+  assert.ok(source, 'RuleSource.format in index.d.ts')
+  const typed = source[1].split('|').map((s) => s.trim().replace(/^'|'$/g, ''))
+  assert.deepEqual(typed, names, 'the TypeScript union of RuleSource.format equals sourceNames()')
+  // Every other place names the type; no second list to drift.
+  for (const file of ['index.d.ts', ...fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.d.ts')).map((f) => `dist/${f}`)]) {
+    const lists = fs.readFileSync(path.join(root, file), 'utf8').split('\n')
+      .filter((line) => !/^\s*(\*|\/\*\*|\/\/)/.test(line))
+      .filter((line) => names.filter((n) => line.includes(`'${n}'`)).length >= 3)
+    assert.equal(lists.length, file === 'index.d.ts' ? 1 : 0, `${file} spells the format names out:\n${lists.join('\n')}`)
   }
 })

@@ -26,6 +26,14 @@ export function tempTree() {
   }
 }
 
+/** A temp tree with the project rules `rules` (`{ id: text }`), removed after the test `t`. */
+export function projectTree(t, rules = {}) {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  for (const [id, text] of Object.entries(rules)) tree.project(id, text)
+  return tree
+}
+
 /**
  * The corpus of real rule files: `$WAVE_CORPUS`, else `../shared/corpus`
  * beside the repository. `skip` is false when it is there, else the one line
@@ -40,11 +48,11 @@ export function corpus() {
   return { dir, skip: why }
 }
 
-const { MemoryRuleManager } = createRequire(import.meta.url)('..')
+const { RuleManager } = createRequire(import.meta.url)('..')
 
 /** A manager over `tree`, with rules discovered. */
 export async function discovered(tree) {
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
   await m.discoverRules()
   return m
 }
@@ -55,15 +63,15 @@ export async function discovered(tree) {
  * manager over it (rules not yet discovered). Removed after the test `t`.
  */
 export function sdkProject(t) {
-  const tree = tempTree()
-  t.after(tree.cleanup)
-  tree.project('always.md', 'Be brief.')
-  tree.project('api.md', '---\npaths: src/api/**\n---\nValidate input.')
-  tree.project('ui.md', '---\npaths: "src/ui/**/*.tsx"\n---\nHooks only.')
-  tree.project('db.md', '---\ntopics: [customer]\n---\nThe customer table is read-only.')
+  const tree = projectTree(t, {
+    'always.md': 'Be brief.',
+    'api.md': '---\npaths: src/api/**\n---\nValidate input.',
+    'ui.md': '---\npaths: "src/ui/**/*.tsx"\n---\nHooks only.',
+    'db.md': '---\ntopics: [customer]\n---\nThe customer table is read-only.',
+  })
   tree.write(path.join(tree.workdir, 'src/api/users.ts'), 'export {}')
   tree.write(path.join(tree.workdir, 'src/ui/App.tsx'), 'export {}')
-  return { tree, manager: new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir }) }
+  return { tree, manager: new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir }) }
 }
 
 /**

@@ -1,4 +1,4 @@
-// The package's MemoryRuleManager as the agent SDK uses it.
+// The package's RuleManager (the root export; the agent SDK drop-in is wave-agent.test.mjs).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
@@ -9,13 +9,20 @@ import { discovered, onWasi, tempTree } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const pkg = require('..')
-const { MemoryRuleManager } = pkg
+const { RuleManager } = pkg
 const ids = (rules) => rules.map((r) => r.id)
 
 test('require() and import() expose the same class', async () => {
   const esm = await import('wave-memory-rules')
-  assert.equal(esm.MemoryRuleManager, MemoryRuleManager)
-  assert.equal(typeof MemoryRuleManager, 'function')
+  assert.equal(esm.RuleManager, RuleManager)
+  assert.equal(typeof RuleManager, 'function')
+})
+
+test('the root has one rule manager: MemoryRuleManager is only the agent SDK drop-in', async () => {
+  const esm = await import('wave-memory-rules')
+  assert.equal(pkg.MemoryRuleManager, undefined)
+  assert.equal(esm.MemoryRuleManager, undefined)
+  assert.equal(typeof require('wave-memory-rules/wave-agent').MemoryRuleManager, 'function')
 })
 
 test('rules have the agent SDK shape', async (t) => {
@@ -89,7 +96,7 @@ test('symlinked rules load and a cycle is reported, not looped', { skip: onWasi 
   tree.project('a.md', 'A')
   fs.symlinkSync(path.join(tree.root, 'team'), path.join(tree.workdir, '.wave/rules/team'))
   fs.symlinkSync(path.join(tree.workdir, '.wave/rules'), path.join(tree.workdir, '.wave/rules/loop'))
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, allowDirs: [path.join(tree.root, 'team')] })
+  const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, allowDirs: [path.join(tree.root, 'team')] })
   await m.discoverRules()
   assert.deepEqual(ids(m.getRules()), ['a.md', 'team/security.md'])
   const cycle = m.getDiagnostics().find((d) => d.code === 'symlink-cycle')
@@ -118,7 +125,7 @@ test('bad input to the per-message call never throws', async (t) => {
   t.after(tree.cleanup)
   tree.project('all.md', '---\npaths: "**"\n---\nany file')
   tree.project('always.md', 'always')
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
   assert.deepEqual(m.getActiveRules(['x']), [], 'before discovery: no rules, no throw')
   await m.discoverRules()
   for (const files of [undefined, null, 42, 'src/a.ts', {}, [null, 7, {}, 'ok.txt'], ['', '/', '..', '\u0000', 'é'.repeat(10000)]]) {
@@ -130,13 +137,13 @@ test('bad input to the per-message call never throws', async (t) => {
 })
 
 test('constructor validates its options; homeDir defaults to the user home', async (t) => {
-  assert.throws(() => new MemoryRuleManager({}), /workdir/)
-  assert.throws(() => new MemoryRuleManager(), /workdir/)
+  assert.throws(() => new RuleManager({}), /workdir/)
+  assert.throws(() => new RuleManager(), /workdir/)
   const tree = tempTree()
   t.after(tree.cleanup)
   tree.user('from-home.md', 'found through os.homedir()')
-  const script = `const { MemoryRuleManager } = require(${JSON.stringify(path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..'))});
-    const m = new MemoryRuleManager({ workdir: ${JSON.stringify(tree.workdir)} });
+  const script = `const { RuleManager } = require(${JSON.stringify(path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..'))});
+    const m = new RuleManager({ workdir: ${JSON.stringify(tree.workdir)} });
     m.discoverRules().then(() => console.log(m.getRules().map((r) => r.id + ':' + r.source).join(',')))`
   const out = execFileSync(process.execPath, ['-e', script], { env: { ...process.env, HOME: tree.homeDir } }).toString().trim()
   assert.equal(out, 'from-home.md:user')
@@ -146,7 +153,7 @@ test('discovery is asynchronous: rules change only when the promise resolves', a
   const tree = tempTree()
   t.after(tree.cleanup)
   for (let i = 0; i < 400; i++) tree.project(`r${String(i).padStart(3, '0')}.md`, `---\npaths: "src/${i}/**"\ntopics: [kw${i}z]\n---\nrule ${i}`)
-  const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
   const pending = m.discoverRules()
   assert.equal(m.getRules().length, 0, 'rules change only when the promise resolves')
   await pending
@@ -214,7 +221,7 @@ test('sources: a given list, a function of the home, and a home resolved at each
   tree.write(path.join(tree.root, 'team/sub/nested.md'), 'nested')
   tree.project('p.md', 'project')
   const team = { dir: path.join(tree.root, 'team'), scope: 'user', depth: 0 }
-  const m = new MemoryRuleManager({ workdir: tree.workdir, sources: [team, { dir: '.wave/rules', scope: 'project' }] })
+  const m = new RuleManager({ workdir: tree.workdir, sources: [team, { dir: '.wave/rules', scope: 'project' }] })
   await m.discoverRules()
   assert.deepEqual(ids(m.getRules()), ['p.md', 'flat.md'])
   assert.deepEqual(m.getDiagnostics().map((d) => d.code), ['too-deep'])
@@ -225,7 +232,7 @@ test('sources: a given list, a function of the home, and a home resolved at each
   tree.write(path.join(homes[1], '.claude/rules/two.md'), 'second home')
   const saved = process.env.HOME
   t.after(() => (process.env.HOME = saved))
-  const byHome = new MemoryRuleManager({ workdir: tree.workdir })
+  const byHome = new RuleManager({ workdir: tree.workdir })
   process.env.HOME = homes[0]
   await byHome.discoverRules()
   assert.deepEqual(ids(byHome.getRules()), ['p.md', 'one.md'])
@@ -233,10 +240,10 @@ test('sources: a given list, a function of the home, and a home resolved at each
   assert.equal(await byHome.reload(), true)
   assert.deepEqual(ids(byHome.getRules()), ['p.md', 'two.md'])
 
-  const fn = new MemoryRuleManager({ workdir: tree.workdir, homeDir: homes[0], sources: ({ homeDir }) => [{ dir: path.join(homeDir, '.wave/rules'), scope: 'user' }] })
+  const fn = new RuleManager({ workdir: tree.workdir, homeDir: homes[0], sources: ({ homeDir }) => [{ dir: path.join(homeDir, '.wave/rules'), scope: 'user' }] })
   await fn.discoverRules()
   assert.deepEqual(ids(fn.getRules()), ['one.md'])
 
-  assert.throws(() => new MemoryRuleManager({ workdir: tree.workdir, sources: [{ dir: 'x', scope: 'team' }] }), /scope must be 'project' or 'user', not 'team'/)
-  assert.throws(() => new MemoryRuleManager({ workdir: tree.workdir, sources: [{ dir: 'x', scope: 'user', depth: 'deep' }] }), /depth must be a number or 'any'/)
+  assert.throws(() => new RuleManager({ workdir: tree.workdir, sources: [{ dir: 'x', scope: 'team' }] }), /scope must be 'project' or 'user', not 'team'/)
+  assert.throws(() => new RuleManager({ workdir: tree.workdir, sources: [{ dir: 'x', scope: 'user', depth: 'deep' }] }), /depth must be a number or 'any'/)
 })

@@ -17,7 +17,7 @@ import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk
 import { tempTree, onWasi } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
-const { MemoryRuleManager, MemoryStore, renderRules } = require('..')
+const { RuleManager, MemoryStore, renderRules } = require('..')
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const jsBin = path.join(root, 'bin/wave-rules.js')
 
@@ -121,7 +121,7 @@ for (const kind of ['binary', 'npx']) {
       const first = await call(c.client, 'rules_for_files', { paths: ['src/a.ts'], prompt })
       assert.equal(first.isError, false)
       // The package's own rendering of the same rules.
-      const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: SOURCES })
+      const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, sources: SOURCES })
       await m.discoverRules()
       const active = m.getActiveRules(['src/a.ts'], prompt)
       const expected = renderRules(active, { topicRuleIds: m.getTopicRules(prompt).map((r) => r.id), maxBytes: 9000 })

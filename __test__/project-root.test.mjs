@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { tempTree } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
-const { MemoryRuleManager, projectRoot } = require('..')
+const { RuleManager, projectRoot } = require('..')
 const jsBin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin/wave-rules.js')
 
 function project(t) {
@@ -36,14 +36,14 @@ test('projectRoot walks up to the nearest .wave, .claude or .git', (t) => {
 
 test('a manager given a subdirectory reads the project root rules; findRoot: false keeps it as given', async (t) => {
   const { tree, sub } = project(t)
-  const m = new MemoryRuleManager({ workdir: sub, homeDir: tree.homeDir })
+  const m = new RuleManager({ workdir: sub, homeDir: tree.homeDir })
   await m.discoverRules()
   assert.deepEqual(m.getRules().map((r) => r.id), ['api.md'])
   // Context paths are relative to the root; absolute ones anywhere in it.
   assert.deepEqual(m.getActiveRules(['src/api/users.ts']).map((r) => r.id), ['api.md'])
   assert.deepEqual(m.getActiveRules([path.join(sub, 'users.ts')]).map((r) => r.id), ['api.md'])
 
-  const asGiven = new MemoryRuleManager({ workdir: sub, homeDir: tree.homeDir, findRoot: false })
+  const asGiven = new RuleManager({ workdir: sub, homeDir: tree.homeDir, findRoot: false })
   await asGiven.discoverRules()
   assert.deepEqual(asGiven.getRules(), [])
 })

@@ -21,7 +21,7 @@ import { JsManager } from './jsmanager.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
-const { MemoryRuleManager, memoryRulesMiddleware, contextFilesFromMessages, lastUserText, planRules } = require('..')
+const { RuleManager, memoryRulesMiddleware, contextFilesFromMessages, lastUserText, planRules } = require('..')
 const { RuleEngine } = require('../index.js')
 const corpus = process.env.WAVE_CORPUS ?? path.resolve(here, '../../shared/corpus')
 const quick = process.argv.includes('--quick')
@@ -161,7 +161,7 @@ async function glueBench(log) {
   const paths = treePaths()
   const rules = 50
   const tree = writeTree(makeRules(rules, paths))
-  const manager = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const manager = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
   await manager.discoverRules()
   const pool = paths.slice(0, 200)
   const sizes = [10, 1000, 10000]
@@ -259,14 +259,14 @@ async function main() {
     const rules = makeRules(n, paths)
     const tree = (trees[n] = writeTree(rules))
     const cold = await median(async () => {
-      const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+      const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
       await m.discoverRules()
     }, { min: 3, max: 50 })
     const jsCold = await median(async () => {
       const m = new JsManager(tree.workdir, tree.homeDir)
       await m.discoverRules()
     }, { min: 3, max: 50 })
-    const m = (managers[n] = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir }))
+    const m = (managers[n] = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir }))
     await m.discoverRules()
     const engine = (natives[n] = new RuleEngine({ workdir: tree.workdir, homeDir: tree.homeDir }))
     await engine.discover()
@@ -291,7 +291,7 @@ async function main() {
   // Per message.
   log('## getActiveRules per message')
   log('')
-  log('`ours` is the package call (`MemoryRuleManager.getActiveRules`) with a new list of files each call (all sent')
+  log('`ours` is the package call (`RuleManager.getActiveRules`) with a new list of files each call (all sent')
   log('across); `ours, same files` is the call when the files are those of the previous message (the engine keeps them,')
   log('so only the prompt crosses); `Rust` is the same match timed inside Rust (no boundary). All three alternate in one')
   log('loop. JS cells whose estimated cost (rules x files minimatch calls) is over 3 s per call are not run.')
@@ -303,7 +303,7 @@ async function main() {
   for (const [n, f] of cases) {
     if (!managers[n]) {
       const tree = (trees[n] = writeTree(makeRules(n, paths)))
-      managers[n] = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+      managers[n] = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
       await managers[n].discoverRules()
       natives[n] = new RuleEngine({ workdir: tree.workdir, homeDir: tree.homeDir })
       await natives[n].discover()
@@ -372,7 +372,7 @@ async function growth() {
   console.log('| ---: | ---: | ---: | ---: |')
   for (const n of [10, 100, 1000, 10000]) {
     const tree = writeTree(makeRules(n, paths))
-    const m = new MemoryRuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+    const m = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
     await m.discoverRules()
     const engine = new RuleEngine({ workdir: tree.workdir, homeDir: tree.homeDir })
     await engine.discover()

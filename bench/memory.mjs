@@ -1,5 +1,5 @@
 // Memory per rule: how much a process grows when it discovers N rules and
-// answers one message, with the addon (`MemoryRuleManager`) and with the
+// answers one message, with the addon (`RuleManager`) and with the
 // pure-JS manager of bench/bench.mjs that compiles nothing. Each side runs in
 // a fresh Node process (so neither inherits the other's heap or allocator
 // arenas); the ratio is addon growth / pure-JS growth. Part of `npm run bench`.
@@ -104,12 +104,12 @@ async function child(side, root) {
   const files = contextFiles()
   const prompt = 'Please deploy the customer migration and check the billing webhook'
   // Warm up what both sides load anyway (the package's code paths, fs).
-  const warm = new pkg.MemoryRuleManager({ workdir: homeDir, homeDir })
+  const warm = new pkg.RuleManager({ workdir: homeDir, homeDir })
   await warm.discoverRules()
   warm.getActiveRules(files, prompt)
   settle()
   const base = rssKb()
-  const manager = side === 'ours' ? new pkg.MemoryRuleManager({ workdir, homeDir }) : new JsManager(workdir, homeDir)
+  const manager = side === 'ours' ? new pkg.RuleManager({ workdir, homeDir }) : new JsManager(workdir, homeDir)
   await manager.discoverRules()
   const active = manager.getActiveRules(files, prompt)
   settle()

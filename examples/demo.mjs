@@ -9,7 +9,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const { MemoryRuleManager, defaultSources } = createRequire(import.meta.url)('..')
+const { RuleManager, defaultSources } = createRequire(import.meta.url)('..')
 const workdir = path.join(here, 'project')
 const homeDir = path.join(here, 'home')
 const rel = (p) => path.relative(here, p)
@@ -17,7 +17,7 @@ const rel = (p) => path.relative(here, p)
 // The project links a shared team folder (.wave/rules/team -> ../../../team-rules),
 // outside the project: it loads because the demo allows that directory.
 const allowDirs = [path.join(here, 'team-rules')]
-const manager = new MemoryRuleManager({ workdir, homeDir, allowDirs })
+const manager = new RuleManager({ workdir, homeDir, allowDirs })
 await manager.discoverRules()
 
 const triggers = (m) =>

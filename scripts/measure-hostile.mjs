@@ -7,7 +7,7 @@ import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 
-const { MemoryRuleManager, MemoryStore } = createRequire(import.meta.url)('..')
+const { RuleManager, MemoryStore } = createRequire(import.meta.url)('..')
 const which = process.argv[2]
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-hostile-'))
 const workdir = path.join(root, 'p')
@@ -25,7 +25,7 @@ try {
       const topic = 'a'.repeat(1 + (n % 250)) + (n < 250 ? '' : 'abcd'[Math.floor(n / 250)])
       fs.writeFileSync(path.join(rules, `t${n}.md`), `---\ntopics: ${topic}\n---\nx`)
     }
-    const m = new MemoryRuleManager({ workdir, homeDir })
+    const m = new RuleManager({ workdir, homeDir })
     await m.discoverRules()
     const prompt = 'a'.repeat(1 << 20)
     let t = performance.now()
@@ -37,7 +37,7 @@ try {
   } else if (which === '6') {
     const text = (k, v) => `---\npaths: d${k}/**\n---\nrule ${k} v${v}`
     for (let k = 0; k < 12; k++) fs.writeFileSync(path.join(rules, `r${k}.md`), text(k, 0))
-    const m = new MemoryRuleManager({ workdir, homeDir })
+    const m = new RuleManager({ workdir, homeDir })
     await m.discoverRules()
     let stop = false, wrong = 0, undef = 0, calls = 0, reloads = 0
     const t = performance.now()

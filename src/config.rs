@@ -17,9 +17,7 @@ pub struct EngineOptions {
     /// source name (`'cursor'`, `'agents-md'`, ..., `'all'`): that tool's own
     /// places under the workdir and `homeDir`; consecutive names are read
     /// user sources first, then project ones, as the defaults are.
-    #[napi(
-        ts_type = "Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>"
-    )]
+    #[napi(ts_type = "Array<RuleSource | NonNullable<RuleSource['format']> | 'all'>")]
     pub sources: Option<Vec<Either<String, RuleSource>>>,
     /// Directories outside the workdir that project rules may resolve into
     /// through symlinks (a shared team folder); any other project rule whose
@@ -36,8 +34,11 @@ pub struct RuleSource {
     pub scope: String,
     /// Default `'wave'` (Markdown with frontmatter); any source name reads
     /// the directory as that tool's format.
+    // The one TypeScript copy of the core's `Format::ALL` (every other type
+    // of a format name is `RuleSource['format']`); a Node test checks that
+    // it equals `sourceNames()`.
     #[napi(
-        ts_type = "'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'"
+        ts_type = "'agents-md' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'"
     )]
     pub format: Option<String>,
     /// Directory levels read below `dir`: 1 = its immediate subdirectories;
@@ -135,9 +136,12 @@ fn to_sources(options: EngineOptions, workdir: std::path::PathBuf) -> Result<cor
     }
 }
 
-/// The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
-/// `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
-#[napi(catch_unwind)]
+/// The format (source) names: the core's `Format::ALL`, in order (a source
+/// may also be `all`).
+#[napi(
+    catch_unwind,
+    ts_return_type = "Array<NonNullable<RuleSource['format']>>"
+)]
 pub fn source_names() -> Vec<String> {
     core::Format::ALL
         .iter()

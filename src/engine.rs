@@ -342,6 +342,9 @@ impl Task for Discover {
         })?;
         let loaded = Arc::new(loaded);
         pipeline.latest = loaded.clone();
+        // The discovery's temporaries (and the previous result) are freed
+        // now, on this pool thread: give their pages back.
+        core::ruleset::release_free_memory(loaded.rules.rules().len());
         Ok(loaded)
     }
 

@@ -38,9 +38,7 @@ pub struct MemoryRule {
     /// The other agent's format the rule was read as (`'cursor'`, ...);
     /// absent for the agent SDK's own (`.wave/rules`, `.claude/rules`), whose
     /// rules keep exactly the SDK's shape.
-    #[napi(
-        ts_type = "'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'"
-    )]
+    #[napi(ts_type = "RuleSource['format']")]
     pub format: Option<String>,
 }
 

@@ -32,7 +32,7 @@
  */
 import { RuleInjector, withReminders } from './inject'
 import type { PlacedReminder, RuleInjectorOptions } from './inject'
-import type { MemoryRuleManager } from './manager'
+import type { RuleManager } from './manager'
 
 export interface MemoryRulesMiddlewareOptions extends RuleInjectorOptions {
   /** The session a call belongs to. Default: one session, `'default'`. */
@@ -50,7 +50,7 @@ export interface CallParams {
 export interface MemoryRulesMiddleware {
   /** The middleware spec version (`ai` 6 and 7 accept v3 middleware). */
   readonly specificationVersion: 'v3'
-  readonly manager: MemoryRuleManager
+  readonly manager: RuleManager
   /**
    * The `read_rule` tool for rules offered on request (listed after the
    * rules in the system prompt): its spec, and a runner that never throws.

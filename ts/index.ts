@@ -8,8 +8,8 @@
  */
 // First: loads the engine, with a clear error when no binary fits this host.
 export { bindingTarget, syncWorkingDir } from './binding'
-export { MemoryRuleManager, defaultSources, readRuleToolDefinition, projectRoot } from './manager'
-export type { MemoryRuleManagerOptions, ActiveRulesSplit, ActiveRulesOptions, SourceName, ReadRuleToolDefinition } from './manager'
+export { RuleManager, defaultSources, readRuleToolDefinition, projectRoot, sourceNames } from './manager'
+export type { RuleManagerOptions, ActiveRulesSplit, ActiveRulesOptions, SourceName, FormatName, ReadRuleToolDefinition } from './manager'
 export { contextFilesFromMessages, filesOfMessage, lastUserText, userText, normalizeFile, FILE_KEYS, FILE_LIST_KEYS } from './context'
 export { ConversationReader, fingerprint } from './conversation'
 export type { ConversationUpdate } from './conversation'

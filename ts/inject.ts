@@ -20,19 +20,19 @@
  * the prompt mentions (`@name`) is active like a topic rule.
  */
 import { ConversationReader } from './conversation'
-import { MemoryRuleManager, readRuleToolDefinition } from './manager'
-import type { MemoryRuleManagerOptions, ReadRuleToolDefinition } from './manager'
+import { RuleManager, readRuleToolDefinition } from './manager'
+import type { RuleManagerOptions, ReadRuleToolDefinition } from './manager'
 import { planRules } from './session'
 import { DeliverySession } from '../index'
 import type { MemoryRule } from '../index'
 
 export interface RuleInjectorOptions {
   /** The rule manager to use; or give `workdir` (and `homeDir`, `sources`) to make one. */
-  manager?: MemoryRuleManager
+  manager?: RuleManager
   workdir?: string
   homeDir?: string
-  sources?: MemoryRuleManagerOptions['sources']
-  /** Directories outside the workdir project rules may link into (see `MemoryRuleManagerOptions.allowDirs`). */
+  sources?: RuleManagerOptions['sources']
+  /** Directories outside the workdir project rules may link into (see `RuleManagerOptions.allowDirs`). */
   allowDirs?: string[]
   /** Default `'system-prompt'`. */
   mode?: 'system-prompt' | 'reminders'
@@ -95,7 +95,7 @@ interface Session {
 }
 
 export class RuleInjector {
-  readonly manager: MemoryRuleManager
+  readonly manager: RuleManager
   readonly #options: RuleInjectorOptions
   readonly #sessions = new Map<string, Session>()
   #reloadedAt = -Infinity
@@ -107,7 +107,7 @@ export class RuleInjector {
     this.#options = { ...options }
     this.manager =
       options.manager ??
-      new MemoryRuleManager({ workdir: options.workdir ?? process.cwd(), homeDir: options.homeDir, sources: options.sources, allowDirs: options.allowDirs })
+      new RuleManager({ workdir: options.workdir ?? process.cwd(), homeDir: options.homeDir, sources: options.sources, allowDirs: options.allowDirs })
     const manager = this.manager
     this.readRuleTool = { definition: readRuleToolDefinition(), run: (input: unknown) => manager.runReadRuleTool(input) }
   }

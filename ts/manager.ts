@@ -1,5 +1,5 @@
 /**
- * `MemoryRuleManager`: the agent SDK's rule manager, backed by the native
+ * `RuleManager`: the package's rule manager, backed by the native
  * engine. The engine compiles every rule's triggers once per discovery; a
  * per-message call sends only the files and prompt across and gets back rule
  * indices, which map to rule objects held here. Those objects are shared
@@ -9,7 +9,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 // Before '../index': loads the engine with the package's clear error (every entry and subpath).
 import './binding'
-import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot } from '../index'
+import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot, sourceNames as nativeSourceNames } from '../index'
 import type { Diagnostic, MemoryRule, ProjectRootInfo, RuleSource } from '../index'
 
 /**
@@ -27,18 +27,18 @@ export function projectRoot(dir: string, homeDir: string = homedir()): ProjectRo
  * nested `.cursor/rules`; `agents-md`: `AGENTS.md` / `CLAUDE.md`; ...), or
  * `all`. The default, `['claude', 'wave']`, is what the agent SDK reads.
  */
-export type SourceName =
-  | 'wave'
-  | 'claude'
-  | 'cursor'
-  | 'copilot'
-  | 'windsurf'
-  | 'kiro'
-  | 'cline'
-  | 'continue'
-  | 'agents-md'
-  | 'rules-yaml'
-  | 'all'
+export type SourceName = FormatName | 'all'
+
+/**
+ * A rule format's name (`'wave'`, `'cursor'`, `'agents-md'`, ...): the
+ * engine's list (`sourceNames()` at run time), typed once in the binding.
+ */
+export type FormatName = NonNullable<RuleSource['format']>
+
+/** Every format name, in the engine's order (a source may also be `'all'`). */
+export function sourceNames(): FormatName[] {
+  return nativeSourceNames()
+}
 
 /** The tool spec for reading an on-request rule: `{ name: 'read_rule', description, parameters }`. */
 export interface ReadRuleToolDefinition {
@@ -62,7 +62,7 @@ export interface ActiveRulesOptions {
   contents?: Record<string, string> | Map<string, string>
 }
 
-export interface MemoryRuleManagerOptions {
+export interface RuleManagerOptions {
   /**
    * A directory of the project. The rules and context paths are those of its
    * project root (see `findRoot`): relative context paths are relative to
@@ -128,9 +128,9 @@ export interface ActiveRulesSplit {
  */
 export const ruleHome = new WeakMap<MemoryRule, { engine: RuleEngine; generation: number; index: number }>()
 
-export class MemoryRuleManager {
+export class RuleManager {
   readonly #engine: RuleEngine
-  readonly #options: MemoryRuleManagerOptions
+  readonly #options: RuleManagerOptions
   #rules: MemoryRule[] = []
   #conditional: boolean[] = []
   #unconditional: MemoryRule[] = []
@@ -149,9 +149,9 @@ export class MemoryRuleManager {
   /** The engine's generation the fields above were fetched at. */
   #engineGeneration = 0
 
-  constructor(options: MemoryRuleManagerOptions) {
+  constructor(options: RuleManagerOptions) {
     if (!options || typeof options.workdir !== 'string' || options.workdir === '') {
-      throw new TypeError('MemoryRuleManager: options.workdir must be a non-empty string')
+      throw new TypeError('RuleManager: options.workdir must be a non-empty string')
     }
     this.#options = { ...options }
     this.#engine = new RuleEngine(this.#engineOptions())

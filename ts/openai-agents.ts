@@ -25,7 +25,7 @@
  */
 import { RuleInjector, withReminders } from './inject'
 import type { PlacedReminder, RuleInjectorOptions } from './inject'
-import type { MemoryRuleManager } from './manager'
+import type { RuleManager } from './manager'
 
 /** What the SDK passes to a `callModelInputFilter` (as far as it is read here). */
 export interface CallModelInputFilterArgs {
@@ -45,7 +45,7 @@ export interface MemoryRulesInputFilter {
   <A extends CallModelInputFilterArgs>(args: A): Promise<A['modelData']>
   /** The SDK passes the items without copying them: this filter never changes them. */
   preserveInputIdentity: true
-  readonly manager: MemoryRuleManager
+  readonly manager: RuleManager
   /** The `read_rule` tool for rules offered on request: its spec, and a runner that never throws. */
   readonly readRuleTool: RuleInjector['readRuleTool']
   /** Call after the conversation was compacted: active rules are delivered again. */

@@ -27,7 +27,7 @@
  * opencode calls every export of a plugin module, so the module it loads
  * (`opencode.mjs`) exports only `WaveMemoryRules`.
  */
-import { MemoryRuleManager } from './manager'
+import { RuleManager } from './manager'
 import { MemoryStore } from './memory'
 import { collectStrings } from './session'
 import { DeliverySession, toolInputFiles } from '../index'
@@ -95,7 +95,7 @@ const filesOf = (tool: unknown, args: unknown): string[] =>
  */
 export async function createOpencodeHooks(input: OpencodePluginInput, options: { homeDir?: string } = {}): Promise<OpencodeHooks> {
   const workdir = input.directory || input.worktree || process.cwd()
-  const manager = new MemoryRuleManager({ workdir, homeDir: options.homeDir })
+  const manager = new RuleManager({ workdir, homeDir: options.homeDir })
   const memory = new MemoryStore({ workdir, homeDir: options.homeDir })
   /** Per session: what it was given (the core's session), and whether its transcript was read back. */
   const sessions = new Map<string, { delivery: DeliverySession; restored: boolean }>()

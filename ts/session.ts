@@ -19,7 +19,7 @@
 import { DeliverySession, nativePlanRules, renderHeadings, reminderIds, reminderText, stickyLine } from '../index'
 import type { MemoryRule } from '../index'
 import { ruleHome } from './manager'
-import type { MemoryRuleManager } from './manager'
+import type { RuleManager } from './manager'
 
 export { reminderText, stickyLine }
 
@@ -116,10 +116,10 @@ export function deliveredInTranscript(messages: readonly unknown[]): Set<string>
 }
 
 export class RuleSession {
-  readonly #manager: MemoryRuleManager
+  readonly #manager: RuleManager
   readonly #sessions = new Map<string, DeliverySession>()
 
-  constructor(manager: MemoryRuleManager) {
+  constructor(manager: RuleManager) {
     this.#manager = manager
   }
 

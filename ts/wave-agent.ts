@@ -18,7 +18,7 @@
  * Beyond the SDK: `getActiveRules` and `getActiveRulesSplit` take an optional
  * prompt, so topic rules fire when the SDK passes the user's message.
  */
-import { MemoryRuleManager as Engine } from './manager'
+import { RuleManager as Engine } from './manager'
 import type { Diagnostic, MemoryRule } from '../index'
 
 export type { MemoryRule, RuleMetadata as MemoryRuleMetadata } from '../index'

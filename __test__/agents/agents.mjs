@@ -76,6 +76,41 @@ export function isolatedEnv(home, extra) {
   return { ...env, ...extra }
 }
 
+/** Claude Code's environment offline: the fake model at `url`, a dummy key, no telemetry or updates; `extra` on top. */
+export function claudeEnv(home, url, extra = {}) {
+  return isolatedEnv(home, {
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: 'sk-ant-dummy',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    ...extra,
+  })
+}
+
+/**
+ * Gemini CLI's environment offline: API-key auth chosen in HOME's
+ * settings, the Gemini API at `url`, the folder trusted, no telemetry and no
+ * browser; `extra` on top.
+ */
+export function geminiEnv(home, url, extra = {}) {
+  writeTree(home, { '.gemini/settings.json': JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }) })
+  return isolatedEnv(home, {
+    GEMINI_API_KEY: 'dummy-key',
+    GOOGLE_GEMINI_BASE_URL: url,
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    GEMINI_TELEMETRY_ENABLED: 'false',
+    NO_BROWSER: 'true',
+    ...extra,
+  })
+}
+
+/** The package installed in `work` as npm leaves it: `node_modules/.bin/wave-rules` is `bin`. */
+export function installBin(work, bin) {
+  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
+  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
+}
+
 /** Writes files under `root`: `{ 'a/b.md': 'text' }`. */
 export function writeTree(root, files) {
   for (const [rel, text] of Object.entries(files)) {
@@ -83,6 +118,28 @@ export function writeTree(root, files) {
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, text)
   }
+}
+
+/** The rules the agents' tests share, by name: `rules('general', 'ts')` gives their files for `writeTree`. */
+const RULE_TEXTS = {
+  general: 'Keep functions small.\n',
+  db: '---\ntopics: [customer]\n---\nThe customer table is read-only.\n',
+  ts: '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+  api: '---\npaths: src/api/**\n---\nAPI handlers validate input.\n',
+  gen: '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
+  review: '---\npaths: src/**\nremind: every-turn\ndescription: Run the type checker before you finish.\n---\nRun `tsc --noEmit` before you finish.\n',
+}
+export function rules(...names) {
+  return Object.fromEntries(names.map((n) => [`.wave/rules/${n}.md`, RULE_TEXTS[n]]))
+}
+/** What the model receives of each shared rule (STOP: the start of the every-turn reminder at Stop). */
+export const SAID = {
+  GENERAL: '[general.md] Keep functions small.',
+  DB: '[db.md] The customer table is read-only.',
+  TS: '[ts.md] Strict TS everywhere.',
+  API: '[api.md] API handlers validate input.',
+  GEN: '[gen.md] Generated files carry a header.',
+  STOP: 'Before you end your turn',
 }
 
 /**

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count } from './fake-model.mjs'
-import { agentHarness, claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, claudeEnv, installBin, rules, SAID, claudeBinary, waveRulesBinary, run, writeTree } from './agents.mjs'
 
 const claude = claudeBinary()
 const skip = claude ? false : 'the @anthropic-ai/claude-code devDependency is not installed'
@@ -17,20 +17,12 @@ const TIMEOUT = 90_000
 const MODEL = 'claude-sonnet-4-5'
 
 const RULES = {
-  '.wave/rules/general.md': 'Keep functions small.\n',
-  '.wave/rules/db.md': '---\ntopics: [customer]\n---\nThe customer table is read-only.\n',
-  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
-  '.wave/rules/gen.md': '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
-  '.wave/rules/review.md': '---\npaths: src/**\nremind: every-turn\ndescription: Run the type checker before you finish.\n---\nRun `tsc --noEmit` before you finish.\n',
+  ...rules('general', 'db', 'ts', 'gen', 'review'),
   '.wave/rules/broken.md': '---\npaths: [src/**\n---\nnever loaded\n',
   'src/a.ts': 'export const a = 1\n',
   'src/b.ts': 'export const b = 2\n',
 }
-const GENERAL = '[general.md] Keep functions small.'
-const DB = '[db.md] The customer table is read-only.'
-const TS = '[ts.md] Strict TS everywhere.'
-const GEN = '[gen.md] Generated files carry a header.'
-const STOP = 'Before you end your turn'
+const { GENERAL, DB, TS, GEN, STOP } = SAID
 
 const h = agentHarness({ prefix: 'wave-claude-', dump: 'claude-code' })
 let bin
@@ -47,17 +39,10 @@ function project(name, files) {
   fs.mkdirSync(work, { recursive: true })
   fs.mkdirSync(home, { recursive: true })
   writeTree(work, files)
-  const env = isolatedEnv(home, {
-    ANTHROPIC_BASE_URL: h.server.url,
-    ANTHROPIC_API_KEY: 'sk-ant-dummy',
-    DISABLE_TELEMETRY: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-  })
+  const env = claudeEnv(home, h.server.url)
   // The package installed in the project, as npm leaves it: the hooks run
   // "$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules from .claude/settings.json.
-  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
-  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
+  installBin(work, bin)
   const installed = execFileSync(bin, ['hook', 'install'], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed wave-rules hooks .*\.claude\/settings\.json\n/)
   assert.match(installed, /safe to commit/)

@@ -4,35 +4,26 @@
 // headless against the fake model server, in a project where the package is
 // installed (node_modules/.bin/wave-rules, here the built binary). What the
 // plugin's hooks and server gave reached the model, recorded by the server.
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { startFakeModel, count } from './fake-model.mjs'
-import { claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree, repo } from './agents.mjs'
+import { count } from './fake-model.mjs'
+import { agentHarness, claudeEnv, installBin, claudeBinary, waveRulesBinary, run, isolatedEnv, writeTree, repo, rules, SAID } from './agents.mjs'
 
 const claude = claudeBinary()
 const skip = claude ? false : 'the @anthropic-ai/claude-code devDependency is not installed'
 const TIMEOUT = 90_000
-const GENERAL = '[general.md] Keep functions small.'
-const TS = '[ts.md] Strict TS everywhere.'
+const { GENERAL, TS } = SAID
 
-let root, server, bin
+const h = agentHarness({ prefix: 'wave-claude-plugin-', dump: 'claude-plugin' })
+let bin
 before(async () => {
   if (skip) return
   bin = waveRulesBinary()
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-claude-plugin-'))
-  server = await startFakeModel({ workdir: root })
-})
-after(async () => {
-  if (server && process.env.WAVE_AGENTS_DUMP) {
-    fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })
-    fs.writeFileSync(path.join(process.env.WAVE_AGENTS_DUMP, 'claude-plugin.json'), JSON.stringify(server.requests, null, 1))
-  }
-  await server?.close()
-  if (root) fs.rmSync(root, { recursive: true, force: true })
+  await h.start()
 })
 
 test('the plugin manifest, hooks and marketplace name no path of one machine', () => {
@@ -57,34 +48,25 @@ test('the plugin manifest, hooks and marketplace name no path of one machine', (
 })
 
 test('Claude Code loads the plugin: its hooks and its MCP server reach the model', { skip, timeout: 2 * TIMEOUT }, async () => {
-  const work = path.join(root, 'work')
-  const home = path.join(root, 'home')
+  const work = path.join(h.root, 'work')
+  const home = path.join(h.root, 'home')
   fs.mkdirSync(home, { recursive: true })
   writeTree(work, {
-    '.wave/rules/general.md': 'Keep functions small.\n',
-    '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+    ...rules('general', 'ts'),
     'src/a.ts': 'export const a = 1\n',
   })
   // The package installed in the project, as npm leaves it.
-  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
-  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
-  const env = isolatedEnv(home, {
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'sk-ant-dummy',
-    DISABLE_TELEMETRY: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    ENABLE_TOOL_SEARCH: 'false',
-  })
-  server.setWorkdir(work)
-  const first = server.requests.length
+  installBin(work, bin)
+  const env = claudeEnv(home, h.server.url, { ENABLE_TOOL_SEARCH: 'false' })
+  h.server.setWorkdir(work)
+  const first = h.server.requests.length
   const r = await run(
     claude,
     ['-p', 'look at READ:src/a.ts', '--plugin-dir', path.join(repo, 'claude-plugin'), '--model', 'claude-sonnet-4-5', '--output-format', 'json', '--permission-mode', 'acceptEdits'],
     { cwd: work, env, timeout: TIMEOUT },
   )
   assert.ok(!r.timedOut, `claude timed out\n${r.stderr}`)
-  const main = server.requests.slice(first).filter((q) => q.path.includes('/messages') && (q.body.tools ?? []).length > 0)
+  const main = h.server.requests.slice(first).filter((q) => q.path.includes('/messages') && (q.body.tools ?? []).length > 0)
   assert.ok(main.length >= 2, `a tool call and an answer, got ${main.length}\n${r.stdout}\n${r.stderr}`)
   // SessionStart (the plugin's hook) gave the always-on rule before any file.
   assert.equal(count(main[0].body, GENERAL), 1, 'the always-on rule from the plugin\'s SessionStart hook')

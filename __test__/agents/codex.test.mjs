@@ -8,67 +8,49 @@
 // `--dangerously-bypass-hook-trust` (automation that vets its hooks), which
 // a user replaces by trusting the hooks once in `codex`. Assertions are on
 // what reached the model: Codex gives hook context as developer messages.
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { startFakeModel, count } from './fake-model.mjs'
-import { codexBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { count } from './fake-model.mjs'
+import { agentHarness, rules, SAID, codexBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const codex = codexBinary()
 const skip = codex ? false : 'the @openai/codex devDependency is not installed for this platform'
 const TIMEOUT = 90_000
 
-const RULES = {
-  '.wave/rules/general.md': 'Keep functions small.\n',
-  '.wave/rules/db.md': '---\ntopics: [customer]\n---\nThe customer table is read-only.\n',
-  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
-  '.wave/rules/gen.md': '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
-  'src/a.ts': 'export const a = 1\n',
-}
-const GENERAL = '[general.md] Keep functions small.'
-const DB = '[db.md] The customer table is read-only.'
-const TS = '[ts.md] Strict TS everywhere.'
-const GEN = '[gen.md] Generated files carry a header.'
+const RULES = { ...rules('general', 'db', 'ts', 'gen'), 'src/a.ts': 'export const a = 1\n' }
+const { GENERAL, DB, TS, GEN } = SAID
 
-let root, server, bin
+const h = agentHarness({ prefix: 'wave-codex-', dump: 'codex' })
+let bin
 before(async () => {
   if (skip) return
   bin = waveRulesBinary()
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-codex-'))
-  server = await startFakeModel({ workdir: root })
-})
-after(async () => {
-  if (server && process.env.WAVE_AGENTS_DUMP) {
-    fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })
-    fs.writeFileSync(path.join(process.env.WAVE_AGENTS_DUMP, 'codex.json'), JSON.stringify(server.requests, null, 1))
-  }
-  await server?.close()
-  if (root) fs.rmSync(root, { recursive: true, force: true })
+  await h.start()
 })
 
 test('Codex: rules reach the model through its hooks, path rules from shell reads and writes, once per session', { skip, timeout: 3 * TIMEOUT }, async () => {
-  const work = path.join(root, 'work')
-  const home = path.join(root, 'home')
+  const work = path.join(h.root, 'work')
+  const home = path.join(h.root, 'home')
   fs.mkdirSync(path.join(home, '.codex'), { recursive: true })
   writeTree(work, RULES)
-  const env = isolatedEnv(home, { WAVE_RULES_STATE_DIR: path.join(root, 'state'), CODEX_HOME: path.join(home, '.codex') })
+  const env = isolatedEnv(home, { WAVE_RULES_STATE_DIR: path.join(h.root, 'state'), CODEX_HOME: path.join(home, '.codex') })
   // The test runs the debug binary by its path; a project uses the portable default.
   const installed = execFileSync(bin, ['hook', 'install', '--agent', 'codex', '--command', bin], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed the wave-rules hooks for codex/)
   assert.match(installed, /trust/)
-  server.setWorkdir(work)
+  h.server.setWorkdir(work)
   const r = await run(codex, [
     'exec', '--trust', '--dangerously-bypass-hook-trust', '--skip-git-repo-check',
     '-c', 'model_provider=fake',
-    '-c', `model_providers.fake={name="fake",base_url="${server.url}/v1",wire_api="responses"}`,
+    '-c', `model_providers.fake={name="fake",base_url="${h.server.url}/v1",wire_api="responses"}`,
     '-m', 'fake-model',
     'fix the customer query READ:src/a.ts READ:src/a.ts WRITE:gen/new.ts',
   ], { cwd: work, env, timeout: TIMEOUT })
   assert.ok(!r.timedOut, `codex timed out\n${r.stderr}`)
-  const main = server.requests.filter((q) => q.path.includes('/responses'))
+  const main = h.server.requests.filter((q) => q.path.includes('/responses'))
   assert.ok(fs.existsSync(path.join(work, 'gen/new.ts')), `the shell write was not done\n${r.stdout}\n${r.stderr}`)
   assert.ok(main.length >= 4, `three shell calls and an answer, got ${main.length}\n${r.stderr}`)
   const first = main[0].body

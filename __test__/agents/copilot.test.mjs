@@ -5,71 +5,52 @@
 // .github/hooks/wave-rules.json and the folder trusted in
 // ~/.copilot/config.json (its trust step). Copilot gives a native hook's
 // top-level additionalContext to the model; assertions are on what reached it.
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { startFakeModel, count } from './fake-model.mjs'
-import { copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { count } from './fake-model.mjs'
+import { agentHarness, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const copilot = copilotBinary()
 const skip = copilot ? false : 'the @github/copilot devDependency is not installed for this platform'
 const TIMEOUT = 120_000
 
 const RULES = {
-  '.wave/rules/general.md': 'Keep functions small.\n',
-  '.wave/rules/db.md': '---\ntopics: [customer]\n---\nThe customer table is read-only.\n',
-  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
-  '.wave/rules/api.md': '---\npaths: src/api/**\n---\nAPI handlers validate input.\n',
-  '.wave/rules/gen.md': '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
-  '.wave/rules/review.md': '---\npaths: src/**\nremind: every-turn\ndescription: Run the type checker before you finish.\n---\nRun `tsc --noEmit` before you finish.\n',
+  ...rules('general', 'db', 'ts', 'api', 'gen', 'review'),
   'src/a.ts': 'export const a = 1\n',
   'src/api/customers.ts': 'export const c = 1\n',
   // Copilot's create needs the directory.
   'gen/README': 'generated files\n',
 }
-const GENERAL = '[general.md] Keep functions small.'
-const DB = '[db.md] The customer table is read-only.'
-const TS = '[ts.md] Strict TS everywhere.'
-const API = '[api.md] API handlers validate input.'
-const GEN = '[gen.md] Generated files carry a header.'
-const STOP = 'Before you end your turn'
+const { GENERAL, DB, TS, API, GEN, STOP } = SAID
 
-let root, server, bin
+const h = agentHarness({ prefix: 'wave-copilot-', dump: 'copilot' })
+let bin
 before(async () => {
   if (skip) return
   bin = waveRulesBinary()
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-copilot-'))
-  server = await startFakeModel({ workdir: root })
-})
-after(async () => {
-  if (server && process.env.WAVE_AGENTS_DUMP) {
-    fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })
-    fs.writeFileSync(path.join(process.env.WAVE_AGENTS_DUMP, 'copilot.json'), JSON.stringify(server.requests, null, 1))
-  }
-  await server?.close()
-  if (root) fs.rmSync(root, { recursive: true, force: true })
+  await h.start()
 })
 
 test('Copilot CLI: rules reach the model through its native hooks, path rules after view, bash and create, once per session', { skip, timeout: 2 * TIMEOUT }, async () => {
-  const work = path.join(root, 'work')
-  const home = path.join(root, 'home')
+  const work = path.join(h.root, 'work')
+  const home = path.join(h.root, 'home')
   writeTree(work, RULES)
   writeTree(home, { '.copilot/config.json': JSON.stringify({ trusted_folders: [work] }) })
   const env = isolatedEnv(home, {
     COPILOT_OFFLINE: 'true',
-    COPILOT_PROVIDER_BASE_URL: `${server.url}/v1`,
+    COPILOT_PROVIDER_BASE_URL: `${h.server.url}/v1`,
     COPILOT_MODEL: 'gpt-4.1',
-    WAVE_RULES_STATE_DIR: path.join(root, 'state'),
+    WAVE_RULES_STATE_DIR: path.join(h.root, 'state'),
   })
   const installed = execFileSync(bin, ['hook', 'install', '--agent', 'copilot', '--command', bin], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed the wave-rules hooks for copilot/)
-  server.setWorkdir(work)
+  h.server.setWorkdir(work)
   const r = await run(copilot, ['-p', 'fix the customer query READ:src/a.ts READ:src/a.ts CAT:src/api/customers.ts WRITE:gen/new.ts', '--allow-all-tools'], { cwd: work, env, timeout: TIMEOUT })
   assert.ok(!r.timedOut, `copilot timed out\n${r.stderr}`)
-  const main = server.requests.filter((q) => q.path.includes('/chat/completions') && (q.body.tools ?? []).length > 0)
+  const main = h.server.requests.filter((q) => q.path.includes('/chat/completions') && (q.body.tools ?? []).length > 0)
   assert.ok(fs.existsSync(path.join(work, 'gen/new.ts')), `the create was not done\n${r.stdout}\n${r.stderr}`)
   assert.ok(main.length >= 5, `four tool calls and an answer, got ${main.length}\n${r.stdout}\n${r.stderr}`)
   const first = main[0].body

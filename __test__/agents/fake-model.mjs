@@ -122,32 +122,6 @@ function responses(body, res, workdir) {
   ])
 }
 
-/** Gemini's contents as chat-like messages for `nextStep`. */
-function geminiMessages(contents) {
-  const out = []
-  for (const c of contents ?? []) {
-    const parts = c.parts ?? []
-    if (c.role === 'model') {
-      const calls = parts.filter((p) => p.functionCall).length
-      if (calls) out.push({ role: 'assistant', content: Array.from({ length: calls }, () => ({ type: 'tool_use' })) })
-    } else {
-      const text = parts.filter((p) => typeof p.text === 'string').map((p) => p.text).join('\n')
-      if (text) out.push({ role: 'user', content: text })
-    }
-  }
-  return out
-}
-
-function gemini(body, url, res, workdir) {
-  const toolNames = (body.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name))
-  const step = nextStep(geminiMessages(body.contents), toolNames, workdir, 'gemini')
-  const part = step.tool ? { functionCall: { name: step.tool.name, args: step.tool.input } } : { text: step.text }
-  const chunk = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } }
-  if (url.includes('alt=sse')) return sse(res, [[null, chunk]])
-  res.writeHead(200, { 'content-type': 'application/json' })
-  res.end(JSON.stringify(url.includes('streamGenerateContent') ? [chunk] : chunk))
-}
-
 function sse(res, events) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   for (const [event, data] of events) res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`)
@@ -263,11 +237,6 @@ export async function startFakeModel({ workdir }) {
         else if (req.method === 'POST' && /:(stream)?[gG]enerateContent|:countTokens/.test(url)) gemini(url, body, res, server.workdir)
         else if (req.method === 'POST' && url.includes('/chat/completions')) openai(body, res, server.workdir)
         else if (req.method === 'POST' && url.includes('/responses')) responses(body, res, server.workdir)
-        else if (req.method === 'POST' && /:(stream)?generateContent/i.test(url)) gemini(body, url, res, server.workdir)
-        else if (req.method === 'POST' && url.includes(':countTokens')) {
-          res.writeHead(200, { 'content-type': 'application/json' })
-          res.end(JSON.stringify({ totalTokens: 10 }))
-        }
         else if (url.includes('/models')) {
           res.writeHead(200, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', type: 'model', display_name: 'Fake' }] }))

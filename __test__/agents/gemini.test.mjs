@@ -6,69 +6,46 @@
 // Gemini marks MCP tool results as untrusted; hook output arrives as trusted
 // `<hook_context>`, so the rules go through the hooks. Assertions are on
 // what reached the model.
-import { test, before, after } from 'node:test'
+import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { startFakeModel, count } from './fake-model.mjs'
-import { geminiScript, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { count } from './fake-model.mjs'
+import { agentHarness, geminiEnv, rules, SAID, geminiScript, waveRulesBinary, run, writeTree } from './agents.mjs'
 
 const gemini = geminiScript()
 const skip = gemini ? false : 'the @google/gemini-cli devDependency is not installed'
 const TIMEOUT = 120_000
 
 const RULES = {
-  '.wave/rules/general.md': 'Keep functions small.\n',
-  '.wave/rules/db.md': '---\ntopics: [customer]\n---\nThe customer table is read-only.\n',
-  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
-  '.wave/rules/api.md': '---\npaths: src/api/**\n---\nAPI handlers validate input.\n',
-  '.wave/rules/gen.md': '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
+  ...rules('general', 'db', 'ts', 'api', 'gen'),
   'src/a.ts': 'export const a = 1\n',
   'src/api/customers.ts': 'export const c = 1\n',
 }
-const GENERAL = '[general.md] Keep functions small.'
-const DB = '[db.md] The customer table is read-only.'
-const TS = '[ts.md] Strict TS everywhere.'
-const API = '[api.md] API handlers validate input.'
-const GEN = '[gen.md] Generated files carry a header.'
+const { GENERAL, DB, TS, API, GEN } = SAID
 
-let root, server, bin
+const h = agentHarness({ prefix: 'wave-gemini-', dump: 'gemini' })
+let bin
 before(async () => {
   if (skip) return
   bin = waveRulesBinary()
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-gemini-'))
-  server = await startFakeModel({ workdir: root })
-})
-after(async () => {
-  if (server && process.env.WAVE_AGENTS_DUMP) {
-    fs.mkdirSync(process.env.WAVE_AGENTS_DUMP, { recursive: true })
-    fs.writeFileSync(path.join(process.env.WAVE_AGENTS_DUMP, 'gemini.json'), JSON.stringify(server.requests, null, 1))
-  }
-  await server?.close()
-  if (root) fs.rmSync(root, { recursive: true, force: true })
+  await h.start()
 })
 
 test('Gemini CLI: rules reach the model as hook context, path rules after its file tools and its shell, once per session', { skip, timeout: 2 * TIMEOUT }, async () => {
-  const work = path.join(root, 'work')
-  const home = path.join(root, 'home')
+  const work = path.join(h.root, 'work')
+  const home = path.join(h.root, 'home')
   writeTree(work, RULES)
-  writeTree(home, { '.gemini/settings.json': JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }) })
-  const env = isolatedEnv(home, {
-    GEMINI_API_KEY: 'dummy',
-    GOOGLE_GEMINI_BASE_URL: server.url,
-    GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    WAVE_RULES_STATE_DIR: path.join(root, 'state'),
-  })
+  const env = geminiEnv(home, h.server.url, { WAVE_RULES_STATE_DIR: path.join(h.root, 'state') })
   const installed = execFileSync(bin, ['hook', 'install', '--agent', 'gemini', '--command', bin], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed the wave-rules hooks for gemini/)
-  server.setWorkdir(work)
+  h.server.setWorkdir(work)
   const r = await run(process.execPath, [gemini, '-m', 'gemini-2.5-pro', '--yolo', '-p',
     'fix the customer query READ:src/a.ts READ:src/a.ts CAT:src/api/customers.ts WRITE:gen/new.ts'], { cwd: work, env, timeout: TIMEOUT })
   assert.ok(!r.timedOut, `gemini timed out\n${r.stderr}`)
   assert.doesNotMatch(r.stdout + r.stderr, /Hook execution error|failed for event/, 'no hook failed')
-  const main = server.requests.filter((q) => /generateContent/i.test(q.path) && (q.body.tools ?? []).length > 0)
+  const main = h.server.requests.filter((q) => /generateContent/i.test(q.path) && (q.body.tools ?? []).length > 0)
   assert.ok(fs.existsSync(path.join(work, 'gen/new.ts')), `the write was not done\n${r.stdout}\n${r.stderr}`)
   assert.ok(main.length >= 5, `four tool calls and an answer, got ${main.length}\n${r.stderr}`)
   const first = main[0].body

@@ -12,21 +12,19 @@ import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { count, callDirective, texts } from './fake-model.mjs'
-import { agentHarness, claudeBinary, opencodeBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, claudeEnv, installBin, claudeBinary, opencodeBinary, waveRulesBinary, run, isolatedEnv, writeTree, rules, SAID } from './agents.mjs'
 
 const require = createRequire(import.meta.url)
 const claude = claudeBinary()
 const opencode = opencodeBinary()
 const TIMEOUT = 120_000
+const { GENERAL, TS } = SAID
 
 const RULES = {
-  '.wave/rules/general.md': 'Keep functions small.\n',
-  '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
+  ...rules('general', 'ts'),
   '.wave/rules/py.md': '---\npaths: "**/*.py"\n---\nType hints on every function.\n',
   'src/a.ts': 'export const a = 1\n',
 }
-const GENERAL = '[general.md] Keep functions small.'
-const TS = '[ts.md] Strict TS everywhere.'
 const PY = '[py.md]'
 const NOTE = 'Build with npm run build; the tests need it.'
 const PROMPT = `edit src/a.ts ${callDirective('rules_for_files', { paths: ['src/a.ts'] })} ${callDirective('memory_write', { topic: 'build', content: NOTE })}`
@@ -47,8 +45,7 @@ function project(name, extra = {}) {
   // The package installed in the project, as npm leaves it: `mcp install`
   // writes the portable entry (the project's node_modules/.bin/wave-rules
   // through the client's project variable, or relative to the project).
-  fs.mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
-  fs.symlinkSync(bin, path.join(work, 'node_modules/.bin/wave-rules'))
+  installBin(work, bin)
   h.server.setWorkdir(work)
   return { work, home }
 }
@@ -76,16 +73,9 @@ function toolResults(body) {
 
 test('Claude Code: installed with `mcp install --client claude`, the rules and the memory tool reach the model', { skip: claude ? false : 'no @anthropic-ai/claude-code', timeout: 2 * TIMEOUT }, async () => {
   const { work, home } = project('claude')
-  const env = isolatedEnv(home, {
-    ANTHROPIC_BASE_URL: h.server.url,
-    ANTHROPIC_API_KEY: 'sk-ant-dummy',
-    DISABLE_TELEMETRY: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    // Claude Code defers MCP tools behind its ToolSearch tool by default (the
-    // model searches, then calls); the scripted model calls them directly.
-    ENABLE_TOOL_SEARCH: 'false',
-  })
+  // Claude Code defers MCP tools behind its ToolSearch tool by default (the
+  // model searches, then calls); the scripted model calls them directly.
+  const env = claudeEnv(home, h.server.url, { ENABLE_TOOL_SEARCH: 'false' })
   const installed = execFileSync(bin, ['mcp', 'install', '--client', 'claude'], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed the wave-rules MCP server for claude/)
   assert.equal(JSON.parse(fs.readFileSync(path.join(work, '.mcp.json'), 'utf8')).mcpServers['wave-rules'].command, '${CLAUDE_PROJECT_DIR:-.}/node_modules/.bin/wave-rules')

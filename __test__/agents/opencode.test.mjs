@@ -11,7 +11,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { count } from './fake-model.mjs'
-import { agentHarness, opencodeBinary, repo, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, opencodeBinary, repo, run, isolatedEnv, writeTree, rules, SAID } from './agents.mjs'
 
 const opencode = opencodeBinary()
 const built = fs.existsSync(path.join(repo, 'dist/opencode.js'))
@@ -19,10 +19,8 @@ const skip = !opencode ? 'the opencode-ai devDependency is not installed' : !bui
 // The first run in a fresh HOME installs @opencode-ai/plugin from the npm
 // registry (15-20 s); opencode retries an unreachable model without end.
 const TIMEOUT = 120_000
+const { GENERAL, TS, GEN } = SAID
 
-const GENERAL = '[general.md] Keep functions small.'
-const TS = '[ts.md] Strict TS everywhere.'
-const GEN = '[gen.md] Generated files carry a header.'
 
 const h = agentHarness({ prefix: 'wave-opencode-', dump: 'opencode' })
 let work, env
@@ -33,9 +31,7 @@ before(async () => {
   const home = path.join(h.root, 'home')
   fs.mkdirSync(home, { recursive: true })
   writeTree(work, {
-    '.wave/rules/general.md': 'Keep functions small.\n',
-    '.wave/rules/ts.md': '---\npaths: src/**/*.ts\n---\nStrict TS everywhere.\n',
-    '.wave/rules/gen.md': '---\npaths: gen/**\n---\nGenerated files carry a header.\n',
+    ...rules('general', 'ts', 'gen'),
     'src/a.ts': 'export const a = 1\n',
     'src/b.ts': 'export const b = 2\n',
     // The plugin line a user adds: a file in .opencode/plugin/ re-exporting ours.

@@ -98,7 +98,8 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         let single = matches!(
             root.format,
             Format::Copilot | Format::Cline | Format::RulesYaml | Format::Cursor | Format::Windsurf
-        );
+        ) || (root.format == Format::Claude
+            && root.dir.file_name().is_some_and(|n| n == "CLAUDE.md"));
         if single && real.is_file() && root.format.is_rule_file(&root.dir) {
             let name = root
                 .dir
@@ -107,7 +108,10 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
                 .unwrap_or_default();
             // A file of several rules is no rule itself: its rules' ids are
             // its own, so the user's and the project's file both load.
-            let name = if root.format == Format::RulesYaml {
+            // A user's single file (`~/.claude/CLAUDE.md`, Copilot CLI's
+            // `~/.copilot/copilot-instructions.md`) must not collide with the
+            // project's file of the same name either.
+            let name = if root.format == Format::RulesYaml || root.scope == Scope::User {
                 format!("{}/{name}", root.scope)
             } else {
                 name
@@ -475,7 +479,8 @@ pub(crate) fn read_and_parse(found: &Found) -> (Option<String>, formats::Parsed)
                 .strip_prefix(&format!("{}:", found.format.as_str()))
                 .unwrap_or(&found.id);
             let directory = match found.format {
-                Format::Cursor | Format::AgentsMd => nested::directory_of(rel),
+                Format::Cursor => nested::cursor_directory_of(rel),
+                Format::AgentsMd => nested::directory_of(rel),
                 _ => None,
             };
             let input = formats::Input {

@@ -108,8 +108,12 @@ impl Format {
             Format::Wave | Format::Claude | Format::Kiro | Format::Continue => ext("md"),
             Format::Cursor => ext("mdc") || name == ".cursorrules",
             Format::Windsurf => ext("md") || name == ".windsurfrules",
+            // `copilot-instructions.md` only as the repository (or Copilot
+            // CLI's user) file: inside `.github/instructions` Copilot reads
+            // only `NAME.instructions.md`.
             Format::Copilot => {
-                name.ends_with(".instructions.md") || name == COPILOT_REPOSITORY_FILE
+                name.ends_with(".instructions.md")
+                    || name == COPILOT_REPOSITORY_FILE && is_copilot_home(path)
             }
             Format::Cline => ext("md") || ext("txt") || name == ".clinerules",
             Format::AgentsMd => AGENTS_MD_FILE_NAMES.contains(&name.as_ref()),
@@ -159,8 +163,13 @@ impl Format {
                 (".wave/rules", Scope::User),
                 (".wave/rules", Scope::Project),
             ],
+            // The memory files (always on) when `claude` is named; the
+            // agent SDK's own sources ([`crate::Config::default_sources`])
+            // stay the rules directories.
             Format::Claude => &[
+                (".claude/CLAUDE.md", Scope::User),
                 (".claude/rules", Scope::User),
+                (".claude/CLAUDE.md", Scope::Project),
                 (".claude/rules", Scope::Project),
             ],
             Format::Cursor => &[
@@ -169,18 +178,28 @@ impl Format {
                 (".cursor/rules", Scope::Project),
             ],
             Format::Copilot => &[
+                // Copilot CLI's user file.
+                (".copilot/copilot-instructions.md", Scope::User),
                 (".github/copilot-instructions.md", Scope::Project),
                 (".github/instructions", Scope::Project),
             ],
+            // `.devin/rules` is the renamed folder; `.windsurf/rules` is
+            // still read (a rule of the same name there is overridden).
             Format::Windsurf => &[
+                (".codeium/windsurf/memories/global_rules.md", Scope::User),
                 (".windsurfrules", Scope::Project),
                 (".windsurf/rules", Scope::Project),
+                (".devin/rules", Scope::Project),
             ],
             Format::Kiro => &[
                 (".kiro/steering", Scope::User),
                 (".kiro/steering", Scope::Project),
             ],
-            Format::Cline => &[(".clinerules", Scope::Project)],
+            Format::Cline => &[
+                ("Documents/Cline/Rules", Scope::User),
+                (".agents/AGENTS.md", Scope::User),
+                (".clinerules", Scope::Project),
+            ],
             Format::Continue => &[(".continue/rules", Scope::Project)],
             Format::AgentsMd => &[(".", Scope::Project)],
             Format::RulesYaml => &[
@@ -307,4 +326,13 @@ pub fn formats_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Format>, String> 
         .copied()
         .filter(|f| wanted.contains(f))
         .collect())
+}
+
+/// Whether `path` (a `copilot-instructions.md`) is where Copilot reads it:
+/// in `.github` (the repository file) or `.copilot` (Copilot CLI's user
+/// file), not inside `.github/instructions`.
+fn is_copilot_home(path: &Path) -> bool {
+    path.parent()
+        .and_then(|p| p.file_name())
+        .is_some_and(|d| d == ".github" || d == ".copilot")
 }

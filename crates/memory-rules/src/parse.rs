@@ -762,6 +762,10 @@ pub(crate) enum Split {
     Whole,
 }
 
+/// The end of a misspelled-key message before `formats::parse` knows what the
+/// rule became (a rules file of several rules keeps it).
+pub(crate) const TYPO_TAIL: &str = ", so this rule is activated as if it did not have it";
+
 /// The keys of the other formats that decide when a rule is active (a
 /// `description` alone makes a Cursor, Copilot or Continue rule on request).
 const ACTIVATION_KEYS: [&str; 10] = [
@@ -944,7 +948,7 @@ impl<'a> Context<'a> {
                     format!(
                         "unknown key '{key}': did you mean '{meant}'? {} ignores '{key}'{}",
                         format.tool(),
-                        crate::formats::TYPO_TAIL
+                        TYPO_TAIL
                     ),
                 ),
                 Some(meant) => self.report(

@@ -368,12 +368,23 @@ fn the_default_sources_are_the_agent_sdks_four_in_override_order() {
             ),
         ]
     );
-    // The same four, by name: what the agent SDK reads.
-    let named = Config::named(
+    // The same four by name, plus Claude Code's memory files (always on),
+    // which `claude` named explicitly also reads.
+    let mut named = Config::named(
         t.workdir(),
         t.home(),
         &memory_rules::formats_named(&memory_rules::DEFAULT_SOURCE_NAMES).unwrap(),
     );
+    let memory: Vec<_> = named
+        .sources
+        .iter()
+        .filter(|s| s.dir.ends_with(".claude/CLAUDE.md"))
+        .map(|s| s.scope)
+        .collect();
+    assert_eq!(memory, [Scope::User, Scope::Project]);
+    named
+        .sources
+        .retain(|s| !s.dir.ends_with(".claude/CLAUDE.md"));
     assert_eq!(named, c);
 }
 

@@ -238,6 +238,51 @@ fn nested_cursor_rules_apply_under_their_directory() {
 }
 
 #[test]
+fn subfolders_of_cursor_rules_are_organisation_not_scope() {
+    let t = Tree::new();
+    let w = t.workdir();
+    t.write(
+        w.join(".cursor/rules/team/backend/always.mdc"),
+        "---\nalwaysApply: true\n---\nBackend team always.",
+    );
+    t.write(
+        w.join(".cursor/rules/team/backend/ts.mdc"),
+        "---\nglobs: \"src/**/*.ts\"\n---\nTS.",
+    );
+    t.write(
+        w.join("team/backend/.cursor/rules/nested.mdc"),
+        "---\nalwaysApply: true\n---\nReally scoped.",
+    );
+    let l = load(&t, &[Format::Cursor]);
+    let always = l.rules.find("cursor:team/backend/always.mdc").unwrap();
+    assert_eq!(always.metadata.directory, None);
+    assert_eq!(always.metadata.paths, None);
+    let ts = l.rules.find("cursor:team/backend/ts.mdc").unwrap();
+    assert_eq!(
+        ts.metadata.paths.as_deref(),
+        Some(&["src/**/*.ts".to_string()][..])
+    );
+    assert_eq!(
+        active(&l, &["README.md"], None),
+        ["cursor:team/backend/always.mdc"]
+    );
+    assert_eq!(
+        active(&l, &["src/a.ts"], None),
+        [
+            "cursor:team/backend/always.mdc",
+            "cursor:team/backend/ts.mdc"
+        ]
+    );
+    assert_eq!(
+        active(&l, &["team/backend/x.rs"], None),
+        [
+            "cursor:team/backend/always.mdc",
+            "cursor:team/backend/.cursor/rules/nested.mdc"
+        ]
+    );
+}
+
+#[test]
 fn copilot_instructions() {
     let t = Tree::new();
     let g = t.workdir().join(".github");
@@ -446,16 +491,18 @@ fn cline_rules() {
         "---\npaths: \"docs/**\"\n---\nA string.",
     );
     let l = load(&t, &[Format::Cline]);
+    // A `paths` string is ignored by Cline (fail-open): always on.
     assert_eq!(
         active(&l, &[], None),
-        ["cline:always.md", "cline:notes.txt"]
+        ["cline:always.md", "cline:notes.txt", "cline:string.md"]
     );
     assert_eq!(
         active(&l, &["src/a.ts"], None),
         [
             "cline:always.md",
             "cline:deep/er/paths.md",
-            "cline:notes.txt"
+            "cline:notes.txt",
+            "cline:string.md"
         ]
     );
     assert_eq!(
@@ -774,4 +821,104 @@ fn every_format_side_by_side_in_one_project() {
     assert_eq!(common::ids(&d), ["project:claude.md", "project:style.md"]);
     // Ids are stable across runs.
     assert_eq!(common::ids(&load(&t, &all)), common::ids(&l));
+}
+
+#[test]
+fn every_place_each_tool_reads() {
+    let t = Tree::new();
+    let (w, h) = (t.workdir(), t.home());
+    t.write(
+        h.join(".copilot/copilot-instructions.md"),
+        "Copilot CLI user.",
+    );
+    t.write(w.join(".github/copilot-instructions.md"), "Repository.");
+    t.write(
+        h.join(".codeium/windsurf/memories/global_rules.md"),
+        "Windsurf global.",
+    );
+    t.write(
+        w.join(".devin/rules/new.md"),
+        "---\ntrigger: always_on\n---\nDevin folder.",
+    );
+    t.write(
+        w.join(".windsurf/rules/old.md"),
+        "---\ntrigger: always_on\n---\nLegacy folder.",
+    );
+    t.write(h.join("Documents/Cline/Rules/g.md"), "Cline global.");
+    t.write(h.join(".agents/AGENTS.md"), "Global AGENTS.md.");
+    t.write(h.join(".claude/CLAUDE.md"), "User memory.");
+    t.write(w.join(".claude/CLAUDE.md"), "Project memory.");
+    let l = load(
+        &t,
+        &[
+            Format::Copilot,
+            Format::Windsurf,
+            Format::Cline,
+            Format::Claude,
+        ],
+    );
+    let on = active(&l, &["README.md"], None);
+    for id in [
+        "copilot:user/copilot-instructions.md",
+        "copilot:copilot-instructions.md",
+        "windsurf:user/global_rules.md",
+        "windsurf:new.md",
+        "windsurf:old.md",
+        "cline:g.md",
+        "cline:user/AGENTS.md",
+        "user/CLAUDE.md",
+        "CLAUDE.md",
+    ] {
+        assert!(on.iter().any(|x| x == id), "{id} not read: {on:?}");
+    }
+    // The agent SDK's default sources stay the rules directories.
+    let sdk = memory_rules::load(&Config::with_home(t.workdir(), t.home()));
+    assert!(sdk.rules.rules().is_empty(), "{:?}", common::ids(&sdk));
+}
+
+#[test]
+fn copilot_instructions_md_inside_instructions_is_not_the_repository_file() {
+    let t = Tree::new();
+    let w = t.workdir();
+    t.write(w.join(".github/copilot-instructions.md"), "The real one.");
+    t.write(
+        w.join(".github/instructions/copilot-instructions.md"),
+        "Not read by Copilot.",
+    );
+    t.write(
+        w.join(".github/instructions/ts.instructions.md"),
+        "---\napplyTo: \"**/*.ts\"\n---\nTS.",
+    );
+    let l = load(&t, &[Format::Copilot]);
+    assert_eq!(
+        common::ids(&l),
+        [
+            "project:copilot:copilot-instructions.md",
+            "project:copilot:ts.instructions.md"
+        ]
+    );
+    assert_eq!(
+        l.rules
+            .find("copilot:copilot-instructions.md")
+            .unwrap()
+            .content,
+        "The real one."
+    );
+}
+
+#[test]
+fn cline_paths_that_is_not_a_list_is_ignored_and_the_rule_always_on() {
+    let t = Tree::new();
+    let w = t.workdir();
+    t.write(
+        w.join(".clinerules/s.md"),
+        "---\npaths: src/**/*.ts\n---\nString paths.",
+    );
+    let l = load(&t, &[Format::Cline]);
+    assert_eq!(active(&l, &["README.md"], None), ["cline:s.md"]);
+    assert!(
+        message(&l, Code::InvalidField).contains("Cline ignores a 'paths' that is not a list"),
+        "{:?}",
+        l.diagnostics
+    );
 }

@@ -40,7 +40,7 @@ fn place(format: Format, rel: &str) -> (String, Option<String>) {
     if nested_ok && !dir.is_empty() {
         (
             format.id(rel),
-            nested::directory_of(rel).map(str::to_string),
+            nested::cursor_directory_of(rel).map(str::to_string),
         )
     } else {
         (format.id(after), None)

@@ -137,6 +137,11 @@ pub enum Command {
     Mcp(McpArgs),
     /// Engine and platform, sources and their rule counts, diagnostics, installed hooks and MCP entries (stale or non-portable paths), memory locations
     Doctor,
+    /// Write every named agent's native rule files from the configured
+    /// sources (default: .claude/rules and .wave/rules of the project)
+    Export(ExportArgs),
+    /// Convert other agents' rule files into .wave/rules, with the same meaning
+    Import(ImportArgs),
     #[command(flatten)]
     Setup(SetupCommand),
 }
@@ -285,25 +290,67 @@ pub enum HookAgent {
     Cursor,
 }
 
+/// One of our hook events, by Claude Code's name. The one list of these
+/// names: the `hook <event>` subcommands, the entries `hook install` writes
+/// and each agent's own event names (`HookAgent::events`) are made from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HookEvent {
+    SessionStart,
+    UserPromptSubmit,
+    PostToolUse,
+    Stop,
+}
+
+impl HookEvent {
+    /// Claude Code's name of the event (also our subcommand's).
+    pub const fn name(self) -> &'static str {
+        match self {
+            HookEvent::SessionStart => "SessionStart",
+            HookEvent::UserPromptSubmit => "UserPromptSubmit",
+            HookEvent::PostToolUse => "PostToolUse",
+            HookEvent::Stop => "Stop",
+        }
+    }
+}
+
+impl std::fmt::Display for HookEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A hook event (run by Claude Code, JSON on stdin) or a setup action.
 #[derive(Subcommand, Debug, Clone)]
 pub enum HookAction {
     /// The always-on rules and the memory (again every active rule after a compaction)
-    #[command(name = "SessionStart")]
+    #[command(name = HookEvent::SessionStart.name())]
     SessionStart(BudgetArgs),
     /// The rules whose topics occur in the prompt, as the MANDATORY RULES section
-    #[command(name = "UserPromptSubmit")]
+    #[command(name = HookEvent::UserPromptSubmit.name())]
     UserPromptSubmit(BudgetArgs),
     /// The path rules of a file the agent read or wrote, once per session
-    #[command(name = "PostToolUse")]
+    #[command(name = HookEvent::PostToolUse.name())]
     PostToolUse(BudgetArgs),
     /// The `remind: every-turn` rules active in the session
-    #[command(name = "Stop")]
+    #[command(name = HookEvent::Stop.name())]
     Stop,
     /// Add the hooks to .claude/settings.json (keeps every other setting)
     Install(InstallArgs),
     /// Remove our hooks from .claude/settings.json (and nothing else)
     Uninstall(InstallArgs),
+}
+
+impl HookAction {
+    /// The event this action answers; `None` for `install` / `uninstall`.
+    pub fn event(&self) -> Option<HookEvent> {
+        match self {
+            HookAction::SessionStart(_) => Some(HookEvent::SessionStart),
+            HookAction::UserPromptSubmit(_) => Some(HookEvent::UserPromptSubmit),
+            HookAction::PostToolUse(_) => Some(HookEvent::PostToolUse),
+            HookAction::Stop => Some(HookEvent::Stop),
+            HookAction::Install(_) | HookAction::Uninstall(_) => None,
+        }
+    }
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -331,15 +378,15 @@ pub struct ValidateArgs {
     /// Rule files or directories to check instead of the rules roots
     pub paths: Vec<PathBuf>,
     /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
     /// Fail (exit 1) on warnings too
     #[arg(long)]
     pub strict: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum OutputFormat {
     /// path:line:col: severity[code]: message, with the source line
     Text,
     /// GitHub Actions annotations (::error file=...,line=...,col=...::message)
@@ -408,4 +455,48 @@ pub struct RemoveArgs {
     /// Only look in this scope [default: project, then user]
     #[arg(long, value_enum)]
     pub scope: Option<ScopeArg>,
+}
+
+/// `wave-rules export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The agents to write for: cursor, copilot, windsurf, kiro, cline,
+    /// continue, claude, agents-md, gemini, or all
+    #[arg(
+        long,
+        value_name = "NAME[,NAME...]",
+        value_delimiter = ',',
+        required = true
+    )]
+    pub to: Vec<String>,
+    /// Write nothing; exit 1 with a diff when the files are not what export
+    /// would write (for CI)
+    #[arg(long, conflicts_with_all = ["dry_run", "watch"])]
+    pub check: bool,
+    /// Write nothing; list what would be created, updated or removed
+    #[arg(long, conflicts_with = "watch")]
+    pub dry_run: bool,
+    /// Export, then again on every change of the sources (until interrupted)
+    #[arg(long)]
+    pub watch: bool,
+    /// How --check reports: text (a diff) or github (annotations)
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+}
+
+/// `wave-rules import`.
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// The agents whose rule files to convert: cursor, copilot, windsurf,
+    /// kiro, cline, continue, claude, agents-md, rules-yaml, or all
+    #[arg(
+        long,
+        value_name = "NAME[,NAME...]",
+        value_delimiter = ',',
+        required = true
+    )]
+    pub from: Vec<String>,
+    /// Write nothing; list what would be created
+    #[arg(long)]
+    pub dry_run: bool,
 }

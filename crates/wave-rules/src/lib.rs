@@ -17,13 +17,14 @@ mod display;
 mod doctor;
 mod edit;
 mod env;
+mod export;
 mod hook;
 pub mod launch;
 mod list;
 mod matching;
 pub mod mcp;
 mod setup;
-mod validate;
+pub(crate) mod validate;
 
 use args::{Cli, Command, HookAction, HookAgent, McpAction, SetupCommand};
 use clap::Parser;
@@ -108,6 +109,8 @@ where
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
         },
+        Command::Export(a) => export::run(&env, a),
+        Command::Import(a) => export::import(&env, a),
         Command::Mcp(m) => match &m.action {
             None => mcp::serve(&env, m.max_bytes),
             Some(McpAction::Install(a)) => mcp::install::install(&env, a),

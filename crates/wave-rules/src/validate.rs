@@ -1,11 +1,11 @@
 //! `wave-rules validate [PATH...]`: every diagnostic, with the source line.
 
-use crate::args::{Format, ValidateArgs};
+use crate::args::{OutputFormat, ValidateArgs};
 use crate::color;
 use crate::display::{self, Sources};
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::discover::{self, Found};
-use memory_rules::{diagnostic, Diagnostic, Format as RuleFormat, Scope, Severity, Source};
+use memory_rules::{diagnostic, Diagnostic, Format, Scope, Severity, Source};
 use std::path::Path;
 
 pub fn run(env: &Env, args: &ValidateArgs) -> Output {
@@ -45,7 +45,7 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
         let mut sources = Sources::default();
         for d in &diagnostics {
             match args.format {
-                Format::Text => {
+                OutputFormat::Text => {
                     let mut shown = d.clone();
                     shown.file_path = display::show(Path::new(&d.file_path), workdir);
                     let mut text = display::line(&shown.to_string());
@@ -64,7 +64,7 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
                     out.stdout.push_str(&text);
                     out.stdout.push_str(&sources.snippet(d));
                 }
-                Format::Github => out.stdout.push_str(&github(d, workdir)),
+                OutputFormat::Github => out.stdout.push_str(&github(d, workdir)),
             }
         }
         if args.paths.is_empty() {
@@ -118,9 +118,9 @@ fn check_paths(
             let source = Source {
                 dir: path.clone(),
                 scope: Scope::Project,
-                format: like.map_or_else(|| RuleFormat::guess(&path.join("x")), |s| s.format),
+                format: like.map_or_else(|| Format::guess(&path.join("x")), |s| s.format),
                 depth: like.map_or_else(
-                    || RuleFormat::guess(&path.join("x")).default_depth(),
+                    || Format::guess(&path.join("x")).default_depth(),
                     |s| s.depth,
                 ),
             };
@@ -133,7 +133,7 @@ fn check_paths(
             let format = env
                 .config
                 .source_of(path)
-                .map_or_else(|| RuleFormat::guess(path), |s| s.format);
+                .map_or_else(|| Format::guess(path), |s| s.format);
             let id = format.id(&path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -182,7 +182,7 @@ fn github(d: &Diagnostic, workdir: &Path) -> String {
     )
 }
 
-fn escape_data(s: &str) -> String {
+pub(crate) fn escape_data(s: &str) -> String {
     let s = s
         .replace('%', "%25")
         .replace('\r', "%0D")
@@ -190,6 +190,6 @@ fn escape_data(s: &str) -> String {
     display::clean(&s).into_owned()
 }
 
-fn escape_property(s: &str) -> String {
+pub(crate) fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }

@@ -2,31 +2,12 @@
 //! agent sends (Codex, Gemini CLI, Copilot CLI native, Cursor), what comes
 //! back, what the session marks delivered, and `hook install --agent`.
 
+mod common;
 use serde_json::{json, Value};
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 fn wave(work: &Path, state: &Path, args: &[&str], input: &[u8]) -> (String, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
-        .args(args)
-        .arg("--home")
-        .arg(work.join("no-home"))
-        .current_dir(work)
-        .env("WAVE_RULES_STATE_DIR", state)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    common::hook_run(work, state, args, input)
 }
 
 fn project() -> (tempfile::TempDir, std::path::PathBuf) {

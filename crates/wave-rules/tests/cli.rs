@@ -1,51 +1,9 @@
 //! The real `wave-rules` binary on real temp trees: every subcommand, every
 //! exit code, every check.
 
-#[path = "../../memory-rules/tests/common/mod.rs"]
 mod common;
-use common::Tree;
+use common::{json, CliTree, Run, Tree};
 use std::process::Command;
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-/// A temp tree with its workdir and home made, and the binary run in it.
-trait CliTree {
-    fn made() -> Tree;
-    fn run(&self, args: &[&str]) -> Run;
-}
-
-impl CliTree for Tree {
-    fn made() -> Tree {
-        let t = Tree::new();
-        std::fs::create_dir_all(t.workdir()).unwrap();
-        std::fs::create_dir_all(t.home()).unwrap();
-        t
-    }
-
-    /// Runs the binary in the workdir with `--home` set.
-    fn run(&self, args: &[&str]) -> Run {
-        let out = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
-            .args(args)
-            .arg("--home")
-            .arg(self.home())
-            .current_dir(self.workdir())
-            .output()
-            .unwrap();
-        Run {
-            stdout: String::from_utf8(out.stdout).unwrap(),
-            stderr: String::from_utf8(out.stderr).unwrap(),
-            code: out.status.code().expect("exited, not killed"),
-        }
-    }
-}
-
-fn json(run: &Run) -> serde_json::Value {
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", run.stdout))
-}
 
 #[test]
 fn validate_clean_tree_exits_0() {

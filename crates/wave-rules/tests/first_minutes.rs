@@ -3,105 +3,52 @@
 //! `validate` would flag, `init`, `memory`, completions, colour, and one
 //! activation name everywhere.
 
+mod common;
+use common::{json, CliTree, Tree};
 use memory_rules::memory::{MemoryLocations, MemoryScope, MemoryStore, WriteMode};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-struct Tree {
-    tmp: tempfile::TempDir,
-}
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-impl Tree {
-    fn new() -> Tree {
-        let t = Tree {
-            tmp: tempfile::tempdir().unwrap(),
-        };
-        std::fs::create_dir_all(t.work()).unwrap();
-        std::fs::create_dir_all(t.home()).unwrap();
-        t
-    }
-    fn work(&self) -> PathBuf {
-        self.tmp.path().join("work")
-    }
-    fn home(&self) -> PathBuf {
-        self.tmp.path().join("home")
-    }
-    fn write(&self, path: impl AsRef<Path>, text: &str) -> PathBuf {
-        let p = path.as_ref().to_path_buf();
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-    fn project(&self, id: &str, text: &str) -> PathBuf {
-        self.write(self.work().join(".wave/rules").join(id), text)
-    }
-    /// Runs the binary in `dir` with `--home` set and no colour variables.
-    fn run_in(&self, dir: &Path, args: &[&str]) -> Run {
-        let out = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
-            .args(args)
-            .arg("--home")
-            .arg(self.home())
-            .current_dir(dir)
-            .env_remove("NO_COLOR")
-            .output()
-            .unwrap();
-        Run {
-            stdout: String::from_utf8(out.stdout).unwrap(),
-            stderr: String::from_utf8(out.stderr).unwrap(),
-            code: out.status.code().expect("exited, not killed"),
-        }
-    }
-    fn run(&self, args: &[&str]) -> Run {
-        self.run_in(&self.work(), args)
-    }
-    fn rules(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.work().join(".wave/rules"))
-            .map(|d| {
-                d.flatten()
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        names.sort();
-        names
-    }
-}
-
-fn json(run: &Run) -> serde_json::Value {
-    serde_json::from_str(&run.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", run.stdout, run.stderr))
+/// The file names in the project's `.wave/rules`, sorted.
+fn rule_files(t: &Tree) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(t.project_rules())
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
 }
 
 #[test]
 fn commands_run_from_a_subdirectory_use_the_project_root() {
-    let t = Tree::new();
-    std::fs::create_dir_all(t.work().join(".git")).unwrap();
+    let t = Tree::made();
+    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
     t.project("api.md", "---\npaths: src/api/**\n---\nAPI rule.");
-    let sub = t.work().join("src/api");
+    let sub = t.workdir().join("src/api");
     std::fs::create_dir_all(&sub).unwrap();
 
     let r = t.run_in(&sub, &["list"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("api.md"), "{}", r.stdout);
     assert!(
-        r.stdout
-            .contains(&format!("project root: {} (has .wave)", t.work().display())),
+        r.stdout.contains(&format!(
+            "project root: {} (has .wave)",
+            t.workdir().display()
+        )),
         "{}",
         r.stdout
     );
     let r = t.run_in(&sub, &["validate"]);
     assert_eq!(r.code, 0);
-    assert!(r
-        .stdout
-        .contains(&format!("project root: {} (has .wave)", t.work().display())));
+    assert!(r.stdout.contains(&format!(
+        "project root: {} (has .wave)",
+        t.workdir().display()
+    )));
     let v = json(&t.run_in(&sub, &["list", "--json"]));
-    assert_eq!(v["root"], t.work().to_string_lossy().as_ref());
+    assert_eq!(v["root"], t.workdir().to_string_lossy().as_ref());
 
     // `add` from the subdirectory writes into the root's .wave/rules.
     let r = t.run_in(
@@ -118,9 +65,7 @@ fn commands_run_from_a_subdirectory_use_the_project_root() {
         !sub.join(".wave").exists(),
         "a stray src/api/.wave was created"
     );
-    assert!(t
-        .rules()
-        .contains(&"handlers-return-typed-errors.md".to_string()));
+    assert!(rule_files(&t).contains(&"handlers-return-typed-errors.md".to_string()));
 
     // `match` takes files relative to the current directory, as shells do.
     let r = t.run_in(&sub, &["match", "users.ts"]);
@@ -144,7 +89,7 @@ fn commands_run_from_a_subdirectory_use_the_project_root() {
 
 #[test]
 fn a_misspelled_trigger_key_is_an_error_naming_the_key_and_the_consequence() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("ts.md", "---\npath: src/**/*.ts\n---\nStrict TypeScript.");
     let r = t.run(&["validate"]);
     assert_eq!(r.code, 1, "{}", r.stdout);
@@ -168,9 +113,9 @@ fn a_misspelled_trigger_key_is_an_error_naming_the_key_and_the_consequence() {
     );
 
     // Each format has its own keys: `glob` in a Cursor rule.
-    let t = Tree::new();
+    let t = Tree::made();
     t.write(
-        t.work().join(".cursor/rules/ts.mdc"),
+        t.workdir().join(".cursor/rules/ts.mdc"),
         "---\nglob: src/**/*.ts\n---\nStrict TypeScript.",
     );
     let r = t.run(&["validate", "--sources", "cursor"]);
@@ -185,7 +130,7 @@ fn a_misspelled_trigger_key_is_an_error_naming_the_key_and_the_consequence() {
 
 #[test]
 fn add_refuses_what_validate_would_flag_and_takes_description_and_id() {
-    let t = Tree::new();
+    let t = Tree::made();
     for (glob, why) in [
         ("/abs/**", "can never match: files in context are relative"),
         (
@@ -199,7 +144,7 @@ fn add_refuses_what_validate_would_flag_and_takes_description_and_id() {
         assert!(r.stderr.contains(why), "{glob}: {}", r.stderr);
         assert!(r.stderr.contains("nothing written"), "{}", r.stderr);
     }
-    assert!(t.rules().is_empty(), "{:?}", t.rules());
+    assert!(rule_files(&t).is_empty(), "{:?}", rule_files(&t));
 
     let r = t.run(&[
         "add",
@@ -212,7 +157,7 @@ fn add_refuses_what_validate_would_flag_and_takes_description_and_id() {
         "releasing",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(t.rules(), ["releasing.md"]);
+    assert_eq!(rule_files(&t), ["releasing.md"]);
     let v = json(&t.run(&["list", "--json"]));
     assert_eq!(v["rules"][0]["description"], "How releases are cut");
     assert_eq!(t.run(&["validate"]).code, 0);
@@ -228,7 +173,7 @@ fn add_refuses_what_validate_would_flag_and_takes_description_and_id() {
     let r = t.run(&["add", "Shallow.", "--always", "--id", "team/shallow"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(t.run(&["list"]).stdout.contains("team/shallow.md"));
-    std::fs::remove_dir_all(t.work().join(".wave/rules/team")).unwrap();
+    std::fs::remove_dir_all(t.workdir().join(".wave/rules/team")).unwrap();
     // The same --id again is refused, not renamed.
     let r = t.run(&["add", "Other text.", "--topics", "x", "--id", "releasing"]);
     assert_eq!(r.code, 1);
@@ -248,17 +193,20 @@ fn add_refuses_what_validate_would_flag_and_takes_description_and_id() {
     let r = t.run(&["add", "Keep it short.", "--topics", "docs"]);
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("already has this text"), "{}", r.stderr);
-    assert_eq!(t.rules(), ["keep-it-short.md", "releasing.md"]);
+    assert_eq!(rule_files(&t), ["keep-it-short.md", "releasing.md"]);
 }
 
 #[test]
 fn remove_takes_an_id_a_base_name_or_a_path_and_suggests_close_ids() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("frontend/react.md", "React rule.");
     t.project("database.md", "DB rule.");
     t.project("style.md", "Style rule.");
     // Recursive sources: .claude/rules reads subdirectories.
-    t.write(t.work().join(".claude/rules/frontend/vue.md"), "Vue rule.");
+    t.write(
+        t.workdir().join(".claude/rules/frontend/vue.md"),
+        "Vue rule.",
+    );
 
     let r = t.run(&["remove", "databse"]);
     assert_eq!(r.code, 1);
@@ -269,11 +217,11 @@ fn remove_takes_an_id_a_base_name_or_a_path_and_suggests_close_ids() {
     );
     let r = t.run(&["remove", "vue"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(!t.work().join(".claude/rules/frontend/vue.md").exists());
+    assert!(!t.workdir().join(".claude/rules/frontend/vue.md").exists());
     let r = t.run(&["remove", ".wave/rules/style.md"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(!t.work().join(".wave/rules/style.md").exists());
-    let abs = t.work().join(".wave/rules/database.md");
+    assert!(!t.workdir().join(".wave/rules/style.md").exists());
+    let abs = t.workdir().join(".wave/rules/database.md");
     let r = t.run(&["remove", abs.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!abs.exists());
@@ -288,7 +236,7 @@ fn remove_takes_an_id_a_base_name_or_a_path_and_suggests_close_ids() {
 
 #[test]
 fn sources_suggests_a_close_name() {
-    let t = Tree::new();
+    let t = Tree::made();
     let r = t.run(&["list", "--sources", "cursr"]);
     assert_eq!(r.code, 2);
     assert!(
@@ -301,7 +249,7 @@ fn sources_suggests_a_close_name() {
 
 #[test]
 fn list_json_names_activation_kinds_as_mcp_does_and_an_empty_project_gets_a_hint() {
-    let t = Tree::new();
+    let t = Tree::made();
     let r = t.run(&["list"]);
     assert_eq!(r.code, 0);
     assert!(r.stdout.starts_with("0 rules\n"), "{}", r.stdout);
@@ -368,7 +316,7 @@ fn mcp_list_rules(t: &Tree) -> serde_json::Value {
     let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
         .args(["mcp", "--home"])
         .arg(t.home())
-        .current_dir(t.work())
+        .current_dir(t.workdir())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
@@ -408,10 +356,10 @@ fn mcp_list_rules(t: &Tree) -> serde_json::Value {
 
 #[test]
 fn init_writes_one_valid_example_of_each_kind_and_installs_on_request() {
-    let t = Tree::new();
+    let t = Tree::made();
     let r = t.run(&["init"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(t.rules().len(), 5, "{:?}", t.rules());
+    assert_eq!(rule_files(&t).len(), 5, "{:?}", rule_files(&t));
     let r = t.run(&["validate"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(
@@ -449,27 +397,27 @@ fn init_writes_one_valid_example_of_each_kind_and_installs_on_request() {
         r.stdout
     );
     assert_eq!(
-        std::fs::read_to_string(t.work().join(".wave/rules/project.md")).unwrap(),
+        std::fs::read_to_string(t.workdir().join(".wave/rules/project.md")).unwrap(),
         "Mine now."
     );
     // Without the package in the project's node_modules, the hooks name this
     // machine's program, so they go to Claude Code's local settings file.
     let hooks = [".claude/settings.json", ".claude/settings.local.json"]
         .iter()
-        .filter_map(|f| std::fs::read_to_string(t.work().join(f)).ok())
+        .filter_map(|f| std::fs::read_to_string(t.workdir().join(f)).ok())
         .collect::<String>();
     assert!(hooks.contains("SessionStart"), "{hooks}");
     for f in [".cursor/mcp.json", ".vscode/mcp.json"] {
-        let text = std::fs::read_to_string(t.work().join(f)).unwrap();
+        let text = std::fs::read_to_string(t.workdir().join(f)).unwrap();
         assert!(text.contains("wave-rules"), "{f}: {text}");
     }
 }
 
 #[test]
 fn memory_list_show_and_clear() {
-    let t = Tree::new();
-    std::fs::create_dir_all(t.work().join(".git")).unwrap();
-    let store = MemoryStore::new(MemoryLocations::new(&t.home(), &t.work()));
+    let t = Tree::made();
+    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    let store = MemoryStore::new(MemoryLocations::new(&t.home(), &t.workdir()));
     store
         .write_topic(
             MemoryScope::Project,
@@ -482,7 +430,7 @@ fn memory_list_show_and_clear() {
         .write_topic(MemoryScope::User, "Editor", "Uses vim.", WriteMode::Replace)
         .unwrap();
     // From a subdirectory: the project root's memory.
-    let sub = t.work().join("lib");
+    let sub = t.workdir().join("lib");
     std::fs::create_dir_all(&sub).unwrap();
     let r = t.run_in(&sub, &["memory", "list"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -514,7 +462,7 @@ fn memory_list_show_and_clear() {
 
 #[test]
 fn completions_for_each_shell_name_the_subcommands() {
-    let t = Tree::new();
+    let t = Tree::made();
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
         let r = t.run(&["completions", shell]);
         assert_eq!(r.code, 0, "{shell}: {}", r.stderr);
@@ -529,7 +477,7 @@ fn completions_for_each_shell_name_the_subcommands() {
 
 #[test]
 fn colour_only_when_asked_or_on_a_terminal() {
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("ts.md", "---\npath: src/**\n---\nx");
     // Piped (as here): no colour by default.
     let r = t.run(&["validate"]);
@@ -554,7 +502,7 @@ fn colour_on_a_terminal_unless_no_color() {
         eprintln!("skipped: no /usr/bin/script to give the command a terminal");
         return;
     }
-    let t = Tree::new();
+    let t = Tree::made();
     t.project("ts.md", "---\npath: src/**\n---\nx");
     let command = format!(
         "{} validate --home {}",
@@ -564,7 +512,7 @@ fn colour_on_a_terminal_unless_no_color() {
     let on_tty = |no_color: Option<&str>| {
         let mut c = Command::new(script);
         c.args(["-qec", &command, "/dev/null"])
-            .current_dir(t.work())
+            .current_dir(t.workdir())
             .env("TERM", "xterm")
             .env_remove("NO_COLOR");
         if let Some(v) = no_color {

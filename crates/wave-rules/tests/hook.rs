@@ -1,9 +1,8 @@
 //! `wave-rules hook <event>` as Claude Code runs it: the real binary, the
 //! event JSON on stdin, and exit 0 whatever the input.
 
-use std::io::Write;
+mod common;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 fn hook(work: &Path, state: &Path, event: &str, input: &[u8]) -> (String, String, i32) {
     hook_with(work, state, event, input, &[])
@@ -17,25 +16,11 @@ fn hook_with(
     input: &[u8],
     args: &[&str],
 ) -> (String, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
-        .args(["hook", event, "--home"])
-        .arg(work.join("no-home"))
-        .args(args)
-        .current_dir(work)
-        .env("WAVE_RULES_STATE_DIR", state)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    let args: Vec<&str> = ["hook", event]
+        .into_iter()
+        .chain(args.iter().copied())
+        .collect();
+    common::hook_run(work, state, &args, input)
 }
 
 #[test]

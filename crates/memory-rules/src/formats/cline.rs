@@ -2,6 +2,7 @@
 //! `.clinerules` file. No frontmatter: always; a `paths` list: active when a
 //! file in context matches.
 
+use super::export::{quote_list, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::frontmatter::Value;
@@ -27,7 +28,10 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         match key.as_str() {
             "paths" => {
                 if let Value::Str(_) = value {
-                    cx.report(Severity::Warning, Code::InvalidField, *at, "Cline documents 'paths' as a list; write paths: [\"...\"] (read as one pattern)".into());
+                    // Cline fails open: a `paths` that is not a list is
+                    // ignored, and the rule is always on.
+                    cx.report(Severity::Warning, Code::InvalidField, *at, "Cline ignores a 'paths' that is not a list, so this rule is always on; write paths: [\"...\"]".into());
+                    continue;
                 }
                 if let Some(list) = cx.globs(Format::Cline, key, value, *at, Split::Whole) {
                     let (matched, p) =
@@ -47,4 +51,18 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         meta,
         patterns,
     ))
+}
+
+/// Cline's file for a rule: `.clinerules/<stem>.md`, no frontmatter for an
+/// always-on rule, a `paths` list otherwise. (Cline has no on-request or
+/// manual rules: [`super::export::resolve`] leaves those out.)
+pub(crate) fn write(r: &mut Resolved) -> Written {
+    let front = match r.kind {
+        Kind::Paths => vec![format!("paths: {}", quote_list(&r.include))],
+        _ => Vec::new(),
+    };
+    Written::File {
+        rel: format!(".clinerules/{}.md", r.stem),
+        front,
+    }
 }

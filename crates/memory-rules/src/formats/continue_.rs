@@ -12,6 +12,7 @@
 //! globs and an on-request offer (the table lists only the
 //! description case; we follow the docs).
 
+use super::export::{quote, quote_list, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};
@@ -108,4 +109,47 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         meta,
         patterns,
     ))
+}
+
+/// Continue's file for a rule: `.continue/rules/<stem>.md` with `name`,
+/// `alwaysApply`, `globs` (a list, `!` exclusions kept), `regex` and
+/// `description`.
+pub(crate) fn write(r: &mut Resolved) -> Written {
+    let mut front = vec![format!("name: {}", quote(&r.stem))];
+    match r.kind {
+        Kind::Always => front.push("alwaysApply: true".to_string()),
+        Kind::Paths => {
+            let mut globs = r.include.clone();
+            globs.extend(r.exclude.iter().map(|e| format!("!{e}")));
+            // `**` stands for "no globs" beside a regex (any file).
+            let any_file = r.include.len() == 1 && r.include[0] == "**" && !r.regex.is_empty();
+            if !r.include.is_empty() && !any_file {
+                front.push(format!("globs: {}", quote_list(&globs)));
+            }
+            if !r.regex.is_empty() {
+                front.push(format!("regex: {}", quote_list(&r.regex)));
+            }
+        }
+        Kind::OnRequest => {
+            front.push("alwaysApply: false".to_string());
+            let mut globs = r.include.clone();
+            globs.extend(r.exclude.iter().map(|e| format!("!{e}")));
+            if !globs.is_empty() {
+                front.push(format!("globs: {}", quote_list(&globs)));
+            }
+            if !r.regex.is_empty() {
+                front.push(format!("regex: {}", quote_list(&r.regex)));
+            }
+        }
+        Kind::Manual => front.push("alwaysApply: false".to_string()),
+    }
+    if r.kind != Kind::Manual {
+        if let Some(d) = &r.description {
+            front.push(format!("description: {}", quote(d)));
+        }
+    }
+    Written::File {
+        rel: format!(".continue/rules/{}.md", r.stem),
+        front,
+    }
 }

@@ -7,6 +7,7 @@
 //! request by its `description`. `excludeAgent: coding-agent` leaves the rule
 //! out (we serve coding agents); `excludeAgent: code-review` does not.
 
+use super::export::{quote, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::frontmatter::Value;
@@ -45,7 +46,11 @@ fn dialect(p: &str) -> String {
 
 pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
     let fm = cx.frontmatter(input.text)?;
-    let repository_wide = input.path.file_name().is_some_and(|n| n == REPOSITORY_FILE);
+    let repository_wide = input.path.file_name().is_some_and(|n| n == REPOSITORY_FILE)
+        && Format::Copilot.is_rule_file(input.path)
+        && !input
+            .path
+            .ends_with(format!("instructions/{REPOSITORY_FILE}"));
     let mut meta = Metadata::default();
     let mut apply: Option<(Vec<String>, At)> = None;
     let mut apply_present = false;
@@ -132,4 +137,71 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         meta,
         patterns,
     ))
+}
+
+/// Copilot's file for a rule: always-on rules go to the repository file
+/// (`.github/copilot-instructions.md`, combined); others to
+/// `.github/instructions/<stem>.instructions.md` with `applyTo` (one
+/// comma-separated string), or with only a `description` (on request).
+/// Copilot matches a pattern not starting with `**/` in any directory and
+/// ignoring case: an anchored pattern (`src/**/*.ts`) is reported.
+pub(crate) fn write(r: &mut Resolved) -> Written {
+    let mut front = Vec::new();
+    // `*` is the project root's files; Copilot reads it as every file and
+    // has no way to anchor a pattern: offered by description instead.
+    if r.kind == Kind::Paths && r.include.iter().any(|p| p == "*") {
+        r.lossy.push(
+            "Copilot reads '*' as every file and cannot match the project root's files only; written as on request (offered by its description), never always-on"
+                .to_string(),
+        );
+        r.kind = Kind::OnRequest;
+        r.include.clear();
+    }
+    match r.kind {
+        Kind::Always => {
+            return Written::Section {
+                rel: format!(".github/{REPOSITORY_FILE}"),
+            }
+        }
+        Kind::Paths => {
+            let anchored: Vec<&String> = r
+                .include
+                .iter()
+                .filter(|p| !p.starts_with("**/") && !matches!(p.as_str(), "**" | "**/*"))
+                .collect();
+            if !anchored.is_empty() {
+                let shown: Vec<String> = anchored
+                    .iter()
+                    .map(|p| {
+                        if is_everything(p) {
+                            "every file".to_string()
+                        } else {
+                            dialect(p)
+                        }
+                    })
+                    .collect();
+                let written: Vec<&str> = anchored.iter().map(|s| s.as_str()).collect();
+                r.lossy.push(format!(
+                    "Copilot matches {} in any directory ({}), ignoring case",
+                    written.join(", "),
+                    shown.join(", ")
+                ));
+            } else if r.include.iter().any(|p| p.chars().any(char::is_alphabetic)) {
+                r.lossy
+                    .push("Copilot matches applyTo ignoring case".to_string());
+            }
+            if let Some(d) = &r.description {
+                front.push(format!("description: {}", quote(d)));
+            }
+            front.push(format!("applyTo: {}", quote(&r.include.join(","))));
+        }
+        Kind::OnRequest | Kind::Manual => {
+            let d = r.description.clone().unwrap_or_else(|| r.stem.clone());
+            front.push(format!("description: {}", quote(&d)));
+        }
+    }
+    Written::File {
+        rel: format!(".github/instructions/{}.instructions.md", r.stem),
+        front,
+    }
 }

@@ -12,6 +12,7 @@
 //! The legacy `.cursorrules` file at the project root (deprecated by Cursor,
 //! still read by it) is plain Markdown, always applied.
 
+use super::export::{quote, quote_list, Kind, Resolved, Written};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};
@@ -83,4 +84,50 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         meta,
         patterns,
     ))
+}
+
+/// Cursor's file for a rule: `.cursor/rules/<stem>.mdc`. `globs` is one
+/// comma-separated string, as Cursor writes it (a list when a pattern holds
+/// a comma outside braces).
+pub(crate) fn write(r: &mut Resolved) -> Written {
+    let mut front = Vec::new();
+    match r.kind {
+        Kind::Always => {
+            push_description(&mut front, r);
+            front.push("alwaysApply: true".to_string());
+        }
+        Kind::Paths => {
+            push_description(&mut front, r);
+            front.push(format!("globs: {}", globs_value(&r.include)));
+            front.push("alwaysApply: false".to_string());
+        }
+        Kind::OnRequest => {
+            push_description(&mut front, r);
+            front.push("alwaysApply: false".to_string());
+        }
+        // No description: with one, Cursor offers the rule to the model.
+        Kind::Manual => front.push("alwaysApply: false".to_string()),
+    }
+    Written::File {
+        rel: format!(".cursor/rules/{}.mdc", r.stem),
+        front,
+    }
+}
+
+fn push_description(front: &mut Vec<String>, r: &Resolved) {
+    if let Some(d) = &r.description {
+        front.push(format!("description: {}", quote(d)));
+    }
+}
+
+/// A comma-joined string, or a list when a pattern would be split.
+pub(crate) fn globs_value(globs: &[String]) -> String {
+    if globs
+        .iter()
+        .any(|g| crate::parse::split_commas(g).len() != 1)
+    {
+        quote_list(globs)
+    } else {
+        quote(&globs.join(","))
+    }
 }

@@ -8,6 +8,7 @@
 //! request here. Manual steering is mentioned as `#name` in Kiro's chat; a
 //! mention with `#` or `@` activates it.
 
+use super::export::{quote, quote_list, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};
@@ -96,4 +97,34 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         meta,
         patterns,
     ))
+}
+
+/// Kiro's file for a rule: `.kiro/steering/<stem>.md` with `inclusion`;
+/// `fileMatchPattern` is a string for one pattern and a list for several,
+/// never one comma-joined string (Kiro reads that as one literal pattern).
+pub(crate) fn write(r: &mut Resolved) -> Written {
+    let mut front = Vec::new();
+    match r.kind {
+        Kind::Always => front.push("inclusion: always".to_string()),
+        Kind::Paths => {
+            front.push("inclusion: fileMatch".to_string());
+            let value = match r.include.as_slice() {
+                [one] if crate::parse::split_commas(one).len() == 1 => quote(one),
+                many => quote_list(many),
+            };
+            front.push(format!("fileMatchPattern: {value}"));
+        }
+        Kind::OnRequest => {
+            front.push("inclusion: auto".to_string());
+            front.push(format!("name: {}", quote(&r.stem)));
+        }
+        Kind::Manual => front.push("inclusion: manual".to_string()),
+    }
+    if let Some(d) = &r.description {
+        front.push(format!("description: {}", quote(d)));
+    }
+    Written::File {
+        rel: format!(".kiro/steering/{}.md", r.stem),
+        front,
+    }
 }

@@ -21,10 +21,12 @@
 //! they never collide across formats; `wave` and `claude` share one id space.
 
 pub mod agents_md;
+pub mod claude;
 pub mod cline;
 pub mod continue_;
 pub mod copilot;
 pub mod cursor;
+pub mod export;
 pub mod kiro;
 pub mod nested;
 pub mod rules_yaml;
@@ -32,7 +34,7 @@ pub mod windsurf;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::format::Format;
-use crate::parse::{self, Context, ParsedRule};
+use crate::parse::{self, Context, ParsedRule, TYPO_TAIL};
 use crate::rule::{Activation, Rule};
 
 pub use crate::parse::Input;
@@ -87,10 +89,6 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
     }
     Parsed { rules, diagnostics }
 }
-
-/// The end of a misspelled-key message before [`parse`] knows what the rule
-/// became (a rules file of several rules keeps it).
-pub(crate) const TYPO_TAIL: &str = ", so this rule is activated as if it did not have it";
 
 /// The tool's own name for how a rule is activated ("Auto Attached",
 /// "Model Decision", "inclusion: fileMatch", ...).

@@ -1,34 +1,26 @@
 //! The bounded project walk for files that may sit in any subdirectory:
 //! `AGENTS.md` / `CLAUDE.md` and nested `.cursor/rules` directories.
 //!
-//! The walk does not follow symlinked directories, skips hidden directories
-//! and the usual build and dependency trees ([`SKIPPED_DIRS`]), goes at most
-//! [`MAX_DEPTH`] levels down and visits at most [`MAX_DIRS`] directories; when
-//! a limit stops it, an `info` diagnostic says so and what was found is kept.
+//! The walk (ripgrep's `ignore` crate) honours `.gitignore` (also outside a
+//! git repository, and the parents' and `.git/info/exclude`) and `.ignore`
+//! files, as agents read the nearest `AGENTS.md` wherever it is checked in:
+//! a `build/` or `vendor/` directory that is not ignored is searched. It does
+//! not follow symlinked directories, skips hidden directories (a nested
+//! `.cursor/rules` is found through its `.cursor`) and [`SKIPPED_DIRS`],
+//! goes at most [`MAX_DEPTH`] levels down and visits at most [`MAX_DIRS`]
+//! directories; when a limit stops it, an `info` diagnostic says so and what
+//! was found is kept.
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use std::path::{Path, PathBuf};
-use walkdir::WalkDir;
 
 /// Directory levels below the project root that are searched.
 pub const MAX_DEPTH: usize = 8;
 /// Directories visited at most in one walk.
 pub const MAX_DIRS: usize = 20_000;
-/// Directory names never searched (besides hidden ones).
-pub const SKIPPED_DIRS: [&str; 12] = [
-    "node_modules",
-    "target",
-    "dist",
-    "build",
-    "out",
-    "vendor",
-    "venv",
-    "__pycache__",
-    "coverage",
-    "bower_components",
-    "Pods",
-    "site-packages",
-];
+/// Directory names never searched (besides hidden ones), ignored or not:
+/// installed dependencies.
+pub const SKIPPED_DIRS: [&str; 3] = ["node_modules", "bower_components", "site-packages"];
 
 /// A file found by the walk: its path relative to the project root
 /// (`/`-separated) and as found.
@@ -64,15 +56,39 @@ enum Want<'a> {
 fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     let mut dirs = 0usize;
-    let mut walker = WalkDir::new(root)
+    let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
-        .max_depth(MAX_DEPTH)
-        .sort_by_file_name()
-        .into_iter();
-    while let Some(entry) = walker.next() {
+        .max_depth(Some(MAX_DEPTH))
+        .hidden(false)
+        .parents(true)
+        .ignore(true)
+        .git_ignore(true)
+        .git_global(false)
+        .git_exclude(true)
+        .require_git(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(|e| {
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            if !is_dir || e.depth() == 0 {
+                return true;
+            }
+            let name = e.file_name().to_string_lossy();
+            // Into `.cursor` only to see its `rules`; no other hidden tree.
+            let in_cursor = e
+                .path()
+                .parent()
+                .and_then(|p| p.file_name())
+                .is_some_and(|n| n == ".cursor");
+            !in_cursor
+                && (name == ".cursor" || !name.starts_with('.'))
+                && !SKIPPED_DIRS.contains(&name.as_ref())
+        })
+        .build();
+    for entry in walker {
         let Ok(entry) = entry else { continue };
         let name = entry.file_name().to_string_lossy();
-        if entry.file_type().is_dir() {
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        if is_dir {
             if entry.depth() > 0 && name == ".cursor" {
                 if let Want::CursorDirs = want {
                     let rules = entry.path().join("rules");
@@ -85,12 +101,6 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
                         out.push((parent, rules));
                     }
                 }
-                walker.skip_current_dir();
-                continue;
-            }
-            if entry.depth() > 0 && (name.starts_with('.') || SKIPPED_DIRS.contains(&name.as_ref()))
-            {
-                walker.skip_current_dir();
                 continue;
             }
             dirs += 1;
@@ -103,6 +113,14 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
                 ));
                 break;
             }
+            continue;
+        }
+        if entry
+            .path()
+            .parent()
+            .and_then(|p| p.file_name())
+            .is_some_and(|n| n == ".cursor")
+        {
             continue;
         }
         if let Want::Files(names) = want {
@@ -160,6 +178,18 @@ pub fn directory_of(rel: &str) -> Option<&str> {
         .filter(|d| !d.is_empty())
 }
 
+/// The subdirectory a Cursor rule is scoped to, from its id without the
+/// source name: only a `.cursor/rules` directory inside a project
+/// subdirectory scopes its rules (`web/.cursor/rules/x.mdc` -> `web`).
+/// Subfolders of a `.cursor/rules` directory are plain organisation, as
+/// Cursor reads them: `team/backend/x.mdc` (found under the root's
+/// `.cursor/rules`) is scoped to nothing.
+pub fn cursor_directory_of(rel: &str) -> Option<&str> {
+    rel.find("/.cursor/rules/")
+        .map(|i| &rel[..i])
+        .filter(|d| !d.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,16 +202,26 @@ mod tests {
             directory_of("packages/web/.cursor/rules/a/x.mdc"),
             Some("packages/web")
         );
+        assert_eq!(cursor_directory_of("team/backend/x.mdc"), None);
+        assert_eq!(cursor_directory_of("x.mdc"), None);
+        assert_eq!(
+            cursor_directory_of("packages/web/.cursor/rules/team/x.mdc"),
+            Some("packages/web")
+        );
     }
 
     #[test]
-    fn walk_finds_nested_files_and_skips_heavy_trees() {
+    fn walk_finds_nested_files_and_honours_gitignore() {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path();
         for p in [
             "AGENTS.md",
             "a/AGENTS.md",
             "a/b/CLAUDE.md",
+            "build/AGENTS.md",
+            "vendor/lib/AGENTS.md",
+            "out/AGENTS.md",
+            "gen/deep/AGENTS.md",
             "node_modules/x/AGENTS.md",
             ".hidden/AGENTS.md",
         ] {
@@ -189,14 +229,26 @@ mod tests {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, "x").unwrap();
         }
+        // Ignored by .gitignore (no git repository needed): not searched.
+        std::fs::write(root.join(".gitignore"), "/out/\ngen\n").unwrap();
         std::fs::create_dir_all(root.join("web/.cursor/rules")).unwrap();
+        std::fs::create_dir_all(root.join("out/.cursor/rules")).unwrap();
         std::fs::create_dir_all(root.join(".cursor/rules")).unwrap();
         let mut d = Vec::new();
         let rels: Vec<String> = agents_files(root, &["AGENTS.md", "CLAUDE.md"], &mut d)
             .into_iter()
             .map(|f| f.rel)
             .collect();
-        assert_eq!(rels, ["AGENTS.md", "a/AGENTS.md", "a/b/CLAUDE.md"]);
+        assert_eq!(
+            rels,
+            [
+                "AGENTS.md",
+                "a/AGENTS.md",
+                "a/b/CLAUDE.md",
+                "build/AGENTS.md",
+                "vendor/lib/AGENTS.md"
+            ]
+        );
         let dirs: Vec<String> = cursor_dirs(root, &mut d)
             .into_iter()
             .map(|(r, _)| r)

@@ -2,6 +2,7 @@
 //! model_decision | manual`, `globs` and `description`. A file without
 //! `trigger` is read as `glob` when it has `globs`, else `always_on`.
 
+use super::export::{quote, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};
@@ -79,4 +80,25 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         meta,
         patterns,
     ))
+}
+
+/// Windsurf's file for a rule: `.windsurf/rules/<stem>.md` with `trigger`.
+pub(crate) fn write(r: &mut Resolved) -> Written {
+    let mut front = Vec::new();
+    match r.kind {
+        Kind::Always => front.push("trigger: always_on".to_string()),
+        Kind::Paths => {
+            front.push("trigger: glob".to_string());
+            front.push(format!("globs: {}", super::cursor::globs_value(&r.include)));
+        }
+        Kind::OnRequest => front.push("trigger: model_decision".to_string()),
+        Kind::Manual => front.push("trigger: manual".to_string()),
+    }
+    if let Some(d) = &r.description {
+        front.push(format!("description: {}", quote(d)));
+    }
+    Written::File {
+        rel: format!(".windsurf/rules/{}.md", r.stem),
+        front,
+    }
 }

@@ -15,7 +15,7 @@
 //! (Gemini's BeforeAgent `prompt` is the user's message; the SessionStart
 //! context is not in it).
 
-use crate::args::{HookAction, HookAgent};
+use crate::args::{HookAction, HookAgent, HookEvent};
 use serde_json::{json, Map, Value};
 
 impl HookAgent {
@@ -39,22 +39,59 @@ impl HookAgent {
         }
     }
 
-    /// The agent's own name of one of our events (for its answer).
-    pub fn event_name(self, event: &HookAction) -> &'static str {
-        match (self, event) {
-            (HookAgent::Gemini, HookAction::UserPromptSubmit(_)) => "BeforeAgent",
-            (HookAgent::Gemini, HookAction::PostToolUse(_)) => "AfterTool",
-            (HookAgent::Gemini, HookAction::Stop) => "AfterAgent",
-            (HookAgent::Copilot, HookAction::SessionStart(_)) => "sessionStart",
-            (HookAgent::Copilot, HookAction::UserPromptSubmit(_)) => "userPromptSubmitted",
-            (HookAgent::Copilot, HookAction::PostToolUse(_)) => "postToolUse",
-            (HookAgent::Copilot, HookAction::Stop) => "agentStop",
-            (HookAgent::Cursor, HookAction::SessionStart(_)) => "sessionStart",
-            (HookAgent::Cursor, HookAction::UserPromptSubmit(_)) => "beforeSubmitPrompt",
-            (HookAgent::Cursor, HookAction::PostToolUse(_)) => "afterFileEdit",
-            (HookAgent::Cursor, HookAction::Stop) => "stop",
-            (_, e) => e.event_name(),
+    /// The hooks this agent runs: (its event, ours, the tool matcher). The
+    /// one table of the agents' event names: `hook install --agent` writes
+    /// it, and an answer names its event from it.
+    pub fn events(self) -> &'static [(&'static str, HookEvent, Option<&'static str>)] {
+        use HookEvent::*;
+        const CLAUDE: [(&str, HookEvent, Option<&str>); 4] = [
+            (SessionStart.name(), SessionStart, None),
+            (UserPromptSubmit.name(), UserPromptSubmit, None),
+            (
+                PostToolUse.name(),
+                PostToolUse,
+                Some("Bash|shell|apply_patch|exec_command"),
+            ),
+            (Stop.name(), Stop, None),
+        ];
+        match self {
+            HookAgent::Claude | HookAgent::Codex => &CLAUDE,
+            HookAgent::Gemini => &[
+                ("SessionStart", SessionStart, None),
+                ("BeforeAgent", UserPromptSubmit, None),
+                (
+                    "AfterTool",
+                    PostToolUse,
+                    Some("read_file|read_many_files|write_file|replace|run_shell_command"),
+                ),
+                ("AfterAgent", Stop, None),
+            ],
+            HookAgent::Copilot => &[
+                ("sessionStart", SessionStart, None),
+                ("userPromptSubmitted", UserPromptSubmit, None),
+                ("postToolUse", PostToolUse, None),
+                ("agentStop", Stop, None),
+            ],
+            HookAgent::Cursor => &[
+                ("beforeSubmitPrompt", UserPromptSubmit, None),
+                ("beforeReadFile", PostToolUse, None),
+                ("afterFileEdit", PostToolUse, None),
+                ("afterShellExecution", PostToolUse, None),
+                ("stop", Stop, None),
+            ],
         }
+    }
+
+    /// The agent's own name of one of our events (for its answer): the
+    /// first of its hooks that maps onto it, else Claude Code's name.
+    pub fn event_name(self, event: &HookAction) -> &'static str {
+        let Some(ours) = event.event() else {
+            return event.event_name();
+        };
+        self.events()
+            .iter()
+            .find(|(_, e, _)| *e == ours)
+            .map_or(ours.name(), |(theirs, _, _)| theirs)
     }
 }
 
@@ -247,6 +284,46 @@ pub fn output(agent: HookAgent, event: &HookAction, text: &str) -> Option<Value>
 mod tests {
     use super::*;
     use crate::args::BudgetArgs;
+
+    #[test]
+    fn each_event_name_comes_from_one_table_from_command_line_to_agent_answer() {
+        use crate::args::{Cli, Command};
+        use clap::Parser;
+        let all = [
+            HookEvent::SessionStart,
+            HookEvent::UserPromptSubmit,
+            HookEvent::PostToolUse,
+            HookEvent::Stop,
+        ];
+        for event in all {
+            let cli = Cli::try_parse_from(["wave-rules", "hook", event.name()]).unwrap();
+            let Command::Hook(args) = cli.command else {
+                panic!("`hook {event}` is not the hook command")
+            };
+            assert_eq!(args.action.event(), Some(event));
+            assert_eq!(args.action.event_name(), event.name());
+            assert_eq!(HookAgent::Claude.event_name(&args.action), event.name());
+            for agent in [
+                HookAgent::Claude,
+                HookAgent::Codex,
+                HookAgent::Gemini,
+                HookAgent::Copilot,
+            ] {
+                assert!(
+                    agent.events().iter().any(|(_, e, _)| *e == event),
+                    "{} installs no hook for {event}",
+                    agent.as_str()
+                );
+            }
+        }
+        let prompt = HookAction::UserPromptSubmit(BudgetArgs::default());
+        assert_eq!(HookAgent::Gemini.event_name(&prompt), "BeforeAgent");
+        assert_eq!(
+            HookAgent::Copilot.event_name(&HookAction::Stop),
+            "agentStop"
+        );
+        assert!(Cli::try_parse_from(["wave-rules", "hook", "sessionstart"]).is_err());
+    }
 
     #[test]
     fn each_dialect_maps_onto_claude_codes_shape() {

@@ -26,45 +26,6 @@ pub const PORTABLE_COMMAND: &str = "npx --no-install wave-rules";
 /// Seconds each agent gives our hook.
 pub const TIMEOUT_SECS: u64 = 10;
 
-/// (the agent's event, our event, matcher)
-fn events(agent: HookAgent) -> &'static [(&'static str, &'static str, Option<&'static str>)] {
-    match agent {
-        HookAgent::Claude | HookAgent::Codex => &[
-            ("SessionStart", "SessionStart", None),
-            ("UserPromptSubmit", "UserPromptSubmit", None),
-            (
-                "PostToolUse",
-                "PostToolUse",
-                Some("Bash|shell|apply_patch|exec_command"),
-            ),
-            ("Stop", "Stop", None),
-        ],
-        HookAgent::Gemini => &[
-            ("SessionStart", "SessionStart", None),
-            ("BeforeAgent", "UserPromptSubmit", None),
-            (
-                "AfterTool",
-                "PostToolUse",
-                Some("read_file|read_many_files|write_file|replace|run_shell_command"),
-            ),
-            ("AfterAgent", "Stop", None),
-        ],
-        HookAgent::Copilot => &[
-            ("sessionStart", "SessionStart", None),
-            ("userPromptSubmitted", "UserPromptSubmit", None),
-            ("postToolUse", "PostToolUse", None),
-            ("agentStop", "Stop", None),
-        ],
-        HookAgent::Cursor => &[
-            ("beforeSubmitPrompt", "UserPromptSubmit", None),
-            ("beforeReadFile", "PostToolUse", None),
-            ("afterFileEdit", "PostToolUse", None),
-            ("afterShellExecution", "PostToolUse", None),
-            ("stop", "Stop", None),
-        ],
-    }
-}
-
 pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> PathBuf {
     let base = match scope {
         ScopeArg::Project => workdir,
@@ -143,7 +104,7 @@ fn add_ours(agent: HookAgent, doc: &mut Map<String, Value>, prefix: &str) {
         *hooks = Value::Object(Map::new());
     }
     let Value::Object(hooks) = hooks else { return };
-    for (theirs, ours, matcher) in events(agent) {
+    for (theirs, ours, matcher) in agent.events() {
         let command = format!("{prefix} hook --agent {} {ours}", agent.as_str());
         let list = hooks
             .entry(theirs.to_string())

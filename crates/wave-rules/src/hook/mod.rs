@@ -50,18 +50,15 @@ pub const SHELL_TOOLS: [&str; 2] = ["Bash", "shell"];
 impl HookAction {
     /// A hook event (reads stdin), not `install` / `uninstall`.
     pub fn is_event(&self) -> bool {
-        !matches!(self, HookAction::Install(_) | HookAction::Uninstall(_))
+        self.event().is_some()
     }
 
-    /// Claude Code's name of the event.
+    /// Claude Code's name of the event, or the setup action's.
     pub fn event_name(&self) -> &'static str {
-        match self {
-            HookAction::SessionStart(_) => "SessionStart",
-            HookAction::UserPromptSubmit(_) => "UserPromptSubmit",
-            HookAction::PostToolUse(_) => "PostToolUse",
-            HookAction::Stop => "Stop",
-            HookAction::Install(_) => "install",
-            HookAction::Uninstall(_) => "uninstall",
+        match (self.event(), self) {
+            (Some(event), _) => event.name(),
+            (None, HookAction::Install(_)) => "install",
+            (None, _) => "uninstall",
         }
     }
 }

@@ -12,7 +12,7 @@
 //! installed there (safe to commit), else this program's absolute path (in
 //! the local file), or `--command`; never a PATH lookup.
 
-use crate::args::{InstallArgs, ScopeArg};
+use crate::args::{HookEvent, InstallArgs, ScopeArg};
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use crate::launch::{self, Program};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -20,15 +20,15 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// The events we install, and the matcher of each.
+/// The events we install (every [`HookEvent`], by its name), and the matcher of each.
 pub const EVENTS: [(&str, Option<&str>); 4] = [
-    ("SessionStart", None),
-    ("UserPromptSubmit", None),
+    (HookEvent::SessionStart.name(), None),
+    (HookEvent::UserPromptSubmit.name(), None),
     (
-        "PostToolUse",
+        HookEvent::PostToolUse.name(),
         Some("Read|Edit|MultiEdit|Write|NotebookEdit|Bash"),
     ),
-    ("Stop", None),
+    (HookEvent::Stop.name(), None),
 ];
 /// Seconds Claude Code gives each of our hooks before it moves on.
 pub const HOOK_TIMEOUT_SECS: u64 = 10;

@@ -1,0 +1,413 @@
+//! `wave-rules export --to NAME[,...]|all` (with `--check`, `--dry-run`,
+//! `--watch`) and `wave-rules import --from NAME[,...]`: one source of
+//! rules, every agent's native files. The mapping and the writers are in
+//! `memory_rules::formats` (a writer beside each reader); this module runs
+//! them against the disk and reports.
+
+use crate::args::{ExportArgs, ImportArgs, OutputFormat};
+use crate::display;
+use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use memory_rules::formats::export::{self, Plan, Sync, Target};
+use std::fmt::Write as _;
+
+/// Plans the export of the configured sources' rules to `targets`.
+fn plan(env: &Env, targets: &[Target]) -> Result<(Plan, Sync), Output> {
+    let loaded = env.load();
+    let plan = export::plan(loaded.rules.rules(), &env.config.workdir, targets)
+        .map_err(|e| Output::fail(EXIT_TROUBLE, e))?;
+    let sync = export::diff(&plan, &env.config.workdir);
+    Ok((plan, sync))
+}
+
+fn notes_text(plan: &Plan) -> String {
+    let mut out = String::new();
+    for n in &plan.notes {
+        let what = if n.skipped { "not exported" } else { "lossy" };
+        out.push_str(&display::line(&format!(
+            "{}: {} ({what}): {}",
+            n.target, n.source, n.message
+        )));
+    }
+    out
+}
+
+fn json_report(plan: &Plan, sync: &Sync, written: bool) -> String {
+    let changes: Vec<_> = sync
+        .changes
+        .iter()
+        .map(|c| serde_json::json!({"file": c.rel, "action": c.verb()}))
+        .collect();
+    let conflicts: Vec<_> = sync
+        .conflicts
+        .iter()
+        .map(|c| serde_json::json!({"file": c.rel, "message": c.message}))
+        .collect();
+    let notes: Vec<_> = plan
+        .notes
+        .iter()
+        .map(|n| {
+            serde_json::json!({
+                "target": n.target.as_str(),
+                "rule": n.rule,
+                "source": n.source,
+                "skipped": n.skipped,
+                "message": n.message,
+            })
+        })
+        .collect();
+    display::json_text(&serde_json::json!({
+        "ok": sync.conflicts.is_empty(),
+        "written": written,
+        "targets": plan.targets.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+        "files": plan.files.len(),
+        "unchanged": sync.unchanged,
+        "changes": changes,
+        "conflicts": conflicts,
+        "notes": notes,
+    }))
+}
+
+fn conflicts_text(sync: &Sync) -> String {
+    let mut s = String::new();
+    for c in &sync.conflicts {
+        s.push_str(&display::line(&format!("wave-rules: {}", c.message)));
+    }
+    s
+}
+
+/// One export (or check, or dry run).
+fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
+    let (plan, sync) = match plan(env, targets) {
+        Ok(p) => p,
+        Err(out) => return out,
+    };
+    let mut out = Output::default();
+    let workdir = &env.config.workdir;
+    if args.check {
+        let stale = !sync.changes.is_empty() || !sync.conflicts.is_empty();
+        if env.json {
+            out.stdout = json_report(&plan, &sync, false);
+        } else {
+            for c in &sync.changes {
+                match args.format {
+                    OutputFormat::Text => out.stdout.push_str(&export::unified(
+                        &c.rel,
+                        c.old.as_deref(),
+                        c.new.as_deref(),
+                    )),
+                    OutputFormat::Github => {
+                        let message = match c.verb() {
+                            "create" => "missing: `wave-rules export` would create this file",
+                            "remove" => "stale: `wave-rules export` would remove this generated file (its source rule is gone)",
+                            _ => "differs from what `wave-rules export` writes (edited by hand, or its source rule changed)",
+                        };
+                        let _ = writeln!(
+                            out.stdout,
+                            "::error file={},title={}::{}",
+                            crate::validate::escape_property(&c.rel),
+                            crate::validate::escape_property("wave-rules export --check"),
+                            crate::validate::escape_data(message)
+                        );
+                    }
+                }
+            }
+            for c in &sync.conflicts {
+                match args.format {
+                    OutputFormat::Text => out.stdout.push_str(&display::line(&c.message)),
+                    OutputFormat::Github => {
+                        let _ = writeln!(
+                            out.stdout,
+                            "::error file={},title={}::{}",
+                            crate::validate::escape_property(&c.rel),
+                            crate::validate::escape_property("wave-rules export --check"),
+                            crate::validate::escape_data(&c.message)
+                        );
+                    }
+                }
+            }
+            let to: Vec<&str> = targets.iter().map(|t| t.as_str()).collect();
+            if stale {
+                let _ = writeln!(
+                    out.stderr,
+                    "wave-rules: {} of the agents' rule files differ from the sources; run `wave-rules export --to {}`",
+                    sync.changes.len() + sync.conflicts.len(),
+                    to.join(",")
+                );
+            } else {
+                let _ = writeln!(
+                    out.stdout,
+                    "{} files for {} are up to date",
+                    plan.files.len(),
+                    to.join(", ")
+                );
+            }
+        }
+        out.code = if stale { EXIT_FAILURE } else { 0 };
+        return out;
+    }
+    if !sync.conflicts.is_empty() {
+        // Nothing is written when any file is in the way.
+        if env.json {
+            out.stdout = json_report(&plan, &sync, false);
+        }
+        out.stderr = conflicts_text(&sync);
+        out.stderr.push_str(
+            "wave-rules: nothing was written; export only replaces or removes files it generated\n",
+        );
+        out.code = EXIT_FAILURE;
+        return out;
+    }
+    if !args.dry_run {
+        if let Err(e) = export::apply(&sync.changes) {
+            return Output::fail(EXIT_TROUBLE, e);
+        }
+    }
+    if env.json {
+        out.stdout = json_report(&plan, &sync, !args.dry_run);
+        return out;
+    }
+    let prefix = if args.dry_run { "would " } else { "" };
+    for c in &sync.changes {
+        out.stdout.push_str(&display::line(&format!(
+            "{prefix}{} {}",
+            c.verb(),
+            display::show(&c.path, workdir)
+        )));
+    }
+    out.stdout.push_str(&notes_text(&plan));
+    let count = |v: &str| sync.changes.iter().filter(|c| c.verb() == v).count();
+    let _ = writeln!(
+        out.stdout,
+        "{} files for {}: {} {prefix}create, {} {prefix}update, {} {prefix}remove, {} unchanged; {} notes",
+        plan.files.len(),
+        plan.targets
+            .iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        count("create"),
+        count("update"),
+        count("remove"),
+        sync.unchanged,
+        plan.notes.len()
+    );
+    out
+}
+
+pub fn run(env: &Env, args: &ExportArgs) -> Output {
+    let targets = match export::targets_named(&args.to) {
+        Ok(t) => t,
+        Err(e) => return Output::fail(EXIT_TROUBLE, format!("--to: {e}")),
+    };
+    if args.watch {
+        return watch(env, args, &targets);
+    }
+    once(env, args, &targets)
+}
+
+/// How long the sources must be quiet before a re-export.
+#[cfg(not(target_family = "wasm"))]
+const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// `--watch`: exports, then again after each burst of changes in the
+/// sources' directories (debounced), printing each run as it goes, until
+/// interrupted. `WAVE_RULES_WATCH_SECONDS` bounds the watch (for tests).
+#[cfg(not(target_family = "wasm"))]
+fn watch(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
+    use notify::{RecursiveMode, Watcher};
+    use std::io::Write;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+    let print = |o: &Output| {
+        let _ = std::io::stdout().write_all(o.stdout.as_bytes());
+        let _ = std::io::stderr().write_all(o.stderr.as_bytes());
+        let _ = std::io::stdout().flush();
+    };
+    let limit = std::env::var("WAVE_RULES_WATCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .map(|s| Instant::now() + Duration::from_secs(s));
+    let (tx, rx) = mpsc::channel();
+    let mut watcher = match notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
+        if let Ok(ev) = ev {
+            let _ = tx.send(ev);
+        }
+    }) {
+        Ok(w) => w,
+        Err(e) => return Output::fail(EXIT_TROUBLE, format!("--watch: cannot watch files: {e}")),
+    };
+    // Each source's directory, or its nearest existing parent (a
+    // `.wave/rules` created later is seen through it).
+    let mut watched = Vec::new();
+    for s in &env.config.sources {
+        if s.scope != memory_rules::Scope::Project {
+            continue;
+        }
+        let mut dir = s.dir.clone();
+        while !dir.exists() {
+            match dir.parent() {
+                Some(p) => dir = p.to_path_buf(),
+                None => break,
+            }
+        }
+        if watched.contains(&dir) {
+            continue;
+        }
+        let mode = if dir == env.config.workdir {
+            RecursiveMode::NonRecursive
+        } else {
+            RecursiveMode::Recursive
+        };
+        if let Err(e) = watcher.watch(&dir, mode) {
+            return Output::fail(
+                EXIT_TROUBLE,
+                format!("--watch: cannot watch {}: {e}", dir.display()),
+            );
+        }
+        watched.push(dir);
+    }
+    let first = once(env, args, targets);
+    print(&first);
+    let _ = writeln!(
+        std::io::stderr(),
+        "wave-rules: watching {} source directories; Ctrl-C to stop",
+        watched.len()
+    );
+    let mut last_code = first.code;
+    loop {
+        let wait = match limit {
+            Some(l) => match l.checked_duration_since(Instant::now()) {
+                Some(d) => d,
+                None => break,
+            },
+            None => Duration::from_secs(3600),
+        };
+        let Ok(ev) = rx.recv_timeout(wait) else {
+            if limit.is_some() {
+                break;
+            }
+            continue;
+        };
+        // Our own writes (generated files) are no source change.
+        // Reads (ours included: loading opens every rule) are no change.
+        let relevant = |ev: &notify::Event| {
+            !matches!(ev.kind, notify::EventKind::Access(_))
+                && ev.paths.iter().any(|p| {
+                    !p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().ends_with(".wave-export.tmp"))
+                        && !std::fs::read_to_string(p).is_ok_and(|t| export::is_generated(&t))
+                })
+        };
+        let mut changed = relevant(&ev);
+        // Debounce: until the sources are quiet for DEBOUNCE.
+        while let Ok(ev) = rx.recv_timeout(DEBOUNCE) {
+            changed |= relevant(&ev);
+        }
+        if changed {
+            let o = once(env, args, targets);
+            print(&o);
+            last_code = o.code;
+        }
+    }
+    Output {
+        code: last_code,
+        ..Output::default()
+    }
+}
+
+#[cfg(target_family = "wasm")]
+fn watch(_env: &Env, _args: &ExportArgs, _targets: &[Target]) -> Output {
+    Output::fail(
+        EXIT_TROUBLE,
+        "--watch is not available in the WebAssembly build; run export again instead",
+    )
+}
+
+/// `wave-rules import --from NAME[,...]`: each project rule of the named
+/// sources as a `.wave/rules` file with the same meaning; an existing file
+/// is never replaced.
+pub fn import(env: &Env, args: &ImportArgs) -> Output {
+    let formats = match memory_rules::formats_named(&args.from) {
+        Ok(f) => f,
+        Err(e) => return Output::fail(EXIT_TROUBLE, format!("--from: {e}")),
+    };
+    let home = env.home_dir();
+    let config = memory_rules::Config::named(&env.config.workdir, &home, &formats);
+    let loaded = memory_rules::load(&config);
+    let workdir = &env.config.workdir;
+    let dir = workdir.join(".wave/rules");
+    let mut out = Output::default();
+    let mut used = std::collections::BTreeSet::new();
+    let mut written = 0;
+    let mut refused = 0;
+    for rule in loaded.rules.rules() {
+        if rule.scope != memory_rules::Scope::Project
+            || export::is_generated(&rule.content)
+            || rule.format == memory_rules::Format::Wave
+        {
+            continue;
+        }
+        let base = export::stem_of(&rule.id);
+        let mut stem = base.clone();
+        let mut n = 1;
+        while !used.insert(stem.to_lowercase()) {
+            n += 1;
+            stem = format!("{base}-{n}");
+        }
+        let path = dir.join(format!("{stem}.md"));
+        let (front, lossy) = memory_rules::formats::claude::write_wave(rule);
+        let mut text = String::new();
+        if !front.is_empty() {
+            text.push_str("---\n");
+            for l in &front {
+                text.push_str(l);
+                text.push('\n');
+            }
+            text.push_str("---\n");
+        }
+        text.push_str(rule.content.trim());
+        text.push('\n');
+        let source = export::source_name(rule, workdir);
+        for l in &lossy {
+            out.stdout
+                .push_str(&display::line(&format!("{source} (lossy): {l}")));
+        }
+        if path.exists() {
+            refused += 1;
+            out.stderr.push_str(&display::line(&format!(
+                "wave-rules: {} exists; {source} is not imported over it",
+                display::show(&path, workdir)
+            )));
+            continue;
+        }
+        if !args.dry_run {
+            let write = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, &text));
+            if let Err(e) = write {
+                return Output::fail(
+                    EXIT_TROUBLE,
+                    format!("cannot write {}: {e}", path.display()),
+                );
+            }
+        }
+        written += 1;
+        out.stdout.push_str(&display::line(&format!(
+            "{}{} <- {source}",
+            if args.dry_run { "would create " } else { "" },
+            display::show(&path, workdir)
+        )));
+    }
+    let _ = writeln!(
+        out.stdout,
+        "{written} rules {}imported into .wave/rules{}",
+        if args.dry_run { "would be " } else { "" },
+        if refused > 0 {
+            format!("; {refused} not imported over existing files")
+        } else {
+            String::new()
+        }
+    );
+    if refused > 0 {
+        out.code = EXIT_FAILURE;
+    }
+    out
+}

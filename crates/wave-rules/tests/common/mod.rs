@@ -1,0 +1,88 @@
+//! Helpers shared by the CLI's integration tests: the core's temp-tree
+//! fixture (crates/memory-rules/tests/common) and the real `wave-rules`
+//! binary run in it.
+#![allow(dead_code)]
+
+#[path = "../../../memory-rules/tests/common/mod.rs"]
+mod tree;
+pub use tree::*;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// What one run of the binary gave.
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// A temp tree with its workdir and home made, and the binary run in it.
+pub trait CliTree {
+    fn made() -> Tree;
+    /// Runs the binary in the workdir with `--home` set.
+    fn run(&self, args: &[&str]) -> Run;
+    /// Runs the binary in `dir` with `--home` set and no colour variables.
+    fn run_in(&self, dir: &Path, args: &[&str]) -> Run;
+}
+
+impl CliTree for Tree {
+    fn made() -> Tree {
+        let t = Tree::new();
+        std::fs::create_dir_all(t.workdir()).unwrap();
+        std::fs::create_dir_all(t.home()).unwrap();
+        t
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        self.run_in(&self.workdir(), args)
+    }
+
+    fn run_in(&self, dir: &Path, args: &[&str]) -> Run {
+        let out = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+            .args(args)
+            .arg("--home")
+            .arg(self.home())
+            .current_dir(dir)
+            .env_remove("NO_COLOR")
+            .output()
+            .unwrap();
+        Run {
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+            code: out.status.code().expect("exited, not killed"),
+        }
+    }
+}
+
+/// The run's stdout as JSON (a panic naming both outputs when it is not).
+pub fn json(run: &Run) -> serde_json::Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", run.stdout, run.stderr))
+}
+
+/// Runs the binary as an agent runs a hook: in `work`, `input` on stdin,
+/// `--home` an empty place under `work`, the session state in `state`, no
+/// `CLAUDE_PROJECT_DIR`. Returns stdout, stderr and the exit code.
+pub fn hook_run(work: &Path, state: &Path, args: &[&str], input: &[u8]) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+        .args(args)
+        .arg("--home")
+        .arg(work.join("no-home"))
+        .current_dir(work)
+        .env("WAVE_RULES_STATE_DIR", state)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}

@@ -1,0 +1,294 @@
+//! `wave-rules export` and `import`, the real binary on real temp trees:
+//! `--check` fails after a hand edit and passes after export, `--dry-run`
+//! writes nothing, a hand-written file is never overwritten, `--watch`
+//! picks up a new rule within a second, `import` keeps the meaning.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Tree {
+    tmp: tempfile::TempDir,
+}
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+impl Tree {
+    fn new() -> Tree {
+        let t = Tree {
+            tmp: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(t.work()).unwrap();
+        std::fs::create_dir_all(t.home()).unwrap();
+        t
+    }
+    fn work(&self) -> PathBuf {
+        self.tmp.path().join("work")
+    }
+    fn home(&self) -> PathBuf {
+        self.tmp.path().join("home")
+    }
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.work().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.work().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_wave-rules"));
+        c.args(args)
+            .arg("--home")
+            .arg(self.home())
+            .current_dir(self.work());
+        c
+    }
+    fn run(&self, args: &[&str]) -> Run {
+        let out = self.command(args).output().unwrap();
+        Run {
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+            code: out.status.code().expect("exited, not killed"),
+        }
+    }
+}
+
+fn rules(t: &Tree) {
+    t.write(
+        ".wave/rules/ts.md",
+        "---\npaths: src/**/*.ts\n---\nStrict TS.",
+    );
+    t.write(
+        ".wave/rules/sql.md",
+        "---\ntopics: [sql]\n---\nNo SELECT *.",
+    );
+    t.write(".wave/rules/always.md", "Be kind.");
+}
+
+#[test]
+fn check_fails_after_a_hand_edit_and_passes_after_export() {
+    let t = Tree::new();
+    rules(&t);
+    let r = t.run(&["export", "--to", "all", "--check"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("+++ .cursor/rules/ts.mdc"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr.contains("run `wave-rules export --to"),
+        "{}",
+        r.stderr
+    );
+
+    let r = t.run(&["export", "--to", "all"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("create .cursor/rules/ts.mdc"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("cline: .wave/rules/sql.md (not exported): Cline cannot express topics"),
+        "{}",
+        r.stdout
+    );
+    assert!(t
+        .read(".kiro/steering/ts.md")
+        .contains("inclusion: fileMatch"));
+    assert!(t.read("AGENTS.md").contains("Be kind."));
+    let r = t.run(&["export", "--to", "all", "--check"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("up to date"), "{}", r.stdout);
+
+    // A hand edit of a generated file: a readable diff, and annotations.
+    let edited = t
+        .read(".cursor/rules/ts.mdc")
+        .replace("Strict TS.", "Loose TS.");
+    t.write(".cursor/rules/ts.mdc", &edited);
+    let r = t.run(&["export", "--to", "cursor", "--check"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout.contains("-Loose TS.\n+Strict TS.\n"),
+        "{}",
+        r.stdout
+    );
+    let r = t.run(&["export", "--to", "cursor", "--check", "--format", "github"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout.starts_with("::error file=.cursor/rules/ts.mdc,"),
+        "{}",
+        r.stdout
+    );
+    // A source rule removed: its generated files go.
+    std::fs::remove_file(t.work().join(".wave/rules/ts.md")).unwrap();
+    let r = t.run(&["export", "--to", "cursor,kiro"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("remove .cursor/rules/ts.mdc"),
+        "{}",
+        r.stdout
+    );
+    assert!(!t.work().join(".kiro/steering/ts.md").exists());
+}
+
+#[test]
+fn dry_run_writes_nothing_and_hand_written_files_are_never_replaced() {
+    let t = Tree::new();
+    rules(&t);
+    let r = t.run(&["export", "--to", "windsurf", "--dry-run"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("would create .windsurf/rules/ts.md"),
+        "{}",
+        r.stdout
+    );
+    assert!(!t.work().join(".windsurf").exists());
+
+    let mine = "# Our own AGENTS.md\n";
+    t.write("AGENTS.md", mine);
+    let r = t.run(&["export", "--to", "agents-md,windsurf"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("AGENTS.md exists and was not written by wave-rules export"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("nothing was written"), "{}", r.stderr);
+    assert_eq!(t.read("AGENTS.md"), mine);
+    assert!(!t.work().join(".windsurf").exists());
+
+    let r = t.run(&["export", "--to", "nope"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unknown target 'nope'"), "{}", r.stderr);
+}
+
+#[test]
+fn watch_picks_up_a_new_rule_within_a_second() {
+    let t = Tree::new();
+    rules(&t);
+    let mut child = t
+        .command(&["export", "--to", "cursor", "--watch"])
+        .env("WAVE_RULES_WATCH_SECONDS", "20")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let wait_for = |p: &Path, text: Option<&str>, within: Duration| {
+        let start = Instant::now();
+        while start.elapsed() < within {
+            if let Ok(s) = std::fs::read_to_string(p) {
+                if text.is_none_or(|x| s.contains(x)) {
+                    return true;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    };
+    // The first export, then the watch is set up before it.
+    let first = wait_for(
+        &t.work().join(".cursor/rules/ts.mdc"),
+        None,
+        Duration::from_secs(10),
+    );
+    assert!(first, "the first export did not happen");
+    std::thread::sleep(Duration::from_millis(200));
+    t.write(".wave/rules/new.md", "---\npaths: docs/**\n---\nNew rule.");
+    let seen = wait_for(
+        &t.work().join(".cursor/rules/new.mdc"),
+        Some("New rule."),
+        Duration::from_secs(1),
+    );
+    let changed_too = seen && {
+        t.write(
+            ".wave/rules/new.md",
+            "---\npaths: docs/**\n---\nChanged rule.",
+        );
+        wait_for(
+            &t.work().join(".cursor/rules/new.mdc"),
+            Some("Changed rule."),
+            Duration::from_secs(1),
+        )
+    };
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    let shown = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        seen,
+        "--watch did not export the new rule within a second:\n{shown}"
+    );
+    assert!(
+        changed_too,
+        "--watch did not export the edit within a second"
+    );
+}
+
+#[test]
+fn import_keeps_the_meaning_and_never_replaces_a_file() {
+    let t = Tree::new();
+    t.write(
+        ".cursor/rules/req.mdc",
+        "---\ndescription: Release steps\n---\nOn request.",
+    );
+    t.write(
+        ".cursor/rules/man.mdc",
+        "---\nalwaysApply: false\n---\nManual.",
+    );
+    t.write(
+        ".cursor/rules/ts.mdc",
+        "---\nglobs: src/**/*.ts,lib/*.ts\n---\nTS.",
+    );
+    t.write(
+        ".github/instructions/py.instructions.md",
+        "---\napplyTo: \"*.py\"\n---\nPython.",
+    );
+    t.write(
+        "packages/web/.cursor/rules/web.mdc",
+        "---\nalwaysApply: true\n---\nWeb.",
+    );
+    let r = t.run(&["import", "--from", "cursor,copilot"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("5 rules imported"), "{}", r.stdout);
+    assert!(t
+        .read(".wave/rules/req.md")
+        .contains("activation: on-request"));
+    assert!(t.read(".wave/rules/man.md").contains("activation: manual"));
+    assert!(t
+        .read(".wave/rules/ts.md")
+        .contains("paths: [\"src/**/*.ts\", \"lib/*.ts\"]"));
+    assert!(t.read(".wave/rules/py.md").contains("paths: [\"**/*.py\"]"));
+    // The same activation through the Wave reader.
+    let m = |files: &[&str]| {
+        let mut args = vec!["match", "--sources", "wave"];
+        args.extend_from_slice(files);
+        t.run(&args).stdout
+    };
+    let src = m(&["src/a.ts"]);
+    assert!(src.contains("ts.md") && !src.contains("py.md"), "{src}");
+    let web = m(&["packages/web/x.css"]);
+    assert!(web.contains("web.md"), "{web}");
+    let validate = t.run(&["validate", "--sources", "wave"]);
+    assert!(
+        validate.stdout.contains("0 errors, 0 warnings"),
+        "{}",
+        validate.stdout
+    );
+    // Again: every file exists, nothing is replaced.
+    let r = t.run(&["import", "--from", "cursor"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("exists"), "{}", r.stderr);
+}

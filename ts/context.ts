@@ -39,12 +39,19 @@ function parseParams(raw: unknown): Obj | undefined {
 }
 
 /** The parameter objects of every tool call in a message, in order. */
-function toolParams(message: unknown): Obj[] {
-  if (!isObj(message)) return []
-  const out: Obj[] = []
+const NO_PARAMS: readonly Obj[] = []
+
+/**
+ * The parameters of a message's tool calls. Allocates nothing for a message
+ * without any (most of a conversation: text, tool results), as it runs for
+ * every message read.
+ */
+function toolParams(message: unknown): readonly Obj[] {
+  if (!isObj(message)) return NO_PARAMS
+  let out: Obj[] | undefined
   const push = (raw: unknown) => {
     const p = parseParams(raw)
-    if (p) out.push(p)
+    if (p) (out ??= []).push(p)
   }
   if (message.type === 'function_call') push(message.arguments)
   if (Array.isArray(message.blocks)) {
@@ -56,7 +63,7 @@ function toolParams(message: unknown): Obj[] {
   if (Array.isArray(message.content)) {
     for (const b of message.content) if (isObj(b) && (b.type === 'tool_use' || b.type === 'tool-call')) push(b.input ?? b.args)
   }
-  return out
+  return out ?? NO_PARAMS
 }
 
 /** The text a user typed in a message (empty for other roles). */
@@ -135,9 +142,13 @@ export function contextFilesFromMessages(messages: readonly unknown[], options: 
 export function filesOfMessage(message: unknown, text: string, add: (file: unknown) => void): void {
   if (text !== '') for (const m of mentions(text)) add(m)
   for (const params of toolParams(message)) {
-    for (const [key, value] of Object.entries(params)) {
-      if (SINGLE.has(key)) add(value)
-      else if (LISTS.has(key) && Array.isArray(value)) value.forEach(add)
+    // Object.keys, not Object.entries: no [key, value] pair per key.
+    for (const key of Object.keys(params)) {
+      if (SINGLE.has(key)) add(params[key])
+      else if (LISTS.has(key)) {
+        const value = params[key]
+        if (Array.isArray(value)) value.forEach(add)
+      }
     }
   }
 }

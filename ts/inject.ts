@@ -215,9 +215,31 @@ export class RuleInjector {
     }
   }
 
+  /**
+   * Ids of the conditional rules these files fire. The engine's stateless
+   * match, not `getActiveRules`: that one keeps the previous call's files to
+   * send only new ones, but the injector sends only new files already, and
+   * replacing a session's whole list (its first call) by one new file cost
+   * the next call time in proportion to the list dropped.
+   */
   #pathRuleIds(files: readonly string[]): string[] {
-    const always = this.manager.getUnconditionalSet()
-    return this.manager.getActiveRules(files as string[]).filter((r) => !always.has(r)).map((r) => r.id)
+    if (files.length === 0) return []
+    const manager = this.manager
+    const always = manager.getUnconditionalSet()
+    const rules = manager.getRules()
+    let indices: Uint32Array
+    try {
+      indices = manager.engine.active(files as string[], undefined)
+    } catch {
+      // As getActiveRules: a failed match fires no rule; the call goes on.
+      return []
+    }
+    const ids: string[] = []
+    for (const i of indices) {
+      const r = rules[i]
+      if (r !== undefined && !always.has(r)) ids.push(r.id)
+    }
+    return ids
   }
 
   #session(id: string): Session {
@@ -268,6 +290,30 @@ function madeOnce<T>(r: PlacedReminder, make: (r: PlacedReminder) => T): T {
   return byMake.get(make) as T
 }
 
+/** What was made for a list of reminders last time (a session's list only grows until it is replaced). */
+const madeForList = new WeakMap<readonly PlacedReminder[], { make: Function; from: PlacedReminder[]; items: unknown[] }>()
+
+/**
+ * `madeOnce` for each reminder of the list. The reminders the list still
+ * starts with since the last call are not looked up again: a call makes only
+ * the new ones.
+ */
+function madeForAll<T>(reminders: readonly PlacedReminder[], make: (r: PlacedReminder) => T): readonly T[] {
+  let last = madeForList.get(reminders)
+  if (!last || last.make !== make) madeForList.set(reminders, (last = { make, from: [], items: [] }))
+  const k = reminders.length
+  let same = 0
+  const m = Math.min(k, last.from.length)
+  while (same < m && last.from[same] === reminders[same]) same++
+  last.from.length = same
+  last.items.length = same
+  for (let j = same; j < k; j++) {
+    last.from.push(reminders[j])
+    last.items.push(madeOnce(reminders[j], make))
+  }
+  return last.items as T[]
+}
+
 /**
  * A copy of `list` with `make(reminder)` inserted before each reminder's
  * `at` (at the end when `at` is past it), in order. `make` is called once per
@@ -283,14 +329,12 @@ export function withReminders<T>(list: readonly T[], reminders: readonly PlacedR
   const n = list.length
   const k = reminders.length
   if (k === 0) return list.slice()
+  const items = madeForAll(reminders, make)
   const ats: number[] = new Array(k)
-  const items: T[] = new Array(k)
   let prev = 0
   for (let j = 0; j < k; j++) {
-    const r = reminders[j]
-    prev = Math.min(Math.max(r.at, prev), n)
+    prev = Math.min(Math.max(reminders[j].at, prev), n)
     ats[j] = prev
-    items[j] = madeOnce(r, make)
   }
   const out = list.concat(items)
   let w = n + k

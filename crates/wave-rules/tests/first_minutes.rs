@@ -270,17 +270,7 @@ fn list_json_names_activation_kinds_as_mcp_does_and_an_empty_project_gets_a_hint
     t.project("ts.md", "---\npaths: '*.ts'\ntopics: [types]\n---\nStrict.");
     t.project("all.md", "Always.");
     let v = json(&t.run(&["list", "--json"]));
-    let kinds: Vec<(String, String)> = v["rules"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (
-                r["id"].as_str().unwrap().into(),
-                r["activation"].as_str().unwrap().into(),
-            )
-        })
-        .collect();
+    let kinds = activations(&v["rules"]);
     let want = |id: &str, kind: &str| (id.to_string(), kind.to_string());
     for k in [
         want("db.md", "topics"),
@@ -293,7 +283,16 @@ fn list_json_names_activation_kinds_as_mcp_does_and_an_empty_project_gets_a_hint
     assert!(!r.stdout.contains("hint:"), "{}", r.stdout);
 
     // The MCP server's list_rules names each rule's activation the same way.
-    let mut mcp: Vec<(String, String)> = mcp_list_rules(&t)
+    let mut mcp = activations(&mcp_list_rules(&t));
+    let mut listed = kinds.clone();
+    mcp.sort();
+    listed.sort();
+    assert_eq!(mcp, listed);
+}
+
+/// `(id, activation)` of each rule in a JSON array of rules.
+fn activations(rules: &serde_json::Value) -> Vec<(String, String)> {
+    rules
         .as_array()
         .unwrap()
         .iter()
@@ -303,11 +302,7 @@ fn list_json_names_activation_kinds_as_mcp_does_and_an_empty_project_gets_a_hint
                 r["activation"].as_str().unwrap().into(),
             )
         })
-        .collect();
-    let mut listed = kinds.clone();
-    mcp.sort();
-    listed.sort();
-    assert_eq!(mcp, listed);
+        .collect()
 }
 
 /// `list_rules` through the real `wave-rules mcp` on stdio (bounded: 30 s).

@@ -1081,19 +1081,22 @@ pub struct Input<'a> {
     pub directory: Option<&'a str>,
 }
 
-/// Builds the parsed rule of a single-rule format.
+/// Builds the parsed rule of a single-rule format: the body checked by
+/// [`Context::check_body`], the metadata and patterns read from the file.
 pub(crate) fn rule(
+    cx: &mut Context,
     input: &Input,
     format: Format,
-    content: String,
+    body: &str,
     mut metadata: Metadata,
     patterns: Vec<RulePattern>,
-) -> ParsedRule {
+) -> Option<ParsedRule> {
+    let content = cx.check_body(input.text, body);
     metadata.directory = input
         .directory
         .filter(|d| !d.is_empty())
         .map(str::to_string);
-    ParsedRule {
+    Some(ParsedRule {
         rule: Rule {
             id: input.id.to_string(),
             scope: input.scope,
@@ -1103,7 +1106,7 @@ pub(crate) fn rule(
             format,
         },
         patterns,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -37,14 +37,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         meta.paths = Some(matched);
         patterns = p;
     }
-    let content = cx.check_body(input.text, body);
-    Some(crate::parse::rule(
-        input,
-        Format::AgentsMd,
-        content,
-        meta,
-        patterns,
-    ))
+    crate::parse::rule(cx, input, Format::AgentsMd, body, meta, patterns)
 }
 
 /// How a rule goes into `AGENTS.md`-style files (read always, or for the

@@ -4,7 +4,7 @@
 //! there: [`super::export::resolve`] leaves those out of Claude Code's
 //! files; `.wave/rules` (import) keeps everything Wave can express.
 
-use super::export::{quote, quote_list, Kind, Resolved, Written};
+use super::export::{push_description, quote, quote_list, Kind, Resolved, Written};
 
 /// Claude Code's file for a rule: `.claude/rules/<stem>.md`, `paths` as a
 /// list (exclusions kept), no frontmatter for an always-on rule.
@@ -14,9 +14,7 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         let mut paths = r.include.clone();
         paths.extend(r.exclude.iter().map(|e| format!("!{e}")));
         front.push(format!("paths: {}", quote_list(&paths)));
-        if let Some(d) = &r.description {
-            front.push(format!("description: {}", quote(d)));
-        }
+        push_description(&mut front, r);
     }
     Written::File {
         rel: format!(".claude/rules/{}.md", r.stem),

@@ -43,14 +43,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
             _ => cx.other_key(Format::Cline, key, *at, &KEYS),
         }
     }
-    let content = cx.check_body(input.text, fm.body);
-    Some(crate::parse::rule(
-        input,
-        Format::Cline,
-        content,
-        meta,
-        patterns,
-    ))
+    crate::parse::rule(cx, input, Format::Cline, fm.body, meta, patterns)
 }
 
 /// Cline's file for a rule: `.clinerules/<stem>.md`, no frontmatter for an

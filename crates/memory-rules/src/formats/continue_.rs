@@ -12,7 +12,7 @@
 //! globs and an on-request offer (the table lists only the
 //! description case; we follow the docs).
 
-use super::export::{quote, quote_list, Kind, Resolved, Written};
+use super::export::{push_description, quote, quote_list, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};
@@ -101,14 +101,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
             );
         }
     }
-    let content = cx.check_body(input.text, fm.body);
-    Some(crate::parse::rule(
-        input,
-        Format::Continue,
-        content,
-        meta,
-        patterns,
-    ))
+    crate::parse::rule(cx, input, Format::Continue, fm.body, meta, patterns)
 }
 
 /// Continue's file for a rule: `.continue/rules/<stem>.md` with `name`,
@@ -144,9 +137,7 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         Kind::Manual => front.push("alwaysApply: false".to_string()),
     }
     if r.kind != Kind::Manual {
-        if let Some(d) = &r.description {
-            front.push(format!("description: {}", quote(d)));
-        }
+        push_description(&mut front, r);
     }
     Written::File {
         rel: format!(".continue/rules/{}.md", r.stem),

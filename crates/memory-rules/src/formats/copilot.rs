@@ -129,14 +129,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         };
         cx.needs_description(Format::Copilot, what, &meta, Some((1, 1)));
     }
-    let content = cx.check_body(input.text, fm.body);
-    Some(crate::parse::rule(
-        input,
-        Format::Copilot,
-        content,
-        meta,
-        patterns,
-    ))
+    crate::parse::rule(cx, input, Format::Copilot, fm.body, meta, patterns)
 }
 
 /// Copilot's file for a rule: always-on rules go to the repository file

@@ -12,7 +12,7 @@
 //! The legacy `.cursorrules` file at the project root (deprecated by Cursor,
 //! still read by it) is plain Markdown, always applied.
 
-use super::export::{quote, quote_list, Kind, Resolved, Written};
+use super::export::{push_description, quote, quote_list, Kind, Resolved, Written};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};
@@ -76,14 +76,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
     } else {
         meta.activation = Activation::Manual;
     }
-    let content = cx.check_body(input.text, fm.body);
-    Some(crate::parse::rule(
-        input,
-        Format::Cursor,
-        content,
-        meta,
-        patterns,
-    ))
+    crate::parse::rule(cx, input, Format::Cursor, fm.body, meta, patterns)
 }
 
 /// Cursor's file for a rule: `.cursor/rules/<stem>.mdc`. `globs` is one
@@ -111,12 +104,6 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
     Written::File {
         rel: format!(".cursor/rules/{}.mdc", r.stem),
         front,
-    }
-}
-
-fn push_description(front: &mut Vec<String>, r: &Resolved) {
-    if let Some(d) = &r.description {
-        front.push(format!("description: {}", quote(d)));
     }
 }
 

@@ -431,6 +431,13 @@ fn synthesized_description(rule: &Rule, topics: &[String]) -> String {
     d
 }
 
+/// Pushes the rule's `description:` line, when it has one.
+pub(crate) fn push_description(front: &mut Vec<String>, r: &Resolved) {
+    if let Some(d) = &r.description {
+        front.push(format!("description: {}", quote(d)));
+    }
+}
+
 /// A YAML double-quoted string.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

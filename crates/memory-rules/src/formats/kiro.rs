@@ -8,7 +8,7 @@
 //! request here. Manual steering is mentioned as `#name` in Kiro's chat; a
 //! mention with `#` or `@` activates it.
 
-use super::export::{quote, quote_list, Kind, Resolved, Written};
+use super::export::{push_description, quote, quote_list, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};
@@ -89,14 +89,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
             }
         }
     }
-    let content = cx.check_body(input.text, fm.body);
-    Some(crate::parse::rule(
-        input,
-        Format::Kiro,
-        content,
-        meta,
-        patterns,
-    ))
+    crate::parse::rule(cx, input, Format::Kiro, fm.body, meta, patterns)
 }
 
 /// Kiro's file for a rule: `.kiro/steering/<stem>.md` with `inclusion`;
@@ -120,9 +113,7 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         }
         Kind::Manual => front.push("inclusion: manual".to_string()),
     }
-    if let Some(d) = &r.description {
-        front.push(format!("description: {}", quote(d)));
-    }
+    push_description(&mut front, r);
     Written::File {
         rel: format!(".kiro/steering/{}.md", r.stem),
         front,

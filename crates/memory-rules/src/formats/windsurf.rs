@@ -2,7 +2,7 @@
 //! model_decision | manual`, `globs` and `description`. A file without
 //! `trigger` is read as `glob` when it has `globs`, else `always_on`.
 
-use super::export::{quote, Kind, Resolved, Written};
+use super::export::{push_description, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};
@@ -72,14 +72,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         "manual" => meta.activation = Activation::Manual,
         _ => {}
     }
-    let content = cx.check_body(input.text, fm.body);
-    Some(crate::parse::rule(
-        input,
-        Format::Windsurf,
-        content,
-        meta,
-        patterns,
-    ))
+    crate::parse::rule(cx, input, Format::Windsurf, fm.body, meta, patterns)
 }
 
 /// Windsurf's file for a rule: `.windsurf/rules/<stem>.md` with `trigger`.
@@ -94,9 +87,7 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         Kind::OnRequest => front.push("trigger: model_decision".to_string()),
         Kind::Manual => front.push("trigger: manual".to_string()),
     }
-    if let Some(d) = &r.description {
-        front.push(format!("description: {}", quote(d)));
-    }
+    push_description(&mut front, r);
     Written::File {
         rel: format!(".windsurf/rules/{}.md", r.stem),
         front,

@@ -175,28 +175,10 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             continue;
         }
         // create_new: never overwrite, even if another writer raced us.
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&file)
-        {
-            Ok(mut f) => {
-                if let Err(e) = f.write_all(text.as_bytes()) {
-                    return Output::fail(
-                        EXIT_TROUBLE,
-                        format!("cannot write {}: {e}", file.display()),
-                    );
-                }
-                break (id, file);
-            }
-            Err(e)
-                if e.kind() == std::io::ErrorKind::AlreadyExists
-                    && wanted_id.is_none()
-                    && n < MAX_ID_SUFFIX =>
-            {
-                n += 1
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+        match create_new(&file, &text) {
+            Ok(true) => break (id, file),
+            Ok(false) if wanted_id.is_none() && n < MAX_ID_SUFFIX => n += 1,
+            Ok(false) => {
                 return Output::fail(
                     EXIT_FAILURE,
                     format!(
@@ -205,15 +187,31 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
                 ),
                 )
             }
-            Err(e) => {
-                return Output::fail(
-                    EXIT_TROUBLE,
-                    format!("cannot write {}: {e}", file.display()),
-                )
-            }
+            Err(out) => return out,
         }
     };
     done(env, "added", &id, scope, &file)
+}
+
+/// Writes `text` to a file that must not exist yet (`create_new`, so never
+/// over a file another writer made meanwhile): `Ok(false)` when it exists;
+/// an I/O failure is an `Output` naming the file.
+pub(crate) fn create_new(file: &Path, text: &str) -> Result<bool, Output> {
+    let fail = |e: std::io::Error| {
+        Output::fail(
+            EXIT_TROUBLE,
+            format!("cannot write {}: {e}", file.display()),
+        )
+    };
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(file)
+    {
+        Ok(mut f) => f.write_all(text.as_bytes()).map(|()| true).map_err(fail),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(fail(e)),
+    }
 }
 
 /// Frontmatter (values as JSON strings, which are valid YAML) and body.

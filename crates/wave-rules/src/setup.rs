@@ -9,7 +9,6 @@ use crate::display;
 use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::memory::{MemoryError, MemoryLocations, MemoryScope, MemoryStore};
 use memory_rules::Scope;
-use std::io::Write;
 
 /// The example rules `init` writes: one of each activation kind, each one
 /// valid as written (a test runs `validate` on them).
@@ -56,27 +55,10 @@ pub fn init(env: &Env, args: &InitArgs) -> Output {
     let (mut created, mut kept) = (Vec::new(), Vec::new());
     for (id, text) in EXAMPLES {
         let file = dir.join(id);
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&file)
-        {
-            Ok(mut f) => {
-                if let Err(e) = f.write_all(text.as_bytes()) {
-                    return Output::fail(
-                        EXIT_TROUBLE,
-                        format!("cannot write {}: {e}", file.display()),
-                    );
-                }
-                created.push(id);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => kept.push(id),
-            Err(e) => {
-                return Output::fail(
-                    EXIT_TROUBLE,
-                    format!("cannot write {}: {e}", file.display()),
-                )
-            }
+        match crate::edit::create_new(&file, text) {
+            Ok(true) => created.push(id),
+            Ok(false) => kept.push(id),
+            Err(out) => return out,
         }
     }
     let shown = display::show(&dir, workdir);

@@ -171,19 +171,8 @@ fn read(path: &Path) -> Result<Map<String, Value>, Output> {
 }
 
 fn write(path: &Path, doc: &Value) -> Result<(), Output> {
-    let fail = |e: std::io::Error| {
-        Output::fail(
-            EXIT_TROUBLE,
-            format!("cannot write {}: {e}", path.display()),
-        )
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
     let text = serde_json::to_string_pretty(doc).expect("a JSON value serializes") + "\n";
-    let tmp = path.with_extension("json.wave-rules-tmp");
-    std::fs::write(&tmp, text).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(fail)
+    crate::env::write_settings(path, &text)
 }
 
 fn prefix(args: &InstallArgs) -> String {

@@ -189,23 +189,6 @@ fn read(path: &Path) -> Result<Option<String>, Output> {
         .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display())))
 }
 
-/// Writes through a temporary file and a rename, so a reader never sees
-/// half a settings file.
-fn write(path: &Path, text: &str) -> Result<(), Output> {
-    let fail = |e: std::io::Error| {
-        Output::fail(
-            EXIT_TROUBLE,
-            format!("cannot write {}: {e}", path.display()),
-        )
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
-    // The memory store's atomic replace: a temp file named for this process
-    // (the clock on WASI, which has no process id), fsync, rename.
-    memory_rules::memory::atomic::replace(path, text.as_bytes()).map_err(fail)
-}
-
 fn to_input(value: &Value) -> CstInputValue {
     match value {
         Value::Null => CstInputValue::Null,
@@ -432,7 +415,7 @@ pub(crate) fn install(env: &Env, args: &McpInstallArgs) -> Output {
             ),
             ..Output::default()
         },
-        Ok(Some(new)) => match write(&path, &new) {
+        Ok(Some(new)) => match crate::env::write_settings(&path, &new) {
             Err(out) => out,
             Ok(()) => Output {
                 stdout: format!(
@@ -493,7 +476,7 @@ pub(crate) fn uninstall(env: &Env, args: &McpInstallArgs) -> Output {
                 format!("cannot remove {}: {e}", path.display()),
             ),
         },
-        Ok(Some(new)) => match write(&path, &new) {
+        Ok(Some(new)) => match crate::env::write_settings(&path, &new) {
             Err(out) => out,
             Ok(()) => Output {
                 stdout: format!(

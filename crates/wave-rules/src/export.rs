@@ -356,15 +356,7 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         }
         let path = dir.join(format!("{stem}.md"));
         let (front, lossy) = memory_rules::formats::claude::write_wave(rule);
-        let mut text = String::new();
-        if !front.is_empty() {
-            text.push_str("---\n");
-            for l in &front {
-                text.push_str(l);
-                text.push('\n');
-            }
-            text.push_str("---\n");
-        }
+        let mut text = export::frontmatter(&front);
         text.push_str(rule.content.trim());
         text.push('\n');
         let source = export::source_name(rule, workdir);

@@ -431,6 +431,21 @@ fn synthesized_description(rule: &Rule, topics: &[String]) -> String {
     d
 }
 
+/// The `---`-fenced frontmatter holding these lines, each on its own;
+/// empty when there are none.
+pub fn frontmatter(lines: &[String]) -> String {
+    let mut text = String::new();
+    if !lines.is_empty() {
+        text.push_str("---\n");
+        for l in lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        text.push_str("---\n");
+    }
+    text
+}
+
 /// Pushes the rule's `description:` line, when it has one.
 pub(crate) fn push_description(front: &mut Vec<String>, r: &Resolved) {
     if let Some(d) = &r.description {
@@ -630,15 +645,7 @@ pub fn plan(rules: &[Rule], workdir: &Path, targets: &[Target]) -> Result<Plan, 
             }
             match written {
                 Written::File { rel, front } => {
-                    let mut text = String::new();
-                    if !front.is_empty() {
-                        text.push_str("---\n");
-                        for l in &front {
-                            text.push_str(l);
-                            text.push('\n');
-                        }
-                        text.push_str("---\n");
-                    }
+                    let mut text = frontmatter(&front);
                     text.push_str(&header(std::slice::from_ref(&source), target));
                     text.push_str("\n\n");
                     text.push_str(r.content.trim());

@@ -50,6 +50,17 @@ fn budget(b: Option<DeliveryBudget>) -> Budget {
     }
 }
 
+/// Each rule (by index in `set`) with its `<system-reminder>` block.
+fn reminders(set: &RuleSet, rules: impl IntoIterator<Item = usize>) -> Vec<Reminder> {
+    rules
+        .into_iter()
+        .map(|i| Reminder {
+            rule_id: set.rules()[i].id.clone(),
+            text: memory_rules::render::reminder(&set.rules()[i]),
+        })
+        .collect()
+}
+
 fn to_js(set: &RuleSet, due: core_session::Due) -> Due {
     let ids = |v: &[usize]| v.iter().map(|&i| set.rules()[i].id.clone()).collect();
     Due {
@@ -171,14 +182,7 @@ impl DeliverySession {
         prompt: Option<String>,
     ) -> Vec<Reminder> {
         let set = engine.rule_set();
-        self.inner
-            .reminders(&set, &files, prompt.as_deref())
-            .into_iter()
-            .map(|i| Reminder {
-                rule_id: set.rules()[i].id.clone(),
-                text: memory_rules::render::reminder(&set.rules()[i]),
-            })
-            .collect()
+        reminders(&set, self.inner.reminders(&set, &files, prompt.as_deref()))
     }
 
     /// Reminder mode when the caller knows what is active: reminders for the
@@ -186,14 +190,7 @@ impl DeliverySession {
     #[napi(catch_unwind)]
     pub fn reminders_for(&self, engine: &RuleEngine, ids: Vec<String>) -> Vec<Reminder> {
         let set = engine.rule_set();
-        self.inner
-            .undelivered(&set, &ids)
-            .into_iter()
-            .map(|i| Reminder {
-                rule_id: set.rules()[i].id.clone(),
-                text: memory_rules::render::reminder(&set.rules()[i]),
-            })
-            .collect()
+        reminders(&set, self.inner.undelivered(&set, &ids))
     }
 
     /// The text of `due` reached the model.

@@ -4,7 +4,7 @@
 //! subdirectory is in context. Deeper files sort after shallower ones
 //! (closest last, so it wins), as Codex and Claude Code order them.
 
-use super::export::{Caps, Kind, Resolved, Target, Written};
+use super::write::{Caps, Kind, Resolved, Target, Written};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule};
 use crate::rule::{Activation, Metadata, Rule};
@@ -54,10 +54,10 @@ pub(crate) fn resolve<'a>(rule: &'a Rule, stem: &str, target: Target) -> Option<
         on_request_paths: false,
     };
     if rule.metadata.is_unconditional() {
-        return super::export::resolve(rule, caps, stem.to_string(), target.tool());
+        return super::write::resolve(rule, caps, stem.to_string(), target.tool());
     }
     let dir = directory_rule(rule)?;
-    let mut r = super::export::resolve(
+    let mut r = super::write::resolve(
         rule,
         Caps {
             paths: true,

@@ -1,10 +1,10 @@
 //! Claude Code's `.claude/rules/*.md` and Wave's `.wave/rules/*.md`: the
 //! writers (both are read by [`crate::parse`]). Claude Code reads `paths`
 //! only, so a rule with topics, on request or manual would be always-on
-//! there: [`super::export::resolve`] leaves those out of Claude Code's
+//! there: [`super::write::resolve`] leaves those out of Claude Code's
 //! files; `.wave/rules` (import) keeps everything Wave can express.
 
-use super::export::{push_description, quote, quote_list, Kind, Resolved, Written};
+use super::write::{push_description, quote, quote_list, Kind, Resolved, Written};
 
 /// Claude Code's file for a rule: `.claude/rules/<stem>.md`, `paths` as a
 /// list (exclusions kept), no frontmatter for an always-on rule.

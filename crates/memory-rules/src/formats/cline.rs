@@ -2,7 +2,7 @@
 //! `.clinerules` file. No frontmatter: always; a `paths` list: active when a
 //! file in context matches.
 
-use super::export::{quote_list, Kind, Resolved, Written};
+use super::write::{quote_list, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::frontmatter::Value;
@@ -48,7 +48,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
 
 /// Cline's file for a rule: `.clinerules/<stem>.md`, no frontmatter for an
 /// always-on rule, a `paths` list otherwise. (Cline has no on-request or
-/// manual rules: [`super::export::resolve`] leaves those out.)
+/// manual rules: [`super::write::resolve`] leaves those out.)
 pub(crate) fn write(r: &mut Resolved) -> Written {
     let front = match r.kind {
         Kind::Paths => vec![format!("paths: {}", quote_list(&r.include))],

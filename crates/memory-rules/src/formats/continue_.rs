@@ -12,7 +12,7 @@
 //! globs and an on-request offer (the table lists only the
 //! description case; we follow the docs).
 
-use super::export::{push_description, quote, quote_list, Kind, Resolved, Written};
+use super::write::{push_description, quote, quote_list, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};

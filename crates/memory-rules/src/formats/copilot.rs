@@ -7,7 +7,7 @@
 //! request by its `description`. `excludeAgent: coding-agent` leaves the rule
 //! out (we serve coding agents); `excludeAgent: code-review` does not.
 
-use super::export::{quote, Kind, Resolved, Written};
+use super::write::{quote, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::frontmatter::Value;

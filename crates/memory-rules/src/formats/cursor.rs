@@ -12,7 +12,7 @@
 //! The legacy `.cursorrules` file at the project root (deprecated by Cursor,
 //! still read by it) is plain Markdown, always applied.
 
-use super::export::{push_description, quote, quote_list, Kind, Resolved, Written};
+use super::write::{push_description, quote, quote_list, Kind, Resolved, Written};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};
 use crate::rule::{Activation, Metadata};

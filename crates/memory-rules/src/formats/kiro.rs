@@ -8,7 +8,7 @@
 //! request here. Manual steering is mentioned as `#name` in Kiro's chat; a
 //! mention with `#` or `@` activates it.
 
-use super::export::{push_description, quote, quote_list, Kind, Resolved, Written};
+use super::write::{push_description, quote, quote_list, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};

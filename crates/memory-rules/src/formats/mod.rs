@@ -31,6 +31,7 @@ pub mod kiro;
 pub mod nested;
 pub mod rules_yaml;
 pub mod windsurf;
+pub mod write;
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::format::Format;

@@ -2,7 +2,7 @@
 //! model_decision | manual`, `globs` and `description`. A file without
 //! `trigger` is read as `glob` when it has `globs`, else `always_on`.
 
-use super::export::{push_description, Kind, Resolved, Written};
+use super::write::{push_description, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule, Split};

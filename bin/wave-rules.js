@@ -66,8 +66,12 @@ function thisProgram() {
   return [process.execPath, fs.realpathSync(__filename)]
 }
 
-// Installs and `doctor` need this machine's command for the CLI.
+// Installs and `doctor` need this machine's command for the CLI. The
+// WebAssembly build sees the environment as it was when the binding loaded
+// (which thisProgram does), so the Node script's own command is set first:
+// on that build it is the answer (no native executable there).
 if (args.includes('install') || args.includes('uninstall') || args[0] === 'doctor') {
+  process.env.WAVE_RULES_SELF = JSON.stringify([process.execPath, fs.realpathSync(__filename)])
   process.env.WAVE_RULES_SELF = JSON.stringify(thisProgram())
 }
 const mcp = args.includes('mcp')

@@ -72,7 +72,7 @@ impl Env {
             .home
             .as_ref()
             .map(|h| std::path::absolute(h).unwrap_or_else(|_| h.clone()))
-            .or_else(std::env::home_dir);
+            .or_else(user_home);
         let given = cli.workdir.clone().or(fallback_workdir);
         let root = match &given {
             Some(_) => None,
@@ -116,7 +116,7 @@ impl Env {
         }
         let home = match &cli.home {
             Some(h) => std::path::absolute(h).unwrap_or_else(|_| h.clone()),
-            None => std::env::home_dir().ok_or_else(|| {
+            None => user_home().ok_or_else(|| {
                 Output::fail(
                     EXIT_TROUBLE,
                     "cannot find the home directory; pass --home DIR",
@@ -163,4 +163,14 @@ pub(crate) fn write_settings(path: &Path, text: &str) -> Result<(), Output> {
     // The memory store's atomic replace: a temp file named for this process
     // (the clock on WASI, which has no process id), fsync, rename.
     memory_rules::memory::atomic::replace(path, text.as_bytes()).map_err(fail)
+}
+
+/// The user's home: the platform's answer, else `$HOME` (the WebAssembly
+/// build has no `home_dir`, but Node hands it the environment).
+pub fn user_home() -> Option<PathBuf> {
+    std::env::home_dir().or_else(|| {
+        std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+    })
 }

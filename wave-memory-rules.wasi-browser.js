@@ -1440,12 +1440,20 @@ try {
   throw __attachCleanupErrors(error, cleanupErrors)
 }
 export default __napiModule.exports
-export const MemoryStore = __napiModule.exports.MemoryStore
+export const DeliverySession = __napiModule.exports.DeliverySession
+export const NativeMemoryStore = __napiModule.exports.NativeMemoryStore
 export const JsMemoryStore = __napiModule.exports.JsMemoryStore
 export const RuleEngine = __napiModule.exports.RuleEngine
 export const memoryToolDefinitions = __napiModule.exports.memoryToolDefinitions
+export const nativePlanRules = __napiModule.exports.nativePlanRules
+export const projectRoot = __napiModule.exports.projectRoot
 export const readRuleToolDefinition = __napiModule.exports.readRuleToolDefinition
+export const reminderIds = __napiModule.exports.reminderIds
+export const reminderText = __napiModule.exports.reminderText
+export const renderHeadings = __napiModule.exports.renderHeadings
 export const runCli = __napiModule.exports.runCli
 export const runCliAsync = __napiModule.exports.runCliAsync
 export const setWorkingDir = __napiModule.exports.setWorkingDir
 export const sourceNames = __napiModule.exports.sourceNames
+export const stickyLine = __napiModule.exports.stickyLine
+export const toolInputFiles = __napiModule.exports.toolInputFiles

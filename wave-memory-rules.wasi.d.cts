@@ -4,12 +4,64 @@
 /** The WASI flavor this loader instantiates. */
 export declare const __napiBindingTarget: 'wasm32-wasi'
 
+/** One conversation's delivery state (the core's `Session`). */
+export declare class DeliverySession {
+  constructor()
+  /** A session saved with `toJson()`. */
+  static fromJson(text: string): DeliverySession
+  toJson(): string
+  /** A start was delivered. */
+  get started(): boolean
+  /** The session starts: `how` is `startup`, `resume`, `compact` or `clear`. */
+  start(engine: RuleEngine, how: string, memory?: string | undefined | null, budget?: DeliveryBudget | undefined | null): Due
+  /** A prompt: its topic rules (every time), the always-on rules not given. */
+  prompt(engine: RuleEngine, prompt: string, budget?: DeliveryBudget | undefined | null): Due
+  /** Files touched: the conditional rules they activate, not given yet. */
+  filesTouched(engine: RuleEngine, files: Array<string>, budget?: DeliveryBudget | undefined | null): Due
+  /**
+   * Every rule active for these files and prompt; those given are named
+   * in `given`, unless `again`.
+   */
+  request(engine: RuleEngine, files: Array<string>, prompt: string | undefined | null, again: boolean, budget?: DeliveryBudget | undefined | null): Due
+  /**
+   * Reminder mode: one reminder per conditional rule active for these
+   * files (added to the session's) and prompt, not given yet.
+   */
+  reminders(engine: RuleEngine, files: Array<string>, prompt?: string | undefined | null): Array<Reminder>
+  /**
+   * Reminder mode when the caller knows what is active: reminders for the
+   * conditional rules among these ids that were not given (records nothing).
+   */
+  remindersFor(engine: RuleEngine, ids: Array<string>): Array<Reminder>
+  /** The text of `due` reached the model. */
+  commit(engine: RuleEngine, due: Due): void
+  /** These rules (ids) reached the model. */
+  commitIds(engine: RuleEngine, ids: Array<string>): void
+  /** The conversation was compacted: what was delivered is gone from it. */
+  compacted(): void
+  /**
+   * A saved transcript (since the last compaction): the rules whose
+   * reminder or rendered entry it holds count as delivered.
+   */
+  restore(engine: RuleEngine, transcript: string): void
+  /**
+   * What to tell the model at the end of a turn for the active
+   * `remind: every-turn` rules, or null.
+   */
+  stop(): string | null
+  /** The short lines of the active `remind: every-turn` rules. */
+  stickyLines(): Array<string>
+  /** Ids delivered since the start or the last compaction, sorted. */
+  delivered(): Array<string>
+}
+
 /**
  * User and project memory topics (see the core's `memory` module). Every
  * operation runs off the main thread and returns a promise.
+ * (`NativeMemoryStore` in JS: the package's `MemoryStore` wraps it with defaults.)
  */
-export declare class MemoryStore {
-  constructor(options: MemoryStoreOptions)
+export declare class NativeMemoryStore {
+  constructor(options: NativeMemoryStoreOptions)
   get userDir(): string
   get projectDir(): string
   /** The index text of a scope; empty when it has none. */
@@ -29,7 +81,7 @@ export declare class MemoryStore {
   /** Runs `memory_read` or `memory_write`; resolves to text for the model. */
   runTool(name: string, input: any): Promise<string>
 }
-export type JsMemoryStore = MemoryStore
+export type JsMemoryStore = NativeMemoryStore
 
 /** The compiled rules of one workdir and its sources. */
 export declare class RuleEngine {
@@ -90,7 +142,13 @@ export declare class RuleEngine {
    * a heading naming the `read_rule` tool, then `- id: description` lines.
    */
   offerText(indices: Array<number>): string
-  /** Runs the `read_rule` tool; always returns text for the model. */
+  /**
+   * Runs the `read_rule` tool; always returns text for the model.
+   * `planRules` over rules of this engine, by index into `rules()` (the
+   * TS `planRules` takes this road when every rule object came from
+   * this engine's current rules, so no rule object crosses).
+   */
+  plan(indices: Uint32Array, options?: RenderOptions | undefined | null): RenderPlan
   readRule(input: any): string
   /**
    * For benchmarks: the median time in nanoseconds of `iterations` calls of
@@ -105,6 +163,14 @@ export interface CliOutput {
   exitCode: number
 }
 
+/** The budget of a rendered rules section. */
+export interface DeliveryBudget {
+  maxLines?: number
+  maxBytes?: number
+  /** Rules given before keep their places when given again. */
+  keepOrder?: boolean
+}
+
 export interface Diagnostic {
   severity: 'error' | 'warning' | 'info'
   code: string
@@ -112,6 +178,22 @@ export interface Diagnostic {
   filePath: string
   line?: number
   column?: number
+  /** `file:line:col: severity[code]: message`, as the CLI prints it. */
+  text: string
+}
+
+/** What is due now. Nothing counts as delivered until `commit(due)`. */
+export interface Due {
+  /** The rendered text ('' when nothing is due). */
+  text: string
+  /** Ids of the rules rendered, in the order rendered. */
+  ruleIds: Array<string>
+  /** Ids left out to fit the budget. */
+  omitted: Array<string>
+  /** Ids of the rules active but already delivered. */
+  given: Array<string>
+  /** The answer to a session start (committing it marks the session started). */
+  starts: boolean
 }
 
 export interface EngineOptions {
@@ -129,7 +211,7 @@ export interface EngineOptions {
    * places under the workdir and `homeDir`; consecutive names are read
    * user sources first, then project ones, as the defaults are.
    */
-  sources?: Array<RuleSource | 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml' | 'all'>
+  sources?: Array<RuleSource | NonNullable<RuleSource['format']> | 'all'>
   /**
    * Directories outside the workdir that project rules may resolve into
    * through symlinks (a shared team folder); any other project rule whose
@@ -151,10 +233,13 @@ export interface MemoryRule {
    * absent for the agent SDK's own (`.wave/rules`, `.claude/rules`), whose
    * rules keep exactly the SDK's shape.
    */
-  format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
+  format?: RuleSource['format']
 }
 
-export interface MemoryStoreOptions {
+/** JSON-schema specs of the memory tools: `[{ name, description, parameters }]`. */
+export declare function memoryToolDefinitions(): any
+
+export interface NativeMemoryStoreOptions {
   /** The project root (its canonical path names the project's memory). */
   workdir: string
   homeDir: string
@@ -164,11 +249,70 @@ export interface MemoryStoreOptions {
   projectDir?: string
 }
 
-/** JSON-schema specs of the memory tools: `[{ name, description, parameters }]`. */
-export declare function memoryToolDefinitions(): any
+/**
+ * The prompt text for `rules`, the order used and the ids left out (the
+ * core's `render::plan_rules`).
+ */
+export declare function nativePlanRules(rules: Array<MemoryRule>, options?: RenderOptions | undefined | null): RenderPlan
+
+/**
+ * The nearest directory at or above `dir` holding a `.wave`, `.claude` or
+ * `.git` (the home's `.wave` and `.claude` are the user's settings and do
+ * not count), else `dir`: the project root the CLI uses when no
+ * `--workdir` is given.
+ */
+export declare function projectRoot(dir: string, homeDir?: string | undefined | null): ProjectRootInfo
+
+/** A project root, as `projectRoot` finds it. */
+export interface ProjectRootInfo {
+  /** The root directory (absolute). */
+  dir: string
+  /**
+   * The entry that marks it; absent when no directory at or above the
+   * start has one, and `dir` is the start directory itself.
+   */
+  marker?: '.wave' | '.claude' | '.git'
+}
 
 /** The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`. */
 export declare function readRuleToolDefinition(): any
+
+/** A reminder: the rule id and its `<system-reminder>` block. */
+export interface Reminder {
+  ruleId: string
+  text: string
+}
+
+/** The rule ids of the `<system-reminder rule="id">` blocks in `text`. */
+export declare function reminderIds(text: string): Array<string>
+
+/** The `<system-reminder rule="id">` block for a rule (reminder mode). */
+export declare function reminderText(rule: MemoryRule): string
+
+/** The headings of the rendered text: `[mandatoryHeader, mandatoryFooter, rulesHeading]`. */
+export declare function renderHeadings(): Array<string>
+
+export interface RenderOptions {
+  /** Ids of the rules a prompt topic activated: rendered first, as constraints. */
+  topicRuleIds?: Array<string>
+  /** The `order` of the previous render: those rules keep their places. */
+  previousOrder?: Array<string>
+  /** At most this many lines for the rules section. */
+  maxLines?: number
+  /** At most this many UTF-8 bytes for the rules section. */
+  maxBytes?: number
+  /** Memory text, placed after the rules section. */
+  memory?: string
+}
+
+export interface RenderPlan {
+  /** The full text: rules section, then memory. */
+  text: string
+  /** Ids in the order rendered; pass as `previousOrder` next time. */
+  order: Array<string>
+  /** Ids left out to fit the budget. */
+  omitted: Array<string>
+}
 
 export interface RuleMetadata {
   paths?: Array<string>
@@ -201,7 +345,7 @@ export interface RuleSource {
    * Default `'wave'` (Markdown with frontmatter); any source name reads
    * the directory as that tool's format.
    */
-  format?: 'wave' | 'claude' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'agents-md' | 'rules-yaml'
+  format?: 'agents-md' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'
   /**
    * Directory levels read below `dir`: 1 = its immediate subdirectories;
    * `'any'` = any depth. Default: the format's (1 for `wave`).
@@ -233,10 +377,22 @@ export declare function runCliAsync(args: Array<string>): Promise<CliOutput>
 export declare function setWorkingDir(dir: string): void
 
 /**
- * The source names: `wave`, `claude`, `cursor`, `copilot`, `windsurf`,
- * `kiro`, `cline`, `continue`, `agents-md`, `rules-yaml`.
+ * The format (source) names: the core's `Format::ALL`, in order (a source
+ * may also be `all`).
  */
-export declare function sourceNames(): Array<string>
+export declare function sourceNames(): Array<NonNullable<RuleSource['format']>>
+
+/**
+ * One short line for a `remind: every-turn` rule: `[id] description`, or
+ * its first line.
+ */
+export declare function stickyLine(rule: MemoryRule): string
+
+/**
+ * The files a tool call's input names (the keys every agent uses:
+ * `file_path`, `filePath`, `notebook_path`, `path`).
+ */
+export declare function toolInputFiles(input: any): Array<string>
 
 export interface TopicEntry {
   /** The name the topic was first written under. */

@@ -12,15 +12,7 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// written and fsynced, renamed over `path`, and the directory is fsynced.
 /// A crash leaves the old or the new file, never a torn one.
 pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path
-        .parent()
-        .ok_or_else(|| io::Error::other("no parent directory"))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", process_tag()));
+    let (dir, tmp) = temp_beside(path)?;
     let result = (|| {
         let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         f.write_all(bytes)?;
@@ -32,6 +24,20 @@ pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// `path`'s directory and a temp file name in it, unique to this process
+/// and call (`.NAME.TAG.N.tmp`).
+fn temp_beside(path: &Path) -> io::Result<(&Path, std::path::PathBuf)> {
+    let dir = path
+        .parent()
+        .ok_or_else(|| io::Error::other("no parent directory"))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    Ok((dir, dir.join(format!(".{name}.{}.{n}.tmp", process_tag()))))
 }
 
 /// Tells this process's temp files from another's: the process id, or on
@@ -180,15 +186,7 @@ impl Drop for ScopeLock {
 /// (the hooks' per-session state), where an fsync would cost more than the
 /// whole hook.
 pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path
-        .parent()
-        .ok_or_else(|| io::Error::other("no parent directory"))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.{}.{n}.tmp", process_tag()));
+    let (_, tmp) = temp_beside(path)?;
     let result = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);

@@ -374,7 +374,7 @@ pub struct InstallArgs {
     /// project: <workdir>/.claude/settings.json; user: ~/.claude/settings.json
     #[arg(long, value_enum, default_value_t = ScopeArg::Project)]
     pub scope: ScopeArg,
-    /// The command the hooks run, before `hook <event>` [default: this program's absolute path]
+    /// The command the hooks run, before `hook <event>` [default: the project's node_modules/.bin/wave-rules when the package is installed there, else this program's absolute path]
     #[arg(long, value_name = "CMD")]
     pub command: Option<String>,
 }

@@ -13,10 +13,12 @@
 //! it has one, else in the project file with a warning not to commit it.
 //! User scope never points into one project's `node_modules`.
 //!
-//! The agents' hook installs reuse [`Program::locate`] and the per-client
-//! functions below.
+//! The agents' hook installs reuse [`Program::locate`] and name the program
+//! with [`agent_hook_prefix`]: each agent runs hook commands in its own
+//! directory with its own variables, so the project's bin is named the way
+//! that agent finds it from wherever it runs the hook.
 
-use crate::args::{McpClient, ScopeArg};
+use crate::args::{HookAgent, McpClient, ScopeArg};
 use crate::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::path::{Path, PathBuf};
 
@@ -190,6 +192,56 @@ pub fn claude_hook_prefix(program: &Program) -> String {
     }
 }
 
+/// The command before `hook --agent <name> <event>` in an agent's hook.
+///
+/// | agent | project (package installed) | why |
+/// | --- | --- | --- |
+/// | claude | `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules` | Claude Code sets it for hooks |
+/// | codex | `"$(git rev-parse --show-toplevel 2>/dev/null \|\| pwd)"/node_modules/.bin/wave-rules` | Codex runs hooks in the session's directory (any subdirectory of the project; `$SHELL -lc`) and sets no project variable; its project root is the git root (`project_root_markers`), else the session's directory. A project below the git root adds its path from there |
+/// | gemini | `$GEMINI_PROJECT_DIR/node_modules/.bin/wave-rules` | Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the command with the project directory, shell-quoted (so no quotes around it), and sets it in the hook's environment |
+/// | copilot | `node_modules/.bin/wave-rules` | Copilot CLI (1.0.88 and later) runs a hook without `cwd` in the project root |
+/// | cursor | `"${CURSOR_PROJECT_DIR:-.}"/node_modules/.bin/wave-rules` | Cursor runs project hooks in the project root and sets `CURSOR_PROJECT_DIR` |
+///
+/// A machine's program is its quoted absolute words; `--command` as given.
+pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) -> String {
+    match (agent, program) {
+        (HookAgent::Claude, _) | (_, Program::Machine(_) | Program::Given(_)) => {
+            claude_hook_prefix(program)
+        }
+        (HookAgent::Codex, Program::Project) => {
+            let below = git_root(workdir)
+                .and_then(|root| workdir.strip_prefix(root).ok())
+                .map(|p| {
+                    p.components()
+                        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                        .collect::<Vec<_>>()
+                        .join("/")
+                })
+                .unwrap_or_default();
+            let rest = if below.is_empty() {
+                PROJECT_BIN.to_string()
+            } else {
+                format!("{below}/{PROJECT_BIN}")
+            };
+            format!(
+                "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/{}",
+                shell_quote(&rest)
+            )
+        }
+        (HookAgent::Gemini, Program::Project) => format!("$GEMINI_PROJECT_DIR/{PROJECT_BIN}"),
+        (HookAgent::Copilot, Program::Project) => PROJECT_BIN.to_string(),
+        (HookAgent::Cursor, Program::Project) => {
+            format!("\"${{CURSOR_PROJECT_DIR:-.}}\"/{PROJECT_BIN}")
+        }
+    }
+}
+
+/// The innermost directory at or above `dir` with a `.git` (a directory, or
+/// a worktree's file): the root `git rev-parse --show-toplevel` names.
+fn git_root(dir: &Path) -> Option<&Path> {
+    dir.ancestors().find(|d| d.join(".git").exists())
+}
+
 /// The settings file a Claude Code hook install writes for `scope`: the
 /// shared `settings.json`, or `settings.local.json` (uncommitted) when the
 /// command names a path of this machine.
@@ -296,6 +348,61 @@ mod tests {
                 expand(&cmd, Path::new("/w")),
                 Path::new("/w/node_modules/.bin/wave-rules")
             );
+        }
+    }
+
+    #[test]
+    fn each_agent_names_the_project_bin_its_own_way() {
+        let t = tempfile::tempdir().unwrap();
+        let alone = t.path().join("alone");
+        let repo = t.path().join("repo");
+        let below = repo.join("my app");
+        std::fs::create_dir_all(&alone).unwrap();
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(&below).unwrap();
+        let p = Program::Project;
+        let top = "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/";
+        assert_eq!(
+            agent_hook_prefix(HookAgent::Codex, &p, &alone),
+            format!("{top}node_modules/.bin/wave-rules")
+        );
+        assert_eq!(
+            agent_hook_prefix(HookAgent::Codex, &p, &repo),
+            format!("{top}node_modules/.bin/wave-rules")
+        );
+        assert_eq!(
+            agent_hook_prefix(HookAgent::Codex, &p, &below),
+            format!("{top}'my app/node_modules/.bin/wave-rules'")
+        );
+        assert_eq!(
+            agent_hook_prefix(HookAgent::Gemini, &p, &alone),
+            "$GEMINI_PROJECT_DIR/node_modules/.bin/wave-rules"
+        );
+        assert_eq!(
+            agent_hook_prefix(HookAgent::Copilot, &p, &alone),
+            "node_modules/.bin/wave-rules"
+        );
+        assert_eq!(
+            agent_hook_prefix(HookAgent::Cursor, &p, &alone),
+            "\"${CURSOR_PROJECT_DIR:-.}\"/node_modules/.bin/wave-rules"
+        );
+        assert_eq!(
+            agent_hook_prefix(HookAgent::Claude, &p, &alone),
+            claude_hook_prefix(&p)
+        );
+        let machine = Program::Machine(vec!["/opt/a b/wave-rules".into()]);
+        let given = Program::Given("my-wrapper run".into());
+        for agent in [
+            HookAgent::Codex,
+            HookAgent::Gemini,
+            HookAgent::Copilot,
+            HookAgent::Cursor,
+        ] {
+            assert_eq!(
+                agent_hook_prefix(agent, &machine, &alone),
+                "'/opt/a b/wave-rules'"
+            );
+            assert_eq!(agent_hook_prefix(agent, &given, &alone), "my-wrapper run");
         }
     }
 

@@ -4,7 +4,7 @@
 
 mod common;
 use serde_json::{json, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn wave(work: &Path, state: &Path, args: &[&str], input: &[u8]) -> (String, String, i32) {
     common::hook_run(work, state, args, input)
@@ -120,6 +120,101 @@ fn where_the_hook_output_does_not_reach_the_model_the_rules_stay_due() {
     );
 }
 
+/// The agents' hook files, where each keeps its list of one event.
+const AGENT_FILES: [(&str, &str, &str); 4] = [
+    ("codex", ".codex/hooks.json", "PostToolUse"),
+    ("gemini", ".gemini/settings.json", "AfterTool"),
+    ("copilot", ".github/hooks/wave-rules.json", "postToolUse"),
+    ("cursor", ".cursor/hooks.json", "beforeReadFile"),
+];
+
+/// Every command of `doc.hooks` (Claude's groups and the flat lists).
+fn hook_commands(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for list in doc["hooks"]
+        .as_object()
+        .into_iter()
+        .flat_map(|o| o.values())
+    {
+        for item in list.as_array().into_iter().flatten() {
+            let hooks = item["hooks"]
+                .as_array()
+                .cloned()
+                .unwrap_or_else(|| vec![item.clone()]);
+            for h in hooks {
+                if let Some(c) = h["command"].as_str().or(h["bash"].as_str()) {
+                    out.push(c.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Runs an installed hook command as `agent` runs it: its shell, its
+/// directory, its variables (Gemini CLI also replaces `$GEMINI_PROJECT_DIR`
+/// in the text with the directory, shell-quoted). Codex runs it in the
+/// session's directory, here a subdirectory of the project.
+fn run_as_agent(agent: &str, command: &str, work: &Path, input: &[u8]) -> (String, String, i32) {
+    use std::io::Write;
+    let w = work.to_str().unwrap();
+    let quoted = format!("'{}'", w.replace('\'', r"'\''"));
+    let (shell, flag, dir, command, vars): (&str, &str, PathBuf, String, Vec<(&str, &str)>) =
+        match agent {
+            "codex" => ("sh", "-lc", work.join("src/api"), command.into(), vec![]),
+            "gemini" => (
+                "bash",
+                "-c",
+                work.into(),
+                command.replace("$GEMINI_PROJECT_DIR", &quoted),
+                vec![("GEMINI_PROJECT_DIR", w), ("CLAUDE_PROJECT_DIR", w)],
+            ),
+            "copilot" => ("bash", "-c", work.into(), command.into(), vec![]),
+            _ => (
+                "sh",
+                "-c",
+                work.into(),
+                command.into(),
+                vec![("CURSOR_PROJECT_DIR", w)],
+            ),
+        };
+    let mut child = std::process::Command::new(shell)
+        .arg(flag)
+        .arg(&command)
+        .current_dir(dir)
+        .envs(vars)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env("WAVE_RULES_STATE_DIR", work.join("no-home/state"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command that does not run closes stdin unread: its exit says so.
+    let _ = child.stdin.take().unwrap().write_all(input);
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A read of `src/api/customers.ts` in each agent's payload.
+fn read_payload(agent: &str, w: &str) -> Value {
+    let file = format!("{w}/src/api/customers.ts");
+    match agent {
+        "codex" => tool_payload(agent, "inst-codex", w, "Bash", "cat src/api/customers.ts"),
+        "gemini" => tool_payload(agent, "inst-gemini", w, "read_file", &file),
+        "copilot" => tool_payload(agent, "inst-copilot", w, "view", &file),
+        _ => tool_payload(agent, "inst-cursor", w, "beforeReadFile", &file),
+    }
+}
+
 #[test]
 fn a_compaction_event_prints_nothing_and_the_rules_come_at_the_next_event_that_reaches_the_model() {
     let (tmp, work) = project();
@@ -189,41 +284,181 @@ fn a_compaction_event_prints_nothing_and_the_rules_come_at_the_next_event_that_r
 }
 
 #[test]
-fn hook_install_writes_each_agents_file_portably() {
-    let (tmp, work) = project();
+fn hook_install_with_the_package_in_the_project_writes_a_command_each_agent_runs_from_its_own_directory(
+) {
+    // A project below a git root, its path with a space: the written command
+    // must find the bin from the agent's directory, quoting included.
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let work = repo.join("the app");
+    std::fs::create_dir_all(work.join(".wave/rules")).unwrap();
+    std::fs::create_dir_all(work.join("src/api")).unwrap();
+    std::fs::write(
+        work.join(".wave/rules/api.md"),
+        "---\npaths: src/api/**\n---\nAPI handlers validate input.\n",
+    )
+    .unwrap();
+    std::fs::write(work.join("src/api/customers.ts"), "export const c = 1\n").unwrap();
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&repo)
+        .status();
+    assert!(matches!(&git, Ok(s) if s.success()), "git init: {git:?}");
+    std::fs::create_dir_all(work.join("node_modules/.bin")).unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_wave-rules"),
+        work.join("node_modules/.bin/wave-rules"),
+    )
+    .unwrap();
     let state = tmp.path().join("state");
-    let foreign = json!({"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"my-linter"}]}]}});
-    std::fs::create_dir_all(work.join(".codex")).unwrap();
-    std::fs::write(work.join(".codex/hooks.json"), foreign.to_string()).unwrap();
-    for (agent, file, event) in [
-        ("codex", ".codex/hooks.json", "PostToolUse"),
-        ("gemini", ".gemini/settings.json", "AfterTool"),
-        ("copilot", ".github/hooks/wave-rules.json", "postToolUse"),
-        ("cursor", ".cursor/hooks.json", "beforeReadFile"),
-    ] {
+    let w = work.to_str().unwrap();
+    for (agent, file, event) in AGENT_FILES {
         let (out, err, code) = wave(&work, &state, &["hook", "install", "--agent", agent], b"");
         assert_eq!(code, 0, "{agent}: {err}");
-        assert!(out.contains("installed"), "{out}");
-        let text = std::fs::read_to_string(work.join(file)).unwrap();
+        assert!(
+            out.contains("safe to commit: it names no path of this machine"),
+            "{agent}: {out}"
+        );
+        let doc = read_json(&work.join(file));
+        let text = doc.to_string();
         assert!(
             !text.contains(tmp.path().to_str().unwrap()),
             "{agent}: a machine path in {file}: {text}"
         );
+        assert!(doc["hooks"][event].is_array(), "{agent}: {text}");
+        let commands = hook_commands(&doc);
+        let mut distinct = commands.clone();
+        distinct.sort();
+        distinct.dedup();
         assert!(
-            text.contains(&format!("npx --no-install wave-rules hook --agent {agent}")),
-            "{text}"
+            commands.len() >= 4 && distinct.len() == commands.len(),
+            "{agent}: {text}"
         );
-        let v: Value = serde_json::from_str(&text).unwrap();
-        assert!(v["hooks"][event].is_array(), "{agent}: {text}");
+        assert!(
+            out.contains(&format!(
+                "command: {}",
+                commands[0].rsplit_once(" hook --agent").unwrap().0
+            )),
+            "{out}"
+        );
+        let post = commands
+            .iter()
+            .find(|c| c.ends_with(&format!("hook --agent {agent} PostToolUse")))
+            .unwrap();
+        let input = read_payload(agent, w).to_string();
+        let (stdout, stderr, code) = run_as_agent(agent, post, &work, input.as_bytes());
+        assert_eq!(
+            (code, stderr.as_str()),
+            (0, ""),
+            "{agent}: `{post}` did not run: {stdout}"
+        );
+        if agent == "cursor" {
+            // Cursor gives no context there; the session still records the file.
+            assert_eq!(stdout, "", "{agent}");
+        } else {
+            assert!(stdout.contains(API), "{agent}: `{post}` answered {stdout}");
+        }
+    }
+}
+
+#[test]
+fn hook_install_without_the_package_in_the_project_names_this_program_and_says_not_to_commit() {
+    let (tmp, work) = project();
+    let state = tmp.path().join("state");
+    let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_wave-rules")).unwrap();
+    for (agent, file, _) in AGENT_FILES {
+        let (out, err, code) = wave(&work, &state, &["hook", "install", "--agent", agent], b"");
+        assert_eq!(code, 0, "{agent}: {err}");
+        assert!(out.contains("NOT safe to commit"), "{agent}: {out}");
+        assert!(
+            out.contains("npm install -D wave-memory-rules"),
+            "{agent}: {out}"
+        );
+        for c in hook_commands(&read_json(&work.join(file))) {
+            assert!(
+                c.starts_with(&format!("{} hook --agent {agent} ", exe.display())),
+                "{agent}: {c}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hook_install_with_a_command_writes_it_as_given() {
+    let (tmp, work) = project();
+    let state = tmp.path().join("state");
+    for (agent, file, _) in AGENT_FILES {
+        let args = [
+            "hook",
+            "install",
+            "--agent",
+            agent,
+            "--command",
+            "my-wrapper wave-rules",
+        ];
+        let (out, err, code) = wave(&work, &state, &args, b"");
+        assert_eq!(code, 0, "{agent}: {err}");
+        assert!(
+            out.contains("safe to commit: the command given"),
+            "{agent}: {out}"
+        );
+        let commands = hook_commands(&read_json(&work.join(file)));
+        assert!(!commands.is_empty());
+        for c in commands {
+            assert!(
+                c.starts_with(&format!("my-wrapper wave-rules hook --agent {agent} ")),
+                "{c}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hook_reinstall_replaces_only_our_entries_and_uninstall_removes_only_them() {
+    let (tmp, work) = project();
+    let state = tmp.path().join("state");
+    // Another tool's hook, and ours as an older release wrote it.
+    let foreign = json!({"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"my-linter"}]}]}});
+    let mut old = foreign.clone();
+    old["hooks"]["Stop"] = json!([{"hooks":[{"type":"command","command":"npx --no-install wave-rules hook --agent codex Stop","timeout":10}]}]);
+    std::fs::create_dir_all(work.join(".codex")).unwrap();
+    std::fs::write(work.join(".codex/hooks.json"), old.to_string()).unwrap();
+    for (agent, file, _) in AGENT_FILES {
+        // This machine's program first, then the project's bin: one set of ours.
+        let (_, err, code) = wave(&work, &state, &["hook", "install", "--agent", agent], b"");
+        assert_eq!(code, 0, "{agent}: {err}");
+        let ours_of = |text: &str| {
+            hook_commands(&serde_json::from_str(text).unwrap())
+                .into_iter()
+                .filter(|c| c.contains("wave-rules"))
+                .collect::<Vec<_>>()
+        };
+        let first = ours_of(&std::fs::read_to_string(work.join(file)).unwrap());
+        assert!(first.len() >= 4, "{agent}: {first:?}");
+        if agent == "codex" {
+            std::fs::create_dir_all(work.join("node_modules/.bin")).unwrap();
+            std::os::unix::fs::symlink(
+                env!("CARGO_BIN_EXE_wave-rules"),
+                work.join("node_modules/.bin/wave-rules"),
+            )
+            .unwrap();
+        }
+        let (_, err, code) = wave(&work, &state, &["hook", "install", "--agent", agent], b"");
+        assert_eq!(code, 0, "{agent}: {err}");
+        let text = std::fs::read_to_string(work.join(file)).unwrap();
+        let ours = ours_of(&text);
+        assert_eq!(ours.len(), first.len(), "{agent}: {text}");
+        assert!(
+            ours.iter()
+                .all(|c| c.contains("node_modules/.bin/wave-rules hook --agent")),
+            "{agent}: {text}"
+        );
         // Idempotent.
         let (again, _, _) = wave(&work, &state, &["hook", "install", "--agent", agent], b"");
         assert!(again.contains("already"), "{again}");
         assert_eq!(std::fs::read_to_string(work.join(file)).unwrap(), text);
     }
-    // Another tool's hook stays; uninstall removes ours only.
-    let codex: Value =
-        serde_json::from_str(&std::fs::read_to_string(work.join(".codex/hooks.json")).unwrap())
-            .unwrap();
+    let codex = read_json(&work.join(".codex/hooks.json"));
     assert_eq!(
         codex["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
         "my-linter"
@@ -236,10 +471,7 @@ fn hook_install_writes_each_agents_file_portably() {
     );
     assert_eq!(code, 0);
     assert!(out.contains("removed 4"), "{out}");
-    let codex: Value =
-        serde_json::from_str(&std::fs::read_to_string(work.join(".codex/hooks.json")).unwrap())
-            .unwrap();
-    assert_eq!(codex, foreign);
+    assert_eq!(read_json(&work.join(".codex/hooks.json")), foreign);
     let (_, _, code) = wave(
         &work,
         &state,

@@ -9,20 +9,26 @@
 //! | `copilot` | `.github/hooks/wave-rules.json` | `~/.copilot/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop, preCompact |
 //! | `cursor` | `.cursor/hooks.json` | `~/.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop |
 //!
-//! Portable: a project file names no path of this machine. The command is
-//! `npx --no-install wave-rules` (the package as a devDependency of the
-//! project), or what `--command` says. Install replaces our previous entries
-//! (a command with `wave-rules hook --agent`) and keeps every other one.
-//! The files are JSON read and written whole (keys of objects come back
-//! sorted).
+//! What the hooks run is [`crate::launch`]'s choice, as for Claude Code's
+//! hooks and `mcp install`: `--command` as given; else, when the package is
+//! installed in the project (`node_modules/.bin/wave-rules`), the project's
+//! bin named the way the agent finds it from wherever it runs the hook
+//! ([`launch::agent_hook_prefix`]: safe to commit); else this machine's
+//! program by its absolute path, with a warning not to commit the file (none
+//! of these agents has a local, uncommitted hooks file). User scope never
+//! points into one project's `node_modules`. Install replaces our previous
+//! entries (a command naming `wave-rules` that ends in `hook --agent <agent>
+//! <event>`, or an older `wave-rules hook --agent` one) and keeps every
+//! other one. The files are JSON read and written whole (keys of objects
+//! come back sorted).
 
 use crate::args::{HookAgent, InstallArgs, ScopeArg};
 use crate::env::{Env, Output, EXIT_TROUBLE};
+use crate::launch::{self, Program, SettingsFile};
+use clap::ValueEnum;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 
-/// The command in a project file when `--command` is not given.
-pub const PORTABLE_COMMAND: &str = "npx --no-install wave-rules";
 /// Seconds each agent gives our hook.
 pub const TIMEOUT_SECS: u64 = 10;
 
@@ -45,15 +51,28 @@ pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> P
 pub fn trust_step(agent: HookAgent) -> &'static str {
     match agent {
         HookAgent::Claude => "",
-        HookAgent::Codex => "Codex runs project hooks only in a trusted project: run `codex` once in the project and trust it (or add it under [projects] with trust_level = \"trusted\" in ~/.codex/config.toml).",
+        HookAgent::Codex => "Codex runs project hooks only in a trusted project, once the hooks are trusted too: run `codex` once in the project and accept both (or add it under [projects] with trust_level = \"trusted\" in ~/.codex/config.toml).",
         HookAgent::Gemini => "Gemini CLI runs project hooks only in a trusted folder: trust it when asked (or set GEMINI_CLI_TRUST_WORKSPACE=true in CI).",
         HookAgent::Copilot => "Copilot CLI runs repository hooks only in a trusted folder: trust it when asked, or add it to \"trusted_folders\" in ~/.copilot/config.json.",
         HookAgent::Cursor => "Cursor reads .cursor/hooks.json when the project opens; restart Cursor after installing.",
     }
 }
 
-fn is_ours(command: &str) -> bool {
-    command.contains("wave-rules hook --agent") || command.contains("wave-rules.js hook --agent")
+/// Is this hook command one of ours? It names `wave-rules` and ends in
+/// `hook --agent <agent> <event>`, whatever runs it (older installs wrote
+/// `npx --no-install wave-rules hook --agent ...`).
+pub fn is_ours(command: &str) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let tail = match words.as_slice() {
+        [.., hook, flag, agent, event] => [*hook, *flag, *agent, *event],
+        _ => return false,
+    };
+    command.contains("wave-rules")
+        && tail[..2] == ["hook", "--agent"]
+        && HookAgent::value_variants()
+            .iter()
+            .filter(|a| a.as_str() == tail[2])
+            .any(|a| a.events().iter().any(|(_, e, _)| e.name() == tail[3]))
 }
 
 fn command_of(hook: &Value) -> &str {
@@ -175,14 +194,14 @@ fn write(path: &Path, doc: &Value) -> Result<(), Output> {
     crate::env::write_settings(path, &text)
 }
 
-fn prefix(args: &InstallArgs) -> String {
-    args.command
-        .clone()
-        .unwrap_or_else(|| PORTABLE_COMMAND.to_string())
-}
-
 pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
-    let file = path(agent, args.scope, &env.config.workdir, &env.home_dir());
+    let workdir = &env.config.workdir;
+    let program = match Program::locate(args.command.as_deref(), args.scope, workdir) {
+        Ok(p) => p,
+        Err(out) => return out,
+    };
+    let prefix = launch::agent_hook_prefix(agent, &program, workdir);
+    let file = path(agent, args.scope, workdir, &env.home_dir());
     let mut doc = match read(&file) {
         Ok(d) => Value::Object(d),
         Err(out) => return out,
@@ -190,7 +209,7 @@ pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
     let before = doc.clone();
     remove_ours(&mut doc);
     if let Value::Object(o) = &mut doc {
-        add_ours(agent, o, &prefix(args));
+        add_ours(agent, o, &prefix);
     }
     let mut out = Output::default();
     if doc == before {
@@ -209,6 +228,14 @@ pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
             file.display()
         );
     }
+    out.stdout.push_str(&format!(
+        "command: {prefix} hook --agent {} <event>\n{}\n",
+        agent.as_str(),
+        program.commit_note(match args.scope {
+            ScopeArg::Project => SettingsFile::Shared,
+            ScopeArg::User => SettingsFile::User,
+        })
+    ));
     let step = trust_step(agent);
     if !step.is_empty() {
         out.stdout.push_str(&format!("next: {step}\n"));
@@ -250,5 +277,33 @@ pub fn uninstall(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
             file.display()
         ),
         ..Output::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ours_is_a_wave_rules_command_ending_in_hook_agent_event() {
+        for c in [
+            "npx --no-install wave-rules hook --agent codex Stop",
+            "node_modules/.bin/wave-rules hook --agent copilot PostToolUse",
+            "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/node_modules/.bin/wave-rules hook --agent codex SessionStart",
+            "'/opt/my tools/wave-rules' hook --agent gemini UserPromptSubmit",
+            "/usr/bin/node /x/wave-memory-rules/bin/wave-rules.js hook --agent cursor Stop",
+        ] {
+            assert!(is_ours(c), "{c}");
+        }
+        for c in [
+            "my-linter",
+            "wave-rules hook --agent codex",
+            "other hook --agent codex Stop",
+            "wave-rules hook --agent nobody Stop",
+            "wave-rules hook --agent gemini Elsewhere",
+            "wave-rules hook Stop",
+        ] {
+            assert!(!is_ours(c), "{c}");
+        }
     }
 }

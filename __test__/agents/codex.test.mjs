@@ -1,10 +1,12 @@
 // Codex CLI, the real binary (pinned devDependency @openai/codex), run
 // headless (`codex exec`) against the fake model server through a custom
 // model provider speaking the Responses API, with the hooks `wave-rules hook
-// install --agent codex` wrote in the project's .codex/hooks.json. Codex
-// reads files only through its shell tool (`exec_command`), so every path
-// rule here comes from a parsed shell command. Project config needs trust
-// (`--trust`) and hooks need trust of their own: the test passes
+// install --agent codex` wrote in the project's .codex/hooks.json (the
+// package in the project's node_modules, installed without --command, as a
+// user does). Codex reads files only through its shell tool
+// (`exec_command`), so every path rule here comes from a parsed shell
+// command. Project config needs trust (`--trust`) and hooks need trust of
+// their own: the test passes
 // `--dangerously-bypass-hook-trust` (automation that vets its hooks), which
 // a user replaces by trusting the hooks once in `codex`. Assertions are on
 // what reached the model: Codex gives hook context as developer messages.
@@ -14,7 +16,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count, isCompactionRequest } from './fake-model.mjs'
-import { agentHarness, rules, SAID, codexBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, rules, SAID, codexBinary, waveRulesBinary, run, isolatedEnv, writeTree, installBin } from './agents.mjs'
 
 const codex = codexBinary()
 const skip = codex ? false : 'the @openai/codex devDependency is not installed for this platform'
@@ -37,9 +39,12 @@ test('Codex: rules reach the model through its hooks, path rules from shell read
   fs.mkdirSync(path.join(home, '.codex'), { recursive: true })
   writeTree(work, RULES)
   const env = isolatedEnv(home, { WAVE_RULES_STATE_DIR: path.join(h.root, 'state'), CODEX_HOME: path.join(home, '.codex') })
-  // The test runs the debug binary by its path; a project uses the portable default.
-  const installed = execFileSync(bin, ['hook', 'install', '--agent', 'codex', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  // As a user installs it: the package in the project, no --command; Codex runs what was written.
+  installBin(work, bin)
+  const installed = execFileSync(bin, ['hook', 'install', '--agent', 'codex'], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed the wave-rules hooks for codex/)
+  assert.match(installed, /safe to commit: it names no path of this machine/)
+  assert.match(fs.readFileSync(path.join(work, '.codex/hooks.json'), 'utf8'), /node_modules\/\.bin\/wave-rules hook --agent codex SessionStart/)
   assert.match(installed, /trust/)
   h.server.setWorkdir(work)
   const r = await run(codex, [
@@ -77,7 +82,8 @@ test('Codex: after an automatic compaction every active rule reaches the model a
   fs.mkdirSync(path.join(home, '.codex'), { recursive: true })
   writeTree(work, { ...RULES, 'src/b.ts': 'export const b = 1\n' })
   const env = isolatedEnv(home, { WAVE_RULES_STATE_DIR: path.join(root, 'state'), CODEX_HOME: path.join(home, '.codex') })
-  execFileSync(bin, ['hook', 'install', '--agent', 'codex', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  installBin(work, bin)
+  execFileSync(bin, ['hook', 'install', '--agent', 'codex'], { cwd: work, env, encoding: 'utf8' })
   h.server.setWorkdir(work)
   const before = h.server.requests.length
   let full = false

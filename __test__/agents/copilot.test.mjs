@@ -2,7 +2,8 @@
 // run headless (`copilot -p`) offline (COPILOT_OFFLINE=true) against the
 // fake model server (COPILOT_PROVIDER_BASE_URL, chat completions), with the
 // native hooks `wave-rules hook install --agent copilot` wrote in
-// .github/hooks/wave-rules.json and the folder trusted in
+// .github/hooks/wave-rules.json (the package in the project's node_modules,
+// installed without --command) and the folder trusted in
 // ~/.copilot/config.json (its trust step). Copilot gives a native hook's
 // top-level additionalContext to the model; assertions are on what reached it.
 import { test, before } from 'node:test'
@@ -11,7 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count, isCompactionRequest, SUMMARY } from './fake-model.mjs'
-import { agentHarness, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
+import { agentHarness, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree, installBin } from './agents.mjs'
 
 const copilot = copilotBinary()
 const skip = copilot ? false : 'the @github/copilot devDependency is not installed for this platform'
@@ -45,8 +46,12 @@ test('Copilot CLI: rules reach the model through its native hooks, path rules af
     COPILOT_MODEL: 'gpt-4.1',
     WAVE_RULES_STATE_DIR: path.join(h.root, 'state'),
   })
-  const installed = execFileSync(bin, ['hook', 'install', '--agent', 'copilot', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  // As a user installs it: the package in the project, no --command; Copilot CLI runs what was written.
+  installBin(work, bin)
+  const installed = execFileSync(bin, ['hook', 'install', '--agent', 'copilot'], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed the wave-rules hooks for copilot/)
+  assert.match(installed, /safe to commit: it names no path of this machine/)
+  assert.match(fs.readFileSync(path.join(work, '.github/hooks/wave-rules.json'), 'utf8'), /"node_modules\/\.bin\/wave-rules hook --agent copilot SessionStart"/)
   h.server.setWorkdir(work)
   const r = await run(copilot, ['-p', 'fix the customer query READ:src/a.ts READ:src/a.ts CAT:src/api/customers.ts WRITE:gen/new.ts', '--allow-all-tools'], { cwd: work, env, timeout: TIMEOUT })
   assert.ok(!r.timedOut, `copilot timed out\n${r.stderr}`)
@@ -84,7 +89,8 @@ test('Copilot CLI: after a background compaction every active rule reaches the m
     COPILOT_MODEL: 'gpt-4.1',
     WAVE_RULES_STATE_DIR: path.join(root, 'state'),
   })
-  execFileSync(bin, ['hook', 'install', '--agent', 'copilot', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  installBin(work, bin)
+  execFileSync(bin, ['hook', 'install', '--agent', 'copilot'], { cwd: work, env, encoding: 'utf8' })
   h.server.setWorkdir(work)
   const before = h.server.requests.length
   let full = false

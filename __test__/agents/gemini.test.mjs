@@ -2,7 +2,8 @@
 // headless (`gemini -p`) against the fake model server
 // (GOOGLE_GEMINI_BASE_URL, `security.auth.selectedType: "gemini-api-key"`,
 // GEMINI_CLI_TRUST_WORKSPACE=true as the trust step), with the hooks `wave-rules
-// hook install --agent gemini` wrote in the project's .gemini/settings.json.
+// hook install --agent gemini` wrote in the project's .gemini/settings.json
+// (the package in the project's node_modules, installed without --command).
 // Gemini marks MCP tool results as untrusted; hook output arrives as trusted
 // `<hook_context>`, so the rules go through the hooks. Assertions are on
 // what reached the model.
@@ -12,7 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count, isCompactionRequest, SUMMARY } from './fake-model.mjs'
-import { agentHarness, geminiEnv, rules, SAID, geminiScript, waveRulesBinary, run, writeTree } from './agents.mjs'
+import { agentHarness, geminiEnv, rules, SAID, geminiScript, waveRulesBinary, run, writeTree, installBin } from './agents.mjs'
 
 const gemini = geminiScript()
 const skip = gemini ? false : 'the @google/gemini-cli devDependency is not installed'
@@ -38,8 +39,12 @@ test('Gemini CLI: rules reach the model as hook context, path rules after its fi
   const home = path.join(h.root, 'home')
   writeTree(work, RULES)
   const env = geminiEnv(home, h.server.url, { WAVE_RULES_STATE_DIR: path.join(h.root, 'state') })
-  const installed = execFileSync(bin, ['hook', 'install', '--agent', 'gemini', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  // As a user installs it: the package in the project, no --command; Gemini CLI runs what was written.
+  installBin(work, bin)
+  const installed = execFileSync(bin, ['hook', 'install', '--agent', 'gemini'], { cwd: work, env, encoding: 'utf8' })
   assert.match(installed, /installed the wave-rules hooks for gemini/)
+  assert.match(installed, /safe to commit: it names no path of this machine/)
+  assert.match(fs.readFileSync(path.join(work, '.gemini/settings.json'), 'utf8'), /\$GEMINI_PROJECT_DIR\/node_modules\/\.bin\/wave-rules hook --agent gemini/)
   h.server.setWorkdir(work)
   const r = await run(process.execPath, [gemini, '-m', 'gemini-2.5-pro', '--yolo', '-p',
     'fix the customer query READ:src/a.ts READ:src/a.ts CAT:src/api/customers.ts WRITE:gen/new.ts'], { cwd: work, env, timeout: TIMEOUT })
@@ -76,7 +81,8 @@ test('Gemini CLI: after a compression every active rule reaches the model again,
   writeTree(work, { ...rules('general', 'db', 'ts'), 'src/a.ts': 'export const a = 1\n', 'src/b.ts': 'export const b = 1\n' })
   const env = geminiEnv(home, h.server.url, { WAVE_RULES_STATE_DIR: path.join(root, 'state') })
   writeTree(home, { '.gemini/settings.json': JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, model: { skipNextSpeakerCheck: false } }) })
-  execFileSync(bin, ['hook', 'install', '--agent', 'gemini', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  installBin(work, bin)
+  execFileSync(bin, ['hook', 'install', '--agent', 'gemini'], { cwd: work, env, encoding: 'utf8' })
   h.server.setWorkdir(work)
   const before = h.server.requests.length
   let full = false

@@ -9,7 +9,13 @@
 // Prints a Markdown table of p50 / p95 in milliseconds; /bin/true is the
 // floor (what spawning alone costs on this machine). A second table: the
 // Rust binary's PostToolUse per agent dialect (`hook --agent NAME`), each
-// reading the file through its shell tool, so the shell parser is in it.
+// reading the file through its shell tool, so the shell parser is in it. A
+// third: the same PostToolUse as each agent runs it once installed: the
+// command `hook install --agent NAME` writes in a project with the package
+// (node_modules/.bin/wave-rules: the npm install above, else a link to the
+// Rust binary), through the agent's shell (Codex: sh -lc, Gemini CLI and
+// Copilot CLI: bash -c, Cursor: sh -c) in the project with the variables it
+// sets (Gemini CLI's $GEMINI_PROJECT_DIR replaced in the text, as it does).
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -56,9 +62,9 @@ const events = [
   ['Stop', { stop_hook_active: false }],
 ]
 
-function once(cmd, args, input) {
+function once(cmd, args, input, extraEnv) {
   const t0 = process.hrtime.bigint()
-  const r = spawnSync(cmd, args, { cwd: work, env, input, encoding: 'utf8' })
+  const r = spawnSync(cmd, args, { cwd: work, env: extraEnv ? { ...env, ...extraEnv } : env, input, encoding: 'utf8' })
   const ms = Number(process.hrtime.bigint() - t0) / 1e6
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status}\n${r.stderr}`)
   return ms
@@ -102,14 +108,43 @@ const agentPayloads = [
   ['copilot', { sessionId: 'bench-a-copilot', cwd: work, toolName: 'bash', toolArgs: { command } }],
   ['cursor', { conversation_id: 'bench-a-cursor', workspace_roots: [work], hook_event_name: 'afterShellExecution', command }],
 ]
+// Per agent as installed: the command `hook install --agent NAME` wrote.
+const installedAgents = []
 if (fs.existsSync(rust)) {
   for (const [agent, payload] of agentPayloads) {
     cells.push({ name: `agent:${agent}`, event: 'PostToolUse', cmd: rust, args: ['hook', '--agent', agent, 'PostToolUse'], input: JSON.stringify(payload), every: 1, times: [] })
   }
+  const projectBin = path.join(work, 'node_modules/.bin/wave-rules')
+  const linked = !fs.existsSync(projectBin)
+  if (linked) {
+    fs.mkdirSync(path.dirname(projectBin), { recursive: true })
+    fs.symlinkSync(rust, projectBin)
+  }
+  const quoted = `'${work.replaceAll("'", "'\\''")}'`
+  const runs = {
+    codex: { file: '.codex/hooks.json', shell: ['sh', '-lc'], vars: {} },
+    gemini: { file: '.gemini/settings.json', shell: ['bash', '-c'], vars: { GEMINI_PROJECT_DIR: work, GEMINI_CWD: work, CLAUDE_PROJECT_DIR: work }, text: (c) => c.replaceAll('$GEMINI_PROJECT_DIR', quoted) },
+    copilot: { file: '.github/hooks/wave-rules.json', shell: ['bash', '-c'], vars: {} },
+    cursor: { file: '.cursor/hooks.json', shell: ['sh', '-c'], vars: { CURSOR_PROJECT_DIR: work } },
+  }
+  for (const [agent, payload] of agentPayloads) {
+    const how = runs[agent]
+    if (!how) continue
+    const r = spawnSync(rust, ['hook', 'install', '--agent', agent], { cwd: work, env, encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`hook install --agent ${agent}: ${r.stderr}`)
+    const doc = JSON.parse(fs.readFileSync(path.join(work, how.file), 'utf8'))
+    const commands = Object.values(doc.hooks).flat().flatMap((item) => item.hooks ?? [item]).map((h) => h.command ?? h.bash)
+    const written = commands.find((c) => c.endsWith(`hook --agent ${agent} PostToolUse`))
+    installedAgents.push([agent, written, linked])
+    const command = how.text ? how.text(written) : written
+    cells.push({ name: `installed:${agent}`, event: 'PostToolUse', cmd: how.shell[0], args: [how.shell[1], command], input: JSON.stringify(payload), env: how.vars, every: 1, times: [] })
+    // The bare binary through the same shell: what the agent's way of running a hook costs anyway.
+    cells.push({ name: `shell:${agent}`, event: 'PostToolUse', cmd: how.shell[0], args: [how.shell[1], `${rust} hook --agent ${agent} PostToolUse`], input: JSON.stringify(payload), env: how.vars, every: 1, times: [] })
+  }
 }
 const load = os.loadavg()
 for (let round = 0; round < RUNS; round++) {
-  for (const c of cells) if (round % c.every === 0) c.times.push(once(c.cmd, c.args, c.input))
+  for (const c of cells) if (round % c.every === 0) c.times.push(once(c.cmd, c.args, c.input, c.env))
 }
 const cell = (name, event) => cells.find((c) => c.name === name && c.event === event)
 const fmt = (t) => `${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}`
@@ -137,6 +172,14 @@ if (fs.existsSync(rust)) {
   console.log(`\nPostToolUse per agent (Rust binary, \`hook --agent NAME\`, a shell read: \`${command}\`)\n`)
   console.log(`| agent | p50 / p95 |\n| --- | --- |`)
   for (const [agent] of agentPayloads) console.log(`| ${agent} | ${fmt(quantiles(cell(`agent:${agent}`, 'PostToolUse').times))} |`)
+  console.log(`\nPostToolUse per agent as installed (\`hook install --agent NAME\` in the project, the command run as the agent runs it${installedAgents[0]?.[2] ? '; node_modules/.bin/wave-rules links to the Rust binary' : ''})\n`)
+  console.log(`| agent | installed command | as installed | the bare binary through the same shell | p50 ratio: installed / same shell | p50 ratio: installed / bare binary spawned directly |\n| --- | --- | --- | --- | --- | --- |`)
+  for (const [agent, written] of installedAgents) {
+    const mine = quantiles(cell(`installed:${agent}`, 'PostToolUse').times)
+    const shell = quantiles(cell(`shell:${agent}`, 'PostToolUse').times)
+    const bare = quantiles(cell(`agent:${agent}`, 'PostToolUse').times)
+    console.log(`| ${agent} | \`${written.replaceAll('|', '\\|')}\` | ${fmt(mine)} | ${fmt(shell)} | ${(mine.p50 / shell.p50).toFixed(2)} | ${(mine.p50 / bare.p50).toFixed(2)} |`)
+  }
 }
 console.log('\ncells: p50 / p95 in ms, one process each, spawned from Node (spawnSync), stdin = the event JSON')
 fs.rmSync(root, { recursive: true, force: true })

@@ -369,7 +369,9 @@ fn read_text(path: &Path) -> Result<Option<String>, String> {
 /// entries were all listed, and the text of every file read.
 #[derive(Default)]
 struct OnDisk {
-    /// Every entry (file, directory, link) found, relative and `/`-separated.
+    /// Every entry (file, directory, link) found, relative, `/`-separated
+    /// and lowercased: on a case-insensitive file system `Foo.mdc` is there
+    /// when `foo.mdc` is, so it is looked up rather than known absent.
     present: HashSet<String>,
     /// Directories listed completely (an entry absent from `present` below
     /// them does not exist, so it is not looked up again).
@@ -447,7 +449,7 @@ fn on_disk(plan: &Plan, workdir: &Path) -> OnDisk {
                 if e.file_type().is_file() {
                     candidates.insert(rel.clone());
                 }
-                disk.present.insert(rel);
+                disk.present.insert(rel.to_lowercase());
             }
             if complete {
                 disk.listed.extend(listed);
@@ -465,7 +467,7 @@ fn on_disk(plan: &Plan, workdir: &Path) -> OnDisk {
         read_text(&workdir.join(rel)).ok().flatten()
     });
     for (rel, text) in candidates.into_iter().zip(texts) {
-        disk.present.insert(rel.clone());
+        disk.present.insert(rel.to_lowercase());
         disk.texts.insert(rel, text);
     }
     disk
@@ -474,7 +476,7 @@ fn on_disk(plan: &Plan, workdir: &Path) -> OnDisk {
 impl OnDisk {
     /// Whether `rel` is known not to exist without looking it up.
     fn known_absent(&self, rel: &str) -> bool {
-        (self.listed.contains(parent_rel(rel)) && !self.present.contains(rel))
+        (self.listed.contains(parent_rel(rel)) && !self.present.contains(&rel.to_lowercase()))
             || self.absent.iter().any(|d| {
                 rel.strip_prefix(d.as_str())
                     .is_some_and(|r| r.starts_with('/'))

@@ -151,9 +151,7 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
         }
     } else {
         let visit = &visit;
-        builder
-            .build_parallel()
-            .run(|| Box::new(move |entry| visit(entry)));
+        builder.build_parallel().run(|| Box::new(visit));
     }
     if stopped.into_inner() {
         diagnostics.push(Diagnostic::new(

@@ -163,6 +163,9 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
     // Each directory realpath is owned by the path that may load it: the root,
     // a real subdirectory, or else the first link (in name order) to it. So a
     // link to a sibling is the one reported, whatever the names' order.
+    // The realpath of each directory walked into: a file that is no link
+    // is its directory's realpath and its name, with no lookup per file.
+    let mut reals: HashMap<PathBuf, PathBuf> = HashMap::from([(root.dir.clone(), real.clone())]);
     let mut owners: HashMap<PathBuf, PathBuf> = HashMap::from([(real, root.dir.clone())]);
     for entry in std::fs::read_dir(&root.dir).into_iter().flatten().flatten() {
         if entry.file_type().is_ok_and(|t| t.is_dir()) {
@@ -232,7 +235,9 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             let owner = owners
                 .entry(real.clone())
                 .or_insert_with(|| path.to_path_buf());
-            if owner != path {
+            if owner == path {
+                reals.insert(path.to_path_buf(), real);
+            } else {
                 diagnostics.push(Diagnostic::new(
                     Severity::Warning,
                     Code::SymlinkCycle,
@@ -249,7 +254,11 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         if !entry.file_type().is_file() || !root.format.is_rule_file(path) {
             continue;
         }
-        let Ok(real) = std::fs::canonicalize(path) else {
+        let known = (!entry.path_is_symlink())
+            .then(|| path.parent().and_then(|p| reals.get(p)))
+            .flatten()
+            .map(|dir| dir.join(entry.file_name()));
+        let Some(real) = known.or_else(|| std::fs::canonicalize(path).ok()) else {
             continue;
         };
         // The real file must be a rule file too (by the format's own test,

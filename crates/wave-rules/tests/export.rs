@@ -292,3 +292,61 @@ fn import_keeps_the_meaning_and_never_replaces_a_file() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("exists"), "{}", r.stderr);
 }
+
+#[test]
+fn an_on_request_rule_without_description_is_warned_about_per_rule_on_export_and_import() {
+    let t = Tree::new();
+    t.write(
+        ".wave/rules/sql.md",
+        "---\nactivation: on-request\n---\nUse the SQL style.\n",
+    );
+    t.write(
+        ".wave/rules/described.md",
+        "---\nactivation: on-request\ndescription: When writing SQL\n---\nDescribed.\n",
+    );
+    // validate already says it for the Wave rule itself.
+    let v = t.run(&["validate"]);
+    assert!(
+        v.stdout
+            .contains(".wave/rules/sql.md:2:1: warning[missing-description]"),
+        "{}",
+        v.stdout
+    );
+    // Export: per rule and per target that offers it by description.
+    let r = t.run(&["export", "--to", "cursor,kiro"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for tool in ["cursor: .wave/rules/sql.md (lossy): no description, and Cursor's model decides by the description", "kiro: .wave/rules/sql.md (lossy): no description, and Kiro's model decides"] {
+        assert!(r.stdout.contains(tool), "{tool}\n{}", r.stdout);
+    }
+    assert!(!r.stdout.contains("described.md (lossy)"), "{}", r.stdout);
+    // The synthesized description is written, so the rule can be offered.
+    assert!(t
+        .read(".cursor/rules/sql.mdc")
+        .contains("description: \"Use the SQL style.\""));
+
+    // Import: a Copilot file without applyTo is on request; without a
+    // description it is said per rule, and the id stands in for one.
+    t.write(
+        ".github/instructions/nodesc.instructions.md",
+        "---\nexcludeAgent: code-review\n---\nCopilot on request.\n",
+    );
+    t.write(
+        ".github/instructions/desc.instructions.md",
+        "---\ndescription: Release notes\n---\nDescribed.\n",
+    );
+    let r = t.run(&["import", "--from", "copilot"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(".github/instructions/nodesc.instructions.md (lossy): no description, and the model decides by the description"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        !r.stdout.contains("/desc.instructions.md (lossy)"),
+        "{}",
+        r.stdout
+    );
+    assert!(t
+        .read(".wave/rules/nodesc.md")
+        .contains("activation: on-request"));
+}

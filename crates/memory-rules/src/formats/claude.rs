@@ -57,7 +57,10 @@ pub fn write_wave(rule: &crate::Rule) -> (Vec<String>, Vec<String>) {
     }
     if activation == Activation::OnRequest && description.is_none() {
         description = Some(rule.id.clone());
-        lossy.push("no description; the rule's id is its description".to_string());
+        lossy.push(
+            "no description, and the model decides by the description whether to read an on-request rule; the rule's id is written as its description (add a real one)"
+                .to_string(),
+        );
     }
     if let Some(d) = &description {
         front.push(format!("description: {}", quote(d)));

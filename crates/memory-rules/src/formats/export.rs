@@ -16,7 +16,7 @@
 //! for stale generated files; both are checked before the work.
 
 use crate::rule::{Rule, Scope};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 pub use super::write::{
@@ -364,34 +364,181 @@ fn read_text(path: &Path) -> Result<Option<String>, String> {
     }
 }
 
+/// What is on disk in the places of the plan's targets, from one listing
+/// of each place: every entry's relative path, the directories whose
+/// entries were all listed, and the text of every file read.
+#[derive(Default)]
+struct OnDisk {
+    /// Every entry (file, directory, link) found, relative, `/`-separated
+    /// and lowercased: on a case-insensitive file system `Foo.mdc` is there
+    /// when `foo.mdc` is, so it is looked up rather than known absent.
+    present: HashSet<String>,
+    /// Directories listed completely (an entry absent from `present` below
+    /// them does not exist, so it is not looked up again).
+    listed: HashSet<String>,
+    /// Places that do not exist (nothing below them does).
+    absent: Vec<String>,
+    /// The files that may be generated (in a target's place), with their
+    /// text (`None`: unreadable).
+    texts: BTreeMap<String, Option<String>>,
+}
+
+/// `rel`'s parent (`""` for the root).
+fn parent_rel(rel: &str) -> &str {
+    rel.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+fn rel_string(rel: &Path) -> String {
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Lists the places of the plan's targets once each (the directories, with
+/// at most [`MAX_SCAN_FILES`] entries per target; one project walk for all
+/// `AGENTS.md`-style names) and reads every file found there, in parallel.
+fn on_disk(plan: &Plan, workdir: &Path) -> OnDisk {
+    let mut disk = OnDisk::default();
+    let mut candidates: BTreeSet<String> = BTreeSet::new();
+    let mut combined: Vec<&str> = Vec::new();
+    for &t in &plan.targets {
+        let (dirs, files) = t.places();
+        candidates.extend(files.iter().map(|f| f.to_string()));
+        if let Some(name) = t.combined_name() {
+            combined.push(name);
+        }
+        for d in dirs {
+            let root = workdir.join(d);
+            match std::fs::metadata(&root) {
+                Ok(m) if m.is_dir() => {}
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound
+                        && std::fs::symlink_metadata(&root).is_err() =>
+                {
+                    disk.absent.push(d.to_string());
+                    continue;
+                }
+                _ => continue,
+            }
+            const DEPTH: usize = 8;
+            let mut listed = Vec::new();
+            let mut seen = 0usize;
+            let mut complete = true;
+            for e in walkdir::WalkDir::new(&root)
+                .follow_links(false)
+                .max_depth(DEPTH)
+                .into_iter()
+            {
+                let Ok(e) = e else {
+                    complete = false;
+                    continue;
+                };
+                seen += 1;
+                if seen > MAX_SCAN_FILES {
+                    complete = false;
+                    break;
+                }
+                let Ok(rel) = e.path().strip_prefix(workdir) else {
+                    continue;
+                };
+                let rel = rel_string(rel);
+                if e.file_type().is_dir() && e.depth() < DEPTH {
+                    listed.push(rel.clone());
+                }
+                if e.file_type().is_file() {
+                    candidates.insert(rel.clone());
+                }
+                disk.present.insert(rel.to_lowercase());
+            }
+            if complete {
+                disk.listed.extend(listed);
+            }
+        }
+    }
+    if !combined.is_empty() {
+        let mut ignored = Vec::new();
+        for f in super::nested::agents_files(workdir, &combined, &mut ignored) {
+            candidates.insert(f.rel);
+        }
+    }
+    let candidates: Vec<String> = candidates.into_iter().collect();
+    let texts = par_map(&candidates, |rel| {
+        read_text(&workdir.join(rel)).ok().flatten()
+    });
+    for (rel, text) in candidates.into_iter().zip(texts) {
+        disk.present.insert(rel.to_lowercase());
+        disk.texts.insert(rel, text);
+    }
+    disk
+}
+
+impl OnDisk {
+    /// Whether `rel` is known not to exist without looking it up.
+    fn known_absent(&self, rel: &str) -> bool {
+        (self.listed.contains(parent_rel(rel)) && !self.present.contains(&rel.to_lowercase()))
+            || self.absent.iter().any(|d| {
+                rel.strip_prefix(d.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+            })
+    }
+}
+
 /// Compares the plan with the disk under `workdir`: files to create or
 /// update, stale generated files of the plan's targets to remove, and
-/// hand-written files in the way.
+/// hand-written files in the way. Each place is listed once and each file
+/// in it read once; a planned file in a directory listed without it is
+/// known to be absent (no lookup).
 pub fn diff(plan: &Plan, workdir: &Path) -> Sync {
     let mut sync = Sync::default();
     let planned: BTreeSet<&str> = plan.files.iter().map(|f| f.rel.as_str()).collect();
+    let disk = on_disk(plan, workdir);
+    let mut is_file: HashMap<&str, bool> = HashMap::new();
+    // Planned files neither listed nor read: looked up (in parallel).
+    let unknown: Vec<&PlannedFile> = plan
+        .files
+        .iter()
+        .filter(|f| !disk.texts.contains_key(&f.rel) && !disk.known_absent(&f.rel))
+        .collect();
+    let looked_up: HashMap<&str, Result<Option<String>, String>> = unknown
+        .iter()
+        .map(|f| f.rel.as_str())
+        .zip(par_map(&unknown, |f| read_text(&workdir.join(&f.rel))))
+        .collect();
     for f in &plan.files {
         let path = workdir.join(&f.rel);
         // A parent that is a file (`.clinerules` as one file) is in the way.
-        let blocked = Path::new(&f.rel)
-            .ancestors()
-            .skip(1)
-            .filter(|a| !a.as_os_str().is_empty())
-            .find(|a| workdir.join(a).is_file());
+        let mut blocked = None;
+        let mut a = parent_rel(&f.rel);
+        while !a.is_empty() {
+            let file = *is_file.entry(a).or_insert_with(|| {
+                !disk.listed.contains(a) && !disk.known_absent(a) && workdir.join(a).is_file()
+            });
+            if file {
+                blocked = Some(a);
+                break;
+            }
+            a = parent_rel(a);
+        }
         if let Some(a) = blocked {
             sync.conflicts.push(Conflict {
                 rel: f.rel.clone(),
                 path: path.clone(),
                 message: format!(
-                    "{} is a file, so {} cannot be written below it; move its rules into .wave/rules (wave-rules import --from {}) and remove it",
-                    a.display(),
+                    "{a} is a file, so {} cannot be written below it; move its rules into .wave/rules (wave-rules import --from {}) and remove it",
                     f.rel,
                     f.target.format().as_str()
                 ),
             });
             continue;
         }
-        match read_text(&path) {
+        let now = match disk.texts.get(&f.rel) {
+            Some(Some(text)) => Ok(Some(text.clone())),
+            // Listed but unreadable: read again for the error.
+            Some(None) => read_text(&path),
+            None => looked_up.get(f.rel.as_str()).cloned().unwrap_or(Ok(None)),
+        };
+        match now {
             Ok(None) => sync.changes.push(Change {
                 rel: f.rel.clone(),
                 path,
@@ -421,15 +568,14 @@ pub fn diff(plan: &Plan, workdir: &Path) -> Sync {
             }),
         }
     }
-    for rel in generated_files(plan, workdir) {
+    for (rel, text) in disk.texts {
         if planned.contains(rel.as_str()) {
             continue;
         }
-        let path = workdir.join(&rel);
-        if let Ok(Some(old)) = read_text(&path) {
+        if let Some(old) = text.filter(|t| is_generated(t)) {
             sync.changes.push(Change {
+                path: workdir.join(&rel),
                 rel,
-                path,
                 old: Some(old),
                 new: None,
             });
@@ -442,97 +588,117 @@ pub fn diff(plan: &Plan, workdir: &Path) -> Sync {
 /// The generated files already on disk in the places of the plan's
 /// targets (relative paths, sorted).
 pub fn generated_files(plan: &Plan, workdir: &Path) -> Vec<String> {
-    let mut out = BTreeSet::new();
-    let mut ignored = Vec::new();
-    for &t in &plan.targets {
-        let (dirs, files) = t.places();
-        let mut candidates: Vec<String> = files.iter().map(|f| f.to_string()).collect();
-        for d in dirs {
-            let root = workdir.join(d);
-            if !root.is_dir() {
-                continue;
-            }
-            for e in walkdir::WalkDir::new(&root)
-                .follow_links(false)
-                .max_depth(8)
-                .into_iter()
-                .filter_map(Result::ok)
-                .take(MAX_SCAN_FILES)
-            {
-                if e.file_type().is_file() {
-                    if let Ok(rel) = e.path().strip_prefix(workdir) {
-                        candidates.push(
-                            rel.components()
-                                .map(|c| c.as_os_str().to_string_lossy())
-                                .collect::<Vec<_>>()
-                                .join("/"),
-                        );
-                    }
-                }
-            }
-        }
-        if let Some(name) = t.combined_name() {
-            for f in super::nested::agents_files(workdir, &[name], &mut ignored) {
-                candidates.push(f.rel);
-            }
-        }
-        for rel in candidates {
-            if let Ok(Some(text)) = read_text(&workdir.join(&rel)) {
-                if is_generated(&text) {
-                    out.insert(rel);
-                }
-            }
-        }
-    }
-    out.into_iter().collect()
+    on_disk(plan, workdir)
+        .texts
+        .into_iter()
+        .filter(|(_, t)| t.as_deref().is_some_and(is_generated))
+        .map(|(rel, _)| rel)
+        .collect()
 }
 
-/// Writes the changes: a new file in place (never over one that appeared
+/// Threads that read and write the files of one export at most.
+pub const MAX_IO_THREADS: usize = 8;
+
+/// `f` over `items`, in order, on up to [`MAX_IO_THREADS`] threads (the
+/// cores there are): file creation is the kernel's work, per file, so two
+/// cores create twice the files. One thread for few items, and on
+/// WebAssembly (no threads).
+fn par_map<T: std::marker::Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(&T) -> R + std::marker::Sync,
+) -> Vec<R> {
+    const PER_THREAD: usize = 64;
+    let threads = if cfg!(target_family = "wasm") {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_IO_THREADS)
+            .min(items.len().div_ceil(PER_THREAD))
+            .max(1)
+    };
+    if threads == 1 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let f = &f;
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+/// Writes one change: a new file in place (never over one that appeared
 /// since the plan), a replaced one atomically (a temporary file in the same
-/// directory, then a rename). Stops at the first failure.
+/// directory, then a rename), a stale one removed. No fsync (see
+/// docs/export.md: the files are rebuilt from the sources by running
+/// export again).
+fn apply_one(c: &Change) -> Result<(), String> {
+    match &c.new {
+        Some(text) if c.old.is_none() => {
+            // A new file: written in place (nothing to replace, and
+            // `create_new` never overwrites a file that appeared since the
+            // plan).
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&c.path)
+                .map_err(|e| format!("cannot create {}: {e}", c.path.display()))?;
+            f.write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", c.path.display()))
+        }
+        Some(text) => {
+            let name = c
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let tmp = c.path.with_file_name(format!(".{name}.wave-export.tmp"));
+            std::fs::write(&tmp, text)
+                .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+            std::fs::rename(&tmp, &c.path).map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                format!("cannot replace {}: {e}", c.path.display())
+            })
+        }
+        None => std::fs::remove_file(&c.path)
+            .map_err(|e| format!("cannot remove {}: {e}", c.path.display())),
+    }
+}
+
+/// Writes the changes: the directories first, then the files on up to
+/// [`MAX_IO_THREADS`] threads (each file is written or replaced on its own,
+/// as [`apply_one`] says). On a failure the other threads stop before their
+/// next file, and the first failure (in the changes' order) is returned.
 pub fn apply(changes: &[Change]) -> Result<(), String> {
     let mut made: BTreeSet<&Path> = BTreeSet::new();
-    for c in changes {
-        match &c.new {
-            Some(text) => {
-                if let Some(parent) = c.path.parent() {
-                    if made.insert(parent) {
-                        std::fs::create_dir_all(parent)
-                            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-                    }
-                }
-                if c.old.is_none() {
-                    // A new file: written in place (nothing to replace, and
-                    // `create_new` never overwrites a file that appeared
-                    // since the plan).
-                    use std::io::Write;
-                    let mut f = std::fs::OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .open(&c.path)
-                        .map_err(|e| format!("cannot create {}: {e}", c.path.display()))?;
-                    f.write_all(text.as_bytes())
-                        .map_err(|e| format!("cannot write {}: {e}", c.path.display()))?;
-                    continue;
-                }
-                let name = c
-                    .path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let tmp = c.path.with_file_name(format!(".{name}.wave-export.tmp"));
-                std::fs::write(&tmp, text)
-                    .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-                std::fs::rename(&tmp, &c.path).map_err(|e| {
-                    let _ = std::fs::remove_file(&tmp);
-                    format!("cannot replace {}: {e}", c.path.display())
-                })?;
+    for c in changes.iter().filter(|c| c.new.is_some()) {
+        if let Some(parent) = c.path.parent() {
+            if made.insert(parent) {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
             }
-            None => std::fs::remove_file(&c.path)
-                .map_err(|e| format!("cannot remove {}: {e}", c.path.display()))?,
         }
     }
-    Ok(())
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let results = par_map(changes, |c| {
+        if failed.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(());
+        }
+        let r = apply_one(c);
+        if r.is_err() {
+            failed.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        r
+    });
+    results.into_iter().collect()
 }
 
 /// A readable line diff of `old` and `new` (`-`/`+` lines with a few lines

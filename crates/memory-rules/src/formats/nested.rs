@@ -9,7 +9,9 @@
 //! `.cursor/rules` is found through its `.cursor`) and [`SKIPPED_DIRS`],
 //! goes at most [`MAX_DEPTH`] levels down and visits at most [`MAX_DIRS`]
 //! directories; when a limit stops it, an `info` diagnostic says so and what
-//! was found is kept.
+//! was found is kept (which directories were visited before the limit then
+//! depends on the threads). It runs on up to [`MAX_WALK_THREADS`] threads and
+//! sorts what it found, so the result is in path order whatever the threads.
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use std::path::{Path, PathBuf};
@@ -48,15 +50,32 @@ enum Want<'a> {
     CursorDirs,
 }
 
-/// Walks the project once, in name order, within the limits, and returns
+/// Threads the walk runs on at most (no more than the cores there are).
+pub const MAX_WALK_THREADS: usize = 4;
+
+/// Walks the project once, in parallel, within the limits, and returns
 /// what `want` asks for: `(relative path, path)` of files, or `(relative
-/// subdirectory, rules directory)` of nested `.cursor/rules`. Names are
-/// compared on the directory entries themselves, so no directory costs more
-/// than its one listing.
+/// subdirectory, rules directory)` of nested `.cursor/rules`, in path order
+/// (sorted after the walk, so the order does not depend on the threads).
+/// Names are compared on the directory entries themselves, before anything
+/// else: no entry costs a lookup or an allocation unless its name matches.
 fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    let mut dirs = 0usize;
-    let walker = ignore::WalkBuilder::new(root)
+    use ignore::WalkState;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let threads = if cfg!(target_family = "wasm") {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_WALK_THREADS)
+    };
+    let out: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let dirs = AtomicUsize::new(0);
+    let stopped = AtomicBool::new(false);
+    let want = &want;
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
         .follow_links(false)
         .max_depth(Some(MAX_DEPTH))
         .hidden(false)
@@ -66,13 +85,13 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
         .git_global(false)
         .git_exclude(true)
         .require_git(false)
-        .sort_by_file_name(|a, b| a.cmp(b))
+        .threads(threads)
         .filter_entry(|e| {
             let is_dir = e.file_type().is_some_and(|t| t.is_dir());
             if !is_dir || e.depth() == 0 {
                 return true;
             }
-            let name = e.file_name().to_string_lossy();
+            let name = e.file_name().as_encoded_bytes();
             // Into `.cursor` only to see its `rules`; no other hidden tree.
             let in_cursor = e
                 .path()
@@ -80,58 +99,83 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
                 .and_then(|p| p.file_name())
                 .is_some_and(|n| n == ".cursor");
             !in_cursor
-                && (name == ".cursor" || !name.starts_with('.'))
-                && !SKIPPED_DIRS.contains(&name.as_ref())
-        })
-        .build();
-    for entry in walker {
-        let Ok(entry) = entry else { continue };
-        let name = entry.file_name().to_string_lossy();
+                && (name == b".cursor" || !name.starts_with(b"."))
+                && !SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name)
+        });
+    let visit = |entry: Result<ignore::DirEntry, ignore::Error>| {
+        let Ok(entry) = entry else {
+            return WalkState::Continue;
+        };
+        let name = entry.file_name();
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
         if is_dir {
             if entry.depth() > 0 && name == ".cursor" {
                 if let Want::CursorDirs = want {
                     let rules = entry.path().join("rules");
-                    let parent = entry
-                        .path()
-                        .parent()
-                        .and_then(|p| rel_of(p, root))
-                        .unwrap_or_default();
-                    if !parent.is_empty() && rules.is_dir() {
-                        out.push((parent, rules));
+                    if entry.depth() > 1 && rules.is_dir() {
+                        out.lock().unwrap_or_else(|e| e.into_inner()).push(rules);
                     }
                 }
-                continue;
+                return WalkState::Continue;
             }
-            dirs += 1;
-            if dirs > MAX_DIRS {
-                diagnostics.push(Diagnostic::new(
-                    Severity::Info,
-                    Code::TooDeep,
-                    root,
-                    format!("the search for nested rule files stopped after {MAX_DIRS} directories; files further on are not read"),
-                ));
-                break;
+            if dirs.fetch_add(1, Ordering::Relaxed) >= MAX_DIRS {
+                stopped.store(true, Ordering::Relaxed);
+                return WalkState::Quit;
             }
-            continue;
+            return WalkState::Continue;
         }
-        if entry
+        let Want::Files(names) = want else {
+            return WalkState::Continue;
+        };
+        // By name first: most entries stop here.
+        if !names.iter().any(|n| name == *n) {
+            return WalkState::Continue;
+        }
+        let in_cursor = entry
             .path()
             .parent()
             .and_then(|p| p.file_name())
-            .is_some_and(|n| n == ".cursor")
-        {
-            continue;
+            .is_some_and(|n| n == ".cursor");
+        if !in_cursor && entry.path().is_file() {
+            out.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(entry.into_path());
         }
-        if let Want::Files(names) = want {
-            if names.contains(&name.as_ref()) && entry.path().is_file() {
-                if let Some(rel) = rel_of(entry.path(), root) {
-                    out.push((rel, entry.path().to_path_buf()));
-                }
+        WalkState::Continue
+    };
+    if threads == 1 {
+        for entry in builder.build() {
+            if visit(entry) == WalkState::Quit {
+                break;
             }
         }
+    } else {
+        let visit = &visit;
+        builder.build_parallel().run(|| Box::new(visit));
     }
-    out
+    if stopped.into_inner() {
+        diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            Code::TooDeep,
+            root,
+            format!("the search for nested rule files stopped after {MAX_DIRS} directories; files further on are not read"),
+        ));
+    }
+    let mut found = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    // Path order: component by component, as a walk in name order.
+    found.sort();
+    found
+        .into_iter()
+        .filter_map(|path| match want {
+            Want::Files(_) => rel_of(&path, root).map(|rel| (rel, path)),
+            Want::CursorDirs => {
+                let sub = path.parent()?.parent()?;
+                rel_of(sub, root)
+                    .filter(|r| !r.is_empty())
+                    .map(|rel| (rel, path))
+            }
+        })
+        .collect()
 }
 
 /// `AGENTS.md` and `CLAUDE.md` (`names`) in the project root and its
@@ -232,6 +276,8 @@ mod tests {
         // Ignored by .gitignore (no git repository needed): not searched.
         std::fs::write(root.join(".gitignore"), "/out/\ngen\n").unwrap();
         std::fs::create_dir_all(root.join("web/.cursor/rules")).unwrap();
+        std::fs::create_dir_all(root.join("api/.cursor/rules")).unwrap();
+        std::fs::create_dir_all(root.join("a/b/.cursor/rules")).unwrap();
         std::fs::create_dir_all(root.join("out/.cursor/rules")).unwrap();
         std::fs::create_dir_all(root.join(".cursor/rules")).unwrap();
         let mut d = Vec::new();
@@ -253,7 +299,36 @@ mod tests {
             .into_iter()
             .map(|(r, _)| r)
             .collect();
-        assert_eq!(dirs, ["web"]);
+        // In path order, whatever the walk's threads did first.
+        assert_eq!(dirs, ["a/b", "api", "web"]);
         assert!(d.is_empty());
+    }
+
+    #[test]
+    fn a_parallel_walk_gives_the_same_order_every_time() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let mut expected = Vec::new();
+        for i in 0..60 {
+            for rel in [
+                format!("p{i}/AGENTS.md"),
+                format!("p{i}-x/AGENTS.md"),
+                format!("p{i}/sub/deeper/AGENTS.md"),
+            ] {
+                let p = root.join(&rel);
+                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                std::fs::write(p, "x").unwrap();
+                expected.push(rel);
+            }
+        }
+        expected.sort_by(|a, b| directory_of(a).cmp(&directory_of(b)));
+        for _ in 0..5 {
+            let mut d = Vec::new();
+            let rels: Vec<String> = agents_files(root, &["AGENTS.md"], &mut d)
+                .into_iter()
+                .map(|f| f.rel)
+                .collect();
+            assert_eq!(rels, expected);
+        }
     }
 }

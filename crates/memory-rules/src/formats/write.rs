@@ -348,7 +348,7 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
             if r.description.is_none() {
                 let d = synthesized_description(rule, &topics);
                 r.lossy.push(format!(
-                    "no description; written with \"{d}\" so the model can choose it"
+                    "no description, and {tool}'s model decides by the description whether to read the rule; written with \"{d}\" (add a description to the source)"
                 ));
                 r.description = Some(d);
             }

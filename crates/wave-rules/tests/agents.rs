@@ -49,6 +49,13 @@ fn each_agent_gets_path_rules_in_its_own_answer_once() {
             json!({"session_id":"cx2","cwd":w,"tool_name":"apply_patch","tool_input":{"input":"*** Begin Patch\n*** Add File: src/api/new.ts\n+x\n*** End Patch"}}),
             "PostToolUse",
         ),
+        // Codex started in a subdirectory: its `cwd` is that directory, and
+        // the rules are the project's (found above it).
+        (
+            "codex",
+            json!({"session_id":"cx3","cwd":format!("{w}/src"),"tool_name":"Bash","tool_input":{"command":"cat api/customers.ts"}}),
+            "PostToolUse",
+        ),
         (
             "gemini",
             json!({"session_id":"gm","cwd":w,"hook_event_name":"AfterTool","tool_name":"read_file","tool_input":{"file_path":file}}),

@@ -153,12 +153,20 @@ impl Input {
     }
 
     /// Where the project is: `$CLAUDE_PROJECT_DIR` (set by Claude Code for
-    /// hooks), else the input's `cwd`.
+    /// hooks), else the project root at or above the input's `cwd` (the
+    /// core's `project_root`: an agent started in a subdirectory, as Codex
+    /// may be, sends that subdirectory as `cwd`).
     pub fn project_dir(&self) -> Option<PathBuf> {
-        std::env::var_os("CLAUDE_PROJECT_DIR")
-            .filter(|d| !d.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| self.cwd.as_ref().map(PathBuf::from))
+        if let Some(dir) = std::env::var_os("CLAUDE_PROJECT_DIR").filter(|d| !d.is_empty()) {
+            return Some(PathBuf::from(dir));
+        }
+        let cwd = PathBuf::from(self.cwd.as_ref()?);
+        let home = crate::env::user_home();
+        Some(
+            memory_rules::project_root(&cwd, home.as_deref())
+                .map(|r| r.dir)
+                .unwrap_or(cwd),
+        )
     }
 
     /// The files `tool_input` names: a file tool's path (and the list the

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { count } from './fake-model.mjs'
+import { count, callDirective } from './fake-model.mjs'
 import { agentHarness, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const copilot = copilotBinary()
@@ -64,4 +64,35 @@ test('Copilot CLI: rules reach the model through its native hooks, path rules af
   for (const text of [GENERAL, DB, TS, API, GEN]) assert.equal(count(last, text), 1, `${text} once in the whole conversation`)
   // agentStop: the every-turn rule blocks the stop once.
   assert.equal(main.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes(STOP)).length, 1, 'one Stop reminder, no loop')
+})
+
+test('Copilot CLI: its skill tool activates a skill: its skills: rule reaches the model once, and the memory reminder at agentStop', { skip, timeout: 2 * TIMEOUT }, async () => {
+  const REPLICA = 'Queries go to the read replica.'
+  const MEMORY = "The skill 'db-work' you are using keeps memory."
+  const work = path.join(h.root, 'skills', 'work')
+  const home = path.join(h.root, 'skills', 'home')
+  writeTree(work, {
+    ...rules('general'),
+    '.wave/rules/replica.md': `---\nskills: [db-work]\n---\n${REPLICA}\n`,
+    '.github/skills/db-work/SKILL.md': '---\nname: db-work\ndescription: Database work on the customer tables\n---\nFirst recall with memory_read (topic db); save findings with memory_write.\n',
+  })
+  writeTree(home, { '.copilot/config.json': JSON.stringify({ trusted_folders: [work] }) })
+  const env = isolatedEnv(home, {
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: `${h.server.url}/v1`,
+    COPILOT_MODEL: 'gpt-4.1',
+    WAVE_RULES_STATE_DIR: path.join(h.root, 'skills', 'state'),
+  })
+  execFileSync(bin, ['hook', 'install', '--agent', 'copilot', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  h.server.setWorkdir(work)
+  const first = h.server.requests.length
+  const r = await run(copilot, ['-p', `fix the slow query ${callDirective('skill', { skill: 'db-work' })}`, '--allow-all-tools'], { cwd: work, env, timeout: TIMEOUT })
+  assert.ok(!r.timedOut, `copilot timed out\n${r.stderr}`)
+  const main = h.server.requests.slice(first).filter((q) => q.path.includes('/chat/completions') && (q.body.tools ?? []).length > 0)
+  assert.ok((main[0]?.body.tools ?? []).some((t) => t.function?.name === 'skill'), `Copilot CLI offers its skill tool\n${r.stderr}`)
+  assert.equal(count(main[0].body, REPLICA), 0, 'no skill rule before the skill is active')
+  assert.ok(main.length >= 2, `the skill call and an answer, got ${main.length}\n${r.stdout}\n${r.stderr}`)
+  assert.equal(count(main[1].body, REPLICA), 1, 'the skills: rule arrived after the skill tool')
+  assert.equal(count(main.at(-1).body, REPLICA), 1, 'once in the whole conversation')
+  assert.equal(main.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes(MEMORY)).length, 1, 'the memory reminder reached the model once at agentStop')
 })

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { count, callDirective } from './fake-model.mjs'
+import { count, callDirective, isCompactionRequest } from './fake-model.mjs'
 import { agentHarness, rules, SAID, codexBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const codex = codexBinary()
@@ -62,6 +62,49 @@ test('Codex: rules reach the model through its hooks, path rules from shell read
   assert.ok(main.some((q) => count(q.body, GEN) === 1), 'the rule of the file written by a redirection arrived')
   const last = main.at(-1).body
   for (const text of [GENERAL, DB, TS, GEN]) assert.equal(count(last, text), 1, `${text} once in the whole conversation`)
+})
+
+// Compaction: `codex exec` compacts when the reported usage passes
+// `model_auto_compact_token_limit`; the fake model reports a full context
+// once the path rule has arrived. Codex runs PreCompact and PostCompact
+// (whose output no model sees), then SessionStart with `source: "compact"`,
+// whose context is the first thing after the summary: every rule active in
+// the session comes there once more.
+test('Codex: after an automatic compaction every active rule reaches the model again, once', { skip, timeout: 3 * TIMEOUT }, async () => {
+  const root = path.join(h.root, 'compact')
+  const work = path.join(root, 'work')
+  const home = path.join(root, 'home')
+  fs.mkdirSync(path.join(home, '.codex'), { recursive: true })
+  writeTree(work, { ...RULES, 'src/b.ts': 'export const b = 1\n' })
+  const env = isolatedEnv(home, { WAVE_RULES_STATE_DIR: path.join(root, 'state'), CODEX_HOME: path.join(home, '.codex') })
+  execFileSync(bin, ['hook', 'install', '--agent', 'codex', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  h.server.setWorkdir(work)
+  const before = h.server.requests.length
+  let full = false
+  h.server.reportFullContext((body) => !full && count(body, TS) === 1 && (full = true), 50_000)
+  const r = await run(codex, [
+    'exec', '--trust', '--dangerously-bypass-hook-trust', '--skip-git-repo-check',
+    '-c', 'model_provider=fake',
+    '-c', `model_providers.fake={name="fake",base_url="${h.server.url}/v1",wire_api="responses"}`,
+    '-c', 'model_auto_compact_token_limit=20000',
+    '-m', 'fake-model',
+    // Compacted before the second read (the summary drops the calls made:
+    // Codex then reads both again, which brings nothing new).
+    'fix the customer query READ:src/a.ts READ:src/b.ts',
+  ], { cwd: work, env, timeout: TIMEOUT })
+  h.server.reportFullContext(() => false, 0)
+  assert.ok(!r.timedOut, `codex timed out\n${r.stderr}`)
+  const all = h.server.requests.slice(before).filter((q) => q.path.includes('/responses'))
+  const at = all.findIndex((q) => isCompactionRequest(q.body))
+  assert.ok(at > 0, `codex compacted\n${r.stderr}`)
+  assert.equal(all.filter((q) => isCompactionRequest(q.body)).length, 1, 'one compaction')
+  assert.equal(count(all[at - 1].body, TS), 1, 'the path rule was given before the compaction')
+  const after = all.slice(at + 1)
+  assert.ok(after.length >= 1, `the turn went on after the compaction\n${r.stderr}`)
+  for (const text of [GENERAL, DB, TS]) {
+    assert.equal(count(after[0].body, text), 1, `${text} in the first request after the compaction`)
+    assert.equal(count(after.at(-1).body, text), 1, `${text} once in the compacted conversation`)
+  }
 })
 
 test('Codex: reading a SKILL.md through its shell activates the skill: its skills: rule reaches the model once, and the memory reminder at Stop', { skip, timeout: 2 * TIMEOUT }, async () => {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { count, callDirective } from './fake-model.mjs'
+import { count, callDirective, isCompactionRequest, SUMMARY } from './fake-model.mjs'
 import { agentHarness, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree } from './agents.mjs'
 
 const copilot = copilotBinary()
@@ -64,6 +64,43 @@ test('Copilot CLI: rules reach the model through its native hooks, path rules af
   for (const text of [GENERAL, DB, TS, API, GEN]) assert.equal(count(last, text), 1, `${text} once in the whole conversation`)
   // agentStop: the every-turn rule blocks the stop once.
   assert.equal(main.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes(STOP)).length, 1, 'one Stop reminder, no loop')
+})
+
+// Compaction: Copilot CLI compacts in the background once the reported usage
+// nears COPILOT_PROVIDER_MAX_PROMPT_TOKENS; its preCompact hook fires as the
+// compaction starts (its output reaches no model), and what the conversation
+// gets after that stays in it. Our preCompact records the compaction and the
+// next postToolUse brings every active rule again, once.
+test('Copilot CLI: after a background compaction every active rule reaches the model again, once', { skip, timeout: 2 * TIMEOUT }, async () => {
+  const root = path.join(h.root, 'compact')
+  const work = path.join(root, 'work')
+  const home = path.join(root, 'home')
+  writeTree(work, { ...rules('general', 'db', 'ts'), 'src/a.ts': 'export const a = 1\n', 'src/b.ts': 'export const b = 1\n' })
+  writeTree(home, { '.copilot/config.json': JSON.stringify({ trusted_folders: [work] }) })
+  const env = isolatedEnv(home, {
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: `${h.server.url}/v1`,
+    COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '200000',
+    COPILOT_MODEL: 'gpt-4.1',
+    WAVE_RULES_STATE_DIR: path.join(root, 'state'),
+  })
+  execFileSync(bin, ['hook', 'install', '--agent', 'copilot', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  h.server.setWorkdir(work)
+  const before = h.server.requests.length
+  let full = false
+  h.server.reportFullContext((body) => !full && count(body, TS) === 1 && (full = true), 150_000)
+  const r = await run(copilot, ['-p', 'fix the customer query READ:src/a.ts READ:src/b.ts READ:src/b.ts READ:src/b.ts', '--allow-all-tools'], { cwd: work, env, timeout: TIMEOUT })
+  h.server.reportFullContext(() => false, 0)
+  assert.ok(!r.timedOut, `copilot timed out\n${r.stderr}`)
+  const all = h.server.requests.slice(before).filter((q) => q.path.includes('/chat/completions') && (q.body.tools ?? []).length > 0)
+  const compactions = all.filter((q) => isCompactionRequest(q.body))
+  assert.equal(compactions.length, 1, `copilot compacted once\n${r.stdout}\n${r.stderr}`)
+  assert.equal(count(compactions[0].body, TS), 1, 'the path rule was given before the compaction')
+  const after = all.filter((q) => !isCompactionRequest(q.body) && count(q.body, SUMMARY) === 1)
+  assert.ok(after.length >= 1, `requests on the compacted conversation\n${r.stdout}\n${r.stderr}`)
+  for (const text of [GENERAL, DB, TS]) {
+    assert.equal(count(after.at(-1).body, text), 1, `${text} once in the compacted conversation`)
+  }
 })
 
 test('Copilot CLI: its skill tool activates a skill: its skills: rule reaches the model once, and the memory reminder at agentStop', { skip, timeout: 2 * TIMEOUT }, async () => {

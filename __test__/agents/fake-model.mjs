@@ -42,8 +42,22 @@ function userTexts(messages) {
   return out
 }
 
+/** An agent's request to summarise the conversation for its compaction (Codex, Copilot CLI, Gemini CLI's wording). */
+const COMPACTION_REQUEST = /CONTEXT CHECKPOINT COMPACTION|The history is being compacted|<state_snapshot>/
+
+/** The fake model's summary for a compaction: the requests that hold it come after one. */
+export const SUMMARY = 'Summary: the task is under way.'
+
+/** Whether a request body is an agent's compaction request (its last user text asks for the summary). */
+export function isCompactionRequest(body) {
+  const messages = body.messages ?? (Array.isArray(body.input) ? responsesMessages(body.input) : body.contents?.map((c) => ({ role: c.role, content: (c.parts ?? []).map((p) => ({ type: 'text', text: p.text ?? '' })) })))
+  return COMPACTION_REQUEST.test(userTexts(messages).at(-1) ?? '')
+}
+
 /** The next scripted step for a conversation: a tool call, or text. */
-function nextStep(messages, toolNames, workdir, flavour) {
+function nextStep(messages, toolNames, workdir, flavour, summary = SUMMARY) {
+  // A compaction's summary: plain text, no directive and no rule in it.
+  if (COMPACTION_REQUEST.test(userTexts(messages).at(-1) ?? '')) return { text: summary }
   const directives = []
   for (const t of userTexts(messages)) for (const m of t.matchAll(DIRECTIVE)) directives.push(m[1] ? [m[1], m[2]] : ['CALL', m[3], m[4]])
   // Steps already taken: tool calls in the assistant messages.
@@ -105,15 +119,16 @@ function responsesMessages(input) {
   return out
 }
 
-function responses(body, res, workdir) {
+function responses(body, res, workdir, ctx) {
   const toolNames = (body.tools ?? []).map((t) => t.name).filter(Boolean)
-  const step = nextStep(responsesMessages(body.input), toolNames, workdir, 'responses')
+  const step = nextStep(responsesMessages(body.input), toolNames, workdir, 'responses', ctx.summary)
   const n = ++ids
   const id = `resp_${n}`
   const item = step.tool
     ? { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: step.tool.name, arguments: JSON.stringify(step.tool.input), status: 'completed' }
     : { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] }
-  const usage = { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } }
+  const input_tokens = ctx.usageFor(body)
+  const usage = { input_tokens, output_tokens: 5, total_tokens: input_tokens + 5, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } }
   sse(res, [
     ['response.created', { type: 'response.created', response: { id, status: 'in_progress', output: [] } }],
     ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],
@@ -154,14 +169,15 @@ function anthropic(body, res, workdir) {
   ])
 }
 
-function openai(body, res, workdir) {
+function openai(body, res, workdir, ctx) {
   const toolNames = (body.tools ?? []).map((t) => t.function?.name)
   // Chat messages: tool calls live in assistant.tool_calls, results in role 'tool'.
-  const step = nextStep(body.messages, toolNames, workdir, 'openai')
+  const step = nextStep(body.messages, toolNames, workdir, 'openai', ctx.summary)
   const id = `chatcmpl-${++ids}`
   const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model }
   const call = step.tool && { index: 0, id: `call_${ids}`, type: 'function', function: { name: step.tool.name, arguments: JSON.stringify(step.tool.input) } }
-  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
+  const prompt_tokens = ctx.usageFor(body)
+  const usage = { prompt_tokens, completion_tokens: 5, total_tokens: prompt_tokens + 5 }
   if (!body.stream) {
     const message = step.tool ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: step.text }
     res.writeHead(200, { 'content-type': 'application/json' })
@@ -183,7 +199,7 @@ function openai(body, res, workdir) {
  * conversation is `contents` (roles user/model, parts text / functionCall /
  * functionResponse), the tools `tools[].functionDeclarations`.
  */
-function gemini(url, body, res, workdir) {
+function gemini(url, body, res, workdir, ctx) {
   if (url.includes(':countTokens')) {
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(JSON.stringify({ totalTokens: 10 }))
@@ -198,12 +214,18 @@ function gemini(url, body, res, workdir) {
   )
   // A side request with a JSON answer (Gemini CLI's next-speaker check): no tools.
   const wantsJson = body.generationConfig?.responseMimeType === 'application/json'
-  const step = wantsJson || toolNames.length === 0 ? { text: wantsJson ? '{"next_speaker":"user","reasoning":"done"}' : 'Done.' } : nextStep(messages, toolNames, workdir, 'gemini')
+  // Its compaction's summary and check (no tools): the summary.
+  const step = isCompactionRequest(body)
+    ? { text: ctx.summary }
+    : wantsJson || toolNames.length === 0
+      ? { text: wantsJson ? JSON.stringify({ next_speaker: ctx.nextSpeaker(), reasoning: 'scripted' }) : 'Done.' }
+      : nextStep(messages, toolNames, workdir, 'gemini', ctx.summary)
   if (step.tool && !toolNames.includes(step.tool.name)) step.tool = undefined
   const part = step.tool ? { functionCall: { name: step.tool.name, args: step.tool.input } } : { text: step.text ?? 'Done.' }
+  const promptTokenCount = ctx.usageFor(body)
   const answer = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    usageMetadata: { promptTokenCount, candidatesTokenCount: 5, totalTokenCount: promptTokenCount + 5 },
     modelVersion: 'gemini-2.5-flash',
   }
   if (url.includes(':streamGenerateContent')) return sse(res, [[null, answer]])
@@ -234,9 +256,9 @@ export async function startFakeModel({ workdir }) {
           res.writeHead(200, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ input_tokens: 100 }))
         } else if (req.method === 'POST' && url.includes('/messages')) anthropic(body, res, server.workdir)
-        else if (req.method === 'POST' && /:(stream)?[gG]enerateContent|:countTokens/.test(url)) gemini(url, body, res, server.workdir)
-        else if (req.method === 'POST' && url.includes('/chat/completions')) openai(body, res, server.workdir)
-        else if (req.method === 'POST' && url.includes('/responses')) responses(body, res, server.workdir)
+        else if (req.method === 'POST' && /:(stream)?[gG]enerateContent|:countTokens/.test(url)) gemini(url, body, res, server.workdir, ctx)
+        else if (req.method === 'POST' && url.includes('/chat/completions')) openai(body, res, server.workdir, ctx)
+        else if (req.method === 'POST' && url.includes('/responses')) responses(body, res, server.workdir, ctx)
         else if (url.includes('/models')) {
           res.writeHead(200, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', type: 'model', display_name: 'Fake' }] }))
@@ -251,12 +273,28 @@ export async function startFakeModel({ workdir }) {
     })
   })
   server.workdir = workdir
+  // Reported prompt tokens: 10, or `full.tokens` for the answers `full.when`
+  // picks (to make an agent compact); the compaction's summary; who speaks
+  // next when Gemini CLI asks (the model `continues` times, then the user).
+  let full = { when: () => false, tokens: 0 }
+  let continues = 0
+  const ctx = {
+    usageFor: (body) => (full.when(body, requests.length) ? full.tokens : 10),
+    summary: SUMMARY,
+    nextSpeaker: () => (continues > 0 && continues-- ? 'model' : 'user'),
+  }
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address()
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     setWorkdir: (dir) => (server.workdir = dir),
+    /** Report `tokens` prompt tokens in the answers to the requests `when(body, n)` picks (n: requests so far). */
+    reportFullContext: (when, tokens) => (full = { when, tokens }),
+    /** The summary the fake model writes when an agent compacts (default SUMMARY). */
+    setSummary: (text) => (ctx.summary = text ?? SUMMARY),
+    /** Gemini CLI's next-speaker check answers "model" (it sends "Please continue.") the next `n` times. */
+    continueAfterAnswer: (n) => (continues = n),
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()) }),
   }
 }

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { count, callDirective } from './fake-model.mjs'
+import { count, callDirective, isCompactionRequest, SUMMARY } from './fake-model.mjs'
 import { agentHarness, geminiEnv, rules, SAID, geminiScript, waveRulesBinary, run, writeTree } from './agents.mjs'
 
 const gemini = geminiScript()
@@ -58,6 +58,46 @@ test('Gemini CLI: rules reach the model as hook context, path rules after its fi
   assert.ok(main.some((q) => count(q.body, GEN) === 1), 'the rule of the file written with write_file arrived')
   const last = main.at(-1).body
   for (const text of [GENERAL, TS, API, GEN]) assert.equal(count(last, text), 1, `${text} once in the whole conversation`)
+})
+
+// Compression: Gemini CLI compresses when the last prompt passed its
+// threshold (half of gemini-2.5-pro's 1,048,576 tokens by default), before
+// the next model turn, and only history before the latest user message. In
+// `-p` that is the turn its next-speaker check starts ("Please continue."):
+// the fake model answers once, reports a full context, and says the model
+// speaks next. Its PreCompress fires before every turn, compressing or not,
+// so the compression shows as a smaller prompt in the transcript at the next
+// hook: the AfterTool of the read the summary asked for brings every active
+// rule again, once.
+test('Gemini CLI: after a compression every active rule reaches the model again, once', { skip, timeout: 2 * TIMEOUT }, async () => {
+  const root = path.join(h.root, 'compact')
+  const work = path.join(root, 'work')
+  const home = path.join(root, 'home')
+  writeTree(work, { ...rules('general', 'db', 'ts'), 'src/a.ts': 'export const a = 1\n', 'src/b.ts': 'export const b = 1\n' })
+  const env = geminiEnv(home, h.server.url, { WAVE_RULES_STATE_DIR: path.join(root, 'state') })
+  writeTree(home, { '.gemini/settings.json': JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, model: { skipNextSpeakerCheck: false } }) })
+  execFileSync(bin, ['hook', 'install', '--agent', 'gemini', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  h.server.setWorkdir(work)
+  const before = h.server.requests.length
+  let full = false
+  h.server.reportFullContext((body) => !full && count(body, TS) === 1 && (full = true), 600_000)
+  h.server.continueAfterAnswer(1)
+  h.server.setSummary(`${SUMMARY} Next: READ:src/b.ts`)
+  const r = await run(process.execPath, [gemini, '-m', 'gemini-2.5-pro', '--yolo', '-p', 'fix the customer query READ:src/a.ts'], { cwd: work, env, timeout: TIMEOUT })
+  h.server.reportFullContext(() => false, 0)
+  h.server.continueAfterAnswer(0)
+  h.server.setSummary()
+  assert.ok(!r.timedOut, `gemini timed out\n${r.stderr}`)
+  assert.doesNotMatch(r.stdout + r.stderr, /Hook execution error|failed for event/, 'no hook failed')
+  const all = h.server.requests.slice(before).filter((q) => /generateContent/i.test(q.path))
+  assert.ok(all.some((q) => isCompactionRequest(q.body)), `gemini compressed\n${r.stderr}`)
+  const main = all.filter((q) => (q.body.tools ?? []).length > 0)
+  const after = main.filter((q) => count(q.body, SUMMARY) >= 1)
+  assert.ok(after.length >= 2, `the turn went on after the compression, with a read\n${r.stderr}`)
+  assert.equal(count(after[0].body, TS), 0, 'the compression took the rules (no hook runs between it and the next request)')
+  for (const text of [GENERAL, DB, TS]) {
+    assert.equal(count(after.at(-1).body, text), 1, `${text} once in the compressed conversation`)
+  }
 })
 
 test('Gemini CLI: activate_skill activates a skill: its skills: rule reaches the model once, and the memory reminder at AfterAgent', { skip, timeout: 2 * TIMEOUT }, async () => {

@@ -100,6 +100,9 @@ pub struct Due {
     pub given: Vec<usize>,
     /// The answer to a session start: committing it marks the session started.
     pub starts: bool,
+    /// It gives again what a compaction took (see [`Session::compacted_unsent`]):
+    /// committing it ends that.
+    pub regives: bool,
 }
 
 /// A `remind: every-turn` rule active in the session, with its short line.
@@ -127,6 +130,12 @@ pub struct Session {
     pub started: bool,
     /// How many times the conversation was compacted (or cleared).
     pub compactions: u32,
+    /// Compacted by an event that could not carry the rules: every rule
+    /// active in the session is due at the next prompt or files touched.
+    pub regive: bool,
+    /// The size of the model's latest prompt, in tokens, as last seen
+    /// ([`Session::prompt_size`]); 0 when unknown.
+    pub prompt_tokens: u64,
     /// Rule id -> version (hash of its text) delivered since the start or
     /// the last compaction.
     delivered: BTreeMap<String, String>,
@@ -294,16 +303,14 @@ impl Session {
             }
             Start::Compact | Start::Clear => {
                 self.compacted();
-                give.extend(set.active_in(&self.file_list(), None, &self.skill_names(), None));
-                give.extend(self.indices(set, self.topics.iter()));
-                give.sort_unstable();
-                give.dedup();
+                give = self.active_in_session(set);
             }
         }
         self.update_sticky(set);
         let memory = if with_memory { memory } else { None };
         let mut due = self.render(set, &give, &HashSet::new(), memory, budget);
         due.starts = true;
+        due.regives = matches!(how, Start::Compact | Start::Clear);
         due
     }
 
@@ -326,11 +333,14 @@ impl Session {
             );
         }
         give.extend(topic.iter().copied());
+        give.extend(self.regiven(set));
         give.sort_unstable();
         give.dedup();
         self.update_sticky(set);
         let topic: HashSet<usize> = topic.into_iter().collect();
-        self.render(set, &give, &topic, None, budget)
+        let mut due = self.render(set, &give, &topic, None, budget);
+        due.regives = self.regive;
+        due
     }
 
     /// Files touched (read or written, by any tool; absolute or relative to
@@ -344,13 +354,18 @@ impl Session {
     ) -> Due {
         let rel = self.note_files(set, files);
         let rules = set.rules();
-        let give: Vec<usize> = set
+        let mut give: Vec<usize> = set
             .active_in(&rel, None, &self.skill_names(), None)
             .into_iter()
             .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i]))
             .collect();
+        give.extend(self.regiven(set));
+        give.sort_unstable();
+        give.dedup();
         self.update_sticky(set);
-        self.render(set, &give, &HashSet::new(), None, budget)
+        let mut due = self.render(set, &give, &HashSet::new(), None, budget);
+        due.regives = self.regive;
+        due
     }
 
     /// A request for the rules of these files and this prompt (the MCP
@@ -453,6 +468,58 @@ impl Session {
         self.delivered.clear();
         self.order.clear();
         self.compactions = self.compactions.saturating_add(1);
+        self.prompt_tokens = 0;
+    }
+
+    /// The size of the model's latest prompt, in tokens, as the agent
+    /// records it. A conversation only grows until something leaves it: a
+    /// prompt smaller than the last one seen means it was compacted (or tool
+    /// outputs were cut), so it counts as [`Session::compacted_unsent`].
+    /// Returns whether it shrank.
+    pub fn prompt_size(&mut self, tokens: u64) -> bool {
+        let shrank = tokens < self.prompt_tokens;
+        if shrank {
+            self.compacted_unsent();
+        }
+        self.prompt_tokens = tokens;
+        shrank
+    }
+
+    /// The conversation is compacted, told by an event whose output does not
+    /// reach the model (Copilot CLI's `preCompact`, Gemini CLI's `/compress`):
+    /// [`Session::compacted`], and every rule active in the session (always-on,
+    /// the files touched, the topics fired) is due at the next [`Session::prompt`]
+    /// or [`Session::files_touched`], until a commit of that answer.
+    pub fn compacted_unsent(&mut self) {
+        self.compacted();
+        self.regive = true;
+    }
+
+    /// Every rule active in the session: always-on, of the files touched, of
+    /// the topics fired.
+    fn active_in_session(&self, set: &RuleSet) -> Vec<usize> {
+        let rules = set.rules();
+        let mut give: Vec<usize> = (0..rules.len())
+            .filter(|&i| rules[i].metadata.is_unconditional())
+            .collect();
+        give.extend(set.active_in(&self.file_list(), None, &self.skill_names(), None));
+        give.extend(self.indices(set, self.topics.iter()));
+        give.sort_unstable();
+        give.dedup();
+        give
+    }
+
+    /// After [`Session::compacted_unsent`]: what the compaction took and the
+    /// session was not given since.
+    fn regiven(&self, set: &RuleSet) -> Vec<usize> {
+        if !self.regive {
+            return Vec::new();
+        }
+        let rules = set.rules();
+        self.active_in_session(set)
+            .into_iter()
+            .filter(|&i| !self.is_delivered(&rules[i]))
+            .collect()
     }
 
     /// Reads a saved transcript back: the rules whose reminder
@@ -479,6 +546,9 @@ impl Session {
             }
         }
         self.started |= due.starts;
+        if due.regives {
+            self.regive = false;
+        }
     }
 
     /// These rules (indices) reached the model.
@@ -623,6 +693,7 @@ impl Session {
             omitted: plan.omitted,
             given: Vec::new(),
             starts: false,
+            regives: false,
         }
     }
 }
@@ -729,6 +800,55 @@ mod tests {
         let due = s.start(&set, Start::Startup, None, NONE);
         assert_eq!(ids(&set, &due), ["always.md"]);
         assert!(s.delivered_ids().is_empty());
+    }
+
+    #[test]
+    fn a_compaction_told_without_a_route_to_the_model_is_given_at_the_next_prompt_or_file_once() {
+        let (_d, set) = set(RULES);
+        let mut s = Session::new();
+        for due in [
+            s.start(&set, Start::Startup, None, NONE),
+            s.files_touched(&set, &["src/a.ts"], NONE),
+            s.prompt(&set, "sql please", NONE),
+        ] {
+            s.commit(&set, &due);
+        }
+        s.compacted_unsent();
+        assert_eq!(s.compactions, 1);
+        assert!(s.delivered_ids().is_empty());
+        // A file with no rules of its own brings back all the compaction took.
+        let due = s.files_touched(&set, &["README.md"], NONE);
+        assert_eq!(ids(&set, &due), ["always.md", "lint.md", "sql.md", "ts.md"]);
+        // Not committed (the agent dropped it): still due, at the prompt.
+        let due = s.prompt(&set, "go on", NONE);
+        assert_eq!(ids(&set, &due), ["always.md", "lint.md", "sql.md", "ts.md"]);
+        s.commit(&set, &due);
+        assert!(!s.regive);
+        // Once: nothing again after the commit.
+        assert!(s.files_touched(&set, &["src/b.ts"], NONE).rules.is_empty());
+        assert!(s.prompt(&set, "go on", NONE).rules.is_empty());
+        // A session start after a compaction also ends it.
+        s.compacted_unsent();
+        let due = s.start(&set, Start::Compact, None, NONE);
+        s.commit(&set, &due);
+        assert!(!s.regive && s.files_touched(&set, &["src/a.ts"], NONE).rules.is_empty());
+    }
+
+    #[test]
+    fn a_prompt_smaller_than_the_last_one_seen_is_a_compaction() {
+        let (_d, set) = set(RULES);
+        let mut s = Session::new();
+        let due = s.files_touched(&set, &["src/a.ts"], NONE);
+        s.commit(&set, &due);
+        assert!(!s.prompt_size(10) && !s.prompt_size(10) && !s.prompt_size(600_000));
+        assert!(s.files_touched(&set, &["src/a.ts"], NONE).rules.is_empty());
+        assert!(s.prompt_size(1_200));
+        assert_eq!((s.compactions, s.prompt_tokens), (1, 1_200));
+        let due = s.prompt(&set, "go on", NONE);
+        assert_eq!(ids(&set, &due), ["always.md", "lint.md", "ts.md"]);
+        s.commit(&set, &due);
+        assert!(!s.prompt_size(1_300));
+        assert!(s.prompt(&set, "go on", NONE).rules.is_empty());
     }
 
     #[test]

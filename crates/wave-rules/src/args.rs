@@ -299,6 +299,7 @@ pub enum HookEvent {
     UserPromptSubmit,
     PostToolUse,
     Stop,
+    PreCompact,
 }
 
 impl HookEvent {
@@ -309,6 +310,7 @@ impl HookEvent {
             HookEvent::UserPromptSubmit => "UserPromptSubmit",
             HookEvent::PostToolUse => "PostToolUse",
             HookEvent::Stop => "Stop",
+            HookEvent::PreCompact => "PreCompact",
         }
     }
 }
@@ -334,6 +336,9 @@ pub enum HookAction {
     /// The `remind: every-turn` rules active in the session
     #[command(name = HookEvent::Stop.name())]
     Stop,
+    /// The conversation is being compacted: every active rule is due again at the next prompt or file (agents whose compaction event reaches no model)
+    #[command(name = HookEvent::PreCompact.name())]
+    PreCompact,
     /// Add the hooks to .claude/settings.json (keeps every other setting)
     Install(InstallArgs),
     /// Remove our hooks from .claude/settings.json (and nothing else)
@@ -348,6 +353,7 @@ impl HookAction {
             HookAction::UserPromptSubmit(_) => Some(HookEvent::UserPromptSubmit),
             HookAction::PostToolUse(_) => Some(HookEvent::PostToolUse),
             HookAction::Stop => Some(HookEvent::Stop),
+            HookAction::PreCompact => Some(HookEvent::PreCompact),
             HookAction::Install(_) | HookAction::Uninstall(_) => None,
         }
     }

@@ -121,6 +121,74 @@ fn where_the_hook_output_does_not_reach_the_model_the_rules_stay_due() {
 }
 
 #[test]
+fn a_compaction_event_prints_nothing_and_the_rules_come_at_the_next_event_that_reaches_the_model() {
+    let (tmp, work) = project();
+    let state = tmp.path().join("state");
+    let w = work.to_str().unwrap();
+    let hook = |agent: &str, event: &str, payload: Value| {
+        let (out, err, code) = wave(
+            &work,
+            &state,
+            &["hook", "--agent", agent, event],
+            payload.to_string().as_bytes(),
+        );
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    // Gemini CLI: PreCompress fires before every model turn, compressing or
+    // not: by itself it changes nothing. A prompt smaller than the last one
+    // its hooks saw (in the transcript) is the compaction.
+    let transcript = tmp.path().join("gemini.jsonl");
+    let t = transcript.to_str().unwrap();
+    let read = json!({"session_id":"g","cwd":w,"hook_event_name":"AfterTool","tool_name":"read_file","tool_input":{"file_path":"src/api/customers.ts"},"transcript_path":t});
+    let prompt = json!({"session_id":"g","cwd":w,"hook_event_name":"BeforeAgent","prompt":"go on","transcript_path":t});
+    let pre = json!({"session_id":"g","cwd":w,"hook_event_name":"PreCompress","trigger":"auto","transcript_path":t});
+    std::fs::write(&transcript, gemini_transcript(10)).unwrap();
+    assert!(hook("gemini", "PostToolUse", read.clone()).contains(API));
+    for tokens in [10, 600_000] {
+        std::fs::write(&transcript, gemini_transcript(tokens)).unwrap();
+        assert_eq!(hook("gemini", "PreCompact", pre.clone()), "");
+        assert_eq!(hook("gemini", "UserPromptSubmit", prompt.clone()), "");
+    }
+    // A transcript cut mid-line (or gone) tells nothing.
+    std::fs::write(&transcript, "{\"type\":\"gemini\",\"tokens\":{\"inp").unwrap();
+    assert_eq!(hook("gemini", "UserPromptSubmit", prompt.clone()), "");
+    std::fs::write(&transcript, gemini_transcript(1_200)).unwrap();
+    let again: Value =
+        serde_json::from_str(&hook("gemini", "UserPromptSubmit", prompt.clone())).unwrap();
+    assert_eq!(again["hookSpecificOutput"]["hookEventName"], "BeforeAgent");
+    assert_eq!(
+        again["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .matches(API)
+            .count(),
+        1
+    );
+    assert_eq!(hook("gemini", "UserPromptSubmit", prompt), "");
+    assert_eq!(hook("gemini", "PostToolUse", read), "");
+    // Copilot CLI: preCompact, then the next postToolUse (of another file) brings it.
+    let view = |path: &str| json!({"sessionId":"c","timestamp":1,"cwd":w,"toolName":"view","toolArgs":{"path":path}});
+    assert!(hook("copilot", "PostToolUse", view("src/api/customers.ts")).contains(API));
+    let pre = json!({"sessionId":"c","timestamp":2,"cwd":w,"transcriptPath":"/nowhere","trigger":"auto","customInstructions":""});
+    assert_eq!(hook("copilot", "PreCompact", pre), "");
+    let next: Value =
+        serde_json::from_str(&hook("copilot", "PostToolUse", view("README.md"))).unwrap();
+    assert_eq!(
+        next["additionalContext"]
+            .as_str()
+            .unwrap()
+            .matches(API)
+            .count(),
+        1
+    );
+    assert_eq!(
+        hook("copilot", "PostToolUse", view("src/api/customers.ts")),
+        ""
+    );
+}
+
+#[test]
 fn hook_install_writes_each_agents_file_portably() {
     let (tmp, work) = project();
     let state = tmp.path().join("state");
@@ -255,6 +323,70 @@ fn tool_payload(agent: &str, session: &str, w: &str, tool: &str, arg: &str) -> V
     }
 }
 
+/// A Gemini CLI transcript whose latest model answer saw a prompt of
+/// `tokens` (the records it writes: a header, the user's message, the answer).
+fn gemini_transcript(tokens: u64) -> String {
+    [
+        json!({"sessionId":"g","kind":"main"}),
+        json!({"id":"u","type":"user","content":[{"text":"go on"}]}),
+        json!({"id":"m","type":"gemini","content":"","tokens":{"input":tokens,"output":5,"total":tokens + 5},"model":"gemini-2.5-pro"}),
+        json!({"$set":{"lastUpdated":"2026-11-23T18:22:26.279Z"}}),
+    ]
+    .iter()
+    .map(|v| format!("{v}\n"))
+    .collect()
+}
+
+/// How an agent tells its hooks of a compaction: the payloads, each sent to
+/// our hook event (Gemini CLI's with its transcript as it is then); the rules
+/// come again in the last one's answer.
+fn compaction_events(
+    agent: &str,
+    session: &str,
+    w: &str,
+    dir: &Path,
+) -> Vec<(&'static str, Value, Option<String>)> {
+    let transcript = dir.join(format!("{session}.jsonl"));
+    let t = transcript.to_str().unwrap();
+    match agent {
+        // SessionStart `source: "compact"` after the compaction (Codex: after
+        // PreCompact and PostCompact, which are not installed).
+        "claude" | "codex" => vec![(
+            "SessionStart",
+            json!({"session_id": session, "cwd": w, "source": "compact"}),
+            None,
+        )],
+        // PreCompress sees the prompt that makes it compress; the next
+        // prompt's BeforeAgent sees a smaller one.
+        "gemini" => vec![
+            (
+                "PreCompact",
+                json!({"session_id": session, "cwd": w, "hook_event_name": "PreCompress", "trigger": "auto", "transcript_path": t}),
+                Some(gemini_transcript(600_000)),
+            ),
+            (
+                "UserPromptSubmit",
+                json!({"session_id": session, "cwd": w, "hook_event_name": "BeforeAgent", "prompt": "go on", "transcript_path": t}),
+                Some(gemini_transcript(1_200)),
+            ),
+        ],
+        // preCompact, then the next userPromptSubmitted.
+        "copilot" => vec![
+            (
+                "PreCompact",
+                json!({"sessionId": session, "timestamp": 2, "cwd": w, "trigger": "auto", "customInstructions": ""}),
+                None,
+            ),
+            (
+                "UserPromptSubmit",
+                json!({"sessionId": session, "timestamp": 3, "cwd": w, "prompt": "go on"}),
+                None,
+            ),
+        ],
+        _ => Vec::new(),
+    }
+}
+
 /// Every agent x every file tool it has and every shell form: the path rule
 /// comes exactly once per session, and again (once) after a compaction.
 #[test]
@@ -264,27 +396,26 @@ fn access_method_matrix() {
     let state = tmp.path().join("state");
     let w = work.to_str().unwrap();
     let file = "src/api/customers.ts";
-    // (agent, its file tools, its shell tool, whether it has a compaction that hooks see)
-    let agents: &[(&str, &[&str], &str, bool)] = &[
+    // (agent, its file tools, its shell tool); each has a compaction its
+    // hooks see (`compaction_events`).
+    let agents: &[(&str, &[&str], &str)] = &[
         (
             "claude",
             &["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"],
             "Bash",
-            true,
         ),
-        ("codex", &["apply_patch"], "Bash", true),
+        ("codex", &["apply_patch"], "Bash"),
         (
             "gemini",
             &["read_file", "read_many_files", "write_file", "replace"],
             "run_shell_command",
-            false,
         ),
-        ("copilot", &["view", "edit", "create"], "bash", false),
+        ("copilot", &["view", "edit", "create"], "bash"),
     ];
     let mut table = Vec::new();
     let mut failures = Vec::new();
     let mut n = 0;
-    for (agent, tools, shell, compacts) in agents {
+    for (agent, tools, shell) in agents {
         let methods = tools
             .iter()
             .map(|t| (t.to_string(), t.to_string(), file.to_string()))
@@ -303,21 +434,37 @@ fn access_method_matrix() {
             let first = wave(&work, &state, &post, payload.as_bytes()).0;
             let second = wave(&work, &state, &post, payload.as_bytes()).0;
             let mut ok = first.matches(API).count() == 1 && !second.contains(API);
-            let mut after = "-".to_string();
-            if *compacts {
-                let start =
-                    json!({"session_id": session, "cwd": w, "source": "compact"}).to_string();
-                let again = wave(
-                    &work,
-                    &state,
-                    &["hook", "--agent", agent, "SessionStart"],
-                    start.as_bytes(),
-                )
-                .0;
-                let once = again.matches(API).count() == 1;
-                ok &= once;
-                after = if once { "once" } else { "MISSING" }.into();
-            }
+            // Compacted: the rule once more, in the answer to the last of
+            // the agent's events, and not at the next read.
+            let events = compaction_events(agent, &session, w, tmp.path());
+            let mut counts: Vec<usize> = events
+                .iter()
+                .map(|(event, payload, transcript)| {
+                    if let (Some(text), Some(path)) =
+                        (transcript, payload["transcript_path"].as_str())
+                    {
+                        std::fs::write(path, text).unwrap();
+                    }
+                    let args = ["hook", "--agent", agent, event];
+                    let answer = wave(&work, &state, &args, payload.to_string().as_bytes()).0;
+                    answer.matches(API).count()
+                })
+                .collect();
+            counts.push(
+                wave(&work, &state, &post, payload.as_bytes())
+                    .0
+                    .matches(API)
+                    .count(),
+            );
+            let once = counts.len() > 1
+                && counts[counts.len() - 2] == 1
+                && counts.iter().sum::<usize>() == 1;
+            let after = if once {
+                "once".to_string()
+            } else {
+                format!("WRONG {counts:?}")
+            };
+            ok &= once;
             table.push(format!(
                 "| {agent} | {label} | {} | {} | {after} |",
                 first.matches(API).count(),
@@ -325,7 +472,7 @@ fn access_method_matrix() {
             ));
             if !ok {
                 failures.push(format!(
-                    "{agent} {label}: first {first:?} second {second:?}"
+                    "{agent} {label}: first {first:?} second {second:?} after compaction {after}"
                 ));
             }
         }

@@ -17,6 +17,16 @@
 //! (`{"skill": name}`). Codex has none: it reads the `SKILL.md` with its
 //! shell, which activates the skill for every agent (see the core's `skill`).
 //!
+//! Compaction, per agent (what tells it, and where the rules go again):
+//!
+//! | agent | compaction event | what reaches the model after it |
+//! | --- | --- | --- |
+//! | `claude` | SessionStart `source: "compact"` (after `/compact` and auto-compaction) | that SessionStart's `additionalContext`: every rule active in the session |
+//! | `codex` | PreCompact, PostCompact (their output has no `additionalContext`; `systemMessage` is shown to the user only), then SessionStart `source: "compact"` | that SessionStart's `additionalContext` (recorded: it is the first developer message after the summary) |
+//! | `gemini` | none that is sure: PreCompress (`auto`, `manual` for `/compress`) fires before every model turn, compressing or not. Each of its hooks reads the model's latest prompt size from the transcript (`transcript_path`, the last `gemini` record's `tokens.input`); a prompt smaller than the last one seen (PreCompress sees the one that made it compress) is the compaction | the next BeforeAgent / AfterTool context (PreCompress output is shown to the user only) |
+//! | `copilot` | preCompact (`trigger` manual/auto; fired when a background compaction starts: what comes after it stays in the conversation) -> `PreCompact` | the next userPromptSubmitted / postToolUse `additionalContext` (recorded; preCompact's output reaches no model) |
+//! | `cursor` | none in its hooks | - |
+//!
 //! Topic matching sees only the user's words: `prompt` as the agent sends it
 //! (Gemini's BeforeAgent `prompt` is the user's message; the SessionStart
 //! context is not in it).
@@ -39,6 +49,9 @@ impl HookAgent {
     /// Where it does not, nothing is rendered and nothing is marked
     /// delivered: the rules stay due.
     pub fn delivers(self, event: &HookAction) -> bool {
+        if matches!(event, HookAction::PreCompact) {
+            return false;
+        }
         match self {
             HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini | HookAgent::Copilot => true,
             HookAgent::Cursor => matches!(event, HookAction::Stop),
@@ -71,12 +84,14 @@ impl HookAgent {
                     Some("read_file|read_many_files|write_file|replace|run_shell_command|activate_skill"),
                 ),
                 ("AfterAgent", Stop, None),
+                ("PreCompress", PreCompact, None),
             ],
             HookAgent::Copilot => &[
                 ("sessionStart", SessionStart, None),
                 ("userPromptSubmitted", UserPromptSubmit, None),
                 ("postToolUse", PostToolUse, None),
                 ("agentStop", Stop, None),
+                ("preCompact", PreCompact, None),
             ],
             HookAgent::Cursor => &[
                 ("beforeSubmitPrompt", UserPromptSubmit, None),
@@ -86,6 +101,15 @@ impl HookAgent {
                 ("stop", Stop, None),
             ],
         }
+    }
+
+    /// Whether this agent's compaction event (our `PreCompact`) means a
+    /// compaction. Gemini CLI fires PreCompress before every model turn and
+    /// only then checks its threshold (and a `/compress` may find nothing to
+    /// compress): there the compaction shows as a smaller prompt
+    /// (`transcript_prompt_tokens`).
+    pub fn compaction_is_certain(self) -> bool {
+        !matches!(self, HookAgent::Gemini)
     }
 
     /// The agent's own name of one of our events (for its answer): the
@@ -99,6 +123,47 @@ impl HookAgent {
             .find(|(_, e, _)| *e == ours)
             .map_or(ours.name(), |(theirs, _, _)| theirs)
     }
+}
+
+/// How much of the end of a Gemini CLI transcript is read for the latest
+/// prompt size: 1 MiB.
+pub const TRANSCRIPT_TAIL_BYTES: u64 = 1 << 20;
+
+/// The size of the model's latest prompt (tokens) in a Gemini CLI transcript
+/// (JSON lines; a model answer is `{"type":"gemini",...,"tokens":{"input":N}}`,
+/// a resumed conversation a `{"$set":{"messages":[...]}}` line): the last
+/// such answer in the file's last [`TRANSCRIPT_TAIL_BYTES`]. `None` when
+/// there is none or the file cannot be read.
+pub fn transcript_prompt_tokens(path: &std::path::Path) -> Option<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let start = len.saturating_sub(TRANSCRIPT_TAIL_BYTES);
+    file.seek(SeekFrom::Start(start)).ok()?;
+    let mut tail = Vec::new();
+    file.take(TRANSCRIPT_TAIL_BYTES)
+        .read_to_end(&mut tail)
+        .ok()?;
+    let tokens = |m: &Value| {
+        if m.get("type").and_then(Value::as_str) != Some("gemini") {
+            return None;
+        }
+        m.pointer("/tokens/input").and_then(Value::as_u64)
+    };
+    // A cut first line does not parse and is skipped.
+    tail.split(|&b| b == b'\n').rev().find_map(|line| {
+        if !line.windows(8).any(|w| w == b"\"tokens\"") {
+            return None;
+        }
+        let v: Value = serde_json::from_slice(line).ok()?;
+        tokens(&v).or_else(|| {
+            v.pointer("/$set/messages")
+                .and_then(Value::as_array)?
+                .iter()
+                .rev()
+                .find_map(tokens)
+        })
+    })
 }
 
 /// The tool names of each agent mapped onto Claude Code's: file tools onto
@@ -331,6 +396,23 @@ mod tests {
                 );
             }
         }
+        // The compaction event: installed where the agent tells a compaction
+        // only by it (Claude Code and Codex say it in SessionStart's source).
+        let cli = Cli::try_parse_from(["wave-rules", "hook", "PreCompact"]).unwrap();
+        let Command::Hook(args) = cli.command else {
+            panic!("`hook PreCompact` is not the hook command")
+        };
+        assert_eq!(args.action.event(), Some(HookEvent::PreCompact));
+        let installs = |agent: HookAgent| {
+            agent
+                .events()
+                .iter()
+                .any(|(_, e, _)| *e == HookEvent::PreCompact)
+        };
+        assert!(installs(HookAgent::Gemini) && installs(HookAgent::Copilot));
+        assert!(!installs(HookAgent::Claude) && !installs(HookAgent::Codex));
+        assert_eq!(HookAgent::Gemini.event_name(&args.action), "PreCompress");
+        assert_eq!(HookAgent::Copilot.event_name(&args.action), "preCompact");
         let prompt = HookAction::UserPromptSubmit(BudgetArgs::default());
         assert_eq!(HookAgent::Gemini.event_name(&prompt), "BeforeAgent");
         assert_eq!(
@@ -415,5 +497,8 @@ mod tests {
             Some(json!({"followup_message": "R"}))
         );
         assert_eq!(output(HookAgent::Claude, &post, ""), None);
+        for agent in [HookAgent::Gemini, HookAgent::Copilot] {
+            assert_eq!(output(agent, &HookAction::PreCompact, "R"), None);
+        }
     }
 }

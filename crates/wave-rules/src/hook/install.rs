@@ -5,8 +5,8 @@
 //! | agent | project file | user file | events |
 //! | --- | --- | --- | --- |
 //! | `codex` | `.codex/hooks.json` | `~/.codex/hooks.json` | SessionStart, UserPromptSubmit, PostToolUse (matcher `Bash\|shell\|apply_patch\|exec_command`), Stop |
-//! | `gemini` | `.gemini/settings.json` (`hooks`) | `~/.gemini/settings.json` | SessionStart, BeforeAgent, AfterTool (matcher `read_file\|read_many_files\|write_file\|replace\|run_shell_command`), AfterAgent |
-//! | `copilot` | `.github/hooks/wave-rules.json` | `~/.copilot/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop |
+//! | `gemini` | `.gemini/settings.json` (`hooks`) | `~/.gemini/settings.json` | SessionStart, BeforeAgent, AfterTool (matcher `read_file\|read_many_files\|write_file\|replace\|run_shell_command`), AfterAgent, PreCompress |
+//! | `copilot` | `.github/hooks/wave-rules.json` | `~/.copilot/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop, preCompact |
 //! | `cursor` | `.cursor/hooks.json` | `~/.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop |
 //!
 //! Portable: a project file names no path of this machine. The command is

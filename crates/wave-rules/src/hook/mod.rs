@@ -10,6 +10,7 @@
 //! | `UserPromptSubmit` | the rules a topic of the prompt activates, as `=== MANDATORY RULES ===`, every time |
 //! | `PostToolUse` | the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, or of the files a `Bash` (Codex: `shell`) command reads or writes (the core's `shell`), once per session; the `skills` rules of a skill the `Skill` tool activated or whose `SKILL.md` was read |
 //! | `Stop` | `{"decision":"block","reason":...}` with the `remind: every-turn` rules active in the session and, while a skill whose `SKILL.md` uses the memory tools is active, the memory reminder (one text), unless `stop_hook_active` |
+//! | `PreCompact` | nothing (no agent gives this event's output to the model): the state records the compaction, and every rule active in the session is due at the next `UserPromptSubmit` or `PostToolUse` with a file (Copilot CLI's preCompact); Gemini CLI's PreCompress, which fires before every model turn, only records the prompt's size, and a smaller one at a later event is the compaction (`agent`) |
 //!
 //! A skill becomes active in the session (see the core's `skill`) through
 //! the agent's skill tool (Claude Code's `Skill`; the dialects map theirs
@@ -86,7 +87,11 @@ pub struct Input {
     pub tool_name: Option<String>,
     pub tool_input: Value,
     pub source: Option<String>,
+    /// The size of the model's latest prompt, in tokens, where the agent's
+    /// transcript tells it (Gemini CLI: `agent::transcript_prompt_tokens`).
+    pub prompt_tokens: Option<u64>,
     pub stop_hook_active: bool,
+    pub transcript_path: Option<String>,
     pub problem: Option<String>,
 }
 
@@ -94,6 +99,12 @@ impl Input {
     pub fn read(agent: HookAgent, stdin: impl FnOnce() -> std::io::Result<Vec<u8>>) -> Input {
         let mut input = Self::read_claude(agent, stdin);
         input.agent = agent;
+        if agent == HookAgent::Gemini {
+            input.prompt_tokens = input
+                .transcript_path
+                .as_deref()
+                .and_then(|p| agent::transcript_prompt_tokens(std::path::Path::new(p)));
+        }
         input
     }
 
@@ -142,6 +153,8 @@ impl Input {
             tool_name: text("tool_name"),
             tool_input: v.get("tool_input").cloned().unwrap_or(Value::Null),
             source: text("source"),
+            transcript_path: text("transcript_path").filter(|s| !s.is_empty()),
+            prompt_tokens: None,
             stop_hook_active: v
                 .get("stop_hook_active")
                 .and_then(Value::as_bool)
@@ -338,6 +351,10 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         stop(&store, &input, &mut out);
         return out;
     }
+    if let HookAction::PreCompact = action {
+        compact(&store, &input, &mut out);
+        return out;
+    }
     let budget = match action {
         HookAction::SessionStart(b)
         | HookAction::UserPromptSubmit(b)
@@ -376,6 +393,9 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     let mut problems = Vec::new();
     let delivers = input.agent.delivers(action);
     let text = store.update(session, &mut problems, |session| {
+        if let Some(tokens) = input.prompt_tokens {
+            session.prompt_size(tokens);
+        }
         let due = respond(action, &budget, env, set, &input, session);
         // Printed on stdout, where this agent gives it to the model:
         // delivered. Where it does not, the rules stay due.
@@ -448,7 +468,34 @@ fn respond(
             session.prompt(set, input.prompt.as_deref().unwrap_or(""), budget)
         }
         HookAction::PostToolUse(_) => session.files_touched(set, &input.files(), budget),
-        HookAction::Stop | HookAction::Install(_) | HookAction::Uninstall(_) => Due::default(),
+        HookAction::Stop
+        | HookAction::PreCompact
+        | HookAction::Install(_)
+        | HookAction::Uninstall(_) => Due::default(),
+    }
+}
+
+/// `PreCompact`: records the compaction (no rules are read; nothing is
+/// printed): what was delivered is gone, and every rule active in the
+/// session is due at the next prompt or file event, whose output does reach
+/// the model. Where the agent fires it whether or not it compacts (Gemini
+/// CLI's PreCompress, before every model turn), it only records the prompt's
+/// size, which tells the compaction at the next event
+/// (`HookAgent::compaction_is_certain`, `Session::prompt_size`).
+fn compact(store: &state::Store, input: &Input, out: &mut Output) {
+    let Some(session) = input.session_id.as_deref() else {
+        return;
+    };
+    let mut problems = Vec::new();
+    store.update(session, &mut problems, |s| {
+        if input.agent.compaction_is_certain() {
+            s.compacted_unsent();
+        } else if let Some(tokens) = input.prompt_tokens {
+            s.prompt_size(tokens);
+        }
+    });
+    for p in problems {
+        warn(out, p);
     }
 }
 

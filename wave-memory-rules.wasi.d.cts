@@ -45,8 +45,23 @@ export declare class DeliverySession {
    */
   restore(engine: RuleEngine, transcript: string): void
   /**
+   * A skill became active: the rules whose `skills` name it, not given
+   * yet. `usesMemory`: its `SKILL.md` uses the memory tools (then `stop()`
+   * adds the memory reminder while it is active).
+   */
+  skill(engine: RuleEngine, name: string, usesMemory?: boolean | undefined | null, budget?: DeliveryBudget | undefined | null): Due
+  /**
+   * Records a skill as active without computing what is due (reminder
+   * mode: the next `reminders` holds its rules). False for a refused name
+   * or past the limit of active skills.
+   */
+  noteSkill(name: string, usesMemory?: boolean | undefined | null): boolean
+  /** The skills active in the session, sorted. */
+  activeSkills(): Array<string>
+  /**
    * What to tell the model at the end of a turn for the active
-   * `remind: every-turn` rules, or null.
+   * `remind: every-turn` rules and, while a skill that uses memory is
+   * active, the memory reminder; or null.
    */
   stop(): string | null
   /** The short lines of the active `remind: every-turn` rules. */
@@ -334,6 +349,8 @@ export interface RuleMetadata {
    * or `AGENTS.md`).
    */
   directory?: string
+  /** `skills`: active while one of these skills is active in the session. */
+  skills?: Array<string>
 }
 
 /** One place rules are read from. */

@@ -129,6 +129,28 @@ test('sticky rules resurface at every stop while active; onStop is empty otherwi
   assert.deepEqual([...manager.getStickyRuleIds()], ['lint.md'])
 })
 
+test('a skill activated in a RuleSession brings its skills: rules once, and the memory reminder at stop while active', async (t) => {
+  const { manager } = await setup(t, {
+    'replica.md': '---\nskills: [db-work]\n---\nQueries go to the read replica.',
+    'ts.md': '---\npaths: "**/*.ts"\n---\nStrict TS.',
+  })
+  const session = new RuleSession(manager)
+  assert.deepEqual(session.collectReminders('s', ['a.md']), [], 'no skill yet')
+  assert.equal(session.stopReminder('s'), undefined)
+  assert.equal(session.onSkillActivated('s', 'not a name'), false)
+  assert.equal(session.onSkillActivated('s', '/DB-Work', true), true)
+  assert.deepEqual(session.activeSkills('s'), ['db-work'])
+  const due = session.collectReminders('s', [])
+  assert.deepEqual(due.map((r) => r.ruleId), ['replica.md'])
+  session.markDelivered('s', ['replica.md'])
+  assert.deepEqual(session.collectReminders('s', []), [], 'once per session')
+  assert.match(session.stopReminder('s'), /^The skill 'db-work' you are using keeps memory\..*memory_read.*memory_write/s)
+  // A skill whose SKILL.md does not use memory: no reminder.
+  session.onSkillActivated('t', 'format')
+  assert.equal(session.stopReminder('t'), undefined)
+  assert.deepEqual(manager.getRules().find((r) => r.id === 'replica.md').metadata.skills, ['db-work'])
+})
+
 test('contextFilesFromMessages reads the AI SDK prompt shape', () => {
   const prompt = [
     { role: 'system', content: 'S' },

@@ -182,7 +182,7 @@ test('hook install merges into settings.json, is idempotent, uninstall removes o
   const portable = (e) => `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules hook ${e}`
   assert.deepEqual(commands(settings, 'PostToolUse'), ['my-linter --fix', portable('PostToolUse')])
   assert.deepEqual(commands(settings, 'Stop'), ['notify-send done', portable('Stop')])
-  assert.equal(settings.hooks.PostToolUse[1].matcher, 'Read|Edit|MultiEdit|Write|NotebookEdit|Bash')
+  assert.equal(settings.hooks.PostToolUse[1].matcher, 'Read|Edit|MultiEdit|Write|NotebookEdit|Bash|Skill')
   for (const e of ['SessionStart', 'UserPromptSubmit']) assert.deepEqual(commands(settings, e), [portable(e)])
   assert.ok(!text.includes(tree.root), 'no path of this machine')
 

@@ -23,6 +23,8 @@ pub struct RuleMetadata {
     /// The project subdirectory the rule is scoped to (a nested `.cursor/rules`
     /// or `AGENTS.md`).
     pub directory: Option<String>,
+    /// `skills`: active while one of these skills is active in the session.
+    pub skills: Option<Vec<String>>,
 }
 
 #[napi(object)]
@@ -70,6 +72,7 @@ pub(crate) fn to_js_rule(rule: &core::Rule) -> MemoryRule {
                 .then(|| m.activation.as_str().to_string()),
             regex: m.regex.clone(),
             directory: m.directory.clone(),
+            skills: m.skills.clone(),
         },
         source: rule.scope.as_str().to_string(),
         file_path: rule.file_path.to_string_lossy().into_owned(),
@@ -111,6 +114,7 @@ pub(crate) fn from_js_rule(rule: MemoryRule) -> core::Rule {
             regex: m.regex,
             name: None,
             directory: m.directory,
+            skills: m.skills,
         },
         format: rule
             .format

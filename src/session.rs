@@ -220,8 +220,41 @@ impl DeliverySession {
         self.inner.restore(&engine.rule_set(), &transcript);
     }
 
+    /// A skill became active: the rules whose `skills` name it, not given
+    /// yet. `usesMemory`: its `SKILL.md` uses the memory tools (then `stop()`
+    /// adds the memory reminder while it is active).
+    #[napi(catch_unwind)]
+    pub fn skill(
+        &mut self,
+        engine: &RuleEngine,
+        name: String,
+        uses_memory: Option<bool>,
+        budget_: Option<DeliveryBudget>,
+    ) -> Due {
+        let set = engine.rule_set();
+        let due = self
+            .inner
+            .skill(&set, &name, uses_memory.unwrap_or(false), budget(budget_));
+        to_js(&set, due)
+    }
+
+    /// Records a skill as active without computing what is due (reminder
+    /// mode: the next `reminders` holds its rules). False for a refused name
+    /// or past the limit of active skills.
+    #[napi(catch_unwind)]
+    pub fn note_skill(&mut self, name: String, uses_memory: Option<bool>) -> bool {
+        self.inner.note_skill(&name, uses_memory.unwrap_or(false))
+    }
+
+    /// The skills active in the session, sorted.
+    #[napi(catch_unwind)]
+    pub fn active_skills(&self) -> Vec<String> {
+        self.inner.skills().iter().map(|s| s.name.clone()).collect()
+    }
+
     /// What to tell the model at the end of a turn for the active
-    /// `remind: every-turn` rules, or null.
+    /// `remind: every-turn` rules and, while a skill that uses memory is
+    /// active, the memory reminder; or null.
     #[napi(catch_unwind)]
     pub fn stop(&self) -> Option<String> {
         self.inner.stop()

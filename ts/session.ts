@@ -183,11 +183,37 @@ export class RuleSession {
   }
 
   /**
+   * A skill became active in the session (the agent's skill tool, `/name`):
+   * the next `collectReminders` / `deliver` holds the rules whose `skills`
+   * name it. `usesMemory`: its SKILL.md uses the memory tools, so
+   * `stopReminder` reminds to recall and save memory while it is active.
+   * False for a name that is not a skill name.
+   */
+  onSkillActivated(sessionId: string, name: string, usesMemory = false): boolean {
+    if (typeof name !== 'string') return false
+    return this.#state(sessionId).noteSkill(name, usesMemory === true)
+  }
+
+  /** The skills active in the session, sorted. */
+  activeSkills(sessionId: string): string[] {
+    return this.#sessions.get(sessionId)?.activeSkills() ?? []
+  }
+
+  /**
    * At the end of a turn: one short line for each active rule with
    * `remind: every-turn`.
    */
   onStop(sessionId: string): string[] {
     return this.#sessions.get(sessionId)?.stickyLines() ?? []
+  }
+
+  /**
+   * At the end of a turn: the whole text to give the model (the
+   * `remind: every-turn` rules and, while a skill that uses memory is
+   * active, the memory reminder), or undefined when there is none.
+   */
+  stopReminder(sessionId: string): string | undefined {
+    return this.#sessions.get(sessionId)?.stop() ?? undefined
   }
 
   #state(sessionId: string): DeliverySession {

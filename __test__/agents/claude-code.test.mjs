@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { count } from './fake-model.mjs'
+import { count, callDirective } from './fake-model.mjs'
 import { agentHarness, claudeEnv, installBin, rules, SAID, claudeBinary, waveRulesBinary, run, writeTree } from './agents.mjs'
 
 const claude = claudeBinary()
@@ -144,4 +144,38 @@ test('Claude Code: with no rules, nothing reaches the model', { skip, timeout: 2
   for (const marker of ['=== MANDATORY RULES ===', '## Rules', STOP]) assert.ok(!all.includes(marker), `${marker} reached the model`)
   assert.ok(!p.transcript(session).includes('hook_additional_context'), 'no hook added context')
   assert.deepEqual(hookErrors(p.transcript(session)), [])
+})
+
+test('Claude Code: the Skill tool activates a skill: its skills: rule reaches the model once, and the memory reminder arrives at stop', { skip, timeout: 3 * TIMEOUT }, async () => {
+  const REPLICA = 'Queries go to the read replica.'
+  const MEMORY = "The skill 'db-work' you are using keeps memory."
+  const p = project('skills', {
+    ...rules('general'),
+    'src/a.ts': 'export const a = 1\n',
+    '.wave/rules/replica.md': `---\nskills: [db-work]\n---\n${REPLICA}\n`,
+    // A skill whose SKILL.md uses the memory tools: no configuration beyond that.
+    '.claude/skills/db-work/SKILL.md': '---\nname: db-work\ndescription: Database work on the customer tables\n---\nFirst recall with mcp__wave-rules__memory_read (topic db); at the end save findings with memory_write.\n',
+  })
+  const session = '0c0ffee0-0000-4000-8000-000000000003'
+  const t = await p.run(['-p', `fix the slow query ${callDirective('Skill', { skill: 'db-work' })} READ:src/a.ts`, '--session-id', session])
+  const tools = (t.main[0]?.body.tools ?? []).map((x) => x.name)
+  assert.ok(tools.includes('Skill'), `Claude Code offers its Skill tool: ${tools.join(', ')}`)
+  assert.equal(count(t.main[0].body, REPLICA), 0, 'no skill rule before the skill is active')
+  const afterSkill = t.main.findIndex((q) => JSON.stringify(q.body.messages).includes('"name":"Skill"'))
+  assert.ok(afterSkill >= 1, `the model called the Skill tool\n${t.stdout}\n${t.stderr}`)
+  assert.equal(count(t.main[afterSkill].body, REPLICA), 1, 'the skills: rule arrived right after the Skill tool')
+  const last = t.main.at(-1).body
+  assert.equal(count(last, REPLICA), 1, 'the skills: rule once in the whole conversation')
+  // The memory reminder blocked the stop once; the stop after it went through.
+  const blocked = t.main.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes(MEMORY))
+  assert.equal(blocked.length, 1, 'one memory reminder at stop, no loop')
+  assert.ok(count(last, 'memory_write') >= 1)
+  assert.deepEqual(hookErrors(p.transcript(session)).filter((e) => !JSON.stringify(e).includes(MEMORY)), [], 'no hook failed')
+
+  // A new session where the user types the skill as a slash command.
+  const slash = await p.run(['-p', '/db-work fix the slow query', '--session-id', '0c0ffee0-0000-4000-8000-000000000004'])
+  assert.ok(slash.main.length >= 1, `the model was asked\n${slash.stdout}\n${slash.stderr}`)
+  assert.equal(count(slash.main[0].body, REPLICA), 1, 'the skills: rule arrived with the /db-work prompt')
+  assert.equal(count(slash.main.at(-1).body, REPLICA), 1, 'once')
+  assert.equal(slash.main.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes(MEMORY)).length, 1, 'the memory reminder at stop')
 })

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { count, isCompactionRequest } from './fake-model.mjs'
+import { count, callDirective, isCompactionRequest } from './fake-model.mjs'
 import { agentHarness, rules, SAID, codexBinary, waveRulesBinary, run, isolatedEnv, writeTree, installBin } from './agents.mjs'
 
 const codex = codexBinary()
@@ -111,4 +111,36 @@ test('Codex: after an automatic compaction every active rule reaches the model a
     assert.equal(count(after[0].body, text), 1, `${text} in the first request after the compaction`)
     assert.equal(count(after.at(-1).body, text), 1, `${text} once in the compacted conversation`)
   }
+})
+
+test('Codex: reading a SKILL.md through its shell activates the skill: its skills: rule reaches the model once, and the memory reminder at Stop', { skip, timeout: 2 * TIMEOUT }, async () => {
+  const REPLICA = 'Queries go to the read replica.'
+  const MEMORY = "The skill 'db-work' you are using keeps memory."
+  const work = path.join(h.root, 'skills', 'work')
+  const home = path.join(h.root, 'skills', 'home')
+  fs.mkdirSync(path.join(home, '.codex'), { recursive: true })
+  writeTree(work, {
+    ...rules('general'),
+    '.wave/rules/replica.md': `---\nskills: [db-work]\n---\n${REPLICA}\n`,
+    '.agents/skills/db-work/SKILL.md': '---\nname: db-work\ndescription: Database work on the customer tables\n---\nFirst recall with memory_read (topic db); save findings with memory_write.\n',
+  })
+  const env = isolatedEnv(home, { WAVE_RULES_STATE_DIR: path.join(h.root, 'skills', 'state'), CODEX_HOME: path.join(home, '.codex') })
+  execFileSync(bin, ['hook', 'install', '--agent', 'codex', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  h.server.setWorkdir(work)
+  const first = h.server.requests.length
+  const r = await run(codex, [
+    'exec', '--trust', '--dangerously-bypass-hook-trust', '--skip-git-repo-check',
+    '-c', 'model_provider=fake',
+    '-c', `model_providers.fake={name="fake",base_url="${h.server.url}/v1",wire_api="responses"}`,
+    '-m', 'fake-model',
+    `fix the slow query ${callDirective('exec_command', { cmd: 'cat .agents/skills/db-work/SKILL.md' })}`,
+  ], { cwd: work, env, timeout: TIMEOUT })
+  assert.ok(!r.timedOut, `codex timed out\n${r.stderr}`)
+  const main = h.server.requests.slice(first).filter((q) => q.path.includes('/responses'))
+  assert.ok(JSON.stringify(main[0]?.body.instructions ?? main[0]?.body.input ?? '').includes('db-work'), 'Codex lists the skill')
+  assert.equal(count(main[0].body, REPLICA), 0, 'no skill rule before the skill is active')
+  assert.ok(main.length >= 2, `the shell call and an answer, got ${main.length}\n${r.stderr}`)
+  assert.equal(count(main[1].body, REPLICA), 1, 'the skills: rule arrived after the SKILL.md was read')
+  assert.equal(count(main.at(-1).body, REPLICA), 1, 'once in the whole conversation')
+  assert.equal(main.filter((q) => JSON.stringify(q.body.input.at(-1)).includes(MEMORY)).length, 1, 'the memory reminder reached the model once at Stop')
 })

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { count, isCompactionRequest, SUMMARY } from './fake-model.mjs'
+import { count, callDirective, isCompactionRequest, SUMMARY } from './fake-model.mjs'
 import { agentHarness, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree, installBin } from './agents.mjs'
 
 const copilot = copilotBinary()
@@ -107,4 +107,35 @@ test('Copilot CLI: after a background compaction every active rule reaches the m
   for (const text of [GENERAL, DB, TS]) {
     assert.equal(count(after.at(-1).body, text), 1, `${text} once in the compacted conversation`)
   }
+})
+
+test('Copilot CLI: its skill tool activates a skill: its skills: rule reaches the model once, and the memory reminder at agentStop', { skip, timeout: 2 * TIMEOUT }, async () => {
+  const REPLICA = 'Queries go to the read replica.'
+  const MEMORY = "The skill 'db-work' you are using keeps memory."
+  const work = path.join(h.root, 'skills', 'work')
+  const home = path.join(h.root, 'skills', 'home')
+  writeTree(work, {
+    ...rules('general'),
+    '.wave/rules/replica.md': `---\nskills: [db-work]\n---\n${REPLICA}\n`,
+    '.github/skills/db-work/SKILL.md': '---\nname: db-work\ndescription: Database work on the customer tables\n---\nFirst recall with memory_read (topic db); save findings with memory_write.\n',
+  })
+  writeTree(home, { '.copilot/config.json': JSON.stringify({ trusted_folders: [work] }) })
+  const env = isolatedEnv(home, {
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: `${h.server.url}/v1`,
+    COPILOT_MODEL: 'gpt-4.1',
+    WAVE_RULES_STATE_DIR: path.join(h.root, 'skills', 'state'),
+  })
+  execFileSync(bin, ['hook', 'install', '--agent', 'copilot', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  h.server.setWorkdir(work)
+  const first = h.server.requests.length
+  const r = await run(copilot, ['-p', `fix the slow query ${callDirective('skill', { skill: 'db-work' })}`, '--allow-all-tools'], { cwd: work, env, timeout: TIMEOUT })
+  assert.ok(!r.timedOut, `copilot timed out\n${r.stderr}`)
+  const main = h.server.requests.slice(first).filter((q) => q.path.includes('/chat/completions') && (q.body.tools ?? []).length > 0)
+  assert.ok((main[0]?.body.tools ?? []).some((t) => t.function?.name === 'skill'), `Copilot CLI offers its skill tool\n${r.stderr}`)
+  assert.equal(count(main[0].body, REPLICA), 0, 'no skill rule before the skill is active')
+  assert.ok(main.length >= 2, `the skill call and an answer, got ${main.length}\n${r.stdout}\n${r.stderr}`)
+  assert.equal(count(main[1].body, REPLICA), 1, 'the skills: rule arrived after the skill tool')
+  assert.equal(count(main.at(-1).body, REPLICA), 1, 'once in the whole conversation')
+  assert.equal(main.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes(MEMORY)).length, 1, 'the memory reminder reached the model once at agentStop')
 })

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { count, isCompactionRequest, SUMMARY } from './fake-model.mjs'
+import { count, callDirective, isCompactionRequest, SUMMARY } from './fake-model.mjs'
 import { agentHarness, geminiEnv, rules, SAID, geminiScript, waveRulesBinary, run, writeTree, installBin } from './agents.mjs'
 
 const gemini = geminiScript()
@@ -104,4 +104,32 @@ test('Gemini CLI: after a compression every active rule reaches the model again,
   for (const text of [GENERAL, DB, TS]) {
     assert.equal(count(after.at(-1).body, text), 1, `${text} once in the compressed conversation`)
   }
+})
+
+test('Gemini CLI: activate_skill activates a skill: its skills: rule reaches the model once, and the memory reminder at AfterAgent', { skip, timeout: 2 * TIMEOUT }, async () => {
+  const REPLICA = 'Queries go to the read replica.'
+  const MEMORY = "The skill 'db-work' you are using keeps memory."
+  const work = path.join(h.root, 'skills', 'work')
+  const home = path.join(h.root, 'skills', 'home')
+  writeTree(work, {
+    ...rules('general'),
+    '.wave/rules/replica.md': `---\nskills: [db-work]\n---\n${REPLICA}\n`,
+    '.gemini/skills/db-work/SKILL.md': '---\nname: db-work\ndescription: Database work on the customer tables\n---\nFirst recall with memory_read (topic db); save findings with memory_write.\n',
+  })
+  const env = geminiEnv(home, h.server.url, { WAVE_RULES_STATE_DIR: path.join(h.root, 'skills', 'state') })
+  execFileSync(bin, ['hook', 'install', '--agent', 'gemini', '--command', bin], { cwd: work, env, encoding: 'utf8' })
+  h.server.setWorkdir(work)
+  const first = h.server.requests.length
+  const r = await run(process.execPath, [gemini, '-m', 'gemini-2.5-pro', '--yolo', '-p',
+    `fix the slow query ${callDirective('activate_skill', { name: 'db-work' })}`], { cwd: work, env, timeout: TIMEOUT })
+  assert.ok(!r.timedOut, `gemini timed out\n${r.stderr}`)
+  assert.doesNotMatch(r.stdout + r.stderr, /Hook execution error|failed for event/, 'no hook failed')
+  const main = h.server.requests.slice(first).filter((q) => /generateContent/i.test(q.path) && (q.body.tools ?? []).length > 0)
+  const tools = JSON.stringify(main[0]?.body.tools ?? [])
+  assert.ok(tools.includes('"activate_skill"'), `Gemini CLI offers activate_skill\n${r.stderr}`)
+  assert.equal(count(main[0].body, REPLICA), 0, 'no skill rule before the skill is active')
+  assert.ok(main.length >= 2, `the skill call and an answer, got ${main.length}\n${r.stderr}`)
+  assert.equal(count(main[1].body, REPLICA), 1, 'the skills: rule arrived after activate_skill')
+  assert.equal(count(main.at(-1).body, REPLICA), 1, 'once in the whole conversation')
+  assert.equal(main.filter((q) => JSON.stringify(q.body.contents.at(-1)).includes(MEMORY)).length, 1, 'the memory reminder reached the model once at AfterAgent')
 })

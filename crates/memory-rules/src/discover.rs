@@ -453,7 +453,7 @@ pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
 }
 
 #[cfg(unix)]
-fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
+pub(crate) fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     std::fs::OpenOptions::new()
         .read(true)
@@ -462,7 +462,7 @@ fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
 }
 
 #[cfg(not(unix))]
-fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
+pub(crate) fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
     std::fs::File::open(path)
 }
 

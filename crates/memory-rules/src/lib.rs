@@ -48,6 +48,7 @@ pub mod ruleset;
 pub mod scope;
 pub mod session;
 pub mod shell;
+pub mod skill;
 pub mod slug;
 mod snapshot;
 pub mod source;

@@ -71,3 +71,15 @@ pub const MAX_COMMAND_WORDS: usize = 4096;
 /// Brackets (`(`, `{`, `` ` ``) nest at most this deep, `$(...)` and `bash -c`
 /// included (the parser and the walk recurse in the nesting).
 pub const MAX_COMMAND_DEPTH: usize = 32;
+
+/// A skill name (`skills:` in a rule, a skill the agent activates) longer
+/// than this (characters) is refused: Claude Code's own limit for a skill's
+/// name is 64, a plugin's namespace (`plugin:skill`) comes on top.
+pub const MAX_SKILL_NAME_CHARS: usize = 128;
+/// A session records at most this many active skills; past it a skill is
+/// not recorded (its rules are not delivered, and a hook says so once).
+pub const MAX_SKILLS: usize = 64;
+/// A skill's `SKILL.md` is read (once, when the skill becomes active, to see
+/// whether it uses the memory tools) up to this many bytes; the rest is not
+/// looked at.
+pub const MAX_SKILL_FILE_BYTES: u64 = 256 * 1024;

@@ -24,18 +24,19 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// Keys of the rule format.
-pub const KNOWN_KEYS: [&str; 6] = [
+pub const KNOWN_KEYS: [&str; 7] = [
     "paths",
     "priority",
     "topics",
     "description",
     "remind",
     "activation",
+    "skills",
 ];
 
 /// The keys that decide when a rule is active: a typo of one of them is an
 /// error, since the rule then fires where its author did not mean it to.
-pub const TRIGGER_KEYS: [&str; 3] = ["paths", "topics", "activation"];
+pub const TRIGGER_KEYS: [&str; 4] = ["paths", "topics", "activation", "skills"];
 
 /// A pattern of a rule that compiled, with its index in `metadata.paths`.
 #[derive(Clone, Debug)]
@@ -311,6 +312,14 @@ impl<'a> Context<'a> {
                     Ok(None) => {}
                     Err(()) => usable = false,
                 },
+                "skills" => match self.string_list(key, value, at) {
+                    Ok(Some(list)) => match self.skill_names(&list, at) {
+                        Some(names) => meta.skills = Some(names),
+                        None => usable = false,
+                    },
+                    Ok(None) => {}
+                    Err(()) => usable = false,
+                },
                 "priority" => meta.priority = self.priority(value, at),
                 "remind" => match value.as_text().as_deref().map(str::trim) {
                     Some("every-turn") => meta.remind = Some(Remind::EveryTurn),
@@ -369,6 +378,7 @@ impl<'a> Context<'a> {
             for (key, present) in [
                 ("paths", meta.paths.is_some()),
                 ("topics", meta.topics.is_some()),
+                ("skills", meta.skills.is_some()),
             ] {
                 if present {
                     let at = self.key_location(key);
@@ -416,6 +426,34 @@ impl<'a> Context<'a> {
                 None
             }
         }
+    }
+
+    /// `skills`: each name as the session compares it (see
+    /// [`crate::skill::name`]), sorted, each once; `None` (reported) when
+    /// one is not a skill name.
+    fn skill_names(&mut self, list: &[String], at: Option<(u32, u32)>) -> Option<Vec<String>> {
+        let mut names = Vec::with_capacity(list.len());
+        for raw in list {
+            match crate::skill::name(raw) {
+                Ok(n) => names.push(n),
+                Err(why) => {
+                    let loc = self.locate(raw).or(at);
+                    self.report(
+                        Severity::Error,
+                        Code::InvalidField,
+                        loc,
+                        format!(
+                            "'skills' entry \"{}\" is not a skill name: {why}; the rule is not loaded",
+                            shorten(raw)
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
+        names.sort_unstable();
+        names.dedup();
+        Some(names)
     }
 
     /// `paths` / `topics`: a string or a list of strings. `Ok(None)` when
@@ -642,6 +680,7 @@ fn typo_consequence(meta: &Metadata, meant: &str) -> String {
     let present = match meant {
         "paths" => meta.paths.is_some(),
         "topics" => meta.topics.is_some(),
+        "skills" => meta.skills.is_some(),
         _ => meta.activation != Activation::Auto,
     };
     if present {
@@ -1236,6 +1275,80 @@ mod tests {
     }
 
     #[test]
+    fn skills_field_is_a_name_or_a_list_compared_lowercased() {
+        let o = parse("---\nskills: [DB-Work, /deploy, db-work]\n---\nx");
+        let meta = &o.rule.as_ref().unwrap().rule.metadata;
+        assert_eq!(
+            meta.skills.as_deref(),
+            Some(&["db-work".to_string(), "deploy".to_string()][..])
+        );
+        assert!(!meta.is_unconditional());
+        assert_eq!(meta.activation_kind(), "skills");
+        assert!(o.diagnostics.is_empty(), "{:?}", o.diagnostics);
+        let o = parse("---\nskills: notes, tools:pdf\ntopics: x\n---\nx");
+        let meta = &o.rule.as_ref().unwrap().rule.metadata;
+        assert_eq!(meta.skills.clone().unwrap(), ["notes", "tools:pdf"]);
+        assert_eq!(meta.activation_kind(), "topics+skills");
+    }
+
+    #[test]
+    fn a_bad_skills_value_is_an_error_at_its_line_and_the_rule_does_not_load() {
+        for (text, line, says) in [
+            (
+                "---\ndescription: d\nskills: [ok, 'two words']\n---\nx",
+                3,
+                "'skills' entry \"two words\" is not a skill name: a skill name has no spaces",
+            ),
+            (
+                "---\nskills: {a: 1}\n---\nx",
+                2,
+                "'skills' must be a string or a list of strings",
+            ),
+            (
+                "---\nskills: [[a]]\n---\nx",
+                2,
+                "'skills' items must be strings",
+            ),
+        ] {
+            let o = parse(text);
+            assert!(o.rule.is_none(), "{text}");
+            let d = &o.diagnostics[0];
+            assert_eq!(
+                (d.severity, d.code, d.line),
+                (Severity::Error, Code::InvalidField, Some(line)),
+                "{text}"
+            );
+            assert!(d.message.starts_with(says), "{}", d.message);
+        }
+        let long = format!(
+            "---\nskills: {}\n---\nx",
+            "s".repeat(crate::limits::MAX_SKILL_NAME_CHARS + 1)
+        );
+        let o = parse(&long);
+        assert!(o.rule.is_none());
+        assert!(
+            o.diagnostics[0]
+                .message
+                .contains("longer than the limit of 128"),
+            "{:?}",
+            o.diagnostics
+        );
+        // Empty: a warning, the rule is always active.
+        let o = parse("---\nskills: []\n---\nx");
+        assert!(o.rule.unwrap().rule.metadata.is_unconditional());
+        assert_eq!(o.diagnostics[0].code, Code::EmptyTrigger);
+        // Beside `activation`: does nothing, said so.
+        let o = parse("---\nactivation: manual\nskills: x\n---\nx");
+        assert!(
+            o.diagnostics.iter().any(|d| d
+                .message
+                .starts_with("'skills' does nothing in a rule with 'activation: manual'")),
+            "{:?}",
+            o.diagnostics
+        );
+    }
+
+    #[test]
     fn remind_field() {
         let o = parse("---\nremind: every-turn\ntopics: x\n---\nx");
         assert_eq!(
@@ -1317,6 +1430,18 @@ mod tests {
                 "Paths",
                 "paths",
                 "this rule now fires only on its topics",
+            ),
+            (
+                "---\nskill: db-work\n---\nx",
+                "skill",
+                "skills",
+                "this rule is now always active",
+            ),
+            (
+                "---\nSkils: [db-work]\npaths: src/**\n---\nx",
+                "Skils",
+                "skills",
+                "this rule now fires only on its paths",
             ),
         ] {
             let o = parse(text);

@@ -27,6 +27,10 @@ pub struct Metadata {
     /// `.cursor/rules` or `AGENTS.md`), `/`-separated; its `paths` already
     /// carry it as a prefix. Deeper rules sort after shallower ones.
     pub directory: Option<String>,
+    /// `skills`: the rule is active while one of these skills is active in
+    /// the session (lowercased names, as the agent names the skill).
+    #[serde(default)]
+    pub skills: Option<Vec<String>>,
 }
 
 /// How a rule becomes active.
@@ -75,18 +79,19 @@ impl Remind {
 }
 
 impl Metadata {
-    /// A rule with neither `paths` nor `topics` (nor `regex`) is always
-    /// active, unless it is on request or manual.
+    /// A rule with neither `paths` nor `topics` (nor `regex`, nor
+    /// `skills`) is always active, unless it is on request or manual.
     pub fn is_unconditional(&self) -> bool {
         self.activation == Activation::Auto
             && self.paths.is_none()
             && self.topics.is_none()
             && self.regex.is_none()
+            && self.skills.is_none()
     }
 
     /// One name per way a rule becomes active, the same in every output
     /// (`list --json`, MCP `list_rules`): `always`, `on-request`, `manual`,
-    /// or what fires it (`paths`, `topics`, `regex`, joined with `+`).
+    /// or what fires it (`paths`, `topics`, `regex`, `skills`, joined with `+`).
     pub fn activation_kind(&self) -> String {
         match self.activation {
             Activation::OnRequest => return "on-request".into(),
@@ -100,6 +105,7 @@ impl Metadata {
             ("paths", self.paths.is_some()),
             ("topics", self.topics.is_some()),
             ("regex", self.regex.is_some()),
+            ("skills", self.skills.is_some()),
         ]
         .into_iter()
         .filter_map(|(k, on)| on.then_some(k))

@@ -67,6 +67,8 @@ pub struct RuleSet {
     mentions: FxHashMap<String, Vec<u32>>,
     /// Rules with a `regex` on file content (Continue).
     content_rules: Vec<ContentRule>,
+    /// Rules with `skills`, by each skill name they name.
+    skills: FxHashMap<String, Vec<u32>>,
 }
 
 /// A rule whose `regex` is matched against the content of the files in
@@ -199,6 +201,8 @@ pub enum Reason {
     /// `regex` matched the content of `file` (which the rule's globs, if
     /// any, match).
     Content { regex: String, file: String },
+    /// The skill `name` (from `metadata.skills`) is active in the session.
+    Skill { name: String },
 }
 
 impl RuleSet {
@@ -290,6 +294,12 @@ impl RuleSet {
                 }
             }
         }
+        let mut skills: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        for (i, r) in rules.iter().enumerate() {
+            for name in r.metadata.skills.iter().flatten() {
+                skills.entry(name.clone()).or_default().push(i as u32);
+            }
+        }
         RuleSet {
             rules,
             owners,
@@ -301,6 +311,7 @@ impl RuleSet {
             workdir,
             mentions,
             content_rules,
+            skills,
         }
     }
 
@@ -325,6 +336,21 @@ impl RuleSet {
         prompt: Option<&str>,
         contents: Option<Contents>,
     ) -> Vec<usize> {
+        self.active_in(files, prompt, &[] as &[&str], contents)
+    }
+
+    /// [`active_with`](Self::active_with), with the skills active in the
+    /// session (names as [`crate::skill::name`] gives them): a rule with
+    /// `skills` is active while one of them is, or when its `paths` /
+    /// `topics` fire (the triggers of a rule add up, as `paths` and
+    /// `topics` do).
+    pub fn active_in<S: AsRef<str>, K: AsRef<str>>(
+        &self,
+        files: &[S],
+        prompt: Option<&str>,
+        skills: &[K],
+        contents: Option<Contents>,
+    ) -> Vec<usize> {
         let mut active: Vec<bool> = self
             .rules
             .iter()
@@ -342,6 +368,7 @@ impl RuleSet {
                 active[cr.rule as usize] = self.content_hit(cr, files, contents).is_some();
             }
         }
+        self.for_skills(skills, |rule, _| active[rule] = true);
         active
             .iter()
             .enumerate()
@@ -362,6 +389,42 @@ impl RuleSet {
                 }
             }
         }
+    }
+
+    /// Calls `hit(rule, name)` for each rule whose `skills` names an active
+    /// skill, by its full name or without a plugin's namespace
+    /// (`plugin:pdf` activates `skills: [pdf]`).
+    fn for_skills<K: AsRef<str>>(&self, skills: &[K], mut hit: impl FnMut(usize, &str)) {
+        if self.skills.is_empty() {
+            return;
+        }
+        for skill in skills {
+            let full = skill.as_ref();
+            let bare = crate::skill::bare(full);
+            for name in [full, bare] {
+                for &r in self.skills.get(name).into_iter().flatten() {
+                    hit(r as usize, name);
+                }
+                if bare == full {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Indices (ascending) of the rules that name this skill (see
+    /// [`active_in`](Self::active_in)).
+    pub fn skill_rules(&self, skill: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.for_skills(&[skill], |r, _| out.push(r));
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Whether any rule has `skills`.
+    pub fn has_skill_rules(&self) -> bool {
+        !self.skills.is_empty()
     }
 
     /// The first (regex, file) of a content rule that matches.
@@ -521,6 +584,18 @@ impl RuleSet {
         prompt: Option<&str>,
         contents: Option<Contents>,
     ) -> Vec<Explanation> {
+        self.explain_in(files, prompt, &[] as &[&str], contents)
+    }
+
+    /// [`explain_with`](Self::explain_with) with the active skills (see
+    /// [`active_in`](Self::active_in)).
+    pub fn explain_in<S: AsRef<str>, K: AsRef<str>>(
+        &self,
+        files: &[S],
+        prompt: Option<&str>,
+        skills: &[K],
+        contents: Option<Contents>,
+    ) -> Vec<Explanation> {
         let mut out: Vec<Explanation> = (0..self.rules.len())
             .map(|index| Explanation {
                 index,
@@ -589,6 +664,14 @@ impl RuleSet {
                 }
             }
         }
+        self.for_skills(skills, |rule, name| {
+            push_new(
+                &mut out[rule].reasons,
+                Reason::Skill {
+                    name: name.to_string(),
+                },
+            )
+        });
         out
     }
 

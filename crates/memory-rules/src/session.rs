@@ -15,9 +15,18 @@
 //!
 //! `Session` is serde-serialisable (the hooks store it as their state file).
 //! Every collection it holds is bounded: [`MAX_FILES`] files,
-//! [`MAX_SESSION_RULES`] rule ids per collection; past the bound nothing more
-//! is recorded (a rule not recorded as delivered is simply delivered again).
+//! [`MAX_SESSION_RULES`] rule ids per collection, [`MAX_SKILLS`] active
+//! skills; past the bound nothing more is recorded (a rule not recorded as
+//! delivered is simply delivered again).
+//!
+//! Skills: [`Session::skill`] records a skill the agent activated (with
+//! whether its `SKILL.md` uses the memory tools, which the caller read once
+//! then) and gives the rules whose `skills` name it. A skill stays active
+//! until the session starts afresh; after a compaction its rules come again.
+//! While a skill that uses memory is active, [`Session::stop`] adds the
+//! memory reminder ([`crate::skill::memory_reminder`]).
 
+pub use crate::limits::MAX_SKILLS;
 use crate::render::{plan_rules, RenderOptions};
 use crate::rule::{Remind, Rule};
 use crate::ruleset::RuleSet;
@@ -103,6 +112,15 @@ pub struct Sticky {
     pub line: String,
 }
 
+/// A skill active in the session.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveSkill {
+    /// As [`crate::skill::name`] gives it.
+    pub name: String,
+    /// Its `SKILL.md` uses the memory tools (read when it became active).
+    pub memory: bool,
+}
+
 /// One conversation's delivery state (see the module comment).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -133,6 +151,9 @@ pub struct Session {
     order: Vec<String>,
     /// The `remind: every-turn` rules active now: what [`Session::stop`] reads.
     sticky: Vec<Sticky>,
+    /// The skills active in the session, sorted by name, at most
+    /// [`MAX_SKILLS`] (absent in state files written before skills: none).
+    skills: Vec<ActiveSkill>,
 }
 
 /// The keys of a tool call's input that name a file, over the agents we
@@ -199,6 +220,65 @@ impl Session {
         &self.sticky
     }
 
+    /// The skills active in the session, sorted by name.
+    pub fn skills(&self) -> &[ActiveSkill] {
+        &self.skills
+    }
+
+    /// Whether this skill (any spelling [`crate::skill::name`] accepts) is
+    /// active in the session.
+    pub fn is_skill_active(&self, name: &str) -> bool {
+        crate::skill::name(name).is_ok_and(|n| {
+            self.skills
+                .binary_search_by(|s| s.name.as_str().cmp(&n))
+                .is_ok()
+        })
+    }
+
+    /// Records a skill as active (see [`Session::skill`]) without computing
+    /// what is due: the next event's answer ([`Session::prompt`],
+    /// [`Session::files_touched`]) holds its rules. Returns whether it is
+    /// recorded (false for a refused name or past [`MAX_SKILLS`]).
+    pub fn note_skill(&mut self, name: &str, memory: bool) -> bool {
+        let Ok(name) = crate::skill::name(name) else {
+            return false;
+        };
+        match self.skills.binary_search_by(|s| s.name.cmp(&name)) {
+            Ok(at) => self.skills[at].memory |= memory,
+            Err(at) if self.skills.len() < MAX_SKILLS => {
+                self.skills.insert(at, ActiveSkill { name, memory })
+            }
+            Err(_) => return false,
+        }
+        true
+    }
+
+    fn skill_names(&self) -> Vec<&str> {
+        self.skills.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// A skill becomes active (the agent's skill tool, a `/name` prompt, a
+    /// read of its `SKILL.md`); `memory`: its `SKILL.md` uses the memory
+    /// tools (the caller read it once, now, so [`Session::stop`] needs no
+    /// file). Gives the rules whose `skills` name it that the session was
+    /// not given. Past [`MAX_SKILLS`] skills, a new one is not recorded
+    /// (its rules are still given now). A name [`crate::skill::name`]
+    /// refuses gives nothing.
+    pub fn skill(&mut self, set: &RuleSet, name: &str, memory: bool, budget: Budget) -> Due {
+        let Ok(name) = crate::skill::name(name) else {
+            return Due::default();
+        };
+        self.note_skill(&name, memory);
+        let rules = set.rules();
+        let give: Vec<usize> = set
+            .skill_rules(&name)
+            .into_iter()
+            .filter(|&i| !self.is_delivered(&rules[i]))
+            .collect();
+        self.update_sticky(set);
+        self.render(set, &give, &HashSet::new(), None, budget)
+    }
+
     /// The session starts. `memory` (already read by the caller) comes after
     /// the rules. Startup: a fresh session, the always-on rules. Resume: the
     /// always-on rules it was not given (memory only if it never started).
@@ -236,13 +316,22 @@ impl Session {
 
     /// A prompt: the rules its topics activate, as constraints, every time;
     /// with them the always-on rules the session was not given (no start was
-    /// seen, or a rule was added since).
+    /// seen, or a rule was added since), and the rules of its active skills
+    /// it was not given.
     pub fn prompt(&mut self, set: &RuleSet, prompt: &str, budget: Budget) -> Due {
         let rules = set.rules();
         let topic = self.note_prompt(set, Some(prompt));
         let mut give: Vec<usize> = (0..rules.len())
             .filter(|&i| rules[i].metadata.is_unconditional() && !self.is_delivered(&rules[i]))
             .collect();
+        if !self.skills.is_empty() && set.has_skill_rules() {
+            let none: [&str; 0] = [];
+            give.extend(
+                set.active_in(&none, None, &self.skill_names(), None)
+                    .into_iter()
+                    .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i])),
+            );
+        }
         give.extend(topic.iter().copied());
         give.extend(self.regiven(set));
         give.sort_unstable();
@@ -266,7 +355,7 @@ impl Session {
         let rel = self.note_files(set, files);
         let rules = set.rules();
         let mut give: Vec<usize> = set
-            .active(&rel, None)
+            .active_in(&rel, None, &self.skill_names(), None)
             .into_iter()
             .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i]))
             .collect();
@@ -295,7 +384,7 @@ impl Session {
         let topic = self.note_prompt(set, prompt);
         let rules = set.rules();
         let (given, give): (Vec<usize>, Vec<usize>) = set
-            .active(&rel, prompt)
+            .active_in(&rel, prompt, &self.skill_names(), None)
             .into_iter()
             .partition(|&i| !again && self.is_delivered(&rules[i]));
         self.update_sticky(set);
@@ -321,7 +410,7 @@ impl Session {
         self.note_prompt(set, prompt);
         let rules = set.rules();
         let due = set
-            .active(&rel, prompt)
+            .active_in(&rel, prompt, &self.skill_names(), None)
             .into_iter()
             .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i]))
             .collect();
@@ -346,14 +435,31 @@ impl Session {
     }
 
     /// The turn stops: the reason to give the model for the active
-    /// `remind: every-turn` rules, or `None` when there are none. Reads only
-    /// the session (no rule set).
+    /// `remind: every-turn` rules and, while skills that use memory are
+    /// active, the memory reminder (one text), or `None` when there is
+    /// neither. Reads only the session (no rule set, no file): whether a
+    /// skill uses memory was read when it became active.
     pub fn stop(&self) -> Option<String> {
-        if self.sticky.is_empty() {
-            return None;
+        let sticky = (!self.sticky.is_empty()).then(|| {
+            let lines: Vec<String> = self.sticky.iter().map(|s| s.line.clone()).collect();
+            crate::render::stop_reminder(&lines)
+        });
+        // O(1) when no skill is active: an empty list, nothing else looked at.
+        let memory = if self.skills.is_empty() {
+            None
+        } else {
+            let using: Vec<&str> = self
+                .skills
+                .iter()
+                .filter(|s| s.memory)
+                .map(|s| s.name.as_str())
+                .collect();
+            (!using.is_empty()).then(|| crate::skill::memory_reminder(&using))
+        };
+        match (sticky, memory) {
+            (Some(a), Some(b)) => Some(format!("{a}\n\n{b}")),
+            (a, b) => a.or(b),
         }
-        let lines: Vec<String> = self.sticky.iter().map(|s| s.line.clone()).collect();
-        Some(crate::render::stop_reminder(&lines))
     }
 
     /// The conversation was compacted (or cleared): what was delivered is no
@@ -396,7 +502,7 @@ impl Session {
         let mut give: Vec<usize> = (0..rules.len())
             .filter(|&i| rules[i].metadata.is_unconditional())
             .collect();
-        give.extend(set.active(&self.file_list(), None));
+        give.extend(set.active_in(&self.file_list(), None, &self.skill_names(), None));
         give.extend(self.indices(set, self.topics.iter()));
         give.sort_unstable();
         give.dedup();
@@ -541,7 +647,10 @@ impl Session {
             self.sticky.clear();
             return;
         }
-        let mut on: BTreeSet<usize> = set.active(files, None).into_iter().collect();
+        let mut on: BTreeSet<usize> = set
+            .active_in(files, None, &self.skill_names(), None)
+            .into_iter()
+            .collect();
         on.extend(self.indices(set, self.prompt_topics.iter().chain(&self.mentioned)));
         self.sticky = on
             .into_iter()
@@ -832,6 +941,134 @@ mod tests {
         let input = serde_json::json!({"filePath": "a.ts", "path": "a.ts", "notebook_path": "n.ipynb", "content": "x"});
         assert_eq!(tool_input_files(&input), ["a.ts", "n.ipynb"]);
         assert!(tool_input_files(&serde_json::json!({"command": "ls"})).is_empty());
+    }
+
+    const SKILL_RULES: &[(&str, &str)] = &[
+        ("always.md", "Be kind."),
+        ("db.md", "---\nskills: [db-work]\n---\nUse the read replica."),
+        ("both.md", "---\nskills: [db-work, deploy]\npaths: infra/**\n---\nTag releases."),
+        ("lint.md", "---\npaths: src/**\nremind: every-turn\ndescription: Run the linter\n---\nRun npm run lint."),
+    ];
+
+    #[test]
+    fn a_skill_gives_its_rules_once_and_again_after_compaction() {
+        let (_d, set) = set(SKILL_RULES);
+        let mut s = Session::new();
+        let due = s.start(&set, Start::Startup, None, NONE);
+        assert_eq!(
+            ids(&set, &due),
+            ["always.md"],
+            "skills rules are not always-on"
+        );
+        s.commit(&set, &due);
+        assert!(s.files_touched(&set, &["README.md"], NONE).rules.is_empty());
+
+        let due = s.skill(&set, "/DB-Work", false, NONE);
+        assert_eq!(ids(&set, &due), ["both.md", "db.md"]);
+        assert_eq!(
+            due.text,
+            "## Rules\n[both.md] Tag releases.\n[db.md] Use the read replica."
+        );
+        s.commit(&set, &due);
+        assert!(s.is_skill_active("db-work"));
+        assert!(!s.is_skill_active("deploy"));
+        assert!(
+            s.skill(&set, "db-work", false, NONE).rules.is_empty(),
+            "once per session"
+        );
+        // The other skill of both.md: already given.
+        assert!(s.skill(&set, "deploy", false, NONE).rules.is_empty());
+        // A plugin's namespaced name activates the bare name's rules.
+        let mut p = Session::new();
+        assert_eq!(
+            ids(&set, &p.skill(&set, "tools:db-work", false, NONE)),
+            ["both.md", "db.md"]
+        );
+
+        let due = s.start(&set, Start::Compact, None, NONE);
+        assert_eq!(ids(&set, &due), ["always.md", "both.md", "db.md"]);
+        s.commit(&set, &due);
+        // A fresh session forgets its skills.
+        s.start(&set, Start::Startup, None, NONE);
+        assert!(s.skills().is_empty());
+        // An invalid name activates nothing and records nothing.
+        assert_eq!(s.skill(&set, "a b", true, NONE), Due::default());
+        assert!(s.skills().is_empty());
+    }
+
+    #[test]
+    fn explain_and_request_see_the_active_skills() {
+        let (_d, set) = set(SKILL_RULES);
+        let ex = set.explain_in(&["README.md"], None, &["deploy"], None);
+        let both = ex
+            .iter()
+            .find(|e| set.rules()[e.index].id == "both.md")
+            .unwrap();
+        assert_eq!(
+            both.reasons,
+            [crate::Reason::Skill {
+                name: "deploy".into()
+            }]
+        );
+        assert_eq!(
+            set.rules()[both.index].metadata.activation_kind(),
+            "paths+skills"
+        );
+        let mut s = Session::new();
+        s.skill(&set, "db-work", false, NONE);
+        let due = s.request(&set, &[] as &[&str], None, false, NONE);
+        assert_eq!(ids(&set, &due), ["always.md", "both.md", "db.md"]);
+    }
+
+    #[test]
+    fn stop_reminds_of_memory_while_a_memory_skill_is_active_merged_with_every_turn_rules() {
+        let (_d, set) = set(SKILL_RULES);
+        let mut s = Session::new();
+        // No skill: nothing at stop (the O(1) path: an empty list, no rule set, no file).
+        assert_eq!(s.stop(), None);
+        s.skill(&set, "deploy", false, NONE);
+        assert_eq!(s.stop(), None, "a skill that does not use memory");
+        s.skill(&set, "notes", true, NONE);
+        let reason = s.stop().unwrap();
+        assert!(reason.starts_with("The skill 'notes' "), "{reason}");
+        assert!(
+            reason.contains("memory_read") && reason.contains("memory_write"),
+            "{reason}"
+        );
+        let due = s.files_touched(&set, &["src/a.ts"], NONE);
+        s.commit(&set, &due);
+        let both = s.stop().unwrap();
+        assert!(
+            both.starts_with("Before you end your turn, check your work"),
+            "{both}"
+        );
+        assert!(both.contains("- [lint.md] Run the linter"), "{both}");
+        assert!(both.ends_with(&reason), "{both}");
+    }
+
+    #[test]
+    fn active_skills_are_bounded_and_survive_serialisation() {
+        let (_d, set) = set(SKILL_RULES);
+        let mut s = Session::new();
+        for i in 0..MAX_SKILLS + 5 {
+            s.skill(&set, &format!("s{i:03}"), i == 0, NONE);
+        }
+        assert_eq!(s.skills().len(), MAX_SKILLS);
+        // Past the bound a skill's rules still come now; it is not recorded.
+        let due = s.skill(&set, "db-work", false, NONE);
+        assert_eq!(ids(&set, &due), ["both.md", "db.md"]);
+        assert!(!s.is_skill_active("db-work"));
+        let json = serde_json::to_string(&s).unwrap();
+        let back: Session = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, s);
+        assert!(back.stop().unwrap().contains("'s000'"));
+        // A state file written before skills existed reads with none.
+        let old: Session = serde_json::from_str(
+            r#"{"version":2,"started":true,"compactions":0,"delivered":{"a.md":"x"},"files":[],"topics":[],"prompt_topics":[],"mentioned":[],"order":["a.md"],"sticky":[]}"#,
+        )
+        .unwrap();
+        assert!(old.skills().is_empty() && old.started);
+        assert_eq!(old.stop(), None);
     }
 
     #[test]

@@ -23,7 +23,9 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 /// The saved form's version: a snapshot of another version is refused.
-const VERSION: u32 = 1;
+/// 2: rules carry `skills` (a file parsed before that key existed is
+/// parsed again).
+const VERSION: u32 = 2;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

@@ -406,6 +406,9 @@ pub struct MatchArgs {
     /// The user's prompt (for topics)
     #[arg(long)]
     pub prompt: Option<String>,
+    /// A skill active in the session (for `skills`); repeatable
+    #[arg(long = "skill", value_name = "NAME")]
+    pub skills: Vec<String>,
     /// Also show the conditional rules that did not fire, and why
     #[arg(long)]
     pub all: bool,

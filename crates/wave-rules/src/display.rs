@@ -130,6 +130,9 @@ pub fn triggers(m: &memory_rules::Metadata) -> String {
     if let Some(r) = &m.regex {
         parts.push(format!("regex: {}", r.join(", ")));
     }
+    if let Some(s) = &m.skills {
+        parts.push(format!("skills: {}", s.join(", ")));
+    }
     match m.activation {
         memory_rules::Activation::OnRequest => parts.push("on request".into()),
         memory_rules::Activation::Manual => parts.push("manual (@mention)".into()),

@@ -23,6 +23,7 @@ pub fn run(env: &Env) -> Output {
                     "format": r.format.as_str(),
                     "activation": r.metadata.activation_kind(),
                     "regex": r.metadata.regex,
+                    "skills": r.metadata.skills,
                     "file": display::show(&r.file_path, workdir),
                     "firstLine": display::first_line(&r.content, usize::MAX),
                 })

@@ -35,6 +35,11 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
     let given = MatchArgs {
         files: from_cwd(env, &args.files),
         prompt: args.prompt.clone(),
+        skills: args
+            .skills
+            .iter()
+            .filter_map(|s| memory_rules::skill::name(s).ok())
+            .collect(),
         all: args.all,
     };
     let args = &given;
@@ -56,7 +61,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
     };
     let contents: Option<memory_rules::ruleset::Contents> =
         set.has_content_rules().then_some(&read);
-    let explanations = set.explain_with(&args.files, prompt, contents);
+    let explanations = set.explain_in(&args.files, prompt, &args.skills, contents);
     let (active, inactive): (Vec<_>, Vec<_>) = explanations.iter().partition(|e| e.is_active());
     let active_ids: Vec<usize> = active.iter().map(|e| e.index).collect();
     let available = set.available(&active_ids);
@@ -97,6 +102,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         let mut doc = serde_json::json!({
             "files": files,
             "prompt": prompt,
+            "skills": args.skills,
             "active": active.iter().map(|e| rule_json(e)).collect::<Vec<_>>(),
             "available": available.iter().map(|&i| {
                 let r = &set.rules()[i];
@@ -180,6 +186,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 args.files.len(),
                 prompt.is_some(),
                 contents.is_some(),
+                &args.skills,
             ) {
                 out.stdout.push_str(&display::line(&format!("    {line}")));
             }
@@ -210,6 +217,7 @@ fn describe(rule: &Rule, reason: &Reason) -> String {
         Reason::Content { regex, file } => {
             format!("`regex` '{regex}' matches the content of {file}")
         }
+        Reason::Skill { name } => format!("the skill '{name}' is active"),
     };
     if !rule.format.qualifies_ids() {
         return plain;
@@ -251,6 +259,7 @@ fn reason_json(reason: &Reason) -> serde_json::Value {
         Reason::Content { regex, file } => {
             serde_json::json!({ "kind": "content", "regex": regex, "file": file })
         }
+        Reason::Skill { name } => serde_json::json!({ "kind": "skill", "name": name }),
     }
 }
 
@@ -261,6 +270,7 @@ fn why_not(
     files: usize,
     has_prompt: bool,
     has_contents: bool,
+    skills: &[String],
 ) -> Vec<String> {
     let mut lines = Vec::new();
     let tool = rule.format.tool();
@@ -336,6 +346,17 @@ fn why_not(
             format!("topics: no prompt given ({})", topics.join(", "))
         });
     }
+    if let Some(names) = &rule.metadata.skills {
+        lines.push(if skills.is_empty() {
+            format!("skills: no skill given ({})", names.join(", "))
+        } else {
+            format!(
+                "skills: none of {} is active (given: {})",
+                names.join(", "),
+                skills.join(", ")
+            )
+        });
+    }
     lines
 }
 
@@ -389,7 +410,7 @@ mod tests {
             "Windsurf: Manual, the prompt mentions it as @x"
         );
         assert_eq!(
-            why_not(&r, &[], 0, true, false),
+            why_not(&r, &[], 0, true, false, &[]),
             ["Windsurf: Manual: active only when the prompt mentions it, as @x"]
         );
     }

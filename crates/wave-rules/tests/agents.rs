@@ -721,3 +721,178 @@ fn access_method_matrix() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A project with a `skills:` rule, a skill whose SKILL.md uses the memory
+/// tools and one whose does not.
+fn skills_project() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (tmp, work) = project();
+    std::fs::write(
+        work.join(".wave/rules/replica.md"),
+        "---\nskills: [db-work]\n---\nQueries go to the read replica.\n",
+    )
+    .unwrap();
+    for (dir, text) in [
+        (
+            ".claude/skills/db-work",
+            "---\nname: db-work\ndescription: database work\n---\nFirst call mcp__wave-rules__memory_read with topic db; save findings with memory_write.\n",
+        ),
+        (
+            ".agents/skills/format",
+            "---\nname: format\ndescription: formatting\n---\nRun the formatter.\n",
+        ),
+    ] {
+        std::fs::create_dir_all(work.join(dir)).unwrap();
+        std::fs::write(work.join(dir).join("SKILL.md"), text).unwrap();
+    }
+    (tmp, work)
+}
+
+const REPLICA: &str = "Queries go to the read replica.";
+
+/// The context (or, at stop, the reason) in an agent's answer; "" when none.
+fn said(out: &str) -> String {
+    if out.is_empty() {
+        return String::new();
+    }
+    let v: Value = serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .or_else(|| v["additionalContext"].as_str())
+        .or_else(|| v["reason"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn a_skill_activated_by_each_agents_tool_or_a_read_of_its_skill_md_brings_its_rules_once_and_the_memory_reminder_at_stop(
+) {
+    let (tmp, work) = skills_project();
+    let state = tmp.path().join("state");
+    let w = work.to_str().unwrap();
+    let skill_md = work.join(".claude/skills/db-work/SKILL.md");
+    let skill_md = skill_md.to_str().unwrap();
+    // (agent, its PostToolUse event, the payload that activates db-work, its stop payload)
+    let cases: Vec<(&str, &str, Value, Value)> = vec![
+        (
+            "claude",
+            "PostToolUse",
+            json!({"session_id":"cl","cwd":w,"tool_name":"Skill","tool_input":{"skill":"db-work"}}),
+            json!({"session_id":"cl","cwd":w,"stop_hook_active":false}),
+        ),
+        (
+            "claude",
+            "PostToolUse",
+            json!({"session_id":"cl-read","cwd":w,"tool_name":"Read","tool_input":{"file_path":skill_md}}),
+            json!({"session_id":"cl-read","cwd":w}),
+        ),
+        (
+            "codex",
+            "PostToolUse",
+            json!({"session_id":"cx","cwd":w,"tool_name":"Bash","tool_input":{"command":"cat .claude/skills/db-work/SKILL.md"}}),
+            json!({"session_id":"cx","cwd":w,"stop_hook_active":false}),
+        ),
+        (
+            "codex",
+            "PostToolUse",
+            json!({"session_id":"cx2","cwd":w,"tool_name":"exec_command","tool_input":{"command":["bash","-lc","sed -n 1,200p .claude/skills/db-work/SKILL.md"]}}),
+            json!({"session_id":"cx2","cwd":w}),
+        ),
+        (
+            "gemini",
+            "AfterTool",
+            json!({"session_id":"gm","cwd":w,"hook_event_name":"AfterTool","tool_name":"activate_skill","tool_input":{"name":"db-work"}}),
+            json!({"session_id":"gm","cwd":w,"hook_event_name":"AfterAgent","stop_hook_active":false}),
+        ),
+        (
+            "copilot",
+            "postToolUse",
+            json!({"sessionId":"cp","cwd":w,"toolName":"skill","toolArgs":"{\"skill\":\"db-work\"}"}),
+            json!({"sessionId":"cp","cwd":w}),
+        ),
+    ];
+    for (agent, event, payload, stop) in cases {
+        let post = ["hook", "--agent", agent, "PostToolUse"];
+        let stop_args = ["hook", "--agent", agent, "Stop"];
+        // Before the skill: nothing at stop.
+        let (out, err, code) = wave(&work, &state, &stop_args, stop.to_string().as_bytes());
+        assert_eq!((out.as_str(), code), ("", 0), "{agent}: {err}");
+        let (out, err, code) = wave(&work, &state, &post, payload.to_string().as_bytes());
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            said(&out).contains(REPLICA),
+            "{agent} {payload}: {out:?} {err}"
+        );
+        if agent != "copilot" {
+            let v: Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["hookSpecificOutput"]["hookEventName"], event, "{agent}");
+        }
+        let (again, _, _) = wave(&work, &state, &post, payload.to_string().as_bytes());
+        assert_eq!(said(&again), "", "{agent}: given twice");
+        // Stop: the memory reminder, blocking the stop.
+        let (out, err, code) = wave(&work, &state, &stop_args, stop.to_string().as_bytes());
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{agent}: {out:?}"));
+        assert_eq!(v["decision"], "block", "{agent}");
+        let reason = v["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with("The skill 'db-work' "),
+            "{agent}: {reason}"
+        );
+        assert!(
+            reason.contains("memory_read") && reason.contains("memory_write"),
+            "{reason}"
+        );
+        // The stop that follows ours goes through.
+        let mut through = stop.clone();
+        through["stop_hook_active"] = json!(true);
+        let (out, _, _) = wave(&work, &state, &stop_args, through.to_string().as_bytes());
+        assert_eq!(out, "", "{agent}: stop_hook_active lets it through");
+    }
+}
+
+#[test]
+fn a_slash_prompt_activates_only_a_known_skill_and_stop_reads_no_skill_file() {
+    let (tmp, work) = skills_project();
+    let state = tmp.path().join("state");
+    let w = work.to_str().unwrap();
+    let prompt = |session: &str, text: &str| {
+        let input = json!({"session_id":session,"cwd":w,"prompt":text}).to_string();
+        let (out, err, code) = wave(
+            &work,
+            &state,
+            &["hook", "UserPromptSubmit"],
+            input.as_bytes(),
+        );
+        assert_eq!(code, 0, "{err}");
+        said(&out)
+    };
+    let stop = |session: &str| {
+        let input = json!({"session_id":session,"cwd":w}).to_string();
+        let (out, err, code) = wave(&work, &state, &["hook", "Stop"], input.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        said(&out)
+    };
+    // A slash command that is not a skill, and a skill without memory.
+    assert_eq!(prompt("s", "/help me"), "");
+    assert_eq!(prompt("s", "/format the code"), "");
+    assert_eq!(stop("s"), "", "neither uses memory");
+    assert_eq!(
+        prompt("s", "please /db-work later"),
+        "",
+        "only at the start"
+    );
+    let given = prompt("s", "/db-work fix the slow query");
+    assert!(given.contains(REPLICA), "{given:?}");
+    assert_eq!(prompt("s", "/db-work again"), "", "once per session");
+    // The SKILL.md was read when the skill became active: Stop needs no file.
+    std::fs::remove_dir_all(work.join(".claude/skills")).unwrap();
+    assert!(stop("s").contains("The skill 'db-work' "));
+    // After a compaction, the skill's rules come again.
+    let start = json!({"session_id":"s","cwd":w,"source":"compact"}).to_string();
+    let (out, _, _) = wave(&work, &state, &["hook", "SessionStart"], start.as_bytes());
+    assert!(said(&out).contains(REPLICA), "{out:?}");
+    // A fresh session has no skill.
+    let start = json!({"session_id":"s","cwd":w,"source":"startup"}).to_string();
+    wave(&work, &state, &["hook", "SessionStart"], start.as_bytes());
+    assert_eq!(stop("s"), "");
+}

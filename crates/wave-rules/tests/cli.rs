@@ -286,6 +286,51 @@ fn match_explains_why_and_why_not() {
 }
 
 #[test]
+fn match_skill_shows_the_rules_a_skill_activates_and_list_shows_the_key() {
+    let t = Tree::made();
+    t.project("replica.md", "---\nskills: [db-work]\n---\nReplica");
+    t.project("always.md", "A");
+    let r = t.run(&["match", "--skill", "/DB-Work", "README.md"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("  replica.md (project, priority 0)\n    the skill 'db-work' is active\n"),
+        "{}",
+        r.stdout
+    );
+    let r = t.run(&["match", "--all", "README.md"]);
+    assert!(
+        r.stdout.contains("    skills: no skill given (db-work)\n"),
+        "{}",
+        r.stdout
+    );
+    let v = json(&t.run(&["match", "--json", "--skill", "db-work"]));
+    assert_eq!(v["skills"], serde_json::json!(["db-work"]));
+    let replica = v["active"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["id"] == "replica.md")
+        .unwrap();
+    assert_eq!(replica["activation"], "skills");
+    assert_eq!(
+        replica["reasons"][0],
+        serde_json::json!({"kind": "skill", "name": "db-work"})
+    );
+    let v = json(&t.run(&["list", "--json"]));
+    let listed = v
+        .as_array()
+        .or_else(|| v["rules"].as_array())
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "replica.md")
+        .unwrap()
+        .clone();
+    assert_eq!(listed["skills"], serde_json::json!(["db-work"]));
+    assert!(t.run(&["list"]).stdout.contains("skills: db-work"));
+}
+
+#[test]
 fn add_writes_a_rule_that_loads_and_fires() {
     let t = Tree::made();
     let r = t.run(&[

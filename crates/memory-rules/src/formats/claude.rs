@@ -41,6 +41,9 @@ pub fn write_wave(rule: &crate::Rule) -> (Vec<String>, Vec<String>) {
     if let Some(topics) = &meta.topics {
         front.push(format!("topics: {}", quote_list(topics)));
     }
+    if let Some(skills) = &meta.skills {
+        front.push(format!("skills: {}", quote_list(skills)));
+    }
     if meta.regex.is_some() {
         if meta.paths.is_some() {
             lossy.push(

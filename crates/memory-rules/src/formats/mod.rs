@@ -107,6 +107,7 @@ pub fn kind(rule: &Rule) -> &'static str {
         Format::Wave | Format::Claude => match (meta.paths.is_some(), meta.topics.is_some()) {
             _ if meta.activation == Activation::OnRequest => "`activation: on-request`",
             _ if meta.activation == Activation::Manual => "`activation: manual`",
+            _ if meta.skills.is_some() => "`skills`",
             (false, false) => "always",
             (true, false) => "`paths`",
             (false, true) => "`topics`",

@@ -280,7 +280,9 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
         stem,
         lossy: Vec::new(),
     };
-    let conditional = !r.include.is_empty() || !topics.is_empty() || !r.regex.is_empty();
+    let skills = meta.skills.clone().unwrap_or_default();
+    let conditional =
+        !r.include.is_empty() || !topics.is_empty() || !r.regex.is_empty() || !skills.is_empty();
     r.kind = match meta.activation {
         Activation::Manual if caps.manual => Kind::Manual,
         Activation::Manual if caps.on_request => {
@@ -295,7 +297,13 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
         Activation::Auto if !r.include.is_empty() && caps.paths => Kind::Paths,
         Activation::Auto if !r.regex.is_empty() && caps.regex => Kind::Paths,
         Activation::Auto if conditional && caps.on_request => {
-            let what = if topics.is_empty() { "regex" } else { "topics" };
+            let what = if !topics.is_empty() {
+                "topics"
+            } else if !skills.is_empty() {
+                "skills"
+            } else {
+                "regex"
+            };
             r.lossy.push(format!(
                 "{tool} cannot express {what}; written as on request (offered by its description), never always-on"
             ));
@@ -307,6 +315,12 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
     // What the chosen kind drops.
     match r.kind {
         Kind::Paths => {
+            if !skills.is_empty() {
+                r.lossy.push(format!(
+                    "{tool} has no skills: the rule fires on its paths only, not while the skills {} are active",
+                    skills.join(", ")
+                ));
+            }
             if !topics.is_empty() {
                 r.lossy.push(format!(
                     "{tool} has no topics: the rule fires on its paths only, not on the topics {}",
@@ -372,16 +386,19 @@ pub fn skip_reason(rule: &Rule, caps: Caps, tool: &str) -> Option<String> {
         .any(|p| !crate::pattern::split_negation(p).0);
     let topics = meta.topics.as_ref().is_some_and(|t| !t.is_empty());
     let regex = meta.regex.as_ref().is_some_and(|t| !t.is_empty());
+    let skills = meta.skills.as_ref().is_some_and(|t| !t.is_empty());
     let what = match meta.activation {
         Activation::Manual if !caps.manual && !caps.on_request => "manual rules",
         Activation::OnRequest if !caps.on_request => "on-request rules",
         Activation::Auto if has_paths && caps.paths => return None,
         Activation::Auto if regex && caps.regex => return None,
-        Activation::Auto if (has_paths || topics || regex) && !caps.on_request => {
+        Activation::Auto if (has_paths || topics || regex || skills) && !caps.on_request => {
             if has_paths {
                 "paths in a file that is always read"
             } else if topics {
                 "topics"
+            } else if skills {
+                "skills"
             } else {
                 "regex"
             }

@@ -11,6 +11,12 @@
 //! | `copilot` | `.github/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop | `view` `edit` `create` | `bash` | top-level `additionalContext` (native hooks; recorded in -p mode: the `hookSpecificOutput` of Claude-format hooks is dropped there); agentStop by blocking |
 //! | `cursor` | `.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop | `beforeReadFile` / `afterFileEdit` `file_path` | `command` | only `stop`'s `followup_message`; the others cannot add context, so their rules stay due |
 //!
+//! Skill tools, mapped onto Claude Code's `Skill` (`{"skill": name}`):
+//! Gemini CLI's `activate_skill` (`{"name": name}`; `ACTIVATE_SKILL_TOOL_NAME`
+//! and `SKILL_PARAM_NAME` in its 0.61 bundle), Copilot CLI's `skill`
+//! (`{"skill": name}`). Codex has none: it reads the `SKILL.md` with its
+//! shell, which activates the skill for every agent (see the core's `skill`).
+//!
 //! Compaction, per agent (what tells it, and where the rules go again):
 //!
 //! | agent | compaction event | what reaches the model after it |
@@ -63,7 +69,7 @@ impl HookAgent {
             (
                 PostToolUse.name(),
                 PostToolUse,
-                Some("Bash|shell|apply_patch|exec_command"),
+                Some("Bash|shell|apply_patch|exec_command|Skill"),
             ),
             (Stop.name(), Stop, None),
         ];
@@ -75,7 +81,7 @@ impl HookAgent {
                 (
                     "AfterTool",
                     PostToolUse,
-                    Some("read_file|read_many_files|write_file|replace|run_shell_command"),
+                    Some("read_file|read_many_files|write_file|replace|run_shell_command|activate_skill"),
                 ),
                 ("AfterAgent", Stop, None),
                 ("PreCompress", PreCompact, None),
@@ -167,6 +173,8 @@ fn tool(agent: HookAgent, name: &str) -> Option<&'static str> {
         (HookAgent::Gemini, "read_file" | "read_many_files") => "Read",
         (HookAgent::Gemini, "write_file" | "replace" | "edit") => "Write",
         (HookAgent::Gemini, "run_shell_command") => "Bash",
+        (HookAgent::Gemini, "activate_skill") => "Skill",
+        (HookAgent::Copilot, "skill" | "Skill") => "Skill",
         (HookAgent::Copilot, "view" | "read" | "str_replace_editor") => "Read",
         (HookAgent::Copilot, "edit" | "create" | "write" | "str_replace") => "Write",
         (HookAgent::Copilot, "bash" | "shell" | "Bash") => "Bash",
@@ -241,6 +249,8 @@ pub fn normalize(agent: HookAgent, payload: Value) -> Value {
                     }
                     let input = if mapped == "Bash" {
                         json!({ "command": input.get("command").cloned().unwrap_or(Value::Null) })
+                    } else if mapped == "Skill" {
+                        json!({ "skill": input.get("name").cloned().unwrap_or(Value::Null) })
                     } else {
                         json!({ "file_paths": files })
                     };
@@ -280,6 +290,11 @@ pub fn normalize(agent: HookAgent, payload: Value) -> Value {
                 if let Some(mapped) = tool(agent, &name) {
                     let input = if mapped == "Bash" {
                         json!({ "command": args.get("command").cloned().unwrap_or(Value::Null) })
+                    } else if mapped == "Skill" {
+                        let name = ["skill", "name"]
+                            .iter()
+                            .find_map(|k| args.get(*k).filter(|n| n.is_string()).cloned());
+                        json!({ "skill": name.unwrap_or(Value::Null) })
                     } else {
                         let file = ["path", "file_path"]
                             .iter()
@@ -434,6 +449,16 @@ mod tests {
                 HookAgent::Copilot,
                 json!({"sessionId":"c","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"head a.ts"},"toolResult":{"resultType":"success"}}),
                 json!({"session_id":"c","cwd":"/w","tool_name":"Bash","tool_input":{"command":"head a.ts"}}),
+            ),
+            (
+                HookAgent::Gemini,
+                json!({"session_id":"g","tool_name":"activate_skill","tool_input":{"name":"db-work"}}),
+                json!({"session_id":"g","tool_name":"Skill","tool_input":{"skill":"db-work"}}),
+            ),
+            (
+                HookAgent::Copilot,
+                json!({"sessionId":"c","cwd":"/w","toolName":"skill","toolArgs":"{\"skill\":\"db-work\"}"}),
+                json!({"session_id":"c","cwd":"/w","tool_name":"Skill","tool_input":{"skill":"db-work"}}),
             ),
             (
                 HookAgent::Codex,

@@ -8,9 +8,17 @@
 //! | --- | --- |
 //! | `SessionStart` | the always-on rules, then the memory; on `resume` only what the session lacks; after `compact` / `clear` every rule active in the session again |
 //! | `UserPromptSubmit` | the rules a topic of the prompt activates, as `=== MANDATORY RULES ===`, every time |
-//! | `PostToolUse` | the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, or of the files a `Bash` (Codex: `shell`) command reads or writes (the core's `shell`), once per session |
-//! | `Stop` | `{"decision":"block","reason":...}` with the `remind: every-turn` rules active in the session, unless `stop_hook_active` |
+//! | `PostToolUse` | the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, or of the files a `Bash` (Codex: `shell`) command reads or writes (the core's `shell`), once per session; the `skills` rules of a skill the `Skill` tool activated or whose `SKILL.md` was read |
+//! | `Stop` | `{"decision":"block","reason":...}` with the `remind: every-turn` rules active in the session and, while a skill whose `SKILL.md` uses the memory tools is active, the memory reminder (one text), unless `stop_hook_active` |
 //! | `PreCompact` | nothing (no agent gives this event's output to the model): the state records the compaction, and every rule active in the session is due at the next `UserPromptSubmit` or `PostToolUse` with a file (Copilot CLI's preCompact); Gemini CLI's PreCompress, which fires before every model turn, only records the prompt's size, and a smaller one at a later event is the compaction (`agent`) |
+//!
+//! A skill becomes active in the session (see the core's `skill`) through
+//! the agent's skill tool (Claude Code's `Skill`; the dialects map theirs
+//! onto it), a prompt `/name` where `name` is a skill found in a skills
+//! folder (another slash command activates nothing), or a read of its
+//! `<dir>/skills/<name>/SKILL.md` by any file tool or shell command (Codex
+//! reads skills that way). Its `SKILL.md` is read then, once, to know
+//! whether it uses the memory tools; Stop reads only the state file.
 //!
 //! The first three answer `{"hookSpecificOutput":{"hookEventName":...,
 //! "additionalContext":...}}`, which Claude Code adds to the model's context.
@@ -47,6 +55,9 @@ pub const FILE_TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "Notebo
 /// The shell tools: the files their command reads and writes (parsed by the
 /// core's `shell`) bring path rules as a file tool's would.
 pub const SHELL_TOOLS: [&str; 2] = ["Bash", "shell"];
+/// Claude Code's skill tool (`{"skill": name, "args"?}`); the dialects map
+/// their skill tools onto it.
+pub const SKILL_TOOL: &str = "Skill";
 
 impl HookAction {
     /// A hook event (reads stdin), not `install` / `uninstall`.
@@ -197,6 +208,54 @@ impl Input {
         files
     }
 
+    /// The skills this event activates, each with its `SKILL.md` when the
+    /// event names the file: the skill tool's `skill` (also `command` or
+    /// `name`), a file touched that is a `<dir>/skills/<name>/SKILL.md`,
+    /// or a prompt `/name` (a known skill only: see [`Input::skill_file`]).
+    fn skills(
+        &self,
+        workdir: &std::path::Path,
+        home: &std::path::Path,
+    ) -> Vec<(String, Option<PathBuf>)> {
+        let mut out: Vec<(String, Option<PathBuf>)> = Vec::new();
+        if self.tool_name.as_deref() == Some(SKILL_TOOL) {
+            let named = ["skill", "command", "name"]
+                .iter()
+                .find_map(|k| self.tool_input.get(*k).and_then(Value::as_str));
+            if let Some(n) = named.and_then(|n| memory_rules::skill::name(n).ok()) {
+                out.push((n, None));
+            }
+            return out;
+        }
+        if self.tool_name.is_some() {
+            for f in self.files() {
+                if let Some(n) = memory_rules::skill::from_path(&f) {
+                    if !out.iter().any(|(o, _)| *o == n) {
+                        let base = self.cwd.as_deref().map(PathBuf::from);
+                        let path = match base {
+                            Some(b) if !f.starts_with('/') => b.join(&f),
+                            _ => PathBuf::from(&f),
+                        };
+                        out.push((n, Some(path)));
+                    }
+                }
+            }
+            return out;
+        }
+        if let Some(prompt) = &self.prompt {
+            // `/name args`: only a skill found in a skills folder.
+            let word = prompt.split_whitespace().next().unwrap_or("");
+            if let Some(rest) = word.strip_prefix('/').filter(|r| !r.is_empty()) {
+                if let Ok(n) = memory_rules::skill::name(rest) {
+                    if let Some(file) = memory_rules::skill::find(workdir, Some(home), &n) {
+                        out.push((n, Some(file)));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     fn shell_files(&self) -> Vec<String> {
         let command = match self.tool_input.get("command") {
             Some(Value::String(c)) => c.clone(),
@@ -312,11 +371,10 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     };
     if let HookAction::PostToolUse(_) = action {
         // Nothing to do for other tools: do not even load the rules.
-        if !input
-            .tool_name
-            .as_deref()
-            .is_some_and(|t| FILE_TOOLS.contains(&t) || SHELL_TOOLS.contains(&t))
-            || input.files().is_empty()
+        let tool = input.tool_name.as_deref().unwrap_or("");
+        if tool != SKILL_TOOL
+            && (!(FILE_TOOLS.contains(&tool) || SHELL_TOOLS.contains(&tool))
+                || input.files().is_empty())
         {
             return out;
         }
@@ -389,6 +447,21 @@ fn respond(
         max_bytes: Some(budget.max_bytes),
         keep_order: false,
     };
+    if matches!(
+        action,
+        HookAction::PostToolUse(_) | HookAction::UserPromptSubmit(_)
+    ) {
+        // Skills first: the answer below then holds their rules too.
+        let home = env.home_dir();
+        for (name, file) in input.skills(&env.config.workdir, &home) {
+            // Its SKILL.md is read once, when the skill becomes active.
+            let memory = !session.is_skill_active(&name)
+                && file
+                    .or_else(|| memory_rules::skill::find(&env.config.workdir, Some(&home), &name))
+                    .is_some_and(|f| memory_rules::skill::file_uses_memory(&f));
+            session.note_skill(&name, memory);
+        }
+    }
     match action {
         HookAction::SessionStart(_) => {
             let how = Start::parse(input.source.as_deref().unwrap_or("startup"));

@@ -26,7 +26,7 @@ pub const EVENTS: [(&str, Option<&str>); 4] = [
     (HookEvent::UserPromptSubmit.name(), None),
     (
         HookEvent::PostToolUse.name(),
-        Some("Read|Edit|MultiEdit|Write|NotebookEdit|Bash"),
+        Some("Read|Edit|MultiEdit|Write|NotebookEdit|Bash|Skill"),
     ),
     (HookEvent::Stop.name(), None),
 ];

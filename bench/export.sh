@@ -2,10 +2,12 @@
 # Export of 1,000 rules to every target, against `cp` of the same bytes.
 # Usage: bench/export.sh [path/to/wave-rules]   (default: target/release/wave-rules)
 # Builds a tree of 1,000 .wave/rules files (always, paths, topics, exclusions),
-# exports once to learn the bytes written, then times with farm-bench, pairwise:
+# exports once to learn the bytes written, then times the two in turn
+# (bench/pair.mjs: whole processes, GNU time for cpu), pairwise:
 #   A: rm the generated files, `wave-rules export --to all`
 #   B: rm a copy, `cp -r` the same generated files (same count, same bytes)
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 bin=$(realpath "${1:-target/release/wave-rules}")
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -27,6 +29,6 @@ outs=".cursor .github .windsurf .kiro .clinerules .continue .claude AGENTS.md GE
 mkdir -p "$dir/generated"
 cp -r $outs "$dir/generated/"
 echo "files: $(find "$dir/generated" -type f | wc -l), bytes: $(du -sb "$dir/generated" | cut -f1)"
-farm-bench -n 10 \
-  --vs "sh -c 'rm -rf $dir/copy && exec cp -r $dir/generated $dir/copy'" \
-  -- sh -c "cd '$w' && rm -rf $outs && exec '$bin' export --to all --home '$dir/home' > /dev/null"
+node "$here/pair.mjs" -n 10 -- \
+  "cd '$w' && rm -rf $outs && exec '$bin' export --to all --home '$dir/home' > /dev/null" \
+  "rm -rf '$dir/copy' && exec cp -r '$dir/generated' '$dir/copy'"

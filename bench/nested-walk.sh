@@ -4,6 +4,7 @@
 # The tree is made from ../shared/corpus/trees/rolldown__rolldown.txt (every
 # tracked file, empty; AGENTS.md files get one line).
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 bin=$(realpath "${1:-target/release/wave-rules}")
 corpus=${2:-${WAVE_CORPUS:-../shared/corpus}}
 list="$corpus/trees/rolldown__rolldown.txt"
@@ -17,6 +18,6 @@ mkdir -p "$w" "$dir/home"
 find "$w" -name AGENTS.md -exec sh -c 'echo "Agents rule." > "$1"' _ {} \;
 echo "files: $(find "$w" -type f | wc -l), dirs: $(find "$w" -type d | wc -l), AGENTS.md: $(find "$w" -name AGENTS.md | wc -l)"
 echo "wave-rules list --sources agents-md:"; (cd "$w" && "$bin" list --sources agents-md --home "$dir/home" | tail -3)
-farm-bench -n 10 \
-  --vs "sh -c 'cd $w && exec find . -name AGENTS.md'" \
-  -- sh -c "cd '$w' && exec '$bin' list --sources agents-md --home '$dir/home'"
+node "$here/pair.mjs" -n 10 -- \
+  "cd '$w' && exec '$bin' list --sources agents-md --home '$dir/home'" \
+  "cd '$w' && exec find . -name AGENTS.md"

@@ -218,7 +218,9 @@ fn glob_dialects_are_each_targets_own() {
     assert!(text(".kiro/steering/multi.md")
         .contains("fileMatchPattern: [\"src/**/*.ts\", \"lib/*.js\"]"));
     assert!(text(".kiro/steering/ts.md").contains("fileMatchPattern: \"src/**/*.ts\"\n"));
-    assert!(text(".cursor/rules/multi.mdc").contains("globs: \"src/**/*.ts,lib/*.js\""));
+    // Cursor applies only the unquoted comma-joined form (formats/cursor.rs).
+    assert!(text(".cursor/rules/multi.mdc").contains("\nglobs: src/**/*.ts,lib/*.js\n"));
+    assert!(!text(".cursor/rules/multi.mdc").contains("globs: \""));
     assert!(text(".github/instructions/multi.instructions.md")
         .contains("applyTo: \"src/**/*.ts,lib/*.js\""));
     assert!(text(".continue/rules/excl.md").contains("globs: [\"src/**\", \"!src/gen/**\"]"));

@@ -121,11 +121,14 @@ fn cursor_rules() {
         r.join("comma.mdc"),
         "---\nglobs: src/**/*.ts, docs/*.md\nalwaysApply: false\n---\nComma.",
     );
+    // Cursor's own reading (see formats/cursor.rs): a YAML list gives it no
+    // globs, and a quoted value keeps its quotes, so neither ever attaches.
     t.write(
         r.join("list.mdc"),
         "---\nglobs:\n  - \"lib/**\"\n---\nList.",
     );
     t.write(r.join("string.mdc"), "---\nglobs: \"*.json\"\n---\nString.");
+    t.write(r.join("bare.mdc"), "---\nglobs: *.json,lib/**\n---\nBare.");
     t.write(
         r.join("api.mdc"),
         "---\ndescription: How to write API handlers\nglobs:\nalwaysApply: false\n---\nRequested.",
@@ -137,11 +140,23 @@ fn cursor_rules() {
     t.write(r.join("notes.md"), "Not a Cursor rule file.");
     t.write(t.workdir().join(".cursorrules"), "Legacy: always.");
     let l = load(&t, &[Format::Cursor]);
-    assert_eq!(common::ids(&l).len(), 7, "{:?}", common::ids(&l));
+    assert_eq!(common::ids(&l).len(), 8, "{:?}", common::ids(&l));
     assert_eq!(
         active(&l, &[], None),
         ["cursor:.cursorrules", "cursor:always.mdc"]
     );
+    let warned = |file: &str| {
+        l.diagnostics
+            .iter()
+            .any(|d| d.file_path.ends_with(file) && d.code == Code::QuotedGlob)
+    };
+    assert!(warned("list.mdc") && warned("string.mdc") && !warned("bare.mdc"));
+    assert!(
+        !l.diagnostics.iter().any(|d| d.code == Code::UnquotedValue),
+        "the unquoted form is the one Cursor applies: {:?}",
+        l.diagnostics
+    );
+    assert_eq!(activation(&l, "cursor:list.mdc"), Activation::Manual);
     let l = {
         std::fs::remove_file(t.workdir().join(".cursorrules")).unwrap();
         load(&t, &[Format::Cursor])
@@ -156,11 +171,11 @@ fn cursor_rules() {
     );
     assert_eq!(
         active(&l, &["lib/x/y.c"], None),
-        ["cursor:always.mdc", "cursor:list.mdc"]
+        ["cursor:always.mdc", "cursor:bare.mdc"]
     );
     assert_eq!(
         active(&l, &["package.json"], None),
-        ["cursor:always.mdc", "cursor:string.mdc"]
+        ["cursor:always.mdc", "cursor:bare.mdc"]
     );
     // Agent Requested: offered, not active; a mention activates it.
     assert_eq!(activation(&l, "cursor:api.mdc"), Activation::OnRequest);
@@ -197,7 +212,7 @@ fn nested_cursor_rules_apply_under_their_directory() {
     let w = t.workdir();
     t.write(
         w.join("packages/web/.cursor/rules/tsx.mdc"),
-        "---\nglobs: \"**/*.tsx\"\n---\nWeb TSX.",
+        "---\nglobs: **/*.tsx\n---\nWeb TSX.",
     );
     t.write(
         w.join("packages/web/.cursor/rules/always.mdc"),
@@ -209,7 +224,7 @@ fn nested_cursor_rules_apply_under_their_directory() {
     );
     t.write(
         w.join(".cursor/rules/root.mdc"),
-        "---\nglobs: \"**/*.tsx\"\n---\nRoot TSX.",
+        "---\nglobs: **/*.tsx\n---\nRoot TSX.",
     );
     let l = load(&t, &[Format::Cursor]);
     assert_eq!(common::ids(&l).len(), 3, "{:?}", common::ids(&l));
@@ -247,7 +262,7 @@ fn subfolders_of_cursor_rules_are_organisation_not_scope() {
     );
     t.write(
         w.join(".cursor/rules/team/backend/ts.mdc"),
-        "---\nglobs: \"src/**/*.ts\"\n---\nTS.",
+        "---\nglobs: src/**/*.ts\n---\nTS.",
     );
     t.write(
         w.join("team/backend/.cursor/rules/nested.mdc"),
@@ -739,9 +754,10 @@ fn lints_say_what_to_write_for_this_tool() {
         .message
         .contains("write 'trigger: always_on'"));
     assert_eq!(find("abs.mdc", Code::UnmatchableGlob).line, Some(2));
+    // Cursor reads the line as written: `globs: 3` is the pattern "3".
     assert_eq!(
-        find("shape.mdc", Code::InvalidField).severity,
-        Severity::Warning
+        l.rules.find("cursor:shape.mdc").unwrap().metadata.paths,
+        Some(vec!["3".to_string()])
     );
     // A file written for two tools: the other tool's key is deliberate.
     assert_eq!(
@@ -765,7 +781,7 @@ fn every_format_side_by_side_in_one_project() {
     );
     t.write(
         w.join(".cursor/rules/style.mdc"),
-        "---\nglobs: \"**/*.ts\"\n---\nCursor.",
+        "---\nglobs: **/*.ts\n---\nCursor.",
     );
     t.write(
         w.join(".github/instructions/style.instructions.md"),

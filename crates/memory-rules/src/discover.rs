@@ -209,7 +209,35 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             continue;
         }
         let path = entry.path();
+        if root.format.skips_links() && entry.path_is_symlink() {
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Code::NotARule,
+                path,
+                format!(
+                    "{} does not read a symlink in its rules folder (its listing keeps only plain files), so this is not read; put the file itself here",
+                    root.format.tool()
+                ),
+            ));
+            if entry.file_type().is_dir() {
+                walk.skip_current_dir();
+            }
+            continue;
+        }
         if entry.file_type().is_dir() {
+            let not_rules = (depth == 1)
+                .then(|| root.format.not_rules(&entry.file_name().to_string_lossy()))
+                .flatten();
+            if let Some(why) = not_rules {
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::NotARule,
+                    path,
+                    format!("{why}; its files are not read as rules"),
+                ));
+                walk.skip_current_dir();
+                continue;
+            }
             if depth == max_depth {
                 let message = match depth - 1 {
                     0 => "directory is below a rules root read without subdirectories; its files are ignored".to_string(),

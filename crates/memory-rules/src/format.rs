@@ -115,10 +115,30 @@ impl Format {
                 name.ends_with(".instructions.md")
                     || name == COPILOT_REPOSITORY_FILE && is_copilot_home(path)
             }
-            Format::Cline => ext("md") || ext("txt") || name == ".clinerules",
+            Format::Cline => {
+                ext("md") || ext("markdown") || ext("txt") || name == ".clinerules"
+            }
             Format::AgentsMd => AGENTS_MD_FILE_NAMES.contains(&name.as_ref()),
             Format::RulesYaml => name == "rules.yaml" || name == "rules.yml",
         }
+    }
+
+    /// Why a directory directly below a root of this format holds no rules,
+    /// as the tool reads it (Cline's `workflows`, `hooks`, `skills`).
+    pub fn not_rules(self, dir_name: &str) -> Option<&'static str> {
+        match self {
+            Format::Cline => crate::formats::cline::NOT_RULES
+                .iter()
+                .find(|(n, _)| *n == dir_name)
+                .map(|(_, why)| *why),
+            _ => None,
+        }
+    }
+
+    /// Whether the tool skips symlinks in its rules folder (Cline's listing
+    /// keeps only `isFile()` entries, which a link is not).
+    pub fn skips_links(self) -> bool {
+        self == Format::Cline
     }
 
     /// The format a rule file's path suggests, for `validate FILE` outside
@@ -195,10 +215,16 @@ impl Format {
                 (".kiro/steering", Scope::User),
                 (".kiro/steering", Scope::Project),
             ],
+            // `.cline/rules` beside `.clinerules`: "Workspace rules go in
+            // .clinerules/ or .cline/rules/" (docs.cline.bot, Rules), and
+            // `~/.cline/rules` (cline/cline `sdk/packages/shared/src/storage/
+            // paths.ts`, `resolveRulesConfigSearchPaths`).
             Format::Cline => &[
                 ("Documents/Cline/Rules", Scope::User),
+                (".cline/rules", Scope::User),
                 (".agents/AGENTS.md", Scope::User),
                 (".clinerules", Scope::Project),
+                (".cline/rules", Scope::Project),
             ],
             Format::Continue => &[(".continue/rules", Scope::Project)],
             Format::AgentsMd => &[(".", Scope::Project)],

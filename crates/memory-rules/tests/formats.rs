@@ -938,3 +938,56 @@ fn cline_paths_that_is_not_a_list_is_ignored_and_the_rule_always_on() {
         l.diagnostics
     );
 }
+
+/// Cline's own loader (formats/cline.rs cites it): workflows, hooks and
+/// skills are no rules; a symlink is not listed; `paths: []` never
+/// activates; frontmatter Cline cannot parse makes the whole file an
+/// always-on rule; `.cline/rules` is read beside `.clinerules`.
+#[test]
+fn cline_reads_what_cline_reads() {
+    let t = Tree::new();
+    let w = t.workdir();
+    let c = w.join(".clinerules");
+    t.write(c.join("general.md"), "General.");
+    t.write(c.join("workflows/release.md"), "# Release\nRun /release.");
+    t.write(c.join("hooks/README.md"), "Hooks documentation.");
+    t.write(c.join("skills/pdf/SKILL.md"), "---\nname: pdf\n---\nSkill.");
+    t.write(c.join("never.md"), "---\npaths: []\n---\nNever.");
+    t.write(
+        c.join("blank.md"),
+        "---\npaths: [\"\"]\n---\nAn empty item: Cline ignores the list.",
+    );
+    t.write(c.join("broken.md"), "---\npaths: [src/**\n---\nBroken YAML.");
+    t.write(c.join("empty.md"), "  \n");
+    t.write(w.join("shared/linked.md"), "Linked.");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(w.join("shared/linked.md"), c.join("linked.md")).unwrap();
+    t.write(w.join(".cline/rules/new.markdown"), "New place.");
+    let l = load(&t, &[Format::Cline]);
+    assert_eq!(
+        active(&l, &[], None),
+        [
+            "cline:blank.md",
+            "cline:broken.md",
+            "cline:general.md",
+            "cline:new.markdown"
+        ]
+    );
+    let broken = l.rules.find("cline:broken.md").unwrap();
+    assert!(
+        broken.content.starts_with("---\npaths: [src/**"),
+        "fail-open keeps the fence: {}",
+        broken.content
+    );
+    let info = |file: &str| {
+        l.diagnostics
+            .iter()
+            .any(|d| d.file_path.ends_with(file) && d.code == Code::NotARule)
+    };
+    assert!(info("workflows") && info("hooks") && info("skills"));
+    #[cfg(unix)]
+    assert!(info("linked.md"), "{:?}", l.diagnostics);
+    assert!(message(&l, Code::EmptyTrigger).contains("never activates"));
+    assert!(l.rules.find("cline:never.md").is_none());
+    assert!(l.rules.find("cline:empty.md").is_none());
+}

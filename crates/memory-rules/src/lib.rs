@@ -31,6 +31,7 @@
 pub mod context;
 pub mod diagnostic;
 pub mod discover;
+mod fold;
 pub mod format;
 pub mod formats;
 pub mod frontmatter;

@@ -7,6 +7,7 @@ use crate::context::Workdir;
 use crate::diagnostic::{self, Code, Diagnostic, Severity};
 use crate::discover;
 use crate::limits;
+use crate::parse::ParsedRule;
 use crate::ruleset::RuleSet;
 use crate::snapshot::Snapshot;
 use crate::source::Config;
@@ -22,6 +23,12 @@ pub struct Loaded {
     pub rules: Arc<RuleSet>,
     pub diagnostics: Vec<Diagnostic>,
     snapshot: Snapshot,
+    /// How many project walks the discovery ran (nested `AGENTS.md`,
+    /// `CLAUDE.md`, `GEMINI.md`, `.cursor/rules`): one per project, however
+    /// many of those sources are on.
+    walks: usize,
+    /// Rules loaded from each source of the config (by index).
+    per_source: Vec<usize>,
 }
 
 impl Loaded {
@@ -29,6 +36,19 @@ impl Loaded {
     /// process needs to [`reload_from`] (see [`Snapshot::to_bytes`]).
     pub fn snapshot(&self) -> &Snapshot {
         &self.snapshot
+    }
+
+    /// How many times the discovery walked a project tree for nested rule
+    /// files: once per project whatever sources read it, zero without any.
+    pub fn walks(&self) -> usize {
+        self.walks
+    }
+
+    /// How many of the loaded rules each source of the config gave (by the
+    /// source's index; a file of several rules counts each, a rule folded
+    /// into another counts for the one kept).
+    pub fn rules_per_source(&self) -> &[usize] {
+        &self.per_source
     }
 }
 
@@ -91,8 +111,25 @@ fn scan(
         ));
     }
     let mut found = Vec::new();
+    // One walk per project, whichever nested sources read it.
+    let mut walks = discover::Walks::default();
     for root in config.roots() {
-        found.extend(discover::find(&root, &mut diagnostics));
+        found.extend(discover::find_with(&root, &mut walks, &mut diagnostics));
+    }
+    // Near misses of the project's sources: what to move where.
+    let mut project_formats: Vec<crate::Format> = config
+        .sources
+        .iter()
+        .filter(|s| s.scope == crate::Scope::Project)
+        .map(|s| s.format)
+        .collect();
+    project_formats.sort();
+    project_formats.dedup();
+    if config.workdir.is_dir() {
+        diagnostics.extend(crate::formats::places::near_misses(
+            &config.workdir,
+            &project_formats,
+        ));
     }
     let found = apply_overrides(found, &mut diagnostics);
     let mut files = HashMap::with_capacity(found.len());
@@ -114,17 +151,37 @@ fn scan(
     // Files of several rules (rules.yaml) share a rule id space too: the
     // later source's rule wins.
     let kept = rule_overrides(&entries, &mut diagnostics);
+    // One real file is one rule, one text with one activation is one rule
+    // (crate::fold), in discovery order.
+    let candidates: Vec<(&ParsedRule, usize)> = entries
+        .iter()
+        .zip(&kept)
+        .enumerate()
+        .flat_map(|(i, (e, keep))| {
+            e.rules
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(move |(r, _)| (r, i))
+        })
+        .collect();
+    let identities: Vec<(&crate::rule::Rule, crate::fold::Identity)> = candidates
+        .iter()
+        .map(|&(r, i)| {
+            (
+                &r.rule,
+                entries[i].identity_of(&found[i].path, &r.rule.file_path),
+            )
+        })
+        .collect();
+    let (unique, folded) = crate::fold::fold(&identities);
+    diagnostics.extend(folded);
     // The total topic limit, in discovery order: a rule that would pass it is
     // not loaded (dropping only its topics would make it fire always).
     let mut topics = 0usize;
     let mut parsed = Vec::with_capacity(entries.len());
-    for rule in entries.iter().zip(&kept).flat_map(|(e, keep)| {
-        e.rules
-            .iter()
-            .zip(keep)
-            .filter(|(_, k)| **k)
-            .map(|(r, _)| r)
-    }) {
+    let mut per_source = vec![0usize; config.sources.len()];
+    for ((rule, i), _) in candidates.into_iter().zip(unique).filter(|(_, u)| *u) {
         let n = rule.rule.metadata.topics.as_ref().map_or(0, Vec::len);
         if topics + n > limits::MAX_TOPICS_TOTAL {
             diagnostics.push(Diagnostic::new(
@@ -139,6 +196,9 @@ fn scan(
             continue;
         }
         topics += n;
+        if let Some(c) = per_source.get_mut(found[i].source) {
+            *c += 1;
+        }
         parsed.push(rule);
     }
     diagnostic::sort(&mut diagnostics);
@@ -160,6 +220,8 @@ fn scan(
                 scanned_at: Some(scanned_at),
                 workdir: config.workdir.clone(),
             },
+            walks: walks.count,
+            per_source,
         },
         changed,
         reparsed,

@@ -24,8 +24,9 @@ use std::time::SystemTime;
 
 /// The saved form's version: a snapshot of another version is refused.
 /// 2: rules carry `skills` (a file parsed before that key existed is
-/// parsed again).
-const VERSION: u32 = 2;
+/// parsed again). 3: files carry the stamps of their `@path` imports, and
+/// `CLAUDE.md` / `GEMINI.md` are read as memory files.
+const VERSION: u32 = 3;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

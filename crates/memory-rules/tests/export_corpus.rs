@@ -418,9 +418,15 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
         "round trip ({all_same}/{all_files} identical over {} paths):\n{table}\ncross-tool (identical/rules):\n{x}",
         paths.len()
     );
-    eprintln!("Cursor files read by the quote-keeping Cursor model: {cursor_checked}, differing: {}", cursor_bad.len());
+    eprintln!(
+        "Cursor files read by the quote-keeping Cursor model: {cursor_checked}, differing: {}",
+        cursor_bad.len()
+    );
     assert!(all_files > 300, "{all_files} rules");
-    assert!(cursor_checked > 300, "{cursor_checked} Cursor files checked");
+    assert!(
+        cursor_checked > 300,
+        "{cursor_checked} Cursor files checked"
+    );
     assert!(
         cursor_bad.is_empty(),
         "Cursor would read these exports otherwise: {cursor_bad:#?}"

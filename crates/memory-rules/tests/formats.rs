@@ -628,34 +628,36 @@ fn agents_md_closest_last() {
     let t = Tree::new();
     let w = t.workdir();
     t.write(w.join("AGENTS.md"), "Root.");
-    t.write(w.join("CLAUDE.md"), "Root Claude.");
+    t.write(
+        w.join("CLAUDE.md"),
+        "Root Claude: Claude Code's, not agents-md's.",
+    );
     t.write(w.join("packages/api/AGENTS.md"), "API.");
     t.write(w.join("packages/AGENTS.md"), "Packages.");
+    t.write(
+        w.join("packages/AGENTS.override.md"),
+        "Packages, overridden.",
+    );
     t.write(w.join("node_modules/x/AGENTS.md"), "Never read.");
     t.write(w.join(".git/AGENTS.md"), "Never read.");
+    t.write(w.join(".github/AGENTS.md"), "For .github/ only.");
     let l = load(&t, &[Format::AgentsMd]);
     assert_eq!(common::ids(&l).len(), 4, "{:?}", common::ids(&l));
-    assert_eq!(
-        active(&l, &[], None),
-        ["agents-md:AGENTS.md", "agents-md:CLAUDE.md"]
-    );
+    assert_eq!(active(&l, &[], None), ["agents-md:AGENTS.md"]);
     assert_eq!(
         active(&l, &["packages/api/src/x.ts"], None),
         [
             "agents-md:AGENTS.md",
-            "agents-md:CLAUDE.md",
-            "agents-md:packages/AGENTS.md",
+            "agents-md:packages/AGENTS.override.md",
             "agents-md:packages/api/AGENTS.md"
         ]
     );
     assert_eq!(
-        active(&l, &["packages/web/x.ts"], None),
-        [
-            "agents-md:AGENTS.md",
-            "agents-md:CLAUDE.md",
-            "agents-md:packages/AGENTS.md"
-        ]
+        active(&l, &[".github/workflows/ci.yml"], None),
+        ["agents-md:AGENTS.md", "agents-md:.github/AGENTS.md"]
     );
+    // Codex reads the override instead of AGENTS.md in the same directory.
+    assert!(message(&l, Code::Overridden).contains("instead of this file"));
 }
 
 #[test]
@@ -864,9 +866,18 @@ fn every_place_each_tool_reads() {
     t.write(h.join(".agents/AGENTS.md"), "Global AGENTS.md.");
     t.write(h.join(".claude/CLAUDE.md"), "User memory.");
     t.write(w.join(".claude/CLAUDE.md"), "Project memory.");
+    t.write(w.join("CLAUDE.md"), "Root memory.");
+    t.write(w.join("CLAUDE.local.md"), "Personal project memory.");
+    t.write(w.join("GEMINI.md"), "Gemini context.");
+    t.write(h.join(".gemini/GEMINI.md"), "Gemini global.");
+    t.write(h.join(".codex/AGENTS.md"), "Codex global.");
+    t.write(h.join(".config/opencode/AGENTS.md"), "opencode global.");
+    t.write(w.join(".cline/rules/c.md"), "Cline's new folder.");
     let l = load(
         &t,
         &[
+            Format::AgentsMd,
+            Format::Gemini,
             Format::Copilot,
             Format::Windsurf,
             Format::Cline,
@@ -882,8 +893,15 @@ fn every_place_each_tool_reads() {
         "windsurf:old.md",
         "cline:g.md",
         "cline:user/AGENTS.md",
-        "user/CLAUDE.md",
-        "CLAUDE.md",
+        "cline:c.md",
+        "claude:user/CLAUDE.md",
+        "claude:.claude/CLAUDE.md",
+        "claude:CLAUDE.md",
+        "claude:CLAUDE.local.md",
+        "gemini:GEMINI.md",
+        "gemini:user/GEMINI.md",
+        "agents-md:user/codex/AGENTS.md",
+        "agents-md:user/opencode/AGENTS.md",
     ] {
         assert!(on.iter().any(|x| x == id), "{id} not read: {on:?}");
     }
@@ -957,7 +975,10 @@ fn cline_reads_what_cline_reads() {
         c.join("blank.md"),
         "---\npaths: [\"\"]\n---\nAn empty item: Cline ignores the list.",
     );
-    t.write(c.join("broken.md"), "---\npaths: [src/**\n---\nBroken YAML.");
+    t.write(
+        c.join("broken.md"),
+        "---\npaths: [src/**\n---\nBroken YAML.",
+    );
     t.write(c.join("empty.md"), "  \n");
     t.write(w.join("shared/linked.md"), "Linked.");
     #[cfg(unix)]

@@ -322,7 +322,7 @@ fn an_on_request_rule_without_description_is_warned_about_per_rule_on_export_and
     // The synthesized description is written, so the rule can be offered.
     assert!(t
         .read(".cursor/rules/sql.mdc")
-        .contains("description: \"Use the SQL style.\""));
+        .contains("description: Use the SQL style.\n"));
 
     // Import: a Copilot file without applyTo is on request; without a
     // description it is said per rule, and the id stands in for one.

@@ -160,8 +160,8 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
     let mut kept = Vec::with_capacity(cx.diagnostics.len());
     for (i, d) in cx.diagnostics.drain(..).enumerate() {
         let ours = i >= before;
-        let drop = ours
-            && (d.code == Code::UnquotedValue || (yaml_failed && d.code == Code::YamlSyntax));
+        let drop =
+            ours && (d.code == Code::UnquotedValue || (yaml_failed && d.code == Code::YamlSyntax));
         if !drop {
             kept.push(d);
         }
@@ -182,7 +182,11 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
                     } else {
                         Value::Str(l.raw.to_string())
                     };
-                    (l.key.to_string(), value, Some((cx.first_line + l.line - 1, 1)))
+                    (
+                        l.key.to_string(),
+                        value,
+                        Some((cx.first_line + l.line - 1, 1)),
+                    )
                 })
                 .collect(),
             body: split.body,
@@ -205,6 +209,11 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
     let mut patterns = Vec::new();
     let dir = input.directory.filter(|d| !d.is_empty());
     let legacy = input.path.file_name().is_some_and(|n| n == ".cursorrules");
+    if always == Some(true) {
+        // An Always rule attaches whatever its globs say: no trap to explain.
+        cx.diagnostics
+            .retain(|d| !matches!(d.code, Code::QuotedGlob | Code::SpacedGlobs));
+    }
     if legacy {
         // Always, as Cursor reads it.
     } else if always == Some(true) {
@@ -378,9 +387,7 @@ pub(crate) fn globs_value(globs: &[String]) -> Result<String, String> {
             // Quotes and brackets are written as they are: Cursor reads them
             // back as the same literal characters (a source read from
             // Cursor's own line keeps its meaning, matching or not).
-            let bad = globs_of(&p).len() != 1
-                || p.trim() != p
-                || p.contains(['\n', '\r']);
+            let bad = globs_of(&p).len() != 1 || p.trim() != p || p.contains(['\n', '\r']);
             if bad {
                 return Err(format!(
                     "Cursor reads 'globs' as one unquoted comma-separated line, which cannot hold the pattern '{g}'; left out rather than written in a form Cursor does not apply"
@@ -476,7 +483,10 @@ mod tests {
     #[test]
     fn the_globs_line_as_cursor_reads_it() {
         let cases: &[(&str, &[&str])] = &[
-            ("globs: src/**/*.ts,docs/*.md", &["src/**/*.ts", "docs/*.md"]),
+            (
+                "globs: src/**/*.ts,docs/*.md",
+                &["src/**/*.ts", "docs/*.md"],
+            ),
             ("globs: \"src/**/*.ts\"", &["\"src/**/*.ts\""]),
             ("globs: '**/*.probe'", &["'**/*.probe'"]),
             ("globs: [\"a\", \"b\"]", &["[\"a\"", "\"b\"]"]),
@@ -496,12 +506,18 @@ mod tests {
     #[test]
     fn globs_are_written_unquoted_and_comma_joined() {
         let v = |g: &[&str]| globs_value(&g.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_eq!(v(&["src/**/*.ts", "lib/*.js"]).unwrap(), "src/**/*.ts,lib/*.js");
+        assert_eq!(
+            v(&["src/**/*.ts", "lib/*.js"]).unwrap(),
+            "src/**/*.ts,lib/*.js"
+        );
         assert_eq!(
             v(&["src/**/*.{ts,tsx}"]).unwrap(),
             "src/**/*.ts,src/**/*.tsx"
         );
-        assert_eq!(v(&["a/{x,y}/*.md", "a/x/*.md"]).unwrap(), "a/x/*.md,a/y/*.md");
+        assert_eq!(
+            v(&["a/{x,y}/*.md", "a/x/*.md"]).unwrap(),
+            "a/x/*.md,a/y/*.md"
+        );
         assert!(v(&["weird,name.md"]).is_err());
         // A quote that is part of the pattern stays one: Cursor reads it so.
         assert_eq!(v(&["\"x.json", "y/**\""]).unwrap(), "\"x.json,y/**\"");

@@ -153,7 +153,7 @@ pub fn plan(rules: &[Rule], workdir: &Path, targets: &[Target]) -> Result<Plan, 
         // Combined files: path -> (rule ids, sources, bodies).
         let mut sections: BTreeMap<String, Vec<(&Rule, String)>> = BTreeMap::new();
         for (r, stem) in exported.iter().zip(&stems) {
-            if r.format == target.format() && target != Target::Gemini {
+            if r.format == target.format() {
                 // Already this tool's own file.
                 continue;
             }

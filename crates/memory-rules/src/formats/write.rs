@@ -56,8 +56,7 @@ impl Target {
         }
     }
 
-    /// The format our reader reads this target's files as (`GEMINI.md` is
-    /// read as an `AGENTS.md`-style file).
+    /// The format our reader reads this target's files as.
     pub fn format(self) -> Format {
         match self {
             Target::Cursor => Format::Cursor,
@@ -67,7 +66,8 @@ impl Target {
             Target::Cline => Format::Cline,
             Target::Continue => Format::Continue,
             Target::Claude => Format::Claude,
-            Target::AgentsMd | Target::Gemini => Format::AgentsMd,
+            Target::AgentsMd => Format::AgentsMd,
+            Target::Gemini => Format::Gemini,
         }
     }
 

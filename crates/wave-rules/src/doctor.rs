@@ -212,19 +212,20 @@ pub fn run(env: &Env) -> Output {
     let workdir = &env.config.workdir;
     let loaded = env.load();
     let rules = loaded.rules.rules();
+    // Counted by the source each rule was read from (a project-wide source
+    // such as agents-md's `.` is not every rule under the project).
+    let per_source = loaded.rules_per_source();
     let sources: Vec<Value> = env
         .config
         .sources
         .iter()
-        .map(|s| {
-            let count = rules
-                .iter()
-                .filter(|r| r.file_path.starts_with(&s.dir))
-                .count();
+        .enumerate()
+        .map(|(i, s)| {
+            let count = per_source.get(i).copied().unwrap_or(0);
             json!({
                 "scope": s.scope.as_str(),
                 "format": s.format.as_str(),
-                "dir": display::show(&s.dir, workdir),
+                "dir": if s.dir == *workdir { ".".to_string() } else { display::show(&s.dir, workdir) },
                 "exists": s.dir.exists(),
                 "rules": count,
             })

@@ -133,14 +133,15 @@ fn directory_rule(rule: &Rule) -> Option<&str> {
 /// Why an `AGENTS.md`-style target leaves a rule out.
 pub(crate) fn skip_reason(rule: &Rule, target: Target) -> Option<String> {
     let meta = &rule.metadata;
+    let name = target.combined_name().unwrap_or("AGENTS.md");
     let what = match meta.activation {
-        Activation::Manual => "manual rules",
-        Activation::OnRequest => "on-request rules",
-        Activation::Auto if meta.topics.is_some() => "topics",
+        Activation::Manual => "manual rules".to_string(),
+        Activation::OnRequest => "on-request rules".to_string(),
+        Activation::Auto if meta.topics.is_some() => "topics".to_string(),
         Activation::Auto if meta.paths.is_some() => {
-            "paths in a file that is always read (only DIR/** goes to DIR/AGENTS.md)"
+            format!("paths in a file that is always read (only DIR/** goes to DIR/{name})")
         }
-        Activation::Auto if meta.regex.is_some() => "regex",
+        Activation::Auto if meta.regex.is_some() => "regex".to_string(),
         Activation::Auto => return None,
     };
     Some(format!(

@@ -350,3 +350,88 @@ fn an_on_request_rule_without_description_is_warned_about_per_rule_on_export_and
         .read(".wave/rules/nodesc.md")
         .contains("activation: on-request"));
 }
+
+/// A dry run shows the whole plan even with a hand-written file in the way
+/// (and fails); folders are kept for tools that read subfolders, so a
+/// hand-written `backend/api.mdc` is in the way rather than copied beside
+/// it; a hand-written file with the same text under another name is not
+/// written again.
+#[test]
+fn export_never_writes_a_second_copy_and_a_dry_run_shows_the_plan() {
+    let t = Tree::new();
+    t.write(
+        ".claude/rules/backend/api-patterns.md",
+        "---\npaths: [\"api/**\"]\n---\nReturn typed errors.\n",
+    );
+    t.write(".claude/rules/style.md", "Tabs, not spaces.\n");
+    t.write(
+        ".claude/rules/docs.md",
+        "---\npaths: [\"docs/**\"]\n---\nWrite in second person.\n",
+    );
+    // Hand-written Cursor rules: one at the path export would use, one
+    // with the same text as a source under another name.
+    t.write(
+        ".cursor/rules/backend/api-patterns.mdc",
+        "---\nglobs: api/**\n---\nReturn typed errors.\n",
+    );
+    t.write(
+        ".cursor/rules/house-style.mdc",
+        "---\nalwaysApply: true\n---\nTabs, not spaces.\n",
+    );
+    let r = t.run(&["export", "--to", "cursor", "--dry-run"]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("would create .cursor/rules/docs.mdc"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("not written: .cursor/rules/style.mdc, the same text is already in .cursor/rules/house-style.mdc"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("backend-api-patterns"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(".cursor/rules/backend/api-patterns.mdc exists and was not written by wave-rules export"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("1 file is in the way"), "{}", r.stderr);
+    assert!(!t.work().join(".cursor/rules/docs.mdc").exists());
+}
+
+/// Import from two tools that hold the same rule: identical texts are
+/// folded by the discovery, near-identical ones (spacing, case) by import,
+/// each said; a new file that overrides a `.claude/rules` rule says so.
+#[test]
+fn import_from_several_tools_folds_copies_and_names_what_it_overrides() {
+    let t = Tree::new();
+    t.write(
+        ".windsurf/rules/testing.md",
+        "---\ntrigger: glob\nglobs: tests/**\n---\nRun the whole suite before a push.\n",
+    );
+    t.write(
+        ".cursor/rules/testing.mdc",
+        "---\nglobs: tests/**\n---\nRun the whole  suite before a push.\n",
+    );
+    t.write(
+        ".windsurf/rules/style.md",
+        "---\ntrigger: always_on\n---\nTabs.\n",
+    );
+    t.write(
+        ".cursor/rules/style.mdc",
+        "---\nalwaysApply: true\n---\nTabs.\n",
+    );
+    t.write(".claude/rules/testing.md", "Claude's own testing rule.\n");
+    let r = t.run(&["import", "--from", "windsurf,cursor", "--dry-run"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for want in [
+        "folded: .windsurf/rules/style.md: the same text and activation as 'cursor:style.mdc'",
+        "folded: .windsurf/rules/testing.md into .wave/rules/testing.md: the same rule as .cursor/rules/testing.mdc but for spacing or case",
+        ".wave/rules/testing.md: overrides .claude/rules/testing.md (the same id, testing.md; the .wave/rules rule wins)",
+        "2 rules would be imported into .wave/rules; 1 folded into another",
+    ] {
+        assert!(r.stdout.contains(want), "{want}\n{}", r.stdout);
+    }
+    assert!(!r.stdout.contains("-2.md"), "{}", r.stdout);
+}

@@ -27,6 +27,8 @@ pub struct Loaded {
     /// `CLAUDE.md`, `GEMINI.md`, `.cursor/rules`): one per project, however
     /// many of those sources are on.
     walks: usize,
+    /// The project walks themselves (what an export looks for, too).
+    trees: crate::formats::nested::Walks,
     /// Rules loaded from each source of the config (by index).
     per_source: Vec<usize>,
 }
@@ -42,6 +44,12 @@ impl Loaded {
     /// files: once per project whatever sources read it, zero without any.
     pub fn walks(&self) -> usize {
         self.walks
+    }
+
+    /// What the discovery's walk of `root` found (every nested `AGENTS.md`,
+    /// `CLAUDE.md`, `GEMINI.md`, `.cursor/rules`), if it walked it.
+    pub fn tree(&self, root: &std::path::Path) -> Option<&crate::formats::nested::Tree> {
+        self.trees.get(root)
     }
 
     /// How many of the loaded rules each source of the config gave (by the
@@ -221,6 +229,7 @@ fn scan(
                 workdir: config.workdir.clone(),
             },
             walks: walks.count,
+            trees: walks,
             per_source,
         },
         changed,

@@ -15,7 +15,7 @@ fn plan(env: &Env, targets: &[Target]) -> Result<(Plan, Sync), Output> {
     let loaded = env.load();
     let plan = export::plan(loaded.rules.rules(), &env.config.workdir, targets)
         .map_err(|e| Output::fail(EXIT_TROUBLE, e))?;
-    let sync = export::diff(&plan, &env.config.workdir);
+    let sync = export::diff_with(&plan, &env.config.workdir, loaded.tree(&env.config.workdir));
     Ok((plan, sync))
 }
 

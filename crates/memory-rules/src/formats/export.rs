@@ -464,7 +464,7 @@ fn rel_string(rel: &Path) -> String {
 /// Lists the places of the plan's targets once each (the directories, with
 /// at most [`MAX_SCAN_FILES`] entries per target; one project walk for all
 /// `AGENTS.md`-style names) and reads every file found there, in parallel.
-fn on_disk(plan: &Plan, workdir: &Path) -> OnDisk {
+fn on_disk(plan: &Plan, workdir: &Path, walked: Option<&super::nested::Tree>) -> OnDisk {
     let mut disk = OnDisk::default();
     let mut candidates: BTreeSet<String> = BTreeSet::new();
     let mut combined: Vec<&str> = Vec::new();
@@ -523,8 +523,13 @@ fn on_disk(plan: &Plan, workdir: &Path) -> OnDisk {
         }
     }
     if !combined.is_empty() {
-        let mut ignored = Vec::new();
-        for f in super::nested::agents_files(workdir, &combined, &mut ignored) {
+        // The discovery's walk of this project when it made one (it collects
+        // every AGENTS.md and GEMINI.md), else a walk of its own.
+        let found = match walked {
+            Some(tree) => tree.named(&combined),
+            None => super::nested::agents_files(workdir, &combined, &mut Vec::new()),
+        };
+        for f in found {
             candidates.insert(f.rel);
         }
     }
@@ -556,9 +561,15 @@ impl OnDisk {
 /// in it read once; a planned file in a directory listed without it is
 /// known to be absent (no lookup).
 pub fn diff(plan: &Plan, workdir: &Path) -> Sync {
+    diff_with(plan, workdir, None)
+}
+
+/// [`diff`] reusing the project walk of the discovery the plan was made
+/// from ([`crate::Loaded::tree`]), so an export walks the project once.
+pub fn diff_with(plan: &Plan, workdir: &Path, walked: Option<&super::nested::Tree>) -> Sync {
     let mut sync = Sync::default();
     let planned: BTreeSet<&str> = plan.files.iter().map(|f| f.rel.as_str()).collect();
-    let disk = on_disk(plan, workdir);
+    let disk = on_disk(plan, workdir, walked);
     let mut is_file: HashMap<&str, bool> = HashMap::new();
     // Planned files neither listed nor read: looked up (in parallel).
     let unknown: Vec<&PlannedFile> = plan
@@ -681,7 +692,7 @@ pub fn diff(plan: &Plan, workdir: &Path) -> Sync {
 /// The generated files already on disk in the places of the plan's
 /// targets (relative paths, sorted).
 pub fn generated_files(plan: &Plan, workdir: &Path) -> Vec<String> {
-    on_disk(plan, workdir)
+    on_disk(plan, workdir, None)
         .texts
         .into_iter()
         .filter(|(_, t)| t.as_deref().is_some_and(is_generated))

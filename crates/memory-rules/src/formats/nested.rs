@@ -146,6 +146,11 @@ pub struct Walks {
 }
 
 impl Walks {
+    /// The walk of `root`, if this discovery made one.
+    pub fn get(&self, root: &Path) -> Option<&Tree> {
+        self.trees.get(root)
+    }
+
     /// The walk of `root`, run on first use. Its diagnostics go to
     /// `diagnostics` once, when it runs.
     pub fn tree(&mut self, root: &Path, diagnostics: &mut Vec<Diagnostic>) -> &Tree {

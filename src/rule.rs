@@ -121,5 +121,6 @@ pub(crate) fn from_js_rule(rule: MemoryRule) -> core::Rule {
             .as_deref()
             .and_then(core::Format::parse)
             .unwrap_or(core::Format::Wave),
+        origin: Default::default(),
     }
 }

@@ -375,6 +375,7 @@ mod tests {
             content: "c".into(),
             metadata,
             format,
+            origin: Default::default(),
         };
         let globbed = Metadata {
             paths: Some(vec!["src/**".into()]),

@@ -144,3 +144,33 @@ pub fn triggers(m: &memory_rules::Metadata) -> String {
         parts.join("; ")
     }
 }
+
+/// Where a rule came from, as every JSON output gives it: `layer` (pack,
+/// user, project, policy), `provenance` (`@acme/rules@2.3.1:security.md`),
+/// `locked`, `pack` when it has one, `overrides` (the provenance of each
+/// rule of the same id it replaced).
+pub fn origin_json(r: &memory_rules::Rule, into: &mut serde_json::Value) {
+    let o = &r.origin;
+    into["layer"] = o.layer.as_str().into();
+    into["provenance"] = o.provenance.clone().into();
+    into["locked"] = o.locked.into();
+    if let Some(p) = &o.pack {
+        into["pack"] = p.clone().into();
+    }
+    into["overrides"] = o.overrides.clone().into();
+}
+
+/// `  id (provenance) overrides A, B` lines for the rules that replaced
+/// others; empty when none did.
+pub fn override_lines(rules: &[memory_rules::Rule]) -> String {
+    let mut out = String::new();
+    for r in rules.iter().filter(|r| !r.origin.overrides.is_empty()) {
+        out.push_str(&line(&format!(
+            "{} ({}) overrides {}",
+            r.id,
+            r.origin.provenance,
+            r.origin.overrides.join(", ")
+        )));
+    }
+    out
+}

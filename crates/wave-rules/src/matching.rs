@@ -82,6 +82,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 "activation": r.metadata.activation_kind(),
                 "kind": formats::kind(r),
             });
+            display::origin_json(r, &mut v);
             v["reasons"] = e.reasons.iter().map(reason_json).collect();
             if args.all {
                 v["excluded"] = e
@@ -196,8 +197,17 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
 }
 
 fn heading(rule: &Rule) -> String {
+    use memory_rules::LayerKind;
+    let from = match rule.origin.layer {
+        LayerKind::Pack | LayerKind::Policy => format!(", from {}", rule.origin.provenance),
+        _ => String::new(),
+    };
+    let overrides = match rule.origin.overrides.as_slice() {
+        [] => String::new(),
+        o => format!(", overrides {}", o.join(", ")),
+    };
     display::line(&format!(
-        "  {} ({}, priority {})",
+        "  {} ({}, priority {}{from}{overrides})",
         rule.id,
         rule.scope,
         rule.priority()

@@ -551,14 +551,16 @@ pub fn list_rules(set: &RuleSet) -> String {
         .rules()
         .iter()
         .map(|r| {
-            json!({
+            let mut v = json!({
                 "id": r.id,
                 "source": r.format.as_str(),
                 "scope": r.scope.as_str(),
                 "activation": activation_kind(r),
                 "description": describe(r),
                 "uri": rule_uri(&r.id),
-            })
+            });
+            crate::display::origin_json(r, &mut v);
+            v
         })
         .collect();
     serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".into())

@@ -429,6 +429,19 @@ fn a_locked_policy_rule_survives_a_project_rule_and_a_disable_and_why_says_so() 
         listed.contains("FROM") && listed.contains("policy  "),
         "{listed}"
     );
+    let remove = t.run(&["remove", "secrets.md", "--scope", "user"]);
+    assert!(
+        remove.stderr.contains("locked policy rule"),
+        "{}",
+        remove.stderr
+    );
+    t.write("work/team/keep.md", "Keep.\n");
+    let remove = t.run(&["remove", "keep"]);
+    assert!(
+        remove.stderr.contains("add it to `disable`"),
+        "{}",
+        remove.stderr
+    );
     let m = json(&t.ok(&["match", "--all", "--json", "x.ts"]));
     let text = m.to_string();
     assert!(text.contains("\"provenance\":\"policy:"), "{text}");

@@ -865,6 +865,29 @@ mod tests {
     }
 
     #[test]
+    fn list_rules_says_where_each_rule_came_from_and_what_it_replaced() {
+        let (_d, loaded) = rules(&[
+            (".wave/config.toml".into(), "packs = [\"./team\"]\n".into()),
+            ("team/rules/a.md".into(), "Team A.".into()),
+            ("team/rules/b.md".into(), "Team B.".into()),
+            (".wave/rules/b.md".into(), "Ours.".into()),
+        ]);
+        let list: Value = serde_json::from_str(&list_rules(&loaded.rules)).unwrap();
+        let by = |id: &str| {
+            list.as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["id"] == id)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(by("a.md")["provenance"], "./team:a.md");
+        assert_eq!(by("a.md")["layer"], "pack");
+        assert_eq!(by("b.md")["provenance"], "project:.wave/rules/b.md");
+        assert_eq!(by("b.md")["overrides"][0], "./team:b.md");
+    }
+
+    #[test]
     fn instructions_stay_under_the_cut_and_name_what_they_leave_out() {
         let many: Vec<(String, String)> = (0..150)
             .map(|i| (format!(".cursor/rules/r{i:03}.mdc"), format!("---\ndescription: When you touch area {i} of the billing system, with its many special cases\n---\nBody {i}.\n")))

@@ -174,3 +174,27 @@ pub fn override_lines(rules: &[memory_rules::Rule]) -> String {
     }
     out
 }
+
+/// The diagnostics about the layers that change which rules load: a
+/// `disable` applied or refused, a rule not used because a locked one has
+/// its id, a pack missing or stale.
+pub fn layer_notes(diagnostics: &[Diagnostic]) -> Vec<&Diagnostic> {
+    use memory_rules::Code;
+    diagnostics
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.code,
+                Code::Disabled | Code::Locked | Code::PackMissing | Code::PackStale
+            )
+        })
+        .collect()
+}
+
+/// [`layer_notes`] as text lines: `code: message`.
+pub fn layer_note_lines(diagnostics: &[Diagnostic]) -> String {
+    layer_notes(diagnostics)
+        .into_iter()
+        .map(|d| line(&format!("{}: {}", d.code, d.message)))
+        .collect()
+}

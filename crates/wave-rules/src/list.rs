@@ -34,6 +34,7 @@ pub fn run(env: &Env) -> Output {
         out.stdout = display::json_text(&serde_json::json!({
             "root": workdir.to_string_lossy(),
             "rules": list,
+            "layers": display::layer_notes(&loaded.diagnostics).iter().map(|d| display::diagnostic_json(d, workdir)).collect::<Vec<_>>(),
         }));
     } else {
         // Packs and the policy get a column of their own: where each rule
@@ -87,6 +88,8 @@ pub fn run(env: &Env) -> Output {
             if layered {
                 out.stdout.push_str(&display::override_lines(rules));
             }
+            out.stdout
+                .push_str(&display::layer_note_lines(&loaded.diagnostics));
         }
         out.stdout.push_str(&format!(
             "{} rule{}\n",

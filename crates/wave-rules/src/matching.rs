@@ -117,6 +117,10 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 .map(|e| rule_json(e))
                 .collect();
             doc["inactive"] = serde_json::Value::Array(not);
+            doc["layers"] = display::layer_notes(&loaded.diagnostics)
+                .iter()
+                .map(|d| display::diagnostic_json(d, &env.config.workdir))
+                .collect();
         }
         out.stdout = display::json_text(&doc);
         return out;
@@ -190,6 +194,13 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 &args.skills,
             ) {
                 out.stdout.push_str(&display::line(&format!("    {line}")));
+            }
+        }
+        let notes = display::layer_note_lines(&loaded.diagnostics);
+        if !notes.is_empty() {
+            out.stdout.push_str("\nlayers:\n");
+            for l in notes.lines() {
+                out.stdout.push_str(&display::line(&format!("  {l}")));
             }
         }
     }

@@ -445,6 +445,22 @@ fn a_locked_policy_rule_survives_a_project_rule_and_a_disable_and_why_says_so() 
     let m = json(&t.ok(&["match", "--all", "--json", "x.ts"]));
     let text = m.to_string();
     assert!(text.contains("\"provenance\":\"policy:"), "{text}");
+    assert!(
+        m["layers"]
+            .to_string()
+            .contains("./team:old.md is disabled"),
+        "{}",
+        m["layers"]
+    );
+    let all = t.ok(&["match", "--all", "x.ts"]).stdout;
+    assert!(
+        all.contains("locked: disable 'secrets.md' is refused"),
+        "{all}"
+    );
+    assert!(
+        listed.contains("disabled: ./team:old.md is disabled"),
+        "{listed}"
+    );
 }
 
 #[test]

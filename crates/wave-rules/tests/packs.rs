@@ -512,3 +512,36 @@ fn export_writes_pack_rules_with_their_provenance_and_leaves_the_policy_out() {
     assert!(!t.p("work/.cursor/rules/secrets.mdc").exists());
     t.ok(&["export", "--to", "cursor", "--check"]);
 }
+
+#[test]
+fn the_policy_has_its_own_packs_lock_and_node_modules() {
+    let t = T::new();
+    t.write(
+        "policy/node_modules/@acme/policy/package.json",
+        r#"{"name":"@acme/policy","version":"1.0.0"}"#,
+    );
+    t.write(
+        "policy/node_modules/@acme/policy/rules/audit.md",
+        "Policy pack: log every access.\n",
+    );
+    t.write("policy/config.toml", "packs = [\"@acme/policy@1\"]\n");
+    // The project's node_modules does not count for the policy.
+    t.write(
+        "work/node_modules/@acme/other/package.json",
+        r#"{"name":"@acme/other","version":"9.9.9"}"#,
+    );
+    let synced = t.ok(&["packs", "sync", "--policy"]);
+    assert!(synced.stdout.contains("wrote"), "{}", synced.stdout);
+    assert!(std::fs::read_to_string(t.p("policy/packs.lock"))
+        .unwrap()
+        .contains("version = \"1.0.0\""));
+    assert!(!t.p("work/.wave/packs.lock").exists());
+    t.ok(&["packs", "sync", "--policy", "--frozen"]);
+    let list = json(&t.ok(&["packs", "list", "--policy", "--json"]));
+    assert_eq!(list["packs"][0]["status"], "locked");
+    assert_eq!(list["packs"][0]["rules"], 1);
+    let rules = json(&t.ok(&["list", "--json"]));
+    let audit = rule(&rules, "audit.md");
+    assert_eq!(audit["provenance"], "policy:@acme/policy@1.0.0:audit.md");
+    assert_eq!(audit["locked"], true);
+}

@@ -480,6 +480,10 @@ fn bad_specs_and_configs_are_clear_errors() {
         "{}",
         add.stdout
     );
+    t.write("work/pnpm-lock.yaml", "lockfileVersion: '9.0'\n");
+    let again = json(&t.ok(&["packs", "add", "@acme/other@^1", "--json"]));
+    assert_eq!(again["added"], false);
+    assert_eq!(again["install"], "pnpm add --save-dev @acme/other@^1");
     let sync = t.run(&["packs", "sync"]);
     assert_eq!(sync.code, 1);
     assert!(

@@ -83,7 +83,8 @@ fn add(env: &Env, home: &Home, text: &str) -> Output {
         );
     };
     let mut out = Output::default();
-    if array.iter().any(|v| v.as_str() == Some(spec.text.as_str())) {
+    let added = !array.iter().any(|v| v.as_str() == Some(spec.text.as_str()));
+    if !added {
         out.stdout = display::line(&format!("{spec} is already in {}", show(&path, env)));
     } else {
         array.push(spec.text.as_str());
@@ -92,10 +93,20 @@ fn add(env: &Env, home: &Home, text: &str) -> Output {
         }
         out.stdout = display::line(&format!("added {spec} to {}", show(&path, env)));
     }
+    let report = |install: Option<String>, synced: Option<serde_json::Value>| {
+        display::json_text(&json!({
+            "spec": spec.text, "kind": spec.kind.as_str(), "config": path.to_string_lossy(),
+            "added": added, "install": install, "sync": synced,
+        }))
+    };
     if spec.kind == Kind::Npm && packs::find(home, &spec, None).root.is_none() {
+        let install = install_command(&home.base, &spec);
+        if env.json {
+            out.stdout = report(Some(install), None);
+            return out;
+        }
         out.stdout.push_str(&display::line(&format!(
-            "next: install it with your package manager, then run `wave-rules packs sync`:\n  {}",
-            install_command(&home.base, &spec)
+            "next: install it with your package manager, then run `wave-rules packs sync`:\n  {install}"
         )));
         return out;
     }
@@ -107,7 +118,11 @@ fn add(env: &Env, home: &Home, text: &str) -> Output {
             update: false,
         },
     );
-    out.stdout.push_str(&synced.stdout);
+    if env.json {
+        out.stdout = report(None, serde_json::from_str(&synced.stdout).ok());
+    } else {
+        out.stdout.push_str(&synced.stdout);
+    }
     out.stderr = synced.stderr;
     out.code = synced.code;
     out

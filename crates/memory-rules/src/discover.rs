@@ -48,6 +48,9 @@ pub struct Root {
     /// Directories outside the boundary whose rules may be loaded anyway
     /// (a team folder linked into the project).
     pub allow: Vec<PathBuf>,
+    /// A Cursor source on a project directory reads its nested
+    /// `.cursor/rules` folders; a pack's Cursor folder is read as it is.
+    pub nested: bool,
 }
 
 /// A rule file found under a root.
@@ -133,12 +136,13 @@ impl Root {
     /// Whether this root is a project searched by the nested walk rather
     /// than a rules folder: an `agents-md` or `gemini` directory, a `claude`
     /// source on the project itself, a `cursor` source on a directory that
-    /// is no `.cursor/rules` (its nested `.cursor/rules` directories).
+    /// is no `.cursor/rules` (its nested `.cursor/rules` directories); a
+    /// pack's folders are read as they are.
     fn is_walk(&self) -> bool {
         match self.format {
             Format::AgentsMd | Format::Gemini => true,
-            Format::Claude => self.boundary.as_deref() == Some(self.dir.as_path()),
-            Format::Cursor => !self.dir.ends_with(".cursor/rules"),
+            Format::Claude => self.nested && self.boundary.as_deref() == Some(self.dir.as_path()),
+            Format::Cursor => self.nested && !self.dir.ends_with(".cursor/rules"),
             _ => false,
         }
     }
@@ -643,7 +647,7 @@ pub enum Limited {
 /// blocking, checked on the handle, never more than the limit plus one byte
 /// read.
 pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
-    let file = open_nonblocking(path).map_err(Limited::Io)?;
+    let file = crate::fs::open_nonblocking(path).map_err(Limited::Io)?;
     let meta = file.metadata().map_err(Limited::Io)?;
     if !meta.is_file() {
         return Err(Limited::NotFile);
@@ -659,20 +663,6 @@ pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
         return Err(Limited::TooLarge(bytes.len() as u64));
     }
     Ok(bytes)
-}
-
-#[cfg(unix)]
-pub(crate) fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-pub(crate) fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
-    std::fs::File::open(path)
 }
 
 /// Reads and parses one found file: its rules (several for `rules.yaml`,

@@ -277,6 +277,7 @@ impl<'a> Context<'a> {
                 content,
                 metadata,
                 format: Format::Wave,
+                origin: Default::default(),
             },
             patterns,
         })
@@ -1171,6 +1172,7 @@ pub(crate) fn rule(
             content,
             metadata,
             format,
+            origin: Default::default(),
         },
         patterns,
     })

@@ -34,6 +34,7 @@ pub mod discover;
 pub mod format;
 pub mod formats;
 pub mod frontmatter;
+mod fs;
 mod globindex;
 pub mod limits;
 mod load;

@@ -117,7 +117,7 @@ pub fn uses_memory(text: &str) -> bool {
 /// most [`MAX_SKILL_FILE_BYTES`] of a regular file (opened without blocking);
 /// `false` when it cannot be read.
 pub fn file_uses_memory(path: &Path) -> bool {
-    let Ok(file) = crate::discover::open_nonblocking(path) else {
+    let Ok(file) = crate::fs::open_nonblocking(path) else {
         return false;
     };
     if !file.metadata().is_ok_and(|m| m.is_file()) {

@@ -848,7 +848,7 @@ impl ServerHandler for Server {
         };
         match set.find(&id) {
             Some(rule) => Ok(ReadResourceResult::new(vec![ResourceContents::text(
-                rule.content.clone(),
+                rule.content.to_string(),
                 request.uri,
             )
             .with_mime_type("text/markdown")])

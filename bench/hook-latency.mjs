@@ -173,13 +173,21 @@ if (fs.existsSync(rust) && !process.argv.includes('--no-managers')) {
       const command = settings.hooks.SessionStart[0].hooks[0].command.replace(/ hook SessionStart$/, '')
       managed.push({ manager: manager.name, command })
       for (const [event, extra] of events) {
-        const input = JSON.stringify({ session_id: `bench-pm-${manager.name}`, cwd: dir, hook_event_name: event, ...extra })
-        cells.push({ name: `pm:${manager.name}`, event, cmd: 'sh', args: ['-c', `${command} hook ${event}`], input, env: { CLAUDE_PROJECT_DIR: dir }, cwd: dir, every: 1, times: [] })
+        const input = (who) => JSON.stringify({ session_id: `bench-pm-${who}-${manager.name}`, cwd: dir, hook_event_name: event, ...extra })
+        cells.push({ name: `pm:${manager.name}`, event, cmd: 'sh', args: ['-c', `${command} hook ${event}`], input: input('installed'), env: { CLAUDE_PROJECT_DIR: dir }, cwd: dir, every: 1, times: [] })
+        // The bare binary through sh in the same project, right after: the pair's ratio.
+        cells.push({ name: `pm-bare:${manager.name}`, event, cmd: 'sh', args: ['-c', `${rust} hook ${event}`], input: input('bare'), env: { CLAUDE_PROJECT_DIR: dir }, cwd: dir, every: 1, times: [] })
       }
     }
   } finally {
     await registry.close()
   }
+}
+// `--managers-only`: the managers' table alone (more rounds in the same time).
+const managersOnly = process.argv.includes('--managers-only')
+if (managersOnly) {
+  const keep = (c) => c.name === 'floor' || c.name === 'version' || c.name.startsWith('pm')
+  cells.splice(0, cells.length, ...cells.filter(keep))
 }
 const load = os.loadavg()
 for (let round = 0; round < RUNS; round++) {
@@ -191,38 +199,40 @@ console.log(`${RUNS} rounds (npx: ${Math.ceil(RUNS / 5)}), ${RULES} rules, ${os.
 console.log(`load average before ${load.map((l) => l.toFixed(1)).join(' ')}, after ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
 console.log(`${npm.bin ? `npm-installed: ${fs.realpathSync(npm.bin)}\n` : ''}spawn floor (/bin/true): ${fmt(quantiles(cells[0].times))} ms`)
 if (fs.existsSync(rust)) console.log(`the binary doing nothing (wave-rules --version): ${fmt(quantiles(cells[1].times))} ms`)
-console.log('')
-console.log(`| form | ${events.map(([e]) => e).join(' | ')} |`)
-console.log(`| --- |${events.map(() => ' --- |').join('')}`)
-for (const [name, cmd] of forms) {
-  if (cmd === rust && !fs.existsSync(rust)) {
-    console.log(`| ${name} | not built (cargo build --release -p wave-rules) |`)
-    continue
+if (!managersOnly) {
+  console.log('')
+  console.log(`| form | ${events.map(([e]) => e).join(' | ')} |`)
+  console.log(`| --- |${events.map(() => ' --- |').join('')}`)
+  for (const [name, cmd] of forms) {
+    if (cmd === rust && !fs.existsSync(rust)) {
+      console.log(`| ${name} | not built (cargo build --release -p wave-rules) |`)
+      continue
+    }
+    console.log(`| ${name} | ${events.map(([e]) => fmt(quantiles(cell(name, e).times))).join(' | ')} |`)
   }
-  console.log(`| ${name} | ${events.map(([e]) => fmt(quantiles(cell(name, e).times))).join(' | ')} |`)
-}
-if (npm.bin) {
-  const ratio = (a, b) => events.map(([e]) => (quantiles(cell(a, e).times).p50 / quantiles(cell(b, e).times).p50).toFixed(2)).join(' | ')
-  const installed = forms[2][0]
-  console.log(`| p50 ratio: npm-installed hook / bare binary, both through sh | ${ratio(installed, 'sh -c: the bare binary')} |`)
-  console.log(`| p50 ratio: npm-installed hook / bare binary spawned directly | ${ratio(installed, forms[0][0])} |`)
-}
-if (fs.existsSync(rust)) {
-  console.log(`\nPostToolUse per agent (Rust binary, \`hook --agent NAME\`, a shell read: \`${command}\`)\n`)
-  console.log(`| agent | p50 / p95 |\n| --- | --- |`)
-  for (const [agent] of agentPayloads) console.log(`| ${agent} | ${fmt(quantiles(cell(`agent:${agent}`, 'PostToolUse').times))} |`)
-  console.log(`\nPostToolUse per agent as installed (\`hook install --agent NAME\` in the project, the command run as the agent runs it${installedAgents[0]?.[2] ? '; node_modules/.bin/wave-rules links to the Rust binary' : ''})\n`)
-  console.log(`| agent | installed command | as installed | the bare binary through the same shell | p50 ratio: installed / same shell | p50 ratio: installed / bare binary spawned directly |\n| --- | --- | --- | --- | --- | --- |`)
-  for (const [agent, written] of installedAgents) {
-    const mine = quantiles(cell(`installed:${agent}`, 'PostToolUse').times)
-    const shell = quantiles(cell(`shell:${agent}`, 'PostToolUse').times)
-    const bare = quantiles(cell(`agent:${agent}`, 'PostToolUse').times)
-    console.log(`| ${agent} | \`${written.replaceAll('|', '\\|')}\` | ${fmt(mine)} | ${fmt(shell)} | ${(mine.p50 / shell.p50).toFixed(2)} | ${(mine.p50 / bare.p50).toFixed(2)} |`)
+  if (npm.bin) {
+    const ratio = (a, b) => events.map(([e]) => (quantiles(cell(a, e).times).p50 / quantiles(cell(b, e).times).p50).toFixed(2)).join(' | ')
+    const installed = forms[2][0]
+    console.log(`| p50 ratio: npm-installed hook / bare binary, both through sh | ${ratio(installed, 'sh -c: the bare binary')} |`)
+    console.log(`| p50 ratio: npm-installed hook / bare binary spawned directly | ${ratio(installed, forms[0][0])} |`)
+  }
+  if (fs.existsSync(rust)) {
+    console.log(`\nPostToolUse per agent (Rust binary, \`hook --agent NAME\`, a shell read: \`${command}\`)\n`)
+    console.log(`| agent | p50 / p95 |\n| --- | --- |`)
+    for (const [agent] of agentPayloads) console.log(`| ${agent} | ${fmt(quantiles(cell(`agent:${agent}`, 'PostToolUse').times))} |`)
+    console.log(`\nPostToolUse per agent as installed (\`hook install --agent NAME\` in the project, the command run as the agent runs it${installedAgents[0]?.[2] ? '; node_modules/.bin/wave-rules links to the Rust binary' : ''})\n`)
+    console.log(`| agent | installed command | as installed | the bare binary through the same shell | p50 ratio: installed / same shell | p50 ratio: installed / bare binary spawned directly |\n| --- | --- | --- | --- | --- | --- |`)
+    for (const [agent, written] of installedAgents) {
+      const mine = quantiles(cell(`installed:${agent}`, 'PostToolUse').times)
+      const shell = quantiles(cell(`shell:${agent}`, 'PostToolUse').times)
+      const bare = quantiles(cell(`agent:${agent}`, 'PostToolUse').times)
+      console.log(`| ${agent} | \`${written.replaceAll('|', '\\|')}\` | ${fmt(mine)} | ${fmt(shell)} | ${(mine.p50 / shell.p50).toFixed(2)} | ${(mine.p50 / bare.p50).toFixed(2)} |`)
+    }
   }
 }
 if (managed.length) {
   console.log('\nThe Claude Code hook as each package manager installs the package (default settings; the command `hook install` wrote, through sh)\n')
-  console.log(`| package manager | hook command | ${events.map(([e]) => e).join(' | ')} | p50 ratio to the bare binary through sh (${events.map(([e]) => e).join(', ')}) |`)
+  console.log(`| package manager | hook command | ${events.map(([e]) => e).join(' | ')} | p50 ratio to the bare binary through sh in the same project, run right after (${events.map(([e]) => e).join(', ')}) |`)
   console.log(`| --- | --- |${events.map(() => ' --- |').join('')} --- |`)
   for (const m of managed) {
     if (m.reason) {
@@ -230,7 +240,7 @@ if (managed.length) {
       continue
     }
     const times = events.map(([e]) => quantiles(cell(`pm:${m.manager}`, e).times))
-    const ratios = events.map(([e], i) => (times[i].p50 / quantiles(cell('sh -c: the bare binary', e).times).p50).toFixed(2))
+    const ratios = events.map(([e], i) => (times[i].p50 / quantiles(cell(`pm-bare:${m.manager}`, e).times).p50).toFixed(2))
     console.log(`| ${m.manager} | \`${m.command}\` | ${times.map(fmt).join(' | ')} | ${ratios.join(' / ')} |`)
   }
 }

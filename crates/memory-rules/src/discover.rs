@@ -756,7 +756,7 @@ fn with_imports(found: &Found, text: &str, out: &mut formats::Parsed) {
         let mut r = parent.clone();
         r.rule.id = format!("{}@{}", parent.rule.id, imp.written);
         r.rule.file_path = imp.path;
-        r.rule.content = content.to_string();
+        r.rule.content = content.into();
         out.rules.push(r);
     }
     if x.only_imports && out.rules.len() > 1 {

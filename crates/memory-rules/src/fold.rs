@@ -95,7 +95,7 @@ pub(crate) fn fold(rules: &[(&Rule, Identity)]) -> (Vec<bool>, Vec<Diagnostic>) 
             continue;
         }
         let key = (
-            r.content.as_str(),
+            &*r.content,
             format!("{:?} {:?}", r.scope, activation_key(&r.metadata)),
         );
         match by_text.get(&key) {

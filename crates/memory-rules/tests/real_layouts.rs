@@ -109,8 +109,11 @@ fn a_claude_md_that_is_only_an_import_is_its_imported_file() {
     t.write(w.join("AGENTS.md"), "Use pnpm.\n");
     let l = load(&t, &[Format::Claude]);
     assert_eq!(active(&l, &[]), ["claude:CLAUDE.md@AGENTS.md"]);
-    assert_eq!(rule(&l, "claude:CLAUDE.md@AGENTS.md").content, "Use pnpm.");
-    assert!(!l.rules.rules().iter().any(|r| r.content == "@AGENTS.md"));
+    assert_eq!(
+        rule(&l, "claude:CLAUDE.md@AGENTS.md").content.as_ref(),
+        "Use pnpm."
+    );
+    assert!(!l.rules.rules().iter().any(|r| &*r.content == "@AGENTS.md"));
 }
 
 /// dankhole/quarterdeck (Apache-2.0, `package.json` "license"):

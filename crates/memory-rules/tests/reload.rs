@@ -267,7 +267,7 @@ fn a_changed_import_is_seen_on_reload() {
     let content = |l: &memory_rules::Loaded, id: &str| {
         l.rules
             .find(id)
-            .map(|r| r.content.clone())
+            .map(|r| r.content.to_string())
             .unwrap_or_default()
     };
     assert_eq!(content(&first, "claude:CLAUDE.md@AGENTS.md"), "First.");

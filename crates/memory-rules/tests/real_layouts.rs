@@ -418,3 +418,55 @@ fn hard_links_and_copies_are_one_rule() {
         2
     );
 }
+
+/// The near misses the issue met (a `.github/copilot-instructions/` folder,
+/// a `.devin/rules` that is a file) and their kin: each is a `misplaced`
+/// warning on the path, saying what to move where; nothing of them is read
+/// as a rule, and a source that is not read gets no warning about its files.
+#[test]
+fn near_misses_name_the_move_that_fixes_them() {
+    let t = Tree::new();
+    let w = t.workdir();
+    t.write(
+        w.join(".github/copilot-instructions/x.instructions.md"),
+        "---\napplyTo: \"src/**\"\n---\nX.\n",
+    );
+    t.write(w.join(".github/instructions/api.md"), "API.\n");
+    t.write(w.join(".devin/rules"), "Use tabs.\n");
+    t.write(w.join(".cursor/rules/style.md"), "Style.\n");
+    t.write(w.join(".kiro/steerings/product.md"), "Product.\n");
+    t.write(w.join("packages/web/AGENT.md"), "Web.\n");
+    let l = load(&t, &all());
+    assert!(common::ids(&l).is_empty(), "{:?}", common::ids(&l));
+    let says = |file: &str, words: &str| {
+        l.diagnostics.iter().any(|d| {
+            d.code == Code::Misplaced
+                && d.severity == Severity::Warning
+                && d.file_path.ends_with(file)
+                && d.message.contains(words)
+        })
+    };
+    for (file, words) in [
+        (
+            ".github/copilot-instructions",
+            "move its files to .github/instructions/",
+        ),
+        (
+            ".github/instructions/api.md",
+            "rename it to api.instructions.md",
+        ),
+        (".devin/rules", "move it to .devin/rules/rules.md"),
+        (".cursor/rules/style.md", "rename it to style.mdc"),
+        (".kiro/steerings", "Kiro reads .kiro/steering/"),
+        ("packages/web/AGENT.md", "AGENTS.md"),
+    ] {
+        assert!(says(file, words), "{file}: {words}\n{:#?}", l.diagnostics);
+    }
+    // Only the sources read are looked at.
+    let l = load(&t, &[Format::Wave, Format::Claude]);
+    assert!(
+        !l.diagnostics.iter().any(|d| d.code == Code::Misplaced),
+        "{:?}",
+        l.diagnostics
+    );
+}

@@ -18,6 +18,22 @@ pub const AGENTS_MD_FILE_NAMES: [&str; 2] = ["AGENTS.override.md", "AGENTS.md"];
 /// (`CLAUDE.local.md` is the personal, git-ignored one).
 pub const CLAUDE_MEMORY_NAMES: [&str; 2] = ["CLAUDE.md", "CLAUDE.local.md"];
 
+/// The subfolders of `.clinerules` Cline does not read as rules, with what
+/// they are to Cline (Cline's loader, `cline-rules.ts`:
+/// [`crate::formats::cline`]).
+pub const CLINE_NOT_RULES: [(&str, &str); 3] = [
+    (
+        "workflows",
+        "Cline's workflows, run as slash commands (/name.md), not rules",
+    ),
+    ("hooks", "Cline's hook scripts, not rules"),
+    ("skills", "Cline's skills, loaded when invoked, not rules"),
+];
+
+/// Gemini CLI's default context file name (`context.fileName` may name
+/// others: [`crate::formats::gemini`]).
+pub const GEMINI_FILE_NAME: &str = "GEMINI.md";
+
 /// Copilot's file that always applies (`.github/copilot-instructions.md`).
 pub const COPILOT_REPOSITORY_FILE: &str = "copilot-instructions.md";
 
@@ -139,7 +155,7 @@ impl Format {
     /// as the tool reads it (Cline's `workflows`, `hooks`, `skills`).
     pub fn not_rules(self, dir_name: &str) -> Option<&'static str> {
         match self {
-            Format::Cline => crate::formats::cline::NOT_RULES
+            Format::Cline => CLINE_NOT_RULES
                 .iter()
                 .find(|(n, _)| *n == dir_name)
                 .map(|(_, why)| *why),
@@ -175,7 +191,7 @@ impl Format {
             Format::Continue
         } else if Format::AgentsMd.is_rule_file(path) {
             Format::AgentsMd
-        } else if name == crate::formats::gemini::DEFAULT_FILE_NAME {
+        } else if name == GEMINI_FILE_NAME {
             Format::Gemini
         } else if CLAUDE_MEMORY_NAMES.contains(&name.as_str()) {
             Format::Claude

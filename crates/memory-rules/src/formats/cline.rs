@@ -38,17 +38,6 @@ use crate::rule::Metadata;
 
 const KEYS: [&str; 1] = ["paths"];
 
-/// The subfolders of `.clinerules` Cline does not read as rules, with what
-/// they are to Cline.
-pub const NOT_RULES: [(&str, &str); 3] = [
-    (
-        "workflows",
-        "Cline's workflows, run as slash commands (/name.md), not rules",
-    ),
-    ("hooks", "Cline's hook scripts, not rules"),
-    ("skills", "Cline's skills, loaded when invoked, not rules"),
-];
-
 /// Cline's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
     if meta.paths.is_some() {

@@ -18,7 +18,7 @@ use crate::rule::Metadata;
 use std::path::Path;
 
 /// Gemini CLI's default context file name.
-pub const DEFAULT_FILE_NAME: &str = "GEMINI.md";
+pub use crate::format::GEMINI_FILE_NAME as DEFAULT_FILE_NAME;
 
 /// Gemini CLI's name for how a context file applies.
 pub fn kind(meta: &Metadata) -> &'static str {
@@ -35,9 +35,12 @@ pub fn kind(meta: &Metadata) -> &'static str {
 pub fn context_file_names(root: &Path) -> (Vec<String>, Option<Diagnostic>) {
     let path = root.join(".gemini").join("settings.json");
     let default = || vec![DEFAULT_FILE_NAME.to_string()];
-    let text = match crate::discover::read(&path) {
-        Ok(t) => t,
-        Err(_) => return (default(), None),
+    // Read as a rule file is (at most its size limit; a larger one is not
+    // read), without the discovery's reader, which sits above the formats.
+    let limit = crate::limits::MAX_RULE_BYTES;
+    let text = match crate::fs::read_prefix(&path, limit + 1) {
+        Ok(t) if t.len() as u64 <= limit => t,
+        _ => return (default(), None),
     };
     let value: serde_json::Value = match serde_json::from_str(&strip_json_comments(&text)) {
         Ok(v) => v,

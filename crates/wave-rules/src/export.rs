@@ -474,7 +474,8 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
     }
     let _ = writeln!(
         out.stdout,
-        "{written} rules {}imported into .wave/rules{}{}",
+        "{written} {} {}imported into .wave/rules{}{}",
+        if written == 1 { "rule" } else { "rules" },
         if args.dry_run { "would be " } else { "" },
         if folded > 0 {
             format!("; {folded} folded into another")

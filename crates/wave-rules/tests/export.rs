@@ -435,3 +435,38 @@ fn import_from_several_tools_folds_copies_and_names_what_it_overrides() {
     }
     assert!(!r.stdout.contains("-2.md"), "{}", r.stdout);
 }
+
+/// A `CLAUDE.md` that is only `@AGENTS.md`, and a `.claude/rules/CLAUDE.md`
+/// that repeats `AGENTS.md`: `--sources all` reads one rule, so export
+/// writes it once, and import copies the imported text (never the line
+/// "@AGENTS.md"), once.
+#[test]
+fn a_copied_and_an_imported_memory_file_are_exported_and_imported_once() {
+    let t = Tree::new();
+    let agents = "# Agents\n\nRun the tests with make test.\n";
+    t.write("AGENTS.md", agents);
+    t.write("CLAUDE.md", "@AGENTS.md\n");
+    t.write(".claude/rules/CLAUDE.md", agents);
+    let r = t.run(&["--sources", "all", "export", "--to", "cursor", "--dry-run"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout.matches("would create .cursor/rules/").count(),
+        1,
+        "{}",
+        r.stdout
+    );
+    let r = t.run(&["import", "--from", "claude,agents-md"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("1 rule imported into .wave/rules"),
+        "{}",
+        r.stdout
+    );
+    let imported: Vec<String> = std::fs::read_dir(t.work().join(".wave/rules"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(imported.len(), 1, "{imported:?}");
+    assert!(imported[0].contains("make test"), "{}", imported[0]);
+    assert!(!imported[0].contains("@AGENTS.md"), "{}", imported[0]);
+}

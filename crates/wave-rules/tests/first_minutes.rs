@@ -546,3 +546,37 @@ fn other_tools_files_are_named_with_the_commands_to_use_them() {
     assert_eq!(count("windsurf", ".windsurf/rules"), 1);
     assert_eq!(v["rules"], 5);
 }
+
+/// `--sources claude` reads the project's `CLAUDE.md` (Claude Code's memory
+/// file), and `match` gives its reason in Claude Code's words, not
+/// AGENTS.md's; a `CLAUDE.md` that is a link to the `AGENTS.md` beside it is
+/// one rule when both sources are read.
+#[test]
+fn claude_md_is_claude_codes_own_file() {
+    let t = Tree::made();
+    let w = t.workdir();
+    std::fs::write(w.join("AGENTS.md"), "Run make test.").unwrap();
+    std::fs::write(w.join("CLAUDE.md"), "Use pnpm.").unwrap();
+    let r = t.run(&["--sources", "claude", "match", "--all", "src/a.ts"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("claude:CLAUDE.md"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Claude Code: memory file"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("AGENTS.md"), "{}", r.stdout);
+    #[cfg(unix)]
+    {
+        std::fs::remove_file(w.join("CLAUDE.md")).unwrap();
+        std::os::unix::fs::symlink("AGENTS.md", w.join("CLAUDE.md")).unwrap();
+        let v = json(&t.run(&["--sources", "claude,agents-md", "list", "--json"]));
+        let ids: Vec<&str> = v["rules"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{v}"))
+            .iter()
+            .map(|r| r["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids.len(), 1, "{ids:?}");
+    }
+}

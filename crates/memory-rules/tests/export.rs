@@ -195,6 +195,31 @@ fn every_target_keeps_the_meaning_or_says_what_it_lost() {
     assert!(sql(Target::Cline).skipped);
     assert!(sql(Target::Claude).skipped);
     assert!(sql(Target::AgentsMd).skipped);
+    // A rule whose paths cannot go into a combined file: each target's note
+    // names its own file (GEMINI.md's used to say AGENTS.md).
+    let ts = |t: Target| {
+        plan.notes
+            .iter()
+            .find(|n| n.target == t && n.rule == "ts.md")
+            .unwrap_or_else(|| panic!("{t}: no note for ts.md"))
+            .message
+            .clone()
+    };
+    assert!(
+        ts(Target::AgentsMd).contains("DIR/AGENTS.md"),
+        "{}",
+        ts(Target::AgentsMd)
+    );
+    assert!(
+        ts(Target::Gemini).contains("DIR/GEMINI.md"),
+        "{}",
+        ts(Target::Gemini)
+    );
+    assert!(
+        !ts(Target::Gemini).contains("AGENTS.md"),
+        "{}",
+        ts(Target::Gemini)
+    );
 }
 
 #[test]

@@ -470,3 +470,42 @@ fn near_misses_name_the_move_that_fixes_them() {
         l.diagnostics
     );
 }
+
+/// An import that leads outside the project (`@../team/style.md`, a link
+/// to another folder) is not read, with an `import` warning naming where it
+/// leads and how to allow it; allowed, it is read. A missing import stays
+/// text, as both tools leave it.
+#[test]
+fn an_import_outside_the_project_is_refused_unless_allowed() {
+    let t = Tree::new();
+    let w = t.workdir();
+    t.write(
+        w.join("CLAUDE.md"),
+        "Project notes.\n\n@../team/style.md\n@docs/missing.md\n",
+    );
+    let team = t.write(t.tmp.path().join("team/style.md"), "Team style.\n");
+    let l = load(&t, &[Format::Claude]);
+    assert_eq!(active(&l, &[]), ["claude:CLAUDE.md"]);
+    let d = l
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::Import && d.message.contains("outside the project"))
+        .unwrap_or_else(|| panic!("{:#?}", l.diagnostics));
+    assert_eq!(d.severity, Severity::Warning);
+    assert!(d.message.contains("--allow-dir"), "{}", d.message);
+    assert!(!l
+        .rules
+        .rules()
+        .iter()
+        .any(|r| r.content.contains("Team style")));
+    let mut config = Config::named(t.workdir(), t.home(), &[Format::Claude]);
+    config.allow_dirs = vec![team.parent().unwrap().to_path_buf()];
+    let l = memory_rules::load(&config);
+    assert_eq!(
+        active(&l, &[]),
+        ["claude:CLAUDE.md", "claude:CLAUDE.md@../team/style.md"]
+    );
+    assert!(rule(&l, "claude:CLAUDE.md")
+        .content
+        .contains("@docs/missing.md"));
+}

@@ -33,6 +33,7 @@ pub mod conversations;
 pub mod diagnostic;
 pub mod discover;
 pub mod event;
+mod fold;
 pub mod format;
 pub mod formats;
 pub mod frontmatter;

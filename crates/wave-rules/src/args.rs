@@ -29,7 +29,7 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "SPEC", value_parser = SourceArg::parse)]
     pub source: Vec<SourceArg>,
     /// Which agents' rules to read, by name: wave, claude, cursor, copilot,
-    /// windsurf, kiro, cline, continue, agents-md, rules-yaml, or all; each at
+    /// windsurf, kiro, cline, continue, agents-md, gemini, rules-yaml, or all; each at
     /// its tool's own places [default: claude,wave, what the agent SDK reads]
     #[arg(
         long,
@@ -499,7 +499,7 @@ pub struct ExportArgs {
 #[derive(Args, Debug)]
 pub struct ImportArgs {
     /// The agents whose rule files to convert: cursor, copilot, windsurf,
-    /// kiro, cline, continue, claude, agents-md, rules-yaml, or all
+    /// kiro, cline, continue, claude, agents-md, gemini, rules-yaml, or all
     #[arg(
         long,
         value_name = "NAME[,NAME...]",

@@ -55,6 +55,7 @@ pub mod source;
 mod stamp;
 pub mod suggest;
 pub use stamp::{Stamp, RACY_WINDOW};
+pub mod tokens;
 pub mod topics;
 
 pub use diagnostic::{Code, Diagnostic, Severity};

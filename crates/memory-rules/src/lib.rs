@@ -29,6 +29,7 @@
 //! ```
 
 pub mod context;
+pub mod delivery_log;
 pub mod diagnostic;
 pub mod discover;
 pub mod format;

@@ -32,7 +32,8 @@ pub fn run(env: &Env, args: &ReportArgs) -> Output {
     let json = serde_json::to_string(&report).unwrap_or_else(|_| "null".into());
     if let Some(path) = &args.out {
         let page = html::page(&json, &report);
-        let path = env.config.workdir.join(path);
+        // Relative to the current directory, as an output file is.
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
         let write = path
             .parent()
             .map_or(Ok(()), std::fs::create_dir_all)

@@ -79,11 +79,8 @@ pub struct RuleRow {
     pub bytes: u64,
     /// The version the delivery log names (a hash of id and text).
     pub version: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub topics: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Files of the tree it governs: every file for an always-on rule, the
     /// files its `paths` match for a path rule, none otherwise.

@@ -376,7 +376,7 @@ function draw(app, R) {
     for (const p of R.problems) {
       body.append(h('tr', { 'data-kind': p.kind }, h('td', { class: 'sev-' + p.severity, text: p.severity }), h('td', { text: p.kind }), h('td', { class: 'mono', text: p.file + (p.line ? ':' + p.line : '') }), h('td', { text: p.message }), h('td', {}, p.rules.map((r) => ruleButton(r)))))
     }
-    app.append(h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, h('th', { text: 'Severity' }), h('th', { text: 'Kind' }), h('th', { text: 'Where' }), h('th', { text: 'What' }), h('th', { text: 'Rules' }))), body)))
+    app.append(h('div', { class: 'scroll' }, h('table', { id: 'problems-table' }, h('thead', {}, h('tr', {}, h('th', { text: 'Severity' }), h('th', { text: 'Kind' }), h('th', { text: 'Where' }), h('th', { text: 'What' }), h('th', { text: 'Rules' }))), body)))
   }
 
   // ---- agents ----

@@ -417,7 +417,7 @@ function draw(app, R) {
     for (const [id, times, tokens] of S.gone) byRule.append(h('tr', {}, h('td', { class: 'mono muted', text: id + ' (no longer loaded)' }), h('td', { class: 'num', text: fmt(times) }), h('td', { class: 'num', text: fmt(tokens) })))
     app.append(h('h3', { text: 'Rules by tokens delivered' }), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, h('th', { text: 'Rule' }), h('th', { class: 'num', text: 'Times given' }), h('th', { text: 'Tokens' }))), byRule)))
     const ses = h('tbody')
-    for (const s of S.sessions) {
+    for (const s of S.sessions.slice().sort((a, b) => b.rules - a.rules || b.tokens - a.tokens || b.last - a.last)) {
       ses.append(h('tr', { 'data-session': s.session }, h('td', { class: 'mono', text: s.session }), h('td', { text: s.agent }), h('td', { text: when(s.first) }), h('td', { text: when(s.last) }), h('td', { class: 'num', text: fmt(s.deliveries) }), h('td', { class: 'num', text: fmt(s.rules) }), h('td', { class: 'num', text: fmt(s.tokens) })))
     }
     app.append(h('h3', { text: 'Sessions by rules given' }), h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, h('th', { text: 'Session' }), h('th', { text: 'Agent' }), h('th', { text: 'First' }), h('th', { text: 'Last' }), h('th', { class: 'num', text: 'Deliveries' }), h('th', { class: 'num', text: 'Rules' }), h('th', { class: 'num', text: 'Tokens' }))), ses)))

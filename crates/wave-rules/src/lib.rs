@@ -24,6 +24,7 @@ mod list;
 mod log;
 mod matching;
 pub mod mcp;
+mod packs;
 mod report;
 mod setup;
 pub(crate) mod validate;
@@ -111,6 +112,7 @@ where
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
         },
+        Command::Packs(a) => packs::run(&env, a),
         Command::Export(a) => export::run(&env, a),
         Command::Insight(InsightCommand::Report(a)) => report::run(&env, a),
         Command::Insight(InsightCommand::Log(a)) => log::run(&env, a),

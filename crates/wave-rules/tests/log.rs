@@ -19,14 +19,27 @@ fn project() -> tempfile::TempDir {
     let rules = w.join(".wave/rules");
     std::fs::create_dir_all(&rules).unwrap();
     std::fs::write(rules.join("always.md"), "Be brief.").unwrap();
-    std::fs::write(rules.join("ts.md"), "---\npaths: \"src/**/*.ts\"\n---\nUse strict TypeScript.").unwrap();
-    std::fs::write(rules.join("sql.md"), "---\ntopics: [sql]\n---\nNo SELECT *.").unwrap();
+    std::fs::write(
+        rules.join("ts.md"),
+        "---\npaths: \"src/**/*.ts\"\n---\nUse strict TypeScript.",
+    )
+    .unwrap();
+    std::fs::write(
+        rules.join("sql.md"),
+        "---\ntopics: [sql]\n---\nNo SELECT *.",
+    )
+    .unwrap();
     t
 }
 
 fn log_lines(state: &Path) -> Vec<Value> {
     let mut out = Vec::new();
-    for name in ["deliveries.3.jsonl", "deliveries.2.jsonl", "deliveries.1.jsonl", "deliveries.jsonl"] {
+    for name in [
+        "deliveries.3.jsonl",
+        "deliveries.2.jsonl",
+        "deliveries.1.jsonl",
+        "deliveries.jsonl",
+    ] {
         let Ok(text) = std::fs::read_to_string(state.join("log").join(name)) else {
             continue;
         };
@@ -40,9 +53,15 @@ fn log_lines(state: &Path) -> Vec<Value> {
 /// The rule ids in the hook's answer (`[id] text` entries).
 fn answered(stdout: &str) -> Vec<String> {
     let v: Value = serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
-    let text = v["hookSpecificOutput"]["additionalContext"].as_str().unwrap_or("");
+    let text = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or("");
     text.lines()
-        .filter_map(|l| l.strip_prefix('[').and_then(|r| r.split_once(']')).map(|(id, _)| id.to_string()))
+        .filter_map(|l| {
+            l.strip_prefix('[')
+                .and_then(|r| r.split_once(']'))
+                .map(|(id, _)| id.to_string())
+        })
         .collect()
 }
 
@@ -56,15 +75,39 @@ fn the_log_says_what_each_hook_event_gave() {
     let w = p.path();
     let state = tempfile::tempdir().unwrap();
     let input = |v: Value| v.to_string().into_bytes();
-    let (out, err, code) = hook_run(w, state.path(), &["hook", "SessionStart"], &input(serde_json::json!({"session_id": "s1", "source": "startup", "cwd": w})));
+    let (out, err, code) = hook_run(
+        w,
+        state.path(),
+        &["hook", "SessionStart"],
+        &input(serde_json::json!({"session_id": "s1", "source": "startup", "cwd": w})),
+    );
     assert_eq!(code, 0, "{err}");
     assert_eq!(answered(&out), ["always.md"]);
-    let (out, _, _) = hook_run(w, state.path(), &["hook", "UserPromptSubmit"], &input(serde_json::json!({"session_id": "s1", "prompt": "fix the sql", "cwd": w})));
+    let (out, _, _) = hook_run(
+        w,
+        state.path(),
+        &["hook", "UserPromptSubmit"],
+        &input(serde_json::json!({"session_id": "s1", "prompt": "fix the sql", "cwd": w})),
+    );
     assert_eq!(answered(&out), ["sql.md"]);
-    let (out, _, _) = hook_run(w, state.path(), &["hook", "PostToolUse"], &input(serde_json::json!({"session_id": "s1", "tool_name": "Read", "tool_input": {"file_path": "src/a.ts"}, "cwd": w})));
+    let (out, _, _) = hook_run(
+        w,
+        state.path(),
+        &["hook", "PostToolUse"],
+        &input(
+            serde_json::json!({"session_id": "s1", "tool_name": "Read", "tool_input": {"file_path": "src/a.ts"}, "cwd": w}),
+        ),
+    );
     assert_eq!(answered(&out), ["ts.md"]);
     // Nothing new: nothing given, nothing logged.
-    let (out, _, _) = hook_run(w, state.path(), &["hook", "PostToolUse"], &input(serde_json::json!({"session_id": "s1", "tool_name": "Read", "tool_input": {"file_path": "src/b.ts"}, "cwd": w})));
+    let (out, _, _) = hook_run(
+        w,
+        state.path(),
+        &["hook", "PostToolUse"],
+        &input(
+            serde_json::json!({"session_id": "s1", "tool_name": "Read", "tool_input": {"file_path": "src/b.ts"}, "cwd": w}),
+        ),
+    );
     assert_eq!(out, "");
     let log = log_lines(state.path());
     let summary: Vec<(String, Vec<String>, u64)> = log
@@ -72,7 +115,12 @@ fn the_log_says_what_each_hook_event_gave() {
         .map(|d| {
             (
                 d["event"].as_str().unwrap().to_string(),
-                d["rules"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_string()).collect(),
+                d["rules"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| r["id"].as_str().unwrap().to_string())
+                    .collect(),
                 d["tokens"].as_u64().unwrap(),
             )
         })
@@ -80,15 +128,32 @@ fn the_log_says_what_each_hook_event_gave() {
     assert_eq!(
         summary,
         [
-            ("start:startup".to_string(), vec!["always.md".to_string()], tokens("always.md", "Be brief.")),
-            ("prompt".to_string(), vec!["sql.md".to_string()], tokens("sql.md", "No SELECT *.")),
-            ("tool-done".to_string(), vec!["ts.md".to_string()], tokens("ts.md", "Use strict TypeScript.")),
+            (
+                "start:startup".to_string(),
+                vec!["always.md".to_string()],
+                tokens("always.md", "Be brief.")
+            ),
+            (
+                "prompt".to_string(),
+                vec!["sql.md".to_string()],
+                tokens("sql.md", "No SELECT *.")
+            ),
+            (
+                "tool-done".to_string(),
+                vec!["ts.md".to_string()],
+                tokens("ts.md", "Use strict TypeScript.")
+            ),
         ]
     );
     for d in &log {
         assert_eq!(d["session"], "s1");
         assert_eq!(d["agent"], "claude");
-        assert_eq!(Path::new(d["project"].as_str().unwrap()).canonicalize().unwrap(), w.canonicalize().unwrap());
+        assert_eq!(
+            Path::new(d["project"].as_str().unwrap())
+                .canonicalize()
+                .unwrap(),
+            w.canonicalize().unwrap()
+        );
         assert_eq!(d["rules"][0]["version"].as_str().unwrap().len(), 16);
         let line = d.to_string();
         for secret in ["Be brief", "fix the sql", "SELECT", "strict"] {
@@ -115,7 +180,14 @@ fn two_hooks_at_once_lose_no_line() {
     let state = tempfile::tempdir().unwrap();
     // Warm the rules cache and the token cache once, so the hooks below race
     // on the log alone.
-    hook_run(w, state.path(), &["hook", "SessionStart"], serde_json::json!({"session_id": "warm", "cwd": w}).to_string().as_bytes());
+    hook_run(
+        w,
+        state.path(),
+        &["hook", "SessionStart"],
+        serde_json::json!({"session_id": "warm", "cwd": w})
+            .to_string()
+            .as_bytes(),
+    );
     const N: usize = 24;
     let children: Vec<_> = (0..N)
         .map(|i| {
@@ -134,14 +206,22 @@ fn two_hooks_at_once_lose_no_line() {
             c.stdin
                 .take()
                 .unwrap()
-                .write_all(serde_json::json!({"session_id": format!("s{i}"), "cwd": w}).to_string().as_bytes())
+                .write_all(
+                    serde_json::json!({"session_id": format!("s{i}"), "cwd": w})
+                        .to_string()
+                        .as_bytes(),
+                )
                 .unwrap();
             c
         })
         .collect();
     for c in children {
         let out = c.wait_with_output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let mut sessions: Vec<String> = log_lines(state.path())
         .iter()
@@ -172,17 +252,34 @@ fn a_full_log_rotates_without_blocking_a_hook() {
         .unwrap();
     held.lock().unwrap();
     let start = |session: &str| {
-        hook_run(w, state.path(), &["hook", "SessionStart"], serde_json::json!({"session_id": session, "cwd": w}).to_string().as_bytes())
+        hook_run(
+            w,
+            state.path(),
+            &["hook", "SessionStart"],
+            serde_json::json!({"session_id": session, "cwd": w})
+                .to_string()
+                .as_bytes(),
+        )
     };
     let (out, err, code) = start("s1");
-    assert_eq!((code, answered(&out)), (0, vec!["always.md".to_string()]), "{err}");
+    assert_eq!(
+        (code, answered(&out)),
+        (0, vec!["always.md".to_string()]),
+        "{err}"
+    );
     // The hook answered and logged; the rotation was left to the holder.
     assert!(!dir.join("deliveries.1.jsonl").exists());
     assert_eq!(log_lines(state.path()).len(), 1);
     held.unlock().unwrap();
     start("s2");
-    assert!(dir.join("deliveries.1.jsonl").exists(), "rotated once the lock was free");
-    let sessions: Vec<Value> = log_lines(state.path()).iter().map(|d| d["session"].clone()).collect();
+    assert!(
+        dir.join("deliveries.1.jsonl").exists(),
+        "rotated once the lock was free"
+    );
+    let sessions: Vec<Value> = log_lines(state.path())
+        .iter()
+        .map(|d| d["session"].clone())
+        .collect();
     assert_eq!(sessions, ["s1", "s2"]);
 }
 
@@ -204,9 +301,16 @@ fn the_log_is_off_with_one_setting() {
     c.stdin
         .take()
         .unwrap()
-        .write_all(serde_json::json!({"session_id": "s1", "cwd": w}).to_string().as_bytes())
+        .write_all(
+            serde_json::json!({"session_id": "s1", "cwd": w})
+                .to_string()
+                .as_bytes(),
+        )
         .unwrap();
     let out = c.wait_with_output().unwrap();
-    assert_eq!(answered(&String::from_utf8(out.stdout).unwrap()), ["always.md"]);
+    assert_eq!(
+        answered(&String::from_utf8(out.stdout).unwrap()),
+        ["always.md"]
+    );
     assert!(!state.path().join("log").exists());
 }

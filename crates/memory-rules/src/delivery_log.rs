@@ -108,7 +108,7 @@ pub struct Given {
 
 /// Who delivered, in which conversation, at which event, for which project.
 #[derive(Clone, Copy, Debug)]
-pub struct Origin<'a> {
+pub struct Sender<'a> {
     pub agent: &'a str,
     pub session: &'a str,
     pub event: &'a str,
@@ -135,8 +135,8 @@ pub struct Delivery {
 }
 
 impl Delivery {
-    /// A delivery of `rules`, now, by `origin` (tokens not counted yet).
-    pub fn of(rules: &[&Rule], origin: &Origin) -> Delivery {
+    /// A delivery of `rules`, now, by `sender` (tokens not counted yet).
+    pub fn of(rules: &[&Rule], sender: &Sender) -> Delivery {
         let given: Vec<Given> = rules
             .iter()
             .map(|r| Given {
@@ -147,10 +147,10 @@ impl Delivery {
             .collect();
         Delivery {
             time: now_ms(),
-            session: origin.session.to_string(),
-            agent: origin.agent.to_string(),
-            event: origin.event.to_string(),
-            project: origin.project.to_string(),
+            session: sender.session.to_string(),
+            agent: sender.agent.to_string(),
+            event: sender.event.to_string(),
+            project: sender.project.to_string(),
             tokens: 0,
             rules: given,
         }
@@ -313,20 +313,20 @@ impl DeliveryLog {
         self.dir.join(format!("deliveries.{n}.jsonl"))
     }
 
-    /// Appends the delivery of `rules` (indices into `set`) by `origin`,
+    /// Appends the delivery of `rules` (indices into `set`) by `sender`,
     /// unless the log is off ([`enabled`]) or nothing was delivered.
-    pub fn record(&self, set: &RuleSet, rules: &[usize], origin: &Origin) -> io::Result<()> {
+    pub fn record(&self, set: &RuleSet, rules: &[usize], sender: &Sender) -> io::Result<()> {
         let given: Vec<&Rule> = rules.iter().filter_map(|&i| set.rules().get(i)).collect();
-        self.record_rules(&given, origin)
+        self.record_rules(&given, sender)
     }
 
     /// [`DeliveryLog::record`] for rules given as references.
-    pub fn record_rules(&self, rules: &[&Rule], origin: &Origin) -> io::Result<()> {
+    pub fn record_rules(&self, rules: &[&Rule], sender: &Sender) -> io::Result<()> {
         if rules.is_empty() || !enabled() {
             return Ok(());
         }
         std::fs::create_dir_all(&self.dir)?;
-        let mut delivery = Delivery::of(rules, origin);
+        let mut delivery = Delivery::of(rules, sender);
         delivery.count_tokens(rules, &self.dir);
         self.append(&delivery)
     }
@@ -649,13 +649,13 @@ mod tests {
             metadata: Default::default(),
             format: crate::Format::Wave,
         };
-        let origin = Origin {
+        let sender = Sender {
             agent: "claude",
             session: "s1",
             event: "start",
             project: "/p",
         };
-        log.record_rules(&[&rule], &origin).unwrap();
+        log.record_rules(&[&rule], &sender).unwrap();
         let cache = std::fs::read_to_string(log.dir().join("tokens.json")).unwrap();
         let version = crate::session::rule_version(&rule);
         let tokens = crate::tokens::rule_tokens(&rule) as u64;
@@ -666,7 +666,7 @@ mod tests {
             format!("{{\"{version}\":77}}"),
         )
         .unwrap();
-        log.record_rules(&[&rule, &rule], &origin).unwrap();
+        log.record_rules(&[&rule, &rule], &sender).unwrap();
         let read = log.read(&Filter::default()).deliveries;
         assert_eq!(read.len(), 2);
         assert_eq!(read[0].tokens, tokens);

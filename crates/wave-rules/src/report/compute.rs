@@ -153,6 +153,8 @@ fn row(r: &Rule, workdir: &Path) -> RuleRow {
         id: r.id.clone(),
         scope: r.scope.as_str(),
         format: r.format.as_str(),
+        pack: r.origin.pack.clone(),
+        locked: r.origin.locked,
         file: display::show(&r.file_path, workdir),
         kind: r.metadata.activation_kind(),
         priority: r.priority(),

@@ -68,6 +68,10 @@ pub struct RuleRow {
     pub id: String,
     pub scope: &'static str,
     pub format: &'static str,
+    /// The pack it comes from (`@acme/rules@2.3.1`), if any.
+    pub pack: Option<String>,
+    /// A policy rule: nothing replaces or disables it.
+    pub locked: bool,
     /// The rule's file, relative to the root when under it.
     pub file: String,
     /// `always`, `paths`, `topics`, `paths+topics`, `on-request`, `manual`, ...

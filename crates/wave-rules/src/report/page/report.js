@@ -345,7 +345,7 @@ function draw(app, R) {
       h('h3', { class: 'mono', text: r.id }),
       h('dl', { class: 'facts' },
         h('dt', { text: 'File' }), h('dd', { class: 'mono', text: r.file }),
-        h('dt', { text: 'Scope, format' }), h('dd', { text: `${r.scope}, ${r.format}` }),
+        h('dt', { text: 'Scope, format' }), h('dd', { text: `${r.scope}, ${r.format}` + (r.pack ? `, from ${r.pack}` : '') + (r.locked ? ' (policy: locked)' : '') }),
         h('dt', { text: 'Activation' }), h('dd', { text: r.kind }),
         h('dt', { text: 'Tokens' }), h('dd', { 'data-rule-field': 'tokens', text: `${fmt(r.tokens)} (${fmt(r.bytes)} bytes)` }),
         h('dt', { text: 'Files governed' }), h('dd', { 'data-rule-field': 'reach', text: `${fmt(r.reach)} of ${fmt(T.files)}` }),

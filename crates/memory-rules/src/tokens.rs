@@ -35,13 +35,13 @@ fn encoder() -> Option<&'static tiktoken_rs::CoreBPE> {
         .as_ref()
 }
 
-/// Builds the encoder on another thread (where there are threads), so the
+/// Builds the encoder on another thread (not on WebAssembly), so the
 /// first [`count`] does not wait for it as long.
 pub fn warm() {
     if ENCODER.get().is_some() {
         return;
     }
-    #[cfg(not(target_os = "wasi"))]
+    #[cfg(not(target_family = "wasm"))]
     {
         let _ = std::thread::Builder::new()
             .name("tokenizer".into())

@@ -36,15 +36,20 @@ pub fn build(env: &Env, options: &Options) -> Report {
     // The encoder builds while the tree is walked and the rules load.
     tokens::warm();
     let workdir = env.config.workdir.clone();
-    let (loaded, walked) = std::thread::scope(|s| {
-        let walking = s.spawn(|| walk::walk(&workdir));
-        let loaded = env.load();
-        let walked = walking.join().unwrap_or_else(|_| walk::Walked {
-            files: Vec::new(),
-            truncated: Some("the walk failed".into()),
-        });
-        (loaded, walked)
-    });
+    // The walk and the load at once, where there are threads to spare.
+    let (loaded, walked) = if cfg!(target_family = "wasm") {
+        (env.load(), walk::walk(&workdir))
+    } else {
+        std::thread::scope(|s| {
+            let walking = s.spawn(|| walk::walk(&workdir));
+            let loaded = env.load();
+            let walked = walking.join().unwrap_or_else(|_| walk::Walked {
+                files: Vec::new(),
+                truncated: Some("the walk failed".into()),
+            });
+            (loaded, walked)
+        })
+    };
     let set: &RuleSet = &loaded.rules;
     let rules = set.rules();
     let files = &walked.files;

@@ -111,6 +111,8 @@ pub struct Given {
 pub struct Sender<'a> {
     pub agent: &'a str,
     pub session: &'a str,
+    /// The subagent's conversation inside the session, if it is one.
+    pub subagent: Option<&'a str>,
     pub event: &'a str,
     pub project: &'a str,
 }
@@ -122,6 +124,9 @@ pub struct Delivery {
     pub time: u64,
     /// The conversation's id, as the agent names it.
     pub session: String,
+    /// The subagent's id inside the session (a conversation of its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent: Option<String>,
     /// Who delivered: `claude`, `codex`, `gemini`, `copilot`, `cursor`,
     /// `opencode`, `mcp`, `ai-sdk`, `openai-agents`, `wave-agent`, ...
     pub agent: String,
@@ -148,6 +153,7 @@ impl Delivery {
         Delivery {
             time: now_ms(),
             session: sender.session.to_string(),
+            subagent: sender.subagent.map(str::to_string),
             agent: sender.agent.to_string(),
             event: sender.event.to_string(),
             project: sender.project.to_string(),
@@ -472,6 +478,7 @@ mod tests {
         Delivery {
             time: now_ms(),
             session: session.into(),
+            subagent: None,
             agent: "claude".into(),
             event: "start".into(),
             project: "/p".into(),
@@ -652,6 +659,7 @@ mod tests {
         let sender = Sender {
             agent: "claude",
             session: "s1",
+            subagent: None,
             event: "start",
             project: "/p",
         };

@@ -655,6 +655,7 @@ mod tests {
             content: "Use strict TypeScript.".into(),
             metadata: Default::default(),
             format: crate::Format::Wave,
+            origin: Default::default(),
         };
         let sender = Sender {
             agent: "claude",

@@ -95,6 +95,7 @@ mod tests {
             content: "Use strict TypeScript.".into(),
             metadata: Default::default(),
             format: crate::Format::Wave,
+            origin: Default::default(),
         };
         assert_eq!(
             rule_tokens(&rule),

@@ -128,7 +128,8 @@ pub struct Delivery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subagent: Option<String>,
     /// Who delivered: `claude`, `codex`, `gemini`, `copilot`, `cursor`,
-    /// `opencode`, `mcp`, `ai-sdk`, `openai-agents`, `wave-agent`, ...
+    /// `opencode`, `mcp`, `ai-sdk`, `openai-agents`, `sdk` (a
+    /// `RuleSession` that names no agent), or the name a road gives.
     pub agent: String,
     /// The event that delivered (the core event's name).
     pub event: String,

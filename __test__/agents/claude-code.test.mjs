@@ -117,7 +117,11 @@ test('Claude Code: rules reach the model once per session, MANDATORY on topic pr
   // The delivery log says what reached the model, event by event.
   const state = path.join(p.home, '.local/state/wave-rules')
   const log = assertLogMatches({ state, work: p.work, session, body: last, agent: 'claude', count })
-  assert.deepEqual([...new Set(log.map((d) => d.event))].sort(), ['prompt', 'start:startup', 'tool-done'])
+  assert.deepEqual([...new Set(log.map((d) => d.event))].sort(), ['prompt', 'start:startup', 'stop', 'tool-done'])
+  // The Stop hook's reminder: logged as often as the model got it, with the every-turn rule.
+  const stopped = log.filter((d) => d.event === 'stop')
+  assert.equal(stopped.length, count(last, 'Stop hook feedback:'))
+  assert.ok(stopped.every((d) => d.rules.map((r) => r.id).includes('review.md')), JSON.stringify(stopped))
 
   // Turn 2 (same session): the topic rule again, path rules not again.
   const t2 = await p.run(['-p', 'and the customer view READ:src/b.ts', '--resume', session])

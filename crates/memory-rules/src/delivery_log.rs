@@ -244,14 +244,27 @@ impl TokenCache {
     }
 
     fn get(&mut self, version: &str, rule: &Rule) -> u64 {
-        if let Some(&n) = self.counts.get(version) {
+        self.cached(version.to_string(), || crate::tokens::rule_tokens(rule))
+    }
+
+    /// The tokens of a line of text, cached by a hash of it.
+    fn get_text(&mut self, text: &str) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in text.bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.cached(format!("line:{h:016x}"), || crate::tokens::count(text))
+    }
+
+    fn cached(&mut self, key: String, count: impl FnOnce() -> usize) -> u64 {
+        if let Some(&n) = self.counts.get(&key) {
             return n;
         }
-        let n = crate::tokens::rule_tokens(rule) as u64;
+        let n = count() as u64;
         if self.counts.len() >= MAX_CACHED_TOKEN_COUNTS {
             self.counts.clear();
         }
-        self.counts.insert(version.to_string(), n);
+        self.counts.insert(key, n);
         self.changed = true;
         n
     }
@@ -325,6 +338,37 @@ impl DeliveryLog {
     pub fn record(&self, set: &RuleSet, rules: &[usize], sender: &Sender) -> io::Result<()> {
         let given: Vec<&Rule> = rules.iter().filter_map(|&i| set.rules().get(i)).collect();
         self.record_rules(&given, sender)
+    }
+
+    /// Appends a delivery of short lines about rules (the reminders a stop
+    /// gives: `(id, version, line)`), each counted by the tokens of its
+    /// line, unless the log is off or there is none.
+    pub fn record_lines(&self, lines: &[(&str, &str, &str)], sender: &Sender) -> io::Result<()> {
+        if lines.is_empty() || !enabled() {
+            return Ok(());
+        }
+        std::fs::create_dir_all(&self.dir)?;
+        let mut cache = TokenCache::read(&self.dir);
+        let rules: Vec<Given> = lines
+            .iter()
+            .map(|&(id, version, line)| Given {
+                id: id.to_string(),
+                version: version.to_string(),
+                tokens: cache.get_text(line),
+            })
+            .collect();
+        cache.save(&self.dir);
+        let delivery = Delivery {
+            time: now_ms(),
+            session: sender.session.to_string(),
+            subagent: sender.subagent.map(str::to_string),
+            agent: sender.agent.to_string(),
+            event: sender.event.to_string(),
+            project: sender.project.to_string(),
+            tokens: rules.iter().map(|g| g.tokens).sum(),
+            rules,
+        };
+        self.append(&delivery)
     }
 
     /// [`DeliveryLog::record`] for rules given as references.

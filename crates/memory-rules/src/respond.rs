@@ -377,13 +377,8 @@ impl<'a> Responder<'a> {
         given: impl Iterator<Item = &'g Given>,
         event: Option<&str>,
     ) {
-        let log = match &self.log {
-            LogPlace::Off => return,
-            LogPlace::At(log) => std::borrow::Cow::Borrowed(log),
-            LogPlace::Home => match &self.home {
-                Some(home) => std::borrow::Cow::Owned(DeliveryLog::for_home(home)),
-                None => return,
-            },
+        let Some(log) = self.log_place() else {
+            return;
         };
         let rules: Vec<&crate::Rule> = given
             .filter_map(|g| self.set.rules().get(g.index).filter(|r| r.id == g.id))
@@ -405,6 +400,48 @@ impl<'a> Responder<'a> {
             project: &project,
         };
         let _ = log.record_rules(&rules, &sender);
+    }
+
+    /// Where deliveries are logged: none when the log is off or no home
+    /// was given.
+    fn log_place(&self) -> Option<std::borrow::Cow<'_, DeliveryLog>> {
+        match &self.log {
+            LogPlace::Off => None,
+            LogPlace::At(log) => Some(std::borrow::Cow::Borrowed(log)),
+            LogPlace::Home => self
+                .home
+                .as_ref()
+                .map(|home| std::borrow::Cow::Owned(DeliveryLog::for_home(home))),
+        }
+    }
+
+    /// A stop's answer (`answer`, from [`Responder::respond`] on `session`)
+    /// reached the model: the `remind: every-turn` rules it named are
+    /// logged as a `stop` delivery, each with the tokens of its line. The
+    /// rule set is not needed (a stop reads none): the session keeps each
+    /// line and version.
+    pub fn commit_stop(&self, session: &Session, answer: &Answer) {
+        if answer.text.is_empty() || !matches!(answer.kind, EventKind::Stop { .. }) {
+            return;
+        }
+        let Some(log) = self.log_place() else {
+            return;
+        };
+        let lines: Vec<(&str, &str, &str)> = session
+            .sticky()
+            .iter()
+            .filter(|s| !s.version.is_empty())
+            .map(|s| (s.id.as_str(), s.version.as_str(), s.line.as_str()))
+            .collect();
+        let project = self.workdir.to_string_lossy();
+        let sender = Sender {
+            agent: &answer.agent,
+            session: &answer.conversation.session,
+            subagent: answer.conversation.subagent.as_deref(),
+            event: EventKind::Stop { repeated: false }.name(),
+            project: &project,
+        };
+        let _ = log.record_lines(&lines, &sender);
     }
 
     /// Some of an answer's reminders reached the model (the road sent these

@@ -1,8 +1,9 @@
 //! The delivery log as the hooks write it, real processes on real temp
 //! trees: what reached the agent is what the log says (ids, versions,
-//! tokens, event, agent, session), two hooks at once lose no line, a full log
-//! rotates without blocking a hook (another process holding the rotation),
-//! and `WAVE_RULES_LOG=off` writes nothing.
+//! tokens, event, agent, session; a stop's every-turn reminders too), two
+//! hooks at once lose no line, a full log rotates without blocking a hook
+//! (another process holding the rotation), and `WAVE_RULES_LOG=off` writes
+//! nothing.
 
 mod common;
 
@@ -171,6 +172,55 @@ fn the_log_says_what_each_hook_event_gave() {
     let text = String::from_utf8(shown.stdout).unwrap();
     assert!(text.contains("session s1 (claude"), "{text}");
     assert!(text.contains("3 deliveries, 3 rules"), "{text}");
+}
+
+#[test]
+fn a_stop_logs_the_every_turn_rules_it_reminds_of() {
+    let p = project();
+    let w = p.path();
+    std::fs::write(
+        w.join(".wave/rules/review.md"),
+        "---\npaths: \"src/**\"\nremind: every-turn\ndescription: Run the type checker.\n---\nRun tsc --noEmit before you finish.",
+    )
+    .unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let input = |v: Value| v.to_string().into_bytes();
+    let read = serde_json::json!({"session_id": "s1", "tool_name": "Read", "tool_input": {"file_path": "src/a.ts"}, "cwd": w});
+    hook_run(w, state.path(), &["hook", "PostToolUse"], &input(read));
+    let stop = |active: bool| {
+        hook_run(
+            w,
+            state.path(),
+            &["hook", "Stop"],
+            &input(serde_json::json!({"session_id": "s1", "stop_hook_active": active, "cwd": w})),
+        )
+    };
+    let (out, err, code) = stop(false);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[review.md] Run the type checker."), "{out}");
+    // The stop that follows ours gives nothing, and logs nothing.
+    let (again, _, _) = stop(true);
+    assert_eq!(again, "");
+    let log = log_lines(state.path());
+    let stops: Vec<&Value> = log.iter().filter(|d| d["event"] == "stop").collect();
+    assert_eq!(stops.len(), 1, "{log:?}");
+    let given = &stops[0]["rules"];
+    assert_eq!(given.as_array().unwrap().len(), 1, "{given}");
+    assert_eq!(given[0]["id"], "review.md");
+    let tool = log.iter().find(|d| d["event"] == "tool-done").unwrap();
+    let version = tool["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "review.md")
+        .unwrap()["version"]
+        .clone();
+    assert_eq!(given[0]["version"], version, "the version it was given in");
+    let line_tokens = memory_rules::tokens::count("[review.md] Run the type checker.") as u64;
+    assert_eq!(given[0]["tokens"], line_tokens);
+    assert_eq!(stops[0]["tokens"], line_tokens);
+    assert_eq!(stops[0]["session"], "s1");
+    assert_eq!(stops[0]["agent"], "claude");
 }
 
 #[test]

@@ -283,7 +283,7 @@ fn answer_without_rules(
         return;
     };
     let none = RuleSet::default();
-    let responder = Responder::new(&none, &env.config.workdir);
+    let responder = Responder::new(&none, &env.config.workdir).home(env.home_dir());
     if let EventKind::Stop { repeated } = event.kind {
         if repeated {
             return;
@@ -292,6 +292,10 @@ fn answer_without_rules(
             Ok(Some(mut session)) => {
                 let answer = responder.respond(&mut session, event);
                 emit(agent, action, &answer.text, out);
+                // Printed where this agent gives it to the model: logged.
+                if agent.delivers(action) {
+                    responder.commit_stop(&session, &answer);
+                }
             }
             Ok(None) => {}
             Err(problem) => warn(out, problem),

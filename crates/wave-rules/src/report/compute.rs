@@ -10,15 +10,10 @@ use crate::display;
 use crate::env::Env;
 use memory_rules::delivery_log::{self, DeliveryLog};
 use memory_rules::formats::export::{self, Target};
-use memory_rules::{tokens, Code, Rule, RuleSet, Severity};
+use memory_rules::{tokens, Rule, RuleSet};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-/// A rule whose paths match at least this share of the tree's files is
-/// reported as always-on in disguise...
-pub const NEARLY_ALL: f64 = 0.9;
-/// ...when the tree has at least this many files.
-pub const NEARLY_ALL_MIN_FILES: u64 = 20;
 /// `--check` lists at most this many files over the budget (and counts all).
 pub const MAX_CHECK_FILES_LISTED: usize = 20;
 /// Threads that match files at most.
@@ -612,15 +607,4 @@ fn check(report: &Report, file_set: &[u32], files: &[String], budget: u64) -> Ch
         over,
         files_over: n,
     }
-}
-
-/// A diagnostic's severity as the report names it.
-pub(crate) fn severity(s: Severity) -> &'static str {
-    s.as_str()
-}
-
-/// Whether a diagnostic is an override (a rule replaced by a later
-/// source's rule of the same id).
-pub(crate) fn is_override(code: Code) -> bool {
-    code == Code::Overridden
 }

@@ -3,14 +3,30 @@
 //! file, rules with the same text, topics that fire on common words and
 //! rules too large for a rules section.
 
-use super::compute::{is_override, severity, NEARLY_ALL, NEARLY_ALL_MIN_FILES};
 use super::model::{Problem, RuleRow};
 use crate::display;
 use memory_rules::limits::DEFAULT_RULES_BYTES;
 use memory_rules::topics::TopicMatcher;
-use memory_rules::{Diagnostic, RuleSet};
+use memory_rules::{Code, Diagnostic, RuleSet, Severity};
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// A rule whose paths match at least this share of the tree's files is
+/// reported as always-on in disguise...
+pub const NEARLY_ALL: f64 = 0.9;
+/// ...when the tree has at least this many files.
+pub const NEARLY_ALL_MIN_FILES: u64 = 20;
+
+/// A diagnostic's severity as the report names it.
+pub(crate) fn severity(s: Severity) -> &'static str {
+    s.as_str()
+}
+
+/// Whether a diagnostic is an override (a rule replaced by a later
+/// source's rule of the same id).
+pub(crate) fn is_override(code: Code) -> bool {
+    code == Code::Overridden
+}
 
 /// Words that occur in most prompts: the most frequent English words and the
 /// words people use in almost every request to a coding agent. A topic fires

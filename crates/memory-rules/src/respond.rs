@@ -331,12 +331,31 @@ impl<'a> Responder<'a> {
     /// recorded: [`Responder::commit_reminders`] and
     /// [`Responder::commit_ids`] come here too.
     pub fn commit(&self, session: &mut Session, answer: &Answer) {
+        self.commit_unlogged(session, answer);
+        self.log_answer(answer);
+    }
+
+    /// [`Responder::commit`] in two steps, for a road that holds a lock on
+    /// the session while it commits: the session's part here, under the
+    /// lock, and [`Responder::log_answer`] after it (counting a new rule
+    /// version's tokens builds the tokenizer, which must not keep another
+    /// hook of the same session waiting).
+    pub fn commit_unlogged(&self, session: &mut Session, answer: &Answer) {
         let given = answer
             .rules
             .iter()
             .chain(answer.reminders.iter().map(|r| &r.rule));
-        session.commit_given(given.clone().map(|g| (g.id.as_str(), g.version.as_str())));
+        session.commit_given(given.map(|g| (g.id.as_str(), g.version.as_str())));
         session.commit_flags(answer.starts, answer.regives);
+    }
+
+    /// The delivery log's part of [`Responder::commit`]: appends what the
+    /// answer gave.
+    pub fn log_answer(&self, answer: &Answer) {
+        let given = answer
+            .rules
+            .iter()
+            .chain(answer.reminders.iter().map(|r| &r.rule));
         self.record(answer, given, None);
     }
 

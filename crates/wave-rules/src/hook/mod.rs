@@ -227,15 +227,20 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     };
     let mut problems = Vec::new();
     let delivers = agent.delivers(action);
-    let text = store.update(&key, &mut problems, |session| {
+    let answer = store.update(&key, &mut problems, |session| {
         let answer = responder.respond(session, &event);
         // Printed on stdout, where this agent gives it to the model:
         // delivered. Where it does not, the rules stay due.
         if delivers {
-            responder.commit(session, &answer);
+            responder.commit_unlogged(session, &answer);
         }
-        answer.text
+        answer
     });
+    // Logged once the session's lock is released.
+    if delivers {
+        responder.log_answer(&answer);
+    }
+    let text = answer.text;
     if event.kind == EventKind::Start(Start::Startup) {
         store.clean_stale(&mut problems);
     }

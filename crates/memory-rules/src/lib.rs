@@ -30,6 +30,7 @@
 
 pub mod context;
 pub mod conversations;
+pub mod delivery_log;
 pub mod diagnostic;
 pub mod discover;
 pub mod event;
@@ -62,6 +63,7 @@ pub mod source;
 mod stamp;
 pub mod suggest;
 pub use stamp::{Stamp, RACY_WINDOW};
+pub mod tokens;
 pub mod topics;
 pub mod touched;
 

@@ -227,15 +227,20 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     };
     let mut problems = Vec::new();
     let delivers = agent.delivers(action);
-    let text = store.update(&key, &mut problems, |session| {
+    let answer = store.update(&key, &mut problems, |session| {
         let answer = responder.respond(session, &event);
         // Printed on stdout, where this agent gives it to the model:
         // delivered. Where it does not, the rules stay due.
         if delivers {
-            responder.commit(session, &answer);
+            responder.commit_unlogged(session, &answer);
         }
-        answer.text
+        answer
     });
+    // Logged once the session's lock is released.
+    if delivers {
+        responder.log_answer(&answer);
+    }
+    let text = answer.text;
     if event.kind == EventKind::Start(Start::Startup) {
         store.clean_stale(&mut problems);
     }
@@ -283,7 +288,7 @@ fn answer_without_rules(
         return;
     };
     let none = RuleSet::default();
-    let responder = Responder::new(&none, &env.config.workdir);
+    let responder = Responder::new(&none, &env.config.workdir).home(env.home_dir());
     if let EventKind::Stop { repeated } = event.kind {
         if repeated {
             return;
@@ -292,6 +297,10 @@ fn answer_without_rules(
             Ok(Some(mut session)) => {
                 let answer = responder.respond(&mut session, event);
                 emit(agent, action, &answer.text, out);
+                // Printed where this agent gives it to the model: logged.
+                if agent.delivers(action) {
+                    responder.commit_stop(&session, &answer);
+                }
             }
             Ok(None) => {}
             Err(problem) => warn(out, problem),

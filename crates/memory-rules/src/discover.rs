@@ -20,11 +20,12 @@
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::format::Format;
 use crate::formats::{self, nested};
+use crate::fs::{Links, ReadError};
 use crate::limits::MAX_RULE_FILES_PER_SOURCE;
 use crate::parse::ParsedRule;
 use crate::scope::Scope;
 use std::collections::HashMap;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
@@ -371,6 +372,13 @@ fn walk_error(e: &walkdir::Error) -> Diagnostic {
     }
 }
 
+/// A rule file's bytes: a regular file of at most [`MAX_RULE_BYTES`], read
+/// through the file-system layer ([`crate::fs::read_bounded`]: opened without
+/// blocking, checked on the handle, never more than the limit plus one byte).
+pub fn read_bounded(path: &Path) -> Result<Vec<u8>, ReadError> {
+    crate::fs::read_bounded(path, MAX_RULE_BYTES, Links::Follow)
+}
+
 /// Reads a rule file's text, or reports why it cannot be used.
 ///
 /// The file is opened without blocking (a FIFO does not hang the read), its
@@ -378,20 +386,20 @@ fn walk_error(e: &walkdir::Error) -> Diagnostic {
 /// or a device after the walk is refused), and at most the size limit plus
 /// one byte is read, whatever the file is.
 pub fn read(path: &Path) -> Result<String, Diagnostic> {
-    let bytes = read_limited(path).map_err(|e| match e {
-        Limited::Io(e) => Diagnostic::new(
+    let bytes = read_bounded(path).map_err(|e| match e {
+        ReadError::Io(e) => Diagnostic::new(
             Severity::Error,
             Code::Unreadable,
             path,
             format!("cannot read: {e}"),
         ),
-        Limited::NotFile => Diagnostic::new(
+        ReadError::NotFile => Diagnostic::new(
             Severity::Error,
             Code::Unreadable,
             path,
             "not a regular file (a FIFO, socket or device); not loaded",
         ),
-        Limited::TooLarge(len) => Diagnostic::new(
+        ReadError::TooLarge(len) => Diagnostic::new(
             Severity::Error,
             Code::TooLarge,
             path,
@@ -418,38 +426,6 @@ pub fn read(path: &Path) -> Result<String, Diagnostic> {
         )
         .at(line, column)
     })
-}
-
-/// Why [`read_limited`] gave nothing.
-#[derive(Debug)]
-pub enum Limited {
-    Io(io::Error),
-    /// A FIFO, socket, device or directory.
-    NotFile,
-    /// Over [`MAX_RULE_BYTES`] (the size seen).
-    TooLarge(u64),
-}
-
-/// The bytes of a regular file of at most [`MAX_RULE_BYTES`]: opened without
-/// blocking, checked on the handle, never more than the limit plus one byte
-/// read.
-pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
-    let file = crate::fs::open_nonblocking(path).map_err(Limited::Io)?;
-    let meta = file.metadata().map_err(Limited::Io)?;
-    if !meta.is_file() {
-        return Err(Limited::NotFile);
-    }
-    if meta.len() > MAX_RULE_BYTES {
-        return Err(Limited::TooLarge(meta.len()));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_RULE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(Limited::Io)?;
-    if bytes.len() as u64 > MAX_RULE_BYTES {
-        return Err(Limited::TooLarge(bytes.len() as u64));
-    }
-    Ok(bytes)
 }
 
 /// Reads and parses one found file: its rules (several for `rules.yaml`,

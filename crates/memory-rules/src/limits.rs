@@ -98,3 +98,9 @@ pub const DEFAULT_MEMORY_LINES: usize = 120;
 /// recently used one is forgotten (it comes back empty: its rules are given
 /// again).
 pub const DEFAULT_MAX_CONVERSATIONS: usize = 1000;
+/// `export` reads a file already in a target's place (to compare it with
+/// what it would write) up to this many bytes; a larger one is a conflict.
+pub const MAX_TARGET_FILE_BYTES: u64 = 64 << 20;
+/// A settings file an install edits (an agent's hooks, a client's MCP
+/// servers) larger than this is refused, left as it is.
+pub const MAX_SETTINGS_BYTES: u64 = 8 << 20;

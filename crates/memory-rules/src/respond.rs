@@ -489,7 +489,7 @@ pub fn file_contents(workdir: &Path) -> impl Fn(&str) -> Option<String> + '_ {
         } else {
             workdir.join(path)
         };
-        crate::fs::read_prefix(&path, MAX_CONTENT_BYTES).ok()
+        crate::fs::read_prefix(&path, MAX_CONTENT_BYTES, crate::fs::Links::Follow).ok()
     }
 }
 

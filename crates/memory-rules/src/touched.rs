@@ -14,9 +14,61 @@
 //!
 //! A skill tool's input names a skill, not a file: it touches nothing.
 
-use crate::event::{ToolCall, ToolKind};
 use serde_json::Value;
 use std::path::Path;
+
+/// What the road knows a tool to be, from its agent's tool names. Only a
+/// skill tool changes how the input is read; the others say on which side
+/// (read or written) a file key's files go. A tool the road does not know is
+/// [`ToolKind::Other`]: its file keys and command still count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolKind {
+    /// Reads files (`Read`, `read_file`, `view`).
+    Read,
+    /// Writes files (`Write`, `Edit`, `apply_patch`, `replace`).
+    Write,
+    /// Runs a shell command (`Bash`, `run_shell_command`, `exec_command`).
+    Shell,
+    /// Activates a skill (`Skill`, `activate_skill`, `skill`): its input
+    /// names the skill (`skill`, `name` or `command`).
+    Skill,
+    /// Anything else.
+    #[default]
+    Other,
+}
+
+/// One tool call, as the agent sent it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolCall {
+    /// The agent's own name of the tool.
+    pub name: String,
+    pub kind: ToolKind,
+    /// The tool's input (arguments), as the agent sent it.
+    pub input: serde_json::Value,
+}
+
+impl ToolCall {
+    pub fn new(name: impl Into<String>, kind: ToolKind, input: serde_json::Value) -> ToolCall {
+        ToolCall {
+            name: name.into(),
+            kind,
+            input,
+        }
+    }
+
+    /// The skill a skill tool's input names (`skill`, else `command`, else
+    /// `name`), as [`crate::skill::name`] gives it.
+    pub fn skill(&self) -> Option<String> {
+        if self.kind != ToolKind::Skill {
+            return None;
+        }
+        ["skill", "command", "name"]
+            .iter()
+            .find_map(|k| self.input.get(*k).and_then(serde_json::Value::as_str))
+            .and_then(|n| crate::skill::name(n).ok())
+    }
+}
 
 /// Keys of a tool call's input that name one file, over the agents we serve:
 /// Claude Code's `file_path` and `notebook_path`, opencode's `filePath`,

@@ -117,10 +117,13 @@ fn hook_entries(env: &Env) -> Vec<Entry> {
     );
     let mut out = Vec::new();
     for (file, shared) in files {
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        if !file.exists() {
             continue;
-        };
-        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+        }
+        let Some(value) = crate::settings_file::Json::read(&file)
+            .ok()
+            .and_then(|json| json.value())
+        else {
             out.push(Entry {
                 kind: "hook",
                 client: "claude".into(),

@@ -137,7 +137,7 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             }
         }
         // The same rule again is not a second rule: say so and write nothing.
-        if let Some(existing) = memory_rules::discover::read_limited(&file)
+        if let Some(existing) = memory_rules::discover::read_bounded(&file)
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
         {

@@ -208,6 +208,10 @@ pub fn run(env: &Env, args: &ExportArgs) -> Output {
 /// How long the sources must be quiet before a re-export.
 #[cfg(not(target_family = "wasm"))]
 const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(100);
+/// How much of a changed file the watch reads to tell a generated file by
+/// its header (which sits in the first `MARKER_LINES` lines).
+#[cfg(not(target_family = "wasm"))]
+const HEADER_BYTES: u64 = 16 * 1024;
 
 /// `--watch`: exports, then again after each burst of changes in the
 /// sources' directories (debounced), printing each run as it goes, until
@@ -295,7 +299,12 @@ fn watch(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
                 && ev.paths.iter().any(|p| {
                     !p.file_name()
                         .is_some_and(|n| n.to_string_lossy().ends_with(".wave-export.tmp"))
-                        && !std::fs::read_to_string(p).is_ok_and(|t| export::is_generated(&t))
+                        && !memory_rules::fs::read_prefix(
+                            p,
+                            HEADER_BYTES,
+                            memory_rules::fs::Links::Follow,
+                        )
+                        .is_ok_and(|t| export::is_generated(&t))
                 })
         };
         let mut changed = relevant(&ev);

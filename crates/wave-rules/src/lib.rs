@@ -23,6 +23,7 @@ pub mod launch;
 mod list;
 mod matching;
 pub mod mcp;
+mod settings_file;
 mod setup;
 pub(crate) mod validate;
 

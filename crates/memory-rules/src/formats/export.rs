@@ -32,6 +32,8 @@ pub const MARKER_LINES: usize = 12;
 pub const MAX_RULES: usize = 20_000;
 /// Files looked at per target when searching for stale generated files.
 pub const MAX_SCAN_FILES: usize = 50_000;
+use crate::limits::MAX_TARGET_FILE_BYTES;
+
 /// Whether a file's text carries the generated-file header.
 pub fn is_generated(text: &str) -> bool {
     text.lines()
@@ -356,10 +358,11 @@ pub struct Sync {
 }
 
 fn read_text(path: &Path) -> Result<Option<String>, String> {
-    match std::fs::read(path) {
+    use crate::fs::{read_bounded, Links, ReadError};
+    match read_bounded(path, MAX_TARGET_FILE_BYTES, Links::Follow) {
         Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Err("is a directory".to_string()),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(ReadError::NotFile) if path.is_dir() => Err("is a directory".to_string()),
         Err(e) => Err(e.to_string()),
     }
 }

@@ -13,7 +13,6 @@
 //! processes take an advisory lock on the scope (`.lock`) for the whole
 //! read-modify-write of a topic and the index.
 
-pub mod atomic;
 mod index;
 mod name;
 mod prompt;

@@ -12,7 +12,7 @@
 //! load; the cache never changes a result.
 
 use crate::env::Env;
-use memory_rules::memory::atomic::replace_unsynced;
+use memory_rules::fs::{self, Links};
 use memory_rules::{reload_from, Diagnostic, RuleSet, Severity, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -59,11 +59,7 @@ fn cache_path(env: &Env, state_dir: &Path) -> PathBuf {
 }
 
 fn read(path: &Path) -> Option<Snapshot> {
-    let meta = std::fs::metadata(path).ok()?;
-    if meta.len() > MAX_CACHE_BYTES {
-        return None;
-    }
-    Snapshot::from_bytes(&std::fs::read(path).ok()?).ok()
+    Snapshot::from_bytes(&fs::read_bounded(path, MAX_CACHE_BYTES, Links::Follow).ok()?).ok()
 }
 
 /// Saves the snapshot; a failure only means a full load next time.
@@ -76,7 +72,7 @@ fn write(path: &Path, snapshot: &Snapshot) {
     }
     if let Some(dir) = path.parent() {
         if std::fs::create_dir_all(dir).is_ok() {
-            let _ = replace_unsynced(path, &bytes);
+            let _ = fs::replace_fast(path, &bytes);
         }
     }
 }

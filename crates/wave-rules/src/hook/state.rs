@@ -4,14 +4,14 @@
 //! `~/.local/state/wave-rules`; `%LOCALAPPDATA%\wave-rules` on Windows),
 //! in `sessions/<session id>.json`.
 //!
-//! A read-modify-write holds the directory's lock (the memory store's
-//! `ScopeLock`, which waits at most [`LOCK_TIMEOUT`]) and replaces the file by
+//! A read-modify-write holds the directory's lock (the file-system layer's
+//! `fs::Lock`, which waits at most [`LOCK_TIMEOUT`]) and replaces the file by
 //! rename (no fsync: the state is a cache of what was sent, and a hook must
 //! stay fast). Readers never lock: a rename is atomic. A file that cannot be
 //! read is reported and the session starts afresh; files of sessions idle for
 //! [`STALE_AFTER`] are removed when a new session starts.
 
-use memory_rules::memory::atomic::{replace_unsynced, ScopeLock};
+use memory_rules::fs::{self, Links, Lock};
 use memory_rules::session::{Session, SESSION_VERSION};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -84,24 +84,17 @@ impl Store {
     /// older version wrote). No lock.
     pub fn read(&self, session: &str) -> Result<Option<Session>, String> {
         let path = self.path(session);
-        let bytes = match std::fs::File::open(&path) {
-            Ok(f) => {
-                use std::io::Read;
-                let mut bytes = Vec::new();
-                f.take(MAX_STATE_BYTES + 1)
-                    .read_to_end(&mut bytes)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                bytes
+        let bytes = match fs::read_bounded(&path, MAX_STATE_BYTES, Links::Follow) {
+            Ok(bytes) => bytes,
+            Err(e) if e.is_not_found() => return Ok(None),
+            Err(fs::ReadError::TooLarge(_)) => {
+                return Err(format!(
+                    "{} is over {MAX_STATE_BYTES} bytes; ignored",
+                    path.display()
+                ))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
-        if bytes.len() as u64 > MAX_STATE_BYTES {
-            return Err(format!(
-                "{} is over {MAX_STATE_BYTES} bytes; ignored",
-                path.display()
-            ));
-        }
         let unreadable = |e: serde_json::Error| {
             format!(
                 "{} is unreadable ({e}); the session starts afresh",
@@ -132,7 +125,7 @@ impl Store {
             ));
             return f(&mut Session::new());
         }
-        let lock = match ScopeLock::acquire(&self.dir, LOCK_TIMEOUT) {
+        let lock = match Lock::acquire(&self.dir, "session state", LOCK_TIMEOUT) {
             Ok(l) => Some(l),
             Err(e) => {
                 problems.push(format!("state not saved: {e}"));
@@ -152,7 +145,7 @@ impl Store {
         if lock.is_some() && state != before {
             let path = self.path(session);
             let bytes = serde_json::to_vec(&state).unwrap_or_default();
-            if let Err(e) = replace_unsynced(&path, &bytes) {
+            if let Err(e) = fs::replace_fast(&path, &bytes) {
                 problems.push(format!("state not saved: {}: {e}", path.display()));
             }
         }

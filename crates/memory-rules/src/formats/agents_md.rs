@@ -9,9 +9,6 @@ use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule};
 use crate::rule::{Activation, Metadata, Rule};
 
-/// The file names read, in this order within one directory.
-pub use crate::format::AGENTS_MD_FILE_NAMES as FILE_NAMES;
-
 /// The name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
     if meta.directory.is_some() {

@@ -7,7 +7,7 @@
 //! a `build/` or `vendor/` directory that is not ignored is searched. It does
 //! not follow symlinked directories, skips hidden directories (a nested
 //! `.cursor/rules` is found through its `.cursor`) and [`SKIPPED_DIRS`],
-//! goes at most [`MAX_DEPTH`] levels down and visits at most [`MAX_DIRS`]
+//! goes at most [`MAX_NESTED_DEPTH`] levels down and visits at most [`MAX_NESTED_DIRS`]
 //! directories; when a limit stops it, an `info` diagnostic says so and what
 //! was found is kept (which directories were visited before the limit then
 //! depends on the threads). It runs on up to [`MAX_WALK_THREADS`] threads and
@@ -16,10 +16,8 @@
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use std::path::{Path, PathBuf};
 
-/// Directory levels below the project root that are searched.
-pub const MAX_DEPTH: usize = 8;
-/// Directories visited at most in one walk.
-pub const MAX_DIRS: usize = 20_000;
+use crate::limits::MAX_NESTED_DEPTH;
+use crate::limits::MAX_NESTED_DIRS;
 /// Directory names never searched (besides hidden ones), ignored or not:
 /// installed dependencies.
 pub const SKIPPED_DIRS: [&str; 3] = ["node_modules", "bower_components", "site-packages"];
@@ -50,8 +48,7 @@ enum Want<'a> {
     CursorDirs,
 }
 
-/// Threads the walk runs on at most (no more than the cores there are).
-pub const MAX_WALK_THREADS: usize = 4;
+pub use crate::limits::MAX_WALK_THREADS;
 
 /// Walks the project once, in parallel, within the limits, and returns
 /// what `want` asks for: `(relative path, path)` of files, or `(relative
@@ -77,7 +74,7 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
     let mut builder = ignore::WalkBuilder::new(root);
     builder
         .follow_links(false)
-        .max_depth(Some(MAX_DEPTH))
+        .max_depth(Some(MAX_NESTED_DEPTH))
         .hidden(false)
         .parents(true)
         .ignore(true)
@@ -118,7 +115,7 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
                 }
                 return WalkState::Continue;
             }
-            if dirs.fetch_add(1, Ordering::Relaxed) >= MAX_DIRS {
+            if dirs.fetch_add(1, Ordering::Relaxed) >= MAX_NESTED_DIRS {
                 stopped.store(true, Ordering::Relaxed);
                 return WalkState::Quit;
             }
@@ -158,7 +155,7 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
             Severity::Info,
             Code::TooDeep,
             root,
-            format!("the search for nested rule files stopped after {MAX_DIRS} directories; files further on are not read"),
+            format!("the search for nested rule files stopped after {MAX_NESTED_DIRS} directories; files further on are not read"),
         ));
     }
     let mut found = out.into_inner().unwrap_or_else(|e| e.into_inner());

@@ -19,7 +19,7 @@ mod prompt;
 mod store;
 mod tools;
 
-pub use name::{topic_file, MAX_TOPIC_CHARS};
+pub use name::topic_file;
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };

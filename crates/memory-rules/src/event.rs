@@ -16,7 +16,7 @@
 //! never a change to every road.
 
 use crate::session::Start;
-pub use crate::touched::{ToolCall, ToolKind};
+use crate::touched::ToolCall;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -236,6 +236,7 @@ impl Event {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::touched::ToolKind;
     use serde_json::json;
 
     #[test]

@@ -546,21 +546,20 @@ impl<'a> Context<'a> {
             let at = self.locate_next(written).or_else(|| self.key_location(key));
             match pattern::compile_with(pat, case_insensitive) {
                 Ok(compiled) => {
-                    let (_, body) = pattern::split_negation(written);
-                    if let Some(why) = unmatchable(body) {
-                        self.report(
+                    match glob_problem(written) {
+                        Some(GlobProblem::Unmatchable(why)) => self.report(
                             Severity::Warning,
                             Code::UnmatchableGlob,
                             at,
                             format!("pattern '{written}' can never match: {why}"),
-                        );
-                    } else if let Some(why) = unclosed(body) {
-                        self.report(
+                        ),
+                        Some(GlobProblem::Unclosed(why)) => self.report(
                             Severity::Warning,
                             Code::InvalidGlob,
                             at,
                             format!("pattern '{}': {why}", shorten(written)),
-                        );
+                        ),
+                        None => {}
                     }
                     out.push(RulePattern { index, compiled });
                 }
@@ -713,6 +712,36 @@ pub(crate) fn describe(value: &Value) -> String {
         Value::Str(s) => format!("\"{s}\""),
         other => other.kind().to_string(),
     }
+}
+
+/// What is wrong with a `paths` pattern that compiles: checked in this one
+/// order for every caller (a rule file's diagnostics, `add`'s refusal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobProblem {
+    /// It can never match a file in context (a warning in a rule file).
+    Unmatchable(&'static str),
+    /// A `{` or `[` is never closed (a warning in a rule file).
+    Unclosed(&'static str),
+}
+
+/// The problem of a pattern as written (`!` exclusions included), if any.
+pub fn glob_problem(written: &str) -> Option<GlobProblem> {
+    let (_, body) = pattern::split_negation(written);
+    unmatchable(body)
+        .map(GlobProblem::Unmatchable)
+        .or_else(|| unclosed(body).map(GlobProblem::Unclosed))
+}
+
+/// A `paths` pattern as a rule file's would be checked: an error when it
+/// does not compile, else its [`GlobProblem`], if any.
+pub fn check_glob(written: &str) -> Result<Option<GlobProblem>, PatternError> {
+    pattern::compile(written)?;
+    Ok(glob_problem(written))
+}
+
+/// Whether a pattern is a `!` exclusion.
+pub fn is_exclusion(written: &str) -> bool {
+    pattern::split_negation(written).0
 }
 
 /// Why a (non-negated) pattern body can never match a normalized relative

@@ -59,6 +59,17 @@ impl Source {
         }
     }
 
+    /// The rule files of this source as discovery finds them (links
+    /// followed, sorted), without the project boundary: a caller that acts
+    /// on one (`remove`) checks where it resolves.
+    pub fn files(&self, workdir: &Path) -> Vec<discover::Found> {
+        let root = Root {
+            boundary: None,
+            ..self.root(workdir)
+        };
+        discover::find(&root, &mut Vec::new())
+    }
+
     /// `<base>/.wave/rules`: Wave format, one level of subdirectories.
     pub fn wave(base: &Path, scope: Scope) -> Self {
         Source::new(

@@ -7,7 +7,7 @@
 use crate::args::{ExportArgs, ImportArgs, OutputFormat};
 use crate::display;
 use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::formats::export::{self, Plan, Sync, Target};
+use memory_rules::export::{self, Plan, Sync, Target};
 use std::fmt::Write as _;
 
 /// Plans the export of the configured sources' rules to `targets`.
@@ -364,7 +364,7 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
             stem = format!("{base}-{n}");
         }
         let path = dir.join(format!("{stem}.md"));
-        let (front, lossy) = memory_rules::formats::claude::write_wave(rule);
+        let (front, lossy) = memory_rules::export::write_wave(rule);
         let mut text = export::frontmatter(&front);
         text.push_str(rule.content.trim());
         text.push('\n');

@@ -126,9 +126,7 @@ impl HookAgent {
     }
 }
 
-/// How much of the end of a Gemini CLI transcript is read for the latest
-/// prompt size: 1 MiB.
-pub const TRANSCRIPT_TAIL_BYTES: u64 = 1 << 20;
+pub use memory_rules::limits::TRANSCRIPT_TAIL_BYTES;
 
 /// The size of the model's latest prompt (tokens) in a Gemini CLI transcript
 /// (JSON lines; a model answer is `{"type":"gemini",...,"tokens":{"input":N}}`,

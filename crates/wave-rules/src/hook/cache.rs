@@ -17,8 +17,7 @@ use memory_rules::{reload_from, Diagnostic, RuleSet, Severity, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A cache file larger than this is not read (a full load instead).
-const MAX_CACHE_BYTES: u64 = 64 << 20;
+use memory_rules::limits::MAX_CACHE_BYTES;
 
 /// The rules a hook works with, and one text per rule file that could not
 /// be loaded (for the stderr line).

@@ -31,8 +31,8 @@ use clap::ValueEnum;
 use jsonc_parser::cst::CstInputValue;
 use std::path::{Path, PathBuf};
 
-/// Seconds each agent gives our hook.
-pub const TIMEOUT_SECS: u64 = 10;
+/// Seconds each agent gives our hook (Claude Code's too).
+use memory_rules::limits::HOOK_TIMEOUT_SECS;
 
 pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> PathBuf {
     let base = match scope {
@@ -86,7 +86,7 @@ fn entry(agent: HookAgent, command: String, matcher: Option<&str>) -> CstInputVa
             ("bash", CstInputValue::String(command)),
             (
                 "timeoutSec",
-                CstInputValue::Number(TIMEOUT_SECS.to_string()),
+                CstInputValue::Number(HOOK_TIMEOUT_SECS.to_string()),
             ),
         ]),
         HookAgent::Cursor => {
@@ -95,9 +95,9 @@ fn entry(agent: HookAgent, command: String, matcher: Option<&str>) -> CstInputVa
         _ => {
             // Gemini CLI counts the timeout in milliseconds, Codex in seconds.
             let timeout = if agent == HookAgent::Gemini {
-                TIMEOUT_SECS * 1000
+                HOOK_TIMEOUT_SECS * 1000
             } else {
-                TIMEOUT_SECS
+                HOOK_TIMEOUT_SECS
             };
             let hook = settings_file::object(vec![
                 ("type", text("command")),

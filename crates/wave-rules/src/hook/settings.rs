@@ -30,8 +30,7 @@ pub const EVENTS: [(&str, Option<&str>); 4] = [
     ),
     (HookEvent::Stop.name(), None),
 ];
-/// Seconds Claude Code gives each of our hooks before it moves on.
-pub const HOOK_TIMEOUT_SECS: u64 = 10;
+pub use memory_rules::limits::HOOK_TIMEOUT_SECS;
 
 /// The settings files a scope's hooks may live in: the shared one and, for
 /// the project, the local one (machine paths go there).

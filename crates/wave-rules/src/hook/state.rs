@@ -5,25 +5,21 @@
 //! in `sessions/<session id>.json`.
 //!
 //! A read-modify-write holds the directory's lock (the file-system layer's
-//! `fs::Lock`, which waits at most [`LOCK_TIMEOUT`]) and replaces the file by
+//! `fs::Lock`, which waits at most [`STATE_LOCK_TIMEOUT`]) and replaces the file by
 //! rename (no fsync: the state is a cache of what was sent, and a hook must
 //! stay fast). Readers never lock: a rename is atomic. A file that cannot be
 //! read is reported and the session starts afresh; files of sessions idle for
-//! [`STALE_AFTER`] are removed when a new session starts.
+//! [`STATE_STALE_AFTER`] are removed when a new session starts.
 
 use memory_rules::fs::{self, Links, Lock};
-use memory_rules::session::{Session, SESSION_VERSION};
+use memory_rules::{Session, SESSION_VERSION};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-/// How long a hook waits for another hook of the same user to finish.
-pub const LOCK_TIMEOUT: Duration = Duration::from_secs(2);
-/// A session file untouched this long is removed.
-pub const STALE_AFTER: Duration = Duration::from_secs(14 * 24 * 3600);
-/// A state file larger than this is not read (and the session starts afresh).
-pub const MAX_STATE_BYTES: u64 = 4 << 20;
-/// At most this many directory entries are looked at per cleanup.
-const MAX_CLEANUP_ENTRIES: usize = 10_000;
+use memory_rules::limits::MAX_CLEANUP_ENTRIES;
+pub use memory_rules::limits::MAX_STATE_BYTES;
+use memory_rules::limits::STATE_LOCK_TIMEOUT;
+use memory_rules::limits::STATE_STALE_AFTER;
 
 /// The state directory (see the module comment).
 pub fn state_dir(home: &Path) -> PathBuf {
@@ -125,7 +121,7 @@ impl Store {
             ));
             return f(&mut Session::new());
         }
-        let lock = match Lock::acquire(&self.dir, "session state", LOCK_TIMEOUT) {
+        let lock = match Lock::acquire(&self.dir, "session state", STATE_LOCK_TIMEOUT) {
             Ok(l) => Some(l),
             Err(e) => {
                 problems.push(format!("state not saved: {e}"));
@@ -153,7 +149,7 @@ impl Store {
         result
     }
 
-    /// Removes the files of sessions idle for [`STALE_AFTER`] (and temp
+    /// Removes the files of sessions idle for [`STATE_STALE_AFTER`] (and temp
     /// files a killed hook left behind).
     pub fn clean_stale(&self, problems: &mut Vec<String>) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
@@ -165,7 +161,7 @@ impl Store {
             let max_age = if name.ends_with(".tmp") {
                 Duration::from_secs(3600)
             } else if name.ends_with(".json") {
-                STALE_AFTER
+                STATE_STALE_AFTER
             } else {
                 continue;
             };

@@ -57,14 +57,10 @@ use std::time::Duration;
 
 /// The server's name in `initialize` and in the agents' settings.
 pub const SERVER_NAME: &str = "wave-rules";
-/// Claude Code cuts a server's instructions at 2,048 characters.
-pub const MAX_INSTRUCTIONS_BYTES: usize = 2_000;
-/// At most this many paths in one `rules_for_files` call.
-pub const MAX_PATHS: usize = 10_000;
-/// At most this many bytes of `prompt`.
-pub const MAX_PROMPT_BYTES: usize = 256 << 10;
-/// How often the rule files are checked for the list-changed notification.
-pub const WATCH_INTERVAL: Duration = Duration::from_millis(500);
+pub use memory_rules::limits::MAX_INSTRUCTIONS_BYTES;
+pub use memory_rules::limits::MAX_PROMPT_BYTES;
+use memory_rules::limits::MAX_REQUEST_PATHS;
+pub use memory_rules::limits::WATCH_INTERVAL;
 /// The URI of a rule: this prefix, then its id (percent-encoded).
 pub const URI_PREFIX: &str = "wave-rules://rule/";
 
@@ -369,9 +365,9 @@ impl Server {
                 ))
             }
         };
-        if paths.len() > MAX_PATHS {
+        if paths.len() > MAX_REQUEST_PATHS {
             return Err(format!(
-                "Error: {} paths, over the limit of {MAX_PATHS} in one call",
+                "Error: {} paths, over the limit of {MAX_REQUEST_PATHS} in one call",
                 paths.len()
             ));
         }

@@ -16,7 +16,6 @@
 //! never a change to every road.
 
 use crate::session::Start;
-use crate::touched::ToolCall;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -114,6 +113,59 @@ impl EventKind {
     }
 }
 
+/// What the road knows a tool to be, from its agent's tool names. Only a
+/// skill tool changes how the input is read; the others say on which side
+/// (read or written) a file key's files go. A tool the road does not know is
+/// [`ToolKind::Other`]: its file keys and command still count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolKind {
+    /// Reads files (`Read`, `read_file`, `view`).
+    Read,
+    /// Writes files (`Write`, `Edit`, `apply_patch`, `replace`).
+    Write,
+    /// Runs a shell command (`Bash`, `run_shell_command`, `exec_command`).
+    Shell,
+    /// Activates a skill (`Skill`, `activate_skill`, `skill`): its input
+    /// names the skill (`skill`, `name` or `command`).
+    Skill,
+    /// Anything else.
+    #[default]
+    Other,
+}
+
+/// One tool call, as the agent sent it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolCall {
+    /// The agent's own name of the tool.
+    pub name: String,
+    pub kind: ToolKind,
+    /// The tool's input (arguments), as the agent sent it.
+    pub input: serde_json::Value,
+}
+
+impl ToolCall {
+    pub fn new(name: impl Into<String>, kind: ToolKind, input: serde_json::Value) -> ToolCall {
+        ToolCall {
+            name: name.into(),
+            kind,
+            input,
+        }
+    }
+
+    /// The skill a skill tool's input names (`skill`, else `command`, else
+    /// `name`), as [`crate::skill::name`] gives it.
+    pub fn skill(&self) -> Option<String> {
+        if self.kind != ToolKind::Skill {
+            return None;
+        }
+        ["skill", "command", "name"]
+            .iter()
+            .find_map(|k| self.input.get(*k).and_then(serde_json::Value::as_str))
+            .and_then(|n| crate::skill::name(n).ok())
+    }
+}
+
 /// One event of one conversation (see the module comment).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
@@ -199,45 +251,11 @@ impl Event {
         self.memory = Some(text.into());
         self
     }
-
-    /// Every file the event touched: its tool calls' (see
-    /// [`crate::touched`]) and the files it names, each once.
-    pub fn touched(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let mut add = |f: &str| {
-            if !f.is_empty() && !out.iter().any(|o| o == f) {
-                out.push(f.to_string());
-            }
-        };
-        for call in &self.tools {
-            for f in crate::touched::tool_files(call, self.cwd.as_deref()).all() {
-                add(&f);
-            }
-        }
-        for f in &self.files {
-            add(f);
-        }
-        out
-    }
-
-    /// Whether the event could make anything due before the rules are
-    /// loaded: a tool event that touched no file and activated no skill
-    /// cannot (a hook answers it without reading a rule).
-    pub fn may_matter(&self) -> bool {
-        match self.kind {
-            EventKind::ToolDone => {
-                self.tools.iter().any(|c| c.skill().is_some()) || !self.touched().is_empty()
-            }
-            _ => true,
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::touched::ToolKind;
-    use serde_json::json;
 
     #[test]
     fn a_subagent_is_a_conversation_of_its_own() {
@@ -247,19 +265,5 @@ mod tests {
         assert_ne!(main.key(), sub.key());
         assert_eq!(main.key(), "s1");
         assert_ne!(Conversation::new("s1\0a7").subagent, sub.subagent);
-    }
-
-    #[test]
-    fn a_tool_event_matters_only_when_it_touches_a_file_or_names_a_skill() {
-        let event = |call| Event::new(Conversation::new("s"), EventKind::ToolDone).tool(call);
-        let other = ToolCall::new("TodoWrite", ToolKind::Other, json!({"todos": []}));
-        assert!(!event(other).may_matter());
-        let grep = ToolCall::new("custom_read", ToolKind::Other, json!({"filePath": "a.ts"}));
-        assert!(event(grep).may_matter());
-        let skill = ToolCall::new("Skill", ToolKind::Skill, json!({"skill": "db-work"}));
-        assert_eq!(skill.skill().as_deref(), Some("db-work"));
-        assert!(event(skill).may_matter());
-        let prompt = Event::new(Conversation::new("s"), EventKind::Prompt);
-        assert!(prompt.may_matter());
     }
 }

@@ -16,7 +16,7 @@
 //! This file is the façade: the modules are private, and what callers use
 //! (the CLI, the Node binding) is re-exported here, or lives in the few
 //! public namespaces ([`export`], [`fs`], [`limits`], [`memory`],
-//! [`read_rule`], [`render`], [`suggest`]). The `internals` feature opens
+//! [`packs`], [`read_rule`], [`render`], [`suggest`]). The `internals` feature opens
 //! the parser, the pattern compiler, the topic matcher and the walker to the
 //! crate's own integration tests, benches and fuzz targets; it is not an
 //! API.
@@ -43,6 +43,7 @@ pub mod export;
 pub mod fs;
 pub mod limits;
 pub mod memory;
+pub mod packs;
 pub mod read_rule;
 pub mod render;
 pub mod suggest;
@@ -77,6 +78,7 @@ mod event;
 mod format;
 mod globindex;
 mod load;
+mod origin;
 mod respond;
 mod root;
 mod rule;
@@ -93,10 +95,11 @@ mod touched;
 pub use conversations::Conversations;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use discover::{read_bounded as read_rule_file, Found};
-pub use event::{Conversation, Event, EventKind};
+pub use event::{Conversation, Event, EventKind, ToolCall, ToolKind};
 pub use format::{formats_named, Format, DEFAULT_SOURCE_NAMES};
 pub use formats::{kind as tool_kind, mention_names};
 pub use load::{check_paths, load, reload, reload_from, Loaded, Reloaded};
+pub use origin::{provenance, Layer, LayerKind, Origin, PackLabel};
 pub use parse::{check_glob, is_exclusion, split_commas, GlobProblem};
 pub use pattern::PatternError;
 pub use respond::{file_contents, Answer, Given, Memory, Reminder, Responder};
@@ -110,6 +113,5 @@ pub use snapshot::Snapshot;
 pub use source::{Config, Source};
 pub use stamp::Stamp;
 pub use touched::{
-    patch_files, tool_files, ToolCall, ToolKind, Touched, COMMAND_KEYS, FILE_KEYS, FILE_LIST_KEYS,
-    PATCH_KEYS,
+    patch_files, tool_files, Touched, COMMAND_KEYS, FILE_KEYS, FILE_LIST_KEYS, PATCH_KEYS,
 };

@@ -228,3 +228,17 @@ pub const WATCH_INTERVAL: std::time::Duration = std::time::Duration::from_millis
 /// One incoming message (a line) is at most this many bytes; a longer one is
 /// refused before it is parsed.
 pub const MAX_MESSAGE_BYTES: usize = 8 << 20;
+
+// ---- rule packs ----
+
+/// The longest pack SPEC accepted (characters).
+pub const MAX_SPEC_CHARS: usize = 2048;
+
+/// At most this many packs in one config file; the rest are not read.
+pub const MAX_PACKS: usize = 256;
+
+/// At most this many files are hashed in one pack.
+pub const MAX_PACK_FILES: usize = 10_000;
+
+/// At most this many bytes are hashed in one pack.
+pub const MAX_PACK_BYTES: u64 = 64 * 1024 * 1024;

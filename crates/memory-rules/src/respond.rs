@@ -502,7 +502,7 @@ fn event_has_offer_in_text(kind: EventKind) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::touched::{ToolCall, ToolKind};
+    use crate::event::{ToolCall, ToolKind};
     use crate::{load, Config};
     use serde_json::json;
 

@@ -14,61 +14,9 @@
 //!
 //! A skill tool's input names a skill, not a file: it touches nothing.
 
+use crate::event::{Event, EventKind, ToolCall, ToolKind};
 use serde_json::Value;
 use std::path::Path;
-
-/// What the road knows a tool to be, from its agent's tool names. Only a
-/// skill tool changes how the input is read; the others say on which side
-/// (read or written) a file key's files go. A tool the road does not know is
-/// [`ToolKind::Other`]: its file keys and command still count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ToolKind {
-    /// Reads files (`Read`, `read_file`, `view`).
-    Read,
-    /// Writes files (`Write`, `Edit`, `apply_patch`, `replace`).
-    Write,
-    /// Runs a shell command (`Bash`, `run_shell_command`, `exec_command`).
-    Shell,
-    /// Activates a skill (`Skill`, `activate_skill`, `skill`): its input
-    /// names the skill (`skill`, `name` or `command`).
-    Skill,
-    /// Anything else.
-    #[default]
-    Other,
-}
-
-/// One tool call, as the agent sent it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ToolCall {
-    /// The agent's own name of the tool.
-    pub name: String,
-    pub kind: ToolKind,
-    /// The tool's input (arguments), as the agent sent it.
-    pub input: serde_json::Value,
-}
-
-impl ToolCall {
-    pub fn new(name: impl Into<String>, kind: ToolKind, input: serde_json::Value) -> ToolCall {
-        ToolCall {
-            name: name.into(),
-            kind,
-            input,
-        }
-    }
-
-    /// The skill a skill tool's input names (`skill`, else `command`, else
-    /// `name`), as [`crate::skill::name`] gives it.
-    pub fn skill(&self) -> Option<String> {
-        if self.kind != ToolKind::Skill {
-            return None;
-        }
-        ["skill", "command", "name"]
-            .iter()
-            .find_map(|k| self.input.get(*k).and_then(serde_json::Value::as_str))
-            .and_then(|n| crate::skill::name(n).ok())
-    }
-}
 
 /// Keys of a tool call's input that name one file, over the agents we serve:
 /// Claude Code's `file_path` and `notebook_path`, opencode's `filePath`,
@@ -247,6 +195,42 @@ pub fn patch_files(patch: &str) -> Vec<String> {
     out
 }
 
+/// What an event touched, decided here with the tool calls' files (the
+/// event module stays below this one).
+impl Event {
+    /// Every file the event touched: its tool calls' (see
+    /// [`crate::touched`]) and the files it names, each once.
+    pub fn touched(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |f: &str| {
+            if !f.is_empty() && !out.iter().any(|o| o == f) {
+                out.push(f.to_string());
+            }
+        };
+        for call in &self.tools {
+            for f in tool_files(call, self.cwd.as_deref()).all() {
+                add(&f);
+            }
+        }
+        for f in &self.files {
+            add(f);
+        }
+        out
+    }
+
+    /// Whether the event could make anything due before the rules are
+    /// loaded: a tool event that touched no file and activated no skill
+    /// cannot (a hook answers it without reading a rule).
+    pub fn may_matter(&self) -> bool {
+        match self.kind {
+            EventKind::ToolDone => {
+                self.tools.iter().any(|c| c.skill().is_some()) || !self.touched().is_empty()
+            }
+            _ => true,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,5 +307,20 @@ mod tests {
             None,
         );
         assert!(t.is_empty());
+    }
+
+    #[test]
+    fn a_tool_event_matters_only_when_it_touches_a_file_or_names_a_skill() {
+        let event =
+            |call| Event::new(crate::event::Conversation::new("s"), EventKind::ToolDone).tool(call);
+        let other = ToolCall::new("TodoWrite", ToolKind::Other, json!({"todos": []}));
+        assert!(!event(other).may_matter());
+        let grep = ToolCall::new("custom_read", ToolKind::Other, json!({"filePath": "a.ts"}));
+        assert!(event(grep).may_matter());
+        let skill = ToolCall::new("Skill", ToolKind::Skill, json!({"skill": "db-work"}));
+        assert_eq!(skill.skill().as_deref(), Some("db-work"));
+        assert!(event(skill).may_matter());
+        let prompt = Event::new(crate::event::Conversation::new("s"), EventKind::Prompt);
+        assert!(prompt.may_matter());
     }
 }

@@ -23,6 +23,7 @@ pub mod launch;
 mod list;
 mod matching;
 pub mod mcp;
+mod packs;
 mod settings_file;
 mod setup;
 pub(crate) mod validate;
@@ -110,6 +111,7 @@ where
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
         },
+        Command::Packs(a) => packs::run(&env, a),
         Command::Export(a) => export::run(&env, a),
         Command::Import(a) => export::import(&env, a),
         Command::Mcp(m) => match &m.action {

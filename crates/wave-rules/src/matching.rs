@@ -66,6 +66,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 "activation": r.metadata.activation_kind(),
                 "kind": memory_rules::tool_kind(r),
             });
+            display::origin_json(r, &mut v);
             v["reasons"] = e.reasons.iter().map(reason_json).collect();
             if args.all {
                 v["excluded"] = e
@@ -100,6 +101,10 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 .map(|e| rule_json(e))
                 .collect();
             doc["inactive"] = serde_json::Value::Array(not);
+            doc["layers"] = display::layer_notes(&loaded.diagnostics)
+                .iter()
+                .map(|d| display::diagnostic_json(d, &env.config.workdir))
+                .collect();
         }
         out.stdout = display::json_text(&doc);
         return out;
@@ -175,13 +180,29 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 out.stdout.push_str(&display::line(&format!("    {line}")));
             }
         }
+        let notes = display::layer_note_lines(&loaded.diagnostics);
+        if !notes.is_empty() {
+            out.stdout.push_str("\nlayers:\n");
+            for l in notes.lines() {
+                out.stdout.push_str(&display::line(&format!("  {l}")));
+            }
+        }
     }
     out
 }
 
 fn heading(rule: &Rule) -> String {
+    use memory_rules::LayerKind;
+    let from = match rule.origin.layer {
+        LayerKind::Pack | LayerKind::Policy => format!(", from {}", rule.origin.provenance),
+        _ => String::new(),
+    };
+    let overrides = match rule.origin.overrides.as_slice() {
+        [] => String::new(),
+        o => format!(", overrides {}", o.join(", ")),
+    };
     display::line(&format!(
-        "  {} ({}, priority {})",
+        "  {} ({}, priority {}{from}{overrides})",
         rule.id,
         rule.scope,
         rule.priority()
@@ -359,6 +380,7 @@ mod tests {
             content: "c".into(),
             metadata,
             format,
+            origin: Default::default(),
         };
         let globbed = Metadata {
             paths: Some(vec!["src/**".into()]),

@@ -88,7 +88,12 @@ pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
         let (from_sdk, sdk_out) = tokio::io::simplex(PIPE_BYTES);
         let stdout = Arc::new(tokio::sync::Mutex::new(tokio::io::stdout()));
         let input = tokio::spawn(pump_in(to_sdk, stdout.clone()));
-        let output = tokio::spawn(pump_out(from_sdk, stdout));
+        // The SDK never closes its end of the answer pipe: pump_out stops on
+        // `done`, once the SDK has finished, with every answer it wrote.
+        let (done, finished) = tokio::sync::oneshot::channel();
+        let output = tokio::spawn(tokio::task::unconstrained(pump_out(
+            from_sdk, stdout, finished,
+        )));
         let running = server
             .clone()
             .serve((sdk_in, sdk_out))
@@ -99,7 +104,10 @@ pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
         let quit = running.waiting().await.map_err(|e| e.to_string());
         watcher.abort();
         input.abort();
-        // The last answers still in the pipe reach stdout.
+        // Every answer is in the pipe now (rmcp drains its in-flight answers
+        // before it returns): they reach stdout, then the server exits at
+        // once. The bound is for a client that stops reading stdout.
+        let _ = done.send(());
         let _ = tokio::time::timeout(Duration::from_secs(2), output).await;
         quit.map(|_| ())
     });
@@ -190,20 +198,50 @@ async fn pump_in(
     let _ = to_sdk.shutdown().await;
 }
 
-/// Copies the SDK's answers to stdout, line by line.
+/// Copies the SDK's answers to stdout, line by line, until the pipe ends or,
+/// once `done` fires (the SDK has written its last answer), until nothing is
+/// left in it. Run unconstrained: a read of buffered bytes is never put off
+/// by tokio's cooperative budget, so "nothing ready" means an empty pipe.
 #[cfg(not(target_family = "wasm"))]
 async fn pump_out(
     from_sdk: tokio::io::ReadHalf<tokio::io::SimplexStream>,
     stdout: Arc<tokio::sync::Mutex<tokio::io::Stdout>>,
+    mut done: tokio::sync::oneshot::Receiver<()>,
 ) {
+    use std::future::Future;
+    use std::task::Poll;
     use tokio::io::AsyncBufReadExt;
     let mut reader = tokio::io::BufReader::new(from_sdk);
     let mut line = Vec::new();
+    let mut finishing = false;
     loop {
         line.clear();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
+        // `read_until` is cancel safe: bytes of a line read so far stay in
+        // `line` until the line is whole.
+        let next = {
+            let mut read = std::pin::pin!(reader.read_until(b'\n', &mut line));
+            std::future::poll_fn(|cx| {
+                if let Poll::Ready(r) = read.as_mut().poll(cx) {
+                    return Poll::Ready(Some(r));
+                }
+                if !finishing && std::pin::Pin::new(&mut done).poll(cx).is_ready() {
+                    finishing = true;
+                    // Poll the read once more now that the SDK is done.
+                    if let Poll::Ready(r) = read.as_mut().poll(cx) {
+                        return Poll::Ready(Some(r));
+                    }
+                }
+                if finishing {
+                    Poll::Ready(None)
+                } else {
+                    Poll::Pending
+                }
+            })
+            .await
+        };
+        match next {
+            None | Some(Ok(0) | Err(_)) => break,
+            Some(Ok(_)) => {
                 if write_line(&stdout, &line).await.is_err() {
                     break;
                 }
@@ -457,7 +495,7 @@ fn unknown_rule(set: &RuleSet, id: &str) -> String {
 }
 
 /// Up to `n` ids closest to `wanted`: those containing it (or its base name)
-/// first, then by edit distance.
+/// first, then by edit distance (the core's `suggest::distance`).
 pub fn closest_ids(set: &RuleSet, wanted: &str, n: usize) -> Vec<String> {
     let wanted = wanted.to_lowercase();
     let mut scored: Vec<(usize, &str)> = set
@@ -485,19 +523,10 @@ pub fn closest_ids(set: &RuleSet, wanted: &str, n: usize) -> Vec<String> {
         .collect()
 }
 
+/// The core's "did you mean" distance; an id too long to compare ranks
+/// last.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().take(256).collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().take(256).enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
+    memory_rules::suggest::distance(a, b).unwrap_or(usize::MAX / 2)
 }
 
 /// `always`, `on-request`, `manual`, or what fires it (`paths`, `topics`,
@@ -540,14 +569,16 @@ pub fn list_rules(set: &RuleSet) -> String {
         .rules()
         .iter()
         .map(|r| {
-            json!({
+            let mut v = json!({
                 "id": r.id,
                 "source": r.format.as_str(),
                 "scope": r.scope.as_str(),
                 "activation": activation_kind(r),
                 "description": describe(r),
                 "uri": rule_uri(&r.id),
-            })
+            });
+            crate::display::origin_json(r, &mut v);
+            v
         })
         .collect();
     serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".into())
@@ -799,7 +830,7 @@ impl ServerHandler for Server {
         };
         match set.find(&id) {
             Some(rule) => Ok(ReadResourceResult::new(vec![ResourceContents::text(
-                rule.content.clone(),
+                rule.content.to_string(),
                 request.uri,
             )
             .with_mime_type("text/markdown")])
@@ -852,6 +883,29 @@ mod tests {
     }
 
     #[test]
+    fn list_rules_says_where_each_rule_came_from_and_what_it_replaced() {
+        let (_d, loaded) = rules(&[
+            (".wave/config.toml".into(), "packs = [\"./team\"]\n".into()),
+            ("team/rules/a.md".into(), "Team A.".into()),
+            ("team/rules/b.md".into(), "Team B.".into()),
+            (".wave/rules/b.md".into(), "Ours.".into()),
+        ]);
+        let list: Value = serde_json::from_str(&list_rules(&loaded.rules)).unwrap();
+        let by = |id: &str| {
+            list.as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["id"] == id)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(by("a.md")["provenance"], "./team:a.md");
+        assert_eq!(by("a.md")["layer"], "pack");
+        assert_eq!(by("b.md")["provenance"], "project:.wave/rules/b.md");
+        assert_eq!(by("b.md")["overrides"][0], "./team:b.md");
+    }
+
+    #[test]
     fn instructions_stay_under_the_cut_and_name_what_they_leave_out() {
         let many: Vec<(String, String)> = (0..150)
             .map(|i| (format!(".cursor/rules/r{i:03}.mdc"), format!("---\ndescription: When you touch area {i} of the billing system, with its many special cases\n---\nBody {i}.\n")))
@@ -887,12 +941,5 @@ mod tests {
             ["cursor:frontend.mdc"]
         );
         assert_eq!(closest_ids(&loaded.rules, "x", 5).len(), 3);
-    }
-
-    #[test]
-    fn edit_distance_counts_edits() {
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("same", "same"), 0);
     }
 }

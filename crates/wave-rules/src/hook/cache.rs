@@ -82,18 +82,10 @@ fn broken_lines(diagnostics: &[Diagnostic], workdir: &Path) -> Vec<String> {
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .map(|d| {
-            let at = d
-                .line
-                .map(|l| {
-                    format!(
-                        ":{l}{}",
-                        d.column.map(|c| format!(":{c}")).unwrap_or_default()
-                    )
-                })
-                .unwrap_or_default();
             format!(
-                "{}{at} {}",
+                "{}{} {}",
                 crate::display::show(Path::new(&d.file_path), workdir),
+                d.position(),
                 d.message
             )
         })

@@ -660,16 +660,12 @@ fn report(loaded: &Loaded) {
         .iter()
         .filter(|d| d.severity == Severity::Error)
     {
-        let at = d
-            .line
-            .map(|l| {
-                format!(
-                    ":{l}{}",
-                    d.column.map(|c| format!(":{c}")).unwrap_or_default()
-                )
-            })
-            .unwrap_or_default();
-        eprintln!("wave-rules mcp: skipped {}{at}: {}", d.file_path, d.message);
+        eprintln!(
+            "wave-rules mcp: skipped {}{}: {}",
+            d.file_path,
+            d.position(),
+            d.message
+        );
     }
 }
 

@@ -97,7 +97,7 @@ pub use diagnostic::{Code, Diagnostic, Severity};
 pub use discover::{read_bounded as read_rule_file, Found};
 pub use event::{Conversation, Event, EventKind, ToolCall, ToolKind};
 pub use format::{formats_named, Format, DEFAULT_SOURCE_NAMES};
-pub use formats::{kind as tool_kind, mention_names};
+pub use formats::kind as tool_kind;
 pub use load::{check_paths, load, reload, reload_from, Loaded, Reloaded};
 pub use origin::{provenance, Layer, LayerKind, Origin, PackLabel};
 pub use parse::{check_glob, is_exclusion, split_commas, GlobProblem};

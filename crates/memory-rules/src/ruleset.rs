@@ -273,7 +273,7 @@ impl RuleSet {
         let mut mentions: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for (i, r) in rules.iter().enumerate() {
             if r.metadata.activation != Activation::Auto {
-                for name in crate::formats::mention_names(r) {
+                for name in r.mention_names() {
                     mentions.entry(name).or_default().push(i as u32);
                 }
             }

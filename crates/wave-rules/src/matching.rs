@@ -281,7 +281,7 @@ fn why_not(
     let tool = rule.format.tool();
     match rule.metadata.activation {
         Activation::Manual => {
-            let names = memory_rules::mention_names(rule);
+            let names = rule.mention_names();
             let name = names
                 .iter()
                 .min_by_key(|n| n.len())

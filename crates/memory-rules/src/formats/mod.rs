@@ -116,25 +116,3 @@ pub fn kind(rule: &Rule) -> &'static str {
     }
 }
 
-/// The names a rule can be mentioned by in a prompt (`@name`), lowercased:
-/// its id, its id without the source name, its file's base name without
-/// extension (as Cursor and Windsurf write it), and its `name`.
-pub fn mention_names(rule: &Rule) -> Vec<String> {
-    let mut names = vec![rule.id.to_lowercase()];
-    let bare = rule.id.split_once(':').map_or(rule.id.as_str(), |(_, r)| r);
-    names.push(bare.to_lowercase());
-    let base = bare.rsplit('/').next().unwrap_or(bare);
-    names.push(base.to_lowercase());
-    let stem = [".instructions.md", ".mdc", ".md", ".txt", ".yaml"]
-        .iter()
-        .find_map(|ext| base.strip_suffix(ext))
-        .unwrap_or(base);
-    names.push(stem.to_lowercase());
-    if let Some(name) = &rule.metadata.name {
-        names.push(name.trim().to_lowercase());
-    }
-    names.retain(|n| !n.is_empty());
-    names.sort();
-    names.dedup();
-    names
-}

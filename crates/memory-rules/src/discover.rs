@@ -31,7 +31,7 @@ use walkdir::WalkDir;
 
 pub use crate::limits::MAX_RULE_BYTES;
 
-/// A rules root: a [`Source`](crate::Source) as discovery walks it.
+/// A rules root: a [`Source`](crate::source::Source) as discovery walks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Root {
     pub dir: PathBuf,
@@ -39,7 +39,7 @@ pub struct Root {
     pub format: Format,
     /// Directory levels read below `dir`; `None`: any.
     pub depth: Option<usize>,
-    /// Index of the source in its [`Config`](crate::Config) (later wins).
+    /// Index of the source in its [`Config`](crate::source::Config) (later wins).
     pub source: usize,
     /// Rule files whose real path is outside this directory are not loaded
     /// (a warning), unless under one of `allow`: the project workdir for
@@ -58,7 +58,7 @@ pub struct Root {
 pub struct Found {
     pub scope: Scope,
     pub format: Format,
-    /// Index of the source in its [`Config`](crate::Config).
+    /// Index of the source in its [`Config`](crate::source::Config).
     pub source: usize,
     /// Path relative to the root with `/` separators.
     pub id: String,

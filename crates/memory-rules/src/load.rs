@@ -301,7 +301,7 @@ fn apply_overrides(
 
 /// A rule's origin, from its source.
 fn origin_of(
-    rule: &crate::Rule,
+    rule: &crate::rule::Rule,
     source: &Source,
     workdir: &Path,
     replaced: &HashMap<String, Vec<String>>,
@@ -383,7 +383,7 @@ impl<'l> Disables<'l> {
     /// rule is refused with a warning and the rule stays.
     fn removes(
         &mut self,
-        rule: &crate::Rule,
+        rule: &crate::rule::Rule,
         source: &Source,
         workdir: &Path,
         diagnostics: &mut Vec<Diagnostic>,

@@ -531,7 +531,7 @@ mod tests {
             ("src/a.ts", "// TODO: split\n"),
             ("src/b.ts", "clean\n"),
         ]);
-        let formats = crate::formats_named(&["continue".to_string()]).unwrap();
+        let formats = crate::format::formats_named(&["continue".to_string()]).unwrap();
         let loaded = load(&Config::named(
             dir.path(),
             dir.path().join("home"),

@@ -1311,7 +1311,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             both.reasons,
-            [crate::Reason::Skill {
+            [crate::ruleset::Reason::Skill {
                 name: "deploy".into()
             }]
         );

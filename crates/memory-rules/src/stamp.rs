@@ -72,7 +72,7 @@ fn inode(_: &std::fs::Metadata) -> (u64, u64) {
 }
 
 /// One file's cached outcome: its rules are parsed rules, or their saved
-/// form in a [`Snapshot`](crate::Snapshot).
+/// form in a [`Snapshot`](crate::snapshot::Snapshot).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Cached<R = ParsedRule> {
     scope: Scope,

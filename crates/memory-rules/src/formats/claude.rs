@@ -28,8 +28,8 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
 /// directory are already applied by its reader), so the meaning is kept;
 /// a content `regex` is not (Wave has none): a rule with globs keeps them,
 /// one without is offered by its description.
-pub fn write_wave(rule: &crate::Rule) -> (Vec<String>, Vec<String>) {
-    use crate::Activation;
+pub fn write_wave(rule: &crate::rule::Rule) -> (Vec<String>, Vec<String>) {
+    use crate::rule::Activation;
     let meta = &rule.metadata;
     let mut front = Vec::new();
     let mut lossy = Vec::new();
@@ -55,7 +55,7 @@ pub fn write_wave(rule: &crate::Rule) -> (Vec<String>, Vec<String>) {
             activation = Activation::OnRequest;
         }
     }
-    if rule.format == crate::Format::Copilot && meta.paths.is_some() {
+    if rule.format == crate::format::Format::Copilot && meta.paths.is_some() {
         lossy.push("Copilot ignores case in applyTo; Wave's paths do not".to_string());
     }
     if activation == Activation::OnRequest && description.is_none() {

@@ -259,7 +259,7 @@ pub fn read_back(
     plan: &Plan,
     target: Target,
     workdir: &Path,
-) -> (crate::RuleSet, Vec<Vec<String>>, Vec<crate::Diagnostic>) {
+) -> (crate::ruleset::RuleSet, Vec<Vec<String>>, Vec<crate::diagnostic::Diagnostic>) {
     let mut parsed = Vec::new();
     let mut diagnostics = Vec::new();
     let mut origin: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -295,7 +295,7 @@ pub fn read_back(
             parsed.push(r);
         }
     }
-    let set = crate::RuleSet::build(parsed, crate::context::Workdir::new(workdir));
+    let set = crate::ruleset::RuleSet::build(parsed, crate::context::Workdir::new(workdir));
     let sources = set
         .rules()
         .iter()
@@ -308,7 +308,7 @@ pub fn read_back(
 /// rule and `(rule, false)` for each one offered on request, with rules
 /// named by `names` (by index; several names for a combined file).
 pub fn meaning<S: AsRef<str>>(
-    set: &crate::RuleSet,
+    set: &crate::ruleset::RuleSet,
     names: &[Vec<String>],
     files: &[S],
     prompt: Option<&str>,

@@ -641,7 +641,7 @@ pub fn layers(config: &Config) -> Layers {
         out.sources.extend(policy.sources());
         let rules = policy.home.policy_rules();
         out.sources.push(
-            Source::new(rules, Scope::Project, crate::Format::Wave, Some(1))
+            Source::new(rules, Scope::Project, crate::format::Format::Wave, Some(1))
                 .in_layer(Layer::Policy(None)),
         );
     }

@@ -30,6 +30,7 @@ pub mod export;
 pub mod kiro;
 pub mod nested;
 pub mod rules_yaml;
+pub mod wave;
 pub mod windsurf;
 pub mod write;
 

@@ -292,3 +292,9 @@ fn system_policy_dir() -> Option<PathBuf> {
 fn system_policy_dir() -> Option<PathBuf> {
     Some(PathBuf::from("/etc/wave"))
 }
+
+/// WebAssembly (WASI) has no system policy directory: only the variable.
+#[cfg(not(any(unix, windows)))]
+fn system_policy_dir() -> Option<PathBuf> {
+    None
+}

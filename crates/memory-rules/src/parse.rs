@@ -15,6 +15,7 @@
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::format::Format;
 use crate::frontmatter::{self, FrontmatterError, Value};
+use crate::globs::{glob_problem, split_commas, GlobProblem};
 use crate::limits::{
     MAX_FRONTMATTER_KEYS, MAX_PATTERNS_PER_RULE, MAX_TOPICS_PER_RULE, MAX_TOPIC_CHARS,
 };
@@ -713,108 +714,6 @@ pub(crate) fn describe(value: &Value) -> String {
         Value::Str(s) => format!("\"{s}\""),
         other => other.kind().to_string(),
     }
-}
-
-/// What is wrong with a `paths` pattern that compiles: checked in this one
-/// order for every caller (a rule file's diagnostics, `add`'s refusal).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GlobProblem {
-    /// It can never match a file in context (a warning in a rule file).
-    Unmatchable(&'static str),
-    /// A `{` or `[` is never closed (a warning in a rule file).
-    Unclosed(&'static str),
-}
-
-/// The problem of a pattern as written (`!` exclusions included), if any.
-pub fn glob_problem(written: &str) -> Option<GlobProblem> {
-    let (_, body) = pattern::split_negation(written);
-    unmatchable(body)
-        .map(GlobProblem::Unmatchable)
-        .or_else(|| unclosed(body).map(GlobProblem::Unclosed))
-}
-
-/// A `paths` pattern as a rule file's would be checked: an error when it
-/// does not compile, else its [`GlobProblem`], if any.
-pub fn check_glob(written: &str) -> Result<Option<GlobProblem>, PatternError> {
-    pattern::compile(written)?;
-    Ok(glob_problem(written))
-}
-
-/// Whether a pattern is a `!` exclusion.
-pub fn is_exclusion(written: &str) -> bool {
-    pattern::split_negation(written).0
-}
-
-/// Why a (non-negated) pattern body can never match a normalized relative
-/// path, if it cannot.
-pub fn unmatchable(body: &str) -> Option<&'static str> {
-    if body.starts_with('/') || body.get(1..3) == Some(":/") || body.get(1..3) == Some(":\\") {
-        return Some("files in context are relative to the workdir, and this pattern is absolute");
-    }
-    if body.split('/').any(|seg| seg == "..") {
-        return Some("files in context never contain '..' once normalized");
-    }
-    None
-}
-
-/// Whether a pattern has a `{` or `[` that is never closed (outside
-/// escapes): minimatch then reads it literally, so `src/{a,b` matches only
-/// a file named `src/{a,b`, which is almost never what was meant.
-pub fn unclosed(body: &str) -> Option<&'static str> {
-    let (mut depth, mut in_class) = (0usize, false);
-    let mut chars = body.chars();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\\' => {
-                chars.next();
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '{' if !in_class => depth += 1,
-            '}' if !in_class && depth > 0 => depth -= 1,
-            _ => {}
-        }
-    }
-    if in_class {
-        Some("its '[' is never closed, so it is read literally (write \\[ for a literal bracket)")
-    } else if depth > 0 {
-        Some("its '{' is never closed, so it is read literally and matches only a file with that very name (write \\{ for a literal brace)")
-    } else {
-        None
-    }
-}
-
-/// Splits at commas outside braces and brackets, trimming each part.
-pub fn split_commas(s: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut in_class = false;
-    let mut current = String::new();
-    let mut chars = s.chars();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\\' => {
-                current.push(ch);
-                if let Some(next) = chars.next() {
-                    current.push(next);
-                }
-                continue;
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '{' if !in_class => depth += 1,
-            '}' if !in_class && depth > 0 => depth -= 1,
-            ',' if depth == 0 && !in_class => {
-                parts.push(current.trim().to_string());
-                current.clear();
-                continue;
-            }
-            _ => {}
-        }
-        current.push(ch);
-    }
-    parts.push(current.trim().to_string());
-    parts
 }
 
 // What the other agents' formats read with the same context.

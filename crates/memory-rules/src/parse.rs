@@ -66,7 +66,7 @@ pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
     let rule = cx.parse(scope, id, text);
     Outcome {
         rule,
-        diagnostics: cx.diagnostics,
+        diagnostics: cx.finish_typos(TYPO_TAIL),
     }
 }
 
@@ -78,6 +78,10 @@ pub(crate) struct Context<'a> {
     pub(crate) yaml: &'a str,
     pub(crate) first_line: u32,
     lines: LineIndex,
+    /// Misspelled-key errors whose message still lacks its end: what the
+    /// rule became without the key, known only once the rule is read
+    /// (indices into `diagnostics`; see [`Context::finish_typos`]).
+    typos: Vec<usize>,
 }
 
 /// Line starts of the frontmatter and the first line of each top-level key,
@@ -149,7 +153,17 @@ impl<'a> Context<'a> {
             yaml: "",
             first_line: 1,
             lines: LineIndex::default(),
+            typos: Vec::new(),
         }
+    }
+
+    /// Ends every misspelled-key message left open with `tail` (what the
+    /// rule became without the key), and gives the diagnostics.
+    pub(crate) fn finish_typos(mut self, tail: &str) -> Vec<Diagnostic> {
+        for &i in &self.typos {
+            self.diagnostics[i].message.push_str(tail);
+        }
+        self.diagnostics
     }
 
     /// Splits the file and reads its frontmatter, reporting what cannot be
@@ -730,8 +744,8 @@ pub(crate) enum Split {
     Whole,
 }
 
-/// The end of a misspelled-key message before `formats::parse` knows what the
-/// rule became (a rules file of several rules keeps it).
+/// The end of a misspelled-key message when what the rule became cannot
+/// be said (a rules file of several rules).
 pub(crate) const TYPO_TAIL: &str = ", so this rule is activated as if it did not have it";
 
 /// The keys of the other formats that decide when a rule is active (a
@@ -909,16 +923,18 @@ impl<'a> Context<'a> {
             None => match crate::suggest::closest(key, known.iter().copied()) {
                 // A typo of a key that decides activation changes when the
                 // rule fires: an error, as in the Wave format.
-                Some(meant) if ACTIVATION_KEYS.contains(&meant) => self.report(
-                    Severity::Error,
-                    Code::MisspelledKey,
-                    at,
-                    format!(
-                        "unknown key '{key}': did you mean '{meant}'? {} ignores '{key}'{}",
-                        format.tool(),
-                        TYPO_TAIL
-                    ),
-                ),
+                Some(meant) if ACTIVATION_KEYS.contains(&meant) => {
+                    self.report(
+                        Severity::Error,
+                        Code::MisspelledKey,
+                        at,
+                        format!(
+                            "unknown key '{key}': did you mean '{meant}'? {} ignores '{key}'",
+                            format.tool(),
+                        ),
+                    );
+                    self.typos.push(self.diagnostics.len() - 1);
+                }
                 Some(meant) => self.report(
                     Severity::Warning,
                     Code::UnknownKey,

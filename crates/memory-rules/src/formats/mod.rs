@@ -34,7 +34,7 @@ pub mod wave;
 pub mod windsurf;
 pub mod write;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::Diagnostic;
 use crate::format::Format;
 use crate::parse::{self, Context, ParsedRule, TYPO_TAIL};
 use crate::rule::{Activation, Rule};
@@ -72,23 +72,15 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
         Format::AgentsMd => agents_md::parse(&mut cx, input).into_iter().collect(),
         Format::RulesYaml => rules_yaml::parse(&mut cx, input),
     };
-    let mut diagnostics = cx.diagnostics;
     // A misspelled activation key: say what the rule became without it.
-    if let [only] = rules.as_slice() {
-        let now = format!(
+    let diagnostics = match rules.as_slice() {
+        [only] => cx.finish_typos(&format!(
             ", so this rule is now {} ({})",
             kind(&only.rule),
             only.rule.metadata.activation_kind()
-        );
-        for d in diagnostics
-            .iter_mut()
-            .filter(|d| d.code == Code::MisspelledKey)
-        {
-            if let Some(head) = d.message.strip_suffix(TYPO_TAIL) {
-                d.message = format!("{head}{now}");
-            }
-        }
-    }
+        )),
+        _ => cx.finish_typos(TYPO_TAIL),
+    };
     Parsed { rules, diagnostics }
 }
 

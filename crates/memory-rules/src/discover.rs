@@ -97,73 +97,98 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         }
     };
     if !real.is_dir() {
-        // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
-        // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
-        let single = matches!(
-            root.format,
-            Format::Copilot | Format::Cline | Format::RulesYaml | Format::Cursor | Format::Windsurf
-        ) || (root.format == Format::Claude
-            && root.dir.file_name().is_some_and(|n| n == "CLAUDE.md"));
-        if single && real.is_file() && root.format.is_rule_file(&root.dir) {
-            let name = root
-                .dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            // A file of several rules is no rule itself: its rules' ids are
-            // its own, so the user's and the project's file both load.
-            // A user's single file (`~/.claude/CLAUDE.md`, Copilot CLI's
-            // `~/.copilot/copilot-instructions.md`) must not collide with the
-            // project's file of the same name either.
-            let name = if root.format == Format::RulesYaml || root.scope == Scope::User {
-                format!("{}/{name}", root.scope)
-            } else {
-                name
-            };
-            return vec![Found {
-                scope: root.scope,
-                format: root.format,
-                source: root.source,
-                id: root.format.id(&name),
-                path: root.dir.clone(),
-            }];
-        }
-        diagnostics.push(Diagnostic::new(
-            Severity::Error,
-            Code::Unreadable,
-            &root.dir,
-            "the rules root is not a directory",
-        ));
-        return Vec::new();
+        return one_file(root, &real, diagnostics);
     }
     if root.format == Format::AgentsMd {
-        return nested::agents_files(&root.dir, &crate::format::AGENTS_MD_FILE_NAMES, diagnostics)
-            .into_iter()
-            .map(|f| Found {
-                scope: root.scope,
-                format: root.format,
-                source: root.source,
-                id: root.format.id(&f.rel),
-                path: f.path,
-            })
-            .collect();
+        return agents_md(root, diagnostics);
     }
     if root.format == Format::Cursor && root.nested && !root.dir.ends_with(".cursor/rules") {
-        // A Cursor source on a project directory: its nested `.cursor/rules`.
-        let mut found = Vec::new();
-        for (sub, dir) in nested::cursor_dirs(&root.dir, diagnostics) {
-            let inner = Root {
-                dir,
-                ..root.clone()
-            };
-            for mut f in find(&inner, diagnostics) {
-                let rel = f.id.strip_prefix("cursor:").unwrap_or(&f.id).to_string();
-                f.id = root.format.id(&format!("{sub}/.cursor/rules/{rel}"));
-                found.push(f);
-            }
-        }
-        return found;
+        return nested_cursor(root, diagnostics);
     }
+    walk_dir(root, real, diagnostics)
+}
+
+/// A root that is not a directory: one file of a format a source may be
+/// (Copilot's repository file, `.clinerules`, `rules.yaml`, ...), else an
+/// error.
+fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+    // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
+    // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
+    let single = matches!(
+        root.format,
+        Format::Copilot | Format::Cline | Format::RulesYaml | Format::Cursor | Format::Windsurf
+    ) || (root.format == Format::Claude
+        && root.dir.file_name().is_some_and(|n| n == "CLAUDE.md"));
+    if single && real.is_file() && root.format.is_rule_file(&root.dir) {
+        let name = root
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // A file of several rules is no rule itself: its rules' ids are
+        // its own, so the user's and the project's file both load.
+        // A user's single file (`~/.claude/CLAUDE.md`, Copilot CLI's
+        // `~/.copilot/copilot-instructions.md`) must not collide with the
+        // project's file of the same name either.
+        let name = if root.format == Format::RulesYaml || root.scope == Scope::User {
+            format!("{}/{name}", root.scope)
+        } else {
+            name
+        };
+        return vec![Found {
+            scope: root.scope,
+            format: root.format,
+            source: root.source,
+            id: root.format.id(&name),
+            path: root.dir.clone(),
+        }];
+    }
+    diagnostics.push(Diagnostic::new(
+        Severity::Error,
+        Code::Unreadable,
+        &root.dir,
+        "the rules root is not a directory",
+    ));
+    Vec::new()
+}
+
+/// `AGENTS.md` (and `CLAUDE.md`) files anywhere below the root, by the
+/// bounded nested walk.
+fn agents_md(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+    nested::agents_files(&root.dir, &crate::format::AGENTS_MD_FILE_NAMES, diagnostics)
+        .into_iter()
+        .map(|f| Found {
+            scope: root.scope,
+            format: root.format,
+            source: root.source,
+            id: root.format.id(&f.rel),
+            path: f.path,
+        })
+        .collect()
+}
+
+/// A Cursor source on a project directory: the rules of its nested
+/// `.cursor/rules`, their ids prefixed by the subdirectory.
+fn nested_cursor(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+    let mut found = Vec::new();
+    for (sub, dir) in nested::cursor_dirs(&root.dir, diagnostics) {
+        let inner = Root {
+            dir,
+            ..root.clone()
+        };
+        for mut f in find(&inner, diagnostics) {
+            let rel = f.id.strip_prefix("cursor:").unwrap_or(&f.id).to_string();
+            f.id = root.format.id(&format!("{sub}/.cursor/rules/{rel}"));
+            found.push(f);
+        }
+    }
+    found
+}
+
+/// The files of a rules directory: walked to the source's depth, links
+/// followed, each directory owned once by realpath, every file checked
+/// against the format, the boundary and the limit.
+fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
     // Each directory realpath is owned by the path that may load it: the root,
     // a real subdirectory, or else the first link (in name order) to it. So a
     // link to a sibling is the one reported, whatever the names' order.

@@ -8,10 +8,11 @@
 //! non-portable or a rule has an error (so CI can run it), 2 on trouble.
 
 use crate::args::{McpClient, ScopeArg};
+use crate::display;
+use crate::env::{Env, Output, EXIT_FAILURE};
 use crate::hook::settings::{is_ours, EVENTS};
 use crate::launch;
 use crate::mcp::install;
-use crate::{display, Env, Output, EXIT_FAILURE};
 use clap::ValueEnum;
 use memory_rules::memory::{MemoryLocations, MemoryScope, MemoryStore};
 use memory_rules::Severity;

@@ -6,7 +6,7 @@
 
 use crate::args::{ExportArgs, ImportArgs, OutputFormat};
 use crate::display;
-use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::export::{self, Plan, Sync, Target};
 use std::fmt::Write as _;
 

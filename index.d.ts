@@ -174,11 +174,6 @@ export declare class RuleEngine {
    */
   plan(indices: Uint32Array, options?: RenderOptions | undefined | null): RenderPlan
   readRule(input: any): string
-  /**
-   * For benchmarks: the median time in nanoseconds of `iterations` calls of
-   * the core's match on these inputs, inside Rust (no boundary crossing).
-   */
-  measureActive(files: Array<string>, prompt: string | undefined | null, iterations: number): number
 }
 
 /** One event of one conversation (the core's agent event). */

@@ -181,7 +181,7 @@ test('mcp install refuses a settings file that is not JSON, and leaves it alone'
     const file = tree.write(path.join(tree.workdir, '.mcp.json'), '{ "mcpServers": ')
     const r = spawnSync(rustBin(), ['--workdir', tree.workdir, '--home', tree.homeDir, 'mcp', 'install', '--client', 'claude'], { encoding: 'utf8' })
     assert.equal(r.status, 1)
-    assert.match(r.stderr, /is not valid JSON/)
+    assert.match(r.stderr, /:\d+:\d+: not valid JSON/)
     assert.equal(fs.readFileSync(file, 'utf8'), '{ "mcpServers": ')
   } finally {
     tree.cleanup()

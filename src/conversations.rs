@@ -263,9 +263,7 @@ impl Conversations {
         Conversations {
             inner: core::Conversations::new(
                 o.max_conversations
-                    .map_or(core::conversations::DEFAULT_MAX_CONVERSATIONS, |n| {
-                        n as usize
-                    }),
+                    .map_or(core::limits::DEFAULT_MAX_CONVERSATIONS, |n| n as usize),
             ),
             budget,
             memory: o.memory.unwrap_or(false),
@@ -421,7 +419,7 @@ pub fn touched_files(tools: Vec<AgentToolCall>, cwd: Option<String>) -> Vec<Vec<
     let cwd: Option<std::path::PathBuf> = cwd.map(Into::into);
     tools
         .into_iter()
-        .map(|t| core::touched::tool_files(&tool(t), cwd.as_deref()).all())
+        .map(|t| core::tool_files(&tool(t), cwd.as_deref()).all())
         .collect()
 }
 
@@ -445,9 +443,9 @@ pub struct ToolInputKeys {
 pub fn tool_input_keys() -> ToolInputKeys {
     let v = |keys: &[&str]| keys.iter().map(|k| k.to_string()).collect();
     ToolInputKeys {
-        file: v(&core::touched::FILE_KEYS),
-        file_list: v(&core::touched::FILE_LIST_KEYS),
-        command: v(&core::touched::COMMAND_KEYS),
-        patch: v(&core::touched::PATCH_KEYS),
+        file: v(&core::FILE_KEYS),
+        file_list: v(&core::FILE_LIST_KEYS),
+        command: v(&core::COMMAND_KEYS),
+        patch: v(&core::PATCH_KEYS),
     }
 }

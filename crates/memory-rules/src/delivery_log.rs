@@ -34,6 +34,7 @@
 //! (at most [`MAX_CACHED_TOKEN_COUNTS`] entries), so a hook builds the
 //! tokenizer only when it delivers a rule version it never counted.
 
+use crate::limits::{MAX_CACHED_TOKEN_COUNTS, MAX_LOG_AGE, MAX_LOG_FILE_BYTES, MAX_LOG_LINE_BYTES};
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
 use serde::{Deserialize, Serialize};
@@ -41,24 +42,13 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The current log file's name.
 pub const LOG_FILE: &str = "deliveries.jsonl";
-/// A log file past this size is rotated.
-pub const MAX_LOG_FILE_BYTES: u64 = 2 << 20;
 /// Log files kept: the current one and the rotated ones (so the log takes
 /// at most about this many times [`MAX_LOG_FILE_BYTES`]).
 pub const LOG_FILES_KEPT: usize = 4;
-/// Entries older than this are not read, and files older than this are
-/// rotated away.
-pub const MAX_LOG_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
-/// One line of the log is at most this long: a delivery of more rules than
-/// fit is written as several lines (in the same `write`).
-pub const MAX_LOG_LINE_BYTES: usize = 64 * 1024;
-/// At most this many rule versions' token counts are cached; past it the
-/// cache starts afresh.
-pub const MAX_CACHED_TOKEN_COUNTS: usize = 4096;
 /// The environment variable that turns the log off (`off`, `0`, `false`, `no`).
 pub const LOG_SETTING: &str = "WAVE_RULES_LOG";
 
@@ -274,7 +264,7 @@ impl TokenCache {
     fn save(&self, dir: &Path) {
         if self.changed {
             if let Ok(bytes) = serde_json::to_vec(&self.counts) {
-                let _ = crate::memory::atomic::replace_unsynced(&Self::path(dir), &bytes);
+                let _ = crate::fs::replace_fast(&Self::path(dir), &bytes);
             }
         }
     }

@@ -229,19 +229,30 @@ impl Diagnostic {
         self.column = Some(column);
         self
     }
+
+    /// Where in the file, as it follows a path: `:line:col`, `:line`, or
+    /// nothing for the file as a whole.
+    pub fn position(&self) -> String {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => format!(":{l}:{c}"),
+            (Some(l), None) => format!(":{l}"),
+            _ => String::new(),
+        }
+    }
 }
 
 impl fmt::Display for Diagnostic {
     /// `path:line:col: severity[code]: message`, the form compilers use.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.file_path)?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-            if let Some(col) = self.column {
-                write!(f, ":{col}")?;
-            }
-        }
-        write!(f, ": {}[{}]: {}", self.severity, self.code, self.message)
+        write!(
+            f,
+            "{}{}: {}[{}]: {}",
+            self.file_path,
+            self.position(),
+            self.severity,
+            self.code,
+            self.message
+        )
     }
 }
 

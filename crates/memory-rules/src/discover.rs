@@ -21,17 +21,18 @@ use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::format::Format;
 pub use crate::formats::nested::Walks;
 use crate::formats::{self, nested};
+use crate::fs::{Links, ReadError};
 use crate::limits::MAX_RULE_FILES_PER_SOURCE;
 use crate::parse::ParsedRule;
 use crate::scope::Scope;
 use std::collections::HashMap;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 pub use crate::limits::MAX_RULE_BYTES;
 
-/// A rules root: a [`Source`](crate::Source) as discovery walks it.
+/// A rules root: a [`Source`](crate::source::Source) as discovery walks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Root {
     pub dir: PathBuf,
@@ -39,7 +40,7 @@ pub struct Root {
     pub format: Format,
     /// Directory levels read below `dir`; `None`: any.
     pub depth: Option<usize>,
-    /// Index of the source in its [`Config`](crate::Config) (later wins).
+    /// Index of the source in its [`Config`](crate::source::Config) (later wins).
     pub source: usize,
     /// Rule files whose real path is outside this directory are not loaded
     /// (a warning), unless under one of `allow`: the project workdir for
@@ -58,7 +59,7 @@ pub struct Root {
 pub struct Found {
     pub scope: Scope,
     pub format: Format,
-    /// Index of the source in its [`Config`](crate::Config).
+    /// Index of the source in its [`Config`](crate::source::Config).
     pub source: usize,
     /// Path relative to the root with `/` separators.
     pub id: String,
@@ -180,63 +181,77 @@ pub fn find_with(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnosti
         }
     };
     if !real.is_dir() {
-        // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
-        // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
-        let single = matches!(
-            root.format,
-            Format::Copilot
-                | Format::Cline
-                | Format::RulesYaml
-                | Format::Cursor
-                | Format::Windsurf
-                | Format::AgentsMd
-                | Format::Gemini
-        ) || (root.format == Format::Claude
-            && root.dir.file_name().is_some_and(|n| n == "CLAUDE.md"));
-        if single && real.is_file() && root.format.is_rule_file(&root.dir) {
-            let name = root
-                .dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            // A file of several rules is no rule itself: its rules' ids are
-            // its own, so the user's and the project's file both load.
-            // A user's single file (`~/.claude/CLAUDE.md`, Copilot CLI's
-            // `~/.copilot/copilot-instructions.md`) must not collide with the
-            // project's file of the same name either.
-            let name = if root.format == Format::RulesYaml || root.scope == Scope::User {
-                // Two user `AGENTS.md` (Codex's and opencode's): by folder.
-                match (root.format, root.dir.parent().and_then(|p| p.file_name())) {
-                    (Format::AgentsMd, Some(dir)) => format!(
-                        "{}/{}/{name}",
-                        root.scope,
-                        dir.to_string_lossy().trim_start_matches('.')
-                    ),
-                    _ => format!("{}/{name}", root.scope),
-                }
-            } else if root.format == Format::Claude {
-                // `.claude/CLAUDE.md`: a memory file, not a `.claude/rules` id.
-                ".claude/CLAUDE.md".to_string()
-            } else {
-                name
-            };
-            let id = match root.format {
-                Format::Claude => format!("claude:{name}"),
-                f => f.id(&name),
-            };
-            return vec![Found::at(root, id, root.dir.clone(), None)];
-        }
-        diagnostics.push(Diagnostic::new(
-            Severity::Error,
-            Code::Unreadable,
-            &root.dir,
-            "the rules root is not a directory",
-        ));
-        return Vec::new();
+        return one_file(root, &real, diagnostics);
     }
     if root.is_walk() {
         return walked(root, walks, diagnostics);
     }
+    walk_dir(root, real, diagnostics)
+}
+
+/// A root that is not a directory: one file of a format a source may be
+/// (Copilot's repository file, `.clinerules`, `rules.yaml`, ...), else an
+/// error.
+fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+    // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
+    // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
+    let single = matches!(
+        root.format,
+        Format::Copilot
+            | Format::Cline
+            | Format::RulesYaml
+            | Format::Cursor
+            | Format::Windsurf
+            | Format::AgentsMd
+            | Format::Gemini
+    ) || (root.format == Format::Claude
+        && root.dir.file_name().is_some_and(|n| n == "CLAUDE.md"));
+    if single && real.is_file() && root.format.is_rule_file(&root.dir) {
+        let name = root
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // A file of several rules is no rule itself: its rules' ids are
+        // its own, so the user's and the project's file both load.
+        // A user's single file (`~/.claude/CLAUDE.md`, Copilot CLI's
+        // `~/.copilot/copilot-instructions.md`) must not collide with the
+        // project's file of the same name either.
+        let name = if root.format == Format::RulesYaml || root.scope == Scope::User {
+            // Two user `AGENTS.md` (Codex's and opencode's): by folder.
+            match (root.format, root.dir.parent().and_then(|p| p.file_name())) {
+                (Format::AgentsMd, Some(dir)) => format!(
+                    "{}/{}/{name}",
+                    root.scope,
+                    dir.to_string_lossy().trim_start_matches('.')
+                ),
+                _ => format!("{}/{name}", root.scope),
+            }
+        } else if root.format == Format::Claude {
+            // `.claude/CLAUDE.md`: a memory file, not a `.claude/rules` id.
+            ".claude/CLAUDE.md".to_string()
+        } else {
+            name
+        };
+        let id = match root.format {
+            Format::Claude => format!("claude:{name}"),
+            f => f.id(&name),
+        };
+        return vec![Found::at(root, id, root.dir.clone(), None)];
+    }
+    diagnostics.push(Diagnostic::new(
+        Severity::Error,
+        Code::Unreadable,
+        &root.dir,
+        "the rules root is not a directory",
+    ));
+    Vec::new()
+}
+
+/// The files of a rules directory: walked to the source's depth, links
+/// followed, each directory owned once by realpath, every file checked
+/// against the format, the boundary and the limit.
+fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
     // Each directory realpath is owned by the path that may load it: the root,
     // a real subdirectory, or else the first link (in name order) to it. So a
     // link to a sibling is the one reported, whatever the names' order.
@@ -584,6 +599,13 @@ fn walk_error(e: &walkdir::Error) -> Diagnostic {
     }
 }
 
+/// A rule file's bytes: a regular file of at most [`MAX_RULE_BYTES`], read
+/// through the file-system layer ([`crate::fs::read_bounded`]: opened without
+/// blocking, checked on the handle, never more than the limit plus one byte).
+pub fn read_bounded(path: &Path) -> Result<Vec<u8>, ReadError> {
+    crate::fs::read_bounded(path, MAX_RULE_BYTES, Links::Follow)
+}
+
 /// Reads a rule file's text, or reports why it cannot be used.
 ///
 /// The file is opened without blocking (a FIFO does not hang the read), its
@@ -591,20 +613,20 @@ fn walk_error(e: &walkdir::Error) -> Diagnostic {
 /// or a device after the walk is refused), and at most the size limit plus
 /// one byte is read, whatever the file is.
 pub fn read(path: &Path) -> Result<String, Diagnostic> {
-    let bytes = read_limited(path).map_err(|e| match e {
-        Limited::Io(e) => Diagnostic::new(
+    let bytes = read_bounded(path).map_err(|e| match e {
+        ReadError::Io(e) => Diagnostic::new(
             Severity::Error,
             Code::Unreadable,
             path,
             format!("cannot read: {e}"),
         ),
-        Limited::NotFile => Diagnostic::new(
+        ReadError::NotFile => Diagnostic::new(
             Severity::Error,
             Code::Unreadable,
             path,
             "not a regular file (a FIFO, socket or device); not loaded",
         ),
-        Limited::TooLarge(len) => Diagnostic::new(
+        ReadError::TooLarge(len) => Diagnostic::new(
             Severity::Error,
             Code::TooLarge,
             path,
@@ -631,38 +653,6 @@ pub fn read(path: &Path) -> Result<String, Diagnostic> {
         )
         .at(line, column)
     })
-}
-
-/// Why [`read_limited`] gave nothing.
-#[derive(Debug)]
-pub enum Limited {
-    Io(io::Error),
-    /// A FIFO, socket, device or directory.
-    NotFile,
-    /// Over [`MAX_RULE_BYTES`] (the size seen).
-    TooLarge(u64),
-}
-
-/// The bytes of a regular file of at most [`MAX_RULE_BYTES`]: opened without
-/// blocking, checked on the handle, never more than the limit plus one byte
-/// read.
-pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
-    let file = crate::fs::open_nonblocking(path).map_err(Limited::Io)?;
-    let meta = file.metadata().map_err(Limited::Io)?;
-    if !meta.is_file() {
-        return Err(Limited::NotFile);
-    }
-    if meta.len() > MAX_RULE_BYTES {
-        return Err(Limited::TooLarge(meta.len()));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_RULE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(Limited::Io)?;
-    if bytes.len() as u64 > MAX_RULE_BYTES {
-        return Err(Limited::TooLarge(bytes.len() as u64));
-    }
-    Ok(bytes)
 }
 
 /// Reads and parses one found file: its rules (several for `rules.yaml`,

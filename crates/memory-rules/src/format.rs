@@ -216,7 +216,7 @@ impl Format {
                 (".wave/rules", Scope::Project),
             ],
             // The memory files (always on) when `claude` is named; the
-            // agent SDK's own sources ([`crate::Config::default_sources`])
+            // agent SDK's own sources ([`crate::source::Config::default_sources`])
             // stay the rules directories.
             Format::Claude => &[
                 (".claude/CLAUDE.md", Scope::User),

@@ -128,9 +128,7 @@ pub struct Parsed {
     pub repairs: Vec<Repair>,
 }
 
-/// How many times the leniency pass re-parses after quoting the line the
-/// parser stopped at.
-const MAX_REPAIR_ROUNDS: usize = 8;
+use crate::limits::MAX_REPAIR_ROUNDS;
 
 /// Parses a frontmatter block. Line numbers in errors are relative to the
 /// block (line 1 = first YAML line). When the strict parse fails, suspicious

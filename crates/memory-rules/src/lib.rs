@@ -9,7 +9,17 @@
 //! without `paths` or `topics` is always active; `paths` (minimatch globs with
 //! `{dot: true}`) activate it when any file in context matches; `topics`
 //! activate it when a keyword starts a word of the prompt. Data flows one way:
-//! [`discover`] -> [`parse`] -> [`RuleSet`] -> [`RuleSet::active`].
+//! discovery -> parsing -> [`RuleSet`] -> [`RuleSet::active`]; an agent's
+//! events meet the rules through [`Responder`], which answers an [`Event`]
+//! for a conversation's [`Session`].
+//!
+//! This file is the façade: the modules are private, and what callers use
+//! (the CLI, the Node binding) is re-exported here, or lives in the few
+//! public namespaces ([`export`], [`fs`], [`limits`], [`memory`],
+//! [`packs`], [`read_rule`], [`render`], [`suggest`]). The `internals` feature opens
+//! the parser, the pattern compiler, the topic matcher and the walker to the
+//! crate's own integration tests, benches and fuzz targets; it is not an
+//! API.
 //!
 //! ```
 //! use memory_rules::{load, Config};
@@ -28,55 +38,87 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-pub mod context;
-pub mod conversations;
+// The public namespaces of the façade.
 pub mod delivery_log;
-pub mod diagnostic;
-pub mod discover;
-pub mod event;
-mod fold;
-pub mod format;
-pub mod formats;
-pub mod frontmatter;
+pub mod export;
 pub mod fs;
-mod globindex;
 pub mod limits;
-mod load;
 pub mod memory;
-pub mod origin;
 pub mod packs;
-pub mod parse;
-pub mod pattern;
 pub mod read_rule;
 pub mod render;
-pub mod respond;
-pub mod root;
-pub mod rule;
-pub mod ruleset;
-pub mod scope;
-pub mod session;
-pub mod shell;
-pub mod skill;
-pub mod slug;
-mod snapshot;
-pub mod source;
-mod stamp;
 pub mod suggest;
-pub use stamp::{Stamp, RACY_WINDOW};
 pub mod tokens;
-pub mod topics;
-pub mod touched;
 
+/// Private modules, public (and hidden) under the `internals` feature, for
+/// the crate's own integration tests, benches and fuzz targets.
+macro_rules! internals {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        #[allow(dead_code)]
+        mod $name;
+    )*};
+}
+
+internals!(
+    context,
+    discover,
+    formats,
+    frontmatter,
+    parse,
+    pattern,
+    shell,
+    topics
+);
+
+mod conversations;
+mod diagnostic;
+mod event;
+mod fold;
+mod format;
+mod globindex;
+mod globs;
+mod load;
+mod origin;
+mod respond;
+mod root;
+mod rule;
+mod ruleset;
+mod scope;
+mod session;
+mod skill;
+mod slug;
+mod snapshot;
+mod source;
+mod stamp;
+mod touched;
+
+pub use context::Workdir;
 pub use conversations::Conversations;
 pub use diagnostic::{Code, Diagnostic, Severity};
+pub use discover::{read_bounded as read_rule_file, Found};
 pub use event::{Conversation, Event, EventKind, ToolCall, ToolKind};
 pub use format::{formats_named, Format, DEFAULT_SOURCE_NAMES};
-pub use load::{load, reload, reload_from, Loaded, Reloaded};
-pub use origin::{Layer, LayerKind, Origin, PackLabel};
-pub use respond::{Answer, Given, Memory, Reminder, Responder};
+pub use formats::kind as tool_kind;
+pub use globs::{check_glob, is_exclusion, split_commas, GlobProblem};
+pub use load::{check_paths, load, reload, reload_from, Loaded, Reloaded};
+pub use origin::{provenance, Layer, LayerKind, Origin, PackLabel};
+pub use parse::{parse_rule, ParsedRule};
+pub use pattern::PatternError;
+pub use respond::{file_contents, Answer, Given, Memory, Reminder, Responder};
 pub use root::{project_root, ProjectRoot};
 pub use rule::{Activation, Metadata, Remind, Rule, Scope};
-pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
-pub use session::{Budget, Due, Session, Start};
+pub use ruleset::{Contents, Excluded, Explanation, Reason, RuleSet};
+pub use session::{rule_version, Budget, Due, Session, Start, SESSION_VERSION};
+pub use skill::name as skill_name;
+pub use slug::slug;
 pub use snapshot::Snapshot;
 pub use source::{Config, Source};
+pub use stamp::Stamp;
+pub use topics::TopicMatcher;
+pub use touched::{
+    patch_files, tool_files, Touched, COMMAND_KEYS, FILE_KEYS, FILE_LIST_KEYS, PATCH_KEYS,
+};

@@ -105,3 +105,185 @@ pub const DEFAULT_MEMORY_LINES: usize = 120;
 /// recently used one is forgotten (it comes back empty: its rules are given
 /// again).
 pub const DEFAULT_MAX_CONVERSATIONS: usize = 1000;
+/// `export` reads a file already in a target's place (to compare it with
+/// what it would write) up to this many bytes; a larger one is a conflict.
+pub const MAX_TARGET_FILE_BYTES: u64 = 64 << 20;
+/// A settings file an install edits (an agent's hooks, a client's MCP
+/// servers) larger than this is refused, left as it is.
+pub const MAX_SETTINGS_BYTES: u64 = 8 << 20;
+
+// ---- parsing ----
+
+/// How many times the leniency pass re-parses after quoting the line the
+/// parser stopped at.
+pub const MAX_REPAIR_ROUNDS: usize = 8;
+
+/// A hit's word is cut to this many characters.
+pub const MAX_WORD_CHARS: usize = 80;
+
+// ---- the walks of other agents' formats ----
+
+/// Directory levels below the project root that are searched.
+pub const MAX_NESTED_DEPTH: usize = 8;
+
+/// Directories visited at most in one walk.
+pub const MAX_NESTED_DIRS: usize = 20_000;
+
+/// Threads the walk runs on at most (no more than the cores there are).
+pub const MAX_WALK_THREADS: usize = 4;
+
+/// The most entries read from one file.
+pub const MAX_RULES_YAML_ENTRIES: usize = 1000;
+
+// ---- reload ----
+
+/// A file whose mtime is this close to (or after) the previous scan may have
+/// changed within the same timestamp tick: it is read again and compared.
+/// Two seconds covers the coarsest common file systems (FAT).
+pub const RACY_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
+
+// ---- delivery: sessions, the read_rule offer ----
+
+/// Longest description shown in the list, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 200;
+
+/// At most this many files touched are remembered per session.
+pub const MAX_SESSION_FILES: usize = 4096;
+
+/// At most this many rule ids per collection of a session (delivered,
+/// topics, mentioned, render order, sticky).
+pub const MAX_SESSION_RULES: usize = 20_000;
+
+// ---- memory ----
+
+/// Room kept for the closing line when the byte budget cuts.
+pub const MEMORY_CLOSING_BYTES: usize = 256;
+
+/// Longest file stem a topic name maps to.
+pub const MAX_MEMORY_NAME_CHARS: usize = 64;
+
+// ---- export ----
+
+/// How many lines from the top of a file the header is looked for in.
+pub const MARKER_LINES: usize = 12;
+
+/// Rules exported at most in one plan.
+pub const MAX_EXPORT_RULES: usize = 20_000;
+
+/// Files looked at per target when searching for stale generated files.
+pub const MAX_SCAN_FILES: usize = 50_000;
+
+/// Threads that read and write the files of one export at most.
+pub const MAX_IO_THREADS: usize = 8;
+
+/// Lines per side of an export diff beyond which whole texts are shown.
+pub const MAX_DIFF_LINES: usize = 4_000;
+
+// ---- the CLI ----
+
+/// Longest id (without `.md`) that `add` makes from the content.
+pub const MAX_ID_CHARS: usize = 40;
+
+/// `add` tries at most this many numbered ids (`x-2.md`, `x-3.md`, ...).
+pub const MAX_ID_SUFFIX: usize = 1000;
+
+// ---- the hooks ----
+
+/// The most a hook reads from stdin (a `Write` event carries the file's
+/// content): 64 MiB.
+pub const MAX_HOOK_INPUT_BYTES: usize = 64 << 20;
+
+/// How long a hook waits for another hook of the same user to finish.
+pub const STATE_LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// A session file untouched this long is removed.
+pub const STATE_STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(14 * 24 * 3600);
+
+/// A state file larger than this is not read (and the session starts afresh).
+pub const MAX_STATE_BYTES: u64 = 4 << 20;
+
+/// At most this many directory entries are looked at per cleanup.
+pub const MAX_CLEANUP_ENTRIES: usize = 10_000;
+
+/// A cache file larger than this is not read (a full load instead).
+pub const MAX_CACHE_BYTES: u64 = 64 << 20;
+
+/// How much of the end of a Gemini CLI transcript is read for the latest
+/// prompt size: 1 MiB.
+pub const TRANSCRIPT_TAIL_BYTES: u64 = 1 << 20;
+
+/// Seconds Claude Code gives each of our hooks before it moves on.
+pub const HOOK_TIMEOUT_SECS: u64 = 10;
+
+// ---- the MCP server ----
+
+/// More directories than this under the sources: no watch (stamp checks).
+pub const MAX_WATCHED_DIRS: usize = 2_000;
+
+/// Claude Code cuts a server's instructions at 2,048 characters.
+pub const MAX_INSTRUCTIONS_BYTES: usize = 2_000;
+
+/// At most this many paths in one `rules_for_files` call.
+pub const MAX_REQUEST_PATHS: usize = 10_000;
+
+/// At most this many bytes of `prompt`.
+pub const MAX_PROMPT_BYTES: usize = 256 << 10;
+
+/// How often the rule files are checked for the list-changed notification.
+pub const WATCH_INTERVAL: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// One incoming message (a line) is at most this many bytes; a longer one is
+/// refused before it is parsed.
+pub const MAX_MESSAGE_BYTES: usize = 8 << 20;
+
+// ---- rule packs ----
+
+/// The longest pack SPEC accepted (characters).
+pub const MAX_SPEC_CHARS: usize = 2048;
+
+/// At most this many packs in one config file; the rest are not read.
+pub const MAX_PACKS: usize = 256;
+
+/// At most this many files are hashed in one pack.
+pub const MAX_PACK_FILES: usize = 10_000;
+
+/// At most this many bytes are hashed in one pack.
+pub const MAX_PACK_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Codex reads at most this many bytes of project docs (all `AGENTS.md`
+/// files of the path together), by default (`project_doc_max_bytes`):
+/// `validate` warns of a single file over it.
+pub const CODEX_DOC_MAX_BYTES: usize = 32 * 1024;
+
+/// Patterns at most one pattern's braces expand to when written for Cursor.
+pub const MAX_CURSOR_GLOB_EXPANSIONS: usize = 64;
+
+/// A log file past this size is rotated.
+pub const MAX_LOG_FILE_BYTES: u64 = 2 << 20;
+
+/// Entries older than this are not read, and files older than this are
+/// rotated away.
+pub const MAX_LOG_AGE: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
+
+/// One line of the log is at most this long: a delivery of more rules than
+/// fit is written as several lines (in the same `write`).
+pub const MAX_LOG_LINE_BYTES: usize = 64 * 1024;
+
+/// At most this many rule versions' token counts are cached; past it the
+/// cache starts afresh.
+pub const MAX_CACHED_TOKEN_COUNTS: usize = 4096;
+
+/// `--check` lists at most this many files over the budget (and counts all).
+pub const MAX_CHECK_FILES_LISTED: usize = 20;
+
+/// Threads that match files at most.
+pub const MAX_REPORT_MATCH_THREADS: usize = 4;
+
+/// At most this many files are drawn; the walk stops there and says so.
+pub const MAX_REPORT_FILES: usize = 1_000_000;
+
+/// Directory levels below the project root that are walked.
+pub const MAX_REPORT_DEPTH: usize = 64;
+
+/// Threads the walk runs on at most (no more than the cores there are).
+pub const MAX_REPORT_THREADS: usize = 4;

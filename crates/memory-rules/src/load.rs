@@ -6,16 +6,18 @@
 use crate::context::Workdir;
 use crate::diagnostic::{self, Code, Diagnostic, Severity};
 use crate::discover;
+use crate::format::Format;
 use crate::limits;
 use crate::origin::{self, Origin};
 use crate::packs;
 use crate::parse::ParsedRule;
 use crate::ruleset::RuleSet;
+use crate::scope::Scope;
 use crate::snapshot::Snapshot;
 use crate::source::{Config, Source};
 use crate::stamp;
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -367,7 +369,7 @@ fn apply_overrides(
 
 /// A rule's origin, from its source.
 fn origin_of(
-    rule: &crate::Rule,
+    rule: &crate::rule::Rule,
     source: &Source,
     workdir: &Path,
     replaced: &HashMap<String, Vec<String>>,
@@ -449,7 +451,7 @@ impl<'l> Disables<'l> {
     /// rule is refused with a warning and the rule stays.
     fn removes(
         &mut self,
-        rule: &crate::Rule,
+        rule: &crate::rule::Rule,
         source: &Source,
         workdir: &Path,
         diagnostics: &mut Vec<Diagnostic>,
@@ -520,4 +522,52 @@ impl<'l> Disables<'l> {
             }
         }
     }
+}
+
+/// Checks only the given files (whatever their extension) and directories
+/// (as rules roots: those of a configured source as that source says, others
+/// in the format their path suggests, such as `.cursor/rules` or
+/// `*.instructions.md`, else as `.wave/rules`: `*.md`, one level deep), as
+/// `validate PATH...` does: every diagnostic, sorted, and how many rules
+/// loaded. A path that cannot be read is the error, with the path.
+pub fn check_paths(
+    config: &Config,
+    paths: &[PathBuf],
+) -> Result<(Vec<Diagnostic>, usize), (PathBuf, std::io::Error)> {
+    let mut diagnostics = Vec::new();
+    let mut rules = 0;
+    for path in paths {
+        let meta = std::fs::metadata(path).map_err(|e| (path.clone(), e))?;
+        let found: Vec<discover::Found> = if meta.is_dir() {
+            let like = config.source_of(path);
+            let guessed = Format::guess(&path.join("x"));
+            let source = Source {
+                dir: path.clone(),
+                scope: Scope::Project,
+                format: like.map_or(guessed, |s| s.format),
+                depth: like.map_or_else(|| guessed.default_depth(), |s| s.depth),
+                layer: like.map_or_else(Default::default, |s| s.layer.clone()),
+            };
+            let root = discover::Root {
+                allow: config.allow_dirs.clone(),
+                ..source.root(&config.workdir)
+            };
+            discover::find(&root, &mut diagnostics)
+        } else {
+            let format = config
+                .source_of(path)
+                .map_or_else(|| Format::guess(path), |s| s.format);
+            vec![discover::Found::file(
+                path,
+                format,
+                &config.workdir,
+                &config.allow_dirs,
+            )]
+        };
+        for f in &found {
+            rules += discover::load_file(f, &mut diagnostics).len();
+        }
+    }
+    diagnostic::sort(&mut diagnostics);
+    Ok((diagnostics, rules))
 }

@@ -6,7 +6,7 @@
 //! rule of the same id): packs (in the order the project's
 //! `.wave/config.toml` names them) < user < project < policy. Policy rules
 //! are *locked*: no rule of another layer replaces them and no `disable`
-//! removes them; every attempt is reported. A [`Source`](crate::Source)
+//! removes them; every attempt is reported. A [`Source`](crate::source::Source)
 //! carries its [`Layer`]; each rule of a discovery gets its [`Origin`] from
 //! its source when the rules are assembled.
 
@@ -43,9 +43,9 @@ pub struct PackLabel {
 
 impl Layer {
     /// The kind of layer, for a rule of a source of this layer and scope.
-    pub fn kind(&self, scope: crate::Scope) -> LayerKind {
+    pub fn kind(&self, scope: crate::scope::Scope) -> LayerKind {
         match self {
-            Layer::Own if scope == crate::Scope::User => LayerKind::User,
+            Layer::Own if scope == crate::scope::Scope::User => LayerKind::User,
             Layer::Own => LayerKind::Project,
             Layer::Pack(_) => LayerKind::Pack,
             Layer::Policy(_) => LayerKind::Policy,
@@ -123,7 +123,7 @@ pub struct Origin {
 /// this layer and scope (`workdir` shortens the project's paths).
 pub fn provenance(
     layer: &Layer,
-    scope: crate::Scope,
+    scope: crate::scope::Scope,
     id: &str,
     file: &std::path::Path,
     workdir: &std::path::Path,

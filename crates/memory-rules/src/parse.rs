@@ -15,6 +15,7 @@
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::format::Format;
 use crate::frontmatter::{self, FrontmatterError, Value};
+use crate::globs::{glob_problem, split_commas, GlobProblem};
 use crate::limits::{
     MAX_FRONTMATTER_KEYS, MAX_PATTERNS_PER_RULE, MAX_TOPICS_PER_RULE, MAX_TOPIC_CHARS,
 };
@@ -65,7 +66,7 @@ pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
     let rule = cx.parse(scope, id, text);
     Outcome {
         rule,
-        diagnostics: cx.diagnostics,
+        diagnostics: cx.finish_typos(TYPO_TAIL),
     }
 }
 
@@ -77,6 +78,10 @@ pub(crate) struct Context<'a> {
     pub(crate) yaml: &'a str,
     pub(crate) first_line: u32,
     lines: LineIndex,
+    /// Misspelled-key errors whose message still lacks its end: what the
+    /// rule became without the key, known only once the rule is read
+    /// (indices into `diagnostics`; see [`Context::finish_typos`]).
+    typos: Vec<usize>,
 }
 
 /// Line starts of the frontmatter and the first line of each top-level key,
@@ -148,7 +153,17 @@ impl<'a> Context<'a> {
             yaml: "",
             first_line: 1,
             lines: LineIndex::default(),
+            typos: Vec::new(),
         }
+    }
+
+    /// Ends every misspelled-key message left open with `tail` (what the
+    /// rule became without the key), and gives the diagnostics.
+    pub(crate) fn finish_typos(mut self, tail: &str) -> Vec<Diagnostic> {
+        for &i in &self.typos {
+            self.diagnostics[i].message.push_str(tail);
+        }
+        self.diagnostics
     }
 
     /// Splits the file and reads its frontmatter, reporting what cannot be
@@ -547,28 +562,26 @@ impl<'a> Context<'a> {
             let at = self.locate_next(written).or_else(|| self.key_location(key));
             match pattern::compile_with(pat, case_insensitive) {
                 Ok(compiled) => {
-                    let (_, body) = pattern::split_negation(written);
-                    if let Some(why) = unmatchable(body) {
-                        self.report(
+                    match glob_problem(written) {
+                        Some(GlobProblem::Unmatchable(why)) => self.report(
                             Severity::Warning,
                             Code::UnmatchableGlob,
                             at,
                             format!("pattern '{written}' can never match: {why}"),
-                        );
-                    } else if let Some(meant) = formatter_escaped(body) {
-                        self.report(
+                        ),
+                        Some(GlobProblem::Escaped(meant)) => self.report(
                             Severity::Warning,
                             Code::EscapedGlob,
                             at,
                             format!("pattern '{}' has an escaped '*' (\\*), so it matches only a file name with a literal '*': a Markdown formatter's escaping of '{meant}'? write '{meant}'", shorten(written)),
-                        );
-                    } else if let Some(why) = unclosed(body) {
-                        self.report(
+                        ),
+                        Some(GlobProblem::Unclosed(why)) => self.report(
                             Severity::Warning,
                             Code::InvalidGlob,
                             at,
                             format!("pattern '{}': {why}", shorten(written)),
-                        );
+                        ),
+                        None => {}
                     }
                     out.push(RulePattern { index, compiled });
                 }
@@ -723,99 +736,6 @@ pub(crate) fn describe(value: &Value) -> String {
     }
 }
 
-/// Why a (non-negated) pattern body can never match a normalized relative
-/// path, if it cannot.
-pub fn unmatchable(body: &str) -> Option<&'static str> {
-    if body.starts_with('/') || body.get(1..3) == Some(":/") || body.get(1..3) == Some(":\\") {
-        return Some("files in context are relative to the workdir, and this pattern is absolute");
-    }
-    if body.split('/').any(|seg| seg == "..") {
-        return Some("files in context never contain '..' once normalized");
-    }
-    None
-}
-
-/// The pattern a Markdown formatter (Prettier and the like) escaped into
-/// `body`, when `body` has an escaped `*`: `docs/\*_/_.{md,mdx}` was
-/// `docs/**/*.{md,mdx}` (the first `*` escaped, `*/*` turned into the
-/// emphasis `_/_`); `\*\*/\*.ts` was `**/*.ts`. A file name with a literal
-/// `*` is so rare that such a pattern never matches a real file.
-pub fn formatter_escaped(body: &str) -> Option<String> {
-    if !body.contains("\\*") {
-        return None;
-    }
-    let mut meant = body
-        .replace("\\*_/_", "**/*")
-        .replace("\\*\\*", "**")
-        .replace("\\*", "*")
-        .replace("\\_", "_");
-    // `_/_` left between two stars' places: `a/\*_/_/b` and the like.
-    while let Some(i) = meant.find("*_/_") {
-        meant.replace_range(i..i + 4, "**/*");
-    }
-    Some(meant)
-}
-
-/// Whether a pattern has a `{` or `[` that is never closed (outside
-/// escapes): minimatch then reads it literally, so `src/{a,b` matches only
-/// a file named `src/{a,b`, which is almost never what was meant.
-pub fn unclosed(body: &str) -> Option<&'static str> {
-    let (mut depth, mut in_class) = (0usize, false);
-    let mut chars = body.chars();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\\' => {
-                chars.next();
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '{' if !in_class => depth += 1,
-            '}' if !in_class && depth > 0 => depth -= 1,
-            _ => {}
-        }
-    }
-    if in_class {
-        Some("its '[' is never closed, so it is read literally (write \\[ for a literal bracket)")
-    } else if depth > 0 {
-        Some("its '{' is never closed, so it is read literally and matches only a file with that very name (write \\{ for a literal brace)")
-    } else {
-        None
-    }
-}
-
-/// Splits at commas outside braces and brackets, trimming each part.
-pub fn split_commas(s: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut in_class = false;
-    let mut current = String::new();
-    let mut chars = s.chars();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\\' => {
-                current.push(ch);
-                if let Some(next) = chars.next() {
-                    current.push(next);
-                }
-                continue;
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '{' if !in_class => depth += 1,
-            '}' if !in_class && depth > 0 => depth -= 1,
-            ',' if depth == 0 && !in_class => {
-                parts.push(current.trim().to_string());
-                current.clear();
-                continue;
-            }
-            _ => {}
-        }
-        current.push(ch);
-    }
-    parts.push(current.trim().to_string());
-    parts
-}
-
 // What the other agents' formats read with the same context.
 
 /// How a format reads a glob string.
@@ -830,8 +750,8 @@ pub(crate) enum Split {
     Whole,
 }
 
-/// The end of a misspelled-key message before `formats::parse` knows what the
-/// rule became (a rules file of several rules keeps it).
+/// The end of a misspelled-key message when what the rule became cannot
+/// be said (a rules file of several rules).
 pub(crate) const TYPO_TAIL: &str = ", so this rule is activated as if it did not have it";
 
 /// The keys of the other formats that decide when a rule is active (a
@@ -1009,16 +929,18 @@ impl<'a> Context<'a> {
             None => match crate::suggest::closest(key, known.iter().copied()) {
                 // A typo of a key that decides activation changes when the
                 // rule fires: an error, as in the Wave format.
-                Some(meant) if ACTIVATION_KEYS.contains(&meant) => self.report(
-                    Severity::Error,
-                    Code::MisspelledKey,
-                    at,
-                    format!(
-                        "unknown key '{key}': did you mean '{meant}'? {} ignores '{key}'{}",
-                        format.tool(),
-                        TYPO_TAIL
-                    ),
-                ),
+                Some(meant) if ACTIVATION_KEYS.contains(&meant) => {
+                    self.report(
+                        Severity::Error,
+                        Code::MisspelledKey,
+                        at,
+                        format!(
+                            "unknown key '{key}': did you mean '{meant}'? {} ignores '{key}'",
+                            format.tool(),
+                        ),
+                    );
+                    self.typos.push(self.diagnostics.len() - 1);
+                }
                 Some(meant) => self.report(
                     Severity::Warning,
                     Code::UnknownKey,
@@ -1232,7 +1154,7 @@ mod tests {
             ("docs/**/*.md", None),
             ("file\\[1\\].md", None),
         ] {
-            assert_eq!(formatter_escaped(written).as_deref(), meant, "{written}");
+            assert_eq!(crate::globs::formatter_escaped(written).as_deref(), meant, "{written}");
         }
     }
 

@@ -9,8 +9,7 @@ use serde_json::{json, Value};
 /// The tool's name.
 pub const TOOL_NAME: &str = "read_rule";
 
-/// Longest description shown in the list, in characters.
-pub const MAX_DESCRIPTION_CHARS: usize = 200;
+pub use crate::limits::MAX_DESCRIPTION_CHARS;
 
 /// The tool spec: `{ name, description, parameters }` (JSON schema).
 pub fn tool_definition() -> Value {

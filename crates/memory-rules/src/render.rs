@@ -324,7 +324,7 @@ mod tests {
                 priority: Some(priority),
                 ..Metadata::default()
             },
-            format: crate::Format::Wave,
+            format: crate::format::Format::Wave,
             origin: Default::default(),
         }
     }

@@ -634,7 +634,7 @@ pub fn file_contents(workdir: &Path) -> impl Fn(&str) -> Option<String> + '_ {
         } else {
             workdir.join(path)
         };
-        crate::fs::read_prefix(&path, MAX_CONTENT_BYTES).ok()
+        crate::fs::read_prefix(&path, MAX_CONTENT_BYTES, crate::fs::Links::Follow).ok()
     }
 }
 
@@ -676,7 +676,7 @@ mod tests {
             ("src/a.ts", "// TODO: split\n"),
             ("src/b.ts", "clean\n"),
         ]);
-        let formats = crate::formats_named(&["continue".to_string()]).unwrap();
+        let formats = crate::format::formats_named(&["continue".to_string()]).unwrap();
         let loaded = load(&Config::named(
             dir.path(),
             dir.path().join("home"),

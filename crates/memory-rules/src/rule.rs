@@ -144,6 +144,29 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// The names a rule can be mentioned by in a prompt (`@name`), lowercased:
+    /// its id, its id without the source name, its file's base name without
+    /// extension (as Cursor and Windsurf write it), and its `name`.
+    pub fn mention_names(&self) -> Vec<String> {
+        let mut names = vec![self.id.to_lowercase()];
+        let bare = self.id.split_once(':').map_or(self.id.as_str(), |(_, r)| r);
+        names.push(bare.to_lowercase());
+        let base = bare.rsplit('/').next().unwrap_or(bare);
+        names.push(base.to_lowercase());
+        let stem = [".instructions.md", ".mdc", ".md", ".txt", ".yaml"]
+            .iter()
+            .find_map(|ext| base.strip_suffix(ext))
+            .unwrap_or(base);
+        names.push(stem.to_lowercase());
+        if let Some(name) = &self.metadata.name {
+            names.push(name.trim().to_lowercase());
+        }
+        names.retain(|n| !n.is_empty());
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// `priority` (default 0).
     pub fn priority(&self) -> i64 {
         self.metadata.priority.unwrap_or(0)

@@ -16,27 +16,6 @@ use regex_automata::{meta::Regex, Input, MatchKind, PatternSet};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
-/// From this many rules, [`release_free_memory`] trims the allocator.
-const TRIM_AFTER_RULES: usize = 1000;
-
-/// Call after a discovery of `rules` rules, once its temporaries are
-/// dropped. Loading a large set frees about as much as it keeps (each
-/// file's text, the parse's and the compilers' temporaries) in small pieces
-/// between the kept ones, on the thread that loaded it (the addon's runs on
-/// libuv's pool). glibc keeps that memory resident; `malloc_trim` gives its
-/// free pages back to the system: about 3 MiB at 10,000 rules, for a few
-/// milliseconds. Below [`TRIM_AFTER_RULES`] rules, and off glibc, nothing.
-pub fn release_free_memory(rules: usize) {
-    if rules < TRIM_AFTER_RULES {
-        return;
-    }
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases memory the allocator holds free.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
 /// Who owns a matcher of the set.
 #[derive(Clone, Copy, Debug)]
 struct Owner {
@@ -294,7 +273,7 @@ impl RuleSet {
         let mut mentions: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for (i, r) in rules.iter().enumerate() {
             if r.metadata.activation != Activation::Auto {
-                for name in crate::formats::mention_names(r) {
+                for name in r.mention_names() {
                     mentions.entry(name).or_default().push(i as u32);
                 }
             }

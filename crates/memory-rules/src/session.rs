@@ -14,7 +14,7 @@
 //! hash of its text) that was sent: a rule edited since comes again.
 //!
 //! `Session` is serde-serialisable (the hooks store it as their state file).
-//! Every collection it holds is bounded: [`MAX_FILES`] files,
+//! Every collection it holds is bounded: [`MAX_SESSION_FILES`] files,
 //! [`MAX_SESSION_RULES`] rule ids per collection, [`MAX_SKILLS`] active
 //! skills; past the bound nothing more is recorded (a rule not recorded as
 //! delivered is simply delivered again).
@@ -33,11 +33,8 @@ use crate::ruleset::{Contents, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-/// At most this many files touched are remembered per session.
-pub const MAX_FILES: usize = 4096;
-/// At most this many rule ids per collection of a session (delivered,
-/// topics, mentioned, render order, sticky).
-pub const MAX_SESSION_RULES: usize = 20_000;
+use crate::limits::MAX_SESSION_FILES;
+pub use crate::limits::MAX_SESSION_RULES;
 /// The version this module writes; state of another version is read as a
 /// fresh session.
 pub const SESSION_VERSION: u32 = 2;
@@ -916,7 +913,7 @@ impl Session {
         for f in files {
             if let Some(r) = set.normalize(f.as_ref()) {
                 let r = r.into_owned();
-                if self.files.len() < MAX_FILES && !self.files.contains(&r) {
+                if self.files.len() < MAX_SESSION_FILES && !self.files.contains(&r) {
                     self.files.insert(r.clone());
                 }
                 rel.push(r);
@@ -1241,9 +1238,11 @@ mod tests {
     fn serialises_and_bounds_files() {
         let (_d, set) = set(RULES);
         let mut s = Session::new();
-        let many: Vec<String> = (0..MAX_FILES + 10).map(|i| format!("f{i}.txt")).collect();
+        let many: Vec<String> = (0..MAX_SESSION_FILES + 10)
+            .map(|i| format!("f{i}.txt"))
+            .collect();
         s.files_touched(&set, &many, NONE);
-        assert_eq!(s.files().count(), MAX_FILES);
+        assert_eq!(s.files().count(), MAX_SESSION_FILES);
         let due = s.start(&set, Start::Resume, None, NONE);
         s.commit(&set, &due);
         let json = serde_json::to_string(&s).unwrap();
@@ -1317,7 +1316,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             both.reasons,
-            [crate::Reason::Skill {
+            [crate::ruleset::Reason::Skill {
                 name: "deploy".into()
             }]
         );

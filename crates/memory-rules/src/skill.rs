@@ -116,7 +116,8 @@ pub fn uses_memory(text: &str) -> bool {
 /// most [`MAX_SKILL_FILE_BYTES`] of a regular file (opened without blocking);
 /// `false` when it cannot be read.
 pub fn file_uses_memory(path: &Path) -> bool {
-    crate::fs::read_prefix(path, MAX_SKILL_FILE_BYTES).is_ok_and(|text| uses_memory(&text))
+    crate::fs::read_prefix(path, MAX_SKILL_FILE_BYTES, crate::fs::Links::Follow)
+        .is_ok_and(|text| uses_memory(&text))
 }
 
 /// The Stop reminder while skills that use memory are active.

@@ -3,11 +3,11 @@
 //! text and what parsing it gave (rules and diagnostics), plus when and for
 //! which workdir the files were scanned.
 //!
-//! [`reload`](crate::reload) needs exactly this of a previous discovery, so
+//! [`reload`](crate::load::reload) needs exactly this of a previous discovery, so
 //! a process that starts afresh for every event (a hook) saves the snapshot
 //! ([`Snapshot::to_bytes`]), restores it next time
 //! ([`Snapshot::from_bytes`]) and reloads from it
-//! ([`reload_from`](crate::reload_from)): only the files whose stamp changed
+//! ([`reload_from`](crate::load::reload_from)): only the files whose stamp changed
 //! are read and parsed again, whatever their format. The compiled matchers
 //! are not saved: a restored rule's patterns are compiled again from its
 //! `paths`, exactly those that compiled when the file was parsed.

@@ -78,6 +78,17 @@ impl Source {
         }
     }
 
+    /// The rule files of this source as discovery finds them (links
+    /// followed, sorted), without the project boundary: a caller that acts
+    /// on one (`remove`) checks where it resolves.
+    pub fn files(&self, workdir: &Path) -> Vec<discover::Found> {
+        let root = Root {
+            boundary: None,
+            ..self.root(workdir)
+        };
+        discover::find(&root, &mut Vec::new())
+    }
+
     /// `<base>/.wave/rules`: Wave format, one level of subdirectories.
     pub fn wave(base: &Path, scope: Scope) -> Self {
         Source::new(
@@ -280,4 +291,10 @@ fn system_policy_dir() -> Option<PathBuf> {
 #[cfg(all(unix, not(target_os = "macos")))]
 fn system_policy_dir() -> Option<PathBuf> {
     Some(PathBuf::from("/etc/wave"))
+}
+
+/// WebAssembly (WASI) has no system policy directory: only the variable.
+#[cfg(not(any(unix, windows)))]
+fn system_policy_dir() -> Option<PathBuf> {
+    None
 }

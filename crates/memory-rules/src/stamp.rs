@@ -10,12 +10,9 @@ use crate::scope::Scope;
 use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
-/// A file whose mtime is this close to (or after) the previous scan may have
-/// changed within the same timestamp tick: it is read again and compared.
-/// Two seconds covers the coarsest common file systems (FAT).
-pub const RACY_WINDOW: Duration = Duration::from_secs(2);
+pub use crate::limits::RACY_WINDOW;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stamp {
@@ -81,7 +78,7 @@ fn inode(_: &std::fs::Metadata) -> (u64, u64) {
 }
 
 /// One file's cached outcome: its rules are parsed rules, or their saved
-/// form in a [`Snapshot`](crate::Snapshot).
+/// form in a [`Snapshot`](crate::snapshot::Snapshot).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Cached<R = ParsedRule> {
     scope: Scope,

@@ -93,6 +93,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn distance_counts_edits_and_transpositions_ignoring_case() {
+        assert_eq!(distance("kitten", "sitting"), Some(3));
+        assert_eq!(distance("", "abc"), Some(3));
+        assert_eq!(distance("Same", "same"), Some(0));
+        assert_eq!(distance("deploi", "depoli"), Some(1));
+        assert_eq!(distance(&"x".repeat(MAX_SUGGEST_CHARS + 1), "x"), None);
+    }
+
+    #[test]
     fn typos_of_keys() {
         assert_eq!(distance("path", "paths"), Some(1));
         assert_eq!(distance("Paths", "paths"), Some(0));

@@ -24,8 +24,7 @@ use caseless::Caseless;
 use rustc_hash::FxHashSet;
 use std::collections::HashMap;
 
-/// A hit's word is cut to this many characters.
-const MAX_WORD_CHARS: usize = 80;
+use crate::limits::MAX_WORD_CHARS;
 
 /// Marks a word start in the scanned text.
 const MARK: u8 = 0xFF;

@@ -240,7 +240,7 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
                 },
             );
             for r in parsed.rules {
-                let (front, lossy) = formats::claude::write_wave(&r.rule);
+                let (front, lossy) = formats::wave::write_wave(&r.rule);
                 let mut wave = String::new();
                 if !front.is_empty() {
                     wave = format!("---\n{}\n---\n", front.join("\n"));

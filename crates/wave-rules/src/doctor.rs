@@ -8,10 +8,11 @@
 //! non-portable or a rule has an error (so CI can run it), 2 on trouble.
 
 use crate::args::{McpClient, ScopeArg};
+use crate::display;
+use crate::env::{Env, Output, EXIT_FAILURE};
 use crate::hook::settings::{is_ours, EVENTS};
 use crate::launch;
 use crate::mcp::install;
-use crate::{display, Env, Output, EXIT_FAILURE};
 use clap::ValueEnum;
 use memory_rules::memory::{MemoryLocations, MemoryScope, MemoryStore};
 use memory_rules::Severity;
@@ -117,10 +118,13 @@ fn hook_entries(env: &Env) -> Vec<Entry> {
     );
     let mut out = Vec::new();
     for (file, shared) in files {
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        if !file.exists() {
             continue;
-        };
-        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+        }
+        let Some(value) = crate::settings_file::Json::read(&file)
+            .ok()
+            .and_then(|json| json.value())
+        else {
             out.push(Entry {
                 kind: "hook",
                 client: "claude".into(),

@@ -3,16 +3,11 @@
 use crate::args::{AddArgs, RemoveArgs};
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::discover::{self, Root};
-use memory_rules::{parse, pattern, slug, Scope};
+use memory_rules::{Found, GlobProblem, Scope};
 use std::io::Write;
 use std::path::Path;
 
-/// Longest id (without `.md`) that `add` makes from the content.
-pub const MAX_ID_CHARS: usize = 40;
-
-/// `add` tries at most this many numbered ids (`x-2.md`, `x-3.md`, ...).
-pub const MAX_ID_SUFFIX: usize = 1000;
+use memory_rules::limits::{MAX_ID_CHARS, MAX_ID_SUFFIX};
 
 pub fn add(env: &Env, args: &AddArgs) -> Output {
     let content = args.content.as_deref().map(str::trim).unwrap_or("");
@@ -24,7 +19,7 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
     }
     let list = |s: &Option<String>| -> Vec<String> {
         s.as_deref()
-            .map(parse::split_commas)
+            .map(memory_rules::split_commas)
             .unwrap_or_default()
             .into_iter()
             .filter(|x| !x.is_empty())
@@ -37,25 +32,35 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             "a rule needs --topics or --paths to say when it applies (or --always for a rule that is always active)",
         );
     }
+    // The core's checks, in the order a rule file's are made: what
+    // `validate` would flag, `add` refuses.
     for p in &paths {
-        if let Err(e) = pattern::compile(p) {
-            return Output::fail(EXIT_FAILURE, format!("pattern '{p}': {e}; nothing written"));
-        }
-        let (_, body) = pattern::split_negation(p);
-        if let Some(why) = parse::unclosed(body) {
-            return Output::fail(
-                EXIT_FAILURE,
-                format!("pattern '{p}': {why}; nothing written"),
-            );
-        }
-        if let Some(why) = parse::unmatchable(body) {
-            return Output::fail(
-                EXIT_FAILURE,
-                format!("pattern '{p}' can never match: {why}; write it relative to the project root (e.g. src/**/*.ts); nothing written"),
-            );
+        match memory_rules::check_glob(p) {
+            Err(e) => {
+                return Output::fail(EXIT_FAILURE, format!("pattern '{p}': {e}; nothing written"))
+            }
+            Ok(Some(GlobProblem::Unmatchable(why))) => {
+                return Output::fail(
+                    EXIT_FAILURE,
+                    format!("pattern '{p}' can never match: {why}; write it relative to the project root (e.g. src/**/*.ts); nothing written"),
+                )
+            }
+            Ok(Some(GlobProblem::Escaped(meant))) => {
+                return Output::fail(
+                    EXIT_FAILURE,
+                    format!("pattern '{p}' has an escaped '*' (\\*), so it matches only a file name with a literal '*'; write '{meant}'; nothing written"),
+                )
+            }
+            Ok(Some(GlobProblem::Unclosed(why))) => {
+                return Output::fail(
+                    EXIT_FAILURE,
+                    format!("pattern '{p}': {why}; nothing written"),
+                )
+            }
+            Ok(None) => {}
         }
     }
-    if !paths.is_empty() && paths.iter().all(|p| pattern::split_negation(p).0) {
+    if !paths.is_empty() && paths.iter().all(|p| memory_rules::is_exclusion(p)) {
         return Output::fail(
             EXIT_FAILURE,
             "every --paths pattern is a '!' exclusion, so none can activate the rule; add a pattern to include; nothing written",
@@ -118,7 +123,7 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             format!("cannot create {}: {e}", dir.display()),
         );
     }
-    let base = slug::slug(content, MAX_ID_CHARS).unwrap_or_else(|| "rule".to_string());
+    let base = memory_rules::slug(content, MAX_ID_CHARS).unwrap_or_else(|| "rule".to_string());
     let text = rule_text(&paths, &topics, args.priority, description, content);
     let mut n = 1;
     let (id, file) = loop {
@@ -137,7 +142,7 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             }
         }
         // The same rule again is not a second rule: say so and write nothing.
-        if let Some(existing) = memory_rules::discover::read_limited(&file)
+        if let Some(existing) = memory_rules::read_rule_file(&file)
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
         {
@@ -295,27 +300,23 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
         .collect();
     sources.sort_by_key(|s| s.scope);
     let mut all_ids: Vec<String> = Vec::new();
-    let mut by_base: Vec<(Scope, discover::Found, std::path::PathBuf)> = Vec::new();
+    let mut by_base: Vec<(Scope, Found, std::path::PathBuf)> = Vec::new();
     for source in &sources {
         let scope = source.scope;
-        let root = Root {
-            boundary: None,
-            ..source.root(&env.config.workdir)
-        };
-        let found = discover::find(&root, &mut Vec::new());
+        let found = source.files(&env.config.workdir);
         all_ids.extend(found.iter().map(|f| f.id.clone()));
         // A base name (`react` for frontend/react.md) names the rule too.
         if !given.contains('/') {
             for f in &found {
                 if f.id.rsplit('/').next() == Some(id.as_str()) && f.id != id {
-                    by_base.push((scope, f.clone(), root.dir.clone()));
+                    by_base.push((scope, f.clone(), source.dir.clone()));
                 }
             }
         }
         let Some(f) = found.into_iter().find(|f| f.id == id) else {
             continue;
         };
-        if let Err(why) = inside_root(&f.path, &root.dir) {
+        if let Err(why) = inside_root(&f.path, &source.dir) {
             return Output::fail(
                 EXIT_FAILURE,
                 format!("rule '{given}' is not removed: {why}"),
@@ -402,16 +403,19 @@ fn remove_file_path(env: &Env, args: &RemoveArgs, given: &str, real: &Path) -> O
         if only.is_some_and(|o| o != source.scope) {
             continue;
         }
-        let root = Root {
-            boundary: None,
-            ..source.root(&env.config.workdir)
-        };
-        for f in discover::find(&root, &mut Vec::new()) {
+        for f in source.files(&env.config.workdir) {
             if f.format != memory_rules::Format::Wave && f.format != memory_rules::Format::Claude {
                 continue;
             }
             if std::fs::canonicalize(&f.path).is_ok_and(|p| p == real) {
-                return Some(delete(env, given, source.scope, &f.id, &f.path, &root.dir));
+                return Some(delete(
+                    env,
+                    given,
+                    source.scope,
+                    &f.id,
+                    &f.path,
+                    &source.dir,
+                ));
             }
         }
     }

@@ -151,23 +151,6 @@ impl Env {
     }
 }
 
-/// Writes through a temporary file and a rename, so a reader never sees
-/// half a settings file.
-pub(crate) fn write_settings(path: &Path, text: &str) -> Result<(), Output> {
-    let fail = |e: std::io::Error| {
-        Output::fail(
-            EXIT_TROUBLE,
-            format!("cannot write {}: {e}", path.display()),
-        )
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
-    // The memory store's atomic replace: a temp file named for this process
-    // (the clock on WASI, which has no process id), fsync, rename.
-    memory_rules::memory::atomic::replace(path, text.as_bytes()).map_err(fail)
-}
-
 /// The user's home: the platform's answer, else `$HOME` (the WebAssembly
 /// build has no `home_dir`, but Node hands it the environment).
 pub fn user_home() -> Option<PathBuf> {

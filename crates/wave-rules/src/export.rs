@@ -6,8 +6,8 @@
 
 use crate::args::{ExportArgs, ImportArgs, OutputFormat};
 use crate::display;
-use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::formats::export::{self, Plan, Sync, Target};
+use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use memory_rules::export::{self, Plan, Sync, Target};
 use std::fmt::Write as _;
 
 /// Plans the export of the configured sources' rules to `targets`.
@@ -224,6 +224,10 @@ pub fn run(env: &Env, args: &ExportArgs) -> Output {
 /// How long the sources must be quiet before a re-export.
 #[cfg(not(target_family = "wasm"))]
 const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(100);
+/// How much of a changed file the watch reads to tell a generated file by
+/// its header (which sits in the first `MARKER_LINES` lines).
+#[cfg(not(target_family = "wasm"))]
+const HEADER_BYTES: u64 = 16 * 1024;
 
 /// `--watch`: exports, then again after each burst of changes in the
 /// sources' directories (debounced), printing each run as it goes, until
@@ -311,7 +315,12 @@ fn watch(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
                 && ev.paths.iter().any(|p| {
                     !p.file_name()
                         .is_some_and(|n| n.to_string_lossy().ends_with(".wave-export.tmp"))
-                        && !std::fs::read_to_string(p).is_ok_and(|t| export::is_generated(&t))
+                        && !memory_rules::fs::read_prefix(
+                            p,
+                            HEADER_BYTES,
+                            memory_rules::fs::Links::Follow,
+                        )
+                        .is_ok_and(|t| export::is_generated(&t))
                 })
         };
         let mut changed = relevant(&ev);
@@ -415,7 +424,7 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         used.insert(stem.to_lowercase(), source.clone());
         near.push((key, activation, stem.clone(), source.clone()));
         let path = dir.join(format!("{stem}.md"));
-        let (front, lossy) = memory_rules::formats::claude::write_wave(rule);
+        let (front, lossy) = memory_rules::export::write_wave(rule);
         let mut text = export::frontmatter(&front);
         text.push_str(rule.content.trim());
         text.push('\n');

@@ -21,7 +21,7 @@
 //! that agent finds it from wherever it runs the hook.
 
 use crate::args::{HookAgent, McpClient, ScopeArg};
-use crate::{Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::path::{Path, PathBuf};
 
 /// Set by `bin/wave-rules.js`: `[node, script]` or `[executable]`, the

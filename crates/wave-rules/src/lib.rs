@@ -26,6 +26,7 @@ mod matching;
 pub mod mcp;
 mod packs;
 mod report;
+mod settings_file;
 mod setup;
 pub(crate) mod validate;
 
@@ -37,7 +38,7 @@ use std::ffi::OsString;
 
 /// The most a hook reads from standard input; a larger event is skipped
 /// (with one line on stderr).
-pub const MAX_HOOK_INPUT_BYTES: usize = hook::MAX_INPUT_BYTES;
+pub use memory_rules::limits::MAX_HOOK_INPUT_BYTES;
 
 /// Runs the command line `args` (the first item is the program name).
 pub fn run<I, T>(args: I) -> Output

@@ -4,7 +4,6 @@
 use crate::args::MatchArgs;
 use crate::display;
 use crate::env::{Env, Output};
-use memory_rules::formats;
 use memory_rules::{Activation, Excluded, Reason, Rule};
 
 /// Files typed on the command line are relative to the current directory,
@@ -34,7 +33,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         skills: args
             .skills
             .iter()
-            .filter_map(|s| memory_rules::skill::name(s).ok())
+            .filter_map(|s| memory_rules::skill_name(s).ok())
             .collect(),
         all: args.all,
     };
@@ -44,9 +43,8 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
     let prompt = args.prompt.as_deref();
     // Rules with a `regex` (Continue) match the content of the files in
     // context, read as every road reads them.
-    let read = memory_rules::respond::file_contents(&env.config.workdir);
-    let contents: Option<memory_rules::ruleset::Contents> =
-        set.has_content_rules().then_some(&read);
+    let read = memory_rules::file_contents(&env.config.workdir);
+    let contents: Option<memory_rules::Contents> = set.has_content_rules().then_some(&read);
     let explanations = set.explain_in(&args.files, prompt, &args.skills, contents);
     let (active, inactive): (Vec<_>, Vec<_>) = explanations.iter().partition(|e| e.is_active());
     let active_ids: Vec<usize> = active.iter().map(|e| e.index).collect();
@@ -66,7 +64,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 "priority": r.priority(),
                 "format": r.format.as_str(),
                 "activation": r.metadata.activation_kind(),
-                "kind": formats::kind(r),
+                "kind": memory_rules::tool_kind(r),
             });
             display::origin_json(r, &mut v);
             v["reasons"] = e.reasons.iter().map(reason_json).collect();
@@ -233,7 +231,7 @@ fn describe(rule: &Rule, reason: &Reason) -> String {
         return plain;
     }
     let tool = rule.format.tool();
-    let kind = formats::kind(rule);
+    let kind = memory_rules::tool_kind(rule);
     let key = rule.format.glob_key();
     match reason {
         Reason::Always => format!("{tool}: {kind}"),
@@ -286,7 +284,7 @@ fn why_not(
     let tool = rule.format.tool();
     match rule.metadata.activation {
         Activation::Manual => {
-            let names = formats::mention_names(rule);
+            let names = rule.mention_names();
             let name = names
                 .iter()
                 .min_by_key(|n| n.len())
@@ -294,14 +292,14 @@ fn why_not(
                 .unwrap_or_default();
             lines.push(format!(
                 "{tool}: {}: active only when the prompt mentions it, as @{name}",
-                formats::kind(rule)
+                memory_rules::tool_kind(rule)
             ));
             return lines;
         }
         Activation::OnRequest => {
             lines.push(format!(
                 "{tool}: {}: offered to the model by its description; active when mentioned",
-                formats::kind(rule)
+                memory_rules::tool_kind(rule)
             ));
             return lines;
         }
@@ -324,7 +322,7 @@ fn why_not(
             if qualified {
                 lines.push(format!(
                     "{tool}: {}, `{}`: {what} {}",
-                    formats::kind(rule),
+                    memory_rules::tool_kind(rule),
                     rule.format.glob_key(),
                     paths.join(", ")
                 ));

@@ -6,7 +6,7 @@ use crate::args::{
     ScopeArg,
 };
 use crate::display;
-use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::memory::{MemoryError, MemoryLocations, MemoryScope, MemoryStore};
 use memory_rules::Scope;
 

@@ -4,8 +4,7 @@ use crate::args::{OutputFormat, ValidateArgs};
 use crate::color;
 use crate::display::{self, Sources};
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::discover::{self, Found};
-use memory_rules::{diagnostic, Diagnostic, Format, Scope, Severity, Source};
+use memory_rules::{Diagnostic, Severity};
 use std::path::Path;
 
 pub fn run(env: &Env, args: &ValidateArgs) -> Output {
@@ -98,56 +97,15 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// Checks only the given files (whatever their extension) and directories
-/// (as rules roots: those of a configured source as that source says, others
-/// in the format their path suggests, such as `.cursor/rules` or
-/// `*.instructions.md`, else as `.wave/rules`: `*.md`, one level deep). A
-/// missing path is I/O trouble.
+/// Checks only the given files and directories (the core's
+/// `load::check_paths`); a missing path is I/O trouble.
 fn check_paths(
     env: &Env,
     paths: &[std::path::PathBuf],
 ) -> Result<(Vec<Diagnostic>, usize), Output> {
-    let mut diagnostics = Vec::new();
-    let mut rules = 0;
-    for path in paths {
-        let meta = std::fs::metadata(path).map_err(|e| {
-            Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display()))
-        })?;
-        let found: Vec<Found> = if meta.is_dir() {
-            let like = env.config.source_of(path);
-            let source = Source {
-                dir: path.clone(),
-                scope: Scope::Project,
-                format: like.map_or_else(|| Format::guess(&path.join("x")), |s| s.format),
-                depth: like.map_or_else(
-                    || Format::guess(&path.join("x")).default_depth(),
-                    |s| s.depth,
-                ),
-                layer: like.map_or_else(Default::default, |s| s.layer.clone()),
-            };
-            let root = discover::Root {
-                allow: env.config.allow_dirs.clone(),
-                ..source.root(&env.config.workdir)
-            };
-            discover::find(&root, &mut diagnostics)
-        } else {
-            let format = env
-                .config
-                .source_of(path)
-                .map_or_else(|| Format::guess(path), |s| s.format);
-            vec![Found::file(
-                path,
-                format,
-                &env.config.workdir,
-                &env.config.allow_dirs,
-            )]
-        };
-        for f in &found {
-            rules += memory_rules::discover::load_file(f, &mut diagnostics).len();
-        }
-    }
-    diagnostic::sort(&mut diagnostics);
-    Ok((diagnostics, rules))
+    memory_rules::check_paths(&env.config, paths).map_err(|(path, e)| {
+        Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display()))
+    })
 }
 
 /// A GitHub Actions workflow command for one diagnostic.

@@ -291,7 +291,7 @@ fn a_full_log_rotates_without_blocking_a_hook() {
     let state = tempfile::tempdir().unwrap();
     let dir = state.path().join("log");
     std::fs::create_dir_all(&dir).unwrap();
-    let full = memory_rules::delivery_log::MAX_LOG_FILE_BYTES as usize;
+    let full = memory_rules::limits::MAX_LOG_FILE_BYTES as usize;
     std::fs::write(dir.join("deliveries.jsonl"), vec![b'\n'; full]).unwrap();
     // Another process is rotating: it holds the lock.
     let held = std::fs::OpenOptions::new()

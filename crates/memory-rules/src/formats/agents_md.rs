@@ -23,13 +23,7 @@ use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule};
 use crate::rule::{Activation, Metadata, Rule};
 
-/// The file names read, in this order within one directory (the first one
-/// present is the one read).
-pub use crate::format::AGENTS_MD_FILE_NAMES as FILE_NAMES;
-
-/// Codex reads at most this many bytes of project docs (all files of the
-/// path together), by default (`project_doc_max_bytes`).
-pub const CODEX_DOC_MAX_BYTES: usize = 32 * 1024;
+use crate::limits::CODEX_DOC_MAX_BYTES;
 
 /// The name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {

@@ -1,10 +1,9 @@
-//! Claude Code's `.claude/rules/*.md` and Wave's `.wave/rules/*.md`: the
-//! writers (both are read by [`crate::parse`]). Claude Code reads `paths`
-//! only, so a rule with topics, on request or manual would be always-on
-//! there: [`super::write::resolve`] leaves those out of Claude Code's
-//! files; `.wave/rules` (import) keeps everything Wave can express.
+//! Claude Code's `.claude/rules/*.md`: the writer (the files are read by
+//! [`crate::parse`], as Wave's are). Claude Code reads `paths` only, so a
+//! rule with topics, on request or manual would be always-on there:
+//! [`super::write::resolve`] leaves those out of Claude Code's files.
 
-use super::write::{push_description, quote, quote_list, Kind, Resolved, Written};
+use super::write::{push_description, quote_list, Kind, Resolved, Written};
 
 /// Claude Code's file for a rule: `.claude/rules/<stem>.md`, `paths` as a
 /// list (exclusions kept), no frontmatter for an always-on rule.
@@ -20,64 +19,4 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         rel: format!(".claude/rules/{}.md", r.stem),
         front,
     }
-}
-
-/// A rule as a `.wave/rules` file (for `wave-rules import`): its
-/// frontmatter lines and what Wave cannot express. The rule's `paths`
-/// are written as its tool matches them (a tool's dialect and a nested
-/// directory are already applied by its reader), so the meaning is kept;
-/// a content `regex` is not (Wave has none): a rule with globs keeps them,
-/// one without is offered by its description.
-pub fn write_wave(rule: &crate::Rule) -> (Vec<String>, Vec<String>) {
-    use crate::Activation;
-    let meta = &rule.metadata;
-    let mut front = Vec::new();
-    let mut lossy = Vec::new();
-    let mut activation = meta.activation;
-    let mut description = meta.description.clone();
-    if let Some(paths) = &meta.paths {
-        front.push(format!("paths: {}", quote_list(paths)));
-    }
-    if let Some(topics) = &meta.topics {
-        front.push(format!("topics: {}", quote_list(topics)));
-    }
-    if let Some(skills) = &meta.skills {
-        front.push(format!("skills: {}", quote_list(skills)));
-    }
-    if meta.regex.is_some() {
-        if meta.paths.is_some() {
-            lossy.push(
-                "Wave has no content regex: the rule fires for any file matching its globs"
-                    .to_string(),
-            );
-        } else if activation == Activation::Auto {
-            lossy.push("Wave has no content regex: written as on request".to_string());
-            activation = Activation::OnRequest;
-        }
-    }
-    if rule.format == crate::Format::Copilot && meta.paths.is_some() {
-        lossy.push("Copilot ignores case in applyTo; Wave's paths do not".to_string());
-    }
-    if activation == Activation::OnRequest && description.is_none() {
-        description = Some(rule.id.clone());
-        lossy.push(
-            "no description, and the model decides by the description whether to read an on-request rule; the rule's id is written as its description (add a real one)"
-                .to_string(),
-        );
-    }
-    if let Some(d) = &description {
-        front.push(format!("description: {}", quote(d)));
-    }
-    match activation {
-        Activation::Auto => {}
-        Activation::OnRequest => front.push("activation: on-request".to_string()),
-        Activation::Manual => front.push("activation: manual".to_string()),
-    }
-    if let Some(p) = meta.priority {
-        front.push(format!("priority: {p}"));
-    }
-    if let Some(r) = meta.remind {
-        front.push(format!("remind: {}", r.as_str()));
-    }
-    (front, lossy)
 }

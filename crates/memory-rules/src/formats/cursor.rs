@@ -41,6 +41,7 @@
 //! **/*.ts` is an alias to strict YAML), Cursor still reads the file, and so
 //! does this reader, line by line, without a YAML warning.
 
+use crate::limits::{MAX_CURSOR_GLOB_EXPANSIONS};
 use super::write::{push_description, Kind, Resolved, Written};
 use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
@@ -297,7 +298,7 @@ fn globs_line(cx: &mut Context, line: &Line) -> Option<Vec<String>> {
 /// The working form of a raw `globs` value: unquoted, comma-joined, no spaces.
 fn fixed(raw: &str) -> String {
     let inner = raw.trim().trim_start_matches('[').trim_end_matches(']');
-    let parts: Vec<String> = crate::parse::split_commas(inner)
+    let parts: Vec<String> = crate::globs::split_commas(inner)
         .into_iter()
         .map(|p| p.trim_matches(|c| c == '"' || c == '\'').trim().to_string())
         .filter(|p| !p.is_empty())
@@ -380,7 +381,7 @@ pub(crate) fn globs_value(globs: &[String]) -> Result<String, String> {
     for g in globs {
         let Some(expanded) = comma_braces_expanded(g) else {
             return Err(format!(
-                "the braces of '{g}' expand to more than {MAX_EXPANSIONS} patterns, too many for Cursor's one 'globs' line; left out"
+                "the braces of '{g}' expand to more than {MAX_CURSOR_GLOB_EXPANSIONS} patterns, too many for Cursor's one 'globs' line; left out"
             ));
         };
         for p in expanded {
@@ -401,12 +402,10 @@ pub(crate) fn globs_value(globs: &[String]) -> Result<String, String> {
     Ok(out.join(","))
 }
 
-/// Patterns at most one pattern's braces expand to when written for Cursor.
-const MAX_EXPANSIONS: usize = 64;
 
 /// `p` with every brace group that holds a comma expanded (`a/{x,y}.md` ->
 /// `a/x.md`, `a/y.md`; `{1..3}` and comma-free braces stay); `None` past
-/// [`MAX_EXPANSIONS`].
+/// [`MAX_CURSOR_GLOB_EXPANSIONS`].
 fn comma_braces_expanded(p: &str) -> Option<Vec<String>> {
     let mut done = Vec::new();
     let mut todo = vec![p.to_string()];
@@ -419,7 +418,7 @@ fn comma_braces_expanded(p: &str) -> Option<Vec<String>> {
                 }
             }
         }
-        if done.len() + todo.len() > MAX_EXPANSIONS {
+        if done.len() + todo.len() > MAX_CURSOR_GLOB_EXPANSIONS {
             return None;
         }
     }

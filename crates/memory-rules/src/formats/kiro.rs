@@ -102,7 +102,7 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         Kind::Paths => {
             front.push("inclusion: fileMatch".to_string());
             let value = match r.include.as_slice() {
-                [one] if crate::parse::split_commas(one).len() == 1 => quote(one),
+                [one] if crate::globs::split_commas(one).len() == 1 => quote(one),
                 many => quote_list(many),
             };
             front.push(format!("fileMatchPattern: {value}"));

@@ -35,10 +35,11 @@ pub mod kiro;
 pub mod nested;
 pub mod places;
 pub mod rules_yaml;
+pub mod wave;
 pub mod windsurf;
 pub mod write;
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::Diagnostic;
 use crate::format::Format;
 use crate::parse::{self, Context, ParsedRule, TYPO_TAIL};
 use crate::rule::{Activation, Rule};
@@ -96,23 +97,15 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
         Format::AgentsMd => agents_md::parse(&mut cx, input).into_iter().collect(),
         Format::RulesYaml => rules_yaml::parse(&mut cx, input),
     };
-    let mut diagnostics = cx.diagnostics;
     // A misspelled activation key: say what the rule became without it.
-    if let [only] = rules.as_slice() {
-        let now = format!(
+    let diagnostics = match rules.as_slice() {
+        [only] => cx.finish_typos(&format!(
             ", so this rule is now {} ({})",
             kind(&only.rule),
             only.rule.metadata.activation_kind()
-        );
-        for d in diagnostics
-            .iter_mut()
-            .filter(|d| d.code == Code::MisspelledKey)
-        {
-            if let Some(head) = d.message.strip_suffix(TYPO_TAIL) {
-                d.message = format!("{head}{now}");
-            }
-        }
-    }
+        )),
+        _ => cx.finish_typos(TYPO_TAIL),
+    };
     Parsed {
         rules,
         diagnostics,
@@ -155,25 +148,3 @@ pub fn kind(rule: &Rule) -> &'static str {
     }
 }
 
-/// The names a rule can be mentioned by in a prompt (`@name`), lowercased:
-/// its id, its id without the source name, its file's base name without
-/// extension (as Cursor and Windsurf write it), and its `name`.
-pub fn mention_names(rule: &Rule) -> Vec<String> {
-    let mut names = vec![rule.id.to_lowercase()];
-    let bare = rule.id.split_once(':').map_or(rule.id.as_str(), |(_, r)| r);
-    names.push(bare.to_lowercase());
-    let base = bare.rsplit('/').next().unwrap_or(bare);
-    names.push(base.to_lowercase());
-    let stem = [".instructions.md", ".mdc", ".md", ".txt", ".yaml"]
-        .iter()
-        .find_map(|ext| base.strip_suffix(ext))
-        .unwrap_or(base);
-    names.push(stem.to_lowercase());
-    if let Some(name) = &rule.metadata.name {
-        names.push(name.trim().to_lowercase());
-    }
-    names.retain(|n| !n.is_empty());
-    names.sort();
-    names.dedup();
-    names
-}

@@ -13,7 +13,7 @@
 //! own folders, which are sources of their own); other hidden directories
 //! are searched (`.github/AGENTS.md` scopes `.github/`), and a nested
 //! `.cursor/rules` is found through its `.cursor`. It goes at most
-//! [`MAX_DEPTH`] levels down and visits at most [`MAX_DIRS`] directories;
+//! [`MAX_NESTED_DEPTH`] levels down and visits at most [`MAX_NESTED_DIRS`] directories;
 //! when a limit stops it, an `info` diagnostic says so and what was found is
 //! kept (which directories were visited before the limit then depends on the
 //! threads). It runs on up to [`MAX_WALK_THREADS`] threads and sorts what it
@@ -23,10 +23,7 @@ use crate::diagnostic::{Code, Diagnostic, Severity};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// Directory levels below the project root that are searched.
-pub const MAX_DEPTH: usize = 8;
-/// Directories visited at most in one walk.
-pub const MAX_DIRS: usize = 20_000;
+use crate::limits::{MAX_NESTED_DEPTH, MAX_NESTED_DIRS};
 /// Directory names never searched, ignored or not: installed dependencies.
 pub const SKIPPED_DIRS: [&str; 3] = ["node_modules", "bower_components", "site-packages"];
 /// Hidden directories never searched: version control, tool caches and
@@ -180,8 +177,7 @@ fn rel_of(path: &Path, root: &Path) -> Option<String> {
     )
 }
 
-/// Threads the walk runs on at most (no more than the cores there are).
-pub const MAX_WALK_THREADS: usize = 4;
+pub use crate::limits::MAX_WALK_THREADS;
 
 /// What one entry of the walk is to us.
 enum Hit {
@@ -213,7 +209,7 @@ fn walk(root: &Path, names: &[String]) -> Tree {
     let mut builder = ignore::WalkBuilder::new(root);
     builder
         .follow_links(false)
-        .max_depth(Some(MAX_DEPTH))
+        .max_depth(Some(MAX_NESTED_DEPTH))
         .hidden(false)
         .parents(true)
         .ignore(true)
@@ -253,7 +249,7 @@ fn walk(root: &Path, names: &[String]) -> Tree {
                 }
                 return WalkState::Continue;
             }
-            if dirs.fetch_add(1, Ordering::Relaxed) >= MAX_DIRS {
+            if dirs.fetch_add(1, Ordering::Relaxed) >= MAX_NESTED_DIRS {
                 stopped.store(true, Ordering::Relaxed);
                 return WalkState::Quit;
             }
@@ -306,7 +302,7 @@ fn walk(root: &Path, names: &[String]) -> Tree {
             Severity::Info,
             Code::TooDeep,
             root,
-            format!("the search for nested rule files stopped after {MAX_DIRS} directories; files further on are not read"),
+            format!("the search for nested rule files stopped after {MAX_NESTED_DIRS} directories; files further on are not read"),
         ));
     }
     let mut hits = out.into_inner().unwrap_or_else(|e| e.into_inner());

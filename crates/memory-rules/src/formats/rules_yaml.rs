@@ -20,8 +20,7 @@ struct Wrapped {
     rules: Vec<Spanned<Entry>>,
 }
 
-/// The most entries read from one file.
-pub const MAX_ENTRIES: usize = 1000;
+use crate::limits::MAX_RULES_YAML_ENTRIES;
 
 pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Vec<ParsedRule> {
     let text = input.text.strip_prefix('\u{feff}').unwrap_or(input.text);
@@ -57,7 +56,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Vec<ParsedRu
     };
     let mut out: Vec<ParsedRule> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for entry in entries.into_iter().take(MAX_ENTRIES) {
+    for entry in entries.into_iter().take(MAX_RULES_YAML_ENTRIES) {
         let at = Some((
             entry.referenced.line() as u32,
             entry.referenced.column() as u32,

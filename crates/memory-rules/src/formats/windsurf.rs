@@ -99,7 +99,7 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
 fn globs_value(globs: &[String]) -> String {
     if globs
         .iter()
-        .any(|g| crate::parse::split_commas(g).len() != 1)
+        .any(|g| crate::globs::split_commas(g).len() != 1)
     {
         super::write::quote_list(globs)
     } else {

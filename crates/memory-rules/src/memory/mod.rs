@@ -13,14 +13,13 @@
 //! processes take an advisory lock on the scope (`.lock`) for the whole
 //! read-modify-write of a topic and the index.
 
-pub mod atomic;
 mod index;
 mod name;
 mod prompt;
 mod store;
 mod tools;
 
-pub use name::{topic_file, MAX_TOPIC_CHARS};
+pub use name::topic_file;
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };

@@ -3,19 +3,18 @@
 //! The rule (the same as rule ids made by `wave-rules add`, see
 //! [`crate::slug`]): lowercase; Unicode letters and digits kept; every other
 //! run of characters becomes one `-`; no `-` at either end; at most
-//! [`MAX_TOPIC_CHARS`] characters; then `.md`. So `Staging DB`, `staging-db`
+//! [`MAX_MEMORY_NAME_CHARS`] characters; then `.md`. So `Staging DB`, `staging-db`
 //! and `STAGING  db!` are one topic, `staging-db.md`. A name with no letter
 //! or digit (empty, `...`, `../`) is refused; since only letters, digits and
 //! `-` survive, no name can reach outside the memory directory.
 
-/// Longest file stem a topic name maps to.
-pub const MAX_TOPIC_CHARS: usize = 64;
+use crate::limits::MAX_MEMORY_NAME_CHARS;
 
 /// The file name of a topic, or `None` when the name has no letter or digit.
 /// The name is put in Unicode NFC first, so the NFC and NFD spellings of
 /// `Ügyfél` are one topic.
 pub fn topic_file(name: &str) -> Option<String> {
-    crate::slug::slug(&nfc(name), MAX_TOPIC_CHARS).map(|s| format!("{s}.md"))
+    crate::slug::slug(&nfc(name), MAX_MEMORY_NAME_CHARS).map(|s| format!("{s}.md"))
 }
 
 /// `name` in Unicode normalization form C.

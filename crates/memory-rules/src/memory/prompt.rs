@@ -22,8 +22,7 @@ use super::index::Index;
 use super::store::{MemoryScope, MemoryStore};
 pub use crate::limits::DEFAULT_MEMORY_PROMPT_BYTES;
 
-/// Room kept for the closing line when the byte budget cuts.
-const CLOSING_BYTES: usize = 256;
+use crate::limits::MEMORY_CLOSING_BYTES;
 
 impl MemoryStore {
     /// Memory text for the prompt, at most `max_lines` lines and
@@ -121,11 +120,11 @@ fn fit(blocks: Vec<(String, Option<Vec<String>>)>, budget: usize, max_bytes: usi
             .flat_map(|(_, l)| l.unwrap_or_default())
             .collect();
     }
-    if budget < 3 || max_bytes < CLOSING_BYTES * 2 {
+    if budget < 3 || max_bytes < MEMORY_CLOSING_BYTES * 2 {
         return Vec::new();
     }
     let room = budget - 1;
-    let byte_room = max_bytes - CLOSING_BYTES;
+    let byte_room = max_bytes - MEMORY_CLOSING_BYTES;
     let mut out: Vec<String> = Vec::new();
     let mut out_bytes = 0usize;
     let mut missing: Vec<String> = Vec::new();
@@ -167,8 +166,8 @@ fn fit(blocks: Vec<(String, Option<Vec<String>>)>, budget: usize, max_bytes: usi
         }
     }
     let mut closing = format!("(not loaded to fit the budget: {})", missing.join(", "));
-    if closing.len() > CLOSING_BYTES {
-        let mut cut = CLOSING_BYTES - 5;
+    if closing.len() > MEMORY_CLOSING_BYTES {
+        let mut cut = MEMORY_CLOSING_BYTES - 5;
         while !closing.is_char_boundary(cut) {
             cut -= 1;
         }

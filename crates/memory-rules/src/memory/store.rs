@@ -1,8 +1,8 @@
 //! `MemoryStore`: read and write topics and keep `MEMORY.md` in step.
 
-use super::atomic::{self, ScopeLock};
 use super::index::Index;
 use super::name::{nfc, topic_file};
+use crate::fs::{self, Links, Lock};
 use crate::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -162,9 +162,9 @@ impl MemoryStore {
     pub fn read_topic(&self, scope: MemoryScope, topic: &str) -> Result<String, MemoryError> {
         let file = self.file_of(topic)?;
         let path = self.dir(scope).join(&file);
-        match atomic::read_limited(&path, MAX_MEMORY_TOPIC_BYTES) {
-            Ok(Some(text)) => Ok(text),
-            Ok(None) => Err(MemoryError::UnknownTopic {
+        match fs::read_prefix(&path, MAX_MEMORY_TOPIC_BYTES as u64, Links::Refuse) {
+            Ok(text) => Ok(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(MemoryError::UnknownTopic {
                 scope,
                 topic: topic.to_string(),
             }),
@@ -197,8 +197,8 @@ impl MemoryStore {
         let topic = nfc(topic);
         let dir = self.dir(scope);
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-        let _lock = ScopeLock::acquire(dir, MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
-        atomic::remove_stray_temps(dir);
+        let _lock = Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
+        fs::remove_stray_temps(dir);
         let path = dir.join(&file);
         let mut text = match mode {
             WriteMode::Append => read_or_empty(&path)?,
@@ -212,7 +212,7 @@ impl MemoryStore {
         if text.len() > MAX_MEMORY_TOPIC_BYTES {
             return Err(too_large(text.len()));
         }
-        atomic::replace(&path, text.as_bytes()).map_err(io_err(&path))?;
+        fs::replace(&path, text.as_bytes()).map_err(io_err(&path))?;
         self.update_index(dir, |index| index.insert(&topic, &file))?;
         Ok(file)
     }
@@ -227,7 +227,7 @@ impl MemoryStore {
                 topic: topic.to_string(),
             });
         }
-        let _lock = ScopeLock::acquire(dir, MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
+        let _lock = Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
         let path = dir.join(&file);
         match std::fs::remove_file(&path) {
             Ok(()) => {}
@@ -248,7 +248,7 @@ impl MemoryStore {
         if !dir.is_dir() {
             return Ok(());
         }
-        let _lock = ScopeLock::acquire(dir, MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
+        let _lock = Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
         for entry in std::fs::read_dir(dir).map_err(io_err(dir))?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let is_ours =
@@ -271,15 +271,16 @@ impl MemoryStore {
         let path = dir.join(INDEX_FILE);
         let mut index = Index::parse(&read_or_empty(&path)?);
         change(&mut index);
-        atomic::replace(&path, index.render().as_bytes()).map_err(io_err(&path))
+        fs::replace(&path, index.render().as_bytes()).map_err(io_err(&path))
     }
 }
 
 /// A memory file's text (never through a symlink, at most a topic's limit
 /// plus one byte, so an oversized file is caught); empty when missing.
 fn read_or_empty(path: &Path) -> Result<String, MemoryError> {
-    match atomic::read_limited(path, MAX_MEMORY_TOPIC_BYTES + 1) {
-        Ok(text) => Ok(text.unwrap_or_default()),
+    match fs::read_prefix(path, MAX_MEMORY_TOPIC_BYTES as u64 + 1, Links::Refuse) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
         Err(e) => Err(io_err(path)(e)),
     }
 }

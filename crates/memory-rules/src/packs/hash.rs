@@ -5,13 +5,9 @@
 //! name or file changes it.
 
 use super::manifest::Manifest;
+use crate::limits::{MAX_PACK_BYTES, MAX_PACK_FILES};
 use sha2::{Digest, Sha256};
 use std::path::Path;
-
-/// At most this many files are hashed in one pack.
-pub const MAX_PACK_FILES: usize = 10_000;
-/// At most this many bytes are hashed in one pack.
-pub const MAX_PACK_BYTES: u64 = 64 * 1024 * 1024;
 
 /// `sha256:<hex>` of the pack's rules folders, or why it cannot be hashed.
 pub fn content_hash(root: &Path, manifest: &Manifest) -> Result<String, String> {

@@ -40,6 +40,7 @@ pub use manifest::Manifest;
 pub use spec::{Kind, Spec};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::limits::MAX_PACKS;
 use crate::origin::{Layer, PackLabel};
 use crate::scope::Scope;
 use crate::source::{Config, Source};
@@ -52,17 +53,10 @@ pub const CONFIG_FILE: &str = "config.toml";
 pub const LOCK_FILE: &str = "packs.lock";
 /// The folder of git checkouts, beside the config file.
 pub const CACHE_DIR: &str = "packs";
-/// At most this many packs in one config file; the rest are not read.
-pub const MAX_PACKS: usize = 256;
 
 // The policy directory is found by the sources (`Config`'s constructors
 // use it), which sit below the packs: defined there, named here too.
 pub use crate::source::{default_policy_dir, POLICY_ENV};
-
-#[cfg(not(any(unix, windows)))]
-fn system_policy_dir() -> Option<PathBuf> {
-    None
-}
 
 /// Where one config's packs live: the project's (`<workdir>/.wave/...`,
 /// npm packs from `node_modules` at the workdir or above) or the policy's
@@ -153,7 +147,7 @@ pub struct Pin {
 
 impl Pin {
     pub fn read(path: &Path) -> Option<Pin> {
-        let bytes = crate::discover::read_limited(path).ok()?;
+        let bytes = crate::discover::read_bounded(path).ok()?;
         serde_json::from_slice(&bytes).ok()
     }
 }
@@ -642,7 +636,7 @@ pub fn layers(config: &Config) -> Layers {
         out.sources.extend(policy.sources());
         let rules = policy.home.policy_rules();
         out.sources.push(
-            Source::new(rules, Scope::Project, crate::Format::Wave, Some(1))
+            Source::new(rules, Scope::Project, crate::format::Format::Wave, Some(1))
                 .in_layer(Layer::Policy(None)),
         );
     }
@@ -658,6 +652,16 @@ impl Config {
     /// need not reach up to the packs.)
     pub fn roots(&self) -> Vec<crate::discover::Root> {
         crate::source::roots_of(&layers(self).sources, self)
+    }
+
+    /// Every rule file of every root ([`Config::roots`]), as discovery
+    /// finds them (its diagnostics left out); a file's `source` is its index
+    /// in [`layers`]' sources.
+    pub fn rule_files(&self) -> Vec<crate::discover::Found> {
+        self.roots()
+            .iter()
+            .flat_map(|root| crate::discover::find(root, &mut Vec::new()))
+            .collect()
     }
 }
 

@@ -9,6 +9,7 @@
 //!   `packs sync` fetches it).
 //! - folder: `./team-rules`, `../shared/rules`, `/opt/acme/rules`, `file:../rules`.
 
+use crate::limits::MAX_SPEC_CHARS;
 use std::fmt;
 
 /// What kind of pack a SPEC names.
@@ -51,9 +52,6 @@ pub struct Spec {
     /// git: the URL without `git+`; folder: the path without `file:`.
     pub location: String,
 }
-
-/// The longest SPEC accepted (characters).
-pub const MAX_SPEC_CHARS: usize = 2048;
 
 impl Spec {
     /// Parses a SPEC, or says what is wrong with it.

@@ -126,9 +126,7 @@ impl HookAgent {
     }
 }
 
-/// How much of the end of a Gemini CLI transcript is read for the latest
-/// prompt size: 1 MiB.
-pub const TRANSCRIPT_TAIL_BYTES: u64 = 1 << 20;
+pub use memory_rules::limits::TRANSCRIPT_TAIL_BYTES;
 
 /// The size of the model's latest prompt (tokens) in a Gemini CLI transcript
 /// (JSON lines; a model answer is `{"type":"gemini",...,"tokens":{"input":N}}`,
@@ -136,15 +134,7 @@ pub const TRANSCRIPT_TAIL_BYTES: u64 = 1 << 20;
 /// such answer in the file's last [`TRANSCRIPT_TAIL_BYTES`]. `None` when
 /// there is none or the file cannot be read.
 pub fn transcript_prompt_tokens(path: &std::path::Path) -> Option<u64> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    let start = len.saturating_sub(TRANSCRIPT_TAIL_BYTES);
-    file.seek(SeekFrom::Start(start)).ok()?;
-    let mut tail = Vec::new();
-    file.take(TRANSCRIPT_TAIL_BYTES)
-        .read_to_end(&mut tail)
-        .ok()?;
+    let tail = memory_rules::fs::read_tail(path, TRANSCRIPT_TAIL_BYTES).ok()?;
     let tokens = |m: &Value| {
         if m.get("type").and_then(Value::as_str) != Some("gemini") {
             return None;

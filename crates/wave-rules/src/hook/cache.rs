@@ -12,13 +12,12 @@
 //! load; the cache never changes a result.
 
 use crate::env::Env;
-use memory_rules::memory::atomic::replace_unsynced;
+use memory_rules::fs::{self, Links};
 use memory_rules::{reload_from, Diagnostic, RuleSet, Severity, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A cache file larger than this is not read (a full load instead).
-const MAX_CACHE_BYTES: u64 = 64 << 20;
+use memory_rules::limits::MAX_CACHE_BYTES;
 
 /// The rules a hook works with, and one text per rule file that could not
 /// be loaded (for the stderr line).
@@ -59,11 +58,7 @@ fn cache_path(env: &Env, state_dir: &Path) -> PathBuf {
 }
 
 fn read(path: &Path) -> Option<Snapshot> {
-    let meta = std::fs::metadata(path).ok()?;
-    if meta.len() > MAX_CACHE_BYTES {
-        return None;
-    }
-    Snapshot::from_bytes(&std::fs::read(path).ok()?).ok()
+    Snapshot::from_bytes(&fs::read_bounded(path, MAX_CACHE_BYTES, Links::Follow).ok()?).ok()
 }
 
 /// Saves the snapshot; a failure only means a full load next time.
@@ -76,7 +71,7 @@ fn write(path: &Path, snapshot: &Snapshot) {
     }
     if let Some(dir) = path.parent() {
         if std::fs::create_dir_all(dir).is_ok() {
-            let _ = replace_unsynced(path, &bytes);
+            let _ = fs::replace_fast(path, &bytes);
         }
     }
 }
@@ -87,18 +82,10 @@ fn broken_lines(diagnostics: &[Diagnostic], workdir: &Path) -> Vec<String> {
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .map(|d| {
-            let at = d
-                .line
-                .map(|l| {
-                    format!(
-                        ":{l}{}",
-                        d.column.map(|c| format!(":{c}")).unwrap_or_default()
-                    )
-                })
-                .unwrap_or_default();
             format!(
-                "{}{at} {}",
+                "{}{} {}",
                 crate::display::show(Path::new(&d.file_path), workdir),
+                d.position(),
                 d.message
             )
         })

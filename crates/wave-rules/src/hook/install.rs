@@ -19,18 +19,20 @@
 //! points into one project's `node_modules`. Install replaces our previous
 //! entries (a command naming `wave-rules` that ends in `hook --agent <agent>
 //! <event>`, or an older `wave-rules hook --agent` one) and keeps every
-//! other one. The files are JSON read and written whole (keys of objects
-//! come back sorted).
+//! other one. The files are edited in place by the one settings editor
+//! (`settings_file`): comments (Gemini CLI reads JSON with comments), key
+//! order and every byte not ours stay as they were.
 
 use crate::args::{HookAgent, InstallArgs, ScopeArg};
-use crate::env::{Env, Output, EXIT_TROUBLE};
+use crate::env::{Env, Output};
 use crate::launch::{self, Program, SettingsFile};
+use crate::settings_file::{self, Json};
 use clap::ValueEnum;
-use serde_json::{json, Map, Value};
+use jsonc_parser::cst::CstInputValue;
 use std::path::{Path, PathBuf};
 
-/// Seconds each agent gives our hook.
-pub const TIMEOUT_SECS: u64 = 10;
+/// Seconds each agent gives our hook (Claude Code's too).
+use memory_rules::limits::HOOK_TIMEOUT_SECS;
 
 pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> PathBuf {
     let base = match scope {
@@ -75,160 +77,92 @@ pub fn is_ours(command: &str) -> bool {
             .any(|a| a.events().iter().any(|(_, e, _)| e.name() == tail[3]))
 }
 
-fn command_of(hook: &Value) -> &str {
-    ["command", "bash"]
-        .iter()
-        .find_map(|k| hook.get(*k).and_then(Value::as_str))
-        .unwrap_or("")
-}
-
-/// Removes our entries from `doc.hooks` (both layouts: Claude's groups of
-/// `{hooks: [...]}` and the flat lists of Copilot and Cursor).
-fn remove_ours(doc: &mut Value) -> usize {
-    let mut removed = 0;
-    let Some(Value::Object(events)) = doc.get_mut("hooks") else {
-        return 0;
-    };
-    for list in events.values_mut() {
-        let Value::Array(items) = list else { continue };
-        items.retain_mut(|item| {
-            if let Some(Value::Array(inner)) = item.get_mut("hooks") {
-                let before = inner.len();
-                inner.retain(|h| !is_ours(command_of(h)));
-                removed += before - inner.len();
-                return !(inner.is_empty() && before > 0);
+/// Our entry for one of the agent's events, in its layout.
+fn entry(agent: HookAgent, command: String, matcher: Option<&str>) -> CstInputValue {
+    let text = |s: &str| CstInputValue::String(s.to_string());
+    match agent {
+        HookAgent::Copilot => settings_file::object(vec![
+            ("type", text("command")),
+            ("bash", CstInputValue::String(command)),
+            (
+                "timeoutSec",
+                CstInputValue::Number(HOOK_TIMEOUT_SECS.to_string()),
+            ),
+        ]),
+        HookAgent::Cursor => {
+            settings_file::object(vec![("command", CstInputValue::String(command))])
+        }
+        _ => {
+            // Gemini CLI counts the timeout in milliseconds, Codex in seconds.
+            let timeout = if agent == HookAgent::Gemini {
+                HOOK_TIMEOUT_SECS * 1000
+            } else {
+                HOOK_TIMEOUT_SECS
+            };
+            let hook = settings_file::object(vec![
+                ("type", text("command")),
+                ("command", CstInputValue::String(command)),
+                ("timeout", CstInputValue::Number(timeout.to_string())),
+            ]);
+            let mut group = Vec::new();
+            if let Some(m) = matcher {
+                group.push(("matcher", text(m)));
             }
-            if is_ours(command_of(item)) {
-                removed += 1;
-                return false;
-            }
-            true
-        });
-    }
-    events.retain(|_, v| !matches!(v, Value::Array(a) if a.is_empty()));
-    if events.is_empty() && removed > 0 {
-        if let Value::Object(o) = doc {
-            o.remove("hooks");
+            group.push(("hooks", CstInputValue::Array(vec![hook])));
+            settings_file::object(group)
         }
     }
-    removed
 }
 
-/// Adds our entries to `doc` (an object).
-fn add_ours(agent: HookAgent, doc: &mut Map<String, Value>, prefix: &str) {
-    let hooks = doc
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if !hooks.is_object() {
-        *hooks = Value::Object(Map::new());
-    }
-    let Value::Object(hooks) = hooks else { return };
+/// Removes our entries (both layouts); returns how many went.
+fn remove_ours(json: &Json) -> Result<usize, Output> {
+    let object = json.object()?;
+    Ok(settings_file::remove_hooks(&object, |_, command| {
+        is_ours(command)
+    }))
+}
+
+/// Adds our entries (and Copilot's and Cursor's `version`).
+fn add_ours(json: &Json, agent: HookAgent, prefix: &str) -> Result<(), Output> {
+    let object = json.object()?;
     for (theirs, ours, matcher) in agent.events() {
         let command = format!("{prefix} hook --agent {} {ours}", agent.as_str());
-        let list = hooks
-            .entry(theirs.to_string())
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if !list.is_array() {
-            *list = Value::Array(Vec::new());
-        }
-        let Value::Array(list) = list else { continue };
-        let entry = match agent {
-            HookAgent::Copilot => {
-                json!({ "type": "command", "bash": command, "timeoutSec": TIMEOUT_SECS })
-            }
-            HookAgent::Cursor => json!({ "command": command }),
-            _ => {
-                let mut group = Map::new();
-                if let Some(m) = matcher {
-                    group.insert("matcher".into(), json!(m));
-                }
-                // Gemini CLI counts the timeout in milliseconds, Codex in seconds.
-                let timeout = if agent == HookAgent::Gemini {
-                    TIMEOUT_SECS * 1000
-                } else {
-                    TIMEOUT_SECS
-                };
-                group.insert(
-                    "hooks".into(),
-                    json!([{ "type": "command", "command": command, "timeout": timeout }]),
-                );
-                Value::Object(group)
-            }
-        };
-        list.push(entry);
+        settings_file::add_hook(json, &object, theirs, entry(agent, command, *matcher))?;
     }
-    if matches!(agent, HookAgent::Copilot | HookAgent::Cursor) {
-        doc.entry("version").or_insert(json!(1));
+    if matches!(agent, HookAgent::Copilot | HookAgent::Cursor) && object.get("version").is_none() {
+        object.append("version", CstInputValue::Number("1".into()));
     }
-}
-
-fn read(path: &Path) -> Result<Map<String, Value>, Output> {
-    match std::fs::read_to_string(path) {
-        Ok(text) if text.trim().is_empty() => Ok(Map::new()),
-        Ok(text) => match serde_json::from_str(&text) {
-            Ok(Value::Object(o)) => Ok(o),
-            Ok(_) => Err(Output::fail(
-                EXIT_TROUBLE,
-                format!("{}: not a JSON object; left unchanged", path.display()),
-            )),
-            Err(e) => Err(Output::fail(
-                EXIT_TROUBLE,
-                format!(
-                    "{}:{}:{}: not JSON ({e}); left unchanged",
-                    path.display(),
-                    e.line(),
-                    e.column()
-                ),
-            )),
-        },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
-        Err(e) => Err(Output::fail(
-            EXIT_TROUBLE,
-            format!("cannot read {}: {e}", path.display()),
-        )),
-    }
-}
-
-fn write(path: &Path, doc: &Value) -> Result<(), Output> {
-    let text = serde_json::to_string_pretty(doc).expect("a JSON value serializes") + "\n";
-    crate::env::write_settings(path, &text)
+    Ok(())
 }
 
 pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
+    match try_install(env, agent, args) {
+        Ok(out) | Err(out) => out,
+    }
+}
+
+fn try_install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Output, Output> {
     let workdir = &env.config.workdir;
-    let program = match Program::locate(args.command.as_deref(), args.scope, workdir) {
-        Ok(p) => p,
-        Err(out) => return out,
-    };
+    let program = Program::locate(args.command.as_deref(), args.scope, workdir)?;
     let prefix = launch::agent_hook_prefix(agent, &program, workdir);
     let file = path(agent, args.scope, workdir, &env.home_dir());
-    let mut doc = match read(&file) {
-        Ok(d) => Value::Object(d),
-        Err(out) => return out,
-    };
-    let before = doc.clone();
-    remove_ours(&mut doc);
-    if let Value::Object(o) = &mut doc {
-        add_ours(agent, o, &prefix);
-    }
-    let mut out = Output::default();
-    if doc == before {
-        out.stdout = format!(
-            "the wave-rules hooks for {} are already in {}\n",
-            agent.as_str(),
-            file.display()
-        );
-    } else {
-        if let Err(o) = write(&file, &doc) {
-            return o;
-        }
-        out.stdout = format!(
+    let json = Json::read(&file)?;
+    remove_ours(&json)?;
+    add_ours(&json, agent, &prefix)?;
+    let mut stdout = if json.save()? {
+        format!(
             "installed the wave-rules hooks for {} in {}\n",
             agent.as_str(),
             file.display()
-        );
-    }
-    out.stdout.push_str(&format!(
+        )
+    } else {
+        format!(
+            "the wave-rules hooks for {} are already in {}\n",
+            agent.as_str(),
+            file.display()
+        )
+    };
+    stdout.push_str(&format!(
         "command: {prefix} hook --agent {} <event>\n{}\n",
         agent.as_str(),
         program.commit_note(match args.scope {
@@ -238,46 +172,51 @@ pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
     ));
     let step = trust_step(agent);
     if !step.is_empty() {
-        out.stdout.push_str(&format!("next: {step}\n"));
+        stdout.push_str(&format!("next: {step}\n"));
     }
-    out
+    Ok(Output {
+        stdout,
+        ..Output::default()
+    })
 }
 
 pub fn uninstall(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
+    match try_uninstall(env, agent, args) {
+        Ok(out) | Err(out) => out,
+    }
+}
+
+fn try_uninstall(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Output, Output> {
     let file = path(agent, args.scope, &env.config.workdir, &env.home_dir());
-    let mut doc = match read(&file) {
-        Ok(d) => Value::Object(d),
-        Err(out) => return out,
-    };
-    let removed = remove_ours(&mut doc);
+    let json = Json::read(&file)?;
+    let removed = remove_ours(&json)?;
     if removed == 0 {
-        return Output {
+        return Ok(Output {
             stdout: format!("no wave-rules hooks in {}\n", file.display()),
             ..Output::default()
-        };
+        });
     }
-    let only_ours = matches!(&doc, Value::Object(o) if o.is_empty() || (o.len() == 1 && o.contains_key("version")));
-    let result = if only_ours {
-        std::fs::remove_file(&file).map_err(|e| {
-            Output::fail(
-                EXIT_TROUBLE,
-                format!("cannot remove {}: {e}", file.display()),
-            )
-        })
+    // Nothing but what install made (`version` for Copilot and Cursor): the file goes.
+    let object = json.object()?;
+    let rest: Vec<String> = object
+        .properties()
+        .iter()
+        .filter_map(|p| p.decoded_name())
+        .collect();
+    let only_ours = rest.is_empty() || rest == ["version"];
+    if only_ours && !settings_file::has_comments(&object.to_string()) {
+        settings_file::remove(&file)?;
     } else {
-        write(&file, &doc)
-    };
-    if let Err(o) = result {
-        return o;
+        json.save()?;
     }
-    Output {
+    Ok(Output {
         stdout: format!(
             "removed {removed} wave-rules hook{} from {}\n",
             if removed == 1 { "" } else { "s" },
             file.display()
         ),
         ..Output::default()
-    }
+    })
 }
 
 #[cfg(test)]

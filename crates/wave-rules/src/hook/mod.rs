@@ -47,9 +47,7 @@ use memory_rules::{Budget, Event, EventKind, Format, Responder, RuleSet, Session
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// The most a hook reads from stdin (a `Write` event carries the file's
-/// content): 64 MiB.
-pub const MAX_INPUT_BYTES: usize = 64 << 20;
+use memory_rules::limits::MAX_HOOK_INPUT_BYTES;
 
 impl HookAction {
     /// A hook event (reads stdin), not `install` / `uninstall`.
@@ -83,10 +81,10 @@ impl Input {
             Ok(b) => b,
             Err(e) => return Input::problem(agent, format!("cannot read the hook input: {e}")),
         };
-        if bytes.len() > MAX_INPUT_BYTES {
+        if bytes.len() > MAX_HOOK_INPUT_BYTES {
             return Input::problem(
                 agent,
-                format!("hook input over {MAX_INPUT_BYTES} bytes; skipped"),
+                format!("hook input over {MAX_HOOK_INPUT_BYTES} bytes; skipped"),
             );
         }
         Self::parse_for(agent, &bytes)

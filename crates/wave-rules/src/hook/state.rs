@@ -4,26 +4,22 @@
 //! `~/.local/state/wave-rules`; `%LOCALAPPDATA%\wave-rules` on Windows),
 //! in `sessions/<session id>.json`.
 //!
-//! A read-modify-write holds the directory's lock (the memory store's
-//! `ScopeLock`, which waits at most [`LOCK_TIMEOUT`]) and replaces the file by
+//! A read-modify-write holds the directory's lock (the file-system layer's
+//! `fs::Lock`, which waits at most [`STATE_LOCK_TIMEOUT`]) and replaces the file by
 //! rename (no fsync: the state is a cache of what was sent, and a hook must
 //! stay fast). Readers never lock: a rename is atomic. A file that cannot be
 //! read is reported and the session starts afresh; files of sessions idle for
-//! [`STALE_AFTER`] are removed when a new session starts.
+//! [`STATE_STALE_AFTER`] are removed when a new session starts.
 
-use memory_rules::memory::atomic::{replace_unsynced, ScopeLock};
-use memory_rules::session::{Session, SESSION_VERSION};
+use memory_rules::fs::{self, Links, Lock};
+use memory_rules::{Session, SESSION_VERSION};
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-/// How long a hook waits for another hook of the same user to finish.
-pub const LOCK_TIMEOUT: Duration = Duration::from_secs(2);
-/// A session file untouched this long is removed.
-pub const STALE_AFTER: Duration = Duration::from_secs(14 * 24 * 3600);
-/// A state file larger than this is not read (and the session starts afresh).
-pub const MAX_STATE_BYTES: u64 = 4 << 20;
-/// At most this many directory entries are looked at per cleanup.
-const MAX_CLEANUP_ENTRIES: usize = 10_000;
+use memory_rules::limits::MAX_CLEANUP_ENTRIES;
+pub use memory_rules::limits::MAX_STATE_BYTES;
+use memory_rules::limits::STATE_LOCK_TIMEOUT;
+use memory_rules::limits::STATE_STALE_AFTER;
 
 /// The state directory (see the module comment): the core's, which the
 /// delivery log shares.
@@ -67,24 +63,17 @@ impl Store {
     /// older version wrote). No lock.
     pub fn read(&self, session: &str) -> Result<Option<Session>, String> {
         let path = self.path(session);
-        let bytes = match std::fs::File::open(&path) {
-            Ok(f) => {
-                use std::io::Read;
-                let mut bytes = Vec::new();
-                f.take(MAX_STATE_BYTES + 1)
-                    .read_to_end(&mut bytes)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                bytes
+        let bytes = match fs::read_bounded(&path, MAX_STATE_BYTES, Links::Follow) {
+            Ok(bytes) => bytes,
+            Err(e) if e.is_not_found() => return Ok(None),
+            Err(fs::ReadError::TooLarge(_)) => {
+                return Err(format!(
+                    "{} is over {MAX_STATE_BYTES} bytes; ignored",
+                    path.display()
+                ))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
-        if bytes.len() as u64 > MAX_STATE_BYTES {
-            return Err(format!(
-                "{} is over {MAX_STATE_BYTES} bytes; ignored",
-                path.display()
-            ));
-        }
         let unreadable = |e: serde_json::Error| {
             format!(
                 "{} is unreadable ({e}); the session starts afresh",
@@ -115,7 +104,7 @@ impl Store {
             ));
             return f(&mut Session::new());
         }
-        let lock = match ScopeLock::acquire(&self.dir, LOCK_TIMEOUT) {
+        let lock = match Lock::acquire(&self.dir, "session state", STATE_LOCK_TIMEOUT) {
             Ok(l) => Some(l),
             Err(e) => {
                 problems.push(format!("state not saved: {e}"));
@@ -135,7 +124,7 @@ impl Store {
         if lock.is_some() && state != before {
             let path = self.path(session);
             let bytes = serde_json::to_vec(&state).unwrap_or_default();
-            if let Err(e) = replace_unsynced(&path, &bytes) {
+            if let Err(e) = fs::replace_fast(&path, &bytes) {
                 problems.push(format!("state not saved: {}: {e}", path.display()));
             }
         }
@@ -143,7 +132,7 @@ impl Store {
         result
     }
 
-    /// Removes the files of sessions idle for [`STALE_AFTER`] (and temp
+    /// Removes the files of sessions idle for [`STATE_STALE_AFTER`] (and temp
     /// files a killed hook left behind).
     pub fn clean_stale(&self, problems: &mut Vec<String>) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
@@ -155,7 +144,7 @@ impl Store {
             let max_age = if name.ends_with(".tmp") {
                 Duration::from_secs(3600)
             } else if name.ends_with(".json") {
-                STALE_AFTER
+                STATE_STALE_AFTER
             } else {
                 continue;
             };

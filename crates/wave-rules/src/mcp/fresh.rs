@@ -13,8 +13,7 @@
 
 use memory_rules::{Config, Loaded};
 
-/// More directories than this under the sources: no watch (stamp checks).
-pub const MAX_WATCHED_DIRS: usize = 2_000;
+pub use memory_rules::limits::MAX_WATCHED_DIRS;
 
 /// Decides whether a reload is needed before an answer.
 pub struct Freshness {

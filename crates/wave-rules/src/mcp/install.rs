@@ -23,17 +23,14 @@
 //! machine's program (the report says not to commit it); never a PATH lookup.
 
 use crate::args::{McpClient, McpInstallArgs, ScopeArg};
-use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::env::{Env, Output, EXIT_FAILURE};
 use crate::launch::{self, Program, SettingsFile};
-use jsonc_parser::cst::{CstInputValue, CstRootNode};
-use jsonc_parser::ParseOptions;
+use crate::settings_file::{self, Edited, Json};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 /// The key of our entry.
 pub const ENTRY: &str = super::SERVER_NAME;
-/// A settings file larger than this is refused.
-const MAX_SETTINGS_BYTES: u64 = 8 << 20;
 
 impl McpClient {
     pub fn as_str(self) -> &'static str {
@@ -164,66 +161,8 @@ fn server_args(
     args
 }
 
-fn read(path: &Path) -> Result<Option<String>, Output> {
-    match std::fs::metadata(path) {
-        Ok(m) if m.len() > MAX_SETTINGS_BYTES => {
-            return Err(Output::fail(
-                EXIT_FAILURE,
-                format!(
-                    "{} is over {MAX_SETTINGS_BYTES} bytes; not edited",
-                    path.display()
-                ),
-            ))
-        }
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(Output::fail(
-                EXIT_TROUBLE,
-                format!("cannot read {}: {e}", path.display()),
-            ))
-        }
-    }
-    std::fs::read_to_string(path)
-        .map(Some)
-        .map_err(|e| Output::fail(EXIT_TROUBLE, format!("cannot read {}: {e}", path.display())))
-}
-
-fn to_input(value: &Value) -> CstInputValue {
-    match value {
-        Value::Null => CstInputValue::Null,
-        Value::Bool(b) => CstInputValue::Bool(*b),
-        Value::Number(n) => CstInputValue::Number(n.to_string()),
-        Value::String(s) => CstInputValue::String(s.clone()),
-        Value::Array(items) => CstInputValue::Array(items.iter().map(to_input).collect()),
-        Value::Object(map) => {
-            // The keys in the order the agents' own docs write them.
-            let rank = |k: &str| {
-                ["type", "command", "args", "enabled"]
-                    .iter()
-                    .position(|x| *x == k)
-                    .unwrap_or(usize::MAX)
-            };
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by_key(|(k, _)| rank(k));
-            CstInputValue::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| (k.clone(), to_input(v)))
-                    .collect(),
-            )
-        }
-    }
-}
-
-fn parse_json(path: &Path, text: &str) -> Result<CstRootNode, Output> {
-    CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| {
-        Output::fail(
-            EXIT_FAILURE,
-            format!("{} is not valid JSON ({e}); not edited", path.display()),
-        )
-    })
-}
+/// The keys of our entry, in the order the agents' own docs write them.
+const ENTRY_KEYS: [&str; 4] = ["type", "command", "args", "enabled"];
 
 /// The edited JSON text, or `None` when nothing changes.
 pub fn install_json(
@@ -232,65 +171,50 @@ pub fn install_json(
     container: &str,
     entry: &Value,
 ) -> Result<Option<String>, Output> {
-    let root = parse_json(path, text.unwrap_or(""))?;
-    let Some(obj) = root.object_value_or_create() else {
-        return Err(Output::fail(
-            EXIT_FAILURE,
-            format!("{} does not hold a JSON object; not edited", path.display()),
-        ));
-    };
-    let Some(servers) = obj.object_value_or_create(container) else {
-        return Err(Output::fail(
-            EXIT_FAILURE,
-            format!(
-                "'{container}' in {} is not an object; not edited",
-                path.display()
-            ),
-        ));
-    };
+    let json = Json::parse(path, text.map(str::to_string))?;
+    let object = json.object()?;
+    let servers = json.object_at(&object, container)?;
     match servers.get(ENTRY) {
         Some(prop) if prop.value().and_then(|v| v.to_serde_value()).as_ref() == Some(entry) => {
             return Ok(None)
         }
-        Some(prop) => prop.set_value(to_input(entry)),
+        Some(prop) => prop.set_value(settings_file::input(entry, &ENTRY_KEYS)),
         None => {
-            servers.append(ENTRY, to_input(entry));
+            servers.append(ENTRY, settings_file::input(entry, &ENTRY_KEYS));
         }
     }
-    let mut out = root.to_string();
-    if text.is_none_or(|t| t.trim().is_empty()) && !out.ends_with('\n') {
-        out.push('\n');
-    }
-    Ok(Some(out))
+    Ok(match json.edited() {
+        Edited::Unchanged => None,
+        Edited::Text(text) => Some(text),
+    })
 }
 
 /// The JSON text without our entry, or `None` when it has none; `Some("")`
 /// when nothing else is left (the file can go).
 pub fn uninstall_json(path: &Path, text: &str, container: &str) -> Result<Option<String>, Output> {
-    let root = parse_json(path, text)?;
-    let Some(obj) = root.object_value() else {
+    let json = Json::parse(path, Some(text.to_string()))?;
+    let Ok(object) = json.object() else {
         return Ok(None);
     };
-    let Some(servers) = obj.object_value(container) else {
+    let Some(servers) = object.object_value(container) else {
         return Ok(None);
     };
     let Some(prop) = servers.get(ENTRY) else {
         return Ok(None);
     };
     prop.remove();
-    if servers.properties().is_empty() && !has_comments(&servers.to_string()) {
-        if let Some(p) = obj.get(container) {
+    if servers.properties().is_empty() && !settings_file::has_comments(&servers.to_string()) {
+        if let Some(p) = object.get(container) {
             p.remove();
         }
     }
-    if obj.properties().is_empty() && !has_comments(&root.to_string()) {
+    if json.is_empty() {
         return Ok(Some(String::new()));
     }
-    Ok(Some(root.to_string()))
-}
-
-fn has_comments(text: &str) -> bool {
-    text.contains("//") || text.contains("/*")
+    Ok(match json.edited() {
+        Edited::Unchanged => None,
+        Edited::Text(text) => Some(text),
+    })
 }
 
 /// The edited TOML text, or `None` when nothing changes.
@@ -304,7 +228,7 @@ pub fn install_toml(
     let mut doc: toml_edit::DocumentMut = text.unwrap_or("").parse().map_err(|e| {
         Output::fail(
             EXIT_FAILURE,
-            format!("{} is not valid TOML ({e}); not edited", path.display()),
+            format!("{} is not valid TOML ({e}); left unchanged", path.display()),
         )
     })?;
     let mut entry = toml_edit::Table::new();
@@ -323,7 +247,7 @@ pub fn install_toml(
         return Err(Output::fail(
             EXIT_FAILURE,
             format!(
-                "'{container}' in {} is not a table; not edited",
+                "'{container}' in {} is not a table; left unchanged",
                 path.display()
             ),
         ));
@@ -350,7 +274,7 @@ pub fn uninstall_toml(path: &Path, text: &str, container: &str) -> Result<Option
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| {
         Output::fail(
             EXIT_FAILURE,
-            format!("{} is not valid TOML ({e}); not edited", path.display()),
+            format!("{} is not valid TOML ({e}); left unchanged", path.display()),
         )
     })?;
     let Some(servers) = doc.get_mut(container).and_then(|i| i.as_table_like_mut()) else {
@@ -385,7 +309,7 @@ pub(crate) fn install(env: &Env, args: &McpInstallArgs) -> Output {
     };
     let (cmd, prefix) = launch::mcp_command(client, &program, scope);
     let server_args = server_args(client, scope, prefix, &args.server_args);
-    let text = match read(&path) {
+    let text = match settings_file::read_text(&path) {
         Ok(t) => t,
         Err(out) => return out,
     };
@@ -415,7 +339,7 @@ pub(crate) fn install(env: &Env, args: &McpInstallArgs) -> Output {
             ),
             ..Output::default()
         },
-        Ok(Some(new)) => match crate::env::write_settings(&path, &new) {
+        Ok(Some(new)) => match settings_file::save(&path, &new) {
             Err(out) => out,
             Ok(()) => Output {
                 stdout: format!(
@@ -440,7 +364,7 @@ pub(crate) fn uninstall(env: &Env, args: &McpInstallArgs) -> Output {
     let client = args.client;
     let scope = args.scope.unwrap_or_else(|| client.default_scope());
     let path = client.settings_path(scope, &env.config.workdir, &env.home_dir());
-    let text = match read(&path) {
+    let text = match settings_file::read_text(&path) {
         Ok(Some(t)) => t,
         Ok(None) => {
             return Output {
@@ -463,7 +387,7 @@ pub(crate) fn uninstall(env: &Env, args: &McpInstallArgs) -> Output {
             ),
             ..Output::default()
         },
-        Ok(Some(new)) if new.is_empty() => match std::fs::remove_file(&path) {
+        Ok(Some(new)) if new.is_empty() => match settings_file::remove(&path) {
             Ok(()) => Output {
                 stdout: format!(
                     "removed the wave-rules MCP server and the now empty {}\n",
@@ -471,12 +395,9 @@ pub(crate) fn uninstall(env: &Env, args: &McpInstallArgs) -> Output {
                 ),
                 ..Output::default()
             },
-            Err(e) => Output::fail(
-                EXIT_TROUBLE,
-                format!("cannot remove {}: {e}", path.display()),
-            ),
+            Err(out) => out,
         },
-        Ok(Some(new)) => match crate::env::write_settings(&path, &new) {
+        Ok(Some(new)) => match settings_file::save(&path, &new) {
             Err(out) => out,
             Ok(()) => Output {
                 stdout: format!(
@@ -492,7 +413,7 @@ pub(crate) fn uninstall(env: &Env, args: &McpInstallArgs) -> Output {
 /// Our entry in a client's settings file, as `[command, args...]`, or `None`
 /// when the file or the entry is missing or unreadable (for `doctor`).
 pub fn read_entry(client: McpClient, path: &Path) -> Option<Vec<String>> {
-    let text = read(path).ok()??;
+    let text = settings_file::read_text(path).ok()??;
     let strings = |v: Option<&Value>| -> Vec<String> {
         v.and_then(Value::as_array)
             .map(|a| {
@@ -513,9 +434,9 @@ pub fn read_entry(client: McpClient, path: &Path) -> Option<Vec<String>> {
             return Some(words);
         }
         _ => {
-            let root = CstRootNode::parse(&text, &ParseOptions::default()).ok()?;
-            let servers = root.object_value()?.object_value(client.container())?;
-            servers.get(ENTRY)?.value()?.to_serde_value()?
+            let json = Json::parse(path, Some(text)).ok()?;
+            let servers = json.value()?.get(client.container())?.clone();
+            servers.get(ENTRY)?.clone()
         }
     };
     match entry.get("command")? {

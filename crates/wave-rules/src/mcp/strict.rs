@@ -15,9 +15,7 @@
 
 use serde_json::{json, Map, Value};
 
-/// One incoming message (a line) is at most this many bytes; a longer one is
-/// refused before it is parsed.
-pub const MAX_MESSAGE_BYTES: usize = 8 << 20;
+pub use memory_rules::limits::MAX_MESSAGE_BYTES;
 
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;

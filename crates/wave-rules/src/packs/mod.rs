@@ -88,7 +88,7 @@ fn add(env: &Env, home: &Home, text: &str) -> Output {
         out.stdout = display::line(&format!("{spec} is already in {}", show(&path, env)));
     } else {
         array.push(spec.text.as_str());
-        if let Err(o) = crate::env::write_settings(&path, &doc.to_string()) {
+        if let Err(o) = crate::settings_file::save(&path, &doc.to_string()) {
             return o;
         }
         out.stdout = display::line(&format!("added {spec} to {}", show(&path, env)));
@@ -251,7 +251,7 @@ fn sync(env: &Env, home: &Home, args: &PacksSyncArgs) -> Output {
         && (lock.is_some() || !new_lock.packs.is_empty())
         && lock.as_ref() != Some(&new_lock)
     {
-        if let Err(o) = crate::env::write_settings(&lock_path, &new_lock.to_text()) {
+        if let Err(o) = crate::settings_file::save(&lock_path, &new_lock.to_text()) {
             return o;
         }
         written = true;
@@ -490,7 +490,7 @@ fn sync_git(home: &Home, spec: &Spec, locked: Option<&Locked>, args: &PacksSyncA
         hash: hash.clone(),
     };
     if let Ok(text) = serde_json::to_string_pretty(&pin) {
-        if let Err(o) = crate::env::write_settings(&pin_path, &text) {
+        if let Err(o) = crate::settings_file::save(&pin_path, &text) {
             return row.fail("error", o.stderr.trim().to_string());
         }
     }
@@ -761,19 +761,17 @@ fn why(env: &Env, id: &str) -> Output {
     };
     let layers = packs::layers(&env.config);
     let mut candidates = Vec::new();
-    for root in env.config.roots() {
-        for f in memory_rules::discover::find(&root, &mut Vec::new()) {
-            if f.id == id {
-                let source = &layers.sources[root.source.min(layers.sources.len() - 1)];
-                let provenance = memory_rules::origin::provenance(
-                    &source.layer,
-                    f.scope,
-                    &f.id,
-                    &f.path,
-                    &env.config.workdir,
-                );
-                candidates.push((provenance, source.layer.kind(f.scope), f.path.clone()));
-            }
+    for f in env.config.rule_files() {
+        if f.id == id {
+            let source = &layers.sources[f.source.min(layers.sources.len() - 1)];
+            let provenance = memory_rules::provenance(
+                &source.layer,
+                f.scope,
+                &f.id,
+                &f.path,
+                &env.config.workdir,
+            );
+            candidates.push((provenance, source.layer.kind(f.scope), f.path.clone()));
         }
     }
     let used = rules.iter().find(|r| r.id == id);

@@ -9,15 +9,11 @@ use super::walk;
 use crate::display;
 use crate::env::Env;
 use memory_rules::delivery_log::{self, DeliveryLog};
-use memory_rules::formats::export::{self, Target};
+use memory_rules::export::{self, Target};
+use memory_rules::limits::{MAX_CHECK_FILES_LISTED, MAX_REPORT_MATCH_THREADS};
 use memory_rules::{tokens, Rule, RuleSet};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-
-/// `--check` lists at most this many files over the budget (and counts all).
-pub const MAX_CHECK_FILES_LISTED: usize = 20;
-/// Threads that match files at most.
-const MAX_MATCH_THREADS: usize = 4;
 
 /// What the report is asked for.
 pub struct Options {
@@ -160,7 +156,7 @@ fn row(r: &Rule, workdir: &Path) -> RuleRow {
         priority: r.priority(),
         tokens: tokens::rule_tokens(r) as u64,
         bytes: entry.len() as u64 + 1,
-        version: memory_rules::session::rule_version(r),
+        version: memory_rules::rule_version(r),
         paths: r.metadata.paths.clone().unwrap_or_default(),
         topics: r.metadata.topics.clone().unwrap_or_default(),
         description: r.metadata.description.clone(),
@@ -169,7 +165,7 @@ fn row(r: &Rule, workdir: &Path) -> RuleRow {
 }
 
 /// For each file, the rules active for it alone that `keep` keeps
-/// (ascending), matched on up to [`MAX_MATCH_THREADS`] threads.
+/// (ascending), matched on up to [`MAX_REPORT_MATCH_THREADS`] threads.
 fn match_files(
     set: &RuleSet,
     files: &[String],
@@ -180,7 +176,7 @@ fn match_files(
     } else {
         std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .min(MAX_MATCH_THREADS)
+            .min(MAX_REPORT_MATCH_THREADS)
     };
     let one = |f: &String| -> Vec<u32> {
         set.active(std::slice::from_ref(f), None)
@@ -466,19 +462,15 @@ fn includes_only_reach(rules: &[Rule], files: &[String], workdir: &Path) -> Hash
         let list = serde_json::to_string(&includes).unwrap_or_default();
         let text = format!("---\npaths: {list}\n---\nx\n");
         let id = format!("{i}.md");
-        let outcome = memory_rules::parse::parse_rule(
-            memory_rules::Scope::Project,
-            &id,
-            Path::new(&id),
-            &text,
-        );
+        let outcome =
+            memory_rules::parse_rule(memory_rules::Scope::Project, &id, Path::new(&id), &text);
         parsed.extend(outcome.rule);
     }
     let mut out = HashMap::new();
     if parsed.is_empty() {
         return out;
     }
-    let only = RuleSet::build(parsed, memory_rules::context::Workdir::new(workdir));
+    let only = RuleSet::build(parsed, memory_rules::Workdir::new(workdir));
     // The set orders its rules its own way; each is named by its source's index.
     let owner_of: Vec<Option<usize>> = only
         .rules()

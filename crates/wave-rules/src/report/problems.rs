@@ -6,7 +6,7 @@
 use super::model::{Problem, RuleRow};
 use crate::display;
 use memory_rules::limits::DEFAULT_RULES_BYTES;
-use memory_rules::topics::TopicMatcher;
+use memory_rules::TopicMatcher;
 use memory_rules::{Code, Diagnostic, RuleSet, Severity};
 use std::collections::BTreeMap;
 use std::path::Path;

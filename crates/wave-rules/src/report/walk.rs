@@ -4,16 +4,10 @@
 //! included, `.git` itself left out; links not followed), relative to the
 //! project root, `/`-separated, sorted.
 
+use memory_rules::limits::{MAX_REPORT_DEPTH, MAX_REPORT_FILES, MAX_REPORT_THREADS};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-
-/// At most this many files are drawn; the walk stops there and says so.
-pub const MAX_REPORT_FILES: usize = 1_000_000;
-/// Directory levels below the project root that are walked.
-pub const MAX_REPORT_DEPTH: usize = 64;
-/// Threads the walk runs on at most (no more than the cores there are).
-const MAX_THREADS: usize = 4;
 
 /// The files found.
 pub struct Walked {
@@ -29,7 +23,7 @@ pub fn walk(root: &Path) -> Walked {
     } else {
         std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .min(MAX_THREADS)
+            .min(MAX_REPORT_THREADS)
     };
     let found: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let count = AtomicUsize::new(0);

@@ -488,6 +488,70 @@ fn hook_reinstall_replaces_only_our_entries_and_uninstall_removes_only_them() {
     assert!(!work.join(".github/hooks/wave-rules.json").exists());
 }
 
+#[test]
+fn every_install_edits_a_settings_file_with_comments_in_place_and_uninstall_gives_its_bytes_back() {
+    let (tmp, work) = project();
+    let state = tmp.path().join("state");
+    // Gemini CLI reads JSON with comments; hooks and MCP share this file.
+    let text = "{\n  // my theme\n  \"ui\": { \"theme\": \"dark\" },\n  /* tools */ \"tools\": { \"sandbox\": false }\n}\n";
+    let file = work.join(".gemini/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, text).unwrap();
+    let claude = work.join(".claude/settings.json");
+    std::fs::create_dir_all(claude.parent().unwrap()).unwrap();
+    let claude_text = "{\n  // keep\n  \"permissions\": { \"allow\": [] }\n}\n";
+    std::fs::write(&claude, claude_text).unwrap();
+    for args in [
+        &["hook", "install", "--agent", "gemini"][..],
+        &["mcp", "install", "--client", "gemini"][..],
+        // A command as given is portable: Claude Code's shared file.
+        &[
+            "hook",
+            "install",
+            "--command",
+            "npx --no-install wave-rules",
+        ][..],
+    ] {
+        let (out, err, code) = wave(&work, &state, args, b"");
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+    }
+    let edited = std::fs::read_to_string(&file).unwrap();
+    assert!(edited.starts_with("{\n  // my theme\n  \"ui\": { \"theme\": \"dark\" },\n  /* tools */ \"tools\": { \"sandbox\": false },"), "{edited}");
+    assert!(
+        edited.contains("hook --agent gemini PostToolUse") && edited.contains("\"mcpServers\""),
+        "{edited}"
+    );
+    let edited = std::fs::read_to_string(&claude).unwrap();
+    assert!(
+        edited.starts_with("{\n  // keep\n  \"permissions\": { \"allow\": [] },"),
+        "{edited}"
+    );
+    for args in [
+        &["hook", "uninstall", "--agent", "gemini"][..],
+        &["mcp", "uninstall", "--client", "gemini"][..],
+        &["hook", "uninstall"][..],
+    ] {
+        let (out, err, code) = wave(&work, &state, args, b"");
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(&claude).unwrap(), claude_text);
+    // Not JSON: named with its line and column, and left as it is.
+    std::fs::write(&file, "{\n  \"ui\": ,\n}").unwrap();
+    let (_, err, code) = wave(
+        &work,
+        &state,
+        &["hook", "install", "--agent", "gemini"],
+        b"",
+    );
+    assert_ne!(code, 0);
+    assert!(
+        err.contains(".gemini/settings.json:2:9: not valid JSON"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{\n  \"ui\": ,\n}");
+}
+
 /// Every JSON file under `dir`, parsed.
 fn json_files(dir: &Path) -> Vec<Value> {
     let mut out = Vec::new();

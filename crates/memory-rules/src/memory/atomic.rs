@@ -43,14 +43,14 @@ fn temp_beside(path: &Path) -> io::Result<(&Path, std::path::PathBuf)> {
 /// Tells this process's temp files from another's: the process id, or on
 /// WASI, which has none (`std::process::id` panics there), the clock.
 #[cfg(target_os = "wasi")]
-fn process_tag() -> u128 {
+pub(crate) fn process_tag() -> u128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos())
 }
 
 #[cfg(not(target_os = "wasi"))]
-fn process_tag() -> u128 {
+pub(crate) fn process_tag() -> u128 {
     u128::from(std::process::id())
 }
 

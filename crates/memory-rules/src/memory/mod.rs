@@ -14,12 +14,14 @@
 //! read-modify-write of a topic and the index.
 
 pub mod atomic;
+pub mod entry;
 mod index;
 mod name;
 mod prompt;
 mod store;
 mod tools;
 
+pub use entry::{Entry, Meta, Proposal};
 pub use name::{topic_file, MAX_TOPIC_CHARS};
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,

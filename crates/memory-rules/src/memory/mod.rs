@@ -15,6 +15,7 @@
 
 pub mod atomic;
 pub mod entry;
+pub mod secrets;
 mod index;
 mod name;
 mod prompt;

@@ -52,6 +52,18 @@ pub const MAX_MEMORY_TOPIC_BYTES: usize = 256 * 1024;
 /// otherwise: Claude Code keeps a hook's context to about 10,000 characters.
 pub const DEFAULT_RULES_BYTES: usize = 9_000;
 
+/// At most this many topic files of one memory scope are searched (the
+/// rest are reported and left out of the index).
+pub const MAX_MEMORY_TOPICS: usize = 10_000;
+
+/// At most this many entries of one memory scope are searched (the topics
+/// after that are reported and left out of the index).
+pub const MAX_MEMORY_ENTRIES: usize = 200_000;
+
+/// A memory scope's saved search index larger than this (bytes) is not read:
+/// it is built again from the topic files.
+pub const MAX_MEMORY_INDEX_BYTES: u64 = 512 << 20;
+
 /// `load_for_prompt` returns at most this many bytes unless told otherwise.
 pub const DEFAULT_MEMORY_PROMPT_BYTES: usize = 64 * 1024;
 

@@ -19,11 +19,14 @@ pub mod secrets;
 mod index;
 mod name;
 mod prompt;
+pub mod search;
 mod store;
+pub mod terms;
 mod tools;
 
 pub use entry::{Entry, Meta, Proposal};
 pub use name::{topic_file, MAX_TOPIC_CHARS};
+pub use search::{EntryRef, Hit, MemoryIndex, Query};
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };

@@ -64,6 +64,22 @@ pub const MAX_MEMORY_ENTRIES: usize = 200_000;
 /// it is built again from the topic files.
 pub const MAX_MEMORY_INDEX_BYTES: u64 = 512 << 20;
 
+/// `memory lint` reports a topic file larger than this (bytes): split it
+/// (a topic can hold up to [`MAX_MEMORY_TOPIC_BYTES`]).
+pub const MEMORY_TOPIC_LINT_BYTES: u64 = 32 * 1024;
+
+/// Memory recalled at one event of a conversation (a prompt, files
+/// touched, a start's pinned entries): at most this many entries...
+pub const DEFAULT_RECALL_ENTRIES: usize = 5;
+
+/// ... and at most this many bytes of their text.
+pub const DEFAULT_RECALL_BYTES: usize = 3_000;
+
+/// A session remembers at most this many memory entry ids (given since the
+/// start, and given before the last compaction); past it an entry may be
+/// given again.
+pub const MAX_SESSION_MEMORY: usize = 4_096;
+
 /// `load_for_prompt` returns at most this many bytes unless told otherwise.
 pub const DEFAULT_MEMORY_PROMPT_BYTES: usize = 64 * 1024;
 

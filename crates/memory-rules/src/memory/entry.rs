@@ -125,9 +125,14 @@ impl Entry {
             .unwrap_or(0)
     }
 
-    /// The comment line and the text, as written in a topic file.
+    /// The comment line and the text, as written in a topic file (an
+    /// `updated` equal to `created` is left out).
     pub fn render(&self) -> String {
-        let json = serde_json::to_string(&self.meta).unwrap_or_else(|_| "{}".into());
+        let mut meta = self.meta.clone();
+        if meta.updated == meta.created {
+            meta.updated = None;
+        }
+        let json = serde_json::to_string(&meta).unwrap_or_else(|_| "{}".into());
         // `>` only occurs inside JSON strings: escaped, no value can close
         // the comment early.
         let json = json.replace('>', "\\u003e");
@@ -446,7 +451,10 @@ mod tests {
         assert!(!text.contains("x --> y"), "{text}");
         let back = parse("t.md", &text);
         assert_eq!(back.len(), 2);
-        assert_eq!(back[0].meta, a.meta);
+        assert_eq!(back[0].meta.updated, None, "the same as created: left out");
+        assert_eq!(back[0].meta.created, a.meta.created);
+        assert_eq!(back[0].meta.paths, a.meta.paths);
+        assert_eq!(back[0].meta.agent, a.meta.agent);
         assert_eq!(back[0].text, "Port is 5433.");
         assert_eq!(back[1].meta.id, b.meta.id);
         assert_eq!(a.meta.created.as_deref(), Some("2025-06-15T15:06:40Z"));

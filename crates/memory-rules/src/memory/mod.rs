@@ -15,14 +15,18 @@
 
 pub mod atomic;
 pub mod entry;
-pub mod secrets;
+pub mod hygiene;
 mod index;
+pub mod lint;
 mod name;
+pub mod promote;
 mod prompt;
 pub mod search;
+pub mod secrets;
 mod store;
 pub mod terms;
-mod tools;
+pub mod tools;
+pub mod write;
 
 pub use entry::{Entry, Meta, Proposal};
 pub use name::{topic_file, MAX_TOPIC_CHARS};
@@ -30,4 +34,5 @@ pub use search::{EntryRef, Hit, MemoryIndex, Query};
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };
-pub use tools::{run_tool, tool_definitions};
+pub use tools::{run_tool, run_tool_with, tool_definitions, ToolContext};
+pub use write::{Action, Conflict, Forgotten, Note, Other, Written};

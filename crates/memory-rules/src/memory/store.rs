@@ -2,7 +2,7 @@
 
 use super::atomic::{self, ScopeLock};
 use super::index::Index;
-use super::name::{nfc, topic_file};
+use super::name::topic_file;
 use crate::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -14,7 +14,7 @@ use thiserror::Error;
 pub const INDEX_FILE: &str = "MEMORY.md";
 
 /// Whose memory: the user's (all projects) or this project's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MemoryScope {
     User,
     Project,
@@ -66,8 +66,37 @@ pub enum MemoryError {
         topic: String,
         size: usize,
     },
+    #[error("the note is empty; nothing saved")]
+    Empty,
+    #[error("{}", unknown_entry_message(id, candidates))]
+    UnknownEntry { id: String, candidates: Vec<String> },
+    #[error("{0}")]
+    Refused(String),
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
+}
+
+impl MemoryError {
+    pub(crate) fn unknown_entry(id: &str, candidates: Vec<String>) -> MemoryError {
+        MemoryError::UnknownEntry {
+            id: id.to_string(),
+            candidates,
+        }
+    }
+}
+
+fn unknown_entry_message(id: &str, candidates: &[String]) -> String {
+    if candidates.len() > 1 {
+        let shown: Vec<&str> = candidates.iter().take(5).map(String::as_str).collect();
+        format!(
+            "'{id}' starts {} memory entry ids ({}{}); give more of it",
+            candidates.len(),
+            shown.join(", "),
+            if candidates.len() > 5 { ", ..." } else { "" }
+        )
+    } else {
+        format!("no memory entry '{id}' (`wave-rules memory search` shows ids)")
+    }
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> MemoryError + '_ {
@@ -172,8 +201,10 @@ impl MemoryStore {
         }
     }
 
-    /// Writes a topic (append or replace) and lists it in the index, under
-    /// the scope's lock. Returns the topic's file name.
+    /// Writes a note to a topic (a new entry, or the topic's only entry with
+    /// [`WriteMode::Replace`]) through [`MemoryStore::write_note`], without
+    /// rules to compare with. Returns the topic's file name; a note that is
+    /// refused (a credential) is an error carrying the answer's text.
     ///
     /// A topic over [`MAX_MEMORY_TOPIC_BYTES`] is refused (checked before
     /// anything is read or written); the lock is waited for at most
@@ -185,36 +216,14 @@ impl MemoryStore {
         content: &str,
         mode: WriteMode,
     ) -> Result<String, MemoryError> {
-        let file = self.file_of(topic)?;
-        let too_large = |size| MemoryError::TooLarge {
-            scope,
-            topic: topic.to_string(),
-            size,
-        };
-        if content.len() >= MAX_MEMORY_TOPIC_BYTES {
-            return Err(too_large(content.len() + 1));
+        let mut note = super::write::Note::new(scope, topic, content);
+        note.replace = mode == WriteMode::Replace;
+        let written = self.write_note(&note, None)?;
+        if written.action.kept() {
+            Ok(written.file)
+        } else {
+            Err(MemoryError::Refused(written.message()))
         }
-        let topic = nfc(topic);
-        let dir = self.dir(scope);
-        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-        let _lock = ScopeLock::acquire(dir, MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
-        atomic::remove_stray_temps(dir);
-        let path = dir.join(&file);
-        let mut text = match mode {
-            WriteMode::Append => read_or_empty(&path)?,
-            WriteMode::Replace => String::new(),
-        };
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text.push_str(content.trim_end_matches('\n'));
-        text.push('\n');
-        if text.len() > MAX_MEMORY_TOPIC_BYTES {
-            return Err(too_large(text.len()));
-        }
-        atomic::replace(&path, text.as_bytes()).map_err(io_err(&path))?;
-        self.update_index(dir, |index| index.insert(&topic, &file))?;
-        Ok(file)
     }
 
     /// Deletes a topic and its index line. An unknown topic is an error.
@@ -251,8 +260,9 @@ impl MemoryStore {
         let _lock = ScopeLock::acquire(dir, MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
         for entry in std::fs::read_dir(dir).map_err(io_err(dir))?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let is_ours =
-                name.ends_with(".md") || (name.starts_with('.') && name.ends_with(".tmp"));
+            let is_ours = name.ends_with(".md")
+                || name == super::search::INDEX_NAME
+                || (name.starts_with('.') && name.ends_with(".tmp"));
             if is_ours && entry.file_type().is_ok_and(|t| t.is_file()) {
                 std::fs::remove_file(entry.path()).map_err(io_err(&entry.path()))?;
             }
@@ -260,7 +270,7 @@ impl MemoryStore {
         Ok(())
     }
 
-    fn file_of(&self, topic: &str) -> Result<String, MemoryError> {
+    pub(crate) fn file_of(&self, topic: &str) -> Result<String, MemoryError> {
         topic_file(topic).ok_or_else(|| MemoryError::InvalidName {
             name: topic.to_string(),
         })

@@ -23,6 +23,7 @@ pub mod launch;
 mod list;
 mod matching;
 pub mod mcp;
+mod memory;
 mod setup;
 pub(crate) mod validate;
 
@@ -91,7 +92,7 @@ where
         Command::Validate(a) => validate::run(&env, a),
         Command::List => list::run(&env),
         Command::Setup(SetupCommand::Init(a)) => setup::init(&env, a),
-        Command::Setup(SetupCommand::Memory(a)) => setup::memory(&env, a),
+        Command::Setup(SetupCommand::Memory(a)) => memory::run(&env, a),
         Command::Setup(SetupCommand::Completions(a)) => setup::completions(a),
         Command::Doctor => doctor::run(&env),
         Command::Match(a) => matching::run(&env, a),

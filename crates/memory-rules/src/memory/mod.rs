@@ -21,6 +21,7 @@ pub mod lint;
 mod name;
 pub mod promote;
 mod prompt;
+pub mod recall;
 pub mod search;
 pub mod secrets;
 mod store;

@@ -6,9 +6,9 @@
 //!
 //! | event | stdout |
 //! | --- | --- |
-//! | `SessionStart` | the always-on rules, then the memory; on `resume` only what the session lacks; after `compact` / `clear` every rule active in the session again |
-//! | `UserPromptSubmit` | the rules a topic of the prompt activates, as `=== MANDATORY RULES ===`, every time |
-//! | `PostToolUse` | the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, or of the files a `Bash` (Codex: `shell`) command reads or writes (the core's `shell`), once per session; the `skills` rules of a skill the `Skill` tool activated or whose `SKILL.md` was read |
+//! | `SessionStart` | the always-on rules, then the memory's index of topics and its pinned entries (`--memory lines`: the first lines of every topic); on `resume` only what the session lacks; after `compact` / `clear` every rule active in the session again, and the memory entries it was given |
+//! | `UserPromptSubmit` | the rules a topic of the prompt activates, as `=== MANDATORY RULES ===`, every time; the memory entries most relevant to the prompt that the session was not given |
+//! | `PostToolUse` | the memory entries tied to the files touched (they name them, or their `paths` match), and the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, or of the files a `Bash` (Codex: `shell`) command reads or writes (the core's `shell`), once per session; the `skills` rules of a skill the `Skill` tool activated or whose `SKILL.md` was read |
 //! | `Stop` | `{"decision":"block","reason":...}` with the `remind: every-turn` rules active in the session and, while a skill whose `SKILL.md` uses the memory tools is active, the memory reminder (one text), unless `stop_hook_active` |
 //! | `PreCompact` | nothing (no agent gives this event's output to the model): the state records the compaction, and every rule active in the session is due at the next `UserPromptSubmit` or `PostToolUse` with a file (Copilot CLI's preCompact); Gemini CLI's PreCompress, which fires before every model turn, only records the prompt's size, and a smaller one at a later event is the compaction (`agent`) |
 //!
@@ -37,10 +37,11 @@ pub mod install;
 pub mod settings;
 pub mod state;
 
-use crate::args::{BudgetArgs, HookAction, HookAgent};
+use crate::args::{BudgetArgs, HookAction, HookAgent, MemoryMode};
 use crate::env::{Env, Output};
-use memory_rules::memory::{MemoryLocations, MemoryStore};
-use memory_rules::session::{tool_input_files, Budget, Due, Session, Start};
+use memory_rules::memory::recall::RecallBudget;
+use memory_rules::memory::{MemoryIndex, MemoryLocations, MemoryStore};
+use memory_rules::session::{tool_input_files, Budget, Due, RecallAt, Session, Start};
 use memory_rules::{Format, RuleSet};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -48,7 +49,8 @@ use std::path::PathBuf;
 /// The most a hook reads from stdin (a `Write` event carries the file's
 /// content): 64 MiB.
 pub const MAX_INPUT_BYTES: usize = 64 << 20;
-/// Memory text after the rules at `SessionStart`, in lines.
+/// Memory text after the rules at `SessionStart` with `--memory lines`, in
+/// lines.
 pub const MEMORY_MAX_LINES: usize = 120;
 /// The tools whose `PostToolUse` brings path rules.
 pub const FILE_TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"];
@@ -442,6 +444,7 @@ fn respond(
     input: &Input,
     session: &mut Session,
 ) -> Due {
+    let budget_args = budget;
     let budget = Budget {
         max_lines: budget.max_lines,
         max_bytes: Some(budget.max_bytes),
@@ -462,20 +465,40 @@ fn respond(
             session.note_skill(&name, memory);
         }
     }
+    let store = || MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir));
+    let recall = |session: &Session, due: &mut Due, at: RecallAt<'_>| {
+        if budget_args.memory == MemoryMode::Recall {
+            let index = MemoryIndex::open(&store());
+            let limit = RecallBudget {
+                bytes: budget_args.memory_bytes,
+                ..RecallBudget::default()
+            };
+            session.recall(due, set, &index, at, limit);
+        }
+    };
     match action {
         HookAction::SessionStart(_) => {
             let how = Start::parse(input.source.as_deref().unwrap_or("startup"));
             // A resumed session that started before already holds the memory.
-            let memory = (how != Start::Resume || !session.started).then(|| {
-                MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir))
-                    .load_for_prompt(MEMORY_MAX_LINES)
-            });
-            session.start(set, how, memory.as_deref(), budget)
+            let lines = (budget_args.memory == MemoryMode::Lines
+                && (how != Start::Resume || !session.started))
+                .then(|| store().load_for_prompt(MEMORY_MAX_LINES));
+            let mut due = session.start(set, how, lines.as_deref(), budget);
+            recall(session, &mut due, RecallAt::Start(how));
+            due
         }
         HookAction::UserPromptSubmit(_) => {
-            session.prompt(set, input.prompt.as_deref().unwrap_or(""), budget)
+            let prompt = input.prompt.as_deref().unwrap_or("");
+            let mut due = session.prompt(set, prompt, budget);
+            recall(session, &mut due, RecallAt::Prompt(prompt));
+            due
         }
-        HookAction::PostToolUse(_) => session.files_touched(set, &input.files(), budget),
+        HookAction::PostToolUse(_) => {
+            let files = input.files();
+            let mut due = session.files_touched(set, &files, budget);
+            recall(session, &mut due, RecallAt::Files(&files));
+            due
+        }
         HookAction::Stop
         | HookAction::PreCompact
         | HookAction::Install(_)

@@ -504,6 +504,9 @@ pub struct MatchArgs {
     /// Also show the conditional rules that did not fire, and why
     #[arg(long)]
     pub all: bool,
+    /// Also show the memory entries recalled for the prompt and the files, and why each came
+    #[arg(long)]
+    pub memory: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

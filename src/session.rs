@@ -32,6 +32,21 @@ pub struct Due {
     pub given: Vec<String>,
     /// The answer to a session start (committing it marks the session started).
     pub starts: bool,
+    /// Ids of the memory entries in the text (`recall`).
+    pub memory_ids: Option<Vec<String>>,
+}
+
+/// Where memory is recalled (`recall`): one of `start` (how the session
+/// starts: `startup`, `resume`, `compact`, `clear`), `prompt`, `files`.
+#[napi(object)]
+#[derive(Default)]
+pub struct RecallInput {
+    pub start: Option<String>,
+    pub prompt: Option<String>,
+    pub files: Option<Vec<String>>,
+    /// At most this many entries (default 5) and bytes (default 3,000).
+    pub max_entries: Option<u32>,
+    pub max_bytes: Option<u32>,
 }
 
 /// A reminder: the rule id and its `<system-reminder>` block.
@@ -69,6 +84,7 @@ fn to_js(set: &RuleSet, due: core_session::Due) -> Due {
         omitted: due.omitted,
         given: ids(&due.given),
         starts: due.starts,
+        memory_ids: (!due.memory.is_empty()).then_some(due.memory),
     }
 }
 
@@ -198,6 +214,62 @@ impl DeliverySession {
     pub fn commit(&mut self, engine: &RuleEngine, due: Due) {
         let set = engine.rule_set();
         self.inner.commit_named(&set, &due.rule_ids, due.starts);
+        self.inner
+            .commit_memory(due.memory_ids.as_deref().unwrap_or_default());
+    }
+
+    /// `due` with the memory due at this point of the conversation added
+    /// (the core's `Session::recall`): at a start the index of topics and
+    /// the pinned entries (after a compaction, the entries given before
+    /// it), at a prompt the entries most relevant to it, for files touched
+    /// the entries tied to them; only entries not given yet. Commit the
+    /// returned due.
+    #[napi(catch_unwind)]
+    pub fn recall(
+        &self,
+        engine: &RuleEngine,
+        store: &crate::memory::JsMemoryStore,
+        due: Due,
+        at: RecallInput,
+    ) -> Due {
+        use memory_rules::memory::recall::RecallBudget;
+        use memory_rules::session::RecallAt;
+        let set = engine.rule_set();
+        let index = memory_rules::memory::MemoryIndex::open(store.core());
+        let mut limit = RecallBudget::default();
+        if let Some(n) = at.max_entries {
+            limit.entries = n as usize;
+        }
+        if let Some(n) = at.max_bytes {
+            limit.bytes = n as usize;
+        }
+        let mut core_due = core_session::Due {
+            text: due.text,
+            memory: due.memory_ids.unwrap_or_default(),
+            ..core_session::Due::default()
+        };
+        if let Some(how) = &at.start {
+            self.inner.recall(
+                &mut core_due,
+                &set,
+                &index,
+                RecallAt::Start(Start::parse(how)),
+                limit,
+            );
+        }
+        if let Some(p) = &at.prompt {
+            self.inner
+                .recall(&mut core_due, &set, &index, RecallAt::Prompt(p), limit);
+        }
+        if let Some(files) = &at.files {
+            self.inner
+                .recall(&mut core_due, &set, &index, RecallAt::Files(files), limit);
+        }
+        Due {
+            text: core_due.text,
+            memory_ids: (!core_due.memory.is_empty()).then_some(core_due.memory),
+            ..due
+        }
     }
 
     /// These rules (ids) reached the model.

@@ -24,7 +24,7 @@ import { RuleManager, readRuleToolDefinition } from './manager'
 import type { RuleManagerOptions, ReadRuleToolDefinition } from './manager'
 import { planRules } from './session'
 import { DeliverySession } from '../index'
-import type { MemoryRule } from '../index'
+import type { Due, MemoryRule } from '../index'
 
 export interface RuleInjectorOptions {
   /** The rule manager to use; or give `workdir` (and `homeDir`, `sources`) to make one. */
@@ -41,6 +41,15 @@ export interface RuleInjectorOptions {
   maxBytes?: number
   /** Memory text, placed after the rules in the system prompt. */
   memory?: () => string | Promise<string>
+  /**
+   * Recall memory from this store at every call, through the core's
+   * session: the index of topics and the pinned entries first, then the
+   * entries relevant to the latest prompt and to the new files in context
+   * that the conversation was not given (again after a compaction). In
+   * system-prompt mode they follow the rules in the system prompt; in
+   * reminder mode each call's recall is a reminder where it came.
+   */
+  recall?: import('./memory').MemoryStore
   /**
    * Rules are reloaded (incrementally) before a call when at least this many
    * milliseconds passed since the last reload. Default 1000; 0: before every
@@ -92,6 +101,8 @@ interface Session {
   whole: boolean
   /** Where each reminder went in the SDK's list (the SDK's messages are rebuilt every call). */
   reminders: PlacedReminder[]
+  /** System-prompt mode: the memory recalled so far, kept in the system prompt. */
+  recalled: string
 }
 
 export class RuleInjector {
@@ -148,10 +159,17 @@ export class RuleInjector {
     const active = manager.getRules().filter((r) => always.has(r) || s.pathIds.has(r.id) || topics.has(r.id) || mentioned.has(r.id))
     const { text: offer, ids: available } = this.#offer(s, active)
     const withOffer = (text: string) => (offer === '' ? text : text === '' ? offer : `${text}\n\n${offer}`)
-    const memory = this.#options.memory ? await this.#options.memory() : ''
-    if ((this.#options.mode ?? 'system-prompt') === 'system-prompt') {
+    let memory = this.#options.memory ? await this.#options.memory() : ''
+    const recalled = this.#recall(s, update.prompt, update.newFiles, promptChanged)
+    const systemMode = (this.#options.mode ?? 'system-prompt') === 'system-prompt'
+    if (systemMode) {
+      // The system prompt is written anew each call: what was recalled
+      // stays in it (the latest recall of each kind).
+      if (recalled !== '') s.recalled = recalled
+      if (s.recalled !== '') memory = memory === '' ? s.recalled : `${memory}\n\n${s.recalled}`
       return { system: withOffer(this.#render(s, active, s.topicIds, memory)), reminders: [], available }
     }
+    if (recalled !== '') s.reminders.push({ at: messages.length, ruleId: 'memory', text: `<system-reminder>\n${recalled}\n</system-reminder>` })
     const system = this.#render(s, active.filter((r) => always.has(r)), [], memory)
     // Candidates: what this call's new files and changed prompt activated;
     // every active rule when the session must be seen whole. The session
@@ -264,13 +282,35 @@ export class RuleInjector {
         delivery: new DeliverySession(),
         whole: true,
         reminders: [],
+        recalled: '',
       }
       this.#sessions.set(id, s)
     }
     return s
   }
 
+  /**
+   * The memory due at this call (the core session's `recall`): the index at
+   * the session's start, then the entries for a changed prompt and for new
+   * files; committed, since the adapter puts it in the call.
+   */
+  #recall(s: Session, prompt: string, newFiles: readonly string[], promptChanged: boolean): string {
+    const store = this.#options.recall
+    if (!store) return ''
+    const engine = this.manager.engine
+    let due: Due = { text: '', ruleIds: [], omitted: [], given: [], starts: false }
+    if (!s.delivery.started) {
+      due = s.delivery.recall(engine, store.native, due, { start: 'startup' })
+      due.starts = true
+    }
+    if (promptChanged && prompt !== '') due = s.delivery.recall(engine, store.native, due, { prompt })
+    if (newFiles.length > 0) due = s.delivery.recall(engine, store.native, due, { files: newFiles as string[] })
+    s.delivery.commit(engine, due)
+    return due.text
+  }
+
   #forget(s: Session): void {
+    s.recalled = ''
     s.pathIds = new Set()
     s.order = []
     s.rendered = { key: '', text: '' }

@@ -586,6 +586,16 @@ impl Session {
         }
     }
 
+    /// These memory entries (ids) reached the model (for callers that keep
+    /// answers by id, as the binding does).
+    pub fn commit_memory<S: AsRef<str>>(&mut self, ids: &[S]) {
+        for id in ids {
+            if self.memory.len() < MAX_SESSION_MEMORY {
+                self.memory.insert(id.as_ref().to_string());
+            }
+        }
+    }
+
     /// Whether this memory entry was given since the start or the last
     /// compaction.
     pub fn has_memory(&self, id: &str) -> bool {

@@ -16,10 +16,9 @@ use crate::display;
 use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::memory::lint::{self, Finding};
 use memory_rules::memory::promote::{self, Promotion};
-use memory_rules::memory::tools::day;
 use memory_rules::memory::{
-    Action, Hit, MemoryError, MemoryIndex, MemoryLocations, MemoryScope, MemoryStore, Note, Other,
-    Query, Written,
+    Action, Hit, MemoryError, MemoryIndex, MemoryLocations, MemoryScope, MemoryStore, Note, Query,
+    Written,
 };
 use memory_rules::Scope;
 use serde_json::{json, Value};
@@ -164,38 +163,6 @@ fn triggers(paths: &[String], topics: &[String]) -> String {
     }
 }
 
-/// The JSON of a write's answer.
-pub fn written_json(w: &Written) -> Value {
-    let conflicts: Vec<Value> = w
-        .conflicts
-        .iter()
-        .map(|c| {
-            let with = match &c.with {
-                Other::Entry { scope, id, topic } => {
-                    json!({ "entry": id, "scope": scope.as_str(), "topic": topic })
-                }
-                Other::Rule { id } => json!({ "rule": id }),
-            };
-            json!({
-                "with": with, "kind": c.clash.kind.as_str(),
-                "ours": c.clash.ours, "theirs": c.clash.theirs, "text": c.text,
-            })
-        })
-        .collect();
-    json!({
-        "action": w.action.as_str(),
-        "id": w.id,
-        "scope": w.scope.as_str(),
-        "topic": w.topic,
-        "file": w.file,
-        "respelled": w.respelled,
-        "rule": w.rule,
-        "conflicts": conflicts,
-        "credential": w.credential.as_ref().map(|f| json!({ "rule": f.rule, "masked": f.masked })),
-        "message": w.message(),
-    })
-}
-
 fn written(env: &Env, w: &Written) -> Output {
     let code = if w.action == Action::Refused {
         EXIT_FAILURE
@@ -204,7 +171,7 @@ fn written(env: &Env, w: &Written) -> Output {
     };
     if env.json {
         return Output {
-            stdout: display::json_text(&written_json(w)),
+            stdout: display::json_text(&w.to_json()),
             code,
             ..Output::default()
         };
@@ -224,26 +191,7 @@ fn written(env: &Env, w: &Written) -> Output {
 
 /// A hit as JSON (search, `match --memory`).
 pub fn hit_json(h: &Hit) -> Value {
-    json!({
-        "id": h.id,
-        "scope": h.scope.as_str(),
-        "topic": h.topic,
-        "file": h.file,
-        "line": h.line,
-        "title": h.title,
-        "text": h.text,
-        "score": round(h.score),
-        "bm25": round(h.bm25),
-        "affinity": round(h.affinity),
-        "tie": h.tie.as_ref().map(|(file, how)| json!({ "file": file, "how": how })),
-        "matched": h.matched,
-        "updated": day(h.updated),
-        "pinned": h.pinned,
-    })
-}
-
-fn round(x: f32) -> f64 {
-    (x as f64 * 1000.0).round() / 1000.0
+    h.to_json()
 }
 
 /// Why a hit came, in words.
@@ -319,16 +267,7 @@ fn lint_output(env: &Env, findings: &[Finding]) -> Output {
     let problems = findings.iter().filter(|f| f.kind.is_problem()).count();
     let code = if problems > 0 { EXIT_FAILURE } else { 0 };
     if env.json {
-        let list: Vec<Value> = findings
-            .iter()
-            .map(|f| {
-                json!({
-                    "kind": f.kind.as_str(), "problem": f.kind.is_problem(),
-                    "scope": f.scope.as_str(), "file": f.file, "line": f.line,
-                    "id": f.id, "other": f.other, "message": f.message,
-                })
-            })
-            .collect();
+        let list: Vec<Value> = findings.iter().map(Finding::to_json).collect();
         return Output {
             stdout: display::json_text(&json!({ "problems": problems, "findings": list })),
             code,

@@ -72,6 +72,17 @@ pub struct Finding {
     pub message: String,
 }
 
+impl Finding {
+    /// As JSON (`memory lint --json`, the binding).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "kind": self.kind.as_str(), "problem": self.kind.is_problem(),
+            "scope": self.scope.as_str(), "file": self.file, "line": self.line,
+            "id": self.id, "other": self.other, "message": self.message,
+        })
+    }
+}
+
 /// Lints both scopes of `store`; `rules` to compare with (none: no rule
 /// checks); `workdir` to look for the files project entries name.
 pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec<Finding> {

@@ -7,9 +7,11 @@
 //! the conversation has not been given, at most [`RecallBudget::entries`]
 //! of them and [`RecallBudget::bytes`] of text, and only those that hold
 //! rare words of the prompt (the inverse document frequencies of the words
-//! they share with it add up to [`MIN_MATCHED_IDF`]) or are tied to its
-//! files, scoring at least [`RELATIVE_SCORE`] of the best: an unrelated
-//! prompt brings nothing. After a compaction the entries given
+//! they share with it add up to [`MIN_MATCHED_IDF`]), or whose own words the
+//! prompt covers for at least [`MIN_COVERAGE`] of their weight (what counts
+//! in a memory of a few notes, where no word is rare), or that are tied to
+//! its files; and scoring at least [`RELATIVE_SCORE`] of the best: an
+//! unrelated prompt brings nothing. After a compaction the entries given
 //! before come again. The session ([`crate::session::Session::recall`])
 //! records what was given; this module only decides.
 //!
@@ -25,6 +27,9 @@ use crate::limits::{DEFAULT_RECALL_BYTES, DEFAULT_RECALL_ENTRIES};
 /// A recalled entry shares words with the prompt whose inverse document
 /// frequencies add up to at least this (or it is tied to a file).
 pub const MIN_MATCHED_IDF: f32 = 1.5;
+/// ... or the words it shares with the prompt weigh at least this share of
+/// its own words (inverse document frequencies).
+pub const MIN_COVERAGE: f32 = 0.35;
 /// ... and at least this share of the best score of its event.
 pub const RELATIVE_SCORE: f32 = 0.4;
 /// Candidates looked at per event before the thresholds and the budget.
@@ -94,13 +99,13 @@ pub fn recall(
                 .filter_map(terms::file_like)
                 .collect();
             let hits = candidates(index, prompt, &files, given);
-            let hits = relevant(hits, false);
+            let hits = relevant(index, hits, false);
             render(hits, "## Memory (recalled for this prompt)", budget)
         }
         RecallEvent::Files(files) => {
             let words = files.join(" ");
             let hits = candidates(index, &words, files, given);
-            let hits = relevant(hits, true);
+            let hits = relevant(index, hits, true);
             render(hits, "## Memory (recalled for these files)", budget)
         }
     }
@@ -122,13 +127,32 @@ fn candidates(
     )
 }
 
-/// The hits over both thresholds; for files, only entries tied to them.
-fn relevant(hits: Vec<Hit>, tied_only: bool) -> Vec<Hit> {
+/// The hits over the thresholds; for files, only entries tied to them.
+fn relevant(index: &MemoryIndex, hits: Vec<Hit>, tied_only: bool) -> Vec<Hit> {
     let best = hits.first().map_or(0.0, |h| h.score);
     hits.into_iter()
         .filter(|h| h.score >= RELATIVE_SCORE * best)
-        .filter(|h| h.affinity > 0.0 || (!tied_only && h.matched_idf >= MIN_MATCHED_IDF))
+        .filter(|h| {
+            h.affinity > 0.0
+                || (!tied_only
+                    && (h.matched_idf >= MIN_MATCHED_IDF || coverage(index, h) >= MIN_COVERAGE))
+        })
         .collect()
+}
+
+/// How much of the entry's own words (by inverse document frequency) the
+/// query shares with it.
+fn coverage(index: &MemoryIndex, h: &Hit) -> f32 {
+    let mut own = terms::word_list(&h.text);
+    own.extend(terms::word_list(&h.topic));
+    own.sort();
+    own.dedup();
+    let all: f32 = own.iter().map(|w| index.idf(w)).sum();
+    if all == 0.0 {
+        0.0
+    } else {
+        h.matched_idf / all
+    }
 }
 
 /// `[id · scope/topic] text`, one entry per block.

@@ -435,6 +435,31 @@ pub struct Hit {
     pub line: usize,
 }
 
+impl Hit {
+    /// As JSON (the CLI's `--json`, the binding): `id`, `scope`, `topic`,
+    /// `file`, `line`, `title`, `text`, `score`, `bm25`, `affinity`, `tie`
+    /// (`{file, how}`), `matched`, `updated` (a day), `pinned`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let round = |x: f32| (x as f64 * 1000.0).round() / 1000.0;
+        serde_json::json!({
+            "id": self.id,
+            "scope": self.scope.as_str(),
+            "topic": self.topic,
+            "file": self.file,
+            "line": self.line,
+            "title": self.title,
+            "text": self.text,
+            "score": round(self.score),
+            "bm25": round(self.bm25),
+            "affinity": round(self.affinity),
+            "tie": self.tie.as_ref().map(|(file, how)| serde_json::json!({ "file": file, "how": how })),
+            "matched": self.matched,
+            "updated": super::tools::day(self.updated),
+            "pinned": self.pinned,
+        })
+    }
+}
+
 /// The index of both scopes (user first), opened once per process or event.
 pub struct MemoryIndex {
     scopes: Vec<ScopeIndex>,

@@ -143,6 +143,41 @@ pub struct Written {
 }
 
 impl Written {
+    /// As JSON (the CLI's `--json`, the binding): `action`, `id`, `scope`,
+    /// `topic`, `file`, `respelled`, `rule`, `conflicts`, `credential`,
+    /// `message`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let conflicts: Vec<serde_json::Value> = self
+            .conflicts
+            .iter()
+            .map(|c| {
+                let with = match &c.with {
+                    Other::Entry { scope, id, topic } => {
+                        json!({ "entry": id, "scope": scope.as_str(), "topic": topic })
+                    }
+                    Other::Rule { id } => json!({ "rule": id }),
+                };
+                json!({
+                    "with": with, "kind": c.clash.kind.as_str(),
+                    "ours": c.clash.ours, "theirs": c.clash.theirs, "text": c.text,
+                })
+            })
+            .collect();
+        json!({
+            "action": self.action.as_str(),
+            "id": self.id,
+            "scope": self.scope.as_str(),
+            "topic": self.topic,
+            "file": self.file,
+            "respelled": self.respelled,
+            "rule": self.rule,
+            "conflicts": conflicts,
+            "credential": self.credential.as_ref().map(|f| json!({ "rule": f.rule, "masked": f.masked })),
+            "message": self.message(),
+        })
+    }
+
     /// One paragraph for the model or the terminal.
     pub fn message(&self) -> String {
         let place = format!(

@@ -26,12 +26,12 @@ use crate::limits::{DEFAULT_RECALL_BYTES, DEFAULT_RECALL_ENTRIES};
 
 /// A recalled entry shares words with the prompt whose inverse document
 /// frequencies add up to at least this (or it is tied to a file).
-pub const MIN_MATCHED_IDF: f32 = 1.5;
+pub const MIN_MATCHED_IDF: f32 = 5.0;
 /// ... or the words it shares with the prompt weigh at least this share of
 /// its own words (inverse document frequencies).
-pub const MIN_COVERAGE: f32 = 0.35;
+pub const MIN_COVERAGE: f32 = 0.5;
 /// ... and at least this share of the best score of its event.
-pub const RELATIVE_SCORE: f32 = 0.4;
+pub const RELATIVE_SCORE: f32 = 0.6;
 /// Candidates looked at per event before the thresholds and the budget.
 const CANDIDATES: usize = 32;
 

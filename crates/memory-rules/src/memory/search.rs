@@ -17,7 +17,7 @@
 //! returns.
 //!
 //! Ranking ([`MemoryIndex::search`]): BM25 (k1 1.2, b 0.75) over the three
-//! fields, the topic's name counting 3 times and the title twice, with the
+//! fields, the topic's name counting twice and the title once more, with the
 //! document frequencies of both scopes together; plus the entry's affinity
 //! to the files in context (it names the file: 1, a glob of its `paths`
 //! matches the file: 1, it names a file of the same name elsewhere: 0.6),
@@ -39,8 +39,8 @@ pub const INDEX_NAME: &str = ".search-index";
 pub const AFFINITY_WEIGHT: f32 = 6.0;
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
-const TOPIC_WEIGHT: f32 = 3.0;
-const TITLE_WEIGHT: f32 = 2.0;
+const TOPIC_WEIGHT: f32 = 2.0;
+const TITLE_WEIGHT: f32 = 1.0;
 
 const MAGIC: &[u8; 8] = b"WMEMIDX\0";
 /// Bumped whenever the layout or the words change: an index of another

@@ -421,10 +421,6 @@ impl JsMemoryStore {
         }
     }
 
-    pub(crate) fn core(&self) -> &core::memory::MemoryStore {
-        &self.inner
-    }
-
     #[napi(getter)]
     pub fn user_dir(&self) -> String {
         self.inner

@@ -6,10 +6,10 @@
  * between calls: treat them as read-only.
  */
 import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 // Before '../index': loads the engine with the package's clear error (every entry and subpath).
 import './binding'
-import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot, sourceNames as nativeSourceNames } from '../index'
+import { RuleEngine, defaultSources as nativeDefaultSources, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot, sourceNames as nativeSourceNames } from '../index'
 import type { Diagnostic, MemoryRule, ProjectRootInfo, RuleSource } from '../index'
 
 /**
@@ -97,6 +97,18 @@ export interface RuleManagerOptions {
    * loaded (a `symlink-outside` warning).
    */
   allowDirs?: string[]
+  /**
+   * Read the rule packs the project's `.wave/config.toml` names (npm
+   * packages in `node_modules`, git checkouts, folders): they come first, so
+   * user and project rules replace theirs. Default: `true`. See docs/teams.md.
+   */
+  packs?: boolean
+  /**
+   * The policy directory, whose rules come last and are locked. Default:
+   * `WAVE_POLICY_DIR`, else the system's (`/etc/wave`, `/Library/Application
+   * Support/Wave`, `%ProgramData%\Wave`).
+   */
+  policyDir?: string
 }
 
 /**
@@ -105,12 +117,7 @@ export interface RuleManagerOptions {
  * `<workdir>/.wave/rules` (one level).
  */
 export function defaultSources(workdir: string, homeDir: string): RuleSource[] {
-  return [
-    { dir: join(homeDir, '.claude', 'rules'), scope: 'user', format: 'claude', depth: 'any' },
-    { dir: join(homeDir, '.wave', 'rules'), scope: 'user', format: 'wave', depth: 1 },
-    { dir: join(workdir, '.claude', 'rules'), scope: 'project', format: 'claude', depth: 'any' },
-    { dir: join(workdir, '.wave', 'rules'), scope: 'project', format: 'wave', depth: 1 },
-  ]
+  return nativeDefaultSources(workdir, homeDir)
 }
 
 export interface ActiveRulesSplit {
@@ -158,14 +165,15 @@ export class RuleManager {
   }
 
   /** The workdir, the home, the sources and the allowed directories of a discovery starting now. */
-  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName>; allowDirs?: string[] } {
+  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName>; allowDirs?: string[]; packs?: boolean; policyDir?: string } {
     const homeDir = this.#options.homeDir ?? homedir()
     const workdir = this.#options.findRoot === false ? this.#options.workdir : projectRoot(this.#options.workdir, homeDir).dir
     const given = this.#options.sources
     const sources = typeof given === 'function' ? given({ workdir, homeDir }) : given ?? defaultSources(workdir, homeDir)
     const allow = this.#options.allowDirs
     const allowDirs = Array.isArray(allow) ? allow.filter((d) => typeof d === 'string') : undefined
-    return { workdir, homeDir, sources, allowDirs }
+    const { packs, policyDir } = this.#options
+    return { workdir, homeDir, sources, allowDirs, packs, policyDir }
   }
 
   /**

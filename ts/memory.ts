@@ -97,11 +97,6 @@ export class MemoryStore {
     return this.#native.loadForPrompt(int(options.maxLines, 200), int(options.maxBytes, 64 * 1024))
   }
 
-  /** The binding's store (for `DeliverySession.recall`). */
-  get native(): NativeMemoryStore {
-    return this.#native
-  }
-
   /**
    * Writes a note: stored, folded into a duplicate, not stored when a rule
    * of `engine` already says it, refused when it holds a credential; the

@@ -99,6 +99,20 @@ pub enum Code {
     /// A key a small edit away from a key that decides activation (`path:`
     /// for `paths:`): the rule fires where its author did not mean it to.
     MisspelledKey,
+    /// A config file (`.wave/config.toml`, the policy's) or a packs lockfile
+    /// that cannot be used as written.
+    InvalidConfig,
+    /// A pack the config names is not there (not installed, not checked
+    /// out, no such folder, no rules folder).
+    PackMissing,
+    /// A pack is not what `.wave/packs.lock` pins (another version or
+    /// commit, or not in the lock); the rules on disk are used.
+    PackStale,
+    /// A rule, or a `disable`, tried to replace a locked (policy) rule; the
+    /// policy rule stays.
+    Locked,
+    /// A rule is left out by the project's `disable`.
+    Disabled,
 }
 
 impl Code {
@@ -133,6 +147,11 @@ impl Code {
             Code::ExcludedAgent => "excluded-agent",
             Code::InvalidRulesFile => "invalid-rules-file",
             Code::MisspelledKey => "misspelled-key",
+            Code::InvalidConfig => "invalid-config",
+            Code::PackMissing => "pack-missing",
+            Code::PackStale => "pack-stale",
+            Code::Locked => "locked",
+            Code::Disabled => "disabled",
         }
     }
 }
@@ -166,6 +185,12 @@ impl Diagnostic {
             line: None,
             column: None,
         }
+    }
+
+    /// The same diagnostic with another severity.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
     }
 
     /// Points the diagnostic at a 1-based line and column.

@@ -47,6 +47,9 @@ pub struct Root {
     /// Directories outside the boundary whose rules may be loaded anyway
     /// (a team folder linked into the project).
     pub allow: Vec<PathBuf>,
+    /// A Cursor source on a project directory reads its nested
+    /// `.cursor/rules` folders; a pack's Cursor folder is read as it is.
+    pub nested: bool,
 }
 
 /// A rule file found under a root.
@@ -144,7 +147,7 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             })
             .collect();
     }
-    if root.format == Format::Cursor && !root.dir.ends_with(".cursor/rules") {
+    if root.format == Format::Cursor && root.nested && !root.dir.ends_with(".cursor/rules") {
         // A Cursor source on a project directory: its nested `.cursor/rules`.
         let mut found = Vec::new();
         for (sub, dir) in nested::cursor_dirs(&root.dir, diagnostics) {
@@ -434,7 +437,7 @@ pub enum Limited {
 /// blocking, checked on the handle, never more than the limit plus one byte
 /// read.
 pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
-    let file = open_nonblocking(path).map_err(Limited::Io)?;
+    let file = crate::fs::open_nonblocking(path).map_err(Limited::Io)?;
     let meta = file.metadata().map_err(Limited::Io)?;
     if !meta.is_file() {
         return Err(Limited::NotFile);
@@ -450,20 +453,6 @@ pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
         return Err(Limited::TooLarge(bytes.len() as u64));
     }
     Ok(bytes)
-}
-
-#[cfg(unix)]
-pub(crate) fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-pub(crate) fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
-    std::fs::File::open(path)
 }
 
 /// Reads and parses one found file: its rules (several for `rules.yaml`,

@@ -277,6 +277,7 @@ impl<'a> Context<'a> {
                 content,
                 metadata,
                 format: Format::Wave,
+                origin: Default::default(),
             },
             patterns,
         })
@@ -1143,6 +1144,7 @@ pub(crate) fn rule(
             content,
             metadata,
             format,
+            origin: Default::default(),
         },
         patterns,
     })

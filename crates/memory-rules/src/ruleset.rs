@@ -69,7 +69,12 @@ pub struct RuleSet {
     content_rules: Vec<ContentRule>,
     /// Rules with `skills`, by each skill name they name.
     skills: FxHashMap<String, Vec<u32>>,
+    /// Tells this set from every other one built in the process (see [`RuleSet::id`]).
+    id: u64,
 }
+
+/// The next [`RuleSet::id`].
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// A rule whose `regex` is matched against the content of the files in
 /// context that its globs (if any) match.
@@ -312,7 +317,16 @@ impl RuleSet {
             mentions,
             content_rules,
             skills,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// A number no other set built in this process has: what a session
+    /// keeps beside what it computed from this set, to know it still holds
+    /// (a reload that changed nothing keeps the set, and its id). 0 for an
+    /// empty default set.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// Every rule, in result order.

@@ -24,6 +24,7 @@ mod list;
 mod matching;
 pub mod mcp;
 mod memory;
+mod packs;
 mod setup;
 pub(crate) mod validate;
 
@@ -110,6 +111,7 @@ where
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
         },
+        Command::Packs(a) => packs::run(&env, a),
         Command::Export(a) => export::run(&env, a),
         Command::Import(a) => export::import(&env, a),
         Command::Mcp(m) => match &m.action {

@@ -6,7 +6,6 @@ use crate::display;
 use crate::env::{Env, Output};
 use memory_rules::formats;
 use memory_rules::{Activation, Excluded, Reason, Rule};
-use std::io::Read;
 
 /// Files typed on the command line are relative to the current directory,
 /// as in every shell tool: when the project root was found above it, they
@@ -28,9 +27,6 @@ fn from_cwd(env: &Env, files: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The most bytes of a file in context read for `regex` rules.
-pub const MAX_CONTENT_BYTES: u64 = 1024 * 1024;
-
 pub fn run(env: &Env, args: &MatchArgs) -> Output {
     let given = MatchArgs {
         files: from_cwd(env, &args.files),
@@ -48,18 +44,8 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
     let set = &loaded.rules;
     let prompt = args.prompt.as_deref();
     // Rules with a `regex` (Continue) match the content of the files in
-    // context: the CLI is a caller that can read them.
-    let workdir = env.config.workdir.clone();
-    let read = move |file: &str| -> Option<String> {
-        let path = workdir.join(file);
-        let mut text = String::new();
-        std::fs::File::open(path)
-            .ok()?
-            .take(MAX_CONTENT_BYTES)
-            .read_to_string(&mut text)
-            .ok()?;
-        Some(text)
-    };
+    // context, read as every road reads them.
+    let read = memory_rules::respond::file_contents(&env.config.workdir);
     let contents: Option<memory_rules::ruleset::Contents> =
         set.has_content_rules().then_some(&read);
     let explanations = set.explain_in(&args.files, prompt, &args.skills, contents);
@@ -83,6 +69,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 "activation": r.metadata.activation_kind(),
                 "kind": formats::kind(r),
             });
+            display::origin_json(r, &mut v);
             v["reasons"] = e.reasons.iter().map(reason_json).collect();
             if args.all {
                 v["excluded"] = e
@@ -128,6 +115,10 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 .map(|e| rule_json(e))
                 .collect();
             doc["inactive"] = serde_json::Value::Array(not);
+            doc["layers"] = display::layer_notes(&loaded.diagnostics)
+                .iter()
+                .map(|d| display::diagnostic_json(d, &env.config.workdir))
+                .collect();
         }
         out.stdout = display::json_text(&doc);
         return out;
@@ -223,6 +214,13 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 out.stdout.push_str(&display::line(&format!("    {line}")));
             }
         }
+        let notes = display::layer_note_lines(&loaded.diagnostics);
+        if !notes.is_empty() {
+            out.stdout.push_str("\nlayers:\n");
+            for l in notes.lines() {
+                out.stdout.push_str(&display::line(&format!("  {l}")));
+            }
+        }
     }
     out
 }
@@ -266,8 +264,17 @@ fn recalled(env: &Env, args: &MatchArgs) -> Vec<(&'static str, memory_rules::mem
 }
 
 fn heading(rule: &Rule) -> String {
+    use memory_rules::LayerKind;
+    let from = match rule.origin.layer {
+        LayerKind::Pack | LayerKind::Policy => format!(", from {}", rule.origin.provenance),
+        _ => String::new(),
+    };
+    let overrides = match rule.origin.overrides.as_slice() {
+        [] => String::new(),
+        o => format!(", overrides {}", o.join(", ")),
+    };
     display::line(&format!(
-        "  {} ({}, priority {})",
+        "  {} ({}, priority {}{from}{overrides})",
         rule.id,
         rule.scope,
         rule.priority()
@@ -445,6 +452,7 @@ mod tests {
             content: "c".into(),
             metadata,
             format,
+            origin: Default::default(),
         };
         let globbed = Metadata {
             paths: Some(vec!["src/**".into()]),

@@ -36,9 +36,11 @@ pub mod strict;
 
 use crate::env::{Env, Output, EXIT_TROUBLE};
 use memory_rules::memory::recall::RecallBudget;
-use memory_rules::memory::{self as memory_tools, MemoryIndex, MemoryLocations, MemoryStore};
-use memory_rules::session::{Budget, RecallAt, Session, Start};
-use memory_rules::{read_rule, Activation, Loaded, Rule, RuleSet, Severity};
+use memory_rules::memory::{self as memory_tools, MemoryLocations, MemoryStore};
+use memory_rules::{
+    read_rule, Activation, Budget, Conversation, Event, EventKind, Loaded, Memory, Responder, Rule,
+    RuleSet, Session, Severity,
+};
 #[cfg(not(target_family = "wasm"))]
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -68,6 +70,8 @@ pub const WATCH_INTERVAL: Duration = Duration::from_millis(500);
 pub const URI_PREFIX: &str = "wave-rules://rule/";
 
 const TOOL_RULES_FOR_FILES: &str = "rules_for_files";
+/// The conversation of a connection: one per server process.
+const CONNECTION: &str = "mcp";
 const TOOL_LIST_RULES: &str = "list_rules";
 
 /// Serves MCP on stdin/stdout until stdin closes.
@@ -402,75 +406,48 @@ impl Server {
         };
         let mut state = self.state();
         let set = state.loaded.rules.clone();
-        let outside: Vec<&str> = paths
-            .iter()
-            .filter(|p| set.normalize(p).is_none())
-            .map(String::as_str)
-            .collect();
         let budget = Budget {
             max_lines: None,
             max_bytes: Some(self.inner.max_bytes),
             keep_order: true,
         };
-        let mut due = state.session.request(&set, &paths, prompt, again, budget);
         // The memory due with it: the index at the first call, then the
         // entries relevant to the prompt and tied to the files.
-        let index = MemoryIndex::open(&self.inner.memory);
-        let limit = RecallBudget::default();
-        if due.starts {
-            state.session.recall(
-                &mut due,
-                &set,
-                &index,
-                RecallAt::Start(Start::Startup),
-                limit,
-            );
-        }
-        if let Some(p) = prompt {
-            state
-                .session
-                .recall(&mut due, &set, &index, RecallAt::Prompt(p), limit);
-        }
-        if !paths.is_empty() {
-            state
-                .session
-                .recall(&mut due, &set, &index, RecallAt::Files(&paths), limit);
-        }
+        let responder = Responder::new(&set, &self.inner.config.workdir)
+            .budget(budget)
+            .memory(Memory::Recall(
+                self.inner.memory.locations().clone(),
+                RecallBudget::default(),
+            ));
+        let mut event = Event::new(Conversation::new(CONNECTION), EventKind::Request { again })
+            .agent("mcp")
+            .files(paths);
+        event.prompt = prompt.map(str::to_string);
+        let answer = responder.respond(&mut state.session, &event);
         let mut blocks = Vec::new();
-        if !due.text.is_empty() {
-            blocks.push(due.text.clone());
+        if !answer.text.is_empty() {
+            blocks.push(answer.text.clone());
         }
-        if !due.given.is_empty() {
+        if !answer.given.is_empty() {
             blocks.push(format!(
                 "(already given in this session, not repeated: {}; call {TOOL_RULES_FOR_FILES} with again: true if they are no longer in your context)",
-                due.given
-                    .iter()
-                    .map(|&i| set.rules()[i].id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                answer.given.join(", ")
             ));
         }
-        if due.starts {
-            let rules = set.rules();
-            let mut active = due.rules.clone();
-            active.extend(&due.given);
-            active.sort_unstable();
-            let offer = read_rule::offer(set.available(&active).into_iter().map(|i| &rules[i]));
-            if !offer.is_empty() {
-                blocks.push(offer.trim_end().to_string());
-            }
+        if !answer.offer.is_empty() {
+            blocks.push(answer.offer.trim_end().to_string());
         }
-        if !outside.is_empty() {
+        if !answer.outside.is_empty() {
             blocks.push(format!(
                 "(outside the project, no rules read for: {})",
-                outside.join(", ")
+                answer.outside.join(", ")
             ));
         }
         if blocks.is_empty() {
             blocks.push("No rules apply to these files.".to_string());
         }
         // The answer goes back to the client as the tool's result: delivered.
-        state.session.commit(&set, &due);
+        responder.commit(&mut state.session, &answer);
         Ok(blocks.join("\n\n"))
     }
 
@@ -585,14 +562,16 @@ pub fn list_rules(set: &RuleSet) -> String {
         .rules()
         .iter()
         .map(|r| {
-            json!({
+            let mut v = json!({
                 "id": r.id,
                 "source": r.format.as_str(),
                 "scope": r.scope.as_str(),
                 "activation": activation_kind(r),
                 "description": describe(r),
                 "uri": rule_uri(&r.id),
-            })
+            });
+            crate::display::origin_json(r, &mut v);
+            v
         })
         .collect();
     serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".into())
@@ -896,6 +875,29 @@ mod tests {
             &formats,
         ));
         (dir, loaded)
+    }
+
+    #[test]
+    fn list_rules_says_where_each_rule_came_from_and_what_it_replaced() {
+        let (_d, loaded) = rules(&[
+            (".wave/config.toml".into(), "packs = [\"./team\"]\n".into()),
+            ("team/rules/a.md".into(), "Team A.".into()),
+            ("team/rules/b.md".into(), "Team B.".into()),
+            (".wave/rules/b.md".into(), "Ours.".into()),
+        ]);
+        let list: Value = serde_json::from_str(&list_rules(&loaded.rules)).unwrap();
+        let by = |id: &str| {
+            list.as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["id"] == id)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(by("a.md")["provenance"], "./team:a.md");
+        assert_eq!(by("a.md")["layer"], "pack");
+        assert_eq!(by("b.md")["provenance"], "project:.wave/rules/b.md");
+        assert_eq!(by("b.md")["overrides"][0], "./team:b.md");
     }
 
     #[test]

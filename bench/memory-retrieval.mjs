@@ -11,7 +11,9 @@
 // - recall: the new search (`NativeMemoryStore.search`: BM25 over topic,
 //   title and text with file affinity), the ranking the hooks' recall uses;
 // - recall as given: what a fresh conversation is actually given for that
-//   prompt and those files (`DeliverySession.recall`: the ranking, then the
+//   prompt and those files (the core's responder with recall on, through
+//   the binding's `Conversations`: a prompt event, then a tool reading the
+//   files; the ranking, then the
 //   relevance thresholds and the 5-entry / 3,000-byte budget);
 // - first 200 lines: `loadForPrompt(200)`, the index then the topics in
 //   index order until 200 lines; its ranking is the order entries appear in
@@ -42,7 +44,23 @@ import { fileURLToPath } from 'node:url'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const repo = path.dirname(here)
 const require = createRequire(import.meta.url)
-const { NativeMemoryStore, DeliverySession, RuleEngine } = require(path.join(repo, 'index.js'))
+const { NativeMemoryStore, Conversations, RuleEngine } = require(path.join(repo, 'index.js'))
+
+/** What a new conversation is given for a prompt and then a read of those files: ids and text. */
+function givenFor(conversations, engine, key, q, work) {
+  const conversation = { session: key }
+  const events = [{ conversation, kind: 'prompt', prompt: q.prompt }]
+  if (q.files.length > 0) events.push({ conversation, kind: 'tool-done', tools: q.files.map((f) => ({ name: 'Read', kind: 'read', input: { file_path: path.join(work, f) } })) })
+  const ids = []
+  let text = ''
+  for (const e of events) {
+    const answer = conversations.respond(engine, e)
+    conversations.commit(engine, answer)
+    ids.push(...answer.memoryIds)
+    text += answer.text
+  }
+  return { ids, text }
+}
 const setDir = path.join(here, 'memory-retrieval')
 const wantJson = process.argv.includes('--json')
 const showMisses = process.argv.includes('--misses')
@@ -112,6 +130,7 @@ try {
     writeScope(store.projectDir, p.entries)
     const engine = new RuleEngine({ workdir: work, homeDir: home })
     await engine.discover()
+    const conversations = new Conversations({ recall: { userDir: store.userDir, projectDir: store.projectDir } })
     const all = [...user.entries, ...p.entries]
     const queries = [...p.queries, ...user.queries.filter((q) => q.project === p.project)]
     const lines = await store.loadForPrompt(200)
@@ -128,15 +147,11 @@ try {
       score(methods.recall, ranked, q.relevant)
       if (showMisses && !q.relevant.every((r) => ranked.slice(0, 5).includes(r))) misses.push({ q: q.id, prompt: q.prompt, relevant: q.relevant, got: ranked.slice(0, 5) })
       // What a new conversation is given: the session's recall for the prompt, then the files.
-      const session = new DeliverySession()
-      let due = { text: '', ruleIds: [], omitted: [], given: [], starts: false }
-      due = session.recall(engine, store, due, { prompt: q.prompt })
-      if (q.files.length > 0) due = session.recall(engine, store, due, { files: q.files.map((f) => path.join(work, f)) })
-      const given = due.memoryIds ?? []
+      const { ids: given, text } = givenFor(conversations, engine, q.id, q, work)
       score(methods.given, given, q.relevant, {
         given: given.length,
         givenRelevant: given.filter((id) => q.relevant.includes(id)).length,
-        bytes: Buffer.byteLength(due.text),
+        bytes: Buffer.byteLength(text),
       })
       score(methods.lines, lineOrder, q.relevant, {
         inPrompt: q.relevant.filter((r) => lineOrder.includes(r)).length / q.relevant.length,
@@ -147,11 +162,8 @@ try {
     // The next project's prompts against this project's memory.
     const projectIds = new Set(p.entries.map((e) => e.id))
     for (const q of projects[(pi + 1) % projects.length].queries) {
-      const session = new DeliverySession()
-      let due = { text: '', ruleIds: [], omitted: [], given: [], starts: false }
-      due = session.recall(engine, store, due, { prompt: q.prompt })
-      if (q.files.length > 0) due = session.recall(engine, store, due, { files: q.files.map((f) => path.join(work, f)) })
-      unrelated.given += (due.memoryIds ?? []).filter((id) => projectIds.has(id)).length
+      const { ids } = givenFor(conversations, engine, `other-${q.id}`, q, work)
+      unrelated.given += ids.filter((id) => projectIds.has(id)).length
       unrelated.n += 1
     }
   }

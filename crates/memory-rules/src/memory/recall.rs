@@ -7,7 +7,8 @@
 //! the conversation has not been given, at most [`RecallBudget::entries`]
 //! of them and [`RecallBudget::bytes`] of text, and only those that hold
 //! rare words of the prompt (the inverse document frequencies of the words
-//! they share with it add up to [`MIN_MATCHED_IDF`]), or whose own words the
+//! they share with it add up to [`MIN_MATCHED_IDF`], or to [`MIN_RARE_WORDS`]
+//! words only one entry holds in a memory too small for that), or whose own words the
 //! prompt covers for at least [`MIN_COVERAGE`] of their weight (what counts
 //! in a memory of a few notes, where no word is rare), or that are tied to
 //! its files; and scoring at least [`RELATIVE_SCORE`] of the best: an
@@ -25,8 +26,11 @@ use super::terms;
 use crate::limits::{DEFAULT_RECALL_BYTES, DEFAULT_RECALL_ENTRIES};
 
 /// A recalled entry shares words with the prompt whose inverse document
-/// frequencies add up to at least this (or it is tied to a file).
+/// frequencies add up to at least this (or it is tied to a file)...
 pub const MIN_MATCHED_IDF: f32 = 5.0;
+/// ... or, in a memory too small for any word to weigh that much, to this
+/// many of its rarest words (a word only one entry holds).
+pub const MIN_RARE_WORDS: f32 = 1.5;
 /// ... or the words it shares with the prompt weigh at least this share of
 /// its own words (inverse document frequencies).
 pub const MIN_COVERAGE: f32 = 0.5;
@@ -130,12 +134,12 @@ fn candidates(
 /// The hits over the thresholds; for files, only entries tied to them.
 fn relevant(index: &MemoryIndex, hits: Vec<Hit>, tied_only: bool) -> Vec<Hit> {
     let best = hits.first().map_or(0.0, |h| h.score);
+    let min_idf = MIN_MATCHED_IDF.min(MIN_RARE_WORDS * index.rarest_idf());
     hits.into_iter()
         .filter(|h| h.score >= RELATIVE_SCORE * best)
         .filter(|h| {
             h.affinity > 0.0
-                || (!tied_only
-                    && (h.matched_idf >= MIN_MATCHED_IDF || coverage(index, h) >= MIN_COVERAGE))
+                || (!tied_only && (h.matched_idf >= min_idf || coverage(index, h) >= MIN_COVERAGE))
         })
         .collect()
 }

@@ -579,6 +579,12 @@ impl MemoryIndex {
         idf(n, df as f32)
     }
 
+    /// The inverse document frequency of a word only one entry holds: the
+    /// rarest a word can be in this memory.
+    pub fn rarest_idf(&self) -> f32 {
+        idf(self.len() as f32, 1.0)
+    }
+
     /// The best entries for a query, best first (see the module comment);
     /// `skip` leaves entries out by id (those already given).
     pub fn search(&self, query: &Query<'_>, skip: &dyn Fn(&str) -> bool) -> Vec<Hit> {

@@ -251,44 +251,11 @@ impl Event {
         self.memory = Some(text.into());
         self
     }
-
-    /// Every file the event touched: its tool calls' (see
-    /// [`crate::touched`]) and the files it names, each once.
-    pub fn touched(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let mut add = |f: &str| {
-            if !f.is_empty() && !out.iter().any(|o| o == f) {
-                out.push(f.to_string());
-            }
-        };
-        for call in &self.tools {
-            for f in crate::touched::tool_files(call, self.cwd.as_deref()).all() {
-                add(&f);
-            }
-        }
-        for f in &self.files {
-            add(f);
-        }
-        out
-    }
-
-    /// Whether the event could make anything due before the rules are
-    /// loaded: a tool event that touched no file and activated no skill
-    /// cannot (a hook answers it without reading a rule).
-    pub fn may_matter(&self) -> bool {
-        match self.kind {
-            EventKind::ToolDone => {
-                self.tools.iter().any(|c| c.skill().is_some()) || !self.touched().is_empty()
-            }
-            _ => true,
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn a_subagent_is_a_conversation_of_its_own() {
@@ -298,19 +265,5 @@ mod tests {
         assert_ne!(main.key(), sub.key());
         assert_eq!(main.key(), "s1");
         assert_ne!(Conversation::new("s1\0a7").subagent, sub.subagent);
-    }
-
-    #[test]
-    fn a_tool_event_matters_only_when_it_touches_a_file_or_names_a_skill() {
-        let event = |call| Event::new(Conversation::new("s"), EventKind::ToolDone).tool(call);
-        let other = ToolCall::new("TodoWrite", ToolKind::Other, json!({"todos": []}));
-        assert!(!event(other).may_matter());
-        let grep = ToolCall::new("custom_read", ToolKind::Other, json!({"filePath": "a.ts"}));
-        assert!(event(grep).may_matter());
-        let skill = ToolCall::new("Skill", ToolKind::Skill, json!({"skill": "db-work"}));
-        assert_eq!(skill.skill().as_deref(), Some("db-work"));
-        assert!(event(skill).may_matter());
-        let prompt = Event::new(Conversation::new("s"), EventKind::Prompt);
-        assert!(prompt.may_matter());
     }
 }

@@ -14,7 +14,7 @@
 //!
 //! A skill tool's input names a skill, not a file: it touches nothing.
 
-use crate::event::{ToolCall, ToolKind};
+use crate::event::{Event, EventKind, ToolCall, ToolKind};
 use serde_json::Value;
 use std::path::Path;
 
@@ -195,6 +195,42 @@ pub fn patch_files(patch: &str) -> Vec<String> {
     out
 }
 
+/// What an event touched, decided here with the tool calls' files (the
+/// event module stays below this one).
+impl Event {
+    /// Every file the event touched: its tool calls' (see
+    /// [`crate::touched`]) and the files it names, each once.
+    pub fn touched(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |f: &str| {
+            if !f.is_empty() && !out.iter().any(|o| o == f) {
+                out.push(f.to_string());
+            }
+        };
+        for call in &self.tools {
+            for f in tool_files(call, self.cwd.as_deref()).all() {
+                add(&f);
+            }
+        }
+        for f in &self.files {
+            add(f);
+        }
+        out
+    }
+
+    /// Whether the event could make anything due before the rules are
+    /// loaded: a tool event that touched no file and activated no skill
+    /// cannot (a hook answers it without reading a rule).
+    pub fn may_matter(&self) -> bool {
+        match self.kind {
+            EventKind::ToolDone => {
+                self.tools.iter().any(|c| c.skill().is_some()) || !self.touched().is_empty()
+            }
+            _ => true,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,5 +307,20 @@ mod tests {
             None,
         );
         assert!(t.is_empty());
+    }
+
+    #[test]
+    fn a_tool_event_matters_only_when_it_touches_a_file_or_names_a_skill() {
+        let event =
+            |call| Event::new(crate::event::Conversation::new("s"), EventKind::ToolDone).tool(call);
+        let other = ToolCall::new("TodoWrite", ToolKind::Other, json!({"todos": []}));
+        assert!(!event(other).may_matter());
+        let grep = ToolCall::new("custom_read", ToolKind::Other, json!({"filePath": "a.ts"}));
+        assert!(event(grep).may_matter());
+        let skill = ToolCall::new("Skill", ToolKind::Skill, json!({"skill": "db-work"}));
+        assert_eq!(skill.skill().as_deref(), Some("db-work"));
+        assert!(event(skill).may_matter());
+        let prompt = Event::new(crate::event::Conversation::new("s"), EventKind::Prompt);
+        assert!(prompt.may_matter());
     }
 }

@@ -33,8 +33,9 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::SystemTime;
 
-/// The index file of a scope.
-pub const INDEX_NAME: &str = ".search-index";
+/// The saved index's file name in a scope's directory (kept with the store,
+/// which clears it with the topics).
+pub use super::store::SEARCH_INDEX_FILE as INDEX_NAME;
 /// What a file tie adds to a score, times the affinity (0 to 1).
 pub const AFFINITY_WEIGHT: f32 = 6.0;
 const K1: f32 = 1.2;

@@ -12,6 +12,8 @@ use thiserror::Error;
 
 /// The index file of a scope.
 pub const INDEX_FILE: &str = "MEMORY.md";
+/// The saved search index's file in a scope's directory (`memory::search`).
+pub const SEARCH_INDEX_FILE: &str = ".search-index";
 
 /// Whose memory: the user's (all projects) or this project's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -201,31 +203,6 @@ impl MemoryStore {
         }
     }
 
-    /// Writes a note to a topic (a new entry, or the topic's only entry with
-    /// [`WriteMode::Replace`]) through [`MemoryStore::write_note`], without
-    /// rules to compare with. Returns the topic's file name; a note that is
-    /// refused (a credential) is an error carrying the answer's text.
-    ///
-    /// A topic over [`MAX_MEMORY_TOPIC_BYTES`] is refused (checked before
-    /// anything is read or written); the lock is waited for at most
-    /// [`MEMORY_LOCK_TIMEOUT`]; temp files a killed writer left are removed.
-    pub fn write_topic(
-        &self,
-        scope: MemoryScope,
-        topic: &str,
-        content: &str,
-        mode: WriteMode,
-    ) -> Result<String, MemoryError> {
-        let mut note = super::write::Note::new(scope, topic, content);
-        note.replace = mode == WriteMode::Replace;
-        let written = self.write_note(&note, None)?;
-        if written.action.kept() {
-            Ok(written.file)
-        } else {
-            Err(MemoryError::Refused(written.message()))
-        }
-    }
-
     /// Deletes a topic and its index line. An unknown topic is an error.
     pub fn remove_topic(&self, scope: MemoryScope, topic: &str) -> Result<(), MemoryError> {
         let file = self.file_of(topic)?;
@@ -261,7 +238,7 @@ impl MemoryStore {
         for entry in std::fs::read_dir(dir).map_err(io_err(dir))?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let is_ours = name.ends_with(".md")
-                || name == super::search::INDEX_NAME
+                || name == SEARCH_INDEX_FILE
                 || (name.starts_with('.') && name.ends_with(".tmp"));
             if is_ours && entry.file_type().is_ok_and(|t| t.is_file()) {
                 std::fs::remove_file(entry.path()).map_err(io_err(&entry.path()))?;

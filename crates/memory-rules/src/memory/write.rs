@@ -26,7 +26,7 @@ use super::index::Index;
 use super::name::nfc;
 use super::search::{MemoryIndex, Query};
 use super::secrets::{Finding, SecretRules};
-use super::store::{MemoryError, MemoryScope, MemoryStore, INDEX_FILE};
+use super::store::{MemoryError, MemoryScope, MemoryStore, WriteMode, INDEX_FILE};
 use crate::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
 use crate::ruleset::RuleSet;
 use std::collections::HashMap;
@@ -286,6 +286,31 @@ pub(crate) fn df_fn<'a>(index: &'a MemoryIndex, rules: &'a RuleParts) -> impl Fn
 }
 
 impl MemoryStore {
+    /// Writes a note to a topic (a new entry, or the topic's only entry with
+    /// [`WriteMode::Replace`]) through [`MemoryStore::write_note`], without
+    /// rules to compare with. Returns the topic's file name; a note that is
+    /// refused (a credential) is an error carrying the answer's text.
+    ///
+    /// A topic over [`MAX_MEMORY_TOPIC_BYTES`] is refused (checked before
+    /// anything is read or written); the lock is waited for at most
+    /// [`MEMORY_LOCK_TIMEOUT`]; temp files a killed writer left are removed.
+    pub fn write_topic(
+        &self,
+        scope: MemoryScope,
+        topic: &str,
+        content: &str,
+        mode: WriteMode,
+    ) -> Result<String, MemoryError> {
+        let mut note = Note::new(scope, topic, content);
+        note.replace = mode == WriteMode::Replace;
+        let written = self.write_note(&note, None)?;
+        if written.action.kept() {
+            Ok(written.file)
+        } else {
+            Err(MemoryError::Refused(written.message()))
+        }
+    }
+
     /// Writes a note (see the module comment). Errors are for what cannot be
     /// done at all (a bad topic name, a topic over its size limit, the lock
     /// or the disk); a refused or restated note is an answer, not an error.

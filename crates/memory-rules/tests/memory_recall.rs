@@ -199,7 +199,7 @@ fn recall_gives_the_index_at_start_an_entry_at_its_prompt_once_and_again_after_a
         "only what is relevant: {}",
         answer.text
     );
-    assert_eq!(answer.memory, [loom.clone()]);
+    assert_eq!(answer.memory, std::slice::from_ref(&loom));
     r.commit(&mut session, &answer);
     assert!(session.has_memory(&loom));
 

@@ -255,3 +255,67 @@ fn a_file_touched_recalls_the_entries_tied_to_it_and_memory_off_recalls_nothing(
         "{answer:?}"
     );
 }
+
+#[test]
+fn the_index_reads_again_only_the_topic_edited_by_hand_and_its_entry_keeps_its_id() {
+    use memory_rules::memory::{MemoryIndex, Query};
+    let dir = tree(&[]);
+    let s = store(dir.path());
+    let mut ids = Vec::new();
+    for (topic, text) in [
+        ("ci", "CI runs clippy with -D warnings on stable."),
+        ("docs", "Doc examples are compiled by cargo test --doc."),
+        (
+            "style",
+            "Imports are grouped std, external crates, then crate modules.",
+        ),
+    ] {
+        ids.push(
+            s.write_note(&project(topic, text), None)
+                .unwrap()
+                .id
+                .unwrap(),
+        );
+    }
+    let memory = s.dir(MemoryScope::Project).to_path_buf();
+    // Dated an hour back: out of the racy window, as files a while after writing.
+    let age = |file: &str| {
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(memory.join(file))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    };
+    for f in ["ci.md", "docs.md", "style.md"] {
+        age(f);
+    }
+    MemoryIndex::open(&s);
+    assert_eq!(MemoryIndex::open(&s).reindexed, 0, "nothing changed");
+
+    // A person edits one note's text in place.
+    let file = memory.join("docs.md");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(
+            "cargo test --doc",
+            "cargo test --doc --workspace; keep them runnable",
+        ),
+    )
+    .unwrap();
+    age("docs.md");
+    let index = MemoryIndex::open(&s);
+    assert_eq!(index.reindexed, 1, "only the edited topic is read again");
+    let hits = index.search(
+        &Query {
+            text: "keep doc examples runnable",
+            files: &[],
+            limit: 1,
+        },
+        &|_| false,
+    );
+    assert_eq!(hits[0].id, ids[1], "{hits:?}");
+    assert!(hits[0].text.contains("--workspace"));
+}

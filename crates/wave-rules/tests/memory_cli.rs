@@ -272,3 +272,33 @@ fn match_with_memory_explains_why_each_entry_came() {
         r.stdout
     );
 }
+
+#[test]
+fn mcp_rules_for_files_gives_the_memory_relevant_to_its_prompt_and_memory_search_finds_it() {
+    let t = tree();
+    let id = write(&t, "testing", LOOM)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for (topic, text) in OTHERS {
+        write(&t, topic, text);
+    }
+    let answer = common::mcp_call(
+        &t.workdir(),
+        &t.home(),
+        &[],
+        "rules_for_files",
+        serde_json::json!({"paths": ["src/lib.rs"], "prompt": "How do I run the loom tests?"}),
+    );
+    assert!(answer.contains("ports.md"), "the rules: {answer}");
+    assert!(answer.contains("--cfg loom"), "the memory: {answer}");
+    assert!(!answer.contains("Fridays"), "{answer}");
+    let found = common::mcp_call(
+        &t.workdir(),
+        &t.home(),
+        &[],
+        "memory_search",
+        serde_json::json!({"query": "loom tests"}),
+    );
+    assert!(found.contains(&id), "{found}");
+}

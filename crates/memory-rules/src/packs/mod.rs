@@ -59,11 +59,6 @@ pub const MAX_PACKS: usize = 256;
 // use it), which sit below the packs: defined there, named here too.
 pub use crate::source::{default_policy_dir, POLICY_ENV};
 
-#[cfg(not(any(unix, windows)))]
-fn system_policy_dir() -> Option<PathBuf> {
-    None
-}
-
 /// Where one config's packs live: the project's (`<workdir>/.wave/...`,
 /// npm packs from `node_modules` at the workdir or above) or the policy's
 /// (`<policy>/...`, npm packs from `<policy>/node_modules`).

@@ -32,6 +32,8 @@ export declare class Answer {
   get touched(): Array<string>
   /** The skills the event activated. */
   get skills(): Array<string>
+  /** Ids of the memory entries the text holds (recalled). */
+  get memoryIds(): Array<string>
   /** It answers a session start. */
   get starts(): boolean
 }
@@ -102,7 +104,31 @@ export declare class NativeMemoryStore {
   clear(scope: 'user' | 'project'): Promise<void>
   /** Memory text for the prompt within `maxLines` and `maxBytes` (user memory at most half). */
   loadForPrompt(maxLines: number, maxBytes?: number | undefined | null): Promise<string>
-  /** Runs `memory_read` or `memory_write`; resolves to text for the model. */
+  /**
+   * Writes a note with hygiene (duplicates folded, credentials refused,
+   * a note a rule of `engine` says not stored, conflicts flagged);
+   * resolves to the answer (`action`, `id`, `message`, ...).
+   */
+  writeNote(note: NoteInput, engine?: RuleEngine | undefined | null): Promise<WriteAnswer>
+  /**
+   * The entries of both scopes most relevant to `query` and the files in
+   * context (workdir-relative), best first.
+   */
+  search(query: string, files?: Array<string> | undefined | null, limit?: number | undefined | null): Promise<Array<MemoryHit>>
+  /**
+   * `memory lint`: duplicates, notes that restate or contradict the
+   * rules of `engine` or each other, files named that no longer exist
+   * (under `workdir`), topics too large, pending proposals.
+   */
+  lint(workdir: string, engine?: RuleEngine | undefined | null): Promise<Array<MemoryFinding>>
+  /** Removes an entry (by id or a prefix only it has). */
+  forget(id: string): Promise<EntryMoved>
+  /** Turns an entry into a rule file in `rulesDir` and removes it from memory. */
+  promote(id: string, options: PromoteInput): Promise<EntryMoved>
+  /**
+   * Runs a memory tool (`memory_read`, `memory_write`, `memory_search`,
+   * `memory_propose_rule`); resolves to text for the model.
+   */
   runTool(name: string, input: any): Promise<string>
 }
 export type JsMemoryStore = NativeMemoryStore
@@ -246,6 +272,11 @@ export interface ConversationsOptions {
   maxBytes?: number
   /** Give the memory store's text after the rules at a session start. */
   memory?: boolean
+  /**
+   * Recall memory by relevance from these directories at every event
+   * (the core's `Memory::Recall`); wins over `memory`.
+   */
+  recall?: RecallOptions
 }
 
 /**
@@ -300,11 +331,77 @@ export interface EngineOptions {
   policyDir?: string
 }
 
+/** An entry `forget` removed, or `promote` made a rule of. */
+export interface EntryMoved {
+  id: string
+  scope: string
+  topic: string
+  /** The entry's text. */
+  text: string
+  /** `promote`: the rule file written, its paths and topics. */
+  ruleFile?: string
+  paths: Array<string>
+  topics: Array<string>
+}
+
 /**
  * Whether the event could make anything due before the rules are loaded
  * (a tool event that touched no file and named no skill cannot).
  */
 export declare function eventMayMatter(event: AgentEvent): boolean
+
+/** A note another entry or a rule conflicts with (`writeNote`). */
+export interface MemoryConflict {
+  /** The other entry's id, or none for a rule. */
+  entry?: string
+  /** The rule's id, or none for an entry. */
+  rule?: string
+  /** `command`, `version`, `number`, `address` or `account`. */
+  kind: string
+  /** This note's values of that kind, and the other side's. */
+  ours: Array<string>
+  theirs: Array<string>
+  /** The other side's text. */
+  text: string
+}
+
+/** A finding of `lint`. */
+export interface MemoryFinding {
+  /** `duplicate`, `restates-rule`, `conflict`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`. */
+  kind: string
+  /** False for `proposed` (information, not a problem). */
+  problem: boolean
+  scope: string
+  file: string
+  line: number
+  id?: string
+  other?: string
+  message: string
+}
+
+/** An entry found by `search`. */
+export interface MemoryHit {
+  id: string
+  scope: string
+  topic: string
+  file: string
+  line: number
+  title: string
+  text: string
+  /** BM25 plus file affinity. */
+  score: number
+  bm25: number
+  /** 0 to 1: how close it is to the files in context. */
+  affinity: number
+  /** The file in context it is tied to, and how. */
+  tieFile?: string
+  tieHow?: string
+  /** The query's words it holds (folded and stemmed). */
+  matched: Array<string>
+  /** Seconds since the epoch of its last update. */
+  updated: number
+  pinned: boolean
+}
 
 export interface MemoryRule {
   /** Path relative to its rules root, `/`-separated: `frontend/react.md`. */
@@ -347,6 +444,25 @@ export interface NativeMemoryStoreOptions {
  */
 export declare function nativePlanRules(rules: Array<MemoryRule>, options?: RenderOptions | undefined | null): RenderPlan
 
+/** A note to write (`writeNote`). */
+export interface NoteInput {
+  /** `project` (default) or `user`. */
+  scope?: string
+  topic: string
+  text: string
+  /** Make it the topic's only note. */
+  replace?: boolean
+  /** Globs of the files it is about. */
+  paths?: Array<string>
+  /** Keywords it is about. */
+  topics?: Array<string>
+  /** Given at every session start. */
+  pinned?: boolean
+  /** Who writes (an agent's name) and in which conversation. */
+  agent?: string
+  session?: string
+}
+
 /**
  * The nearest directory at or above `dir` holding a `.wave`, `.claude` or
  * `.git` (the home's `.wave` and `.claude` are the user's settings and do
@@ -366,8 +482,27 @@ export interface ProjectRootInfo {
   marker?: '.wave' | '.claude' | '.git'
 }
 
+/** How `promote` makes the rule. */
+export interface PromoteInput {
+  /** The directory of the new rule file (the package passes the project's `.wave/rules`). */
+  rulesDir: string
+  paths?: Array<string>
+  topics?: Array<string>
+}
+
 /** The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`. */
 export declare function readRuleToolDefinition(): any
+
+/** Where memory is recalled from, and how much at one event. */
+export interface RecallOptions {
+  userDir: string
+  projectDir: string
+  /**
+   * UTF-8 bytes recalled at one event at most (default: the core's
+   * `DEFAULT_RECALL_BYTES`).
+   */
+  maxBytes?: number
+}
 
 /** A rule given as a reminder message of its own. */
 export interface Reminder {
@@ -525,3 +660,23 @@ export interface TopicEntry {
  * command's relative paths are taken from `cwd`.
  */
 export declare function touchedFiles(tools: Array<AgentToolCall>, cwd?: string | undefined | null): Array<Array<string>>
+
+/** The answer to `writeNote`. */
+export interface WriteAnswer {
+  /** `stored`, `replaced`, `folded`, `restated` or `refused`. */
+  action: string
+  /** The entry (new, or the one it was folded into). */
+  id?: string
+  scope: string
+  topic: string
+  file: string
+  /** The name given, when the topic existed under another name. */
+  respelled?: string
+  /** The rule it restates. */
+  rule?: string
+  conflicts: Array<MemoryConflict>
+  /** The gitleaks rule that found a credential. */
+  credential?: string
+  /** One paragraph saying what happened. */
+  message: string
+}

@@ -81,11 +81,15 @@ test('the hook renders byte for byte what renderRules renders', async (t) => {
   const m = await discovered(tree)
   const s = { session_id: 'render', cwd: tree.workdir }
 
-  // SessionStart: the always-on rules, then the memory.
-  const start = context(hook('rust', tree, 'SessionStart', { ...s, source: 'startup' }))
+  // SessionStart with `--memory lines`: the always-on rules, then the first lines of memory.
+  const start = context(hook('rust', tree, 'SessionStart', { ...s, source: 'startup' }, ['--memory', 'lines']))
   const always = m.getUnconditionalRules()
   assert.equal(start, renderRules(always, { maxBytes: 9000, memory: await memory.loadForPrompt({ maxLines: 120 }) }))
   assert.match(start, /## Project Memory/)
+  // By default (recall): the always-on rules, then the index of topics.
+  const recalled = context(hook('rust', tree, 'SessionStart', { ...s, session_id: 'render-recall', source: 'startup' }))
+  assert.ok(recalled.startsWith(renderRules(always, { maxBytes: 9000 })), recalled)
+  assert.match(recalled, /## Memory\n.*\n- project: Staging DB \(staging-db\.md, 1 note\)$/)
 
   // UserPromptSubmit: topic rules as MANDATORY, under budgets that leave rules out.
   const prompt = 'the customer SQL'

@@ -101,13 +101,13 @@ for (const kind of ['binary', 'npx']) {
       assert.ok(caps.tools && caps.resources?.listChanged)
     })
 
-    test('tools/list: the five tools with their schemas; the memory tools as the package defines them', async () => {
+    test('tools/list: the seven tools with their schemas; the memory tools as the package defines them', async () => {
       const { tools } = await c.client.listTools()
-      assert.deepEqual(tools.map((t) => t.name), ['rules_for_files', 'read_rule', 'list_rules', 'memory_read', 'memory_write'])
+      assert.deepEqual(tools.map((t) => t.name), ['rules_for_files', 'read_rule', 'list_rules', 'memory_read', 'memory_write', 'memory_search', 'memory_propose_rule'])
       const rff = tools[0]
       assert.match(rff.description, /before you read, edit or create files/)
       assert.deepEqual(rff.inputSchema.required, ['paths'])
-      for (const t of tools) assert.equal(t.annotations.readOnlyHint, t.name !== 'memory_write', t.name)
+      for (const t of tools) assert.equal(t.annotations.readOnlyHint, !['memory_write', 'memory_propose_rule'].includes(t.name), t.name)
       const pkg = require('..').memoryToolDefinitions()
       for (const def of pkg) {
         const t = tools.find((x) => x.name === def.name)
@@ -171,7 +171,7 @@ for (const kind of ['binary', 'npx']) {
     test('memory_write / memory_read: the package tools, the topic on disk, the same error text', async () => {
       const wrote = await call(c.client, 'memory_write', { topic: 'build', content: 'Run `npm test` before pushing.' })
       assert.equal(wrote.isError, false)
-      assert.match(text(wrote), /^Appended to project memory topic 'build'/)
+      assert.match(text(wrote), /^Stored as m[0-9a-f]{12} in project memory topic 'build'/)
       const store = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir })
       const file = path.join(store.projectDir, 'build.md')
       assert.match(fs.readFileSync(file, 'utf8'), /Run `npm test` before pushing\./)

@@ -27,6 +27,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { installFromTarballs } from './npm-install.mjs'
+import { writeMemory } from './memory-corpus.mjs'
+import { createHash } from 'node:crypto'
 import { MANAGERS, freshEnv, install, startRegistry } from './package-managers.mjs'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -82,6 +84,19 @@ function quantiles(times) {
   return { p50: at(0.5), p95: at(0.95) }
 }
 
+// A home whose project memory holds 10,000 entries (bench/memory-corpus.mjs):
+// the Rust binary's hooks with memory recall on, beside the same hooks with
+// the bench's home (no memory).
+const MEMORY_ENTRIES = 10_000
+const memHome = path.join(root, 'memhome')
+const projectHash = createHash('sha256').update(fs.realpathSync(work)).digest('hex').slice(0, 16)
+writeMemory(path.join(memHome, '.wave/projects', projectHash, 'memory'), MEMORY_ENTRIES)
+const memEvents = [
+  ['SessionStart', { source: 'startup' }],
+  ['UserPromptSubmit', { prompt: 'Run the loom tests for the oneshot channel with tokio_unstable' }],
+  ['PostToolUse', { tool_name: 'Read', tool_input: { file_path: path.join(work, 'src/mod4/a.ts') } }],
+]
+
 // WAVE_RULES_BIN=path measures another build (e.g. target/debug/wave-rules).
 const rust = path.resolve(repo, process.env.WAVE_RULES_BIN ?? 'target/release/wave-rules')
 const sh = (cmd) => ['sh', ['-c', `${cmd} "$@"`, 'sh']]
@@ -97,6 +112,14 @@ const forms = [
 const cells = []
 cells.push({ name: 'floor', cmd: '/bin/true', args: [], input: '', every: 1, times: [] })
 if (fs.existsSync(rust)) cells.push({ name: 'version', cmd: rust, args: ['--version'], input: '', every: 1, times: [] })
+if (fs.existsSync(rust)) {
+  for (const [event, extra] of memEvents) {
+    // A new session each round: every prompt recalls (nothing was given yet).
+    const input = (tag) => (round) => JSON.stringify({ session_id: `bench-${tag}-${round}`, cwd: work, hook_event_name: event, ...extra })
+    cells.push({ name: 'memory', event, cmd: rust, args: ['hook', event], input: input('memory'), env: { HOME: memHome }, every: 1, times: [] })
+    cells.push({ name: 'memory-off', event, cmd: rust, args: ['hook', event, '--memory', 'off'], input: input('off'), env: { HOME: memHome }, every: 1, times: [] })
+  }
+}
 for (const [name, cmd, args] of forms) {
   if (cmd === rust && !fs.existsSync(rust)) continue
   for (const [event, extra] of events) {
@@ -191,7 +214,7 @@ if (managersOnly) {
 }
 const load = os.loadavg()
 for (let round = 0; round < RUNS; round++) {
-  for (const c of cells) if (round % c.every === 0) c.times.push(once(c.cmd, c.args, c.input, c.env, c.cwd))
+  for (const c of cells) if (round % c.every === 0) c.times.push(once(c.cmd, c.args, typeof c.input === 'function' ? c.input(round) : c.input, c.env, c.cwd))
 }
 const cell = (name, event) => cells.find((c) => c.name === name && c.event === event)
 const fmt = (t) => `${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}`
@@ -229,6 +252,15 @@ if (!managersOnly) {
       console.log(`| ${agent} | \`${written.replaceAll('|', '\\|')}\` | ${fmt(mine)} | ${fmt(shell)} | ${(mine.p50 / shell.p50).toFixed(2)} | ${(mine.p50 / bare.p50).toFixed(2)} |`)
     }
   }
+}
+if (fs.existsSync(rust) && !managersOnly) {
+  console.log(`\nMemory recall (Rust binary; the project memory holds ${MEMORY_ENTRIES.toLocaleString('en')} entries; each run is a new session's event, so every prompt recalls)\n`)
+  console.log(`| hook | ${memEvents.map(([e]) => e).join(' | ')} |`)
+  console.log(`| --- |${memEvents.map(() => ' --- |').join('')}`)
+  for (const [name, label] of [['memory', 'recall on (default)'], ['memory-off', '--memory off']]) {
+    console.log(`| ${label} | ${memEvents.map(([e]) => fmt(quantiles(cell(name, e).times))).join(' | ')} |`)
+  }
+  console.log(`| p50 ratio on / off | ${memEvents.map(([e]) => (quantiles(cell('memory', e).times).p50 / quantiles(cell('memory-off', e).times).p50).toFixed(2)).join(' | ')} |`)
 }
 if (managed.length) {
   console.log('\nThe Claude Code hook as each package manager installs the package (default settings; the command `hook install` wrote, through sh)\n')

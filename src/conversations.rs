@@ -199,6 +199,12 @@ impl Answer {
         self.inner.skills.clone()
     }
 
+    /// Ids of the memory entries the text holds (recalled).
+    #[napi(getter)]
+    pub fn memory_ids(&self) -> Vec<String> {
+        self.inner.memory.clone()
+    }
+
     /// It answers a session start.
     #[napi(getter)]
     pub fn starts(&self) -> bool {
@@ -219,6 +225,19 @@ pub struct ConversationsOptions {
     pub max_bytes: Option<f64>,
     /// Give the memory store's text after the rules at a session start.
     pub memory: Option<bool>,
+    /// Recall memory by relevance from these directories at every event
+    /// (the core's `Memory::Recall`); wins over `memory`.
+    pub recall: Option<RecallOptions>,
+}
+
+/// Where memory is recalled from, and how much at one event.
+#[napi(object)]
+pub struct RecallOptions {
+    pub user_dir: String,
+    pub project_dir: String,
+    /// UTF-8 bytes recalled at one event at most (default: the core's
+    /// `DEFAULT_RECALL_BYTES`).
+    pub max_bytes: Option<f64>,
 }
 
 /// The conversations of this process, each one's delivery state (the core's
@@ -228,6 +247,10 @@ pub struct Conversations {
     inner: core::Conversations,
     budget: core::Budget,
     memory: bool,
+    recall: Option<(
+        core::memory::MemoryLocations,
+        core::memory::recall::RecallBudget,
+    )>,
 }
 
 impl Conversations {
@@ -240,7 +263,9 @@ impl Conversations {
         if let Some(home) = &places.1 {
             r = r.home(home.clone());
         }
-        if self.memory {
+        if let Some((locations, budget)) = &self.recall {
+            r = r.memory(core::Memory::Recall(locations.clone(), *budget));
+        } else if self.memory {
             r = r.with_memory();
         }
         r
@@ -267,6 +292,23 @@ impl Conversations {
             ),
             budget,
             memory: o.memory.unwrap_or(false),
+            recall: o.recall.map(|r| {
+                let mut budget = core::memory::recall::RecallBudget::default();
+                if let Some(bytes) = r.max_bytes.filter(|b| *b >= 0.0) {
+                    budget.bytes = if bytes.is_finite() {
+                        bytes as usize
+                    } else {
+                        usize::MAX
+                    };
+                }
+                (
+                    core::memory::MemoryLocations {
+                        user_dir: r.user_dir.into(),
+                        project_dir: r.project_dir.into(),
+                    },
+                    budget,
+                )
+            }),
         }
     }
 

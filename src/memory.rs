@@ -6,6 +6,180 @@ use napi_derive::napi;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use core::memory::{MemoryLocations, MemoryScope, WriteMode};
+use std::sync::Arc;
+
+/// A note to write (`writeNote`).
+#[napi(object)]
+pub struct NoteInput {
+    /// `project` (default) or `user`.
+    pub scope: Option<String>,
+    pub topic: String,
+    pub text: String,
+    /// Make it the topic's only note.
+    pub replace: Option<bool>,
+    /// Globs of the files it is about.
+    pub paths: Option<Vec<String>>,
+    /// Keywords it is about.
+    pub topics: Option<Vec<String>>,
+    /// Given at every session start.
+    pub pinned: Option<bool>,
+    /// Who writes (an agent's name) and in which conversation.
+    pub agent: Option<String>,
+    pub session: Option<String>,
+}
+
+/// A note another entry or a rule conflicts with (`writeNote`).
+#[napi(object)]
+pub struct MemoryConflict {
+    /// The other entry's id, or none for a rule.
+    pub entry: Option<String>,
+    /// The rule's id, or none for an entry.
+    pub rule: Option<String>,
+    /// `command`, `version`, `number`, `address` or `account`.
+    pub kind: String,
+    /// This note's values of that kind, and the other side's.
+    pub ours: Vec<String>,
+    pub theirs: Vec<String>,
+    /// The other side's text.
+    pub text: String,
+}
+
+/// The answer to `writeNote`.
+#[napi(object)]
+pub struct WriteAnswer {
+    /// `stored`, `replaced`, `folded`, `restated` or `refused`.
+    pub action: String,
+    /// The entry (new, or the one it was folded into).
+    pub id: Option<String>,
+    pub scope: String,
+    pub topic: String,
+    pub file: String,
+    /// The name given, when the topic existed under another name.
+    pub respelled: Option<String>,
+    /// The rule it restates.
+    pub rule: Option<String>,
+    pub conflicts: Vec<MemoryConflict>,
+    /// The gitleaks rule that found a credential.
+    pub credential: Option<String>,
+    /// One paragraph saying what happened.
+    pub message: String,
+}
+
+/// An entry found by `search`.
+#[napi(object)]
+pub struct MemoryHit {
+    pub id: String,
+    pub scope: String,
+    pub topic: String,
+    pub file: String,
+    pub line: u32,
+    pub title: String,
+    pub text: String,
+    /// BM25 plus file affinity.
+    pub score: f64,
+    pub bm25: f64,
+    /// 0 to 1: how close it is to the files in context.
+    pub affinity: f64,
+    /// The file in context it is tied to, and how.
+    pub tie_file: Option<String>,
+    pub tie_how: Option<String>,
+    /// The query's words it holds (folded and stemmed).
+    pub matched: Vec<String>,
+    /// Seconds since the epoch of its last update.
+    pub updated: i64,
+    pub pinned: bool,
+}
+
+/// A finding of `lint`.
+#[napi(object)]
+pub struct MemoryFinding {
+    /// `duplicate`, `restates-rule`, `conflict`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`.
+    pub kind: String,
+    /// False for `proposed` (information, not a problem).
+    pub problem: bool,
+    pub scope: String,
+    pub file: String,
+    pub line: u32,
+    pub id: Option<String>,
+    pub other: Option<String>,
+    pub message: String,
+}
+
+pub(crate) fn hit_to_js(h: &core::memory::Hit) -> MemoryHit {
+    MemoryHit {
+        id: h.id.clone(),
+        scope: h.scope.as_str().into(),
+        topic: h.topic.clone(),
+        file: h.file.clone(),
+        line: h.line as u32,
+        title: h.title.clone(),
+        text: h.text.clone(),
+        score: h.score as f64,
+        bm25: h.bm25 as f64,
+        affinity: h.affinity as f64,
+        tie_file: h.tie.as_ref().map(|t| t.0.clone()),
+        tie_how: h.tie.as_ref().map(|t| t.1.clone()),
+        matched: h.matched.clone(),
+        updated: h.updated,
+        pinned: h.pinned,
+    }
+}
+
+fn written_to_js(w: core::memory::Written) -> WriteAnswer {
+    use core::memory::Other;
+    WriteAnswer {
+        action: w.action.as_str().into(),
+        message: w.message(),
+        id: w.id,
+        scope: w.scope.as_str().into(),
+        topic: w.topic,
+        file: w.file,
+        respelled: w.respelled,
+        rule: w.rule,
+        conflicts: w
+            .conflicts
+            .into_iter()
+            .map(|c| {
+                let (entry, rule) = match c.with {
+                    Other::Entry { id, .. } => (Some(id), None),
+                    Other::Rule { id } => (None, Some(id)),
+                };
+                MemoryConflict {
+                    entry,
+                    rule,
+                    kind: c.clash.kind.as_str().into(),
+                    ours: c.clash.ours,
+                    theirs: c.clash.theirs,
+                    text: c.text,
+                }
+            })
+            .collect(),
+        credential: w.credential.map(|f| f.rule),
+    }
+}
+
+/// An entry `forget` removed, or `promote` made a rule of.
+#[napi(object)]
+pub struct EntryMoved {
+    pub id: String,
+    pub scope: String,
+    pub topic: String,
+    /// The entry's text.
+    pub text: String,
+    /// `promote`: the rule file written, its paths and topics.
+    pub rule_file: Option<String>,
+    pub paths: Vec<String>,
+    pub topics: Vec<String>,
+}
+
+/// How `promote` makes the rule.
+#[napi(object)]
+pub struct PromoteInput {
+    /// The directory of the new rule file (the package passes the project's `.wave/rules`).
+    pub rules_dir: String,
+    pub paths: Option<Vec<String>>,
+    pub topics: Option<Vec<String>>,
+}
 
 #[napi(object, js_name = "NativeMemoryStoreOptions")]
 pub struct MemoryStoreOptions {
@@ -51,6 +225,11 @@ pub enum MemoryOp {
     Clear(MemoryScope),
     LoadForPrompt(usize, usize),
     RunTool(String, serde_json::Value),
+    WriteNote(NoteInput, Option<Arc<core::RuleSet>>),
+    Search(String, Vec<String>, usize),
+    Lint(Option<Arc<core::RuleSet>>, String),
+    Forget(String),
+    Promote(String, PromoteInput),
 }
 
 pub struct MemoryTask {
@@ -58,15 +237,26 @@ pub struct MemoryTask {
     op: Option<MemoryOp>,
 }
 
-/// Text, or the topic list (`listTopics`).
+/// Text, the topic list (`listTopics`), or an answer.
 pub enum MemoryOut {
     Text(String),
     Topics(Vec<TopicEntry>),
+    Moved(EntryMoved),
+    Written(WriteAnswer),
+    Hits(Vec<MemoryHit>),
+    Findings(Vec<MemoryFinding>),
 }
 
 impl Task for MemoryTask {
     type Output = MemoryOut;
-    type JsValue = Either<String, Vec<TopicEntry>>;
+    type JsValue = Either6<
+        String,
+        Vec<TopicEntry>,
+        EntryMoved,
+        WriteAnswer,
+        Vec<MemoryHit>,
+        Vec<MemoryFinding>,
+    >;
 
     fn compute(&mut self) -> Result<Self::Output> {
         use MemoryOut::Text;
@@ -108,6 +298,87 @@ impl Task for MemoryTask {
                 MemoryOp::RunTool(name, input) => {
                     Text(core::memory::run_tool(store, &name, &input))
                 }
+                MemoryOp::WriteNote(n, rules) => {
+                    let scope = scope(n.scope.as_deref().unwrap_or("project"))?;
+                    let mut note = core::memory::Note::new(scope, &n.topic, &n.text);
+                    note.replace = n.replace.unwrap_or(false);
+                    note.paths = n.paths.unwrap_or_default();
+                    note.topics = n.topics.unwrap_or_default();
+                    note.pinned = n.pinned.unwrap_or(false);
+                    note.agent = n.agent;
+                    note.session = n.session;
+                    let written = store
+                        .write_note(&note, rules.as_deref())
+                        .map_err(memory_err)?;
+                    MemoryOut::Written(written_to_js(written))
+                }
+                MemoryOp::Search(query, files, limit) => {
+                    let index = core::memory::MemoryIndex::open(store);
+                    let hits = index.search(
+                        &core::memory::Query {
+                            text: &query,
+                            files: &files,
+                            limit,
+                        },
+                        &|_| false,
+                    );
+                    MemoryOut::Hits(hits.iter().map(hit_to_js).collect())
+                }
+                MemoryOp::Lint(rules, workdir) => {
+                    let findings = core::memory::lint::lint(
+                        store,
+                        rules.as_deref(),
+                        std::path::Path::new(&workdir),
+                    );
+                    MemoryOut::Findings(
+                        findings
+                            .into_iter()
+                            .map(|f| MemoryFinding {
+                                kind: f.kind.as_str().into(),
+                                problem: f.kind.is_problem(),
+                                scope: f.scope.as_str().into(),
+                                file: f.file,
+                                line: f.line as u32,
+                                id: f.id,
+                                other: f.other,
+                                message: f.message,
+                            })
+                            .collect(),
+                    )
+                }
+                MemoryOp::Forget(id) => {
+                    let f = store.forget(&id).map_err(memory_err)?;
+                    MemoryOut::Moved(EntryMoved {
+                        id: f.entry.meta.id,
+                        scope: f.scope.as_str().into(),
+                        topic: f.topic,
+                        text: f.entry.text,
+                        rule_file: None,
+                        paths: f.entry.meta.paths,
+                        topics: f.entry.meta.topics,
+                    })
+                }
+                MemoryOp::Promote(id, how) => {
+                    let p = core::memory::promote::promote(
+                        store,
+                        &id,
+                        std::path::Path::new(&how.rules_dir),
+                        &core::memory::promote::Promotion {
+                            paths: how.paths.unwrap_or_default(),
+                            topics: how.topics.unwrap_or_default(),
+                        },
+                    )
+                    .map_err(memory_err)?;
+                    MemoryOut::Moved(EntryMoved {
+                        id: p.id,
+                        scope: p.scope.as_str().into(),
+                        topic: p.topic,
+                        text: String::new(),
+                        rule_file: Some(p.rule_file.to_string_lossy().into_owned()),
+                        paths: p.paths,
+                        topics: p.topics,
+                    })
+                }
             })
         }))
         .map_err(|_| Error::from_reason("memory: unexpected internal error (a bug)"))?
@@ -115,8 +386,12 @@ impl Task for MemoryTask {
 
     fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
         Ok(match output {
-            MemoryOut::Text(t) => Either::A(t),
-            MemoryOut::Topics(t) => Either::B(t),
+            MemoryOut::Text(t) => Either6::A(t),
+            MemoryOut::Topics(t) => Either6::B(t),
+            MemoryOut::Moved(v) => Either6::C(v),
+            MemoryOut::Written(w) => Either6::D(w),
+            MemoryOut::Hits(h) => Either6::E(h),
+            MemoryOut::Findings(f) => Either6::F(f),
         })
     }
 }
@@ -253,7 +528,60 @@ impl JsMemoryStore {
         self.task(MemoryOp::LoadForPrompt(max_lines as usize, bytes))
     }
 
-    /// Runs `memory_read` or `memory_write`; resolves to text for the model.
+    /// Writes a note with hygiene (duplicates folded, credentials refused,
+    /// a note a rule of `engine` says not stored, conflicts flagged);
+    /// resolves to the answer (`action`, `id`, `message`, ...).
+    #[napi(ts_return_type = "Promise<WriteAnswer>")]
+    pub fn write_note(
+        &self,
+        note: NoteInput,
+        engine: Option<&crate::engine::RuleEngine>,
+    ) -> AsyncTask<MemoryTask> {
+        self.task(MemoryOp::WriteNote(note, engine.map(|e| e.rule_set())))
+    }
+
+    /// The entries of both scopes most relevant to `query` and the files in
+    /// context (workdir-relative), best first.
+    #[napi(ts_return_type = "Promise<Array<MemoryHit>>")]
+    pub fn search(
+        &self,
+        query: String,
+        files: Option<Vec<String>>,
+        limit: Option<u32>,
+    ) -> AsyncTask<MemoryTask> {
+        self.task(MemoryOp::Search(
+            query,
+            files.unwrap_or_default(),
+            limit.map_or(10, |n| n as usize),
+        ))
+    }
+
+    /// `memory lint`: duplicates, notes that restate or contradict the
+    /// rules of `engine` or each other, files named that no longer exist
+    /// (under `workdir`), topics too large, pending proposals.
+    #[napi(ts_return_type = "Promise<Array<MemoryFinding>>")]
+    pub fn lint(
+        &self,
+        workdir: String,
+        engine: Option<&crate::engine::RuleEngine>,
+    ) -> AsyncTask<MemoryTask> {
+        self.task(MemoryOp::Lint(engine.map(|e| e.rule_set()), workdir))
+    }
+
+    /// Removes an entry (by id or a prefix only it has).
+    #[napi(ts_return_type = "Promise<EntryMoved>")]
+    pub fn forget(&self, id: String) -> AsyncTask<MemoryTask> {
+        self.task(MemoryOp::Forget(id))
+    }
+
+    /// Turns an entry into a rule file in `rulesDir` and removes it from memory.
+    #[napi(ts_return_type = "Promise<EntryMoved>")]
+    pub fn promote(&self, id: String, options: PromoteInput) -> AsyncTask<MemoryTask> {
+        self.task(MemoryOp::Promote(id, options))
+    }
+
+    /// Runs a memory tool (`memory_read`, `memory_write`, `memory_search`,
+    /// `memory_propose_rule`); resolves to text for the model.
     #[napi(ts_return_type = "Promise<string>")]
     pub fn run_tool(&self, name: String, input: serde_json::Value) -> AsyncTask<MemoryTask> {
         self.task(MemoryOp::RunTool(name, input))

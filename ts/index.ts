@@ -25,5 +25,5 @@ export type { MemoryRulesMiddleware, MemoryRulesMiddlewareOptions } from './ai-s
 export { memoryRulesInputFilter } from './openai-agents'
 export type { MemoryRulesInputFilter, MemoryRulesInputFilterOptions } from './openai-agents'
 export { MemoryStore, memoryToolDefinitions } from './memory'
-export type { MemoryScope, MemoryStoreOptions, MemoryToolDefinition } from './memory'
+export type { EntryMoved, MemoryFinding, MemoryHit, MemoryScope, MemoryStoreOptions, MemoryToolDefinition, NoteInput, WriteAnswer } from './memory'
 export type { MemoryRule, RuleMetadata, RuleSource, Diagnostic, TopicEntry, ProjectRootInfo } from '../index'

@@ -54,6 +54,17 @@ export interface RuleInjectorOptions {
   /** Memory text, placed after the rules in the system prompt. */
   memory?: () => string | Promise<string>
   /**
+   * Recall memory from this store at every call, through the core's
+   * session: the index of topics and the pinned entries at the first call,
+   * then the entries relevant to a new prompt and to the new files in
+   * context that the conversation was not given (again after a compaction),
+   * within `recallMaxBytes` (default: the core's `DEFAULT_RECALL_BYTES`).
+   * The system section is written anew each call: the index and the latest
+   * recall stay in it after the rules (and after `memory`).
+   */
+  recall?: import('./memory').MemoryStore
+  recallMaxBytes?: number
+  /**
    * Rules are reloaded (incrementally) before a call when at least this many
    * milliseconds passed since the last reload. Default 1000; 0: before every
    * call; `Infinity`: never (call `manager.reload()` yourself).
@@ -116,6 +127,7 @@ export class RuleInjector {
       maxConversations: this.#max(),
       maxLines: budget(options.maxLines),
       maxBytes: budget(options.maxBytes),
+      recall: options.recall ? { userDir: options.recall.userDir, projectDir: options.recall.projectDir, maxBytes: options.recallMaxBytes } : undefined,
     })
     const manager = this.manager
     this.readRuleTool = { definition: readRuleToolDefinition(), run: (input: unknown) => manager.runReadRuleTool(input) }

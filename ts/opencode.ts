@@ -31,6 +31,7 @@
  * (`opencode.mjs`) exports only `WaveMemoryRules`.
  */
 import { RuleManager } from './manager'
+import { MemoryStore } from './memory'
 import { collectStrings } from './session'
 import { Conversations, eventMayMatter } from '../index'
 import type { AgentEvent, AgentToolCall, Answer } from '../index'
@@ -106,8 +107,14 @@ const toolCall = (tool: unknown, args: unknown): AgentToolCall => {
 export async function createOpencodeHooks(input: OpencodePluginInput, options: { homeDir?: string } = {}): Promise<OpencodeHooks> {
   const workdir = input.directory || input.worktree || process.cwd()
   const manager = new RuleManager({ workdir, homeDir: options.homeDir })
-  /** Every session's delivery state (the core's, bounded); the memory store's text at a start. */
-  const conversations = new Conversations({ memory: true })
+  /**
+   * Every session's delivery state (the core's, bounded), with memory
+   * recalled by relevance: the index of topics and the pinned entries at a
+   * start (again after a compaction, with the entries given before it), the
+   * entries tied to the files a tool touched.
+   */
+  const store = new MemoryStore({ workdir, homeDir: options.homeDir })
+  const conversations = new Conversations({ recall: { userDir: store.userDir, projectDir: store.projectDir } })
   const key = (id: string) => ({ session: id })
   const event = (id: string, fields: Omit<AgentEvent, 'conversation' | 'agent'>): AgentEvent => ({ conversation: key(id), agent: 'opencode', cwd: workdir, ...fields })
 

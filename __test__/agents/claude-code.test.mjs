@@ -7,7 +7,7 @@ import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { count, callDirective } from './fake-model.mjs'
 import { agentHarness, assertLogMatches, claudeEnv, installBin, rules, SAID, claudeBinary, waveRulesBinary, run, writeTree } from './agents.mjs'
 
@@ -189,4 +189,45 @@ test('Claude Code: the Skill tool activates a skill: its skills: rule reaches th
   assert.equal(count(slash.main[0].body, REPLICA), 1, 'the skills: rule arrived with the /db-work prompt')
   assert.equal(count(slash.main.at(-1).body, REPLICA), 1, 'once')
   assert.equal(slash.main.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes(MEMORY)).length, 1, 'the memory reminder at stop')
+})
+
+test('Claude Code: a memory entry reaches the model in the turn of the prompt it is relevant to, not before, once, and again after /compact', { skip, timeout: 6 * TIMEOUT }, async () => {
+  const p = project('memory', { ...rules('general'), 'src/a.ts': 'export const a = 1\n' })
+  const session = '0c0ffee0-0000-4000-8000-000000000031'
+  const LOOM = 'Loom tests need RUSTFLAGS="--cfg loom" and run only the tests under tokio/tests/loom_*.'
+  const write = (topic, text) => {
+    const r = spawnSync(bin, ['memory', 'write', topic, text, '--json'], { cwd: p.work, env: p.env, encoding: 'utf8' })
+    return { code: r.status, ...(r.stdout.trim().startsWith('{') ? JSON.parse(r.stdout) : {}), stderr: r.stderr }
+  }
+  const stored = write('testing', LOOM)
+  assert.equal(stored.action, 'stored', stored.stderr)
+  for (const [topic, text] of [
+    ['ci', 'CI runs clippy with -D warnings on stable and the MSRV job on 1.70.'],
+    ['docs', 'Doc examples are compiled by cargo test --doc; keep them runnable.'],
+    ['style', 'Imports are grouped std, external crates, then crate modules.'],
+    ['release', 'Releases are cut from the release branch by the maintainers on Fridays.'],
+  ]) assert.equal(write(topic, text).action, 'stored')
+  // Hygiene on the same store the hooks recall from.
+  assert.equal(write('testing', LOOM).action, 'folded')
+  const secret = write('deploy', 'The CI token is ghp_a8Kd2LqPz9Xw3MvN7bTcY1eRf5GhJ0uVsQiZ')
+  assert.equal(secret.code, 1)
+  assert.equal(secret.action, 'refused')
+
+  const t1 = await p.run(['-p', 'write a haiku about the sea', '--session-id', session])
+  assert.ok(t1.main.length >= 1, `no request\n${t1.stdout}\n${t1.stderr}`)
+  assert.equal(count(t1.main.at(-1).body, '--cfg loom'), 0, 'not before its prompt')
+  assert.ok(count(t1.main[0].body, 'testing') >= 1, 'the index of topics at the start')
+
+  const t2 = await p.run(['-p', 'how do I run the loom tests?', '--resume', session])
+  assert.equal(count(t2.main[0].body, '--cfg loom'), 1, "in that prompt's turn")
+  assert.equal(count(t2.main.at(-1).body, 'Fridays'), 0, 'only what is relevant')
+
+  const t3 = await p.run(['-p', 'and the loom tests again?', '--resume', session])
+  assert.equal(count(t3.main.at(-1).body, '--cfg loom'), 1, 'given once in the conversation')
+
+  const compacted = await p.run(['-p', '/compact', '--resume', session])
+  assert.ok(compacted.requests.length >= 1, `/compact sent a summary request\n${compacted.stdout}\n${compacted.stderr}`)
+  const t4 = await p.run(['-p', 'continue', '--resume', session])
+  assert.ok(count(t4.main.at(-1).body, '--cfg loom') >= 1, 'after compaction the recalled entry comes again')
+  assert.deepEqual(hookErrors(p.transcript(session)), [], 'no hook failed')
 })

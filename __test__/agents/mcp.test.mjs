@@ -100,7 +100,7 @@ test('Claude Code: installed with `mcp install --client claude`, the rules and t
   const afterMemory = toolResults(main[2].body)
   const instructions = texts(main[0].body.messages).find((t) => t.includes('call rules_for_files with its paths'))
   record('claude', { tools: tools.filter((t) => t.startsWith('mcp__')), instructions, afterRules, afterMemory })
-  assert.match(afterMemory, /Appended to project memory topic 'build'/)
+  assert.match(afterMemory, /Stored as m[0-9a-f]{12} in project memory topic 'build'/)
   assert.match(fs.readFileSync(topicFile(work, home), 'utf8'), new RegExp(NOTE.replace(/[.;]/g, '\\$&')))
   // The delivery log says what the MCP server gave the model (rules_for_files: a request).
   const log = assertLogMatches({ state: path.join(home, '.local/state/wave-rules'), work, body: main.at(-1).body, agent: 'mcp', count })
@@ -138,7 +138,7 @@ test('opencode: the `mcp` entry from `mcp install --client opencode`, the rules 
   const afterRules = toolResults(main[1].body)
   assert.ok(afterRules.includes(TS), `the path rule reached the model: ${afterRules}`)
   assert.ok(afterRules.includes(GENERAL))
-  assert.match(toolResults(main[2].body), /Appended to project memory topic 'build'/)
+  assert.match(toolResults(main[2].body), /Stored as m[0-9a-f]{12} in project memory topic 'build'/)
   const instructions = texts([main[0].body.messages]).find((t) => t.includes('call rules_for_files with its paths')) ?? null
   record('opencode', { tools: tools.filter((n) => n.startsWith('wave-rules')), instructions, afterRules, afterMemory: toolResults(main[2].body) })
   assert.ok(fs.existsSync(topicFile(work, home)), 'the memory topic is on disk')

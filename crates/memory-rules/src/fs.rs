@@ -130,6 +130,16 @@ pub fn read_prefix(path: &Path, limit: u64, links: Links) -> io::Result<String> 
     })
 }
 
+/// A memory file's text: [`read_prefix`] never through a symlink, `None`
+/// when the file does not exist.
+pub fn read_limited(path: &Path, limit: usize) -> io::Result<Option<String>> {
+    match read_prefix(path, limit as u64, Links::Refuse) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// The last `limit` bytes of a regular file (a transcript's end); the rest
 /// is not read.
 pub fn read_tail(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
@@ -203,14 +213,14 @@ fn temp_beside(path: &Path) -> io::Result<(&Path, std::path::PathBuf)> {
 /// Tells this process's temp files from another's: the process id, or on
 /// WASI, which has none (`std::process::id` panics there), the clock.
 #[cfg(target_os = "wasi")]
-fn process_tag() -> u128 {
+pub(crate) fn process_tag() -> u128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos())
 }
 
 #[cfg(not(target_os = "wasi"))]
-fn process_tag() -> u128 {
+pub(crate) fn process_tag() -> u128 {
     u128::from(std::process::id())
 }
 

@@ -52,6 +52,34 @@ pub const MAX_MEMORY_TOPIC_BYTES: usize = 256 * 1024;
 /// otherwise: Claude Code keeps a hook's context to about 10,000 characters.
 pub const DEFAULT_RULES_BYTES: usize = 9_000;
 
+/// At most this many topic files of one memory scope are searched (the
+/// rest are reported and left out of the index).
+pub const MAX_MEMORY_TOPICS: usize = 10_000;
+
+/// At most this many entries of one memory scope are searched (the topics
+/// after that are reported and left out of the index).
+pub const MAX_MEMORY_ENTRIES: usize = 200_000;
+
+/// A memory scope's saved search index larger than this (bytes) is not read:
+/// it is built again from the topic files.
+pub const MAX_MEMORY_INDEX_BYTES: u64 = 512 << 20;
+
+/// `memory lint` reports a topic file larger than this (bytes): split it
+/// (a topic can hold up to [`MAX_MEMORY_TOPIC_BYTES`]).
+pub const MEMORY_TOPIC_LINT_BYTES: u64 = 32 * 1024;
+
+/// Memory recalled at one event of a conversation (a prompt, files
+/// touched, a start's pinned entries): at most this many entries...
+pub const DEFAULT_RECALL_ENTRIES: usize = 5;
+
+/// ... and at most this many bytes of their text.
+pub const DEFAULT_RECALL_BYTES: usize = 3_000;
+
+/// A session remembers at most this many memory entry ids (given since the
+/// start, and given before the last compaction); past it an entry may be
+/// given again.
+pub const MAX_SESSION_MEMORY: usize = 4_096;
+
 /// `load_for_prompt` returns at most this many bytes unless told otherwise.
 pub const DEFAULT_MEMORY_PROMPT_BYTES: usize = 64 * 1024;
 
@@ -287,3 +315,15 @@ pub const MAX_REPORT_DEPTH: usize = 64;
 
 /// Threads the walk runs on at most (no more than the cores there are).
 pub const MAX_REPORT_THREADS: usize = 4;
+
+/// The most entries one `memory_search` returns.
+pub const MAX_SEARCH_LIMIT: usize = 50;
+
+/// The longest rule id (file stem) made from an entry's title.
+pub const MAX_PROMOTED_ID_CHARS: usize = 40;
+
+/// Numbered ids tried on a collision.
+pub const MAX_PROMOTED_SUFFIX: usize = 1000;
+
+/// Words longer than this (bytes) are not indexed (a hash, a blob).
+pub const MAX_WORD_BYTES: usize = 64;

@@ -43,9 +43,10 @@
 use crate::delivery_log::{DeliveryLog, Sender};
 use crate::event::{Conversation, Event, EventKind};
 use crate::limits::{DEFAULT_MEMORY_LINES, MAX_CONTENT_BYTES, MAX_CONTENT_FILES};
-use crate::memory::{MemoryLocations, MemoryStore};
+use crate::memory::recall::RecallBudget;
+use crate::memory::{MemoryIndex, MemoryLocations, MemoryStore};
 use crate::ruleset::RuleSet;
-use crate::session::{rule_version, Budget, Call, Due, Session, Start};
+use crate::session::{rule_version, Budget, Call, Due, RecallAt, Session, Start};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
@@ -105,6 +106,9 @@ pub struct Answer {
     pub starts: bool,
     /// It gives again what a compaction took: committing it ends that.
     pub regives: bool,
+    /// Ids of the memory entries the text holds ([`Memory::Recall`]):
+    /// committing it records them as given in the conversation.
+    pub memory: Vec<String>,
 }
 
 impl Answer {
@@ -129,6 +133,7 @@ impl Answer {
             skills: Vec::new(),
             starts: false,
             regives: false,
+            memory: Vec::new(),
         }
     }
 
@@ -144,8 +149,15 @@ pub enum Memory {
     /// None.
     #[default]
     None,
-    /// The user's and the project's memory topics, at most this many lines.
+    /// The user's and the project's memory topics, at most this many lines,
+    /// at a session start (the first-lines behaviour).
     Store(MemoryLocations, usize),
+    /// Recall by relevance from the user's and the project's memory
+    /// ([`Session::recall`]): at a start the index of topics and the pinned
+    /// entries; at a prompt, files touched, a model call or a request the
+    /// entries most relevant to them that the conversation was not given,
+    /// within the budget; again after a compaction.
+    Recall(MemoryLocations, RecallBudget),
 }
 
 /// Answers the events of one rule set (see the module comment).
@@ -199,6 +211,14 @@ impl<'a> Responder<'a> {
 
     pub fn budget(mut self, budget: Budget) -> Self {
         self.budget = budget;
+        self
+    }
+
+    /// Memory recalled by relevance from this project's and home's store
+    /// ([`Memory::Recall`]) within `budget`.
+    pub fn with_recall(mut self, budget: RecallBudget) -> Self {
+        let home = self.home.clone().unwrap_or_default();
+        self.memory = Memory::Recall(MemoryLocations::new(&home, self.workdir), budget);
         self
     }
 
@@ -264,18 +284,41 @@ impl<'a> Responder<'a> {
         let read = file_contents(self.workdir);
         let contents: Option<crate::ruleset::Contents> = set.has_content_rules().then_some(&read);
         let budget = self.budget;
+        let recall = match &self.memory {
+            Memory::Recall(locations, limit) => Some((
+                MemoryIndex::open(&MemoryStore::new(locations.clone())),
+                *limit,
+            )),
+            _ => None,
+        };
+        let recall_at = |session: &Session, due: &mut Due, at: RecallAt<'_>| {
+            if let Some((index, limit)) = &recall {
+                session.recall(due, set, index, at, *limit);
+            }
+        };
         let due = match event.kind {
             EventKind::Start(how) => {
                 // A resumed session that started before already holds the memory.
                 let memory = (how != Start::Resume || !session.started)
                     .then(|| self.memory_text(event))
                     .flatten();
-                session.start(set, how, memory.as_deref(), budget)
+                let mut due = session.start(set, how, memory.as_deref(), budget);
+                recall_at(session, &mut due, RecallAt::Start(how));
+                due
             }
-            EventKind::Prompt => session.prompt(set, event.prompt.as_deref().unwrap_or(""), budget),
-            EventKind::ToolDone => session.files_touched_in(set, &touched, contents, budget),
+            EventKind::Prompt => {
+                let prompt = event.prompt.as_deref().unwrap_or("");
+                let mut due = session.prompt(set, prompt, budget);
+                recall_at(session, &mut due, RecallAt::Prompt(prompt));
+                due
+            }
+            EventKind::ToolDone => {
+                let mut due = session.files_touched_in(set, &touched, contents, budget);
+                recall_at(session, &mut due, RecallAt::Files(&touched));
+                due
+            }
             EventKind::Request { again } => {
-                let due = session.request_in(
+                let mut due = session.request_in(
                     set,
                     &touched,
                     event.prompt.as_deref(),
@@ -289,18 +332,52 @@ impl<'a> Responder<'a> {
                     active.sort_unstable();
                     self.offer(&mut answer, &active);
                 }
+                // The index of topics at the first request, then the entries
+                // relevant to the prompt and tied to the files.
+                if due.starts {
+                    recall_at(session, &mut due, RecallAt::Start(Start::Startup));
+                }
+                if let Some(prompt) = event.prompt.as_deref() {
+                    recall_at(session, &mut due, RecallAt::Prompt(prompt));
+                }
+                recall_at(session, &mut due, RecallAt::Files(&touched));
                 due
             }
             EventKind::ModelCall { reminders, reset } => {
+                // The section is written anew each call: the latest recall
+                // (for a new prompt, new files) stays in it after the rules.
+                // The index of topics comes once, at the first call, and stays.
+                let mut recalled = Due::default();
+                if recall.is_some() {
+                    let mut start = Due::default();
+                    if !session.started {
+                        recall_at(session, &mut start, RecallAt::Start(Start::Startup));
+                    }
+                    if let Some(prompt) = event.prompt.as_deref() {
+                        recall_at(session, &mut recalled, RecallAt::Prompt(prompt));
+                    }
+                    recall_at(session, &mut recalled, RecallAt::Files(&touched));
+                    session.set_recalled(&start.text, &recalled.text);
+                    start.memory.append(&mut recalled.memory);
+                    recalled.memory = start.memory;
+                }
+                let recalled_text = session.recalled();
+                let memory = match (event.memory.as_deref(), recalled_text.as_str()) {
+                    (m, "") => m.map(str::to_string),
+                    (None | Some(""), r) => Some(r.to_string()),
+                    (Some(m), r) => Some(format!("{m}\n\n{r}")),
+                };
                 let call = session.model_call(
                     set,
                     &touched,
                     event.prompt.as_deref(),
                     contents,
                     Call { reminders, reset },
-                    event.memory.as_deref(),
+                    memory.as_deref(),
                     budget,
                 );
+                let mut due = call.due;
+                due.memory = recalled.memory;
                 answer.reminders = call
                     .reminders
                     .into_iter()
@@ -310,7 +387,7 @@ impl<'a> Responder<'a> {
                     })
                     .collect();
                 self.offer(&mut answer, &call.active);
-                call.due
+                due
             }
             EventKind::Stop { .. } | EventKind::Compaction { .. } => Due::default(),
         };
@@ -347,6 +424,7 @@ impl<'a> Responder<'a> {
             .chain(answer.reminders.iter().map(|r| &r.rule));
         session.commit_given(given.map(|g| (g.id.as_str(), g.version.as_str())));
         session.commit_flags(answer.starts, answer.regives);
+        session.commit_memory(&answer.memory);
     }
 
     /// The delivery log's part of [`Responder::commit`]: appends what the
@@ -533,6 +611,7 @@ impl<'a> Responder<'a> {
         answer.given = due.given.iter().map(|&i| rules[i].id.clone()).collect();
         answer.starts = due.starts;
         answer.regives = due.regives;
+        answer.memory = due.memory;
     }
 
     /// The on-request rules not in `active` (ascending), offered for the
@@ -549,7 +628,7 @@ impl<'a> Responder<'a> {
             return Some(text.clone());
         }
         match &self.memory {
-            Memory::None => None,
+            Memory::None | Memory::Recall(..) => None,
             Memory::Store(locations, lines) => {
                 Some(MemoryStore::new(locations.clone()).load_for_prompt(*lines))
             }

@@ -122,6 +122,8 @@ pub struct Due {
     /// It gives again what a compaction took (see [`Session::compacted_unsent`]):
     /// committing it ends that.
     pub regives: bool,
+    /// Ids of the memory entries in the text ([`Session::recall`]).
+    pub memory: Vec<String>,
 }
 
 /// What is due at a model call ([`Session::model_call`]).
@@ -187,6 +189,18 @@ pub struct Session {
     /// The skills active in the session, sorted by name, at most
     /// [`MAX_SKILLS`] (absent in state files written before skills: none).
     skills: Vec<ActiveSkill>,
+    /// Ids of the memory entries given since the start or the last
+    /// compaction, at most [`MAX_SESSION_MEMORY`].
+    memory: BTreeSet<String>,
+    /// Ids of the memory entries given before the last compaction: due
+    /// again with what the compaction took.
+    memory_before: Vec<String>,
+    /// The latest memory recalled at a model call: a model call's section is
+    /// written anew each call, and keeps it after the rules until a later
+    /// recall replaces it or a compaction takes it.
+    recalled: String,
+    /// The index of topics recalled at the first model call.
+    recalled_index: String,
     /// Ids of the rules a file's content activated (a `regex`), at most
     /// [`MAX_SESSION_RULES`]: they are active in the session as the files
     /// are, without the files being read again.
@@ -194,6 +208,21 @@ pub struct Session {
     /// What was computed from the rule set in use, kept while it is (never saved).
     #[serde(skip)]
     derived: Derived,
+}
+
+/// At most this many memory entry ids are remembered per session (given
+/// now, and given before the last compaction).
+pub use crate::limits::MAX_SESSION_MEMORY;
+
+/// Where in the conversation memory is recalled ([`Session::recall`]).
+#[derive(Clone, Copy, Debug)]
+pub enum RecallAt<'a> {
+    /// The answer to a session start (resume: nothing when it started).
+    Start(Start),
+    /// A prompt.
+    Prompt(&'a str),
+    /// Files touched (absolute or relative to the workdir).
+    Files(&'a [String]),
 }
 
 /// What a session computed from one rule set ([`RuleSet::id`]), kept while
@@ -721,6 +750,14 @@ impl Session {
     pub fn compacted(&mut self) {
         self.delivered.clear();
         self.order.clear();
+        self.recalled.clear();
+        self.recalled_index.clear();
+        if !self.memory.is_empty() {
+            self.memory_before = std::mem::take(&mut self.memory)
+                .into_iter()
+                .take(MAX_SESSION_MEMORY)
+                .collect();
+        }
         self.compactions = self.compactions.saturating_add(1);
         self.prompt_tokens = 0;
     }
@@ -802,6 +839,117 @@ impl Session {
         self.started |= due.starts;
         if due.regives {
             self.regive = false;
+            self.memory_before.clear();
+        }
+        for id in &due.memory {
+            if self.memory.len() < MAX_SESSION_MEMORY {
+                self.memory.insert(id.clone());
+            }
+        }
+    }
+
+    /// These memory entries (ids) reached the model (for callers that keep
+    /// answers by id, as the binding does).
+    pub fn commit_memory<S: AsRef<str>>(&mut self, ids: &[S]) {
+        for id in ids {
+            if self.memory.len() < MAX_SESSION_MEMORY {
+                self.memory.insert(id.as_ref().to_string());
+            }
+        }
+    }
+
+    /// The memory recalled at model calls ('' for none): the index of
+    /// topics given at the first call, then the latest recall.
+    pub fn recalled(&self) -> String {
+        match (self.recalled_index.as_str(), self.recalled.as_str()) {
+            (a, "") => a.to_string(),
+            ("", b) => b.to_string(),
+            (a, b) => format!("{a}\n\n{b}"),
+        }
+    }
+
+    /// Keeps what a model call recalled (see [`Session::recalled`]): `index`
+    /// (at the first call) and `latest` each replace the one before unless
+    /// empty.
+    pub fn set_recalled(&mut self, index: &str, latest: &str) {
+        if !index.is_empty() {
+            self.recalled_index = index.to_string();
+        }
+        if !latest.is_empty() {
+            self.recalled = latest.to_string();
+        }
+    }
+
+    /// Whether this memory entry was given since the start or the last
+    /// compaction.
+    pub fn has_memory(&self, id: &str) -> bool {
+        self.memory.contains(id)
+    }
+
+    /// Adds the memory due at this point of the conversation to `due`
+    /// ([`crate::memory::recall`]): at a start, the index of topics and the
+    /// pinned entries (after a compaction, with the entries given before
+    /// it); at a prompt or files touched, the most relevant entries the
+    /// conversation was not given (and, after a compaction told by an event
+    /// that reached no model, those given before it). Committing `due`
+    /// records them as given. Call it after the rules' answer for the same
+    /// event (`start`, `prompt`, `files_touched`).
+    pub fn recall(
+        &self,
+        due: &mut Due,
+        set: &RuleSet,
+        index: &crate::memory::MemoryIndex,
+        at: RecallAt<'_>,
+        budget: crate::memory::recall::RecallBudget,
+    ) {
+        use crate::memory::recall::{recall, RecallEvent};
+        let taken: HashSet<String> = due.memory.iter().cloned().collect();
+        let given = |id: &str| self.memory.contains(id) || taken.contains(id);
+        let mut parts: Vec<crate::memory::recall::Recalled> = Vec::new();
+        match at {
+            RecallAt::Start(how) => {
+                if how == Start::Resume && self.started {
+                    return;
+                }
+                let again: &[String] = if matches!(how, Start::Compact | Start::Clear) {
+                    &self.memory_before
+                } else {
+                    &[]
+                };
+                parts.push(recall(index, RecallEvent::Start { again }, &given, budget));
+            }
+            RecallAt::Prompt(prompt) => {
+                if self.regive && !self.memory_before.is_empty() {
+                    parts.push(regiven(index, &self.memory_before, &given, budget));
+                }
+                parts.push(recall(index, RecallEvent::Prompt(prompt), &given, budget));
+            }
+            RecallAt::Files(files) => {
+                if self.regive && !self.memory_before.is_empty() {
+                    parts.push(regiven(index, &self.memory_before, &given, budget));
+                }
+                let rel: Vec<String> = files
+                    .iter()
+                    .filter_map(|f| set.normalize(f).map(|r| r.into_owned()))
+                    .collect();
+                if !rel.is_empty() {
+                    parts.push(recall(index, RecallEvent::Files(&rel), &given, budget));
+                }
+            }
+        }
+        for part in parts {
+            if part.text.is_empty() {
+                continue;
+            }
+            if !due.text.is_empty() {
+                due.text.push_str("\n\n");
+            }
+            due.text.push_str(&part.text);
+            for id in part.ids() {
+                if !due.memory.contains(&id) {
+                    due.memory.push(id);
+                }
+            }
         }
     }
 
@@ -852,6 +1000,7 @@ impl Session {
         self.started |= starts;
         if regives {
             self.regive = false;
+            self.memory_before.clear();
         }
     }
 
@@ -1009,8 +1158,32 @@ impl Session {
             given: Vec::new(),
             starts: false,
             regives: false,
+            memory: Vec::new(),
         }
     }
+}
+
+/// The entries given before a compaction, again (as a start after a
+/// compaction gives them), without the index of topics.
+fn regiven(
+    index: &crate::memory::MemoryIndex,
+    before: &[String],
+    given: &dyn Fn(&str) -> bool,
+    budget: crate::memory::recall::RecallBudget,
+) -> crate::memory::recall::Recalled {
+    use crate::memory::recall::{recall, RecallEvent};
+    let mut r = recall(index, RecallEvent::Start { again: before }, given, budget);
+    // Keep only the entries' blocks: the index came with the start.
+    r.text = match r.text.split_once("\n\n") {
+        Some((_, blocks)) if !r.entries.is_empty() => {
+            format!("## Memory (given again after the compaction)\n{blocks}")
+        }
+        _ => String::new(),
+    };
+    if r.text.is_empty() {
+        r.entries.clear();
+    }
+    r
 }
 
 #[cfg(test)]

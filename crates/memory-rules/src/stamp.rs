@@ -26,8 +26,13 @@ impl Stamp {
     /// The stamp of the file at `path` (links followed); `None` when it
     /// cannot be read.
     pub fn of(path: &std::path::Path) -> Option<Stamp> {
-        let m = std::fs::metadata(path).ok()?;
-        let (ino, dev) = inode(&m);
+        Stamp::from_metadata(&std::fs::metadata(path).ok()?)
+    }
+
+    /// The stamp of a file's metadata (a directory listing's, which costs
+    /// no lookup of the path).
+    pub fn from_metadata(m: &std::fs::Metadata) -> Option<Stamp> {
+        let (ino, dev) = inode(m);
         Some(Stamp {
             size: m.len(),
             mtime: m.modified().ok()?,
@@ -47,7 +52,19 @@ impl Stamp {
         self.mtime
     }
 
-    fn is_racy(&self, scanned_at: Option<SystemTime>) -> bool {
+    /// `[size, mtime in ns since the epoch, inode, device]`: what a saved
+    /// index keeps (the memory search index, [`crate::memory`]).
+    pub fn parts(&self) -> [u64; 4] {
+        let ns = self
+            .mtime
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos().min(u64::MAX as u128) as u64);
+        [self.size, ns, self.ino, self.dev]
+    }
+
+    /// The file may have changed within the timestamp tick of a scan made at
+    /// `scanned_at` (or the time of that scan is unknown).
+    pub fn is_racy(&self, scanned_at: Option<SystemTime>) -> bool {
         match scanned_at.and_then(|t| t.checked_sub(RACY_WINDOW)) {
             Some(limit) => self.mtime >= limit,
             None => true,

@@ -12,6 +12,15 @@ use std::time::{Duration, Instant};
 
 use MemoryScope::{Project, User};
 
+/// The texts of a topic's entries.
+fn texts(s: &MemoryStore, scope: MemoryScope, topic: &str) -> Vec<String> {
+    s.entries(scope, topic)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.text)
+        .collect()
+}
+
 fn store(dir: &Path) -> MemoryStore {
     MemoryStore::new(MemoryLocations {
         user_dir: dir.join("user"),
@@ -85,16 +94,18 @@ fn append_replace_and_the_index_in_step() {
     )
     .unwrap();
     assert_eq!(
-        s.read_topic(Project, "STAGING  db!").unwrap(),
-        "read-only\nuse the replica\n"
+        texts(&s, Project, "STAGING  db!"),
+        ["read-only", "use the replica"]
     );
+    let raw = s.read_topic(Project, "staging db").unwrap();
+    assert!(raw.starts_with("<!-- entry {\"id\":\"m"), "{raw}");
     assert_eq!(
         s.read_index(Project).unwrap(),
         "# Memory\n\nWhat the agent has learned, one topic per file.\n\n- [Build](build.md)\n- [Staging DB](staging-db.md)\n"
     );
     s.write_topic(Project, "build", "cargo build", WriteMode::Replace)
         .unwrap();
-    assert_eq!(s.read_topic(Project, "Build").unwrap(), "cargo build\n");
+    assert_eq!(texts(&s, Project, "Build"), ["cargo build"]);
     let names: Vec<String> = s
         .list_topics(Project)
         .unwrap()
@@ -118,15 +129,16 @@ fn append_replace_and_the_index_in_step() {
 fn hostile_and_international_names() {
     let tmp = tempfile::tempdir().unwrap();
     let s = store(tmp.path());
-    for (name, file) in [
-        ("../../escape", "escape.md"),
-        ("/etc/passwd", "etc-passwd.md"),
-        ("a\0b", "a-b.md"),
-        ("構築手順", "構築手順.md"),
-        ("ÜGYFÉL", "ügyfél.md"),
+    for (name, file, note) in [
+        ("../../escape", "escape.md", "alpha"),
+        ("/etc/passwd", "etc-passwd.md", "beta"),
+        ("a\0b", "a-b.md", "gamma"),
+        ("構築手順", "構築手順.md", "delta"),
+        ("ÜGYFÉL", "ügyfél.md", "x"),
+        ("CON", "con-topic.md", "epsilon"),
     ] {
         assert_eq!(
-            s.write_topic(User, name, "x", WriteMode::Append).unwrap(),
+            s.write_topic(User, name, note, WriteMode::Append).unwrap(),
             file,
             "{name:?}"
         );
@@ -136,8 +148,8 @@ fn hostile_and_international_names() {
         );
     }
     assert_eq!(
-        s.read_topic(User, "ügyfél").unwrap(),
-        "x\n",
+        texts(&s, User, "ügyfél"),
+        ["x"],
         "upper-case non-ASCII folds"
     );
     for bad in ["", "...", "../", "/", "\0", "!!!"] {
@@ -220,17 +232,20 @@ fn tools_answer_with_text_and_never_fail() {
         run_tool(&s, "memory_read", &json!({})),
         "The project memory has no topics yet."
     );
-    assert_eq!(
-        run_tool(
-            &s,
-            "memory_write",
-            &json!({"topic": "Build", "content": "make"})
-        ),
-        "Appended to project memory topic 'Build' (build.md)."
+    let stored = run_tool(
+        &s,
+        "memory_write",
+        &json!({"topic": "Build", "content": "make"}),
     );
+    assert!(
+        stored.starts_with("Stored as m")
+            && stored.ends_with(" in project memory topic 'Build' (build.md)."),
+        "{stored}"
+    );
+    let id = s.entries(Project, "build").unwrap()[0].meta.id.clone();
     assert_eq!(
         run_tool(&s, "memory_read", &json!({"topic": "build"})),
-        "make\n"
+        format!("[{id}]\nmake\n")
     );
     assert!(run_tool(&s, "memory_read", &json!(null)).contains("- [Build](build.md)"));
     for (name, input, want) in [
@@ -241,7 +256,7 @@ fn tools_answer_with_text_and_never_fail() {
         ("memory_write", json!({"topic": 5, "content": "x"}), "Error: 'topic' must be a string, not 5"),
         ("memory_write", json!({"topic": "a", "content": "x", "mode": "merge"}), "Error: 'mode' is 'append' or 'replace', not 'merge'"),
         ("memory_write", json!("text"), "Error: memory_write takes an object, not \"text\""),
-        ("memory_delete", json!({}), "Error: unknown memory tool 'memory_delete'; the tools are memory_read and memory_write"),
+        ("memory_delete", json!({}), "Error: unknown memory tool 'memory_delete'; the tools are memory_read, memory_write, memory_search and memory_propose_rule"),
     ] {
         assert_eq!(run_tool(&s, name, &input), want);
     }
@@ -283,7 +298,7 @@ fn child_process() {
                 s.write_topic(
                     Project,
                     "Shared Log",
-                    &format!("writer {} entry {i}", parts[2]),
+                    &format!("writer {} entry {i:04}", parts[2]),
                     WriteMode::Append,
                 )
                 .unwrap();
@@ -309,27 +324,29 @@ fn big(c: char) -> String {
 }
 
 #[test]
-fn eight_processes_appending_at_once_all_land() {
+fn two_processes_appending_a_thousand_entries_each_to_one_topic_lose_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_str().unwrap();
-    let children: Vec<_> = (0..8)
-        .map(|w| spawn_child(&format!("append|{dir}|{w}|200")))
+    let children: Vec<_> = (0..2)
+        .map(|w| spawn_child(&format!("append|{dir}|{w}|1000")))
         .collect();
     for mut c in children {
         assert!(c.wait().unwrap().success());
     }
     let s = store(tmp.path());
-    let text = s.read_topic(Project, "shared log").unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 1600);
-    for w in 0..8 {
-        for i in 0..200 {
+    let entries = s.entries(Project, "shared log").unwrap();
+    assert_eq!(entries.len(), 2000);
+    let got: std::collections::HashSet<&str> = entries.iter().map(|e| e.text.as_str()).collect();
+    for w in 0..2 {
+        for i in 0..1000 {
             assert!(
-                lines.contains(&format!("writer {w} entry {i}").as_str()),
+                got.contains(format!("writer {w} entry {i:04}").as_str()),
                 "writer {w} entry {i} lost"
             );
         }
     }
+    let ids: std::collections::HashSet<&str> = entries.iter().map(|e| e.id()).collect();
+    assert_eq!(ids.len(), 2000, "every entry has its own id");
     assert_eq!(
         s.list_topics(Project).unwrap().len(),
         1,
@@ -339,6 +356,13 @@ fn eight_processes_appending_at_once_all_land() {
         .read_index(Project)
         .unwrap()
         .ends_with("\n- [Shared Log](shared-log.md)\n"));
+    // The search index saw every write.
+    let index = memory_rules::memory::MemoryIndex::open(&s);
+    assert_eq!(index.len(), 2000);
+    assert_eq!(
+        index.reindexed, 0,
+        "the writers kept the saved index up to date"
+    );
 }
 
 #[test]
@@ -347,11 +371,7 @@ fn a_writer_killed_mid_write_leaves_old_or_new_never_torn() {
     let s = store(tmp.path());
     s.write_topic(Project, "big", "the old content", WriteMode::Replace)
         .unwrap();
-    let valid = [
-        "the old content\n".to_string(),
-        big('a') + "\n",
-        big('b') + "\n",
-    ];
+    let valid = ["the old content".to_string(), big('a'), big('b')];
     let dir = tmp.path().join("project");
     let mut killed_mid_write = 0;
     for round in 0..5 {
@@ -378,11 +398,12 @@ fn a_writer_killed_mid_write_leaves_old_or_new_never_torn() {
             std::thread::sleep(Duration::from_micros(200));
         }
         child.wait().unwrap();
-        let text = s.read_topic(Project, "big").unwrap();
+        let raw = s.read_topic(Project, "big").unwrap();
+        let found = texts(&s, Project, "big");
         assert!(
-            valid.contains(&text),
+            found.len() == 1 && valid.contains(&found[0]) && raw.ends_with('\n'),
             "round {round}: torn file of {} bytes",
-            text.len()
+            raw.len()
         );
         assert_eq!(s.list_topics(Project).unwrap().len(), 1);
     }
@@ -469,7 +490,7 @@ fn lock_wait_times_out_with_a_clear_error() {
     assert!(start.elapsed() >= memory_rules::limits::MEMORY_LOCK_TIMEOUT);
     lock.unlock().unwrap();
     s.write_topic(Project, "a", "y", WriteMode::Append).unwrap();
-    assert_eq!(s.read_topic(Project, "a").unwrap(), "x\ny\n");
+    assert_eq!(texts(&s, Project, "a"), ["x", "y"]);
 }
 
 /// Finding 14: the lock and topic files were followed through symlinks; NFC
@@ -483,7 +504,7 @@ fn no_links_nfc_names_and_stray_temps_cleaned() {
     s.write_topic(Project, "U\u{308}gyfe\u{301}l", "nfd", WriteMode::Append)
         .unwrap();
     assert_eq!(s.list_topics(Project).unwrap().len(), 1);
-    assert_eq!(s.read_topic(Project, "ÜGYFÉL").unwrap(), "nfc\nnfd\n");
+    assert_eq!(texts(&s, Project, "ÜGYFÉL"), ["nfc", "nfd"]);
     let dir = tmp.path().join("project");
     std::fs::write(tmp.path().join("secret"), "TOKEN").unwrap();
     std::os::unix::fs::symlink(tmp.path().join("secret"), dir.join("leak.md")).unwrap();

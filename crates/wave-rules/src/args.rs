@@ -155,7 +155,7 @@ pub enum Command {
 pub enum SetupCommand {
     /// Create .wave/rules with one example rule of each kind (and, with a flag, install hooks or the MCP server)
     Init(InitArgs),
-    /// The memory the agents wrote, by topic: list, show, clear
+    /// The memory the agents keep: write, search, lint, promote, forget, list, show, clear
     Memory(MemoryArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions(CompletionsArgs),
@@ -185,12 +185,75 @@ pub struct MemoryArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum MemoryAction {
+    /// Save a note in a topic (folded into a duplicate; a credential is refused; a note a rule already says is not stored)
+    Write(MemoryWriteArgs),
+    /// The entries most relevant to words and files, from both scopes
+    Search(MemorySearchArgs),
+    /// Duplicates, notes that restate or contradict rules or each other, files that no longer exist, topics too large (exit 1 on a problem)
+    Lint,
+    /// Turn an entry into a .wave/rules rule and remove it from memory
+    Promote(MemoryPromoteArgs),
+    /// Remove an entry
+    Forget(MemoryEntryArgs),
     /// List the topics of both scopes (or one), with their files
     List(MemoryScopeArgs),
     /// Print one topic
     Show(MemoryShowArgs),
     /// Delete every topic of one scope
     Clear(MemoryClearArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MemoryWriteArgs {
+    /// The topic (e.g. build, "staging database")
+    pub topic: String,
+    /// The note, in Markdown
+    pub text: String,
+    /// The scope to write to
+    #[arg(long, value_enum, default_value = "project")]
+    pub scope: ScopeArg,
+    /// Globs of the files the note is about: it is recalled when they are in context
+    #[arg(long, value_name = "GLOB", num_args = 1..)]
+    pub paths: Vec<String>,
+    /// Keywords the note is about
+    #[arg(long, value_name = "WORD", num_args = 1..)]
+    pub topics: Vec<String>,
+    /// Give the note at every session start
+    #[arg(long)]
+    pub pin: bool,
+    /// Make it the topic's only note
+    #[arg(long)]
+    pub replace: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct MemorySearchArgs {
+    /// What to look for
+    pub query: String,
+    /// Files in context (entries about them rank higher)
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub files: Vec<String>,
+    /// At most this many entries
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub limit: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct MemoryPromoteArgs {
+    /// The entry's id (or a prefix only it has), as `memory search` shows it
+    pub entry: String,
+    /// The rule's paths [default: the proposed ones, else the entry's]
+    #[arg(long, value_name = "GLOB", num_args = 1..)]
+    pub paths: Vec<String>,
+    /// The rule's topics [default: the proposed ones, else the entry's]
+    #[arg(long, value_name = "WORD", num_args = 1..)]
+    pub topics: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct MemoryEntryArgs {
+    /// The entry's id (or a prefix only it has), as `memory search` shows it
+    pub entry: String,
 }
 
 #[derive(Args, Debug)]
@@ -363,7 +426,7 @@ impl HookAction {
     }
 }
 
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct BudgetArgs {
     /// At most this many lines for the rules section
     #[arg(long, value_name = "N")]
@@ -371,6 +434,35 @@ pub struct BudgetArgs {
     /// At most this many UTF-8 bytes for the rules section
     #[arg(long, value_name = "N", default_value_t = DEFAULT_RULES_BYTES)]
     pub max_bytes: usize,
+    /// How memory comes with the rules: recall (the relevant entries at each prompt and file touched, the index of topics at the start), lines (the first lines of every topic at the start), off
+    #[arg(long, value_enum, default_value_t = MemoryMode::Recall)]
+    pub memory: MemoryMode,
+    /// At most this many UTF-8 bytes of memory recalled at one event
+    #[arg(long, value_name = "N", default_value_t = memory_rules::limits::DEFAULT_RECALL_BYTES)]
+    pub memory_bytes: usize,
+}
+
+impl Default for BudgetArgs {
+    fn default() -> BudgetArgs {
+        BudgetArgs {
+            max_lines: None,
+            max_bytes: DEFAULT_RULES_BYTES,
+            memory: MemoryMode::Recall,
+            memory_bytes: memory_rules::limits::DEFAULT_RECALL_BYTES,
+        }
+    }
+}
+
+/// How memory comes with the rules (`--memory`).
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MemoryMode {
+    /// The relevant entries at each event (the index of topics and the pinned entries at the start)
+    #[default]
+    Recall,
+    /// The first lines of every topic, in index order, at the start (as before entries were searched)
+    Lines,
+    /// No memory
+    Off,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -416,6 +508,9 @@ pub struct MatchArgs {
     /// Also show the conditional rules that did not fire, and why
     #[arg(long)]
     pub all: bool,
+    /// Also show the memory entries recalled for the prompt and the files, and why each came
+    #[arg(long)]
+    pub memory: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

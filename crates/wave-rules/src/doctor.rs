@@ -2,7 +2,8 @@
 //! engine, and what would break: the engine and platform, the sources read
 //! and their rule counts, a diagnostics summary, every installed hook and
 //! MCP entry (stale: its program is gone; non-portable: a committed project
-//! file names a path of this machine), and the memory locations.
+//! file names a path of this machine), the memory locations, and what
+//! `memory lint` finds (each a problem).
 //!
 //! Exit 0 when nothing is wrong, 1 when an installed entry is stale or
 //! non-portable or a rule has an error (so CI can run it), 2 on trouble.
@@ -273,15 +274,31 @@ pub fn run(env: &Env) -> Output {
     let locations = MemoryLocations::new(&env.home_dir(), workdir);
     let store = MemoryStore::new(locations.clone());
     let topics = |scope| store.list_topics(scope).map(|t| t.len()).unwrap_or(0);
+    // `memory lint`, with these rules: its problems are doctor's too.
+    let findings = memory_rules::memory::lint::lint(&store, Some(&loaded.rules), workdir);
+    let lint: Vec<&memory_rules::memory::lint::Finding> =
+        findings.iter().filter(|f| f.kind.is_problem()).collect();
+    let lint_of = |scope: MemoryScope| -> Vec<Value> {
+        lint.iter()
+            .filter(|f| f.scope == scope)
+            .map(|f| {
+                json!({
+                    "kind": f.kind.as_str(), "file": f.file, "line": f.line,
+                    "id": f.id, "message": f.message,
+                })
+            })
+            .collect()
+    };
     let memory = json!([
-        { "scope": "user", "dir": locations.user_dir, "topics": topics(MemoryScope::User) },
-        { "scope": "project", "dir": locations.project_dir, "topics": topics(MemoryScope::Project) },
+        { "scope": "user", "dir": locations.user_dir, "topics": topics(MemoryScope::User), "lint": lint_of(MemoryScope::User) },
+        { "scope": "project", "dir": locations.project_dir, "topics": topics(MemoryScope::Project), "lint": lint_of(MemoryScope::Project) },
     ]);
     let engine = std::env::var_os(launch::SELF_ENV)
         .map(|_| "node addon")
         .unwrap_or("native executable");
     let program = launch::this_program().unwrap_or_default().join(" ");
-    let problems: usize = entries.iter().map(|e| e.problems.len()).sum::<usize>() + errors;
+    let problems: usize =
+        entries.iter().map(|e| e.problems.len()).sum::<usize>() + errors + lint.len();
     let mut out = Output::default();
     if env.json {
         let list: Vec<Value> = entries
@@ -412,6 +429,18 @@ pub fn run(env: &Env) -> Output {
                 m["topics"],
                 if m["topics"] == 1 { "" } else { "s" }
             ));
+            for f in m["lint"].as_array().into_iter().flatten() {
+                s.push_str(&format!(
+                    "    {}:{} {}: {}\n",
+                    f["file"].as_str().unwrap_or(""),
+                    f["line"],
+                    f["kind"].as_str().unwrap_or(""),
+                    f["message"].as_str().unwrap_or("")
+                ));
+            }
+        }
+        if !lint.is_empty() {
+            s.push_str("  (wave-rules memory lint lists them with the entries' ids)\n");
         }
         s.push_str(&if problems == 0 {
             "\nno problems found\n".to_string()

@@ -24,6 +24,7 @@ mod list;
 mod log;
 mod matching;
 pub mod mcp;
+mod memory;
 mod packs;
 mod report;
 mod settings_file;
@@ -95,7 +96,7 @@ where
         Command::Validate(a) => validate::run(&env, a),
         Command::List => list::run(&env),
         Command::Setup(SetupCommand::Init(a)) => setup::init(&env, a),
-        Command::Setup(SetupCommand::Memory(a)) => setup::memory(&env, a),
+        Command::Setup(SetupCommand::Memory(a)) => memory::run(&env, a),
         Command::Setup(SetupCommand::Completions(a)) => setup::completions(a),
         Command::Doctor => doctor::run(&env),
         Command::Match(a) => matching::run(&env, a),

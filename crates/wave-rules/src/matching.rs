@@ -36,6 +36,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
             .filter_map(|s| memory_rules::skill_name(s).ok())
             .collect(),
         all: args.all,
+        memory: args.memory,
     };
     let args = &given;
     let loaded = env.load();
@@ -94,6 +95,17 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 serde_json::json!({ "id": r.id, "description": r.metadata.description, "format": r.format.as_str() })
             }).collect::<Vec<_>>(),
         });
+        if args.memory {
+            doc["memory"] = recalled(env, args)
+                .iter()
+                .map(|(event, h)| {
+                    let mut v = crate::memory::hit_json(h);
+                    v["event"] = (*event).into();
+                    v["why"] = crate::memory::why(h).into();
+                    v
+                })
+                .collect();
+        }
         if args.all {
             let not: Vec<_> = inactive
                 .iter()
@@ -153,6 +165,26 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
             )));
         }
     }
+    if args.memory {
+        let hits = recalled(env, args);
+        out.stdout.push_str(&format!(
+            "\n{} memory entr{} recalled\n",
+            hits.len(),
+            if hits.len() == 1 { "y" } else { "ies" }
+        ));
+        for (event, h) in &hits {
+            out.stdout.push_str(&display::line(&format!(
+                "  {} ({}/{}, {}:{}) for the {event}",
+                h.id, h.scope, h.topic, h.file, h.line
+            )));
+            out.stdout
+                .push_str(&display::line(&format!("    {}", crate::memory::why(h))));
+            out.stdout.push_str(&display::line(&format!(
+                "    {}",
+                display::first_line(&h.text, 100)
+            )));
+        }
+    }
     if args.all {
         let conditional: Vec<_> = inactive
             .iter()
@@ -187,6 +219,44 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
                 out.stdout.push_str(&display::line(&format!("  {l}")));
             }
         }
+    }
+    out
+}
+
+/// The memory entries a new conversation would be given for this prompt
+/// (first) and these files, as the hooks recall them, each with its event.
+fn recalled(env: &Env, args: &MatchArgs) -> Vec<(&'static str, memory_rules::memory::Hit)> {
+    use memory_rules::memory::recall::{recall, RecallBudget, RecallEvent};
+    let store = crate::memory::store(env);
+    let index = memory_rules::memory::MemoryIndex::open(&store);
+    let workdir = memory_rules::Workdir::new(&env.config.workdir);
+    let mut out: Vec<(&'static str, memory_rules::memory::Hit)> = Vec::new();
+    let mut given: Vec<String> = Vec::new();
+    if let Some(p) = &args.prompt {
+        let r = recall(
+            &index,
+            RecallEvent::Prompt(p),
+            &|_| false,
+            RecallBudget::default(),
+        );
+        for h in r.entries {
+            given.push(h.id.clone());
+            out.push(("prompt", h));
+        }
+    }
+    let rel: Vec<String> = args
+        .files
+        .iter()
+        .filter_map(|f| workdir.relative(f).map(|r| r.into_owned()))
+        .collect();
+    if !rel.is_empty() {
+        let r = recall(
+            &index,
+            RecallEvent::Files(&rel),
+            &|id| given.iter().any(|g| g == id),
+            RecallBudget::default(),
+        );
+        out.extend(r.entries.into_iter().map(|h| ("files", h)));
     }
     out
 }

@@ -1,13 +1,9 @@
-//! `wave-rules init`, `wave-rules memory` and `wave-rules completions`:
-//! getting a project started and looking after what the agents wrote.
+//! `wave-rules init` and `wave-rules completions`: getting a project
+//! started (`wave-rules memory` is `memory.rs`).
 
-use crate::args::{
-    CompletionsArgs, HookClient, InitArgs, InstallArgs, McpInstallArgs, MemoryAction, MemoryArgs,
-    ScopeArg,
-};
+use crate::args::{CompletionsArgs, HookClient, InitArgs, InstallArgs, McpInstallArgs, ScopeArg};
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::memory::{MemoryError, MemoryLocations, MemoryScope, MemoryStore};
 use memory_rules::Scope;
 
 /// The example rules `init` writes: one of each activation kind, each one
@@ -129,141 +125,6 @@ pub fn init(env: &Env, args: &InitArgs) -> Output {
         out.code = out.code.max(o.code);
     }
     out
-}
-
-/// `memory list|show|clear`, on the same store the MCP server and the
-/// hooks use (`<home>/.wave/memory` and `<home>/.wave/projects/<hash>/memory`).
-pub fn memory(env: &Env, args: &MemoryArgs) -> Output {
-    let store = MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir));
-    let scopes = |only: Option<ScopeArg>| -> Vec<MemoryScope> {
-        match only {
-            Some(ScopeArg::Project) => vec![MemoryScope::Project],
-            Some(ScopeArg::User) => vec![MemoryScope::User],
-            None => vec![MemoryScope::Project, MemoryScope::User],
-        }
-    };
-    let trouble = |e: MemoryError| match e {
-        MemoryError::Io { .. } => Output::fail(EXIT_TROUBLE, e.to_string()),
-        _ => Output::fail(EXIT_FAILURE, e.to_string()),
-    };
-    match &args.action {
-        MemoryAction::List(a) => {
-            let mut rows = Vec::new();
-            for scope in scopes(a.scope) {
-                match store.list_topics(scope) {
-                    Ok(topics) => rows.extend(topics.into_iter().map(|t| (scope, t))),
-                    Err(e) => return trouble(e),
-                }
-            }
-            let mut out = Output::default();
-            if env.json {
-                let list: Vec<_> = rows
-                    .iter()
-                    .map(|(scope, t)| {
-                        serde_json::json!({
-                            "scope": scope.as_str(),
-                            "name": t.name,
-                            "file": store.dir(*scope).join(&t.file).to_string_lossy(),
-                        })
-                    })
-                    .collect();
-                out.stdout = display::json_text(&serde_json::json!({
-                    "project": store.dir(MemoryScope::Project).to_string_lossy(),
-                    "user": store.dir(MemoryScope::User).to_string_lossy(),
-                    "topics": list,
-                }));
-                return out;
-            }
-            for (scope, t) in &rows {
-                out.stdout.push_str(&display::line(&format!(
-                    "{:<8} {}  {}",
-                    scope.as_str(),
-                    t.name,
-                    store.dir(*scope).join(&t.file).display()
-                )));
-            }
-            out.stdout.push_str(&format!(
-                "{} topic{}\n",
-                rows.len(),
-                if rows.len() == 1 { "" } else { "s" }
-            ));
-            for scope in scopes(a.scope) {
-                out.stdout.push_str(&display::line(&format!(
-                    "{scope} memory: {}",
-                    store.dir(scope).display()
-                )));
-            }
-            out
-        }
-        MemoryAction::Show(a) => {
-            let mut last = None;
-            for scope in scopes(a.scope) {
-                match store.read_topic(scope, &a.topic) {
-                    Ok(text) => {
-                        let stdout = if env.json {
-                            display::json_text(&serde_json::json!({
-                                "scope": scope.as_str(),
-                                "name": a.topic,
-                                "content": text,
-                            }))
-                        } else if text.ends_with('\n') || text.is_empty() {
-                            text
-                        } else {
-                            format!("{text}\n")
-                        };
-                        return Output {
-                            stdout,
-                            ..Output::default()
-                        };
-                    }
-                    Err(e @ MemoryError::UnknownTopic { .. }) => last = Some(e),
-                    Err(e) => return trouble(e),
-                }
-            }
-            let mut names: Vec<String> = Vec::new();
-            for scope in scopes(a.scope) {
-                if let Ok(topics) = store.list_topics(scope) {
-                    names.extend(topics.into_iter().map(|t| t.name));
-                }
-            }
-            let near = memory_rules::suggest::close(&a.topic, names.iter().map(String::as_str), 3);
-            let mut out = match last {
-                Some(e) => trouble(e),
-                None => Output::fail(EXIT_FAILURE, format!("no memory topic '{}'", a.topic)),
-            };
-            if !near.is_empty() {
-                out.stderr.push_str(&display::line(&format!(
-                    "did you mean: {}?",
-                    near.join(", ")
-                )));
-            }
-            out
-        }
-        MemoryAction::Clear(a) => {
-            let scope = match a.scope {
-                ScopeArg::Project => MemoryScope::Project,
-                ScopeArg::User => MemoryScope::User,
-            };
-            let count = store.list_topics(scope).map(|t| t.len()).unwrap_or(0);
-            if let Err(e) = store.clear(scope) {
-                return trouble(e);
-            }
-            let dir = store.dir(scope).to_string_lossy().into_owned();
-            Output {
-                stdout: if env.json {
-                    display::json_text(&serde_json::json!({
-                        "scope": scope.as_str(), "cleared": count, "dir": dir,
-                    }))
-                } else {
-                    display::line(&format!(
-                        "cleared {count} {scope} memory topic{} in {dir}",
-                        if count == 1 { "" } else { "s" }
-                    ))
-                },
-                ..Output::default()
-            }
-        }
-    }
 }
 
 /// `completions <shell>`: the script on stdout.

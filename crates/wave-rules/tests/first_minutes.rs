@@ -401,7 +401,10 @@ fn memory_list_show_and_clear() {
     assert!(r.stdout.contains("user     Editor"), "{}", r.stdout);
     assert!(r.stdout.contains("2 topics"), "{}", r.stdout);
     let r = t.run_in(&sub, &["memory", "show", "Build steps"]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "npm run build\n"));
+    let id = &store.entries(MemoryScope::Project, "build steps").unwrap()[0]
+        .meta
+        .id;
+    assert_eq!((r.code, r.stdout), (0, format!("[{id}]\nnpm run build\n")));
     let r = t.run_in(&sub, &["memory", "show", "Build step"]);
     assert_eq!(r.code, 1);
     assert!(

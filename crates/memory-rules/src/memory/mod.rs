@@ -13,14 +13,26 @@
 //! processes take an advisory lock on the scope (`.lock`) for the whole
 //! read-modify-write of a topic and the index.
 
+pub mod entry;
+pub mod hygiene;
 mod index;
+pub mod lint;
 mod name;
+pub mod promote;
 mod prompt;
+pub mod recall;
+pub mod search;
+pub mod secrets;
 mod store;
-mod tools;
+pub mod terms;
+pub mod tools;
+pub mod write;
 
+pub use entry::{Entry, Meta, Proposal};
 pub use name::topic_file;
+pub use search::{EntryRef, Hit, MemoryIndex, Query};
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };
-pub use tools::{run_tool, tool_definitions};
+pub use tools::{run_tool, run_tool_with, tool_definitions, ToolContext};
+pub use write::{Action, Conflict, Forgotten, Note, Other, Written};

@@ -85,11 +85,14 @@ impl MemoryStore {
                 blocks.push((file.clone(), None));
                 continue;
             }
-            let Ok(text) = self.read_topic(scope, name) else {
+            let Ok(entries) = self.entries(scope, name) else {
                 continue;
             };
+            // The notes without their comment lines, one after the other.
             let mut lines = vec![String::new(), format!("### {name} ({file})")];
-            lines.extend(text.trim_end().lines().map(str::to_string));
+            for e in &entries {
+                lines.extend(e.text.lines().map(str::to_string));
+            }
             let (l, b) = size(&lines);
             lines_so_far += l;
             bytes_so_far += b;

@@ -1,7 +1,7 @@
 //! `MemoryStore`: read and write topics and keep `MEMORY.md` in step.
 
 use super::index::Index;
-use super::name::{nfc, topic_file};
+use super::name::topic_file;
 use crate::fs::{self, Links, Lock};
 use crate::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
 use sha2::{Digest, Sha256};
@@ -12,9 +12,11 @@ use thiserror::Error;
 
 /// The index file of a scope.
 pub const INDEX_FILE: &str = "MEMORY.md";
+/// The saved search index's file in a scope's directory (`memory::search`).
+pub const SEARCH_INDEX_FILE: &str = ".search-index";
 
 /// Whose memory: the user's (all projects) or this project's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MemoryScope {
     User,
     Project,
@@ -66,8 +68,37 @@ pub enum MemoryError {
         topic: String,
         size: usize,
     },
+    #[error("the note is empty; nothing saved")]
+    Empty,
+    #[error("{}", unknown_entry_message(id, candidates))]
+    UnknownEntry { id: String, candidates: Vec<String> },
+    #[error("{0}")]
+    Refused(String),
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
+}
+
+impl MemoryError {
+    pub(crate) fn unknown_entry(id: &str, candidates: Vec<String>) -> MemoryError {
+        MemoryError::UnknownEntry {
+            id: id.to_string(),
+            candidates,
+        }
+    }
+}
+
+fn unknown_entry_message(id: &str, candidates: &[String]) -> String {
+    if candidates.len() > 1 {
+        let shown: Vec<&str> = candidates.iter().take(5).map(String::as_str).collect();
+        format!(
+            "'{id}' starts {} memory entry ids ({}{}); give more of it",
+            candidates.len(),
+            shown.join(", "),
+            if candidates.len() > 5 { ", ..." } else { "" }
+        )
+    } else {
+        format!("no memory entry '{id}' (`wave-rules memory search` shows ids)")
+    }
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> MemoryError + '_ {
@@ -172,51 +203,6 @@ impl MemoryStore {
         }
     }
 
-    /// Writes a topic (append or replace) and lists it in the index, under
-    /// the scope's lock. Returns the topic's file name.
-    ///
-    /// A topic over [`MAX_MEMORY_TOPIC_BYTES`] is refused (checked before
-    /// anything is read or written); the lock is waited for at most
-    /// [`MEMORY_LOCK_TIMEOUT`]; temp files a killed writer left are removed.
-    pub fn write_topic(
-        &self,
-        scope: MemoryScope,
-        topic: &str,
-        content: &str,
-        mode: WriteMode,
-    ) -> Result<String, MemoryError> {
-        let file = self.file_of(topic)?;
-        let too_large = |size| MemoryError::TooLarge {
-            scope,
-            topic: topic.to_string(),
-            size,
-        };
-        if content.len() >= MAX_MEMORY_TOPIC_BYTES {
-            return Err(too_large(content.len() + 1));
-        }
-        let topic = nfc(topic);
-        let dir = self.dir(scope);
-        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-        let _lock = Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
-        fs::remove_stray_temps(dir);
-        let path = dir.join(&file);
-        let mut text = match mode {
-            WriteMode::Append => read_or_empty(&path)?,
-            WriteMode::Replace => String::new(),
-        };
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text.push_str(content.trim_end_matches('\n'));
-        text.push('\n');
-        if text.len() > MAX_MEMORY_TOPIC_BYTES {
-            return Err(too_large(text.len()));
-        }
-        fs::replace(&path, text.as_bytes()).map_err(io_err(&path))?;
-        self.update_index(dir, |index| index.insert(&topic, &file))?;
-        Ok(file)
-    }
-
     /// Deletes a topic and its index line. An unknown topic is an error.
     pub fn remove_topic(&self, scope: MemoryScope, topic: &str) -> Result<(), MemoryError> {
         let file = self.file_of(topic)?;
@@ -251,8 +237,9 @@ impl MemoryStore {
         let _lock = Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(io_err(dir))?;
         for entry in std::fs::read_dir(dir).map_err(io_err(dir))?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let is_ours =
-                name.ends_with(".md") || (name.starts_with('.') && name.ends_with(".tmp"));
+            let is_ours = name.ends_with(".md")
+                || name == SEARCH_INDEX_FILE
+                || (name.starts_with('.') && name.ends_with(".tmp"));
             if is_ours && entry.file_type().is_ok_and(|t| t.is_file()) {
                 std::fs::remove_file(entry.path()).map_err(io_err(&entry.path()))?;
             }
@@ -260,7 +247,7 @@ impl MemoryStore {
         Ok(())
     }
 
-    fn file_of(&self, topic: &str) -> Result<String, MemoryError> {
+    pub(crate) fn file_of(&self, topic: &str) -> Result<String, MemoryError> {
         topic_file(topic).ok_or_else(|| MemoryError::InvalidName {
             name: topic.to_string(),
         })

@@ -1,9 +1,18 @@
-//! The agent's two memory tools, `memory_read` and `memory_write`: their
-//! JSON-schema definitions and a runner that always answers with text for the
-//! model (bad input becomes an error message, never a panic or an error).
+//! The agent's memory tools: `memory_read`, `memory_write`, `memory_search`
+//! and `memory_propose_rule`; their JSON-schema definitions and a runner
+//! that always answers with text for the model (bad input becomes an error
+//! message, never a panic or an error).
 
-use super::store::{MemoryScope, MemoryStore, WriteMode};
+use super::entry::{self, Proposal};
+use super::search::{MemoryIndex, Query};
+use super::store::{MemoryScope, MemoryStore};
+use super::write::Note;
+pub use crate::limits::MAX_SEARCH_LIMIT;
+use crate::ruleset::RuleSet;
 use serde_json::{json, Value};
+
+/// How many entries `memory_search` returns unless told otherwise.
+pub const DEFAULT_SEARCH_LIMIT: usize = 5;
 
 /// The tool specs: `[{ name, description, parameters }]`, where `parameters`
 /// is a JSON schema (the shape OpenAI function tools and the agent SDK use;
@@ -14,10 +23,12 @@ pub fn tool_definitions() -> Value {
         "enum": ["project", "user"],
         "description": "project: facts about this repository; user: facts about the user that hold in every project. Default: project."
     });
+    let strings =
+        |what: &str| json!({ "type": "array", "items": { "type": "string" }, "description": what });
     json!([
         {
             "name": "memory_read",
-            "description": "Read saved memory. Without a topic, returns the index of topics; with a topic, returns that topic's notes.",
+            "description": "Read saved memory. Without a topic, returns the index of topics; with a topic, returns that topic's notes, each with its id.",
             "parameters": {
                 "type": "object",
                 "properties": {
@@ -29,31 +40,87 @@ pub fn tool_definitions() -> Value {
         },
         {
             "name": "memory_write",
-            "description": "Save something worth remembering in later sessions (how to build, a constraint, a preference). Appends to the topic unless mode is replace.",
+            "description": "Save one thing worth remembering in later sessions (how to build, a constraint, a preference), as a short note. A note that repeats one already saved is folded into it; one that holds a credential is refused (save where it is kept instead); one that restates a project rule is not saved. The answer says what happened and flags notes or rules it conflicts with.",
             "parameters": {
                 "type": "object",
                 "properties": {
                     "scope": scope,
                     "topic": { "type": "string", "description": "A short topic name, e.g. 'build' or 'staging database'." },
                     "content": { "type": "string", "description": "The note, in Markdown." },
-                    "mode": { "type": "string", "enum": ["append", "replace"], "description": "Default: append." }
+                    "mode": { "type": "string", "enum": ["append", "replace"], "description": "append adds the note to the topic; replace makes it the topic's only note. Default: append." },
+                    "paths": strings("Globs of the files the note is about (e.g. 'src/db/**'): it is recalled when they are in context."),
+                    "topics": strings("Keywords the note is about.")
                 },
                 "required": ["topic", "content"],
+                "additionalProperties": false
+            }
+        },
+        {
+            "name": "memory_search",
+            "description": "Search saved memory (both scopes) for notes relevant to a question or to files; returns the best notes with their ids.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": { "type": "string", "description": "What to look for, in words." },
+                    "files": strings("Files in context (relative to the project): notes about them rank higher."),
+                    "limit": { "type": "integer", "minimum": 1, "maximum": MAX_SEARCH_LIMIT, "description": "At most this many notes (default 5)." }
+                },
+                "required": ["query"],
+                "additionalProperties": false
+            }
+        },
+        {
+            "name": "memory_propose_rule",
+            "description": "Propose turning a saved note into a project rule (a rule is given every time its files or words come up). A person reviews and accepts the proposal; you cannot write rules yourself.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "entry": { "type": "string", "description": "The note's id, as memory_read or memory_search show it." },
+                    "paths": strings("Globs of the files the rule should apply to; none for a rule that always applies."),
+                    "topics": strings("Keywords that should bring the rule up."),
+                    "reason": { "type": "string", "description": "Why this should be a rule." }
+                },
+                "required": ["entry", "reason"],
                 "additionalProperties": false
             }
         }
     ])
 }
 
-/// Runs a memory tool; the result is always text for the model.
+/// What the tools know besides their input: the rules to compare a note
+/// with, who writes, and the files in context.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ToolContext<'a> {
+    pub rules: Option<&'a RuleSet>,
+    pub agent: Option<&'a str>,
+    pub session: Option<&'a str>,
+}
+
+/// Runs a memory tool without rules to compare notes with; the result is
+/// always text for the model.
 pub fn run_tool(store: &MemoryStore, name: &str, input: &Value) -> String {
-    match run(store, name, input) {
+    run_tool_with(store, name, input, &ToolContext::default())
+}
+
+/// Runs a memory tool; the result is always text for the model.
+pub fn run_tool_with(
+    store: &MemoryStore,
+    name: &str,
+    input: &Value,
+    context: &ToolContext<'_>,
+) -> String {
+    match run(store, name, input, context) {
         Ok(text) => text,
         Err(message) => format!("Error: {message}"),
     }
 }
 
-fn run(store: &MemoryStore, name: &str, input: &Value) -> Result<String, String> {
+fn run(
+    store: &MemoryStore,
+    name: &str,
+    input: &Value,
+    context: &ToolContext<'_>,
+) -> Result<String, String> {
     let input = match input {
         Value::Object(map) => map,
         Value::Null => &serde_json::Map::new(),
@@ -66,6 +133,21 @@ fn run(store: &MemoryStore, name: &str, input: &Value) -> Result<String, String>
             Some(other) => Err(format!("'{key}' must be a string, not {other}")),
         }
     };
+    let list = |key: &str| -> Result<Vec<String>, String> {
+        match input.get(key) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::String(s)) => Ok(vec![s.clone()]),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| format!("'{key}' holds strings, not {v}"))
+                })
+                .collect(),
+            Some(other) => Err(format!("'{key}' must be a list of strings, not {other}")),
+        }
+    };
     let scope = match text("scope")? {
         None => MemoryScope::Project,
         Some(s) => MemoryScope::parse(s)
@@ -73,7 +155,14 @@ fn run(store: &MemoryStore, name: &str, input: &Value) -> Result<String, String>
     };
     match name {
         "memory_read" => match text("topic")? {
-            Some(topic) => store.read_topic(scope, topic).map_err(|e| e.to_string()),
+            Some(topic) => {
+                let entries = store.entries(scope, topic).map_err(|e| e.to_string())?;
+                Ok(entries
+                    .iter()
+                    .map(|e| format!("[{}]\n{}\n", e.meta.id, e.text))
+                    .collect::<Vec<_>>()
+                    .join("\n"))
+            }
             None => {
                 let index = store.read_index(scope).map_err(|e| e.to_string())?;
                 Ok(if index.trim().is_empty() {
@@ -89,25 +178,90 @@ fn run(store: &MemoryStore, name: &str, input: &Value) -> Result<String, String>
             if content.trim().is_empty() {
                 return Err("'content' is empty; nothing saved".into());
             }
-            let mode = match text("mode")? {
-                None | Some("append") => WriteMode::Append,
-                Some("replace") => WriteMode::Replace,
+            let replace = match text("mode")? {
+                None | Some("append") => false,
+                Some("replace") => true,
                 Some(other) => {
                     return Err(format!("'mode' is 'append' or 'replace', not '{other}'"))
                 }
             };
-            let file = store
-                .write_topic(scope, topic, content, mode)
+            let mut note = Note::new(scope, topic, content);
+            note.replace = replace;
+            note.paths = list("paths")?;
+            note.topics = list("topics")?;
+            note.agent = context.agent.map(str::to_string);
+            note.session = context.session.map(str::to_string);
+            let written = store
+                .write_note(&note, context.rules)
                 .map_err(|e| e.to_string())?;
-            let verb = if mode == WriteMode::Append {
-                "Appended to"
-            } else {
-                "Replaced"
+            Ok(written.message())
+        }
+        "memory_search" => {
+            let query = text("query")?.ok_or("memory_search needs 'query'")?;
+            let files = list("files")?;
+            let limit = match input.get("limit") {
+                None | Some(Value::Null) => DEFAULT_SEARCH_LIMIT,
+                Some(v) => v
+                    .as_u64()
+                    .filter(|&n| n >= 1)
+                    .map(|n| (n as usize).min(MAX_SEARCH_LIMIT))
+                    .ok_or_else(|| format!("'limit' is a whole number from 1, not {v}"))?,
             };
-            Ok(format!("{verb} {scope} memory topic '{topic}' ({file})."))
+            let index = MemoryIndex::open(store);
+            let hits = index.search(
+                &Query {
+                    text: query,
+                    files: &files,
+                    limit,
+                },
+                &|_| false,
+            );
+            if hits.is_empty() {
+                return Ok(format!(
+                    "No saved note matches '{query}' ({} notes searched).",
+                    index.len()
+                ));
+            }
+            let blocks: Vec<String> = hits
+                .iter()
+                .map(|h| {
+                    format!(
+                        "[{}] {} memory, topic '{}', updated {}\n{}\n",
+                        h.id,
+                        h.scope,
+                        h.topic,
+                        day(h.updated),
+                        h.text
+                    )
+                })
+                .collect();
+            Ok(blocks.join("\n"))
+        }
+        "memory_propose_rule" => {
+            let id = text("entry")?.ok_or("memory_propose_rule needs 'entry'")?;
+            let reason = text("reason")?.ok_or("memory_propose_rule needs 'reason'")?;
+            let proposal = Proposal {
+                paths: list("paths")?,
+                topics: list("topics")?,
+                reason: reason.to_string(),
+                at: None,
+            };
+            let (scope, topic, id) = store.propose(id, proposal).map_err(|e| e.to_string())?;
+            Ok(format!(
+                "Proposed {scope} memory entry {id} (topic '{topic}') as a rule. A person accepts it with `wave-rules memory promote {id}`; until then it stays a note."
+            ))
         }
         other => Err(format!(
-            "unknown memory tool '{other}'; the tools are memory_read and memory_write"
+            "unknown memory tool '{other}'; the tools are memory_read, memory_write, memory_search and memory_propose_rule"
         )),
     }
+}
+
+/// `2025-06-01` (UTC) from seconds since the epoch; `unknown` for 0.
+pub fn day(secs: i64) -> String {
+    if secs == 0 {
+        return "unknown".into();
+    }
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64);
+    entry::rfc3339(t).chars().take(10).collect()
 }

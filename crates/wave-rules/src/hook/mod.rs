@@ -6,9 +6,9 @@
 //!
 //! | event | stdout |
 //! | --- | --- |
-//! | `SessionStart` | the always-on rules, then the memory; on `resume` only what the session lacks; after `compact` / `clear` every rule active in the session again |
-//! | `UserPromptSubmit` | the rules a topic of the prompt activates, as `=== MANDATORY RULES ===`, every time |
-//! | `PostToolUse` | the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, or of the files a `Bash` (Codex: `shell`) command reads or writes (the core's `shell`), once per session; the `skills` rules of a skill the `Skill` tool activated or whose `SKILL.md` was read |
+//! | `SessionStart` | the always-on rules, then the memory's index of topics and its pinned entries (`--memory lines`: the first lines of every topic); on `resume` only what the session lacks; after `compact` / `clear` every rule active in the session again, and the memory entries it was given |
+//! | `UserPromptSubmit` | the rules a topic of the prompt activates, as `=== MANDATORY RULES ===`, every time; the memory entries most relevant to the prompt that the session was not given |
+//! | `PostToolUse` | the memory entries tied to the files touched (they name them, or their `paths` match), and the path rules of the file a `Read`/`Edit`/`MultiEdit`/`Write`/`NotebookEdit` touched, or of the files a `Bash` (Codex: `shell`) command reads or writes (the core's `shell`), once per session; the `skills` rules of a skill the `Skill` tool activated or whose `SKILL.md` was read |
 //! | `Stop` | `{"decision":"block","reason":...}` with the `remind: every-turn` rules active in the session and, while a skill whose `SKILL.md` uses the memory tools is active, the memory reminder (one text), unless `stop_hook_active` |
 //! | `PreCompact` | nothing (no agent gives this event's output to the model): the state records the compaction, and every rule active in the session is due at the next `UserPromptSubmit` or `PostToolUse` with a file (Copilot CLI's preCompact); Gemini CLI's PreCompress, which fires before every model turn, only records the prompt's size, and a smaller one at a later event is the compaction (`agent`) |
 //!
@@ -41,8 +41,9 @@ pub mod install;
 pub mod settings;
 pub mod state;
 
-use crate::args::{HookAction, HookAgent};
+use crate::args::{HookAction, HookAgent, MemoryMode};
 use crate::env::{Env, Output};
+use memory_rules::memory::recall::RecallBudget;
 use memory_rules::{Budget, Event, EventKind, Format, Responder, RuleSet, Session, Start};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -250,22 +251,36 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
 }
 
 /// The core's responder for a hook: the budget of the hook's command line,
-/// the user's home, the memory store.
+/// the user's home, the memory (`--memory`: recalled by relevance, the first
+/// lines of every topic at the start, or none).
 fn responder<'a>(env: &'a Env, action: &HookAction, set: &'a RuleSet) -> Responder<'a> {
-    let budget = match action {
+    let args = match action {
         HookAction::SessionStart(b)
         | HookAction::UserPromptSubmit(b)
-        | HookAction::PostToolUse(b) => Budget {
+        | HookAction::PostToolUse(b) => Some(b),
+        _ => None,
+    };
+    let budget = match args {
+        Some(b) => Budget {
             max_lines: b.max_lines,
             max_bytes: Some(b.max_bytes),
             keep_order: false,
         },
-        _ => Budget::agents(),
+        None => Budget::agents(),
     };
-    Responder::new(set, &env.config.workdir)
+    let responder = Responder::new(set, &env.config.workdir)
         .home(env.home_dir())
-        .budget(budget)
-        .with_memory()
+        .budget(budget);
+    match args.map_or(MemoryMode::Recall, |b| b.memory) {
+        MemoryMode::Recall => responder.with_recall(RecallBudget {
+            bytes: args.map_or(memory_rules::limits::DEFAULT_RECALL_BYTES, |b| {
+                b.memory_bytes
+            }),
+            ..RecallBudget::default()
+        }),
+        MemoryMode::Lines => responder.with_memory(),
+        MemoryMode::Off => responder,
+    }
 }
 
 /// A stop (one read of the conversation's state; blocks the stop with the

@@ -9,7 +9,7 @@
 //! | `rules_for_files {paths, prompt?, again?}` | the rules these files (and words) activate, rendered as the package renders them within `--max-bytes` ([`DEFAULT_RULES_BYTES`](memory_rules::limits::DEFAULT_RULES_BYTES) by default); once per connection (a rule already given is named, not repeated, unless `again`); the always-on rules come with the first call |
 //! | `read_rule {id}` | one rule's whole text (on-request and manual rules too); an unknown id is a tool error naming the closest ids |
 //! | `list_rules {}` | id, source, scope, activation kind, description of every rule |
-//! | `memory_read`, `memory_write` | the package's memory tools, the same runner (`memory::tools`) |
+//! | `memory_read`, `memory_write`, `memory_search`, `memory_propose_rule` | the package's memory tools, the same runner (`memory::tools`), with this project's rules for the write's hygiene; a proposal is recorded on the entry for a person to accept (`wave-rules memory promote`) |
 //!
 //! Every rule is also a resource (`wave-rules://rule/<id>`). Before each
 //! answer the rules are reloaded by stamp check (as `reload()`; on Linux only
@@ -38,9 +38,10 @@ pub mod strict;
 pub(crate) use stdio::serve;
 
 use crate::env::Env;
+use memory_rules::memory::recall::RecallBudget;
 use memory_rules::memory::{self as memory_tools, MemoryLocations, MemoryStore};
 use memory_rules::{
-    read_rule, Activation, Budget, Conversation, Event, EventKind, Loaded, Responder, Rule,
+    read_rule, Activation, Budget, Conversation, Event, EventKind, Loaded, Memory, Responder, Rule,
     RuleSet, Session, Severity,
 };
 #[cfg(not(target_family = "wasm"))]
@@ -188,9 +189,19 @@ impl Server {
             TOOL_RULES_FOR_FILES => self.rules_for_files(args),
             read_rule::TOOL_NAME => self.read_rule(args),
             TOOL_LIST_RULES => Ok(list_rules(&self.rules())),
-            "memory_read" | "memory_write" => {
-                let text =
-                    memory_tools::run_tool(&self.inner.memory, name, &Value::Object(args.clone()));
+            "memory_read" | "memory_write" | "memory_search" | "memory_propose_rule" => {
+                let rules = self.rules();
+                let context = memory_tools::ToolContext {
+                    rules: Some(&rules),
+                    agent: Some("mcp"),
+                    session: None,
+                };
+                let text = memory_tools::run_tool_with(
+                    &self.inner.memory,
+                    name,
+                    &Value::Object(args.clone()),
+                    &context,
+                );
                 if text.starts_with("Error: ") {
                     Err(text)
                 } else {
@@ -250,9 +261,15 @@ impl Server {
             max_bytes: Some(self.inner.max_bytes),
             keep_order: true,
         };
+        // The memory due with it: the index at the first call, then the
+        // entries relevant to the prompt and tied to the files.
         let responder = Responder::new(&set, &self.inner.config.workdir)
             .budget(budget)
-            .log(Some(self.inner.log.clone()));
+            .log(Some(self.inner.log.clone()))
+            .memory(Memory::Recall(
+                self.inner.memory.locations().clone(),
+                RecallBudget::default(),
+            ));
         let mut event = Event::new(
             self.inner.conversation.clone(),
             EventKind::Request { again },
@@ -419,7 +436,8 @@ pub fn instructions(set: &RuleSet) -> String {
         "This server holds the project's rules and memory. Before you read, edit or create a file, call {TOOL_RULES_FOR_FILES} with its paths \
          (and the user's request as prompt) and follow the rules it returns; each rule comes once per session (again: true after your context was compacted). \
          When the user names a rule or topic, or a rule below fits the task, call read_rule with its id; list_rules lists every rule. \
-         Call memory_read for saved notes (the index, then a topic) and memory_write to save what later sessions should know."
+         Saved notes relevant to your files and request come with those answers; call memory_search to look for others, memory_read for a topic, \
+         memory_write to save what later sessions should know, and memory_propose_rule to propose that a person turn a note into a rule."
     );
     let offered: Vec<&Rule> = set
         .rules()
@@ -547,10 +565,11 @@ pub fn tools() -> Vec<Tool> {
             ));
         }
     }
-    // Hints for the clients' permission prompts: only memory_write writes,
-    // and nothing reaches outside this project and home.
+    // Hints for the clients' permission prompts: only memory_write and
+    // memory_propose_rule write (to memory), and nothing reaches outside
+    // this project and home.
     for t in &mut tools {
-        let writes = t.name == "memory_write";
+        let writes = t.name == "memory_write" || t.name == "memory_propose_rule";
         t.annotations = Some(
             ToolAnnotations::new()
                 .read_only(!writes)

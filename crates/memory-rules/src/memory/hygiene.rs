@@ -1,0 +1,430 @@
+//! Is a note a duplicate of another, a restatement of a rule, or in
+//! conflict with either?
+//!
+//! Notes are compared by their words ([`super::terms`]), each weighted by
+//! its inverse document frequency over the memory and the rules together
+//! ([`Weights`]): words every note has (`the`, `use`) count for little, rare
+//! ones (`staging`, `pnpm`) for much, so no list of stop words is needed and
+//! the comparison works in any language the tokenizer splits.
+//!
+//! - duplicate: weighted Jaccard similarity of the two word sets at least
+//!   [`DUPLICATE_SIMILARITY`], and the same values (below);
+//! - restates a rule: at least [`RESTATES_CONTAINMENT`] of the note's
+//!   weight is in one paragraph or list item of the rule, with no value of
+//!   the note missing from it;
+//! - conflict: the same subject (the words that are not values: at least
+//!   [`CONFLICT_SUBJECT`] of the smaller subject's weight is in the other)
+//!   with different values of one kind: another command (a code span),
+//!   version, number (a port, a size), address (a URL) or account (an
+//!   e-mail address or `@name`).
+
+use super::terms;
+use std::collections::{BTreeSet, HashMap};
+
+/// Weighted Jaccard similarity from which two notes are one.
+pub const DUPLICATE_SIMILARITY: f32 = 0.8;
+/// Share of a note's weight found in one part of a rule from which the note
+/// restates the rule.
+pub const RESTATES_CONTAINMENT: f32 = 0.8;
+/// Share of the smaller subject's weight found in the other from which two
+/// notes with different values conflict.
+pub const CONFLICT_SUBJECT: f32 = 0.6;
+
+/// The kind of a value a note states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Command,
+    Version,
+    Number,
+    Address,
+    Account,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Command => "command",
+            Kind::Version => "version",
+            Kind::Number => "number",
+            Kind::Address => "address",
+            Kind::Account => "account",
+        }
+    }
+}
+
+/// A note as compared: its words, its values and its subject.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// Every word (folded, stemmed), once.
+    pub words: BTreeSet<String>,
+    /// The values it states, by kind.
+    pub values: BTreeSet<(Kind, String)>,
+    /// The words outside its values.
+    pub subject: BTreeSet<String>,
+    /// The text with white space folded and case folded (exact duplicates).
+    pub folded: String,
+}
+
+impl Profile {
+    pub fn of(text: &str) -> Profile {
+        let (values, rest) = values(text);
+        let mut words = BTreeSet::new();
+        terms::words(text, |w| {
+            words.insert(w.to_string());
+        });
+        let mut subject = BTreeSet::new();
+        terms::words(&rest, |w| {
+            subject.insert(w.to_string());
+        });
+        Profile {
+            words,
+            values,
+            subject,
+            folded: crate::topics::fold(text),
+        }
+    }
+
+    fn kinds(&self) -> BTreeSet<Kind> {
+        self.values.iter().map(|(k, _)| *k).collect()
+    }
+
+    fn of_kind(&self, kind: Kind) -> BTreeSet<&str> {
+        self.values
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+}
+
+/// Word weights: inverse document frequency over a corpus of `n` texts.
+pub struct Weights<'a> {
+    pub n: f32,
+    pub df: &'a dyn Fn(&str) -> f32,
+}
+
+impl Weights<'_> {
+    pub fn of(&self, word: &str) -> f32 {
+        let df = (self.df)(word).min(self.n);
+        (1.0 + (self.n - df + 0.5) / (df + 0.5)).ln()
+    }
+}
+
+/// Σ weight(a ∩ b) / Σ weight(a ∪ b); 0 for two empty sets.
+pub fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>, w: &Weights<'_>) -> f32 {
+    let inter: f32 = a.intersection(b).map(|x| w.of(x)).sum();
+    let union: f32 = a.union(b).map(|x| w.of(x)).sum();
+    if union == 0.0 {
+        0.0
+    } else {
+        inter / union
+    }
+}
+
+/// Σ weight(a ∩ b) / Σ weight(a): how much of `a` is in `b`.
+pub fn containment(a: &BTreeSet<String>, b: &BTreeSet<String>, w: &Weights<'_>) -> f32 {
+    let inter: f32 = a.intersection(b).map(|x| w.of(x)).sum();
+    let all: f32 = a.iter().map(|x| w.of(x)).sum();
+    if all == 0.0 {
+        0.0
+    } else {
+        inter / all
+    }
+}
+
+/// Σ weight(a ∩ b) / min(Σ weight(a), Σ weight(b)): how much of the smaller
+/// set is in the other.
+pub fn overlap(a: &BTreeSet<String>, b: &BTreeSet<String>, w: &Weights<'_>) -> f32 {
+    let inter: f32 = a.intersection(b).map(|x| w.of(x)).sum();
+    let wa: f32 = a.iter().map(|x| w.of(x)).sum();
+    let wb: f32 = b.iter().map(|x| w.of(x)).sum();
+    let least = wa.min(wb);
+    if least == 0.0 {
+        0.0
+    } else {
+        inter / least
+    }
+}
+
+/// Whether two notes are one (see the module comment).
+pub fn is_duplicate(a: &Profile, b: &Profile, w: &Weights<'_>) -> bool {
+    if a.folded == b.folded {
+        return true;
+    }
+    a.values == b.values && similarity(&a.words, &b.words, w) >= DUPLICATE_SIMILARITY
+}
+
+/// Whether the note restates this part of a rule.
+pub fn restates(note: &Profile, part: &Profile, w: &Weights<'_>) -> bool {
+    !note.words.is_empty()
+        && note.values.is_subset(&part.values)
+        && containment(&note.words, &part.words, w) >= RESTATES_CONTAINMENT
+}
+
+/// Two notes on one subject with different values of a kind: that kind, and
+/// each side's values of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clash {
+    pub kind: Kind,
+    pub ours: Vec<String>,
+    pub theirs: Vec<String>,
+}
+
+/// Whether `a` and `b` conflict (see the module comment).
+pub fn conflict(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
+    if a.values.is_empty() || b.values.is_empty() || a.folded == b.folded {
+        return None;
+    }
+    if overlap(&a.subject, &b.subject, w) < CONFLICT_SUBJECT {
+        return None;
+    }
+    for kind in a.kinds().intersection(&b.kinds()) {
+        let (ours, theirs) = (a.of_kind(*kind), b.of_kind(*kind));
+        if ours.is_disjoint(&theirs) {
+            return Some(Clash {
+                kind: *kind,
+                ours: ours.into_iter().map(str::to_string).collect(),
+                theirs: theirs.into_iter().map(str::to_string).collect(),
+            });
+        }
+    }
+    None
+}
+
+/// The values a text states, and the text without them (for its subject).
+/// Code spans are commands; outside them, URLs are addresses, e-mail
+/// addresses and `@name`s accounts, dotted numbers versions, and the other
+/// numbers numbers.
+pub fn values(text: &str) -> (BTreeSet<(Kind, String)>, String) {
+    let mut out = BTreeSet::new();
+    let mut rest = String::with_capacity(text.len());
+    // Code spans first: what is inside is one value. Segment `i` of the
+    // split is inside backticks when `i` is odd and a backtick closes it.
+    let mut plain = String::with_capacity(text.len());
+    let segments: Vec<&str> = text.split('`').collect();
+    for (i, seg) in segments.iter().enumerate() {
+        if i % 2 == 1 && i + 1 < segments.len() {
+            let code = seg.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !code.is_empty() {
+                out.insert((Kind::Command, code));
+            }
+            plain.push(' ');
+        } else {
+            if i % 2 == 1 {
+                plain.push('`');
+            }
+            plain.push_str(seg);
+        }
+    }
+    for token in plain.split(|c: char| c.is_whitespace() || "()[]<>,;\"'".contains(c)) {
+        let t = token.trim_end_matches(['.', ':', '!', '?']);
+        let kind = if t.contains("://") {
+            Some(Kind::Address)
+        } else if is_account(t) {
+            Some(Kind::Account)
+        } else if is_version(t) {
+            Some(Kind::Version)
+        } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+            Some(Kind::Number)
+        } else {
+            None
+        };
+        match kind {
+            Some(k) => {
+                out.insert((k, t.trim_start_matches('v').to_lowercase()));
+                rest.push(' ');
+            }
+            None => {
+                rest.push_str(token);
+                rest.push(' ');
+            }
+        }
+    }
+    (out, rest)
+}
+
+fn is_account(t: &str) -> bool {
+    if let Some(name) = t.strip_prefix('@') {
+        return !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-_./".contains(c))
+            && name.chars().any(char::is_alphabetic);
+    }
+    match t.split_once('@') {
+        Some((user, host)) => {
+            !user.is_empty() && host.contains('.') && !host.starts_with('.') && !host.contains('/')
+        }
+        None => false,
+    }
+}
+
+fn is_version(t: &str) -> bool {
+    let t = t.strip_prefix(['v', 'V']).unwrap_or(t);
+    let parts: Vec<&str> = t.split('.').collect();
+    parts.len() >= 2
+        && parts.len() <= 4
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 6 && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The parts of a rule (or of any note): paragraphs and list items, as
+/// [`super::entry::parse`] splits text without comments.
+pub fn parts(text: &str) -> Vec<String> {
+    super::entry::parse("", text)
+        .into_iter()
+        .map(|e| e.text)
+        .collect()
+}
+
+/// Document frequencies over texts (the rules' parts).
+pub fn document_frequencies<'a>(
+    texts: impl IntoIterator<Item = &'a Profile>,
+) -> HashMap<String, f32> {
+    let mut df: HashMap<String, f32> = HashMap::new();
+    for p in texts {
+        for w in &p.words {
+            *df.entry(w.clone()).or_default() += 1.0;
+        }
+    }
+    df
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Common words weigh little, as in a real memory.
+    fn realistic() -> Weights<'static> {
+        Weights {
+            n: 100.0,
+            df: &|w| match w {
+                "the" | "a" | "an" | "is" | "on" | "with" | "to" | "for" | "use" | "run" | "in"
+                | "of" => 60.0,
+                _ => 2.0,
+            },
+        }
+    }
+
+    fn v(text: &str) -> Vec<(Kind, String)> {
+        values(text).0.into_iter().collect()
+    }
+
+    #[test]
+    fn values_table() {
+        assert_eq!(
+            v("Run `npm  test` on port 5433 with node v20.11.1, ask @ops-team or ops@example.com; see https://x.io/a"),
+            vec![
+                (Kind::Command, "npm test".into()),
+                (Kind::Version, "20.11.1".into()),
+                (Kind::Number, "5433".into()),
+                (Kind::Address, "https://x.io/a".into()),
+                (Kind::Account, "@ops-team".into()),
+                (Kind::Account, "ops@example.com".into()),
+            ]
+        );
+        assert_eq!(v("step 1 of the plan"), vec![(Kind::Number, "1".into())]);
+        assert_eq!(v("a plain sentence"), vec![]);
+        assert_eq!(v("an `unclosed span"), vec![]);
+        assert_eq!(
+            v("`a` and `b`"),
+            vec![(Kind::Command, "a".into()), (Kind::Command, "b".into())]
+        );
+    }
+
+    #[test]
+    fn duplicates_table() {
+        let w = realistic();
+        for (a, b, dup) in [
+            (
+                "The staging DB is read-only.",
+                "the staging db is READ-ONLY",
+                true,
+            ),
+            (
+                "Integration tests need Docker running locally.",
+                "The integration tests need Docker running locally",
+                true,
+            ),
+            (
+                "Staging DB port is 5433.",
+                "Staging DB port is 5434.",
+                false,
+            ),
+            (
+                "Integration tests need Docker running locally.",
+                "Release builds strip debug symbols.",
+                false,
+            ),
+        ] {
+            assert_eq!(
+                is_duplicate(&Profile::of(a), &Profile::of(b), &w),
+                dup,
+                "{a} / {b}"
+            );
+        }
+    }
+
+    #[test]
+    fn conflicts_table() {
+        let w = realistic();
+        for (a, b, kind) in [
+            (
+                "The staging database listens on port 5433.",
+                "Staging database port: 5432",
+                Some(Kind::Number),
+            ),
+            (
+                "Run the unit tests with `npm test`.",
+                "Run the unit tests with `pnpm vitest run`.",
+                Some(Kind::Command),
+            ),
+            (
+                "The project builds with Node 20.11.",
+                "The project builds with Node 22.3.",
+                Some(Kind::Version),
+            ),
+            (
+                "Deploys go through @release-bot.",
+                "Deploys go through @ops-bot.",
+                Some(Kind::Account),
+            ),
+            (
+                "The staging database listens on port 5433.",
+                "The staging database listens on port 5433.",
+                None,
+            ),
+            (
+                "Run the unit tests with `npm test`.",
+                "Lint the styles with `npm run stylelint`.",
+                None,
+            ),
+            (
+                "Staging port is 5433.",
+                "Backups are kept for 30 days.",
+                None,
+            ),
+        ] {
+            let got = conflict(&Profile::of(a), &Profile::of(b), &w).map(|c| c.kind);
+            assert_eq!(got, kind, "{a} / {b}");
+        }
+    }
+
+    #[test]
+    fn restates_table() {
+        let w = realistic();
+        let rule = "Never edit a migration that has been applied; write a new one.\n\n- Use pnpm, not npm.";
+        let parts: Vec<Profile> = parts(rule).iter().map(|p| Profile::of(p)).collect();
+        assert_eq!(parts.len(), 2);
+        for (note, yes) in [
+            ("never edit an applied migration", true),
+            ("Use pnpm", true),
+            ("Migrations live in db/migrations and run on deploy.", false),
+            ("Use pnpm 9.1", false),
+        ] {
+            let p = Profile::of(note);
+            assert_eq!(parts.iter().any(|r| restates(&p, r, &w)), yes, "{note}");
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! `memory lint`: what keeps memory from being clean.
+//!
+//! Over both scopes: entries that duplicate another of the same scope,
+//! entries that restate a rule, entries that conflict with another entry or
+//! a rule (see [`super::hygiene`]), project entries that name files that no
+//! longer exist, entry comments that cannot be read, and topics over
+//! [`MEMORY_TOPIC_LINT_BYTES`]. Promotions an agent proposed are listed too,
+//! as information (they are not problems).
+//!
+//! Each entry is compared with the best matches of a search for its own
+//! words ([`super::write::COMPARED_ENTRIES`]), not with every other entry, so
+//! a lint grows with the number of entries, not with its square.
+
+use super::entry;
+use super::hygiene::{self, Clash, Profile};
+use super::search::{EntryRef, MemoryIndex, Query};
+use super::store::{MemoryScope, MemoryStore};
+use super::terms::{self, FileKey};
+use super::write::{df_fn, weights, RuleParts, COMPARED_ENTRIES};
+use crate::limits::MEMORY_TOPIC_LINT_BYTES;
+use crate::ruleset::RuleSet;
+use std::collections::HashSet;
+use std::path::Path;
+
+/// What a problem is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Duplicate,
+    RestatesRule,
+    Conflict,
+    MissingFile,
+    BrokenEntry,
+    TopicTooLarge,
+    /// Not a problem: a promotion waiting for a person.
+    Proposed,
+}
+
+impl Kind {
+    /// `duplicate`, `restates-rule`, `conflict`, `missing-file`,
+    /// `broken-entry`, `topic-too-large`, `proposed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Duplicate => "duplicate",
+            Kind::RestatesRule => "restates-rule",
+            Kind::Conflict => "conflict",
+            Kind::MissingFile => "missing-file",
+            Kind::BrokenEntry => "broken-entry",
+            Kind::TopicTooLarge => "topic-too-large",
+            Kind::Proposed => "proposed",
+        }
+    }
+
+    /// Everything but [`Kind::Proposed`] makes `memory lint` fail.
+    pub fn is_problem(self) -> bool {
+        self != Kind::Proposed
+    }
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub kind: Kind,
+    pub scope: MemoryScope,
+    /// The topic file and line (1-based; 0 for a whole topic).
+    pub file: String,
+    pub line: usize,
+    /// The entry (none for a topic).
+    pub id: Option<String>,
+    /// The other entry (`scope:id`) or the rule's id, when there is one.
+    pub other: Option<String>,
+    /// One sentence.
+    pub message: String,
+}
+
+impl Finding {
+    /// As JSON (`memory lint --json`, the binding).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "kind": self.kind.as_str(), "problem": self.kind.is_problem(),
+            "scope": self.scope.as_str(), "file": self.file, "line": self.line,
+            "id": self.id, "other": self.other, "message": self.message,
+        })
+    }
+}
+
+/// Lints both scopes of `store`; `rules` to compare with (none: no rule
+/// checks); `workdir` to look for the files project entries name.
+pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec<Finding> {
+    let index = MemoryIndex::open(store);
+    let parts = RuleParts::of(rules);
+    let df = df_fn(&index, &parts);
+    let w = weights(&index, &parts, &df);
+    let mut out = Vec::new();
+    let mut paired: HashSet<(String, String)> = HashSet::new();
+    let at = |e: &EntryRef<'_>| (e.scope(), e.file().to_string(), e.line());
+    for e in index.entries() {
+        let profile = Profile::of(e.text());
+        let meta = e.meta();
+        let (scope, file, line) = at(&e);
+        let finding = |kind: Kind, other: Option<String>, message: String| Finding {
+            kind,
+            scope,
+            file: file.clone(),
+            line,
+            id: Some(e.id().to_string()),
+            other,
+            message,
+        };
+        if e.meta().id.is_empty() && e.text().is_empty() {
+            continue;
+        }
+        if let Some((rule, _, _)) = parts
+            .parts
+            .iter()
+            .find(|(_, _, p)| hygiene::restates(&profile, p, &w))
+        {
+            out.push(finding(
+                Kind::RestatesRule,
+                Some(rule.clone()),
+                format!(
+                    "restates the rule {rule}; forget it (`wave-rules memory forget {}`)",
+                    e.id()
+                ),
+            ));
+        }
+        for (rule, part, p) in &parts.parts {
+            if let Some(c) = hygiene::conflict(&profile, p, &w) {
+                out.push(finding(
+                    Kind::Conflict,
+                    Some(rule.clone()),
+                    format!(
+                        "conflicts with the rule {rule}: {} (\"{}\")",
+                        clash_text(&c),
+                        short(part)
+                    ),
+                ));
+            }
+        }
+        let near = index.search(
+            &Query {
+                text: e.text(),
+                files: &[],
+                limit: COMPARED_ENTRIES,
+            },
+            &|id| id == e.id(),
+        );
+        for h in near {
+            let key = pair(scope, e.id(), h.scope, &h.id);
+            if paired.contains(&key) {
+                continue;
+            }
+            let other = Profile::of(&h.text);
+            let them = format!("{}:{}", h.scope, h.id);
+            if h.scope == scope && hygiene::is_duplicate(&profile, &other, &w) {
+                paired.insert(key);
+                out.push(finding(
+                    Kind::Duplicate,
+                    Some(them),
+                    format!(
+                        "duplicates {} in '{}' ({}:{}); forget one",
+                        h.id, h.topic, h.file, h.line
+                    ),
+                ));
+            } else if let Some(c) = hygiene::conflict(&profile, &other, &w) {
+                paired.insert(key);
+                out.push(finding(
+                    Kind::Conflict,
+                    Some(them),
+                    format!(
+                        "conflicts with {} in '{}' ({}:{}): {} (\"{}\")",
+                        h.id,
+                        h.topic,
+                        h.file,
+                        h.line,
+                        clash_text(&c),
+                        short(&h.text)
+                    ),
+                ));
+            }
+        }
+        if scope == MemoryScope::Project {
+            for missing in missing_files(e.text(), &meta.paths, workdir) {
+                out.push(finding(
+                    Kind::MissingFile,
+                    None,
+                    format!("names {missing}, which no longer exists"),
+                ));
+            }
+        }
+        if let Some(p) = &meta.proposed {
+            let mut how = Vec::new();
+            if !p.paths.is_empty() {
+                how.push(format!("paths {}", p.paths.join(", ")));
+            }
+            if !p.topics.is_empty() {
+                how.push(format!("topics {}", p.topics.join(", ")));
+            }
+            out.push(finding(
+                Kind::Proposed,
+                None,
+                format!(
+                    "proposed as a rule{}{}: accept with `wave-rules memory promote {}`",
+                    if how.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", how.join("; "))
+                    },
+                    if p.reason.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" because \"{}\"", short(&p.reason))
+                    },
+                    e.id()
+                ),
+            ));
+        }
+    }
+    for scope in [MemoryScope::User, MemoryScope::Project] {
+        let dir = store.dir(scope);
+        for (s, _, file, _) in index.topics().into_iter().filter(|t| t.0 == scope) {
+            let path = dir.join(file);
+            let size = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
+            if size > MEMORY_TOPIC_LINT_BYTES {
+                out.push(Finding {
+                    kind: Kind::TopicTooLarge,
+                    scope: s,
+                    file: file.to_string(),
+                    line: 0,
+                    id: None,
+                    other: None,
+                    message: format!(
+                        "{size} bytes, over {MEMORY_TOPIC_LINT_BYTES}: split it into topics, or forget what is stale"
+                    ),
+                });
+            }
+            if let Ok(Some(text)) =
+                crate::fs::read_limited(&path, crate::limits::MAX_MEMORY_TOPIC_BYTES)
+            {
+                for e in entry::parse(file, &text).into_iter().filter(|e| e.broken) {
+                    out.push(Finding {
+                        kind: Kind::BrokenEntry,
+                        scope: s,
+                        file: file.to_string(),
+                        line: e.line,
+                        id: Some(e.meta.id.clone()),
+                        other: None,
+                        message: "its comment line is not an entry's metadata (JSON with an \"id\"); its id and times are lost".into(),
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        (a.scope, &a.file, a.line, a.kind, &a.other)
+            .cmp(&(b.scope, &b.file, b.line, b.kind, &b.other))
+    });
+    out
+}
+
+fn pair(a: MemoryScope, x: &str, b: MemoryScope, y: &str) -> (String, String) {
+    let (p, q) = (format!("{a}:{x}"), format!("{b}:{y}"));
+    if p <= q {
+        (p, q)
+    } else {
+        (q, p)
+    }
+}
+
+fn clash_text(c: &Clash) -> String {
+    format!(
+        "another {}, {} here and {} there",
+        c.kind.as_str(),
+        c.ours.join(", "),
+        c.theirs.join(", ")
+    )
+}
+
+fn short(text: &str) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= 100 {
+        flat
+    } else {
+        let mut s: String = flat.chars().take(100).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// The files a project entry names (paths with a directory, and literal
+/// `paths`) that do not exist under the workdir.
+fn missing_files(text: &str, paths: &[String], workdir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in terms::file_keys(text, paths) {
+        if let FileKey::File(p) = key {
+            if p.starts_with('/') || p.starts_with('~') || p.contains("..") {
+                continue;
+            }
+            if !workdir.join(&p).exists() && !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_files_only_with_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.rs"), "").unwrap();
+        let text = "Edit src/a.rs and src/gone.rs, see Cargo.toml and /etc/hosts";
+        assert_eq!(
+            missing_files(text, &["docs/old.md".into(), "src/**".into()], dir.path()),
+            ["docs/old.md", "src/gone.rs"]
+        );
+    }
+}

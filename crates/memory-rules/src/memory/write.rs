@@ -1,0 +1,622 @@
+//! Writing notes, and keeping memory clean while doing it.
+//!
+//! [`MemoryStore::write_note`] is the one way a note gets in (the
+//! `memory_write` tool, `wave-rules memory write`, the binding). Under the
+//! scope's lock it:
+//!
+//! 1. refuses a note that holds a credential ([`super::secrets`]), before
+//!    anything is read or written, asking for a placeholder instead;
+//! 2. does not store a note that restates a rule of the project (when the
+//!    caller gives the rules), and names the rule;
+//! 3. folds an exact or near duplicate of an entry of the same scope into
+//!    that entry (its `updated` time refreshed, its `paths` and `topics`
+//!    joined) instead of adding it ([`super::hygiene`]);
+//! 4. stores the note otherwise, flagging the entries and rules it
+//!    conflicts with (same subject, another command, port, version,
+//!    address or account) in the answer; `memory lint` lists them too.
+//!
+//! The answer ([`Written`]) says which of these happened, the entry's id,
+//! and the topic it went to when the name given maps onto an existing topic
+//! spelled otherwise (`..\x` and `x` are both `x.md`).
+
+use super::entry::{self, Entry, Proposal};
+use super::hygiene::{self, Clash, Profile, Weights};
+use super::index::Index;
+use super::name::nfc;
+use super::search::{MemoryIndex, Query};
+use super::secrets::{Finding, SecretRules};
+use super::store::{MemoryError, MemoryScope, MemoryStore, WriteMode, INDEX_FILE};
+use crate::fs::{self, Lock};
+use crate::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
+use crate::ruleset::RuleSet;
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::SystemTime;
+
+/// How many entries a new note is compared with (the best matches of a
+/// search for its words).
+pub const COMPARED_ENTRIES: usize = 20;
+
+/// A note to write.
+#[derive(Clone, Debug)]
+pub struct Note<'a> {
+    pub scope: MemoryScope,
+    pub topic: &'a str,
+    pub text: &'a str,
+    /// Replace the topic's entries with this one (else add it).
+    pub replace: bool,
+    pub paths: Vec<String>,
+    pub topics: Vec<String>,
+    pub pinned: bool,
+    pub agent: Option<String>,
+    pub session: Option<String>,
+}
+
+impl<'a> Note<'a> {
+    /// A note to add to a topic of a scope.
+    pub fn new(scope: MemoryScope, topic: &'a str, text: &'a str) -> Note<'a> {
+        Note {
+            scope,
+            topic,
+            text,
+            replace: false,
+            paths: Vec::new(),
+            topics: Vec::new(),
+            pinned: false,
+            agent: None,
+            session: None,
+        }
+    }
+}
+
+/// What a write did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A new entry.
+    Stored,
+    /// The topic's entries replaced by this one.
+    Replaced,
+    /// Folded into an existing entry (a duplicate).
+    Folded,
+    /// Not stored: it restates a rule.
+    Restated,
+    /// Not stored: it holds a credential.
+    Refused,
+}
+
+impl Action {
+    /// `stored`, `replaced`, `folded`, `restated`, `refused`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Stored => "stored",
+            Action::Replaced => "replaced",
+            Action::Folded => "folded",
+            Action::Restated => "restated",
+            Action::Refused => "refused",
+        }
+    }
+
+    /// The note is in memory after the write (stored, replaced or folded).
+    pub fn kept(self) -> bool {
+        matches!(self, Action::Stored | Action::Replaced | Action::Folded)
+    }
+}
+
+/// What a note conflicts with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Other {
+    Entry {
+        scope: MemoryScope,
+        id: String,
+        topic: String,
+    },
+    Rule {
+        id: String,
+    },
+}
+
+/// A conflict found on write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    pub with: Other,
+    pub clash: Clash,
+    /// The other side's text (an entry's, or the rule's part).
+    pub text: String,
+}
+
+/// The answer to a write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    pub action: Action,
+    pub scope: MemoryScope,
+    /// The entry (new, or the one it was folded into); none when not stored.
+    pub id: Option<String>,
+    /// The topic's name and file.
+    pub topic: String,
+    pub file: String,
+    /// The name given, when the topic already existed under another name.
+    pub respelled: Option<String>,
+    /// The rule it restates.
+    pub rule: Option<String>,
+    pub conflicts: Vec<Conflict>,
+    pub credential: Option<Finding>,
+}
+
+impl Written {
+    /// As JSON (the CLI's `--json`, the binding): `action`, `id`, `scope`,
+    /// `topic`, `file`, `respelled`, `rule`, `conflicts`, `credential`,
+    /// `message`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let conflicts: Vec<serde_json::Value> = self
+            .conflicts
+            .iter()
+            .map(|c| {
+                let with = match &c.with {
+                    Other::Entry { scope, id, topic } => {
+                        json!({ "entry": id, "scope": scope.as_str(), "topic": topic })
+                    }
+                    Other::Rule { id } => json!({ "rule": id }),
+                };
+                json!({
+                    "with": with, "kind": c.clash.kind.as_str(),
+                    "ours": c.clash.ours, "theirs": c.clash.theirs, "text": c.text,
+                })
+            })
+            .collect();
+        json!({
+            "action": self.action.as_str(),
+            "id": self.id,
+            "scope": self.scope.as_str(),
+            "topic": self.topic,
+            "file": self.file,
+            "respelled": self.respelled,
+            "rule": self.rule,
+            "conflicts": conflicts,
+            "credential": self.credential.as_ref().map(|f| json!({ "rule": f.rule, "masked": f.masked })),
+            "message": self.message(),
+        })
+    }
+
+    /// One paragraph for the model or the terminal.
+    pub fn message(&self) -> String {
+        let place = format!(
+            "{} memory topic '{}' ({})",
+            self.scope, self.topic, self.file
+        );
+        let id = self.id.as_deref().unwrap_or("");
+        let mut out = match self.action {
+            Action::Stored => format!("Stored as {id} in {place}."),
+            Action::Replaced => format!("Replaced {place} with {id}."),
+            Action::Folded => format!(
+                "Not added: the same note is already {id} in {place}; folded into it (its time refreshed)."
+            ),
+            Action::Restated => format!(
+                "Not stored: the rule {} already says this, and rules are given every time.",
+                self.rule.as_deref().unwrap_or("?")
+            ),
+            Action::Refused => {
+                let f = self.credential.as_ref();
+                format!(
+                    "Refused: the note holds what looks like a credential ({}: {}). Never keep secrets in memory; store a placeholder instead, e.g. 'the deploy token is in the team's secrets manager under DEPLOY_TOKEN'.",
+                    f.map_or("?", |f| f.rule.as_str()),
+                    f.map_or(String::new(), |f| f.masked.clone())
+                )
+            }
+        };
+        if let Some(given) = &self.respelled {
+            out.push_str(&format!(
+                " The topic '{given}' is the existing topic '{}' ({}).",
+                self.topic, self.file
+            ));
+        }
+        for c in &self.conflicts {
+            let other = match &c.with {
+                Other::Entry { scope, id, topic } => {
+                    format!("{scope} memory entry {id} ('{topic}')")
+                }
+                Other::Rule { id } => format!("rule {id}"),
+            };
+            out.push_str(&format!(
+                "\nConflict: {other} gives another {} ({} here, {} there): \"{}\". Check which is right; `wave-rules memory lint` lists this.",
+                c.clash.kind.as_str(),
+                c.clash.ours.join(", "),
+                c.clash.theirs.join(", "),
+                short(&c.text, 160)
+            ));
+        }
+        out
+    }
+}
+
+fn short(text: &str, max: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        let mut s: String = flat.chars().take(max).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// An entry removed by [`MemoryStore::forget`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forgotten {
+    pub scope: MemoryScope,
+    pub topic: String,
+    pub file: String,
+    pub entry: Entry,
+}
+
+/// The rules' parts as compared with notes.
+pub(crate) struct RuleParts {
+    pub parts: Vec<(String, String, Profile)>,
+    pub df: HashMap<String, f32>,
+}
+
+impl RuleParts {
+    pub(crate) fn of(rules: Option<&RuleSet>) -> RuleParts {
+        let mut parts = Vec::new();
+        for rule in rules.map(RuleSet::rules).unwrap_or(&[]) {
+            for p in hygiene::parts(&rule.content) {
+                let profile = Profile::of(&p);
+                parts.push((rule.id.clone(), p, profile));
+            }
+        }
+        let df = hygiene::document_frequencies(parts.iter().map(|(_, _, p)| p));
+        RuleParts { parts, df }
+    }
+}
+
+/// Word weights over the memory and the rules' parts together.
+pub(crate) fn weights<'a>(
+    index: &'a MemoryIndex,
+    rules: &'a RuleParts,
+    df: &'a dyn Fn(&str) -> f32,
+) -> Weights<'a> {
+    Weights {
+        n: (index.len() + rules.parts.len()).max(1) as f32,
+        df,
+    }
+}
+
+pub(crate) fn df_fn<'a>(index: &'a MemoryIndex, rules: &'a RuleParts) -> impl Fn(&str) -> f32 + 'a {
+    move |w: &str| index.df(w) as f32 + rules.df.get(w).copied().unwrap_or(0.0)
+}
+
+impl MemoryStore {
+    /// Writes a note to a topic (a new entry, or the topic's only entry with
+    /// [`WriteMode::Replace`]) through [`MemoryStore::write_note`], without
+    /// rules to compare with. Returns the topic's file name; a note that is
+    /// refused (a credential) is an error carrying the answer's text.
+    ///
+    /// A topic over [`MAX_MEMORY_TOPIC_BYTES`] is refused (checked before
+    /// anything is read or written); the lock is waited for at most
+    /// [`MEMORY_LOCK_TIMEOUT`]; temp files a killed writer left are removed.
+    pub fn write_topic(
+        &self,
+        scope: MemoryScope,
+        topic: &str,
+        content: &str,
+        mode: WriteMode,
+    ) -> Result<String, MemoryError> {
+        let mut note = Note::new(scope, topic, content);
+        note.replace = mode == WriteMode::Replace;
+        let written = self.write_note(&note, None)?;
+        if written.action.kept() {
+            Ok(written.file)
+        } else {
+            Err(MemoryError::Refused(written.message()))
+        }
+    }
+
+    /// Writes a note (see the module comment). Errors are for what cannot be
+    /// done at all (a bad topic name, a topic over its size limit, the lock
+    /// or the disk); a refused or restated note is an answer, not an error.
+    pub fn write_note(
+        &self,
+        note: &Note<'_>,
+        rules: Option<&RuleSet>,
+    ) -> Result<Written, MemoryError> {
+        let file = self.file_of(note.topic)?;
+        let text = note.text.trim();
+        let scope = note.scope;
+        let given = nfc(note.topic).trim().to_string();
+        let too_large = |size| MemoryError::TooLarge {
+            scope,
+            topic: note.topic.to_string(),
+            size,
+        };
+        if text.is_empty() {
+            return Err(MemoryError::Empty);
+        }
+        if text.len() >= MAX_MEMORY_TOPIC_BYTES {
+            return Err(too_large(text.len() + 1));
+        }
+        let mut written = Written {
+            action: Action::Refused,
+            scope,
+            id: None,
+            topic: given.clone(),
+            file: file.clone(),
+            respelled: None,
+            rule: None,
+            conflicts: Vec::new(),
+            credential: None,
+        };
+        if let Some(found) = SecretRules::shipped().find(text) {
+            written.credential = Some(found);
+            return Ok(written);
+        }
+        let dir = self.dir(scope);
+        std::fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+        let _lock =
+            Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(|e| io_err(dir, e))?;
+        fs::remove_stray_temps(dir);
+        let index_path = dir.join(INDEX_FILE);
+        let mut topics = Index::parse(&self.read_index(scope)?);
+        if let Some(name) = topics.name_of(&file) {
+            written.topic = name.to_string();
+            if name != given {
+                written.respelled = Some(given.clone());
+            }
+        }
+        let index = MemoryIndex::open(self);
+        let parts = RuleParts::of(rules);
+        let df = df_fn(&index, &parts);
+        let w = weights(&index, &parts, &df);
+        let profile = Profile::of(text);
+        if let Some((rule, _, _)) = parts
+            .parts
+            .iter()
+            .find(|(_, _, p)| hygiene::restates(&profile, p, &w))
+        {
+            written.action = Action::Restated;
+            written.rule = Some(rule.clone());
+            return Ok(written);
+        }
+        let near = index.search(
+            &Query {
+                text,
+                files: &[],
+                limit: COMPARED_ENTRIES,
+            },
+            &|_| false,
+        );
+        let now = SystemTime::now();
+        if !note.replace {
+            let dup = near
+                .iter()
+                .filter(|h| h.scope == scope)
+                .find(|h| hygiene::is_duplicate(&profile, &Profile::of(&h.text), &w));
+            if let Some(hit) = dup {
+                let (id, dup_file, dup_topic) =
+                    (hit.id.clone(), hit.file.clone(), hit.topic.clone());
+                self.change_entry(scope, &dup_file, &id, |e| {
+                    e.meta.updated = Some(entry::rfc3339(now));
+                    join(&mut e.meta.paths, &note.paths);
+                    join(&mut e.meta.topics, &note.topics);
+                    e.meta.pinned |= note.pinned;
+                })?;
+                written.action = Action::Folded;
+                written.id = Some(id);
+                written.file = dup_file;
+                written.topic = dup_topic;
+                written.respelled = None;
+                return Ok(written);
+            }
+        }
+        for h in &near {
+            if let Some(clash) = hygiene::conflict(&profile, &Profile::of(&h.text), &w) {
+                written.conflicts.push(Conflict {
+                    with: Other::Entry {
+                        scope: h.scope,
+                        id: h.id.clone(),
+                        topic: h.topic.clone(),
+                    },
+                    clash,
+                    text: h.text.clone(),
+                });
+            }
+        }
+        for (rule, part, p) in &parts.parts {
+            if let Some(clash) = hygiene::conflict(&profile, p, &w) {
+                written.conflicts.push(Conflict {
+                    with: Other::Rule { id: rule.clone() },
+                    clash,
+                    text: part.clone(),
+                });
+            }
+        }
+        let mut new = Entry::new(text, now);
+        while index.find_exact(&new.meta.id) {
+            new = Entry::new(text, now);
+        }
+        new.meta.paths = note.paths.clone();
+        new.meta.topics = note.topics.clone();
+        new.meta.pinned = note.pinned;
+        new.meta.agent = note.agent.clone();
+        new.meta.session = note.session.clone();
+        let path = dir.join(&file);
+        let mut entries = if note.replace {
+            Vec::new()
+        } else {
+            self.read_entries(&path, &file)?
+        };
+        entries.push(new.clone());
+        let body = entry::render(&entries);
+        if body.len() > MAX_MEMORY_TOPIC_BYTES {
+            return Err(too_large(body.len()));
+        }
+        // The index line first: a topic file is never without its line.
+        let before = topics.render();
+        topics.insert(&given, &file);
+        let after = topics.render();
+        if after != before || !index_path.exists() {
+            fs::replace(&index_path, after.as_bytes()).map_err(|e| io_err(&index_path, e))?;
+        }
+        fs::replace(&path, body.as_bytes()).map_err(|e| io_err(&path, e))?;
+        MemoryIndex::after_write(self, scope, &file, &body);
+        written.action = if note.replace {
+            Action::Replaced
+        } else {
+            Action::Stored
+        };
+        written.id = Some(new.meta.id);
+        Ok(written)
+    }
+
+    /// Removes an entry (by id, or a prefix only one id has) from its topic;
+    /// a topic left empty is removed with its index line.
+    pub fn forget(&self, id: &str) -> Result<Forgotten, MemoryError> {
+        let index = MemoryIndex::open(self);
+        let (scope, file, topic, id) = match index.find(id) {
+            Ok(e) => (
+                e.scope(),
+                e.file().to_string(),
+                e.topic().to_string(),
+                e.id().to_string(),
+            ),
+            Err(candidates) => return Err(MemoryError::unknown_entry(id, candidates)),
+        };
+        drop(index);
+        let dir = self.dir(scope);
+        let _lock =
+            Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(|e| io_err(dir, e))?;
+        let path = dir.join(&file);
+        let mut entries = self.read_entries(&path, &file)?;
+        let Some(at) = entries.iter().position(|e| e.meta.id == id) else {
+            return Err(MemoryError::unknown_entry(&id, Vec::new()));
+        };
+        let entry = entries.remove(at);
+        if entries.is_empty() {
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io_err(&path, e)),
+            }
+            let index_path = dir.join(INDEX_FILE);
+            let mut topics = Index::parse(&self.read_index(scope)?);
+            topics.remove(&file);
+            fs::replace(&index_path, topics.render().as_bytes())
+                .map_err(|e| io_err(&index_path, e))?;
+            MemoryIndex::open(self);
+        } else {
+            let body = entry::render(&entries);
+            fs::replace(&path, body.as_bytes()).map_err(|e| io_err(&path, e))?;
+            MemoryIndex::after_write(self, scope, &file, &body);
+        }
+        Ok(Forgotten {
+            scope,
+            topic,
+            file,
+            entry,
+        })
+    }
+
+    /// Records an agent's proposal to turn an entry into a rule (a person
+    /// accepts it with `wave-rules memory promote`). Returns the entry's
+    /// scope, topic and full id.
+    pub fn propose(
+        &self,
+        id: &str,
+        proposal: Proposal,
+    ) -> Result<(MemoryScope, String, String), MemoryError> {
+        let index = MemoryIndex::open(self);
+        let (scope, file, topic, id) = match index.find(id) {
+            Ok(e) => (
+                e.scope(),
+                e.file().to_string(),
+                e.topic().to_string(),
+                e.id().to_string(),
+            ),
+            Err(candidates) => return Err(MemoryError::unknown_entry(id, candidates)),
+        };
+        drop(index);
+        let dir = self.dir(scope);
+        let _lock =
+            Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(|e| io_err(dir, e))?;
+        let mut proposal = proposal;
+        proposal.at = Some(entry::rfc3339(SystemTime::now()));
+        self.change_entry(scope, &file, &id, |e| e.meta.proposed = Some(proposal))?;
+        Ok((scope, topic, id))
+    }
+
+    /// The entries of a topic file (through no link; at most a topic's size).
+    pub fn entries(&self, scope: MemoryScope, topic: &str) -> Result<Vec<Entry>, MemoryError> {
+        let file = self.file_of(topic)?;
+        let path = self.dir(scope).join(&file);
+        match fs::read_limited(&path, MAX_MEMORY_TOPIC_BYTES) {
+            Ok(Some(text)) => Ok(entry::parse(&file, &text)),
+            Ok(None) => Err(MemoryError::UnknownTopic {
+                scope,
+                topic: topic.to_string(),
+            }),
+            Err(e) => Err(io_err(&path, e)),
+        }
+    }
+
+    /// Changes one entry of a topic file in place; the caller holds the lock.
+    fn change_entry(
+        &self,
+        scope: MemoryScope,
+        file: &str,
+        id: &str,
+        change: impl FnOnce(&mut Entry),
+    ) -> Result<(), MemoryError> {
+        let path = self.dir(scope).join(file);
+        let mut entries = self.read_entries(&path, file)?;
+        let Some(e) = entries.iter_mut().find(|e| e.meta.id == id) else {
+            return Err(MemoryError::unknown_entry(id, Vec::new()));
+        };
+        change(e);
+        let body = entry::render(&entries);
+        if body.len() > MAX_MEMORY_TOPIC_BYTES {
+            return Err(MemoryError::TooLarge {
+                scope,
+                topic: file.to_string(),
+                size: body.len(),
+            });
+        }
+        fs::replace(&path, body.as_bytes()).map_err(|e| io_err(&path, e))?;
+        MemoryIndex::after_write(self, scope, file, &body);
+        Ok(())
+    }
+
+    /// A topic file's entries, those without a comment given their created
+    /// time (the file's mtime) so that the next write keeps it.
+    fn read_entries(&self, path: &Path, file: &str) -> Result<Vec<Entry>, MemoryError> {
+        let text = match fs::read_limited(path, MAX_MEMORY_TOPIC_BYTES + 1) {
+            Ok(t) => t.unwrap_or_default(),
+            Err(e) => return Err(io_err(path, e)),
+        };
+        let mut entries = entry::parse(file, &text);
+        if entries.iter().any(|e| !e.marked) {
+            let mtime = std::fs::metadata(path)
+                .and_then(|m| m.modified())
+                .map(entry::rfc3339)
+                .ok();
+            for e in entries.iter_mut().filter(|e| !e.marked) {
+                e.meta.created = mtime.clone();
+                e.marked = true;
+            }
+        }
+        Ok(entries)
+    }
+}
+
+fn join(into: &mut Vec<String>, more: &[String]) {
+    for m in more {
+        if !into.contains(m) {
+            into.push(m.clone());
+        }
+    }
+}
+
+fn io_err(path: &Path, source: std::io::Error) -> MemoryError {
+    MemoryError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}

@@ -1,0 +1,304 @@
+//! `wave-rules memory write/search/lint/promote/forget`, the hooks' recall
+//! and `match --memory`, with the real binary on real temp trees.
+
+mod common;
+use common::{json, CliTree, Tree};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const LOOM: &str =
+    "Loom tests need RUSTFLAGS=\"--cfg loom\" and run only the tests under tokio/tests/loom_*.";
+const OTHERS: [(&str, &str); 5] = [
+    (
+        "ci",
+        "CI runs clippy with -D warnings on stable and the MSRV job on 1.70.",
+    ),
+    (
+        "docs",
+        "Doc examples are compiled by cargo test --doc; keep them runnable.",
+    ),
+    (
+        "style",
+        "Imports are grouped std, external crates, then crate modules.",
+    ),
+    (
+        "benches",
+        "Benchmarks live in benches/ and use criterion with 100 samples.",
+    ),
+    (
+        "release",
+        "Releases are cut from the release branch by the maintainers on Fridays.",
+    ),
+];
+
+fn tree() -> Tree {
+    let t = Tree::made();
+    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    t.project(
+        "ports.md",
+        "The dev server listens on port 5173; never change it.",
+    );
+    t
+}
+
+fn write(t: &Tree, topic: &str, text: &str) -> serde_json::Value {
+    json(&t.run(&["memory", "write", topic, text, "--json"]))
+}
+
+#[test]
+fn memory_write_says_stored_folded_restated_or_refused_and_search_lint_forget_promote_follow() {
+    let t = tree();
+    let stored = write(&t, "testing", LOOM);
+    assert_eq!(stored["action"], "stored", "{stored}");
+    let id = stored["id"].as_str().unwrap().to_string();
+    for (topic, text) in OTHERS {
+        assert_eq!(write(&t, topic, text)["action"], "stored");
+    }
+    let folded = write(&t, "testing", LOOM);
+    assert_eq!(folded["action"], "folded", "{folded}");
+    assert_eq!(folded["id"], id.as_str());
+    let restated = write(&t, "dev", "The dev server listens on port 5173.");
+    assert_eq!(restated["action"], "restated", "{restated}");
+    assert_eq!(restated["rule"], "ports.md");
+
+    let r = t.run(&[
+        "memory",
+        "write",
+        "deploy",
+        "The CI token is ghp_a8Kd2LqPz9Xw3MvN7bTcY1eRf5GhJ0uVsQiZ",
+    ]);
+    assert_eq!(r.code, 1, "a refusal exits 1: {}", r.stdout);
+    assert!(
+        format!("{}{}", r.stdout, r.stderr).contains("placeholder"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        !format!("{}{}", r.stdout, r.stderr).contains("ghp_a8Kd2LqPz9Xw3MvN7bTcY1eRf5GhJ0uVsQiZ"),
+        "the credential is not echoed"
+    );
+
+    // No problem yet: lint exits 0.
+    let r = t.run(&["memory", "lint"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let conflict = write(&t, "dev", "The dev server listens on port 3000.");
+    assert_eq!(conflict["action"], "stored", "{conflict}");
+    assert!(
+        !conflict["conflicts"].as_array().unwrap().is_empty(),
+        "{conflict}"
+    );
+    let r = t.run(&["memory", "lint", "--json"]);
+    assert_eq!(r.code, 1, "a conflict is a problem: {}", r.stdout);
+    let lint = json(&r);
+    assert!(lint["problems"].as_u64().unwrap() >= 1, "{lint}");
+    let r = t.run(&["doctor"]);
+    assert!(
+        r.stdout.contains("memory"),
+        "doctor runs memory lint: {}",
+        r.stdout
+    );
+
+    let found = json(&t.run(&[
+        "memory",
+        "search",
+        "how do I run the loom tests",
+        "--limit",
+        "3",
+        "--json",
+    ]));
+    let first = &found["entries"][0];
+    assert_eq!(first["id"], id.as_str(), "{found}");
+    assert_eq!(first["topic"], "testing");
+    assert_eq!(first["scope"], "project");
+    assert!(first["text"].as_str().unwrap().contains("--cfg loom"));
+    assert!(found["entries"].as_array().unwrap().len() <= 3);
+
+    let cid = conflict["id"].as_str().unwrap();
+    let r = t.run(&["memory", "forget", cid]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(t.run(&["memory", "lint"]).code, 0);
+
+    let r = t.run(&[
+        "memory",
+        "promote",
+        &id,
+        "--paths",
+        "tokio/tests/**",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let promoted = json(&r);
+    let rule = t
+        .project_rules()
+        .join(promoted["rule"]["id"].as_str().unwrap());
+    let text = std::fs::read_to_string(&rule).unwrap();
+    assert!(
+        text.contains("tokio/tests/**") && text.contains("--cfg loom"),
+        "{text}"
+    );
+    let after = json(&t.run(&["memory", "search", "loom tests", "--json"]));
+    assert!(
+        after["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["id"] != id.as_str()),
+        "promoted entries leave memory: {after}"
+    );
+    let listed = t.run(&["list"]);
+    assert!(listed
+        .stdout
+        .contains(promoted["rule"]["id"].as_str().unwrap()));
+}
+
+/// One hook event through the binary with the tree's home, in its session.
+fn hook(t: &Tree, event: &str, extra: serde_json::Value, args: &[&str]) -> String {
+    let mut input = serde_json::json!({
+        "session_id": "s1",
+        "cwd": t.workdir(),
+        "hook_event_name": event,
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        input[k] = v.clone();
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+        .args(["hook", event])
+        .args(args)
+        .arg("--home")
+        .arg(t.home())
+        .current_dir(t.workdir())
+        .env("WAVE_RULES_STATE_DIR", t.home().join("state"))
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn hooks_recall_an_entry_at_the_prompt_it_is_relevant_to_once_and_again_after_compaction() {
+    let t = tree();
+    write(&t, "testing", LOOM);
+    for (topic, text) in OTHERS {
+        write(&t, topic, text);
+    }
+    let start = hook(
+        &t,
+        "SessionStart",
+        serde_json::json!({"source": "startup"}),
+        &[],
+    );
+    assert!(start.contains("testing"), "the index of topics: {start}");
+    assert!(
+        !start.contains("--cfg loom"),
+        "not before its prompt: {start}"
+    );
+    let unrelated = hook(
+        &t,
+        "UserPromptSubmit",
+        serde_json::json!({"prompt": "Write a haiku about the sea"}),
+        &[],
+    );
+    assert!(!unrelated.contains("Memory"), "{unrelated}");
+    let prompt = serde_json::json!({"prompt": "How do I run the loom tests?"});
+    let recalled = hook(&t, "UserPromptSubmit", prompt.clone(), &[]);
+    assert!(recalled.contains("--cfg loom"), "{recalled}");
+    assert!(!recalled.contains("Fridays"), "{recalled}");
+    let again = hook(&t, "UserPromptSubmit", prompt.clone(), &[]);
+    assert!(!again.contains("--cfg loom"), "given once: {again}");
+    hook(
+        &t,
+        "PreCompact",
+        serde_json::json!({"trigger": "auto"}),
+        &[],
+    );
+    let compacted = hook(
+        &t,
+        "SessionStart",
+        serde_json::json!({"source": "compact"}),
+        &[],
+    );
+    assert!(
+        compacted.contains("--cfg loom"),
+        "again after compaction: {compacted}"
+    );
+
+    // --memory off: none; --memory lines: the first lines at the start.
+    let t2 = tree();
+    write(&t2, "testing", LOOM);
+    let off = hook(&t2, "UserPromptSubmit", prompt, &["--memory", "off"]);
+    assert!(!off.contains("--cfg loom"), "{off}");
+    let lines = hook(
+        &t2,
+        "SessionStart",
+        serde_json::json!({"source": "startup", "session_id": "s2"}),
+        &["--memory", "lines"],
+    );
+    assert!(lines.contains("--cfg loom"), "{lines}");
+}
+
+#[test]
+fn match_with_memory_explains_why_each_entry_came() {
+    let t = tree();
+    let id = write(&t, "testing", LOOM)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for (topic, text) in OTHERS {
+        write(&t, topic, text);
+    }
+    let r = t.run(&[
+        "match",
+        "--prompt",
+        "How do I run the loom tests?",
+        "--memory",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(&id), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("loom"),
+        "the words it shares: {}",
+        r.stdout
+    );
+}
+
+#[test]
+fn mcp_rules_for_files_gives_the_memory_relevant_to_its_prompt_and_memory_search_finds_it() {
+    let t = tree();
+    let id = write(&t, "testing", LOOM)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for (topic, text) in OTHERS {
+        write(&t, topic, text);
+    }
+    let answer = common::mcp_call(
+        &t.workdir(),
+        &t.home(),
+        &[],
+        "rules_for_files",
+        serde_json::json!({"paths": ["src/lib.rs"], "prompt": "How do I run the loom tests?"}),
+    );
+    assert!(answer.contains("ports.md"), "the rules: {answer}");
+    assert!(answer.contains("--cfg loom"), "the memory: {answer}");
+    assert!(!answer.contains("Fridays"), "{answer}");
+    let found = common::mcp_call(
+        &t.workdir(),
+        &t.home(),
+        &[],
+        "memory_search",
+        serde_json::json!({"query": "loom tests"}),
+    );
+    assert!(found.contains(&id), "{found}");
+}

@@ -86,6 +86,7 @@ mod origin;
 mod respond;
 mod root;
 mod rule;
+mod rule_file;
 mod ruleset;
 mod scope;
 mod session;

@@ -256,7 +256,7 @@ fn visit(
             ));
             continue;
         }
-        let text = match crate::discover::read(&target) {
+        let text = match crate::rule_file::read(&target) {
             Ok(t) => t,
             Err(d) => {
                 x.diagnostics.push(Diagnostic::new(

@@ -498,3 +498,12 @@ mod tests {
         assert!(back[0].broken);
     }
 }
+
+/// `2025-06-01` (UTC) from seconds since the epoch; `unknown` for 0.
+pub fn day(secs: i64) -> String {
+    if secs == 0 {
+        return "unknown".into();
+    }
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64);
+    rfc3339(t).chars().take(10).collect()
+}

@@ -455,7 +455,7 @@ impl Hit {
             "affinity": round(self.affinity),
             "tie": self.tie.as_ref().map(|(file, how)| serde_json::json!({ "file": file, "how": how })),
             "matched": self.matched,
-            "updated": super::tools::day(self.updated),
+            "updated": super::entry::day(self.updated),
             "pinned": self.pinned,
         })
     }

@@ -3,7 +3,8 @@
 //! that always answers with text for the model (bad input becomes an error
 //! message, never a panic or an error).
 
-use super::entry::{self, Proposal};
+pub use super::entry::day;
+use super::entry::Proposal;
 use super::search::{MemoryIndex, Query};
 use super::store::{MemoryScope, MemoryStore};
 use super::write::Note;
@@ -255,13 +256,4 @@ fn run(
             "unknown memory tool '{other}'; the tools are memory_read, memory_write, memory_search and memory_propose_rule"
         )),
     }
-}
-
-/// `2025-06-01` (UTC) from seconds since the epoch; `unknown` for 0.
-pub fn day(secs: i64) -> String {
-    if secs == 0 {
-        return "unknown".into();
-    }
-    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64);
-    entry::rfc3339(t).chars().take(10).collect()
 }

@@ -31,6 +31,7 @@
 pub mod context;
 pub mod diagnostic;
 pub mod discover;
+pub mod enforce;
 pub mod format;
 pub mod formats;
 pub mod frontmatter;
@@ -61,7 +62,7 @@ pub use diagnostic::{Code, Diagnostic, Severity};
 pub use format::{formats_named, Format, DEFAULT_SOURCE_NAMES};
 pub use load::{load, reload, reload_from, Loaded, Reloaded};
 pub use root::{project_root, ProjectRoot};
-pub use rule::{Activation, Metadata, Remind, Rule, Scope};
+pub use rule::{Activation, Enforce, Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};
 pub use session::{Budget, Due, Session, Start};
 pub use snapshot::Snapshot;

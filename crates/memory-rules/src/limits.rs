@@ -34,6 +34,15 @@ pub const MAX_EXPANSIONS: usize = 1024;
 /// pattern (counted before expanding, zero-padded ranges included).
 pub const MAX_EXPANDED_CHARS: usize = 256 * 1024;
 
+/// At most this many entries in one rule's `commands`.
+pub const MAX_COMMANDS_PER_RULE: usize = 256;
+
+/// A command pattern longer than this (characters) is refused.
+pub const MAX_COMMAND_PATTERN_CHARS: usize = 1024;
+
+/// A rule's `summary` longer than this (characters) is cut there.
+pub const MAX_SUMMARY_CHARS: usize = 300;
+
 /// At most this many entries in one rule's `topics`.
 pub const MAX_TOPICS_PER_RULE: usize = 256;
 

@@ -69,6 +69,8 @@ pub struct RuleSet {
     content_rules: Vec<ContentRule>,
     /// Rules with `skills`, by each skill name they name.
     skills: FxHashMap<String, Vec<u32>>,
+    /// The enforced rules' `commands`, compiled (see `enforce`).
+    commands: crate::enforce::CommandMatcher,
 }
 
 /// A rule whose `regex` is matched against the content of the files in
@@ -300,7 +302,9 @@ impl RuleSet {
                 skills.entry(name.clone()).or_default().push(i as u32);
             }
         }
+        let commands = crate::enforce::CommandMatcher::build(&rules);
         RuleSet {
+            commands,
             rules,
             owners,
             globs: GlobIndex::build(globs),
@@ -485,7 +489,12 @@ impl RuleSet {
     /// The per-message path match. A matcher whose owners are all active
     /// (or whose `!` owners' rules are all active) is done for this call, so
     /// a common glob owned by many rules costs once, not once per file.
-    fn activate_paths<S: AsRef<str>>(&self, files: &[S], active: &mut [bool]) {
+    /// The enforced rules' compiled `commands`.
+    pub(crate) fn command_matcher(&self) -> &crate::enforce::CommandMatcher {
+        &self.commands
+    }
+
+    pub(crate) fn activate_paths<S: AsRef<str>>(&self, files: &[S], active: &mut [bool]) {
         let mut done = vec![false; self.owners.len()];
         let mut scratch = Vec::new();
         let mut matched: Vec<u32> = Vec::new();

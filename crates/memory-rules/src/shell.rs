@@ -83,7 +83,10 @@ impl CommandWords {
     /// (`sudo /usr/bin/git push` -> `git push`).
     pub fn unwrapped(&self) -> String {
         let mut words = self.words[self.program.min(self.words.len())..].iter();
-        let mut out = words.next().map(|p| base_name(p).to_string()).unwrap_or_default();
+        let mut out = words
+            .next()
+            .map(|p| base_name(p).to_string())
+            .unwrap_or_default();
         for w in words {
             out.push(' ');
             out.push_str(w);
@@ -354,7 +357,20 @@ fn takes_value(cmd: &str, opt: &str) -> bool {
         "truncate" => &["-s", "-r", "--size", "--reference"],
         "nice" => &["-n", "--adjustment"],
         "env" => &["-u", "-C", "--unset", "--chdir"],
-        "xargs" => &["-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"],
+        "xargs" => &[
+            "-I",
+            "-n",
+            "-P",
+            "-L",
+            "-d",
+            "-E",
+            "-s",
+            "-a",
+            "--max-args",
+            "--max-procs",
+            "--delimiter",
+            "--arg-file",
+        ],
         "timeout" => &["-s", "-k", "--signal", "--kill-after"],
         "perl" => &["-e", "-E", "-I", "-M", "-m", "-x"],
         "awk" | "gawk" | "mawk" => &["-F", "-v", "-f", "--field-separator", "--assign", "--file"],
@@ -571,7 +587,11 @@ fn program_index(words: &[Option<String>]) -> usize {
                 i += 1;
                 while let Some(Some(w)) = words.get(i) {
                     if w.starts_with('-') && w.len() > 1 {
-                        i += if !w.contains('=') && takes_value(name, w) { 2 } else { 1 };
+                        i += if !w.contains('=') && takes_value(name, w) {
+                            2
+                        } else {
+                            1
+                        };
                     } else if name == "env" && w.contains('=') {
                         i += 1;
                     } else {
@@ -827,8 +847,7 @@ impl Walk {
                         if let Some(Some(script)) = it.next() {
                             // Its commands count wherever it runs; its files
                             // only where their directory is known.
-                            let (read, written) =
-                                (self.files.read.len(), self.files.written.len());
+                            let (read, written) = (self.files.read.len(), self.files.written.len());
                             let _ = self.command_line(script, depth + 1);
                             if *cwd != Cwd::Here {
                                 self.files.read.truncate(read);
@@ -965,7 +984,8 @@ impl Walk {
                 // The script is `-e`'s value, else the first operand (after
                 // `-ne`, or a script file).
                 let script_in_option = args.options.iter().any(|(o, _)| matches!(*o, "-e" | "-E"));
-                let files = &args.operands[usize::from(!script_in_option).min(args.operands.len())..];
+                let files =
+                    &args.operands[usize::from(!script_in_option).min(args.operands.len())..];
                 read.extend(files.iter().map(|s| s.to_string()));
                 if in_place {
                     written.extend(files.iter().map(|s| s.to_string()));

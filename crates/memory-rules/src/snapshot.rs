@@ -24,8 +24,8 @@ use std::time::SystemTime;
 
 /// The saved form's version: a snapshot of another version is refused.
 /// 2: rules carry `skills` (a file parsed before that key existed is
-/// parsed again).
-const VERSION: u32 = 2;
+/// parsed again). 3: `enforce`, `commands`, `summary`.
+const VERSION: u32 = 3;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

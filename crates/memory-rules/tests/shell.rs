@@ -160,7 +160,11 @@ fn reads_and_writes_of_each_form() {
         ("unlink gen/a.ts", &[], &["gen/a.ts"]),
         ("truncate -s 0 logs/app.log", &[], &["logs/app.log"]),
         ("dd if=a.bin of=b.bin bs=1M", &["a.bin"], &["b.bin"]),
-        ("perl -pi -e 's/a/b/' src/a.ts", &["src/a.ts"], &["src/a.ts"]),
+        (
+            "perl -pi -e 's/a/b/' src/a.ts",
+            &["src/a.ts"],
+            &["src/a.ts"],
+        ),
         ("perl -ne 'print' src/a.ts", &["src/a.ts"], &[]),
         // `bash -c` after a `cd` somewhere unknown: its files are not known.
         ("cd $DIR && bash -c 'echo x > a.ts'", &[], &[]),
@@ -197,20 +201,44 @@ fn commands(cmd: &str) -> Vec<String> {
 fn simple_commands_of_each_form() {
     // (command line, each simple command it runs)
     let table: &[(&str, &[&str])] = &[
-        ("git push --force origin main", &["git push --force origin main"]),
-        ("git add . && git commit -m 'a b' ; git push -f", &["git add .", "git commit -m a b", "git push -f"]),
-        ("cat a | grep -v x | wc -l", &["cat a", "grep -v x", "wc -l"]),
+        (
+            "git push --force origin main",
+            &["git push --force origin main"],
+        ),
+        (
+            "git add . && git commit -m 'a b' ; git push -f",
+            &["git add .", "git commit -m a b", "git push -f"],
+        ),
+        (
+            "cat a | grep -v x | wc -l",
+            &["cat a", "grep -v x", "wc -l"],
+        ),
         ("echo x > out.txt 2>&1", &["echo x"]),
         ("FOO=1 BAR=2 make test", &["make test"]),
         ("sudo rm -rf /", &["sudo rm -rf / => rm -rf /"]),
-        ("env A=1 /usr/bin/git push", &["env A=1 /usr/bin/git push => git push"]),
+        (
+            "env A=1 /usr/bin/git push",
+            &["env A=1 /usr/bin/git push => git push"],
+        ),
         ("nice -n 5 xargs rm", &["nice -n 5 xargs rm => rm"]),
         ("rm -rf $DIR/*", &["rm -rf $DIR/*"]),
         // A substitution runs before the command holding it.
-        ("echo $(git push --force)", &["git push --force", "echo $(git push --force)"]),
+        (
+            "echo $(git push --force)",
+            &["git push --force", "echo $(git push --force)"],
+        ),
         ("timeout 10 git push", &["timeout 10 git push => git push"]),
-        ("bash -lc 'psql -U customer_rw prod'", &["bash -lc psql -U customer_rw prod", "psql -U customer_rw prod"]),
-        ("cd $DIR && sh -c 'rm -rf build'", &["cd $DIR", "sh -c rm -rf build", "rm -rf build"]),
+        (
+            "bash -lc 'psql -U customer_rw prod'",
+            &[
+                "bash -lc psql -U customer_rw prod",
+                "psql -U customer_rw prod",
+            ],
+        ),
+        (
+            "cd $DIR && sh -c 'rm -rf build'",
+            &["cd $DIR", "sh -c rm -rf build", "rm -rf build"],
+        ),
         ("(cd sub && make) || exit 1", &["cd sub", "make", "exit 1"]),
         ("if true; then git push; fi", &["true", "git push"]),
         ("f() { rm -rf /; }", &[]),

@@ -412,6 +412,15 @@ pub struct MatchArgs {
     /// Also show the conditional rules that did not fire, and why
     #[arg(long)]
     pub all: bool,
+    /// A file the agent is about to write: which enforced rules refuse it
+    /// or warn, and what the model reads; repeatable
+    #[arg(long = "write", value_name = "PATH")]
+    pub writes: Vec<String>,
+    /// A shell line the agent is about to run: which enforced rules refuse
+    /// it or warn (for the files it writes and each command it runs);
+    /// repeatable
+    #[arg(long = "command", value_name = "LINE")]
+    pub commands: Vec<String>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -59,7 +59,7 @@ export function count(body, needle) {
   return all.split(needle).length - 1
 }
 
-function userTexts(messages) {
+function messageUserTexts(messages) {
   const out = []
   for (const m of messages ?? []) {
     if (m.role !== 'user') continue
@@ -67,6 +67,22 @@ function userTexts(messages) {
     else if (Array.isArray(m.content)) for (const c of m.content) if (c.type === 'text') out.push(c.text)
   }
   return out
+}
+
+/**
+ * The texts of a request's user messages, whatever its API: Anthropic
+ * Messages and chat completions (`messages`), the Responses API (`input`),
+ * the Gemini API (`contents`).
+ */
+export function userTexts(body) {
+  if (Array.isArray(body?.messages)) return messageUserTexts(body.messages)
+  if (Array.isArray(body?.input)) {
+    return body.input
+      .filter((i) => i.role === 'user')
+      .flatMap((i) => (typeof i.content === 'string' ? [i.content] : (i.content ?? []).map((c) => c.text ?? '')))
+  }
+  if (Array.isArray(body?.contents)) return body.contents.filter((c) => c.role === 'user').flatMap((c) => (c.parts ?? []).filter((p) => typeof p.text === 'string').map((p) => p.text))
+  return []
 }
 
 /** An agent's request to summarise the conversation for its compaction (Codex, Copilot CLI, Gemini CLI's wording). */
@@ -78,7 +94,7 @@ export const SUMMARY = 'Summary: the task is under way.'
 /** Whether a request body is an agent's compaction request (its last user text asks for the summary). */
 export function isCompactionRequest(body) {
   const messages = body.messages ?? (Array.isArray(body.input) ? responsesMessages(body.input) : body.contents?.map((c) => ({ role: c.role, content: (c.parts ?? []).map((p) => ({ type: 'text', text: p.text ?? '' })) })))
-  return COMPACTION_REQUEST.test(userTexts(messages).at(-1) ?? '')
+  return COMPACTION_REQUEST.test(messageUserTexts(messages).at(-1) ?? '')
 }
 
 /** The first line of a file under `workdir` (what `EDIT:` replaces), '' when it cannot be read. */
@@ -151,9 +167,9 @@ function callsFor(flavour, [verb, arg, payload], toolNames, workdir) {
 /** The next scripted step for a conversation: a tool call, or text. */
 function nextStep(messages, toolNames, workdir, flavour, summary = SUMMARY) {
   // A compaction's summary: plain text, no directive and no rule in it.
-  if (COMPACTION_REQUEST.test(userTexts(messages).at(-1) ?? '')) return { text: summary }
+  if (COMPACTION_REQUEST.test(messageUserTexts(messages).at(-1) ?? '')) return { text: summary }
   const steps = []
-  for (const t of userTexts(messages)) {
+  for (const t of messageUserTexts(messages)) {
     for (const m of t.matchAll(DIRECTIVE)) {
       const directive = m[1] ? [m[1], m[2]] : m[3] ? [m[3], m[4]] : ['CALL', m[5], m[6]]
       const calls = callsFor(flavour, directive, toolNames, workdir)

@@ -47,10 +47,12 @@ export const DRIVERS = {
     project(h, bin, name, files, options = {}) {
       const { work, home } = dirs(h, name)
       writeTree(work, files)
-      const env = claudeEnv(home, h.server.url, { WAVE_RULES_STATE_DIR: path.join(h.root, name, 'state') })
+      // Every tool allowed, as a user who runs it unattended does (`tee`
+      // and scripts need approval otherwise); root needs IS_SANDBOX for that.
+      const env = claudeEnv(home, h.server.url, { WAVE_RULES_STATE_DIR: path.join(h.root, name, 'state'), IS_SANDBOX: '1' })
       installBin(work, bin)
       hookInstall(bin, work, env, null, options.install ?? [])
-      return turn(h, work, env, (prompt) => [claudeBinary(), ['-p', prompt, '--model', 'claude-sonnet-4-5', '--output-format', 'json', '--permission-mode', 'acceptEdits']], (q) => q.path.includes('/messages') && Array.isArray(q.body.messages) && (q.body.tools ?? []).length > 0)
+      return turn(h, work, env, (prompt) => [claudeBinary(), ['-p', prompt, '--model', 'claude-sonnet-4-5', '--output-format', 'json', '--permission-mode', 'bypassPermissions']], (q) => q.path.includes('/messages') && Array.isArray(q.body.messages) && (q.body.tools ?? []).length > 0)
     },
   },
   codex: {

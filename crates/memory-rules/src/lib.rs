@@ -42,6 +42,7 @@ pub mod memory;
 pub mod parse;
 pub mod pattern;
 pub mod read_rule;
+pub mod recall;
 pub mod render;
 pub mod root;
 pub mod rule;

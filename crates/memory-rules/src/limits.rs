@@ -61,6 +61,13 @@ pub const MAX_MEMORY_TOPIC_BYTES: usize = 256 * 1024;
 /// otherwise: Claude Code keeps a hook's context to about 10,000 characters.
 pub const DEFAULT_RULES_BYTES: usize = 9_000;
 
+/// How many tool calls after a path rule was given a write to a file it
+/// governs brings it back, in short form, unless told otherwise (`recall`).
+pub const DEFAULT_EDIT_DISTANCE: u64 = 20;
+
+/// At most this many rules come back at one write (`recall`).
+pub const MAX_RECALLED_RULES: usize = 16;
+
 /// `load_for_prompt` returns at most this many bytes unless told otherwise.
 pub const DEFAULT_MEMORY_PROMPT_BYTES: usize = 64 * 1024;
 

@@ -243,7 +243,7 @@ fn a_foreign_or_damaged_snapshot_is_refused_with_a_reason() {
     let cut = memory_rules::Snapshot::from_bytes(&bytes[..bytes.len() / 2]).unwrap_err();
     assert!(cut.contains("not a rules snapshot"), "{cut}");
     let text = String::from_utf8(bytes).unwrap();
-    let other = text.replacen("\"version\":2", "\"version\":999", 1);
+    let other = text.replacen("\"version\":3", "\"version\":999", 1);
     let e = memory_rules::Snapshot::from_bytes(other.as_bytes()).unwrap_err();
     assert!(e.contains("version 999"), "{e}");
 }

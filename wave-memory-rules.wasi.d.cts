@@ -233,6 +233,17 @@ export interface EngineOptions {
    * real path is outside the workdir is not loaded (`symlink-outside`).
    */
   allowDirs?: Array<string>
+  /**
+   * Read the packs the project's `.wave/config.toml` names (default
+   * `true`). They come first: user and project rules replace theirs.
+   */
+  packs?: boolean
+  /**
+   * The policy directory, whose rules and packs come last and are locked.
+   * Default: `WAVE_POLICY_DIR`, else the system's (`/etc/wave`,
+   * `/Library/Application Support/Wave`, `%ProgramData%\\Wave`).
+   */
+  policyDir?: string
 }
 
 export interface MemoryRule {
@@ -249,6 +260,12 @@ export interface MemoryRule {
    * rules keep exactly the SDK's shape.
    */
   format?: RuleSource['format']
+  /**
+   * Where the rule came from, for a rule of a pack or of the policy, or
+   * one that replaced a rule of the same id; absent otherwise (the agent
+   * SDK's shape).
+   */
+  origin?: RuleOrigin
 }
 
 /** JSON-schema specs of the memory tools: `[{ name, description, parameters }]`. */
@@ -351,6 +368,25 @@ export interface RuleMetadata {
   directory?: string
   /** `skills`: active while one of these skills is active in the session. */
   skills?: Array<string>
+}
+
+/** Where a rule came from: its layer, pack, lock and what it replaced. */
+export interface RuleOrigin {
+  layer: 'pack' | 'user' | 'project' | 'policy'
+  /**
+   * `@acme/rules@2.3.1:security.md`, `policy:/etc/wave/rules/x.md`,
+   * `project:.wave/rules/x.md`.
+   */
+  provenance: string
+  /** `@acme/rules@2.3.1`, for a rule of a pack. */
+  pack?: string
+  /**
+   * A policy rule: no rule of another layer replaces it, no `disable`
+   * removes it.
+   */
+  locked: boolean
+  /** The provenance of each rule of the same id this one replaced. */
+  overrides: Array<string>
 }
 
 /** One place rules are read from. */

@@ -23,6 +23,13 @@ pub struct EngineOptions {
     /// through symlinks (a shared team folder); any other project rule whose
     /// real path is outside the workdir is not loaded (`symlink-outside`).
     pub allow_dirs: Option<Vec<String>>,
+    /// Read the packs the project's `.wave/config.toml` names (default
+    /// `true`). They come first: user and project rules replace theirs.
+    pub packs: Option<bool>,
+    /// The policy directory, whose rules and packs come last and are locked.
+    /// Default: `WAVE_POLICY_DIR`, else the system's (`/etc/wave`,
+    /// `/Library/Application Support/Wave`, `%ProgramData%\\Wave`).
+    pub policy_dir: Option<String>,
 }
 
 /// One place rules are read from.
@@ -88,6 +95,11 @@ fn to_source(workdir: &std::path::Path, s: RuleSource) -> Result<core::Source> {
 
 pub(crate) fn to_config(mut options: EngineOptions) -> Result<core::Config> {
     let workdir = std::path::PathBuf::from(&options.workdir);
+    let packs = options.packs.take().unwrap_or(true);
+    let policy = match options.policy_dir.take() {
+        Some(dir) => Some(std::path::PathBuf::from(dir)),
+        None => core::packs::default_policy_dir(),
+    };
     let allow: Vec<std::path::PathBuf> = options
         .allow_dirs
         .take()
@@ -95,7 +107,7 @@ pub(crate) fn to_config(mut options: EngineOptions) -> Result<core::Config> {
         .iter()
         .map(|d| workdir.join(d))
         .collect();
-    to_sources(options, workdir).map(|c| c.with_allow_dirs(allow))
+    to_sources(options, workdir).map(|c| c.with_allow_dirs(allow).with_layers(packs, policy))
 }
 
 fn to_sources(options: EngineOptions, workdir: std::path::PathBuf) -> Result<core::Config> {

@@ -42,6 +42,27 @@ pub struct MemoryRule {
     /// rules keep exactly the SDK's shape.
     #[napi(ts_type = "RuleSource['format']")]
     pub format: Option<String>,
+    /// Where the rule came from, for a rule of a pack or of the policy, or
+    /// one that replaced a rule of the same id; absent otherwise (the agent
+    /// SDK's shape).
+    pub origin: Option<RuleOrigin>,
+}
+
+/// Where a rule came from: its layer, pack, lock and what it replaced.
+#[napi(object)]
+pub struct RuleOrigin {
+    #[napi(ts_type = "'pack' | 'user' | 'project' | 'policy'")]
+    pub layer: String,
+    /// `@acme/rules@2.3.1:security.md`, `policy:/etc/wave/rules/x.md`,
+    /// `project:.wave/rules/x.md`.
+    pub provenance: String,
+    /// `@acme/rules@2.3.1`, for a rule of a pack.
+    pub pack: Option<String>,
+    /// A policy rule: no rule of another layer replaces it, no `disable`
+    /// removes it.
+    pub locked: bool,
+    /// The provenance of each rule of the same id this one replaced.
+    pub overrides: Vec<String>,
 }
 
 #[napi(object)]
@@ -80,7 +101,19 @@ pub(crate) fn to_js_rule(rule: &core::Rule) -> MemoryRule {
             .format
             .qualifies_ids()
             .then(|| rule.format.as_str().to_string()),
+        origin: to_js_origin(&rule.origin),
     }
+}
+
+fn to_js_origin(o: &core::Origin) -> Option<RuleOrigin> {
+    let layered = matches!(o.layer, core::LayerKind::Pack | core::LayerKind::Policy);
+    (layered || !o.overrides.is_empty()).then(|| RuleOrigin {
+        layer: o.layer.as_str().to_string(),
+        provenance: o.provenance.clone(),
+        pack: o.pack.clone(),
+        locked: o.locked,
+        overrides: o.overrides.clone(),
+    })
 }
 
 /// A rule object from JS (for the renderer): what the text depends on is
@@ -125,5 +158,6 @@ pub(crate) fn from_js_rule(rule: MemoryRule) -> core::Rule {
             .as_deref()
             .and_then(core::Format::parse)
             .unwrap_or(core::Format::Wave),
+        origin: Default::default(),
     }
 }

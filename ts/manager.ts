@@ -97,6 +97,18 @@ export interface RuleManagerOptions {
    * loaded (a `symlink-outside` warning).
    */
   allowDirs?: string[]
+  /**
+   * Read the rule packs the project's `.wave/config.toml` names (npm
+   * packages in `node_modules`, git checkouts, folders): they come first, so
+   * user and project rules replace theirs. Default: `true`. See docs/teams.md.
+   */
+  packs?: boolean
+  /**
+   * The policy directory, whose rules come last and are locked. Default:
+   * `WAVE_POLICY_DIR`, else the system's (`/etc/wave`, `/Library/Application
+   * Support/Wave`, `%ProgramData%\Wave`).
+   */
+  policyDir?: string
 }
 
 /**
@@ -158,14 +170,15 @@ export class RuleManager {
   }
 
   /** The workdir, the home, the sources and the allowed directories of a discovery starting now. */
-  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName>; allowDirs?: string[] } {
+  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName>; allowDirs?: string[]; packs?: boolean; policyDir?: string } {
     const homeDir = this.#options.homeDir ?? homedir()
     const workdir = this.#options.findRoot === false ? this.#options.workdir : projectRoot(this.#options.workdir, homeDir).dir
     const given = this.#options.sources
     const sources = typeof given === 'function' ? given({ workdir, homeDir }) : given ?? defaultSources(workdir, homeDir)
     const allow = this.#options.allowDirs
     const allowDirs = Array.isArray(allow) ? allow.filter((d) => typeof d === 'string') : undefined
-    return { workdir, homeDir, sources, allowDirs }
+    const { packs, policyDir } = this.#options
+    return { workdir, homeDir, sources, allowDirs, packs, policyDir }
   }
 
   /**

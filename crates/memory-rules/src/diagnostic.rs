@@ -104,6 +104,20 @@ pub enum Code {
     UnmatchableCommand,
     /// `enforce` with neither `paths` nor `commands`: nothing is refused.
     EnforceWithoutTrigger,
+    /// A config file (`.wave/config.toml`, the policy's) or a packs lockfile
+    /// that cannot be used as written.
+    InvalidConfig,
+    /// A pack the config names is not there (not installed, not checked
+    /// out, no such folder, no rules folder).
+    PackMissing,
+    /// A pack is not what `.wave/packs.lock` pins (another version or
+    /// commit, or not in the lock); the rules on disk are used.
+    PackStale,
+    /// A rule, or a `disable`, tried to replace a locked (policy) rule; the
+    /// policy rule stays.
+    Locked,
+    /// A rule is left out by the project's `disable`.
+    Disabled,
 }
 
 impl Code {
@@ -140,6 +154,11 @@ impl Code {
             Code::MisspelledKey => "misspelled-key",
             Code::UnmatchableCommand => "unmatchable-command",
             Code::EnforceWithoutTrigger => "enforce-without-trigger",
+            Code::InvalidConfig => "invalid-config",
+            Code::PackMissing => "pack-missing",
+            Code::PackStale => "pack-stale",
+            Code::Locked => "locked",
+            Code::Disabled => "disabled",
         }
     }
 }
@@ -173,6 +192,12 @@ impl Diagnostic {
             line: None,
             column: None,
         }
+    }
+
+    /// The same diagnostic with another severity.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
     }
 
     /// Points the diagnostic at a 1-based line and column.

@@ -47,6 +47,9 @@ pub struct Root {
     /// Directories outside the boundary whose rules may be loaded anyway
     /// (a team folder linked into the project).
     pub allow: Vec<PathBuf>,
+    /// A Cursor source on a project directory reads its nested
+    /// `.cursor/rules` folders; a pack's Cursor folder is read as it is.
+    pub nested: bool,
 }
 
 /// A rule file found under a root.
@@ -144,7 +147,7 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             })
             .collect();
     }
-    if root.format == Format::Cursor && !root.dir.ends_with(".cursor/rules") {
+    if root.format == Format::Cursor && root.nested && !root.dir.ends_with(".cursor/rules") {
         // A Cursor source on a project directory: its nested `.cursor/rules`.
         let mut found = Vec::new();
         for (sub, dir) in nested::cursor_dirs(&root.dir, diagnostics) {

@@ -7,11 +7,14 @@ use crate::context::Workdir;
 use crate::diagnostic::{self, Code, Diagnostic, Severity};
 use crate::discover;
 use crate::limits;
+use crate::origin::{self, Origin};
+use crate::packs;
 use crate::ruleset::RuleSet;
 use crate::snapshot::Snapshot;
-use crate::source::Config;
+use crate::source::{Config, Source};
 use crate::stamp;
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -90,15 +93,21 @@ fn scan(
             "the workdir does not exist or is not a directory: no project rules are read",
         ));
     }
+    // The packs and the policy around the config's own sources.
+    let layers = packs::layers(config);
+    diagnostics.extend(layers.diagnostics.iter().cloned());
     let mut found = Vec::new();
-    for root in config.roots() {
+    for root in crate::source::roots_of(&layers.sources, config) {
         found.extend(discover::find(&root, &mut diagnostics));
     }
-    let found = apply_overrides(found, &mut diagnostics);
+    let (found, replaced) =
+        apply_overrides(found, &layers.sources, &config.workdir, &mut diagnostics);
+    let fingerprint = layers_fingerprint(&layers);
     let mut files = HashMap::with_capacity(found.len());
     let mut entries = Vec::with_capacity(found.len());
-    let mut files_changed =
-        previous.files.len() != found.len() || previous.workdir != config.workdir;
+    let mut files_changed = previous.files.len() != found.len()
+        || previous.workdir != config.workdir
+        || previous.layers != fingerprint;
     let mut reparsed = 0;
     for f in &found {
         let before = previous
@@ -114,17 +123,27 @@ fn scan(
     // Files of several rules (rules.yaml) share a rule id space too: the
     // later source's rule wins.
     let kept = rule_overrides(&entries, &mut diagnostics);
+    let mut disables = Disables::new(&layers);
     // The total topic limit, in discovery order: a rule that would pass it is
     // not loaded (dropping only its topics would make it fire always).
     let mut topics = 0usize;
     let mut parsed = Vec::with_capacity(entries.len());
-    for rule in entries.iter().zip(&kept).flat_map(|(e, keep)| {
-        e.rules
-            .iter()
-            .zip(keep)
-            .filter(|(_, k)| **k)
-            .map(|(r, _)| r)
-    }) {
+    for (rule, source) in entries
+        .iter()
+        .zip(&kept)
+        .zip(&found)
+        .flat_map(|((e, keep), f)| {
+            let source = &layers.sources[f.source];
+            e.rules
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(move |(r, _)| (r, source))
+        })
+    {
+        if disables.removes(&rule.rule, source, &config.workdir, &mut diagnostics) {
+            continue;
+        }
         let n = rule.rule.metadata.topics.as_ref().map_or(0, Vec::len);
         if topics + n > limits::MAX_TOPICS_TOTAL {
             diagnostics.push(Diagnostic::new(
@@ -139,14 +158,23 @@ fn scan(
             continue;
         }
         topics += n;
-        parsed.push(rule);
+        parsed.push((rule, source));
     }
+    disables.report_unused(&mut diagnostics);
+    name_packs(&layers, &mut diagnostics);
     diagnostic::sort(&mut diagnostics);
     let rules = match built {
         Some((rules, _)) if !files_changed => Arc::clone(rules),
         // Only a rebuild needs the parsed rules themselves.
         _ => Arc::new(RuleSet::build(
-            parsed.into_iter().cloned().collect(),
+            parsed
+                .into_iter()
+                .map(|(r, source)| {
+                    let mut r = r.clone();
+                    r.rule.origin = origin_of(&r.rule, source, &config.workdir, &replaced);
+                    r
+                })
+                .collect(),
             Workdir::new(&config.workdir),
         )),
     };
@@ -159,6 +187,7 @@ fn scan(
                 files,
                 scanned_at: Some(scanned_at),
                 workdir: config.workdir.clone(),
+                layers: fingerprint,
             },
         },
         changed,
@@ -207,30 +236,220 @@ fn rule_overrides(
     kept
 }
 
-/// Keeps, for each id, the rule of the last source that has it; the others
-/// are dropped with an `info` naming the rule that replaces them.
+/// Keeps, for each id, the rule of the last source that has it, unless an
+/// earlier one is locked (a policy rule: the last locked one is kept); the
+/// others are dropped with a diagnostic naming the rule that replaces them
+/// (`locked`, a warning, when a rule tried to replace a locked one). Also
+/// gives, per id, the provenance of every rule the kept one replaced.
 fn apply_overrides(
     found: Vec<discover::Found>,
+    sources: &[Source],
+    workdir: &Path,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<discover::Found> {
+) -> (Vec<discover::Found>, HashMap<String, Vec<String>>) {
     let mut winner: HashMap<&str, usize> = HashMap::with_capacity(found.len());
+    let locked = |f: &discover::Found| sources[f.source].layer.locked();
     for (i, f) in found.iter().enumerate() {
-        winner.insert(f.id.as_str(), i);
+        match winner.get(f.id.as_str()) {
+            Some(&w) if locked(&found[w]) && !locked(f) => {}
+            _ => {
+                winner.insert(f.id.as_str(), i);
+            }
+        }
     }
+    let provenance_of = |f: &discover::Found| {
+        origin::provenance(&sources[f.source].layer, f.scope, &f.id, &f.path, workdir)
+    };
+    let mut replaced: HashMap<String, Vec<String>> = HashMap::new();
     let mut kept = Vec::with_capacity(winner.len());
     for (i, f) in found.iter().enumerate() {
         let w = winner[f.id.as_str()];
         if w != i {
             let by = &found[w];
-            diagnostics.push(Diagnostic::new(
-                Severity::Info,
-                Code::Overridden,
-                &f.path,
-                format!("{} rule '{}' is overridden by the {} rule {} (a later source with the same id)", f.scope, f.id, by.scope, by.path.display()),
-            ));
+            let (from, to) = (provenance_of(f), provenance_of(by));
+            let d = if locked(by) && !locked(f) {
+                Diagnostic::new(
+                    Severity::Warning,
+                    Code::Locked,
+                    &f.path,
+                    format!(
+                        "{from} is not used: the policy rule {to} has the same id and is locked"
+                    ),
+                )
+            } else {
+                let layer = |x: &discover::Found| sources[x.source].layer.kind(x.scope);
+                Diagnostic::new(
+                    Severity::Info,
+                    Code::Overridden,
+                    &f.path,
+                    format!(
+                        "{} rule '{}' ({from}) is overridden by the {} rule {to} (a later source with the same id)",
+                        layer(f), f.id, layer(by)
+                    ),
+                )
+            };
+            diagnostics.push(d);
+            replaced.entry(f.id.clone()).or_default().push(from);
             continue;
         }
         kept.push(f.clone());
     }
-    kept
+    (kept, replaced)
+}
+
+/// A rule's origin, from its source.
+fn origin_of(
+    rule: &crate::Rule,
+    source: &Source,
+    workdir: &Path,
+    replaced: &HashMap<String, Vec<String>>,
+) -> Origin {
+    Origin {
+        layer: source.layer.kind(rule.scope),
+        pack: source.layer.pack().map(|p| p.label.clone()),
+        locked: source.layer.locked(),
+        provenance: origin::provenance(
+            &source.layer,
+            rule.scope,
+            &rule.id,
+            &rule.file_path,
+            workdir,
+        ),
+        overrides: replaced.get(&rule.id).cloned().unwrap_or_default(),
+    }
+}
+
+/// What identifies the layers in a snapshot: a change of a pack's version or
+/// commit, or of the project's `disable`, rebuilds the rules even when no
+/// file changed.
+fn layers_fingerprint(layers: &packs::Layers) -> String {
+    let mut out = String::new();
+    for s in &layers.sources {
+        if let Some(p) = s.layer.pack() {
+            out.push_str(&format!("{}={}\n", s.dir.display(), p.label));
+        } else if s.layer.locked() {
+            out.push_str(&format!("{}=policy\n", s.dir.display()));
+        }
+    }
+    for d in &layers.disable {
+        out.push_str(&format!("disable={}\n", d.text));
+    }
+    out
+}
+
+/// Appends the pack's name to every diagnostic about a file of a pack.
+fn name_packs(layers: &packs::Layers, diagnostics: &mut [Diagnostic]) {
+    let mut roots: Vec<(&Path, &str)> = Vec::new();
+    for s in &layers.sources {
+        if let Some(p) = s.layer.pack() {
+            if !roots.iter().any(|(r, _)| *r == p.root) {
+                roots.push((&p.root, &p.label));
+            }
+        }
+    }
+    if roots.is_empty() {
+        return;
+    }
+    for d in diagnostics.iter_mut() {
+        let path = Path::new(&d.file_path);
+        if let Some((_, label)) = roots.iter().find(|(r, _)| path.starts_with(r)) {
+            if !d.message.contains(label) {
+                d.message = format!("{} (pack {label})", d.message);
+            }
+        }
+    }
+}
+
+/// The project's `[rules] disable`: which rules it removes, which it may
+/// not (locked), and which names no rule had.
+struct Disables<'l> {
+    names: &'l [packs::Named],
+    config: Option<&'l Path>,
+    used: Vec<bool>,
+}
+
+impl<'l> Disables<'l> {
+    fn new(layers: &'l packs::Layers) -> Self {
+        Disables {
+            names: &layers.disable,
+            config: layers.config_path.as_deref(),
+            used: vec![false; layers.disable.len()],
+        }
+    }
+
+    /// Whether `rule` is disabled (an `info` says so); a disable of a locked
+    /// rule is refused with a warning and the rule stays.
+    fn removes(
+        &mut self,
+        rule: &crate::Rule,
+        source: &Source,
+        workdir: &Path,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> bool {
+        if self.names.is_empty() {
+            return false;
+        }
+        let pack = source.layer.pack().map(|p| p.name.as_str());
+        let Some(i) = self.names.iter().position(|n| {
+            n.text == rule.id
+                || pack.is_some_and(|p| {
+                    n.text.strip_prefix(p).and_then(|r| r.strip_prefix(':'))
+                        == Some(rule.id.as_str())
+                })
+        }) else {
+            return false;
+        };
+        self.used[i] = true;
+        let n = &self.names[i];
+        let config = self.config.unwrap_or(Path::new(".wave/config.toml"));
+        let provenance = origin::provenance(
+            &source.layer,
+            rule.scope,
+            &rule.id,
+            &rule.file_path,
+            workdir,
+        );
+        if source.layer.locked() {
+            diagnostics.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    Code::Locked,
+                    config,
+                    format!(
+                        "disable '{}' is refused: {provenance} is a locked policy rule",
+                        n.text
+                    ),
+                )
+                .at(n.line, n.column),
+            );
+            return false;
+        }
+        diagnostics.push(
+            Diagnostic::new(
+                Severity::Info,
+                Code::Disabled,
+                config,
+                format!("{provenance} is disabled (disable '{}')", n.text),
+            )
+            .at(n.line, n.column),
+        );
+        true
+    }
+
+    fn report_unused(&self, diagnostics: &mut Vec<Diagnostic>) {
+        let config = self.config.unwrap_or(Path::new(".wave/config.toml"));
+        for (n, used) in self.names.iter().zip(&self.used) {
+            if !used {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Severity::Warning,
+                        Code::InvalidConfig,
+                        config,
+                        format!("disable '{}' names no rule; nothing is disabled", n.text),
+                    )
+                    .at(n.line, n.column),
+                );
+            }
+        }
+    }
 }

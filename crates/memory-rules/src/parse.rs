@@ -288,6 +288,7 @@ impl<'a> Context<'a> {
                 content,
                 metadata,
                 format: Format::Wave,
+                origin: Default::default(),
             },
             patterns,
         })
@@ -1168,6 +1169,7 @@ pub(crate) fn rule(
             content,
             metadata,
             format,
+            origin: Default::default(),
         },
         patterns,
     })

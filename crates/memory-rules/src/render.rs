@@ -325,6 +325,7 @@ mod tests {
                 ..Metadata::default()
             },
             format: crate::Format::Wave,
+            origin: Default::default(),
         }
     }
 

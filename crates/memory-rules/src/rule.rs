@@ -1,6 +1,7 @@
 //! The rule model: what one rule file means once parsed.
 
 use crate::format::Format;
+use crate::origin::Origin;
 pub use crate::scope::Scope;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -185,6 +186,10 @@ pub struct Rule {
     pub metadata: Metadata,
     /// The format (and so the tool) the rule was read as.
     pub format: Format,
+    /// Where it came from (its layer, pack, lock, what it replaced); set by
+    /// the load from the rule's source.
+    #[serde(default)]
+    pub origin: Origin,
 }
 
 impl Rule {

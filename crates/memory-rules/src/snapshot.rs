@@ -24,8 +24,9 @@ use std::time::SystemTime;
 
 /// The saved form's version: a snapshot of another version is refused.
 /// 2: rules carry `skills` (a file parsed before that key existed is
-/// parsed again). 3: `enforce`, `commands`, `summary`.
-const VERSION: u32 = 3;
+/// parsed again). 3: the layers (packs, policy) the rules were assembled
+/// with. 4: `enforce`, `commands`, `summary`.
+const VERSION: u32 = 4;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).
@@ -35,6 +36,9 @@ pub struct Snapshot {
     pub(crate) scanned_at: Option<SystemTime>,
     /// The workdir the rules were parsed for (context paths are relative to it).
     pub(crate) workdir: PathBuf,
+    /// The packs and policy the rules were assembled with (their labels and
+    /// the project's `disable`): when they differ, the rules are rebuilt.
+    pub(crate) layers: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -42,6 +46,8 @@ struct Saved {
     version: u32,
     scanned_at: Option<SystemTime>,
     workdir: PathBuf,
+    #[serde(default)]
+    layers: String,
     files: Vec<SavedFile>,
 }
 
@@ -89,6 +95,7 @@ impl Snapshot {
             version: VERSION,
             scanned_at: self.scanned_at,
             workdir: self.workdir.clone(),
+            layers: self.layers.clone(),
             files,
         };
         serde_json::to_vec(&saved).map_err(|e| format!("the rules snapshot cannot be saved: {e}"))
@@ -117,6 +124,7 @@ impl Snapshot {
             files,
             scanned_at: saved.scanned_at,
             workdir: saved.workdir,
+            layers: saved.layers,
         })
     }
 }

@@ -15,6 +15,7 @@
 
 use crate::discover::{self, Root};
 use crate::format::Format;
+use crate::origin::Layer;
 use crate::scope::Scope;
 use std::path::{Path, PathBuf};
 
@@ -29,6 +30,9 @@ pub struct Source {
     /// rule for `.wave/rules`; deeper directories are reported `too-deep`),
     /// `None` any depth (`.claude/rules`).
     pub depth: Option<usize>,
+    /// The layer it belongs to: the user's or project's own (the default), a
+    /// pack, or the policy (see [`crate::origin`]).
+    pub layer: Layer,
 }
 
 impl Source {
@@ -43,19 +47,34 @@ impl Source {
             scope,
             format,
             depth,
+            layer: Layer::Own,
         }
     }
 
-    /// A root for discovering this source alone.
+    /// The same source in another layer.
+    pub fn in_layer(mut self, layer: Layer) -> Self {
+        self.layer = layer;
+        self
+    }
+
+    /// A root for discovering this source alone. A project source's rules
+    /// must stay in the workdir, a pack's in the pack (through links); the
+    /// user's and the policy's folders are theirs to arrange.
     pub fn root(&self, workdir: &Path) -> Root {
+        let boundary = match &self.layer {
+            Layer::Pack(p) | Layer::Policy(Some(p)) => Some(p.root.clone()),
+            Layer::Policy(None) => None,
+            Layer::Own => (self.scope == Scope::Project).then(|| workdir.to_path_buf()),
+        };
         Root {
             dir: self.dir.clone(),
             scope: self.scope,
             format: self.format,
             depth: self.depth,
             source: 0,
-            boundary: (self.scope == Scope::Project).then(|| workdir.to_path_buf()),
+            boundary,
             allow: Vec::new(),
+            nested: self.layer == Layer::Own,
         }
     }
 
@@ -91,15 +110,36 @@ pub struct Config {
     /// through symlinks (a shared team folder); any other project rule whose
     /// real path is outside the workdir is not loaded (see `discover`).
     pub allow_dirs: Vec<PathBuf>,
+    /// Read the packs the project's `.wave/config.toml` names, before every
+    /// other source (see [`crate::packs`]). On in [`with_home`](Self::with_home)
+    /// and [`named`](Self::named), off in [`new`](Self::new).
+    pub project_packs: bool,
+    /// The policy directory: its rules and packs come after every other
+    /// source and are locked. [`with_home`](Self::with_home) and
+    /// [`named`](Self::named) take [`crate::packs::default_policy_dir`]
+    /// (`WAVE_POLICY_DIR`, else the system's); [`new`](Self::new) none.
+    pub policy: Option<PathBuf>,
 }
 
 impl Config {
+    /// Exactly these sources: no packs, no policy (see
+    /// [`with_layers`](Self::with_layers)).
     pub fn new(workdir: impl Into<PathBuf>, sources: Vec<Source>) -> Self {
         Config {
             workdir: workdir.into(),
             sources,
             allow_dirs: Vec::new(),
+            project_packs: false,
+            policy: None,
         }
+    }
+
+    /// Adds the organisation's layers: the project's packs and the policy
+    /// directory (`None`: no policy).
+    pub fn with_layers(mut self, project_packs: bool, policy: Option<PathBuf>) -> Self {
+        self.project_packs = project_packs;
+        self.policy = policy;
+        self
     }
 
     /// Allows project rules to resolve into these directories.
@@ -112,11 +152,7 @@ impl Config {
     pub fn with_home(workdir: impl Into<PathBuf>, home: impl AsRef<Path>) -> Self {
         let workdir = workdir.into();
         let sources = Config::default_sources(&workdir, home.as_ref());
-        Config {
-            workdir,
-            sources,
-            allow_dirs: Vec::new(),
-        }
+        Config::new(workdir, sources).with_layers(true, crate::packs::default_policy_dir())
     }
 
     /// The agent SDK's four sources, in override order: `~/.claude/rules`
@@ -157,11 +193,7 @@ impl Config {
                 }
             }
         }
-        Config {
-            workdir,
-            sources,
-            allow_dirs: Vec::new(),
-        }
+        Config::new(workdir, sources).with_layers(true, crate::packs::default_policy_dir())
     }
 
     /// Where new rules of `scope` go: the last (winning) Wave-format source
@@ -170,7 +202,7 @@ impl Config {
         self.sources
             .iter()
             .rev()
-            .find(|s| s.scope == scope && s.format == Format::Wave)
+            .find(|s| s.scope == scope && s.format == Format::Wave && s.layer == Layer::Own)
     }
 
     /// The last source whose directory holds `path` (compared through
@@ -183,30 +215,43 @@ impl Config {
         })
     }
 
-    /// The sources as discovery walks them, in order. A source whose
+    /// The sources as discovery walks them, in order, with the packs and
+    /// the policy ([`crate::packs::layers`]). A source whose
     /// directory resolves to the same place, in the same format, as a later
     /// one is left out (home and workdir may be the same directory): the
     /// later one would replace all its rules anyway.
     pub fn roots(&self) -> Vec<Root> {
-        let real: Vec<Option<PathBuf>> = self
-            .sources
+        roots_of(&crate::packs::layers(self).sources, self)
+    }
+}
+
+/// The roots of these (layered) sources; a root's `source` is its index in
+/// `sources`.
+pub(crate) fn roots_of(sources: &[Source], config: &Config) -> Vec<Root> {
+    {
+        let real: Vec<Option<PathBuf>> = sources
             .iter()
             .map(|s| discover::real_root(&s.dir))
             .collect();
-        let mut roots = Vec::with_capacity(self.sources.len());
-        for (i, s) in self.sources.iter().enumerate() {
+        let mut roots = Vec::with_capacity(sources.len());
+        for (i, s) in sources.iter().enumerate() {
             let shadowed = real[i].is_some()
-                && self.sources[i + 1..]
+                && sources[i + 1..]
                     .iter()
                     .zip(&real[i + 1..])
                     .any(|(later, r)| later.format == s.format && *r == real[i]);
             if shadowed {
                 continue;
             }
+            let own = s.layer == Layer::Own;
             roots.push(Root {
                 source: i,
-                allow: self.allow_dirs.clone(),
-                ..s.root(&self.workdir)
+                allow: if own {
+                    config.allow_dirs.clone()
+                } else {
+                    Vec::new()
+                },
+                ..s.root(&config.workdir)
             });
         }
         roots

@@ -144,6 +144,8 @@ pub enum Command {
     Import(ImportArgs),
     #[command(flatten)]
     Setup(SetupCommand),
+    /// Rule packs (npm packages, git repositories, folders) and the policy's: add, list, sync [--frozen], outdated, why
+    Packs(PacksArgs),
 }
 
 /// `init`, `memory` and `completions`: getting started and housekeeping.
@@ -517,4 +519,60 @@ pub struct ImportArgs {
     /// Write nothing; list what would be created
     #[arg(long)]
     pub dry_run: bool,
+}
+
+// ---- `wave-rules packs` (issue 31: rule packs and the policy) ----
+
+/// `wave-rules packs`.
+#[derive(Args, Debug)]
+pub struct PacksArgs {
+    #[command(subcommand)]
+    pub action: PacksAction,
+    /// The policy's packs (<policy dir>/config.toml; WAVE_POLICY_DIR, else
+    /// /etc/wave, /Library/Application Support/Wave or %ProgramData%\Wave)
+    /// instead of the project's (.wave/config.toml)
+    #[arg(long, global = true)]
+    pub policy: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PacksAction {
+    /// Name a pack in the config (SPEC: @acme/rules, @acme/rules@^2,
+    /// git+https://host/acme/rules.git#v1.2.0, git+file:///srv/rules.git#main,
+    /// ./team-rules), then sync
+    Add(PacksAddArgs),
+    /// The packs, what each resolved to, its state against the lock and its rule count
+    List,
+    /// Check out the git packs, check the npm packs, write .wave/packs.lock
+    Sync(PacksSyncArgs),
+    /// Packs whose source has moved on from the lock (a git ref at a new
+    /// commit, an installed npm version other than the locked one)
+    Outdated,
+    /// Every rule of this id in every layer: which one is used, and why
+    Why(PacksWhyArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PacksAddArgs {
+    /// The pack, as package.json dependencies spell it (git+URL#REF for git, a path for a folder)
+    pub spec: String,
+}
+
+#[derive(Args, Debug)]
+pub struct PacksSyncArgs {
+    /// Write nothing to the lock; fail (exit 1) when a pack differs from it:
+    /// a git ref at another commit, an npm pack of another version or content
+    /// (for CI)
+    #[arg(long, conflicts_with = "update")]
+    pub frozen: bool,
+    /// Move every git pack to the commit its ref names now (default: keep
+    /// the locked commit)
+    #[arg(long)]
+    pub update: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PacksWhyArgs {
+    /// The rule's id, as `list` shows it
+    pub id: String,
 }

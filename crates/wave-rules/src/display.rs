@@ -144,3 +144,57 @@ pub fn triggers(m: &memory_rules::Metadata) -> String {
         parts.join("; ")
     }
 }
+
+/// Where a rule came from, as every JSON output gives it: `layer` (pack,
+/// user, project, policy), `provenance` (`@acme/rules@2.3.1:security.md`),
+/// `locked`, `pack` when it has one, `overrides` (the provenance of each
+/// rule of the same id it replaced).
+pub fn origin_json(r: &memory_rules::Rule, into: &mut serde_json::Value) {
+    let o = &r.origin;
+    into["layer"] = o.layer.as_str().into();
+    into["provenance"] = o.provenance.clone().into();
+    into["locked"] = o.locked.into();
+    if let Some(p) = &o.pack {
+        into["pack"] = p.clone().into();
+    }
+    into["overrides"] = o.overrides.clone().into();
+}
+
+/// `  id (provenance) overrides A, B` lines for the rules that replaced
+/// others; empty when none did.
+pub fn override_lines(rules: &[memory_rules::Rule]) -> String {
+    let mut out = String::new();
+    for r in rules.iter().filter(|r| !r.origin.overrides.is_empty()) {
+        out.push_str(&line(&format!(
+            "{} ({}) overrides {}",
+            r.id,
+            r.origin.provenance,
+            r.origin.overrides.join(", ")
+        )));
+    }
+    out
+}
+
+/// The diagnostics about the layers that change which rules load: a
+/// `disable` applied or refused, a rule not used because a locked one has
+/// its id, a pack missing or stale.
+pub fn layer_notes(diagnostics: &[Diagnostic]) -> Vec<&Diagnostic> {
+    use memory_rules::Code;
+    diagnostics
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.code,
+                Code::Disabled | Code::Locked | Code::PackMissing | Code::PackStale
+            )
+        })
+        .collect()
+}
+
+/// [`layer_notes`] as text lines: `code: message`.
+pub fn layer_note_lines(diagnostics: &[Diagnostic]) -> String {
+    layer_notes(diagnostics)
+        .into_iter()
+        .map(|d| line(&format!("{}: {}", d.code, d.message)))
+        .collect()
+}

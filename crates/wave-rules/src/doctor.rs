@@ -212,8 +212,10 @@ pub fn run(env: &Env) -> Output {
     let workdir = &env.config.workdir;
     let loaded = env.load();
     let rules = loaded.rules.rules();
-    let sources: Vec<Value> = env
-        .config
+    // Every source with its layer: the project's packs, the config's own,
+    // the policy's packs and rules.
+    let layers = memory_rules::packs::layers(&env.config);
+    let sources: Vec<Value> = layers
         .sources
         .iter()
         .map(|s| {
@@ -223,11 +225,36 @@ pub fn run(env: &Env) -> Output {
                 .count();
             json!({
                 "scope": s.scope.as_str(),
+                "layer": s.layer.kind(s.scope).as_str(),
+                "pack": s.layer.pack().map(|p| p.label.clone()),
                 "format": s.format.as_str(),
                 "dir": display::show(&s.dir, workdir),
                 "exists": s.dir.exists(),
                 "rules": count,
             })
+        })
+        .collect();
+    let policy = env
+        .config
+        .policy
+        .as_ref()
+        .map(|d| json!({ "dir": d, "exists": d.is_dir() }));
+    let overrides: Vec<Value> = rules
+        .iter()
+        .filter(|r| !r.origin.overrides.is_empty())
+        .map(|r| json!({ "id": r.id, "provenance": r.origin.provenance, "locked": r.origin.locked, "overrides": r.origin.overrides }))
+        .collect();
+    let refused: Vec<&memory_rules::Diagnostic> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.code,
+                memory_rules::Code::Locked
+                    | memory_rules::Code::Disabled
+                    | memory_rules::Code::PackMissing
+                    | memory_rules::Code::PackStale
+            )
         })
         .collect();
     let errors = loaded
@@ -270,6 +297,9 @@ pub fn run(env: &Env) -> Output {
             "workdir": workdir,
             "home": env.home_dir(),
             "sources": sources,
+            "policy": policy,
+            "overrides": overrides,
+            "layers": refused.iter().map(|d| display::diagnostic_json(d, workdir)).collect::<Vec<_>>(),
             "rules": rules.len(),
             "diagnostics": { "errors": errors, "warnings": warnings },
             "installed": list,
@@ -295,8 +325,8 @@ pub fn run(env: &Env) -> Output {
         s.push_str("\nsources:\n");
         for src in &sources {
             s.push_str(&format!(
-                "  {:<8} {:<10} {:<40} {}\n",
-                src["scope"].as_str().unwrap_or(""),
+                "  {:<8} {:<10} {:<40} {}{}\n",
+                src["layer"].as_str().unwrap_or(""),
                 src["format"].as_str().unwrap_or(""),
                 src["dir"].as_str().unwrap_or(""),
                 if src["exists"].as_bool() == Some(true) {
@@ -307,8 +337,31 @@ pub fn run(env: &Env) -> Output {
                     )
                 } else {
                     "absent".into()
-                }
+                },
+                src["pack"]
+                    .as_str()
+                    .map(|p| format!(" ({p})"))
+                    .unwrap_or_default()
             ));
+        }
+        match env.config.policy.as_ref() {
+            Some(d) if d.is_dir() => s.push_str(&format!("  policy: {} (locked)\n", d.display())),
+            Some(d) => s.push_str(&format!(
+                "  policy: {} (absent; {} names another)\n",
+                d.display(),
+                memory_rules::packs::POLICY_ENV
+            )),
+            None => {}
+        }
+        let overridden = display::override_lines(rules);
+        if !overridden.is_empty() || !refused.is_empty() {
+            s.push_str("\nlayers:\n");
+            for l in overridden.lines() {
+                s.push_str(&format!("  {l}\n"));
+            }
+            for d in &refused {
+                s.push_str(&format!("  {}: {}\n", d.code, d.message));
+            }
         }
         s.push_str(&format!(
             "  {} rule{} loaded; {errors} error{}, {warnings} warning{}{}\n",

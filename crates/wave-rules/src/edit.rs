@@ -367,6 +367,26 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
+    // A pack's or the policy's rule is not a file of ours to delete.
+    let wanted = [given.to_string(), format!("{given}.md")];
+    if let Some(r) = env.load().rules.rules().iter().find(|r| {
+        wanted.contains(&r.id)
+            && r.origin.layer != memory_rules::LayerKind::Project
+            && r.origin.layer != memory_rules::LayerKind::User
+    }) {
+        let how = if r.origin.locked {
+            "it is a locked policy rule; only an administrator can change the policy".to_string()
+        } else {
+            format!(
+                "it comes from a pack ({}); add it to `disable` under [rules] in .wave/config.toml, or write a project rule with the same id",
+                r.origin.provenance
+            )
+        };
+        return Output::fail(
+            EXIT_FAILURE,
+            format!("rule '{given}' is not removed: {how}"),
+        );
+    }
     let hint = if near.is_empty() {
         "; `wave-rules list` shows the ids".to_string()
     } else {

@@ -106,7 +106,10 @@ impl Env {
         if !cli.source.is_empty() {
             let sources = cli.source.iter().map(|s| s.resolve(&workdir)).collect();
             return Ok(Env {
-                config: memory_rules::Config::new(workdir, sources),
+                // Explicit sources, and still the project's packs and the
+                // policy (which no flag turns off).
+                config: memory_rules::Config::new(workdir, sources)
+                    .with_layers(true, memory_rules::packs::default_policy_dir()),
                 json: cli.json,
                 home: home_dir,
                 explicit_sources: true,

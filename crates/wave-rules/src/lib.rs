@@ -23,6 +23,7 @@ pub mod launch;
 mod list;
 mod matching;
 pub mod mcp;
+mod packs;
 mod setup;
 pub(crate) mod validate;
 
@@ -109,6 +110,7 @@ where
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
         },
+        Command::Packs(a) => packs::run(&env, a),
         Command::Export(a) => export::run(&env, a),
         Command::Import(a) => export::import(&env, a),
         Command::Mcp(m) => match &m.action {

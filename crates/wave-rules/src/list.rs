@@ -13,7 +13,7 @@ pub fn run(env: &Env) -> Output {
         let list: Vec<_> = rules
             .iter()
             .map(|r| {
-                serde_json::json!({
+                let mut v = serde_json::json!({
                     "id": r.id,
                     "scope": r.scope.as_str(),
                     "priority": r.priority(),
@@ -26,34 +26,70 @@ pub fn run(env: &Env) -> Output {
                     "skills": r.metadata.skills,
                     "file": display::show(&r.file_path, workdir),
                     "firstLine": display::first_line(&r.content, usize::MAX),
-                })
+                });
+                display::origin_json(r, &mut v);
+                v
             })
             .collect();
         out.stdout = display::json_text(&serde_json::json!({
             "root": workdir.to_string_lossy(),
             "rules": list,
+            "layers": display::layer_notes(&loaded.diagnostics).iter().map(|d| display::diagnostic_json(d, workdir)).collect::<Vec<_>>(),
         }));
     } else {
+        // Packs and the policy get a column of their own: where each rule
+        // came from.
+        let layered = rules.iter().any(|r| {
+            matches!(
+                r.origin.layer,
+                memory_rules::LayerKind::Pack | memory_rules::LayerKind::Policy
+            )
+        });
         let rows: Vec<[String; 5]> = rules
             .iter()
             .map(|r| {
                 [
                     r.id.clone(),
-                    r.scope.to_string(),
+                    r.origin.layer.to_string(),
                     r.priority().to_string(),
                     display::first_line(&display::triggers(&r.metadata), 48),
                     display::first_line(&r.content, 60),
                 ]
             })
             .collect();
-        if !rows.is_empty() {
+        if !rows.is_empty() && layered {
+            let rows: Vec<[String; 6]> = rows
+                .into_iter()
+                .zip(rules)
+                .map(|([a, b, c, d, e], r)| {
+                    let from = match r.origin.layer {
+                        memory_rules::LayerKind::Pack | memory_rules::LayerKind::Policy => {
+                            r.origin.provenance.clone()
+                        }
+                        _ => String::new(),
+                    };
+                    [a, b, c, d, e, from]
+                })
+                .collect();
+            out.stdout = table(
+                ["ID", "SCOPE", "PRIORITY", "TRIGGERS", "CONTENT", "FROM"],
+                &rows,
+            );
+        } else if !rows.is_empty() {
             out.stdout = table(["ID", "SCOPE", "PRIORITY", "TRIGGERS", "CONTENT"], &rows);
+        }
+        if !rules.is_empty() {
             if env.color {
                 // The header is the first line; its text is ours, never a file's.
                 let end = out.stdout.find('\n').unwrap_or(0);
                 let header = color::paint(true, color::Style::Bold, &out.stdout[..end]);
                 out.stdout.replace_range(..end, &header);
             }
+            if layered {
+                out.stdout.push_str(&display::override_lines(rules));
+            }
+            out.stdout
+                .push_str(&display::layer_note_lines(&loaded.diagnostics));
         }
         out.stdout.push_str(&format!(
             "{} rule{}\n",
@@ -106,7 +142,7 @@ pub(crate) fn empty_hint(env: &Env) -> String {
 }
 
 /// Left-aligned columns, two spaces apart, no trailing spaces.
-fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
+pub(crate) fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
     let rows: Vec<[String; N]> = rows
         .iter()
         .map(|r| r.clone().map(|c| crate::display::clean(&c).into_owned()))

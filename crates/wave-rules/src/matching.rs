@@ -54,7 +54,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         if args.files.is_empty() && args.prompt.is_none() && args.skills.is_empty() {
             return enforcement_output(env, set, &checks);
         }
-        let mut out = run_match(env, args, set);
+        let mut out = run_match(env, args, &loaded);
         let more = enforcement_output(env, set, &checks);
         if env.json {
             let mut doc: serde_json::Value =
@@ -69,7 +69,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         }
         return out;
     }
-    run_match(env, args, set)
+    run_match(env, args, &loaded)
 }
 
 /// One `--write` or `--command` and its verdict (`Err`: the line does not
@@ -197,7 +197,8 @@ fn enforcement_output(env: &Env, set: &memory_rules::RuleSet, checks: &[Check]) 
     out
 }
 
-fn run_match(env: &Env, args: &MatchArgs, set: &memory_rules::RuleSet) -> Output {
+fn run_match(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded) -> Output {
+    let set = &loaded.rules;
     let prompt = args.prompt.as_deref();
     // Rules with a `regex` (Continue) match the content of the files in
     // context: the CLI is a caller that can read them.
@@ -235,6 +236,7 @@ fn run_match(env: &Env, args: &MatchArgs, set: &memory_rules::RuleSet) -> Output
                 "activation": r.metadata.activation_kind(),
                 "kind": formats::kind(r),
             });
+            display::origin_json(r, &mut v);
             v["reasons"] = e.reasons.iter().map(reason_json).collect();
             if args.all {
                 v["excluded"] = e
@@ -269,6 +271,10 @@ fn run_match(env: &Env, args: &MatchArgs, set: &memory_rules::RuleSet) -> Output
                 .map(|e| rule_json(e))
                 .collect();
             doc["inactive"] = serde_json::Value::Array(not);
+            doc["layers"] = display::layer_notes(&loaded.diagnostics)
+                .iter()
+                .map(|d| display::diagnostic_json(d, &env.config.workdir))
+                .collect();
         }
         out.stdout = display::json_text(&doc);
         return out;
@@ -344,13 +350,29 @@ fn run_match(env: &Env, args: &MatchArgs, set: &memory_rules::RuleSet) -> Output
                 out.stdout.push_str(&display::line(&format!("    {line}")));
             }
         }
+        let notes = display::layer_note_lines(&loaded.diagnostics);
+        if !notes.is_empty() {
+            out.stdout.push_str("\nlayers:\n");
+            for l in notes.lines() {
+                out.stdout.push_str(&display::line(&format!("  {l}")));
+            }
+        }
     }
     out
 }
 
 fn heading(rule: &Rule) -> String {
+    use memory_rules::LayerKind;
+    let from = match rule.origin.layer {
+        LayerKind::Pack | LayerKind::Policy => format!(", from {}", rule.origin.provenance),
+        _ => String::new(),
+    };
+    let overrides = match rule.origin.overrides.as_slice() {
+        [] => String::new(),
+        o => format!(", overrides {}", o.join(", ")),
+    };
     display::line(&format!(
-        "  {} ({}, priority {})",
+        "  {} ({}, priority {}{from}{overrides})",
         rule.id,
         rule.scope,
         rule.priority()
@@ -528,6 +550,7 @@ mod tests {
             content: "c".into(),
             metadata,
             format,
+            origin: Default::default(),
         };
         let globbed = Metadata {
             paths: Some(vec!["src/**".into()]),

@@ -123,6 +123,7 @@ fn check_paths(
                     || Format::guess(&path.join("x")).default_depth(),
                     |s| s.depth,
                 ),
+                layer: like.map_or_else(Default::default, |s| s.layer.clone()),
             };
             let root = discover::Root {
                 allow: env.config.allow_dirs.clone(),

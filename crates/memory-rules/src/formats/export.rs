@@ -82,6 +82,10 @@ pub struct Plan {
 
 /// The rule's file relative to `workdir` (as found otherwise).
 pub fn source_name(rule: &Rule, workdir: &Path) -> String {
+    // A pack's rule is named by its provenance (`@acme/rules@2.3.1:x.md`).
+    if rule.origin.layer == crate::origin::LayerKind::Pack {
+        return rule.origin.provenance.clone();
+    }
     let p = rule
         .file_path
         .strip_prefix(workdir)
@@ -132,7 +136,12 @@ pub fn plan(rules: &[Rule], workdir: &Path, targets: &[Target]) -> Result<Plan, 
     };
     let mut exported: Vec<&Rule> = Vec::new();
     for r in rules {
-        if r.scope != Scope::Project || is_generated(&r.content) {
+        // The policy is this machine's, delivered at run time; it is not
+        // written into the project's files.
+        if r.scope != Scope::Project
+            || is_generated(&r.content)
+            || r.origin.layer == crate::origin::LayerKind::Policy
+        {
             plan.ignored.push(r.id.clone());
         } else {
             exported.push(r);
@@ -153,7 +162,8 @@ pub fn plan(rules: &[Rule], workdir: &Path, targets: &[Target]) -> Result<Plan, 
         // Combined files: path -> (rule ids, sources, bodies).
         let mut sections: BTreeMap<String, Vec<(&Rule, String)>> = BTreeMap::new();
         for (r, stem) in exported.iter().zip(&stems) {
-            if r.format == target.format() && target != Target::Gemini {
+            let own = r.origin.layer != crate::origin::LayerKind::Pack;
+            if own && r.format == target.format() && target != Target::Gemini {
                 // Already this tool's own file.
                 continue;
             }

@@ -154,6 +154,7 @@ fn one(
             content,
             metadata: meta,
             format: Format::RulesYaml,
+            origin: Default::default(),
         },
         patterns: Vec::new(),
     })

@@ -100,7 +100,16 @@ mod linux {
     impl Watch {
         pub fn new(config: &Config) -> Option<Watch> {
             let mut dirs: HashSet<PathBuf> = HashSet::new();
-            for source in &config.sources {
+            // The packs' and the policy's folders too, and the folders of
+            // the config files that name them (a pack added or dropped).
+            for dir in [Some(config.workdir.join(".wave")), config.policy.clone()]
+                .into_iter()
+                .flatten()
+                .filter(|d| d.is_dir())
+            {
+                dirs.insert(dir);
+            }
+            for source in &memory_rules::packs::layers(config).sources {
                 if !source.dir.is_dir() {
                     dirs.insert(existing(&source.dir)?);
                     continue;

@@ -551,14 +551,16 @@ pub fn list_rules(set: &RuleSet) -> String {
         .rules()
         .iter()
         .map(|r| {
-            json!({
+            let mut v = json!({
                 "id": r.id,
                 "source": r.format.as_str(),
                 "scope": r.scope.as_str(),
                 "activation": activation_kind(r),
                 "description": describe(r),
                 "uri": rule_uri(&r.id),
-            })
+            });
+            crate::display::origin_json(r, &mut v);
+            v
         })
         .collect();
     serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".into())
@@ -860,6 +862,29 @@ mod tests {
             &formats,
         ));
         (dir, loaded)
+    }
+
+    #[test]
+    fn list_rules_says_where_each_rule_came_from_and_what_it_replaced() {
+        let (_d, loaded) = rules(&[
+            (".wave/config.toml".into(), "packs = [\"./team\"]\n".into()),
+            ("team/rules/a.md".into(), "Team A.".into()),
+            ("team/rules/b.md".into(), "Team B.".into()),
+            (".wave/rules/b.md".into(), "Ours.".into()),
+        ]);
+        let list: Value = serde_json::from_str(&list_rules(&loaded.rules)).unwrap();
+        let by = |id: &str| {
+            list.as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["id"] == id)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(by("a.md")["provenance"], "./team:a.md");
+        assert_eq!(by("a.md")["layer"], "pack");
+        assert_eq!(by("b.md")["provenance"], "project:.wave/rules/b.md");
+        assert_eq!(by("b.md")["overrides"][0], "./team:b.md");
     }
 
     #[test]

@@ -835,10 +835,13 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
-module.exports.DeliverySession = nativeBinding.DeliverySession
+module.exports.Answer = nativeBinding.Answer
+module.exports.Conversations = nativeBinding.Conversations
 module.exports.NativeMemoryStore = nativeBinding.NativeMemoryStore
 module.exports.JsMemoryStore = nativeBinding.JsMemoryStore
 module.exports.RuleEngine = nativeBinding.RuleEngine
+module.exports.defaultSources = nativeBinding.defaultSources
+module.exports.eventMayMatter = nativeBinding.eventMayMatter
 module.exports.memoryToolDefinitions = nativeBinding.memoryToolDefinitions
 module.exports.nativePlanRules = nativeBinding.nativePlanRules
 module.exports.projectRoot = nativeBinding.projectRoot
@@ -851,4 +854,5 @@ module.exports.runCliAsync = nativeBinding.runCliAsync
 module.exports.setWorkingDir = nativeBinding.setWorkingDir
 module.exports.sourceNames = nativeBinding.sourceNames
 module.exports.stickyLine = nativeBinding.stickyLine
-module.exports.toolInputFiles = nativeBinding.toolInputFiles
+module.exports.toolInputKeys = nativeBinding.toolInputKeys
+module.exports.touchedFiles = nativeBinding.touchedFiles

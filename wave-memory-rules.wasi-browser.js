@@ -1440,10 +1440,13 @@ try {
   throw __attachCleanupErrors(error, cleanupErrors)
 }
 export default __napiModule.exports
-export const DeliverySession = __napiModule.exports.DeliverySession
+export const Answer = __napiModule.exports.Answer
+export const Conversations = __napiModule.exports.Conversations
 export const NativeMemoryStore = __napiModule.exports.NativeMemoryStore
 export const JsMemoryStore = __napiModule.exports.JsMemoryStore
 export const RuleEngine = __napiModule.exports.RuleEngine
+export const defaultSources = __napiModule.exports.defaultSources
+export const eventMayMatter = __napiModule.exports.eventMayMatter
 export const memoryToolDefinitions = __napiModule.exports.memoryToolDefinitions
 export const nativePlanRules = __napiModule.exports.nativePlanRules
 export const projectRoot = __napiModule.exports.projectRoot
@@ -1456,4 +1459,5 @@ export const runCliAsync = __napiModule.exports.runCliAsync
 export const setWorkingDir = __napiModule.exports.setWorkingDir
 export const sourceNames = __napiModule.exports.sourceNames
 export const stickyLine = __napiModule.exports.stickyLine
-export const toolInputFiles = __napiModule.exports.toolInputFiles
+export const toolInputKeys = __napiModule.exports.toolInputKeys
+export const touchedFiles = __napiModule.exports.touchedFiles

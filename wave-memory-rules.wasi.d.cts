@@ -4,70 +4,71 @@
 /** The WASI flavor this loader instantiates. */
 export declare const __napiBindingTarget: 'wasm32-wasi'
 
-/** One conversation's delivery state (the core's `Session`). */
-export declare class DeliverySession {
-  constructor()
-  /** A session saved with `toJson()`. */
-  static fromJson(text: string): DeliverySession
-  toJson(): string
-  /** A start was delivered. */
-  get started(): boolean
-  /** The session starts: `how` is `startup`, `resume`, `compact` or `clear`. */
-  start(engine: RuleEngine, how: string, memory?: string | undefined | null, budget?: DeliveryBudget | undefined | null): Due
-  /** A prompt: its topic rules (every time), the always-on rules not given. */
-  prompt(engine: RuleEngine, prompt: string, budget?: DeliveryBudget | undefined | null): Due
-  /** Files touched: the conditional rules they activate, not given yet. */
-  filesTouched(engine: RuleEngine, files: Array<string>, budget?: DeliveryBudget | undefined | null): Due
+/**
+ * What the core answers to an event. Nothing counts as delivered until
+ * `commit(engine, answer)`.
+ */
+export declare class Answer {
+  /** What to give the model ('' when nothing is due). */
+  get text(): string
+  /** Ids of the rules the text holds, in the order rendered. */
+  get ruleIds(): Array<string>
+  /** Ids left out to fit the budget. */
+  get omitted(): Array<string>
+  /** Ids of the rules active but given before (a request). */
+  get given(): Array<string>
+  /** Rules given as reminder messages (a model call in reminder mode). */
+  get reminders(): Array<Reminder>
+  /** Whether the answer holds reminders (without converting them). */
+  get hasReminders(): boolean
+  /** Ids of the on-request rules offered. */
+  get offered(): Array<string>
+  /** The files the event touched, relative to the workdir. */
+  get touched(): Array<string>
+  /** The skills the event activated. */
+  get skills(): Array<string>
+  /** It answers a session start. */
+  get starts(): boolean
+}
+
+/**
+ * The conversations of this process, each one's delivery state (the core's
+ * `Session`), bounded.
+ */
+export declare class Conversations {
+  constructor(options?: ConversationsOptions | undefined | null)
+  /** What is due for this event in its conversation; marks nothing delivered. */
+  respond(engine: RuleEngine, event: AgentEvent): Answer
+  /** The answer reached the model: its rules count as delivered. */
+  commit(engine: RuleEngine, answer: Answer): void
+  /** These rules (by id, in their current versions) reached the model. */
+  commitIds(engine: RuleEngine, conversation: ConversationKey, ids: Array<string>): void
   /**
-   * Every rule active for these files and prompt; those given are named
-   * in `given`, unless `again`.
+   * A conversation not seen by this process: its transcript (since the
+   * last compaction) says which rules it holds, its tool calls what it
+   * touched. Nothing is due.
    */
-  request(engine: RuleEngine, files: Array<string>, prompt: string | undefined | null, again: boolean, budget?: DeliveryBudget | undefined | null): Due
-  /**
-   * Reminder mode: one reminder per conditional rule active for these
-   * files (added to the session's) and prompt, not given yet.
-   */
-  reminders(engine: RuleEngine, files: Array<string>, prompt?: string | undefined | null): Array<Reminder>
-  /**
-   * Reminder mode when the caller knows what is active: reminders for the
-   * conditional rules among these ids that were not given (records nothing).
-   */
-  remindersFor(engine: RuleEngine, ids: Array<string>): Array<Reminder>
-  /** The text of `due` reached the model. */
-  commit(engine: RuleEngine, due: Due): void
-  /** These rules (ids) reached the model. */
-  commitIds(engine: RuleEngine, ids: Array<string>): void
-  /** The conversation was compacted: what was delivered is gone from it. */
-  compacted(): void
-  /**
-   * A saved transcript (since the last compaction): the rules whose
-   * reminder or rendered entry it holds count as delivered.
-   */
-  restore(engine: RuleEngine, transcript: string): void
-  /**
-   * A skill became active: the rules whose `skills` name it, not given
-   * yet. `usesMemory`: its `SKILL.md` uses the memory tools (then `stop()`
-   * adds the memory reminder while it is active).
-   */
-  skill(engine: RuleEngine, name: string, usesMemory?: boolean | undefined | null, budget?: DeliveryBudget | undefined | null): Due
-  /**
-   * Records a skill as active without computing what is due (reminder
-   * mode: the next `reminders` holds its rules). False for a refused name
-   * or past the limit of active skills.
-   */
-  noteSkill(name: string, usesMemory?: boolean | undefined | null): boolean
-  /** The skills active in the session, sorted. */
-  activeSkills(): Array<string>
-  /**
-   * What to tell the model at the end of a turn for the active
-   * `remind: every-turn` rules and, while a skill that uses memory is
-   * active, the memory reminder; or null.
-   */
-  stop(): string | null
-  /** The short lines of the active `remind: every-turn` rules. */
-  stickyLines(): Array<string>
+  restore(engine: RuleEngine, conversation: ConversationKey, transcript: string, tools?: Array<AgentToolCall> | undefined | null, cwd?: string | undefined | null): void
+  /** Whether this conversation is kept (seen, not forgotten since). */
+  has(conversation: ConversationKey): boolean
+  /** Whether the conversation was given a session start. */
+  started(conversation: ConversationKey): boolean
+  forget(conversation: ConversationKey): void
   /** Ids delivered since the start or the last compaction, sorted. */
-  delivered(): Array<string>
+  delivered(conversation: ConversationKey): Array<string>
+  /**
+   * Records a skill as active (the next answer holds its rules); false
+   * for a refused name or past the limit of active skills.
+   */
+  noteSkill(conversation: ConversationKey, name: string, usesMemory?: boolean | undefined | null): boolean
+  /** The skills active in the conversation, sorted. */
+  activeSkills(conversation: ConversationKey): Array<string>
+  /** The short lines of the active `remind: every-turn` rules. */
+  stickyLines(conversation: ConversationKey): Array<string>
+  /** The conversation's delivery state, as JSON (to keep it elsewhere). */
+  toJson(conversation: ConversationKey): string | null
+  /** A conversation's delivery state saved with `toJson`. */
+  loadJson(conversation: ConversationKey, text: string): void
 }
 
 /**
@@ -172,19 +173,83 @@ export declare class RuleEngine {
   measureActive(files: Array<string>, prompt: string | undefined | null, iterations: number): number
 }
 
+/** One event of one conversation (the core's agent event). */
+export interface AgentEvent {
+  conversation: ConversationKey
+  kind: 'start' | 'prompt' | 'tool-done' | 'model-call' | 'request' | 'compaction' | 'stop'
+  /** `start`: how (default `'startup'`). */
+  how?: 'startup' | 'resume' | 'compact' | 'clear'
+  /** `model-call`: conditional rules go as reminders. */
+  reminders?: boolean
+  /** `model-call`: the conversation is not the one seen so far. */
+  reset?: boolean
+  /** `request`: give the rules again even if given. */
+  again?: boolean
+  /** `compaction`: it surely happens (default true). */
+  certain?: boolean
+  /** `stop`: this stop follows one the answer blocked. */
+  repeated?: boolean
+  /** Who sent it (`'opencode'`, `'ai-sdk'`, ...). */
+  agent?: string
+  tools?: Array<AgentToolCall>
+  /** Files the agent names outright (`@path` mentions). */
+  files?: Array<string>
+  prompt?: string
+  /** Where a shell command's relative paths start. */
+  cwd?: string
+  transcript?: string
+  promptTokens?: number
+  /** Memory text, given after the rules (a model call, a start). */
+  memory?: string
+}
+
+/** One tool call, as the agent sent it. */
+export interface AgentToolCall {
+  /** The agent's name of the tool. */
+  name: string
+  /**
+   * What the road knows the tool to be; default `'other'` (its file keys
+   * and command still count).
+   */
+  kind?: 'read' | 'write' | 'shell' | 'skill' | 'other'
+  /** The tool's input (arguments). */
+  input: any
+}
+
 export interface CliOutput {
   stdout: string
   stderr: string
   exitCode: number
 }
 
-/** The budget of a rendered rules section. */
-export interface DeliveryBudget {
+/** Which conversation: a session and, inside it, a subagent. */
+export interface ConversationKey {
+  session: string
+  subagent?: string
+}
+
+export interface ConversationsOptions {
+  /**
+   * Conversations kept at most (default: the core's
+   * `DEFAULT_MAX_CONVERSATIONS`); the least recently used is forgotten past it.
+   */
+  maxConversations?: number
+  /**
+   * The budget of a rendered rules section: lines (default none) and
+   * UTF-8 bytes (default: the core's `DEFAULT_RULES_BYTES`); `Infinity`
+   * is no limit.
+   */
   maxLines?: number
   maxBytes?: number
-  /** Rules given before keep their places when given again. */
-  keepOrder?: boolean
+  /** Give the memory store's text after the rules at a session start. */
+  memory?: boolean
 }
+
+/**
+ * The agent SDK's four sources for this workdir and home, in override
+ * order (the core's `Config::default_sources`).
+ */
+export declare function defaultSources(workdir: string, homeDir: string): Array<RuleSource>
 
 export interface Diagnostic {
   severity: 'error' | 'warning' | 'info'
@@ -195,20 +260,6 @@ export interface Diagnostic {
   column?: number
   /** `file:line:col: severity[code]: message`, as the CLI prints it. */
   text: string
-}
-
-/** What is due now. Nothing counts as delivered until `commit(due)`. */
-export interface Due {
-  /** The rendered text ('' when nothing is due). */
-  text: string
-  /** Ids of the rules rendered, in the order rendered. */
-  ruleIds: Array<string>
-  /** Ids left out to fit the budget. */
-  omitted: Array<string>
-  /** Ids of the rules active but already delivered. */
-  given: Array<string>
-  /** The answer to a session start (committing it marks the session started). */
-  starts: boolean
 }
 
 export interface EngineOptions {
@@ -245,6 +296,12 @@ export interface EngineOptions {
    */
   policyDir?: string
 }
+
+/**
+ * Whether the event could make anything due before the rules are loaded
+ * (a tool event that touched no file and named no skill cannot).
+ */
+export declare function eventMayMatter(event: AgentEvent): boolean
 
 export interface MemoryRule {
   /** Path relative to its rules root, `/`-separated: `frontend/react.md`. */
@@ -309,9 +366,10 @@ export interface ProjectRootInfo {
 /** The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`. */
 export declare function readRuleToolDefinition(): any
 
-/** A reminder: the rule id and its `<system-reminder>` block. */
+/** A rule given as a reminder message of its own. */
 export interface Reminder {
   ruleId: string
+  /** The whole `<system-reminder>` block. */
   text: string
 }
 
@@ -441,11 +499,15 @@ export declare function sourceNames(): Array<NonNullable<RuleSource['format']>>
  */
 export declare function stickyLine(rule: MemoryRule): string
 
-/**
- * The files a tool call's input names (the keys every agent uses:
- * `file_path`, `filePath`, `notebook_path`, `path`).
- */
-export declare function toolInputFiles(input: any): Array<string>
+export declare function toolInputKeys(): ToolInputKeys
+
+/** The keys of a tool call's input the core reads: `{ file, fileList, command, patch }`. */
+export interface ToolInputKeys {
+  file: Array<string>
+  fileList: Array<string>
+  command: Array<string>
+  patch: Array<string>
+}
 
 export interface TopicEntry {
   /** The name the topic was first written under. */
@@ -453,3 +515,10 @@ export interface TopicEntry {
   /** Its file in the scope's directory. */
   file: string
 }
+
+/**
+ * The files each of these tool calls touched, one list per call (the core
+ * decides: every agent's file keys, shell commands, patches); a shell
+ * command's relative paths are taken from `cwd`.
+ */
+export declare function touchedFiles(tools: Array<AgentToolCall>, cwd?: string | undefined | null): Array<Array<string>>

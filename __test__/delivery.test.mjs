@@ -1,6 +1,6 @@
-// The core's delivery session and renderer through the binding, as the
-// adapters use them: what is due, committed only after a send, saved and
-// restored; the rendered bytes of one rules section.
+// The core's agent event, its answer and its conversations through the
+// binding, as the TypeScript roads use them: what is due, committed only
+// after a send, saved and restored; the rendered bytes of one rules section.
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -10,7 +10,7 @@ import { tempTree, projectTree, discovered } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { planRules, renderRules, reminderText, stickyLine } = require('..')
-const { DeliverySession, toolInputFiles } = require('../index.js')
+const { Conversations, touchedFiles, eventMayMatter } = require('../index.js')
 
 async function setup(t) {
   const tree = projectTree(t, {
@@ -22,43 +22,62 @@ async function setup(t) {
   return { tree, manager: await discovered(tree) }
 }
 
-test('a delivery session gives each rule once, only after commit, and survives a save', async (t) => {
+const s1 = { session: 's1' }
+
+test('a conversation gives each rule once, only after commit, and survives a save', async (t) => {
   const { tree, manager } = await setup(t)
-  const s = new DeliverySession()
-  const start = s.start(manager.engine, 'startup', '## Memory\nm', { maxBytes: 9000 })
+  const c = new Conversations({ maxBytes: 9000 })
+  const start = c.respond(manager.engine, { conversation: s1, kind: 'start', memory: '## Memory\nm' })
   assert.equal(start.text, '## Rules\n[always.md] Be kind.\n\n## Memory\nm')
-  assert.equal(s.started, false)
-  s.commit(manager.engine, start)
-  assert.equal(s.started, true)
+  assert.equal(c.started(s1), false)
+  c.commit(manager.engine, start)
+  assert.equal(c.started(s1), true)
 
-  const file = path.join(tree.workdir, 'src/a.ts')
-  const due = s.filesTouched(manager.engine, [file])
+  const read = { conversation: s1, kind: 'tool-done', tools: [{ name: 'Read', kind: 'read', input: { file_path: path.join(tree.workdir, 'src/a.ts') } }] }
+  const due = c.respond(manager.engine, read)
   assert.deepEqual(due.ruleIds, ['lint.md', 'ts.md'])
+  assert.deepEqual(due.touched, ['src/a.ts'])
   // Not committed (a failed send): due again.
-  assert.deepEqual(s.filesTouched(manager.engine, [file]).ruleIds, ['lint.md', 'ts.md'])
-  s.commit(manager.engine, due)
-  assert.deepEqual(s.filesTouched(manager.engine, [file]).ruleIds, [])
-  assert.match(s.stop(), /- \[lint\.md\] Run the linter/)
+  assert.deepEqual(c.respond(manager.engine, read).ruleIds, ['lint.md', 'ts.md'])
+  c.commit(manager.engine, due)
+  assert.deepEqual(c.respond(manager.engine, read).ruleIds, [])
+  assert.match(c.respond(manager.engine, { conversation: s1, kind: 'stop' }).text, /- \[lint\.md\] Run the linter/)
 
-  const saved = DeliverySession.fromJson(s.toJson())
-  assert.deepEqual(saved.delivered(), ['always.md', 'lint.md', 'ts.md'])
-  assert.throws(() => DeliverySession.fromJson('{not json'), /not a saved session/)
+  const saved = new Conversations()
+  saved.loadJson(s1, c.toJson(s1))
+  assert.deepEqual(saved.delivered(s1), ['always.md', 'lint.md', 'ts.md'])
+  assert.throws(() => saved.loadJson(s1, '{not json'), /not a saved conversation/)
 
   // An edited rule is due again; a compaction gives everything active again.
   fs.writeFileSync(path.join(tree.workdir, '.wave/rules/ts.md'), '---\npaths: "src/**/*.ts"\n---\nStricter TypeScript.')
   await manager.reload()
-  assert.deepEqual(saved.filesTouched(manager.engine, [file]).ruleIds, ['ts.md'])
-  saved.compacted()
-  assert.deepEqual(saved.start(manager.engine, 'compact', undefined, {}).ruleIds, ['always.md', 'lint.md', 'ts.md'])
+  assert.deepEqual(saved.respond(manager.engine, read).ruleIds, ['ts.md'])
+  saved.respond(manager.engine, { conversation: s1, kind: 'compaction' })
+  assert.deepEqual(saved.respond(manager.engine, { conversation: s1, kind: 'start', how: 'compact' }).ruleIds, ['always.md', 'lint.md', 'ts.md'])
+  // A subagent is a conversation of its own.
+  const sub = { session: 's1', subagent: 'a7' }
+  assert.deepEqual(saved.respond(manager.engine, { ...read, conversation: sub }).ruleIds, ['lint.md', 'ts.md'])
+  assert.throws(() => saved.respond(manager.engine, { conversation: s1, kind: 'nope' }), /unknown event kind 'nope'/)
 })
 
 test('a transcript read back counts its reminders and rendered rules as delivered', async (t) => {
   const { manager } = await setup(t)
   const ts = manager.getRules().find((r) => r.id === 'ts.md')
-  const s = new DeliverySession()
-  s.restore(manager.engine, `${reminderText(ts)}\nlater: [sql.md] No SELECT *.`)
-  assert.deepEqual(s.delivered(), ['sql.md', 'ts.md'])
-  assert.deepEqual(s.reminders(manager.engine, ['src/a.ts'], 'sql').map((r) => r.ruleId), ['lint.md'])
+  const c = new Conversations()
+  c.restore(manager.engine, s1, `${reminderText(ts)}\nlater: [sql.md] No SELECT *.`)
+  assert.deepEqual(c.delivered(s1), ['sql.md', 'ts.md'])
+  const call = c.respond(manager.engine, { conversation: s1, kind: 'model-call', reminders: true, files: ['src/a.ts'], prompt: 'sql' })
+  assert.deepEqual(call.reminders.map((r) => r.ruleId), ['lint.md'])
+})
+
+test('the core decides which files a tool call touched, under any tool name', () => {
+  assert.deepEqual(touchedFiles([
+    { name: 'x', input: { filePath: 'a.ts', path: 'a.ts', command: 'cat b.ts > c.ts' } },
+    { name: 'apply_patch', kind: 'write', input: { patchText: '*** Begin Patch\n*** Update File: d.ts\n*** End Patch' } },
+    { name: 'Skill', kind: 'skill', input: { command: 'cat e.ts' } },
+  ]), [['a.ts', 'b.ts', 'c.ts'], ['d.ts'], []])
+  assert.equal(eventMayMatter({ conversation: s1, kind: 'tool-done', tools: [{ name: 'todo', input: { items: [] } }] }), false)
+  assert.equal(eventMayMatter({ conversation: s1, kind: 'tool-done', tools: [{ name: 'bash', input: { command: 'head x.ts' } }] }), true)
 })
 
 test('the rendered bytes of a rules section: topic rules first, budget, memory', async (t) => {
@@ -71,7 +90,6 @@ test('the rendered bytes of a rules section: topic rules first, budget, memory',
   assert.equal(render(7), `${mandatory}\n\n(left out to fit the budget: always.md, lint.md, ts.md)\n\n## Memory\nm`)
   assert.deepEqual(planRules(rules, { previousOrder: ['ts.md'] }).order, ['ts.md', 'sql.md', 'always.md', 'lint.md'])
   assert.equal(stickyLine(rules.find((r) => r.id === 'lint.md')), '[lint.md] Run the linter')
-  assert.deepEqual(toolInputFiles({ filePath: 'a.ts', path: 'a.ts', command: 'x' }), ['a.ts'])
 })
 
 test('diagnostics carry the core text', async (t) => {

@@ -26,7 +26,8 @@ test('contextFilesFromMessages reads all three shapes, in first-seen order', () 
     { role: 'user', blocks: [{ type: 'text', content: 'then @lib/x.js' }] },
   ]
   assert.deepEqual(contextFilesFromMessages(messages, { workdir: '/repo' }), [
-    'src/app.ts', 'docs/guide.md', 'src/a.ts', 'src/b.ts', 'c.ts', 'd.ts', 'e.ts', 'n.ipynb', 'f.ts', 'g.ts', 'lib/x.js',
+    // Within one call, the core's order: single-file keys, then lists.
+    'src/app.ts', 'docs/guide.md', 'src/a.ts', 'src/b.ts', 'c.ts', 'd.ts', 'n.ipynb', 'e.ts', 'f.ts', 'g.ts', 'lib/x.js',
   ])
   assert.deepEqual(contextFilesFromMessages('not an array'), [])
   assert.equal(lastUserText(messages), 'then @lib/x.js')

@@ -79,10 +79,29 @@ test('path rules ride on the tool result, once per session, again after compacti
   assert.equal(await after('read', path.join(tree.workdir, 'src/a.ts')), 'file text\n\n## Rules\n[ts.md] Strict TS.')
   assert.equal(await after('edit', 'src/b.ts'), 'file text', 'once per session')
   assert.equal(await after('write', 'src/new.ts', 's2'), 'file text\n\n## Rules\n[ts.md] Strict TS.', 'a written file, another session')
-  assert.equal(await after('bash', 'src/c.ts', 's3'), 'file text', 'not a file tool')
+  const other = { title: '', output: 'file text', metadata: {} }
+  await hooks['tool.execute.after']({ tool: 'todowrite', sessionID: 's3', callID: 'c', args: { todos: [{ content: 'src/c.ts' }] } }, other)
+  assert.equal(other.output, 'file text', 'a tool that names no file')
   await hooks.event(compacted('s1'))
   assert.equal(client.sent.at(-1).text, '## Rules\n[general.md] Keep functions small.\n[ts.md] Strict TS.', 'the compaction brings the session path rules back')
   assert.equal(await after('read', 'src/a.ts'), 'file text', 'given by the compaction')
+})
+
+test('a bash read fires path rules as a file tool does: the core parses the command', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  rules(tree)
+  const client = fakeClient()
+  const hooks = await createOpencodeHooks({ client, directory: tree.workdir }, { homeDir: tree.homeDir })
+  const bash = async (command, session) => {
+    const output = { title: '', output: 'out', metadata: {} }
+    await hooks['tool.execute.after']({ tool: 'bash', sessionID: session, callID: 'c', args: { command, description: 'd' } }, output)
+    return output.output
+  }
+  assert.equal(await bash('cat src/x.ts', 'b1'), 'out\n\n## Rules\n[ts.md] Strict TS.')
+  assert.equal(await bash('sed -n 1,20p src/y.ts | head -5', 'b1'), 'out', 'once per session')
+  assert.equal(await bash('ls -la && echo hi > notes.txt', 'b2'), 'out', 'no TypeScript file read or written')
+  assert.equal(await bash('cd src && grep -n TODO z.ts', 'b3'), 'out\n\n## Rules\n[ts.md] Strict TS.', 'relative to the cd')
 })
 
 test('a failed send is logged with context, not tracked, and retried', async (t) => {

@@ -160,3 +160,24 @@ pub fn source_names() -> Vec<String> {
         .map(|f| f.as_str().to_string())
         .collect()
 }
+
+/// The agent SDK's four sources for this workdir and home, in override
+/// order (the core's `Config::default_sources`).
+#[napi(catch_unwind)]
+pub fn default_sources(workdir: String, home_dir: String) -> Vec<RuleSource> {
+    core::Config::default_sources(
+        std::path::Path::new(&workdir),
+        std::path::Path::new(&home_dir),
+    )
+    .into_iter()
+    .map(|s| RuleSource {
+        dir: s.dir.to_string_lossy().into_owned(),
+        scope: s.scope.as_str().to_string(),
+        format: Some(s.format.as_str().to_string()),
+        depth: Some(match s.depth {
+            Some(n) => Either::A(n as u32),
+            None => Either::B("any".to_string()),
+        }),
+    })
+    .collect()
+}

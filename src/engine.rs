@@ -50,13 +50,17 @@ pub struct RuleEngine {
     next_seq: AtomicU64,
     /// The files in context of the last `activeDelta` call.
     context: std::sync::Mutex<Vec<String>>,
+    /// The user's home of the options (skills, memory), when given.
+    home: RwLock<Option<std::path::PathBuf>>,
 }
 
 #[napi]
 impl RuleEngine {
     #[napi(constructor)]
     pub fn new(options: EngineOptions) -> Result<Self> {
+        let home = options.home_dir.as_ref().map(std::path::PathBuf::from);
         Ok(RuleEngine {
+            home: RwLock::new(home),
             config: RwLock::new(to_config(options)?),
             state: Arc::default(),
             pipeline: Arc::default(),
@@ -69,7 +73,12 @@ impl RuleEngine {
     /// uses them (reload still skips unchanged files).
     #[napi(catch_unwind)]
     pub fn configure(&self, options: EngineOptions) -> Result<()> {
+        let home = options.home_dir.as_ref().map(std::path::PathBuf::from);
         let config = to_config(options)?;
+        *self
+            .home
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = home;
         *self
             .config
             .write()
@@ -303,9 +312,20 @@ impl RuleEngine {
 }
 
 impl RuleEngine {
-    /// The rule set in use (for the session binding).
+    /// The rule set in use (for the conversations binding).
     pub(crate) fn rule_set(&self) -> Arc<core::RuleSet> {
         snapshot(&self.state).rules.clone()
+    }
+
+    /// The workdir and the home of the rules in use (for the conversations binding).
+    pub(crate) fn places(&self) -> (std::path::PathBuf, Option<std::path::PathBuf>) {
+        let workdir = self.current_config().workdir;
+        let home = self
+            .home
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone();
+        (workdir, home)
     }
 }
 

@@ -13,10 +13,10 @@
 // exported functions are reachable and not dead code.
 pub mod cli;
 pub mod config;
+pub mod conversations;
 pub mod engine;
 pub mod memory;
 pub mod render;
 pub mod root;
 pub mod rule;
-pub mod session;
 pub mod wasi;

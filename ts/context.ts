@@ -8,21 +8,27 @@
  * Responses items, as the OpenAI Agents SDK keeps them (`{ type:
  * 'function_call', arguments: '<JSON>' }`). Anything it cannot read is
  * skipped, never thrown.
+ *
+ * Which files a tool call touched is the core's decision (`touchedFiles`:
+ * every agent's file keys, shell commands, patches): this module only finds
+ * the tool calls in each SDK's message shapes.
  */
 import path from 'node:path'
+// Before '../index': loads the engine with the package's clear error.
+import './binding'
+import { toolInputKeys, touchedFiles } from '../index'
+import type { AgentToolCall } from '../index'
 
-/** Tool parameters that name one file. */
-export const FILE_KEYS = ['file_path', 'path', 'filePath', 'target_file', 'targetFile', 'notebook_path'] as const
-/** Tool parameters that name several files. */
-export const FILE_LIST_KEYS = ['files', 'paths'] as const
+const KEYS = toolInputKeys()
+/** Tool parameters that name one file (the core's list). */
+export const FILE_KEYS: readonly string[] = KEYS.file
+/** Tool parameters that name several files (the core's list). */
+export const FILE_LIST_KEYS: readonly string[] = KEYS.fileList
 
 export interface ContextOptions {
   /** Absolute paths under this directory are made relative to it. */
   workdir?: string
 }
-
-const SINGLE: ReadonlySet<string> = new Set(FILE_KEYS)
-const LISTS: ReadonlySet<string> = new Set(FILE_LIST_KEYS)
 
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -38,32 +44,46 @@ function parseParams(raw: unknown): Obj | undefined {
   }
 }
 
-/** The parameter objects of every tool call in a message, in order. */
-const NO_PARAMS: readonly Obj[] = []
+const NO_CALLS: readonly AgentToolCall[] = []
 
 /**
- * The parameters of a message's tool calls. Allocates nothing for a message
- * without any (most of a conversation: text, tool results), as it runs for
- * every message read.
+ * The tool calls of a message (name and parameters), in order. Allocates
+ * nothing for a message without any (most of a conversation: text, tool
+ * results), as it runs for every message read.
  */
-function toolParams(message: unknown): readonly Obj[] {
-  if (!isObj(message)) return NO_PARAMS
-  let out: Obj[] | undefined
-  const push = (raw: unknown) => {
-    const p = parseParams(raw)
-    if (p) (out ??= []).push(p)
+export function toolCalls(message: unknown): readonly AgentToolCall[] {
+  if (!isObj(message)) return NO_CALLS
+  let out: AgentToolCall[] | undefined
+  const push = (name: unknown, raw: unknown) => {
+    const input = parseParams(raw)
+    if (input) (out ??= []).push({ name: typeof name === 'string' ? name : '', input })
   }
-  if (message.type === 'function_call') push(message.arguments)
+  if (message.type === 'function_call') push(message.name, message.arguments)
   if (Array.isArray(message.blocks)) {
-    for (const b of message.blocks) if (isObj(b) && b.type === 'tool') push(b.parameters ?? b.input)
+    for (const b of message.blocks) if (isObj(b) && b.type === 'tool') push(b.name, b.parameters ?? b.input)
   }
   if (Array.isArray(message.tool_calls)) {
-    for (const c of message.tool_calls) if (isObj(c) && isObj(c.function)) push(c.function.arguments)
+    for (const c of message.tool_calls) if (isObj(c) && isObj(c.function)) push(c.function.name, c.function.arguments)
   }
   if (Array.isArray(message.content)) {
-    for (const b of message.content) if (isObj(b) && (b.type === 'tool_use' || b.type === 'tool-call')) push(b.input ?? b.args)
+    for (const b of message.content) {
+      if (isObj(b) && (b.type === 'tool_use' || b.type === 'tool-call')) push(b.name ?? b.toolName, b.input ?? b.args)
+    }
   }
-  return out ?? NO_PARAMS
+  return out ?? NO_CALLS
+}
+
+/**
+ * The files each of these tool calls touched (the core's `touchedFiles`),
+ * one list per call; never throws (a call it cannot read touched nothing).
+ */
+export function filesOfCalls(calls: readonly AgentToolCall[]): string[][] {
+  if (calls.length === 0) return []
+  try {
+    return touchedFiles(calls as AgentToolCall[])
+  } catch {
+    return calls.map(() => [])
+  }
 }
 
 /** The text a user typed in a message (empty for other roles). */
@@ -119,9 +139,10 @@ export function normalizeFile(file: string, workdir?: string): string {
 }
 
 /**
- * The files the conversation has touched: tool-call parameters named in
- * `FILE_KEYS` / `FILE_LIST_KEYS`, and `@path` mentions in user text;
- * normalized, de-duplicated, in first-seen order.
+ * The files the conversation has touched: what its tool calls touched (the
+ * core decides: `FILE_KEYS`, `FILE_LIST_KEYS`, shell commands, patches), and
+ * `@path` mentions in user text; normalized, de-duplicated, in first-seen
+ * order.
  */
 export function contextFilesFromMessages(messages: readonly unknown[], options: ContextOptions = {}): string[] {
   const seen = new Set<string>()
@@ -131,24 +152,45 @@ export function contextFilesFromMessages(messages: readonly unknown[], options: 
     if (f !== '') seen.add(f)
   }
   if (!Array.isArray(messages)) return []
-  for (const message of messages) filesOfMessage(message, userText(message), add)
+  filesOfMessages(messages, 0, messages.length, (i) => userText(messages[i]), add)
   return [...seen]
 }
 
 /**
  * Calls `add` with each file one message names (`@path` mentions in its user
- * text `text`, then its tool-call parameters), raw (not normalized).
+ * text `text`, then what its tool calls touched), raw (not normalized).
  */
 export function filesOfMessage(message: unknown, text: string, add: (file: unknown) => void): void {
-  if (text !== '') for (const m of mentions(text)) add(m)
-  for (const params of toolParams(message)) {
-    // Object.keys, not Object.entries: no [key, value] pair per key.
-    for (const key of Object.keys(params)) {
-      if (SINGLE.has(key)) add(params[key])
-      else if (LISTS.has(key)) {
-        const value = params[key]
-        if (Array.isArray(value)) value.forEach(add)
+  filesOfMessages([message], 0, 1, () => text, add)
+}
+
+/**
+ * `filesOfMessage` for the messages `from` to `to` (exclusive), in order, with
+ * one call into the core for all their tool calls.
+ * @internal
+ */
+export function filesOfMessages(messages: readonly unknown[], from: number, to: number, text: (i: number) => string, add: (file: unknown) => void): void {
+  const calls: AgentToolCall[] = []
+  const owner: number[] = []
+  const texts: string[] = []
+  for (let i = from; i < to; i++) {
+    let t = ''
+    try {
+      t = text(i)
+      for (const c of toolCalls(messages[i])) {
+        calls.push(c)
+        owner.push(i)
       }
+    } catch {
+      // A message that cannot be read adds nothing.
     }
+    texts.push(t)
+  }
+  const files = filesOfCalls(calls)
+  let k = 0
+  for (let i = from; i < to; i++) {
+    const t = texts[i - from]
+    if (t !== '') for (const m of mentions(t)) add(m)
+    for (; k < calls.length && owner[k] === i; k++) for (const f of files[k] ?? []) add(f)
   }
 }

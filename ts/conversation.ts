@@ -11,7 +11,7 @@
  * ends). A history that fails the check (compaction, an edit, another
  * session) is read again from the start, and the update says so (`reset`).
  */
-import { filesOfMessage, normalizeFile, userText } from './context'
+import { filesOfMessages, normalizeFile, userText } from './context'
 import type { ContextOptions } from './context'
 
 export interface ConversationUpdate {
@@ -121,16 +121,12 @@ export class ConversationReader {
       newFiles.push(f)
     }
     const start = this.#count
-    for (let i = start; i < list.length; i++) {
-      const message = list[i]
-      try {
-        const text = userText(message)
-        if (text.trim() !== '') this.#prompt = text
-        filesOfMessage(message, text, add)
-      } catch {
-        // A message that cannot be read adds nothing.
-      }
+    const text = (i: number) => {
+      const t = userText(list[i])
+      if (t.trim() !== '') this.#prompt = t
+      return t
     }
+    filesOfMessages(list, start, list.length, text, add)
     if (list.length > 0 && list.length !== start) {
       if (start === 0) {
         this.#first = list[0]

@@ -5,12 +5,20 @@
  * adapters (`ai-sdk.ts`, `openai-agents.ts`) only map that onto their SDK's
  * call.
  *
- * Per call, the cost does not grow with the conversation: a
- * `ConversationReader` per session reads only new messages, the rules a file
- * fired are kept as a union (activation by paths is a union over files, so
- * only new files are matched), topic rules are matched again only when the
- * prompt changed, and a changed rule set (a reload that changed something) is
- * the only thing that re-matches every file.
+ * A road like the others: each call is one model-call event of the core
+ * (`Conversations.respond`), with the files the messages added since the
+ * last call (the core decides which files a tool call touched) and the
+ * latest user text when it changed; what is active, what is due, the text
+ * and what was delivered are the core's, per conversation, bounded. This
+ * module keeps, per session and bounded like the core's (`maxSessions`),
+ * only what belongs to the SDK's message list: the `ConversationReader`
+ * that reads the list incrementally (the messages are JavaScript objects)
+ * and where each reminder went in it (the SDK rebuilds the list every call).
+ *
+ * Per call, the cost does not grow with the conversation: the reader reads
+ * only new messages, and the core matches only files new to the
+ * conversation (all of them again only when the rule set changed) and
+ * renders only when what it renders changed.
  *
  * Rules available on request (a Cursor "Agent Requested" rule, Windsurf
  * `model_decision`, ...) that are not active are offered after the rules
@@ -22,9 +30,7 @@
 import { ConversationReader } from './conversation'
 import { RuleManager, readRuleToolDefinition } from './manager'
 import type { RuleManagerOptions, ReadRuleToolDefinition } from './manager'
-import { planRules } from './session'
-import { DeliverySession } from '../index'
-import type { MemoryRule } from '../index'
+import { Conversations } from '../index'
 
 export interface RuleInjectorOptions {
   /** The rule manager to use; or give `workdir` (and `homeDir`, `sources`) to make one. */
@@ -36,7 +42,7 @@ export interface RuleInjectorOptions {
   allowDirs?: string[]
   /** Default `'system-prompt'`. */
   mode?: 'system-prompt' | 'reminders'
-  /** Budget for the rules section of the system prompt. */
+  /** Budget for the rules section of the system prompt (default: none). */
   maxLines?: number
   maxBytes?: number
   /** Memory text, placed after the rules in the system prompt. */
@@ -71,33 +77,25 @@ export interface Injection {
   available: readonly string[]
 }
 
+/** What a session's SDK message list needs kept: its reader, where its reminders went. */
 interface Session {
   reader: ConversationReader
-  /** The manager generation `pathIds` was computed for. */
-  generation: number
-  /** Conditional rules a file in context fired (a union over files). */
-  pathIds: Set<string>
-  topicPrompt: string | undefined
-  topicIds: string[]
-  /** Manual and on-request rules the prompt mentions (`@name`). */
-  mentionIds: string[]
-  order: string[]
-  /** The last render and what it was made of (the same input gives the same text). */
-  rendered: { key: string; text: string }
-  /** The last offer of on-request rules, by its key. */
-  offer: { key: string; text: string; ids: string[] }
-  /** What the conversation was given (the core's session). */
-  delivery: DeliverySession
-  /** The delivery session must see every file and the prompt again (after a reset, a compaction or a new rule set). */
-  whole: boolean
+  /** The latest user text sent to the core (it is sent again only when it changed). */
+  prompt: string | undefined
+  /** The core must forget what the conversation held (a new entry, a compaction). */
+  reset: boolean
   /** Where each reminder went in the SDK's list (the SDK's messages are rebuilt every call). */
   reminders: PlacedReminder[]
 }
+
+/** A budget number for the core: `Infinity` (or none) is no limit. */
+const budget = (n: number | undefined) => (n === undefined || n === Infinity ? Infinity : Math.max(0, Math.floor(n)))
 
 export class RuleInjector {
   readonly manager: RuleManager
   readonly #options: RuleInjectorOptions
   readonly #sessions = new Map<string, Session>()
+  readonly #conversations: Conversations
   #reloadedAt = -Infinity
 
   /** The `read_rule` tool for the rules offered on request: its spec, and a runner that never throws. */
@@ -108,8 +106,17 @@ export class RuleInjector {
     this.manager =
       options.manager ??
       new RuleManager({ workdir: options.workdir ?? process.cwd(), homeDir: options.homeDir, sources: options.sources, allowDirs: options.allowDirs })
+    this.#conversations = new Conversations({
+      maxConversations: this.#max(),
+      maxLines: budget(options.maxLines),
+      maxBytes: budget(options.maxBytes),
+    })
     const manager = this.manager
     this.readRuleTool = { definition: readRuleToolDefinition(), run: (input: unknown) => manager.runReadRuleTool(input) }
+  }
+
+  #max(): number {
+    return Math.max(1, Math.floor(this.#options.maxSessions ?? 1000))
   }
 
   /**
@@ -118,77 +125,35 @@ export class RuleInjector {
    * (a failed discovery, a throwing `memory`): adapters catch.
    */
   async prepare(sessionId: string, messages: readonly unknown[]): Promise<Injection> {
-    const manager = this.manager
     await this.#refresh()
     const s = this.#session(sessionId)
     const update = s.reader.read(messages)
-    if (update.reset) this.#forget(s)
-    /** Conditional rules this call's new input activated (candidates for a reminder). */
-    const fresh: string[] = []
-    if (s.generation !== manager.generation) {
-      s.generation = manager.generation
-      s.pathIds = new Set(this.#pathRuleIds(update.files))
-      s.topicPrompt = undefined
-      s.whole = true
-    } else if (update.newFiles.length > 0) {
-      for (const id of this.#pathRuleIds(update.newFiles)) {
-        s.pathIds.add(id)
-        fresh.push(id)
-      }
+    const reset = s.reset || update.reset
+    if (reset) {
+      s.reminders = []
+      s.prompt = undefined
     }
-    const promptChanged = update.prompt !== s.topicPrompt
-    if (promptChanged) {
-      s.topicPrompt = update.prompt
-      s.topicIds = update.prompt === '' ? [] : manager.getTopicRules(update.prompt).map((r) => r.id)
-      s.mentionIds = update.prompt === '' ? [] : manager.getMentionedRules(update.prompt).map((r) => r.id)
+    s.reset = false
+    const reminders = (this.#options.mode ?? 'system-prompt') === 'reminders'
+    const memory = this.#options.memory ? await this.#options.memory() : undefined
+    const engine = this.manager.engine
+    const answer = this.#conversations.respond(engine, {
+      conversation: { session: sessionId },
+      kind: 'model-call',
+      reminders,
+      reset,
+      agent: 'sdk',
+      files: update.newFiles,
+      prompt: update.prompt === s.prompt ? undefined : update.prompt,
+      memory,
+    })
+    s.prompt = update.prompt
+    if (answer.hasReminders) {
+      for (const r of answer.reminders) s.reminders.push({ at: messages.length, ruleId: r.ruleId, text: r.text })
     }
-    const topics = new Set(s.topicIds)
-    const mentioned = new Set(s.mentionIds)
-    const always = manager.getUnconditionalSet()
-    const active = manager.getRules().filter((r) => always.has(r) || s.pathIds.has(r.id) || topics.has(r.id) || mentioned.has(r.id))
-    const { text: offer, ids: available } = this.#offer(s, active)
-    const withOffer = (text: string) => (offer === '' ? text : text === '' ? offer : `${text}\n\n${offer}`)
-    const memory = this.#options.memory ? await this.#options.memory() : ''
-    if ((this.#options.mode ?? 'system-prompt') === 'system-prompt') {
-      return { system: withOffer(this.#render(s, active, s.topicIds, memory)), reminders: [], available }
-    }
-    const system = this.#render(s, active.filter((r) => always.has(r)), [], memory)
-    // Candidates: what this call's new files and changed prompt activated;
-    // every active rule when the session must be seen whole. The session
-    // says which were not given.
-    const candidates = s.whole ? active.filter((r) => !always.has(r)).map((r) => r.id) : promptChanged ? [...fresh, ...s.topicIds, ...s.mentionIds] : fresh
-    s.whole = false
-    if (candidates.length > 0) {
-      const due = s.delivery.remindersFor(manager.engine, candidates)
-      if (due.length > 0) {
-        // Returned to the adapter, which puts them in the call: delivered.
-        s.delivery.commitIds(manager.engine, due.map((r) => r.ruleId))
-        for (const r of due) s.reminders.push({ at: messages.length, ruleId: r.ruleId, text: r.text })
-      }
-    }
-    return { system: withOffer(system), reminders: s.reminders, available }
-  }
-
-  /** The offer of the on-request rules not active, skipped when they are the same as last time. */
-  #offer(s: Session, active: MemoryRule[]): { text: string; ids: string[] } {
-    const onRequest = this.manager.getOnRequestRules()
-    if (onRequest.length === 0) return { text: '', ids: [] }
-    const activeIds = new Set(active.map((r) => r.id))
-    const offered = onRequest.filter((r) => !activeIds.has(r.id))
-    const key = `${this.manager.generation}\u0001${offered.map((r) => r.id).join('\u0000')}`
-    if (key !== s.offer.key) s.offer = { key, text: this.manager.offerText(offered).trimEnd(), ids: offered.map((r) => r.id) }
-    return s.offer
-  }
-
-  /** `planRules`, skipped when its input is the same as last time. */
-  #render(s: Session, rules: MemoryRule[], topicIds: string[], memory: string): string {
-    let key = `${this.manager.generation}\u0001${topicIds.join('\u0000')}\u0001${memory}\u0001`
-    for (const r of rules) key += `${r.id}\u0000`
-    if (key === s.rendered.key) return s.rendered.text
-    const plan = planRules(rules, { maxLines: this.#options.maxLines, maxBytes: this.#options.maxBytes, memory, topicRuleIds: topicIds, previousOrder: s.order })
-    s.order = plan.order
-    s.rendered = { key, text: plan.text }
-    return plan.text
+    // Returned to the adapter, which puts it in the call: delivered.
+    this.#conversations.commit(engine, answer)
+    return { system: answer.text, reminders: s.reminders, available: answer.offered }
   }
 
   /** The conversation was compacted: what was delivered is gone from it. */
@@ -196,12 +161,16 @@ export class RuleInjector {
     const s = this.#sessions.get(sessionId)
     if (!s) return
     s.reader.reset()
-    this.#forget(s)
+    s.reminders = []
+    s.reset = true
+    this.#conversations.respond(this.manager.engine, { conversation: { session: sessionId }, kind: 'compaction', agent: 'sdk' })
   }
 
-  /** Ids of the rules delivered as reminders in a session (since compaction). */
+  /** Ids of the conditional rules delivered in a session (since compaction): in reminder mode, its reminders. */
   delivered(sessionId: string): string[] {
-    return this.#sessions.get(sessionId)?.delivery.delivered() ?? []
+    const always = this.manager.getUnconditionalSet()
+    const ids = this.#conversations.delivered({ session: sessionId })
+    return always.size === 0 ? ids : ids.filter((id) => ![...always].some((r) => r.id === id))
   }
 
   async #refresh(): Promise<void> {
@@ -215,33 +184,6 @@ export class RuleInjector {
     }
   }
 
-  /**
-   * Ids of the conditional rules these files fire. The engine's stateless
-   * match, not `getActiveRules`: that one keeps the previous call's files to
-   * send only new ones, but the injector sends only new files already, and
-   * replacing a session's whole list (its first call) by one new file cost
-   * the next call time in proportion to the list dropped.
-   */
-  #pathRuleIds(files: readonly string[]): string[] {
-    if (files.length === 0) return []
-    const manager = this.manager
-    const always = manager.getUnconditionalSet()
-    const rules = manager.getRules()
-    let indices: Uint32Array
-    try {
-      indices = manager.engine.active(files as string[], undefined)
-    } catch {
-      // As getActiveRules: a failed match fires no rule; the call goes on.
-      return []
-    }
-    const ids: string[] = []
-    for (const i of indices) {
-      const r = rules[i]
-      if (r !== undefined && !always.has(r)) ids.push(r.id)
-    }
-    return ids
-  }
-
   #session(id: string): Session {
     let s = this.#sessions.get(id)
     if (s) {
@@ -249,34 +191,13 @@ export class RuleInjector {
       this.#sessions.delete(id)
       this.#sessions.set(id, s)
     } else {
-      const max = Math.max(1, this.#options.maxSessions ?? 1000)
+      const max = this.#max()
       while (this.#sessions.size >= max) this.#sessions.delete(this.#sessions.keys().next().value as string)
-      s = {
-        reader: new ConversationReader({ workdir: this.#options.workdir }),
-        generation: -1,
-        pathIds: new Set(),
-        topicPrompt: undefined,
-        topicIds: [],
-        mentionIds: [],
-        order: [],
-        rendered: { key: '', text: '' },
-        offer: { key: '', text: '', ids: [] },
-        delivery: new DeliverySession(),
-        whole: true,
-        reminders: [],
-      }
+      // New here: whatever the core may still hold of it is not what this reader will read.
+      s = { reader: new ConversationReader({ workdir: this.#options.workdir }), prompt: undefined, reset: true, reminders: [] }
       this.#sessions.set(id, s)
     }
     return s
-  }
-
-  #forget(s: Session): void {
-    s.pathIds = new Set()
-    s.order = []
-    s.rendered = { key: '', text: '' }
-    s.delivery.compacted()
-    s.whole = true
-    s.reminders = []
   }
 }
 

@@ -6,10 +6,10 @@
  * between calls: treat them as read-only.
  */
 import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 // Before '../index': loads the engine with the package's clear error (every entry and subpath).
 import './binding'
-import { RuleEngine, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot, sourceNames as nativeSourceNames } from '../index'
+import { RuleEngine, defaultSources as nativeDefaultSources, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot, sourceNames as nativeSourceNames } from '../index'
 import type { Diagnostic, MemoryRule, ProjectRootInfo, RuleSource } from '../index'
 
 /**
@@ -117,12 +117,7 @@ export interface RuleManagerOptions {
  * `<workdir>/.wave/rules` (one level).
  */
 export function defaultSources(workdir: string, homeDir: string): RuleSource[] {
-  return [
-    { dir: join(homeDir, '.claude', 'rules'), scope: 'user', format: 'claude', depth: 'any' },
-    { dir: join(homeDir, '.wave', 'rules'), scope: 'user', format: 'wave', depth: 1 },
-    { dir: join(workdir, '.claude', 'rules'), scope: 'project', format: 'claude', depth: 'any' },
-    { dir: join(workdir, '.wave', 'rules'), scope: 'project', format: 'wave', depth: 1 },
-  ]
+  return nativeDefaultSources(workdir, homeDir)
 }
 
 export interface ActiveRulesSplit {

@@ -12,10 +12,13 @@ import { native } from './binding'
 import type * as Binding from '../index'
 
 export const __napiBindingTarget: typeof Binding.__napiBindingTarget = native.__napiBindingTarget
-export const DeliverySession: typeof Binding.DeliverySession = native.DeliverySession
+export const Answer: typeof Binding.Answer = native.Answer
+export const Conversations: typeof Binding.Conversations = native.Conversations
 export const NativeMemoryStore: typeof Binding.NativeMemoryStore = native.NativeMemoryStore
 export const JsMemoryStore = (native as unknown as { JsMemoryStore: typeof Binding.NativeMemoryStore }).JsMemoryStore
 export const RuleEngine: typeof Binding.RuleEngine = native.RuleEngine
+export const defaultSources: typeof Binding.defaultSources = native.defaultSources
+export const eventMayMatter: typeof Binding.eventMayMatter = native.eventMayMatter
 export const memoryToolDefinitions: typeof Binding.memoryToolDefinitions = native.memoryToolDefinitions
 export const nativePlanRules: typeof Binding.nativePlanRules = native.nativePlanRules
 export const projectRoot: typeof Binding.projectRoot = native.projectRoot
@@ -28,4 +31,5 @@ export const runCliAsync: typeof Binding.runCliAsync = native.runCliAsync
 export const setWorkingDir: typeof Binding.setWorkingDir = native.setWorkingDir
 export const sourceNames: typeof Binding.sourceNames = native.sourceNames
 export const stickyLine: typeof Binding.stickyLine = native.stickyLine
-export const toolInputFiles: typeof Binding.toolInputFiles = native.toolInputFiles
+export const toolInputKeys: typeof Binding.toolInputKeys = native.toolInputKeys
+export const touchedFiles: typeof Binding.touchedFiles = native.touchedFiles

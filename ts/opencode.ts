@@ -1,37 +1,39 @@
 /**
  * The opencode plugin: `wave-memory-rules/opencode`.
  *
- * - `session.created`: the always-on rules and the memory, rendered as
- *   `renderRules` does, are sent silently into the session
- *   (`client.session.prompt` with `noReply: true`) and the session id is
- *   tracked; a second `session.created` for a tracked id sends nothing.
- * - `session.compacted`: the id is untracked, the rules are sent again
- *   (with the path rules the session had been given, which the summary no
- *   longer holds) and the id is tracked again; a compaction of a session
- *   never seen sends and tracks it.
- * - `tool.execute.after` of the tools that read or change a file (`read`,
- *   `edit`, `write`, `multiedit`, `patch`): the path rules that file
- *   activates and the session has not been given are appended to the tool's
- *   result, so the model reads them with the file; once per session (again
- *   after a compaction).
+ * A road like the others: opencode's events become the core's agent events
+ * (`Conversations.respond`), and the answers go back in opencode's forms.
+ * What a tool touched (every file key, a shell command's files, a patch's),
+ * what is due, the budget and the memory are the core's.
+ *
+ * - `session.created`: a start. Its answer (the always-on rules and the
+ *   memory) is sent silently into the session (`client.session.prompt`
+ *   with `noReply: true`); a second `session.created` for a session that
+ *   started sends nothing.
+ * - `session.compacted`: a start after a compaction: every rule the session
+ *   had been given is sent again (the summary no longer holds them); a
+ *   compaction of a session never seen sends them too.
+ * - `tool.execute.after`, any tool: the rules the files it touched activate
+ *   and the session has not been given are appended to the tool's result,
+ *   so the model reads them with the file; once per session (again after a
+ *   compaction). `bash` reads count (`cat src/x.ts`), as every agent's do.
  *
  * A session this process has not seen (`opencode run --continue`, a
  * restarted server) is read back once: the rules its transcript holds since
  * the last compaction count as given, and the files its tools touched are
  * remembered for the next compaction.
  *
- * A failed send is logged with its context; the id is not tracked, so the
- * next event tries again, and the plugin keeps working. Nothing is sent when
+ * A failed send is logged with its context and not committed, so the next
+ * event tries again, and the plugin keeps working. Nothing is sent when
  * there are no rules and no memory. No hook ever throws into opencode.
  *
  * opencode calls every export of a plugin module, so the module it loads
  * (`opencode.mjs`) exports only `WaveMemoryRules`.
  */
 import { RuleManager } from './manager'
-import { MemoryStore } from './memory'
 import { collectStrings } from './session'
-import { DeliverySession, toolInputFiles } from '../index'
-import type { Due } from '../index'
+import { Conversations, eventMayMatter } from '../index'
+import type { AgentEvent, AgentToolCall, Answer } from '../index'
 
 /** The part of opencode's SDK client the plugin uses. */
 export interface OpencodeClientLike {
@@ -69,10 +71,16 @@ export interface OpencodeHooks {
   ): Promise<void>
 }
 
-/** opencode's tools that read or change one file. */
-export const FILE_TOOLS = new Set(['read', 'edit', 'write', 'multiedit', 'patch'])
-/** The rules section's budget, as the Claude Code hooks use. */
-export const MAX_BYTES = 9_000
+/** What opencode's own tools are (the core reads any tool's file keys and command). */
+const TOOL_KINDS: Record<string, AgentToolCall['kind']> = {
+  read: 'read',
+  edit: 'write',
+  write: 'write',
+  multiedit: 'write',
+  patch: 'write',
+  bash: 'shell',
+  skill: 'skill',
+}
 const SERVICE = 'wave-memory-rules'
 
 /** The messages after the latest compaction summary. */
@@ -85,9 +93,11 @@ function sinceCompaction(messages: any[]): any[] {
   return messages.slice(start)
 }
 
-/** The files a tool call names (the core's keys), when it is a file tool. */
-const filesOf = (tool: unknown, args: unknown): string[] =>
-  FILE_TOOLS.has(String(tool).toLowerCase()) && typeof args === 'object' && args !== null ? toolInputFiles(args) : []
+/** A tool call as opencode reports it. */
+const toolCall = (tool: unknown, args: unknown): AgentToolCall => {
+  const name = String(tool)
+  return { name, kind: TOOL_KINDS[name.toLowerCase()] ?? 'other', input: typeof args === 'object' && args !== null ? args : {} }
+}
 
 /**
  * The plugin's hooks for a project directory. `homeDir` (default: the
@@ -96,15 +106,10 @@ const filesOf = (tool: unknown, args: unknown): string[] =>
 export async function createOpencodeHooks(input: OpencodePluginInput, options: { homeDir?: string } = {}): Promise<OpencodeHooks> {
   const workdir = input.directory || input.worktree || process.cwd()
   const manager = new RuleManager({ workdir, homeDir: options.homeDir })
-  const memory = new MemoryStore({ workdir, homeDir: options.homeDir })
-  /** Per session: what it was given (the core's session), and whether its transcript was read back. */
-  const sessions = new Map<string, { delivery: DeliverySession; restored: boolean }>()
-  const record = (id: string) => {
-    let r = sessions.get(id)
-    if (!r) sessions.set(id, (r = { delivery: new DeliverySession(), restored: false }))
-    return r
-  }
-  const budget = { maxBytes: MAX_BYTES }
+  /** Every session's delivery state (the core's, bounded); the memory store's text at a start. */
+  const conversations = new Conversations({ memory: true })
+  const key = (id: string) => ({ session: id })
+  const event = (id: string, fields: Omit<AgentEvent, 'conversation' | 'agent'>): AgentEvent => ({ conversation: key(id), agent: 'opencode', cwd: workdir, ...fields })
 
   const log = async (level: 'warn' | 'error', message: string, extra: Record<string, unknown>) => {
     try {
@@ -126,38 +131,30 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
     }
   }
 
-  const memoryText = async () => {
-    try {
-      return await memory.loadForPrompt({ maxLines: 120 })
-    } catch {
-      return ''
-    }
-  }
-
   /**
    * A session this process has not seen (`opencode run --continue`): the
    * rules an earlier process gave it are in its transcript since the last
    * compaction; count those as given, and remember the files its tools
    * touched (for a compaction).
    */
-  const restore = async (id: string, r: { delivery: DeliverySession; restored: boolean }) => {
-    if (r.restored || !input.client.session.messages) return
-    r.restored = true
+  const restore = async (id: string) => {
+    if (conversations.has(key(id))) return
+    let messages: any[] = []
     try {
-      const result: any = await input.client.session.messages({ path: { id } })
-      const messages = Array.isArray(result) ? result : Array.isArray(result?.data) ? result.data : []
-      const files: string[] = []
-      for (const m of messages) {
-        for (const part of Array.isArray(m?.parts) ? m.parts : []) {
-          if (part?.type === 'tool') files.push(...filesOf(part.tool, part.state?.input))
-        }
+      if (input.client.session.messages) {
+        const result: any = await input.client.session.messages({ path: { id } })
+        messages = Array.isArray(result) ? result : Array.isArray(result?.data) ? result.data : []
       }
-      // Seen, not delivered: the due text is dropped.
-      r.delivery.filesTouched(manager.engine, files, budget)
-      r.delivery.restore(manager.engine, collectStrings(sinceCompaction(messages), [], 0, 8).join('\n'))
     } catch (error) {
       await log('warn', `could not read session ${id} to see which rules it has: ${String(error)}`, { sessionID: id })
     }
+    const tools: AgentToolCall[] = []
+    for (const m of messages) {
+      for (const part of Array.isArray(m?.parts) ? m.parts : []) {
+        if (part?.type === 'tool') tools.push(toolCall(part.tool, part.state?.input))
+      }
+    }
+    conversations.restore(manager.engine, key(id), collectStrings(sinceCompaction(messages), [], 0, 8).join('\n'), tools, workdir)
   }
 
   /** Sends `text` silently; true when it went through. */
@@ -177,12 +174,11 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
   }
 
   /** Sends what a session start makes due; delivered only when the send went through. */
-  const deliverStart = async (id: string, how: 'startup' | 'compact', event: string) => {
+  const deliverStart = async (id: string, how: 'startup' | 'compact', name: string) => {
     await reload()
-    const r = record(id)
-    const due: Due = r.delivery.start(manager.engine, how, await memoryText(), budget)
-    if (due.text === '') return
-    if (await send(id, due.text, event)) r.delivery.commit(manager.engine, due)
+    const answer: Answer = conversations.respond(manager.engine, event(id, { kind: 'start', how }))
+    if (answer.text === '') return
+    if (await send(id, answer.text, name)) conversations.commit(manager.engine, answer)
   }
 
   await reload()
@@ -192,13 +188,12 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
       try {
         if (event?.type === 'session.created') {
           const id = event.properties?.info?.id
-          if (typeof id !== 'string' || sessions.get(id)?.delivery.started) return
-          record(id).restored = true // a new session has no earlier transcript
+          if (typeof id !== 'string' || conversations.started(key(id))) return
           await deliverStart(id, 'startup', event.type)
         } else if (event?.type === 'session.compacted') {
           const id = event.properties?.sessionID
           if (typeof id !== 'string') return
-          await restore(id, record(id))
+          await restore(id)
           await deliverStart(id, 'compact', event.type)
         }
       } catch (error) {
@@ -209,15 +204,15 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
     async 'tool.execute.after'(call, output) {
       try {
         if (!output || typeof output.output !== 'string' || typeof call?.sessionID !== 'string') return
-        const files = filesOf(call.tool, call.args)
-        if (files.length === 0) return
+        const toolDone = event(call.sessionID, { kind: 'tool-done', tools: [toolCall(call.tool, call.args)] })
+        // A tool that touched no file and named no skill: nothing to load.
+        if (!eventMayMatter(toolDone)) return
         await reload()
-        const r = record(call.sessionID)
-        await restore(call.sessionID, r)
-        const due = r.delivery.filesTouched(manager.engine, files, budget)
-        if (due.text === '') return
-        output.output = `${output.output}\n\n${due.text}`
-        r.delivery.commit(manager.engine, due)
+        await restore(call.sessionID)
+        const answer = conversations.respond(manager.engine, toolDone)
+        if (answer.text === '') return
+        output.output = `${output.output}\n\n${answer.text}`
+        conversations.commit(manager.engine, answer)
       } catch (error) {
         await log('error', `tool.execute.after ${call?.tool}: ${String(error)}`, { tool: call?.tool, sessionID: call?.sessionID })
       }

@@ -16,7 +16,7 @@
  * rule id (`<system-reminder rule="id">`), so a saved transcript tells what
  * was already delivered (`restore`).
  */
-import { DeliverySession, nativePlanRules, renderHeadings, reminderIds, reminderText, stickyLine } from '../index'
+import { Conversations, nativePlanRules, renderHeadings, reminderIds, reminderText, stickyLine } from '../index'
 import type { MemoryRule } from '../index'
 import { ruleHome } from './manager'
 import type { RuleManager } from './manager'
@@ -117,7 +117,8 @@ export function deliveredInTranscript(messages: readonly unknown[]): Set<string>
 
 export class RuleSession {
   readonly #manager: RuleManager
-  readonly #sessions = new Map<string, DeliverySession>()
+  /** Every session's delivery state: the core's, bounded. */
+  readonly #conversations = new Conversations({ maxBytes: Infinity })
 
   constructor(manager: RuleManager) {
     this.#manager = manager
@@ -125,22 +126,22 @@ export class RuleSession {
 
   /** Starts tracking a session; a session created again keeps its state. */
   onSessionCreated(sessionId: string): void {
-    this.#state(sessionId)
+    void sessionId
   }
 
   /** The conversation was compacted: what was delivered is gone from it. */
   onCompacted(sessionId: string): void {
-    this.#state(sessionId).compacted()
+    this.#conversations.respond(this.#manager.engine, { conversation: key(sessionId), kind: 'compaction' })
   }
 
   /** Counts the reminders already present in a saved transcript as delivered. */
   restore(sessionId: string, messages: readonly unknown[]): void {
-    this.#state(sessionId).restore(this.#manager.engine, collectStrings(messages, []).join('\n'))
+    this.#conversations.restore(this.#manager.engine, key(sessionId), collectStrings(messages, []).join('\n'))
   }
 
   /** Ids delivered in this session (since the last compaction). */
   delivered(sessionId: string): string[] {
-    return this.#state(sessionId).delivered()
+    return this.#conversations.delivered(key(sessionId))
   }
 
   /**
@@ -150,12 +151,19 @@ export class RuleSession {
    */
   collectReminders(sessionId: string, filesInContext: string[], prompt?: string): Reminder[] {
     const files = Array.isArray(filesInContext) ? filesInContext.filter((f) => typeof f === 'string') : []
-    return this.#state(sessionId).reminders(this.#manager.engine, files, typeof prompt === 'string' ? prompt : undefined)
+    const answer = this.#conversations.respond(this.#manager.engine, {
+      conversation: key(sessionId),
+      kind: 'model-call',
+      reminders: true,
+      files,
+      prompt: typeof prompt === 'string' ? prompt : undefined,
+    })
+    return answer.reminders
   }
 
   /** Marks reminders as delivered (after the send succeeded). */
   markDelivered(sessionId: string, ruleIds: Iterable<string>): void {
-    this.#state(sessionId).commitIds(this.#manager.engine, [...ruleIds])
+    this.#conversations.commitIds(this.#manager.engine, key(sessionId), [...ruleIds])
   }
 
   /**
@@ -191,12 +199,12 @@ export class RuleSession {
    */
   onSkillActivated(sessionId: string, name: string, usesMemory = false): boolean {
     if (typeof name !== 'string') return false
-    return this.#state(sessionId).noteSkill(name, usesMemory === true)
+    return this.#conversations.noteSkill(key(sessionId), name, usesMemory === true)
   }
 
   /** The skills active in the session, sorted. */
   activeSkills(sessionId: string): string[] {
-    return this.#sessions.get(sessionId)?.activeSkills() ?? []
+    return this.#conversations.activeSkills(key(sessionId))
   }
 
   /**
@@ -204,7 +212,7 @@ export class RuleSession {
    * `remind: every-turn`.
    */
   onStop(sessionId: string): string[] {
-    return this.#sessions.get(sessionId)?.stickyLines() ?? []
+    return this.#conversations.stickyLines(key(sessionId))
   }
 
   /**
@@ -213,12 +221,10 @@ export class RuleSession {
    * active, the memory reminder), or undefined when there is none.
    */
   stopReminder(sessionId: string): string | undefined {
-    return this.#sessions.get(sessionId)?.stop() ?? undefined
-  }
-
-  #state(sessionId: string): DeliverySession {
-    let s = this.#sessions.get(sessionId)
-    if (!s) this.#sessions.set(sessionId, (s = new DeliverySession()))
-    return s
+    if (!this.#conversations.has(key(sessionId))) return undefined
+    const answer = this.#conversations.respond(this.#manager.engine, { conversation: key(sessionId), kind: 'stop' })
+    return answer.text === '' ? undefined : answer.text
   }
 }
+
+const key = (sessionId: string) => ({ session: sessionId })

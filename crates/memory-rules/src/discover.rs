@@ -437,7 +437,7 @@ pub enum Limited {
 /// blocking, checked on the handle, never more than the limit plus one byte
 /// read.
 pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
-    let file = open_nonblocking(path).map_err(Limited::Io)?;
+    let file = crate::fs::open_nonblocking(path).map_err(Limited::Io)?;
     let meta = file.metadata().map_err(Limited::Io)?;
     if !meta.is_file() {
         return Err(Limited::NotFile);
@@ -453,20 +453,6 @@ pub fn read_limited(path: &Path) -> Result<Vec<u8>, Limited> {
         return Err(Limited::TooLarge(bytes.len() as u64));
     }
     Ok(bytes)
-}
-
-#[cfg(unix)]
-pub(crate) fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-pub(crate) fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
-    std::fs::File::open(path)
 }
 
 /// Reads and parses one found file: its rules (several for `rules.yaml`,

@@ -29,12 +29,15 @@
 //! ```
 
 pub mod context;
+pub mod conversations;
 pub mod diagnostic;
 pub mod discover;
 pub mod enforce;
+pub mod event;
 pub mod format;
 pub mod formats;
 pub mod frontmatter;
+pub mod fs;
 mod globindex;
 pub mod limits;
 mod load;
@@ -46,6 +49,7 @@ pub mod pattern;
 pub mod read_rule;
 pub mod recall;
 pub mod render;
+pub mod respond;
 pub mod root;
 pub mod rule;
 pub mod ruleset;
@@ -60,11 +64,15 @@ mod stamp;
 pub mod suggest;
 pub use stamp::{Stamp, RACY_WINDOW};
 pub mod topics;
+pub mod touched;
 
+pub use conversations::Conversations;
 pub use diagnostic::{Code, Diagnostic, Severity};
+pub use event::{Conversation, Event, EventKind, ToolCall, ToolKind};
 pub use format::{formats_named, Format, DEFAULT_SOURCE_NAMES};
 pub use load::{load, reload, reload_from, Loaded, Reloaded};
 pub use origin::{Layer, LayerKind, Origin, PackLabel};
+pub use respond::{Answer, Given, Memory, Reminder, Responder};
 pub use root::{project_root, ProjectRoot};
 pub use rule::{Activation, Enforce, Metadata, Remind, Rule, Scope};
 pub use ruleset::{Excluded, Explanation, Reason, RuleSet};

@@ -99,3 +99,18 @@ pub const MAX_SKILLS: usize = 64;
 /// whether it uses the memory tools) up to this many bytes; the rest is not
 /// looked at.
 pub const MAX_SKILL_FILE_BYTES: u64 = 256 * 1024;
+
+/// A file touched is read for the rules with a `regex` (Continue) up to
+/// this many bytes; the rest is not looked at.
+pub const MAX_CONTENT_BYTES: u64 = 1024 * 1024;
+/// At most this many files are read for `regex` rules per agent event; the
+/// others are decided without their content (not active by content).
+pub const MAX_CONTENT_FILES: usize = 64;
+/// The memory text given at a session start takes at most this many lines
+/// unless told otherwise.
+pub const DEFAULT_MEMORY_LINES: usize = 120;
+/// A process keeps at most this many conversations in memory unless told
+/// otherwise ([`crate::conversations::Conversations`]); past it the least
+/// recently used one is forgotten (it comes back empty: its rules are given
+/// again).
+pub const DEFAULT_MAX_CONVERSATIONS: usize = 1000;

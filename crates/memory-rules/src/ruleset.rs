@@ -71,7 +71,12 @@ pub struct RuleSet {
     skills: FxHashMap<String, Vec<u32>>,
     /// The enforced rules' `commands`, compiled (see `enforce`).
     commands: crate::enforce::CommandMatcher,
+    /// Tells this set from every other one built in the process (see [`RuleSet::id`]).
+    id: u64,
 }
+
+/// The next [`RuleSet::id`].
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// A rule whose `regex` is matched against the content of the files in
 /// context that its globs (if any) match.
@@ -316,7 +321,16 @@ impl RuleSet {
             mentions,
             content_rules,
             skills,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// A number no other set built in this process has: what a session
+    /// keeps beside what it computed from this set, to know it still holds
+    /// (a reload that changed nothing keeps the set, and its id). 0 for an
+    /// empty default set.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// Every rule, in result order.

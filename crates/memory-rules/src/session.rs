@@ -29,7 +29,7 @@
 pub use crate::limits::MAX_SKILLS;
 use crate::render::{plan_rules, RenderOptions};
 use crate::rule::{Remind, Rule};
-use crate::ruleset::RuleSet;
+use crate::ruleset::{Contents, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -77,13 +77,35 @@ impl Start {
 }
 
 /// The budget of a rendered rules section and how it is laid out.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Budget {
     pub max_lines: Option<usize>,
     pub max_bytes: Option<usize>,
     /// Rules given before keep their places when given again (a prompt
     /// cache keeps its prefix): the session's render order is passed on.
     pub keep_order: bool,
+}
+
+impl Budget {
+    /// The budget of a rules section handed to an agent unless told
+    /// otherwise: [`crate::limits::DEFAULT_RULES_BYTES`], no line limit.
+    pub fn agents() -> Budget {
+        Budget {
+            max_lines: None,
+            max_bytes: Some(crate::limits::DEFAULT_RULES_BYTES),
+            keep_order: false,
+        }
+    }
+}
+
+/// A model call (an SDK middleware): how the road delivers, and whether the
+/// conversation is the one seen so far (see [`crate::event::EventKind::ModelCall`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Call {
+    /// Conditional rules go as reminders; the text holds the always-on ones.
+    pub reminders: bool,
+    /// What the conversation was given and touched is gone.
+    pub reset: bool,
 }
 
 /// What is due now: the text to put in front of the model and the rules it
@@ -103,6 +125,16 @@ pub struct Due {
     /// It gives again what a compaction took (see [`Session::compacted_unsent`]):
     /// committing it ends that.
     pub regives: bool,
+}
+
+/// What is due at a model call ([`Session::model_call`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallDue {
+    pub due: Due,
+    /// Indices of the conditional rules to give as reminders, ascending.
+    pub reminders: Vec<usize>,
+    /// Indices of every rule active in the conversation, ascending.
+    pub active: Vec<usize>,
 }
 
 /// A `remind: every-turn` rule active in the session, with its short line.
@@ -154,24 +186,54 @@ pub struct Session {
     /// The skills active in the session, sorted by name, at most
     /// [`MAX_SKILLS`] (absent in state files written before skills: none).
     skills: Vec<ActiveSkill>,
+    /// Ids of the rules a file's content activated (a `regex`), at most
+    /// [`MAX_SESSION_RULES`]: they are active in the session as the files
+    /// are, without the files being read again.
+    by_content: BTreeSet<String>,
+    /// What was computed from the rule set in use, kept while it is (never saved).
+    #[serde(skip)]
+    derived: Derived,
 }
 
-/// The keys of a tool call's input that name a file, over the agents we
-/// serve (Claude Code's `file_path` and `notebook_path`, opencode's
-/// `filePath`, a plain `path`).
-pub const FILE_KEYS: [&str; 4] = ["file_path", "filePath", "notebook_path", "path"];
+/// What a session computed from one rule set ([`RuleSet::id`]), kept while
+/// that set is in use: a model call then matches only the files new to the
+/// conversation, and renders only when what it renders changed.
+#[derive(Clone, Debug, Default)]
+struct Derived {
+    set: u64,
+    /// Conditional rules the session's files activated (paths, content), ascending.
+    fired: BTreeSet<usize>,
+    /// The last model call's text, by a hash of what it was made of.
+    rendered: Option<(u64, Due)>,
+}
 
-/// The files a tool call's input names (under [`FILE_KEYS`]), each once.
-pub fn tool_input_files(input: &serde_json::Value) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for key in FILE_KEYS {
-        if let Some(f) = input.get(key).and_then(serde_json::Value::as_str) {
-            if !f.is_empty() && !out.iter().any(|o| o == f) {
-                out.push(f.to_string());
-            }
-        }
+/// Derived state is a cache: two sessions that recorded the same are equal.
+impl PartialEq for Derived {
+    fn eq(&self, _: &Derived) -> bool {
+        true
     }
-    out
+}
+
+impl Eq for Derived {}
+
+/// The `remind: every-turn` rules among these, with their short lines.
+fn sticky_of(set: &RuleSet, active: impl IntoIterator<Item = usize>) -> Vec<Sticky> {
+    let rules = set.rules();
+    active
+        .into_iter()
+        .filter(|&i| rules[i].metadata.remind == Some(Remind::EveryTurn))
+        .take(MAX_SESSION_RULES)
+        .map(|i| Sticky {
+            id: rules[i].id.clone(),
+            line: crate::render::sticky_line(&rules[i]),
+        })
+        .collect()
+}
+
+/// A contents reader that reads nothing: `regex` rules are then decided by
+/// what the session recorded ([`Session::by_content`]), not by their globs.
+fn no_contents(_: &str) -> Option<String> {
+    None
 }
 
 /// The version of a rule: a hash of its id and text (FNV-1a, 64 bits,
@@ -352,10 +414,22 @@ impl Session {
         files: &[S],
         budget: Budget,
     ) -> Due {
+        self.files_touched_in(set, files, None, budget)
+    }
+
+    /// [`Session::files_touched`], with the files' contents for the rules
+    /// with a `regex` (read by the caller, bounded).
+    pub fn files_touched_in<S: AsRef<str>>(
+        &mut self,
+        set: &RuleSet,
+        files: &[S],
+        contents: Option<Contents>,
+        budget: Budget,
+    ) -> Due {
         let rel = self.note_files(set, files);
         let rules = set.rules();
-        let mut give: Vec<usize> = set
-            .active_in(&rel, None, &self.skill_names(), None)
+        let active = self.active_for(set, &rel, None, contents);
+        let mut give: Vec<usize> = active
             .into_iter()
             .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i]))
             .collect();
@@ -380,11 +454,25 @@ impl Session {
         again: bool,
         budget: Budget,
     ) -> Due {
+        self.request_in(set, files, prompt, again, None, budget)
+    }
+
+    /// [`Session::request`], with the files' contents for the rules with a
+    /// `regex` (read by the caller, bounded).
+    pub fn request_in<S: AsRef<str>>(
+        &mut self,
+        set: &RuleSet,
+        files: &[S],
+        prompt: Option<&str>,
+        again: bool,
+        contents: Option<Contents>,
+        budget: Budget,
+    ) -> Due {
         let rel = self.note_files(set, files);
         let topic = self.note_prompt(set, prompt);
         let rules = set.rules();
-        let (given, give): (Vec<usize>, Vec<usize>) = set
-            .active_in(&rel, prompt, &self.skill_names(), None)
+        let (given, give): (Vec<usize>, Vec<usize>) = self
+            .active_for(set, &rel, prompt, contents)
             .into_iter()
             .partition(|&i| !again && self.is_delivered(&rules[i]));
         self.update_sticky(set);
@@ -406,17 +494,181 @@ impl Session {
         files: &[S],
         prompt: Option<&str>,
     ) -> Vec<usize> {
+        self.reminders_in(set, files, prompt, None)
+    }
+
+    /// [`Session::reminders`], with the files' contents for the rules with a
+    /// `regex` (read by the caller, bounded).
+    pub fn reminders_in<S: AsRef<str>>(
+        &mut self,
+        set: &RuleSet,
+        files: &[S],
+        prompt: Option<&str>,
+        contents: Option<Contents>,
+    ) -> Vec<usize> {
         let rel = self.note_files(set, files);
         self.note_prompt(set, prompt);
         let rules = set.rules();
-        let due = set
-            .active_in(&rel, prompt, &self.skill_names(), None)
+        let due = self
+            .active_for(set, &rel, prompt, contents)
             .into_iter()
             .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i]))
             .collect();
         // The files in context now, not every file the session touched.
         self.sticky_for(set, &rel);
         due
+    }
+
+    /// A model call (an SDK middleware): `files` the conversation touched
+    /// since the last call, `prompt` the latest user text when it changed.
+    /// The text holds every rule active in the conversation (always-on, of
+    /// every file it touched, of the latest prompt's topics and mentions, of
+    /// its active skills), topic rules first, in the order they were given
+    /// before, then `memory`; in reminder mode ([`Call::reminders`]) only the
+    /// always-on rules, and the second list names the conditional rules
+    /// active and not given, each for a reminder of its own. Only the files
+    /// new to the conversation are matched while the rule set is the same;
+    /// the text is rendered again only when what it holds changed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn model_call<S: AsRef<str>>(
+        &mut self,
+        set: &RuleSet,
+        files: &[S],
+        prompt: Option<&str>,
+        contents: Option<Contents>,
+        call: Call,
+        memory: Option<&str>,
+        budget: Budget,
+    ) -> CallDue {
+        if call.reset {
+            self.compacted();
+            self.files.clear();
+            self.by_content.clear();
+            self.derived = Derived::default();
+        }
+        let rel = self.note_files(set, files);
+        let topic = match prompt {
+            Some(_) => self.note_prompt(set, prompt),
+            None => self.indices(set, self.prompt_topics.iter()),
+        };
+        let now = self.fire(set, &rel, contents);
+        let rules = set.rules();
+        // Active now: always-on, this call's files, the prompt, the skills.
+        let mut active: BTreeSet<usize> = (0..rules.len())
+            .filter(|&i| rules[i].metadata.is_unconditional())
+            .collect();
+        active.extend(now);
+        active.extend(topic.iter().copied());
+        active.extend(self.indices(set, self.mentioned.iter()));
+        if !self.skills.is_empty() && set.has_skill_rules() {
+            let none: [&str; 0] = [];
+            active.extend(set.active_in(&none, None, &self.skill_names(), None));
+        }
+        // The sticky rules are those of the files in context now.
+        self.sticky = sticky_of(set, active.iter().copied());
+        active.extend(self.derived.fired.iter().copied());
+        let budget = Budget {
+            keep_order: true,
+            ..budget
+        };
+        let active: Vec<usize> = active.into_iter().collect();
+        if !call.reminders {
+            let due = self.render_once(set, &active, &topic, memory, budget);
+            return CallDue {
+                due,
+                reminders: Vec::new(),
+                active,
+            };
+        }
+        let always: Vec<usize> = active
+            .iter()
+            .copied()
+            .filter(|&i| !is_conditional(&rules[i]))
+            .collect();
+        let due = self.render_once(set, &always, &[], memory, budget);
+        let reminders = active
+            .iter()
+            .copied()
+            .filter(|&i| is_conditional(&rules[i]) && !self.is_delivered(&rules[i]))
+            .collect();
+        CallDue {
+            due,
+            reminders,
+            active,
+        }
+    }
+
+    /// [`Session::render`] for a model call, skipped when its input is what
+    /// the last call rendered; the render order becomes the session's (the
+    /// next call keeps it).
+    fn render_once(
+        &mut self,
+        set: &RuleSet,
+        give: &[usize],
+        topic: &[usize],
+        memory: Option<&str>,
+        budget: Budget,
+    ) -> Due {
+        let mut topic = topic.to_vec();
+        topic.sort_unstable();
+        let key = |order: &[String]| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (set.id(), give, &topic, memory, budget, order).hash(&mut h);
+            h.finish()
+        };
+        if let Some((k, due)) = &self.derived.rendered {
+            if *k == key(&self.order) {
+                return due.clone();
+            }
+        }
+        let due = self.render(set, give, &topic.iter().copied().collect(), memory, budget);
+        self.order = due
+            .rules
+            .iter()
+            .map(|&i| set.rules()[i].id.clone())
+            .take(MAX_SESSION_RULES)
+            .collect();
+        self.derived.rendered = Some((key(&self.order), due.clone()));
+        due
+    }
+
+    /// The conditional rules these files activate (by paths, or by content
+    /// where `contents` reads it), added to [`Derived::fired`]; with another
+    /// rule set than last time, every other file of the session is matched
+    /// again first.
+    fn fire(&mut self, set: &RuleSet, rel: &[String], contents: Option<Contents>) -> Vec<usize> {
+        let rules = set.rules();
+        if self.derived.set != set.id() {
+            self.derived = Derived {
+                set: set.id(),
+                ..Derived::default()
+            };
+            let others: Vec<String> = self
+                .files
+                .iter()
+                .filter(|f| !rel.contains(f))
+                .cloned()
+                .collect();
+            if !others.is_empty() || !self.by_content.is_empty() {
+                let fired: Vec<usize> = self
+                    .active_known(set, &others, None, None)
+                    .into_iter()
+                    .filter(|&i| is_conditional(&rules[i]))
+                    .collect();
+                self.derived.fired.extend(fired);
+            }
+        }
+        if rel.is_empty() {
+            return Vec::new();
+        }
+        let now: Vec<usize> = self
+            .active_for(set, rel, None, contents)
+            .into_iter()
+            .filter(|&i| is_conditional(&rules[i]))
+            .collect();
+        self.derived.fired.extend(now.iter().copied());
+        now
     }
 
     /// Reminder mode, when the caller already knows what is active: of these
@@ -502,7 +754,7 @@ impl Session {
         let mut give: Vec<usize> = (0..rules.len())
             .filter(|&i| rules[i].metadata.is_unconditional())
             .collect();
-        give.extend(set.active_in(&self.file_list(), None, &self.skill_names(), None));
+        give.extend(self.active_known(set, &self.file_list(), None, None));
         give.extend(self.indices(set, self.topics.iter()));
         give.sort_unstable();
         give.dedup();
@@ -572,16 +824,85 @@ impl Session {
     }
 
     fn mark(&mut self, rule: &Rule) {
-        if self.delivered.len() < MAX_SESSION_RULES || self.delivered.contains_key(&rule.id) {
-            self.delivered.insert(rule.id.clone(), rule_version(rule));
+        self.mark_version(&rule.id, &rule_version(rule));
+    }
+
+    fn mark_version(&mut self, id: &str, version: &str) {
+        if self.delivered.len() < MAX_SESSION_RULES || self.delivered.contains_key(id) {
+            self.delivered.insert(id.to_string(), version.to_string());
         }
-        if self.order.len() < MAX_SESSION_RULES && !self.order.contains(&rule.id) {
-            self.order.push(rule.id.clone());
+        if self.order.len() < MAX_SESSION_RULES && !self.order.iter().any(|o| o == id) {
+            self.order.push(id.to_string());
+        }
+    }
+
+    /// These rules, each in the version given (id, [`rule_version`]),
+    /// reached the model (see [`crate::respond::Responder::commit`]).
+    pub fn commit_given<'a>(&mut self, given: impl IntoIterator<Item = (&'a str, &'a str)>) {
+        for (id, version) in given {
+            self.mark_version(id, version);
+        }
+    }
+
+    /// An answer that reached the model started the session (`starts`) or
+    /// gave again what a compaction took (`regives`).
+    pub fn commit_flags(&mut self, starts: bool, regives: bool) {
+        self.started |= starts;
+        if regives {
+            self.regive = false;
         }
     }
 
     fn file_list(&self) -> Vec<&str> {
         self.files.iter().map(String::as_str).collect()
+    }
+
+    /// The rules active for these (workdir-relative) files and prompt with
+    /// the session's skills (see [`Session::active_known`]); the rules with
+    /// a `regex` that `contents` found are recorded in [`Session::by_content`].
+    fn active_for<S: AsRef<str>>(
+        &mut self,
+        set: &RuleSet,
+        rel: &[S],
+        prompt: Option<&str>,
+        contents: Option<Contents>,
+    ) -> Vec<usize> {
+        let active = self.active_known(set, rel, prompt, contents);
+        if contents.is_some() && set.has_content_rules() {
+            let rules = set.rules();
+            for &i in &active {
+                if rules[i].metadata.regex.is_some() && self.by_content.len() < MAX_SESSION_RULES {
+                    self.by_content.insert(rules[i].id.clone());
+                }
+            }
+        }
+        active
+    }
+
+    /// The rules active for these (workdir-relative) files and prompt with
+    /// the session's skills. A rule with a `regex` is active when `contents`
+    /// reads a file it matches, or when the session recorded it so before;
+    /// never by its globs alone.
+    fn active_known<S: AsRef<str>>(
+        &self,
+        set: &RuleSet,
+        rel: &[S],
+        prompt: Option<&str>,
+        contents: Option<Contents>,
+    ) -> Vec<usize> {
+        let skills = self.skill_names();
+        if !set.has_content_rules() {
+            return set.active_in(rel, prompt, &skills, None);
+        }
+        let mut active =
+            set.active_in(rel, prompt, &skills, Some(contents.unwrap_or(&no_contents)));
+        let before = active.len();
+        active.extend(self.indices(set, self.by_content.iter()));
+        if active.len() != before {
+            active.sort_unstable();
+            active.dedup();
+        }
+        active
     }
 
     /// Adds the files (normalized against the workdir) and returns them.
@@ -639,28 +960,20 @@ impl Session {
     }
 
     fn sticky_for(&mut self, set: &RuleSet, files: &[String]) {
-        let rules = set.rules();
-        if !rules
+        if !set
+            .rules()
             .iter()
             .any(|r| r.metadata.remind == Some(Remind::EveryTurn))
         {
             self.sticky.clear();
             return;
         }
-        let mut on: BTreeSet<usize> = set
-            .active_in(files, None, &self.skill_names(), None)
+        let mut on: BTreeSet<usize> = self
+            .active_for(set, files, None, None)
             .into_iter()
             .collect();
         on.extend(self.indices(set, self.prompt_topics.iter().chain(&self.mentioned)));
-        self.sticky = on
-            .into_iter()
-            .filter(|&i| rules[i].metadata.remind == Some(Remind::EveryTurn))
-            .take(MAX_SESSION_RULES)
-            .map(|i| Sticky {
-                id: rules[i].id.clone(),
-                line: crate::render::sticky_line(&rules[i]),
-            })
-            .collect();
+        self.sticky = sticky_of(set, on);
     }
 
     fn render(
@@ -934,13 +1247,6 @@ mod tests {
         // Unknown or missing fields read as defaults.
         let old: Session = serde_json::from_str(r#"{"delivered":{"a.md":"x"},"other":1}"#).unwrap();
         assert_eq!(old.delivered_ids(), ["a.md"]);
-    }
-
-    #[test]
-    fn tool_inputs_name_files_under_every_agents_key() {
-        let input = serde_json::json!({"filePath": "a.ts", "path": "a.ts", "notebook_path": "n.ipynb", "content": "x"});
-        assert_eq!(tool_input_files(&input), ["a.ts", "n.ipynb"]);
-        assert!(tool_input_files(&serde_json::json!({"command": "ls"})).is_empty());
     }
 
     const SKILL_RULES: &[(&str, &str)] = &[

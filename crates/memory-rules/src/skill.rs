@@ -20,7 +20,6 @@
 //! `<name>` ([`from_path`]): one rule that covers every agent.
 
 use crate::limits::{MAX_SKILL_FILE_BYTES, MAX_SKILL_NAME_CHARS};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The folders (relative to the project) whose `<name>/SKILL.md` are skills.
@@ -117,21 +116,7 @@ pub fn uses_memory(text: &str) -> bool {
 /// most [`MAX_SKILL_FILE_BYTES`] of a regular file (opened without blocking);
 /// `false` when it cannot be read.
 pub fn file_uses_memory(path: &Path) -> bool {
-    let Ok(file) = crate::discover::open_nonblocking(path) else {
-        return false;
-    };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return false;
-    }
-    let mut bytes = Vec::new();
-    if file
-        .take(MAX_SKILL_FILE_BYTES)
-        .read_to_end(&mut bytes)
-        .is_err()
-    {
-        return false;
-    }
-    uses_memory(&String::from_utf8_lossy(&bytes))
+    crate::fs::read_prefix(path, MAX_SKILL_FILE_BYTES).is_ok_and(|text| uses_memory(&text))
 }
 
 /// The Stop reminder while skills that use memory are active.

@@ -7,7 +7,6 @@ use crate::display;
 use crate::env::{Env, Output};
 use memory_rules::formats;
 use memory_rules::{Activation, Excluded, Reason, Rule};
-use std::io::Read;
 
 /// Files typed on the command line are relative to the current directory,
 /// as in every shell tool: when the project root was found above it, they
@@ -28,9 +27,6 @@ fn from_cwd(env: &Env, files: &[String]) -> Vec<String> {
         })
         .collect()
 }
-
-/// The most bytes of a file in context read for `regex` rules.
-pub const MAX_CONTENT_BYTES: u64 = 1024 * 1024;
 
 pub fn run(env: &Env, args: &MatchArgs) -> Output {
     let given = MatchArgs {
@@ -201,18 +197,8 @@ fn run_match(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded) -> Outp
     let set = &loaded.rules;
     let prompt = args.prompt.as_deref();
     // Rules with a `regex` (Continue) match the content of the files in
-    // context: the CLI is a caller that can read them.
-    let workdir = env.config.workdir.clone();
-    let read = move |file: &str| -> Option<String> {
-        let path = workdir.join(file);
-        let mut text = String::new();
-        std::fs::File::open(path)
-            .ok()?
-            .take(MAX_CONTENT_BYTES)
-            .read_to_string(&mut text)
-            .ok()?;
-        Some(text)
-    };
+    // context, read as every road reads them.
+    let read = memory_rules::respond::file_contents(&env.config.workdir);
     let contents: Option<memory_rules::ruleset::Contents> =
         set.has_content_rules().then_some(&read);
     let explanations = set.explain_in(&args.files, prompt, &args.skills, contents);

@@ -307,46 +307,14 @@ fn activations(rules: &serde_json::Value) -> Vec<(String, String)> {
 
 /// `list_rules` through the real `wave-rules mcp` on stdio (bounded: 30 s).
 fn mcp_list_rules(t: &Tree) -> serde_json::Value {
-    use std::io::{BufRead, Write};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
-        .args(["mcp", "--home"])
-        .arg(t.home())
-        .current_dir(t.workdir())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    for line in [
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_rules","arguments":{}}}"#,
-    ] {
-        writeln!(stdin, "{line}").unwrap();
-    }
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .take(100)
-        {
-            let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
-            if v["id"] == 2 {
-                let _ = tx.send(v);
-                return;
-            }
-        }
-    });
-    let answer = rx.recv_timeout(std::time::Duration::from_secs(30));
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
-    let answer = answer.expect("list_rules answered within 30 s");
-    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
-    serde_json::from_str(text).unwrap()
+    let text = common::mcp_call(
+        &t.workdir(),
+        &t.home(),
+        &[],
+        "list_rules",
+        serde_json::json!({}),
+    );
+    serde_json::from_str(&text).unwrap()
 }
 
 #[test]

@@ -32,6 +32,7 @@
 //! context is not in it).
 
 use crate::args::{HookAction, HookAgent, HookEvent};
+use memory_rules::{Conversation, Event, EventKind, Start, ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
 
 impl HookAgent {
@@ -166,181 +167,147 @@ pub fn transcript_prompt_tokens(path: &std::path::Path) -> Option<u64> {
     })
 }
 
-/// The tool names of each agent mapped onto Claude Code's: file tools onto
-/// `Read`/`Write` with `file_path`, shell tools onto `Bash` with `command`.
-fn tool(agent: HookAgent, name: &str) -> Option<&'static str> {
-    Some(match (agent, name) {
-        (HookAgent::Gemini, "read_file" | "read_many_files") => "Read",
-        (HookAgent::Gemini, "write_file" | "replace" | "edit") => "Write",
-        (HookAgent::Gemini, "run_shell_command") => "Bash",
-        (HookAgent::Gemini, "activate_skill") => "Skill",
-        (HookAgent::Copilot, "skill" | "Skill") => "Skill",
-        (HookAgent::Copilot, "view" | "read" | "str_replace_editor") => "Read",
-        (HookAgent::Copilot, "edit" | "create" | "write" | "str_replace") => "Write",
-        (HookAgent::Copilot, "bash" | "shell" | "Bash") => "Bash",
-        (HookAgent::Copilot, "Read" | "Edit" | "Write" | "MultiEdit") => "Read",
-        (HookAgent::Codex, "shell" | "Bash" | "exec_command" | "local_shell") => "Bash",
-        (HookAgent::Codex, "apply_patch") => "Write",
-        _ => return None,
-    })
+/// What each agent's tool names are, as far as the core needs to know (a
+/// skill tool's input names a skill; a file tool reads or writes): the
+/// files come from the input's keys, whatever the name, so a tool not named
+/// here still fires path rules ([`ToolKind::Other`]).
+pub fn tool_kind(agent: HookAgent, name: &str) -> ToolKind {
+    match (agent, name) {
+        (_, "Read" | "NotebookRead") => ToolKind::Read,
+        (_, "Edit" | "MultiEdit" | "Write" | "NotebookEdit") => ToolKind::Write,
+        (_, "Bash") => ToolKind::Shell,
+        (_, "Skill") => ToolKind::Skill,
+        (HookAgent::Gemini, "read_file" | "read_many_files") => ToolKind::Read,
+        (HookAgent::Gemini, "write_file" | "replace" | "edit") => ToolKind::Write,
+        (HookAgent::Gemini, "run_shell_command") => ToolKind::Shell,
+        (HookAgent::Gemini, "activate_skill") => ToolKind::Skill,
+        (HookAgent::Copilot, "skill") => ToolKind::Skill,
+        (HookAgent::Copilot, "view" | "read" | "str_replace_editor") => ToolKind::Read,
+        (HookAgent::Copilot, "edit" | "create" | "write" | "str_replace") => ToolKind::Write,
+        (HookAgent::Copilot, "bash" | "shell") => ToolKind::Shell,
+        (HookAgent::Codex, "shell" | "exec_command" | "local_shell") => ToolKind::Shell,
+        (HookAgent::Codex, "apply_patch") => ToolKind::Write,
+        _ => ToolKind::Other,
+    }
 }
 
-/// The files an `apply_patch` text names (`*** Add File: p`, `*** Update
-/// File: p`, `*** Move to: p`), as Codex writes them.
-pub fn patch_files(patch: &str) -> Vec<String> {
-    patch
-        .lines()
-        .filter_map(|l| {
-            [
-                "*** Add File: ",
-                "*** Update File: ",
-                "*** Move to: ",
-                "*** Delete File: ",
-            ]
-            .iter()
-            .find_map(|p| l.strip_prefix(p))
-        })
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
-        .collect()
+/// What a hook's payload says, in any agent's keys.
+#[derive(Debug, Default, PartialEq)]
+pub struct Payload {
+    pub session: Option<String>,
+    pub cwd: Option<String>,
+    pub prompt: Option<String>,
+    /// How a session starts (Claude Code's `source`; Copilot CLI's `new` is `startup`).
+    pub source: Option<String>,
+    pub transcript: Option<String>,
+    /// This stop follows one we blocked (`stop_hook_active`).
+    pub repeated: bool,
+    pub tool: Option<ToolCall>,
 }
 
-/// Maps one agent's payload onto Claude Code's shape.
-pub fn normalize(agent: HookAgent, payload: Value) -> Value {
-    let Value::Object(mut v) = payload else {
-        return payload;
+/// Reads one agent's payload (a JSON object).
+pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
+    let text = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| v.get(*k).and_then(Value::as_str))
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
     };
+    let mut p = Payload {
+        session: text(&["session_id"]),
+        cwd: text(&["cwd"]),
+        prompt: v.get("prompt").and_then(Value::as_str).map(str::to_string),
+        source: text(&["source"]),
+        transcript: text(&["transcript_path"]),
+        repeated: v.get("stop_hook_active").and_then(Value::as_bool) == Some(true),
+        tool: None,
+    };
+    let tool_name = text(&["tool_name"]);
+    let tool_input = v.get("tool_input").cloned().unwrap_or(Value::Null);
     match agent {
-        HookAgent::Claude => Value::Object(v),
-        HookAgent::Codex => {
-            if let Some(name) = v.get("tool_name").and_then(Value::as_str) {
-                if let Some(mapped) = tool(agent, name) {
-                    let input = v.get("tool_input").cloned().unwrap_or(Value::Null);
-                    let input = match mapped {
-                        "Write" => {
-                            let text = input
-                                .get("input")
-                                .or_else(|| input.get("patch"))
-                                .and_then(Value::as_str)
-                                .or_else(|| input.as_str())
-                                .unwrap_or("");
-                            json!({ "file_paths": patch_files(text) })
-                        }
-                        _ => input,
-                    };
-                    v.insert("tool_name".into(), json!(mapped));
-                    v.insert("tool_input".into(), input);
-                }
-            }
-            Value::Object(v)
-        }
-        HookAgent::Gemini => {
-            if let Some(name) = v.get("tool_name").and_then(Value::as_str) {
-                if let Some(mapped) = tool(agent, name) {
-                    let input = v.get("tool_input").cloned().unwrap_or(Value::Null);
-                    let mut files: Vec<Value> = Vec::new();
-                    for key in ["file_path", "absolute_path", "path"] {
-                        if let Some(p) = input.get(key).filter(|p| p.is_string()) {
-                            files.push(p.clone());
-                        }
-                    }
-                    if let Some(Value::Array(paths)) = input.get("paths") {
-                        files.extend(paths.iter().filter(|p| p.is_string()).cloned());
-                    }
-                    let input = if mapped == "Bash" {
-                        json!({ "command": input.get("command").cloned().unwrap_or(Value::Null) })
-                    } else if mapped == "Skill" {
-                        json!({ "skill": input.get("name").cloned().unwrap_or(Value::Null) })
-                    } else {
-                        json!({ "file_paths": files })
-                    };
-                    v.insert("tool_name".into(), json!(mapped));
-                    v.insert("tool_input".into(), input);
-                }
-            }
-            Value::Object(v)
+        HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini => {
+            p.tool = tool_name
+                .map(|name| ToolCall::new(name.clone(), tool_kind(agent, &name), tool_input));
         }
         HookAgent::Copilot => {
             // Native hooks: camelCase keys, `toolArgs` a JSON string.
-            let mut out = Map::new();
-            let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-            if let Some(s) = text("sessionId").or_else(|| text("session_id")) {
-                out.insert("session_id".into(), json!(s));
+            p.session = text(&["sessionId", "session_id"]);
+            if p.source.as_deref() == Some("new") {
+                p.source = Some("startup".into());
             }
-            if let Some(c) = text("cwd") {
-                out.insert("cwd".into(), json!(c));
-            }
-            if let Some(p) = text("prompt") {
-                out.insert("prompt".into(), json!(p));
-            }
-            // Copilot's sessionStart says `new` where Claude Code says `startup`.
-            if let Some(s) = text("source") {
-                let s = if s == "new" { "startup".to_string() } else { s };
-                out.insert("source".into(), json!(s));
-            }
-            if let Some(Value::Bool(b)) = v.get("stop_hook_active") {
-                out.insert("stop_hook_active".into(), json!(b));
-            }
-            if let Some(name) = text("toolName").or_else(|| text("tool_name")) {
+            if let Some(name) = text(&["toolName", "tool_name"]) {
                 let args = match v.get("toolArgs").or_else(|| v.get("tool_input")) {
                     Some(Value::String(s)) => serde_json::from_str(s).unwrap_or(Value::Null),
                     Some(other) => other.clone(),
                     None => Value::Null,
                 };
-                if let Some(mapped) = tool(agent, &name) {
-                    let input = if mapped == "Bash" {
-                        json!({ "command": args.get("command").cloned().unwrap_or(Value::Null) })
-                    } else if mapped == "Skill" {
-                        let name = ["skill", "name"]
-                            .iter()
-                            .find_map(|k| args.get(*k).filter(|n| n.is_string()).cloned());
-                        json!({ "skill": name.unwrap_or(Value::Null) })
-                    } else {
-                        let file = ["path", "file_path"]
-                            .iter()
-                            .find_map(|k| args.get(*k).filter(|p| p.is_string()).cloned());
-                        json!({ "file_paths": file.into_iter().collect::<Vec<_>>() })
-                    };
-                    out.insert("tool_name".into(), json!(mapped));
-                    out.insert("tool_input".into(), input);
-                }
+                p.tool = Some(ToolCall::new(name.clone(), tool_kind(agent, &name), args));
             }
-            Value::Object(out)
         }
         HookAgent::Cursor => {
-            // Cursor: `conversation_id`, `workspace_roots`; file events carry
-            // `file_path`, shell events `command`.
-            let mut out = Map::new();
-            let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-            if let Some(s) = text("conversation_id").or_else(|| text("session_id")) {
-                out.insert("session_id".into(), json!(s));
-            }
+            // `conversation_id`, `workspace_roots`; file events carry
+            // `file_path`, shell events `command` (the rest, a file's
+            // content or a command's output, is not looked at).
+            p.session = text(&["conversation_id", "session_id"]);
             let root = v
                 .get("workspace_roots")
                 .and_then(Value::as_array)
                 .and_then(|r| r.first())
                 .and_then(Value::as_str)
-                .map(str::to_string)
-                .or_else(|| text("cwd"));
-            if let Some(r) = root {
-                out.insert("cwd".into(), json!(r));
+                .map(str::to_string);
+            p.cwd = root.or(p.cwd);
+            let event = text(&["hook_event_name"]).unwrap_or_default();
+            if let Some(f) = text(&["file_path"]) {
+                let kind = if event == "afterFileEdit" {
+                    ToolKind::Write
+                } else {
+                    ToolKind::Read
+                };
+                p.tool = Some(ToolCall::new(event, kind, json!({ "file_path": f })));
+            } else if let Some(c) = text(&["command"]) {
+                p.tool = Some(ToolCall::new(
+                    event,
+                    ToolKind::Shell,
+                    json!({ "command": c }),
+                ));
             }
-            if let Some(p) = text("prompt") {
-                out.insert("prompt".into(), json!(p));
-            }
-            if let Some(f) = text("file_path") {
-                out.insert("tool_name".into(), json!("Read"));
-                out.insert("tool_input".into(), json!({ "file_paths": [f] }));
-            } else if let Some(c) = text("command") {
-                out.insert("tool_name".into(), json!("Bash"));
-                out.insert("tool_input".into(), json!({ "command": c }));
-            }
-            if let Some(Value::Bool(b)) = v.get("stop_hook_active") {
-                out.insert("stop_hook_active".into(), json!(b));
-            }
-            Value::Object(out)
         }
     }
+    p
+}
+
+/// One of our hook events, with what the payload says, as the core's event.
+pub fn event(agent: HookAgent, action: &HookAction, p: Payload) -> Event {
+    let kind = match action {
+        HookAction::SessionStart(_) => {
+            EventKind::Start(Start::parse(p.source.as_deref().unwrap_or("startup")))
+        }
+        HookAction::UserPromptSubmit(_) => EventKind::Prompt,
+        HookAction::Stop => EventKind::Stop {
+            repeated: p.repeated,
+        },
+        HookAction::PreCompact => EventKind::Compaction {
+            certain: agent.compaction_is_certain(),
+        },
+        HookAction::PostToolUse(_) | HookAction::Install(_) | HookAction::Uninstall(_) => {
+            EventKind::ToolDone
+        }
+    };
+    let mut event =
+        Event::new(Conversation::new(p.session.unwrap_or_default()), kind).agent(agent.as_str());
+    if let Some(cwd) = p.cwd {
+        event = event.cwd(cwd);
+    }
+    if let Some(t) = p.transcript {
+        event = event.transcript(t);
+    }
+    if matches!(kind, EventKind::Prompt) {
+        event = event.prompt(p.prompt.unwrap_or_default());
+    }
+    if let (EventKind::ToolDone, Some(tool)) = (kind, p.tool) {
+        event = event.tool(tool);
+    }
+    event
 }
 
 /// The answer for `event` in the agent's form: `text` is the context to
@@ -423,61 +390,115 @@ mod tests {
     }
 
     #[test]
-    fn each_dialect_maps_onto_claude_codes_shape() {
+    fn each_dialect_maps_onto_the_core_event() {
+        let post = HookAction::PostToolUse(BudgetArgs::default());
+        let files = |agent: HookAgent, payload: Value| {
+            let Value::Object(v) = payload else { panic!() };
+            let e = event(agent, &post, super::payload(agent, &v));
+            (e.conversation.session.clone(), e.touched())
+        };
         let cases = [
             (
                 HookAgent::Gemini,
                 json!({"session_id":"g","cwd":"/w","hook_event_name":"AfterTool","tool_name":"read_file","tool_input":{"absolute_path":"/w/src/a.ts"}}),
-                json!({"session_id":"g","cwd":"/w","hook_event_name":"AfterTool","tool_name":"Read","tool_input":{"file_paths":["/w/src/a.ts"]}}),
+                ("g", vec!["/w/src/a.ts"]),
             ),
             (
                 HookAgent::Gemini,
-                json!({"tool_name":"read_many_files","tool_input":{"paths":["a.ts","b.ts"]}}),
-                json!({"tool_name":"Read","tool_input":{"file_paths":["a.ts","b.ts"]}}),
+                json!({"session_id":"g","tool_name":"read_many_files","tool_input":{"paths":["a.ts","b.ts"]}}),
+                ("g", vec!["a.ts", "b.ts"]),
             ),
             (
                 HookAgent::Gemini,
-                json!({"tool_name":"run_shell_command","tool_input":{"command":"cat a.ts","description":"x"}}),
-                json!({"tool_name":"Bash","tool_input":{"command":"cat a.ts"}}),
+                json!({"session_id":"g","cwd":"/w","tool_name":"run_shell_command","tool_input":{"command":"cat a.ts","description":"x"}}),
+                ("g", vec!["/w/a.ts"]),
             ),
             (
                 HookAgent::Copilot,
                 json!({"sessionId":"c","cwd":"/w","toolName":"view","toolArgs":"{\"path\":\"/w/src/a.ts\"}"}),
-                json!({"session_id":"c","cwd":"/w","tool_name":"Read","tool_input":{"file_paths":["/w/src/a.ts"]}}),
+                ("c", vec!["/w/src/a.ts"]),
             ),
             (
                 HookAgent::Copilot,
                 json!({"sessionId":"c","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"head a.ts"},"toolResult":{"resultType":"success"}}),
-                json!({"session_id":"c","cwd":"/w","tool_name":"Bash","tool_input":{"command":"head a.ts"}}),
-            ),
-            (
-                HookAgent::Gemini,
-                json!({"session_id":"g","tool_name":"activate_skill","tool_input":{"name":"db-work"}}),
-                json!({"session_id":"g","tool_name":"Skill","tool_input":{"skill":"db-work"}}),
-            ),
-            (
-                HookAgent::Copilot,
-                json!({"sessionId":"c","cwd":"/w","toolName":"skill","toolArgs":"{\"skill\":\"db-work\"}"}),
-                json!({"session_id":"c","cwd":"/w","tool_name":"Skill","tool_input":{"skill":"db-work"}}),
+                ("c", vec!["/w/a.ts"]),
             ),
             (
                 HookAgent::Codex,
                 json!({"session_id":"x","tool_name":"apply_patch","tool_input":{"input":"*** Begin Patch\n*** Add File: src/new.ts\n+x\n*** End Patch"}}),
-                json!({"session_id":"x","tool_name":"Write","tool_input":{"file_paths":["src/new.ts"]}}),
+                ("x", vec!["src/new.ts"]),
             ),
             (
                 HookAgent::Cursor,
                 json!({"conversation_id":"k","workspace_roots":["/w"],"hook_event_name":"beforeReadFile","file_path":"/w/a.ts","content":"x"}),
-                json!({"session_id":"k","cwd":"/w","tool_name":"Read","tool_input":{"file_paths":["/w/a.ts"]}}),
+                ("k", vec!["/w/a.ts"]),
+            ),
+            (
+                HookAgent::Claude,
+                json!({"session_id":"s","cwd":"/w","tool_name":"mcp__fs__read_text_file","tool_input":{"path":"src/b.ts"}}),
+                ("s", vec!["src/b.ts"]),
             ),
         ];
-        for (agent, payload, want) in cases {
+        for (agent, payload, (session, want)) in cases {
             assert_eq!(
-                normalize(agent, payload.clone()),
-                want,
+                files(agent, payload.clone()),
+                (
+                    session.to_string(),
+                    want.iter().map(|s| s.to_string()).collect()
+                ),
                 "{agent:?} {payload}"
             );
         }
+        let skill = |agent: HookAgent, payload: Value| {
+            let Value::Object(v) = payload else { panic!() };
+            event(agent, &post, super::payload(agent, &v)).tools[0].skill()
+        };
+        assert_eq!(
+            skill(
+                HookAgent::Gemini,
+                json!({"tool_name":"activate_skill","tool_input":{"name":"db-work"}})
+            )
+            .as_deref(),
+            Some("db-work")
+        );
+        assert_eq!(
+            skill(
+                HookAgent::Copilot,
+                json!({"toolName":"skill","toolArgs":"{\"skill\":\"DB-Work\"}"})
+            )
+            .as_deref(),
+            Some("db-work")
+        );
+        let start = |agent: HookAgent, payload: Value| {
+            let Value::Object(v) = payload else { panic!() };
+            event(
+                agent,
+                &HookAction::SessionStart(BudgetArgs::default()),
+                super::payload(agent, &v),
+            )
+            .kind
+        };
+        assert_eq!(
+            start(HookAgent::Copilot, json!({"source":"new"})),
+            EventKind::Start(Start::Startup)
+        );
+        assert_eq!(
+            start(HookAgent::Claude, json!({"source":"compact"})),
+            EventKind::Start(Start::Compact)
+        );
+        let stop = |payload: Value| {
+            let Value::Object(v) = payload else { panic!() };
+            event(
+                HookAgent::Claude,
+                &HookAction::Stop,
+                super::payload(HookAgent::Claude, &v),
+            )
+            .kind
+        };
+        assert_eq!(
+            stop(json!({"stop_hook_active": true})),
+            EventKind::Stop { repeated: true }
+        );
     }
 
     #[test]

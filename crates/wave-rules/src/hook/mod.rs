@@ -27,9 +27,13 @@
 //! again with `stop_hook_active: true`, and we let that one through, so a
 //! reminder costs one extra model turn and never loops.
 //!
-//! What is due at each event is the core's `Session` (rendered by the core's
-//! `render`); `respond` maps Claude Code's events onto it, and the session
-//! is kept between hook processes as a small state file (`state`).
+//! The hook is a road: `agent` maps each agent's payload onto the core's
+//! agent event (which conversation, what kind of event, the tool call as the
+//! agent sent it, the prompt, where it runs) and the answer back onto what
+//! that agent reads; what the event means (the files a tool touched, the
+//! skills it activated, what is due, the budget, what is delivered) is the
+//! core's `Responder`. The conversation's `Session` is kept between hook
+//! processes as a small state file (`state`).
 
 pub mod agent;
 pub mod cache;
@@ -37,27 +41,15 @@ pub mod install;
 pub mod settings;
 pub mod state;
 
-use crate::args::{BudgetArgs, HookAction, HookAgent};
+use crate::args::{HookAction, HookAgent};
 use crate::env::{Env, Output};
-use memory_rules::memory::{MemoryLocations, MemoryStore};
-use memory_rules::session::{tool_input_files, Budget, Due, Session, Start};
-use memory_rules::{Format, RuleSet};
+use memory_rules::{Budget, Event, EventKind, Format, Responder, RuleSet, Session, Start};
 use serde_json::Value;
 use std::path::PathBuf;
 
 /// The most a hook reads from stdin (a `Write` event carries the file's
 /// content): 64 MiB.
 pub const MAX_INPUT_BYTES: usize = 64 << 20;
-/// Memory text after the rules at `SessionStart`, in lines.
-pub const MEMORY_MAX_LINES: usize = 120;
-/// The tools whose `PostToolUse` brings path rules.
-pub const FILE_TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"];
-/// The shell tools: the files their command reads and writes (parsed by the
-/// core's `shell`) bring path rules as a file tool's would.
-pub const SHELL_TOOLS: [&str; 2] = ["Bash", "shell"];
-/// Claude Code's skill tool (`{"skill": name, "args"?}`); the dialects map
-/// their skill tools onto it.
-pub const SKILL_TOOL: &str = "Skill";
 
 impl HookAction {
     /// A hook event (reads stdin), not `install` / `uninstall`.
@@ -75,91 +67,49 @@ impl HookAction {
     }
 }
 
-/// The hook's input, as Claude Code sends it. Unusable input gives an
-/// empty `Input` and a problem to report.
+/// The hook's input: what the agent's payload says (`agent::payload`).
+/// Unusable input gives an empty payload and a problem to report.
 #[derive(Debug, Default)]
 pub struct Input {
     /// The agent that sent it (its dialect: see `agent`).
     pub agent: HookAgent,
-    pub session_id: Option<String>,
-    pub cwd: Option<String>,
-    pub prompt: Option<String>,
-    pub tool_name: Option<String>,
-    pub tool_input: Value,
-    pub source: Option<String>,
-    /// The size of the model's latest prompt, in tokens, where the agent's
-    /// transcript tells it (Gemini CLI: `agent::transcript_prompt_tokens`).
-    pub prompt_tokens: Option<u64>,
-    pub stop_hook_active: bool,
-    pub transcript_path: Option<String>,
+    pub payload: agent::Payload,
     pub problem: Option<String>,
 }
 
 impl Input {
     pub fn read(agent: HookAgent, stdin: impl FnOnce() -> std::io::Result<Vec<u8>>) -> Input {
-        let mut input = Self::read_claude(agent, stdin);
-        input.agent = agent;
-        if agent == HookAgent::Gemini {
-            input.prompt_tokens = input
-                .transcript_path
-                .as_deref()
-                .and_then(|p| agent::transcript_prompt_tokens(std::path::Path::new(p)));
-        }
-        input
-    }
-
-    fn read_claude(agent: HookAgent, stdin: impl FnOnce() -> std::io::Result<Vec<u8>>) -> Input {
         let bytes = match stdin() {
             Ok(b) => b,
-            Err(e) => {
-                return Input {
-                    problem: Some(format!("cannot read the hook input: {e}")),
-                    ..Input::default()
-                }
-            }
+            Err(e) => return Input::problem(agent, format!("cannot read the hook input: {e}")),
         };
         if bytes.len() > MAX_INPUT_BYTES {
-            return Input {
-                problem: Some(format!("hook input over {MAX_INPUT_BYTES} bytes; skipped")),
-                ..Input::default()
-            };
+            return Input::problem(
+                agent,
+                format!("hook input over {MAX_INPUT_BYTES} bytes; skipped"),
+            );
         }
         Self::parse_for(agent, &bytes)
     }
 
-    /// One agent's payload, mapped onto Claude Code's by `agent::normalize`.
-    pub fn parse_for(agent: HookAgent, bytes: &[u8]) -> Input {
-        let v: Value = match serde_json::from_slice(bytes) {
-            Ok(v @ Value::Object(_)) => agent::normalize(agent, v),
-            Ok(_) => {
-                return Input {
-                    problem: Some("hook input is not a JSON object".into()),
-                    ..Input::default()
-                }
-            }
-            Err(e) => {
-                return Input {
-                    problem: Some(format!("hook input is not JSON: {e}")),
-                    ..Input::default()
-                }
-            }
-        };
-        let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+    fn problem(agent: HookAgent, problem: String) -> Input {
         Input {
             agent,
-            session_id: text("session_id").filter(|s| !s.is_empty()),
-            cwd: text("cwd").filter(|s| !s.is_empty()),
-            prompt: text("prompt"),
-            tool_name: text("tool_name"),
-            tool_input: v.get("tool_input").cloned().unwrap_or(Value::Null),
-            source: text("source"),
-            transcript_path: text("transcript_path").filter(|s| !s.is_empty()),
-            prompt_tokens: None,
-            stop_hook_active: v
-                .get("stop_hook_active")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-            problem: None,
+            payload: agent::Payload::default(),
+            problem: Some(problem),
+        }
+    }
+
+    /// One agent's payload.
+    pub fn parse_for(agent: HookAgent, bytes: &[u8]) -> Input {
+        match serde_json::from_slice(bytes) {
+            Ok(Value::Object(v)) => Input {
+                agent,
+                payload: agent::payload(agent, &v),
+                problem: None,
+            },
+            Ok(_) => Input::problem(agent, "hook input is not a JSON object".into()),
+            Err(e) => Input::problem(agent, format!("hook input is not JSON: {e}")),
         }
     }
 
@@ -171,133 +121,13 @@ impl Input {
         if let Some(dir) = std::env::var_os("CLAUDE_PROJECT_DIR").filter(|d| !d.is_empty()) {
             return Some(PathBuf::from(dir));
         }
-        let cwd = PathBuf::from(self.cwd.as_ref()?);
+        let cwd = PathBuf::from(self.payload.cwd.as_ref()?);
         let home = crate::env::user_home();
         Some(
             memory_rules::project_root(&cwd, home.as_deref())
                 .map(|r| r.dir)
                 .unwrap_or(cwd),
         )
-    }
-
-    /// The files `tool_input` names: a file tool's path (and the list the
-    /// dialects map theirs onto), or the files a shell tool's command reads
-    /// and writes (relative to `cwd`).
-    fn files(&self) -> Vec<String> {
-        if self
-            .tool_name
-            .as_deref()
-            .is_some_and(|t| SHELL_TOOLS.contains(&t))
-        {
-            return self.shell_files();
-        }
-        let mut files = tool_input_files(&self.tool_input);
-        let listed = self
-            .tool_input
-            .get("file_paths")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .filter(|s| !s.is_empty());
-        for f in listed {
-            if !files.iter().any(|o| o == f) {
-                files.push(f.to_string());
-            }
-        }
-        files
-    }
-
-    /// The skills this event activates, each with its `SKILL.md` when the
-    /// event names the file: the skill tool's `skill` (also `command` or
-    /// `name`), a file touched that is a `<dir>/skills/<name>/SKILL.md`,
-    /// or a prompt `/name` (a known skill only: see [`Input::skill_file`]).
-    fn skills(
-        &self,
-        workdir: &std::path::Path,
-        home: &std::path::Path,
-    ) -> Vec<(String, Option<PathBuf>)> {
-        let mut out: Vec<(String, Option<PathBuf>)> = Vec::new();
-        if self.tool_name.as_deref() == Some(SKILL_TOOL) {
-            let named = ["skill", "command", "name"]
-                .iter()
-                .find_map(|k| self.tool_input.get(*k).and_then(Value::as_str));
-            if let Some(n) = named.and_then(|n| memory_rules::skill::name(n).ok()) {
-                out.push((n, None));
-            }
-            return out;
-        }
-        if self.tool_name.is_some() {
-            for f in self.files() {
-                if let Some(n) = memory_rules::skill::from_path(&f) {
-                    if !out.iter().any(|(o, _)| *o == n) {
-                        let base = self.cwd.as_deref().map(PathBuf::from);
-                        let path = match base {
-                            Some(b) if !f.starts_with('/') => b.join(&f),
-                            _ => PathBuf::from(&f),
-                        };
-                        out.push((n, Some(path)));
-                    }
-                }
-            }
-            return out;
-        }
-        if let Some(prompt) = &self.prompt {
-            // `/name args`: only a skill found in a skills folder.
-            let word = prompt.split_whitespace().next().unwrap_or("");
-            if let Some(rest) = word.strip_prefix('/').filter(|r| !r.is_empty()) {
-                if let Ok(n) = memory_rules::skill::name(rest) {
-                    if let Some(file) = memory_rules::skill::find(workdir, Some(home), &n) {
-                        out.push((n, Some(file)));
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn shell_files(&self) -> Vec<String> {
-        let command = match self.tool_input.get("command") {
-            Some(Value::String(c)) => c.clone(),
-            // Codex's shell tool: an argv array (`["bash", "-lc", "cat a"]`).
-            Some(Value::Array(argv)) => {
-                match argv.iter().map(Value::as_str).collect::<Option<Vec<_>>>() {
-                    Some(words) => words
-                        .iter()
-                        .map(|w| shell_quote(w))
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    None => return Vec::new(),
-                }
-            }
-            _ => return Vec::new(),
-        };
-        let Ok(found) = memory_rules::shell::command_files(&command) else {
-            return Vec::new();
-        };
-        let base = self.cwd.as_deref().map(PathBuf::from);
-        found
-            .read
-            .into_iter()
-            .chain(found.written)
-            .map(|f| match &base {
-                Some(b) if !f.starts_with('/') => b.join(&f).to_string_lossy().into_owned(),
-                _ => f,
-            })
-            .collect()
-    }
-}
-
-/// One word quoted for the shell (`'...'`), so an argv joins into a command line.
-fn shell_quote(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b))
-    {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -353,31 +183,27 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         warn(&mut out, problem);
         return out;
     }
+    let agent = input.agent;
+    let mut event = agent::event(agent, action, input.payload);
     let state_dir = state::state_dir(&env.home_dir());
     let store = state::Store::new(state_dir.clone());
-    if let HookAction::Stop = action {
-        stop(&store, &input, &mut out);
+    let key = (!event.conversation.session.is_empty()).then(|| event.conversation.key());
+    // Gemini CLI tells the prompt's size only in its transcript; a smaller
+    // one than the last seen is the compaction its PreCompress cannot tell.
+    if agent == HookAgent::Gemini && !matches!(event.kind, EventKind::Stop { .. }) {
+        event.prompt_tokens = event
+            .transcript
+            .as_deref()
+            .and_then(agent::transcript_prompt_tokens);
+    }
+    if let EventKind::Stop { .. } | EventKind::Compaction { .. } = event.kind {
+        // No rule is read: a stop reads the state, a compaction records itself.
+        answer_without_rules(env, &store, key.as_deref(), &event, agent, action, &mut out);
         return out;
     }
-    if let HookAction::PreCompact = action {
-        compact(&store, &input, &mut out);
+    if !event.may_matter() {
+        // A tool that touched no file and named no skill: no rule is loaded.
         return out;
-    }
-    let budget = match action {
-        HookAction::SessionStart(b)
-        | HookAction::UserPromptSubmit(b)
-        | HookAction::PostToolUse(b) => b.clone(),
-        _ => BudgetArgs::default(),
-    };
-    if let HookAction::PostToolUse(_) = action {
-        // Nothing to do for other tools: do not even load the rules.
-        let tool = input.tool_name.as_deref().unwrap_or("");
-        if tool != SKILL_TOOL
-            && (!(FILE_TOOLS.contains(&tool) || SHELL_TOOLS.contains(&tool))
-                || input.files().is_empty())
-        {
-            return out;
-        }
     }
     let loaded = cache::load(env, &state_dir);
     let set = &*loaded.set;
@@ -392,136 +218,99 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
             ),
         );
     }
-    let Some(session) = input.session_id.as_deref() else {
+    let responder = responder(env, action, set);
+    let Some(key) = key else {
         // No session: answer statelessly (every rule counts as new).
-        let due = respond(action, &budget, env, set, &input, &mut Session::new());
-        emit(input.agent, action, due.text, &mut out);
+        let answer = responder.respond(&mut Session::new(), &event);
+        emit(agent, action, &answer.text, &mut out);
         return out;
     };
     let mut problems = Vec::new();
-    let delivers = input.agent.delivers(action);
-    let text = store.update(session, &mut problems, |session| {
-        if let Some(tokens) = input.prompt_tokens {
-            session.prompt_size(tokens);
-        }
-        let due = respond(action, &budget, env, set, &input, session);
+    let delivers = agent.delivers(action);
+    let text = store.update(&key, &mut problems, |session| {
+        let answer = responder.respond(session, &event);
         // Printed on stdout, where this agent gives it to the model:
         // delivered. Where it does not, the rules stay due.
         if delivers {
-            session.commit(set, &due);
+            responder.commit(session, &answer);
         }
-        due.text
+        answer.text
     });
-    if matches!(action, HookAction::SessionStart(_))
-        && input.source.as_deref().is_none_or(|s| s == "startup")
-    {
+    if event.kind == EventKind::Start(Start::Startup) {
         store.clean_stale(&mut problems);
     }
     for p in problems {
         warn(&mut out, p);
     }
-    emit(input.agent, action, text, &mut out);
+    emit(agent, action, &text, &mut out);
     out
 }
 
-/// Prints the additional context in the agent's form, when there is any and
-/// the agent gives it to the model.
-fn emit(agent: HookAgent, action: &HookAction, text: String, out: &mut Output) {
-    if let Some(doc) = agent::output(agent, action, &text) {
-        out.stdout = format!("{doc}\n");
-    }
-}
-
-/// Claude Code's events onto the session: what is due now. The caller sends
-/// the text and commits it.
-fn respond(
-    action: &HookAction,
-    budget: &BudgetArgs,
-    env: &Env,
-    set: &RuleSet,
-    input: &Input,
-    session: &mut Session,
-) -> Due {
-    let budget = Budget {
-        max_lines: budget.max_lines,
-        max_bytes: Some(budget.max_bytes),
-        keep_order: false,
+/// The core's responder for a hook: the budget of the hook's command line,
+/// the user's home, the memory store.
+fn responder<'a>(env: &'a Env, action: &HookAction, set: &'a RuleSet) -> Responder<'a> {
+    let budget = match action {
+        HookAction::SessionStart(b)
+        | HookAction::UserPromptSubmit(b)
+        | HookAction::PostToolUse(b) => Budget {
+            max_lines: b.max_lines,
+            max_bytes: Some(b.max_bytes),
+            keep_order: false,
+        },
+        _ => Budget::agents(),
     };
-    if matches!(
-        action,
-        HookAction::PostToolUse(_) | HookAction::UserPromptSubmit(_)
-    ) {
-        // Skills first: the answer below then holds their rules too.
-        let home = env.home_dir();
-        for (name, file) in input.skills(&env.config.workdir, &home) {
-            // Its SKILL.md is read once, when the skill becomes active.
-            let memory = !session.is_skill_active(&name)
-                && file
-                    .or_else(|| memory_rules::skill::find(&env.config.workdir, Some(&home), &name))
-                    .is_some_and(|f| memory_rules::skill::file_uses_memory(&f));
-            session.note_skill(&name, memory);
-        }
-    }
-    match action {
-        HookAction::SessionStart(_) => {
-            let how = Start::parse(input.source.as_deref().unwrap_or("startup"));
-            // A resumed session that started before already holds the memory.
-            let memory = (how != Start::Resume || !session.started).then(|| {
-                MemoryStore::new(MemoryLocations::new(&env.home_dir(), &env.config.workdir))
-                    .load_for_prompt(MEMORY_MAX_LINES)
-            });
-            session.start(set, how, memory.as_deref(), budget)
-        }
-        HookAction::UserPromptSubmit(_) => {
-            session.prompt(set, input.prompt.as_deref().unwrap_or(""), budget)
-        }
-        HookAction::PostToolUse(_) => session.files_touched(set, &input.files(), budget),
-        HookAction::Stop
-        | HookAction::PreCompact
-        | HookAction::Install(_)
-        | HookAction::Uninstall(_) => Due::default(),
-    }
+    Responder::new(set, &env.config.workdir)
+        .home(env.home_dir())
+        .budget(budget)
+        .with_memory()
 }
 
-/// `PreCompact`: records the compaction (no rules are read; nothing is
-/// printed): what was delivered is gone, and every rule active in the
-/// session is due at the next prompt or file event, whose output does reach
-/// the model. Where the agent fires it whether or not it compacts (Gemini
-/// CLI's PreCompress, before every model turn), it only records the prompt's
-/// size, which tells the compaction at the next event
-/// (`HookAgent::compaction_is_certain`, `Session::prompt_size`).
-fn compact(store: &state::Store, input: &Input, out: &mut Output) {
-    let Some(session) = input.session_id.as_deref() else {
+/// A stop (one read of the conversation's state; blocks the stop with the
+/// sticky rules and the memory reminder, unless this stop follows one of
+/// ours) or a compaction (recorded; nothing is printed, as no agent gives
+/// this event's output to the model: every rule active in the conversation
+/// is due at the next prompt or file event). Neither reads a rule.
+fn answer_without_rules(
+    env: &Env,
+    store: &state::Store,
+    key: Option<&str>,
+    event: &Event,
+    agent: HookAgent,
+    action: &HookAction,
+    out: &mut Output,
+) {
+    let Some(key) = key else {
         return;
     };
-    let mut problems = Vec::new();
-    store.update(session, &mut problems, |s| {
-        if input.agent.compaction_is_certain() {
-            s.compacted_unsent();
-        } else if let Some(tokens) = input.prompt_tokens {
-            s.prompt_size(tokens);
+    let none = RuleSet::default();
+    let responder = Responder::new(&none, &env.config.workdir);
+    if let EventKind::Stop { repeated } = event.kind {
+        if repeated {
+            return;
         }
+        match store.read(key) {
+            Ok(Some(mut session)) => {
+                let answer = responder.respond(&mut session, event);
+                emit(agent, action, &answer.text, out);
+            }
+            Ok(None) => {}
+            Err(problem) => warn(out, problem),
+        }
+        return;
+    }
+    let mut problems = Vec::new();
+    store.update(key, &mut problems, |session| {
+        responder.respond(session, event);
     });
     for p in problems {
         warn(out, p);
     }
 }
 
-/// `Stop`: one read of the session's state; blocks the stop with the sticky
-/// rules, unless this stop already follows one of ours.
-fn stop(store: &state::Store, input: &Input, out: &mut Output) {
-    if input.stop_hook_active {
-        return;
-    }
-    let Some(session) = input.session_id.as_deref() else {
-        return;
-    };
-    let reason = match store.read(session) {
-        Ok(Some(s)) => s.stop(),
-        Ok(None) => return,
-        Err(problem) => return warn(out, problem),
-    };
-    if let Some(doc) = reason.and_then(|r| agent::output(input.agent, &HookAction::Stop, &r)) {
+/// Prints the answer in the agent's form, when there is any and the agent
+/// gives it to the model.
+fn emit(agent: HookAgent, action: &HookAction, text: &str, out: &mut Output) {
+    if let Some(doc) = agent::output(agent, action, text) {
         out.stdout = format!("{doc}\n");
     }
 }

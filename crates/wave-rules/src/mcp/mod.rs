@@ -36,8 +36,10 @@ pub mod strict;
 
 use crate::env::{Env, Output, EXIT_TROUBLE};
 use memory_rules::memory::{self as memory_tools, MemoryLocations, MemoryStore};
-use memory_rules::session::{Budget, Session};
-use memory_rules::{read_rule, Activation, Loaded, Rule, RuleSet, Severity};
+use memory_rules::{
+    read_rule, Activation, Budget, Conversation, Event, EventKind, Loaded, Responder, Rule,
+    RuleSet, Session, Severity,
+};
 #[cfg(not(target_family = "wasm"))]
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -67,6 +69,8 @@ pub const WATCH_INTERVAL: Duration = Duration::from_millis(500);
 pub const URI_PREFIX: &str = "wave-rules://rule/";
 
 const TOOL_RULES_FOR_FILES: &str = "rules_for_files";
+/// The conversation of a connection: one per server process.
+const CONNECTION: &str = "mcp";
 const TOOL_LIST_RULES: &str = "list_rules";
 
 /// Serves MCP on stdin/stdout until stdin closes.
@@ -391,52 +395,41 @@ impl Server {
         };
         let mut state = self.state();
         let set = state.loaded.rules.clone();
-        let outside: Vec<&str> = paths
-            .iter()
-            .filter(|p| set.normalize(p).is_none())
-            .map(String::as_str)
-            .collect();
         let budget = Budget {
             max_lines: None,
             max_bytes: Some(self.inner.max_bytes),
             keep_order: true,
         };
-        let due = state.session.request(&set, &paths, prompt, again, budget);
+        let responder = Responder::new(&set, &self.inner.config.workdir).budget(budget);
+        let mut event = Event::new(Conversation::new(CONNECTION), EventKind::Request { again })
+            .agent("mcp")
+            .files(paths);
+        event.prompt = prompt.map(str::to_string);
+        let answer = responder.respond(&mut state.session, &event);
         let mut blocks = Vec::new();
-        if !due.text.is_empty() {
-            blocks.push(due.text.clone());
+        if !answer.text.is_empty() {
+            blocks.push(answer.text.clone());
         }
-        if !due.given.is_empty() {
+        if !answer.given.is_empty() {
             blocks.push(format!(
                 "(already given in this session, not repeated: {}; call {TOOL_RULES_FOR_FILES} with again: true if they are no longer in your context)",
-                due.given
-                    .iter()
-                    .map(|&i| set.rules()[i].id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                answer.given.join(", ")
             ));
         }
-        if due.starts {
-            let rules = set.rules();
-            let mut active = due.rules.clone();
-            active.extend(&due.given);
-            active.sort_unstable();
-            let offer = read_rule::offer(set.available(&active).into_iter().map(|i| &rules[i]));
-            if !offer.is_empty() {
-                blocks.push(offer.trim_end().to_string());
-            }
+        if !answer.offer.is_empty() {
+            blocks.push(answer.offer.trim_end().to_string());
         }
-        if !outside.is_empty() {
+        if !answer.outside.is_empty() {
             blocks.push(format!(
                 "(outside the project, no rules read for: {})",
-                outside.join(", ")
+                answer.outside.join(", ")
             ));
         }
         if blocks.is_empty() {
             blocks.push("No rules apply to these files.".to_string());
         }
         // The answer goes back to the client as the tool's result: delivered.
-        state.session.commit(&set, &due);
+        responder.commit(&mut state.session, &answer);
         Ok(blocks.join("\n\n"))
     }
 

@@ -1,0 +1,316 @@
+//! The agent event: the one type every road maps its agent's wire format
+//! onto (a hook's JSON, an MCP tool call, the opencode plugin's events, an
+//! SDK middleware's model call).
+//!
+//! A road says *what happened* in its agent's words turned into ours: which
+//! conversation ([`Conversation`]: a session, and in it a subagent), what
+//! kind of event ([`EventKind`]), the tool calls it reports with their input
+//! as the agent sent it ([`ToolCall`]), the user's prompt, where the agent
+//! runs and where its transcript is. What that *means* is decided by the core
+//! ([`crate::respond`]): which files were touched ([`crate::touched`]),
+//! which skills became active, what is due for this conversation, within
+//! which budget, and what is delivered once the road has sent it.
+//!
+//! Events are built with [`Event::new`] and the builder methods, so a field
+//! added later (a before-tool decision, a subagent's type) is an addition,
+//! never a change to every road.
+
+use crate::session::Start;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Which conversation an event belongs to: a session of the agent and, when
+/// the event comes from a subagent running in it, that subagent. A subagent
+/// is a conversation of its own: it was given nothing its parent was given.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Conversation {
+    /// The agent's session id.
+    pub session: String,
+    /// The subagent's id inside the session (Claude Code's `agent_id`);
+    /// `None` for the session's main conversation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent: Option<String>,
+}
+
+impl Conversation {
+    /// The main conversation of a session.
+    pub fn new(session: impl Into<String>) -> Conversation {
+        Conversation {
+            session: session.into(),
+            subagent: None,
+        }
+    }
+
+    /// A subagent's conversation inside a session.
+    pub fn subagent(session: impl Into<String>, subagent: impl Into<String>) -> Conversation {
+        Conversation {
+            session: session.into(),
+            subagent: Some(subagent.into()),
+        }
+    }
+
+    /// One string naming the conversation (a registry's key, a state file's
+    /// name): the session id for the main conversation, the session id, a
+    /// NUL and the subagent's id for a subagent (no session id holds a NUL,
+    /// so the two never meet).
+    pub fn key(&self) -> String {
+        match &self.subagent {
+            None => self.session.clone(),
+            Some(agent) => format!("{}\0{agent}", self.session),
+        }
+    }
+}
+
+/// What happened. New kinds (a tool about to run, whose answer is a
+/// decision; a subagent starting or stopping) are additions: a road matches
+/// the kinds it sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EventKind {
+    /// The conversation starts: a new one, a resumed one, after a compaction
+    /// or a clear.
+    Start(Start),
+    /// The user's prompt, before the model sees it.
+    Prompt,
+    /// A tool ran; the event's tool calls say what it touched.
+    ToolDone,
+    /// The model is about to be called with the conversation (an SDK
+    /// middleware, once per model call): the event holds the tool calls and
+    /// the files named since the last call, and the latest prompt when it
+    /// changed. `reminders`: the road gives conditional rules as reminder
+    /// messages (the answer's [`crate::respond::Answer::reminders`]) and only
+    /// the always-on ones in the text; else the text holds every rule active
+    /// in the conversation. `reset`: the conversation is not the one seen so
+    /// far (compacted, edited): everything it was given and touched is gone.
+    ModelCall { reminders: bool, reset: bool },
+    /// The agent asks for the rules of the event's files and prompt (the MCP
+    /// server's `rules_for_files`): every rule active for them; those the
+    /// conversation was given are named instead of repeated, unless `again`.
+    Request { again: bool },
+    /// A compaction is announced by an event whose answer reaches no model.
+    /// `certain`: it happens (Copilot CLI's preCompact); else it may not
+    /// (Gemini CLI's PreCompress fires before every model turn): then only
+    /// the prompt size the event carries is recorded, and a smaller one at a
+    /// later event is the compaction.
+    Compaction { certain: bool },
+    /// The turn stops. `repeated`: this stop follows one the answer blocked
+    /// (Claude Code's `stop_hook_active`): it is let through.
+    Stop { repeated: bool },
+}
+
+impl EventKind {
+    /// A short name, for messages and logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Start(_) => "start",
+            EventKind::Prompt => "prompt",
+            EventKind::ToolDone => "tool-done",
+            EventKind::ModelCall { .. } => "model-call",
+            EventKind::Request { .. } => "request",
+            EventKind::Compaction { .. } => "compaction",
+            EventKind::Stop { .. } => "stop",
+        }
+    }
+}
+
+/// What the road knows a tool to be, from its agent's tool names. Only a
+/// skill tool changes how the input is read; the others say on which side
+/// (read or written) a file key's files go. A tool the road does not know is
+/// [`ToolKind::Other`]: its file keys and command still count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolKind {
+    /// Reads files (`Read`, `read_file`, `view`).
+    Read,
+    /// Writes files (`Write`, `Edit`, `apply_patch`, `replace`).
+    Write,
+    /// Runs a shell command (`Bash`, `run_shell_command`, `exec_command`).
+    Shell,
+    /// Activates a skill (`Skill`, `activate_skill`, `skill`): its input
+    /// names the skill (`skill`, `name` or `command`).
+    Skill,
+    /// Anything else.
+    #[default]
+    Other,
+}
+
+/// One tool call, as the agent sent it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolCall {
+    /// The agent's own name of the tool.
+    pub name: String,
+    pub kind: ToolKind,
+    /// The tool's input (arguments), as the agent sent it.
+    pub input: serde_json::Value,
+}
+
+impl ToolCall {
+    pub fn new(name: impl Into<String>, kind: ToolKind, input: serde_json::Value) -> ToolCall {
+        ToolCall {
+            name: name.into(),
+            kind,
+            input,
+        }
+    }
+
+    /// The skill a skill tool's input names (`skill`, else `command`, else
+    /// `name`), as [`crate::skill::name`] gives it.
+    pub fn skill(&self) -> Option<String> {
+        if self.kind != ToolKind::Skill {
+            return None;
+        }
+        ["skill", "command", "name"]
+            .iter()
+            .find_map(|k| self.input.get(*k).and_then(serde_json::Value::as_str))
+            .and_then(|n| crate::skill::name(n).ok())
+    }
+}
+
+/// One event of one conversation (see the module comment).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    pub conversation: Conversation,
+    pub kind: EventKind,
+    /// Who sent it: the agent or road (`claude`, `codex`, `opencode`,
+    /// `ai-sdk`, `mcp`, ...), for what is logged of a delivery.
+    pub agent: String,
+    /// The tool calls the event reports (one for a hook's tool event; every
+    /// call since the last one for an SDK's model call).
+    pub tools: Vec<ToolCall>,
+    /// Files the agent names outright (the MCP server's `paths`, `@path`
+    /// mentions in an SDK conversation), relative to the workdir or absolute.
+    pub files: Vec<String>,
+    /// The user's prompt (the latest one, for a model call: `None` when it
+    /// did not change).
+    pub prompt: Option<String>,
+    /// Where the agent runs: a shell command's relative paths are taken from
+    /// here.
+    pub cwd: Option<PathBuf>,
+    /// Where the agent keeps the conversation's transcript.
+    pub transcript: Option<PathBuf>,
+    /// The size of the model's latest prompt, in tokens, where the agent
+    /// tells it: a smaller one than the last seen is a compaction.
+    pub prompt_tokens: Option<u64>,
+    /// Memory text the road supplies (an SDK's `memory` option); else the
+    /// responder's memory store is read where the event gives memory.
+    pub memory: Option<String>,
+}
+
+impl Event {
+    pub fn new(conversation: Conversation, kind: EventKind) -> Event {
+        Event {
+            conversation,
+            kind,
+            agent: String::new(),
+            tools: Vec::new(),
+            files: Vec::new(),
+            prompt: None,
+            cwd: None,
+            transcript: None,
+            prompt_tokens: None,
+            memory: None,
+        }
+    }
+
+    pub fn agent(mut self, agent: impl Into<String>) -> Event {
+        self.agent = agent.into();
+        self
+    }
+
+    pub fn tool(mut self, call: ToolCall) -> Event {
+        self.tools.push(call);
+        self
+    }
+
+    pub fn files<S: Into<String>>(mut self, files: impl IntoIterator<Item = S>) -> Event {
+        self.files.extend(files.into_iter().map(Into::into));
+        self
+    }
+
+    pub fn prompt(mut self, prompt: impl Into<String>) -> Event {
+        self.prompt = Some(prompt.into());
+        self
+    }
+
+    pub fn cwd(mut self, cwd: impl Into<PathBuf>) -> Event {
+        self.cwd = Some(cwd.into());
+        self
+    }
+
+    pub fn transcript(mut self, path: impl Into<PathBuf>) -> Event {
+        self.transcript = Some(path.into());
+        self
+    }
+
+    pub fn prompt_tokens(mut self, tokens: u64) -> Event {
+        self.prompt_tokens = Some(tokens);
+        self
+    }
+
+    pub fn memory(mut self, text: impl Into<String>) -> Event {
+        self.memory = Some(text.into());
+        self
+    }
+
+    /// Every file the event touched: its tool calls' (see
+    /// [`crate::touched`]) and the files it names, each once.
+    pub fn touched(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |f: &str| {
+            if !f.is_empty() && !out.iter().any(|o| o == f) {
+                out.push(f.to_string());
+            }
+        };
+        for call in &self.tools {
+            for f in crate::touched::tool_files(call, self.cwd.as_deref()).all() {
+                add(&f);
+            }
+        }
+        for f in &self.files {
+            add(f);
+        }
+        out
+    }
+
+    /// Whether the event could make anything due before the rules are
+    /// loaded: a tool event that touched no file and activated no skill
+    /// cannot (a hook answers it without reading a rule).
+    pub fn may_matter(&self) -> bool {
+        match self.kind {
+            EventKind::ToolDone => {
+                self.tools.iter().any(|c| c.skill().is_some()) || !self.touched().is_empty()
+            }
+            _ => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_subagent_is_a_conversation_of_its_own() {
+        let main = Conversation::new("s1");
+        let sub = Conversation::subagent("s1", "a7");
+        assert_ne!(main, sub);
+        assert_ne!(main.key(), sub.key());
+        assert_eq!(main.key(), "s1");
+        assert_ne!(Conversation::new("s1\0a7").subagent, sub.subagent);
+    }
+
+    #[test]
+    fn a_tool_event_matters_only_when_it_touches_a_file_or_names_a_skill() {
+        let event = |call| Event::new(Conversation::new("s"), EventKind::ToolDone).tool(call);
+        let other = ToolCall::new("TodoWrite", ToolKind::Other, json!({"todos": []}));
+        assert!(!event(other).may_matter());
+        let grep = ToolCall::new("custom_read", ToolKind::Other, json!({"filePath": "a.ts"}));
+        assert!(event(grep).may_matter());
+        let skill = ToolCall::new("Skill", ToolKind::Skill, json!({"skill": "db-work"}));
+        assert_eq!(skill.skill().as_deref(), Some("db-work"));
+        assert!(event(skill).may_matter());
+        let prompt = Event::new(Conversation::new("s"), EventKind::Prompt);
+        assert!(prompt.may_matter());
+    }
+}

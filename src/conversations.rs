@@ -1,0 +1,450 @@
+//! `Conversations`: the core's agent event, its answer and its bounded
+//! registry of conversations, for the TypeScript roads (the opencode plugin,
+//! the SDK middlewares, `RuleSession`). Every call takes the `RuleEngine`
+//! whose rules it answers with; conversions only.
+
+use crate::engine::RuleEngine;
+use memory_rules as core;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+
+/// Which conversation: a session and, inside it, a subagent.
+#[napi(object)]
+#[derive(Clone)]
+pub struct ConversationKey {
+    pub session: String,
+    pub subagent: Option<String>,
+}
+
+fn key(c: ConversationKey) -> core::Conversation {
+    core::Conversation {
+        session: c.session,
+        subagent: c.subagent,
+    }
+}
+
+/// One tool call, as the agent sent it.
+#[napi(object)]
+pub struct AgentToolCall {
+    /// The agent's name of the tool.
+    pub name: String,
+    /// What the road knows the tool to be; default `'other'` (its file keys
+    /// and command still count).
+    #[napi(ts_type = "'read' | 'write' | 'shell' | 'skill' | 'other'")]
+    pub kind: Option<String>,
+    /// The tool's input (arguments).
+    pub input: serde_json::Value,
+}
+
+fn tool(t: AgentToolCall) -> core::ToolCall {
+    let kind = match t.kind.as_deref() {
+        Some("read") => core::ToolKind::Read,
+        Some("write") => core::ToolKind::Write,
+        Some("shell") => core::ToolKind::Shell,
+        Some("skill") => core::ToolKind::Skill,
+        _ => core::ToolKind::Other,
+    };
+    core::ToolCall::new(t.name, kind, t.input)
+}
+
+/// One event of one conversation (the core's agent event).
+#[napi(object)]
+pub struct AgentEvent {
+    pub conversation: ConversationKey,
+    #[napi(
+        ts_type = "'start' | 'prompt' | 'tool-done' | 'model-call' | 'request' | 'compaction' | 'stop'"
+    )]
+    pub kind: String,
+    /// `start`: how (default `'startup'`).
+    #[napi(ts_type = "'startup' | 'resume' | 'compact' | 'clear'")]
+    pub how: Option<String>,
+    /// `model-call`: conditional rules go as reminders.
+    pub reminders: Option<bool>,
+    /// `model-call`: the conversation is not the one seen so far.
+    pub reset: Option<bool>,
+    /// `request`: give the rules again even if given.
+    pub again: Option<bool>,
+    /// `compaction`: it surely happens (default true).
+    pub certain: Option<bool>,
+    /// `stop`: this stop follows one the answer blocked.
+    pub repeated: Option<bool>,
+    /// Who sent it (`'opencode'`, `'ai-sdk'`, ...).
+    pub agent: Option<String>,
+    pub tools: Option<Vec<AgentToolCall>>,
+    /// Files the agent names outright (`@path` mentions).
+    pub files: Option<Vec<String>>,
+    pub prompt: Option<String>,
+    /// Where a shell command's relative paths start.
+    pub cwd: Option<String>,
+    pub transcript: Option<String>,
+    pub prompt_tokens: Option<f64>,
+    /// Memory text, given after the rules (a model call, a start).
+    pub memory: Option<String>,
+}
+
+fn event(e: AgentEvent) -> Result<core::Event> {
+    let kind = match e.kind.as_str() {
+        "start" => {
+            core::EventKind::Start(core::Start::parse(e.how.as_deref().unwrap_or("startup")))
+        }
+        "prompt" => core::EventKind::Prompt,
+        "tool-done" => core::EventKind::ToolDone,
+        "model-call" => core::EventKind::ModelCall {
+            reminders: e.reminders.unwrap_or(false),
+            reset: e.reset.unwrap_or(false),
+        },
+        "request" => core::EventKind::Request {
+            again: e.again.unwrap_or(false),
+        },
+        "compaction" => core::EventKind::Compaction {
+            certain: e.certain.unwrap_or(true),
+        },
+        "stop" => core::EventKind::Stop {
+            repeated: e.repeated.unwrap_or(false),
+        },
+        other => {
+            return Err(Error::new(
+                Status::InvalidArg,
+                format!("unknown event kind '{other}'"),
+            ))
+        }
+    };
+    let mut out = core::Event::new(key(e.conversation), kind)
+        .agent(e.agent.unwrap_or_default())
+        .files(e.files.unwrap_or_default());
+    out.tools = e.tools.unwrap_or_default().into_iter().map(tool).collect();
+    out.prompt = e.prompt;
+    out.cwd = e.cwd.map(Into::into);
+    out.transcript = e.transcript.map(Into::into);
+    out.prompt_tokens = e.prompt_tokens.filter(|t| *t >= 0.0).map(|t| t as u64);
+    out.memory = e.memory;
+    Ok(out)
+}
+
+/// A rule given as a reminder message of its own.
+#[napi(object)]
+pub struct Reminder {
+    pub rule_id: String,
+    /// The whole `<system-reminder>` block.
+    pub text: String,
+}
+
+/// What the core answers to an event. Nothing counts as delivered until
+/// `commit(engine, answer)`.
+#[napi]
+pub struct Answer {
+    inner: core::Answer,
+}
+
+#[napi]
+impl Answer {
+    /// What to give the model ('' when nothing is due).
+    #[napi(getter)]
+    pub fn text(&self) -> String {
+        self.inner.text.clone()
+    }
+
+    /// Ids of the rules the text holds, in the order rendered.
+    #[napi(getter)]
+    pub fn rule_ids(&self) -> Vec<String> {
+        self.inner.rules.iter().map(|g| g.id.clone()).collect()
+    }
+
+    /// Ids left out to fit the budget.
+    #[napi(getter)]
+    pub fn omitted(&self) -> Vec<String> {
+        self.inner.omitted.clone()
+    }
+
+    /// Ids of the rules active but given before (a request).
+    #[napi(getter)]
+    pub fn given(&self) -> Vec<String> {
+        self.inner.given.clone()
+    }
+
+    /// Rules given as reminder messages (a model call in reminder mode).
+    #[napi(getter)]
+    pub fn reminders(&self) -> Vec<Reminder> {
+        self.inner
+            .reminders
+            .iter()
+            .map(|r| Reminder {
+                rule_id: r.rule.id.clone(),
+                text: r.text.clone(),
+            })
+            .collect()
+    }
+
+    /// Whether the answer holds reminders (without converting them).
+    #[napi(getter)]
+    pub fn has_reminders(&self) -> bool {
+        !self.inner.reminders.is_empty()
+    }
+
+    /// Ids of the on-request rules offered.
+    #[napi(getter)]
+    pub fn offered(&self) -> Vec<String> {
+        self.inner.offered.clone()
+    }
+
+    /// The files the event touched, relative to the workdir.
+    #[napi(getter)]
+    pub fn touched(&self) -> Vec<String> {
+        self.inner.touched.clone()
+    }
+
+    /// The skills the event activated.
+    #[napi(getter)]
+    pub fn skills(&self) -> Vec<String> {
+        self.inner.skills.clone()
+    }
+
+    /// It answers a session start.
+    #[napi(getter)]
+    pub fn starts(&self) -> bool {
+        self.inner.starts
+    }
+}
+
+#[napi(object)]
+#[derive(Default)]
+pub struct ConversationsOptions {
+    /// Conversations kept at most (default: the core's
+    /// `DEFAULT_MAX_CONVERSATIONS`); the least recently used is forgotten past it.
+    pub max_conversations: Option<u32>,
+    /// The budget of a rendered rules section: lines (default none) and
+    /// UTF-8 bytes (default: the core's `DEFAULT_RULES_BYTES`); `Infinity`
+    /// is no limit.
+    pub max_lines: Option<f64>,
+    pub max_bytes: Option<f64>,
+    /// Give the memory store's text after the rules at a session start.
+    pub memory: Option<bool>,
+}
+
+/// The conversations of this process, each one's delivery state (the core's
+/// `Session`), bounded.
+#[napi]
+pub struct Conversations {
+    inner: core::Conversations,
+    budget: core::Budget,
+    memory: bool,
+}
+
+impl Conversations {
+    fn responder<'a>(
+        &self,
+        set: &'a core::RuleSet,
+        places: &'a (std::path::PathBuf, Option<std::path::PathBuf>),
+    ) -> core::Responder<'a> {
+        let mut r = core::Responder::new(set, &places.0).budget(self.budget);
+        if let Some(home) = &places.1 {
+            r = r.home(home.clone());
+        }
+        if self.memory {
+            r = r.with_memory();
+        }
+        r
+    }
+}
+
+#[napi]
+impl Conversations {
+    #[napi(constructor)]
+    pub fn new(options: Option<ConversationsOptions>) -> Self {
+        let o = options.unwrap_or_default();
+        let limit = |n: f64| n.is_finite().then(|| n.max(0.0) as usize);
+        let mut budget = core::Budget::agents();
+        if let Some(lines) = o.max_lines {
+            budget.max_lines = limit(lines);
+        }
+        if let Some(bytes) = o.max_bytes {
+            budget.max_bytes = limit(bytes);
+        }
+        Conversations {
+            inner: core::Conversations::new(
+                o.max_conversations
+                    .map_or(core::conversations::DEFAULT_MAX_CONVERSATIONS, |n| {
+                        n as usize
+                    }),
+            ),
+            budget,
+            memory: o.memory.unwrap_or(false),
+        }
+    }
+
+    /// What is due for this event in its conversation; marks nothing delivered.
+    #[napi(catch_unwind)]
+    pub fn respond(&mut self, engine: &RuleEngine, event: AgentEvent) -> Result<Answer> {
+        let event = self::event(event)?;
+        let set = engine.rule_set();
+        let places = engine.places();
+        let responder = self.responder(&set, &places);
+        let session = self.inner.session(&event.conversation);
+        Ok(Answer {
+            inner: responder.respond(session, &event),
+        })
+    }
+
+    /// The answer reached the model: its rules count as delivered.
+    #[napi(catch_unwind)]
+    pub fn commit(&mut self, engine: &RuleEngine, answer: &Answer) {
+        let set = engine.rule_set();
+        let places = engine.places();
+        let responder = self.responder(&set, &places);
+        let session = self.inner.session(&answer.inner.conversation);
+        responder.commit(session, &answer.inner);
+    }
+
+    /// These rules (by id, in their current versions) reached the model.
+    #[napi(catch_unwind)]
+    pub fn commit_ids(
+        &mut self,
+        engine: &RuleEngine,
+        conversation: ConversationKey,
+        ids: Vec<String>,
+    ) {
+        let set = engine.rule_set();
+        let places = engine.places();
+        let responder = self.responder(&set, &places);
+        let conversation = key(conversation);
+        let session = self.inner.session(&conversation);
+        responder.commit_ids(session, &conversation, "", &ids);
+    }
+
+    /// A conversation not seen by this process: its transcript (since the
+    /// last compaction) says which rules it holds, its tool calls what it
+    /// touched. Nothing is due.
+    #[napi(catch_unwind)]
+    pub fn restore(
+        &mut self,
+        engine: &RuleEngine,
+        conversation: ConversationKey,
+        transcript: String,
+        tools: Option<Vec<AgentToolCall>>,
+        cwd: Option<String>,
+    ) {
+        let set = engine.rule_set();
+        let places = engine.places();
+        let responder = self.responder(&set, &places);
+        let conversation = key(conversation);
+        let mut seen = core::Event::new(conversation.clone(), core::EventKind::ToolDone);
+        seen.tools = tools.unwrap_or_default().into_iter().map(tool).collect();
+        seen.cwd = cwd.map(Into::into);
+        responder.restore(self.inner.session(&conversation), &seen, &transcript);
+    }
+
+    /// Whether this conversation is kept (seen, not forgotten since).
+    #[napi(catch_unwind)]
+    pub fn has(&self, conversation: ConversationKey) -> bool {
+        self.inner.contains(&key(conversation))
+    }
+
+    /// Whether the conversation was given a session start.
+    #[napi(catch_unwind)]
+    pub fn started(&self, conversation: ConversationKey) -> bool {
+        self.inner
+            .get(&key(conversation))
+            .is_some_and(|s| s.started)
+    }
+
+    #[napi(catch_unwind)]
+    pub fn forget(&mut self, conversation: ConversationKey) {
+        self.inner.forget(&key(conversation));
+    }
+
+    /// Ids delivered since the start or the last compaction, sorted.
+    #[napi(catch_unwind)]
+    pub fn delivered(&self, conversation: ConversationKey) -> Vec<String> {
+        self.inner
+            .get(&key(conversation))
+            .map(|s| s.delivered_ids())
+            .unwrap_or_default()
+    }
+
+    /// Records a skill as active (the next answer holds its rules); false
+    /// for a refused name or past the limit of active skills.
+    #[napi(catch_unwind)]
+    pub fn note_skill(
+        &mut self,
+        conversation: ConversationKey,
+        name: String,
+        uses_memory: Option<bool>,
+    ) -> bool {
+        self.inner
+            .session(&key(conversation))
+            .note_skill(&name, uses_memory.unwrap_or(false))
+    }
+
+    /// The skills active in the conversation, sorted.
+    #[napi(catch_unwind)]
+    pub fn active_skills(&self, conversation: ConversationKey) -> Vec<String> {
+        self.inner
+            .get(&key(conversation))
+            .map(|s| s.skills().iter().map(|k| k.name.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// The short lines of the active `remind: every-turn` rules.
+    #[napi(catch_unwind)]
+    pub fn sticky_lines(&self, conversation: ConversationKey) -> Vec<String> {
+        self.inner
+            .get(&key(conversation))
+            .map(|s| s.sticky().iter().map(|k| k.line.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// The conversation's delivery state, as JSON (to keep it elsewhere).
+    #[napi(catch_unwind)]
+    pub fn to_json(&self, conversation: ConversationKey) -> Option<String> {
+        let session = self.inner.get(&key(conversation))?;
+        serde_json::to_string(session).ok()
+    }
+
+    /// A conversation's delivery state saved with `toJson`.
+    #[napi(catch_unwind)]
+    pub fn load_json(&mut self, conversation: ConversationKey, text: String) -> Result<()> {
+        let saved: core::Session = serde_json::from_str(&text)
+            .map_err(|e| Error::from_reason(format!("not a saved conversation: {e}")))?;
+        *self.inner.session(&key(conversation)) = saved;
+        Ok(())
+    }
+}
+
+/// The files each of these tool calls touched, one list per call (the core
+/// decides: every agent's file keys, shell commands, patches); a shell
+/// command's relative paths are taken from `cwd`.
+#[napi(catch_unwind)]
+pub fn touched_files(tools: Vec<AgentToolCall>, cwd: Option<String>) -> Vec<Vec<String>> {
+    let cwd: Option<std::path::PathBuf> = cwd.map(Into::into);
+    tools
+        .into_iter()
+        .map(|t| core::touched::tool_files(&tool(t), cwd.as_deref()).all())
+        .collect()
+}
+
+/// Whether the event could make anything due before the rules are loaded
+/// (a tool event that touched no file and named no skill cannot).
+#[napi(catch_unwind)]
+pub fn event_may_matter(event: AgentEvent) -> Result<bool> {
+    Ok(self::event(event)?.may_matter())
+}
+
+/// The keys of a tool call's input the core reads: `{ file, fileList, command, patch }`.
+#[napi(object)]
+pub struct ToolInputKeys {
+    pub file: Vec<String>,
+    pub file_list: Vec<String>,
+    pub command: Vec<String>,
+    pub patch: Vec<String>,
+}
+
+#[napi(catch_unwind)]
+pub fn tool_input_keys() -> ToolInputKeys {
+    let v = |keys: &[&str]| keys.iter().map(|k| k.to_string()).collect();
+    ToolInputKeys {
+        file: v(&core::touched::FILE_KEYS),
+        file_list: v(&core::touched::FILE_LIST_KEYS),
+        command: v(&core::touched::COMMAND_KEYS),
+        patch: v(&core::touched::PATCH_KEYS),
+    }
+}

@@ -347,9 +347,10 @@ pub fn check_shell(
 
 /// What the model reads of a verdict, at most `max_bytes` (whole lines):
 /// for a refusal, which call was refused and each rule that refused it, in
-/// full (`[id] text`); for a warning, the same heading with "allowed". Empty
-/// for an empty verdict.
-pub fn reason(set: &RuleSet, verdict: &Verdict, max_bytes: usize) -> String {
+/// full (`[id] text`); for a warning, the same heading with "allowed". A rule
+/// among `short` (its full text is beside this one), or one that does not
+/// fit, is one line: its `summary` or first line. Empty for an empty verdict.
+pub fn reason(set: &RuleSet, verdict: &Verdict, max_bytes: usize, short: &[usize]) -> String {
     let Some(first) = verdict.hits.first() else {
         return String::new();
     };
@@ -376,7 +377,7 @@ pub fn reason(set: &RuleSet, verdict: &Verdict, max_bytes: usize) -> String {
             Action::Command { pattern, .. } => format!(" (matches `{pattern}`)"),
         };
         let entry = format!("[{}]{why} {}\n", rule.id, rule.content.trim());
-        if out.len() + entry.len() > max_bytes {
+        if short.contains(&hit.rule) || out.len() + entry.len() > max_bytes {
             let line = format!(
                 "[{}]{why} {}\n",
                 rule.id,
@@ -666,14 +667,14 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["gen.md", "api.md"]
         );
-        let text = reason(&s, &v, 9_000);
+        let text = reason(&s, &v, 9_000, &[]);
         assert!(text.starts_with("Refused by the project's rules: writing gen/b.ts is not allowed.\n[gen.md] Generated files"), "{text}");
         assert!(
             text.contains("[api.md] API handlers validate input.\nUse zod."),
             "{text}"
         );
         // Over the budget, a rule shrinks to its summary line.
-        let short = reason(&s, &v, 160);
+        let short = reason(&s, &v, 160, &[]);
         assert!(short.len() <= 160, "{short}");
         assert!(
             short.contains("[api.md] API handlers validate input.") && !short.contains("zod"),
@@ -707,7 +708,7 @@ mod tests {
             .blocks());
         let v = check_shell(&s, "git push -f origin", None).unwrap();
         assert!(!v.blocks() && !v.is_empty());
-        let text = reason(&s, &v, 9_000);
+        let text = reason(&s, &v, 9_000, &[]);
         assert_eq!(text, "Allowed, with a warning from the project's rules about running `git push -f origin`:\n[push.md] (matches `git push -f*`) Ask before a force push.");
         assert!(check_shell(&s, "git push origin", None).unwrap().is_empty());
         assert!(check_shell(&s, "if then", None).is_err());

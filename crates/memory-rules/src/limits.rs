@@ -61,6 +61,11 @@ pub const MAX_MEMORY_TOPIC_BYTES: usize = 256 * 1024;
 /// otherwise: Claude Code keeps a hook's context to about 10,000 characters.
 pub const DEFAULT_RULES_BYTES: usize = 9_000;
 
+/// At most this many subagents are live in one session (their
+/// conversations kept, and the tasks announced for them); a new one past
+/// that forgets the oldest, which, if it comes back, starts empty.
+pub const MAX_SUBAGENTS: usize = 64;
+
 /// How many tool calls after a path rule was given a write to a file it
 /// governs brings it back, in short form, unless told otherwise (`recall`).
 pub const DEFAULT_EDIT_DISTANCE: u64 = 20;

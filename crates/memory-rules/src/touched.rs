@@ -9,7 +9,7 @@
 //! | --- | --- |
 //! | [`FILE_KEYS`] | one file each (`file_path`, opencode's `filePath`, Gemini CLI's `absolute_path`, Cursor's `target_file`, a plain `path`, ...) |
 //! | [`FILE_LIST_KEYS`] | several files (`file_paths`, `files`, `paths`) |
-//! | [`COMMAND_KEYS`] | a shell command line (a string, or Codex's argv array), through the core's [`crate::shell`] parser: the files it reads and writes, relative ones taken from the event's `cwd` |
+//! | [`COMMAND_KEYS`] | a shell command line (a string, or Codex's argv array), through the core's [`crate::shell`] parser: the files it reads and writes, relative ones taken from the event's `cwd`, and the simple commands it runs; an `apply_patch` text there (Codex 0.169 sends its patch as `command`) is a patch |
 //! | [`PATCH_KEYS`], or the input itself as a string | an `apply_patch` text (Codex, opencode): the files it adds, updates, moves or deletes |
 //!
 //! A skill tool's input names a skill, not a file: it touches nothing.
@@ -50,6 +50,9 @@ pub const PATCH_KEYS: [&str; 3] = ["input", "patch", "patchText"];
 pub struct Touched {
     pub read: Vec<String>,
     pub written: Vec<String>,
+    /// The simple commands a shell command line runs (what enforced
+    /// `commands` patterns are matched against).
+    pub commands: Vec<crate::shell::CommandWords>,
 }
 
 impl Touched {
@@ -110,6 +113,13 @@ pub fn tool_files(call: &ToolCall, cwd: Option<&Path>) -> Touched {
     }
     for key in COMMAND_KEYS {
         if let Some(command) = command_line(input.get(key)) {
+            // Codex puts its `apply_patch` text under `command`.
+            if command.trim_start().starts_with("*** Begin Patch") {
+                for f in patch_files(&command) {
+                    push_new(&mut out.written, &f);
+                }
+                continue;
+            }
             shell_files(&command, cwd, &mut out);
         }
     }
@@ -158,6 +168,7 @@ fn shell_files(command: &str, cwd: Option<&Path>, out: &mut Touched) {
     for f in found.written {
         push_new(&mut out.written, &at(f));
     }
+    out.commands.extend(found.commands);
 }
 
 /// One word quoted for the shell (`'...'`), so an argv joins into a command line.

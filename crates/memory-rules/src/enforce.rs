@@ -74,6 +74,10 @@ pub struct Hit {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Verdict {
     pub hits: Vec<Hit>,
+    /// Why part of the call could not be checked (a command line over the
+    /// parser's limits, or not shell): it is let through, and the road says
+    /// so where a person sees it.
+    pub unchecked: Vec<String>,
 }
 
 impl Verdict {
@@ -85,7 +89,10 @@ impl Verdict {
             new
         });
         hits.sort_by_key(|h| (h.enforce != Enforce::Block, h.rule));
-        Verdict { hits }
+        Verdict {
+            hits,
+            unchecked: Vec::new(),
+        }
     }
 
     /// Whether the call is refused (some rule says `block`).

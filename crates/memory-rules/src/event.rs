@@ -319,18 +319,24 @@ impl Event {
     }
 
     /// Whether the event could make anything due before the rules are
-    /// loaded: a tool event that touched no file and activated no skill
-    /// cannot (a hook answers it without reading a rule).
+    /// loaded: a tool event that touched no file, ran no command and
+    /// activated no skill cannot (a hook answers it without reading a rule).
     pub fn may_matter(&self) -> bool {
         match self.kind {
+            // A command can be warned about (`enforce: warn` on `commands`).
             EventKind::ToolDone => {
-                self.tools.iter().any(|c| c.skill().is_some()) || !self.touched().is_empty()
+                self.tools.iter().any(|c| {
+                    c.skill().is_some() || {
+                        let t = crate::touched::tool_files(c, self.cwd.as_deref());
+                        !t.is_empty() || !t.commands.is_empty()
+                    }
+                }) || !self.files.is_empty()
             }
             // Only a write, a command or a subagent's task can matter before a tool runs.
             EventKind::ToolBefore => self.tools.iter().any(|c| {
                 c.kind == ToolKind::Subagent || {
                     let t = crate::touched::tool_files(c, self.cwd.as_deref());
-                    !t.written.is_empty() || !t.commands.is_empty()
+                    !t.written.is_empty() || !t.commands.is_empty() || !t.unread.is_empty()
                 }
             }),
             _ => true,

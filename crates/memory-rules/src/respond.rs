@@ -434,12 +434,16 @@ impl<'a> Responder<'a> {
         }
         let mut written = Vec::new();
         let mut commands = Vec::new();
+        let mut unchecked = Vec::new();
         for call in &event.tools {
             let t = crate::touched::tool_files(call, event.cwd.as_deref());
             written.extend(t.written);
             commands.extend(t.commands);
+            unchecked.extend(t.unread);
         }
-        enforce::check(self.set, &written, &commands)
+        let mut verdict = enforce::check(self.set, &written, &commands);
+        verdict.unchecked = unchecked;
+        verdict
     }
 
     /// After a tool ran: the warnings of the enforced rules it triggered
@@ -460,6 +464,7 @@ impl<'a> Responder<'a> {
                 .filter(|h| h.enforce == Enforce::Warn)
                 .cloned()
                 .collect(),
+            unchecked: Vec::new(),
         };
         let add = |answer: &mut Answer, text: String| {
             if text.is_empty() {

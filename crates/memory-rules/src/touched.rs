@@ -53,6 +53,9 @@ pub struct Touched {
     /// The simple commands a shell command line runs (what enforced
     /// `commands` patterns are matched against).
     pub commands: Vec<crate::shell::CommandWords>,
+    /// Why a command line could not be read (over a limit, not shell): its
+    /// files and commands are unknown.
+    pub unread: Vec<String>,
 }
 
 impl Touched {
@@ -155,8 +158,12 @@ fn command_line(value: Option<&Value>) -> Option<String> {
 
 /// The files the command reads and writes, relative ones joined to `cwd`.
 fn shell_files(command: &str, cwd: Option<&Path>, out: &mut Touched) {
-    let Ok(found) = crate::shell::command_files(command) else {
-        return;
+    let found = match crate::shell::command_files(command) {
+        Ok(found) => found,
+        Err(e) => {
+            out.unread.push(e.to_string());
+            return;
+        }
     };
     let at = |f: String| match cwd {
         Some(base) if !f.starts_with('/') => base.join(&f).to_string_lossy().into_owned(),

@@ -299,9 +299,12 @@ pub enum HookAgent {
 pub enum HookEvent {
     SessionStart,
     UserPromptSubmit,
+    PreToolUse,
     PostToolUse,
     Stop,
     PreCompact,
+    SubagentStart,
+    SubagentStop,
 }
 
 impl HookEvent {
@@ -310,9 +313,12 @@ impl HookEvent {
         match self {
             HookEvent::SessionStart => "SessionStart",
             HookEvent::UserPromptSubmit => "UserPromptSubmit",
+            HookEvent::PreToolUse => "PreToolUse",
             HookEvent::PostToolUse => "PostToolUse",
             HookEvent::Stop => "Stop",
             HookEvent::PreCompact => "PreCompact",
+            HookEvent::SubagentStart => "SubagentStart",
+            HookEvent::SubagentStop => "SubagentStop",
         }
     }
 }
@@ -332,15 +338,24 @@ pub enum HookAction {
     /// The rules whose topics occur in the prompt, as the MANDATORY RULES section
     #[command(name = HookEvent::UserPromptSubmit.name())]
     UserPromptSubmit(BudgetArgs),
-    /// The path rules of a file the agent read or wrote, once per session
+    /// A tool is about to run: refused when a rule that enforces forbids the write or command (the rule's text is the reason)
+    #[command(name = HookEvent::PreToolUse.name())]
+    PreToolUse,
+    /// The path rules of a file the agent read or wrote, once per conversation; a rule given long ago again, in short, at a write it governs; the warnings of enforce: warn rules
     #[command(name = HookEvent::PostToolUse.name())]
-    PostToolUse(BudgetArgs),
+    PostToolUse(ToolArgs),
     /// The `remind: every-turn` rules active in the session
     #[command(name = HookEvent::Stop.name())]
     Stop,
     /// The conversation is being compacted: every active rule is due again at the next prompt or file (agents whose compaction event reaches no model)
     #[command(name = HookEvent::PreCompact.name())]
     PreCompact,
+    /// A subagent starts: the always-on rules and its task's topic rules, in a conversation of its own
+    #[command(name = HookEvent::SubagentStart.name())]
+    SubagentStart(BudgetArgs),
+    /// A subagent stopped: its conversation is dropped
+    #[command(name = HookEvent::SubagentStop.name())]
+    SubagentStop,
     /// Add the hooks to .claude/settings.json (keeps every other setting)
     Install(InstallArgs),
     /// Remove our hooks from .claude/settings.json (and nothing else)
@@ -353,7 +368,10 @@ impl HookAction {
         match self {
             HookAction::SessionStart(_) => Some(HookEvent::SessionStart),
             HookAction::UserPromptSubmit(_) => Some(HookEvent::UserPromptSubmit),
+            HookAction::PreToolUse => Some(HookEvent::PreToolUse),
             HookAction::PostToolUse(_) => Some(HookEvent::PostToolUse),
+            HookAction::SubagentStart(_) => Some(HookEvent::SubagentStart),
+            HookAction::SubagentStop => Some(HookEvent::SubagentStop),
             HookAction::Stop => Some(HookEvent::Stop),
             HookAction::PreCompact => Some(HookEvent::PreCompact),
             HookAction::Install(_) | HookAction::Uninstall(_) => None,
@@ -371,6 +389,27 @@ pub struct BudgetArgs {
     pub max_bytes: usize,
 }
 
+/// `PostToolUse`'s options: the budget, and how far back a rule's giving
+/// must be for a write it governs to bring it again.
+#[derive(Args, Debug, Clone)]
+pub struct ToolArgs {
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// A path rule given more than N tool calls ago comes back, once, in
+    /// short form, when the agent writes a file it governs (0: never)
+    #[arg(long, value_name = "N", default_value_t = memory_rules::limits::DEFAULT_EDIT_DISTANCE)]
+    pub edit_distance: u64,
+}
+
+impl Default for ToolArgs {
+    fn default() -> Self {
+        ToolArgs {
+            budget: BudgetArgs::default(),
+            edit_distance: memory_rules::limits::DEFAULT_EDIT_DISTANCE,
+        }
+    }
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct InstallArgs {
     /// project: <workdir>/.claude/settings.json; user: ~/.claude/settings.json
@@ -379,6 +418,9 @@ pub struct InstallArgs {
     /// The command the hooks run, before `hook <event>` [default: the project's node_modules/.bin/wave-rules when the package is installed there, else this program's absolute path]
     #[arg(long, value_name = "CMD")]
     pub command: Option<String>,
+    /// Written into the PostToolUse hook: a path rule given more than N tool calls ago comes back at a write it governs [default: 20; 0: never]
+    #[arg(long, value_name = "N")]
+    pub edit_distance: Option<u64>,
 }
 
 #[derive(Args, Debug)]

@@ -142,7 +142,7 @@ fn enforcement_output(env: &Env, set: &memory_rules::RuleSet, checks: &[Check]) 
                         "enforce": h.enforce.as_str(),
                         "why": hit_reason(set, h),
                     })).collect::<Vec<_>>(),
-                    "reason": memory_rules::enforce::reason(set, v, DEFAULT_RULES_BYTES),
+                    "reason": memory_rules::enforce::reason(set, v, DEFAULT_RULES_BYTES, &[]),
                 }),
             })
             .collect();
@@ -185,7 +185,7 @@ fn enforcement_output(env: &Env, set: &memory_rules::RuleSet, checks: &[Check]) 
         }
         if !v.is_empty() {
             out.stdout.push_str("  the model reads:\n");
-            for l in memory_rules::enforce::reason(set, v, DEFAULT_RULES_BYTES).lines() {
+            for l in memory_rules::enforce::reason(set, v, DEFAULT_RULES_BYTES, &[]).lines() {
                 out.stdout.push_str(&display::line(&format!("    | {l}")));
             }
         }

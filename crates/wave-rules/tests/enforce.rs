@@ -51,17 +51,6 @@ fn payload(agent: &str, work: &Path, tool: &str, input: Value) -> Value {
     }
 }
 
-/// Each agent's pre-tool event as installed (its own name for it).
-fn event(agent: &str, tool: &str) -> &'static str {
-    match (agent, tool) {
-        ("gemini", _) => "BeforeTool",
-        ("copilot", _) => "preToolUse",
-        ("cursor", "beforeShellExecution") => "beforeShellExecution",
-        ("cursor", _) => "preToolUse",
-        _ => "PreToolUse",
-    }
-}
-
 /// The refusal's reason in the agent's answer, `None` when it lets the call run.
 fn refusal(agent: &str, out: &str) -> Option<String> {
     if out.trim().is_empty() {
@@ -199,14 +188,14 @@ fn cases() -> Vec<(&'static str, &'static str, Value, &'static str)> {
 }
 
 #[test]
-#[ignore = "the PreToolUse hook is built on the core agent event (issue 27)"]
 fn block_refuses_every_write_form_and_command_in_each_agents_own_answer() {
     let t = project("block");
     let state = t.workdir().join("state");
     let mut failures = Vec::new();
     for (agent, tool, input, what) in cases() {
         let p = payload(agent, &t.workdir(), tool, input.clone());
-        let args = ["hook", "--agent", agent, event(agent, tool)];
+        // What `hook install --agent` writes for the agent's pre-tool hook.
+        let args = ["hook", "--agent", agent, "PreToolUse"];
         let (out, err, code) = hook_run(&t.workdir(), &state, &args, p.to_string().as_bytes());
         let reason = refusal(agent, &out);
         let ok = code == 0
@@ -225,7 +214,6 @@ fn block_refuses_every_write_form_and_command_in_each_agents_own_answer() {
 }
 
 #[test]
-#[ignore = "the PreToolUse hook is built on the core agent event (issue 27)"]
 fn warn_and_ungoverned_calls_run_with_nothing_said_before_them() {
     let t = project("warn");
     let state = t.workdir().join("state");
@@ -246,7 +234,8 @@ fn warn_and_ungoverned_calls_run_with_nothing_said_before_them() {
     ));
     for (agent, tool, input, _) in calls {
         let p = payload(agent, &t.workdir(), tool, input.clone());
-        let args = ["hook", "--agent", agent, event(agent, tool)];
+        // What `hook install --agent` writes for the agent's pre-tool hook.
+        let args = ["hook", "--agent", agent, "PreToolUse"];
         let (out, err, code) = hook_run(&t.workdir(), &state, &args, p.to_string().as_bytes());
         assert_eq!(code, 0, "{agent} {tool} {input}: {err}");
         assert_eq!(refusal(agent, &out), None, "{agent} {tool} {input}: {out}");
@@ -254,7 +243,6 @@ fn warn_and_ungoverned_calls_run_with_nothing_said_before_them() {
 }
 
 #[test]
-#[ignore = "the PreToolUse hook is built on the core agent event (issue 27)"]
 fn the_warning_comes_with_the_tools_result_once_per_call() {
     let t = project("warn");
     let state = t.workdir().join("state");
@@ -277,13 +265,10 @@ fn the_warning_comes_with_the_tools_result_once_per_call() {
 }
 
 #[test]
-#[ignore = "the PreToolUse hook is built on the core agent event (issue 27)"]
 fn a_hook_that_fails_never_refuses_and_says_why() {
     let t = project("block");
     let state = t.workdir().join("state");
-    // Input it cannot read, a command over the parser's limits, a broken
-    // rule beside the good ones.
-    t.project("broken.md", "---\npaths: [gen/**\n---\nnever loaded\n");
+    // Input it cannot read, a command over the parser's limits.
     let long = format!("echo {} > gen/a.ts", "x ".repeat(5000));
     let inputs: Vec<Vec<u8>> = vec![
         b"not json".to_vec(),
@@ -295,6 +280,8 @@ fn a_hook_that_fails_never_refuses_and_says_why() {
         assert_eq!((code, out.as_str()), (0, ""), "{err}");
         assert_eq!(err.lines().count(), 1, "one line says why: {err}");
     }
+    // A broken rule beside the good ones.
+    t.project("broken.md", "---\npaths: [gen/**\n---\nnever loaded\n");
     // The broken rule does not stop the others from refusing.
     let p = payload(
         "claude",

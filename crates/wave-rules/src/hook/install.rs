@@ -62,6 +62,7 @@ pub fn trust_step(agent: HookAgent) -> &'static str {
 /// `hook --agent <agent> <event>`, whatever runs it (older installs wrote
 /// `npx --no-install wave-rules hook --agent ...`).
 pub fn is_ours(command: &str) -> bool {
+    let command = launch::without_hook_options(command);
     let words: Vec<&str> = command.split_whitespace().collect();
     let tail = match words.as_slice() {
         [.., hook, flag, agent, event] => [*hook, *flag, *agent, *event],
@@ -115,7 +116,12 @@ fn remove_ours(doc: &mut Value) -> usize {
 }
 
 /// Adds our entries to `doc` (an object).
-fn add_ours(agent: HookAgent, doc: &mut Map<String, Value>, prefix: &str) {
+fn add_ours(
+    agent: HookAgent,
+    doc: &mut Map<String, Value>,
+    prefix: &str,
+    edit_distance: Option<u64>,
+) {
     let hooks = doc
         .entry("hooks")
         .or_insert_with(|| Value::Object(Map::new()));
@@ -124,7 +130,11 @@ fn add_ours(agent: HookAgent, doc: &mut Map<String, Value>, prefix: &str) {
     }
     let Value::Object(hooks) = hooks else { return };
     for (theirs, ours, matcher) in agent.events() {
-        let command = format!("{prefix} hook --agent {} {ours}", agent.as_str());
+        let command = format!(
+            "{prefix} hook --agent {} {ours}{}",
+            agent.as_str(),
+            launch::hook_options(ours.name(), edit_distance)
+        );
         let list = hooks
             .entry(theirs.to_string())
             .or_insert_with(|| Value::Array(Vec::new()));
@@ -209,7 +219,7 @@ pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
     let before = doc.clone();
     remove_ours(&mut doc);
     if let Value::Object(o) = &mut doc {
-        add_ours(agent, o, &prefix);
+        add_ours(agent, o, &prefix, args.edit_distance);
     }
     let mut out = Output::default();
     if doc == before {

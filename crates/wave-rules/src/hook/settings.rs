@@ -21,14 +21,20 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The events we install (every [`HookEvent`], by its name), and the matcher of each.
-pub const EVENTS: [(&str, Option<&str>); 4] = [
+pub const EVENTS: [(&str, Option<&str>); 7] = [
     (HookEvent::SessionStart.name(), None),
     (HookEvent::UserPromptSubmit.name(), None),
+    (
+        HookEvent::PreToolUse.name(),
+        Some(crate::hook::agent::PRE_TOOL_MATCHER),
+    ),
     (
         HookEvent::PostToolUse.name(),
         Some("Read|Edit|MultiEdit|Write|NotebookEdit|Bash|Skill"),
     ),
     (HookEvent::Stop.name(), None),
+    (HookEvent::SubagentStart.name(), None),
+    (HookEvent::SubagentStop.name(), None),
 ];
 /// Seconds Claude Code gives each of our hooks before it moves on.
 pub const HOOK_TIMEOUT_SECS: u64 = 10;
@@ -173,7 +179,7 @@ pub fn settings_paths(env: &Env, scope: ScopeArg) -> Vec<PathBuf> {
 
 /// Is this hook command one of ours for `event`?
 pub fn is_ours(command: &str, event: &str) -> bool {
-    let command = command.trim_end();
+    let command = launch::without_hook_options(command);
     command.contains("wave-rules") && command.ends_with(&format!(" hook {event}"))
 }
 
@@ -328,7 +334,11 @@ pub fn install(env: &Env, args: &InstallArgs) -> Output {
             ("type".into(), Json::text("command")),
             (
                 "command".into(),
-                Json::String(launch::claude_hook_command(&program, event)),
+                Json::String(format!(
+                    "{}{}",
+                    launch::claude_hook_command(&program, event),
+                    launch::hook_options(event, args.edit_distance)
+                )),
             ),
             ("timeout".into(), Json::Number(HOOK_TIMEOUT_SECS.into())),
         ]);

@@ -23,9 +23,6 @@ const FILES = {
 }
 const SCRIPT = 'MAIN-TASK READ:src/api/orders.ts READ:src/a.ts READ:src/b.ts READ:src/c.ts READ:src/d.ts EDIT:src/api/orders.ts WRITE:src/api/new.ts'
 
-// Phase 2 of issue 28: rules at the edit are built on the core agent event (issue 27).
-const PENDING = 'rules at the edit land with the core agent event (issue 27); enabled then'
-
 const h = agentHarness({ prefix: 'wave-edits-', dump: 'edits' })
 let bin
 before(async () => {
@@ -35,7 +32,7 @@ before(async () => {
 })
 
 for (const [key, driver] of Object.entries(DRIVERS)) {
-  test(`${driver.name}: a path rule given long ago comes back once, in short form, right after the write it governs`, { skip: driver.skip || PENDING, timeout: 300_000 }, async () => {
+  test(`${driver.name}: a path rule given long ago comes back once, in short form, right after the write it governs`, { skip: driver.skip, timeout: 300_000 }, async () => {
     const p = driver.project(h, bin, `${key}-edit`, FILES, { install: ['--edit-distance', '3'], opencode: {} })
     const t = await p.run(SCRIPT)
     const q = t.requests

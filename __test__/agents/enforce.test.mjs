@@ -52,9 +52,6 @@ const TOOL_WRITES = {
   opencode: { script: 'WRITE:gen/write.ts READ:gen/edit.ts EDIT:gen/edit.ts', created: ['gen/write.ts'], edited: ['gen/edit.ts'] },
 }
 
-// Phase 2 of issue 28: the pre-tool hooks that enforce are built on the core agent event (issue 27).
-const PENDING = 'the pre-tool hooks that enforce land with the core agent event (issue 27); enabled then'
-
 const h = agentHarness({ prefix: 'wave-enforce-', dump: 'enforce' })
 let bin
 before(async () => {
@@ -74,7 +71,7 @@ for (const [key, driver] of Object.entries(DRIVERS)) {
   ].join(' ')
   const calls = writes.created.length + writes.edited.length + Object.keys(SHELL_FORMS).length + 2
 
-  test(`${driver.name}: enforce: block refuses every write form to a guarded file and a forbidden command, and the model reads the rule as the reason`, { skip: driver.skip || PENDING, timeout: 300_000 }, async () => {
+  test(`${driver.name}: enforce: block refuses every write form to a guarded file and a forbidden command, and the model reads the rule as the reason`, { skip: driver.skip, timeout: 300_000 }, async () => {
     const p = driver.project(h, bin, `${key}-block`, files('block'), { model: writes.model })
     const t = await p.run(script)
     const at = (f) => path.join(p.work, f)
@@ -91,7 +88,7 @@ for (const [key, driver] of Object.entries(DRIVERS)) {
     assert.ok(count(last, DEPLOY) >= 1)
   })
 
-  test(`${driver.name}: enforce: warn lets every write and the command run, and puts the rule in front of the model with each`, { skip: driver.skip || PENDING, timeout: 300_000 }, async () => {
+  test(`${driver.name}: enforce: warn lets every write and the command run, and puts the rule in front of the model with each`, { skip: driver.skip, timeout: 300_000 }, async () => {
     const p = driver.project(h, bin, `${key}-warn`, files('warn'), { model: writes.model })
     const t = await p.run(script)
     const at = (f) => path.join(p.work, f)

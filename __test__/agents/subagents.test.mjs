@@ -18,9 +18,6 @@ const FILES = {
   'src/a.ts': 'export const a = 1\n',
 }
 
-// Phase 2 of issue 28: subagent conversations are built on the core agent event (issue 27).
-const PENDING = 'subagent conversations land with the core agent event (issue 27); enabled then'
-
 const h = agentHarness({ prefix: 'wave-subagents-', dump: 'subagents' })
 let bin
 before(async () => {
@@ -31,7 +28,7 @@ before(async () => {
 
 for (const [key, driver] of Object.entries(DRIVERS)) {
   const skip = driver.skip
-  test(`${driver.name}: main conversation first, then a subagent reads the same file: the path rule reaches each once; the subagent starts with the always-on rule and its task's topic rule`, { skip: skip || PENDING, timeout: 300_000 }, async () => {
+  test(`${driver.name}: main conversation first, then a subagent reads the same file: the path rule reaches each once; the subagent starts with the always-on rule and its task's topic rule`, { skip, timeout: 300_000 }, async () => {
     const p = driver.project(h, bin, `${key}-main-first`, FILES)
     const t = await p.run(`MAIN-TASK look at READ:src/api/orders.ts then ${agentDirective('SUB-TASK check the customer orders READ:src/api/orders.ts')} READ:src/a.ts`)
     const main = conversation(t.requests, 'MAIN-TASK')
@@ -48,7 +45,7 @@ for (const [key, driver] of Object.entries(DRIVERS)) {
     assert.equal(count(last, DB), 0, 'nothing the subagent got is in the main conversation')
   })
 
-  test(`${driver.name}: a subagent reads the file first, then the main conversation: the path rule reaches each once`, { skip: skip || PENDING, timeout: 300_000 }, async () => {
+  test(`${driver.name}: a subagent reads the file first, then the main conversation: the path rule reaches each once`, { skip, timeout: 300_000 }, async () => {
     const p = driver.project(h, bin, `${key}-sub-first`, FILES)
     const t = await p.run(`MAIN-TASK ${agentDirective('SUB-TASK check the customer orders READ:src/api/orders.ts')} READ:src/api/orders.ts READ:src/a.ts`)
     const main = conversation(t.requests, 'MAIN-TASK')

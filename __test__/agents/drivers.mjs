@@ -109,9 +109,14 @@ export const DRIVERS = {
     skip: !opencodeBinary() ? 'the opencode-ai devDependency is not installed' : !fs.existsSync(path.join(repo, 'dist/opencode.js')) ? 'run `npm run build` first (dist/opencode.js)' : false,
     project(h, bin, name, files, options = {}) {
       const { work, home } = dirs(h, name)
+      // The plugin line a user adds; with options, a plugin file of their own.
+      const at = (options.install ?? []).indexOf('--edit-distance')
+      const plugin = at < 0
+        ? "export { WaveMemoryRules } from 'wave-memory-rules/opencode'\n"
+        : `import { createRequire } from 'node:module'\nconst { createOpencodeHooks } = createRequire(import.meta.url)('wave-memory-rules/opencode')\nexport const WaveMemoryRules = (input) => createOpencodeHooks(input, { editDistance: ${Number(options.install[at + 1])} })\n`
       writeTree(work, {
         ...files,
-        '.opencode/plugin/wave-memory-rules.js': "export { WaveMemoryRules } from 'wave-memory-rules/opencode'\n",
+        '.opencode/plugin/wave-memory-rules.js': plugin,
         'opencode.json': JSON.stringify({
           $schema: 'https://opencode.ai/config.json',
           provider: { fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${h.server.url}/v1`, apiKey: 'dummy' }, models: { 'fake-model': { name: 'Fake model' } } } },

@@ -153,6 +153,66 @@ pub enum ToolKind {
     Other,
 }
 
+impl ToolKind {
+    /// What a tool is, guessed from a name the road does not know (an SDK
+    /// user's own tools): one that writes (`write`, `edit`, `create`,
+    /// `patch`, `replace`, `save`, `delete`, `remove`, `move`, `rename`,
+    /// `append`, `insert`, `update` in its name), runs a command (`bash`,
+    /// `shell`, `exec`, `command`, `terminal`), reads (`read`, `view`,
+    /// `cat`, `open`, `show`, `get`, `list`, `search`, `grep`, `glob`,
+    /// `find`), else [`ToolKind::Other`]. Compared in lowercase, as words of
+    /// `snake_case`, `kebab-case` or `camelCase`.
+    pub fn guess(name: &str) -> ToolKind {
+        let mut words: Vec<String> = Vec::new();
+        let mut word = String::new();
+        for c in name.chars() {
+            if c == '_'
+                || c == '-'
+                || c == '.'
+                || c == ' '
+                || (c.is_uppercase() && !word.is_empty())
+            {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            if c.is_alphanumeric() {
+                word.extend(c.to_lowercase());
+            }
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+        let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+        if has(&[
+            "write",
+            "edit",
+            "create",
+            "patch",
+            "replace",
+            "save",
+            "delete",
+            "remove",
+            "move",
+            "rename",
+            "append",
+            "insert",
+            "update",
+            "multiedit",
+        ]) {
+            ToolKind::Write
+        } else if has(&["bash", "shell", "exec", "command", "terminal", "sh"]) {
+            ToolKind::Shell
+        } else if has(&[
+            "read", "view", "cat", "open", "show", "get", "list", "search", "grep", "glob", "find",
+        ]) {
+            ToolKind::Read
+        } else {
+            ToolKind::Other
+        }
+    }
+}
+
 /// One tool call, as the agent sent it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ToolCall {
@@ -357,6 +417,23 @@ mod tests {
         assert_ne!(main.key(), sub.key());
         assert_eq!(main.key(), "s1");
         assert_ne!(Conversation::new("s1\0a7").subagent, sub.subagent);
+    }
+
+    #[test]
+    fn an_unknown_tools_kind_is_guessed_from_its_name() {
+        for (name, kind) in [
+            ("writeFile", ToolKind::Write),
+            ("edit_file", ToolKind::Write),
+            ("str-replace", ToolKind::Write),
+            ("run_bash", ToolKind::Shell),
+            ("execCommand", ToolKind::Shell),
+            ("readFile", ToolKind::Read),
+            ("list_dir", ToolKind::Read),
+            ("weather", ToolKind::Other),
+            ("overwrite", ToolKind::Other),
+        ] {
+            assert_eq!(ToolKind::guess(name), kind, "{name}");
+        }
     }
 
     #[test]

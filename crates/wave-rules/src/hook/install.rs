@@ -4,10 +4,12 @@
 //!
 //! | agent | project file | user file | events |
 //! | --- | --- | --- | --- |
-//! | `codex` | `.codex/hooks.json` | `~/.codex/hooks.json` | SessionStart, UserPromptSubmit, PostToolUse (matcher `Bash\|shell\|apply_patch\|exec_command`), Stop |
-//! | `gemini` | `.gemini/settings.json` (`hooks`) | `~/.gemini/settings.json` | SessionStart, BeforeAgent, AfterTool (matcher `read_file\|read_many_files\|write_file\|replace\|run_shell_command`), AfterAgent, PreCompress |
-//! | `copilot` | `.github/hooks/wave-rules.json` | `~/.copilot/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop, preCompact |
-//! | `cursor` | `.cursor/hooks.json` | `~/.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop |
+//! | `codex` | `.codex/hooks.json` | `~/.codex/hooks.json` | SessionStart, UserPromptSubmit, PreToolUse (matcher [`crate::hook::agent::PRE_TOOL_MATCHER`]), PostToolUse (matcher `Bash\|shell\|apply_patch\|exec_command\|Skill`), Stop, SubagentStart, SubagentStop |
+//! | `gemini` | `.gemini/settings.json` (`hooks`) | `~/.gemini/settings.json` | SessionStart, BeforeAgent, BeforeTool (matcher `write_file\|replace\|run_shell_command\|invoke_agent`), AfterTool (matcher `read_file\|read_many_files\|write_file\|replace\|run_shell_command\|activate_skill\|invoke_agent`), AfterAgent, PreCompress |
+//! | `copilot` | `.github/hooks/wave-rules.json` | `~/.copilot/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, preToolUse, postToolUse, agentStop, preCompact, subagentStart, subagentStop |
+//! | `cursor` | `.cursor/hooks.json` | `~/.cursor/hooks.json` | beforeSubmitPrompt, preToolUse, beforeShellExecution, beforeReadFile, afterFileEdit, afterShellExecution, stop |
+//!
+//! The table is [`HookAgent::events`]; this copy is for reading.
 //!
 //! What the hooks run is [`crate::launch`]'s choice, as for Claude Code's
 //! hooks and `mcp install`: `--command` as given; else, when the package is

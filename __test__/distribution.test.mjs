@@ -113,7 +113,7 @@ test('a fresh project installs the tarballs and runs with no Rust toolchain on P
   assert.ok(!fs.existsSync(path.join(project, 'node_modules', pkg.name, binary)))
   const out = sh(process.execPath, ['app.js', rulesTree(path.join(work, 'tree'))], { cwd: project, env: { ...env } })
   assert.deepEqual(JSON.parse(out), EXPECTED)
-  // The bin as a shell runs it: the native executable where install.js linked it, else the Node script.
+  // The bin as a shell runs it: it execs the platform package's native executable.
   const bin = spawnSync(path.join(project, 'node_modules/.bin/wave-rules'), ['list', '--json', '--home', env.HOME], { cwd: path.join(work, 'tree'), env, encoding: 'utf8' })
   assert.equal(bin.status, 0, bin.stderr)
   assert.deepEqual(JSON.parse(bin.stdout).rules.map((r) => r.id).sort(), ['customer.md', 'react.md', 'sql.md'])

@@ -1,7 +1,7 @@
 // Portable installs from the npm tarballs: `npm pack` of the main package and
 // of this host's platform package (the addon and the native `wave-rules`),
-// installed into a fresh git project with scripts on (install.js links the
-// native executable over the bin); `init` (when this build has it), `hook
+// installed into a fresh git project (no install script: the bin is a shell
+// script that execs the native executable); `init` (when this build has it), `hook
 // install` and `mcp install` for every client; committed; then a second
 // clone at another path with another HOME and its own `npm install`: the
 // installs there change no committed byte, and every installed hook and MCP
@@ -119,7 +119,7 @@ before(() => {
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'team-project', private: true }, null, 2) + '\n')
   fs.writeFileSync(path.join(project, '.gitignore'), 'node_modules/\n.claude/settings.local.json\n')
   run('git', ['init', '-q'], { cwd: project, env: env(homeA) })
-  // Scripts on (install.js), offline: the other platforms' optional packages are skipped.
+  // Offline: the other platforms' optional packages are skipped.
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], { cwd: project, env: env(homeA) })
   const init = spawnSync(bin(project), ['init'], { cwd: project, env: env(homeA), encoding: 'utf8' })
   hasInit = init.status === 0
@@ -133,18 +133,21 @@ after(() => {
   if (work) fs.rmSync(work, { recursive: true, force: true })
 })
 
-test('the installed bin is the native executable, and `npx wave-memory-rules` runs it', { skip }, () => {
-  const real = fs.realpathSync(bin(project))
-  const head = Buffer.alloc(4)
-  const fd = fs.openSync(real, 'r')
-  fs.readSync(fd, head, 0, 4, 0)
-  fs.closeSync(fd)
-  const magic = head.readUInt32BE(0)
-  assert.ok(magic === 0x7f454c46 || [0xfeedfacf, 0xcffaedfe, 0xcafebabe].includes(magic), `${real} is a compiled executable, not a script`)
-  const out = run('npx', ['--no-install', 'wave-memory-rules', '--version'], { cwd: project, env: env(homeA) })
+test('the installed bin execs the native executable with no Node, and `npx wave-memory-rules` runs the CLI through Node', { skip }, () => {
+  // A `node` first on PATH that records its starts.
+  const spy = path.join(work, 'spy')
+  fs.mkdirSync(spy, { recursive: true })
+  const log = path.join(spy, 'started')
+  fs.writeFileSync(path.join(spy, 'node'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 })
+  const e = env(homeA)
+  const out = run(bin(project), ['--version'], { cwd: project, env: { ...e, PATH: `${spy}:${e.PATH}` } })
   assert.equal(out.trim(), `wave-rules ${pkg.version}`)
-  // Both bin names, one program.
-  assert.equal(fs.realpathSync(path.join(project, 'node_modules/.bin/wave-memory-rules')), real)
+  assert.ok(!fs.existsSync(log), 'no node started for node_modules/.bin/wave-rules')
+  // The same file run by Node (as Yarn runs bins) is the CLI through the addon.
+  const viaNode = run(process.execPath, [bin(project), '--version'], { cwd: project, env: e })
+  assert.equal(viaNode.trim(), `wave-rules ${pkg.version}`)
+  const npx = run('npx', ['--no-install', 'wave-memory-rules', '--version'], { cwd: project, env: e })
+  assert.equal(npx.trim(), `wave-rules ${pkg.version}`)
 })
 
 test('init, hook install and mcp install for every client write entries safe to commit', { skip }, (t) => {

@@ -93,7 +93,7 @@ test('the main package ships no binary', () => {
   const files = npmJson(root).files.map((f) => f.path)
   const binaries = files.filter((f) => /\.(node|wasm)$/.test(f))
   assert.deepEqual(binaries, [])
-  for (const needed of ['index.js', 'index.d.ts', 'dist/index.js', 'dist/binding.js', 'bin/wave-rules.js', 'bin/wave-rules', 'install.js', 'LICENSE', 'package.json']) {
+  for (const needed of ['index.js', 'index.d.ts', 'dist/index.js', 'dist/binding.js', 'bin/wave-rules.js', 'bin/wave-rules', 'LICENSE', 'package.json']) {
     assert.ok(files.includes(needed), `the package holds ${needed}`)
   }
 })
@@ -110,9 +110,11 @@ test('each platform package holds exactly its binary', () => {
       assert.equal(sub.main, `${binaryName}.wasi.cjs`)
     } else {
       const binary = `${binaryName}.${platform}.node`
-      // The addon and the CLI's native executable (install.js links it over bin/wave-rules).
+      // The addon and the CLI's native executable (bin/wave-rules execs it).
       assert.deepEqual(sub.files, [binary, platform.startsWith('win32') ? 'wave-rules.exe' : 'wave-rules'])
       assert.equal(sub.main, binary)
+      // Yarn Plug'n'Play unpacks it: the executable must be a file on disk.
+      assert.equal(sub.preferUnplugged, true, `npm/${platform}: preferUnplugged`)
     }
     // What npm would pack: a built binary (npm run build:targets) is the
     // only file beside package.json and README.md.

@@ -16,12 +16,18 @@
 // Rust binary), through the agent's shell (Codex: sh -lc, Gemini CLI and
 // Copilot CLI: bash -c, Cursor: sh -c) in the project with the variables it
 // sets (Gemini CLI's $GEMINI_PROJECT_DIR replaced in the text, as it does).
+// A fourth: the Claude Code hook as each package manager installs the
+// package (npm, pnpm 10, pnpm 11, Yarn 4 node-modules and Plug'n'Play, Bun,
+// from a registry on 127.0.0.1, default settings: bench/package-managers.mjs),
+// the command `hook install` wrote run through sh, against the bare binary
+// through sh; `--no-managers` leaves it out.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { installFromTarballs } from './npm-install.mjs'
+import { MANAGERS, freshEnv, install, startRegistry } from './package-managers.mjs'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const runsArg = process.argv.indexOf('--runs')
@@ -51,8 +57,8 @@ const old = new Date(Date.now() - 3600_000)
 for (const f of fs.readdirSync(path.join(work, '.wave/rules'), { recursive: true })) fs.utimesSync(path.join(work, '.wave/rules', f), old, old)
 
 // The package installed in the project from its tarballs, as `npm install
-// wave-memory-rules` does: node_modules/.bin/wave-rules is the native
-// executable (install.js), the hook command is what `hook install` writes.
+// wave-memory-rules` does: node_modules/.bin/wave-rules execs the native
+// executable, the hook command is what `hook install` writes.
 const npm = installFromTarballs(work)
 if (npm.reason) console.log(`npm-installed hook: not measured (${npm.reason})`)
 const addonBin = path.join(work, 'node_modules/wave-memory-rules/bin/wave-rules.js')
@@ -67,9 +73,9 @@ const events = [
   ['Stop', { stop_hook_active: false }],
 ]
 
-function once(cmd, args, input, extraEnv) {
+function once(cmd, args, input, extraEnv, cwd = work) {
   const t0 = process.hrtime.bigint()
-  const r = spawnSync(cmd, args, { cwd: work, env: extraEnv ? { ...env, ...extraEnv } : env, input, encoding: 'utf8' })
+  const r = spawnSync(cmd, args, { cwd, env: extraEnv ? { ...env, ...extraEnv } : env, input, encoding: 'utf8' })
   const ms = Number(process.hrtime.bigint() - t0) / 1e6
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status}\n${r.stderr}`)
   return ms
@@ -147,9 +153,50 @@ if (fs.existsSync(rust)) {
     cells.push({ name: `shell:${agent}`, event: 'PostToolUse', cmd: how.shell[0], args: [how.shell[1], `${rust} hook --agent ${agent} PostToolUse`], input: JSON.stringify(payload), env: how.vars, every: 1, times: [] })
   }
 }
+// Per package manager: a project of the same rules with the package
+// installed by that manager; the hook command `hook install` writes there.
+const managed = []
+if (fs.existsSync(rust) && !process.argv.includes('--no-managers')) {
+  const registry = await startRegistry(fs.mkdtempSync(path.join(root, 'registry-')))
+  try {
+    for (const manager of MANAGERS) {
+      const why = manager.missing?.()
+      if (why) {
+        managed.push({ manager: manager.name, reason: why })
+        continue
+      }
+      const dir = path.join(root, `pm-${manager.name.replaceAll(' ', '-')}`)
+      const r = await install(manager, dir, registry.url, freshEnv(path.join(dir, '.home')))
+      if (r.status !== 0) {
+        managed.push({ manager: manager.name, reason: `install failed: ${(r.stderr || r.stdout).trim().split('\n').pop()}` })
+        continue
+      }
+      fs.cpSync(path.join(work, '.wave'), path.join(dir, '.wave'), { recursive: true, preserveTimestamps: true })
+      const inst = spawnSync(rust, ['hook', 'install'], { cwd: dir, env, encoding: 'utf8' })
+      if (inst.status !== 0) throw new Error(`hook install (${manager.name}): ${inst.stderr}`)
+      const settings = JSON.parse(fs.readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'))
+      const command = settings.hooks.SessionStart[0].hooks[0].command.replace(/ hook SessionStart$/, '')
+      managed.push({ manager: manager.name, command })
+      for (const [event, extra] of events) {
+        const input = (who) => JSON.stringify({ session_id: `bench-pm-${who}-${manager.name}`, cwd: dir, hook_event_name: event, ...extra })
+        cells.push({ name: `pm:${manager.name}`, event, cmd: 'sh', args: ['-c', `${command} hook ${event}`], input: input('installed'), env: { CLAUDE_PROJECT_DIR: dir }, cwd: dir, every: 1, times: [] })
+        // The bare binary through sh in the same project, right after: the pair's ratio.
+        cells.push({ name: `pm-bare:${manager.name}`, event, cmd: 'sh', args: ['-c', `${rust} hook ${event}`], input: input('bare'), env: { CLAUDE_PROJECT_DIR: dir }, cwd: dir, every: 1, times: [] })
+      }
+    }
+  } finally {
+    await registry.close()
+  }
+}
+// `--managers-only`: the managers' table alone (more rounds in the same time).
+const managersOnly = process.argv.includes('--managers-only')
+if (managersOnly) {
+  const keep = (c) => c.name === 'floor' || c.name === 'version' || c.name.startsWith('pm')
+  cells.splice(0, cells.length, ...cells.filter(keep))
+}
 const load = os.loadavg()
 for (let round = 0; round < RUNS; round++) {
-  for (const c of cells) if (round % c.every === 0) c.times.push(once(c.cmd, c.args, c.input, c.env))
+  for (const c of cells) if (round % c.every === 0) c.times.push(once(c.cmd, c.args, c.input, c.env, c.cwd))
 }
 const cell = (name, event) => cells.find((c) => c.name === name && c.event === event)
 const fmt = (t) => `${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}`
@@ -157,33 +204,49 @@ console.log(`${RUNS} rounds (npx: ${Math.ceil(RUNS / 5)}), ${RULES} rules, ${os.
 console.log(`load average before ${load.map((l) => l.toFixed(1)).join(' ')}, after ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
 console.log(`${npm.bin ? `npm-installed: ${fs.realpathSync(npm.bin)}\n` : ''}spawn floor (/bin/true): ${fmt(quantiles(cells[0].times))} ms`)
 if (fs.existsSync(rust)) console.log(`the binary doing nothing (wave-rules --version): ${fmt(quantiles(cells[1].times))} ms`)
-console.log('')
-console.log(`| form | ${events.map(([e]) => e).join(' | ')} |`)
-console.log(`| --- |${events.map(() => ' --- |').join('')}`)
-for (const [name, cmd] of forms) {
-  if (cmd === rust && !fs.existsSync(rust)) {
-    console.log(`| ${name} | not built (cargo build --release -p wave-rules) |`)
-    continue
+if (!managersOnly) {
+  console.log('')
+  console.log(`| form | ${events.map(([e]) => e).join(' | ')} |`)
+  console.log(`| --- |${events.map(() => ' --- |').join('')}`)
+  for (const [name, cmd] of forms) {
+    if (cmd === rust && !fs.existsSync(rust)) {
+      console.log(`| ${name} | not built (cargo build --release -p wave-rules) |`)
+      continue
+    }
+    console.log(`| ${name} | ${events.map(([e]) => fmt(quantiles(cell(name, e).times))).join(' | ')} |`)
   }
-  console.log(`| ${name} | ${events.map(([e]) => fmt(quantiles(cell(name, e).times))).join(' | ')} |`)
+  if (npm.bin) {
+    const ratio = (a, b) => events.map(([e]) => (quantiles(cell(a, e).times).p50 / quantiles(cell(b, e).times).p50).toFixed(2)).join(' | ')
+    const installed = forms[2][0]
+    console.log(`| p50 ratio: npm-installed hook / bare binary, both through sh | ${ratio(installed, 'sh -c: the bare binary')} |`)
+    console.log(`| p50 ratio: npm-installed hook / bare binary spawned directly | ${ratio(installed, forms[0][0])} |`)
+  }
+  if (fs.existsSync(rust)) {
+    console.log(`\nPostToolUse per agent (Rust binary, \`hook --agent NAME\`, a shell read: \`${command}\`)\n`)
+    console.log(`| agent | p50 / p95 |\n| --- | --- |`)
+    for (const [agent] of agentPayloads) console.log(`| ${agent} | ${fmt(quantiles(cell(`agent:${agent}`, 'PostToolUse').times))} |`)
+    console.log(`\nPostToolUse per agent as installed (\`hook install --agent NAME\` in the project, the command run as the agent runs it${installedAgents[0]?.[2] ? '; node_modules/.bin/wave-rules links to the Rust binary' : ''})\n`)
+    console.log(`| agent | installed command | as installed | the bare binary through the same shell | p50 ratio: installed / same shell | p50 ratio: installed / bare binary spawned directly |\n| --- | --- | --- | --- | --- | --- |`)
+    for (const [agent, written] of installedAgents) {
+      const mine = quantiles(cell(`installed:${agent}`, 'PostToolUse').times)
+      const shell = quantiles(cell(`shell:${agent}`, 'PostToolUse').times)
+      const bare = quantiles(cell(`agent:${agent}`, 'PostToolUse').times)
+      console.log(`| ${agent} | \`${written.replaceAll('|', '\\|')}\` | ${fmt(mine)} | ${fmt(shell)} | ${(mine.p50 / shell.p50).toFixed(2)} | ${(mine.p50 / bare.p50).toFixed(2)} |`)
+    }
+  }
 }
-if (npm.bin) {
-  const ratio = (a, b) => events.map(([e]) => (quantiles(cell(a, e).times).p50 / quantiles(cell(b, e).times).p50).toFixed(2)).join(' | ')
-  const installed = forms[2][0]
-  console.log(`| p50 ratio: npm-installed hook / bare binary, both through sh | ${ratio(installed, 'sh -c: the bare binary')} |`)
-  console.log(`| p50 ratio: npm-installed hook / bare binary spawned directly | ${ratio(installed, forms[0][0])} |`)
-}
-if (fs.existsSync(rust)) {
-  console.log(`\nPostToolUse per agent (Rust binary, \`hook --agent NAME\`, a shell read: \`${command}\`)\n`)
-  console.log(`| agent | p50 / p95 |\n| --- | --- |`)
-  for (const [agent] of agentPayloads) console.log(`| ${agent} | ${fmt(quantiles(cell(`agent:${agent}`, 'PostToolUse').times))} |`)
-  console.log(`\nPostToolUse per agent as installed (\`hook install --agent NAME\` in the project, the command run as the agent runs it${installedAgents[0]?.[2] ? '; node_modules/.bin/wave-rules links to the Rust binary' : ''})\n`)
-  console.log(`| agent | installed command | as installed | the bare binary through the same shell | p50 ratio: installed / same shell | p50 ratio: installed / bare binary spawned directly |\n| --- | --- | --- | --- | --- | --- |`)
-  for (const [agent, written] of installedAgents) {
-    const mine = quantiles(cell(`installed:${agent}`, 'PostToolUse').times)
-    const shell = quantiles(cell(`shell:${agent}`, 'PostToolUse').times)
-    const bare = quantiles(cell(`agent:${agent}`, 'PostToolUse').times)
-    console.log(`| ${agent} | \`${written.replaceAll('|', '\\|')}\` | ${fmt(mine)} | ${fmt(shell)} | ${(mine.p50 / shell.p50).toFixed(2)} | ${(mine.p50 / bare.p50).toFixed(2)} |`)
+if (managed.length) {
+  console.log('\nThe Claude Code hook as each package manager installs the package (default settings; the command `hook install` wrote, through sh)\n')
+  console.log(`| package manager | hook command | ${events.map(([e]) => e).join(' | ')} | p50 ratio to the bare binary through sh in the same project, run right after (${events.map(([e]) => e).join(', ')}) |`)
+  console.log(`| --- | --- |${events.map(() => ' --- |').join('')} --- |`)
+  for (const m of managed) {
+    if (m.reason) {
+      console.log(`| ${m.manager} | not measured: ${m.reason} |`)
+      continue
+    }
+    const times = events.map(([e]) => quantiles(cell(`pm:${m.manager}`, e).times))
+    const ratios = events.map(([e], i) => (times[i].p50 / quantiles(cell(`pm-bare:${m.manager}`, e).times).p50).toFixed(2))
+    console.log(`| ${m.manager} | \`${m.command}\` | ${times.map(fmt).join(' | ')} | ${ratios.join(' / ')} |`)
   }
 }
 console.log('\ncells: p50 / p95 in ms, one process each, spawned from Node (spawnSync), stdin = the event JSON')

@@ -4,11 +4,21 @@
 // a fresh Node process (so neither inherits the other's heap or allocator
 // arenas); the ratio is addon growth / pure-JS growth. Part of `npm run bench`.
 //
-// Rules: a quarter each with two globs, two topics, one extension glob, and
-// nothing (always on); every rule's globs and topics are its own (no two rules
-// share one, the worst case for the compiled matchers), and each body is a
-// few lines of text. Files are written by this (parent) process, dated an
-// hour back, before any child starts.
+// Mixes (each printed; `--mixes unique,shared,long` picks):
+// - unique: a quarter each with two globs, two topics, one extension glob,
+//   and nothing (always on); every rule's globs and topics are its own (no
+//   two rules share one, the worst case for the compiled matchers), and each
+//   body is a few lines of text, 20 folders.
+// - shared: the same four kinds as a real project writes them (the mix of
+//   the issue that found 1.19x): a path rule of two globs, one an exclusion
+//   every such rule shares (`src/modN/**/*.ts`, `!**/*.test.ts`); a topic
+//   rule of a word and a phrase; an extension glob all such rules share
+//   (`**/*.py`) with a topic; always-on; each with a description and a
+//   two-line body, in the rules folder and five subfolders.
+// - long: the unique mix with bodies of about 4 KiB (a rule that is a page
+//   of guidance): where the text itself is most of the memory.
+// Files are written by this (parent) process, dated an hour back, before any
+// child starts.
 //
 // Growth = resident set after (discoverRules + one getActiveRules, then a
 // full GC) minus the resident set before (package loaded, a full GC). The
@@ -16,10 +26,10 @@
 // baseline. Both sides load the package, so the addon's own code is in the
 // baseline of both.
 //
-//   node bench/memory.mjs                1,000 and 10,000 rules, 3 runs per side
-//   node bench/memory.mjs --runs 5 --sizes 1000,10000,30000
+//   node bench/memory.mjs                every mix at 1,000 and 10,000 rules, 3 runs per side
+//   node bench/memory.mjs --runs 5 --sizes 1000,10000,30000 --mixes shared
 //   node bench/memory.mjs --child <ours|js> <dir>   (internal: one measurement)
-//   node bench/memory.mjs --write 10000     writes the rules, prints the directory
+//   node bench/memory.mjs --write 10000 [--mix shared]   writes the rules, prints the directory
 //                                          (cargo run -p memory-rules --example heap -- <dir>/work)
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -37,8 +47,26 @@ const arg = (name, fallback) => {
 const EXTS = ['ts', 'tsx', 'js', 'rs', 'py', 'go', 'md', 'json', 'css', 'java']
 const WORDS = ['customer', 'deploy', 'migration', 'billing', 'auth', 'cache', 'release', 'schema', 'webhook', 'queue']
 
-/** The text of rule `i` of the mix (see the header). */
-function ruleText(i) {
+const LONG_BODY = Array.from({ length: 40 }, (_, k) => `- Guideline ${k}: prefer the smallest change that keeps every caller correct, and say why in the commit message.`).join('\n')
+
+/** The text of rule `i` of `mix` (see the header). */
+function ruleText(i, mix = 'unique') {
+  if (mix === 'shared') return sharedRuleText(i)
+  const text = uniqueRuleText(i)
+  return mix === 'long' ? `${text}\n${LONG_BODY.replaceAll('Guideline', `Rule ${i} guideline`)}\n` : text
+}
+
+/** The `shared` mix: four kinds as a project writes them, patterns shared. */
+function sharedRuleText(i) {
+  const fm =
+    i % 4 === 0 ? `paths: ["src/mod${i}/**/*.ts", "!**/*.test.ts"]`
+    : i % 4 === 1 ? `topics: [topic${i}, "phrase ${i}"]`
+    : i % 4 === 2 ? `paths: "**/*.py"\ntopics: kw${i}`
+    : `priority: ${i % 7}`
+  return `---\n${fm}\ndescription: rule ${i}\n---\nRule ${i}: first line.\nSecond line of rule ${i}.\n`
+}
+
+function uniqueRuleText(i) {
   const ext = EXTS[i % EXTS.length]
   const lines = ['---']
   switch (i % 4) {
@@ -59,13 +87,14 @@ function ruleText(i) {
   return lines.join('\n') + '\n'
 }
 
-function writeTree(n) {
+function writeTree(n, mix = 'unique') {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-memory-'))
   const hourAgo = new Date(Date.now() - 3600_000)
   for (let i = 0; i < n; i++) {
-    const file = path.join(root, 'work/.wave/rules', `group${i % 20}`, `rule${String(i).padStart(5, '0')}.md`)
+    const folder = mix === 'shared' ? (i % 2 ? `group${i % 5}` : '') : `group${i % 20}`
+    const file = path.join(root, 'work/.wave/rules', folder, `rule${String(i).padStart(5, '0')}.md`)
     fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.writeFileSync(file, ruleText(i))
+    fs.writeFileSync(file, ruleText(i, mix))
     fs.utimesSync(file, hourAgo, hourAgo)
   }
   fs.mkdirSync(path.join(root, 'home'), { recursive: true })
@@ -77,7 +106,7 @@ function writeTree(n) {
 function contextFiles() {
   const files = []
   for (let i = 0; i < 10; i++) files.push(`src/area${i * 4}/lib/file${i}.${EXTS[(i * 4) % EXTS.length]}`, `lib/other${i}/y.md${i * 4 + 2}`)
-  files.push('packages/pkg8/app/tests/a.ts')
+  files.push('packages/pkg8/app/tests/a.ts', 'src/mod4/a.ts', 'src/mod8/a.test.ts', 'tools/gen.py')
   return files
 }
 
@@ -102,7 +131,7 @@ async function child(side, root) {
   const workdir = path.join(root, 'work')
   const homeDir = path.join(root, 'home')
   const files = contextFiles()
-  const prompt = 'Please deploy the customer migration and check the billing webhook'
+  const prompt = 'Please deploy the customer migration and check the billing webhook, topic5 and the phrase 9 handler'
   // Warm up what both sides load anyway (the package's code paths, fs).
   const warm = new pkg.RuleManager({ workdir: homeDir, homeDir })
   await warm.discoverRules()
@@ -130,6 +159,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 async function main() {
   const runs = Number(arg('--runs', '3'))
   const sizes = arg('--sizes', '1000,10000').split(',').map(Number)
+  const mixes = arg('--mixes', 'unique,shared,long').split(',')
   const out = []
   const log = (s) => {
     out.push(s)
@@ -137,10 +167,10 @@ async function main() {
   }
   log(`Memory per rule: ${runs} runs per side, each in a fresh process; node ${process.version}, ${os.cpus().length} CPUs`)
   log('')
-  log('| rules | ours: growth | JS: growth | ours / JS | ours: peak over base | JS: peak over base | active (ours / JS) |')
-  log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
-  for (const n of sizes) {
-    const root = writeTree(n)
+  log('| mix | rules | ours: growth | JS: growth | ours / JS | ours: peak over base | JS: peak over base | active (ours / JS) |')
+  log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  for (const mix of mixes) for (const n of sizes) {
+    const root = writeTree(n, mix)
     try {
       const r = { ours: [], js: [] }
       // Alternate the sides, so the machine's load falls on both alike.
@@ -149,19 +179,19 @@ async function main() {
       const peak = (side) => r[side].map((m) => m.peak - m.base)
       const all = (xs) => xs.map(mib).join(' / ')
       const ratio = median(growth('ours')) / median(growth('js'))
-      log(`| ${n} | ${all(growth('ours'))} MiB | ${all(growth('js'))} MiB | ${ratio.toFixed(2)} | ${all(peak('ours'))} MiB | ${all(peak('js'))} MiB | ${r.ours[0].active} / ${r.js[0].active} |`)
+      log(`| ${mix} | ${n} | ${all(growth('ours'))} MiB | ${all(growth('js'))} MiB | ${ratio.toFixed(2)} | ${all(peak('ours'))} MiB | ${all(peak('js'))} MiB | ${r.ours[0].active} / ${r.js[0].active} |`)
     } finally {
       fs.rmSync(root, { recursive: true, force: true })
     }
   }
   log('')
-  log('growth: resident set after discovering the rules and one getActiveRules (21 files), after a full GC,')
+  log(`growth: resident set after discovering the rules and one getActiveRules (${contextFiles().length} files), after a full GC,`)
   log('minus before (package loaded, a full GC); runs separated by /; ours / JS is the ratio of the medians.')
   if (process.env.BENCH_OUT) fs.appendFileSync(process.env.BENCH_OUT, out.join('\n') + '\n')
 }
 
 if (process.argv.includes('--write')) {
   // `--write N`: writes a tree of N rules and prints its directory (for the Rust heap example).
-  console.log(writeTree(Number(arg('--write'))))
+  console.log(writeTree(Number(arg('--write')), arg('--mix', 'unique')))
 } else if (process.argv.includes('--child')) await child(arg('--child'), process.argv[process.argv.indexOf('--child') + 2])
 else await main()

@@ -1,8 +1,8 @@
 // For the benches: the package as npm users get it. `npm pack` of the main
 // package and of this host's platform package (the built addon and the
 // native `wave-rules`, as `npm run build` and `npm run build:exe` leave
-// them), installed with `npm install` (scripts on: install.js links the
-// native executable over the bin) into `project`. Returns the project's
+// them), installed with `npm install` into `project` (the bin execs the
+// native executable; no install script). Returns the project's
 // node_modules/.bin/wave-rules, or a reason it could not be set up.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'

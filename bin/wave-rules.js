@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// `npx wave-rules ...`: the Rust CLI's own code, run through the addon, so a
-// JS-only team needs no Rust toolchain and gets byte-identical output.
+// The CLI through the addon: the `wave-memory-rules` bin (`npx
+// wave-memory-rules ...`, on every OS), and what bin/wave-rules runs when no
+// native executable was installed or when Node starts it (Yarn runs bins
+// with Node). The Rust CLI's own code, so a JS-only team needs no Rust
+// toolchain and gets byte-identical output.
 // `wave-rules mcp` runs on a worker thread (runCliAsync): the server serves
 // MCP on this process's stdin and stdout from there until stdin closes.
 'use strict'
@@ -40,8 +43,8 @@ function main() {
 
 /**
  * This machine's command for the CLI: the platform package's native
- * `wave-rules` when it is there (what install.js links bin/wave-rules to),
- * else this script with this node. The Rust side writes it where a path of
+ * `wave-rules` when it is there (what bin/wave-rules execs), else this
+ * script with this node. The Rust side writes it where a path of
  * this machine belongs (user settings, a local settings file); project
  * settings name the project's node_modules/.bin/wave-rules instead.
  */

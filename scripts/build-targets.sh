@@ -55,8 +55,8 @@ for t in "${targets[@]}"; do
     wasm32-*) npx napi build --platform --release --no-js --dts "$t.d.ts" -o "$out" --target "$t" ;;
     *) npx napi build --platform --release --no-js --dts "$t.d.ts" -o "$out" --target "$t" ;;
   esac
-  # The CLI's native executable for the platform package (install.js links
-  # it over the npm bin): same toolchain, same glibc floor.
+  # The CLI's native executable for the platform package (the npm bin,
+  # bin/wave-rules, execs it): same toolchain, same glibc floor.
   case "$t" in
     *-linux-gnu) cargo zigbuild --release -q -p wave-rules --target "$t.2.17"
       node scripts/platform-exe.mjs "$t" --no-build ;;

@@ -1,7 +1,7 @@
 // `npm run build:exe [-- TARGET]`: builds the `wave-rules` executable in
 // release (`cargo build --release -p wave-rules`, for TARGET when given) and
 // copies it into its platform package, npm/<platform>/wave-rules (.exe on
-// Windows), beside the addon: what install.js links node_modules/.bin to.
+// Windows), beside the addon: what the npm bin (bin/wave-rules) execs.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'

@@ -2,7 +2,41 @@
 //! renderer, which takes rule objects).
 
 use memory_rules as core;
+use napi::bindgen_prelude::{FromNapiValue, ToNapiValue, TypeName, ValidateNapiValue};
+use napi::{sys, ValueType};
 use napi_derive::napi;
+use std::sync::Arc;
+
+/// A rule's text, shared with the core's rule: made into a JS string straight
+/// from the core's bytes (no Rust copy made and freed on the way, which the
+/// allocator would keep as resident memory); a string from JS as usual.
+pub struct SharedText(pub Arc<str>);
+
+impl TypeName for SharedText {
+    fn type_name() -> &'static str {
+        "String"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::String
+    }
+}
+
+impl ValidateNapiValue for SharedText {}
+
+impl ToNapiValue for SharedText {
+    unsafe fn to_napi_value(env: sys::napi_env, val: Self) -> napi::Result<sys::napi_value> {
+        // SAFETY: the same call as for a `&str`, on the shared bytes.
+        unsafe { <&str as ToNapiValue>::to_napi_value(env, &val.0) }
+    }
+}
+
+impl FromNapiValue for SharedText {
+    unsafe fn from_napi_value(env: sys::napi_env, value: sys::napi_value) -> napi::Result<Self> {
+        // SAFETY: the caller's contract, passed on to `String`'s conversion.
+        unsafe { String::from_napi_value(env, value) }.map(|s| SharedText(s.into()))
+    }
+}
 
 #[napi(object)]
 pub struct RuleMetadata {
@@ -32,7 +66,8 @@ pub struct MemoryRule {
     /// Path relative to its rules root, `/`-separated: `frontend/react.md`.
     pub id: String,
     /// The body, trimmed.
-    pub content: String,
+    #[napi(ts_type = "string")]
+    pub content: SharedText,
     pub metadata: RuleMetadata,
     #[napi(ts_type = "'project' | 'user'")]
     pub source: String,
@@ -82,7 +117,7 @@ pub(crate) fn to_js_rule(rule: &core::Rule) -> MemoryRule {
     let m = &rule.metadata;
     MemoryRule {
         id: rule.id.clone(),
-        content: rule.content.clone(),
+        content: SharedText(rule.content.clone()),
         metadata: RuleMetadata {
             paths: m.paths.clone(),
             priority: m.priority,
@@ -128,7 +163,7 @@ pub(crate) fn from_js_rule(rule: MemoryRule) -> core::Rule {
             core::Scope::Project
         },
         file_path: rule.file_path.into(),
-        content: rule.content,
+        content: rule.content.0,
         metadata: core::Metadata {
             paths: m.paths,
             priority: m.priority,

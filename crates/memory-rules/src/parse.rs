@@ -285,7 +285,7 @@ impl<'a> Context<'a> {
                 id: id.to_string(),
                 scope,
                 file_path: self.path.to_path_buf(),
-                content,
+                content: content.into(),
                 metadata,
                 format: Format::Wave,
                 origin: Default::default(),
@@ -1166,7 +1166,7 @@ pub(crate) fn rule(
             id: input.id.to_string(),
             scope: input.scope,
             file_path: input.path.to_path_buf(),
-            content,
+            content: content.into(),
             metadata,
             format,
             origin: Default::default(),
@@ -1194,7 +1194,7 @@ mod tests {
     fn full_rule() {
         let o = parse("---\npaths:\n  - \"src/**/*.ts\"\n  - '!**/*.test.ts'\npriority: \"7\"\ntopics: customer, SQL\ndescription: DB rules\n---\n\n  Body text.\n\n");
         let r = o.rule.clone().unwrap();
-        assert_eq!(r.rule.content, "Body text.");
+        assert_eq!(&*r.rule.content, "Body text.");
         assert_eq!(
             r.rule.metadata.paths.as_deref(),
             Some(&["src/**/*.ts".to_string(), "!**/*.test.ts".to_string()][..])
@@ -1214,7 +1214,7 @@ mod tests {
     fn no_frontmatter_is_all_body() {
         let o = parse("# Title\n\nText\n");
         let r = o.rule.as_ref().unwrap().rule.clone();
-        assert_eq!(r.content, "# Title\n\nText");
+        assert_eq!(&*r.content, "# Title\n\nText");
         assert!(r.metadata.is_unconditional());
         assert!(o.diagnostics.is_empty());
     }

@@ -5,6 +5,7 @@ use crate::origin::Origin;
 pub use crate::scope::Scope;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The frontmatter fields we understand, as the author wrote them (after
 /// comma-splitting). `paths` keeps `!` exclusions in place.
@@ -181,8 +182,9 @@ pub struct Rule {
     pub scope: Scope,
     /// The file as found (not resolved through symlinks).
     pub file_path: PathBuf,
-    /// The body, trimmed.
-    pub content: String,
+    /// The body, trimmed. Shared, not copied, by every clone of the rule
+    /// (the reload cache and the rule set hold the same text).
+    pub content: Arc<str>,
     pub metadata: Metadata,
     /// The format (and so the tool) the rule was read as.
     pub format: Format,

@@ -152,7 +152,7 @@ impl Config {
     pub fn with_home(workdir: impl Into<PathBuf>, home: impl AsRef<Path>) -> Self {
         let workdir = workdir.into();
         let sources = Config::default_sources(&workdir, home.as_ref());
-        Config::new(workdir, sources).with_layers(true, crate::packs::default_policy_dir())
+        Config::new(workdir, sources).with_layers(true, default_policy_dir())
     }
 
     /// The agent SDK's four sources, in override order: `~/.claude/rules`
@@ -193,7 +193,7 @@ impl Config {
                 }
             }
         }
-        Config::new(workdir, sources).with_layers(true, crate::packs::default_policy_dir())
+        Config::new(workdir, sources).with_layers(true, default_policy_dir())
     }
 
     /// Where new rules of `scope` go: the last (winning) Wave-format source
@@ -213,15 +213,6 @@ impl Config {
             let dir = discover::real_root(&s.dir).unwrap_or_else(|| s.dir.clone());
             real.starts_with(&dir) || path.starts_with(&s.dir)
         })
-    }
-
-    /// The sources as discovery walks them, in order, with the packs and
-    /// the policy ([`crate::packs::layers`]). A source whose
-    /// directory resolves to the same place, in the same format, as a later
-    /// one is left out (home and workdir may be the same directory): the
-    /// later one would replace all its rules anyway.
-    pub fn roots(&self) -> Vec<Root> {
-        roots_of(&crate::packs::layers(self).sources, self)
     }
 }
 
@@ -256,4 +247,37 @@ pub(crate) fn roots_of(sources: &[Source], config: &Config) -> Vec<Root> {
         }
         roots
     }
+}
+
+/// The environment variable naming the policy directory.
+pub const POLICY_ENV: &str = "WAVE_POLICY_DIR";
+
+/// The policy directory: `WAVE_POLICY_DIR` when set (and not empty), else
+/// the system's: `/etc/wave` (Linux and other Unix), `/Library/Application
+/// Support/Wave` (macOS), `%ProgramData%\Wave` (Windows). The WebAssembly
+/// build has only the variable.
+pub fn default_policy_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(POLICY_ENV).filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    system_policy_dir()
+}
+
+#[cfg(target_os = "macos")]
+fn system_policy_dir() -> Option<PathBuf> {
+    Some(PathBuf::from("/Library/Application Support/Wave"))
+}
+
+#[cfg(windows)]
+fn system_policy_dir() -> Option<PathBuf> {
+    let data = std::env::var_os("ProgramData")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(r"C:\ProgramData"));
+    Some(data.join("Wave"))
+}
+
+#[cfg(all(unix, not(target_os = "macos")))]
+fn system_policy_dir() -> Option<PathBuf> {
+    Some(PathBuf::from("/etc/wave"))
 }

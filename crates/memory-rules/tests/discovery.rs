@@ -47,7 +47,7 @@ fn project_rule_overrides_user_rule_with_same_id() {
     let loaded = t.load();
     assert_eq!(ids(&loaded), ["project:style.md", "user:personal.md"]);
     let style = &loaded.rules.rules()[0];
-    assert_eq!(style.content, "project style");
+    assert_eq!(&*style.content, "project style");
     let d = loaded
         .diagnostics
         .iter()
@@ -286,7 +286,7 @@ fn bom_and_crlf_files() {
         Some(&["src/**".to_string()][..])
     );
     assert_eq!(rule.metadata.priority, Some(2));
-    assert_eq!(rule.content, "Line one\r\nLine two");
+    assert_eq!(&*rule.content, "Line one\r\nLine two");
     assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
 }
 

@@ -810,7 +810,7 @@ fn every_format_side_by_side_in_one_project() {
             "windsurf:style.md",
         ]
     );
-    assert_eq!(l.rules.find("style.md").unwrap().content, "Wave wins.");
+    assert_eq!(&*l.rules.find("style.md").unwrap().content, "Wave wins.");
     assert!(
         diags(&l, Severity::Info).contains(&"overridden:style.md:-".to_string()),
         "{:?}",
@@ -898,7 +898,7 @@ fn copilot_instructions_md_inside_instructions_is_not_the_repository_file() {
         ]
     );
     assert_eq!(
-        l.rules
+        &*l.rules
             .find("copilot:copilot-instructions.md")
             .unwrap()
             .content,

@@ -87,7 +87,7 @@ fn packs_come_first_and_each_rule_says_where_it_came_from() {
     );
     // The project's rule of the same id replaces the pack's, and says so.
     let sql = rule(&loaded, "sql.md");
-    assert_eq!(sql.content, "Our SQL.");
+    assert_eq!(&*sql.content, "Our SQL.");
     assert_eq!(sql.origin.provenance, "project:.wave/rules/sql.md");
     assert_eq!(sql.origin.overrides, ["@acme/rules@2.3.1:sql.md"]);
     let overridden = with_code(&loaded, Code::Overridden);
@@ -122,7 +122,7 @@ fn a_locked_policy_rule_survives_a_project_rule_and_a_disable_and_both_are_repor
     );
     let loaded = load(&t.config(true));
     let secrets = rule(&loaded, "secrets.md");
-    assert_eq!(secrets.content, "Never commit secrets.");
+    assert_eq!(&*secrets.content, "Never commit secrets.");
     assert!(secrets.origin.locked);
     assert_eq!(secrets.origin.layer, LayerKind::Policy);
     let policy_file = t.root.join("policy/rules/secrets.md");
@@ -165,7 +165,7 @@ fn policy_packs_are_locked_too() {
     t.write("work/.wave/rules/review.md", "One reviewer.");
     let loaded = load(&t.config(true));
     let review = rule(&loaded, "review.md");
-    assert_eq!(review.content, "Two reviewers.");
+    assert_eq!(&*review.content, "Two reviewers.");
     assert_eq!(review.origin.provenance, "policy:./org:review.md");
     assert!(review.origin.locked);
 }

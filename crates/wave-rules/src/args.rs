@@ -8,7 +8,7 @@ use std::path::PathBuf;
 #[command(
     name = "wave-rules",
     version,
-    about = "Validate, list, match, add and remove memory rules (.wave/rules, and every agent's rule files with --sources)"
+    about = "Memory rules and memory for coding agents: check and edit the rules (.wave/rules and every agent's rule files), deliver them through hooks and an MCP server, export them to every agent"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -131,11 +131,11 @@ pub enum Command {
     Add(AddArgs),
     /// Delete a rule's file
     Remove(RemoveArgs),
-    /// Claude Code hooks: run one (reads the hook's JSON on stdin), or install them
+    /// Agent hooks for Claude Code, Codex, Gemini CLI, Copilot CLI and Cursor (--agent): run one (the agent's JSON on stdin), or install them in the agent's settings
     Hook(HookArgs),
-    /// MCP server on stdin/stdout (rules and memory for any MCP agent), or install it in an agent's settings
+    /// The MCP server on stdin/stdout (rules and memory for any MCP client), or install it in a client's settings (claude, cursor, vscode, codex, opencode, gemini, copilot)
     Mcp(McpArgs),
-    /// Engine and platform, sources and their rule counts, diagnostics, installed hooks and MCP entries (stale or non-portable paths), memory locations
+    /// Check the install: engine and platform, sources and their rule counts, diagnostics, installed hooks and MCP entries (stale or non-portable paths), memory locations; exit 1 on a problem
     Doctor,
     /// Write every named agent's native rule files from the configured
     /// sources (default: .claude/rules and .wave/rules of the project)
@@ -153,7 +153,7 @@ pub enum Command {
 pub enum SetupCommand {
     /// Create .wave/rules with one example rule of each kind (and, with a flag, install hooks or the MCP server)
     Init(InitArgs),
-    /// The memory topics the agents wrote: list, show, clear
+    /// The memory the agents wrote, by topic: list, show, clear
     Memory(MemoryArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions(CompletionsArgs),
@@ -243,10 +243,10 @@ pub struct McpInstallArgs {
     /// The agent whose settings to edit
     #[arg(long, value_enum)]
     pub client: McpClient,
-    /// project: the project's settings file; user: yours [default: user for codex, else project]
+    /// project: the project's settings file; user: yours [default: project]
     #[arg(long, value_enum)]
     pub scope: Option<ScopeArg>,
-    /// The absolute path of the program to run [default: this program]
+    /// The program to run, written as given [default: the project's bin when the package is installed there, else this program's absolute path]
     #[arg(long, value_name = "PATH")]
     pub command: Option<String>,
     /// More arguments for the server, after `--` (e.g. -- --max-bytes 6000)
@@ -332,33 +332,33 @@ impl std::fmt::Display for HookEvent {
 /// A hook event (run by Claude Code, JSON on stdin) or a setup action.
 #[derive(Subcommand, Debug, Clone)]
 pub enum HookAction {
-    /// The always-on rules and the memory (again every active rule after a compaction)
+    /// Print the always-on rules and the memory (again every active rule after a compaction)
     #[command(name = HookEvent::SessionStart.name())]
     SessionStart(BudgetArgs),
-    /// The rules whose topics occur in the prompt, as the MANDATORY RULES section
+    /// Print the rules whose topics occur in the prompt, as the MANDATORY RULES section
     #[command(name = HookEvent::UserPromptSubmit.name())]
     UserPromptSubmit(BudgetArgs),
-    /// A tool is about to run: refused when a rule that enforces forbids the write or command (the rule's text is the reason)
+    /// Refuse the tool about to run when a rule that enforces forbids its write or command (the rule's text is the reason)
     #[command(name = HookEvent::PreToolUse.name())]
     PreToolUse,
-    /// The path rules of a file the agent read or wrote, once per conversation; a rule given long ago again, in short, at a write it governs; the warnings of enforce: warn rules
+    /// Print the path rules of the files the agent read, wrote or ran a command on, once per conversation; a rule given long ago again, in short form, at a write it governs; the warnings of enforce: warn rules
     #[command(name = HookEvent::PostToolUse.name())]
     PostToolUse(ToolArgs),
-    /// The `remind: every-turn` rules active in the session
+    /// Print the `remind: every-turn` rules active in the conversation
     #[command(name = HookEvent::Stop.name())]
     Stop,
-    /// The conversation is being compacted: every active rule is due again at the next prompt or file (agents whose compaction event reaches no model)
+    /// Mark every active rule due again at the next prompt or file: the conversation is being compacted (agents whose compaction event reaches no model)
     #[command(name = HookEvent::PreCompact.name())]
     PreCompact,
-    /// A subagent starts: the always-on rules and its task's topic rules, in a conversation of its own
+    /// Print the always-on rules and its task's topic rules for a subagent that starts, in a conversation of its own
     #[command(name = HookEvent::SubagentStart.name())]
     SubagentStart(BudgetArgs),
-    /// A subagent stopped: its conversation is dropped
+    /// Drop the conversation of a subagent that stopped
     #[command(name = HookEvent::SubagentStop.name())]
     SubagentStop,
-    /// Add the hooks to .claude/settings.json (keeps every other setting)
+    /// Add the hooks to the agent's settings (--agent: .claude/settings.json by default; keeps every other setting)
     Install(InstallArgs),
-    /// Remove our hooks from .claude/settings.json (and nothing else)
+    /// Remove our hooks from the agent's settings (and nothing else)
     Uninstall(InstallArgs),
 }
 
@@ -412,10 +412,10 @@ impl Default for ToolArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct InstallArgs {
-    /// project: <workdir>/.claude/settings.json; user: ~/.claude/settings.json
+    /// project: the agent's settings in the project (e.g. <workdir>/.claude/settings.json); user: the agent's user settings (e.g. ~/.claude/settings.json)
     #[arg(long, value_enum, default_value_t = ScopeArg::Project)]
     pub scope: ScopeArg,
-    /// The command the hooks run, before `hook <event>` [default: the project's node_modules/.bin/wave-rules when the package is installed there, else this program's absolute path]
+    /// The command the hooks run, before `hook <event>` [default: the project's bin (node_modules/.bin/wave-rules, or the unplugged package's under Yarn Plug'n'Play) when the package is installed there, else this program's absolute path]
     #[arg(long, value_name = "CMD")]
     pub command: Option<String>,
     /// Written into the PostToolUse hook: a path rule given more than N tool calls ago comes back at a write it governs [default: 20; 0: never]

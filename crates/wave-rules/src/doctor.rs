@@ -315,8 +315,8 @@ pub fn run(env: &Env) -> Output {
         s.push_str(&format!("project: {}\n", workdir.display()));
         s.push_str(&format!(
             "project bin: {}\n",
-            if launch::project_bin_installed(workdir) {
-                format!("{} (installs write portable entries)", launch::PROJECT_BIN)
+            if let Some(bin) = launch::project_bin(workdir) {
+                format!("{bin} (installs write portable entries)")
             } else {
                 "none (npm install -D wave-memory-rules for portable installs)".into()
             }

@@ -2,13 +2,15 @@
 //! what `hook install` and `mcp install` write, per client.
 //!
 //! A settings file that a team commits must name no path of one machine.
-//! When the package is installed in the project (`node_modules/.bin/wave-rules`
-//! exists under the workdir), the project's entries run that, through the
+//! When the package is installed in the project ([`project_bin`]:
+//! `node_modules/.bin/wave-rules`, or under Yarn Plug'n'Play the package's
+//! unplugged `bin/wave-rules`), the project's entries run that, through the
 //! client's own variable for the project (`$CLAUDE_PROJECT_DIR`,
 //! `${workspaceFolder}`) or relative to the project, where the client starts
-//! servers there. On Linux and macOS the package's install step links that
-//! bin to the native executable of the platform package, so no Node starts.
-//! Otherwise (a `cargo install`ed or global binary) the entry names this
+//! servers there. That bin is a shell script that execs the native executable
+//! of the platform package the package manager installed, so no Node starts
+//! and no install script is needed (`bin/wave-rules`); the same committed
+//! file works on every OS a teammate runs. Otherwise (a `cargo install`ed or global binary) the entry names this
 //! machine's program: in the client's local, uncommitted settings file when
 //! it has one, else in the project file with a warning not to commit it.
 //! User scope never points into one project's `node_modules`.
@@ -29,12 +31,16 @@ pub const SELF_ENV: &str = "WAVE_RULES_SELF";
 /// The project's bin, relative to the project root, as `/`-separated text.
 pub const PROJECT_BIN: &str = "node_modules/.bin/wave-rules";
 
+/// Yarn Plug'n'Play's folder of unpacked packages, relative to the project.
+pub const YARN_UNPLUGGED: &str = ".yarn/unplugged";
+
 /// What runs `wave-rules` for an installed entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Program {
-    /// The project's `node_modules/.bin/wave-rules`, named relative to the
-    /// project: safe to commit.
-    Project,
+    /// The project's bin ([`project_bin`]: `node_modules/.bin/wave-rules`, or
+    /// the package's unplugged bin under Yarn Plug'n'Play), named relative to
+    /// the project as `/`-separated text: safe to commit.
+    Project(String),
     /// Absolute words of this machine (`[exe]` or `[node, script]`).
     Machine(Vec<String>),
     /// `--command` as the user gave it, written as is.
@@ -48,8 +54,10 @@ impl Program {
         if let Some(c) = given.map(str::trim).filter(|c| !c.is_empty()) {
             return Ok(Program::Given(c.to_string()));
         }
-        if scope == ScopeArg::Project && project_bin_installed(workdir) {
-            return Ok(Program::Project);
+        if scope == ScopeArg::Project {
+            if let Some(bin) = project_bin(workdir) {
+                return Ok(Program::Project(bin));
+            }
         }
         let words = this_program()?;
         if scope == ScopeArg::User {
@@ -75,19 +83,30 @@ impl Program {
     /// Whether the entry names no path of this machine.
     pub fn portable(&self) -> bool {
         match self {
-            Program::Project => true,
+            Program::Project(_) => true,
             Program::Machine(_) => false,
             Program::Given(c) => !names_absolute_path(c),
         }
     }
 
-    /// One line for the install's report: whether the file is safe to commit.
+    /// One line for the install's report: whether the file is safe to commit
+    /// (and, when this program runs through Node because the package manager
+    /// installed no native executable for this platform, a second line that
+    /// says so: [`node_fallback_note`]).
     pub fn commit_note(&self, file: SettingsFile) -> String {
+        let note = self.commit_line(file);
+        match node_fallback_note() {
+            Some(fallback) if matches!(self, Program::Project(_)) => format!("{note}\n{fallback}"),
+            _ => note,
+        }
+    }
+
+    fn commit_line(&self, file: SettingsFile) -> String {
         match (self, file == SettingsFile::Shared) {
             _ if file == SettingsFile::User => "your user settings, outside the project: nothing to commit".into(),
             (_, false) => "not for committing: a local settings file of this machine (the client keeps it out of version control)".into(),
-            (Program::Project, true) => format!(
-                "safe to commit: it names no path of this machine (it runs the project's {PROJECT_BIN}; teammates run npm install)"
+            (Program::Project(bin), true) => format!(
+                "safe to commit: it names no path of this machine (it runs the project's {bin}; teammates run their package manager's install)"
             ),
             (p, true) if p.portable() => "safe to commit: the command given names no absolute path".into(),
             (_, true) => "NOT safe to commit: it names a path of this machine. Install the package in the project (npm install -D wave-memory-rules) and run this again for a portable entry".into(),
@@ -106,10 +125,75 @@ pub enum SettingsFile {
     User,
 }
 
-/// `<workdir>/node_modules/.bin/wave-rules` (or its Windows shim) exists.
+/// The project's own bin, relative to `workdir`:
+///
+/// - `node_modules/.bin/wave-rules` (npm, Bun, Yarn's node-modules linker;
+///   or its Windows shim);
+/// - under pnpm (`node_modules/.pnpm`), the package's own
+///   `node_modules/wave-memory-rules/bin/wave-rules`: pnpm's `.bin` entry is
+///   a shim script that costs a few processes of its own per call (`dirname`,
+///   `sed`, `uname`), and this is the same shell script it runs, started
+///   directly (pnpm's lockfile makes every teammate's layout the same);
+/// - in a Yarn Plug'n'Play project (`.pnp.cjs`), the package's
+///   `bin/wave-rules` in `.yarn/unplugged` (the package asks Yarn to unplug
+///   it: `preferUnplugged`). The unplugged folder's name is Yarn's, the same
+///   on every machine of one lockfile; it changes with the package's version,
+///   so an upgrade means installing again (`doctor` reports the stale entry).
+pub fn project_bin(workdir: &Path) -> Option<String> {
+    let modules = workdir.join("node_modules");
+    let bin = modules.join(".bin");
+    let own = modules.join(PACKAGE).join("bin/wave-rules");
+    let installed = bin.join("wave-rules").exists() || bin.join("wave-rules.cmd").exists();
+    if installed && modules.join(".pnpm").is_dir() && own.is_file() {
+        return Some(format!("node_modules/{PACKAGE}/bin/wave-rules"));
+    }
+    if installed {
+        return Some(PROJECT_BIN.to_string());
+    }
+    if !workdir.join(".pnp.cjs").is_file() {
+        return None;
+    }
+    let unplugged = workdir.join(YARN_UNPLUGGED);
+    let mut found: Vec<String> = std::fs::read_dir(&unplugged)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| {
+            name.starts_with(PACKAGE)
+                && unplugged
+                    .join(name)
+                    .join("node_modules")
+                    .join(PACKAGE)
+                    .join("bin/wave-rules")
+                    .is_file()
+        })
+        .collect();
+    found.sort();
+    found
+        .pop()
+        .map(|name| format!("{YARN_UNPLUGGED}/{name}/node_modules/{PACKAGE}/bin/wave-rules"))
+}
+
+/// The npm package's name.
+const PACKAGE: &str = "wave-memory-rules";
+
+/// Whether the project has its own bin ([`project_bin`]).
 pub fn project_bin_installed(workdir: &Path) -> bool {
-    let bin = workdir.join("node_modules").join(".bin");
-    bin.join("wave-rules").exists() || bin.join("wave-rules.cmd").exists()
+    project_bin(workdir).is_some()
+}
+
+/// When this CLI runs through Node (`bin/wave-rules.js` found no native
+/// `wave-rules` in a platform package), what that means for the entries just
+/// written: the project's bin falls back to Node too.
+pub fn node_fallback_note() -> Option<String> {
+    let words = this_program().ok()?;
+    let through_node = words.len() == 2 && words[1].ends_with(".js");
+    through_node.then(|| {
+        "note: no native wave-rules executable for this platform was installed (the package manager skipped the optional platform package): \
+         the entries run the CLI through Node and the addon, slower on every call. Install with optional dependencies on \
+         (not --omit=optional / --no-optional, and this platform in pnpm's or Yarn's supportedArchitectures)"
+            .to_string()
+    })
 }
 
 /// This program's absolute command: what `bin/wave-rules.js` says, else the
@@ -208,7 +292,7 @@ pub fn without_hook_options(command: &str) -> &str {
 /// The command before `hook <event>` in a Claude Code hook.
 pub fn claude_hook_prefix(program: &Program) -> String {
     match program {
-        Program::Project => format!("\"$CLAUDE_PROJECT_DIR\"/{PROJECT_BIN}"),
+        Program::Project(bin) => format!("\"$CLAUDE_PROJECT_DIR\"/{bin}"),
         Program::Machine(words) => words
             .iter()
             .map(|w| shell_quote(w))
@@ -234,7 +318,7 @@ pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) ->
         (HookAgent::Claude, _) | (_, Program::Machine(_) | Program::Given(_)) => {
             claude_hook_prefix(program)
         }
-        (HookAgent::Codex, Program::Project) => {
+        (HookAgent::Codex, Program::Project(bin)) => {
             let below = git_root(workdir)
                 .and_then(|root| workdir.strip_prefix(root).ok())
                 .map(|p| {
@@ -245,19 +329,19 @@ pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) ->
                 })
                 .unwrap_or_default();
             let rest = if below.is_empty() {
-                PROJECT_BIN.to_string()
+                bin.clone()
             } else {
-                format!("{below}/{PROJECT_BIN}")
+                format!("{below}/{bin}")
             };
             format!(
                 "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/{}",
                 shell_quote(&rest)
             )
         }
-        (HookAgent::Gemini, Program::Project) => format!("$GEMINI_PROJECT_DIR/{PROJECT_BIN}"),
-        (HookAgent::Copilot, Program::Project) => PROJECT_BIN.to_string(),
-        (HookAgent::Cursor, Program::Project) => {
-            format!("\"${{CURSOR_PROJECT_DIR:-.}}\"/{PROJECT_BIN}")
+        (HookAgent::Gemini, Program::Project(bin)) => format!("$GEMINI_PROJECT_DIR/{bin}"),
+        (HookAgent::Copilot, Program::Project(bin)) => bin.clone(),
+        (HookAgent::Cursor, Program::Project(bin)) => {
+            format!("\"${{CURSOR_PROJECT_DIR:-.}}\"/{bin}")
         }
     }
 }
@@ -299,19 +383,19 @@ pub fn claude_hook_settings(
 /// | codex, opencode, gemini, copilot | `node_modules/.bin/wave-rules`, relative: they start servers in the project directory |
 pub fn mcp_command(client: McpClient, program: &Program, scope: ScopeArg) -> (String, Vec<String>) {
     match program {
-        Program::Project if scope == ScopeArg::Project => {
+        Program::Project(bin) if scope == ScopeArg::Project => {
             let cmd = match client {
-                McpClient::Claude => format!("${{CLAUDE_PROJECT_DIR:-.}}/{PROJECT_BIN}"),
+                McpClient::Claude => format!("${{CLAUDE_PROJECT_DIR:-.}}/{bin}"),
                 McpClient::Cursor | McpClient::Vscode => {
-                    format!("${{workspaceFolder}}/{PROJECT_BIN}")
+                    format!("${{workspaceFolder}}/{bin}")
                 }
                 McpClient::Codex | McpClient::Opencode | McpClient::Gemini | McpClient::Copilot => {
-                    PROJECT_BIN.to_string()
+                    bin.clone()
                 }
             };
             (cmd, Vec::new())
         }
-        Program::Project => (PROJECT_BIN.to_string(), Vec::new()),
+        Program::Project(bin) => (bin.clone(), Vec::new()),
         Program::Machine(words) => {
             let (first, rest) = words.split_first().expect("a program has a first word");
             (first.clone(), rest.to_vec())
@@ -354,7 +438,7 @@ mod tests {
 
     #[test]
     fn project_entries_name_no_machine_path() {
-        let p = Program::Project;
+        let p = Program::Project(PROJECT_BIN.into());
         assert_eq!(
             claude_hook_command(&p, "Stop"),
             "\"$CLAUDE_PROJECT_DIR\"/node_modules/.bin/wave-rules hook Stop"
@@ -386,7 +470,7 @@ mod tests {
         std::fs::create_dir_all(&alone).unwrap();
         std::fs::create_dir_all(repo.join(".git")).unwrap();
         std::fs::create_dir_all(&below).unwrap();
-        let p = Program::Project;
+        let p = Program::Project(PROJECT_BIN.into());
         let top = "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/";
         assert_eq!(
             agent_hook_prefix(HookAgent::Codex, &p, &alone),
@@ -430,6 +514,57 @@ mod tests {
             );
             assert_eq!(agent_hook_prefix(agent, &given, &alone), "my-wrapper run");
         }
+    }
+
+    #[test]
+    fn the_project_bin_of_each_package_manager_layout() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = |name: &str| {
+            let d = t.path().join(name);
+            std::fs::create_dir_all(&d).unwrap();
+            d
+        };
+        let file = |path: std::path::PathBuf| {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        };
+        // Nothing installed.
+        let none = dir("none");
+        assert_eq!(project_bin(&none), None);
+        // npm, Bun, Yarn's node-modules linker: the .bin entry.
+        let npm = dir("npm");
+        file(npm.join("node_modules/.bin/wave-rules"));
+        file(npm.join("node_modules/wave-memory-rules/bin/wave-rules"));
+        assert_eq!(project_bin(&npm).as_deref(), Some(PROJECT_BIN));
+        // pnpm: the package's own bin, not the .bin shim.
+        let pnpm = dir("pnpm");
+        file(pnpm.join("node_modules/.bin/wave-rules"));
+        file(pnpm.join("node_modules/wave-memory-rules/bin/wave-rules"));
+        std::fs::create_dir_all(pnpm.join("node_modules/.pnpm")).unwrap();
+        assert_eq!(
+            project_bin(&pnpm).as_deref(),
+            Some("node_modules/wave-memory-rules/bin/wave-rules")
+        );
+        // Yarn Plug'n'Play: the unplugged package's bin (not its platform package's folder).
+        let pnp = dir("pnp");
+        file(pnp.join(".pnp.cjs"));
+        file(pnp.join(".yarn/unplugged/wave-memory-rules-linux-x64-gnu-npm-0.1.0-aa/node_modules/wave-memory-rules-linux-x64-gnu/wave-rules"));
+        assert_eq!(
+            project_bin(&pnp),
+            None,
+            "the platform package alone is no bin"
+        );
+        file(pnp.join(".yarn/unplugged/wave-memory-rules-npm-0.1.0-0123456789/node_modules/wave-memory-rules/bin/wave-rules"));
+        assert_eq!(
+            project_bin(&pnp).as_deref(),
+            Some(".yarn/unplugged/wave-memory-rules-npm-0.1.0-0123456789/node_modules/wave-memory-rules/bin/wave-rules")
+        );
+        let p = Program::Project(project_bin(&pnp).unwrap());
+        assert!(p.portable());
+        assert_eq!(
+            claude_hook_command(&p, "Stop"),
+            "\"$CLAUDE_PROJECT_DIR\"/.yarn/unplugged/wave-memory-rules-npm-0.1.0-0123456789/node_modules/wave-memory-rules/bin/wave-rules hook Stop"
+        );
     }
 
     #[test]

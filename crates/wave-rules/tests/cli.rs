@@ -192,6 +192,72 @@ fn usage_and_io_trouble_exit_2() {
 }
 
 #[test]
+fn the_help_says_what_each_command_does_today() {
+    let t = Tree::made();
+    let r = t.run(&["--help"]);
+    // A command's entry: its line and the lines clap wraps it onto (indented
+    // deeper than the command names).
+    let line = |name: &str| {
+        let lines: Vec<&str> = r.stdout.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no `{name}` in the help:\n{}", r.stdout));
+        let indent = |l: &str| l.len() - l.trim_start().len();
+        let own = indent(lines[at]);
+        let mut entry = lines[at].trim().to_string();
+        for l in &lines[at + 1..] {
+            if l.trim().is_empty() || indent(l) <= own {
+                break;
+            }
+            entry.push(' ');
+            entry.push_str(l.trim());
+        }
+        entry
+    };
+    let hook = line("hook");
+    for agent in [
+        "Claude Code",
+        "Codex",
+        "Gemini CLI",
+        "Copilot CLI",
+        "Cursor",
+    ] {
+        assert!(hook.contains(agent), "{hook}");
+    }
+    let mcp = line("mcp");
+    for client in [
+        "claude", "cursor", "vscode", "codex", "opencode", "gemini", "copilot",
+    ] {
+        assert!(mcp.contains(client), "{mcp}");
+    }
+    // Every command, and every subcommand of hook, mcp and memory, has its line.
+    for cmd in [&["hook"][..], &["mcp"], &["memory"]] {
+        let r = t.run(&[cmd, &["--help"]].concat());
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let listed = r
+            .stdout
+            .lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .filter(|l| !l.trim_start().starts_with("help "))
+            // Lines clap wrapped an entry onto are indented past the names.
+            .filter(|l| l.len() - l.trim_start().len() <= 2)
+            .collect::<Vec<_>>();
+        assert!(!listed.is_empty(), "{}", r.stdout);
+        for l in listed {
+            let words = l.split_whitespace().count();
+            assert!(
+                words >= 4,
+                "`{}` {l:?}: one line that says what it does",
+                cmd[0]
+            );
+        }
+    }
+}
+
+#[test]
 fn list_table_and_json() {
     let t = Tree::made();
     t.project(

@@ -151,7 +151,7 @@ fn one(
             id,
             scope: input.scope,
             file_path: input.path.to_path_buf(),
-            content,
+            content: content.into(),
             metadata: meta,
             format: Format::RulesYaml,
             origin: Default::default(),

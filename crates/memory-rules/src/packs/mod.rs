@@ -52,40 +52,12 @@ pub const CONFIG_FILE: &str = "config.toml";
 pub const LOCK_FILE: &str = "packs.lock";
 /// The folder of git checkouts, beside the config file.
 pub const CACHE_DIR: &str = "packs";
-/// The environment variable naming the policy directory.
-pub const POLICY_ENV: &str = "WAVE_POLICY_DIR";
 /// At most this many packs in one config file; the rest are not read.
 pub const MAX_PACKS: usize = 256;
 
-/// The policy directory: `WAVE_POLICY_DIR` when set (and not empty), else
-/// the system's: `/etc/wave` (Linux and other Unix), `/Library/Application
-/// Support/Wave` (macOS), `%ProgramData%\Wave` (Windows). The WebAssembly
-/// build has only the variable.
-pub fn default_policy_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(POLICY_ENV).filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    system_policy_dir()
-}
-
-#[cfg(target_os = "macos")]
-fn system_policy_dir() -> Option<PathBuf> {
-    Some(PathBuf::from("/Library/Application Support/Wave"))
-}
-
-#[cfg(windows)]
-fn system_policy_dir() -> Option<PathBuf> {
-    let data = std::env::var_os("ProgramData")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(r"C:\ProgramData"));
-    Some(data.join("Wave"))
-}
-
-#[cfg(all(unix, not(target_os = "macos")))]
-fn system_policy_dir() -> Option<PathBuf> {
-    Some(PathBuf::from("/etc/wave"))
-}
+// The policy directory is found by the sources (`Config`'s constructors
+// use it), which sit below the packs: defined there, named here too.
+pub use crate::source::{default_policy_dir, POLICY_ENV};
 
 #[cfg(not(any(unix, windows)))]
 fn system_policy_dir() -> Option<PathBuf> {
@@ -675,6 +647,18 @@ pub fn layers(config: &Config) -> Layers {
         );
     }
     out
+}
+
+impl Config {
+    /// The sources as discovery walks them, in order, with the packs and
+    /// the policy ([`layers`]). A source whose directory resolves to the
+    /// same place, in the same format, as a later one is left out (home and
+    /// workdir may be the same directory): the later one would replace all
+    /// its rules anyway. (Defined here, beside [`layers`], so the sources
+    /// need not reach up to the packs.)
+    pub fn roots(&self) -> Vec<crate::discover::Root> {
+        crate::source::roots_of(&layers(self).sources, self)
+    }
 }
 
 #[cfg(test)]

@@ -92,7 +92,12 @@ pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
         let (from_sdk, sdk_out) = tokio::io::simplex(PIPE_BYTES);
         let stdout = Arc::new(tokio::sync::Mutex::new(tokio::io::stdout()));
         let input = tokio::spawn(pump_in(to_sdk, stdout.clone()));
-        let output = tokio::spawn(pump_out(from_sdk, stdout));
+        // The SDK never closes its end of the answer pipe: pump_out stops on
+        // `done`, once the SDK has finished, with every answer it wrote.
+        let (done, finished) = tokio::sync::oneshot::channel();
+        let output = tokio::spawn(tokio::task::unconstrained(pump_out(
+            from_sdk, stdout, finished,
+        )));
         let running = server
             .clone()
             .serve((sdk_in, sdk_out))
@@ -103,7 +108,10 @@ pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
         let quit = running.waiting().await.map_err(|e| e.to_string());
         watcher.abort();
         input.abort();
-        // The last answers still in the pipe reach stdout.
+        // Every answer is in the pipe now (rmcp drains its in-flight answers
+        // before it returns): they reach stdout, then the server exits at
+        // once. The bound is for a client that stops reading stdout.
+        let _ = done.send(());
         let _ = tokio::time::timeout(Duration::from_secs(2), output).await;
         quit.map(|_| ())
     });
@@ -194,20 +202,50 @@ async fn pump_in(
     let _ = to_sdk.shutdown().await;
 }
 
-/// Copies the SDK's answers to stdout, line by line.
+/// Copies the SDK's answers to stdout, line by line, until the pipe ends or,
+/// once `done` fires (the SDK has written its last answer), until nothing is
+/// left in it. Run unconstrained: a read of buffered bytes is never put off
+/// by tokio's cooperative budget, so "nothing ready" means an empty pipe.
 #[cfg(not(target_family = "wasm"))]
 async fn pump_out(
     from_sdk: tokio::io::ReadHalf<tokio::io::SimplexStream>,
     stdout: Arc<tokio::sync::Mutex<tokio::io::Stdout>>,
+    mut done: tokio::sync::oneshot::Receiver<()>,
 ) {
+    use std::future::Future;
+    use std::task::Poll;
     use tokio::io::AsyncBufReadExt;
     let mut reader = tokio::io::BufReader::new(from_sdk);
     let mut line = Vec::new();
+    let mut finishing = false;
     loop {
         line.clear();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
+        // `read_until` is cancel safe: bytes of a line read so far stay in
+        // `line` until the line is whole.
+        let next = {
+            let mut read = std::pin::pin!(reader.read_until(b'\n', &mut line));
+            std::future::poll_fn(|cx| {
+                if let Poll::Ready(r) = read.as_mut().poll(cx) {
+                    return Poll::Ready(Some(r));
+                }
+                if !finishing && std::pin::Pin::new(&mut done).poll(cx).is_ready() {
+                    finishing = true;
+                    // Poll the read once more now that the SDK is done.
+                    if let Poll::Ready(r) = read.as_mut().poll(cx) {
+                        return Poll::Ready(Some(r));
+                    }
+                }
+                if finishing {
+                    Poll::Ready(None)
+                } else {
+                    Poll::Pending
+                }
+            })
+            .await
+        };
+        match next {
+            None | Some(Ok(0) | Err(_)) => break,
+            Some(Ok(_)) => {
                 if write_line(&stdout, &line).await.is_err() {
                     break;
                 }
@@ -805,7 +843,7 @@ impl ServerHandler for Server {
         };
         match set.find(&id) {
             Some(rule) => Ok(ReadResourceResult::new(vec![ResourceContents::text(
-                rule.content.clone(),
+                rule.content.to_string(),
                 request.uri,
             )
             .with_mime_type("text/markdown")])

@@ -28,6 +28,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+pub mod command_pattern;
 pub mod context;
 pub mod conversations;
 pub mod diagnostic;

@@ -119,3 +119,7 @@ pub const DEFAULT_MEMORY_LINES: usize = 120;
 /// recently used one is forgotten (it comes back empty: its rules are given
 /// again).
 pub const DEFAULT_MAX_CONVERSATIONS: usize = 1000;
+
+/// At most this many rule ids per collection of a session (delivered,
+/// topics, mentioned, render order, sticky; the rules at the edit's record).
+pub const MAX_SESSION_RULES: usize = 20_000;

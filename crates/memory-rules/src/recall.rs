@@ -14,9 +14,9 @@
 //! off. After a compaction the counts are forgotten with everything the
 //! conversation was given ([`Recall::forget`]).
 
+use crate::limits::MAX_SESSION_RULES;
 pub use crate::limits::{DEFAULT_EDIT_DISTANCE, MAX_RECALLED_RULES};
 use crate::ruleset::RuleSet;
-use crate::session::MAX_SESSION_RULES;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -70,7 +70,7 @@ pub struct RuleSet {
     /// Rules with `skills`, by each skill name they name.
     skills: FxHashMap<String, Vec<u32>>,
     /// The enforced rules' `commands`, compiled (see `enforce`).
-    commands: crate::enforce::CommandMatcher,
+    commands: crate::command_pattern::CommandMatcher,
     /// Tells this set from every other one built in the process (see [`RuleSet::id`]).
     id: u64,
 }
@@ -307,7 +307,7 @@ impl RuleSet {
                 skills.entry(name.clone()).or_default().push(i as u32);
             }
         }
-        let commands = crate::enforce::CommandMatcher::build(&rules);
+        let commands = crate::command_pattern::CommandMatcher::build(&rules);
         RuleSet {
             commands,
             rules,
@@ -504,7 +504,7 @@ impl RuleSet {
     /// (or whose `!` owners' rules are all active) is done for this call, so
     /// a common glob owned by many rules costs once, not once per file.
     /// The enforced rules' compiled `commands`.
-    pub(crate) fn command_matcher(&self) -> &crate::enforce::CommandMatcher {
+    pub(crate) fn command_matcher(&self) -> &crate::command_pattern::CommandMatcher {
         &self.commands
     }
 

@@ -35,9 +35,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// At most this many files touched are remembered per session.
 pub const MAX_FILES: usize = 4096;
-/// At most this many rule ids per collection of a session (delivered,
-/// topics, mentioned, render order, sticky).
-pub const MAX_SESSION_RULES: usize = 20_000;
+pub use crate::limits::MAX_SESSION_RULES;
 /// The version this module writes; state of another version is read as a
 /// fresh session.
 pub const SESSION_VERSION: u32 = 2;

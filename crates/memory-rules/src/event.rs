@@ -166,15 +166,9 @@ impl ToolKind {
         let mut words: Vec<String> = Vec::new();
         let mut word = String::new();
         for c in name.chars() {
-            if c == '_'
-                || c == '-'
-                || c == '.'
-                || c == ' '
-                || (c.is_uppercase() && !word.is_empty())
-            {
-                if !word.is_empty() {
-                    words.push(std::mem::take(&mut word));
-                }
+            let boundary = c == '_' || c == '-' || c == '.' || c == ' ' || c.is_uppercase();
+            if boundary && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
             }
             if c.is_alphanumeric() {
                 word.extend(c.to_lowercase());

@@ -55,8 +55,11 @@ export declare class Conversations {
   respond(engine: RuleEngine, event: AgentEvent): Answer
   /** The answer reached the model: its rules count as delivered. */
   commit(engine: RuleEngine, answer: Answer): void
-  /** These rules (by id, in their current versions) reached the model. */
-  commitIds(engine: RuleEngine, conversation: ConversationKey, ids: Array<string>): void
+  /**
+   * These rules (by id, in their current versions) reached the model;
+   * `agent` names the road in the delivery log (default `sdk`).
+   */
+  commitIds(engine: RuleEngine, conversation: ConversationKey, ids: Array<string>, agent?: string | undefined | null): void
   /**
    * A conversation not seen by this process: its transcript (since the
    * last compaction) says which rules it holds, its tool calls what it
@@ -490,7 +493,7 @@ export interface RuleSource {
    * Default `'wave'` (Markdown with frontmatter); any source name reads
    * the directory as that tool's format.
    */
-  format?: 'agents-md' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'
+  format?: 'agents-md' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'
   /**
    * Directory levels read below `dir`: 1 = its immediate subdirectories;
    * `'any'` = any depth. Default: the format's (1 for `wave`).

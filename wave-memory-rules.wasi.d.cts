@@ -41,8 +41,11 @@ export declare class Conversations {
   respond(engine: RuleEngine, event: AgentEvent): Answer
   /** The answer reached the model: its rules count as delivered. */
   commit(engine: RuleEngine, answer: Answer): void
-  /** These rules (by id, in their current versions) reached the model. */
-  commitIds(engine: RuleEngine, conversation: ConversationKey, ids: Array<string>): void
+  /**
+   * These rules (by id, in their current versions) reached the model;
+   * `agent` names the road in the delivery log (default `sdk`).
+   */
+  commitIds(engine: RuleEngine, conversation: ConversationKey, ids: Array<string>, agent?: string | undefined | null): void
   /**
    * A conversation not seen by this process: its transcript (since the
    * last compaction) says which rules it holds, its tool calls what it

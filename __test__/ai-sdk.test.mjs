@@ -9,7 +9,7 @@ import path from 'node:path'
 import { generateText, streamText, wrapLanguageModel, tool, stepCountIs } from 'ai'
 import { MockLanguageModelV4, simulateReadableStream } from 'ai/test'
 import { z } from 'zod'
-import { sdkProject } from './helpers.mjs'
+import { deliveryLog, sdkProject } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { memoryRulesMiddleware } = require('wave-memory-rules/ai-sdk')
@@ -90,6 +90,10 @@ test('system-prompt mode with generateText: rules follow the files the tool read
   )
   // One system message, the SDK's, and nothing else added.
   assert.deepEqual(calls.map((c) => c.roles), ['system,user', 'system,user,assistant,tool', 'system,user,assistant,tool,assistant,tool'])
+  // The delivery log says what each call's system prompt gave, and nothing else.
+  const log = deliveryLog(tree.homeDir, tree.workdir)
+  assert.deepEqual(log.map((d) => d.rules.map((r) => r.id).sort()), calls.map((c) => [...c.system.matchAll(/^\[([^\]]+)\] /gm)].map((m) => m[1]).sort()))
+  assert.ok(log.every((d) => d.agent === 'ai-sdk' && d.event === 'model-call' && d.tokens > 0), JSON.stringify(log))
 })
 
 test('reminder mode with generateText: each rule once, where it became active, kept in later steps', async (t) => {
@@ -105,6 +109,9 @@ test('reminder mode with generateText: each rule once, where it became active, k
   assert.ok(calls.every((c) => c.system === 'Agent.\n\n## Rules\n[always.md] Be brief.'), JSON.stringify(calls))
   assert.deepEqual(calls.map((c) => c.reminders), [[], ['4:api.md'], ['4:api.md'], ['4:api.md', '9:ui.md']])
   assert.deepEqual(mw.delivered(), ['api.md', 'ui.md'])
+  // The log: each call's system prompt (the always-on rule) and the reminders new in it.
+  const given = deliveryLog(tree.homeDir, tree.workdir).map((d) => d.rules.map((r) => r.id).sort())
+  assert.deepEqual(given, [['always.md'], ['always.md', 'api.md'], ['always.md'], ['always.md', 'ui.md']])
 
   // The next turn continues the session: nothing delivered again.
   const turn2 = [...messages, ...result.responseMessages, { role: 'user', content: 'thanks' }]

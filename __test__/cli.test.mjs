@@ -43,6 +43,11 @@ test('the JS bin and the Rust binary give identical output and exit codes', asyn
     ['remove', '../escape', ...home],
     ['remove', 'nope', ...home],
     ['validate', '--format', 'nope', ...home],
+    ['report', ...home],
+    ['report', '--json', ...home],
+    ['report', '--check', '1', ...home],
+    ['log', ...home],
+    ['log', '--all', '--json', ...home],
     ['--help'],
   ]
   for (const args of cases) {

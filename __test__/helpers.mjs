@@ -79,3 +79,21 @@ export function sdkProject(t) {
  * `npm run test:wasm`): the reason a test gives for what WASI cannot do.
  */
 export const onWasi = createRequire(import.meta.url)('..').bindingTarget !== 'native'
+
+/**
+ * The delivery log's entries (`wave-rules log`) for `workdir`, oldest first:
+ * the log of `homeDir`'s state directory (`$WAVE_RULES_STATE_DIR`, else
+ * `$XDG_STATE_HOME/wave-rules`, else `<home>/.local/state/wave-rules`, as
+ * the core finds it), rotated files included.
+ */
+export function deliveryLog(homeDir, workdir) {
+  const state = process.env.WAVE_RULES_STATE_DIR || (process.env.XDG_STATE_HOME ? path.join(process.env.XDG_STATE_HOME, 'wave-rules') : path.join(homeDir, '.local/state/wave-rules'))
+  const out = []
+  for (const name of ['deliveries.3.jsonl', 'deliveries.2.jsonl', 'deliveries.1.jsonl', 'deliveries.jsonl']) {
+    const file = path.join(state, 'log', name)
+    if (!fs.existsSync(file)) continue
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line))
+  }
+  const real = (p) => { try { return fs.realpathSync(p) } catch { return p } }
+  return out.filter((d) => workdir === undefined || real(d.project) === real(workdir)).sort((a, b) => a.time - b.time)
+}

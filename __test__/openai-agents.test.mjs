@@ -9,7 +9,7 @@ import path from 'node:path'
 import { Agent, run, tool, setTracingDisabled } from '@openai/agents'
 import { ScriptedModel, functionCall, assistantMessage } from '@openai/agents/testing'
 import { z } from 'zod'
-import { sdkProject } from './helpers.mjs'
+import { sdkProject, deliveryLog } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { memoryRulesInputFilter } = require('wave-memory-rules/openai-agents')
@@ -52,6 +52,11 @@ test('system-prompt mode: the instructions carry the rules of the files read, tu
   )
   // The items themselves reach the model unchanged.
   assert.deepEqual(model.calls.map((c) => c.request.input.length), [1, 3, 5])
+  // The delivery log says what each call's instructions gave.
+  const log = deliveryLog(tree.homeDir, tree.workdir)
+  const ids = (text) => [...text.matchAll(/^\[([^\]]+)\] /gm)].map((m) => m[1]).sort()
+  assert.deepEqual(log.map((d) => d.rules.map((r) => r.id).sort()), model.calls.map((c) => ids(c.request.systemInstructions)))
+  assert.ok(log.every((d) => d.agent === 'openai-agents' && d.event === 'model-call'), JSON.stringify(log))
 })
 
 test('reminder mode: each rule once, where it became active, kept in later turns; again after compaction', async (t) => {
@@ -65,6 +70,8 @@ test('reminder mode: each rule once, where it became active, kept in later turns
   // input: user(0), call(1), result(2), reminder(3), call, result, call, result, reminder
   assert.deepEqual(model.calls.map((c) => reminderIds(c.request.input)), [[], ['3:api.md'], ['3:api.md'], ['3:api.md', '8:ui.md']])
   assert.deepEqual(filter.delivered(), ['api.md', 'ui.md'])
+  // The log: each call's instructions (the always-on rule) and the reminders new in it.
+  assert.deepEqual(deliveryLog(tree.homeDir, tree.workdir).map((d) => d.rules.map((r) => r.id).sort()), [['always.md'], ['always.md', 'api.md'], ['always.md'], ['always.md', 'ui.md']])
 
   // The next run continues the conversation from the result's history: nothing new to deliver.
   model.enqueue([assistantMessage('ok')])

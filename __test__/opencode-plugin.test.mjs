@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { tempTree } from './helpers.mjs'
+import { deliveryLog, tempTree } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { createOpencodeHooks } = require('../dist/opencode.js')
@@ -85,6 +85,15 @@ test('path rules ride on the tool result, once per session, again after compacti
   await hooks.event(compacted('s1'))
   assert.equal(client.sent.at(-1).text, '## Rules\n[general.md] Keep functions small.\n[ts.md] Strict TS.', 'the compaction brings the session path rules back')
   assert.equal(await after('read', 'src/a.ts'), 'file text', 'given by the compaction')
+  // The delivery log: each send and each tool result that carried rules, as it went out.
+  const log = deliveryLog(tree.homeDir, tree.workdir).map((d) => [d.session, d.event, d.rules.map((r) => r.id)])
+  assert.deepEqual(log, [
+    ['s1', 'start:startup', ['general.md']],
+    ['s1', 'tool-done', ['ts.md']],
+    ['s2', 'tool-done', ['ts.md']],
+    ['s1', 'start:compact', ['general.md', 'ts.md']],
+  ])
+  assert.ok(deliveryLog(tree.homeDir, tree.workdir).every((d) => d.agent === 'opencode'))
 })
 
 test('a bash read fires path rules as a file tool does: the core parses the command', async (t) => {
@@ -116,9 +125,11 @@ test('a failed send is logged with context, not tracked, and retried', async (t)
   assert.equal(client.logs.length, 1)
   assert.equal(client.logs[0].level, 'error')
   assert.match(client.logs[0].message, /session s1 on session\.created: .*session is busy/)
+  assert.deepEqual(deliveryLog(tree.homeDir, tree.workdir), [], 'what failed to go out is not in the delivery log')
   failing = false
   await hooks.event(created('s1'))
   assert.equal(client.sent.length, 1, 'not tracked after the failure: sent on the next event')
+  assert.deepEqual(deliveryLog(tree.homeDir, tree.workdir).map((d) => d.rules.map((r) => r.id)), [['general.md']])
   // A client that throws is the same.
   const throwing = fakeClient()
   throwing.session.prompt = async () => {

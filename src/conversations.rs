@@ -373,20 +373,23 @@ impl Conversations {
         responder.commit(session, &answer.inner);
     }
 
-    /// These rules (by id, in their current versions) reached the model.
+    /// These rules (by id, in their current versions) reached the model;
+    /// `agent` names the road in the delivery log (default `sdk`).
     #[napi(catch_unwind)]
     pub fn commit_ids(
         &mut self,
         engine: &RuleEngine,
         conversation: ConversationKey,
         ids: Vec<String>,
+        agent: Option<String>,
     ) {
         let set = engine.rule_set();
         let places = engine.places();
         let responder = self.responder(&set, &places);
         let conversation = key(conversation);
         let session = self.inner.session(&conversation);
-        responder.commit_ids(session, &conversation, "", &ids);
+        let agent = agent.unwrap_or_else(|| "sdk".to_string());
+        responder.commit_ids(session, &conversation, &agent, &ids);
     }
 
     /// A conversation not seen by this process: its transcript (since the

@@ -90,7 +90,7 @@ function addSystem(prompt: unknown[], text: string): void {
 const reminderMessage = (r: PlacedReminder) => ({ role: 'user', content: [{ type: 'text', text: r.text }] })
 
 export function memoryRulesMiddleware(options: MemoryRulesMiddlewareOptions = {}): MemoryRulesMiddleware {
-  const injector = new RuleInjector(options)
+  const injector = new RuleInjector({ agent: 'ai-sdk', ...options })
   const onError = options.onError ?? (() => {})
   const sessionOf = options.sessionId ?? (() => 'default')
 

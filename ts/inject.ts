@@ -42,6 +42,12 @@ export interface RuleInjectorOptions {
   allowDirs?: string[]
   /** Default `'system-prompt'`. */
   mode?: 'system-prompt' | 'reminders'
+  /**
+   * The road's name in the delivery log (`wave-rules log`): the AI SDK
+   * middleware says `ai-sdk`, the OpenAI Agents filter `openai-agents`;
+   * default `sdk`.
+   */
+  agent?: string
   /** Budget for the rules section of the system prompt (default: none). */
   maxLines?: number
   maxBytes?: number
@@ -142,7 +148,7 @@ export class RuleInjector {
       kind: 'model-call',
       reminders,
       reset,
-      agent: 'sdk',
+      agent: this.#options.agent ?? 'sdk',
       files: update.newFiles,
       prompt: update.prompt === s.prompt ? undefined : update.prompt,
       memory,
@@ -163,7 +169,7 @@ export class RuleInjector {
     s.reader.reset()
     s.reminders = []
     s.reset = true
-    this.#conversations.respond(this.manager.engine, { conversation: { session: sessionId }, kind: 'compaction', agent: 'sdk' })
+    this.#conversations.respond(this.manager.engine, { conversation: { session: sessionId }, kind: 'compaction', agent: this.#options.agent ?? 'sdk' })
   }
 
   /** Ids of the conditional rules delivered in a session (since compaction): in reminder mode, its reminders. */

@@ -24,8 +24,8 @@ export function projectRoot(dir: string, homeDir: string = homedir()): ProjectRo
 
 /**
  * A source by name: that tool's own places (`cursor`: `.cursor/rules` and
- * nested `.cursor/rules`; `agents-md`: `AGENTS.md` / `CLAUDE.md`; ...), or
- * `all`. The default, `['claude', 'wave']`, is what the agent SDK reads.
+ * nested `.cursor/rules`; `agents-md`: `AGENTS.md`; `claude`: `.claude/rules`
+ * and `CLAUDE.md`; `gemini`: `GEMINI.md`; ...), or `all`. The default, `['claude', 'wave']`, is what the agent SDK reads.
  */
 export type SourceName = FormatName | 'all'
 

@@ -61,7 +61,7 @@ export interface MemoryRulesInputFilter {
 const reminderItem = (r: PlacedReminder) => ({ role: 'user', content: r.text })
 
 export function memoryRulesInputFilter(options: MemoryRulesInputFilterOptions = {}): MemoryRulesInputFilter {
-  const injector = new RuleInjector(options)
+  const injector = new RuleInjector({ agent: 'openai-agents', ...options })
   const onError = options.onError ?? (() => {})
   const sessionOf = options.sessionId ?? (() => 'default')
 

@@ -119,9 +119,13 @@ export class RuleSession {
   readonly #manager: RuleManager
   /** Every session's delivery state: the core's, bounded. */
   readonly #conversations = new Conversations({ maxBytes: Infinity })
+  /** The road's name in the delivery log. */
+  readonly #agent: string
 
-  constructor(manager: RuleManager) {
+  /** `options.agent`: the road's name in the delivery log (default `sdk`). */
+  constructor(manager: RuleManager, options: { agent?: string } = {}) {
     this.#manager = manager
+    this.#agent = options.agent ?? 'sdk'
   }
 
   /** Starts tracking a session; a session created again keeps its state. */
@@ -131,7 +135,7 @@ export class RuleSession {
 
   /** The conversation was compacted: what was delivered is gone from it. */
   onCompacted(sessionId: string): void {
-    this.#conversations.respond(this.#manager.engine, { conversation: key(sessionId), kind: 'compaction' })
+    this.#conversations.respond(this.#manager.engine, { conversation: key(sessionId), kind: 'compaction', agent: this.#agent })
   }
 
   /** Counts the reminders already present in a saved transcript as delivered. */
@@ -155,6 +159,7 @@ export class RuleSession {
       conversation: key(sessionId),
       kind: 'model-call',
       reminders: true,
+      agent: this.#agent,
       files,
       prompt: typeof prompt === 'string' ? prompt : undefined,
     })
@@ -163,7 +168,7 @@ export class RuleSession {
 
   /** Marks reminders as delivered (after the send succeeded). */
   markDelivered(sessionId: string, ruleIds: Iterable<string>): void {
-    this.#conversations.commitIds(this.#manager.engine, key(sessionId), [...ruleIds])
+    this.#conversations.commitIds(this.#manager.engine, key(sessionId), [...ruleIds], this.#agent)
   }
 
   /**
@@ -222,7 +227,7 @@ export class RuleSession {
    */
   stopReminder(sessionId: string): string | undefined {
     if (!this.#conversations.has(key(sessionId))) return undefined
-    const answer = this.#conversations.respond(this.#manager.engine, { conversation: key(sessionId), kind: 'stop' })
+    const answer = this.#conversations.respond(this.#manager.engine, { conversation: key(sessionId), kind: 'stop', agent: this.#agent })
     return answer.text === '' ? undefined : answer.text
   }
 }

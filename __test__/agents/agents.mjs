@@ -142,6 +142,52 @@ export const SAID = {
   STOP: 'Before you end your turn',
 }
 
+/** Each shared rule's id and the text the model receives of it (SAID). */
+export const ENTRIES = Object.fromEntries(
+  Object.values(SAID)
+    .filter((t) => t.startsWith('['))
+    .map((t) => [t.slice(1, t.indexOf(']')), t]),
+)
+
+/** The delivery log's entries of a state directory for the project `work` (and `session`), oldest first. */
+export function deliveryLog(state, work, session) {
+  const real = (p) => { try { return fs.realpathSync(p) } catch { return p } }
+  const out = []
+  for (const name of ['deliveries.3.jsonl', 'deliveries.2.jsonl', 'deliveries.1.jsonl', 'deliveries.jsonl']) {
+    const file = path.join(state, 'log', name)
+    if (!fs.existsSync(file)) continue
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line))
+  }
+  return out
+    .filter((d) => real(d.project) === real(work) && (session === undefined || d.session === session))
+    .sort((a, b) => a.time - b.time)
+}
+
+/**
+ * The delivery log agrees with what reached the model: for each rule of
+ * `entries` (`{ id: text the model receives }`), the times the log says it
+ * was given (to `session`, or to any session of `work`) equal the times its
+ * text is in `body`, the conversation as the model last received it (no
+ * compaction since the log's first line); each logged delivery names
+ * `agent`. `since` (ms): only the log's lines from then on (the body holds
+ * only what came after a compaction). `count` is fake-model's. Returns the
+ * log's entries.
+ */
+export function assertLogMatches({ state, work, session, body, agent, count, since = 0, entries = ENTRIES }) {
+  const log = deliveryLog(state, work, session).filter((d) => d.time >= since)
+  for (const [id, text] of Object.entries(entries)) {
+    const logged = log.filter((d) => d.rules.some((r) => r.id === id)).length
+    if (count(body, text) !== logged) {
+      throw new Error(`${id}: the model received it ${count(body, text)} times, the delivery log says ${logged}\n${JSON.stringify(log, null, 1)}`)
+    }
+  }
+  for (const d of log) {
+    if (d.agent !== agent) throw new Error(`a delivery by ${d.agent}, not ${agent}: ${JSON.stringify(d)}`)
+    if (!(d.tokens > 0) || d.rules.some((r) => !(r.tokens > 0) || !/^[0-9a-f]{16}$/.test(r.version))) throw new Error(`no tokens or version: ${JSON.stringify(d)}`)
+  }
+  return log
+}
+
 /**
  * The setup every end-to-end test file shares: `await h.start()` (first in
  * the file's own `before`: node:test does not order hooks registered by

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count, callDirective } from './fake-model.mjs'
-import { agentHarness, claudeEnv, installBin, rules, SAID, claudeBinary, waveRulesBinary, run, writeTree } from './agents.mjs'
+import { agentHarness, assertLogMatches, claudeEnv, installBin, rules, SAID, claudeBinary, waveRulesBinary, run, writeTree } from './agents.mjs'
 
 const claude = claudeBinary()
 const skip = claude ? false : 'the @anthropic-ai/claude-code devDependency is not installed'
@@ -114,6 +114,14 @@ test('Claude Code: rules reach the model once per session, MANDATORY on topic pr
   assert.equal(count(last, 'Stop hook feedback:'), 1)
   assert.ok(count(last, '[review.md] Run the type checker before you finish.') >= 1)
   assert.deepEqual(hookErrors(p.transcript(session)), [], 'no hook failed')
+  // The delivery log says what reached the model, event by event.
+  const state = path.join(p.home, '.local/state/wave-rules')
+  const log = assertLogMatches({ state, work: p.work, session, body: last, agent: 'claude', count })
+  assert.deepEqual([...new Set(log.map((d) => d.event))].sort(), ['prompt', 'start:startup', 'stop', 'tool-done'])
+  // The Stop hook's reminder: logged as often as the model got it, with the every-turn rule.
+  const stopped = log.filter((d) => d.event === 'stop')
+  assert.equal(stopped.length, count(last, 'Stop hook feedback:'))
+  assert.ok(stopped.every((d) => d.rules.map((r) => r.id).includes('review.md')), JSON.stringify(stopped))
 
   // Turn 2 (same session): the topic rule again, path rules not again.
   const t2 = await p.run(['-p', 'and the customer view READ:src/b.ts', '--resume', session])
@@ -121,8 +129,10 @@ test('Claude Code: rules reach the model once per session, MANDATORY on topic pr
   assert.equal(count(last2, DB), 2, 'MANDATORY rules come with every prompt that matches')
   assert.equal(count(last2, TS), 1, 'the path rule is not given twice in a session')
   assert.equal(count(last2, GENERAL), 1)
+  assertLogMatches({ state, work: p.work, session, body: last2, agent: 'claude', count })
 
   // A real compaction, offline; then the next turn has every rule again.
+  const beforeCompaction = Date.now()
   const compacted = await p.run(['-p', '/compact', '--resume', session])
   assert.ok(compacted.requests.length >= 1, `/compact sent a summary request\n${compacted.stdout}\n${compacted.stderr}`)
   const t3 = await p.run(['-p', 'continue READ:src/a.ts', '--resume', session])
@@ -131,6 +141,7 @@ test('Claude Code: rules reach the model once per session, MANDATORY on topic pr
   assert.equal(count(last3, GENERAL), 1, 'after compaction the always-on rule comes again, once')
   assert.equal(count(last3, GEN), 1, 'every rule active in the session comes again')
   assert.equal(count(last3, DB), 1, 'the topic rule that fired in the session comes again')
+  assertLogMatches({ state, work: p.work, session, body: last3, agent: 'claude', count, since: beforeCompaction })
   assert.deepEqual(hookErrors(p.transcript(session)), [], 'no hook failed')
 })
 

@@ -16,7 +16,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count, callDirective, isCompactionRequest } from './fake-model.mjs'
-import { agentHarness, rules, SAID, codexBinary, waveRulesBinary, run, isolatedEnv, writeTree, installBin } from './agents.mjs'
+import { agentHarness, assertLogMatches, rules, SAID, codexBinary, waveRulesBinary, run, isolatedEnv, writeTree, installBin } from './agents.mjs'
 
 const codex = codexBinary()
 const skip = codex ? false : 'the @openai/codex devDependency is not installed for this platform'
@@ -67,6 +67,9 @@ test('Codex: rules reach the model through its hooks, path rules from shell read
   assert.ok(main.some((q) => count(q.body, GEN) === 1), 'the rule of the file written by a redirection arrived')
   const last = main.at(-1).body
   for (const text of [GENERAL, DB, TS, GEN]) assert.equal(count(last, text), 1, `${text} once in the whole conversation`)
+  // The delivery log says what reached the model, event by event.
+  const log = assertLogMatches({ state: path.join(h.root, 'state'), work, body: last, agent: 'codex', count })
+  assert.ok(log.some((d) => d.event === 'tool-done'), 'the shell reads are logged')
 })
 
 // Compaction: `codex exec` compacts when the reported usage passes

@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count, callDirective, isCompactionRequest, SUMMARY } from './fake-model.mjs'
-import { agentHarness, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree, installBin } from './agents.mjs'
+import { agentHarness, assertLogMatches, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree, installBin } from './agents.mjs'
 
 const copilot = copilotBinary()
 const skip = copilot ? false : 'the @github/copilot devDependency is not installed for this platform'
@@ -67,6 +67,9 @@ test('Copilot CLI: rules reach the model through its native hooks, path rules af
   assert.ok(main.some((q) => count(q.body, GEN) === 1), 'the rule of the file made with create arrived')
   const last = main.at(-1).body
   for (const text of [GENERAL, DB, TS, API, GEN]) assert.equal(count(last, text), 1, `${text} once in the whole conversation`)
+  // The delivery log says what reached the model, event by event.
+  const log = assertLogMatches({ state: path.join(h.root, 'state'), work, body: last, agent: 'copilot', count })
+  assert.ok(log.some((d) => d.event === 'tool-done'), 'the file tools are logged')
   // agentStop: the every-turn rule blocks the stop once.
   assert.equal(main.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes(STOP)).length, 1, 'one Stop reminder, no loop')
 })

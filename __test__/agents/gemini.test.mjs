@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count, callDirective, isCompactionRequest, SUMMARY } from './fake-model.mjs'
-import { agentHarness, geminiEnv, rules, SAID, geminiScript, waveRulesBinary, run, writeTree, installBin } from './agents.mjs'
+import { agentHarness, assertLogMatches, geminiEnv, rules, SAID, geminiScript, waveRulesBinary, run, writeTree, installBin } from './agents.mjs'
 
 const gemini = geminiScript()
 const skip = gemini ? false : 'the @google/gemini-cli devDependency is not installed'
@@ -63,6 +63,9 @@ test('Gemini CLI: rules reach the model as hook context, path rules after its fi
   assert.ok(main.some((q) => count(q.body, GEN) === 1), 'the rule of the file written with write_file arrived')
   const last = main.at(-1).body
   for (const text of [GENERAL, TS, API, GEN]) assert.equal(count(last, text), 1, `${text} once in the whole conversation`)
+  // The delivery log says what reached the model, event by event.
+  const log = assertLogMatches({ state: path.join(h.root, 'state'), work, body: last, agent: 'gemini', count })
+  assert.ok(log.some((d) => d.event === 'tool-done'), 'the file tools are logged')
 })
 
 // Compression: Gemini CLI compresses when the last prompt passed its

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { count, callDirective, texts } from './fake-model.mjs'
-import { agentHarness, claudeEnv, installBin, claudeBinary, opencodeBinary, waveRulesBinary, run, isolatedEnv, writeTree, rules, SAID } from './agents.mjs'
+import { agentHarness, assertLogMatches, claudeEnv, installBin, claudeBinary, opencodeBinary, waveRulesBinary, run, isolatedEnv, writeTree, rules, SAID } from './agents.mjs'
 
 const require = createRequire(import.meta.url)
 const claude = claudeBinary()
@@ -102,6 +102,9 @@ test('Claude Code: installed with `mcp install --client claude`, the rules and t
   record('claude', { tools: tools.filter((t) => t.startsWith('mcp__')), instructions, afterRules, afterMemory })
   assert.match(afterMemory, /Appended to project memory topic 'build'/)
   assert.match(fs.readFileSync(topicFile(work, home), 'utf8'), new RegExp(NOTE.replace(/[.;]/g, '\\$&')))
+  // The delivery log says what the MCP server gave the model (rules_for_files: a request).
+  const log = assertLogMatches({ state: path.join(home, '.local/state/wave-rules'), work, body: main.at(-1).body, agent: 'mcp', count })
+  assert.deepEqual(log.map((d) => [d.event, d.rules.map((r) => r.id).sort()]), [['request', ['general.md', 'ts.md']]])
 })
 
 test('opencode: the `mcp` entry from `mcp install --client opencode`, the rules and the memory tool reach the model', { skip: opencode ? false : 'no opencode-ai', timeout: 2 * TIMEOUT }, async () => {

@@ -104,6 +104,29 @@ pub enum Code {
     UnmatchableCommand,
     /// `enforce` with neither `paths` nor `commands`: nothing is refused.
     EnforceWithoutTrigger,
+    /// A glob written in a form its tool keeps as written, so it matches no
+    /// file: Cursor keeps the quotes of `globs: "src/**/*.ts"`, and reads
+    /// nothing (or brackets and quotes) from a YAML list of globs.
+    QuotedGlob,
+    /// A form of a glob list its tool is reported to misread (Cursor: a
+    /// space after a comma); the rule loads as written.
+    SpacedGlobs,
+    /// A glob a Markdown formatter escaped (`docs/\\*_/_.md` for
+    /// `docs/**/*.md`): it matches only names with a literal `*`.
+    EscapedGlob,
+    /// A file in a rules folder that its tool does not read as a rule (a
+    /// Cline workflow, hook or skill; a symlink Cline's listing skips).
+    NotARule,
+    /// The same real file reached twice (a symlink, a hard link), or a rule
+    /// with the same text and activation as another: read once.
+    Duplicate,
+    /// An `@path` import (CLAUDE.md, GEMINI.md) that could not be expanded:
+    /// missing, a cycle, too deep, outside the project, not text.
+    Import,
+    /// A file or folder a tool would read if it were named or placed
+    /// slightly differently (`.github/copilot-instructions/`, a `.devin/rules`
+    /// file): the message says what to move where.
+    Misplaced,
     /// A config file (`.wave/config.toml`, the policy's) or a packs lockfile
     /// that cannot be used as written.
     InvalidConfig,
@@ -154,6 +177,13 @@ impl Code {
             Code::MisspelledKey => "misspelled-key",
             Code::UnmatchableCommand => "unmatchable-command",
             Code::EnforceWithoutTrigger => "enforce-without-trigger",
+            Code::QuotedGlob => "quoted-glob",
+            Code::SpacedGlobs => "spaced-globs",
+            Code::EscapedGlob => "escaped-glob",
+            Code::NotARule => "not-a-rule",
+            Code::Duplicate => "duplicate",
+            Code::Import => "import",
+            Code::Misplaced => "misplaced",
             Code::InvalidConfig => "invalid-config",
             Code::PackMissing => "pack-missing",
             Code::PackStale => "pack-stale",

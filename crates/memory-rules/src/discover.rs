@@ -19,6 +19,7 @@
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::format::Format;
+pub use crate::formats::nested::Walks;
 use crate::formats::{self, nested};
 use crate::limits::MAX_RULE_FILES_PER_SOURCE;
 use crate::parse::ParsedRule;
@@ -63,6 +64,67 @@ pub struct Found {
     pub id: String,
     /// The path as found under the root (not resolved through links).
     pub path: PathBuf,
+    /// The project subdirectory its rules are scoped to (a nested
+    /// `AGENTS.md`, `CLAUDE.md`, `GEMINI.md` or `.cursor/rules`).
+    pub directory: Option<String>,
+    /// Where its `@path` imports may resolve: the root's boundary and
+    /// allowed directories (see [`Root`]).
+    pub boundary: Option<PathBuf>,
+    pub allow: Vec<PathBuf>,
+}
+
+impl Found {
+    /// One file given by path (`validate FILE`), read as `format` for the
+    /// project at `workdir`: its id and scoped directory as a discovery of
+    /// the project would give them.
+    pub fn file(path: &Path, format: Format, workdir: &Path, allow: &[PathBuf]) -> Found {
+        let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let rel = abs.strip_prefix(workdir).ok().map(|r| {
+            r.components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/")
+        });
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let nested = matches!(format, Format::AgentsMd | Format::Gemini)
+            || format == Format::Claude && formats::is_claude_memory(path);
+        let directory = match (&rel, format) {
+            (Some(rel), Format::Cursor) => nested::cursor_directory_of(rel).map(str::to_string),
+            (Some(rel), _) if nested => nested::directory_of(rel).map(str::to_string),
+            _ => None,
+        };
+        let id = match (&rel, format) {
+            (Some(rel), Format::Claude) if nested => format!("claude:{rel}"),
+            (Some(rel), _) if nested => format.id(rel),
+            _ => format.id(&name),
+        };
+        Found {
+            scope: Scope::Project,
+            format,
+            source: 0,
+            id,
+            path: path.to_path_buf(),
+            directory,
+            boundary: Some(workdir.to_path_buf()),
+            allow: allow.to_vec(),
+        }
+    }
+
+    fn at(root: &Root, id: String, path: PathBuf, directory: Option<String>) -> Found {
+        Found {
+            scope: root.scope,
+            format: root.format,
+            source: root.source,
+            id,
+            path,
+            directory,
+            boundary: root.boundary.clone(),
+            allow: root.allow.clone(),
+        }
+    }
 }
 
 /// The realpath of a root, if it exists.
@@ -70,8 +132,30 @@ pub fn real_root(dir: &Path) -> Option<PathBuf> {
     std::fs::canonicalize(dir).ok()
 }
 
+impl Root {
+    /// Whether this root is a project searched by the nested walk rather
+    /// than a rules folder: an `agents-md` or `gemini` directory, a `claude`
+    /// source on the project itself, a `cursor` source on a directory that
+    /// is no `.cursor/rules` (its nested `.cursor/rules` directories); a
+    /// pack's folders are read as they are.
+    fn is_walk(&self) -> bool {
+        match self.format {
+            Format::AgentsMd | Format::Gemini => true,
+            Format::Claude => self.nested && self.boundary.as_deref() == Some(self.dir.as_path()),
+            Format::Cursor => self.nested && !self.dir.ends_with(".cursor/rules"),
+            _ => false,
+        }
+    }
+}
+
 /// Lists the rule files of one root. A missing root yields nothing.
 pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+    find_with(root, &mut Walks::default(), diagnostics)
+}
+
+/// [`find`] with the walks of the discovery it is part of: a project
+/// searched by several nested sources is walked once.
+pub fn find_with(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
     let real = match std::fs::canonicalize(&root.dir) {
         Ok(real) => real,
         Err(e) => {
@@ -100,7 +184,13 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
         let single = matches!(
             root.format,
-            Format::Copilot | Format::Cline | Format::RulesYaml | Format::Cursor | Format::Windsurf
+            Format::Copilot
+                | Format::Cline
+                | Format::RulesYaml
+                | Format::Cursor
+                | Format::Windsurf
+                | Format::AgentsMd
+                | Format::Gemini
         ) || (root.format == Format::Claude
             && root.dir.file_name().is_some_and(|n| n == "CLAUDE.md"));
         if single && real.is_file() && root.format.is_rule_file(&root.dir) {
@@ -115,17 +205,26 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             // `~/.copilot/copilot-instructions.md`) must not collide with the
             // project's file of the same name either.
             let name = if root.format == Format::RulesYaml || root.scope == Scope::User {
-                format!("{}/{name}", root.scope)
+                // Two user `AGENTS.md` (Codex's and opencode's): by folder.
+                match (root.format, root.dir.parent().and_then(|p| p.file_name())) {
+                    (Format::AgentsMd, Some(dir)) => format!(
+                        "{}/{}/{name}",
+                        root.scope,
+                        dir.to_string_lossy().trim_start_matches('.')
+                    ),
+                    _ => format!("{}/{name}", root.scope),
+                }
+            } else if root.format == Format::Claude {
+                // `.claude/CLAUDE.md`: a memory file, not a `.claude/rules` id.
+                ".claude/CLAUDE.md".to_string()
             } else {
                 name
             };
-            return vec![Found {
-                scope: root.scope,
-                format: root.format,
-                source: root.source,
-                id: root.format.id(&name),
-                path: root.dir.clone(),
-            }];
+            let id = match root.format {
+                Format::Claude => format!("claude:{name}"),
+                f => f.id(&name),
+            };
+            return vec![Found::at(root, id, root.dir.clone(), None)];
         }
         diagnostics.push(Diagnostic::new(
             Severity::Error,
@@ -135,33 +234,8 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
         ));
         return Vec::new();
     }
-    if root.format == Format::AgentsMd {
-        return nested::agents_files(&root.dir, &crate::format::AGENTS_MD_FILE_NAMES, diagnostics)
-            .into_iter()
-            .map(|f| Found {
-                scope: root.scope,
-                format: root.format,
-                source: root.source,
-                id: root.format.id(&f.rel),
-                path: f.path,
-            })
-            .collect();
-    }
-    if root.format == Format::Cursor && root.nested && !root.dir.ends_with(".cursor/rules") {
-        // A Cursor source on a project directory: its nested `.cursor/rules`.
-        let mut found = Vec::new();
-        for (sub, dir) in nested::cursor_dirs(&root.dir, diagnostics) {
-            let inner = Root {
-                dir,
-                ..root.clone()
-            };
-            for mut f in find(&inner, diagnostics) {
-                let rel = f.id.strip_prefix("cursor:").unwrap_or(&f.id).to_string();
-                f.id = root.format.id(&format!("{sub}/.cursor/rules/{rel}"));
-                found.push(f);
-            }
-        }
-        return found;
+    if root.is_walk() {
+        return walked(root, walks, diagnostics);
     }
     // Each directory realpath is owned by the path that may load it: the root,
     // a real subdirectory, or else the first link (in name order) to it. So a
@@ -212,7 +286,35 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             continue;
         }
         let path = entry.path();
+        if root.format.skips_links() && entry.path_is_symlink() {
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Code::NotARule,
+                path,
+                format!(
+                    "{} does not read a symlink in its rules folder (its listing keeps only plain files), so this is not read; put the file itself here",
+                    root.format.tool()
+                ),
+            ));
+            if entry.file_type().is_dir() {
+                walk.skip_current_dir();
+            }
+            continue;
+        }
         if entry.file_type().is_dir() {
+            let not_rules = (depth == 1)
+                .then(|| root.format.not_rules(&entry.file_name().to_string_lossy()))
+                .flatten();
+            if let Some(why) = not_rules {
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::NotARule,
+                    path,
+                    format!("{why}; its files are not read as rules"),
+                ));
+                walk.skip_current_dir();
+                continue;
+            }
             if depth == max_depth {
                 let message = match depth - 1 {
                     0 => "directory is below a rules root read without subdirectories; its files are ignored".to_string(),
@@ -309,13 +411,121 @@ pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
             continue;
         };
         let id = parts.join("/");
-        found.push(Found {
-            scope: root.scope,
-            format: root.format,
-            source: root.source,
-            id: root.format.id(&id),
-            path: path.to_path_buf(),
-        });
+        found.push(Found::at(
+            root,
+            root.format.id(&id),
+            path.to_path_buf(),
+            None,
+        ));
+    }
+    found
+}
+
+/// The files of a project root that the nested walk found for this root's
+/// format ([`Root::is_walk`]): one walk per project per discovery, whatever
+/// sources share it. The link policy applies to each file as in a rules
+/// folder; a file whose name is one slip from the format's names is
+/// reported with the name to give it.
+fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+    use crate::format::{AGENTS_MD_FILE_NAMES, CLAUDE_MEMORY_NAMES};
+    let (gemini_names, settings_problem) = if root.format == Format::Gemini {
+        formats::gemini::context_file_names(&root.dir)
+    } else {
+        (Vec::new(), None)
+    };
+    diagnostics.extend(settings_problem);
+    let tree = walks.tree(&root.dir, diagnostics).clone();
+    if root.format == Format::Cursor {
+        // A Cursor source on a project directory: its nested `.cursor/rules`.
+        let mut found = Vec::new();
+        for (sub, dir) in &tree.cursor_dirs {
+            let inner = Root {
+                dir: dir.clone(),
+                ..root.clone()
+            };
+            for mut f in find_with(&inner, walks, diagnostics) {
+                let rel = f.id.strip_prefix("cursor:").unwrap_or(&f.id).to_string();
+                let rel = format!("{sub}/.cursor/rules/{rel}");
+                f.directory = nested::cursor_directory_of(&rel).map(str::to_string);
+                f.id = root.format.id(&rel);
+                found.push(f);
+            }
+        }
+        return found;
+    }
+    let names: Vec<&str> = match root.format {
+        Format::AgentsMd => AGENTS_MD_FILE_NAMES.to_vec(),
+        Format::Claude => CLAUDE_MEMORY_NAMES.to_vec(),
+        _ => gemini_names.iter().map(String::as_str).collect(),
+    };
+    for (file, right) in &tree.near {
+        if names.contains(right) {
+            let dir = nested::directory_of(&file.rel).map_or(String::new(), |d| format!("{d}/"));
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                Code::Misplaced,
+                &file.path,
+                format!(
+                    "{} reads '{right}' by that exact name, so '{}' is not read; rename it to {dir}{right}",
+                    root.format.tool(),
+                    file.rel
+                ),
+            ));
+        }
+    }
+    let boundary = root
+        .boundary
+        .as_deref()
+        .and_then(|b| std::fs::canonicalize(b).ok());
+    let allow: Vec<PathBuf> = root
+        .allow
+        .iter()
+        .filter_map(|d| std::fs::canonicalize(d).ok())
+        .collect();
+    let mut found: Vec<Found> = Vec::new();
+    for f in tree.named(&names) {
+        let dir = nested::directory_of(&f.rel).map(str::to_string);
+        if root.format == Format::AgentsMd {
+            // Codex reads one file per directory: the override if present.
+            if let Some(prev) = found.iter().rev().find(|p| p.directory == dir) {
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::Overridden,
+                    &f.path,
+                    format!(
+                        "Codex reads {} instead of this file in the same directory; not read",
+                        prev.path.display()
+                    ),
+                ));
+                continue;
+            }
+        }
+        if std::fs::symlink_metadata(&f.path).is_ok_and(|m| m.file_type().is_symlink()) {
+            let Ok(real) = std::fs::canonicalize(&f.path) else {
+                continue;
+            };
+            if real.extension().is_none_or(|e| e != "md") {
+                diagnostics.push(Diagnostic::new(
+                    Severity::Warning,
+                    Code::SymlinkTarget,
+                    &f.path,
+                    format!("symlink leads to {}, which is not a Markdown file; not loaded (a link must not put another file into the prompt)", real.display()),
+                ));
+                continue;
+            }
+            let outside = boundary.as_ref().is_some_and(|b| {
+                !real.starts_with(b) && !allow.iter().any(|a| real.starts_with(a))
+            });
+            if outside {
+                diagnostics.push(outside_diagnostic(&f.path, &real, "file"));
+                continue;
+            }
+        }
+        let id = match root.format {
+            Format::Claude => format!("claude:{}", f.rel),
+            format => format.id(&f.rel),
+        };
+        found.push(Found::at(root, id, f.path, dir));
     }
     found
 }
@@ -472,24 +682,17 @@ pub fn load_file(found: &Found, diagnostics: &mut Vec<Diagnostic>) -> Vec<Parsed
 pub(crate) fn read_and_parse(found: &Found) -> (Option<String>, formats::Parsed) {
     match read(&found.path) {
         Ok(text) => {
-            let rel = found
-                .id
-                .strip_prefix(&format!("{}:", found.format.as_str()))
-                .unwrap_or(&found.id);
-            let directory = match found.format {
-                Format::Cursor => nested::cursor_directory_of(rel),
-                Format::AgentsMd => nested::directory_of(rel),
-                _ => None,
-            };
             let input = formats::Input {
                 scope: found.scope,
                 id: &found.id,
                 path: &found.path,
                 text: &text,
-                directory,
+                directory: found.directory.as_deref(),
             };
             let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                formats::parse(found.format, &input)
+                let mut out = formats::parse(found.format, &input);
+                with_imports(found, &text, &mut out);
+                out
             }));
             let outcome = parsed.unwrap_or_else(|payload| {
                 let why = payload
@@ -498,7 +701,7 @@ pub(crate) fn read_and_parse(found: &Found) -> (Option<String>, formats::Parsed)
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
                 let d = Diagnostic::new(Severity::Error, Code::Internal, &found.path, format!("internal error while parsing ({why}); the rule is not loaded; please report it"));
-                formats::Parsed { rules: Vec::new(), diagnostics: vec![d] }
+                formats::Parsed { rules: Vec::new(), diagnostics: vec![d], deps: Vec::new() }
             });
             (Some(text), outcome)
         }
@@ -507,7 +710,62 @@ pub(crate) fn read_and_parse(found: &Found) -> (Option<String>, formats::Parsed)
             formats::Parsed {
                 rules: Vec::new(),
                 diagnostics: vec![d],
+                deps: Vec::new(),
             },
         ),
+    }
+}
+
+/// A memory file's `@path` imports (`CLAUDE.md`, `GEMINI.md`): each
+/// imported file becomes a rule after the importer's, with its activation
+/// (see [`formats::imports`]); an importer that is nothing but imports is no
+/// rule itself.
+fn with_imports(found: &Found, text: &str, out: &mut formats::Parsed) {
+    use formats::imports::{self, Dialect, Policy};
+    let dialect = match found.format {
+        Format::Claude if formats::is_claude_memory(&found.path) => Dialect::Claude,
+        Format::Gemini => Dialect::Gemini,
+        _ => return,
+    };
+    // Gemini CLI keeps a user file's imports inside its own folder.
+    let own_dir = found.path.parent().map(Path::to_path_buf);
+    let boundary = match (&found.boundary, dialect) {
+        (Some(b), _) => Some(b.as_path()),
+        (None, Dialect::Gemini) => own_dir.as_deref(),
+        (None, Dialect::Claude) => None,
+    };
+    let x = imports::expand(
+        text,
+        &found.path,
+        dialect,
+        &Policy {
+            boundary,
+            allow: &found.allow,
+        },
+    );
+    out.diagnostics.extend(x.diagnostics);
+    out.deps = x.looked_at;
+    let Some(parent) = out.rules.first().cloned() else {
+        return;
+    };
+    for imp in x.imports {
+        let content = imp.text.trim();
+        if content.is_empty() {
+            continue;
+        }
+        let mut r = parent.clone();
+        r.rule.id = format!("{}@{}", parent.rule.id, imp.written);
+        r.rule.file_path = imp.path;
+        r.rule.content = content.into();
+        out.rules.push(r);
+    }
+    if x.only_imports && out.rules.len() > 1 {
+        out.rules.remove(0);
+        out.diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            Code::Import,
+            &found.path,
+            "this file is nothing but @imports: the files it imports are its rules, as the tool reads them",
+        ));
     }
 }

@@ -10,9 +10,29 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
 
-/// The file names the `agents-md` format reads, in this order within one
-/// directory.
-pub const AGENTS_MD_FILE_NAMES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
+/// The file names the `agents-md` format reads in a directory: Codex reads
+/// `AGENTS.override.md` instead of `AGENTS.md` when both are there.
+pub const AGENTS_MD_FILE_NAMES: [&str; 2] = ["AGENTS.override.md", "AGENTS.md"];
+
+/// Claude Code's memory files in the project and its subdirectories
+/// (`CLAUDE.local.md` is the personal, git-ignored one).
+pub const CLAUDE_MEMORY_NAMES: [&str; 2] = ["CLAUDE.md", "CLAUDE.local.md"];
+
+/// The subfolders of `.clinerules` Cline does not read as rules, with what
+/// they are to Cline (Cline's loader, `cline-rules.ts`:
+/// [`crate::formats::cline`]).
+pub const CLINE_NOT_RULES: [(&str, &str); 3] = [
+    (
+        "workflows",
+        "Cline's workflows, run as slash commands (/name.md), not rules",
+    ),
+    ("hooks", "Cline's hook scripts, not rules"),
+    ("skills", "Cline's skills, loaded when invoked, not rules"),
+];
+
+/// Gemini CLI's default context file name (`context.fileName` may name
+/// others: [`crate::formats::gemini`]).
+pub const GEMINI_FILE_NAME: &str = "GEMINI.md";
 
 /// Copilot's file that always applies (`.github/copilot-instructions.md`).
 pub const COPILOT_REPOSITORY_FILE: &str = "copilot-instructions.md";
@@ -26,7 +46,10 @@ pub enum Format {
     /// `description`, `remind`): `.wave/rules`.
     Wave,
     /// `.claude/rules/**/*.md`: Claude Code's `paths` rules, the same model
-    /// as Wave (and the same id space).
+    /// as Wave (and the same id space); and Claude Code's memory files,
+    /// `CLAUDE.md` / `CLAUDE.local.md` in the project and its subdirectories,
+    /// `.claude/CLAUDE.md`, `~/.claude/CLAUDE.md` (ids `claude:...`), with
+    /// their `@path` imports.
     Claude,
     /// `.cursor/rules/**/*.mdc` (and nested `.cursor/rules` directories), and
     /// the legacy `.cursorrules` file (always applied).
@@ -41,8 +64,12 @@ pub enum Format {
     Cline,
     /// `.continue/rules/*.md`.
     Continue,
-    /// `AGENTS.md` / `CLAUDE.md` in the project root and subdirectories.
+    /// `AGENTS.md` (`AGENTS.override.md`) in the project root and
+    /// subdirectories, and the user's `~/.codex/AGENTS.md`.
     AgentsMd,
+    /// `GEMINI.md` (or Gemini CLI's `context.fileName`) in the project root
+    /// and subdirectories, and `~/.gemini/GEMINI.md`; `@path` imports.
+    Gemini,
     /// `.claude/rules.yaml`: keyword rules.
     RulesYaml,
 }
@@ -51,6 +78,7 @@ impl Format {
     /// Every format, in the order named sources are read.
     pub const ALL: &'static [Format] = &[
         Format::AgentsMd,
+        Format::Gemini,
         Format::Cursor,
         Format::Copilot,
         Format::Windsurf,
@@ -74,6 +102,7 @@ impl Format {
             Format::Cline => "cline",
             Format::Continue => "continue",
             Format::AgentsMd => "agents-md",
+            Format::Gemini => "gemini",
             Format::RulesYaml => "rules-yaml",
         }
     }
@@ -115,10 +144,29 @@ impl Format {
                 name.ends_with(".instructions.md")
                     || name == COPILOT_REPOSITORY_FILE && is_copilot_home(path)
             }
-            Format::Cline => ext("md") || ext("txt") || name == ".clinerules",
+            Format::Cline => ext("md") || ext("markdown") || ext("txt") || name == ".clinerules",
             Format::AgentsMd => AGENTS_MD_FILE_NAMES.contains(&name.as_ref()),
+            Format::Gemini => ext("md"),
             Format::RulesYaml => name == "rules.yaml" || name == "rules.yml",
         }
+    }
+
+    /// Why a directory directly below a root of this format holds no rules,
+    /// as the tool reads it (Cline's `workflows`, `hooks`, `skills`).
+    pub fn not_rules(self, dir_name: &str) -> Option<&'static str> {
+        match self {
+            Format::Cline => CLINE_NOT_RULES
+                .iter()
+                .find(|(n, _)| *n == dir_name)
+                .map(|(_, why)| *why),
+            _ => None,
+        }
+    }
+
+    /// Whether the tool skips symlinks in its rules folder (Cline's listing
+    /// keeps only `isFile()` entries, which a link is not).
+    pub fn skips_links(self) -> bool {
+        self == Format::Cline
     }
 
     /// The format a rule file's path suggests, for `validate FILE` outside
@@ -143,6 +191,10 @@ impl Format {
             Format::Continue
         } else if Format::AgentsMd.is_rule_file(path) {
             Format::AgentsMd
+        } else if name == GEMINI_FILE_NAME {
+            Format::Gemini
+        } else if CLAUDE_MEMORY_NAMES.contains(&name.as_str()) {
+            Format::Claude
         } else if Format::RulesYaml.is_rule_file(path) {
             Format::RulesYaml
         } else if p.contains(".claude/rules/") {
@@ -153,10 +205,10 @@ impl Format {
     }
 
     /// The default sources of this format: `(path relative to the base,
-    /// scope)`, user ones first. `.` for [`Format::AgentsMd`] is the
-    /// project itself (searched for `AGENTS.md` / `CLAUDE.md` at any
-    /// depth); a Cursor source on the project itself finds nested
-    /// `.cursor/rules` directories.
+    /// scope)`, user ones first. `.` is the project itself, searched at any
+    /// depth by one walk ([`crate::formats::nested`]): for `AGENTS.md`
+    /// (`agents-md`), `CLAUDE.md` (`claude`), `GEMINI.md` (`gemini`) and
+    /// nested `.cursor/rules` directories (`cursor`).
     pub fn default_locations(self) -> &'static [(&'static str, Scope)] {
         match self {
             Format::Wave => &[
@@ -169,6 +221,7 @@ impl Format {
             Format::Claude => &[
                 (".claude/CLAUDE.md", Scope::User),
                 (".claude/rules", Scope::User),
+                (".", Scope::Project),
                 (".claude/CLAUDE.md", Scope::Project),
                 (".claude/rules", Scope::Project),
             ],
@@ -195,13 +248,25 @@ impl Format {
                 (".kiro/steering", Scope::User),
                 (".kiro/steering", Scope::Project),
             ],
+            // `.cline/rules` beside `.clinerules`: "Workspace rules go in
+            // .clinerules/ or .cline/rules/" (docs.cline.bot, Rules), and
+            // `~/.cline/rules` (cline/cline `sdk/packages/shared/src/storage/
+            // paths.ts`, `resolveRulesConfigSearchPaths`).
             Format::Cline => &[
                 ("Documents/Cline/Rules", Scope::User),
+                (".cline/rules", Scope::User),
                 (".agents/AGENTS.md", Scope::User),
                 (".clinerules", Scope::Project),
+                (".cline/rules", Scope::Project),
             ],
             Format::Continue => &[(".continue/rules", Scope::Project)],
-            Format::AgentsMd => &[(".", Scope::Project)],
+            // Codex's and opencode's user files.
+            Format::AgentsMd => &[
+                (".codex/AGENTS.md", Scope::User),
+                (".config/opencode/AGENTS.md", Scope::User),
+                (".", Scope::Project),
+            ],
+            Format::Gemini => &[(".gemini/GEMINI.md", Scope::User), (".", Scope::Project)],
             Format::RulesYaml => &[
                 (".claude/rules.yaml", Scope::User),
                 (".claude/rules.yaml", Scope::Project),
@@ -221,6 +286,7 @@ impl Format {
             Format::Cline => "Cline",
             Format::Continue => "Continue",
             Format::AgentsMd => "AGENTS.md",
+            Format::Gemini => "Gemini CLI",
             Format::RulesYaml => "rules.yaml",
         }
     }
@@ -231,7 +297,7 @@ impl Format {
             Format::Cursor | Format::Windsurf | Format::Continue => "globs",
             Format::Copilot => "applyTo",
             Format::Kiro => "fileMatchPattern",
-            Format::AgentsMd => "directory",
+            Format::AgentsMd | Format::Gemini => "directory",
             Format::Wave | Format::Claude | Format::Cline | Format::RulesYaml => "paths",
         }
     }

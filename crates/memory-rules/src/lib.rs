@@ -31,10 +31,12 @@
 pub mod command_pattern;
 pub mod context;
 pub mod conversations;
+pub mod delivery_log;
 pub mod diagnostic;
 pub mod discover;
 pub mod enforce;
 pub mod event;
+mod fold;
 pub mod format;
 pub mod formats;
 pub mod frontmatter;
@@ -64,6 +66,7 @@ pub mod source;
 mod stamp;
 pub mod suggest;
 pub use stamp::{Stamp, RACY_WINDOW};
+pub mod tokens;
 pub mod topics;
 pub mod touched;
 

@@ -79,6 +79,13 @@ pub const DEFAULT_MEMORY_PROMPT_BYTES: usize = 64 * 1024;
 /// How long a memory write waits for another process's lock before it fails.
 pub const MEMORY_LOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// `@path` imports (CLAUDE.md, GEMINI.md) are followed at most this many
+/// hops from the memory file, as Claude Code and Gemini CLI follow them.
+pub const MAX_IMPORT_DEPTH: usize = 5;
+
+/// At most this many files are imported from one memory file (all hops).
+pub const MAX_IMPORTS_PER_FILE: usize = 64;
+
 /// The project root is looked for at most this many directories up.
 pub const MAX_ROOT_WALK: usize = 256;
 

@@ -9,6 +9,7 @@ use crate::discover;
 use crate::limits;
 use crate::origin::{self, Origin};
 use crate::packs;
+use crate::parse::ParsedRule;
 use crate::ruleset::RuleSet;
 use crate::snapshot::Snapshot;
 use crate::source::{Config, Source};
@@ -25,6 +26,14 @@ pub struct Loaded {
     pub rules: Arc<RuleSet>,
     pub diagnostics: Vec<Diagnostic>,
     snapshot: Snapshot,
+    /// How many project walks the discovery ran (nested `AGENTS.md`,
+    /// `CLAUDE.md`, `GEMINI.md`, `.cursor/rules`): one per project, however
+    /// many of those sources are on.
+    walks: usize,
+    /// The project walks themselves (what an export looks for, too).
+    trees: crate::formats::nested::Walks,
+    /// Rules loaded from each source of the config (by index).
+    per_source: Vec<usize>,
 }
 
 impl Loaded {
@@ -32,6 +41,27 @@ impl Loaded {
     /// process needs to [`reload_from`] (see [`Snapshot::to_bytes`]).
     pub fn snapshot(&self) -> &Snapshot {
         &self.snapshot
+    }
+
+    /// How many times the discovery walked a project tree for nested rule
+    /// files: once per project whatever sources read it, zero without any.
+    pub fn walks(&self) -> usize {
+        self.walks
+    }
+
+    /// What the discovery's walk of `root` found (every nested `AGENTS.md`,
+    /// `CLAUDE.md`, `GEMINI.md`, `.cursor/rules`), if it walked it.
+    pub fn tree(&self, root: &std::path::Path) -> Option<&crate::formats::nested::Tree> {
+        self.trees.get(root)
+    }
+
+    /// How many of the loaded rules each source gave, by the source's index
+    /// in the layered sources ([`crate::packs::layers`]: the project's
+    /// packs, the config's own sources, the policy's); a file of several
+    /// rules counts each, a rule folded into another counts for the one
+    /// kept, a disabled rule not at all.
+    pub fn rules_per_source(&self) -> &[usize] {
+        &self.per_source
     }
 }
 
@@ -97,8 +127,25 @@ fn scan(
     let layers = packs::layers(config);
     diagnostics.extend(layers.diagnostics.iter().cloned());
     let mut found = Vec::new();
+    // One walk per project, whichever nested sources read it.
+    let mut walks = discover::Walks::default();
     for root in crate::source::roots_of(&layers.sources, config) {
-        found.extend(discover::find(&root, &mut diagnostics));
+        found.extend(discover::find_with(&root, &mut walks, &mut diagnostics));
+    }
+    // Near misses of the project's sources: what to move where.
+    let mut project_formats: Vec<crate::Format> = config
+        .sources
+        .iter()
+        .filter(|s| s.scope == crate::Scope::Project)
+        .map(|s| s.format)
+        .collect();
+    project_formats.sort();
+    project_formats.dedup();
+    if config.workdir.is_dir() {
+        diagnostics.extend(crate::formats::places::near_misses(
+            &config.workdir,
+            &project_formats,
+        ));
     }
     let (found, replaced) =
         apply_overrides(found, &layers.sources, &config.workdir, &mut diagnostics);
@@ -123,24 +170,39 @@ fn scan(
     // Files of several rules (rules.yaml) share a rule id space too: the
     // later source's rule wins.
     let kept = rule_overrides(&entries, &mut diagnostics);
+    // One real file is one rule, one text with one activation is one rule
+    // (crate::fold), in discovery order.
+    let candidates: Vec<(&ParsedRule, usize)> = entries
+        .iter()
+        .zip(&kept)
+        .enumerate()
+        .flat_map(|(i, (e, keep))| {
+            e.rules
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(move |(r, _)| (r, i))
+        })
+        .collect();
+    let identities: Vec<(&crate::rule::Rule, crate::fold::Identity)> = candidates
+        .iter()
+        .map(|&(r, i)| {
+            (
+                &r.rule,
+                entries[i].identity_of(&found[i].path, &r.rule.file_path),
+            )
+        })
+        .collect();
+    let (unique, folded) = crate::fold::fold(&identities);
+    diagnostics.extend(folded);
     let mut disables = Disables::new(&layers);
     // The total topic limit, in discovery order: a rule that would pass it is
     // not loaded (dropping only its topics would make it fire always).
     let mut topics = 0usize;
     let mut parsed = Vec::with_capacity(entries.len());
-    for (rule, source) in entries
-        .iter()
-        .zip(&kept)
-        .zip(&found)
-        .flat_map(|((e, keep), f)| {
-            let source = &layers.sources[f.source];
-            e.rules
-                .iter()
-                .zip(keep)
-                .filter(|(_, k)| **k)
-                .map(move |(r, _)| (r, source))
-        })
-    {
+    let mut per_source = vec![0usize; layers.sources.len()];
+    for ((rule, i), _) in candidates.into_iter().zip(unique).filter(|(_, u)| *u) {
+        let source = &layers.sources[found[i].source];
         if disables.removes(&rule.rule, source, &config.workdir, &mut diagnostics) {
             continue;
         }
@@ -158,6 +220,9 @@ fn scan(
             continue;
         }
         topics += n;
+        if let Some(c) = per_source.get_mut(found[i].source) {
+            *c += 1;
+        }
         parsed.push((rule, source));
     }
     disables.report_unused(&mut diagnostics);
@@ -189,6 +254,9 @@ fn scan(
                 workdir: config.workdir.clone(),
                 layers: fingerprint,
             },
+            walks: walks.count,
+            trees: walks,
+            per_source,
         },
         changed,
         reparsed,

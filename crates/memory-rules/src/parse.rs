@@ -573,6 +573,13 @@ impl<'a> Context<'a> {
                             at,
                             format!("pattern '{written}' can never match: {why}"),
                         );
+                    } else if let Some(meant) = formatter_escaped(body) {
+                        self.report(
+                            Severity::Warning,
+                            Code::EscapedGlob,
+                            at,
+                            format!("pattern '{}' has an escaped '*' (\\*), so it matches only a file name with a literal '*': a Markdown formatter's escaping of '{meant}'? write '{meant}'", shorten(written)),
+                        );
                     } else if let Some(why) = unclosed(body) {
                         self.report(
                             Severity::Warning,
@@ -751,6 +758,27 @@ pub fn unmatchable(body: &str) -> Option<&'static str> {
         return Some("files in context never contain '..' once normalized");
     }
     None
+}
+
+/// The pattern a Markdown formatter (Prettier and the like) escaped into
+/// `body`, when `body` has an escaped `*`: `docs/\*_/_.{md,mdx}` was
+/// `docs/**/*.{md,mdx}` (the first `*` escaped, `*/*` turned into the
+/// emphasis `_/_`); `\*\*/\*.ts` was `**/*.ts`. A file name with a literal
+/// `*` is so rare that such a pattern never matches a real file.
+pub fn formatter_escaped(body: &str) -> Option<String> {
+    if !body.contains("\\*") {
+        return None;
+    }
+    let mut meant = body
+        .replace("\\*_/_", "**/*")
+        .replace("\\*\\*", "**")
+        .replace("\\*", "*")
+        .replace("\\_", "_");
+    // `_/_` left between two stars' places: `a/\*_/_/b` and the like.
+    while let Some(i) = meant.find("*_/_") {
+        meant.replace_range(i..i + 4, "**/*");
+    }
+    Some(meant)
 }
 
 /// Whether a pattern has a `{` or `[` that is never closed (outside
@@ -1217,6 +1245,20 @@ mod tests {
         assert_eq!(&*r.content, "# Title\n\nText");
         assert!(r.metadata.is_unconditional());
         assert!(o.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn formatter_escaped_globs_are_recognised() {
+        for (written, meant) in [
+            ("docs/\\*_/_.{md,mdx}", Some("docs/**/*.{md,mdx}")),
+            ("\\*_/_.snap", Some("**/*.snap")),
+            ("src/\\*\\*/\\*.ts", Some("src/**/*.ts")),
+            ("\\*.md", Some("*.md")),
+            ("docs/**/*.md", None),
+            ("file\\[1\\].md", None),
+        ] {
+            assert_eq!(formatter_escaped(written).as_deref(), meant, "{written}");
+        }
     }
 
     #[test]

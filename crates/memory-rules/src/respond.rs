@@ -40,6 +40,7 @@
 //! [`MAX_CONTENT_FILES`] of [`MAX_CONTENT_BYTES`] each, where a rule with a
 //! `regex` wants their content.
 
+use crate::delivery_log::{DeliveryLog, Sender};
 use crate::enforce::{self, Verdict};
 use crate::event::{Conversation, Event, EventKind};
 use crate::limits::{
@@ -172,6 +173,16 @@ pub struct Responder<'a> {
     budget: Budget,
     memory: Memory,
     edit_distance: u64,
+    log: LogPlace,
+}
+
+/// Where [`Responder::commit`] logs what was delivered.
+#[derive(Clone, Debug)]
+enum LogPlace {
+    /// The delivery log of the home, when one is given ([`Responder::home`]).
+    Home,
+    At(DeliveryLog),
+    Off,
 }
 
 impl<'a> Responder<'a> {
@@ -185,6 +196,7 @@ impl<'a> Responder<'a> {
             budget: Budget::agents(),
             memory: Memory::None,
             edit_distance: DEFAULT_EDIT_DISTANCE,
+            log: LogPlace::Home,
         }
     }
 
@@ -193,6 +205,15 @@ impl<'a> Responder<'a> {
     /// [`DEFAULT_EDIT_DISTANCE`]; 0: never).
     pub fn edit_distance(mut self, calls: u64) -> Self {
         self.edit_distance = calls;
+        self
+    }
+
+    /// Where [`Responder::commit`] appends what was delivered: `None`, not
+    /// at all. By default the delivery log of the home given to
+    /// [`Responder::home`] (none without one); `WAVE_RULES_LOG=off` turns
+    /// any log off.
+    pub fn log(mut self, log: Option<DeliveryLog>) -> Self {
+        self.log = log.map_or(LogPlace::Off, LogPlace::At);
         self
     }
 
@@ -376,6 +397,16 @@ impl<'a> Responder<'a> {
     /// recorded: [`Responder::commit_reminders`] and
     /// [`Responder::commit_ids`] come here too.
     pub fn commit(&self, session: &mut Session, answer: &Answer) {
+        self.commit_unlogged(session, answer);
+        self.log_answer(answer);
+    }
+
+    /// [`Responder::commit`] in two steps, for a road that holds a lock on
+    /// the session while it commits: the session's part here, under the
+    /// lock, and [`Responder::log_answer`] after it (counting a new rule
+    /// version's tokens builds the tokenizer, which must not keep another
+    /// hook of the same session waiting).
+    pub fn commit_unlogged(&self, session: &mut Session, answer: &Answer) {
         let given = answer
             .rules
             .iter()
@@ -514,6 +545,120 @@ impl<'a> Responder<'a> {
                 add(answer, text);
             }
         }
+    }
+
+    /// The delivery log's part of [`Responder::commit`]: appends what the
+    /// answer gave.
+    pub fn log_answer(&self, answer: &Answer) {
+        let given = answer
+            .rules
+            .iter()
+            .chain(answer.reminders.iter().map(|r| &r.rule));
+        self.record(answer, given, None);
+    }
+
+    /// The model read one rule through the `read_rule` tool (an on-request
+    /// rule it judged relevant): it counts as delivered in `conversation`,
+    /// logged as a `read-rule` event. False when `id` is not a rule.
+    pub fn commit_read(
+        &self,
+        session: &mut Session,
+        conversation: &Conversation,
+        agent: &str,
+        id: &str,
+    ) -> bool {
+        let Some(i) = self.set.rules().iter().position(|r| r.id == id) else {
+            return false;
+        };
+        let mut read = Answer::empty(
+            conversation.clone(),
+            EventKind::Request { again: true },
+            agent,
+        );
+        read.rules.push(self.given(i));
+        session.commit_given(
+            read.rules
+                .iter()
+                .map(|g| (g.id.as_str(), g.version.as_str())),
+        );
+        self.record(&read, read.rules.iter(), Some("read-rule"));
+        true
+    }
+
+    /// Appends the rules an answer gave to the delivery log: every road's
+    /// deliveries are logged here, where they are committed. A log that
+    /// cannot be written is skipped (a delivery never fails for it).
+    fn record<'g>(
+        &self,
+        answer: &Answer,
+        given: impl Iterator<Item = &'g Given>,
+        event: Option<&str>,
+    ) {
+        let Some(log) = self.log_place() else {
+            return;
+        };
+        let rules: Vec<&crate::Rule> = given
+            .filter_map(|g| self.set.rules().get(g.index).filter(|r| r.id == g.id))
+            .collect();
+        if rules.is_empty() {
+            return;
+        }
+        let event = match (event, answer.kind) {
+            (Some(name), _) => name.to_string(),
+            (None, EventKind::Start(how)) => format!("start:{}", how.as_str()),
+            (None, kind) => kind.name().to_string(),
+        };
+        let project = self.workdir.to_string_lossy();
+        let sender = Sender {
+            agent: &answer.agent,
+            session: &answer.conversation.session,
+            subagent: answer.conversation.subagent.as_deref(),
+            event: &event,
+            project: &project,
+        };
+        let _ = log.record_rules(&rules, &sender);
+    }
+
+    /// Where deliveries are logged: none when the log is off or no home
+    /// was given.
+    fn log_place(&self) -> Option<std::borrow::Cow<'_, DeliveryLog>> {
+        match &self.log {
+            LogPlace::Off => None,
+            LogPlace::At(log) => Some(std::borrow::Cow::Borrowed(log)),
+            LogPlace::Home => self
+                .home
+                .as_ref()
+                .map(|home| std::borrow::Cow::Owned(DeliveryLog::for_home(home))),
+        }
+    }
+
+    /// A stop's answer (`answer`, from [`Responder::respond`] on `session`)
+    /// reached the model: the `remind: every-turn` rules it named are
+    /// logged as a `stop` delivery, each with the tokens of its line. The
+    /// rule set is not needed (a stop reads none): the session keeps each
+    /// line and version.
+    pub fn commit_stop(&self, session: &Session, answer: &Answer) {
+        if answer.text.is_empty() || !matches!(answer.kind, EventKind::Stop { .. }) {
+            return;
+        }
+        let Some(log) = self.log_place() else {
+            return;
+        };
+        let lines: Vec<(&str, &str, &str)> = session
+            .sticky()
+            .iter()
+            .filter(|s| !s.version.is_empty())
+            .map(|s| (s.id.as_str(), s.version.as_str(), s.line.as_str()))
+            .collect();
+        let project = self.workdir.to_string_lossy();
+        let sender = Sender {
+            agent: &answer.agent,
+            session: &answer.conversation.session,
+            subagent: answer.conversation.subagent.as_deref(),
+            event: EventKind::Stop { repeated: false }.name(),
+            project: &project,
+        };
+        let _ = log.record_lines(&lines, &sender);
     }
 
     /// Some of an answer's reminders reached the model (the road sent these

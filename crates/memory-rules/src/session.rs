@@ -140,6 +140,10 @@ pub struct CallDue {
 pub struct Sticky {
     pub id: String,
     pub line: String,
+    /// The rule's version ([`rule_version`]), for the delivery log (empty
+    /// in state files written before it was kept).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
 }
 
 /// A skill active in the session.
@@ -251,6 +255,7 @@ fn sticky_of(set: &RuleSet, active: impl IntoIterator<Item = usize>) -> Vec<Stic
         .map(|i| Sticky {
             id: rules[i].id.clone(),
             line: crate::render::sticky_line(&rules[i]),
+            version: rule_version(&rules[i]),
         })
         .collect()
 }

@@ -25,8 +25,10 @@ use std::time::SystemTime;
 /// The saved form's version: a snapshot of another version is refused.
 /// 2: rules carry `skills` (a file parsed before that key existed is
 /// parsed again). 3: the layers (packs, policy) the rules were assembled
-/// with. 4: `enforce`, `commands`, `summary`.
-const VERSION: u32 = 4;
+/// with. 4: files carry the stamps of their `@path` imports, and
+/// `CLAUDE.md` / `GEMINI.md` are read as memory files. 5: `enforce`,
+/// `commands`, `summary`.
+const VERSION: u32 = 5;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

@@ -39,6 +39,12 @@ impl Stamp {
         })
     }
 
+    /// The file's (device, inode): the same real file, whatever name or
+    /// link reached it.
+    pub(crate) fn identity(&self) -> (u64, u64) {
+        (self.dev, self.ino)
+    }
+
     /// When the file was last modified.
     pub fn mtime(&self) -> SystemTime {
         self.mtime
@@ -86,6 +92,28 @@ pub struct Cached<R = ParsedRule> {
     hash: u64,
     pub rules: Vec<R>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The other files the outcome depends on (a memory file's `@path`
+    /// imports, found or not), with their stamps when read.
+    #[serde(default)]
+    deps: Vec<(std::path::PathBuf, Option<Stamp>)>,
+}
+
+impl Cached {
+    /// The identity of the file a rule of this entry is read from: the
+    /// entry's file, or one of its imports.
+    pub(crate) fn identity_of(
+        &self,
+        found: &std::path::Path,
+        file: &std::path::Path,
+    ) -> Option<(u64, u64)> {
+        if file == found {
+            return self.stamp.map(|s| s.identity());
+        }
+        self.deps
+            .iter()
+            .find(|(p, _)| p == file)
+            .and_then(|(_, s)| s.map(|s| s.identity()))
+    }
 }
 
 impl<R> Cached<R> {
@@ -99,6 +127,7 @@ impl<R> Cached<R> {
             hash: self.hash,
             rules: self.rules.iter().map(f).collect(),
             diagnostics: self.diagnostics.clone(),
+            deps: self.deps.clone(),
         }
     }
 
@@ -115,6 +144,7 @@ impl<R> Cached<R> {
             hash: self.hash,
             rules: self.rules.into_iter().map(f).collect::<Result<_, _>>()?,
             diagnostics: self.diagnostics,
+            deps: self.deps,
         })
     }
 }
@@ -132,10 +162,15 @@ pub fn refresh(
     let same_place =
         |c: &Cached| c.id == found.id && c.scope == found.scope && c.format == found.format;
     if let Some((c, scanned_at)) = before {
+        let deps_same = c
+            .deps
+            .iter()
+            .all(|(p, s)| Stamp::of(p) == *s && !s.is_some_and(|s| s.is_racy(scanned_at)));
         if same_place(c)
             && stamp.is_some()
             && c.stamp == stamp
             && !stamp.is_some_and(|s| s.is_racy(scanned_at))
+            && deps_same
         {
             return (Arc::clone(c), true);
         }
@@ -144,8 +179,18 @@ pub fn refresh(
     let (text, outcome) = crate::discover::read_and_parse(found);
     let hash = text.map_or(0, |t| hash_of(t.as_bytes()));
     let (rules, diagnostics) = (outcome.rules, outcome.diagnostics);
-    let same = before
-        .is_some_and(|(c, _)| same_place(c) && c.hash == hash && c.diagnostics == diagnostics);
+    let deps: Vec<_> = outcome
+        .deps
+        .into_iter()
+        .map(|p| {
+            let s = Stamp::of(&p);
+            (p, s)
+        })
+        .collect();
+    // Same bytes, same imports read: the same outcome.
+    let same = before.is_some_and(|(c, _)| {
+        same_place(c) && c.hash == hash && c.diagnostics == diagnostics && c.deps == deps
+    });
     let entry = Cached {
         scope: found.scope,
         format: found.format,
@@ -154,6 +199,7 @@ pub fn refresh(
         hash,
         rules,
         diagnostics,
+        deps,
     };
     (Arc::new(entry), same)
 }

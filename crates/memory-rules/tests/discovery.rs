@@ -69,11 +69,14 @@ fn same_directory_for_both_roots_loads_once() {
 #[test]
 fn symlinked_files_and_directories_are_followed_into_allowed_directories() {
     let t = Tree::new();
+    // (Two different real files named team.md: the same one reached twice
+    // would be one rule, see `fold`.)
     let shared = t.write(t.tmp.path().join("shared/team.md"), "team rule");
-    t.write(t.tmp.path().join("shared/other.md"), "other");
+    t.write(t.tmp.path().join("shared/lib/team.md"), "lib team rule");
+    t.write(t.tmp.path().join("shared/lib/other.md"), "other");
     symlink(&shared, t.project_rules().join("team.md"));
     symlink(
-        t.tmp.path().join("shared"),
+        t.tmp.path().join("shared/lib"),
         t.project_rules().join("linked"),
     );
     let roots = memory_rules::Config::with_home(t.workdir(), t.home())
@@ -375,16 +378,17 @@ fn the_default_sources_are_the_agent_sdks_four_in_override_order() {
         t.home(),
         &memory_rules::formats_named(&memory_rules::DEFAULT_SOURCE_NAMES).unwrap(),
     );
+    // (`./CLAUDE.md` and the project's nested ones: the project itself.)
+    let is_memory =
+        |s: &memory_rules::Source| s.dir.ends_with(".claude/CLAUDE.md") || s.dir == t.workdir();
     let memory: Vec<_> = named
         .sources
         .iter()
-        .filter(|s| s.dir.ends_with(".claude/CLAUDE.md"))
+        .filter(|s| is_memory(s))
         .map(|s| s.scope)
         .collect();
-    assert_eq!(memory, [Scope::User, Scope::Project]);
-    named
-        .sources
-        .retain(|s| !s.dir.ends_with(".claude/CLAUDE.md"));
+    assert_eq!(memory, [Scope::User, Scope::Project, Scope::Project]);
+    named.sources.retain(|s| !is_memory(s));
     assert_eq!(named, c);
 }
 

@@ -195,6 +195,31 @@ fn every_target_keeps_the_meaning_or_says_what_it_lost() {
     assert!(sql(Target::Cline).skipped);
     assert!(sql(Target::Claude).skipped);
     assert!(sql(Target::AgentsMd).skipped);
+    // A rule whose paths cannot go into a combined file: each target's note
+    // names its own file (GEMINI.md's used to say AGENTS.md).
+    let ts = |t: Target| {
+        plan.notes
+            .iter()
+            .find(|n| n.target == t && n.rule == "ts.md")
+            .unwrap_or_else(|| panic!("{t}: no note for ts.md"))
+            .message
+            .clone()
+    };
+    assert!(
+        ts(Target::AgentsMd).contains("DIR/AGENTS.md"),
+        "{}",
+        ts(Target::AgentsMd)
+    );
+    assert!(
+        ts(Target::Gemini).contains("DIR/GEMINI.md"),
+        "{}",
+        ts(Target::Gemini)
+    );
+    assert!(
+        !ts(Target::Gemini).contains("AGENTS.md"),
+        "{}",
+        ts(Target::Gemini)
+    );
 }
 
 #[test]
@@ -218,7 +243,9 @@ fn glob_dialects_are_each_targets_own() {
     assert!(text(".kiro/steering/multi.md")
         .contains("fileMatchPattern: [\"src/**/*.ts\", \"lib/*.js\"]"));
     assert!(text(".kiro/steering/ts.md").contains("fileMatchPattern: \"src/**/*.ts\"\n"));
-    assert!(text(".cursor/rules/multi.mdc").contains("globs: \"src/**/*.ts,lib/*.js\""));
+    // Cursor applies only the unquoted comma-joined form (formats/cursor.rs).
+    assert!(text(".cursor/rules/multi.mdc").contains("\nglobs: src/**/*.ts,lib/*.js\n"));
+    assert!(!text(".cursor/rules/multi.mdc").contains("globs: \""));
     assert!(text(".github/instructions/multi.instructions.md")
         .contains("applyTo: \"src/**/*.ts,lib/*.js\""));
     assert!(text(".continue/rules/excl.md").contains("globs: [\"src/**\", \"!src/gen/**\"]"));

@@ -55,6 +55,79 @@ fn meaning(set: &RuleSet, names: &[Vec<String>], contexts: &[Ctx]) -> Meaning {
     out
 }
 
+/// Cursor's own reading of a `.mdc` frontmatter, written here independently
+/// of our reader (formats/cursor.rs) from the public tests of Cursor it
+/// cites: the `globs:` line taken as written (`key: rest-of-line`, quotes
+/// and brackets kept), split at every comma; a YAML list under `globs:`
+/// gives nothing. `None`: no globs.
+fn cursor_model_globs(text: &str) -> Option<Vec<String>> {
+    let mut lines = text.lines();
+    if lines.next()?.trim() != "---" {
+        return None;
+    }
+    for line in lines {
+        if line.trim() == "---" {
+            break;
+        }
+        if let Some(rest) = line.strip_prefix("globs:") {
+            let parts: Vec<String> = rest
+                .split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect();
+            return (!parts.is_empty()).then_some(parts);
+        }
+    }
+    None
+}
+
+/// Every Cursor file of `plan` read by the model above and by our reader:
+/// the globs must be the same (so an export in a form Cursor reads
+/// differently, quoted or as a list, is caught even if our reader were
+/// wrong too: the meaning comparison then fails). Returns the files checked.
+fn check_cursor_model(plan: &Plan, workdir: &Path, bad: &mut Vec<String>) -> usize {
+    let mut n = 0;
+    for f in plan.files.iter().filter(|f| f.target == Target::Cursor) {
+        n += 1;
+        let id = Format::Cursor.id(&f.rel);
+        let path = workdir.join(&f.rel);
+        let parsed = formats::parse(
+            Format::Cursor,
+            &Input {
+                scope: Scope::Project,
+                id: &id,
+                path: &path,
+                text: &f.text,
+                directory: None,
+            },
+        );
+        let Some(rule) = parsed.rules.first() else {
+            bad.push(format!("{}: not read back", f.rel));
+            continue;
+        };
+        let ours = (rule.rule.metadata.activation == memory_rules::Activation::Auto)
+            .then(|| rule.rule.metadata.paths.clone())
+            .flatten();
+        let model = cursor_model_globs(&f.text);
+        let always = f.text.contains("\nalwaysApply: true\n");
+        if !always && ours != model {
+            bad.push(format!(
+                "{}: Cursor reads globs {model:?}, our reader {ours:?}\n{}",
+                f.rel, f.text
+            ));
+        }
+        if let Some(m) = &model {
+            if m.iter().any(|p| {
+                (p.starts_with(['"', '\'']) || p.starts_with('['))
+                    && !rule.rule.metadata.paths.iter().flatten().any(|o| o == p)
+            }) {
+                bad.push(format!("{}: a quoted or list form was written", f.rel));
+            }
+        }
+    }
+    n
+}
+
 struct Tool {
     dir: &'static str,
     format: Format,
@@ -138,6 +211,7 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
     let became_always = std::cell::RefCell::new(Vec::<String>::new());
     let mut cross_reasons: BTreeMap<(Target, String), usize> = BTreeMap::new();
     let (mut all_files, mut all_same) = (0, 0);
+    let (mut cursor_checked, mut cursor_bad) = (0, Vec::new());
     for tool in &tools {
         let mut files: Vec<PathBuf> = std::fs::read_dir(corpus.join("rules").join(tool.dir))
             .unwrap()
@@ -259,6 +333,7 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
         // Round trip: import, then export to the tool itself.
         if let Some(target) = tool.target {
             let plan = export::plan(&imported, workdir, &[target]).unwrap();
+            cursor_checked += check_cursor_model(&plan, workdir, &mut cursor_bad);
             let result = compare(&plan, target, true);
             let same = result.values().filter(|r| r.is_ok()).count();
             let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
@@ -295,6 +370,7 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
             .filter(|t| Some(*t) != tool.target)
             .collect();
         let plan = export::plan(&imported, workdir, &others).unwrap();
+        cursor_checked += check_cursor_model(&plan, workdir, &mut cursor_bad);
         for &t in &others {
             let result = compare(&plan, t, true);
             let same = result.values().filter(|r| r.is_ok()).count();
@@ -342,7 +418,19 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
         "round trip ({all_same}/{all_files} identical over {} paths):\n{table}\ncross-tool (identical/rules):\n{x}",
         paths.len()
     );
+    eprintln!(
+        "Cursor files read by the quote-keeping Cursor model: {cursor_checked}, differing: {}",
+        cursor_bad.len()
+    );
     assert!(all_files > 300, "{all_files} rules");
+    assert!(
+        cursor_checked > 300,
+        "{cursor_checked} Cursor files checked"
+    );
+    assert!(
+        cursor_bad.is_empty(),
+        "Cursor would read these exports otherwise: {cursor_bad:#?}"
+    );
     assert!(
         became_always.borrow().is_empty(),
         "made always-on: {:#?}",

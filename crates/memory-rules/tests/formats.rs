@@ -121,11 +121,14 @@ fn cursor_rules() {
         r.join("comma.mdc"),
         "---\nglobs: src/**/*.ts, docs/*.md\nalwaysApply: false\n---\nComma.",
     );
+    // Cursor's own reading (see formats/cursor.rs): a YAML list gives it no
+    // globs, and a quoted value keeps its quotes, so neither ever attaches.
     t.write(
         r.join("list.mdc"),
         "---\nglobs:\n  - \"lib/**\"\n---\nList.",
     );
     t.write(r.join("string.mdc"), "---\nglobs: \"*.json\"\n---\nString.");
+    t.write(r.join("bare.mdc"), "---\nglobs: *.json,lib/**\n---\nBare.");
     t.write(
         r.join("api.mdc"),
         "---\ndescription: How to write API handlers\nglobs:\nalwaysApply: false\n---\nRequested.",
@@ -137,11 +140,23 @@ fn cursor_rules() {
     t.write(r.join("notes.md"), "Not a Cursor rule file.");
     t.write(t.workdir().join(".cursorrules"), "Legacy: always.");
     let l = load(&t, &[Format::Cursor]);
-    assert_eq!(common::ids(&l).len(), 7, "{:?}", common::ids(&l));
+    assert_eq!(common::ids(&l).len(), 8, "{:?}", common::ids(&l));
     assert_eq!(
         active(&l, &[], None),
         ["cursor:.cursorrules", "cursor:always.mdc"]
     );
+    let warned = |file: &str| {
+        l.diagnostics
+            .iter()
+            .any(|d| d.file_path.ends_with(file) && d.code == Code::QuotedGlob)
+    };
+    assert!(warned("list.mdc") && warned("string.mdc") && !warned("bare.mdc"));
+    assert!(
+        !l.diagnostics.iter().any(|d| d.code == Code::UnquotedValue),
+        "the unquoted form is the one Cursor applies: {:?}",
+        l.diagnostics
+    );
+    assert_eq!(activation(&l, "cursor:list.mdc"), Activation::Manual);
     let l = {
         std::fs::remove_file(t.workdir().join(".cursorrules")).unwrap();
         load(&t, &[Format::Cursor])
@@ -156,11 +171,11 @@ fn cursor_rules() {
     );
     assert_eq!(
         active(&l, &["lib/x/y.c"], None),
-        ["cursor:always.mdc", "cursor:list.mdc"]
+        ["cursor:always.mdc", "cursor:bare.mdc"]
     );
     assert_eq!(
         active(&l, &["package.json"], None),
-        ["cursor:always.mdc", "cursor:string.mdc"]
+        ["cursor:always.mdc", "cursor:bare.mdc"]
     );
     // Agent Requested: offered, not active; a mention activates it.
     assert_eq!(activation(&l, "cursor:api.mdc"), Activation::OnRequest);
@@ -197,7 +212,7 @@ fn nested_cursor_rules_apply_under_their_directory() {
     let w = t.workdir();
     t.write(
         w.join("packages/web/.cursor/rules/tsx.mdc"),
-        "---\nglobs: \"**/*.tsx\"\n---\nWeb TSX.",
+        "---\nglobs: **/*.tsx\n---\nWeb TSX.",
     );
     t.write(
         w.join("packages/web/.cursor/rules/always.mdc"),
@@ -209,7 +224,7 @@ fn nested_cursor_rules_apply_under_their_directory() {
     );
     t.write(
         w.join(".cursor/rules/root.mdc"),
-        "---\nglobs: \"**/*.tsx\"\n---\nRoot TSX.",
+        "---\nglobs: **/*.tsx\n---\nRoot TSX.",
     );
     let l = load(&t, &[Format::Cursor]);
     assert_eq!(common::ids(&l).len(), 3, "{:?}", common::ids(&l));
@@ -247,7 +262,7 @@ fn subfolders_of_cursor_rules_are_organisation_not_scope() {
     );
     t.write(
         w.join(".cursor/rules/team/backend/ts.mdc"),
-        "---\nglobs: \"src/**/*.ts\"\n---\nTS.",
+        "---\nglobs: src/**/*.ts\n---\nTS.",
     );
     t.write(
         w.join("team/backend/.cursor/rules/nested.mdc"),
@@ -613,34 +628,36 @@ fn agents_md_closest_last() {
     let t = Tree::new();
     let w = t.workdir();
     t.write(w.join("AGENTS.md"), "Root.");
-    t.write(w.join("CLAUDE.md"), "Root Claude.");
+    t.write(
+        w.join("CLAUDE.md"),
+        "Root Claude: Claude Code's, not agents-md's.",
+    );
     t.write(w.join("packages/api/AGENTS.md"), "API.");
     t.write(w.join("packages/AGENTS.md"), "Packages.");
+    t.write(
+        w.join("packages/AGENTS.override.md"),
+        "Packages, overridden.",
+    );
     t.write(w.join("node_modules/x/AGENTS.md"), "Never read.");
     t.write(w.join(".git/AGENTS.md"), "Never read.");
+    t.write(w.join(".github/AGENTS.md"), "For .github/ only.");
     let l = load(&t, &[Format::AgentsMd]);
     assert_eq!(common::ids(&l).len(), 4, "{:?}", common::ids(&l));
-    assert_eq!(
-        active(&l, &[], None),
-        ["agents-md:AGENTS.md", "agents-md:CLAUDE.md"]
-    );
+    assert_eq!(active(&l, &[], None), ["agents-md:AGENTS.md"]);
     assert_eq!(
         active(&l, &["packages/api/src/x.ts"], None),
         [
             "agents-md:AGENTS.md",
-            "agents-md:CLAUDE.md",
-            "agents-md:packages/AGENTS.md",
+            "agents-md:packages/AGENTS.override.md",
             "agents-md:packages/api/AGENTS.md"
         ]
     );
     assert_eq!(
-        active(&l, &["packages/web/x.ts"], None),
-        [
-            "agents-md:AGENTS.md",
-            "agents-md:CLAUDE.md",
-            "agents-md:packages/AGENTS.md"
-        ]
+        active(&l, &[".github/workflows/ci.yml"], None),
+        ["agents-md:AGENTS.md", "agents-md:.github/AGENTS.md"]
     );
+    // Codex reads the override instead of AGENTS.md in the same directory.
+    assert!(message(&l, Code::Overridden).contains("instead of this file"));
 }
 
 #[test]
@@ -739,9 +756,10 @@ fn lints_say_what_to_write_for_this_tool() {
         .message
         .contains("write 'trigger: always_on'"));
     assert_eq!(find("abs.mdc", Code::UnmatchableGlob).line, Some(2));
+    // Cursor reads the line as written: `globs: 3` is the pattern "3".
     assert_eq!(
-        find("shape.mdc", Code::InvalidField).severity,
-        Severity::Warning
+        l.rules.find("cursor:shape.mdc").unwrap().metadata.paths,
+        Some(vec!["3".to_string()])
     );
     // A file written for two tools: the other tool's key is deliberate.
     assert_eq!(
@@ -765,7 +783,7 @@ fn every_format_side_by_side_in_one_project() {
     );
     t.write(
         w.join(".cursor/rules/style.mdc"),
-        "---\nglobs: \"**/*.ts\"\n---\nCursor.",
+        "---\nglobs: **/*.ts\n---\nCursor.",
     );
     t.write(
         w.join(".github/instructions/style.instructions.md"),
@@ -848,9 +866,18 @@ fn every_place_each_tool_reads() {
     t.write(h.join(".agents/AGENTS.md"), "Global AGENTS.md.");
     t.write(h.join(".claude/CLAUDE.md"), "User memory.");
     t.write(w.join(".claude/CLAUDE.md"), "Project memory.");
+    t.write(w.join("CLAUDE.md"), "Root memory.");
+    t.write(w.join("CLAUDE.local.md"), "Personal project memory.");
+    t.write(w.join("GEMINI.md"), "Gemini context.");
+    t.write(h.join(".gemini/GEMINI.md"), "Gemini global.");
+    t.write(h.join(".codex/AGENTS.md"), "Codex global.");
+    t.write(h.join(".config/opencode/AGENTS.md"), "opencode global.");
+    t.write(w.join(".cline/rules/c.md"), "Cline's new folder.");
     let l = load(
         &t,
         &[
+            Format::AgentsMd,
+            Format::Gemini,
             Format::Copilot,
             Format::Windsurf,
             Format::Cline,
@@ -866,8 +893,15 @@ fn every_place_each_tool_reads() {
         "windsurf:old.md",
         "cline:g.md",
         "cline:user/AGENTS.md",
-        "user/CLAUDE.md",
-        "CLAUDE.md",
+        "cline:c.md",
+        "claude:user/CLAUDE.md",
+        "claude:.claude/CLAUDE.md",
+        "claude:CLAUDE.md",
+        "claude:CLAUDE.local.md",
+        "gemini:GEMINI.md",
+        "gemini:user/GEMINI.md",
+        "agents-md:user/codex/AGENTS.md",
+        "agents-md:user/opencode/AGENTS.md",
     ] {
         assert!(on.iter().any(|x| x == id), "{id} not read: {on:?}");
     }
@@ -921,4 +955,60 @@ fn cline_paths_that_is_not_a_list_is_ignored_and_the_rule_always_on() {
         "{:?}",
         l.diagnostics
     );
+}
+
+/// Cline's own loader (formats/cline.rs cites it): workflows, hooks and
+/// skills are no rules; a symlink is not listed; `paths: []` never
+/// activates; frontmatter Cline cannot parse makes the whole file an
+/// always-on rule; `.cline/rules` is read beside `.clinerules`.
+#[test]
+fn cline_reads_what_cline_reads() {
+    let t = Tree::new();
+    let w = t.workdir();
+    let c = w.join(".clinerules");
+    t.write(c.join("general.md"), "General.");
+    t.write(c.join("workflows/release.md"), "# Release\nRun /release.");
+    t.write(c.join("hooks/README.md"), "Hooks documentation.");
+    t.write(c.join("skills/pdf/SKILL.md"), "---\nname: pdf\n---\nSkill.");
+    t.write(c.join("never.md"), "---\npaths: []\n---\nNever.");
+    t.write(
+        c.join("blank.md"),
+        "---\npaths: [\"\"]\n---\nAn empty item: Cline ignores the list.",
+    );
+    t.write(
+        c.join("broken.md"),
+        "---\npaths: [src/**\n---\nBroken YAML.",
+    );
+    t.write(c.join("empty.md"), "  \n");
+    t.write(w.join("shared/linked.md"), "Linked.");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(w.join("shared/linked.md"), c.join("linked.md")).unwrap();
+    t.write(w.join(".cline/rules/new.markdown"), "New place.");
+    let l = load(&t, &[Format::Cline]);
+    assert_eq!(
+        active(&l, &[], None),
+        [
+            "cline:blank.md",
+            "cline:broken.md",
+            "cline:general.md",
+            "cline:new.markdown"
+        ]
+    );
+    let broken = l.rules.find("cline:broken.md").unwrap();
+    assert!(
+        broken.content.starts_with("---\npaths: [src/**"),
+        "fail-open keeps the fence: {}",
+        broken.content
+    );
+    let info = |file: &str| {
+        l.diagnostics
+            .iter()
+            .any(|d| d.file_path.ends_with(file) && d.code == Code::NotARule)
+    };
+    assert!(info("workflows") && info("hooks") && info("skills"));
+    #[cfg(unix)]
+    assert!(info("linked.md"), "{:?}", l.diagnostics);
+    assert!(message(&l, Code::EmptyTrigger).contains("never activates"));
+    assert!(l.rules.find("cline:never.md").is_none());
+    assert!(l.rules.find("cline:empty.md").is_none());
 }

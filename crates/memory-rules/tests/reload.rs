@@ -250,3 +250,50 @@ fn a_foreign_or_damaged_snapshot_is_refused_with_a_reason() {
     let e = memory_rules::Snapshot::from_bytes(other.as_bytes()).unwrap_err();
     assert!(e.contains("version 999"), "{e}");
 }
+
+/// A memory file's `@path` import is part of its outcome: when the
+/// imported file changes (or appears), the importer is read again, also
+/// from a saved snapshot (a hook's next run).
+#[test]
+fn a_changed_import_is_seen_on_reload() {
+    let t = Tree::new();
+    let w = t.workdir();
+    let claude = t.write(
+        w.join("CLAUDE.md"),
+        "Own text.\n\n@AGENTS.md @docs/later.md\n",
+    );
+    let agents = t.write(w.join("AGENTS.md"), "First.");
+    age(&claude, 60);
+    age(&agents, 60);
+    let config = memory_rules::Config::named(&w, t.home(), &[memory_rules::Format::Claude]);
+    let first = memory_rules::load(&config);
+    let content = |l: &memory_rules::Loaded, id: &str| {
+        l.rules
+            .find(id)
+            .map(|r| r.content.to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(content(&first, "claude:CLAUDE.md@AGENTS.md"), "First.");
+    let same = memory_rules::reload(&config, &first);
+    assert_eq!(same.reparsed, 0, "nothing changed");
+    let saved = first.snapshot().to_bytes().unwrap();
+    t.write(w.join("AGENTS.md"), "Second, longer.");
+    let again = memory_rules::reload(&config, &first);
+    assert!(again.changed);
+    assert_eq!(
+        content(&again.loaded, "claude:CLAUDE.md@AGENTS.md"),
+        "Second, longer."
+    );
+    // A file that did not exist at the first load, then appears.
+    t.write(w.join("docs/later.md"), "Later.");
+    let restored = memory_rules::Snapshot::from_bytes(&saved).unwrap();
+    let r = memory_rules::reload_from(&config, &restored);
+    assert_eq!(
+        content(&r.loaded, "claude:CLAUDE.md@docs/later.md"),
+        "Later."
+    );
+    assert_eq!(
+        content(&r.loaded, "claude:CLAUDE.md@AGENTS.md"),
+        "Second, longer."
+    );
+}

@@ -29,7 +29,7 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "SPEC", value_parser = SourceArg::parse)]
     pub source: Vec<SourceArg>,
     /// Which agents' rules to read, by name: wave, claude, cursor, copilot,
-    /// windsurf, kiro, cline, continue, agents-md, rules-yaml, or all; each at
+    /// windsurf, kiro, cline, continue, agents-md, gemini, rules-yaml, or all; each at
     /// its tool's own places [default: claude,wave, what the agent SDK reads]
     #[arg(
         long,
@@ -144,6 +144,8 @@ pub enum Command {
     Import(ImportArgs),
     #[command(flatten)]
     Setup(SetupCommand),
+    #[command(flatten)]
+    Insight(InsightCommand),
     /// Rule packs (npm packages, git repositories, folders) and the policy's: add, list, sync [--frozen], outdated, why
     Packs(PacksArgs),
 }
@@ -550,7 +552,7 @@ pub struct ExportArgs {
 #[derive(Args, Debug)]
 pub struct ImportArgs {
     /// The agents whose rule files to convert: cursor, copilot, windsurf,
-    /// kiro, cline, continue, claude, agents-md, rules-yaml, or all
+    /// kiro, cline, continue, claude, agents-md, gemini, rules-yaml, or all
     #[arg(
         long,
         value_name = "NAME[,NAME...]",
@@ -561,6 +563,51 @@ pub struct ImportArgs {
     /// Write nothing; list what would be created
     #[arg(long)]
     pub dry_run: bool,
+}
+
+// ---- `report` and `log`: what the rules do (issue 32) ----
+
+/// `report` and `log`: which rules apply where and what they cost, and
+/// what each session was given.
+#[derive(Subcommand, Debug)]
+pub enum InsightCommand {
+    /// Which rules apply where in the repository and what they cost, what
+    /// each agent keeps after export, and what the delivery log says was
+    /// given: a terminal summary, --json, or one HTML page (--out)
+    Report(ReportArgs),
+    /// What each session was given: the delivery log as timelines
+    Log(LogArgs),
+}
+
+/// `wave-rules report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Also write the report as one self-contained HTML page (no request
+    /// to anywhere; opens from file://)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Exit 1 when the always-on rules, or the rules any one file brings,
+    /// cost more than BUDGET tokens (for CI)
+    #[arg(long, value_name = "BUDGET")]
+    pub check: Option<u64>,
+    /// "Never fired" looks at the last N sessions of the delivery log
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub sessions: usize,
+}
+
+/// `wave-rules log`.
+#[derive(Args, Debug)]
+pub struct LogArgs {
+    /// Only this session
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Only deliveries since WHEN: a duration back from now (30m, 12h, 7d)
+    /// or a date or time (2026-11-20, 2026-11-20T09:30:00Z)
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Every project's deliveries, not only this project's
+    #[arg(long)]
+    pub all: bool,
 }
 
 // ---- `wave-rules packs` (issue 31: rule packs and the policy) ----

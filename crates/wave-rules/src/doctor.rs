@@ -212,22 +212,23 @@ pub fn run(env: &Env) -> Output {
     let loaded = env.load();
     let rules = loaded.rules.rules();
     // Every source with its layer: the project's packs, the config's own,
-    // the policy's packs and rules.
+    // the policy's packs and rules; counted by the source each rule was read
+    // from (a project-wide source such as agents-md's `.` is not every rule
+    // under the project).
     let layers = memory_rules::packs::layers(&env.config);
+    let per_source = loaded.rules_per_source();
     let sources: Vec<Value> = layers
         .sources
         .iter()
-        .map(|s| {
-            let count = rules
-                .iter()
-                .filter(|r| r.file_path.starts_with(&s.dir))
-                .count();
+        .enumerate()
+        .map(|(i, s)| {
+            let count = per_source.get(i).copied().unwrap_or(0);
             json!({
                 "scope": s.scope.as_str(),
                 "layer": s.layer.kind(s.scope).as_str(),
                 "pack": s.layer.pack().map(|p| p.label.clone()),
                 "format": s.format.as_str(),
-                "dir": display::show(&s.dir, workdir),
+                "dir": if s.dir == *workdir { ".".to_string() } else { display::show(&s.dir, workdir) },
                 "exists": s.dir.exists(),
                 "rules": count,
             })

@@ -15,7 +15,7 @@ fn plan(env: &Env, targets: &[Target]) -> Result<(Plan, Sync), Output> {
     let loaded = env.load();
     let plan = export::plan(loaded.rules.rules(), &env.config.workdir, targets)
         .map_err(|e| Output::fail(EXIT_TROUBLE, e))?;
-    let sync = export::diff(&plan, &env.config.workdir);
+    let sync = export::diff_with(&plan, &env.config.workdir, loaded.tree(&env.config.workdir));
     Ok((plan, sync))
 }
 
@@ -63,6 +63,7 @@ fn json_report(plan: &Plan, sync: &Sync, written: bool) -> String {
         "unchanged": sync.unchanged,
         "changes": changes,
         "conflicts": conflicts,
+        "copies": sync.copies.iter().map(|(p, e)| serde_json::json!({"file": p, "existing": e})).collect::<Vec<_>>(),
         "notes": notes,
     }))
 }
@@ -145,7 +146,7 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
         out.code = if stale { EXIT_FAILURE } else { 0 };
         return out;
     }
-    if !sync.conflicts.is_empty() {
+    if !sync.conflicts.is_empty() && !args.dry_run {
         // Nothing is written when any file is in the way.
         if env.json {
             out.stdout = json_report(&plan, &sync, false);
@@ -162,6 +163,16 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
             return Output::fail(EXIT_TROUBLE, e);
         }
     }
+    // A dry run shows the whole plan, conflicts or not (and fails with them).
+    if !sync.conflicts.is_empty() {
+        out.stderr = conflicts_text(&sync);
+        out.stderr.push_str(&format!(
+            "wave-rules: {} file{} in the way: an export would write nothing; export only replaces or removes files it generated\n",
+            sync.conflicts.len(),
+            if sync.conflicts.len() == 1 { " is" } else { "s are" }
+        ));
+        out.code = EXIT_FAILURE;
+    }
     if env.json {
         out.stdout = json_report(&plan, &sync, !args.dry_run);
         return out;
@@ -172,6 +183,11 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
             "{prefix}{} {}",
             c.verb(),
             display::show(&c.path, workdir)
+        )));
+    }
+    for (planned, existing) in &sync.copies {
+        out.stdout.push_str(&display::line(&format!(
+            "not written: {planned}, the same text is already in {existing} (hand-written)"
         )));
     }
     out.stdout.push_str(&notes_text(&plan));
@@ -325,21 +341,39 @@ fn watch(_env: &Env, _args: &ExportArgs, _targets: &[Target]) -> Output {
 
 /// `wave-rules import --from NAME[,...]`: each project rule of the named
 /// sources as a `.wave/rules` file with the same meaning; an existing file
-/// is never replaced.
+/// is never replaced. Rules of several tools that hold the same text (the
+/// discovery folds identical ones) or nearly the same (equal but for spacing
+/// and case) with the same activation are imported once, and said so; a new
+/// file that would override a `.claude/rules` rule of the same id (or a
+/// user rule) says that too.
 pub fn import(env: &Env, args: &ImportArgs) -> Output {
     let formats = match memory_rules::formats_named(&args.from) {
         Ok(f) => f,
         Err(e) => return Output::fail(EXIT_TROUBLE, format!("--from: {e}")),
     };
     let home = env.home_dir();
-    let config = memory_rules::Config::named(&env.config.workdir, &home, &formats);
+    let config = memory_rules::Config::named(&env.config.workdir, &home, &formats)
+        .with_allow_dirs(env.config.allow_dirs.clone());
     let loaded = memory_rules::load(&config);
     let workdir = &env.config.workdir;
     let dir = workdir.join(".wave/rules");
     let mut out = Output::default();
-    let mut used = std::collections::BTreeSet::new();
-    let mut written = 0;
-    let mut refused = 0;
+    // What the discovery folded (the same file, the same text).
+    for d in loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == memory_rules::Code::Duplicate)
+    {
+        out.stdout.push_str(&display::line(&format!(
+            "folded: {}: {}",
+            display::show(std::path::Path::new(&d.file_path), workdir),
+            d.message
+        )));
+    }
+    let mut used = std::collections::BTreeMap::<String, String>::new();
+    // Near-identical texts with one activation: (text key, activation) -> stem.
+    let mut near: Vec<(String, String, String, String)> = Vec::new();
+    let (mut written, mut refused, mut folded) = (0, 0, 0);
     for rule in loaded.rules.rules() {
         if rule.scope != memory_rules::Scope::Project
             || export::is_generated(&rule.content)
@@ -347,22 +381,56 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         {
             continue;
         }
+        let source = export::source_name(rule, workdir);
+        let key = loose_text(&rule.content);
+        let activation = activation_of(&rule.metadata);
+        if let Some((_, _, stem, first)) = near
+            .iter()
+            .find(|(k, a, _, _)| *k == key && *a == activation)
+        {
+            folded += 1;
+            out.stdout.push_str(&display::line(&format!(
+                "folded: {source} into .wave/rules/{stem}.md: the same rule as {first} but for spacing or case"
+            )));
+            continue;
+        }
         let base = export::stem_of(&rule.id);
         let mut stem = base.clone();
         let mut n = 1;
-        while !used.insert(stem.to_lowercase()) {
+        while used.contains_key(&stem.to_lowercase()) {
             n += 1;
             stem = format!("{base}-{n}");
         }
+        if let Some(taken) = used.get(&base.to_lowercase()) {
+            let like = near.iter().find(|(k, _, _, _)| *k == key);
+            let why = match like {
+                Some((_, _, _, first)) => format!(
+                    "near-identical to {first} (the same text, another activation), so both are kept"
+                ),
+                None => format!("{base}.md is taken by {taken}"),
+            };
+            out.stdout
+                .push_str(&display::line(&format!("named {stem}.md: {why}")));
+        }
+        used.insert(stem.to_lowercase(), source.clone());
+        near.push((key, activation, stem.clone(), source.clone()));
         let path = dir.join(format!("{stem}.md"));
         let (front, lossy) = memory_rules::formats::claude::write_wave(rule);
         let mut text = export::frontmatter(&front);
         text.push_str(rule.content.trim());
         text.push('\n');
-        let source = export::source_name(rule, workdir);
         for l in &lossy {
             out.stdout
                 .push_str(&display::line(&format!("{source} (lossy): {l}")));
+        }
+        if let Some((importer, _)) = rule.id.split_once('@') {
+            out.stdout.push_str(&display::line(&format!(
+                "{source}: imported by {} (@{}), kept as a rule of its own",
+                importer
+                    .trim_start_matches("claude:")
+                    .trim_start_matches("gemini:"),
+                rule.id.rsplit_once('@').map_or("", |(_, p)| p)
+            )));
         }
         if path.exists() {
             refused += 1;
@@ -371,6 +439,22 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
                 display::show(&path, workdir)
             )));
             continue;
+        }
+        // The new file's id is `<stem>.md`, shared with `.claude/rules`
+        // (project and user) and the user's `.wave/rules`: it overrides them.
+        let id = format!("{stem}.md");
+        for shadowed in [
+            workdir.join(".claude/rules").join(&id),
+            home.join(".claude/rules").join(&id),
+            home.join(".wave/rules").join(&id),
+        ] {
+            if shadowed.is_file() {
+                out.stdout.push_str(&display::line(&format!(
+                    "{}: overrides {} (the same id, {id}; the .wave/rules rule wins)",
+                    display::show(&path, workdir),
+                    display::show(&shadowed, workdir)
+                )));
+            }
         }
         if !args.dry_run {
             let write = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, &text));
@@ -390,8 +474,14 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
     }
     let _ = writeln!(
         out.stdout,
-        "{written} rules {}imported into .wave/rules{}",
+        "{written} {} {}imported into .wave/rules{}{}",
+        if written == 1 { "rule" } else { "rules" },
         if args.dry_run { "would be " } else { "" },
+        if folded > 0 {
+            format!("; {folded} folded into another")
+        } else {
+            String::new()
+        },
         if refused > 0 {
             format!("; {refused} not imported over existing files")
         } else {
@@ -402,4 +492,25 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         out.code = EXIT_FAILURE;
     }
     out
+}
+
+/// A rule's text with spacing and case evened out: two copies of one rule
+/// that an editor or a formatter touched differently compare equal.
+fn loose_text(text: &str) -> String {
+    text.split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| c == '*' || c == '_')
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What decides when a rule fires, as one comparable text.
+fn activation_of(m: &memory_rules::Metadata) -> String {
+    format!(
+        "{:?} {:?} {:?} {:?} {:?}",
+        m.activation, m.paths, m.topics, m.regex, m.skills
+    )
 }

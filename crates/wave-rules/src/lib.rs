@@ -21,13 +21,15 @@ mod export;
 mod hook;
 pub mod launch;
 mod list;
+mod log;
 mod matching;
 pub mod mcp;
 mod packs;
+mod report;
 mod setup;
 pub(crate) mod validate;
 
-use args::{Cli, Command, HookAction, HookAgent, McpAction, SetupCommand};
+use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
@@ -112,6 +114,8 @@ where
         },
         Command::Packs(a) => packs::run(&env, a),
         Command::Export(a) => export::run(&env, a),
+        Command::Insight(InsightCommand::Report(a)) => report::run(&env, a),
+        Command::Insight(InsightCommand::Log(a)) => log::run(&env, a),
         Command::Import(a) => export::import(&env, a),
         Command::Mcp(m) => match &m.action {
             None => mcp::serve(&env, m.max_bytes),

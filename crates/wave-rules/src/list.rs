@@ -127,7 +127,9 @@ pub fn run(env: &Env) -> Output {
     out
 }
 
-/// What to do in a project without rules.
+/// What to do in a project without rules: the other tools' rule files the
+/// project has (read with every source, counted per tool), and the commands
+/// that read them as they are or bring them into `.wave/rules`; else `init`.
 pub(crate) fn empty_hint(env: &Env) -> String {
     let dirs: Vec<String> = env
         .config
@@ -135,10 +137,52 @@ pub(crate) fn empty_hint(env: &Env) -> String {
         .iter()
         .map(|s| display::show(&s.dir, &env.config.workdir))
         .collect();
-    format!(
-        "hint: no rule in {}; run `wave-rules init` for a .wave/rules with one example of each kind, or `wave-rules add`\n",
-        dirs.join(", ")
-    )
+    let mut hint = format!("hint: no rule in {}", dirs.join(", "));
+    let others = other_tools(env);
+    if others.is_empty() {
+        hint.push_str("; run `wave-rules init` for a .wave/rules with one example of each kind, or `wave-rules add`\n");
+        return hint;
+    }
+    let total: usize = others.iter().map(|(_, _, n)| n).sum();
+    let list: Vec<String> = others
+        .iter()
+        .map(|(_, tool, n)| format!("{tool} {n}"))
+        .collect();
+    let names: Vec<&str> = others.iter().map(|(f, _, _)| f.as_str()).collect();
+    hint.push_str(&format!(
+        ", but this project has {total} rule{} of other tools ({}).\n  Read them as their tools do: wave-rules --sources all list\n  Bring them into .wave/rules: wave-rules import --from {}\n",
+        if total == 1 { "" } else { "s" },
+        list.join(", "),
+        names.join(",")
+    ));
+    hint
+}
+
+/// The project rules of every format but the default sources', per format:
+/// `(source name, tool, rules)`, most first.
+fn other_tools(env: &Env) -> Vec<(memory_rules::Format, &'static str, usize)> {
+    use memory_rules::{Format, Scope};
+    let Ok(all) = memory_rules::formats_named(&["all"]) else {
+        return Vec::new();
+    };
+    let mut config = memory_rules::Config::named(&env.config.workdir, env.home_dir(), &all);
+    config.sources.retain(|s| s.scope == Scope::Project);
+    config.allow_dirs = env.config.allow_dirs.clone();
+    let loaded = memory_rules::load(&config);
+    let mut counts: Vec<(Format, &'static str, usize)> = Vec::new();
+    for r in loaded.rules.rules() {
+        // The default sources read `.claude/rules` and `.wave/rules`: what
+        // they found is not another tool's (it was none, or there is no hint).
+        if r.format == Format::Wave || r.format == Format::Claude && !r.id.starts_with("claude:") {
+            continue;
+        }
+        match counts.iter_mut().find(|(f, _, _)| *f == r.format) {
+            Some(c) => c.2 += 1,
+            None => counts.push((r.format, r.format.tool(), 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.as_str().cmp(b.0.as_str())));
+    counts
 }
 
 /// Left-aligned columns, two spaces apart, no trailing spaces.

@@ -380,7 +380,10 @@ fn describe(rule: &Rule, reason: &Reason) -> String {
         }
         Reason::Skill { name } => format!("the skill '{name}' is active"),
     };
-    if !rule.format.qualifies_ids() {
+    // Claude Code's memory files (`claude:CLAUDE.md`, its imports) are
+    // described in Claude Code's words; its `.claude/rules` share Wave's.
+    let memory_file = rule.format == memory_rules::Format::Claude && rule.id.starts_with("claude:");
+    if !rule.format.qualifies_ids() && !memory_file {
         return plain;
     }
     let tool = rule.format.tool();

@@ -135,17 +135,12 @@ fn check_paths(
                 .config
                 .source_of(path)
                 .map_or_else(|| Format::guess(path), |s| s.format);
-            let id = format.id(&path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default());
-            vec![Found {
-                scope: Scope::Project,
+            vec![Found::file(
+                path,
                 format,
-                source: 0,
-                id,
-                path: path.clone(),
-            }]
+                &env.config.workdir,
+                &env.config.allow_dirs,
+            )]
         };
         for f in &found {
             rules += memory_rules::discover::load_file(f, &mut diagnostics).len();

@@ -322,7 +322,7 @@ fn an_on_request_rule_without_description_is_warned_about_per_rule_on_export_and
     // The synthesized description is written, so the rule can be offered.
     assert!(t
         .read(".cursor/rules/sql.mdc")
-        .contains("description: \"Use the SQL style.\""));
+        .contains("description: Use the SQL style.\n"));
 
     // Import: a Copilot file without applyTo is on request; without a
     // description it is said per rule, and the id stands in for one.
@@ -349,4 +349,124 @@ fn an_on_request_rule_without_description_is_warned_about_per_rule_on_export_and
     assert!(t
         .read(".wave/rules/nodesc.md")
         .contains("activation: on-request"));
+}
+
+/// A dry run shows the whole plan even with a hand-written file in the way
+/// (and fails); folders are kept for tools that read subfolders, so a
+/// hand-written `backend/api.mdc` is in the way rather than copied beside
+/// it; a hand-written file with the same text under another name is not
+/// written again.
+#[test]
+fn export_never_writes_a_second_copy_and_a_dry_run_shows_the_plan() {
+    let t = Tree::new();
+    t.write(
+        ".claude/rules/backend/api-patterns.md",
+        "---\npaths: [\"api/**\"]\n---\nReturn typed errors.\n",
+    );
+    t.write(".claude/rules/style.md", "Tabs, not spaces.\n");
+    t.write(
+        ".claude/rules/docs.md",
+        "---\npaths: [\"docs/**\"]\n---\nWrite in second person.\n",
+    );
+    // Hand-written Cursor rules: one at the path export would use, one
+    // with the same text as a source under another name.
+    t.write(
+        ".cursor/rules/backend/api-patterns.mdc",
+        "---\nglobs: api/**\n---\nReturn typed errors.\n",
+    );
+    t.write(
+        ".cursor/rules/house-style.mdc",
+        "---\nalwaysApply: true\n---\nTabs, not spaces.\n",
+    );
+    let r = t.run(&["export", "--to", "cursor", "--dry-run"]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("would create .cursor/rules/docs.mdc"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("not written: .cursor/rules/style.mdc, the same text is already in .cursor/rules/house-style.mdc"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("backend-api-patterns"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(".cursor/rules/backend/api-patterns.mdc exists and was not written by wave-rules export"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("1 file is in the way"), "{}", r.stderr);
+    assert!(!t.work().join(".cursor/rules/docs.mdc").exists());
+}
+
+/// Import from two tools that hold the same rule: identical texts are
+/// folded by the discovery, near-identical ones (spacing, case) by import,
+/// each said; a new file that overrides a `.claude/rules` rule says so.
+#[test]
+fn import_from_several_tools_folds_copies_and_names_what_it_overrides() {
+    let t = Tree::new();
+    t.write(
+        ".windsurf/rules/testing.md",
+        "---\ntrigger: glob\nglobs: tests/**\n---\nRun the whole suite before a push.\n",
+    );
+    t.write(
+        ".cursor/rules/testing.mdc",
+        "---\nglobs: tests/**\n---\nRun the whole  suite before a push.\n",
+    );
+    t.write(
+        ".windsurf/rules/style.md",
+        "---\ntrigger: always_on\n---\nTabs.\n",
+    );
+    t.write(
+        ".cursor/rules/style.mdc",
+        "---\nalwaysApply: true\n---\nTabs.\n",
+    );
+    t.write(".claude/rules/testing.md", "Claude's own testing rule.\n");
+    let r = t.run(&["import", "--from", "windsurf,cursor", "--dry-run"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for want in [
+        "folded: .windsurf/rules/style.md: the same text and activation as 'cursor:style.mdc'",
+        "folded: .windsurf/rules/testing.md into .wave/rules/testing.md: the same rule as .cursor/rules/testing.mdc but for spacing or case",
+        ".wave/rules/testing.md: overrides .claude/rules/testing.md (the same id, testing.md; the .wave/rules rule wins)",
+        "2 rules would be imported into .wave/rules; 1 folded into another",
+    ] {
+        assert!(r.stdout.contains(want), "{want}\n{}", r.stdout);
+    }
+    assert!(!r.stdout.contains("-2.md"), "{}", r.stdout);
+}
+
+/// A `CLAUDE.md` that is only `@AGENTS.md`, and a `.claude/rules/CLAUDE.md`
+/// that repeats `AGENTS.md`: `--sources all` reads one rule, so export
+/// writes it once, and import copies the imported text (never the line
+/// "@AGENTS.md"), once.
+#[test]
+fn a_copied_and_an_imported_memory_file_are_exported_and_imported_once() {
+    let t = Tree::new();
+    let agents = "# Agents\n\nRun the tests with make test.\n";
+    t.write("AGENTS.md", agents);
+    t.write("CLAUDE.md", "@AGENTS.md\n");
+    t.write(".claude/rules/CLAUDE.md", agents);
+    let r = t.run(&["--sources", "all", "export", "--to", "cursor", "--dry-run"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout.matches("would create .cursor/rules/").count(),
+        1,
+        "{}",
+        r.stdout
+    );
+    let r = t.run(&["import", "--from", "claude,agents-md"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("1 rule imported into .wave/rules"),
+        "{}",
+        r.stdout
+    );
+    let imported: Vec<String> = std::fs::read_dir(t.work().join(".wave/rules"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(imported.len(), 1, "{imported:?}");
+    assert!(imported[0].contains("make test"), "{}", imported[0]);
+    assert!(!imported[0].contains("@AGENTS.md"), "{}", imported[0]);
 }

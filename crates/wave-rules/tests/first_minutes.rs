@@ -499,3 +499,84 @@ fn colour_on_a_terminal_unless_no_color() {
         "{out:?}"
     );
 }
+
+/// Someone else's repository: no `.wave/rules`, but other tools' rule
+/// files. `list` names them per tool and the two commands that use them;
+/// `doctor` counts each source's own rules (a project-wide source is not
+/// every rule under the project).
+#[test]
+fn other_tools_files_are_named_with_the_commands_to_use_them() {
+    let t = Tree::made();
+    let w = t.workdir();
+    for (rel, text) in [
+        (".cursor/rules/a.mdc", "---\nalwaysApply: true\n---\nA."),
+        (".cursor/rules/b.mdc", "---\nglobs: src/**\n---\nB."),
+        (".windsurf/rules/c.md", "---\ntrigger: always_on\n---\nC."),
+        ("AGENTS.md", "Root."),
+        ("pkg/AGENTS.md", "Package."),
+    ] {
+        let p = w.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let r = t.run(&["list"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("0 rules"), "{}", r.stdout);
+    for want in [
+        "this project has 5 rules of other tools (AGENTS.md 2, Cursor 2, Windsurf 1)",
+        "wave-rules --sources all list",
+        "wave-rules import --from agents-md,cursor,windsurf",
+    ] {
+        assert!(r.stdout.contains(want), "{want}\n{}", r.stdout);
+    }
+    let v = json(&t.run(&["--sources", "all", "doctor", "--json"]));
+    let count = |format: &str, dir: &str| {
+        v["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["format"] == format && s["dir"] == dir)
+            .unwrap_or_else(|| panic!("no {format} {dir}: {}", v["sources"]))["rules"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(count("agents-md", "."), 2);
+    assert_eq!(count("cursor", "."), 0, "no nested .cursor/rules");
+    assert_eq!(count("cursor", ".cursor/rules"), 2);
+    assert_eq!(count("windsurf", ".windsurf/rules"), 1);
+    assert_eq!(v["rules"], 5);
+}
+
+/// `--sources claude` reads the project's `CLAUDE.md` (Claude Code's memory
+/// file), and `match` gives its reason in Claude Code's words, not
+/// AGENTS.md's; a `CLAUDE.md` that is a link to the `AGENTS.md` beside it is
+/// one rule when both sources are read.
+#[test]
+fn claude_md_is_claude_codes_own_file() {
+    let t = Tree::made();
+    let w = t.workdir();
+    std::fs::write(w.join("AGENTS.md"), "Run make test.").unwrap();
+    std::fs::write(w.join("CLAUDE.md"), "Use pnpm.").unwrap();
+    let r = t.run(&["--sources", "claude", "match", "--all", "src/a.ts"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("claude:CLAUDE.md"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Claude Code: memory file"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("AGENTS.md"), "{}", r.stdout);
+    #[cfg(unix)]
+    {
+        std::fs::remove_file(w.join("CLAUDE.md")).unwrap();
+        std::os::unix::fs::symlink("AGENTS.md", w.join("CLAUDE.md")).unwrap();
+        let v = json(&t.run(&["--sources", "claude,agents-md", "list", "--json"]));
+        let ids: Vec<&str> = v["rules"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{v}"))
+            .iter()
+            .map(|r| r["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids.len(), 1, "{ids:?}");
+    }
+}

@@ -1,16 +1,35 @@
-//! `AGENTS.md` and `CLAUDE.md` (source name `agents-md`): plain Markdown
-//! instructions in the project root and in any subdirectory. The root's
-//! file is always active; a subdirectory's applies when a file under that
-//! subdirectory is in context. Deeper files sort after shallower ones
-//! (closest last, so it wins), as Codex and Claude Code order them.
+//! `AGENTS.md` (source name `agents-md`: Codex, opencode, Amp, Jules, Copilot's
+//! coding agent and the others that read it): plain Markdown instructions in
+//! the project root and in any subdirectory. The root's file is always
+//! active; a subdirectory's applies when a file under that subdirectory is in
+//! context. Deeper files sort after shallower ones (closest last, so it
+//! wins), as Codex orders them.
+//!
+//! As Codex reads them (openai/codex, `codex-rs/core/src/project_doc.rs`
+//! and its docs, `docs/agents_md.md`, Apache-2.0): in each directory
+//! `AGENTS.override.md` is read instead of `AGENTS.md` (at most one file per
+//! directory); the user's `~/.codex/AGENTS.md` applies to every project;
+//! project docs past 32 KiB in total are cut (`project_doc_max_bytes`), which
+//! `validate` says of a single file over it. `CLAUDE.md` is Claude Code's
+//! (the `claude` source) and `GEMINI.md` Gemini CLI's (`gemini`); the same
+//! file reached under several names is one rule (see `discover`).
+//!
+//! [`parse_memory`] reads every such whole-file memory format: this one,
+//! `CLAUDE.md` and `GEMINI.md`.
 
 use super::write::{Caps, Kind, Resolved, Target, Written};
+use crate::diagnostic::{Code, Severity};
 use crate::format::Format;
 use crate::parse::{Context, Input, ParsedRule};
 use crate::rule::{Activation, Metadata, Rule};
 
-/// The file names read, in this order within one directory.
+/// The file names read, in this order within one directory (the first one
+/// present is the one read).
 pub use crate::format::AGENTS_MD_FILE_NAMES as FILE_NAMES;
+
+/// Codex reads at most this many bytes of project docs (all files of the
+/// path together), by default (`project_doc_max_bytes`).
+pub const CODEX_DOC_MAX_BYTES: usize = 32 * 1024;
 
 /// The name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
@@ -22,8 +41,29 @@ pub fn kind(meta: &Metadata) -> &'static str {
 }
 
 pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
-    // The whole file is the instruction; a leading frontmatter block (rare)
-    // is read for its syntax only, so a broken one is still reported.
+    if input.text.len() > CODEX_DOC_MAX_BYTES {
+        cx.report(
+            Severity::Warning,
+            Code::Limit,
+            Some((1, 1)),
+            format!(
+                "this file is {} bytes; Codex reads at most {CODEX_DOC_MAX_BYTES} bytes of AGENTS.md files in all (project_doc_max_bytes), so it cuts the rest; split it into nested AGENTS.md files",
+                input.text.len()
+            ),
+        );
+    }
+    parse_memory(cx, input, Format::AgentsMd)
+}
+
+/// A whole-file memory format (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`): the
+/// file is the instruction; a leading frontmatter block (rare) is read for
+/// its syntax only, so a broken one is still reported; a file in a
+/// subdirectory applies to the files under it.
+pub(crate) fn parse_memory<'a>(
+    cx: &mut Context<'a>,
+    input: &Input<'a>,
+    format: Format,
+) -> Option<ParsedRule> {
     let body = match cx.frontmatter(input.text) {
         Some(fm) => fm.body,
         None => input.text,
@@ -37,7 +77,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         meta.paths = Some(matched);
         patterns = p;
     }
-    crate::parse::rule(cx, input, Format::AgentsMd, body, meta, patterns)
+    crate::parse::rule(cx, input, format, body, meta, patterns)
 }
 
 /// How a rule goes into `AGENTS.md`-style files (read always, or for the
@@ -101,14 +141,15 @@ fn directory_rule(rule: &Rule) -> Option<&str> {
 /// Why an `AGENTS.md`-style target leaves a rule out.
 pub(crate) fn skip_reason(rule: &Rule, target: Target) -> Option<String> {
     let meta = &rule.metadata;
+    let name = target.combined_name().unwrap_or("AGENTS.md");
     let what = match meta.activation {
-        Activation::Manual => "manual rules",
-        Activation::OnRequest => "on-request rules",
-        Activation::Auto if meta.topics.is_some() => "topics",
+        Activation::Manual => "manual rules".to_string(),
+        Activation::OnRequest => "on-request rules".to_string(),
+        Activation::Auto if meta.topics.is_some() => "topics".to_string(),
         Activation::Auto if meta.paths.is_some() => {
-            "paths in a file that is always read (only DIR/** goes to DIR/AGENTS.md)"
+            format!("paths in a file that is always read (only DIR/** goes to DIR/{name})")
         }
-        Activation::Auto if meta.regex.is_some() => "regex",
+        Activation::Auto if meta.regex.is_some() => "regex".to_string(),
         Activation::Auto => return None,
     };
     Some(format!(

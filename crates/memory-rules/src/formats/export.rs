@@ -119,6 +119,43 @@ pub fn stem_of(id: &str) -> String {
     }
 }
 
+/// A file path (without extension) from a rule id, keeping its folders:
+/// `backend/api-patterns.md` -> `backend/api-patterns`,
+/// `cursor:team/x y.mdc` -> `team/x-y`; each folder cleaned as [`stem_of`]
+/// cleans a name (no hidden or parent folders).
+pub fn path_stem_of(id: &str) -> String {
+    let bare = id.split_once(':').map_or(id, |(_, r)| r);
+    let parts: Vec<String> = bare
+        .split('/')
+        .map(stem_of)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let (last, dirs) = match parts.split_last() {
+        Some((last, dirs)) => (last.clone(), dirs),
+        None => return "rule".to_string(),
+    };
+    let mut out: Vec<String> = dirs.to_vec();
+    out.push(last);
+    out.join("/")
+}
+
+/// Unique stems for `ids`, in order: the second of a name gets `-2`.
+fn unique_stems(ids: &[&str], stem: impl Fn(&str) -> String) -> Vec<String> {
+    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    ids.iter()
+        .map(|id| {
+            let base = stem(id);
+            let n = used.entry(base.to_lowercase()).or_insert(0);
+            *n += 1;
+            if *n == 1 {
+                base
+            } else {
+                format!("{base}-{n}")
+            }
+        })
+        .collect()
+}
+
 /// Plans the export of `rules` (in their order) to `targets`. Only
 /// project rules are exported (a user's own rules stay out of the
 /// project); files that carry the header (read back as a source) and a
@@ -147,27 +184,42 @@ pub fn plan(rules: &[Rule], workdir: &Path, targets: &[Target]) -> Result<Plan, 
             exported.push(r);
         }
     }
-    // Unique stems, in rule order.
-    let mut stems: Vec<String> = Vec::with_capacity(exported.len());
-    let mut used: BTreeMap<String, usize> = BTreeMap::new();
-    for r in &exported {
-        let base = stem_of(&r.id);
-        let n = used.entry(base.to_lowercase()).or_insert(0);
-        *n += 1;
-        stems.push(if *n == 1 { base } else { format!("{base}-{n}") });
-    }
+    // Unique stems, in rule order: flat, and keeping the source's folders
+    // for the targets that read subfolders.
+    let ids: Vec<&str> = exported.iter().map(|r| r.id.as_str()).collect();
+    let flat = unique_stems(&ids, stem_of);
+    let foldered = unique_stems(&ids, path_stem_of);
     for &target in targets {
         let caps = target.caps();
         let tool = target.tool();
+        let stems = if target.keeps_folders() {
+            &foldered
+        } else {
+            &flat
+        };
         // Combined files: path -> (rule ids, sources, bodies).
         let mut sections: BTreeMap<String, Vec<(&Rule, String)>> = BTreeMap::new();
-        for (r, stem) in exported.iter().zip(&stems) {
+        for (r, stem) in exported.iter().zip(stems) {
+            // A pack's rule is written into the project's own files.
             let own = r.origin.layer != crate::origin::LayerKind::Pack;
-            if own && r.format == target.format() && target != Target::Gemini {
+            if own && r.format == target.format() {
                 // Already this tool's own file.
                 continue;
             }
             let source = source_name(r, workdir);
+            // A file the tool reads itself (an `AGENTS.md` that a `CLAUDE.md`
+            // imports, for `agents-md`): written again, it would be read
+            // twice.
+            if r.format != crate::Format::Wave && target.reads_natively(&source) {
+                plan.notes.push(Note {
+                    target,
+                    rule: r.id.clone(),
+                    source: source.clone(),
+                    skipped: true,
+                    message: format!("{tool} reads {source} itself; not written again"),
+                });
+                continue;
+            }
             let resolved = match target {
                 Target::AgentsMd | Target::Gemini => super::agents_md::resolve(r, stem, target),
                 _ => resolve(r, caps, stem.clone(), tool),
@@ -363,6 +415,21 @@ pub struct Sync {
     pub conflicts: Vec<Conflict>,
     /// Planned files already as export would write them.
     pub unchanged: usize,
+    /// Planned files not written because a hand-written file of the same
+    /// target already holds the same text: `(planned, existing)`, relative.
+    pub copies: Vec<(String, String)>,
+}
+
+/// A rule file's text without its frontmatter and export's header, trimmed:
+/// what two copies of one rule share.
+fn body_of(text: &str) -> String {
+    let body = crate::frontmatter::split(text).map_or(text, |s| s.body);
+    body.lines()
+        .filter(|l| !l.trim_start().starts_with(MARKER))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
 }
 
 fn read_text(path: &Path) -> Result<Option<String>, String> {
@@ -408,7 +475,7 @@ fn rel_string(rel: &Path) -> String {
 /// Lists the places of the plan's targets once each (the directories, with
 /// at most [`MAX_SCAN_FILES`] entries per target; one project walk for all
 /// `AGENTS.md`-style names) and reads every file found there, in parallel.
-fn on_disk(plan: &Plan, workdir: &Path) -> OnDisk {
+fn on_disk(plan: &Plan, workdir: &Path, walked: Option<&super::nested::Tree>) -> OnDisk {
     let mut disk = OnDisk::default();
     let mut candidates: BTreeSet<String> = BTreeSet::new();
     let mut combined: Vec<&str> = Vec::new();
@@ -467,8 +534,13 @@ fn on_disk(plan: &Plan, workdir: &Path) -> OnDisk {
         }
     }
     if !combined.is_empty() {
-        let mut ignored = Vec::new();
-        for f in super::nested::agents_files(workdir, &combined, &mut ignored) {
+        // The discovery's walk of this project when it made one (it collects
+        // every AGENTS.md and GEMINI.md), else a walk of its own.
+        let found = match walked {
+            Some(tree) => tree.named(&combined),
+            None => super::nested::agents_files(workdir, &combined, &mut Vec::new()),
+        };
+        for f in found {
             candidates.insert(f.rel);
         }
     }
@@ -500,9 +572,15 @@ impl OnDisk {
 /// in it read once; a planned file in a directory listed without it is
 /// known to be absent (no lookup).
 pub fn diff(plan: &Plan, workdir: &Path) -> Sync {
+    diff_with(plan, workdir, None)
+}
+
+/// [`diff`] reusing the project walk of the discovery the plan was made
+/// from ([`crate::Loaded::tree`]), so an export walks the project once.
+pub fn diff_with(plan: &Plan, workdir: &Path, walked: Option<&super::nested::Tree>) -> Sync {
     let mut sync = Sync::default();
     let planned: BTreeSet<&str> = plan.files.iter().map(|f| f.rel.as_str()).collect();
-    let disk = on_disk(plan, workdir);
+    let disk = on_disk(plan, workdir, walked);
     let mut is_file: HashMap<&str, bool> = HashMap::new();
     // Planned files neither listed nor read: looked up (in parallel).
     let unknown: Vec<&PlannedFile> = plan
@@ -515,8 +593,33 @@ pub fn diff(plan: &Plan, workdir: &Path) -> Sync {
         .map(|f| f.rel.as_str())
         .zip(par_map(&unknown, |f| read_text(&workdir.join(&f.rel))))
         .collect();
+    // The hand-written files of each target's places, by text: a planned
+    // file with the same text under another name would be a second copy.
+    let mut hand_written: HashMap<(Target, String), &str> = HashMap::new();
+    for t in &plan.targets {
+        let (dirs, _) = t.places();
+        for (rel, text) in &disk.texts {
+            let Some(text) = text.as_deref().filter(|t| !is_generated(t)) else {
+                continue;
+            };
+            if dirs
+                .iter()
+                .any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
+            {
+                hand_written.entry((*t, body_of(text))).or_insert(rel);
+            }
+        }
+    }
     for f in &plan.files {
         let path = workdir.join(&f.rel);
+        if f.rules.len() == 1 {
+            if let Some(&existing) = hand_written.get(&(f.target, body_of(&f.text))) {
+                if existing != f.rel {
+                    sync.copies.push((f.rel.clone(), existing.to_string()));
+                    continue;
+                }
+            }
+        }
         // A parent that is a file (`.clinerules` as one file) is in the way.
         let mut blocked = None;
         let mut a = parent_rel(&f.rel);
@@ -579,7 +682,9 @@ pub fn diff(plan: &Plan, workdir: &Path) -> Sync {
         }
     }
     for (rel, text) in disk.texts {
-        if planned.contains(rel.as_str()) {
+        // A planned file left out as a copy is not planned any more.
+        let copy = sync.copies.iter().any(|(p, _)| *p == rel);
+        if planned.contains(rel.as_str()) && !copy {
             continue;
         }
         if let Some(old) = text.filter(|t| is_generated(t)) {
@@ -598,7 +703,7 @@ pub fn diff(plan: &Plan, workdir: &Path) -> Sync {
 /// The generated files already on disk in the places of the plan's
 /// targets (relative paths, sorted).
 pub fn generated_files(plan: &Plan, workdir: &Path) -> Vec<String> {
-    on_disk(plan, workdir)
+    on_disk(plan, workdir, None)
         .texts
         .into_iter()
         .filter(|(_, t)| t.as_deref().is_some_and(is_generated))

@@ -14,7 +14,9 @@
 //! | [`kiro`] | `inclusion: always / fileMatch / manual / auto`; a comma-joined `fileMatchPattern` is ONE literal pattern |
 //! | [`cline`] | no frontmatter: always; `paths` list: files in context |
 //! | [`continue_`] | `alwaysApply`, `globs` (`!` negation), `regex` on file content, `description` |
-//! | [`agents_md`] | `AGENTS.md` / `CLAUDE.md`: the root always, a subdirectory's for files under it |
+//! | [`agents_md`] | `AGENTS.md` (`AGENTS.override.md`): the root always, a subdirectory's for files under it |
+//! | [`gemini`] | `GEMINI.md`: the same, with `@path` imports ([`imports`]) |
+//! | `claude` | `.claude/rules` as `.wave/rules`; `CLAUDE.md` / `CLAUDE.local.md` as `AGENTS.md`, with `@path` imports |
 //! | [`rules_yaml`] | `.claude/rules.yaml`: a list of keyword (topic) rules |
 //!
 //! Ids of these formats carry the source name (`cursor:frontend.mdc`), so
@@ -27,8 +29,11 @@ pub mod continue_;
 pub mod copilot;
 pub mod cursor;
 pub mod export;
+pub mod gemini;
+pub mod imports;
 pub mod kiro;
 pub mod nested;
+pub mod places;
 pub mod rules_yaml;
 pub mod windsurf;
 pub mod write;
@@ -41,17 +46,36 @@ use crate::rule::{Activation, Rule};
 pub use crate::parse::Input;
 
 /// What a file yielded: its rules (none when unusable; several for
-/// `rules.yaml`) and diagnostics.
+/// `rules.yaml` and for a memory file's imports) and diagnostics.
 #[derive(Debug, Default)]
 pub struct Parsed {
     pub rules: Vec<ParsedRule>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Other files the outcome depends on (a memory file's imports, found
+    /// or not): a change to one of them changes it.
+    pub deps: Vec<std::path::PathBuf>,
+}
+
+/// Whether `path` is one of Claude Code's memory files (`CLAUDE.md`,
+/// `CLAUDE.local.md`), read whole, rather than a `.claude/rules` rule.
+pub fn is_claude_memory(path: &std::path::Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| crate::format::CLAUDE_MEMORY_NAMES.contains(&n))
 }
 
 /// Reads one file as `format`. Never panics on any text.
 pub fn parse(format: Format, input: &Input) -> Parsed {
     let mut cx = Context::new(input.path);
     let rules = match format {
+        Format::Claude if is_claude_memory(input.path) => {
+            agents_md::parse_memory(&mut cx, input, Format::Claude)
+                .into_iter()
+                .collect()
+        }
+        Format::Gemini => agents_md::parse_memory(&mut cx, input, Format::Gemini)
+            .into_iter()
+            .collect(),
         Format::Wave | Format::Claude => {
             let mut o = parse::parse_rule(input.scope, input.id, input.path, input.text);
             if let Some(r) = o.rule.as_mut() {
@@ -60,6 +84,7 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
             return Parsed {
                 rules: o.rule.into_iter().collect(),
                 diagnostics: o.diagnostics,
+                deps: Vec::new(),
             };
         }
         Format::Cursor => cursor::parse(&mut cx, input).into_iter().collect(),
@@ -88,7 +113,11 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
             }
         }
     }
-    Parsed { rules, diagnostics }
+    Parsed {
+        rules,
+        diagnostics,
+        deps: Vec::new(),
+    }
 }
 
 /// The tool's own name for how a rule is activated ("Auto Attached",
@@ -103,6 +132,16 @@ pub fn kind(rule: &Rule) -> &'static str {
         Format::Cline => cline::kind(meta),
         Format::Continue => continue_::kind(meta),
         Format::AgentsMd => agents_md::kind(meta),
+        Format::Gemini if rule.id.contains('@') => "imported by a context file (@path)",
+        Format::Gemini => gemini::kind(meta),
+        Format::Claude if rule.id.contains('@') => "imported by CLAUDE.md (@path)",
+        Format::Claude if is_claude_memory(&rule.file_path) || rule.id.starts_with("claude:") => {
+            if meta.directory.is_some() {
+                "subdirectory memory file (loaded when a file under it is read)"
+            } else {
+                "memory file"
+            }
+        }
         Format::RulesYaml => "keyword rule",
         Format::Wave | Format::Claude => match (meta.paths.is_some(), meta.topics.is_some()) {
             _ if meta.activation == Activation::OnRequest => "`activation: on-request`",

@@ -1,28 +1,94 @@
 //! The bounded project walk for files that may sit in any subdirectory:
-//! `AGENTS.md` / `CLAUDE.md` and nested `.cursor/rules` directories.
+//! `AGENTS.md` / `AGENTS.override.md`, `CLAUDE.md` / `CLAUDE.local.md`,
+//! `GEMINI.md` (and the names Gemini CLI's `context.fileName` sets), and
+//! nested `.cursor/rules` directories. One walk finds them all: a discovery
+//! walks a project once, whichever of those sources it reads ([`Walks`]).
 //!
 //! The walk (ripgrep's `ignore` crate) honours `.gitignore` (also outside a
 //! git repository, and the parents' and `.git/info/exclude`) and `.ignore`
 //! files, as agents read the nearest `AGENTS.md` wherever it is checked in:
 //! a `build/` or `vendor/` directory that is not ignored is searched. It does
-//! not follow symlinked directories, skips hidden directories (a nested
-//! `.cursor/rules` is found through its `.cursor`) and [`SKIPPED_DIRS`],
-//! goes at most [`MAX_DEPTH`] levels down and visits at most [`MAX_DIRS`]
-//! directories; when a limit stops it, an `info` diagnostic says so and what
-//! was found is kept (which directories were visited before the limit then
-//! depends on the threads). It runs on up to [`MAX_WALK_THREADS`] threads and
-//! sorts what it found, so the result is in path order whatever the threads.
+//! not follow symlinked directories, skips [`SKIPPED_DIRS`] and the hidden
+//! directories of [`SKIPPED_HIDDEN`] (version control, caches, and the tools'
+//! own folders, which are sources of their own); other hidden directories
+//! are searched (`.github/AGENTS.md` scopes `.github/`), and a nested
+//! `.cursor/rules` is found through its `.cursor`. It goes at most
+//! [`MAX_DEPTH`] levels down and visits at most [`MAX_DIRS`] directories;
+//! when a limit stops it, an `info` diagnostic says so and what was found is
+//! kept (which directories were visited before the limit then depends on the
+//! threads). It runs on up to [`MAX_WALK_THREADS`] threads and sorts what it
+//! found, so the result is in path order whatever the threads.
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Directory levels below the project root that are searched.
 pub const MAX_DEPTH: usize = 8;
 /// Directories visited at most in one walk.
 pub const MAX_DIRS: usize = 20_000;
-/// Directory names never searched (besides hidden ones), ignored or not:
-/// installed dependencies.
+/// Directory names never searched, ignored or not: installed dependencies.
 pub const SKIPPED_DIRS: [&str; 3] = ["node_modules", "bower_components", "site-packages"];
+/// Hidden directories never searched: version control, tool caches and
+/// environments, and the agents' own folders (each read as its own source).
+/// Any other hidden directory is searched like a visible one.
+pub const SKIPPED_HIDDEN: [&str; 34] = [
+    ".git",
+    ".hg",
+    ".svn",
+    ".jj",
+    ".venv",
+    ".tox",
+    ".nox",
+    ".cache",
+    ".next",
+    ".nuxt",
+    ".svelte-kit",
+    ".angular",
+    ".turbo",
+    ".nx",
+    ".yarn",
+    ".pnpm-store",
+    ".npm",
+    ".gradle",
+    ".m2",
+    ".idea",
+    ".terraform",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".direnv",
+    ".claude",
+    ".wave",
+    ".windsurf",
+    ".devin",
+    ".kiro",
+    ".clinerules",
+    ".cline",
+    ".continue",
+    ".gemini",
+];
+
+/// File names every walk collects (exactly, case-sensitive): the nested
+/// sources' own names. Gemini CLI's `context.fileName` adds to them.
+pub const NESTED_NAMES: [&str; 5] = [
+    "AGENTS.md",
+    "AGENTS.override.md",
+    "CLAUDE.md",
+    "CLAUDE.local.md",
+    "GEMINI.md",
+];
+
+/// Names that are one slip away from a nested source's name (lowercased):
+/// a file so named is reported, with the name to give it.
+const NEAR_NAMES: [(&str, &str); 6] = [
+    ("agents.md", "AGENTS.md"),
+    ("agent.md", "AGENTS.md"),
+    ("agents.override.md", "AGENTS.override.md"),
+    ("claude.md", "CLAUDE.md"),
+    ("claude.local.md", "CLAUDE.local.md"),
+    ("gemini.md", "GEMINI.md"),
+];
 
 /// A file found by the walk: its path relative to the project root
 /// (`/`-separated) and as found.
@@ -30,6 +96,78 @@ pub const SKIPPED_DIRS: [&str; 3] = ["node_modules", "bower_components", "site-p
 pub struct NestedFile {
     pub rel: String,
     pub path: PathBuf,
+}
+
+/// Everything one walk of a project found, in path order.
+#[derive(Clone, Debug, Default)]
+pub struct Tree {
+    /// Files with one of the walk's names.
+    pub files: Vec<NestedFile>,
+    /// `(subdirectory, rules directory)` of each nested `.cursor/rules`.
+    pub cursor_dirs: Vec<(String, PathBuf)>,
+    /// Files whose name is a slip of a nested source's name, with that name.
+    pub near: Vec<(NestedFile, &'static str)>,
+    /// What the walk reported (a limit that stopped it).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Tree {
+    /// The files named one of `names`, in path order; within one directory
+    /// in the order of `names`.
+    pub fn named(&self, names: &[&str]) -> Vec<NestedFile> {
+        let mut out: Vec<NestedFile> = self
+            .files
+            .iter()
+            .filter(|f| names.contains(&file_name(&f.rel)))
+            .cloned()
+            .collect();
+        out.sort_by_key(|f| {
+            let (dir, name) = f.rel.rsplit_once('/').unwrap_or(("", f.rel.as_str()));
+            (
+                dir.to_string(),
+                names.iter().position(|n| *n == name).unwrap_or(usize::MAX),
+            )
+        });
+        out
+    }
+}
+
+fn file_name(rel: &str) -> &str {
+    rel.rsplit('/').next().unwrap_or(rel)
+}
+
+/// The walks of one discovery, by project directory: a project is walked
+/// once, whichever nested sources read it.
+#[derive(Debug, Default)]
+pub struct Walks {
+    trees: HashMap<PathBuf, Tree>,
+    /// How many walks ran (a test's witness that there was one).
+    pub count: usize,
+}
+
+impl Walks {
+    /// The walk of `root`, if this discovery made one.
+    pub fn get(&self, root: &Path) -> Option<&Tree> {
+        self.trees.get(root)
+    }
+
+    /// The walk of `root`, run on first use. Its diagnostics go to
+    /// `diagnostics` once, when it runs.
+    pub fn tree(&mut self, root: &Path, diagnostics: &mut Vec<Diagnostic>) -> &Tree {
+        if !self.trees.contains_key(root) {
+            let mut names: Vec<String> = NESTED_NAMES.iter().map(|s| s.to_string()).collect();
+            for n in super::gemini::context_file_names(root).0 {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            let tree = walk(root, &names);
+            diagnostics.extend(tree.diagnostics.iter().cloned());
+            self.count += 1;
+            self.trees.insert(root.to_path_buf(), tree);
+        }
+        &self.trees[root]
+    }
 }
 
 fn rel_of(path: &Path, root: &Path) -> Option<String> {
@@ -42,24 +180,23 @@ fn rel_of(path: &Path, root: &Path) -> Option<String> {
     )
 }
 
-/// What one walk of the project looks for.
-enum Want<'a> {
-    /// Files with these names, in any directory.
-    Files(&'a [&'a str]),
-    /// `.cursor/rules` directories below the root.
-    CursorDirs,
-}
-
 /// Threads the walk runs on at most (no more than the cores there are).
 pub const MAX_WALK_THREADS: usize = 4;
 
-/// Walks the project once, in parallel, within the limits, and returns
-/// what `want` asks for: `(relative path, path)` of files, or `(relative
-/// subdirectory, rules directory)` of nested `.cursor/rules`, in path order
-/// (sorted after the walk, so the order does not depend on the threads).
-/// Names are compared on the directory entries themselves, before anything
-/// else: no entry costs a lookup or an allocation unless its name matches.
-fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(String, PathBuf)> {
+/// What one entry of the walk is to us.
+enum Hit {
+    File(PathBuf),
+    CursorRules(PathBuf),
+    Near(PathBuf, &'static str),
+}
+
+/// Walks the project once, in parallel, within the limits, collecting the
+/// files named one of `names`, the nested `.cursor/rules` directories and
+/// the near-miss names, in path order (sorted after the walk, so the order
+/// does not depend on the threads). Names are compared on the directory
+/// entries themselves, before anything else: no entry costs a lookup or an
+/// allocation unless its name matches.
+fn walk(root: &Path, names: &[String]) -> Tree {
     use ignore::WalkState;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Mutex;
@@ -70,10 +207,9 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
             .map_or(1, |n| n.get())
             .min(MAX_WALK_THREADS)
     };
-    let out: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let out: Mutex<Vec<Hit>> = Mutex::new(Vec::new());
     let dirs = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
-    let want = &want;
     let mut builder = ignore::WalkBuilder::new(root);
     builder
         .follow_links(false)
@@ -92,16 +228,17 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
                 return true;
             }
             let name = e.file_name().as_encoded_bytes();
-            // Into `.cursor` only to see its `rules`; no other hidden tree.
+            // Into `.cursor` only to see its `rules`; nothing inside it.
             let in_cursor = e
                 .path()
                 .parent()
                 .and_then(|p| p.file_name())
                 .is_some_and(|n| n == ".cursor");
-            !in_cursor
-                && (name == b".cursor" || !name.starts_with(b"."))
-                && !SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name)
+            let skipped = SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name)
+                || name.starts_with(b".") && SKIPPED_HIDDEN.iter().any(|d| d.as_bytes() == name);
+            !in_cursor && !skipped
         });
+    let push = |hit: Hit| out.lock().unwrap_or_else(|e| e.into_inner()).push(hit);
     let visit = |entry: Result<ignore::DirEntry, ignore::Error>| {
         let Ok(entry) = entry else {
             return WalkState::Continue;
@@ -110,11 +247,9 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
         if is_dir {
             if entry.depth() > 0 && name == ".cursor" {
-                if let Want::CursorDirs = want {
-                    let rules = entry.path().join("rules");
-                    if entry.depth() > 1 && rules.is_dir() {
-                        out.lock().unwrap_or_else(|e| e.into_inner()).push(rules);
-                    }
+                let rules = entry.path().join("rules");
+                if entry.depth() > 1 && rules.is_dir() {
+                    push(Hit::CursorRules(rules));
                 }
                 return WalkState::Continue;
             }
@@ -124,11 +259,21 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
             }
             return WalkState::Continue;
         }
-        let Want::Files(names) = want else {
-            return WalkState::Continue;
-        };
         // By name first: most entries stop here.
-        if !names.iter().any(|n| name == *n) {
+        let bytes = name.as_encoded_bytes();
+        let exact = names.iter().any(|n| n.as_bytes() == bytes);
+        let near = if exact || bytes.len() > 20 {
+            None
+        } else {
+            let lower = String::from_utf8_lossy(bytes).to_lowercase();
+            NEAR_NAMES
+                .iter()
+                .find(|(slip, right)| {
+                    lower == *slip && !names.iter().any(|n| n == *right && n.as_bytes() == bytes)
+                })
+                .map(|(_, right)| *right)
+        };
+        if !exact && near.is_none() {
             return WalkState::Continue;
         }
         let in_cursor = entry
@@ -136,10 +281,12 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
             .parent()
             .and_then(|p| p.file_name())
             .is_some_and(|n| n == ".cursor");
-        if !in_cursor && entry.path().is_file() {
-            out.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(entry.into_path());
+        if in_cursor || !entry.path().is_file() {
+            return WalkState::Continue;
+        }
+        match near {
+            Some(right) => push(Hit::Near(entry.into_path(), right)),
+            None => push(Hit::File(entry.into_path())),
         }
         WalkState::Continue
     };
@@ -153,58 +300,68 @@ fn walk(root: &Path, want: Want, diagnostics: &mut Vec<Diagnostic>) -> Vec<(Stri
         let visit = &visit;
         builder.build_parallel().run(|| Box::new(visit));
     }
+    let mut tree = Tree::default();
     if stopped.into_inner() {
-        diagnostics.push(Diagnostic::new(
+        tree.diagnostics.push(Diagnostic::new(
             Severity::Info,
             Code::TooDeep,
             root,
             format!("the search for nested rule files stopped after {MAX_DIRS} directories; files further on are not read"),
         ));
     }
-    let mut found = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut hits = out.into_inner().unwrap_or_else(|e| e.into_inner());
     // Path order: component by component, as a walk in name order.
-    found.sort();
-    found
-        .into_iter()
-        .filter_map(|path| match want {
-            Want::Files(_) => rel_of(&path, root).map(|rel| (rel, path)),
-            Want::CursorDirs => {
-                let sub = path.parent()?.parent()?;
-                rel_of(sub, root)
-                    .filter(|r| !r.is_empty())
-                    .map(|rel| (rel, path))
+    hits.sort_by(|a, b| hit_path(a).cmp(hit_path(b)));
+    for hit in hits {
+        match hit {
+            Hit::File(path) => {
+                if let Some(rel) = rel_of(&path, root) {
+                    tree.files.push(NestedFile { rel, path });
+                }
             }
-        })
-        .collect()
+            Hit::Near(path, right) => {
+                if let Some(rel) = rel_of(&path, root) {
+                    tree.near.push((NestedFile { rel, path }, right));
+                }
+            }
+            Hit::CursorRules(path) => {
+                let sub = path.parent().and_then(|p| p.parent());
+                if let Some(rel) = sub.and_then(|s| rel_of(s, root)).filter(|r| !r.is_empty()) {
+                    tree.cursor_dirs.push((rel, path));
+                }
+            }
+        }
+    }
+    tree
 }
 
-/// `AGENTS.md` and `CLAUDE.md` (`names`) in the project root and its
-/// subdirectories, in path order.
+fn hit_path(h: &Hit) -> &Path {
+    match h {
+        Hit::File(p) | Hit::CursorRules(p) | Hit::Near(p, _) => p,
+    }
+}
+
+/// `names` (`AGENTS.md`, `CLAUDE.md`, ...) in the project root and its
+/// subdirectories, in path order; one walk of its own (a discovery shares
+/// one through [`Walks`]).
 pub fn agents_files(
     root: &Path,
     names: &[&str],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<NestedFile> {
-    let mut files: Vec<NestedFile> = walk(root, Want::Files(names), diagnostics)
-        .into_iter()
-        .map(|(rel, path)| NestedFile { rel, path })
-        .collect();
-    // Within a directory, in the order of `names`.
-    let rank = |rel: &str| {
-        let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-        (
-            dir.to_string(),
-            names.iter().position(|n| *n == name).unwrap_or(usize::MAX),
-        )
-    };
-    files.sort_by_key(|f| rank(&f.rel));
-    files
+    let owned: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    let tree = walk(root, &owned);
+    diagnostics.extend(tree.diagnostics.iter().cloned());
+    tree.named(names)
 }
 
 /// Nested `.cursor/rules` directories (not the project root's own): the
-/// subdirectory they belong to (relative) and the rules directory.
+/// subdirectory they belong to (relative) and the rules directory; one walk
+/// of its own (a discovery shares one through [`Walks`]).
 pub fn cursor_dirs(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<(String, PathBuf)> {
-    walk(root, Want::CursorDirs, diagnostics)
+    let tree = walk(root, &[]);
+    diagnostics.extend(tree.diagnostics.iter().cloned());
+    tree.cursor_dirs
 }
 
 /// The subdirectory a rule file is scoped to, from its path relative to
@@ -267,7 +424,11 @@ mod tests {
             "out/AGENTS.md",
             "gen/deep/AGENTS.md",
             "node_modules/x/AGENTS.md",
-            ".hidden/AGENTS.md",
+            ".git/AGENTS.md",
+            ".venv/AGENTS.md",
+            ".claude/AGENTS.md",
+            ".github/AGENTS.md",
+            "docs/agents.md",
         ] {
             let p = root.join(p);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -280,8 +441,11 @@ mod tests {
         std::fs::create_dir_all(root.join("a/b/.cursor/rules")).unwrap();
         std::fs::create_dir_all(root.join("out/.cursor/rules")).unwrap();
         std::fs::create_dir_all(root.join(".cursor/rules")).unwrap();
+        let mut walks = Walks::default();
         let mut d = Vec::new();
-        let rels: Vec<String> = agents_files(root, &["AGENTS.md", "CLAUDE.md"], &mut d)
+        let tree = walks.tree(root, &mut d).clone();
+        let rels: Vec<String> = tree
+            .named(&["AGENTS.md", "CLAUDE.md"])
             .into_iter()
             .map(|f| f.rel)
             .collect();
@@ -289,19 +453,26 @@ mod tests {
             rels,
             [
                 "AGENTS.md",
+                ".github/AGENTS.md",
                 "a/AGENTS.md",
                 "a/b/CLAUDE.md",
                 "build/AGENTS.md",
                 "vendor/lib/AGENTS.md"
             ]
         );
-        let dirs: Vec<String> = cursor_dirs(root, &mut d)
-            .into_iter()
-            .map(|(r, _)| r)
-            .collect();
+        let dirs: Vec<&str> = tree.cursor_dirs.iter().map(|(r, _)| r.as_str()).collect();
         // In path order, whatever the walk's threads did first.
         assert_eq!(dirs, ["a/b", "api", "web"]);
+        let near: Vec<(&str, &str)> = tree
+            .near
+            .iter()
+            .map(|(f, n)| (f.rel.as_str(), *n))
+            .collect();
+        assert_eq!(near, [("docs/agents.md", "AGENTS.md")]);
         assert!(d.is_empty());
+        // A second source on the same project: the same walk.
+        walks.tree(root, &mut d);
+        assert_eq!(walks.count, 1);
     }
 
     #[test]

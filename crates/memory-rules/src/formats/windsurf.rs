@@ -82,7 +82,7 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         Kind::Always => front.push("trigger: always_on".to_string()),
         Kind::Paths => {
             front.push("trigger: glob".to_string());
-            front.push(format!("globs: {}", super::cursor::globs_value(&r.include)));
+            front.push(format!("globs: {}", globs_value(&r.include)));
         }
         Kind::OnRequest => front.push("trigger: model_decision".to_string()),
         Kind::Manual => front.push("trigger: manual".to_string()),
@@ -91,5 +91,18 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
     Written::File {
         rel: format!(".windsurf/rules/{}.md", r.stem),
         front,
+    }
+}
+
+/// A comma-joined YAML string, or a list when a pattern would be split
+/// (Windsurf's reader is YAML: no evidence it keeps quotes as Cursor does).
+fn globs_value(globs: &[String]) -> String {
+    if globs
+        .iter()
+        .any(|g| crate::parse::split_commas(g).len() != 1)
+    {
+        super::write::quote_list(globs)
+    } else {
+        super::write::quote(&globs.join(","))
     }
 }

@@ -56,8 +56,7 @@ impl Target {
         }
     }
 
-    /// The format our reader reads this target's files as (`GEMINI.md` is
-    /// read as an `AGENTS.md`-style file).
+    /// The format our reader reads this target's files as.
     pub fn format(self) -> Format {
         match self {
             Target::Cursor => Format::Cursor,
@@ -67,7 +66,8 @@ impl Target {
             Target::Cline => Format::Cline,
             Target::Continue => Format::Continue,
             Target::Claude => Format::Claude,
-            Target::AgentsMd | Target::Gemini => Format::AgentsMd,
+            Target::AgentsMd => Format::AgentsMd,
+            Target::Gemini => Format::Gemini,
         }
     }
 
@@ -140,6 +140,34 @@ impl Target {
             Target::Claude => (&[".claude/rules"], &[]),
             Target::AgentsMd | Target::Gemini => (&[], &[]),
         }
+    }
+
+    /// Whether the tool reads rule files in subfolders of its place, so an
+    /// export keeps the source's folders (`backend/api.md` is written as
+    /// `.cursor/rules/backend/api.mdc`, where a hand-written
+    /// `backend/api.mdc` is in the way rather than copied beside it).
+    pub fn keeps_folders(self) -> bool {
+        matches!(self, Target::Cursor | Target::Claude | Target::Copilot)
+    }
+
+    /// Whether the tool reads the file at `rel` (relative to the project
+    /// root) itself: a rule read from it is already there for the tool.
+    pub fn reads_natively(self, rel: &str) -> bool {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        let (dirs, files) = self.places();
+        let in_place = dirs.iter().any(|d| {
+            rel.strip_prefix(d).is_some_and(|r| {
+                r.starts_with('/')
+                    && crate::format::Format::is_rule_file(self.format(), std::path::Path::new(rel))
+            })
+        }) || files.contains(&rel);
+        in_place
+            || match self {
+                Target::AgentsMd => crate::format::AGENTS_MD_FILE_NAMES.contains(&name),
+                Target::Gemini => name == super::gemini::DEFAULT_FILE_NAME,
+                Target::Claude => crate::format::CLAUDE_MEMORY_NAMES.contains(&name),
+                _ => false,
+            }
     }
 
     /// The combined file's name for `AGENTS.md`-style targets.

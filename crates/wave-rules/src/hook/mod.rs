@@ -244,15 +244,20 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         subagent_start(&store, &key, &responder, &event, agent, delivers, &mut out);
         return out;
     }
-    let text = store.update(&key, &mut problems, |session| {
+    let answer = store.update(&key, &mut problems, |session| {
         let answer = responder.respond(session, &event);
         // Printed on stdout, where this agent gives it to the model:
         // delivered. Where it does not, the rules stay due.
         if delivers {
-            responder.commit(session, &answer);
+            responder.commit_unlogged(session, &answer);
         }
-        answer.text
+        answer
     });
+    // Logged once the session's lock is released.
+    if delivers {
+        responder.log_answer(&answer);
+    }
+    let text = answer.text;
     if event.kind == EventKind::Start(Start::Startup) {
         store.clean_stale(&mut problems);
     }
@@ -344,17 +349,22 @@ fn subagent_start(
     let session = event.conversation.session.clone();
     let parent_key = memory_rules::Conversation::new(session.clone()).key();
     let mut problems = Vec::new();
-    let text = store.update_pair((&parent_key, child_key), &mut problems, |parent, child| {
+    let answer = store.update_pair((&parent_key, child_key), &mut problems, |parent, child| {
         let (answer, forgotten) = responder.subagent_start(parent, child, event);
         if delivers {
-            responder.commit(child, &answer);
+            responder.commit_unlogged(child, &answer);
         }
         let drop = forgotten
             .into_iter()
             .map(|id| memory_rules::Conversation::subagent(session.clone(), id).key())
             .collect();
-        (answer.text, drop)
+        (answer, drop)
     });
+    // Logged once the sessions' lock is released.
+    if delivers {
+        responder.log_answer(&answer);
+    }
+    let text = answer.text;
     for p in problems {
         warn(out, p);
     }
@@ -406,7 +416,7 @@ fn answer_without_rules(
         return;
     };
     let none = RuleSet::default();
-    let responder = Responder::new(&none, &env.config.workdir);
+    let responder = Responder::new(&none, &env.config.workdir).home(env.home_dir());
     if event.kind == EventKind::SubagentStop {
         let Some(id) = event
             .conversation
@@ -437,6 +447,10 @@ fn answer_without_rules(
             Ok(Some(mut session)) => {
                 let answer = responder.respond(&mut session, event);
                 emit(agent, action, &answer.text, out);
+                // Printed where this agent gives it to the model: logged.
+                if agent.delivers(action) {
+                    responder.commit_stop(&session, &answer);
+                }
             }
             Ok(None) => {}
             Err(problem) => warn(out, problem),

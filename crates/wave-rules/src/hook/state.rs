@@ -13,7 +13,7 @@
 
 use memory_rules::memory::atomic::{replace_unsynced, ScopeLock};
 use memory_rules::session::{Session, SESSION_VERSION};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 /// How long a hook waits for another hook of the same user to finish.
@@ -25,26 +25,9 @@ pub const MAX_STATE_BYTES: u64 = 4 << 20;
 /// At most this many directory entries are looked at per cleanup.
 const MAX_CLEANUP_ENTRIES: usize = 10_000;
 
-/// The state directory (see the module comment).
-pub fn state_dir(home: &Path) -> PathBuf {
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    if let Some(d) = env("WAVE_RULES_STATE_DIR") {
-        return d;
-    }
-    if let Some(d) = env("XDG_STATE_HOME") {
-        return d.join("wave-rules");
-    }
-    if cfg!(windows) {
-        if let Some(d) = env("LOCALAPPDATA") {
-            return d.join("wave-rules");
-        }
-    }
-    home.join(".local").join("state").join("wave-rules")
-}
+/// The state directory (see the module comment): the core's, which the
+/// delivery log shares.
+pub use memory_rules::delivery_log::state_dir;
 
 /// A session id as a file name: itself when it is plain, else a hash.
 pub fn file_key(session: &str) -> String {

@@ -69,8 +69,16 @@ pub const WATCH_INTERVAL: Duration = Duration::from_millis(500);
 pub const URI_PREFIX: &str = "wave-rules://rule/";
 
 const TOOL_RULES_FOR_FILES: &str = "rules_for_files";
-/// The conversation of a connection: one per server process.
-const CONNECTION: &str = "mcp";
+/// The conversation of this connection: a server serves one client for
+/// its whole life, so one per process (`mcp-<pid>-<start, ms>`), which the
+/// delivery log names as its session.
+#[cfg(not(target_family = "wasm"))]
+fn connection_id() -> String {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    format!("mcp-{}-{ms}", std::process::id())
+}
 const TOOL_LIST_RULES: &str = "list_rules";
 
 /// Serves MCP on stdin/stdout until stdin closes.
@@ -285,6 +293,10 @@ pub struct Server {
 struct Inner {
     config: memory_rules::Config,
     memory: MemoryStore,
+    /// Where deliveries are logged: the user's delivery log.
+    log: memory_rules::delivery_log::DeliveryLog,
+    /// This connection's conversation: one per server process.
+    conversation: Conversation,
     max_bytes: usize,
     state: Mutex<State>,
     peer: OnceLock<Peer<RoleServer>>,
@@ -321,6 +333,8 @@ impl Server {
                     &env.home_dir(),
                     &env.config.workdir,
                 )),
+                log: memory_rules::delivery_log::DeliveryLog::for_home(&env.home_dir()),
+                conversation: Conversation::new(connection_id()),
                 max_bytes,
                 state: Mutex::new(state),
                 peer: OnceLock::new(),
@@ -438,10 +452,15 @@ impl Server {
             max_bytes: Some(self.inner.max_bytes),
             keep_order: true,
         };
-        let responder = Responder::new(&set, &self.inner.config.workdir).budget(budget);
-        let mut event = Event::new(Conversation::new(CONNECTION), EventKind::Request { again })
-            .agent("mcp")
-            .files(paths);
+        let responder = Responder::new(&set, &self.inner.config.workdir)
+            .budget(budget)
+            .log(Some(self.inner.log.clone()));
+        let mut event = Event::new(
+            self.inner.conversation.clone(),
+            EventKind::Request { again },
+        )
+        .agent("mcp")
+        .files(paths);
         event.prompt = prompt.map(str::to_string);
         let answer = responder.respond(&mut state.session, &event);
         let mut blocks = Vec::new();
@@ -478,10 +497,17 @@ impl Server {
             Some(other) => return Err(format!("Error: 'id' must be a string, not {other}")),
             None => return Err(format!("Error: {} needs 'id'", read_rule::TOOL_NAME)),
         };
-        match set.find(id) {
-            Some(_) => Ok(read_rule::run(&set, &json!({ "id": id }))),
-            None => Err(unknown_rule(&set, id)),
-        }
+        let Some(rule) = set.find(id) else {
+            return Err(unknown_rule(&set, id));
+        };
+        let text = read_rule::run(&set, &json!({ "id": id }));
+        // The rule's text goes back as the tool's result: delivered.
+        let mut state = self.state();
+        let responder =
+            Responder::new(&set, &self.inner.config.workdir).log(Some(self.inner.log.clone()));
+        let id = rule.id.clone();
+        responder.commit_read(&mut state.session, &self.inner.conversation, "mcp", &id);
+        Ok(text)
     }
 }
 

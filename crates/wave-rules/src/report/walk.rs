@@ -1,0 +1,101 @@
+//! The repository tree the report draws: every file a search tool would
+//! look at (ripgrep's `ignore` walk: `.gitignore`, `.ignore` and
+//! `.git/info/exclude` honoured, also outside a git repository; hidden files
+//! included, `.git` itself left out; links not followed), relative to the
+//! project root, `/`-separated, sorted.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// At most this many files are drawn; the walk stops there and says so.
+pub const MAX_REPORT_FILES: usize = 1_000_000;
+/// Directory levels below the project root that are walked.
+pub const MAX_REPORT_DEPTH: usize = 64;
+/// Threads the walk runs on at most (no more than the cores there are).
+const MAX_THREADS: usize = 4;
+
+/// The files found.
+pub struct Walked {
+    /// Relative, `/`-separated, sorted.
+    pub files: Vec<String>,
+    /// A limit stopped the walk: which one.
+    pub truncated: Option<String>,
+}
+
+pub fn walk(root: &Path) -> Walked {
+    let threads = if cfg!(target_family = "wasm") {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_THREADS)
+    };
+    let found: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let count = AtomicUsize::new(0);
+    let stopped = AtomicBool::new(false);
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .follow_links(false)
+        .max_depth(Some(MAX_REPORT_DEPTH))
+        .hidden(false)
+        .parents(true)
+        .ignore(true)
+        .git_ignore(true)
+        .git_global(false)
+        .git_exclude(true)
+        .require_git(false)
+        .threads(threads)
+        .filter_entry(|e| e.depth() == 0 || e.file_name() != ".git");
+    let prefix = root.as_os_str().len();
+    builder.build_parallel().run(|| {
+        let found = &found;
+        let count = &count;
+        let stopped = &stopped;
+        // Each thread collects a batch and hands it over at the end (on drop).
+        struct Flush<'a> {
+            batch: Vec<String>,
+            into: &'a Mutex<Vec<String>>,
+        }
+        impl Drop for Flush<'_> {
+            fn drop(&mut self) {
+                let mut all = self.into.lock().unwrap_or_else(|e| e.into_inner());
+                all.append(&mut self.batch);
+            }
+        }
+        let mut flush = Flush {
+            batch: Vec::new(),
+            into: found,
+        };
+        Box::new(move |entry| {
+            use ignore::WalkState;
+            let Ok(entry) = entry else {
+                return WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return WalkState::Continue;
+            }
+            if count.fetch_add(1, Ordering::Relaxed) >= MAX_REPORT_FILES {
+                stopped.store(true, Ordering::Relaxed);
+                return WalkState::Quit;
+            }
+            let full = entry.path().as_os_str();
+            let rel = &full.as_encoded_bytes()[(prefix + 1).min(full.len())..];
+            let rel = String::from_utf8_lossy(rel);
+            flush.batch.push(if std::path::MAIN_SEPARATOR == '/' {
+                rel.into_owned()
+            } else {
+                rel.replace(std::path::MAIN_SEPARATOR, "/")
+            });
+            WalkState::Continue
+        })
+    });
+    let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    files.sort_unstable();
+    Walked {
+        files,
+        truncated: stopped
+            .load(Ordering::Relaxed)
+            .then(|| format!("the walk stopped at {MAX_REPORT_FILES} files (MAX_REPORT_FILES)")),
+    }
+}

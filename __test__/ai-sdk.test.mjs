@@ -180,3 +180,49 @@ test('identical conversations give byte-identical prompts', async (t) => {
   assert.equal(Buffer.compare(Buffer.from(a), Buffer.from(b)), 0)
   assert.match(a, /Hooks only\./)
 })
+
+test('guardTools: an enforce: block rule refuses a write before it runs, the model reads the rule as the tool error; warn runs and adds the warning', async (t) => {
+  const { tree } = sdkProject(t)
+  tree.write(path.join(tree.workdir, '.wave/rules/gen.md'), '---\npaths: gen/**\nenforce: block\n---\nGenerated files are rebuilt by `npm run gen`.')
+  tree.write(path.join(tree.workdir, '.wave/rules/push.md'), '---\ncommands: ["git push --force*"]\nenforce: warn\n---\nAsk before a force push.')
+  const { guardTools, ToolRefusedError } = require('wave-memory-rules/ai-sdk')
+  const { RuleManager } = require('wave-memory-rules')
+  const manager = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const ran = []
+  const writeFile = tool({
+    description: 'Write a file',
+    inputSchema: z.object({ path: z.string(), content: z.string() }),
+    execute: async ({ path: file, content }) => {
+      ran.push(file)
+      fs.mkdirSync(path.dirname(path.join(tree.workdir, file)), { recursive: true })
+      fs.writeFileSync(path.join(tree.workdir, file), content)
+      return 'written'
+    },
+  })
+  const bash = tool({ description: 'Run a command', inputSchema: z.object({ command: z.string() }), execute: async ({ command }) => (ran.push(command), 'ok') })
+  const tools = guardTools({ writeFile, bash }, { manager })
+  const steps = [
+    { type: 'tool-call', toolCallId: 'c1', toolName: 'writeFile', input: JSON.stringify({ path: 'gen/api.ts', content: 'x' }) },
+    { type: 'tool-call', toolCallId: 'c2', toolName: 'writeFile', input: JSON.stringify({ path: 'src/api/new.ts', content: 'x' }) },
+    { type: 'tool-call', toolCallId: 'c3', toolName: 'bash', input: JSON.stringify({ command: 'git push --force origin' }) },
+  ]
+  let step = 0
+  const inner = new MockLanguageModelV4({
+    doGenerate: async () => {
+      const part = steps[step++]
+      return part
+        ? { content: [part], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] }
+        : { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }
+    },
+  })
+  const result = await generateText({ model: inner, prompt: 'regenerate the API', tools, stopWhen: stepCountIs(6) })
+  assert.equal(result.text, 'done')
+  assert.deepEqual(ran, ['src/api/new.ts', 'git push --force origin'], 'the refused write never ran')
+  assert.ok(!fs.existsSync(path.join(tree.workdir, 'gen/api.ts')))
+  const last = JSON.stringify(inner.doGenerateCalls.at(-1).prompt)
+  assert.ok(last.includes("Refused by the project's rules: writing gen/api.ts is not allowed.") && last.includes('Generated files are rebuilt'), 'the model read the refusal as the tool error')
+  assert.ok(last.includes('Allowed, with a warning') && last.includes('Ask before a force push.'), 'the warning came with the command\'s result')
+  const refused = result.steps.flatMap((s) => s.content).find((p) => p.type === 'tool-error')
+  assert.ok(refused?.error instanceof ToolRefusedError, 'a ToolRefusedError')
+  assert.deepEqual(refused.error.ruleIds, ['gen.md'])
+})

@@ -10,7 +10,7 @@ import { tempTree, projectTree, discovered } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { planRules, renderRules, reminderText, stickyLine } = require('..')
-const { Conversations, touchedFiles, eventMayMatter } = require('../index.js')
+const { Conversations, touchedFiles, eventMayMatter, checkToolCall } = require('../index.js')
 
 async function setup(t) {
   const tree = projectTree(t, {
@@ -58,6 +58,51 @@ test('a conversation gives each rule once, only after commit, and survives a sav
   const sub = { session: 's1', subagent: 'a7' }
   assert.deepEqual(saved.respond(manager.engine, { ...read, conversation: sub }).ruleIds, ['lint.md', 'ts.md'])
   assert.throws(() => saved.respond(manager.engine, { conversation: s1, kind: 'nope' }), /unknown event kind 'nope'/)
+})
+
+test('the binding\'s tool-before, subagent start and stop, and checkToolCall: refusals, a subagent\'s own rules, nothing shared with its parent', async (t) => {
+  const tree = projectTree(t, {
+    'always.md': 'Be kind.',
+    'sql.md': '---\ntopics: [sql]\n---\nNo SELECT *.',
+    'ts.md': '---\npaths: "src/**/*.ts"\n---\nStrict TypeScript.',
+    'gen.md': '---\npaths: "gen/**"\nenforce: block\n---\nGenerated: run npm run gen.',
+    'push.md': '---\ncommands: ["git push --force*"]\nenforce: warn\n---\nAsk before a force push.',
+  })
+  const manager = await discovered(tree)
+  const c = new Conversations()
+  const before = (tool) => c.respond(manager.engine, { conversation: s1, kind: 'tool-before', tools: [tool] })
+  const write = before({ name: 'Write', kind: 'write', input: { file_path: path.join(tree.workdir, 'gen/a.ts'), content: 'x' } })
+  assert.match(write.refusal, /^Refused by the project's rules: writing gen\/a\.ts is not allowed\.\n\[gen\.md\] Generated: run npm run gen\./)
+  assert.deepEqual(write.enforcedIds, ['gen.md'])
+  assert.equal(before({ name: 'bash', input: { command: 'cp a.ts gen/b.ts' } }).refusal, "Refused by the project's rules: writing gen/b.ts is not allowed.\n[gen.md] Generated: run npm run gen.", 'a shell form, the tool\'s kind guessed from its name')
+  assert.equal(before({ name: 'Write', kind: 'write', input: { file_path: 'src/a.ts' } }).refusal, null)
+  assert.equal(before({ name: 'Bash', kind: 'shell', input: { command: 'git push --force origin' } }).refusal, null, 'warn lets it run')
+
+  const check = checkToolCall(manager.engine, { name: 'run_command', kind: 'shell', input: { command: 'git push --force origin && echo x > gen/c.ts' } })
+  assert.equal(check.refused, true)
+  assert.deepEqual(check.ruleIds, ['gen.md', 'push.md'])
+  assert.match(check.reason, /writing gen\/c\.ts/)
+  assert.match(check.warning, /^Allowed, with a warning from the project's rules about running `git push --force origin`:\n\[push\.md\]/)
+  assert.deepEqual(checkToolCall(manager.engine, { name: 'readFile', input: { path: 'gen/a.ts' } }), { refused: false, reason: '', warning: '', ruleIds: [], unchecked: [] })
+
+  // The parent reads a file and gets its path rule; its subagent starts with nothing of that.
+  const read = (conversation, file) => ({ conversation, kind: 'tool-done', tools: [{ name: 'Read', kind: 'read', input: { file_path: file } }] })
+  const parent = c.respond(manager.engine, read(s1, 'src/a.ts'))
+  assert.deepEqual(parent.ruleIds, ['ts.md'])
+  c.commit(manager.engine, parent)
+  // The task announced by the parent's subagent tool, taken by the start that lacks it (by type).
+  c.respond(manager.engine, { conversation: s1, kind: 'tool-before', tools: [{ name: 'Agent', kind: 'subagent', input: { subagent_type: 'Explore', prompt: 'fix the sql of the orders' } }] })
+  const sub = { session: 's1', subagent: 'a1' }
+  const start = c.respond(manager.engine, { conversation: sub, kind: 'subagent-start', subagentType: 'Explore' })
+  assert.deepEqual(start.ruleIds, ['always.md', 'sql.md'], 'the always-on rules and its task\'s topic rules')
+  c.commit(manager.engine, start)
+  const subRead = c.respond(manager.engine, read(sub, 'src/b.ts'))
+  assert.deepEqual(subRead.ruleIds, ['ts.md'], 'the path rule reaches the subagent though its parent had it')
+  c.commit(manager.engine, subRead)
+  assert.deepEqual(c.delivered(s1), ['ts.md'], 'nothing the subagent got is recorded for its parent')
+  c.respond(manager.engine, { conversation: sub, kind: 'subagent-stop' })
+  assert.equal(c.has(sub), false, 'a finished subagent\'s state is dropped')
+  assert.deepEqual(c.delivered(s1), ['ts.md'])
 })
 
 test('a transcript read back counts its reminders and rendered rules as delivered', async (t) => {

@@ -99,3 +99,32 @@ test('never throws into the SDK: a broken manager leaves the call as it was', as
   assert.deepEqual(errors, ['disk gone'])
   assert.equal(model.lastCall.request.systemInstructions, 'You are a coding agent.')
 })
+
+test('ruleGuardrail: an enforce: block rule rejects the tool call before it runs, and the model reads the rule', async (t) => {
+  const { tree } = sdkProject(t)
+  tree.write(path.join(tree.workdir, '.wave/rules/gen.md'), '---\npaths: gen/**\nenforce: block\n---\nGenerated files are rebuilt by `npm run gen`.')
+  const { ruleGuardrail } = require('wave-memory-rules/openai-agents')
+  const { RuleManager } = require('wave-memory-rules')
+  const manager = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const ran = []
+  const writeFile = tool({
+    name: 'write_file',
+    description: 'Write a file',
+    parameters: z.object({ path: z.string(), content: z.string() }),
+    execute: async ({ path: file }) => (ran.push(file), 'written'),
+    inputGuardrails: [ruleGuardrail({ manager })],
+  })
+  const model = new ScriptedModel([
+    [functionCall('write_file', { path: 'gen/api.ts', content: 'x' }, { callId: 'c1' })],
+    [functionCall('write_file', { path: 'src/ok.ts', content: 'x' }, { callId: 'c2' })],
+    [assistantMessage('done')],
+  ])
+  const agent = new Agent({ name: 'coder', instructions: 'Code.', model, tools: [writeFile] })
+  const result = await run(agent, 'regenerate the API')
+  assert.equal(result.finalOutput, 'done')
+  model.assertComplete()
+  assert.deepEqual(ran, ['src/ok.ts'], 'the rejected call never ran')
+  const last = JSON.stringify(model.lastCall.request.input)
+  assert.ok(last.includes("Refused by the project's rules: writing gen/api.ts is not allowed."), last)
+  assert.ok(last.includes('Generated files are rebuilt'))
+})

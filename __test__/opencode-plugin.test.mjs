@@ -168,3 +168,82 @@ test('the plugin module exports only the plugin function', async () => {
   assert.deepEqual(Object.keys(mod), ['WaveMemoryRules'])
   assert.equal(typeof mod.WaveMemoryRules, 'function')
 })
+
+test('tool.execute.before refuses a write or a command an enforce: block rule forbids (the rule is the error opencode hands the model); warn, reads and other files run', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('gen.md', '---\npaths: gen/**\nenforce: block\n---\nGenerated files are rebuilt by npm run gen.')
+  tree.project('push.md', '---\ncommands: ["git push --force*"]\nenforce: warn\n---\nAsk before a force push.')
+  const client = fakeClient()
+  const hooks = await createOpencodeHooks({ client, directory: tree.workdir }, { homeDir: tree.homeDir })
+  const before = (tool, args) => hooks['tool.execute.before']({ tool, sessionID: 's1', callID: 'c' }, { args })
+  await assert.rejects(before('write', { filePath: path.join(tree.workdir, 'gen/a.ts'), content: 'x' }), (error) => {
+    assert.match(error.message, /^Refused by the project's rules: writing gen\/a\.ts is not allowed\.\n\[gen\.md\] Generated files are rebuilt by npm run gen\./)
+    return true
+  })
+  await assert.rejects(before('edit', { filePath: 'gen/b.ts', oldString: '1', newString: '2' }), /writing gen\/b\.ts/)
+  await assert.rejects(before('bash', { command: 'echo x | tee gen/c.ts', description: 'd' }), /writing gen\/c\.ts/, 'a shell form of the write')
+  await before('read', { filePath: 'gen/a.ts' })
+  await before('write', { filePath: 'src/a.ts', content: 'x' })
+  await before('bash', { command: 'git push --force origin main', description: 'd' })
+  await before('bash', { command: 'if then fi ((', description: 'not shell' })
+  await hooks['tool.execute.before']({ tool: 'write', callID: 'c' }, { args: { filePath: 'gen/a.ts' } })
+  assert.deepEqual(client.logs, [], 'nothing to log: a warn rule speaks with the result, an unparsable line is let run')
+  const output = { title: '', output: 'pushed', metadata: {} }
+  await hooks['tool.execute.after']({ tool: 'bash', sessionID: 's1', callID: 'c', args: { command: 'git push --force origin main' } }, output)
+  assert.match(output.output, /^pushed\n\nAllowed, with a warning from the project's rules about running `git push --force origin main`:\n\[push\.md\]/, 'the warning comes with the result')
+})
+
+test('a child session (a subagent) is a conversation of its own: its first message gets the always-on and its task\'s topic rules, its reads their path rules, nothing shared with its parent; it is dropped when idle', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  rules(tree)
+  tree.project('db.md', '---\ntopics: [orders]\n---\nUse the read replica.')
+  const client = fakeClient()
+  const hooks = await createOpencodeHooks({ client, directory: tree.workdir }, { homeDir: tree.homeDir })
+  const after = async (session, file) => {
+    const output = { title: '', output: 'file text', metadata: {} }
+    await hooks['tool.execute.after']({ tool: 'read', sessionID: session, callID: 'c', args: { filePath: file } }, output)
+    return output.output
+  }
+  const message = async (session, text) => {
+    const output = { message: {}, parts: [{ id: 'p1', type: 'text', text }] }
+    await hooks['chat.message']({ sessionID: session }, output)
+    return output.parts
+  }
+  await hooks.event(created('parent'))
+  assert.equal(await after('parent', 'src/a.ts'), 'file text\n\n## Rules\n[ts.md] Strict TS.')
+  await hooks.event({ event: { type: 'session.created', properties: { info: { id: 'child', parentID: 'parent' } } } })
+  assert.equal(client.sent.length, 1, 'nothing is sent at a child\'s creation: its first message carries its rules')
+  const parts = await message('child', 'check the customer orders')
+  assert.equal(parts.length, 2)
+  assert.deepEqual(parts[1], { id: 'p1w', type: 'text', text: '=== MANDATORY RULES ===\n[db.md] Use the read replica.\n===========================\n\n## Rules\n[general.md] Keep functions small.', synthetic: true })
+  assert.equal((await message('child', 'and the orders again')).length, 1, 'only its first message')
+  assert.equal((await message('parent', 'orders')).length, 1, 'the parent\'s messages are not a subagent\'s start')
+  assert.equal(await after('child', 'src/a.ts'), 'file text\n\n## Rules\n[ts.md] Strict TS.', 'the path rule reaches the subagent though its parent had it')
+  assert.equal(await after('child', 'src/b.ts'), 'file text', 'once')
+  await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'child' } } })
+  assert.equal(await after('parent', 'src/b.ts'), 'file text', 'the parent still has its own')
+  assert.equal((await message('child', 'more')).length, 1, 'a dropped child is a session of its own, not a subagent that starts again')
+})
+
+test('editDistance: a path rule given long ago comes back once, in short form, at a write it governs', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('ts.md', '---\npaths: src/**/*.ts\nsummary: Strict TS, no any.\n---\nStrict TS.\nNo any anywhere.')
+  const client = fakeClient()
+  const hooks = await createOpencodeHooks({ client, directory: tree.workdir }, { homeDir: tree.homeDir, editDistance: 2 })
+  const after = async (tool, file) => {
+    const output = { title: '', output: 'ok', metadata: {} }
+    await hooks['tool.execute.after']({ tool, sessionID: 's1', callID: 'c', args: { filePath: file, content: 'x' } }, output)
+    return output.output
+  }
+  assert.match(await after('read', 'src/a.ts'), /\[ts\.md\] Strict TS\.\nNo any anywhere\./)
+  assert.equal(await after('read', 'docs/x.md'), 'ok')
+  assert.equal(await after('read', 'docs/y.md'), 'ok')
+  assert.equal(await after('read', 'docs/z.md'), 'ok')
+  const recalled = await after('write', 'src/a.ts')
+  assert.match(recalled, /^ok\n\n/)
+  assert.equal(recalled.split('[ts.md] Strict TS, no any.').length - 1, 1, `the summary, once:\n${recalled}`)
+  assert.equal(await after('write', 'src/a.ts'), 'ok', 'not on every write')
+})

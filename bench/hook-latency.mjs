@@ -1,7 +1,7 @@
 // `node bench/hook-latency.mjs [--runs N]`: the wall time of one Claude Code
 // hook process, start to exit, spawned from Node as Claude Code spawns it, at
-// 100 rules (a real project's mix: path, topic and always-on rules, in the
-// root and subdirectories). Every event, for the Rust binary
+// 100 rules (a real project's mix: path, topic and always-on rules, one in
+// ten enforcing a folder or commands, in the root and subdirectories). Every event, for the Rust binary
 // (target/release/wave-rules); the hook `hook install` writes from an npm
 // install of the tarballs (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules`,
 // run through sh as Claude Code runs it, beside the bare binary through sh);
@@ -42,8 +42,11 @@ const home = path.join(root, 'home')
 fs.mkdirSync(home, { recursive: true })
 for (let i = 0; i < RULES; i++) {
   const kind = i % 4
+  // One in ten enforces: a guarded folder, or forbidden commands.
   const fm =
-    kind === 0 ? `paths: ["src/mod${i}/**/*.ts", "!**/*.test.ts"]`
+    i % 20 === 3 ? `paths: "gen/mod${i}/**"\nenforce: block`
+    : i % 20 === 13 ? `commands: ["git push --force*", "rm -rf /*", "psql*prod${i}*"]\nenforce: block`
+    : kind === 0 ? `paths: ["src/mod${i}/**/*.ts", "!**/*.test.ts"]`
     : kind === 1 ? `topics: [topic${i}, "phrase ${i}"]`
     : kind === 2 ? `paths: "**/*.py"\ntopics: kw${i}`
     : `priority: ${i % 7}`
@@ -66,6 +69,8 @@ const env = { ...process.env, WAVE_RULES_STATE_DIR: path.join(root, 'state'), CL
 const events = [
   ['SessionStart', { source: 'startup' }],
   ['UserPromptSubmit', { prompt: 'please fix topic5 and the phrase 9 handler' }],
+  // Before a write the rules allow (the usual case): the enforced rules are checked.
+  ['PreToolUse', { tool_name: 'Write', tool_input: { file_path: path.join(work, 'src/mod4/a.ts'), content: 'x' } }],
   ['PostToolUse', { tool_name: 'Read', tool_input: { file_path: path.join(work, 'src/mod4/a.ts') } }],
   ['Stop', { stop_hook_active: false }],
 ]

@@ -28,9 +28,11 @@ fn key(c: ConversationKey) -> core::Conversation {
 pub struct AgentToolCall {
     /// The agent's name of the tool.
     pub name: String,
-    /// What the road knows the tool to be; default `'other'` (its file keys
-    /// and command still count).
-    #[napi(ts_type = "'read' | 'write' | 'shell' | 'skill' | 'other'")]
+    /// What the road knows the tool to be; default: guessed from its name
+    /// (`writeFile` writes, `bash` runs commands, `readFile` reads; else
+    /// `'other'`: its file keys and command still count). `'subagent'`:
+    /// starts a subagent (its input's `prompt` is the task).
+    #[napi(ts_type = "'read' | 'write' | 'shell' | 'skill' | 'subagent' | 'other'")]
     pub kind: Option<String>,
     /// The tool's input (arguments).
     pub input: serde_json::Value,
@@ -42,7 +44,9 @@ fn tool(t: AgentToolCall) -> core::ToolCall {
         Some("write") => core::ToolKind::Write,
         Some("shell") => core::ToolKind::Shell,
         Some("skill") => core::ToolKind::Skill,
-        _ => core::ToolKind::Other,
+        Some("subagent") => core::ToolKind::Subagent,
+        Some("other") => core::ToolKind::Other,
+        _ => core::ToolKind::guess(&t.name),
     };
     core::ToolCall::new(t.name, kind, t.input)
 }
@@ -52,9 +56,12 @@ fn tool(t: AgentToolCall) -> core::ToolCall {
 pub struct AgentEvent {
     pub conversation: ConversationKey,
     #[napi(
-        ts_type = "'start' | 'prompt' | 'tool-done' | 'model-call' | 'request' | 'compaction' | 'stop'"
+        ts_type = "'start' | 'prompt' | 'tool-before' | 'tool-done' | 'model-call' | 'request' | 'compaction' | 'stop' | 'subagent-start' | 'subagent-stop'"
     )]
     pub kind: String,
+    /// `subagent-start`: the subagent's type (takes the task its parent's
+    /// subagent tool announced for that type).
+    pub subagent_type: Option<String>,
     /// `start`: how (default `'startup'`).
     #[napi(ts_type = "'startup' | 'resume' | 'compact' | 'clear'")]
     pub how: Option<String>,
@@ -89,6 +96,9 @@ fn event(e: AgentEvent) -> Result<core::Event> {
         }
         "prompt" => core::EventKind::Prompt,
         "tool-done" => core::EventKind::ToolDone,
+        "tool-before" => core::EventKind::ToolBefore,
+        "subagent-start" => core::EventKind::SubagentStart,
+        "subagent-stop" => core::EventKind::SubagentStop,
         "model-call" => core::EventKind::ModelCall {
             reminders: e.reminders.unwrap_or(false),
             reset: e.reset.unwrap_or(false),
@@ -118,6 +128,7 @@ fn event(e: AgentEvent) -> Result<core::Event> {
     out.transcript = e.transcript.map(Into::into);
     out.prompt_tokens = e.prompt_tokens.filter(|t| *t >= 0.0).map(|t| t as u64);
     out.memory = e.memory;
+    out.subagent_type = e.subagent_type;
     Ok(out)
 }
 
@@ -134,6 +145,8 @@ pub struct Reminder {
 #[napi]
 pub struct Answer {
     inner: core::Answer,
+    /// The rules the answer was made with (its verdict names them by index).
+    set: std::sync::Arc<core::RuleSet>,
 }
 
 #[napi]
@@ -210,6 +223,36 @@ impl Answer {
     pub fn starts(&self) -> bool {
         self.inner.starts
     }
+
+    /// Before a tool runs: why the rules that enforce refuse it (what the
+    /// model should read as the call's result); absent: it may run.
+    #[napi(getter)]
+    pub fn refusal(&self) -> Option<String> {
+        self.inner.refusal.clone()
+    }
+
+    /// Ids of the enforced rules the call triggered (blocks first).
+    #[napi(getter)]
+    pub fn enforced_ids(&self) -> Vec<String> {
+        self.inner
+            .verdict
+            .hits
+            .iter()
+            .filter_map(|h| self.rule_id(h.rule))
+            .collect()
+    }
+
+    /// Ids of the path rules that came back at this write, in short form.
+    #[napi(getter)]
+    pub fn recalled_ids(&self) -> Vec<String> {
+        self.inner.recalled.iter().map(|g| g.id.clone()).collect()
+    }
+}
+
+impl Answer {
+    fn rule_id(&self, index: usize) -> Option<String> {
+        self.set.rules().get(index).map(|r| r.id.clone())
+    }
 }
 
 #[napi(object)]
@@ -225,6 +268,10 @@ pub struct ConversationsOptions {
     pub max_bytes: Option<f64>,
     /// Give the memory store's text after the rules at a session start.
     pub memory: Option<bool>,
+    /// A path rule given more than this many tool calls ago comes back, in
+    /// short form, at a write it governs (default: the core's
+    /// `DEFAULT_EDIT_DISTANCE`; 0: never).
+    pub edit_distance: Option<f64>,
     /// Recall memory by relevance from these directories at every event
     /// (the core's `Memory::Recall`); wins over `memory`.
     pub recall: Option<RecallOptions>,
@@ -251,6 +298,7 @@ pub struct Conversations {
         core::memory::MemoryLocations,
         core::memory::recall::RecallBudget,
     )>,
+    edit_distance: u64,
 }
 
 impl Conversations {
@@ -259,7 +307,9 @@ impl Conversations {
         set: &'a core::RuleSet,
         places: &'a (std::path::PathBuf, Option<std::path::PathBuf>),
     ) -> core::Responder<'a> {
-        let mut r = core::Responder::new(set, &places.0).budget(self.budget);
+        let mut r = core::Responder::new(set, &places.0)
+            .budget(self.budget)
+            .edit_distance(self.edit_distance);
         if let Some(home) = &places.1 {
             r = r.home(home.clone());
         }
@@ -309,6 +359,10 @@ impl Conversations {
                     budget,
                 )
             }),
+            edit_distance: o
+                .edit_distance
+                .filter(|n| n.is_finite() && *n >= 0.0)
+                .map_or(core::limits::DEFAULT_EDIT_DISTANCE, |n| n as u64),
         }
     }
 
@@ -319,9 +373,33 @@ impl Conversations {
         let set = engine.rule_set();
         let places = engine.places();
         let responder = self.responder(&set, &places);
+        if event.kind == core::EventKind::SubagentStart {
+            if let Some((parent, child)) = self.inner.with_parent(&event.conversation) {
+                let (answer, forgotten) = responder.subagent_start(parent, child, &event);
+                for id in forgotten {
+                    let gone = core::Conversation::subagent(event.conversation.session.clone(), id);
+                    self.inner.forget(&gone);
+                }
+                return Ok(Answer {
+                    inner: answer,
+                    set: set.clone(),
+                });
+            }
+        }
+        if event.kind == core::EventKind::SubagentStop {
+            if let Some((parent, _)) = self.inner.with_parent(&event.conversation) {
+                responder.subagent_stop(parent, &event);
+            }
+            self.inner.forget(&event.conversation);
+            return Ok(Answer {
+                inner: responder.respond(&mut core::Session::new(), &event),
+                set: set.clone(),
+            });
+        }
         let session = self.inner.session(&event.conversation);
         Ok(Answer {
             inner: responder.respond(session, &event),
+            set: set.clone(),
         })
     }
 
@@ -450,6 +528,64 @@ impl Conversations {
             .map_err(|e| Error::from_reason(format!("not a saved conversation: {e}")))?;
         *self.inner.session(&key(conversation)) = saved;
         Ok(())
+    }
+}
+
+/// What the rules that enforce say of one tool call, before it runs.
+#[napi(object)]
+pub struct ToolCheck {
+    /// The call is refused: `reason` is what the model should read.
+    pub refused: bool,
+    /// Why it is refused ('' when it is not).
+    pub reason: String,
+    /// The warnings of `enforce: warn` rules, for the model ('' for none).
+    pub warning: String,
+    /// Ids of the enforced rules the call triggered (blocks first).
+    pub rule_ids: Vec<String>,
+    /// Why part of the call could not be checked (it is let run).
+    pub unchecked: Vec<String>,
+}
+
+/// The enforced rules' verdict on one tool call, before it runs (no
+/// conversation: a tool guard calls it for every call); a shell command's
+/// relative paths are taken from `cwd`.
+#[napi(catch_unwind)]
+pub fn check_tool_call(engine: &RuleEngine, call: AgentToolCall, cwd: Option<String>) -> ToolCheck {
+    let set = engine.rule_set();
+    let places = engine.places();
+    let mut event = core::Event::new(
+        core::Conversation::new("check"),
+        core::EventKind::ToolBefore,
+    )
+    .tool(tool(call));
+    event.cwd = cwd.map(Into::into);
+    let responder = core::Responder::new(&set, &places.0);
+    let verdict = responder.verdict(&event);
+    let max = core::limits::DEFAULT_RULES_BYTES;
+    let blocks = verdict.blocks();
+    let warned = core::enforce::Verdict {
+        hits: verdict
+            .hits
+            .iter()
+            .filter(|h| h.enforce == core::Enforce::Warn)
+            .cloned()
+            .collect(),
+        unchecked: Vec::new(),
+    };
+    ToolCheck {
+        refused: blocks,
+        reason: if blocks {
+            core::enforce::reason(&set, &verdict, max, &[])
+        } else {
+            String::new()
+        },
+        warning: core::enforce::reason(&set, &warned, max, &[]),
+        rule_ids: verdict
+            .hits
+            .iter()
+            .filter_map(|h| set.rules().get(h.rule).map(|r| r.id.clone()))
+            .collect(),
+        unchecked: verdict.unchecked,
     }
 }
 

@@ -183,6 +183,10 @@ pub(crate) fn from_js_rule(rule: MemoryRule) -> core::Rule {
             name: None,
             directory: m.directory,
             skills: m.skills,
+            // Enforcement is decided natively, never from a JS rule object.
+            enforce: None,
+            commands: None,
+            summary: None,
         },
         format: rule
             .format

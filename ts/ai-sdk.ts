@@ -33,6 +33,11 @@
 import { RuleInjector, withReminders } from './inject'
 import type { PlacedReminder, RuleInjectorOptions } from './inject'
 import type { RuleManager } from './manager'
+import { ToolGuard, ToolRefusedError } from './guard'
+import type { ToolGuardOptions } from './guard'
+
+export { ToolRefusedError }
+export type { ToolGuardOptions }
 
 export interface MemoryRulesMiddlewareOptions extends RuleInjectorOptions {
   /** The session a call belongs to. Default: one session, `'default'`. */
@@ -118,4 +123,46 @@ export function memoryRulesMiddleware(options: MemoryRulesMiddlewareOptions = {}
     onCompacted: (sessionId = 'default') => injector.onCompacted(sessionId),
     delivered: (sessionId = 'default') => injector.delivered(sessionId),
   }
+}
+
+/**
+ * Guards an AI SDK tool set with the rules that enforce (`enforce: block` /
+ * `enforce: warn`): before each call, the core checks the files the call
+ * would write and the commands it would run.
+ *
+ * ```ts
+ * const rules = memoryRulesMiddleware({ workdir })
+ * const tools = guardTools({ writeFile, bash }, { manager: rules.manager })
+ * await generateText({ model: wrapLanguageModel({ model, middleware: rules }), tools, prompt })
+ * ```
+ *
+ * A refused call does not run: its `execute` throws a `ToolRefusedError`
+ * whose message is the rule's text, which the SDK gives the model as the
+ * tool's error result. A warned call runs; a string result gets the
+ * warning appended (other results are returned as they are: the rule still
+ * reaches the model through the middleware, as a rule of the file). A tool
+ * without `execute` (run by the caller) is returned unchanged. Tools are
+ * known by name: `writeFile` writes, `bash` runs commands (`kinds` says
+ * otherwise).
+ */
+export function guardTools<T extends Record<string, unknown>>(tools: T, options: ToolGuardOptions = {}): T {
+  const guard = new ToolGuard(options)
+  const out: Record<string, unknown> = {}
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = isObj(tool) ? tool.execute : undefined
+    if (typeof execute !== 'function') {
+      out[name] = tool
+      continue
+    }
+    out[name] = {
+      ...(tool as Obj),
+      execute: async (input: unknown, ...rest: unknown[]) => {
+        const check = await guard.check(name, input)
+        if (check.refused) throw new ToolRefusedError(check.reason, check.ruleIds)
+        const result = await (execute as (...args: unknown[]) => unknown).call(tool, input, ...rest)
+        return check.warning !== '' && typeof result === 'string' ? `${result}\n\n${check.warning}` : result
+      },
+    }
+  }
+  return out as T
 }

@@ -26,6 +26,10 @@
 import { RuleInjector, withReminders } from './inject'
 import type { PlacedReminder, RuleInjectorOptions } from './inject'
 import type { RuleManager } from './manager'
+import { ToolGuard } from './guard'
+import type { ToolGuardOptions } from './guard'
+
+export type { ToolGuardOptions }
 
 /** What the SDK passes to a `callModelInputFilter` (as far as it is read here). */
 export interface CallModelInputFilterArgs {
@@ -86,4 +90,47 @@ export function memoryRulesInputFilter(options: MemoryRulesInputFilterOptions = 
     onCompacted: (sessionId = 'default') => injector.onCompacted(sessionId),
     delivered: (sessionId = 'default') => injector.delivered(sessionId),
   })
+}
+
+/** A tool input guardrail, as the OpenAI Agents SDK takes it (`tool({ ..., inputGuardrails: [guardrail] })`). */
+export interface RuleGuardrail {
+  type: 'tool_input'
+  name: string
+  run(data: { toolCall: { name?: string; arguments?: string } }): Promise<{
+    behavior: { type: 'allow' } | { type: 'rejectContent'; message: string }
+    outputInfo?: { ruleIds: string[]; warning?: string; unchecked?: string[] }
+  }>
+}
+
+/**
+ * The rules that enforce, as an OpenAI Agents SDK tool input guardrail:
+ * before the tool runs, the core checks the files the call would write and
+ * the commands it would run. An `enforce: block` rule rejects the call: the
+ * model reads the rule's text as the call's result (`rejectContent`) and the
+ * tool does not run. `enforce: warn` lets it run (the warning is in
+ * `outputInfo`, and the rule reaches the model through the input filter, as
+ * a rule of the file).
+ *
+ * ```ts
+ * const guardrail = ruleGuardrail({ manager: rules.manager })
+ * const writeFile = tool({ name: 'write_file', parameters, execute, inputGuardrails: [guardrail] })
+ * ```
+ */
+export function ruleGuardrail(options: ToolGuardOptions = {}): RuleGuardrail {
+  const guard = new ToolGuard(options)
+  return {
+    type: 'tool_input',
+    name: 'wave-memory-rules',
+    async run({ toolCall }) {
+      let input: unknown = {}
+      try {
+        input = JSON.parse(toolCall?.arguments ?? '{}')
+      } catch {
+        input = {}
+      }
+      const check = await guard.check(String(toolCall?.name ?? ''), input)
+      const outputInfo = { ruleIds: check.ruleIds, warning: check.warning || undefined, unchecked: check.unchecked.length ? check.unchecked : undefined }
+      return check.refused ? { behavior: { type: 'rejectContent', message: check.reason }, outputInfo } : { behavior: { type: 'allow' }, outputInfo }
+    },
+  }
 }

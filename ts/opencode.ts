@@ -17,6 +17,18 @@
  *   and the session has not been given are appended to the tool's result,
  *   so the model reads them with the file; once per session (again after a
  *   compaction). `bash` reads count (`cat src/x.ts`), as every agent's do.
+ *   A write to a file whose path rule was given long ago brings it again in
+ *   short form (`editDistance` tool calls; the core's default 20; 0: never),
+ *   and an `enforce: warn` rule's warning comes with the call's result.
+ * - `tool.execute.before`: a write or a command an `enforce: block` rule
+ *   forbids is refused: the hook throws an error whose message is the rule's
+ *   text, which opencode gives the model as the tool's result (the tool does
+ *   not run). The only error the plugin ever throws on purpose.
+ * - A subagent (the `task` tool) is a child session (`session.created` with
+ *   `info.parentID`), a conversation of its own: its first message
+ *   (`chat.message`) gets the always-on rules and its task's topic rules as
+ *   a part of its own; its tools bring its own path rules; `session.idle` of
+ *   the child drops it.
  *
  * A session this process has not seen (`opencode run --continue`, a
  * restarted server) is read back once: the rules its transcript holds since
@@ -63,14 +75,42 @@ export interface OpencodeEvent {
   properties?: any
 }
 
+/** A part of a message, as opencode's `chat.message` hook holds them. */
+export interface OpencodePart {
+  id?: string
+  type: string
+  text?: string
+  synthetic?: boolean
+  [key: string]: unknown
+}
+
 /** The hooks the plugin returns (opencode's `Hooks`, the parts we use). */
 export interface OpencodeHooks {
   event(input: { event: OpencodeEvent }): Promise<void>
+  'chat.message'(
+    input: { sessionID: string; agent?: string; messageID?: string },
+    output: { message?: any; parts: OpencodePart[] },
+  ): Promise<void>
+  'tool.execute.before'(
+    input: { tool: string; sessionID: string; callID: string },
+    output: { args?: any },
+  ): Promise<void>
   'tool.execute.after'(
     input: { tool: string; sessionID: string; callID: string; args?: any },
     output: { title?: string; output: string; metadata?: any },
   ): Promise<void>
 }
+
+/** The plugin's options (`createOpencodeHooks(input, options)`). */
+export interface OpencodeHooksOptions {
+  /** Where user rules and memory live (default: the user's home). */
+  homeDir?: string
+  /** Tool calls after which a path rule comes back at a write it governs (default: the core's 20; 0: never). */
+  editDistance?: number
+}
+
+/** At most this many child sessions (subagents) are remembered with their parent. */
+export const MAX_CHILD_SESSIONS = 1000
 
 /** What opencode's own tools are (the core reads any tool's file keys and command). */
 const TOOL_KINDS: Record<string, AgentToolCall['kind']> = {
@@ -104,7 +144,7 @@ const toolCall = (tool: unknown, args: unknown): AgentToolCall => {
  * The plugin's hooks for a project directory. `homeDir` (default: the
  * user's home) is where user rules and memory live.
  */
-export async function createOpencodeHooks(input: OpencodePluginInput, options: { homeDir?: string } = {}): Promise<OpencodeHooks> {
+export async function createOpencodeHooks(input: OpencodePluginInput, options: OpencodeHooksOptions = {}): Promise<OpencodeHooks> {
   const workdir = input.directory || input.worktree || process.cwd()
   const manager = new RuleManager({ workdir, homeDir: options.homeDir })
   /**
@@ -114,9 +154,18 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
    * entries tied to the files a tool touched.
    */
   const store = new MemoryStore({ workdir, homeDir: options.homeDir })
-  const conversations = new Conversations({ recall: { userDir: store.userDir, projectDir: store.projectDir } })
-  const key = (id: string) => ({ session: id })
+  const conversations = new Conversations({
+    recall: { userDir: store.userDir, projectDir: store.projectDir },
+    editDistance: options.editDistance,
+  })
+  /** Child sessions (subagents) -> their parent session, and whether they started. */
+  const children = new Map<string, { parent: string; started: boolean }>()
+  const key = (id: string) => {
+    const child = children.get(id)
+    return child ? { session: child.parent, subagent: id } : { session: id }
+  }
   const event = (id: string, fields: Omit<AgentEvent, 'conversation' | 'agent'>): AgentEvent => ({ conversation: key(id), agent: 'opencode', cwd: workdir, ...fields })
+  const event_ = event
 
   const log = async (level: 'warn' | 'error', message: string, extra: Record<string, unknown>) => {
     try {
@@ -195,8 +244,21 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
       try {
         if (event?.type === 'session.created') {
           const id = event.properties?.info?.id
+          const parent = event.properties?.info?.parentID
+          if (typeof id === 'string' && typeof parent === 'string') {
+            // A subagent: its first message gets its rules (chat.message).
+            if (children.size >= MAX_CHILD_SESSIONS) children.delete(children.keys().next().value as string)
+            children.set(id, { parent, started: false })
+            return
+          }
           if (typeof id !== 'string' || conversations.started(key(id))) return
           await deliverStart(id, 'startup', event.type)
+        } else if (event?.type === 'session.idle') {
+          // A subagent that finished: its conversation is dropped.
+          const id = event.properties?.sessionID
+          if (typeof id !== 'string' || !children.has(id)) return
+          conversations.respond(manager.engine, event_(id, { kind: 'subagent-stop' }))
+          children.delete(id)
         } else if (event?.type === 'session.compacted') {
           const id = event.properties?.sessionID
           if (typeof id !== 'string') return
@@ -206,6 +268,46 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
       } catch (error) {
         await log('error', `event ${event?.type}: ${String(error)}`, { event: event?.type })
       }
+    },
+
+    async 'chat.message'(message, output) {
+      try {
+        const id = message?.sessionID
+        const child = typeof id === 'string' ? children.get(id) : undefined
+        if (!child || child.started || !Array.isArray(output?.parts)) return
+        child.started = true
+        // The subagent's task: the text of its first message.
+        const task = output.parts
+          .filter((p) => p?.type === 'text' && typeof p.text === 'string' && !p.synthetic)
+          .map((p) => p.text)
+          .join('\n')
+        await reload()
+        const answer = conversations.respond(manager.engine, event_(id, { kind: 'subagent-start', prompt: task }))
+        if (answer.text === '') return
+        const first = output.parts[0]
+        const part: OpencodePart = { ...first, type: 'text', text: answer.text, synthetic: true }
+        if (typeof first?.id === 'string') part.id = `${first.id}w`
+        output.parts.push(part)
+        conversations.commit(manager.engine, answer)
+      } catch (error) {
+        await log('error', `chat.message: ${String(error)}`, { sessionID: message?.sessionID })
+      }
+    },
+
+    async 'tool.execute.before'(call, output) {
+      let refusal: string | undefined
+      try {
+        if (typeof call?.sessionID !== 'string') return
+        const before = event(call.sessionID, { kind: 'tool-before', tools: [toolCall(call.tool, output?.args)] })
+        if (!eventMayMatter(before)) return
+        await reload()
+        refusal = conversations.respond(manager.engine, before).refusal ?? undefined
+      } catch (error) {
+        // A failure of ours never refuses a tool.
+        await log('error', `tool.execute.before ${call?.tool}: ${String(error)}`, { tool: call?.tool, sessionID: call?.sessionID })
+        return
+      }
+      if (refusal) throw new Error(refusal)
     },
 
     async 'tool.execute.after'(call, output) {
@@ -227,5 +329,8 @@ export async function createOpencodeHooks(input: OpencodePluginInput, options: {
   }
 }
 
-/** The opencode plugin function. */
+/**
+ * The opencode plugin function, with the defaults. For options, a plugin
+ * file of your own: `export const Rules = (input) => createOpencodeHooks(input, { editDistance: 10 })`.
+ */
 export const WaveMemoryRules = async (input: OpencodePluginInput): Promise<OpencodeHooks> => createOpencodeHooks(input)

@@ -1,21 +1,48 @@
 // A fake model server on 127.0.0.1 for the real agents: the Anthropic
 // Messages API (SSE streaming or not) for Claude Code, OpenAI-compatible
-// chat completions for opencode, the Gemini API for Gemini CLI, and the OpenAI Responses API (SSE) for
-// Codex, whose only file tool is its shell (`exec_command`): `READ:f` becomes
-// `cat f`, `WRITE:f` a redirection into `f`. It records every request and answers with
-// tool calls scripted in the user's prompt: `READ:src/a.ts` and
-// `WRITE:src/new.ts` become one call each, in order, then a plain answer
-// (`CAT:src/a.ts` reads through the agent's shell tool instead);
-// `CALL:<tool>:<base64url JSON>` calls the tool whose name is or ends with
-// `_<tool>` (MCP tools: `mcp__server__tool`, `server_tool`) with that input.
+// chat completions for opencode and Copilot CLI, the Gemini API for Gemini
+// CLI, and the OpenAI Responses API (SSE) for Codex. It records every
+// request and answers with tool calls scripted in the user's prompt, one per
+// directive, in order, then a plain answer ("Done."):
+//
+// | directive | the agent's tool |
+// | --- | --- |
+// | `READ:f` | its file reader (Codex: `cat f` through its shell) |
+// | `WRITE:f` | its file writer (Codex: a redirection into `f`) |
+// | `EDIT:f` | its edit tool, replacing the file's first line (Codex: `apply_patch` Update File where offered, else `sed -i`) |
+// | `PATCH:f` | `apply_patch` Add File (Codex, where the model is offered it) |
+// | `CAT:f` | its shell, `cat f` (Gemini CLI: `sed -n`) |
+// | `SH:<base64url command>` | its shell, with that command line (`shDirective`) |
+// | `AGENT:<base64url prompt>` | its subagent tool with that task (`agentDirective`): Claude Code `Agent` (waited for), Codex `spawn_agent` then `wait_agent`, Gemini CLI `invoke_agent` (generalist), Copilot CLI `task` (sync), opencode `task` (general) |
+// | `CALL:<tool>:<base64url JSON>` | the tool whose name is or ends with `_<tool>` (MCP tools: `mcp__server__tool`, `server_tool`), with that input |
+//
+// A subagent's task is its own user message, so the directives in it script
+// the subagent; those of the parent's prompt are hidden from it in base64.
+// A tool call the agent refused (a hook's deny) still counts as a step. A
+// subagent of Gemini CLI ends by calling its `complete_task`. A string
+// `{{key}}` in a scripted input is the newest `key` an earlier tool output
+// (JSON) held (Codex's `wait_agent` waits for the id `spawn_agent` gave).
 import http from 'node:http'
+import fs from 'node:fs'
 import path from 'node:path'
 
-const DIRECTIVE = /\b(READ|WRITE|CAT):([A-Za-z0-9_./-]+)|\bCALL:([A-Za-z0-9_]+):([A-Za-z0-9_-]+)/g
+const DIRECTIVE = /\b(READ|WRITE|CAT|EDIT|PATCH):([A-Za-z0-9_./-]+)|\b(SH|AGENT):([A-Za-z0-9_-]+)|\bCALL:([A-Za-z0-9_]+):([A-Za-z0-9_-]+)/g
+const b64 = (text) => Buffer.from(text).toString('base64url')
+const unb64 = (text) => Buffer.from(text, 'base64url').toString('utf8')
 
 /** The directive that makes the fake model call `tool` with `input`. */
 export function callDirective(tool, input) {
-  return `CALL:${tool}:${Buffer.from(JSON.stringify(input)).toString('base64url')}`
+  return `CALL:${tool}:${b64(JSON.stringify(input))}`
+}
+
+/** The directive that makes the fake model run `command` through the agent's shell tool. */
+export function shDirective(command) {
+  return `SH:${b64(command)}`
+}
+
+/** The directive that makes the fake model start a subagent (the agent's own subagent tool) with the task `prompt`. */
+export function agentDirective(prompt) {
+  return `AGENT:${b64(prompt)}`
 }
 
 /** Every text in a value, depth-first (for searching what reached the model). */
@@ -32,7 +59,7 @@ export function count(body, needle) {
   return all.split(needle).length - 1
 }
 
-function userTexts(messages) {
+function messageUserTexts(messages) {
   const out = []
   for (const m of messages ?? []) {
     if (m.role !== 'user') continue
@@ -40,6 +67,22 @@ function userTexts(messages) {
     else if (Array.isArray(m.content)) for (const c of m.content) if (c.type === 'text') out.push(c.text)
   }
   return out
+}
+
+/**
+ * The texts of a request's user messages, whatever its API: Anthropic
+ * Messages and chat completions (`messages`), the Responses API (`input`),
+ * the Gemini API (`contents`).
+ */
+export function userTexts(body) {
+  if (Array.isArray(body?.messages)) return messageUserTexts(body.messages)
+  if (Array.isArray(body?.input)) {
+    return body.input
+      .filter((i) => i.role === 'user')
+      .flatMap((i) => (typeof i.content === 'string' ? [i.content] : (i.content ?? []).map((c) => c.text ?? '')))
+  }
+  if (Array.isArray(body?.contents)) return body.contents.filter((c) => c.role === 'user').flatMap((c) => (c.parts ?? []).filter((p) => typeof p.text === 'string').map((p) => p.text))
+  return []
 }
 
 /** An agent's request to summarise the conversation for its compaction (Codex, Copilot CLI, Gemini CLI's wording). */
@@ -51,15 +94,89 @@ export const SUMMARY = 'Summary: the task is under way.'
 /** Whether a request body is an agent's compaction request (its last user text asks for the summary). */
 export function isCompactionRequest(body) {
   const messages = body.messages ?? (Array.isArray(body.input) ? responsesMessages(body.input) : body.contents?.map((c) => ({ role: c.role, content: (c.parts ?? []).map((p) => ({ type: 'text', text: p.text ?? '' })) })))
-  return COMPACTION_REQUEST.test(userTexts(messages).at(-1) ?? '')
+  return COMPACTION_REQUEST.test(messageUserTexts(messages).at(-1) ?? '')
+}
+
+/** The first line of a file under `workdir` (what `EDIT:` replaces), '' when it cannot be read. */
+function firstLine(file) {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n')[0]
+  } catch {
+    return ''
+  }
+}
+
+const EDITED = 'export const edited = 1'
+const CREATED = 'export const created = 1'
+
+/**
+ * The tool calls one directive makes in one agent's dialect (`flavour`),
+ * given the tools it offers; [] when it offers none that fits.
+ */
+function callsFor(flavour, [verb, arg, payload], toolNames, workdir) {
+  const has = (name) => toolNames.includes(name)
+  const one = (name, input) => (has(name) ? [{ name, input }] : [])
+  const file = verb === 'SH' || verb === 'AGENT' || verb === 'CALL' ? '' : path.join(workdir, arg)
+  if (verb === 'CALL') {
+    const name = toolNames.find((n) => n === arg || n.endsWith(`_${arg}`))
+    return name ? [{ name, input: JSON.parse(unb64(payload)) }] : []
+  }
+  const shell = { anthropic: ['Bash', 'command'], responses: ['exec_command', 'cmd'], gemini: ['run_shell_command', 'command'], openai: [has('bash') ? 'bash' : 'Bash', 'command'] }[flavour]
+  const sh = (command) => one(shell[0], { [shell[1]]: command, ...(flavour === 'anthropic' || flavour === 'openai' ? { description: 'run' } : {}) })
+  if (verb === 'SH') return sh(unb64(arg))
+  if (verb === 'CAT') return sh(flavour === 'gemini' ? `sed -n '1,20p' ${arg}` : `cat ${arg}`)
+  const patch = (hunk) => one('apply_patch', `*** Begin Patch\n${hunk}*** End Patch\n`)
+  if (verb === 'AGENT') {
+    const task = unb64(arg)
+    if (flavour === 'anthropic') return one('Agent', { description: 'sub task', prompt: task, subagent_type: 'general-purpose', run_in_background: false })
+    if (flavour === 'responses') return has('spawn_agent') ? [{ name: 'spawn_agent', input: { message: task } }, { name: 'wait_agent', input: { targets: ['{{agent_id}}'], timeout_ms: 60000 } }] : []
+    if (flavour === 'gemini') return one('invoke_agent', { agent_name: 'generalist', prompt: task })
+    if (has('view')) return one('task', { description: 'sub task', name: 'helper', prompt: task, agent_type: 'general-purpose', mode: 'sync' })
+    return one('task', { description: 'sub task', prompt: task, subagent_type: 'general' })
+  }
+  if (flavour === 'responses') {
+    if (verb === 'READ') return sh(`cat ${arg}`)
+    if (verb === 'WRITE') return sh(`mkdir -p ${path.dirname(arg)} && echo '${CREATED}' > ${arg}`)
+    if (verb === 'PATCH') return patch(`*** Add File: ${arg}\n+${CREATED}\n`)
+    if (verb === 'EDIT') return has('apply_patch') ? patch(`*** Update File: ${arg}\n@@\n-${firstLine(file)}\n+${EDITED}\n`) : sh(`sed -i '1s/.*/${EDITED}/' ${arg}`)
+  }
+  if (verb === 'PATCH') return patch(`*** Add File: ${arg}\n+${CREATED}\n`)
+  const old = firstLine(file)
+  if (flavour === 'gemini') {
+    if (verb === 'READ') return one('read_file', { file_path: arg })
+    if (verb === 'WRITE') return one('write_file', { file_path: arg, content: `${CREATED}\n` })
+    return one('replace', { file_path: arg, instruction: 'edit', old_string: old, new_string: EDITED })
+  }
+  if (flavour === 'anthropic') {
+    if (verb === 'READ') return one('Read', { file_path: file })
+    if (verb === 'WRITE') return one('Write', { file_path: file, content: `${CREATED}\n` })
+    return one('Edit', { file_path: file, old_string: old, new_string: EDITED })
+  }
+  if (has('view')) {
+    // Copilot CLI: view / create / edit with `path`.
+    if (verb === 'READ') return one('view', { path: file })
+    if (verb === 'WRITE') return one('create', { path: file, file_text: `${CREATED}\n` })
+    return one('edit', { path: file, old_str: old, new_str: EDITED })
+  }
+  // opencode
+  if (verb === 'READ') return one('read', { filePath: file })
+  if (verb === 'WRITE') return one('write', { filePath: file, content: `${CREATED}\n` })
+  return one('edit', { filePath: file, oldString: old, newString: EDITED })
 }
 
 /** The next scripted step for a conversation: a tool call, or text. */
 function nextStep(messages, toolNames, workdir, flavour, summary = SUMMARY) {
   // A compaction's summary: plain text, no directive and no rule in it.
-  if (COMPACTION_REQUEST.test(userTexts(messages).at(-1) ?? '')) return { text: summary }
-  const directives = []
-  for (const t of userTexts(messages)) for (const m of t.matchAll(DIRECTIVE)) directives.push(m[1] ? [m[1], m[2]] : ['CALL', m[3], m[4]])
+  if (COMPACTION_REQUEST.test(messageUserTexts(messages).at(-1) ?? '')) return { text: summary }
+  const steps = []
+  for (const t of messageUserTexts(messages)) {
+    for (const m of t.matchAll(DIRECTIVE)) {
+      const directive = m[1] ? [m[1], m[2]] : m[3] ? [m[3], m[4]] : ['CALL', m[5], m[6]]
+      const calls = callsFor(flavour, directive, toolNames, workdir)
+      // A directive this agent has no tool for is skipped (it counts as no step).
+      steps.push(...calls)
+    }
+  }
   // Steps already taken: tool calls in the assistant messages.
   let done = 0
   for (const m of messages ?? []) {
@@ -67,50 +184,45 @@ function nextStep(messages, toolNames, workdir, flavour, summary = SUMMARY) {
     if (Array.isArray(m.content)) done += m.content.filter((c) => c.type === 'tool_use').length
     if (Array.isArray(m.tool_calls)) done += m.tool_calls.length
   }
-  const step = directives[done]
-  if (!step) return { text: 'Done.' }
-  const [verb, rel, payload] = step
-  if (verb === 'CALL') {
-    const name = toolNames.find((n) => n === rel || n.endsWith(`_${rel}`))
-    if (!name) return { text: 'Done.' }
-    return { tool: { name, input: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) } }
+  const step = steps[done]
+  if (step) return { tool: step }
+  // A Gemini CLI subagent ends only through its complete_task tool.
+  if (flavour === 'gemini' && toolNames.includes('complete_task')) return { tool: { name: 'complete_task', input: { result: { response: 'Done.' } } } }
+  return { text: 'Done.' }
+}
+
+/**
+ * A scripted input may name a value an earlier tool call returned: the
+ * string `{{key}}` becomes the newest `key` of the tool outputs (JSON) so far
+ * (Codex's `wait_agent` takes the id `spawn_agent` returned).
+ */
+function fillFromOutputs(input, outputs) {
+  const find = (key) => {
+    for (const text of [...outputs].reverse()) {
+      try {
+        const v = JSON.parse(text)
+        if (v && typeof v === 'object' && key in v) return v[key]
+      } catch {}
+    }
+    return undefined
   }
-  const file = path.join(workdir, rel)
-  if (flavour === 'responses') {
-    if (!toolNames.includes('exec_command')) return { text: 'Done.' }
-    const cmd = verb !== 'WRITE' ? `cat ${rel}` : `mkdir -p ${path.dirname(rel)} && echo 'export const created = 1' > ${rel}`
-    return { tool: { name: 'exec_command', input: { cmd } } }
+  const walk = (v) => {
+    if (typeof v === 'string') {
+      const m = /^\{\{(\w+)\}\}$/.exec(v)
+      return m ? (find(m[1]) ?? v) : v
+    }
+    if (Array.isArray(v)) return v.map(walk)
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+    return v
   }
-  if (flavour === 'gemini') {
-    if (verb === 'CAT') return toolNames.includes('run_shell_command') ? { tool: { name: 'run_shell_command', input: { command: `sed -n '1,20p' ${rel}` } } } : { text: 'Done.' }
-    const name = verb === 'READ' ? 'read_file' : 'write_file'
-    if (!toolNames.includes(name)) return { text: 'Done.' }
-    return { tool: { name, input: verb === 'READ' ? { file_path: rel } : { file_path: rel, content: 'export const created = 1\n' } } }
-  }
-  if (verb === 'CAT') {
-    const shell = flavour === 'anthropic' ? 'Bash' : 'bash'
-    if (!toolNames.includes(shell)) return { text: 'Done.' }
-    return { tool: { name: shell, input: { command: `cat ${rel}`, description: 'read' } } }
-  }
-  if (flavour === 'anthropic') {
-    const name = verb === 'READ' ? 'Read' : 'Write'
-    if (!toolNames.includes(name)) return { text: 'Done.' }
-    return { tool: { name, input: verb === 'READ' ? { file_path: file } : { file_path: file, content: 'export const created = 1\n' } } }
-  }
-  if (toolNames.includes('view') && verb !== 'CAT') {
-    // Copilot CLI: view / create with `path`.
-    return { tool: verb === 'READ' ? { name: 'view', input: { path: file } } : { name: 'create', input: { path: file, file_text: 'export const created = 1\n' } } }
-  }
-  const name = verb === 'READ' ? 'read' : 'write'
-  if (!toolNames.includes(name)) return { text: 'Done.' }
-  return { tool: { name, input: verb === 'READ' ? { filePath: file } : { filePath: file, content: 'export const created = 1\n' } } }
+  return walk(input)
 }
 
 /** The Responses API's items as chat-like messages for `nextStep`. */
 function responsesMessages(input) {
   const out = []
   for (const item of Array.isArray(input) ? input : [{ role: 'user', content: String(input ?? '') }]) {
-    if (item.type === 'function_call') out.push({ role: 'assistant', content: [{ type: 'tool_use' }] })
+    if (item.type === 'function_call' || item.type === 'custom_tool_call') out.push({ role: 'assistant', content: [{ type: 'tool_use' }] })
     else if (item.role === 'user') {
       const text = typeof item.content === 'string' ? item.content : (item.content ?? []).map((c) => c.text ?? '').join('\n')
       out.push({ role: 'user', content: text })
@@ -120,12 +232,20 @@ function responsesMessages(input) {
 }
 
 function responses(body, res, workdir, ctx) {
-  const toolNames = (body.tools ?? []).map((t) => t.name).filter(Boolean)
+  // Namespaced tools (Codex's `multi_agent_v1`): each function by its own name.
+  const namespaces = new Map()
+  for (const t of body.tools ?? []) if (t.type === 'namespace') for (const f of t.tools ?? []) namespaces.set(f.name, t.name)
+  // Freeform tools (Codex's `apply_patch` for the models that have it): the input is text.
+  const custom = new Set((body.tools ?? []).filter((t) => t.type === 'custom').map((t) => t.name))
+  const toolNames = (body.tools ?? []).flatMap((t) => (t.type === 'namespace' ? (t.tools ?? []).map((f) => f.name) : [t.name])).filter(Boolean)
   const step = nextStep(responsesMessages(body.input), toolNames, workdir, 'responses', ctx.summary)
+  if (step.tool) step.tool.input = fillFromOutputs(step.tool.input, (Array.isArray(body.input) ? body.input : []).filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output').map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output))))
   const n = ++ids
   const id = `resp_${n}`
   const item = step.tool
-    ? { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: step.tool.name, arguments: JSON.stringify(step.tool.input), status: 'completed' }
+    ? custom.has(step.tool.name)
+      ? { type: 'custom_tool_call', id: `ctc_${n}`, call_id: `call_${n}`, name: step.tool.name, input: String(step.tool.input), status: 'completed' }
+      : { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: step.tool.name, ...(namespaces.has(step.tool.name) ? { namespace: namespaces.get(step.tool.name) } : {}), arguments: JSON.stringify(step.tool.input), status: 'completed' }
     : { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] }
   const input_tokens = ctx.usageFor(body)
   const usage = { input_tokens, output_tokens: 5, total_tokens: input_tokens + 5, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } }

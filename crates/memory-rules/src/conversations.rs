@@ -83,6 +83,18 @@ impl Conversations {
     pub fn forget(&mut self, conversation: &Conversation) {
         self.map.remove(conversation);
     }
+
+    /// A subagent's conversation and its session's main one, both kept (a
+    /// subagent's start and stop change both). `None` for a conversation
+    /// that is not a subagent's.
+    pub fn with_parent(&mut self, child: &Conversation) -> Option<(&mut Session, &mut Session)> {
+        child.subagent.as_ref()?;
+        let parent = Conversation::new(child.session.clone());
+        self.session(&parent);
+        self.session(child);
+        let [p, c] = self.map.get_disjoint_mut([&parent, child]);
+        Some((&mut p?.0, &mut c?.0))
+    }
 }
 
 #[cfg(test)]
@@ -107,5 +119,13 @@ mod tests {
         assert_eq!(c.len(), 2);
         c.forget(&a);
         assert!(!c.contains(&a));
+        // A subagent and its parent, both kept.
+        let mut c = Conversations::new(8);
+        let (parent, child) = c.with_parent(&d).unwrap();
+        parent.subagent_started("x", None);
+        child.started = true;
+        assert_eq!(c.get(&a).unwrap().subagents().len(), 1);
+        assert!(c.get(&d).unwrap().started);
+        assert!(c.with_parent(&a).is_none());
     }
 }

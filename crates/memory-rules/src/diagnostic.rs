@@ -99,6 +99,11 @@ pub enum Code {
     /// A key a small edit away from a key that decides activation (`path:`
     /// for `paths:`): the rule fires where its author did not mean it to.
     MisspelledKey,
+    /// A `commands` pattern that can never match, or hardly what was meant
+    /// (a shell operator or redirection in it, a pattern matching every command).
+    UnmatchableCommand,
+    /// `enforce` with neither `paths` nor `commands`: nothing is refused.
+    EnforceWithoutTrigger,
     /// A glob written in a form its tool keeps as written, so it matches no
     /// file: Cursor keeps the quotes of `globs: "src/**/*.ts"`, and reads
     /// nothing (or brackets and quotes) from a YAML list of globs.
@@ -170,6 +175,8 @@ impl Code {
             Code::ExcludedAgent => "excluded-agent",
             Code::InvalidRulesFile => "invalid-rules-file",
             Code::MisspelledKey => "misspelled-key",
+            Code::UnmatchableCommand => "unmatchable-command",
+            Code::EnforceWithoutTrigger => "enforce-without-trigger",
             Code::QuotedGlob => "quoted-glob",
             Code::SpacedGlobs => "spaced-globs",
             Code::EscapedGlob => "escaped-glob",

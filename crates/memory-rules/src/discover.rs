@@ -30,7 +30,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-pub use crate::limits::MAX_RULE_BYTES;
 
 /// A rules root: a [`Source`](crate::source::Source) as discovery walks it.
 #[derive(Clone, Debug, PartialEq, Eq)]

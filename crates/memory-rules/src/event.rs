@@ -61,9 +61,8 @@ impl Conversation {
     }
 }
 
-/// What happened. New kinds (a tool about to run, whose answer is a
-/// decision; a subagent starting or stopping) are additions: a road matches
-/// the kinds it sends.
+/// What happened. New kinds are additions: a road matches the kinds it
+/// sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EventKind {
@@ -96,6 +95,18 @@ pub enum EventKind {
     /// The turn stops. `repeated`: this stop follows one the answer blocked
     /// (Claude Code's `stop_hook_active`): it is let through.
     Stop { repeated: bool },
+    /// A tool is about to run (the event's tool calls): the answer says
+    /// whether it may ([`crate::respond::Answer::refusal`]: the rules that
+    /// enforce refuse it). A subagent tool's task is remembered for the
+    /// subagent's start.
+    ToolBefore,
+    /// A subagent starts: the event's conversation is the subagent's, its
+    /// task (when the road knows it) the event's prompt. It gets the
+    /// always-on rules and its task's topic rules; nothing its parent was
+    /// given counts for it.
+    SubagentStart,
+    /// A subagent stopped: its conversation is over (the road drops it).
+    SubagentStop,
 }
 
 impl EventKind {
@@ -109,6 +120,9 @@ impl EventKind {
             EventKind::Request { .. } => "request",
             EventKind::Compaction { .. } => "compaction",
             EventKind::Stop { .. } => "stop",
+            EventKind::ToolBefore => "tool-before",
+            EventKind::SubagentStart => "subagent-start",
+            EventKind::SubagentStop => "subagent-stop",
         }
     }
 }
@@ -129,9 +143,68 @@ pub enum ToolKind {
     /// Activates a skill (`Skill`, `activate_skill`, `skill`): its input
     /// names the skill (`skill`, `name` or `command`).
     Skill,
+    /// Starts a subagent whose own start event does not carry its task
+    /// (Claude Code's `Agent`): its input's task (`prompt`, `message`) and
+    /// type (`subagent_type`, `agent_type`) are remembered, before it runs,
+    /// for that start ([`EventKind::ToolBefore`]).
+    Subagent,
     /// Anything else.
     #[default]
     Other,
+}
+
+impl ToolKind {
+    /// What a tool is, guessed from a name the road does not know (an SDK
+    /// user's own tools): one that writes (`write`, `edit`, `create`,
+    /// `patch`, `replace`, `save`, `delete`, `remove`, `move`, `rename`,
+    /// `append`, `insert`, `update` in its name), runs a command (`bash`,
+    /// `shell`, `exec`, `command`, `terminal`), reads (`read`, `view`,
+    /// `cat`, `open`, `show`, `get`, `list`, `search`, `grep`, `glob`,
+    /// `find`), else [`ToolKind::Other`]. Compared in lowercase, as words of
+    /// `snake_case`, `kebab-case` or `camelCase`.
+    pub fn guess(name: &str) -> ToolKind {
+        let mut words: Vec<String> = Vec::new();
+        let mut word = String::new();
+        for c in name.chars() {
+            let boundary = c == '_' || c == '-' || c == '.' || c == ' ' || c.is_uppercase();
+            if boundary && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            if c.is_alphanumeric() {
+                word.extend(c.to_lowercase());
+            }
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+        let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+        if has(&[
+            "write",
+            "edit",
+            "create",
+            "patch",
+            "replace",
+            "save",
+            "delete",
+            "remove",
+            "move",
+            "rename",
+            "append",
+            "insert",
+            "update",
+            "multiedit",
+        ]) {
+            ToolKind::Write
+        } else if has(&["bash", "shell", "exec", "command", "terminal", "sh"]) {
+            ToolKind::Shell
+        } else if has(&[
+            "read", "view", "cat", "open", "show", "get", "list", "search", "grep", "glob", "find",
+        ]) {
+            ToolKind::Read
+        } else {
+            ToolKind::Other
+        }
+    }
 }
 
 /// One tool call, as the agent sent it.
@@ -164,6 +237,23 @@ impl ToolCall {
             .find_map(|k| self.input.get(*k).and_then(serde_json::Value::as_str))
             .and_then(|n| crate::skill::name(n).ok())
     }
+
+    /// The task a subagent tool's input gives its subagent (`prompt`, else
+    /// `message`), and the subagent's type (`subagent_type`, `agent_type`,
+    /// `agent_name`; '' when none).
+    pub fn subagent_task(&self) -> Option<(String, String)> {
+        if self.kind != ToolKind::Subagent {
+            return None;
+        }
+        let text = |keys: &[&str]| {
+            keys.iter()
+                .find_map(|k| self.input.get(*k).and_then(serde_json::Value::as_str))
+                .map(str::to_string)
+        };
+        let task = text(&["prompt", "message"])?;
+        let kind = text(&["subagent_type", "agent_type", "agent_name"]).unwrap_or_default();
+        Some((task, kind))
+    }
 }
 
 /// One event of one conversation (see the module comment).
@@ -183,6 +273,10 @@ pub struct Event {
     /// The user's prompt (the latest one, for a model call: `None` when it
     /// did not change).
     pub prompt: Option<String>,
+    /// The subagent's type (Claude Code's `agent_type`), for a subagent's
+    /// start: it takes the task its parent's subagent tool announced for
+    /// that type.
+    pub subagent_type: Option<String>,
     /// Where the agent runs: a shell command's relative paths are taken from
     /// here.
     pub cwd: Option<PathBuf>,
@@ -205,6 +299,7 @@ impl Event {
             tools: Vec::new(),
             files: Vec::new(),
             prompt: None,
+            subagent_type: None,
             cwd: None,
             transcript: None,
             prompt_tokens: None,
@@ -229,6 +324,11 @@ impl Event {
 
     pub fn prompt(mut self, prompt: impl Into<String>) -> Event {
         self.prompt = Some(prompt.into());
+        self
+    }
+
+    pub fn subagent_type(mut self, kind: impl Into<String>) -> Event {
+        self.subagent_type = Some(kind.into());
         self
     }
 
@@ -265,5 +365,22 @@ mod tests {
         assert_ne!(main.key(), sub.key());
         assert_eq!(main.key(), "s1");
         assert_ne!(Conversation::new("s1\0a7").subagent, sub.subagent);
+    }
+
+    #[test]
+    fn an_unknown_tools_kind_is_guessed_from_its_name() {
+        for (name, kind) in [
+            ("writeFile", ToolKind::Write),
+            ("edit_file", ToolKind::Write),
+            ("str-replace", ToolKind::Write),
+            ("run_bash", ToolKind::Shell),
+            ("execCommand", ToolKind::Shell),
+            ("readFile", ToolKind::Read),
+            ("list_dir", ToolKind::Read),
+            ("weather", ToolKind::Other),
+            ("overwrite", ToolKind::Other),
+        ] {
+            assert_eq!(ToolKind::guess(name), kind, "{name}");
+        }
     }
 }

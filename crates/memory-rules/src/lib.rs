@@ -40,12 +40,14 @@
 
 // The public namespaces of the façade.
 pub mod delivery_log;
+pub mod enforce;
 pub mod export;
 pub mod fs;
 pub mod limits;
 pub mod memory;
 pub mod packs;
 pub mod read_rule;
+pub mod recall;
 pub mod render;
 pub mod suggest;
 pub mod tokens;
@@ -74,6 +76,7 @@ internals!(
     topics
 );
 
+mod command_pattern;
 mod conversations;
 mod diagnostic;
 mod event;
@@ -111,7 +114,7 @@ pub use parse::{parse_rule, ParsedRule};
 pub use pattern::PatternError;
 pub use respond::{file_contents, Answer, Given, Memory, Reminder, Responder};
 pub use root::{project_root, ProjectRoot};
-pub use rule::{Activation, Metadata, Remind, Rule, Scope};
+pub use rule::{Activation, Enforce, Metadata, Remind, Rule, Scope};
 pub use ruleset::{Contents, Excluded, Explanation, Reason, RuleSet};
 pub use session::{rule_version, Budget, Due, Session, Start, SESSION_VERSION};
 pub use skill::name as skill_name;

@@ -34,6 +34,15 @@ pub const MAX_EXPANSIONS: usize = 1024;
 /// pattern (counted before expanding, zero-padded ranges included).
 pub const MAX_EXPANDED_CHARS: usize = 256 * 1024;
 
+/// At most this many entries in one rule's `commands`.
+pub const MAX_COMMANDS_PER_RULE: usize = 256;
+
+/// A command pattern longer than this (characters) is refused.
+pub const MAX_COMMAND_PATTERN_CHARS: usize = 1024;
+
+/// A rule's `summary` longer than this (characters) is cut there.
+pub const MAX_SUMMARY_CHARS: usize = 300;
+
 /// At most this many entries in one rule's `topics`.
 pub const MAX_TOPICS_PER_RULE: usize = 256;
 
@@ -79,6 +88,17 @@ pub const DEFAULT_RECALL_BYTES: usize = 3_000;
 /// start, and given before the last compaction); past it an entry may be
 /// given again.
 pub const MAX_SESSION_MEMORY: usize = 4_096;
+/// At most this many subagents are live in one session (their
+/// conversations kept, and the tasks announced for them); a new one past
+/// that forgets the oldest, which, if it comes back, starts empty.
+pub const MAX_SUBAGENTS: usize = 64;
+
+/// How many tool calls after a path rule was given a write to a file it
+/// governs brings it back, in short form, unless told otherwise (`recall`).
+pub const DEFAULT_EDIT_DISTANCE: u64 = 20;
+
+/// At most this many rules come back at one write (`recall`).
+pub const MAX_RECALLED_RULES: usize = 16;
 
 /// `load_for_prompt` returns at most this many bytes unless told otherwise.
 pub const DEFAULT_MEMORY_PROMPT_BYTES: usize = 64 * 1024;

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// Keys of the rule format.
-pub const KNOWN_KEYS: [&str; 7] = [
+pub const KNOWN_KEYS: [&str; 10] = [
     "paths",
     "priority",
     "topics",
@@ -33,11 +33,22 @@ pub const KNOWN_KEYS: [&str; 7] = [
     "remind",
     "activation",
     "skills",
+    "enforce",
+    "commands",
+    "summary",
 ];
 
-/// The keys that decide when a rule is active: a typo of one of them is an
-/// error, since the rule then fires where its author did not mean it to.
-pub const TRIGGER_KEYS: [&str; 4] = ["paths", "topics", "activation", "skills"];
+/// The keys that decide when a rule is active or what it refuses: a typo of
+/// one of them is an error, since the rule then fires (or refuses) where its
+/// author did not mean it to.
+pub const TRIGGER_KEYS: [&str; 6] = [
+    "paths",
+    "topics",
+    "activation",
+    "skills",
+    "enforce",
+    "commands",
+];
 
 /// A pattern of a rule that compiled, with its index in `metadata.paths`.
 #[derive(Clone, Debug)]
@@ -351,6 +362,12 @@ impl<'a> Context<'a> {
                     ),
                 },
                 "description" => meta.description = self.description(value, at),
+                "enforce" => meta.enforce = self.enforce(value, at),
+                "commands" => match self.commands(value, at) {
+                    Ok(list) => meta.commands = list,
+                    Err(()) => usable = false,
+                },
+                "summary" => meta.summary = self.summary(value, at),
                 "activation" => match value.as_text().as_deref().map(str::trim) {
                     Some("on-request") => meta.activation = Activation::OnRequest,
                     Some("manual") => meta.activation = Activation::Manual,
@@ -381,6 +398,7 @@ impl<'a> Context<'a> {
         }) {
             usable = false;
         }
+        self.check_enforcement(&meta);
         for (key, meant, at) in typos {
             let consequence = typo_consequence(&meta, meant);
             self.report(
@@ -702,10 +720,17 @@ fn typo_consequence(meta: &Metadata, meant: &str) -> String {
         "paths" => meta.paths.is_some(),
         "topics" => meta.topics.is_some(),
         "skills" => meta.skills.is_some(),
+        "enforce" => meta.enforce.is_some(),
+        "commands" => meta.commands.is_some(),
         _ => meta.activation != Activation::Auto,
     };
     if present {
         return format!("only the '{meant}' written correctly counts");
+    }
+    match meant {
+        "enforce" => return "this rule refuses nothing".to_string(),
+        "commands" if meta.enforce.is_some() => return "no command is checked".to_string(),
+        _ => {}
     }
     if meta.is_unconditional() {
         return "this rule is now always active".to_string();

@@ -41,10 +41,14 @@
 //! `regex` wants their content.
 
 use crate::delivery_log::{DeliveryLog, Sender};
+use crate::enforce::{self, Verdict};
 use crate::event::{Conversation, Event, EventKind};
-use crate::limits::{DEFAULT_MEMORY_LINES, MAX_CONTENT_BYTES, MAX_CONTENT_FILES};
+use crate::limits::{
+    DEFAULT_EDIT_DISTANCE, DEFAULT_MEMORY_LINES, MAX_CONTENT_BYTES, MAX_CONTENT_FILES,
+};
 use crate::memory::recall::RecallBudget;
 use crate::memory::{MemoryIndex, MemoryLocations, MemoryStore};
+use crate::rule::Enforce;
 use crate::ruleset::RuleSet;
 use crate::session::{rule_version, Budget, Call, Due, RecallAt, Session, Start};
 use std::cell::Cell;
@@ -109,6 +113,15 @@ pub struct Answer {
     /// Ids of the memory entries the text holds ([`Memory::Recall`]):
     /// committing it records them as given in the conversation.
     pub memory: Vec<String>,
+    /// Before a tool runs: why the rules that enforce refuse it (the text
+    /// the model reads as the call's result); `None`: it may run.
+    pub refusal: Option<String>,
+    /// Before a tool runs, or after: the enforced rules the call triggered
+    /// (blocks first). After it ran, only the warnings are in the text.
+    pub verdict: crate::enforce::Verdict,
+    /// Path rules that came back at this write in short form (their full
+    /// text was given long ago: [`crate::recall`]).
+    pub recalled: Vec<Given>,
 }
 
 impl Answer {
@@ -134,6 +147,9 @@ impl Answer {
             starts: false,
             regives: false,
             memory: Vec::new(),
+            refusal: None,
+            verdict: crate::enforce::Verdict::default(),
+            recalled: Vec::new(),
         }
     }
 
@@ -168,6 +184,7 @@ pub struct Responder<'a> {
     home: Option<PathBuf>,
     budget: Budget,
     memory: Memory,
+    edit_distance: u64,
     log: LogPlace,
 }
 
@@ -190,8 +207,17 @@ impl<'a> Responder<'a> {
             home: None,
             budget: Budget::agents(),
             memory: Memory::None,
+            edit_distance: DEFAULT_EDIT_DISTANCE,
             log: LogPlace::Home,
         }
+    }
+
+    /// How many tool calls after a path rule was given a write to a file
+    /// it governs brings it back in short form ([`crate::recall`]; default
+    /// [`DEFAULT_EDIT_DISTANCE`]; 0: never).
+    pub fn edit_distance(mut self, calls: u64) -> Self {
+        self.edit_distance = calls;
+        self
     }
 
     /// Where [`Responder::commit`] appends what was delivered: `None`, not
@@ -263,6 +289,24 @@ impl<'a> Responder<'a> {
                 }
                 return answer;
             }
+            EventKind::ToolBefore => {
+                // A subagent tool's task waits for the subagent's start.
+                for call in &event.tools {
+                    if let Some((task, kind)) = call.subagent_task() {
+                        session.task_announced(&kind, &task);
+                    }
+                }
+                answer.verdict = self.verdict(event);
+                if answer.verdict.blocks() {
+                    let max = self
+                        .budget
+                        .max_bytes
+                        .unwrap_or(crate::limits::DEFAULT_RULES_BYTES);
+                    answer.refusal = Some(enforce::reason(set, &answer.verdict, max, &[]));
+                }
+                return answer;
+            }
+            EventKind::SubagentStop => return answer,
             _ => {}
         }
         if let Some(tokens) = event.prompt_tokens {
@@ -313,8 +357,22 @@ impl<'a> Responder<'a> {
                 due
             }
             EventKind::ToolDone => {
+                session.recall.tool_call();
                 let mut due = session.files_touched_in(set, &touched, contents, budget);
                 recall_at(session, &mut due, RecallAt::Files(&touched));
+                due
+            }
+            EventKind::SubagentStart => {
+                // A conversation of its own: the always-on rules, and the
+                // topic rules of its task (as a prompt's).
+                let mut due = match event.prompt.as_deref() {
+                    Some(task) => {
+                        *session = Session::new();
+                        session.prompt(set, task, budget)
+                    }
+                    None => session.start(set, Start::Startup, None, budget),
+                };
+                due.starts = true;
                 due
             }
             EventKind::Request { again } => {
@@ -389,9 +447,15 @@ impl<'a> Responder<'a> {
                 self.offer(&mut answer, &call.active);
                 due
             }
-            EventKind::Stop { .. } | EventKind::Compaction { .. } => Due::default(),
+            EventKind::Stop { .. }
+            | EventKind::Compaction { .. }
+            | EventKind::ToolBefore
+            | EventKind::SubagentStop => Due::default(),
         };
         self.fill(&mut answer, due);
+        if event.kind == EventKind::ToolDone {
+            self.after_tool(session, event, &mut answer);
+        }
         if event_has_offer_in_text(event.kind) && !answer.offer.is_empty() {
             let offer = answer.offer.trim_end();
             answer.text = if answer.text.is_empty() {
@@ -425,6 +489,138 @@ impl<'a> Responder<'a> {
         session.commit_given(given.map(|g| (g.id.as_str(), g.version.as_str())));
         session.commit_flags(answer.starts, answer.regives);
         session.commit_memory(&answer.memory);
+        // In front of the model now: the distance to the edit counts from here.
+        let shown: Vec<&str> = answer
+            .rules
+            .iter()
+            .chain(&answer.recalled)
+            .map(|g| g.id.as_str())
+            .collect();
+        session.recall.given_ids(self.set, &shown);
+    }
+
+    /// A subagent of `parent` starts ([`EventKind::SubagentStart`]): it is
+    /// recorded live in its parent's session (the task its parent's subagent
+    /// tool announced for it is taken, when the event has none), and its own
+    /// conversation `child` gets what is due at its start. Returns the
+    /// answer and the ids of the subagents forgotten past
+    /// [`crate::limits::MAX_SUBAGENTS`] (the road drops their conversations).
+    pub fn subagent_start(
+        &self,
+        parent: &mut Session,
+        child: &mut Session,
+        event: &Event,
+    ) -> (Answer, Vec<String>) {
+        let id = event.conversation.subagent.clone().unwrap_or_default();
+        let (task, forgotten) = parent.subagent_started(&id, event.subagent_type.as_deref());
+        let mut start = event.clone();
+        start.kind = EventKind::SubagentStart;
+        if start.prompt.is_none() {
+            start.prompt = task;
+        }
+        (self.respond(child, &start), forgotten)
+    }
+
+    /// A subagent of `parent` stopped ([`EventKind::SubagentStop`]): it is
+    /// no longer live (the road drops its conversation). Returns whether it
+    /// was.
+    pub fn subagent_stop(&self, parent: &mut Session, event: &Event) -> bool {
+        event
+            .conversation
+            .subagent
+            .as_deref()
+            .is_some_and(|id| parent.subagent_stopped(id))
+    }
+
+    /// The enforced rules a tool call triggers: the files it would write
+    /// (file tools the road knows write, the written side of a shell line,
+    /// an `apply_patch`'s files) and the simple commands it would run.
+    pub fn verdict(&self, event: &Event) -> Verdict {
+        if !self.set.has_enforced_rules() {
+            return Verdict::default();
+        }
+        let mut written = Vec::new();
+        let mut commands = Vec::new();
+        let mut unchecked = Vec::new();
+        for call in &event.tools {
+            let t = crate::touched::tool_files(call, event.cwd.as_deref());
+            written.extend(t.written);
+            commands.extend(t.commands);
+            unchecked.extend(t.unread);
+        }
+        let mut verdict = enforce::check(self.set, &written, &commands);
+        verdict.unchecked = unchecked;
+        verdict
+    }
+
+    /// After a tool ran: the warnings of the enforced rules it triggered
+    /// (`enforce: warn`), and the path rules given long ago that govern a
+    /// file it wrote (in short form), after the rules it made due.
+    fn after_tool(&self, session: &mut Session, event: &Event, answer: &mut Answer) {
+        let set = self.set;
+        let max = self
+            .budget
+            .max_bytes
+            .unwrap_or(crate::limits::DEFAULT_RULES_BYTES);
+        let mut in_text: Vec<usize> = answer.rules.iter().map(|g| g.index).collect();
+        let verdict = self.verdict(event);
+        let warned = Verdict {
+            hits: verdict
+                .hits
+                .iter()
+                .filter(|h| h.enforce == Enforce::Warn)
+                .cloned()
+                .collect(),
+            unchecked: Vec::new(),
+        };
+        let add = |answer: &mut Answer, text: String| {
+            if text.is_empty() {
+                return;
+            }
+            let room = max.saturating_sub(answer.text.len() + 2);
+            if text.len() > room {
+                return;
+            }
+            if !answer.text.is_empty() {
+                answer.text.push_str(
+                    "
+
+",
+                );
+            }
+            answer.text.push_str(&text);
+        };
+        if !warned.is_empty() {
+            let room = max.saturating_sub(answer.text.len() + 2);
+            add(answer, enforce::reason(set, &warned, room, &in_text));
+            for i in warned.rules() {
+                if !in_text.contains(&i) {
+                    answer.rules.push(self.given(i));
+                    in_text.push(i);
+                }
+            }
+        }
+        answer.verdict = warned;
+        let written: Vec<String> = event
+            .tools
+            .iter()
+            .flat_map(|c| crate::touched::tool_files(c, event.cwd.as_deref()).written)
+            .collect();
+        let mut back = session.recall.due(set, &written, self.edit_distance);
+        back.retain(|i| !in_text.contains(i));
+        if !back.is_empty() {
+            let files: Vec<&str> = written.iter().map(String::as_str).collect();
+            let room = max.saturating_sub(answer.text.len() + 2);
+            let text = crate::recall::render(set, &back, &files, room);
+            if !text.is_empty() {
+                answer.recalled = back
+                    .iter()
+                    .filter(|&&i| text.contains(&format!("[{}] ", set.rules()[i].id)))
+                    .map(|&i| self.given(i))
+                    .collect();
+                add(answer, text);
+            }
+        }
     }
 
     /// The delivery log's part of [`Responder::commit`]: appends what the
@@ -743,6 +939,221 @@ mod tests {
     fn tool(name: &str, kind: ToolKind, input: serde_json::Value) -> Event {
         Event::new(Conversation::new("s"), EventKind::ToolDone)
             .tool(ToolCall::new(name, kind, input))
+    }
+
+    fn before(name: &str, kind: ToolKind, input: serde_json::Value) -> Event {
+        Event::new(Conversation::new("s"), EventKind::ToolBefore)
+            .tool(ToolCall::new(name, kind, input))
+    }
+
+    #[test]
+    fn before_a_tool_runs_an_enforced_rule_refuses_its_writes_and_commands() {
+        let dir = tree(&[
+            (
+                ".wave/rules/gen.md",
+                "---\npaths: gen/**\nenforce: block\n---\nGenerated files are rebuilt.",
+            ),
+            (
+                ".wave/rules/push.md",
+                "---\ncommands: [\"git push --force*\"]\nenforce: warn\n---\nAsk first.",
+            ),
+        ]);
+        let loaded = load(&Config::with_home(dir.path(), dir.path().join("home")));
+        let r = Responder::new(&loaded.rules, dir.path());
+        let mut s = Session::new();
+        for event in [
+            before("Write", ToolKind::Write, json!({"file_path": "gen/a.ts"})),
+            before(
+                "bash",
+                ToolKind::Other,
+                json!({"command": "cd gen && echo x > a.ts"}),
+            )
+            .cwd(dir.path()),
+            before(
+                "apply_patch",
+                ToolKind::Write,
+                json!({"command": "*** Begin Patch\n*** Add File: gen/b.ts\n+x\n*** End Patch"}),
+            ),
+        ] {
+            let a = r.respond(&mut s, &event);
+            let refusal = a.refusal.unwrap_or_else(|| panic!("{event:?}"));
+            assert!(
+                refusal.starts_with("Refused by the project's rules: writing gen/"),
+                "{refusal}"
+            );
+            assert!(
+                refusal.ends_with("[gen.md] Generated files are rebuilt."),
+                "{refusal}"
+            );
+            assert!(a.text.is_empty(), "nothing is given before a tool runs");
+        }
+        // A read, a warned command, a write elsewhere: they run, nothing said before.
+        for event in [
+            before("Read", ToolKind::Read, json!({"file_path": "gen/a.ts"})),
+            before(
+                "Bash",
+                ToolKind::Shell,
+                json!({"command": "git push --force"}),
+            ),
+            before("Write", ToolKind::Write, json!({"file_path": "src/a.ts"})),
+        ] {
+            let a = r.respond(&mut s, &event);
+            assert_eq!(a.refusal, None, "{event:?}");
+        }
+        // The warning comes with the call's result, every time.
+        let done = |cmd: &str| tool("Bash", ToolKind::Shell, json!({"command": cmd}));
+        for _ in 0..2 {
+            let a = r.respond(&mut s, &done("git push --force origin"));
+            assert_eq!(a.text, "Allowed, with a warning from the project's rules about running `git push --force origin`:\n[push.md] (matches `git push --force*`) Ask first.");
+            r.commit(&mut s, &a);
+        }
+        // A warned write: its path rule once in full, the warning short beside it.
+        let dir2 = tree(&[(
+            ".wave/rules/gen.md",
+            "---\npaths: gen/**\nenforce: warn\n---\nGenerated.\nRebuild with npm run gen.",
+        )]);
+        let loaded2 = load(&Config::with_home(dir2.path(), dir2.path().join("home")));
+        let r2 = Responder::new(&loaded2.rules, dir2.path());
+        let mut s2 = Session::new();
+        let a = r2.respond(
+            &mut s2,
+            &tool("Write", ToolKind::Write, json!({"file_path": "gen/a.ts"})),
+        );
+        assert_eq!(a.text, "## Rules\n[gen.md] Generated.\nRebuild with npm run gen.\n\nAllowed, with a warning from the project's rules about writing gen/a.ts:\n[gen.md] Generated.");
+    }
+
+    #[test]
+    fn a_subagent_starts_with_the_always_on_rules_and_its_tasks_topic_rules_and_nothing_of_its_parent(
+    ) {
+        let dir = tree(&[
+            (".wave/rules/general.md", "Keep functions small."),
+            (
+                ".wave/rules/db.md",
+                "---\ntopics: [customer]\n---\nThe customer table is read-only.",
+            ),
+            (
+                ".wave/rules/api.md",
+                "---\npaths: src/api/**\n---\nValidate input.",
+            ),
+        ]);
+        let loaded = load(&Config::with_home(dir.path(), dir.path().join("home")));
+        let r = Responder::new(&loaded.rules, dir.path());
+        let mut parent = Session::new();
+        let start = r.respond(
+            &mut parent,
+            &Event::new(Conversation::new("s"), EventKind::Start(Start::Startup)),
+        );
+        r.commit(&mut parent, &start);
+        let read = r.respond(
+            &mut parent,
+            &tool("Read", ToolKind::Read, json!({"file_path": "src/api/a.ts"})),
+        );
+        assert!(read.text.contains("[api.md]"));
+        r.commit(&mut parent, &read);
+        // Claude Code: the Agent tool announces the task, the start has none.
+        let agent = before(
+            "Agent",
+            ToolKind::Subagent,
+            json!({"prompt": "check the customer orders", "subagent_type": "general-purpose"}),
+        );
+        assert_eq!(r.respond(&mut parent, &agent).refusal, None);
+        let sub = Conversation::subagent("s", "a1");
+        let mut child = Session::new();
+        let (answer, forgotten) = r.subagent_start(
+            &mut parent,
+            &mut child,
+            &Event::new(sub.clone(), EventKind::SubagentStart).subagent_type("general-purpose"),
+        );
+        assert!(forgotten.is_empty());
+        assert_eq!(answer.text, "=== MANDATORY RULES ===\n[db.md] The customer table is read-only.\n===========================\n\n## Rules\n[general.md] Keep functions small.");
+        assert!(answer.starts);
+        r.commit(&mut child, &answer);
+        assert_eq!(parent.subagents().len(), 1);
+        // Its own touches bring the path rules its parent had.
+        let read = r.respond(
+            &mut child,
+            &tool("Read", ToolKind::Read, json!({"file_path": "src/api/a.ts"})),
+        );
+        assert_eq!(read.text, "## Rules\n[api.md] Validate input.");
+        r.commit(&mut child, &read);
+        assert!(r.subagent_stop(&mut parent, &Event::new(sub, EventKind::SubagentStop)));
+        assert!(parent.subagents().is_empty());
+        assert!(
+            !parent.delivered_ids().contains(&"db.md".to_string()),
+            "nothing the subagent got counts for its parent"
+        );
+        // Without a task: the always-on rules only.
+        let mut other = Session::new();
+        let (answer, _) = r.subagent_start(
+            &mut parent,
+            &mut other,
+            &Event::new(Conversation::subagent("s", "a2"), EventKind::SubagentStart),
+        );
+        assert_eq!(answer.text, "## Rules\n[general.md] Keep functions small.");
+    }
+
+    #[test]
+    fn live_subagents_are_bounded_the_oldest_forgotten() {
+        let mut parent = Session::new();
+        let mut forgotten = Vec::new();
+        for i in 0..crate::limits::MAX_SUBAGENTS + 2 {
+            forgotten.extend(parent.subagent_started(&format!("a{i}"), None).1);
+        }
+        assert_eq!(forgotten, ["a0", "a1"]);
+        assert_eq!(parent.subagents().len(), crate::limits::MAX_SUBAGENTS);
+        assert!(!parent.subagent_stopped("a0"));
+        assert!(parent.subagent_stopped("a2"));
+    }
+
+    #[test]
+    fn a_path_rule_given_long_ago_comes_back_once_at_a_write_it_governs() {
+        let dir = tree(&[(
+            ".wave/rules/api.md",
+            "---\npaths: src/api/**\nsummary: Validate with zod.\n---\nValidate input.\nWith zod.",
+        )]);
+        let loaded = load(&Config::with_home(dir.path(), dir.path().join("home")));
+        let r = Responder::new(&loaded.rules, dir.path()).edit_distance(3);
+        let mut s = Session::new();
+        let step = |s: &mut Session, event: Event| {
+            let a = r.respond(s, &event);
+            r.commit(s, &a);
+            a
+        };
+        let read = |f: &str| tool("Read", ToolKind::Read, json!({"file_path": f}));
+        let write = |f: &str| tool("Write", ToolKind::Write, json!({"file_path": f}));
+        assert!(step(&mut s, read("src/api/a.ts"))
+            .text
+            .contains("With zod."));
+        for f in ["b.ts", "c.ts", "d.ts"] {
+            assert!(step(&mut s, read(f)).text.is_empty());
+        }
+        let back = step(&mut s, write("src/api/a.ts"));
+        assert_eq!(
+            back.text,
+            "Still in force for src/api/a.ts:\n[api.md] Validate with zod."
+        );
+        assert_eq!(back.recalled.len(), 1);
+        assert!(
+            step(&mut s, write("src/api/b.ts")).text.is_empty(),
+            "not at the next write"
+        );
+        // After a compaction it is given in full again, not recalled.
+        s.compacted_unsent();
+        assert!(step(&mut s, write("src/api/c.ts"))
+            .text
+            .starts_with("## Rules\n[api.md] Validate input."));
+        let r0 = Responder::new(&loaded.rules, dir.path()).edit_distance(0);
+        let mut s0 = Session::new();
+        let a = r0.respond(&mut s0, &read("src/api/a.ts"));
+        r0.commit(&mut s0, &a);
+        for _ in 0..30 {
+            let a = r0.respond(&mut s0, &read("x.ts"));
+            r0.commit(&mut s0, &a);
+        }
+        assert!(
+            r0.respond(&mut s0, &write("src/api/a.ts")).text.is_empty(),
+            "0 turns it off"
+        );
     }
 
     #[test]

@@ -33,6 +33,39 @@ pub struct Metadata {
     /// the session (lowercased names, as the agent names the skill).
     #[serde(default)]
     pub skills: Option<Vec<String>>,
+    /// `enforce`: a write to a file of the rule's `paths`, or a shell command
+    /// matching one of its `commands`, is refused (`block`) or let through
+    /// with the rule put in front of the model (`warn`). See `enforce`.
+    #[serde(default)]
+    pub enforce: Option<Enforce>,
+    /// `commands`: patterns matched against each simple command of a shell
+    /// line (`git push --force*`); read only with `enforce`.
+    #[serde(default)]
+    pub commands: Option<Vec<String>>,
+    /// `summary`: the one line that stands for the rule where it comes back
+    /// in short form (at the edit it governs); else its first line.
+    #[serde(default)]
+    pub summary: Option<String>,
+}
+
+/// What an enforced rule does to a write or command it governs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Enforce {
+    /// Refused before it runs; the rule's text is the reason the model sees.
+    Block,
+    /// Let through; the rule is put in front of the model.
+    Warn,
+}
+
+impl Enforce {
+    /// `block` or `warn`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Enforce::Block => "block",
+            Enforce::Warn => "warn",
+        }
+    }
 }
 
 /// How a rule becomes active.
@@ -82,18 +115,35 @@ impl Remind {
 
 impl Metadata {
     /// A rule with neither `paths` nor `topics` (nor `regex`, nor
-    /// `skills`) is always active, unless it is on request or manual.
+    /// `skills`, nor enforced `commands`) is always active, unless it is on
+    /// request or manual.
     pub fn is_unconditional(&self) -> bool {
         self.activation == Activation::Auto
             && self.paths.is_none()
             && self.topics.is_none()
             && self.regex.is_none()
             && self.skills.is_none()
+            && self.enforced_commands().is_none()
+    }
+
+    /// The `commands` patterns, when the rule enforces them.
+    pub fn enforced_commands(&self) -> Option<&[String]> {
+        self.enforce.and(self.commands.as_deref())
+    }
+
+    /// The one line standing for the rule in short form: its `summary`,
+    /// else the first non-empty line of `body`.
+    pub fn short<'a>(&'a self, body: &'a str) -> &'a str {
+        self.summary
+            .as_deref()
+            .or_else(|| body.lines().map(str::trim).find(|l| !l.is_empty()))
+            .unwrap_or("")
     }
 
     /// One name per way a rule becomes active, the same in every output
     /// (`list --json`, MCP `list_rules`): `always`, `on-request`, `manual`,
-    /// or what fires it (`paths`, `topics`, `regex`, `skills`, joined with `+`).
+    /// or what fires it (`paths`, `topics`, `regex`, `skills`, `commands`,
+    /// joined with `+`).
     pub fn activation_kind(&self) -> String {
         match self.activation {
             Activation::OnRequest => return "on-request".into(),
@@ -108,6 +158,7 @@ impl Metadata {
             ("topics", self.topics.is_some()),
             ("regex", self.regex.is_some()),
             ("skills", self.skills.is_some()),
+            ("commands", self.enforced_commands().is_some()),
         ]
         .into_iter()
         .filter_map(|(k, on)| on.then_some(k))

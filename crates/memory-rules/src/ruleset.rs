@@ -48,6 +48,8 @@ pub struct RuleSet {
     content_rules: Vec<ContentRule>,
     /// Rules with `skills`, by each skill name they name.
     skills: FxHashMap<String, Vec<u32>>,
+    /// The enforced rules' `commands`, compiled (see `enforce`).
+    commands: crate::command_pattern::CommandMatcher,
     /// Tells this set from every other one built in the process (see [`RuleSet::id`]).
     id: u64,
 }
@@ -284,7 +286,9 @@ impl RuleSet {
                 skills.entry(name.clone()).or_default().push(i as u32);
             }
         }
+        let commands = crate::command_pattern::CommandMatcher::build(&rules);
         RuleSet {
+            commands,
             rules,
             owners,
             globs: GlobIndex::build(globs),
@@ -478,7 +482,12 @@ impl RuleSet {
     /// The per-message path match. A matcher whose owners are all active
     /// (or whose `!` owners' rules are all active) is done for this call, so
     /// a common glob owned by many rules costs once, not once per file.
-    fn activate_paths<S: AsRef<str>>(&self, files: &[S], active: &mut [bool]) {
+    /// The enforced rules' compiled `commands`.
+    pub(crate) fn command_matcher(&self) -> &crate::command_pattern::CommandMatcher {
+        &self.commands
+    }
+
+    pub(crate) fn activate_paths<S: AsRef<str>>(&self, files: &[S], active: &mut [bool]) {
         let mut done = vec![false; self.owners.len()];
         let mut scratch = Vec::new();
         let mut matched: Vec<u32> = Vec::new();

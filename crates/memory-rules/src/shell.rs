@@ -6,7 +6,9 @@
 //! parses the command line with a real POSIX/bash parser (`brush-parser`),
 //! walks every command it holds (pipelines, `&&`/`||`, `;`, subshells, brace
 //! groups, `if`/`for`/`while` bodies, `$(...)` and `<(...)`, `bash -c '...'`)
-//! and yields the file operands of the commands it knows:
+//! and yields the file operands of the commands it knows, and every simple
+//! command it runs ([`CommandWords`]: what `commands` patterns are matched
+//! against):
 //!
 //! | command | reads | writes |
 //! | --- | --- | --- |
@@ -17,13 +19,15 @@
 //! | `diff` `cmp` | every operand | |
 //! | `git show` `git cat-file` | `REV:path` operands, operands after `--` | |
 //! | `git diff` `git log` `git blame` | operands after `--`, operands that look like paths | |
-//! | `tee` `touch` | | every operand |
+//! | `tee` `touch` `rm` `unlink` `truncate` | | every operand |
+//! | `perl` | every operand after the script | the same, with `-i` |
+//! | `dd` | `if=` | `of=` |
 //! | `cp` | the sources | the target (`dir/name` when the target is a directory) |
 //! | `mv` | | the target (as `cp`) |
 //! | `< f` | `f` | |
 //! | `> f` `>> f` `>\| f` `&> f` | | `f` |
 //!
-//! `sudo`, `env`, `command`, `nice`, `nohup`, `time`, `exec` and `xargs` in
+//! `sudo`, `env`, `command`, `nice`, `nohup`, `time`, `timeout`, `exec` and `xargs` in
 //! front of a command are looked through; `cd DIR` (a literal `DIR`) makes
 //! the later relative operands of the same list relative to `DIR` (a `cd` to
 //! anything else drops them: the directory is not known). Only literal words
@@ -45,11 +49,50 @@ use brush_parser::{Parser, ParserOptions};
 pub use crate::limits::{MAX_COMMAND_BYTES, MAX_COMMAND_DEPTH, MAX_COMMAND_WORDS};
 
 /// The files one command line reads and writes, each once, in order of
-/// appearance.
+/// appearance, and the simple commands it runs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ShellFiles {
     pub read: Vec<String>,
     pub written: Vec<String>,
+    /// Every simple command of the line, in order of appearance (those of
+    /// `$(...)`, `<(...)` and `bash -c '...'` included; a function's body,
+    /// which runs only when called, is not).
+    pub commands: Vec<CommandWords>,
+}
+
+/// One simple command: its words (program and arguments; assignments and
+/// redirections in front or after are not words), each as the command gets
+/// it when the word is literal (quotes removed), else as written (`$DIR`,
+/// `*.ts`, `$(date)`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommandWords {
+    pub words: Vec<String>,
+    /// The index of the program in `words`, past the wrappers the file
+    /// table looks through (`sudo`, `env A=1`, `nice -n 5`, `xargs`, ...):
+    /// 0 when there is none.
+    pub program: usize,
+}
+
+impl CommandWords {
+    /// The words joined with single spaces.
+    pub fn line(&self) -> String {
+        self.words.join(" ")
+    }
+
+    /// The command without its wrappers, its program by its base name
+    /// (`sudo /usr/bin/git push` -> `git push`).
+    pub fn unwrapped(&self) -> String {
+        let mut words = self.words[self.program.min(self.words.len())..].iter();
+        let mut out = words
+            .next()
+            .map(|p| base_name(p).to_string())
+            .unwrap_or_default();
+        for w in words {
+            out.push(' ');
+            out.push_str(w);
+        }
+        out
+    }
 }
 
 /// Why a command line was not looked at.
@@ -311,6 +354,25 @@ fn takes_value(cmd: &str, opt: &str) -> bool {
         ],
         "xxd" | "od" | "hexdump" => &["-c", "-g", "-l", "-s", "-n", "-j", "-A", "-t", "-N", "-e"],
         "sed" => &["-e", "-f", "-l", "--expression", "--file", "--line-length"],
+        "truncate" => &["-s", "-r", "--size", "--reference"],
+        "nice" => &["-n", "--adjustment"],
+        "env" => &["-u", "-C", "--unset", "--chdir"],
+        "xargs" => &[
+            "-I",
+            "-n",
+            "-P",
+            "-L",
+            "-d",
+            "-E",
+            "-s",
+            "-a",
+            "--max-args",
+            "--max-procs",
+            "--delimiter",
+            "--arg-file",
+        ],
+        "timeout" => &["-s", "-k", "--signal", "--kill-after"],
+        "perl" => &["-e", "-E", "-I", "-M", "-m", "-x"],
         "awk" | "gawk" | "mawk" => &["-F", "-v", "-f", "--field-separator", "--assign", "--file"],
         "grep" | "egrep" | "fgrep" => &[
             "-e",
@@ -510,6 +572,43 @@ fn looks_like_path(a: &str) -> bool {
         && !a.starts_with('@')
 }
 
+/// The index of the program in a simple command's words, past the wrappers
+/// in front of it (`sudo`, `command`, `nohup`, `time`, `exec`, `builtin`,
+/// and `env`, `nice`, `xargs`, `timeout` with their options, `env`'s
+/// assignments and `timeout`'s duration).
+/// A word that is not literal stops the look.
+fn program_index(words: &[Option<String>]) -> usize {
+    let mut i = 0;
+    while let Some(Some(first)) = words.get(i) {
+        let name = base_name(first);
+        match name {
+            "sudo" | "command" | "nohup" | "time" | "exec" | "builtin" => i += 1,
+            "env" | "nice" | "xargs" | "timeout" => {
+                i += 1;
+                while let Some(Some(w)) = words.get(i) {
+                    if w.starts_with('-') && w.len() > 1 {
+                        i += if !w.contains('=') && takes_value(name, w) {
+                            2
+                        } else {
+                            1
+                        };
+                    } else if name == "env" && w.contains('=') {
+                        i += 1;
+                    } else {
+                        break;
+                    }
+                }
+                // `timeout 10s cmd`: the duration comes first.
+                if name == "timeout" {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
 fn base_name(path: &str) -> &str {
     path.trim_end_matches('/')
         .rsplit('/')
@@ -644,6 +743,8 @@ impl Walk {
 
     fn simple(&mut self, simple: &SimpleCommand, cwd: &mut Cwd, depth: usize) {
         let mut words: Vec<Option<String>> = Vec::new();
+        // Each word as written, for the words that are not literal.
+        let mut raw: Vec<&str> = Vec::new();
         let items = simple
             .prefix
             .iter()
@@ -662,29 +763,47 @@ impl Walk {
                 name_seen = true;
                 if let Some(w) = &simple.word_or_name {
                     words.push(self.word(&w.value, depth));
+                    raw.push(&w.value);
                 }
             }
             match item {
                 CommandPrefixOrSuffixItem::IoRedirect(r) => self.redirect(r, cwd, depth),
-                CommandPrefixOrSuffixItem::Word(w) => words.push(self.word(&w.value, depth)),
+                CommandPrefixOrSuffixItem::Word(w) => {
+                    words.push(self.word(&w.value, depth));
+                    raw.push(&w.value);
+                }
                 CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
                     // `X=$(cat f) cmd`: the substitution still runs; after
                     // the name (`awk -v n=2`) it is an argument.
                     let value = self.word(&w.value, depth);
                     if !in_prefix {
                         words.push(value);
+                        raw.push(&w.value);
                     }
                 }
                 CommandPrefixOrSuffixItem::ProcessSubstitution(_, s) => {
                     self.list(&s.list, &mut cwd.clone(), depth);
                     words.push(None);
+                    raw.push("<(...)");
                 }
             }
         }
         if !name_seen {
             if let Some(w) = &simple.word_or_name {
                 words.push(self.word(&w.value, depth));
+                raw.push(&w.value);
             }
+        }
+        if !words.is_empty() {
+            let text: Vec<String> = words
+                .iter()
+                .zip(&raw)
+                .map(|(w, r)| w.clone().unwrap_or_else(|| r.to_string()))
+                .collect();
+            self.files.commands.push(CommandWords {
+                words: text,
+                program: program_index(&words),
+            });
         }
         self.run(&words, cwd, depth);
     }
@@ -700,28 +819,8 @@ impl Walk {
 
     /// One simple command, its words already evaluated (`None`: not literal).
     fn run(&mut self, words: &[Option<String>], cwd: &mut Cwd, depth: usize) {
-        let mut words = words;
         // Look through the wrappers in front of the command.
-        loop {
-            let Some(Some(first)) = words.first() else {
-                return;
-            };
-            let name = base_name(first);
-            match name {
-                "sudo" | "command" | "nohup" | "time" | "exec" | "builtin" => words = &words[1..],
-                "env" | "nice" | "xargs" => {
-                    words = &words[1..];
-                    while let Some(Some(w)) = words.first() {
-                        if w.starts_with('-') || (name == "env" && w.contains('=')) {
-                            words = &words[1..];
-                        } else {
-                            break;
-                        }
-                    }
-                }
-                _ => break,
-            }
-        }
+        let words = &words[program_index(words)..];
         let Some(Some(first)) = words.first() else {
             return;
         };
@@ -746,8 +845,13 @@ impl Walk {
                     if w == "-c" || (w.starts_with('-') && !w.starts_with("--") && w.ends_with('c'))
                     {
                         if let Some(Some(script)) = it.next() {
-                            if *cwd == Cwd::Here {
-                                let _ = self.command_line(script, depth + 1);
+                            // Its commands count wherever it runs; its files
+                            // only where their directory is known.
+                            let (read, written) = (self.files.read.len(), self.files.written.len());
+                            let _ = self.command_line(script, depth + 1);
+                            if *cwd != Cwd::Here {
+                                self.files.read.truncate(read);
+                                self.files.written.truncate(written);
                             }
                         }
                         break;
@@ -827,7 +931,7 @@ impl Walk {
                         .map(|s| s.to_string()),
                 );
             }
-            "tee" | "touch" => {
+            "tee" | "touch" | "rm" | "unlink" | "truncate" => {
                 written.extend(
                     split_args(&name, rest)
                         .operands
@@ -860,6 +964,31 @@ impl Walk {
                     }
                 } else {
                     written.push(target.to_string());
+                }
+            }
+            "dd" => {
+                for w in rest.iter().flatten() {
+                    if let Some(f) = w.strip_prefix("if=") {
+                        read.push(f.to_string());
+                    } else if let Some(f) = w.strip_prefix("of=") {
+                        written.push(f.to_string());
+                    }
+                }
+            }
+            "perl" => {
+                // `perl -pi -e '...' f`: edits its operands in place.
+                let args = split_args("perl", rest);
+                let in_place = args.options.iter().any(|(o, _)| {
+                    !o.starts_with("--") && o.starts_with('-') && o[1..].contains('i')
+                });
+                // The script is `-e`'s value, else the first operand (after
+                // `-ne`, or a script file).
+                let script_in_option = args.options.iter().any(|(o, _)| matches!(*o, "-e" | "-E"));
+                let files =
+                    &args.operands[usize::from(!script_in_option).min(args.operands.len())..];
+                read.extend(files.iter().map(|s| s.to_string()));
+                if in_place {
+                    written.extend(files.iter().map(|s| s.to_string()));
                 }
             }
             "git" => self.git(rest, cwd),

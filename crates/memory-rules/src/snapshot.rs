@@ -26,8 +26,9 @@ use std::time::SystemTime;
 /// 2: rules carry `skills` (a file parsed before that key existed is
 /// parsed again). 3: the layers (packs, policy) the rules were assembled
 /// with. 4: files carry the stamps of their `@path` imports, and
-/// `CLAUDE.md` / `GEMINI.md` are read as memory files.
-const VERSION: u32 = 4;
+/// `CLAUDE.md` / `GEMINI.md` are read as memory files. 5: `enforce`,
+/// `commands`, `summary`.
+const VERSION: u32 = 5;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

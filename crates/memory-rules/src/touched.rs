@@ -9,7 +9,7 @@
 //! | --- | --- |
 //! | [`FILE_KEYS`] | one file each (`file_path`, opencode's `filePath`, Gemini CLI's `absolute_path`, Cursor's `target_file`, a plain `path`, ...) |
 //! | [`FILE_LIST_KEYS`] | several files (`file_paths`, `files`, `paths`) |
-//! | [`COMMAND_KEYS`] | a shell command line (a string, or Codex's argv array), through the core's [`crate::shell`] parser: the files it reads and writes, relative ones taken from the event's `cwd` |
+//! | [`COMMAND_KEYS`] | a shell command line (a string, or Codex's argv array), through the core's [`crate::shell`] parser: the files it reads and writes, relative ones taken from the event's `cwd`, and the simple commands it runs; an `apply_patch` text there (Codex 0.169 sends its patch as `command`) is a patch |
 //! | [`PATCH_KEYS`], or the input itself as a string | an `apply_patch` text (Codex, opencode): the files it adds, updates, moves or deletes |
 //!
 //! A skill tool's input names a skill, not a file: it touches nothing.
@@ -50,6 +50,12 @@ pub const PATCH_KEYS: [&str; 3] = ["input", "patch", "patchText"];
 pub struct Touched {
     pub read: Vec<String>,
     pub written: Vec<String>,
+    /// The simple commands a shell command line runs (what enforced
+    /// `commands` patterns are matched against).
+    pub commands: Vec<crate::shell::CommandWords>,
+    /// Why a command line could not be read (over a limit, not shell): its
+    /// files and commands are unknown.
+    pub unread: Vec<String>,
 }
 
 impl Touched {
@@ -110,6 +116,13 @@ pub fn tool_files(call: &ToolCall, cwd: Option<&Path>) -> Touched {
     }
     for key in COMMAND_KEYS {
         if let Some(command) = command_line(input.get(key)) {
+            // Codex puts its `apply_patch` text under `command`.
+            if command.trim_start().starts_with("*** Begin Patch") {
+                for f in patch_files(&command) {
+                    push_new(&mut out.written, &f);
+                }
+                continue;
+            }
             shell_files(&command, cwd, &mut out);
         }
     }
@@ -145,8 +158,12 @@ fn command_line(value: Option<&Value>) -> Option<String> {
 
 /// The files the command reads and writes, relative ones joined to `cwd`.
 fn shell_files(command: &str, cwd: Option<&Path>, out: &mut Touched) {
-    let Ok(found) = crate::shell::command_files(command) else {
-        return;
+    let found = match crate::shell::command_files(command) {
+        Ok(found) => found,
+        Err(e) => {
+            out.unread.push(e.to_string());
+            return;
+        }
     };
     let at = |f: String| match cwd {
         Some(base) if !f.starts_with('/') => base.join(&f).to_string_lossy().into_owned(),
@@ -158,6 +175,7 @@ fn shell_files(command: &str, cwd: Option<&Path>, out: &mut Touched) {
     for f in found.written {
         push_new(&mut out.written, &at(f));
     }
+    out.commands.extend(found.commands);
 }
 
 /// One word quoted for the shell (`'...'`), so an argv joins into a command line.
@@ -219,13 +237,26 @@ impl Event {
     }
 
     /// Whether the event could make anything due before the rules are
-    /// loaded: a tool event that touched no file and activated no skill
-    /// cannot (a hook answers it without reading a rule).
+    /// loaded: a tool event that touched no file, ran no command and
+    /// activated no skill cannot (a hook answers it without reading a rule).
     pub fn may_matter(&self) -> bool {
         match self.kind {
+            // A command can be warned about (`enforce: warn` on `commands`).
             EventKind::ToolDone => {
-                self.tools.iter().any(|c| c.skill().is_some()) || !self.touched().is_empty()
+                self.tools.iter().any(|c| {
+                    c.skill().is_some() || {
+                        let t = tool_files(c, self.cwd.as_deref());
+                        !t.is_empty() || !t.commands.is_empty()
+                    }
+                }) || !self.files.is_empty()
             }
+            // Only a write, a command or a subagent's task can matter before a tool runs.
+            EventKind::ToolBefore => self.tools.iter().any(|c| {
+                c.kind == ToolKind::Subagent || {
+                    let t = tool_files(c, self.cwd.as_deref());
+                    !t.written.is_empty() || !t.commands.is_empty() || !t.unread.is_empty()
+                }
+            }),
             _ => true,
         }
     }

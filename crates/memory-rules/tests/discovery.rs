@@ -214,7 +214,7 @@ fn oversized_file_is_an_error_and_skipped() {
     let t = Tree::new();
     t.project(
         "big.md",
-        &"x".repeat(memory_rules::discover::MAX_RULE_BYTES as usize + 1),
+        &"x".repeat(memory_rules::limits::MAX_RULE_BYTES as usize + 1),
     );
     t.project("small.md", "ok");
     let loaded = t.load();

@@ -308,3 +308,58 @@ fn export_replaces_only_generated_files_and_removes_stale_ones() {
     let d = run();
     assert!(d.changes.iter().all(|c| !c.rel.ends_with("own.md")));
 }
+
+#[test]
+fn enforced_rules_are_written_as_text_with_a_note_in_every_target() {
+    let t = Tree::new();
+    std::fs::create_dir_all(t.home()).unwrap();
+    t.project(
+        "gen.md",
+        "---\npaths: gen/**\nenforce: block\n---\nGenerated files are rebuilt.",
+    );
+    t.project(
+        "push.md",
+        "---\ncommands: [\"git push --force*\"]\nenforce: warn\n---\nAsk before a force push.",
+    );
+    let loaded = memory_rules::load(&Config::new(
+        t.workdir(),
+        vec![Source::wave(&t.workdir(), Scope::Project)],
+    ));
+    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    let rules = loaded.rules.rules().to_vec();
+    let plan = export::plan(&rules, &t.workdir(), Target::ALL).unwrap();
+    for &target in Target::ALL {
+        let written = |text: &str| {
+            plan.files
+                .iter()
+                .any(|f| f.target == target && f.text.contains(text))
+        };
+        let noted = |id: &str| {
+            plan.notes.iter().any(|n| {
+                n.target == target
+                    && n.rule == id
+                    && !n.skipped
+                    && n.message
+                        .contains("cannot enforce: the rule is written as text")
+            })
+        };
+        // The command rule has no trigger another tool reads: always there, as text.
+        assert!(
+            written("Ask before a force push."),
+            "{target:?}: {:?}",
+            plan.files
+        );
+        assert!(noted("push.md"), "{target:?}: {:?}", plan.notes);
+        assert!(
+            plan.notes.iter().any(|n| n.target == target
+                && n.rule == "push.md"
+                && n.message
+                    .contains("'enforce: warn' (the commands it names)")),
+            "{target:?}"
+        );
+        // The path rule keeps its paths where the target has them (a
+        // directory rule for AGENTS.md-style files).
+        assert!(written("Generated files are rebuilt."), "{target:?}");
+        assert!(noted("gen.md"), "{target:?}: {:?}", plan.notes);
+    }
+}

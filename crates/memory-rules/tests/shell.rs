@@ -2,7 +2,8 @@
 //! use, then the limits and bad input.
 
 use memory_rules::shell::{
-    command_files, ShellError, MAX_COMMAND_BYTES, MAX_COMMAND_DEPTH, MAX_COMMAND_WORDS,
+    command_files, CommandWords, ShellError, MAX_COMMAND_BYTES, MAX_COMMAND_DEPTH,
+    MAX_COMMAND_WORDS,
 };
 
 fn files(cmd: &str) -> (Vec<String>, Vec<String>) {
@@ -154,6 +155,19 @@ fn reads_and_writes_of_each_form() {
         ("echo hi 2>&1 >/dev/null", &[], &[]),
         ("npm test", &[], &[]),
         ("cat a.ts a.ts", &["a.ts"], &[]),
+        // Removed, truncated, overwritten: written.
+        ("rm -f gen/a.ts gen/b.ts", &[], &["gen/a.ts", "gen/b.ts"]),
+        ("unlink gen/a.ts", &[], &["gen/a.ts"]),
+        ("truncate -s 0 logs/app.log", &[], &["logs/app.log"]),
+        ("dd if=a.bin of=b.bin bs=1M", &["a.bin"], &["b.bin"]),
+        (
+            "perl -pi -e 's/a/b/' src/a.ts",
+            &["src/a.ts"],
+            &["src/a.ts"],
+        ),
+        ("perl -ne 'print' src/a.ts", &["src/a.ts"], &[]),
+        // `bash -c` after a `cd` somewhere unknown: its files are not known.
+        ("cd $DIR && bash -c 'echo x > a.ts'", &[], &[]),
     ];
     let mut failures = Vec::new();
     for (cmd, read, written) in table {
@@ -162,6 +176,80 @@ fn reads_and_writes_of_each_form() {
             failures.push(format!(
                 "{cmd:?}: read {r:?} written {w:?}, expected read {read:?} written {written:?}"
             ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Each simple command of a line, as `line()`, then `unwrapped()` where it differs.
+fn commands(cmd: &str) -> Vec<String> {
+    let f = command_files(cmd).unwrap_or_else(|e| panic!("{cmd}: {e}"));
+    f.commands
+        .iter()
+        .map(|c: &CommandWords| {
+            let (line, bare) = (c.line(), c.unwrapped());
+            if line == bare {
+                line
+            } else {
+                format!("{line} => {bare}")
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn simple_commands_of_each_form() {
+    // (command line, each simple command it runs)
+    let table: &[(&str, &[&str])] = &[
+        (
+            "git push --force origin main",
+            &["git push --force origin main"],
+        ),
+        (
+            "git add . && git commit -m 'a b' ; git push -f",
+            &["git add .", "git commit -m a b", "git push -f"],
+        ),
+        (
+            "cat a | grep -v x | wc -l",
+            &["cat a", "grep -v x", "wc -l"],
+        ),
+        ("echo x > out.txt 2>&1", &["echo x"]),
+        ("FOO=1 BAR=2 make test", &["make test"]),
+        ("sudo rm -rf /", &["sudo rm -rf / => rm -rf /"]),
+        (
+            "env A=1 /usr/bin/git push",
+            &["env A=1 /usr/bin/git push => git push"],
+        ),
+        ("nice -n 5 xargs rm", &["nice -n 5 xargs rm => rm"]),
+        ("rm -rf $DIR/*", &["rm -rf $DIR/*"]),
+        // A substitution runs before the command holding it.
+        (
+            "echo $(git push --force)",
+            &["git push --force", "echo $(git push --force)"],
+        ),
+        ("timeout 10 git push", &["timeout 10 git push => git push"]),
+        (
+            "bash -lc 'psql -U customer_rw prod'",
+            &[
+                "bash -lc psql -U customer_rw prod",
+                "psql -U customer_rw prod",
+            ],
+        ),
+        (
+            "cd $DIR && sh -c 'rm -rf build'",
+            &["cd $DIR", "sh -c rm -rf build", "rm -rf build"],
+        ),
+        ("(cd sub && make) || exit 1", &["cd sub", "make", "exit 1"]),
+        ("if true; then git push; fi", &["true", "git push"]),
+        ("f() { rm -rf /; }", &[]),
+        ("diff <(sort a) b", &["sort a", "diff <(...) b"]),
+        ("awk -v n=2 '{print}' f", &["awk -v n=2 {print} f"]),
+    ];
+    let mut failures = Vec::new();
+    for (cmd, want) in table {
+        let got = commands(cmd);
+        if got != *want {
+            failures.push(format!("{cmd:?}: {got:?}, expected {want:?}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

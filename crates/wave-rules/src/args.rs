@@ -364,9 +364,12 @@ pub enum HookAgent {
 pub enum HookEvent {
     SessionStart,
     UserPromptSubmit,
+    PreToolUse,
     PostToolUse,
     Stop,
     PreCompact,
+    SubagentStart,
+    SubagentStop,
 }
 
 impl HookEvent {
@@ -375,9 +378,12 @@ impl HookEvent {
         match self {
             HookEvent::SessionStart => "SessionStart",
             HookEvent::UserPromptSubmit => "UserPromptSubmit",
+            HookEvent::PreToolUse => "PreToolUse",
             HookEvent::PostToolUse => "PostToolUse",
             HookEvent::Stop => "Stop",
             HookEvent::PreCompact => "PreCompact",
+            HookEvent::SubagentStart => "SubagentStart",
+            HookEvent::SubagentStop => "SubagentStop",
         }
     }
 }
@@ -397,15 +403,24 @@ pub enum HookAction {
     /// Print the rules whose topics occur in the prompt, as the MANDATORY RULES section
     #[command(name = HookEvent::UserPromptSubmit.name())]
     UserPromptSubmit(BudgetArgs),
-    /// Print the path rules of the files the agent read, wrote or ran a command on, once per conversation
+    /// Refuse the tool about to run when a rule that enforces forbids its write or command (the rule's text is the reason)
+    #[command(name = HookEvent::PreToolUse.name())]
+    PreToolUse,
+    /// Print the path rules of the files the agent read, wrote or ran a command on, once per conversation; a rule given long ago again, in short form, at a write it governs; the warnings of enforce: warn rules
     #[command(name = HookEvent::PostToolUse.name())]
-    PostToolUse(BudgetArgs),
+    PostToolUse(ToolArgs),
     /// Print the `remind: every-turn` rules active in the conversation
     #[command(name = HookEvent::Stop.name())]
     Stop,
     /// Mark every active rule due again at the next prompt or file: the conversation is being compacted (agents whose compaction event reaches no model)
     #[command(name = HookEvent::PreCompact.name())]
     PreCompact,
+    /// Print the always-on rules and its task's topic rules for a subagent that starts, in a conversation of its own
+    #[command(name = HookEvent::SubagentStart.name())]
+    SubagentStart(BudgetArgs),
+    /// Drop the conversation of a subagent that stopped
+    #[command(name = HookEvent::SubagentStop.name())]
+    SubagentStop,
     /// Add the hooks to the agent's settings (--agent: .claude/settings.json by default; keeps every other setting)
     Install(InstallArgs),
     /// Remove our hooks from the agent's settings (and nothing else)
@@ -418,7 +433,10 @@ impl HookAction {
         match self {
             HookAction::SessionStart(_) => Some(HookEvent::SessionStart),
             HookAction::UserPromptSubmit(_) => Some(HookEvent::UserPromptSubmit),
+            HookAction::PreToolUse => Some(HookEvent::PreToolUse),
             HookAction::PostToolUse(_) => Some(HookEvent::PostToolUse),
+            HookAction::SubagentStart(_) => Some(HookEvent::SubagentStart),
+            HookAction::SubagentStop => Some(HookEvent::SubagentStop),
             HookAction::Stop => Some(HookEvent::Stop),
             HookAction::PreCompact => Some(HookEvent::PreCompact),
             HookAction::Install(_) | HookAction::Uninstall(_) => None,
@@ -465,6 +483,27 @@ pub enum MemoryMode {
     Off,
 }
 
+/// `PostToolUse`'s options: the budget, and how far back a rule's giving
+/// must be for a write it governs to bring it again.
+#[derive(Args, Debug, Clone)]
+pub struct ToolArgs {
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// A path rule given more than N tool calls ago comes back, once, in
+    /// short form, when the agent writes a file it governs (0: never)
+    #[arg(long, value_name = "N", default_value_t = memory_rules::limits::DEFAULT_EDIT_DISTANCE)]
+    pub edit_distance: u64,
+}
+
+impl Default for ToolArgs {
+    fn default() -> Self {
+        ToolArgs {
+            budget: BudgetArgs::default(),
+            edit_distance: memory_rules::limits::DEFAULT_EDIT_DISTANCE,
+        }
+    }
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct InstallArgs {
     /// project: the agent's settings in the project (e.g. <workdir>/.claude/settings.json); user: the agent's user settings (e.g. ~/.claude/settings.json)
@@ -473,6 +512,9 @@ pub struct InstallArgs {
     /// The command the hooks run, before `hook <event>` [default: the project's bin (node_modules/.bin/wave-rules, or the unplugged package's under Yarn Plug'n'Play) when the package is installed there, else this program's absolute path]
     #[arg(long, value_name = "CMD")]
     pub command: Option<String>,
+    /// Written into the PostToolUse hook: a path rule given more than N tool calls ago comes back at a write it governs [default: 20; 0: never]
+    #[arg(long, value_name = "N")]
+    pub edit_distance: Option<u64>,
 }
 
 #[derive(Args, Debug)]
@@ -511,6 +553,15 @@ pub struct MatchArgs {
     /// Also show the memory entries recalled for the prompt and the files, and why each came
     #[arg(long)]
     pub memory: bool,
+    /// A file the agent is about to write: which enforced rules refuse it
+    /// or warn, and what the model reads; repeatable
+    #[arg(long = "write", value_name = "PATH")]
+    pub writes: Vec<String>,
+    /// A shell line the agent is about to run: which enforced rules refuse
+    /// it or warn (for the files it writes and each command it runs);
+    /// repeatable
+    #[arg(long = "command", value_name = "LINE")]
+    pub commands: Vec<String>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

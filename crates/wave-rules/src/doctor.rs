@@ -154,8 +154,7 @@ fn hook_entries(env: &Env) -> Vec<Entry> {
                 if !is_ours(command, event) {
                     continue;
                 }
-                let prefix = command
-                    .trim_end()
+                let prefix = launch::without_hook_options(command)
                     .trim_end_matches(&format!(" hook {event}"));
                 let words = shell_words(prefix);
                 let mut entry = Entry {

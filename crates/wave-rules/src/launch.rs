@@ -263,6 +263,32 @@ pub fn claude_hook_command(program: &Program, event: &str) -> String {
     format!("{} hook {event}", claude_hook_prefix(program))
 }
 
+/// The options `hook install` writes after an event (`--edit-distance N`
+/// after `PostToolUse`), '' for none.
+pub fn hook_options(event: &str, edit_distance: Option<u64>) -> String {
+    match edit_distance {
+        Some(n) if event == crate::args::HookEvent::PostToolUse.name() => {
+            format!(" --edit-distance {n}")
+        }
+        _ => String::new(),
+    }
+}
+
+/// A hook command without the options `hook install` may write after its
+/// event ([`hook_options`]), so it ends in the event.
+pub fn without_hook_options(command: &str) -> &str {
+    let command = command.trim_end();
+    let Some((rest, value)) = command.rsplit_once(' ') else {
+        return command;
+    };
+    match rest.strip_suffix(" --edit-distance") {
+        Some(before) if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+            before.trim_end()
+        }
+        _ => command,
+    }
+}
+
 /// The command before `hook <event>` in a Claude Code hook.
 pub fn claude_hook_prefix(program: &Program) -> String {
     match program {

@@ -1,5 +1,6 @@
 //! `wave-rules match [--prompt TEXT] [--all] FILE...`: which rules fire, and
-//! why (or why not).
+//! why (or why not); `--write PATH` and `--command 'LINE'`: what the
+//! enforced rules would refuse or warn about, and what the model reads.
 
 use crate::args::MatchArgs;
 use crate::display;
@@ -37,9 +38,162 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
             .collect(),
         all: args.all,
         memory: args.memory,
+        writes: from_cwd(env, &args.writes),
+        commands: args.commands.clone(),
     };
     let args = &given;
     let loaded = env.load();
+    let set = &loaded.rules;
+    if !args.writes.is_empty() || !args.commands.is_empty() {
+        let checks = enforcement(set, args);
+        // Only what would be refused, unless files or a prompt were given too.
+        if args.files.is_empty() && args.prompt.is_none() && args.skills.is_empty() {
+            return enforcement_output(env, set, &checks);
+        }
+        let mut out = run_match(env, args, &loaded);
+        let more = enforcement_output(env, set, &checks);
+        if env.json {
+            let mut doc: serde_json::Value =
+                serde_json::from_str(&out.stdout).unwrap_or(serde_json::Value::Null);
+            let checks: serde_json::Value =
+                serde_json::from_str(&more.stdout).unwrap_or(serde_json::Value::Null);
+            doc["enforcement"] = checks["enforcement"].clone();
+            out.stdout = display::json_text(&doc);
+        } else {
+            out.stdout.push('\n');
+            out.stdout.push_str(&more.stdout);
+        }
+        return out;
+    }
+    run_match(env, args, &loaded)
+}
+
+/// One `--write` or `--command` and its verdict (`Err`: the line does not
+/// parse, or is over a limit).
+struct Check {
+    kind: &'static str,
+    target: String,
+    verdict: Result<memory_rules::enforce::Verdict, String>,
+}
+
+fn enforcement(set: &memory_rules::RuleSet, args: &MatchArgs) -> Vec<Check> {
+    let cwd = std::env::current_dir().ok();
+    let mut out = Vec::new();
+    for file in &args.writes {
+        out.push(Check {
+            kind: "write",
+            target: set.normalize(file).unwrap_or(file.into()).into_owned(),
+            verdict: Ok(set.enforced_writes(std::slice::from_ref(file))),
+        });
+    }
+    for line in &args.commands {
+        out.push(Check {
+            kind: "command",
+            target: line.clone(),
+            verdict: memory_rules::enforce::check_shell(set, line, cwd.as_deref())
+                .map_err(|e| e.to_string()),
+        });
+    }
+    out
+}
+
+/// How each hit came about: the path pattern and file, or the command and
+/// the pattern it matched.
+fn hit_reason(set: &memory_rules::RuleSet, hit: &memory_rules::enforce::Hit) -> String {
+    use memory_rules::enforce::Action;
+    match &hit.action {
+        Action::Write(file) => {
+            let pattern = set
+                .explain(std::slice::from_ref(file), None)
+                .into_iter()
+                .find(|e| e.index == hit.rule)
+                .and_then(|e| {
+                    e.reasons.into_iter().find_map(|r| match r {
+                        Reason::Path { pattern, .. } => Some(pattern),
+                        _ => None,
+                    })
+                });
+            let file = set.normalize(file).unwrap_or(file.into());
+            match pattern {
+                Some(p) => format!("path '{p}' matches {file}"),
+                None => format!("its paths match {file}"),
+            }
+        }
+        Action::Command { command, pattern } => {
+            format!("`{command}` matches the command pattern '{pattern}'")
+        }
+    }
+}
+
+fn enforcement_output(env: &Env, set: &memory_rules::RuleSet, checks: &[Check]) -> Output {
+    use memory_rules::limits::DEFAULT_RULES_BYTES;
+    let mut out = Output::default();
+    if env.json {
+        let list: Vec<serde_json::Value> = checks
+            .iter()
+            .map(|c| match &c.verdict {
+                Err(e) => serde_json::json!({ "kind": c.kind, "target": c.target, "decision": "allow", "error": e }),
+                Ok(v) => serde_json::json!({
+                    "kind": c.kind,
+                    "target": c.target,
+                    "decision": if v.blocks() { "block" } else if v.is_empty() { "allow" } else { "warn" },
+                    "rules": v.hits.iter().map(|h| serde_json::json!({
+                        "id": set.rules()[h.rule].id,
+                        "enforce": h.enforce.as_str(),
+                        "why": hit_reason(set, h),
+                    })).collect::<Vec<_>>(),
+                    "reason": memory_rules::enforce::reason(set, v, DEFAULT_RULES_BYTES, &[]),
+                }),
+            })
+            .collect();
+        out.stdout = display::json_text(&serde_json::json!({ "enforcement": list }));
+        return out;
+    }
+    for c in checks {
+        let what = match c.kind {
+            "write" => format!("write {}", c.target),
+            _ => format!("command `{}`", c.target),
+        };
+        let v = match &c.verdict {
+            Err(e) => {
+                out.stdout.push_str(&display::line(&format!(
+                    "{what}: not checked ({e}); a hook lets it run"
+                )));
+                continue;
+            }
+            Ok(v) => v,
+        };
+        let n = v.hits.len();
+        let rules = format!("{n} rule{}", if n == 1 { "" } else { "s" });
+        out.stdout.push_str(&display::line(&if v.blocks() {
+            format!("{what}: refused by {rules}")
+        } else if v.is_empty() {
+            format!("{what}: allowed; no enforced rule governs it")
+        } else {
+            format!("{what}: allowed, with a warning from {rules}")
+        }));
+        for h in &v.hits {
+            let rule = &set.rules()[h.rule];
+            out.stdout.push_str(&display::line(&format!(
+                "  {} ({}, enforce: {})",
+                rule.id,
+                rule.scope,
+                h.enforce.as_str()
+            )));
+            out.stdout
+                .push_str(&display::line(&format!("    {}", hit_reason(set, h))));
+        }
+        if !v.is_empty() {
+            out.stdout.push_str("  the model reads:\n");
+            for l in memory_rules::enforce::reason(set, v, DEFAULT_RULES_BYTES, &[]).lines() {
+                out.stdout.push_str(&display::line(&format!("    | {l}")));
+            }
+        }
+    }
+    out
+}
+
+fn run_match(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded) -> Output {
     let set = &loaded.rules;
     let prompt = args.prompt.as_deref();
     // Rules with a `regex` (Continue) match the content of the files in

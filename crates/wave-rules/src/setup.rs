@@ -64,6 +64,7 @@ pub fn init(env: &Env, args: &InitArgs) -> Output {
         let a = InstallArgs {
             scope: ScopeArg::Project,
             command: None,
+            edit_distance: None,
         };
         installs.push((
             "hooks claude".to_string(),

@@ -352,6 +352,105 @@ fn match_explains_why_and_why_not() {
 }
 
 #[test]
+fn match_write_and_command_say_what_would_be_refused_and_what_the_model_reads() {
+    let t = Tree::made();
+    t.project(
+        "gen.md",
+        "---\npaths: gen/**\nenforce: block\n---\nGenerated files are rebuilt by `npm run gen`.\n",
+    );
+    t.project(
+        "push.md",
+        "---\ncommands: [\"git push --force*\", \"git push -f*\"]\nenforce: warn\n---\nAsk before a force push.\n",
+    );
+    t.project("ts.md", "---\npaths: src/**\n---\nTS\n");
+    let r = t.run(&[
+        "match",
+        "--write",
+        "gen/a.ts",
+        "--write",
+        "src/x.ts",
+        "--command",
+        "cd gen && echo x > a.ts",
+        "--command",
+        "sudo git push -f origin",
+        "--command",
+        "if then",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "write gen/a.ts: refused by 1 rule\n  \
+         gen.md (project, enforce: block)\n    \
+         path 'gen/**' matches gen/a.ts\n  \
+         the model reads:\n    \
+         | Refused by the project's rules: writing gen/a.ts is not allowed.\n    \
+         | [gen.md] Generated files are rebuilt by `npm run gen`.\n\
+         write src/x.ts: allowed; no enforced rule governs it\n\
+         command `cd gen && echo x > a.ts`: refused by 1 rule\n  \
+         gen.md (project, enforce: block)\n    \
+         path 'gen/**' matches gen/a.ts\n  \
+         the model reads:\n    \
+         | Refused by the project's rules: writing gen/a.ts is not allowed.\n    \
+         | [gen.md] Generated files are rebuilt by `npm run gen`.\n\
+         command `sudo git push -f origin`: allowed, with a warning from 1 rule\n  \
+         push.md (project, enforce: warn)\n    \
+         `sudo git push -f origin` matches the command pattern 'git push -f*'\n  \
+         the model reads:\n    \
+         | Allowed, with a warning from the project's rules about running `sudo git push -f origin`:\n    \
+         | [push.md] (matches `git push -f*`) Ask before a force push.\n\
+         command `if then`: not checked (the command does not parse as a shell command: syntax error at end of input); a hook lets it run\n"
+    );
+    // From a subdirectory, a written path is relative to it, as in a shell.
+    std::fs::create_dir_all(t.workdir().join("gen")).unwrap();
+    let r = t.run_in(
+        &t.workdir().join("gen"),
+        &["match", "--write", "b.ts", "--command", "touch c.ts"],
+    );
+    assert!(
+        r.stdout.starts_with("write gen/b.ts: refused by 1 rule\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("command `touch c.ts`: refused by 1 rule\n"),
+        "{}",
+        r.stdout
+    );
+    // With files, the match output comes first; JSON holds both.
+    let v = json(&t.run(&[
+        "match",
+        "--json",
+        "src/a.ts",
+        "--command",
+        "git push --force",
+    ]));
+    assert_eq!(v["active"][0]["id"], "ts.md");
+    assert_eq!(v["enforcement"][0]["decision"], "warn");
+    assert_eq!(v["enforcement"][0]["rules"][0]["id"], "push.md");
+    let v = json(&t.run(&["match", "--json", "--command", "ls"]));
+    assert_eq!(v["enforcement"][0]["decision"], "allow");
+}
+
+#[test]
+fn validate_is_loud_about_what_weakens_an_enforced_rule() {
+    let t = Tree::made();
+    t.project("a.md", "---\nenforce: block\n---\nNothing to check.\n");
+    t.project("b.md", "---\npaths: gen/**\nenforced: block\n---\nTypo.\n");
+    t.project("c.md", "---\nenforce: block\ncommands: [\" git push\", \"npm test && git push\"]\n---\nPatterns.\n");
+    let r = t.run(&["validate"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    for needle in [
+        "a.md:2:1: error[enforce-without-trigger]: 'enforce: block' has nothing to check",
+        "b.md:3:1: error[misspelled-key]: unknown key 'enforced': did you mean 'enforce'? 'enforced' is ignored, so this rule refuses nothing",
+        "c.md:3:12: error[unmatchable-command]: ' git push' starts or ends with a space",
+        "c.md:3:25: warning[unmatchable-command]: 'npm test && git push' holds `&&`",
+    ] {
+        assert!(r.stdout.contains(needle), "{needle}\n{}", r.stdout);
+    }
+}
+
+#[test]
 fn match_skill_shows_the_rules_a_skill_activates_and_list_shows_the_key() {
     let t = Tree::made();
     t.project("replica.md", "---\nskills: [db-work]\n---\nReplica");

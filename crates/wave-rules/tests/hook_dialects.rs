@@ -476,7 +476,8 @@ fn hook_reinstall_replaces_only_our_entries_and_uninstall_removes_only_them() {
         b"",
     );
     assert_eq!(code, 0);
-    assert!(out.contains("removed 4"), "{out}");
+    // SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStart, SubagentStop.
+    assert!(out.contains("removed 7"), "{out}");
     assert_eq!(read_json(&work.join(".codex/hooks.json")), foreign);
     let (_, _, code) = wave(
         &work,

@@ -87,7 +87,15 @@ pub(crate) fn resolve<'a>(rule: &'a Rule, stem: &str, target: Target) -> Option<
         regex: false,
         on_request_paths: false,
     };
-    if rule.metadata.is_unconditional() {
+    // An enforced rule with only `commands` is written as text, read always.
+    let meta = &rule.metadata;
+    let commands_only = meta.enforced_commands().is_some()
+        && meta.activation == Activation::Auto
+        && meta.paths.is_none()
+        && meta.topics.is_none()
+        && meta.regex.is_none()
+        && meta.skills.is_none();
+    if meta.is_unconditional() || commands_only {
         return super::write::resolve(rule, caps, stem.to_string(), target.tool());
     }
     let dir = directory_rule(rule)?;

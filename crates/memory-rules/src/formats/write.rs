@@ -340,6 +340,18 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
         Activation::Auto if conditional => return None,
         Activation::Auto => Kind::Always,
     };
+    // Enforcement: no target refuses anything; the text stays, with a note.
+    if let Some(enforce) = meta.enforce {
+        let what = match (meta.paths.is_some(), meta.enforced_commands().is_some()) {
+            (true, true) => "writes to its paths and the commands it names",
+            (true, false) => "writes to its paths",
+            _ => "the commands it names",
+        };
+        r.lossy.push(format!(
+            "{tool} cannot enforce: the rule is written as text; its 'enforce: {}' ({what}) holds only where the wave-rules hooks run",
+            enforce.as_str()
+        ));
+    }
     // What the chosen kind drops.
     match r.kind {
         Kind::Paths => {

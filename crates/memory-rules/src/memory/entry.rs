@@ -395,6 +395,15 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
         .map(|t| t.timestamp())
 }
 
+/// `2025-06-01` (UTC) from seconds since the epoch; `unknown` for 0.
+pub fn day(secs: i64) -> String {
+    if secs == 0 {
+        return "unknown".into();
+    }
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64);
+    rfc3339(t).chars().take(10).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -497,13 +506,4 @@ mod tests {
         let back = parse("t.md", "<!-- entry {\"id\":\"../x\"} -->\nbad id\n");
         assert!(back[0].broken);
     }
-}
-
-/// `2025-06-01` (UTC) from seconds since the epoch; `unknown` for 0.
-pub fn day(secs: i64) -> String {
-    if secs == 0 {
-        return "unknown".into();
-    }
-    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64);
-    rfc3339(t).chars().take(10).collect()
 }

@@ -50,12 +50,13 @@ impl HookAgent {
     /// Where it does not, nothing is rendered and nothing is marked
     /// delivered: the rules stay due.
     pub fn delivers(self, event: &HookAction) -> bool {
-        if matches!(event, HookAction::PreCompact) {
+        if matches!(event, HookAction::PreCompact | HookAction::SubagentStop) {
             return false;
         }
         match self {
             HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini | HookAgent::Copilot => true,
-            HookAgent::Cursor => matches!(event, HookAction::Stop),
+            // A refusal's `agent_message` reaches Cursor's model too.
+            HookAgent::Cursor => matches!(event, HookAction::Stop | HookAction::PreToolUse),
         }
     }
 
@@ -64,25 +65,30 @@ impl HookAgent {
     /// it, and an answer names its event from it.
     pub fn events(self) -> &'static [(&'static str, HookEvent, Option<&'static str>)] {
         use HookEvent::*;
-        const CLAUDE: [(&str, HookEvent, Option<&str>); 4] = [
+        const CLAUDE: [(&str, HookEvent, Option<&str>); 7] = [
             (SessionStart.name(), SessionStart, None),
             (UserPromptSubmit.name(), UserPromptSubmit, None),
+            (PreToolUse.name(), PreToolUse, Some(PRE_TOOL_MATCHER)),
             (
                 PostToolUse.name(),
                 PostToolUse,
                 Some("Bash|shell|apply_patch|exec_command|Skill"),
             ),
             (Stop.name(), Stop, None),
+            (SubagentStart.name(), SubagentStart, None),
+            (SubagentStop.name(), SubagentStop, None),
         ];
         match self {
             HookAgent::Claude | HookAgent::Codex => &CLAUDE,
             HookAgent::Gemini => &[
                 ("SessionStart", SessionStart, None),
                 ("BeforeAgent", UserPromptSubmit, None),
+                // Its subagent tool too: a subagent's start (the task is rewritten).
+                ("BeforeTool", PreToolUse, Some("write_file|replace|run_shell_command|invoke_agent")),
                 (
                     "AfterTool",
                     PostToolUse,
-                    Some("read_file|read_many_files|write_file|replace|run_shell_command|activate_skill"),
+                    Some("read_file|read_many_files|write_file|replace|run_shell_command|activate_skill|invoke_agent"),
                 ),
                 ("AfterAgent", Stop, None),
                 ("PreCompress", PreCompact, None),
@@ -90,12 +96,17 @@ impl HookAgent {
             HookAgent::Copilot => &[
                 ("sessionStart", SessionStart, None),
                 ("userPromptSubmitted", UserPromptSubmit, None),
+                ("preToolUse", PreToolUse, None),
                 ("postToolUse", PostToolUse, None),
                 ("agentStop", Stop, None),
                 ("preCompact", PreCompact, None),
+                ("subagentStart", SubagentStart, None),
+                ("subagentStop", SubagentStop, None),
             ],
             HookAgent::Cursor => &[
                 ("beforeSubmitPrompt", UserPromptSubmit, None),
+                ("preToolUse", PreToolUse, None),
+                ("beforeShellExecution", PreToolUse, None),
                 ("beforeReadFile", PostToolUse, None),
                 ("afterFileEdit", PostToolUse, None),
                 ("afterShellExecution", PostToolUse, None),
@@ -127,6 +138,17 @@ impl HookAgent {
 }
 
 pub use memory_rules::limits::TRANSCRIPT_TAIL_BYTES;
+
+/// The tools Claude Code's and Codex's `PreToolUse` hook is installed for:
+/// the ones that write a file or run a command, and Claude Code's subagent
+/// tool (its task is remembered for the subagent's start).
+pub const PRE_TOOL_MATCHER: &str =
+    "Write|Edit|MultiEdit|NotebookEdit|Bash|Agent|Task|shell|apply_patch|exec_command|local_shell";
+
+/// Gemini CLI's subagent tool: its `BeforeTool` is the subagent's start
+/// (Gemini CLI has no subagent event, and a subagent's tool events carry
+/// nothing of it: see `docs/subagents.md`), its `AfterTool` the stop.
+pub const GEMINI_SUBAGENT_TOOL: &str = "invoke_agent";
 
 /// The size of the model's latest prompt (tokens) in a Gemini CLI transcript
 /// (JSON lines; a model answer is `{"type":"gemini",...,"tokens":{"input":N}}`,
@@ -167,6 +189,8 @@ pub fn tool_kind(agent: HookAgent, name: &str) -> ToolKind {
         (_, "Edit" | "MultiEdit" | "Write" | "NotebookEdit") => ToolKind::Write,
         (_, "Bash") => ToolKind::Shell,
         (_, "Skill") => ToolKind::Skill,
+        // Its start event has no task: the tool's input is remembered for it.
+        (HookAgent::Claude, "Agent" | "Task") => ToolKind::Subagent,
         (HookAgent::Gemini, "read_file" | "read_many_files") => ToolKind::Read,
         (HookAgent::Gemini, "write_file" | "replace" | "edit") => ToolKind::Write,
         (HookAgent::Gemini, "run_shell_command") => ToolKind::Shell,
@@ -177,6 +201,8 @@ pub fn tool_kind(agent: HookAgent, name: &str) -> ToolKind {
         (HookAgent::Copilot, "bash" | "shell") => ToolKind::Shell,
         (HookAgent::Codex, "shell" | "exec_command" | "local_shell") => ToolKind::Shell,
         (HookAgent::Codex, "apply_patch") => ToolKind::Write,
+        (HookAgent::Cursor, "StrReplace" | "Delete" | "TabWrite") => ToolKind::Write,
+        (HookAgent::Cursor, "Shell") => ToolKind::Shell,
         _ => ToolKind::Other,
     }
 }
@@ -193,6 +219,14 @@ pub struct Payload {
     /// This stop follows one we blocked (`stop_hook_active`).
     pub repeated: bool,
     pub tool: Option<ToolCall>,
+    /// The subagent the event comes from (Claude Code's and Codex's
+    /// `agent_id`, Copilot CLI's `agentId`); `None` for the main conversation.
+    pub agent_id: Option<String>,
+    /// Its type (`agent_type`, `agentType`).
+    pub agent_type: Option<String>,
+    /// When the agent says so, the event's own time (Gemini CLI's
+    /// `timestamp`: what names a subagent it does not name).
+    pub timestamp: Option<String>,
 }
 
 /// Reads one agent's payload (a JSON object).
@@ -211,6 +245,9 @@ pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
         transcript: text(&["transcript_path"]),
         repeated: v.get("stop_hook_active").and_then(Value::as_bool) == Some(true),
         tool: None,
+        agent_id: text(&["agent_id"]),
+        agent_type: text(&["agent_type"]),
+        timestamp: text(&["timestamp"]),
     };
     let tool_name = text(&["tool_name"]);
     let tool_input = v.get("tool_input").cloned().unwrap_or(Value::Null);
@@ -220,8 +257,13 @@ pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
                 .map(|name| ToolCall::new(name.clone(), tool_kind(agent, &name), tool_input));
         }
         HookAgent::Copilot => {
-            // Native hooks: camelCase keys, `toolArgs` a JSON string.
-            p.session = text(&["sessionId", "session_id"]);
+            // Native hooks: camelCase keys, `toolArgs` a JSON string. A
+            // subagent's own events carry its id as `sessionId`, with
+            // `agentId` and its parent's as `parentAgentId`; its start and
+            // stop carry the parent's as `sessionId`.
+            p.session = text(&["parentAgentId", "sessionId", "session_id"]);
+            p.agent_id = text(&["agentId"]);
+            p.agent_type = text(&["agentType", "agentName"]);
             if p.source.as_deref() == Some("new") {
                 p.source = Some("startup".into());
             }
@@ -247,7 +289,15 @@ pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
                 .map(str::to_string);
             p.cwd = root.or(p.cwd);
             let event = text(&["hook_event_name"]).unwrap_or_default();
-            if let Some(f) = text(&["file_path"]) {
+            if let (Some(name), "preToolUse") = (text(&["tool_name"]), event.as_str()) {
+                // A tool about to run: its name and input (`tool_input`, maybe a JSON string).
+                let input = match v.get("tool_input") {
+                    Some(Value::String(s)) => serde_json::from_str(s).unwrap_or(Value::Null),
+                    Some(other) => other.clone(),
+                    None => Value::Null,
+                };
+                p.tool = Some(ToolCall::new(name.clone(), tool_kind(agent, &name), input));
+            } else if let Some(f) = text(&["file_path"]) {
                 let kind = if event == "afterFileEdit" {
                     ToolKind::Write
                 } else {
@@ -279,25 +329,113 @@ pub fn event(agent: HookAgent, action: &HookAction, p: Payload) -> Event {
         HookAction::PreCompact => EventKind::Compaction {
             certain: agent.compaction_is_certain(),
         },
+        HookAction::PreToolUse => EventKind::ToolBefore,
+        HookAction::SubagentStart(_) => EventKind::SubagentStart,
+        HookAction::SubagentStop => EventKind::SubagentStop,
         HookAction::PostToolUse(_) | HookAction::Install(_) | HookAction::Uninstall(_) => {
             EventKind::ToolDone
         }
     };
-    let mut event =
-        Event::new(Conversation::new(p.session.unwrap_or_default()), kind).agent(agent.as_str());
+    // Gemini CLI's subagent tool: before it, the subagent starts (its task
+    // is the tool's `prompt`); after it, the subagent stopped. It names its
+    // subagents nowhere: the start's time names it, the stop is the latest
+    // live one's (the hook resolves that against the session's state).
+    let gemini_subagent = agent == HookAgent::Gemini
+        && p.tool
+            .as_ref()
+            .is_some_and(|t| t.name == GEMINI_SUBAGENT_TOOL);
+    let kind = match kind {
+        EventKind::ToolBefore if gemini_subagent => EventKind::SubagentStart,
+        EventKind::ToolDone if gemini_subagent => EventKind::SubagentStop,
+        k => k,
+    };
+    let session = p.session.unwrap_or_default();
+    let conversation = match (&p.agent_id, gemini_subagent, kind) {
+        (Some(id), _, _) => Conversation::subagent(session, id.clone()),
+        (None, true, EventKind::SubagentStart) => Conversation::subagent(
+            session,
+            format!("gemini-{}", p.timestamp.as_deref().unwrap_or("subagent")),
+        ),
+        (None, true, _) => Conversation::subagent(session, String::new()),
+        _ => Conversation::new(session),
+    };
+    let mut event = Event::new(conversation, kind).agent(agent.as_str());
     if let Some(cwd) = p.cwd {
         event = event.cwd(cwd);
     }
     if let Some(t) = p.transcript {
         event = event.transcript(t);
     }
-    if matches!(kind, EventKind::Prompt) {
-        event = event.prompt(p.prompt.unwrap_or_default());
+    if let Some(t) = p.agent_type {
+        event = event.subagent_type(t);
     }
-    if let (EventKind::ToolDone, Some(tool)) = (kind, p.tool) {
-        event = event.tool(tool);
+    match kind {
+        EventKind::Prompt => event = event.prompt(p.prompt.unwrap_or_default()),
+        EventKind::SubagentStart if gemini_subagent => {
+            let task = p
+                .tool
+                .as_ref()
+                .and_then(|t| t.input.get("prompt"))
+                .and_then(Value::as_str);
+            if let Some(task) = task {
+                event = event.prompt(task);
+            }
+            event = event.tool(p.tool.expect("the subagent tool"));
+        }
+        EventKind::ToolDone | EventKind::ToolBefore => {
+            if let Some(tool) = p.tool {
+                event = event.tool(tool);
+            }
+        }
+        _ => {}
     }
     event
+}
+
+/// A refusal before a tool runs, in the agent's form: the reason is what
+/// the model reads as the call's result (Cursor also shows the user its
+/// first line).
+pub fn refusal(agent: HookAgent, reason: &str) -> Value {
+    match agent {
+        HookAgent::Claude | HookAgent::Codex => json!({ "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        } }),
+        HookAgent::Gemini => json!({ "decision": "deny", "reason": reason }),
+        HookAgent::Copilot => {
+            json!({ "permissionDecision": "deny", "permissionDecisionReason": reason })
+        }
+        HookAgent::Cursor => json!({
+            "permission": "deny",
+            "agent_message": reason,
+            "user_message": reason.lines().next().unwrap_or(reason),
+        }),
+    }
+}
+
+/// What a subagent's start gives it, in the agent's form. Gemini CLI: its
+/// subagent tool's input with the task starting with the text (`tool`: the
+/// call as the agent sent it).
+pub fn subagent_context(agent: HookAgent, text: &str, tool: Option<&ToolCall>) -> Option<Value> {
+    if text.is_empty() {
+        return None;
+    }
+    Some(match agent {
+        HookAgent::Gemini => {
+            let mut input = tool?.input.clone();
+            let task = input.get("prompt").and_then(Value::as_str).unwrap_or("");
+            let task = format!("{text}\n\n{task}");
+            input.as_object_mut()?.insert("prompt".into(), json!(task));
+            json!({ "hookSpecificOutput": { "hookEventName": "BeforeTool", "tool_input": input } })
+        }
+        HookAgent::Copilot => json!({ "additionalContext": text }),
+        HookAgent::Cursor => return None,
+        HookAgent::Claude | HookAgent::Codex => json!({ "hookSpecificOutput": {
+            "hookEventName": "SubagentStart",
+            "additionalContext": text,
+        } }),
+    })
 }
 
 /// The answer for `event` in the agent's form: `text` is the context to
@@ -381,7 +519,7 @@ mod tests {
 
     #[test]
     fn each_dialect_maps_onto_the_core_event() {
-        let post = HookAction::PostToolUse(BudgetArgs::default());
+        let post = HookAction::PostToolUse(crate::args::ToolArgs::default());
         let files = |agent: HookAgent, payload: Value| {
             let Value::Object(v) = payload else { panic!() };
             let e = event(agent, &post, super::payload(agent, &v));
@@ -493,7 +631,7 @@ mod tests {
 
     #[test]
     fn output_only_where_the_agent_gives_it_to_the_model() {
-        let post = HookAction::PostToolUse(BudgetArgs::default());
+        let post = HookAction::PostToolUse(crate::args::ToolArgs::default());
         assert_eq!(
             output(HookAgent::Gemini, &post, "R").unwrap()["hookSpecificOutput"]["hookEventName"],
             "AfterTool"

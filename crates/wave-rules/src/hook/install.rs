@@ -4,10 +4,12 @@
 //!
 //! | agent | project file | user file | events |
 //! | --- | --- | --- | --- |
-//! | `codex` | `.codex/hooks.json` | `~/.codex/hooks.json` | SessionStart, UserPromptSubmit, PostToolUse (matcher `Bash\|shell\|apply_patch\|exec_command`), Stop |
-//! | `gemini` | `.gemini/settings.json` (`hooks`) | `~/.gemini/settings.json` | SessionStart, BeforeAgent, AfterTool (matcher `read_file\|read_many_files\|write_file\|replace\|run_shell_command`), AfterAgent, PreCompress |
-//! | `copilot` | `.github/hooks/wave-rules.json` | `~/.copilot/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop, preCompact |
-//! | `cursor` | `.cursor/hooks.json` | `~/.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop |
+//! | `codex` | `.codex/hooks.json` | `~/.codex/hooks.json` | SessionStart, UserPromptSubmit, PreToolUse (matcher [`crate::hook::agent::PRE_TOOL_MATCHER`]), PostToolUse (matcher `Bash\|shell\|apply_patch\|exec_command\|Skill`), Stop, SubagentStart, SubagentStop |
+//! | `gemini` | `.gemini/settings.json` (`hooks`) | `~/.gemini/settings.json` | SessionStart, BeforeAgent, BeforeTool (matcher `write_file\|replace\|run_shell_command\|invoke_agent`), AfterTool (matcher `read_file\|read_many_files\|write_file\|replace\|run_shell_command\|activate_skill\|invoke_agent`), AfterAgent, PreCompress |
+//! | `copilot` | `.github/hooks/wave-rules.json` | `~/.copilot/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, preToolUse, postToolUse, agentStop, preCompact, subagentStart, subagentStop |
+//! | `cursor` | `.cursor/hooks.json` | `~/.cursor/hooks.json` | beforeSubmitPrompt, preToolUse, beforeShellExecution, beforeReadFile, afterFileEdit, afterShellExecution, stop |
+//!
+//! The table is [`HookAgent::events`]; this copy is for reading.
 //!
 //! What the hooks run is [`crate::launch`]'s choice, as for Claude Code's
 //! hooks and `mcp install`: `--command` as given; else, when the package is
@@ -64,6 +66,7 @@ pub fn trust_step(agent: HookAgent) -> &'static str {
 /// `hook --agent <agent> <event>`, whatever runs it (older installs wrote
 /// `npx --no-install wave-rules hook --agent ...`).
 pub fn is_ours(command: &str) -> bool {
+    let command = launch::without_hook_options(command);
     let words: Vec<&str> = command.split_whitespace().collect();
     let tail = match words.as_slice() {
         [.., hook, flag, agent, event] => [*hook, *flag, *agent, *event],
@@ -123,10 +126,19 @@ fn remove_ours(json: &Json) -> Result<usize, Output> {
 }
 
 /// Adds our entries (and Copilot's and Cursor's `version`).
-fn add_ours(json: &Json, agent: HookAgent, prefix: &str) -> Result<(), Output> {
+fn add_ours(
+    json: &Json,
+    agent: HookAgent,
+    prefix: &str,
+    edit_distance: Option<u64>,
+) -> Result<(), Output> {
     let object = json.object()?;
     for (theirs, ours, matcher) in agent.events() {
-        let command = format!("{prefix} hook --agent {} {ours}", agent.as_str());
+        let command = format!(
+            "{prefix} hook --agent {} {ours}{}",
+            agent.as_str(),
+            launch::hook_options(ours.name(), edit_distance)
+        );
         settings_file::add_hook(json, &object, theirs, entry(agent, command, *matcher))?;
     }
     if matches!(agent, HookAgent::Copilot | HookAgent::Cursor) && object.get("version").is_none() {
@@ -148,7 +160,7 @@ fn try_install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Output
     let file = path(agent, args.scope, workdir, &env.home_dir());
     let json = Json::read(&file)?;
     remove_ours(&json)?;
-    add_ours(&json, agent, &prefix)?;
+    add_ours(&json, agent, &prefix, args.edit_distance)?;
     let mut stdout = if json.save()? {
         format!(
             "installed the wave-rules hooks for {} in {}\n",

@@ -186,7 +186,6 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     let mut event = agent::event(agent, action, input.payload);
     let state_dir = state::state_dir(&env.home_dir());
     let store = state::Store::new(state_dir.clone());
-    let key = (!event.conversation.session.is_empty()).then(|| event.conversation.key());
     // Gemini CLI tells the prompt's size only in its transcript; a smaller
     // one than the last seen is the compaction its PreCompress cannot tell.
     if agent == HookAgent::Gemini && !matches!(event.kind, EventKind::Stop { .. }) {
@@ -195,8 +194,18 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
             .as_deref()
             .and_then(agent::transcript_prompt_tokens);
     }
-    if let EventKind::Stop { .. } | EventKind::Compaction { .. } = event.kind {
-        // No rule is read: a stop reads the state, a compaction records itself.
+    if agent == HookAgent::Gemini {
+        // Gemini CLI names no subagent in its payloads: a tool event while
+        // one of the session's subagents is live is that subagent's (the
+        // latest one's: see docs/subagents.md), and so is its stop.
+        gemini_subagent(&store, &mut event, &mut out);
+    }
+    let key = (!event.conversation.session.is_empty()).then(|| event.conversation.key());
+    if let EventKind::Stop { .. } | EventKind::Compaction { .. } | EventKind::SubagentStop =
+        event.kind
+    {
+        // No rule is read: a stop reads the state, a compaction records
+        // itself, a subagent's stop drops its conversation.
         answer_without_rules(env, &store, key.as_deref(), &event, agent, action, &mut out);
         return out;
     }
@@ -218,6 +227,10 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         );
     }
     let responder = responder(env, action, set);
+    if event.kind == EventKind::ToolBefore {
+        before_tool(&store, key.as_deref(), &responder, &event, agent, &mut out);
+        return out;
+    }
     let Some(key) = key else {
         // No session: answer statelessly (every rule counts as new).
         let answer = responder.respond(&mut Session::new(), &event);
@@ -226,6 +239,10 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     };
     let mut problems = Vec::new();
     let delivers = agent.delivers(action);
+    if event.kind == EventKind::SubagentStart {
+        subagent_start(&store, &key, &responder, &event, agent, delivers, &mut out);
+        return out;
+    }
     let answer = store.update(&key, &mut problems, |session| {
         let answer = responder.respond(session, &event);
         // Printed on stdout, where this agent gives it to the model:
@@ -257,7 +274,8 @@ fn responder<'a>(env: &'a Env, action: &HookAction, set: &'a RuleSet) -> Respond
     let args = match action {
         HookAction::SessionStart(b)
         | HookAction::UserPromptSubmit(b)
-        | HookAction::PostToolUse(b) => Some(b),
+        | HookAction::SubagentStart(b)
+        | HookAction::PostToolUse(crate::args::ToolArgs { budget: b, .. }) => Some(b),
         _ => None,
     };
     let budget = match args {
@@ -268,9 +286,14 @@ fn responder<'a>(env: &'a Env, action: &HookAction, set: &'a RuleSet) -> Respond
         },
         None => Budget::agents(),
     };
+    let distance = match action {
+        HookAction::PostToolUse(t) => t.edit_distance,
+        _ => memory_rules::limits::DEFAULT_EDIT_DISTANCE,
+    };
     let responder = Responder::new(set, &env.config.workdir)
         .home(env.home_dir())
-        .budget(budget);
+        .budget(budget)
+        .edit_distance(distance);
     match args.map_or(MemoryMode::Recall, |b| b.memory) {
         MemoryMode::Recall => responder.with_recall(RecallBudget {
             bytes: args.map_or(memory_rules::limits::DEFAULT_RECALL_BYTES, |b| {
@@ -280,6 +303,111 @@ fn responder<'a>(env: &'a Env, action: &HookAction, set: &'a RuleSet) -> Respond
         }),
         MemoryMode::Lines => responder.with_memory(),
         MemoryMode::Off => responder,
+    }
+}
+
+/// Before a tool runs: a refusal in the agent's form when a rule that
+/// enforces forbids its write or command, else nothing (the tool runs). No
+/// state is read or written, unless the tool starts a subagent (its task
+/// is remembered for the subagent's start). Whatever goes wrong here lets
+/// the tool run: only a decision printed on purpose refuses.
+fn before_tool(
+    store: &state::Store,
+    key: Option<&str>,
+    responder: &Responder,
+    event: &Event,
+    agent: HookAgent,
+    out: &mut Output,
+) {
+    let announces = event
+        .tools
+        .iter()
+        .any(|t| t.kind == memory_rules::ToolKind::Subagent);
+    let answer = match key {
+        Some(key) if announces => {
+            let mut problems = Vec::new();
+            let answer = store.update(key, &mut problems, |session| {
+                responder.respond(session, event)
+            });
+            for p in problems {
+                warn(out, p);
+            }
+            answer
+        }
+        _ => responder.respond(&mut Session::new(), event),
+    };
+    for why in &answer.verdict.unchecked {
+        warn(
+            out,
+            format!("not checked against the enforced rules, so let run: {why}"),
+        );
+    }
+    if let Some(reason) = answer.refusal {
+        out.stdout = format!("{}\n", agent::refusal(agent, &reason));
+    }
+}
+
+/// A subagent starts: recorded live in its parent's conversation, and its
+/// own conversation given the always-on rules and its task's topic rules
+/// (the subagents forgotten past the bound are dropped).
+fn subagent_start(
+    store: &state::Store,
+    child_key: &str,
+    responder: &Responder,
+    event: &Event,
+    agent: HookAgent,
+    delivers: bool,
+    out: &mut Output,
+) {
+    let session = event.conversation.session.clone();
+    let parent_key = memory_rules::Conversation::new(session.clone()).key();
+    let mut problems = Vec::new();
+    let answer = store.update_pair((&parent_key, child_key), &mut problems, |parent, child| {
+        let (answer, forgotten) = responder.subagent_start(parent, child, event);
+        if delivers {
+            responder.commit_unlogged(child, &answer);
+        }
+        let drop = forgotten
+            .into_iter()
+            .map(|id| memory_rules::Conversation::subagent(session.clone(), id).key())
+            .collect();
+        (answer, drop)
+    });
+    // Logged once the sessions' lock is released.
+    if delivers {
+        responder.log_answer(&answer);
+    }
+    let text = answer.text;
+    for p in problems {
+        warn(out, p);
+    }
+    if let Some(doc) = agent::subagent_context(agent, &text, event.tools.first()) {
+        out.stdout = format!("{doc}\n");
+    }
+}
+
+/// Gemini CLI's subagents (see [`agent::GEMINI_SUBAGENT_TOOL`]): a tool
+/// event of the main conversation while a subagent is live goes to the
+/// latest live one, and a subagent's stop names it.
+fn gemini_subagent(store: &state::Store, event: &mut Event, out: &mut Output) {
+    let tool_event = matches!(event.kind, EventKind::ToolBefore | EventKind::ToolDone);
+    let unnamed_stop =
+        event.kind == EventKind::SubagentStop && event.conversation.subagent.as_deref() == Some("");
+    if event.conversation.session.is_empty()
+        || !(unnamed_stop || tool_event && event.conversation.subagent.is_none())
+    {
+        return;
+    }
+    let live = match store.read(&event.conversation.session) {
+        Ok(Some(s)) => s.subagents().last().map(|a| a.id.clone()),
+        Ok(None) => None,
+        Err(problem) => {
+            warn(out, problem);
+            None
+        }
+    };
+    if let Some(id) = live {
+        event.conversation.subagent = Some(id);
     }
 }
 
@@ -302,6 +430,28 @@ fn answer_without_rules(
     };
     let none = RuleSet::default();
     let responder = Responder::new(&none, &env.config.workdir).home(env.home_dir());
+    if event.kind == EventKind::SubagentStop {
+        let Some(id) = event
+            .conversation
+            .subagent
+            .clone()
+            .filter(|id| !id.is_empty())
+        else {
+            return;
+        };
+        let session = event.conversation.session.clone();
+        let parent = memory_rules::Conversation::new(session.clone()).key();
+        let child = memory_rules::Conversation::subagent(session, id).key();
+        let mut problems = Vec::new();
+        store.update_pair((&parent, &child), &mut problems, |parent, _| {
+            responder.subagent_stop(parent, event);
+            ((), vec![child.clone()])
+        });
+        for p in problems {
+            warn(out, p);
+        }
+        return;
+    }
     if let EventKind::Stop { repeated } = event.kind {
         if repeated {
             return;

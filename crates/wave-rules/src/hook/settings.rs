@@ -21,14 +21,20 @@ use jsonc_parser::cst::CstInputValue;
 use std::path::PathBuf;
 
 /// The events we install (every [`HookEvent`], by its name), and the matcher of each.
-pub const EVENTS: [(&str, Option<&str>); 4] = [
+pub const EVENTS: [(&str, Option<&str>); 7] = [
     (HookEvent::SessionStart.name(), None),
     (HookEvent::UserPromptSubmit.name(), None),
+    (
+        HookEvent::PreToolUse.name(),
+        Some(crate::hook::agent::PRE_TOOL_MATCHER),
+    ),
     (
         HookEvent::PostToolUse.name(),
         Some("Read|Edit|MultiEdit|Write|NotebookEdit|Bash|Skill"),
     ),
     (HookEvent::Stop.name(), None),
+    (HookEvent::SubagentStart.name(), None),
+    (HookEvent::SubagentStop.name(), None),
 ];
 pub use memory_rules::limits::HOOK_TIMEOUT_SECS;
 
@@ -46,7 +52,7 @@ pub fn settings_paths(env: &Env, scope: ScopeArg) -> Vec<PathBuf> {
 
 /// Is this hook command one of ours for `event`?
 pub fn is_ours(command: &str, event: &str) -> bool {
-    let command = command.trim_end();
+    let command = launch::without_hook_options(command);
     command.contains("wave-rules") && command.ends_with(&format!(" hook {event}"))
 }
 
@@ -88,7 +94,11 @@ fn try_install(env: &Env, args: &InstallArgs) -> Result<Output, Output> {
             ("type", CstInputValue::String("command".into())),
             (
                 "command",
-                CstInputValue::String(launch::claude_hook_command(&program, event)),
+                CstInputValue::String(format!(
+                    "{}{}",
+                    launch::claude_hook_command(&program, event),
+                    launch::hook_options(event, args.edit_distance)
+                )),
             ),
             (
                 "timeout",

@@ -132,6 +132,65 @@ impl Store {
         result
     }
 
+    /// [`Store::update`] of two conversations under one lock (a subagent's
+    /// start: its parent's session and its own), then the conversations in
+    /// `drop` removed (subagents forgotten or stopped).
+    pub fn update_pair<R>(
+        &self,
+        keys: (&str, &str),
+        problems: &mut Vec<String>,
+        f: impl FnOnce(&mut Session, &mut Session) -> (R, Vec<String>),
+    ) -> R {
+        if let Err(e) = std::fs::create_dir_all(&self.dir) {
+            problems.push(format!(
+                "state not saved: cannot create {}: {e}",
+                self.dir.display()
+            ));
+            return f(&mut Session::new(), &mut Session::new()).0;
+        }
+        let lock = match Lock::acquire(&self.dir, "session state", STATE_LOCK_TIMEOUT) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                problems.push(format!("state not saved: {e}"));
+                None
+            }
+        };
+        let mut read = |key: &str| match self.read(key) {
+            Ok(s) => s.unwrap_or_else(Session::new),
+            Err(p) => {
+                problems.push(p);
+                Session::new()
+            }
+        };
+        let (mut a, mut b) = (read(keys.0), read(keys.1));
+        let (before_a, before_b) = (a.clone(), b.clone());
+        let (result, drop_keys) = f(&mut a, &mut b);
+        if lock.is_some() {
+            for (key, state, before) in [(keys.0, &mut a, &before_a), (keys.1, &mut b, &before_b)] {
+                state.version = SESSION_VERSION;
+                if drop_keys.iter().any(|k| k == key) || *state == *before {
+                    continue;
+                }
+                let path = self.path(key);
+                let bytes = serde_json::to_vec(&state).unwrap_or_default();
+                if let Err(e) = fs::replace_fast(&path, &bytes) {
+                    problems.push(format!("state not saved: {}: {e}", path.display()));
+                }
+            }
+            for key in &drop_keys {
+                match std::fs::remove_file(self.path(key)) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => {
+                        problems.push(format!("cannot remove {}: {e}", self.path(key).display()))
+                    }
+                }
+            }
+        }
+        drop(lock);
+        result
+    }
+
     /// Removes the files of sessions idle for [`STATE_STALE_AFTER`] (and temp
     /// files a killed hook left behind).
     pub fn clean_stale(&self, problems: &mut Vec<String>) {

@@ -685,11 +685,11 @@ mod tests {
         let log = DeliveryLog::new(dir.path());
         let rule = Rule {
             id: "ts.md".into(),
-            scope: crate::Scope::Project,
+            scope: crate::scope::Scope::Project,
             file_path: "ts.md".into(),
             content: "Use strict TypeScript.".into(),
             metadata: Default::default(),
-            format: crate::Format::Wave,
+            format: crate::format::Format::Wave,
             origin: Default::default(),
         };
         let sender = Sender {

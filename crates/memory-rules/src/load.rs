@@ -135,10 +135,10 @@ fn scan(
         found.extend(discover::find_with(&root, &mut walks, &mut diagnostics));
     }
     // Near misses of the project's sources: what to move where.
-    let mut project_formats: Vec<crate::Format> = config
+    let mut project_formats: Vec<crate::format::Format> = config
         .sources
         .iter()
-        .filter(|s| s.scope == crate::Scope::Project)
+        .filter(|s| s.scope == crate::scope::Scope::Project)
         .map(|s| s.format)
         .collect();
     project_formats.sort();

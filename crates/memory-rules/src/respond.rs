@@ -673,7 +673,7 @@ impl<'a> Responder<'a> {
         let Some(log) = self.log_place() else {
             return;
         };
-        let rules: Vec<&crate::Rule> = given
+        let rules: Vec<&crate::rule::Rule> = given
             .filter_map(|g| self.set.rules().get(g.index).filter(|r| r.id == g.id))
             .collect();
         if rules.is_empty() {

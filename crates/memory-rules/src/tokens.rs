@@ -90,11 +90,11 @@ mod tests {
     fn a_rule_costs_its_rendered_entry_and_a_line_break() {
         let rule = Rule {
             id: "ts.md".into(),
-            scope: crate::Scope::Project,
+            scope: crate::scope::Scope::Project,
             file_path: "ts.md".into(),
             content: "Use strict TypeScript.".into(),
             metadata: Default::default(),
-            format: crate::Format::Wave,
+            format: crate::format::Format::Wave,
             origin: Default::default(),
         };
         assert_eq!(

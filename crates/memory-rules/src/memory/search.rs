@@ -6,7 +6,7 @@
 //! topic's name, the entry's title and its text; the files an entry names
 //! and the globs of its `paths` are words too. The file also records each
 //! topic file's stamp (size, mtime, inode, device: the stamps the rule
-//! snapshot uses, [`crate::Stamp`]) and a hash of its bytes.
+//! snapshot uses, [`crate::stamp::Stamp`]) and a hash of its bytes.
 //!
 //! Opening ([`MemoryIndex::open`]) maps the file (reads it on WebAssembly)
 //! and stats each topic file: only the topics whose stamp changed, or whose
@@ -781,7 +781,7 @@ fn topic_files(dir: &Path) -> std::io::Result<(Vec<Found>, bool)> {
         let Some(stamp) = entry
             .metadata()
             .ok()
-            .and_then(|m| crate::Stamp::from_metadata(&m))
+            .and_then(|m| crate::stamp::Stamp::from_metadata(&m))
         else {
             continue;
         };

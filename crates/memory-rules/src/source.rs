@@ -274,11 +274,6 @@ pub fn default_policy_dir() -> Option<PathBuf> {
     system_policy_dir()
 }
 
-#[cfg(not(any(unix, windows)))]
-fn system_policy_dir() -> Option<PathBuf> {
-    None
-}
-
 #[cfg(target_os = "macos")]
 fn system_policy_dir() -> Option<PathBuf> {
     Some(PathBuf::from("/Library/Application Support/Wave"))

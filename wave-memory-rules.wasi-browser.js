@@ -1445,6 +1445,7 @@ export const Conversations = __napiModule.exports.Conversations
 export const NativeMemoryStore = __napiModule.exports.NativeMemoryStore
 export const JsMemoryStore = __napiModule.exports.JsMemoryStore
 export const RuleEngine = __napiModule.exports.RuleEngine
+export const checkToolCall = __napiModule.exports.checkToolCall
 export const defaultSources = __napiModule.exports.defaultSources
 export const eventMayMatter = __napiModule.exports.eventMayMatter
 export const memoryToolDefinitions = __napiModule.exports.memoryToolDefinitions

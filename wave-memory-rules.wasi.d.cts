@@ -31,6 +31,15 @@ export declare class Answer {
   get memoryIds(): Array<string>
   /** It answers a session start. */
   get starts(): boolean
+  /**
+   * Before a tool runs: why the rules that enforce refuse it (what the
+   * model should read as the call's result); absent: it may run.
+   */
+  get refusal(): string | null
+  /** Ids of the enforced rules the call triggered (blocks first). */
+  get enforcedIds(): Array<string>
+  /** Ids of the path rules that came back at this write, in short form. */
+  get recalledIds(): Array<string>
 }
 
 /**
@@ -195,17 +204,17 @@ export declare class RuleEngine {
    */
   plan(indices: Uint32Array, options?: RenderOptions | undefined | null): RenderPlan
   readRule(input: any): string
-  /**
-   * For benchmarks: the median time in nanoseconds of `iterations` calls of
-   * the core's match on these inputs, inside Rust (no boundary crossing).
-   */
-  measureActive(files: Array<string>, prompt: string | undefined | null, iterations: number): number
 }
 
 /** One event of one conversation (the core's agent event). */
 export interface AgentEvent {
   conversation: ConversationKey
-  kind: 'start' | 'prompt' | 'tool-done' | 'model-call' | 'request' | 'compaction' | 'stop'
+  kind: 'start' | 'prompt' | 'tool-before' | 'tool-done' | 'model-call' | 'request' | 'compaction' | 'stop' | 'subagent-start' | 'subagent-stop'
+  /**
+   * `subagent-start`: the subagent's type (takes the task its parent's
+   * subagent tool announced for that type).
+   */
+  subagentType?: string
   /** `start`: how (default `'startup'`). */
   how?: 'startup' | 'resume' | 'compact' | 'clear'
   /** `model-call`: conditional rules go as reminders. */
@@ -237,13 +246,22 @@ export interface AgentToolCall {
   /** The agent's name of the tool. */
   name: string
   /**
-   * What the road knows the tool to be; default `'other'` (its file keys
-   * and command still count).
+   * What the road knows the tool to be; default: guessed from its name
+   * (`writeFile` writes, `bash` runs commands, `readFile` reads; else
+   * `'other'`: its file keys and command still count). `'subagent'`:
+   * starts a subagent (its input's `prompt` is the task).
    */
-  kind?: 'read' | 'write' | 'shell' | 'skill' | 'other'
+  kind?: 'read' | 'write' | 'shell' | 'skill' | 'subagent' | 'other'
   /** The tool's input (arguments). */
   input: any
 }
+
+/**
+ * The enforced rules' verdict on one tool call, before it runs (no
+ * conversation: a tool guard calls it for every call); a shell command's
+ * relative paths are taken from `cwd`.
+ */
+export declare function checkToolCall(engine: RuleEngine, call: AgentToolCall, cwd?: string | undefined | null): ToolCheck
 
 export interface CliOutput {
   stdout: string
@@ -272,6 +290,12 @@ export interface ConversationsOptions {
   maxBytes?: number
   /** Give the memory store's text after the rules at a session start. */
   memory?: boolean
+  /**
+   * A path rule given more than this many tool calls ago comes back, in
+   * short form, at a write it governs (default: the core's
+   * `DEFAULT_EDIT_DISTANCE`; 0: never).
+   */
+  editDistance?: number
   /**
    * Recall memory by relevance from these directories at every event
    * (the core's `Memory::Recall`); wins over `memory`.
@@ -594,7 +618,7 @@ export interface RuleSource {
    * Default `'wave'` (Markdown with frontmatter); any source name reads
    * the directory as that tool's format.
    */
-  format?: 'agents-md' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'
+  format?: 'agents-md' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'
   /**
    * Directory levels read below `dir`: 1 = its immediate subdirectories;
    * `'any'` = any depth. Default: the format's (1 for `wave`).
@@ -636,6 +660,20 @@ export declare function sourceNames(): Array<NonNullable<RuleSource['format']>>
  * its first line.
  */
 export declare function stickyLine(rule: MemoryRule): string
+
+/** What the rules that enforce say of one tool call, before it runs. */
+export interface ToolCheck {
+  /** The call is refused: `reason` is what the model should read. */
+  refused: boolean
+  /** Why it is refused ('' when it is not). */
+  reason: string
+  /** The warnings of `enforce: warn` rules, for the model ('' for none). */
+  warning: string
+  /** Ids of the enforced rules the call triggered (blocks first). */
+  ruleIds: Array<string>
+  /** Why part of the call could not be checked (it is let run). */
+  unchecked: Array<string>
+}
 
 export declare function toolInputKeys(): ToolInputKeys
 

@@ -166,8 +166,8 @@ test('init, hook install and mcp install for every client write entries safe to 
   const doctor = spawnSync(bin(project), ['doctor'], { cwd: project, env: env(homeA), encoding: 'utf8' })
   assert.equal(doctor.status, 0, doctor.stdout + doctor.stderr)
   assert.match(doctor.stdout, /no problems found/)
-  // Four hooks, one entry per client, and Copilot CLI's view of Claude Code's .mcp.json (it reads that file too).
-  assert.equal((doctor.stdout.match(/ok, portable/g) ?? []).length, 4 + CLIENTS.length + 1, doctor.stdout)
+  // Seven hooks (every Claude Code event we answer), one entry per client, and Copilot CLI's view of Claude Code's .mcp.json (it reads that file too).
+  assert.equal((doctor.stdout.match(/ok, portable/g) ?? []).length, 7 + CLIENTS.length + 1, doctor.stdout)
   assert.match(doctor.stdout, /mcp +copilot +\.mcp\.json: ok, portable/)
 })
 
@@ -243,7 +243,7 @@ test('a second clone at another path, with another HOME: the installs change not
   // $CLAUDE_PROJECT_DIR set to the clone, the event JSON on stdin.
   const settings = JSON.parse(committed['.claude/settings.json'])
   const events = Object.keys(settings.hooks)
-  assert.deepEqual(events.sort(), ['PostToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit'])
+  assert.deepEqual(events.sort(), ['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'SubagentStart', 'SubagentStop', 'UserPromptSubmit'])
   for (const event of events) {
     for (const h of settings.hooks[event].flatMap((g) => g.hooks)) {
       const input = JSON.stringify({

@@ -13,6 +13,7 @@ import type * as Binding from '../index'
 
 export const __napiBindingTarget: typeof Binding.__napiBindingTarget = native.__napiBindingTarget
 export const Answer: typeof Binding.Answer = native.Answer
+export const checkToolCall: typeof Binding.checkToolCall = native.checkToolCall
 export const Conversations: typeof Binding.Conversations = native.Conversations
 export const NativeMemoryStore: typeof Binding.NativeMemoryStore = native.NativeMemoryStore
 export const JsMemoryStore = (native as unknown as { JsMemoryStore: typeof Binding.NativeMemoryStore }).JsMemoryStore

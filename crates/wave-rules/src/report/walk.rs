@@ -42,48 +42,62 @@ pub fn walk(root: &Path) -> Walked {
         .threads(threads)
         .filter_entry(|e| e.depth() == 0 || e.file_name() != ".git");
     let prefix = root.as_os_str().len();
-    builder.build_parallel().run(|| {
-        let found = &found;
-        let count = &count;
-        let stopped = &stopped;
-        // Each thread collects a batch and hands it over at the end (on drop).
-        struct Flush<'a> {
-            batch: Vec<String>,
-            into: &'a Mutex<Vec<String>>,
-        }
-        impl Drop for Flush<'_> {
-            fn drop(&mut self) {
-                let mut all = self.into.lock().unwrap_or_else(|e| e.into_inner());
-                all.append(&mut self.batch);
-            }
-        }
-        let mut flush = Flush {
-            batch: Vec::new(),
-            into: found,
+    // One visitor for both walks: it files each entry into `batch`.
+    let visit = |entry: Result<ignore::DirEntry, ignore::Error>, batch: &mut Vec<String>| {
+        use ignore::WalkState;
+        let Ok(entry) = entry else {
+            return WalkState::Continue;
         };
-        Box::new(move |entry| {
-            use ignore::WalkState;
-            let Ok(entry) = entry else {
-                return WalkState::Continue;
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            return WalkState::Continue;
+        }
+        if count.fetch_add(1, Ordering::Relaxed) >= MAX_REPORT_FILES {
+            stopped.store(true, Ordering::Relaxed);
+            return WalkState::Quit;
+        }
+        let full = entry.path().as_os_str();
+        let rel = &full.as_encoded_bytes()[(prefix + 1).min(full.len())..];
+        let rel = String::from_utf8_lossy(rel);
+        batch.push(if std::path::MAIN_SEPARATOR == '/' {
+            rel.into_owned()
+        } else {
+            rel.replace(std::path::MAIN_SEPARATOR, "/")
+        });
+        WalkState::Continue
+    };
+    if threads == 1 {
+        // One thread (WebAssembly has no threads to spawn): the plain walk.
+        let mut batch = Vec::new();
+        for entry in builder.build() {
+            if visit(entry, &mut batch) == ignore::WalkState::Quit {
+                break;
+            }
+        }
+        found
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .append(&mut batch);
+    } else {
+        let visit = &visit;
+        builder.build_parallel().run(|| {
+            // Each thread collects a batch and hands it over at the end (on drop).
+            struct Flush<'a> {
+                batch: Vec<String>,
+                into: &'a Mutex<Vec<String>>,
+            }
+            impl Drop for Flush<'_> {
+                fn drop(&mut self) {
+                    let mut all = self.into.lock().unwrap_or_else(|e| e.into_inner());
+                    all.append(&mut self.batch);
+                }
+            }
+            let mut flush = Flush {
+                batch: Vec::new(),
+                into: &found,
             };
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                return WalkState::Continue;
-            }
-            if count.fetch_add(1, Ordering::Relaxed) >= MAX_REPORT_FILES {
-                stopped.store(true, Ordering::Relaxed);
-                return WalkState::Quit;
-            }
-            let full = entry.path().as_os_str();
-            let rel = &full.as_encoded_bytes()[(prefix + 1).min(full.len())..];
-            let rel = String::from_utf8_lossy(rel);
-            flush.batch.push(if std::path::MAIN_SEPARATOR == '/' {
-                rel.into_owned()
-            } else {
-                rel.replace(std::path::MAIN_SEPARATOR, "/")
-            });
-            WalkState::Continue
-        })
-    });
+            Box::new(move |entry| visit(entry, &mut flush.batch))
+        });
+    }
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
     files.sort_unstable();
     Walked {

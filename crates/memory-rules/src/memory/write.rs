@@ -467,20 +467,25 @@ impl MemoryStore {
         Ok(written)
     }
 
-    /// Removes an entry (by id, or a prefix only one id has) from its topic;
-    /// a topic left empty is removed with its index line.
-    pub fn forget(&self, id: &str) -> Result<Forgotten, MemoryError> {
+    /// Where the entry `id` (or a prefix only one id has) is: its scope,
+    /// topic file, topic and full id, from the search index.
+    fn locate(&self, id: &str) -> Result<(MemoryScope, String, String, String), MemoryError> {
         let index = MemoryIndex::open(self);
-        let (scope, file, topic, id) = match index.find(id) {
-            Ok(e) => (
+        match index.find(id) {
+            Ok(e) => Ok((
                 e.scope(),
                 e.file().to_string(),
                 e.topic().to_string(),
                 e.id().to_string(),
-            ),
-            Err(candidates) => return Err(MemoryError::unknown_entry(id, candidates)),
-        };
-        drop(index);
+            )),
+            Err(candidates) => Err(MemoryError::unknown_entry(id, candidates)),
+        }
+    }
+
+    /// Removes an entry (by id, or a prefix only one id has) from its topic;
+    /// a topic left empty is removed with its index line.
+    pub fn forget(&self, id: &str) -> Result<Forgotten, MemoryError> {
+        let (scope, file, topic, id) = self.locate(id)?;
         let dir = self.dir(scope);
         let _lock =
             Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(|e| io_err(dir, e))?;
@@ -523,17 +528,7 @@ impl MemoryStore {
         id: &str,
         proposal: Proposal,
     ) -> Result<(MemoryScope, String, String), MemoryError> {
-        let index = MemoryIndex::open(self);
-        let (scope, file, topic, id) = match index.find(id) {
-            Ok(e) => (
-                e.scope(),
-                e.file().to_string(),
-                e.topic().to_string(),
-                e.id().to_string(),
-            ),
-            Err(candidates) => return Err(MemoryError::unknown_entry(id, candidates)),
-        };
-        drop(index);
+        let (scope, file, topic, id) = self.locate(id)?;
         let dir = self.dir(scope);
         let _lock =
             Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(|e| io_err(dir, e))?;

@@ -133,6 +133,21 @@ pub fn real_root(dir: &Path) -> Option<PathBuf> {
 }
 
 impl Root {
+    /// The boundary and the allowed directories, resolved (those that do
+    /// not exist are left out).
+    fn real_bounds(&self) -> (Option<PathBuf>, Vec<PathBuf>) {
+        let boundary = self
+            .boundary
+            .as_deref()
+            .and_then(|b| std::fs::canonicalize(b).ok());
+        let allow = self
+            .allow
+            .iter()
+            .filter_map(|d| std::fs::canonicalize(d).ok())
+            .collect();
+        (boundary, allow)
+    }
+
     /// Whether this root is a project searched by the nested walk rather
     /// than a rules folder: an `agents-md` or `gemini` directory, a `claude`
     /// source on the project itself, a `cursor` source on a directory that
@@ -266,15 +281,7 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
         }
     }
     let mut found = Vec::new();
-    let boundary = root
-        .boundary
-        .as_deref()
-        .and_then(|b| std::fs::canonicalize(b).ok());
-    let allow: Vec<PathBuf> = root
-        .allow
-        .iter()
-        .filter_map(|d| std::fs::canonicalize(d).ok())
-        .collect();
+    let (boundary, allow) = root.real_bounds();
     let outside = |real: &Path| {
         boundary
             .as_ref()
@@ -487,15 +494,7 @@ fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> 
             ));
         }
     }
-    let boundary = root
-        .boundary
-        .as_deref()
-        .and_then(|b| std::fs::canonicalize(b).ok());
-    let allow: Vec<PathBuf> = root
-        .allow
-        .iter()
-        .filter_map(|d| std::fs::canonicalize(d).ok())
-        .collect();
+    let (boundary, allow) = root.real_bounds();
     let mut found: Vec<Found> = Vec::new();
     for f in tree.named(&names) {
         let dir = nested::directory_of(&f.rel).map(str::to_string);

@@ -309,6 +309,19 @@ pub fn remove_stray_temps(dir: &Path) {
     }
 }
 
+/// Threads for work spread over the cores (a directory walk, file reads):
+/// the cores there are, at most `max`; one on WebAssembly, which has no
+/// threads to spawn (work sequentially there).
+pub fn worker_threads(max: usize) -> usize {
+    if cfg!(target_family = "wasm") {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(max)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -722,15 +722,9 @@ fn par_map<T: std::marker::Sync, R: Send>(
     f: impl Fn(&T) -> R + std::marker::Sync,
 ) -> Vec<R> {
     const PER_THREAD: usize = 64;
-    let threads = if cfg!(target_family = "wasm") {
-        1
-    } else {
-        std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(MAX_IO_THREADS)
-            .min(items.len().div_ceil(PER_THREAD))
-            .max(1)
-    };
+    let threads = crate::fs::worker_threads(MAX_IO_THREADS)
+        .min(items.len().div_ceil(PER_THREAD))
+        .max(1);
     if threads == 1 {
         return items.iter().map(f).collect();
     }

@@ -196,13 +196,7 @@ fn walk(root: &Path, names: &[String]) -> Tree {
     use ignore::WalkState;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Mutex;
-    let threads = if cfg!(target_family = "wasm") {
-        1
-    } else {
-        std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(MAX_WALK_THREADS)
-    };
+    let threads = crate::fs::worker_threads(MAX_WALK_THREADS);
     let out: Mutex<Vec<Hit>> = Mutex::new(Vec::new());
     let dirs = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);

@@ -171,13 +171,7 @@ fn match_files(
     files: &[String],
     keep: impl Fn(usize) -> bool + Sync,
 ) -> Vec<Vec<u32>> {
-    let threads = if cfg!(target_family = "wasm") {
-        1
-    } else {
-        std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(MAX_REPORT_MATCH_THREADS)
-    };
+    let threads = memory_rules::fs::worker_threads(MAX_REPORT_MATCH_THREADS);
     let one = |f: &String| -> Vec<u32> {
         set.active(std::slice::from_ref(f), None)
             .into_iter()

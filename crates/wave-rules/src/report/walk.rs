@@ -18,13 +18,7 @@ pub struct Walked {
 }
 
 pub fn walk(root: &Path) -> Walked {
-    let threads = if cfg!(target_family = "wasm") {
-        1
-    } else {
-        std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(MAX_REPORT_THREADS)
-    };
+    let threads = memory_rules::fs::worker_threads(MAX_REPORT_THREADS);
     let found: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let count = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);

@@ -322,6 +322,27 @@ pub fn worker_threads(max: usize) -> usize {
     }
 }
 
+/// The project walk every search of a tree shares, as ripgrep walks it:
+/// `.gitignore`, `.ignore` and `.git/info/exclude` honoured (also outside a
+/// git repository, never the user's global excludes), hidden entries
+/// included, links not followed, at most `max_depth` levels, on
+/// [`worker_threads`]`(max_threads)` threads. Callers add their filters.
+pub fn project_walk(root: &Path, max_depth: usize, max_threads: usize) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .follow_links(false)
+        .max_depth(Some(max_depth))
+        .hidden(false)
+        .parents(true)
+        .ignore(true)
+        .git_ignore(true)
+        .git_global(false)
+        .git_exclude(true)
+        .require_git(false)
+        .threads(worker_threads(max_threads));
+    builder
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -200,19 +200,8 @@ fn walk(root: &Path, names: &[String]) -> Tree {
     let out: Mutex<Vec<Hit>> = Mutex::new(Vec::new());
     let dirs = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
-    let mut builder = ignore::WalkBuilder::new(root);
-    builder
-        .follow_links(false)
-        .max_depth(Some(MAX_NESTED_DEPTH))
-        .hidden(false)
-        .parents(true)
-        .ignore(true)
-        .git_ignore(true)
-        .git_global(false)
-        .git_exclude(true)
-        .require_git(false)
-        .threads(threads)
-        .filter_entry(|e| {
+    let mut builder = crate::fs::project_walk(root, MAX_NESTED_DEPTH, MAX_WALK_THREADS);
+    builder.filter_entry(|e| {
             let is_dir = e.file_type().is_some_and(|t| t.is_dir());
             if !is_dir || e.depth() == 0 {
                 return true;

@@ -22,19 +22,8 @@ pub fn walk(root: &Path) -> Walked {
     let found: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let count = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
-    let mut builder = ignore::WalkBuilder::new(root);
-    builder
-        .follow_links(false)
-        .max_depth(Some(MAX_REPORT_DEPTH))
-        .hidden(false)
-        .parents(true)
-        .ignore(true)
-        .git_ignore(true)
-        .git_global(false)
-        .git_exclude(true)
-        .require_git(false)
-        .threads(threads)
-        .filter_entry(|e| e.depth() == 0 || e.file_name() != ".git");
+    let mut builder = memory_rules::fs::project_walk(root, MAX_REPORT_DEPTH, MAX_REPORT_THREADS);
+    builder.filter_entry(|e| e.depth() == 0 || e.file_name() != ".git");
     let prefix = root.as_os_str().len();
     // One visitor for both walks: it files each entry into `batch`.
     let visit = |entry: Result<ignore::DirEntry, ignore::Error>, batch: &mut Vec<String>| {

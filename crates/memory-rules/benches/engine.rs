@@ -5,7 +5,7 @@
 //!
 //!   cargo bench -p memory-rules
 
-use memory_rules::parse::{parse_rule, ParsedRule};
+use memory_rules::rules::parser::{parse_rule, ParsedRule};
 use memory_rules::{Config, RuleSet, Scope};
 use std::path::{Path, PathBuf};
 
@@ -104,7 +104,7 @@ fn parsed(n: usize, paths: &[String]) -> Vec<ParsedRule> {
 fn rule_set(n: usize, paths: &[String]) -> RuleSet {
     RuleSet::build(
         parsed(n, paths),
-        memory_rules::context::Workdir::new(Path::new("/repo")),
+        memory_rules::base::workdir::Workdir::new(Path::new("/repo")),
     )
 }
 
@@ -113,7 +113,9 @@ fn build_rule_set(bencher: divan::Bencher, n: usize) {
     let paths = tree_paths();
     bencher
         .with_inputs(|| parsed(n, &paths))
-        .bench_values(|rules| RuleSet::build(rules, memory_rules::context::Workdir::default()));
+        .bench_values(|rules| {
+            RuleSet::build(rules, memory_rules::base::workdir::Workdir::default())
+        });
 }
 
 /// One path in context (the cost per path), for growing rule sets.

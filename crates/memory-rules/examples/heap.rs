@@ -8,8 +8,8 @@
 //! cargo run -p memory-rules --release --example heap -- <dir>/work
 //! ```
 
-use memory_rules::context::Workdir;
-use memory_rules::parse::{parse_rule, ParsedRule};
+use memory_rules::base::workdir::Workdir;
+use memory_rules::rules::parser::{parse_rule, ParsedRule};
 use memory_rules::{load, Config, RuleSet, Scope};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;

@@ -38,91 +38,57 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-// The public namespaces of the façade.
-pub mod delivery_log;
-pub mod enforce;
-pub mod export;
-pub mod fs;
-pub mod limits;
-pub mod memory;
-pub mod packs;
-pub mod read_rule;
-pub mod recall;
-pub mod render;
-pub mod suggest;
-pub mod tokens;
-
-/// Private modules, public (and hidden) under the `internals` feature, for
-/// the crate's own integration tests, benches and fuzz targets.
+// The layers, lowest first: each folder imports only those above it in
+// this list (the layering test, `crates/wave-rules/tests/acyclic.rs`).
+// Private, and public (hidden) under the `internals` feature for the
+// crate's own integration tests, benches and fuzz targets.
 macro_rules! internals {
     ($($name:ident),* $(,)?) => {$(
         #[cfg(feature = "internals")]
         #[doc(hidden)]
         pub mod $name;
         #[cfg(not(feature = "internals"))]
-        #[allow(dead_code)]
         mod $name;
     )*};
 }
 
-internals!(
-    context,
-    discover,
-    formats,
-    frontmatter,
-    parse,
-    pattern,
-    shell,
-    topics
-);
+internals!(base, matchers, rules, formats, sources);
+pub mod packs;
+internals!(load);
+pub mod export;
+pub mod memory;
+internals!(delivery);
 
-mod command_pattern;
-mod conversations;
-mod diagnostic;
-mod event;
-mod fold;
-mod format;
-mod globindex;
-mod globs;
-mod load;
-mod origin;
-mod respond;
-mod root;
-mod rule;
-mod rule_file;
-mod ruleset;
-mod scope;
-mod session;
-mod skill;
-mod slug;
-mod snapshot;
-mod source;
-mod stamp;
-mod touched;
+// The public namespaces of the façade.
+pub use base::{fs, limits, suggest};
+pub use delivery::{
+    delivery_log, read_rule_tool as read_rule, render, rules_at_edit as recall, tokens,
+};
+pub use rules::enforce;
 
-pub use context::Workdir;
-pub use conversations::Conversations;
-pub use diagnostic::{Code, Diagnostic, Severity};
-pub use discover::{read_bounded as read_rule_file, Found};
-pub use event::{Conversation, Event, EventKind, ToolCall, ToolKind};
-pub use format::{formats_named, Format, DEFAULT_SOURCE_NAMES};
-pub use formats::kind as tool_kind;
-pub use globs::{check_glob, is_exclusion, split_commas, GlobProblem};
-pub use load::{check_paths, load, reload, reload_from, Loaded, Reloaded};
-pub use origin::{provenance, Layer, LayerKind, Origin, PackLabel};
-pub use parse::{parse_rule, ParsedRule};
-pub use pattern::PatternError;
-pub use respond::{file_contents, Answer, Given, Memory, Reminder, Responder};
-pub use root::{project_root, ProjectRoot};
-pub use rule::{Activation, Enforce, Metadata, Remind, Rule, Scope};
-pub use ruleset::{Contents, Excluded, Explanation, Reason, RuleSet};
-pub use session::{rule_version, Budget, Due, Session, Start, SESSION_VERSION};
-pub use skill::name as skill_name;
-pub use slug::slug;
-pub use snapshot::Snapshot;
-pub use source::{Config, Source};
-pub use stamp::Stamp;
-pub use topics::TopicMatcher;
-pub use touched::{
+pub use base::diagnostic::{Code, Diagnostic, Severity};
+pub use base::slug::slug;
+pub use base::workdir::Workdir;
+pub use delivery::conversations::Conversations;
+pub use delivery::event::{Conversation, Event, EventKind, ToolCall, ToolKind};
+pub use delivery::responder::{file_contents, Answer, Given, Memory, Reminder, Responder};
+pub use delivery::session::{rule_version, Budget, Due, Session, Start, SESSION_VERSION};
+pub use delivery::skills::name as skill_name;
+pub use delivery::touched::{
     patch_files, tool_files, Touched, COMMAND_KEYS, FILE_KEYS, FILE_LIST_KEYS, PATCH_KEYS,
 };
+pub use formats::kind as tool_kind;
+pub use load::snapshot::Snapshot;
+pub use load::stamp::Stamp;
+pub use load::{check_paths, load, reload, reload_from, Loaded, Reloaded};
+pub use matchers::glob_check::{check_glob, is_exclusion, split_commas, GlobProblem};
+pub use matchers::glob_compile::PatternError;
+pub use matchers::topic_matcher::TopicMatcher;
+pub use rules::origin::{provenance, Layer, LayerKind, Origin, PackLabel};
+pub use rules::parser::{parse_rule, ParsedRule};
+pub use rules::rule::{Activation, Enforce, Metadata, Remind, Rule, Scope};
+pub use rules::rule_format::{formats_named, Format, DEFAULT_SOURCE_NAMES};
+pub use rules::rule_set::{Contents, Excluded, Explanation, Reason, RuleSet};
+pub use sources::discover::{read_bounded as read_rule_file, Found};
+pub use sources::project_root::{project_root, ProjectRoot};
+pub use sources::source::{Config, Source};

@@ -6,7 +6,7 @@
 
 mod common;
 use common::Tree;
-use memory_rules::formats::export::{self, Target};
+use memory_rules::export::{self, Target};
 use memory_rules::{Config, Format, Scope, Source};
 use std::collections::BTreeSet;
 

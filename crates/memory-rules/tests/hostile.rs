@@ -3,13 +3,13 @@
 
 mod common;
 use common::*;
-use memory_rules::pattern::{self, PatternError};
-use memory_rules::topics::TopicMatcher;
+use memory_rules::matchers::glob_compile::{self, PatternError};
+use memory_rules::matchers::topic_matcher::TopicMatcher;
 use memory_rules::{Code, Severity};
 use std::path::Path;
 
-fn parse(text: &str) -> memory_rules::parse::Outcome {
-    memory_rules::parse::parse_rule(
+fn parse(text: &str) -> memory_rules::rules::parser::Outcome {
+    memory_rules::rules::parser::parse_rule(
         memory_rules::Scope::Project,
         "r.md",
         Path::new("/x/r.md"),
@@ -17,7 +17,7 @@ fn parse(text: &str) -> memory_rules::parse::Outcome {
     )
 }
 
-fn rule_with_paths(pattern: &str) -> memory_rules::parse::Outcome {
+fn rule_with_paths(pattern: &str) -> memory_rules::rules::parser::Outcome {
     parse(&format!("---\npaths:\n  - '{pattern}'\n---\nbody\n"))
 }
 
@@ -26,18 +26,21 @@ fn rule_with_paths(pattern: &str) -> memory_rules::parse::Outcome {
 fn deeply_nested_braces_are_a_limit_not_a_stack_overflow() {
     let deep = "{a,".repeat(10_000) + "b" + &"}".repeat(10_000);
     assert!(matches!(
-        pattern::compile(&deep),
+        glob_compile::compile(&deep),
         Err(PatternError::TooLong(_))
     ));
     // Under the length limit, still far past the depth limit.
     let deep = "{a,".repeat(1_000) + "b" + &"}".repeat(1_000);
-    assert_eq!(pattern::compile(&deep).unwrap_err(), PatternError::TooDeep);
+    assert_eq!(
+        glob_compile::compile(&deep).unwrap_err(),
+        PatternError::TooDeep
+    );
     let o = rule_with_paths(&deep);
     assert_eq!(o.diagnostics[0].code, Code::Limit, "{:?}", o.diagnostics);
     assert!(o.diagnostics[0].message.contains("limit"));
-    assert!(pattern::parse_steps(&deep) < 64 * deep.len());
+    assert!(glob_compile::parse_steps(&deep) < 64 * deep.len());
     // Real nesting still works.
-    assert!(pattern::compile("{a,{b,{c,{d,e}}}}/*.ts").is_ok());
+    assert!(glob_compile::compile("{a,{b,{c,{d,e}}}}/*.ts").is_ok());
 }
 
 /// Finding 2: cubic scans (`[[:` repeated, 100,000 `[` or `{`).
@@ -46,13 +49,13 @@ fn class_and_brace_scans_are_linear() {
     for unit in ["[[:", "[", "{", "[\\]", "{[", "[{", "[a-", "[!"] {
         let n = 4000 / unit.len();
         let p = unit.repeat(n);
-        let steps = pattern::parse_steps(&p);
+        let steps = glob_compile::parse_steps(&p);
         assert!(
             steps < 16 * p.len(),
             "{unit:?} x {n}: {steps} steps for {} chars",
             p.len()
         );
-        let _ = pattern::compile(&p);
+        let _ = glob_compile::compile(&p);
     }
     for huge in [
         "[[:".repeat(2_500),
@@ -60,7 +63,7 @@ fn class_and_brace_scans_are_linear() {
         "{".repeat(100_000),
     ] {
         assert!(matches!(
-            pattern::compile(&huge),
+            glob_compile::compile(&huge),
             Err(PatternError::TooLong(_))
         ));
     }
@@ -72,24 +75,24 @@ fn class_and_brace_scans_are_linear() {
 fn brace_expansion_size_is_checked_before_expanding() {
     let p = format!("{{{}..1}}", "0".repeat(65_536));
     assert!(matches!(
-        pattern::compile(&p),
+        glob_compile::compile(&p),
         Err(PatternError::TooLong(_))
     ));
     let p = format!("{{{}..1023}}", "0".repeat(4_000));
     assert_eq!(
-        pattern::compile(&p).unwrap_err(),
+        glob_compile::compile(&p).unwrap_err(),
         PatternError::TooManyExpansions
     );
     let p = format!("{{{}..2}}", "0".repeat(4_000));
     assert_eq!(
-        pattern::compile(&p).unwrap().matchers.len(),
+        glob_compile::compile(&p).unwrap().matchers.len(),
         3,
         "a small padded range still works"
     );
     let alts: Vec<String> = (0..500).map(|i| i.to_string()).collect();
     let p = format!("{{1..1000}}x{{{}}}", alts.join(","));
     assert_eq!(
-        pattern::compile(&p).unwrap_err(),
+        glob_compile::compile(&p).unwrap_err(),
         PatternError::TooManyExpansions
     );
     let p = format!(
@@ -100,13 +103,13 @@ fn brace_expansion_size_is_checked_before_expanding() {
             .join(",")
     );
     assert!(matches!(
-        pattern::compile(&p),
+        glob_compile::compile(&p),
         Err(PatternError::TooLong(_))
     ));
     // Leading alternates with empty options: the copies are counted.
     let p = "{,a}".repeat(1_000);
     assert_eq!(
-        pattern::compile(&p).unwrap_err(),
+        glob_compile::compile(&p).unwrap_err(),
         PatternError::TooManyExpansions
     );
     let o = rule_with_paths(&format!("{{{}..1023}}", "0".repeat(4_000)));
@@ -122,9 +125,9 @@ fn extreme_range_steps_do_not_overflow() {
         "{-9223372036854775808..9223372036854775807}",
         "{a..z..-9223372036854775808}",
     ] {
-        let _ = pattern::compile(p);
+        let _ = glob_compile::compile(p);
     }
-    assert!(pattern::compile("f{3..1..-9223372036854775808}.ts")
+    assert!(glob_compile::compile("f{3..1..-9223372036854775808}.ts")
         .unwrap()
         .is_match("f3.ts"));
 }
@@ -247,10 +250,10 @@ fn reads_never_block_or_grow() {
     let fifo = dir.join("fifo.md");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
-    let d = memory_rules::discover::read(&fifo).unwrap_err();
+    let d = memory_rules::sources::discover::read(&fifo).unwrap_err();
     assert_eq!(d.code, Code::Unreadable);
     std::os::unix::fs::symlink("/dev/zero", dir.join("zero.md")).unwrap();
-    let d = memory_rules::discover::read(&dir.join("zero.md")).unwrap_err();
+    let d = memory_rules::sources::discover::read(&dir.join("zero.md")).unwrap_err();
     assert_eq!(d.code, Code::Unreadable, "{d}");
     // The whole load goes on.
     t.project("ok.md", "fine");

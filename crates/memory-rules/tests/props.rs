@@ -5,8 +5,8 @@
 
 mod oracle;
 
-use memory_rules::pattern::{self, PatternError};
-use memory_rules::topics::TopicMatcher;
+use memory_rules::matchers::glob_compile::{self, PatternError};
+use memory_rules::matchers::topic_matcher::TopicMatcher;
 use memory_rules::{Code, Scope};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -40,7 +40,7 @@ proptest! {
     /// Any text parses without a panic; every diagnostic has a sane location.
     #[test]
     fn parse_never_panics(text in "(---\n)?([a-z]{1,8}: ?[-*{}\\[\\]!,a-z0-9 \"']{0,20}\n){0,8}(---\n)?.{0,40}") {
-        let o = memory_rules::parse::parse_rule(Scope::Project, "r.md", Path::new("/x/r.md"), &text);
+        let o = memory_rules::rules::parser::parse_rule(Scope::Project, "r.md", Path::new("/x/r.md"), &text);
         let lines = text.lines().count().max(1) as u32 + 1;
         for d in &o.diagnostics {
             if let Some(l) = d.line {
@@ -53,7 +53,7 @@ proptest! {
     #[test]
     fn pattern_matches_like_the_reference(pat in "[ab.*?/]{1,8}", path in "[ab.]{1,3}(/[ab.]{1,3}){0,3}") {
         if let Some(want) = oracle::glob_match(&pat, &path) {
-            let got = pattern::compile(&pat).map(|c| c.is_match(&path));
+            let got = glob_compile::compile(&pat).map(|c| c.is_match(&path));
             prop_assert_eq!(got, Ok(want), "pattern {:?} path {:?}", pat, path);
         }
     }
@@ -62,8 +62,8 @@ proptest! {
     /// work stays linear.
     #[test]
     fn pattern_compile_is_total_and_linear(pat in "[ab{},.\\[\\]!:/*?\\\\-]{0,64}") {
-        let _ = pattern::compile(&pat);
-        prop_assert!(pattern::parse_steps(&pat) <= 16 * pat.len() + 64);
+        let _ = glob_compile::compile(&pat);
+        prop_assert!(glob_compile::parse_steps(&pat) <= 16 * pat.len() + 64);
     }
 
     /// Hostile shapes (issue 9): repeated units up to the length limit give a
@@ -71,14 +71,14 @@ proptest! {
     #[test]
     fn hostile_shapes_are_bounded(unit in prop::sample::select(vec!["[[:", "[", "{", "{a,", "}", "[\\]", "{[", "[{", "[a-", "[!", "{,a}", "**/", "{1..9}", "\\"]), n in 1usize..6000) {
         let p = unit.repeat(n);
-        match pattern::compile(&p) {
-            Ok(c) => prop_assert!(c.matchers.len() <= pattern::MAX_EXPANSIONS),
+        match glob_compile::compile(&p) {
+            Ok(c) => prop_assert!(c.matchers.len() <= glob_compile::MAX_EXPANSIONS),
             Err(e) => prop_assert!(!matches!(e, PatternError::Invalid(_)) || p.len() <= 4096, "{e}"),
         }
         if p.chars().count() > memory_rules::limits::MAX_PATTERN_CHARS {
-            prop_assert!(matches!(pattern::compile(&p), Err(PatternError::TooLong(_))));
+            prop_assert!(matches!(glob_compile::compile(&p), Err(PatternError::TooLong(_))));
         } else {
-            prop_assert!(pattern::parse_steps(&p) <= 16 * p.len() + 64, "{unit:?} x {n}");
+            prop_assert!(glob_compile::parse_steps(&p) <= 16 * p.len() + 64, "{unit:?} x {n}");
         }
     }
 
@@ -86,8 +86,8 @@ proptest! {
     #[test]
     fn ranges_are_sized_before_expanding(a in any::<i64>(), b in any::<i64>(), step in any::<i64>(), zeros in 0usize..5000) {
         let p = format!("{{{}{a}..{b}..{step}}}", "0".repeat(zeros));
-        match pattern::compile(&p) {
-            Ok(c) => prop_assert!(c.matchers.len() <= pattern::MAX_EXPANSIONS),
+        match glob_compile::compile(&p) {
+            Ok(c) => prop_assert!(c.matchers.len() <= glob_compile::MAX_EXPANSIONS),
             Err(e) => prop_assert!(is_limit(&e) || matches!(e, PatternError::Invalid(_)), "{e}"),
         }
     }
@@ -116,7 +116,7 @@ proptest! {
             1 => format!("paths:\n{}", (0..keys * 2).map(|i| format!("  - d{i}/**\n")).collect::<String>()),
             _ => format!("topics:\n{}", (0..keys).map(|i| format!("  - t{i}\n")).collect::<String>()),
         };
-        let o = memory_rules::parse::parse_rule(Scope::Project, "r.md", Path::new("/x/r.md"), &format!("---\n{body}---\nx"));
+        let o = memory_rules::rules::parser::parse_rule(Scope::Project, "r.md", Path::new("/x/r.md"), &format!("---\n{body}---\nx"));
         let over = match kind { 0 => keys > 256, 1 => keys * 2 > 512, _ => keys > 256 };
         prop_assert_eq!(o.diagnostics.iter().any(|d| d.code == Code::Limit), over);
         if kind == 0 && !over {

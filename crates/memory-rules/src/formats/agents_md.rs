@@ -17,13 +17,13 @@
 //! [`parse_memory`] reads every such whole-file memory format: this one,
 //! `CLAUDE.md` and `GEMINI.md`.
 
-use super::write::{Caps, Kind, Resolved, Target, Written};
-use crate::diagnostic::{Code, Severity};
-use crate::format::Format;
-use crate::parse::{Context, Input, ParsedRule};
-use crate::rule::{Activation, Metadata, Rule};
+use super::writer::{Caps, Kind, Resolved, Target, Written};
+use crate::base::diagnostic::{Code, Severity};
+use crate::rules::rule_format::Format;
+use crate::rules::parser::{Context, Input, ParsedRule};
+use crate::rules::rule::{Activation, Metadata, Rule};
 
-use crate::limits::CODEX_DOC_MAX_BYTES;
+use crate::base::limits::CODEX_DOC_MAX_BYTES;
 
 /// The name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
@@ -71,7 +71,7 @@ pub(crate) fn parse_memory<'a>(
         meta.paths = Some(matched);
         patterns = p;
     }
-    crate::parse::rule(cx, input, format, body, meta, patterns)
+    crate::rules::parser::rule(cx, input, format, body, meta, patterns)
 }
 
 /// How a rule goes into `AGENTS.md`-style files (read always, or for the
@@ -96,10 +96,10 @@ pub(crate) fn resolve<'a>(rule: &'a Rule, stem: &str, target: Target) -> Option<
         && meta.regex.is_none()
         && meta.skills.is_none();
     if meta.is_unconditional() || commands_only {
-        return super::write::resolve(rule, caps, stem.to_string(), target.tool());
+        return super::writer::resolve(rule, caps, stem.to_string(), target.tool());
     }
     let dir = directory_rule(rule)?;
-    let mut r = super::write::resolve(
+    let mut r = super::writer::resolve(
         rule,
         Caps {
             paths: true,

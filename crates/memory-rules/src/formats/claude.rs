@@ -1,9 +1,9 @@
 //! Claude Code's `.claude/rules/*.md`: the writer (the files are read by
-//! [`crate::parse`], as Wave's are). Claude Code reads `paths` only, so a
+//! [`crate::rules::parser`], as Wave's are). Claude Code reads `paths` only, so a
 //! rule with topics, on request or manual would be always-on there:
-//! [`super::write::resolve`] leaves those out of Claude Code's files.
+//! [`super::writer::resolve`] leaves those out of Claude Code's files.
 
-use super::write::{push_description, quote_list, Kind, Resolved, Written};
+use super::writer::{push_description, quote_list, Kind, Resolved, Written};
 
 /// Claude Code's file for a rule: `.claude/rules/<stem>.md`, `paths` as a
 /// list (exclusions kept), no frontmatter for an always-on rule.

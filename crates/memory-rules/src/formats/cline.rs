@@ -29,12 +29,12 @@
 //! `.clinerules/` and `.cline/rules/` (`.md`, `.markdown`, `.txt`) and keeps
 //! `paths` as data; the files both versions read are the ones read here.
 
-use super::write::{quote_list, Kind, Resolved, Written};
-use crate::diagnostic::{Code, Severity};
-use crate::format::Format;
-use crate::frontmatter::Value;
-use crate::parse::{Context, Input, ParsedRule};
-use crate::rule::Metadata;
+use super::writer::{quote_list, Kind, Resolved, Written};
+use crate::base::diagnostic::{Code, Severity};
+use crate::rules::rule_format::Format;
+use crate::rules::frontmatter::Value;
+use crate::rules::parser::{Context, Input, ParsedRule};
+use crate::rules::rule::Metadata;
 
 const KEYS: [&str; 1] = ["paths"];
 
@@ -69,7 +69,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
             format!("Cline cannot read this frontmatter ({why}), so it puts the whole file, frontmatter included, in every request: the rule is always on"),
         );
         let meta = Metadata::default();
-        return crate::parse::rule(cx, input, Format::Cline, input.text, meta, Vec::new());
+        return crate::rules::parser::rule(cx, input, Format::Cline, input.text, meta, Vec::new());
     };
     let mut meta = Metadata::default();
     let mut patterns = Vec::new();
@@ -113,12 +113,12 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
             _ => cx.other_key(Format::Cline, key, *at, &KEYS),
         }
     }
-    crate::parse::rule(cx, input, Format::Cline, fm.body, meta, patterns)
+    crate::rules::parser::rule(cx, input, Format::Cline, fm.body, meta, patterns)
 }
 
 /// Cline's file for a rule: `.clinerules/<stem>.md`, no frontmatter for an
 /// always-on rule, a `paths` list otherwise. (Cline has no on-request or
-/// manual rules: [`super::write::resolve`] leaves those out.)
+/// manual rules: [`super::writer::resolve`] leaves those out.)
 pub(crate) fn write(r: &mut Resolved) -> Written {
     let front = match r.kind {
         Kind::Paths => vec![format!("paths: {}", quote_list(&r.include))],

@@ -12,11 +12,11 @@
 //! globs and an on-request offer (the table lists only the
 //! description case; we follow the docs).
 
-use super::write::{push_description, quote, quote_list, Kind, Resolved, Written};
-use crate::diagnostic::{Code, Severity};
-use crate::format::Format;
-use crate::parse::{Context, Input, ParsedRule, Split};
-use crate::rule::{Activation, Metadata};
+use super::writer::{push_description, quote, quote_list, Kind, Resolved, Written};
+use crate::base::diagnostic::{Code, Severity};
+use crate::rules::rule_format::Format;
+use crate::rules::parser::{Context, Input, ParsedRule, Split};
+use crate::rules::rule::{Activation, Metadata};
 
 const KEYS: [&str; 5] = ["name", "description", "globs", "regex", "alwaysApply"];
 
@@ -101,7 +101,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
             );
         }
     }
-    crate::parse::rule(cx, input, Format::Continue, fm.body, meta, patterns)
+    crate::rules::parser::rule(cx, input, Format::Continue, fm.body, meta, patterns)
 }
 
 /// Continue's file for a rule: `.continue/rules/<stem>.md` with `name`,

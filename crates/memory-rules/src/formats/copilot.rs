@@ -7,17 +7,17 @@
 //! request by its `description`. `excludeAgent: coding-agent` leaves the rule
 //! out (we serve coding agents); `excludeAgent: code-review` does not.
 
-use super::write::{quote, Kind, Resolved, Written};
-use crate::diagnostic::{Code, Severity};
-use crate::format::Format;
-use crate::frontmatter::Value;
-use crate::parse::{At, Context, Input, ParsedRule, Split};
-use crate::rule::{Activation, Metadata};
+use super::writer::{quote, Kind, Resolved, Written};
+use crate::base::diagnostic::{Code, Severity};
+use crate::rules::rule_format::Format;
+use crate::rules::frontmatter::Value;
+use crate::rules::parser::{At, Context, Input, ParsedRule, Split};
+use crate::rules::rule::{Activation, Metadata};
 
 const KEYS: [&str; 4] = ["applyTo", "description", "excludeAgent", "name"];
 
 /// The file that always applies.
-pub use crate::format::COPILOT_REPOSITORY_FILE as REPOSITORY_FILE;
+pub use crate::rules::rule_format::COPILOT_REPOSITORY_FILE as REPOSITORY_FILE;
 
 /// Copilot's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
@@ -89,7 +89,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
                         *at,
                         format!(
                             "'excludeAgent' is 'code-review' or 'coding-agent', not {}; ignored",
-                            crate::parse::describe(value)
+                            crate::rules::parser::describe(value)
                         ),
                     );
                 } else if agents.iter().any(|a| a.trim() == "coding-agent") {
@@ -129,7 +129,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         };
         cx.needs_description(Format::Copilot, what, &meta, Some((1, 1)));
     }
-    crate::parse::rule(cx, input, Format::Copilot, fm.body, meta, patterns)
+    crate::rules::parser::rule(cx, input, Format::Copilot, fm.body, meta, patterns)
 }
 
 /// Copilot's file for a rule: always-on rules go to the repository file

@@ -41,13 +41,13 @@
 //! **/*.ts` is an alias to strict YAML), Cursor still reads the file, and so
 //! does this reader, line by line, without a YAML warning.
 
-use crate::limits::{MAX_CURSOR_GLOB_EXPANSIONS};
-use super::write::{push_description, Kind, Resolved, Written};
-use crate::diagnostic::{Code, Severity};
-use crate::format::Format;
-use crate::frontmatter::Value;
-use crate::parse::{Context, Entry, Frontmatter, Input, ParsedRule};
-use crate::rule::{Activation, Metadata};
+use crate::base::limits::{MAX_CURSOR_GLOB_EXPANSIONS};
+use super::writer::{push_description, Kind, Resolved, Written};
+use crate::base::diagnostic::{Code, Severity};
+use crate::rules::rule_format::Format;
+use crate::rules::frontmatter::Value;
+use crate::rules::parser::{Context, Entry, Frontmatter, Input, ParsedRule};
+use crate::rules::rule::{Activation, Metadata};
 
 const KEYS: [&str; 3] = ["description", "globs", "alwaysApply"];
 
@@ -144,7 +144,7 @@ pub(crate) fn globs_of(raw: &str) -> Vec<String> {
 }
 
 pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
-    let split = match crate::frontmatter::split(input.text) {
+    let split = match crate::rules::frontmatter::split(input.text) {
         Ok(s) => s,
         Err(_) => {
             // Reported by the context, as for every format.
@@ -235,7 +235,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
     } else {
         meta.activation = Activation::Manual;
     }
-    crate::parse::rule(cx, input, Format::Cursor, fm.body, meta, patterns)
+    crate::rules::parser::rule(cx, input, Format::Cursor, fm.body, meta, patterns)
 }
 
 /// The patterns Cursor reads from the `globs` line, with a warning for each
@@ -298,7 +298,7 @@ fn globs_line(cx: &mut Context, line: &Line) -> Option<Vec<String>> {
 /// The working form of a raw `globs` value: unquoted, comma-joined, no spaces.
 fn fixed(raw: &str) -> String {
     let inner = raw.trim().trim_start_matches('[').trim_end_matches(']');
-    let parts: Vec<String> = crate::globs::split_commas(inner)
+    let parts: Vec<String> = crate::matchers::glob_check::split_commas(inner)
         .into_iter()
         .map(|p| p.trim_matches(|c| c == '"' || c == '\'').trim().to_string())
         .filter(|p| !p.is_empty())

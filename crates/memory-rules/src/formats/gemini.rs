@@ -13,12 +13,12 @@
 //! `GEMINI.md`: `"fileName": ["AGENTS.md", "GEMINI.md"]` makes every
 //! `AGENTS.md` a Gemini context file too.
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::rule::Metadata;
+use crate::base::diagnostic::{Code, Diagnostic, Severity};
+use crate::rules::rule::Metadata;
 use std::path::Path;
 
 /// Gemini CLI's default context file name.
-pub use crate::format::GEMINI_FILE_NAME as DEFAULT_FILE_NAME;
+pub use crate::rules::rule_format::GEMINI_FILE_NAME as DEFAULT_FILE_NAME;
 
 /// Gemini CLI's name for how a context file applies.
 pub fn kind(meta: &Metadata) -> &'static str {
@@ -37,8 +37,8 @@ pub fn context_file_names(root: &Path) -> (Vec<String>, Option<Diagnostic>) {
     let default = || vec![DEFAULT_FILE_NAME.to_string()];
     // Read as a rule file is (at most its size limit; a larger one is not
     // read), without the discovery's reader, which sits above the formats.
-    let limit = crate::limits::MAX_RULE_BYTES;
-    let text = match crate::fs::read_prefix(&path, limit + 1, crate::fs::Links::Follow) {
+    let limit = crate::base::limits::MAX_RULE_BYTES;
+    let text = match crate::base::fs::read_prefix(&path, limit + 1, crate::base::fs::Links::Follow) {
         Ok(t) if t.len() as u64 <= limit => t,
         _ => return (default(), None),
     };

@@ -25,8 +25,8 @@
 //! the imported text. An importer whose own text is nothing but import
 //! tokens is no rule itself.
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::limits::{MAX_IMPORTS_PER_FILE, MAX_IMPORT_DEPTH};
+use crate::base::diagnostic::{Code, Diagnostic, Severity};
+use crate::base::limits::{MAX_IMPORTS_PER_FILE, MAX_IMPORT_DEPTH};
 use std::path::{Path, PathBuf};
 
 /// The tool whose imports a file has.
@@ -256,7 +256,7 @@ fn visit(
             ));
             continue;
         }
-        let text = match crate::rule_file::read(&target) {
+        let text = match crate::rules::rule_file::read(&target) {
             Ok(t) => t,
             Err(d) => {
                 x.diagnostics.push(Diagnostic::new(

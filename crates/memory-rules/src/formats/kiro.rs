@@ -8,11 +8,11 @@
 //! request here. Manual steering is mentioned as `#name` in Kiro's chat; a
 //! mention with `#` or `@` activates it.
 
-use super::write::{push_description, quote, quote_list, Kind, Resolved, Written};
-use crate::diagnostic::{Code, Severity};
-use crate::format::Format;
-use crate::parse::{Context, Input, ParsedRule, Split};
-use crate::rule::{Activation, Metadata};
+use super::writer::{push_description, quote, quote_list, Kind, Resolved, Written};
+use crate::base::diagnostic::{Code, Severity};
+use crate::rules::rule_format::Format;
+use crate::rules::parser::{Context, Input, ParsedRule, Split};
+use crate::rules::rule::{Activation, Metadata};
 
 const KEYS: [&str; 4] = ["inclusion", "fileMatchPattern", "name", "description"];
 
@@ -45,7 +45,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
                     *at,
                     format!(
                         "'inclusion' is always, fileMatch, manual or auto, not {}; read as always",
-                        crate::parse::describe(value)
+                        crate::rules::parser::describe(value)
                     ),
                 ),
             },
@@ -89,7 +89,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
             }
         }
     }
-    crate::parse::rule(cx, input, Format::Kiro, fm.body, meta, patterns)
+    crate::rules::parser::rule(cx, input, Format::Kiro, fm.body, meta, patterns)
 }
 
 /// Kiro's file for a rule: `.kiro/steering/<stem>.md` with `inclusion`;
@@ -102,7 +102,7 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
         Kind::Paths => {
             front.push("inclusion: fileMatch".to_string());
             let value = match r.include.as_slice() {
-                [one] if crate::globs::split_commas(one).len() == 1 => quote(one),
+                [one] if crate::matchers::glob_check::split_commas(one).len() == 1 => quote(one),
                 many => quote_list(many),
             };
             front.push(format!("fileMatchPattern: {value}"));

@@ -3,7 +3,7 @@
 //! One module per format, each mapping one file (its id, path and text) to
 //! the common rule model ([`Rule`], with an [`Activation`]) plus diagnostics
 //! with line and column. They share the frontmatter reader and the glob
-//! compiler of the `.wave/rules` format ([`crate::parse`]); what differs is
+//! compiler of the `.wave/rules` format ([`crate::rules::parser`]); what differs is
 //! each tool's keys, its activation kinds and its glob dialect:
 //!
 //! | format | activation |
@@ -28,23 +28,21 @@ pub mod cline;
 pub mod continue_;
 pub mod copilot;
 pub mod cursor;
-pub mod export;
 pub mod gemini;
 pub mod imports;
 pub mod kiro;
-pub mod nested;
 pub mod places;
 pub mod rules_yaml;
 pub mod wave;
 pub mod windsurf;
-pub mod write;
+pub mod writer;
 
-use crate::diagnostic::Diagnostic;
-use crate::format::Format;
-use crate::parse::{self, Context, ParsedRule, TYPO_TAIL};
-use crate::rule::{Activation, Rule};
+use crate::base::diagnostic::Diagnostic;
+use crate::rules::rule_format::Format;
+use crate::rules::parser::{self, Context, ParsedRule, TYPO_TAIL};
+use crate::rules::rule::{Activation, Rule};
 
-pub use crate::parse::Input;
+pub use crate::rules::parser::Input;
 
 /// What a file yielded: its rules (none when unusable; several for
 /// `rules.yaml` and for a memory file's imports) and diagnostics.
@@ -62,7 +60,7 @@ pub struct Parsed {
 pub fn is_claude_memory(path: &std::path::Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|n| crate::format::CLAUDE_MEMORY_NAMES.contains(&n))
+        .is_some_and(|n| crate::rules::rule_format::CLAUDE_MEMORY_NAMES.contains(&n))
 }
 
 /// Reads one file as `format`. Never panics on any text.
@@ -78,7 +76,7 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
             .into_iter()
             .collect(),
         Format::Wave | Format::Claude => {
-            let mut o = parse::parse_rule(input.scope, input.id, input.path, input.text);
+            let mut o = parser::parse_rule(input.scope, input.id, input.path, input.text);
             if let Some(r) = o.rule.as_mut() {
                 r.rule.format = format;
             }

@@ -18,8 +18,8 @@
 //! | Continue | `.continue/rule/` | `.continue/rules/*.md` |
 //! | Gemini CLI | `.gemini/GEMINI.md` in a project | `GEMINI.md` in the project's folders, `~/.gemini/GEMINI.md` |
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::format::Format;
+use crate::base::diagnostic::{Code, Diagnostic, Severity};
+use crate::rules::rule_format::Format;
 use std::path::Path;
 
 fn names_in(dir: &Path) -> Vec<(String, bool)> {

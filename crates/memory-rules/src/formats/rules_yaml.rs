@@ -5,11 +5,11 @@
 //! MANDATORY section. A malformed file is skipped with a diagnostic; a
 //! malformed entry is skipped and the others load.
 
-use crate::diagnostic::{Code, Severity};
-use crate::format::Format;
-use crate::frontmatter::Value;
-use crate::parse::{Context, Input, ParsedRule};
-use crate::rule::{Metadata, Rule};
+use crate::base::diagnostic::{Code, Severity};
+use crate::rules::rule_format::Format;
+use crate::rules::frontmatter::Value;
+use crate::rules::parser::{Context, Input, ParsedRule};
+use crate::rules::rule::{Metadata, Rule};
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
 
@@ -20,7 +20,7 @@ struct Wrapped {
     rules: Vec<Spanned<Entry>>,
 }
 
-use crate::limits::MAX_RULES_YAML_ENTRIES;
+use crate::base::limits::MAX_RULES_YAML_ENTRIES;
 
 pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Vec<ParsedRule> {
     let text = input.text.strip_prefix('\u{feff}').unwrap_or(input.text);

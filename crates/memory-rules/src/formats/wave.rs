@@ -1,8 +1,8 @@
 //! Wave's own `.wave/rules/*.md`: the writer `wave-rules import` uses (the
-//! files are read by [`crate::parse`]). It keeps everything Wave can
+//! files are read by [`crate::rules::parser`]). It keeps everything Wave can
 //! express, and says what it cannot.
 
-use super::write::{quote, quote_list};
+use super::writer::{quote, quote_list};
 
 /// A rule as a `.wave/rules` file (for `wave-rules import`): its
 /// frontmatter lines and what Wave cannot express. The rule's `paths`
@@ -10,8 +10,8 @@ use super::write::{quote, quote_list};
 /// directory are already applied by its reader), so the meaning is kept;
 /// a content `regex` is not (Wave has none): a rule with globs keeps them,
 /// one without is offered by its description.
-pub fn write_wave(rule: &crate::rule::Rule) -> (Vec<String>, Vec<String>) {
-    use crate::rule::Activation;
+pub fn write_wave(rule: &crate::rules::rule::Rule) -> (Vec<String>, Vec<String>) {
+    use crate::rules::rule::Activation;
     let meta = &rule.metadata;
     let mut front = Vec::new();
     let mut lossy = Vec::new();
@@ -37,7 +37,7 @@ pub fn write_wave(rule: &crate::rule::Rule) -> (Vec<String>, Vec<String>) {
             activation = Activation::OnRequest;
         }
     }
-    if rule.format == crate::format::Format::Copilot && meta.paths.is_some() {
+    if rule.format == crate::rules::rule_format::Format::Copilot && meta.paths.is_some() {
         lossy.push("Copilot ignores case in applyTo; Wave's paths do not".to_string());
     }
     if activation == Activation::OnRequest && description.is_none() {

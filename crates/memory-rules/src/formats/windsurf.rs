@@ -2,11 +2,11 @@
 //! model_decision | manual`, `globs` and `description`. A file without
 //! `trigger` is read as `glob` when it has `globs`, else `always_on`.
 
-use super::write::{push_description, Kind, Resolved, Written};
-use crate::diagnostic::{Code, Severity};
-use crate::format::Format;
-use crate::parse::{Context, Input, ParsedRule, Split};
-use crate::rule::{Activation, Metadata};
+use super::writer::{push_description, Kind, Resolved, Written};
+use crate::base::diagnostic::{Code, Severity};
+use crate::rules::rule_format::Format;
+use crate::rules::parser::{Context, Input, ParsedRule, Split};
+use crate::rules::rule::{Activation, Metadata};
 
 const KEYS: [&str; 3] = ["trigger", "globs", "description"];
 
@@ -40,7 +40,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
                     *at,
                     format!(
                         "'trigger' is always_on, glob, model_decision or manual, not {}; ignored",
-                        crate::parse::describe(value)
+                        crate::rules::parser::describe(value)
                     ),
                 ),
             },
@@ -72,7 +72,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
         "manual" => meta.activation = Activation::Manual,
         _ => {}
     }
-    crate::parse::rule(cx, input, Format::Windsurf, fm.body, meta, patterns)
+    crate::rules::parser::rule(cx, input, Format::Windsurf, fm.body, meta, patterns)
 }
 
 /// Windsurf's file for a rule: `.windsurf/rules/<stem>.md` with `trigger`.
@@ -99,10 +99,10 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
 fn globs_value(globs: &[String]) -> String {
     if globs
         .iter()
-        .any(|g| crate::globs::split_commas(g).len() != 1)
+        .any(|g| crate::matchers::glob_check::split_commas(g).len() != 1)
     {
-        super::write::quote_list(globs)
+        super::writer::quote_list(globs)
     } else {
-        super::write::quote(&globs.join(","))
+        super::writer::quote(&globs.join(","))
     }
 }

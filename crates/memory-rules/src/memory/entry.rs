@@ -374,8 +374,9 @@ pub fn fresh_id(text: &str, now: SystemTime) -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let nanos = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let digest =
-        Sha256::digest(format!("{nanos}\0{}\0{n}\0{text}", crate::fs::process_tag()).as_bytes());
+    let digest = Sha256::digest(
+        format!("{nanos}\0{}\0{n}\0{text}", crate::base::fs::process_tag()).as_bytes(),
+    );
     format!("m{}", hex(&digest[..6]))
 }
 

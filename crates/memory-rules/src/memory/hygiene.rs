@@ -80,7 +80,7 @@ impl Profile {
             words,
             values,
             subject,
-            folded: crate::topics::fold(text),
+            folded: crate::matchers::topic_matcher::fold(text),
         }
     }
 

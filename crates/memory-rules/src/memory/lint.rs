@@ -17,8 +17,8 @@ use super::search::{EntryRef, MemoryIndex, Query};
 use super::store::{MemoryScope, MemoryStore};
 use super::terms::{self, FileKey};
 use super::write::{df_fn, weights, RuleParts, COMPARED_ENTRIES};
-use crate::limits::MEMORY_TOPIC_LINT_BYTES;
-use crate::ruleset::RuleSet;
+use crate::base::limits::MEMORY_TOPIC_LINT_BYTES;
+use crate::rules::rule_set::RuleSet;
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -234,7 +234,7 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
                 });
             }
             if let Ok(Some(text)) =
-                crate::fs::read_limited(&path, crate::limits::MAX_MEMORY_TOPIC_BYTES)
+                crate::base::fs::read_limited(&path, crate::base::limits::MAX_MEMORY_TOPIC_BYTES)
             {
                 for e in entry::parse(file, &text).into_iter().filter(|e| e.broken) {
                     out.push(Finding {

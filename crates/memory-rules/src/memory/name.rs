@@ -1,7 +1,7 @@
 //! Topic names to file names.
 //!
 //! The rule (the same as rule ids made by `wave-rules add`, see
-//! [`crate::slug`]): lowercase; Unicode letters and digits kept; every other
+//! [`crate::base::slug`]): lowercase; Unicode letters and digits kept; every other
 //! run of characters becomes one `-`; no `-` at either end; at most
 //! [`MAX_MEMORY_NAME_CHARS`] characters; then `.md`. So `Staging DB`, `staging-db`
 //! and `STAGING  db!` are one topic, `staging-db.md`. A name with no letter
@@ -13,13 +13,13 @@
 //! itself on a case-insensitive file system) get `-topic` added:
 //! `CON` is `con-topic.md`. No topic name produces a reserved file name.
 
-use crate::limits::MAX_MEMORY_NAME_CHARS;
+use crate::base::limits::MAX_MEMORY_NAME_CHARS;
 
 /// The file name of a topic, or `None` when the name has no letter or digit.
 /// The name is put in Unicode NFC first, so the NFC and NFD spellings of
 /// `Ügyfél` are one topic.
 pub fn topic_file(name: &str) -> Option<String> {
-    let stem = crate::slug::slug(&nfc(name), MAX_MEMORY_NAME_CHARS)?;
+    let stem = crate::base::slug::slug(&nfc(name), MAX_MEMORY_NAME_CHARS)?;
     Some(if is_reserved(&stem) {
         format!("{stem}-topic.md")
     } else {

@@ -14,7 +14,7 @@
 
 use super::search::MemoryIndex;
 use super::store::{MemoryError, MemoryScope, MemoryStore};
-pub use crate::limits::{MAX_PROMOTED_ID_CHARS, MAX_PROMOTED_SUFFIX};
+pub use crate::base::limits::{MAX_PROMOTED_ID_CHARS, MAX_PROMOTED_SUFFIX};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -64,8 +64,8 @@ pub fn promote(
         (meta.paths.clone(), meta.topics.clone())
     };
     let text = rule_text(e.text(), &paths, &topics);
-    let stem =
-        crate::slug::slug(e.title(), MAX_PROMOTED_ID_CHARS).unwrap_or_else(|| "memory".into());
+    let stem = crate::base::slug::slug(e.title(), MAX_PROMOTED_ID_CHARS)
+        .unwrap_or_else(|| "memory".into());
     let (full_id, scope, topic) = (e.id().to_string(), e.scope(), e.topic().to_string());
     drop(index);
     std::fs::create_dir_all(rules_dir).map_err(|source| MemoryError::Io {
@@ -118,7 +118,10 @@ fn create_new(dir: &Path, stem: &str, text: &str) -> Result<PathBuf, MemoryError
         let path = path.to_path_buf();
         move |source| MemoryError::Io { path, source }
     };
-    let tmp = dir.join(format!(".{stem}.{}.promote.tmp", crate::fs::process_tag()));
+    let tmp = dir.join(format!(
+        ".{stem}.{}.promote.tmp",
+        crate::base::fs::process_tag()
+    ));
     {
         let mut f = std::fs::OpenOptions::new()
             .write(true)

@@ -20,9 +20,9 @@
 
 use super::index::Index;
 use super::store::{MemoryScope, MemoryStore};
-pub use crate::limits::DEFAULT_MEMORY_PROMPT_BYTES;
+pub use crate::base::limits::DEFAULT_MEMORY_PROMPT_BYTES;
 
-use crate::limits::MEMORY_CLOSING_BYTES;
+use crate::base::limits::MEMORY_CLOSING_BYTES;
 
 impl MemoryStore {
     /// Memory text for the prompt, at most `max_lines` lines and

@@ -13,7 +13,7 @@
 //! in a memory of a few notes, where no word is rare), or that are tied to
 //! its files; and scoring at least [`RELATIVE_SCORE`] of the best: an
 //! unrelated prompt brings nothing. After a compaction the entries given
-//! before come again. The session ([`crate::session::Session::recall`])
+//! before come again. The session ([`crate::delivery::session::Session::recall`])
 //! records what was given; this module only decides.
 //!
 //! The other way, the first lines of every topic in index order until a
@@ -23,7 +23,7 @@
 use super::search::{Hit, MemoryIndex, Query};
 use super::store::MemoryScope;
 use super::terms;
-use crate::limits::{DEFAULT_RECALL_BYTES, DEFAULT_RECALL_ENTRIES};
+use crate::base::limits::{DEFAULT_RECALL_BYTES, DEFAULT_RECALL_ENTRIES};
 
 /// A recalled entry shares words with the prompt whose inverse document
 /// frequencies add up to at least this (or it is tied to a file)...

@@ -6,11 +6,11 @@
 //! topic's name, the entry's title and its text; the files an entry names
 //! and the globs of its `paths` are words too. The file also records each
 //! topic file's stamp (size, mtime, inode, device: the stamps the rule
-//! snapshot uses, [`crate::stamp::Stamp`]) and a hash of its bytes.
+//! snapshot uses, [`crate::load::stamp::Stamp`]) and a hash of its bytes.
 //!
 //! Opening ([`MemoryIndex::open`]) maps the file (reads it on WebAssembly)
 //! and stats each topic file: only the topics whose stamp changed, or whose
-//! mtime falls within [`crate::stamp::RACY_WINDOW`] of the index's scan and whose
+//! mtime falls within [`crate::load::stamp::RACY_WINDOW`] of the index's scan and whose
 //! bytes changed, are read and indexed again; the other entries are kept as
 //! indexed, and the file is written again (atomically) only when something
 //! changed. A search reads only the words it looks up and the entries it
@@ -28,7 +28,7 @@ use super::entry::{self, Entry, Meta};
 use super::index::Index as TopicIndex;
 use super::store::{MemoryScope, MemoryStore, INDEX_FILE};
 use super::terms::{self, FileKey};
-use crate::limits::{MAX_MEMORY_ENTRIES, MAX_MEMORY_INDEX_BYTES, MAX_MEMORY_TOPICS};
+use crate::base::limits::{MAX_MEMORY_ENTRIES, MAX_MEMORY_INDEX_BYTES, MAX_MEMORY_TOPICS};
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::SystemTime;
@@ -739,7 +739,7 @@ fn idf(n: f32, df: f32) -> f32 {
 fn glob_match(paths: &[String], file: &str) -> Option<String> {
     let mut hit = None;
     for p in paths {
-        let Ok(c) = crate::pattern::compile(p) else {
+        let Ok(c) = crate::matchers::glob_compile::compile(p) else {
             continue;
         };
         if c.is_match(file) {
@@ -781,7 +781,7 @@ fn topic_files(dir: &Path) -> std::io::Result<(Vec<Found>, bool)> {
         let Some(stamp) = entry
             .metadata()
             .ok()
-            .and_then(|m| crate::stamp::Stamp::from_metadata(&m))
+            .and_then(|m| crate::load::stamp::Stamp::from_metadata(&m))
         else {
             continue;
         };
@@ -813,7 +813,7 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
 /// Maps (or reads) a saved index; `None` when absent, too large, or not an
 /// index of this version.
 fn load_saved(path: &Path, scope: MemoryScope) -> Option<ScopeIndex> {
-    let file = crate::fs::open(path, crate::fs::Links::Refuse).ok()?;
+    let file = crate::base::fs::open(path, crate::base::fs::Links::Refuse).ok()?;
     let meta = file.metadata().ok()?;
     if !meta.is_file() || meta.len() > MAX_MEMORY_INDEX_BYTES {
         return None;
@@ -867,7 +867,7 @@ fn open_scope(
     let (index, read, changed) = refresh(scope, dir, saved, &found, &names, written, problems);
     if changed {
         // A failed save only means the next open reads these topics again.
-        let _ = crate::fs::replace_fast(&path, &index.data);
+        let _ = crate::base::fs::replace_fast(&path, &index.data);
     }
     (index, read)
 }
@@ -941,7 +941,10 @@ fn refresh(
             Some((_, text)) => text.to_string(),
             None => {
                 let path = dir.join(&f.name);
-                match crate::fs::read_limited(&path, crate::limits::MAX_MEMORY_TOPIC_BYTES) {
+                match crate::base::fs::read_limited(
+                    &path,
+                    crate::base::limits::MAX_MEMORY_TOPIC_BYTES,
+                ) {
                     Ok(Some(t)) => t,
                     Ok(None) => {
                         changed = true;
@@ -1020,7 +1023,7 @@ fn refresh(
 }
 
 fn is_racy(mtime: SystemTime, scanned_at: Option<SystemTime>) -> bool {
-    match scanned_at.and_then(|t| t.checked_sub(crate::stamp::RACY_WINDOW)) {
+    match scanned_at.and_then(|t| t.checked_sub(crate::load::stamp::RACY_WINDOW)) {
         Some(limit) => mtime >= limit,
         None => true,
     }

@@ -2,8 +2,8 @@
 
 use super::index::Index;
 use super::name::topic_file;
-use crate::fs::{self, Links, Lock};
-use crate::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
+use crate::base::fs::{self, Links, Lock};
+use crate::base::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
 use sha2::{Digest, Sha256};
 use std::fmt;
 use std::io;

@@ -2,7 +2,7 @@
 //! the keys of the files a note is about.
 //!
 //! Words are runs of letters and digits after the topic matcher's Unicode
-//! folding ([`crate::topics::fold`]: full case folding), so `Café`, `CAFÉ`
+//! folding ([`crate::matchers::topic_matcher::fold`]: full case folding), so `Café`, `CAFÉ`
 //! and `café` are one word; each Han, Hiragana, Katakana or Hangul character
 //! is a word of its own (those scripts do not separate words with spaces).
 //! A word with a lower-to-upper case change (`useEffect`, `HashMap`) also
@@ -13,7 +13,7 @@
 //! File keys (see [`file_keys`]) tie a note to files: the files it names in
 //! its text (`src/db/pool.rs`, `package.json`) and the globs of its `paths`.
 
-pub use crate::limits::MAX_WORD_BYTES;
+pub use crate::base::limits::MAX_WORD_BYTES;
 use std::borrow::Cow;
 
 /// Marks a file key among the index's words (never a byte of UTF-8 text).
@@ -33,11 +33,11 @@ pub fn words(text: &str, mut f: impl FnMut(&str)) {
         }
         if raw.len() <= MAX_WORD_BYTES {
             let parts = camel_parts(raw);
-            let folded = crate::topics::fold(raw);
+            let folded = crate::matchers::topic_matcher::fold(raw);
             f(&stem(&folded));
             if parts.len() > 1 {
                 for p in parts {
-                    f(&stem(&crate::topics::fold(p)));
+                    f(&stem(&crate::matchers::topic_matcher::fold(p)));
                 }
             }
         }

@@ -8,8 +8,8 @@ use super::entry::Proposal;
 use super::search::{MemoryIndex, Query};
 use super::store::{MemoryScope, MemoryStore};
 use super::write::Note;
-pub use crate::limits::MAX_SEARCH_LIMIT;
-use crate::ruleset::RuleSet;
+pub use crate::base::limits::MAX_SEARCH_LIMIT;
+use crate::rules::rule_set::RuleSet;
 use serde_json::{json, Value};
 
 /// How many entries `memory_search` returns unless told otherwise.

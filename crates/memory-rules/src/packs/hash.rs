@@ -5,7 +5,7 @@
 //! name or file changes it.
 
 use super::manifest::Manifest;
-use crate::limits::{MAX_PACK_BYTES, MAX_PACK_FILES};
+use crate::base::limits::{MAX_PACK_BYTES, MAX_PACK_FILES};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 

@@ -59,7 +59,7 @@ impl Lock {
     /// The lockfile at `path`: `Ok(None)` when there is none, an error naming
     /// the file and the problem when it cannot be used.
     pub fn read(path: &Path) -> Result<Option<Lock>, String> {
-        let text = match crate::discover::read(path) {
+        let text = match crate::sources::discover::read(path) {
             Ok(t) => t,
             Err(_) if !path.exists() => return Ok(None),
             Err(d) => return Err(d.to_string()),

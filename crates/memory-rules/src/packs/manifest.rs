@@ -11,7 +11,7 @@
 //! reads (default `wave`); `depth` a number or `"any"` (default: the
 //! format's).
 
-use crate::format::Format;
+use crate::rules::rule_format::Format;
 use serde_json::Value;
 use std::path::{Component, Path, PathBuf};
 
@@ -42,14 +42,14 @@ pub fn read(root: &Path, folder: bool) -> Result<Manifest, String> {
     let mut manifest = Manifest::default();
     let mut declared = None;
     if package.is_file() {
-        let bytes = crate::discover::read_bounded(&package).map_err(|e| match e {
-            crate::fs::ReadError::TooLarge(n) => format!(
+        let bytes = crate::sources::discover::read_bounded(&package).map_err(|e| match e {
+            crate::base::fs::ReadError::TooLarge(n) => format!(
                 "{} is {n} bytes, over the {}-byte limit",
                 package.display(),
-                crate::limits::MAX_RULE_BYTES
+                crate::base::limits::MAX_RULE_BYTES
             ),
-            crate::fs::ReadError::NotFile => format!("{} is not a file", package.display()),
-            crate::fs::ReadError::Io(e) => format!("cannot read {}: {e}", package.display()),
+            crate::base::fs::ReadError::NotFile => format!("{} is not a file", package.display()),
+            crate::base::fs::ReadError::Io(e) => format!("cannot read {}: {e}", package.display()),
         })?;
         let json: Value = serde_json::from_slice(&bytes)
             .map_err(|e| format!("{} is not JSON: {e}", package.display()))?;

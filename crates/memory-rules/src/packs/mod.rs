@@ -24,7 +24,7 @@
 //! ([`default_policy_dir`]: `WAVE_POLICY_DIR`, else `/etc/wave` on Linux,
 //! `/Library/Application Support/Wave` on macOS, `%ProgramData%\Wave` on
 //! Windows): its `rules/` folder and the packs its own `config.toml` names.
-//! Policy rules are locked (see [`crate::origin`]).
+//! Policy rules are locked (see [`crate::rules::origin`]).
 //!
 //! [`layers`] turns a [`Config`] into the full, ordered list of sources:
 //! project packs, the config's own sources (user, then project), policy
@@ -39,11 +39,11 @@ pub use lock::{Lock, Locked};
 pub use manifest::Manifest;
 pub use spec::{Kind, Spec};
 
-use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::limits::MAX_PACKS;
-use crate::origin::{Layer, PackLabel};
-use crate::scope::Scope;
-use crate::source::{Config, Source};
+use crate::base::diagnostic::{Code, Diagnostic, Severity};
+use crate::base::limits::MAX_PACKS;
+use crate::rules::origin::{Layer, PackLabel};
+use crate::rules::scope::Scope;
+use crate::sources::source::{Config, Source};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -56,7 +56,7 @@ pub const CACHE_DIR: &str = "packs";
 
 // The policy directory is found by the sources (`Config`'s constructors
 // use it), which sit below the packs: defined there, named here too.
-pub use crate::source::{default_policy_dir, POLICY_ENV};
+pub use crate::sources::source::{default_policy_dir, POLICY_ENV};
 
 /// Where one config's packs live: the project's (`<workdir>/.wave/...`,
 /// npm packs from `node_modules` at the workdir or above) or the policy's
@@ -147,7 +147,7 @@ pub struct Pin {
 
 impl Pin {
     pub fn read(path: &Path) -> Option<Pin> {
-        let bytes = crate::discover::read_bounded(path).ok()?;
+        let bytes = crate::sources::discover::read_bounded(path).ok()?;
         serde_json::from_slice(&bytes).ok()
     }
 }
@@ -193,7 +193,7 @@ struct RawRules {
 /// the file, line and column, and the rest is still used.
 pub fn read_config(home: &Home, diagnostics: &mut Vec<Diagnostic>) -> Option<PackConfig> {
     let path = home.config();
-    let text = match crate::discover::read(&path) {
+    let text = match crate::sources::discover::read(&path) {
         Ok(t) => t,
         Err(_) if !path.exists() => return None,
         Err(d) => {
@@ -224,7 +224,7 @@ pub fn read_config(home: &Home, diagnostics: &mut Vec<Diagnostic>) -> Option<Pac
         ..PackConfig::default()
     };
     for key in raw.other.keys() {
-        let hint = crate::suggest::closest(key, ["packs", "rules"])
+        let hint = crate::base::suggest::closest(key, ["packs", "rules"])
             .map(|c| format!(" (did you mean '{c}'?)"))
             .unwrap_or_default();
         diagnostics.push(
@@ -371,7 +371,7 @@ pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
             let mut hit = None;
             // Node's own lookup: node_modules here, then in every parent
             // (the policy's packs only in its own).
-            for _ in 0..crate::limits::MAX_ROOT_WALK {
+            for _ in 0..crate::base::limits::MAX_ROOT_WALK {
                 let Some(d) = dir else { break };
                 let candidate = d.join("node_modules").join(&spec.name);
                 if candidate.join("package.json").is_file() {
@@ -636,8 +636,13 @@ pub fn layers(config: &Config) -> Layers {
         out.sources.extend(policy.sources());
         let rules = policy.home.policy_rules();
         out.sources.push(
-            Source::new(rules, Scope::Project, crate::format::Format::Wave, Some(1))
-                .in_layer(Layer::Policy(None)),
+            Source::new(
+                rules,
+                Scope::Project,
+                crate::rules::rule_format::Format::Wave,
+                Some(1),
+            )
+            .in_layer(Layer::Policy(None)),
         );
     }
     out
@@ -650,17 +655,17 @@ impl Config {
     /// workdir may be the same directory): the later one would replace all
     /// its rules anyway. (Defined here, beside [`layers`], so the sources
     /// need not reach up to the packs.)
-    pub fn roots(&self) -> Vec<crate::discover::Root> {
-        crate::source::roots_of(&layers(self).sources, self)
+    pub fn roots(&self) -> Vec<crate::sources::discover::Root> {
+        crate::sources::source::roots_of(&layers(self).sources, self)
     }
 
     /// Every rule file of every root ([`Config::roots`]), as discovery
     /// finds them (its diagnostics left out); a file's `source` is its index
     /// in [`layers`]' sources.
-    pub fn rule_files(&self) -> Vec<crate::discover::Found> {
+    pub fn rule_files(&self) -> Vec<crate::sources::discover::Found> {
         self.roots()
             .iter()
-            .flat_map(|root| crate::discover::find(root, &mut Vec::new()))
+            .flat_map(|root| crate::sources::discover::find(root, &mut Vec::new()))
             .collect()
     }
 }

@@ -9,7 +9,7 @@
 //!   `packs sync` fetches it).
 //! - folder: `./team-rules`, `../shared/rules`, `/opt/acme/rules`, `file:../rules`.
 
-use crate::limits::MAX_SPEC_CHARS;
+use crate::base::limits::MAX_SPEC_CHARS;
 use std::fmt;
 
 /// What kind of pack a SPEC names.

@@ -1,0 +1,576 @@
+//! A discovery as a whole: every source found, read and parsed (or taken
+//! from the previous discovery when a file's stamp is unchanged), the
+//! overrides by id, the total topic limit, and the compiled rule set. This
+//! is the one home of `load` and `reload`.
+
+pub mod fold;
+pub mod snapshot;
+pub mod stamp;
+
+use crate::base::workdir::Workdir;
+use crate::base::diagnostic::{self, Code, Diagnostic, Severity};
+use crate::sources::discover;
+use crate::rules::rule_format::Format;
+use crate::base::limits;
+use crate::rules::origin::{self, Origin};
+use crate::packs;
+use crate::rules::parser::ParsedRule;
+use crate::rules::rule_set::RuleSet;
+use crate::rules::scope::Scope;
+use crate::load::snapshot::Snapshot;
+use crate::sources::source::{Config, Source};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+/// The result of a discovery: the compiled rules, every diagnostic, and the
+/// [`Snapshot`] that [`reload`] needs to skip unchanged files.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub rules: Arc<RuleSet>,
+    pub diagnostics: Vec<Diagnostic>,
+    snapshot: Snapshot,
+    /// How many project walks the discovery ran (nested `AGENTS.md`,
+    /// `CLAUDE.md`, `GEMINI.md`, `.cursor/rules`): one per project, however
+    /// many of those sources are on.
+    walks: usize,
+    /// The project walks themselves (what an export looks for, too).
+    trees: crate::sources::nested::Walks,
+    /// Rules loaded from each source of the config (by index).
+    per_source: Vec<usize>,
+}
+
+impl Loaded {
+    /// Every file read, with its stamp and parse outcome: what a later
+    /// process needs to [`reload_from`] (see [`Snapshot::to_bytes`]).
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+
+    /// How many times the discovery walked a project tree for nested rule
+    /// files: once per project whatever sources read it, zero without any.
+    pub fn walks(&self) -> usize {
+        self.walks
+    }
+
+    /// What the discovery's walk of `root` found (every nested `AGENTS.md`,
+    /// `CLAUDE.md`, `GEMINI.md`, `.cursor/rules`), if it walked it.
+    pub fn tree(&self, root: &std::path::Path) -> Option<&crate::sources::nested::Tree> {
+        self.trees.get(root)
+    }
+
+    /// How many of the loaded rules each source gave, by the source's index
+    /// in the layered sources ([`crate::packs::layers`]: the project's
+    /// packs, the config's own sources, the policy's); a file of several
+    /// rules counts each, a rule folded into another counts for the one
+    /// kept, a disabled rule not at all.
+    pub fn rules_per_source(&self) -> &[usize] {
+        &self.per_source
+    }
+}
+
+/// The result of [`reload`] and [`reload_from`].
+#[derive(Debug)]
+pub struct Reloaded {
+    pub loaded: Loaded,
+    /// The rules or the diagnostics differ from the previous discovery (from
+    /// a snapshot, which has no diagnostics: a file was added, removed or
+    /// read with other content).
+    pub changed: bool,
+    /// How many files were read and parsed again.
+    pub reparsed: usize,
+}
+
+/// Discovers, parses and compiles every rule of every source. Never fails:
+/// whatever cannot be used is a diagnostic, and the rest still loads.
+pub fn load(config: &Config) -> Loaded {
+    scan(config, &Snapshot::default(), None).loaded
+}
+
+/// Discovers again, re-reading and re-parsing only the files whose (size,
+/// mtime, inode, device) changed, or whose mtime is too close to the previous
+/// scan to be trusted (git's "racy" rule). The compiled rule set is rebuilt
+/// only if a rule changed; otherwise the same `Arc<RuleSet>` is kept.
+/// The config may differ from the previous one (another home, other
+/// sources): files are matched by path.
+pub fn reload(config: &Config, previous: &Loaded) -> Reloaded {
+    scan(
+        config,
+        &previous.snapshot,
+        Some((&previous.rules, &previous.diagnostics)),
+    )
+}
+
+/// [`reload`] from a restored [`Snapshot`] (another process's discovery):
+/// only the files whose stamp changed since are read and parsed; the rule
+/// set is compiled from the rest as saved.
+pub fn reload_from(config: &Config, snapshot: &Snapshot) -> Reloaded {
+    scan(config, snapshot, None)
+}
+
+/// The discovery; `built` is the previous discovery's rule set and
+/// diagnostics, kept when nothing changed.
+fn scan(
+    config: &Config,
+    previous: &Snapshot,
+    built: Option<(&Arc<RuleSet>, &[Diagnostic])>,
+) -> Reloaded {
+    let scanned_at = SystemTime::now();
+    let mut diagnostics = Vec::new();
+    if !config.workdir.is_dir() {
+        // The CLI refuses such a workdir; the library says why it has no
+        // project rules instead of quietly finding none.
+        diagnostics.push(Diagnostic::new(
+            Severity::Error,
+            Code::Unreadable,
+            &config.workdir,
+            "the workdir does not exist or is not a directory: no project rules are read",
+        ));
+    }
+    // The packs and the policy around the config's own sources.
+    let layers = packs::layers(config);
+    diagnostics.extend(layers.diagnostics.iter().cloned());
+    let mut found = Vec::new();
+    // One walk per project, whichever nested sources read it.
+    let mut walks = discover::Walks::default();
+    for root in crate::sources::source::roots_of(&layers.sources, config) {
+        found.extend(discover::find_with(&root, &mut walks, &mut diagnostics));
+    }
+    // Near misses of the project's sources: what to move where.
+    let mut project_formats: Vec<crate::rules::rule_format::Format> = config
+        .sources
+        .iter()
+        .filter(|s| s.scope == crate::rules::scope::Scope::Project)
+        .map(|s| s.format)
+        .collect();
+    project_formats.sort();
+    project_formats.dedup();
+    if config.workdir.is_dir() {
+        diagnostics.extend(crate::formats::places::near_misses(
+            &config.workdir,
+            &project_formats,
+        ));
+    }
+    let (found, replaced) =
+        apply_overrides(found, &layers.sources, &config.workdir, &mut diagnostics);
+    let fingerprint = layers_fingerprint(&layers);
+    let mut files = HashMap::with_capacity(found.len());
+    let mut entries = Vec::with_capacity(found.len());
+    let mut files_changed = previous.files.len() != found.len()
+        || previous.workdir != config.workdir
+        || previous.layers != fingerprint;
+    let mut reparsed = 0;
+    for f in &found {
+        let before = previous
+            .files
+            .get(&f.path)
+            .map(|c| (c, previous.scanned_at));
+        let (entry, same) = stamp::refresh(f, before, &mut reparsed);
+        files_changed |= !same;
+        diagnostics.extend(entry.diagnostics.iter().cloned());
+        files.insert(f.path.clone(), Arc::clone(&entry));
+        entries.push(entry);
+    }
+    // Files of several rules (rules.yaml) share a rule id space too: the
+    // later source's rule wins.
+    let kept = rule_overrides(&entries, &mut diagnostics);
+    // One real file is one rule, one text with one activation is one rule
+    // (crate::load::fold), in discovery order.
+    let candidates: Vec<(&ParsedRule, usize)> = entries
+        .iter()
+        .zip(&kept)
+        .enumerate()
+        .flat_map(|(i, (e, keep))| {
+            e.rules
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(move |(r, _)| (r, i))
+        })
+        .collect();
+    let identities: Vec<(&crate::rules::rule::Rule, crate::load::fold::Identity)> = candidates
+        .iter()
+        .map(|&(r, i)| {
+            (
+                &r.rule,
+                entries[i].identity_of(&found[i].path, &r.rule.file_path),
+            )
+        })
+        .collect();
+    let (unique, folded) = crate::load::fold::fold(&identities);
+    diagnostics.extend(folded);
+    let mut disables = Disables::new(&layers);
+    // The total topic limit, in discovery order: a rule that would pass it is
+    // not loaded (dropping only its topics would make it fire always).
+    let mut topics = 0usize;
+    let mut parsed = Vec::with_capacity(entries.len());
+    let mut per_source = vec![0usize; layers.sources.len()];
+    for ((rule, i), _) in candidates.into_iter().zip(unique).filter(|(_, u)| *u) {
+        let source = &layers.sources[found[i].source];
+        if disables.removes(&rule.rule, source, &config.workdir, &mut diagnostics) {
+            continue;
+        }
+        let n = rule.rule.metadata.topics.as_ref().map_or(0, Vec::len);
+        if topics + n > limits::MAX_TOPICS_TOTAL {
+            diagnostics.push(Diagnostic::new(
+                Severity::Error,
+                Code::Limit,
+                &rule.rule.file_path,
+                format!(
+                    "the rules have more than {} topics in total (limit); this rule is not loaded",
+                    limits::MAX_TOPICS_TOTAL
+                ),
+            ));
+            continue;
+        }
+        topics += n;
+        if let Some(c) = per_source.get_mut(found[i].source) {
+            *c += 1;
+        }
+        parsed.push((rule, source));
+    }
+    disables.report_unused(&mut diagnostics);
+    name_packs(&layers, &mut diagnostics);
+    diagnostic::sort(&mut diagnostics);
+    let rules = match built {
+        Some((rules, _)) if !files_changed => Arc::clone(rules),
+        // Only a rebuild needs the parsed rules themselves.
+        _ => Arc::new(RuleSet::build(
+            parsed
+                .into_iter()
+                .map(|(r, source)| {
+                    let mut r = r.clone();
+                    r.rule.origin = origin_of(&r.rule, source, &config.workdir, &replaced);
+                    r
+                })
+                .collect(),
+            Workdir::new(&config.workdir),
+        )),
+    };
+    let changed = files_changed || built.is_some_and(|(_, d)| d != diagnostics.as_slice());
+    Reloaded {
+        loaded: Loaded {
+            rules,
+            diagnostics,
+            snapshot: Snapshot {
+                files,
+                scanned_at: Some(scanned_at),
+                workdir: config.workdir.clone(),
+                layers: fingerprint,
+            },
+            walks: walks.count,
+            trees: walks,
+            per_source,
+        },
+        changed,
+        reparsed,
+    }
+}
+
+/// For each entry's rules, whether it is kept: a rule whose id a later
+/// entry also has is dropped, with an `info` (files already are by id, so
+/// this only concerns files of several rules).
+fn rule_overrides(
+    entries: &[Arc<stamp::Cached>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Vec<bool>> {
+    let mut last: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (e, entry) in entries.iter().enumerate() {
+        for (r, rule) in entry.rules.iter().enumerate() {
+            last.insert(rule.rule.id.as_str(), (e, r));
+        }
+    }
+    let mut kept = Vec::with_capacity(entries.len());
+    for (e, entry) in entries.iter().enumerate() {
+        let mut keep = Vec::with_capacity(entry.rules.len());
+        for (r, rule) in entry.rules.iter().enumerate() {
+            let (we, wr) = last[rule.rule.id.as_str()];
+            let wins = (we, wr) == (e, r);
+            if !wins {
+                let by = &entries[we].rules[wr].rule;
+                diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    Code::Overridden,
+                    &rule.rule.file_path,
+                    format!(
+                        "{} rule '{}' is overridden by the {} rule of the same id in {}",
+                        rule.rule.scope,
+                        rule.rule.id,
+                        by.scope,
+                        by.file_path.display()
+                    ),
+                ));
+            }
+            keep.push(wins);
+        }
+        kept.push(keep);
+    }
+    kept
+}
+
+/// Keeps, for each id, the rule of the last source that has it, unless an
+/// earlier one is locked (a policy rule: the last locked one is kept); the
+/// others are dropped with a diagnostic naming the rule that replaces them
+/// (`locked`, a warning, when a rule tried to replace a locked one). Also
+/// gives, per id, the provenance of every rule the kept one replaced.
+fn apply_overrides(
+    found: Vec<discover::Found>,
+    sources: &[Source],
+    workdir: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Vec<discover::Found>, HashMap<String, Vec<String>>) {
+    let mut winner: HashMap<&str, usize> = HashMap::with_capacity(found.len());
+    let locked = |f: &discover::Found| sources[f.source].layer.locked();
+    for (i, f) in found.iter().enumerate() {
+        match winner.get(f.id.as_str()) {
+            Some(&w) if locked(&found[w]) && !locked(f) => {}
+            _ => {
+                winner.insert(f.id.as_str(), i);
+            }
+        }
+    }
+    let provenance_of = |f: &discover::Found| {
+        origin::provenance(&sources[f.source].layer, f.scope, &f.id, &f.path, workdir)
+    };
+    let mut replaced: HashMap<String, Vec<String>> = HashMap::new();
+    let mut kept = Vec::with_capacity(winner.len());
+    for (i, f) in found.iter().enumerate() {
+        let w = winner[f.id.as_str()];
+        if w != i {
+            let by = &found[w];
+            let (from, to) = (provenance_of(f), provenance_of(by));
+            let d = if locked(by) && !locked(f) {
+                Diagnostic::new(
+                    Severity::Warning,
+                    Code::Locked,
+                    &f.path,
+                    format!(
+                        "{from} is not used: the policy rule {to} has the same id and is locked"
+                    ),
+                )
+            } else {
+                let layer = |x: &discover::Found| sources[x.source].layer.kind(x.scope);
+                Diagnostic::new(
+                    Severity::Info,
+                    Code::Overridden,
+                    &f.path,
+                    format!(
+                        "{} rule '{}' ({from}) is overridden by the {} rule {to} (a later source with the same id)",
+                        layer(f), f.id, layer(by)
+                    ),
+                )
+            };
+            diagnostics.push(d);
+            replaced.entry(f.id.clone()).or_default().push(from);
+            continue;
+        }
+        kept.push(f.clone());
+    }
+    (kept, replaced)
+}
+
+/// A rule's origin, from its source.
+fn origin_of(
+    rule: &crate::rules::rule::Rule,
+    source: &Source,
+    workdir: &Path,
+    replaced: &HashMap<String, Vec<String>>,
+) -> Origin {
+    Origin {
+        layer: source.layer.kind(rule.scope),
+        pack: source.layer.pack().map(|p| p.label.clone()),
+        locked: source.layer.locked(),
+        provenance: origin::provenance(
+            &source.layer,
+            rule.scope,
+            &rule.id,
+            &rule.file_path,
+            workdir,
+        ),
+        overrides: replaced.get(&rule.id).cloned().unwrap_or_default(),
+    }
+}
+
+/// What identifies the layers in a snapshot: a change of a pack's version or
+/// commit, or of the project's `disable`, rebuilds the rules even when no
+/// file changed.
+fn layers_fingerprint(layers: &packs::Layers) -> String {
+    let mut out = String::new();
+    for s in &layers.sources {
+        if let Some(p) = s.layer.pack() {
+            out.push_str(&format!("{}={}\n", s.dir.display(), p.label));
+        } else if s.layer.locked() {
+            out.push_str(&format!("{}=policy\n", s.dir.display()));
+        }
+    }
+    for d in &layers.disable {
+        out.push_str(&format!("disable={}\n", d.text));
+    }
+    out
+}
+
+/// Appends the pack's name to every diagnostic about a file of a pack.
+fn name_packs(layers: &packs::Layers, diagnostics: &mut [Diagnostic]) {
+    let mut roots: Vec<(&Path, &str)> = Vec::new();
+    for s in &layers.sources {
+        if let Some(p) = s.layer.pack() {
+            if !roots.iter().any(|(r, _)| *r == p.root) {
+                roots.push((&p.root, &p.label));
+            }
+        }
+    }
+    if roots.is_empty() {
+        return;
+    }
+    for d in diagnostics.iter_mut() {
+        let path = Path::new(&d.file_path);
+        if let Some((_, label)) = roots.iter().find(|(r, _)| path.starts_with(r)) {
+            if !d.message.contains(label) {
+                d.message = format!("{} (pack {label})", d.message);
+            }
+        }
+    }
+}
+
+/// The project's `[rules] disable`: which rules it removes, which it may
+/// not (locked), and which names no rule had.
+struct Disables<'l> {
+    names: &'l [packs::Named],
+    config: Option<&'l Path>,
+    used: Vec<bool>,
+}
+
+impl<'l> Disables<'l> {
+    fn new(layers: &'l packs::Layers) -> Self {
+        Disables {
+            names: &layers.disable,
+            config: layers.config_path.as_deref(),
+            used: vec![false; layers.disable.len()],
+        }
+    }
+
+    /// Whether `rule` is disabled (an `info` says so); a disable of a locked
+    /// rule is refused with a warning and the rule stays.
+    fn removes(
+        &mut self,
+        rule: &crate::rules::rule::Rule,
+        source: &Source,
+        workdir: &Path,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> bool {
+        if self.names.is_empty() {
+            return false;
+        }
+        let pack = source.layer.pack().map(|p| p.name.as_str());
+        let Some(i) = self.names.iter().position(|n| {
+            n.text == rule.id
+                || pack.is_some_and(|p| {
+                    n.text.strip_prefix(p).and_then(|r| r.strip_prefix(':'))
+                        == Some(rule.id.as_str())
+                })
+        }) else {
+            return false;
+        };
+        self.used[i] = true;
+        let n = &self.names[i];
+        let config = self.config.unwrap_or(Path::new(".wave/config.toml"));
+        let provenance = origin::provenance(
+            &source.layer,
+            rule.scope,
+            &rule.id,
+            &rule.file_path,
+            workdir,
+        );
+        if source.layer.locked() {
+            diagnostics.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    Code::Locked,
+                    config,
+                    format!(
+                        "disable '{}' is refused: {provenance} is a locked policy rule",
+                        n.text
+                    ),
+                )
+                .at(n.line, n.column),
+            );
+            return false;
+        }
+        diagnostics.push(
+            Diagnostic::new(
+                Severity::Info,
+                Code::Disabled,
+                config,
+                format!("{provenance} is disabled (disable '{}')", n.text),
+            )
+            .at(n.line, n.column),
+        );
+        true
+    }
+
+    fn report_unused(&self, diagnostics: &mut Vec<Diagnostic>) {
+        let config = self.config.unwrap_or(Path::new(".wave/config.toml"));
+        for (n, used) in self.names.iter().zip(&self.used) {
+            if !used {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Severity::Warning,
+                        Code::InvalidConfig,
+                        config,
+                        format!("disable '{}' names no rule; nothing is disabled", n.text),
+                    )
+                    .at(n.line, n.column),
+                );
+            }
+        }
+    }
+}
+
+/// Checks only the given files (whatever their extension) and directories
+/// (as rules roots: those of a configured source as that source says, others
+/// in the format their path suggests, such as `.cursor/rules` or
+/// `*.instructions.md`, else as `.wave/rules`: `*.md`, one level deep), as
+/// `validate PATH...` does: every diagnostic, sorted, and how many rules
+/// loaded. A path that cannot be read is the error, with the path.
+pub fn check_paths(
+    config: &Config,
+    paths: &[PathBuf],
+) -> Result<(Vec<Diagnostic>, usize), (PathBuf, std::io::Error)> {
+    let mut diagnostics = Vec::new();
+    let mut rules = 0;
+    for path in paths {
+        let meta = std::fs::metadata(path).map_err(|e| (path.clone(), e))?;
+        let found: Vec<discover::Found> = if meta.is_dir() {
+            let like = config.source_of(path);
+            let guessed = Format::guess(&path.join("x"));
+            let source = Source {
+                dir: path.clone(),
+                scope: Scope::Project,
+                format: like.map_or(guessed, |s| s.format),
+                depth: like.map_or_else(|| guessed.default_depth(), |s| s.depth),
+                layer: like.map_or_else(Default::default, |s| s.layer.clone()),
+            };
+            let root = discover::Root {
+                allow: config.allow_dirs.clone(),
+                ..source.root(&config.workdir)
+            };
+            discover::find(&root, &mut diagnostics)
+        } else {
+            let format = config
+                .source_of(path)
+                .map_or_else(|| Format::guess(path), |s| s.format);
+            vec![discover::Found::file(
+                path,
+                format,
+                &config.workdir,
+                &config.allow_dirs,
+            )]
+        };
+        for f in &found {
+            rules += discover::load_file(f, &mut diagnostics).len();
+        }
+    }
+    diagnostic::sort(&mut diagnostics);
+    Ok((diagnostics, rules))
+}

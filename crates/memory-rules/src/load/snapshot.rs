@@ -1,0 +1,159 @@
+//! What a discovery read, in a form that outlives the process: every rule
+//! file found, with its stamp (size, mtime, inode, device), the hash of its
+//! text and what parsing it gave (rules and diagnostics), plus when and for
+//! which workdir the files were scanned.
+//!
+//! [`reload`](crate::load::reload) needs exactly this of a previous discovery, so
+//! a process that starts afresh for every event (a hook) saves the snapshot
+//! ([`Snapshot::to_bytes`]), restores it next time
+//! ([`Snapshot::from_bytes`]) and reloads from it
+//! ([`reload_from`](crate::load::reload_from)): only the files whose stamp changed
+//! are read and parsed again, whatever their format. The compiled matchers
+//! are not saved: a restored rule's patterns are compiled again from its
+//! `paths`, exactly those that compiled when the file was parsed.
+
+use crate::rules::parser::{ParsedRule, RulePattern};
+use crate::matchers::glob_compile;
+use crate::rules::rule::Rule;
+use crate::load::stamp::Cached;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+/// The saved form's version: a snapshot of another version is refused.
+/// 2: rules carry `skills` (a file parsed before that key existed is
+/// parsed again). 3: the layers (packs, policy) the rules were assembled
+/// with. 4: files carry the stamps of their `@path` imports, and
+/// `CLAUDE.md` / `GEMINI.md` are read as memory files. 5: `enforce`,
+/// `commands`, `summary`.
+const VERSION: u32 = 5;
+
+/// Every file of a discovery with its stamp and parse outcome (see the
+/// module documentation).
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    pub(crate) files: HashMap<PathBuf, Arc<Cached>>,
+    pub(crate) scanned_at: Option<SystemTime>,
+    /// The workdir the rules were parsed for (context paths are relative to it).
+    pub(crate) workdir: PathBuf,
+    /// The packs and policy the rules were assembled with (their labels and
+    /// the project's `disable`): when they differ, the rules are rebuilt.
+    pub(crate) layers: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    version: u32,
+    scanned_at: Option<SystemTime>,
+    workdir: PathBuf,
+    #[serde(default)]
+    layers: String,
+    files: Vec<SavedFile>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SavedFile {
+    path: PathBuf,
+    entry: Cached<SavedRule>,
+}
+
+/// A parsed rule without its compiled matchers: which of its `paths`
+/// compiled.
+#[derive(Serialize, Deserialize)]
+struct SavedRule {
+    rule: Rule,
+    compiled: Vec<usize>,
+}
+
+impl Snapshot {
+    /// How many rule files it holds.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether it holds no file (a snapshot of nothing found, or none yet).
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// The saved form (JSON). A path that is not UTF-8 cannot be saved:
+    /// the error says so, and the caller simply keeps no snapshot.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        let mut files: Vec<SavedFile> = self
+            .files
+            .iter()
+            .map(|(path, entry)| SavedFile {
+                path: path.clone(),
+                entry: entry.map_rules(|p| SavedRule {
+                    rule: p.rule.clone(),
+                    compiled: p.patterns.iter().map(|r| r.index).collect(),
+                }),
+            })
+            .collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let saved = Saved {
+            version: VERSION,
+            scanned_at: self.scanned_at,
+            workdir: self.workdir.clone(),
+            layers: self.layers.clone(),
+            files,
+        };
+        serde_json::to_vec(&saved).map_err(|e| format!("the rules snapshot cannot be saved: {e}"))
+    }
+
+    /// A snapshot from its saved form; an error for anything else (another
+    /// version, a truncated or foreign file). The patterns that compiled
+    /// when a rule was parsed are compiled again; one that no longer
+    /// compiles (a newer engine) makes the whole snapshot unusable, so the
+    /// caller loads afresh instead.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Snapshot, String> {
+        let saved: Saved =
+            serde_json::from_slice(bytes).map_err(|e| format!("not a rules snapshot: {e}"))?;
+        if saved.version != VERSION {
+            return Err(format!(
+                "a rules snapshot of version {}, not {VERSION}",
+                saved.version
+            ));
+        }
+        let mut files = HashMap::with_capacity(saved.files.len());
+        for f in saved.files {
+            let entry = f.entry.try_map_rules(restore_rule)?;
+            files.insert(f.path, Arc::new(entry));
+        }
+        Ok(Snapshot {
+            files,
+            scanned_at: saved.scanned_at,
+            workdir: saved.workdir,
+            layers: saved.layers,
+        })
+    }
+}
+
+/// A saved rule with its patterns compiled again, as its format compiles
+/// them.
+fn restore_rule(saved: SavedRule) -> Result<ParsedRule, String> {
+    let paths = saved.rule.metadata.paths.as_deref().unwrap_or_default();
+    let fold = saved.rule.format.case_insensitive_globs();
+    let mut patterns = Vec::with_capacity(saved.compiled.len());
+    for index in saved.compiled {
+        let written = paths.get(index).ok_or_else(|| {
+            format!(
+                "rules snapshot: rule '{}' has no pattern {index}",
+                saved.rule.id
+            )
+        })?;
+        let compiled = glob_compile::compile_with(written, fold).map_err(|e| {
+            format!(
+                "rules snapshot: pattern '{written}' of rule '{}' no longer compiles: {e}",
+                saved.rule.id
+            )
+        })?;
+        patterns.push(RulePattern { index, compiled });
+    }
+    Ok(ParsedRule {
+        rule: saved.rule,
+        patterns,
+    })
+}

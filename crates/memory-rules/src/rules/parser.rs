@@ -1,0 +1,1554 @@
+//! Turns one rule file's text into a [`Rule`] and its diagnostics.
+//!
+//! Fields: `paths` (a glob or a list; a single string with a comma outside
+//! braces is split, list items are not), `priority` (an integer, or a string holding one), `topics` (a
+//! keyword or a list; commas split too) and `description`. Unknown keys are
+//! warnings; keys other tools use (`globs`, `applyTo`, `alwaysApply`,
+//! `fileMatchPattern`) say what to write instead; a key a small edit away
+//! from a trigger key (`path`, `Topics`) is an error naming the key to write
+//! and what the typo does to the rule. `activation: on-request` (offered to
+//! the model by its `description`) and `activation: manual` (only when
+//! mentioned as `@name`) are the two kinds besides automatic. A rule whose frontmatter or
+//! triggers cannot be understood is not loaded: it would otherwise fire
+//! everywhere.
+
+use crate::base::diagnostic::{Code, Diagnostic, Severity};
+use crate::rules::rule_format::Format;
+use crate::rules::frontmatter::{self, FrontmatterError, Value};
+use crate::matchers::glob_check::{glob_problem, split_commas, GlobProblem};
+use crate::base::limits::{
+    MAX_FRONTMATTER_KEYS, MAX_PATTERNS_PER_RULE, MAX_TOPICS_PER_RULE, MAX_TOPIC_CHARS,
+};
+use crate::matchers::glob_compile::{self, CompiledPattern, PatternError};
+use crate::rules::rule::{Activation, Metadata, Remind, Rule, Scope};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Keys of the rule format.
+pub const KNOWN_KEYS: [&str; 10] = [
+    "paths",
+    "priority",
+    "topics",
+    "description",
+    "remind",
+    "activation",
+    "skills",
+    "enforce",
+    "commands",
+    "summary",
+];
+
+/// The keys that decide when a rule is active or what it refuses: a typo of
+/// one of them is an error, since the rule then fires (or refuses) where its
+/// author did not mean it to.
+pub const TRIGGER_KEYS: [&str; 6] = [
+    "paths",
+    "topics",
+    "activation",
+    "skills",
+    "enforce",
+    "commands",
+];
+
+/// A pattern of a rule that compiled, with its index in `metadata.paths`.
+#[derive(Clone, Debug)]
+pub struct RulePattern {
+    pub index: usize,
+    pub compiled: CompiledPattern,
+}
+
+/// A parsed rule, with its compiled patterns.
+#[derive(Clone, Debug)]
+pub struct ParsedRule {
+    pub rule: Rule,
+    pub patterns: Vec<RulePattern>,
+}
+
+/// What a file yielded: a rule (unless it was unusable) and diagnostics.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub rule: Option<ParsedRule>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses a rule file's text.
+pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
+    let mut cx = Context::new(path);
+    let rule = cx.parse(scope, id, text);
+    Outcome {
+        rule,
+        diagnostics: cx.finish_typos(TYPO_TAIL),
+    }
+}
+
+/// One file's parse: where diagnostics go and where keys are. The other
+/// formats (`crate::formats`) reuse it.
+pub(crate) struct Context<'a> {
+    pub(crate) path: &'a Path,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) yaml: &'a str,
+    pub(crate) first_line: u32,
+    lines: LineIndex,
+    /// Misspelled-key errors whose message still lacks its end: what the
+    /// rule became without the key, known only once the rule is read
+    /// (indices into `diagnostics`; see [`Context::finish_typos`]).
+    typos: Vec<usize>,
+}
+
+/// Line starts of the frontmatter and the first line of each top-level key,
+/// built once, so every location lookup is a binary search (plus a column
+/// count that resumes from the previous lookup on the same line).
+#[derive(Default)]
+struct LineIndex {
+    starts: Vec<usize>,
+    keys: HashMap<String, u32>,
+    /// The last lookup: (byte, line index, column), to count columns onward.
+    last: Option<(usize, usize, u32)>,
+    /// Where the next pattern lookup starts (patterns appear in order).
+    cursor: usize,
+}
+
+impl LineIndex {
+    fn new(yaml: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(yaml.match_indices('\n').map(|(i, _)| i + 1));
+        let mut keys = HashMap::new();
+        for (n, line) in yaml.lines().enumerate() {
+            if let Some(colon) = line.find(':') {
+                let key = line[..colon].trim_end_matches([' ', '\t']);
+                if !key.is_empty() && !key.starts_with([' ', '\t', '-', '#']) {
+                    keys.entry(key.to_string()).or_insert(n as u32);
+                }
+            }
+        }
+        LineIndex {
+            starts,
+            keys,
+            last: None,
+            cursor: 0,
+        }
+    }
+
+    /// 0-based line and 1-based column (in characters) of a byte offset;
+    /// counting on from the previous lookup when it was on the same line.
+    fn position(&mut self, yaml: &str, byte: usize) -> (usize, u32) {
+        let line = self
+            .starts
+            .partition_point(|&s| s <= byte)
+            .saturating_sub(1);
+        let (from, base) = match self.last {
+            Some((b, l, c)) if l == line && b <= byte => (b, c),
+            _ => (self.starts.get(line).copied().unwrap_or(0), 1),
+        };
+        let col = base + yaml[from..byte].chars().count() as u32;
+        self.last = Some((byte, line, col));
+        (line, col)
+    }
+}
+
+/// One frontmatter entry: key, value, and the key's (line, column).
+pub(crate) type Entry = (String, Value, Option<(u32, u32)>);
+
+/// A file's frontmatter entries (with each key's location), in file order,
+/// and its body.
+pub(crate) struct Frontmatter<'a> {
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) body: &'a str,
+}
+
+impl<'a> Context<'a> {
+    pub(crate) fn new(path: &'a Path) -> Self {
+        Context {
+            path,
+            diagnostics: Vec::new(),
+            yaml: "",
+            first_line: 1,
+            lines: LineIndex::default(),
+            typos: Vec::new(),
+        }
+    }
+
+    /// Ends every misspelled-key message left open with `tail` (what the
+    /// rule became without the key), and gives the diagnostics.
+    pub(crate) fn finish_typos(mut self, tail: &str) -> Vec<Diagnostic> {
+        for &i in &self.typos {
+            self.diagnostics[i].message.push_str(tail);
+        }
+        self.diagnostics
+    }
+
+    /// Splits the file and reads its frontmatter, reporting what cannot be
+    /// read; `None` when the rule must not be loaded.
+    pub(crate) fn frontmatter(&mut self, text: &'a str) -> Option<Frontmatter<'a>> {
+        let split = match frontmatter::split(text) {
+            Ok(s) => s,
+            Err(e) => {
+                self.report(
+                    Severity::Error,
+                    Code::UnclosedFrontmatter,
+                    Some((1, 1)),
+                    format!("{e}; the rule is not loaded"),
+                );
+                return None;
+            }
+        };
+        self.yaml = split.yaml.unwrap_or("");
+        self.first_line = split.yaml_first_line;
+        self.lines = LineIndex::new(self.yaml);
+        let Some(yaml) = split.yaml else {
+            return Some(Frontmatter {
+                entries: Vec::new(),
+                body: split.body,
+            });
+        };
+        let parsed = self.read_yaml(yaml)?;
+        if parsed.entries.len() > MAX_FRONTMATTER_KEYS {
+            let n = parsed.entries.len();
+            self.report(Severity::Error, Code::Limit, Some((self.first_line, 1)), format!("frontmatter has {n} keys, over the limit of {MAX_FRONTMATTER_KEYS}; the rule is not loaded"));
+            return None;
+        }
+        let mut entries: Vec<_> = parsed
+            .entries
+            .into_iter()
+            .map(|(k, v)| {
+                let at = self.key_location(&k);
+                (k, v.value, at)
+            })
+            .collect();
+        entries.sort_by_key(|(_, _, at)| at.map_or(u32::MAX, |(l, _)| l));
+        Some(Frontmatter {
+            entries,
+            body: split.body,
+        })
+    }
+
+    /// The trimmed body; warns when it is empty, at the line where it starts.
+    pub(crate) fn check_body(&mut self, text: &str, body: &str) -> String {
+        let content = body.trim().to_string();
+        if content.is_empty() {
+            let head = &text[..text.len() - body.len()];
+            let line = head.matches('\n').count() as u32 + 1;
+            self.report(
+                Severity::Warning,
+                Code::EmptyBody,
+                Some((line, 1)),
+                "the rule body is empty".into(),
+            );
+        }
+        content
+    }
+
+    fn read_yaml(&mut self, yaml: &str) -> Option<frontmatter::Parsed> {
+        let parsed = match frontmatter::parse(yaml) {
+            Ok(p) => p,
+            Err(FrontmatterError::Yaml {
+                message,
+                line,
+                column,
+            }) => {
+                let at = (line + self.first_line - 1, column);
+                self.report(
+                    Severity::Error,
+                    Code::YamlSyntax,
+                    Some(at),
+                    format!("invalid frontmatter: {message}; the rule is not loaded"),
+                );
+                return None;
+            }
+            Err(e) => {
+                self.report(
+                    Severity::Error,
+                    Code::YamlSyntax,
+                    Some((1, 1)),
+                    e.to_string(),
+                );
+                return None;
+            }
+        };
+        for r in &parsed.repairs {
+            let at = (r.line + self.first_line - 1, r.column);
+            self.report(
+                Severity::Warning,
+                Code::UnquotedValue,
+                Some(at),
+                format!("unquoted value '{}' is not valid YAML as written; read as the string \"{}\" (quote it)", r.value, r.value),
+            );
+        }
+        Some(parsed)
+    }
+
+    pub(crate) fn report(
+        &mut self,
+        severity: Severity,
+        code: Code,
+        at: Option<(u32, u32)>,
+        message: String,
+    ) {
+        let d = Diagnostic::new(severity, code, self.path, message);
+        self.diagnostics.push(match at {
+            Some((line, col)) => d.at(line, col),
+            None => d,
+        });
+    }
+
+    fn parse(&mut self, scope: Scope, id: &str, text: &'a str) -> Option<ParsedRule> {
+        let fm = self.frontmatter(text)?;
+        let (metadata, patterns) = self.metadata(&fm.entries)?;
+        let content = self.check_body(text, fm.body);
+        Some(ParsedRule {
+            rule: Rule {
+                id: id.to_string(),
+                scope,
+                file_path: self.path.to_path_buf(),
+                content: content.into(),
+                metadata,
+                format: Format::Wave,
+                origin: Default::default(),
+            },
+            patterns,
+        })
+    }
+
+    fn metadata(&mut self, entries: &[Entry]) -> Option<(Metadata, Vec<RulePattern>)> {
+        let mut meta = Metadata::default();
+        let mut patterns = Vec::new();
+        let mut usable = true;
+        // (key as written, the trigger key it is a typo of, where).
+        let mut typos: Vec<(&str, &'static str, At)> = Vec::new();
+        for (key, value, at) in entries {
+            let at = *at;
+            match key.as_str() {
+                "paths" => match self.string_list(key, value, at) {
+                    Ok(Some(list)) => {
+                        patterns = self.compile_patterns(&list);
+                        meta.paths = Some(list);
+                    }
+                    Ok(None) => {}
+                    Err(()) => usable = false,
+                },
+                "topics" => match self.string_list(key, value, at) {
+                    Ok(Some(list)) if list.len() > MAX_TOPICS_PER_RULE => {
+                        self.report(Severity::Error, Code::Limit, at, format!("'topics' has {} topics, over the limit of {MAX_TOPICS_PER_RULE}; the rule is not loaded", list.len()));
+                        usable = false;
+                    }
+                    Ok(Some(list)) if list.iter().any(|t| t.chars().count() > MAX_TOPIC_CHARS) => {
+                        self.report(Severity::Error, Code::Limit, at, format!("a topic is longer than the limit of {MAX_TOPIC_CHARS} characters; the rule is not loaded"));
+                        usable = false;
+                    }
+                    Ok(Some(list)) => meta.topics = Some(list),
+                    Ok(None) => {}
+                    Err(()) => usable = false,
+                },
+                "skills" => match self.string_list(key, value, at) {
+                    Ok(Some(list)) => match self.skill_names(&list, at) {
+                        Some(names) => meta.skills = Some(names),
+                        None => usable = false,
+                    },
+                    Ok(None) => {}
+                    Err(()) => usable = false,
+                },
+                "priority" => meta.priority = self.priority(value, at),
+                "remind" => match value.as_text().as_deref().map(str::trim) {
+                    Some("every-turn") => meta.remind = Some(Remind::EveryTurn),
+                    Some("once") => meta.remind = Some(Remind::Once),
+                    _ => self.report(
+                        Severity::Warning,
+                        Code::InvalidField,
+                        at,
+                        format!(
+                            "'remind' is 'once' or 'every-turn', not {}; using 'once'",
+                            describe(value)
+                        ),
+                    ),
+                },
+                "description" => meta.description = self.description(value, at),
+                "enforce" => meta.enforce = self.enforce(value, at),
+                "commands" => match self.commands(value, at) {
+                    Ok(list) => meta.commands = list,
+                    Err(()) => usable = false,
+                },
+                "summary" => meta.summary = self.summary(value, at),
+                "activation" => match value.as_text().as_deref().map(str::trim) {
+                    Some("on-request") => meta.activation = Activation::OnRequest,
+                    Some("manual") => meta.activation = Activation::Manual,
+                    Some("auto") => {}
+                    _ => self.report(
+                        Severity::Error,
+                        Code::InvalidField,
+                        at,
+                        format!(
+                            "'activation' is 'on-request' or 'manual' (or absent), not {}; the rule is not loaded",
+                            describe(value)
+                        ),
+                    ),
+                },
+                _ => {
+                    if let Some(meant) = self.unknown_key(key, at) {
+                        typos.push((key, meant, at));
+                    }
+                }
+            }
+        }
+        if entries.iter().any(|(k, v, _)| {
+            k == "activation"
+                && !matches!(
+                    v.as_text().as_deref().map(str::trim),
+                    Some("on-request" | "manual" | "auto")
+                )
+        }) {
+            usable = false;
+        }
+        self.check_enforcement(&meta);
+        for (key, meant, at) in typos {
+            let consequence = typo_consequence(&meta, meant);
+            self.report(
+                Severity::Error,
+                Code::MisspelledKey,
+                at,
+                format!("unknown key '{key}': did you mean '{meant}'? '{key}' is ignored, so {consequence}"),
+            );
+        }
+        if meta.activation != Activation::Auto {
+            for (key, present) in [
+                ("paths", meta.paths.is_some()),
+                ("topics", meta.topics.is_some()),
+                ("skills", meta.skills.is_some()),
+            ] {
+                if present {
+                    let at = self.key_location(key);
+                    self.report(
+                        Severity::Warning,
+                        Code::InvalidField,
+                        at,
+                        format!(
+                            "'{key}' does nothing in a rule with 'activation: {}'; remove one of them",
+                            meta.activation.as_str()
+                        ),
+                    );
+                }
+            }
+            let at = self.key_location("activation");
+            self.needs_description(
+                crate::rules::rule_format::Format::Wave,
+                "'activation: on-request'",
+                &meta,
+                at,
+            );
+        }
+        if !usable {
+            return None;
+        }
+        Some((meta, patterns))
+    }
+
+    /// A `description` string (or nothing, with a warning for another type).
+    pub(crate) fn description(&mut self, value: &Value, at: Option<(u32, u32)>) -> Option<String> {
+        match value.as_text() {
+            Some(text) if !text.trim().is_empty() => Some(text.trim().to_string()),
+            Some(_) => None,
+            None if *value == Value::Null(()) => None,
+            None => {
+                self.report(
+                    Severity::Warning,
+                    Code::InvalidField,
+                    at,
+                    format!(
+                        "'description' should be a string, not {}; ignored",
+                        value.kind()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// `skills`: each name as the session compares it (see
+    /// [`crate::delivery::skills::name`]), sorted, each once; `None` (reported) when
+    /// one is not a skill name.
+    fn skill_names(&mut self, list: &[String], at: Option<(u32, u32)>) -> Option<Vec<String>> {
+        let mut names = Vec::with_capacity(list.len());
+        for raw in list {
+            match crate::delivery::skills::name(raw) {
+                Ok(n) => names.push(n),
+                Err(why) => {
+                    let loc = self.locate(raw).or(at);
+                    self.report(
+                        Severity::Error,
+                        Code::InvalidField,
+                        loc,
+                        format!(
+                            "'skills' entry \"{}\" is not a skill name: {why}; the rule is not loaded",
+                            shorten(raw)
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
+        names.sort_unstable();
+        names.dedup();
+        Some(names)
+    }
+
+    /// `paths` / `topics`: a string or a list of strings. `Ok(None)` when
+    /// empty (then the field is treated as absent); `Err` when unusable.
+    pub(crate) fn string_list(
+        &mut self,
+        key: &str,
+        value: &Value,
+        at: Option<(u32, u32)>,
+    ) -> Result<Option<Vec<String>>, ()> {
+        // A single string may be a comma list (`"*.ts, *.tsx"`); list items
+        // are taken as written, since the author already separated them.
+        let items: Vec<String> = match value {
+            Value::Null(()) => Vec::new(),
+            Value::List(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    match item.as_text() {
+                        Some(s) => out.push(s.trim().to_string()),
+                        None => {
+                            self.report(Severity::Error, Code::InvalidField, at, format!("'{key}' items must be strings, found {}; the rule is not loaded", item.kind()));
+                            return Err(());
+                        }
+                    }
+                }
+                out
+            }
+            Value::Map(_) | Value::Bool(_) => {
+                self.report(Severity::Error, Code::InvalidField, at, format!("'{key}' must be a string or a list of strings, not {}; the rule is not loaded", value.kind()));
+                return Err(());
+            }
+            scalar => {
+                let text = scalar.as_text().unwrap_or_default();
+                let parts = split_commas(&text);
+                if parts.len() > 1 {
+                    let loc = self.locate(&text).or(at);
+                    self.report(
+                        Severity::Info,
+                        Code::SplitList,
+                        loc,
+                        format!(
+                            "'{text}' was split at its commas into {} entries: {}",
+                            parts.len(),
+                            parts.join(" | ")
+                        ),
+                    );
+                }
+                parts
+            }
+        };
+        let out: Vec<String> = items.into_iter().filter(|p| !p.is_empty()).collect();
+        if out.len() > MAX_PATTERNS_PER_RULE {
+            self.report(Severity::Error, Code::Limit, at, format!("'{key}' has {} entries, over the limit of {MAX_PATTERNS_PER_RULE}; the rule is not loaded", out.len()));
+            return Err(());
+        }
+        if out.is_empty() {
+            self.report(
+                Severity::Warning,
+                Code::EmptyTrigger,
+                at,
+                format!("'{key}' is empty, so it does not make the rule conditional"),
+            );
+            return Ok(None);
+        }
+        Ok(Some(out))
+    }
+
+    fn compile_patterns(&mut self, list: &[String]) -> Vec<RulePattern> {
+        let pairs: Vec<(&str, &str)> = list.iter().map(|p| (p.as_str(), p.as_str())).collect();
+        self.compile_patterns_as("paths", &pairs, false)
+    }
+
+    /// Compiles `(as written, as matched)` pattern pairs of `key`; the
+    /// matched form may carry a dialect's prefix (`**/`, a subdirectory).
+    /// Diagnostics point at the written form.
+    pub(crate) fn compile_patterns_as(
+        &mut self,
+        key: &str,
+        list: &[(&str, &str)],
+        case_insensitive: bool,
+    ) -> Vec<RulePattern> {
+        let mut out = Vec::new();
+        if list.len() > MAX_PATTERNS_PER_RULE {
+            let at = self.key_location(key);
+            self.report(Severity::Error, Code::Limit, at, format!("'{key}' has {} patterns, over the limit of {MAX_PATTERNS_PER_RULE}; they are ignored", list.len()));
+            return out;
+        }
+        self.lines.cursor = 0;
+        for (index, &(written, pat)) in list.iter().enumerate() {
+            let at = self.locate_next(written).or_else(|| self.key_location(key));
+            match glob_compile::compile_with(pat, case_insensitive) {
+                Ok(compiled) => {
+                    match glob_problem(written) {
+                        Some(GlobProblem::Unmatchable(why)) => self.report(
+                            Severity::Warning,
+                            Code::UnmatchableGlob,
+                            at,
+                            format!("pattern '{written}' can never match: {why}"),
+                        ),
+                        Some(GlobProblem::Escaped(meant)) => self.report(
+                            Severity::Warning,
+                            Code::EscapedGlob,
+                            at,
+                            format!("pattern '{}' has an escaped '*' (\\*), so it matches only a file name with a literal '*': a Markdown formatter's escaping of '{meant}'? write '{meant}'", shorten(written)),
+                        ),
+                        Some(GlobProblem::Unclosed(why)) => self.report(
+                            Severity::Warning,
+                            Code::InvalidGlob,
+                            at,
+                            format!("pattern '{}': {why}", shorten(written)),
+                        ),
+                        None => {}
+                    }
+                    out.push(RulePattern { index, compiled });
+                }
+                Err(e) => {
+                    let code = match e {
+                        PatternError::Unsupported(_) => Code::UnsupportedGlob,
+                        PatternError::TooLong(_)
+                        | PatternError::TooDeep
+                        | PatternError::TooManyExpansions => Code::Limit,
+                        _ => Code::InvalidGlob,
+                    };
+                    self.report(
+                        Severity::Error,
+                        code,
+                        at,
+                        format!(
+                            "pattern '{}': {e}; this pattern is ignored",
+                            shorten(written)
+                        ),
+                    );
+                }
+            }
+        }
+        if !out.is_empty() && out.iter().all(|p| p.compiled.negated) {
+            let at = self.key_location(key);
+            self.report(Severity::Warning, Code::UnmatchableGlob, at, format!("every pattern in '{key}' is a '!' exclusion, so none can activate the rule; add a pattern to include"));
+        }
+        out
+    }
+
+    pub(crate) fn priority(&mut self, value: &Value, at: Option<(u32, u32)>) -> Option<i64> {
+        let parsed = match value {
+            Value::Int(n) => Some(*n),
+            Value::Str(s) => s.trim().parse::<i64>().ok(),
+            _ => None,
+        };
+        if parsed.is_none() {
+            self.report(
+                Severity::Error,
+                Code::InvalidField,
+                at,
+                format!(
+                    "'priority' must be an integer, not {}; using 0",
+                    describe(value)
+                ),
+            );
+        }
+        parsed
+    }
+
+    /// Reports a key this format does not read; returns the trigger key it
+    /// is a typo of (reported by the caller, who knows the consequence).
+    fn unknown_key(&mut self, key: &str, at: Option<(u32, u32)>) -> Option<&'static str> {
+        let hint = match key {
+            "globs" => Some("'globs' is Cursor's key: write 'paths' instead (same glob syntax)"),
+            "applyTo" => Some("'applyTo' is Copilot's key: write 'paths' instead (same glob syntax)"),
+            "fileMatchPattern" => Some("'fileMatchPattern' is Kiro's key: write 'paths' instead (same glob syntax)"),
+            "alwaysApply" => Some("'alwaysApply' is Cursor's key: remove it; a rule without 'paths' or 'topics' is always active"),
+            _ => None,
+        };
+        // A file written for two tools (`paths` for Claude Code and `applyTo`
+        // for Copilot) means the other tool's key: it cannot misfire here.
+        let deliberate = key != "alwaysApply" && self.key_location("paths").is_some();
+        match hint {
+            Some(_) if deliberate => self.report(Severity::Info, Code::ForeignKey, at, format!("'{key}' is another tool's key; this file's 'paths' applies here and '{key}' is ignored")),
+            Some(hint) => self.report(Severity::Warning, Code::ForeignKey, at, format!("{hint}; it is ignored here")),
+            None => match crate::base::suggest::closest(key, KNOWN_KEYS) {
+                Some(meant) if TRIGGER_KEYS.contains(&meant) => {
+                    return KNOWN_KEYS.iter().copied().find(|k| *k == meant)
+                }
+                Some(meant) => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored: did you mean '{meant}'?")),
+                None => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored (known keys: {})", KNOWN_KEYS.join(", "))),
+            },
+        }
+        None
+    }
+
+    /// The file line and column of a top-level key (from the line index).
+    pub(crate) fn key_location(&self, key: &str) -> Option<(u32, u32)> {
+        self.lines.keys.get(key).map(|&n| (n + self.first_line, 1))
+    }
+
+    /// The file line and column where `needle` first occurs in the frontmatter.
+    pub(crate) fn locate(&self, needle: &str) -> Option<(u32, u32)> {
+        let byte = self.yaml.find(needle).filter(|_| !needle.is_empty())?;
+        let line = self
+            .lines
+            .starts
+            .partition_point(|&s| s <= byte)
+            .saturating_sub(1);
+        let start = self.lines.starts.get(line).copied().unwrap_or(0);
+        Some((
+            line as u32 + self.first_line,
+            self.yaml[start..byte].chars().count() as u32 + 1,
+        ))
+    }
+
+    /// Like `locate`, but searching on from the previous pattern first, so a
+    /// list is located in one pass (columns counted on from the last one).
+    fn locate_next(&mut self, needle: &str) -> Option<(u32, u32)> {
+        if needle.is_empty() {
+            return None;
+        }
+        let from = self.lines.cursor;
+        let byte = match self.yaml.get(from..).and_then(|rest| rest.find(needle)) {
+            Some(i) => from + i,
+            None => self.yaml.find(needle)?,
+        };
+        self.lines.cursor = byte + needle.len();
+        let (line, col) = self.lines.position(self.yaml, byte);
+        Some((line as u32 + self.first_line, col))
+    }
+}
+
+/// What a misspelled trigger key does to the rule, as parsed without it.
+fn typo_consequence(meta: &Metadata, meant: &str) -> String {
+    let present = match meant {
+        "paths" => meta.paths.is_some(),
+        "topics" => meta.topics.is_some(),
+        "skills" => meta.skills.is_some(),
+        "enforce" => meta.enforce.is_some(),
+        "commands" => meta.commands.is_some(),
+        _ => meta.activation != Activation::Auto,
+    };
+    if present {
+        return format!("only the '{meant}' written correctly counts");
+    }
+    match meant {
+        "enforce" => return "this rule refuses nothing".to_string(),
+        "commands" if meta.enforce.is_some() => return "no command is checked".to_string(),
+        _ => {}
+    }
+    if meta.is_unconditional() {
+        return "this rule is now always active".to_string();
+    }
+    match meta.activation {
+        Activation::OnRequest | Activation::Manual => {
+            format!("this rule is {} only", meta.activation.as_str())
+        }
+        Activation::Auto => format!(
+            "this rule now fires only on its {}",
+            meta.activation_kind().replace('+', " and ")
+        ),
+    }
+}
+
+/// At most 80 characters of `s`, for messages about huge inputs.
+fn shorten(s: &str) -> String {
+    match s.char_indices().nth(80) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+pub(crate) fn describe(value: &Value) -> String {
+    match value {
+        Value::Str(s) => format!("\"{s}\""),
+        other => other.kind().to_string(),
+    }
+}
+
+// What the other agents' formats read with the same context.
+
+/// How a format reads a glob string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Split {
+    /// At commas outside braces (Cursor, Windsurf, Copilot, Continue).
+    Commas,
+    /// As one pattern, commas included (Kiro); a comma outside braces is
+    /// reported, since the tool reads it literally.
+    Literal,
+    /// As one value, silently (a regex may hold commas).
+    Whole,
+}
+
+/// The end of a misspelled-key message when what the rule became cannot
+/// be said (a rules file of several rules).
+pub(crate) const TYPO_TAIL: &str = ", so this rule is activated as if it did not have it";
+
+/// The keys of the other formats that decide when a rule is active (a
+/// `description` alone makes a Cursor, Copilot or Continue rule on request).
+const ACTIVATION_KEYS: [&str; 10] = [
+    "globs",
+    "alwaysApply",
+    "applyTo",
+    "trigger",
+    "inclusion",
+    "fileMatchPattern",
+    "regex",
+    "paths",
+    "description",
+    "directory",
+];
+
+/// Location: 1-based (line, column) in the file.
+pub(crate) type At = Option<(u32, u32)>;
+
+impl<'a> Context<'a> {
+    /// A glob key's value as a list of patterns: a string (split per
+    /// `split`) or a list of strings. `None` when empty or unusable (an
+    /// unusable value is reported).
+    pub(crate) fn globs(
+        &mut self,
+        format: Format,
+        key: &str,
+        value: &Value,
+        at: At,
+        split: Split,
+    ) -> Option<Vec<String>> {
+        let items: Vec<String> = match value {
+            Value::Null(()) => return None,
+            Value::List(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    match item.as_text() {
+                        Some(s) => out.push(s.trim().to_string()),
+                        None => self.report(
+                            Severity::Warning,
+                            Code::InvalidField,
+                            at,
+                            format!(
+                                "'{key}' items must be strings, found {}; that item is ignored",
+                                item.kind()
+                            ),
+                        ),
+                    }
+                }
+                out
+            }
+            Value::Str(text) => match split {
+                Split::Commas => split_commas(text),
+                Split::Whole => vec![text.trim().to_string()],
+                Split::Literal => {
+                    let parts = split_commas(text);
+                    if parts.len() > 1 {
+                        let loc = self.locate(text).or(at);
+                        self.report(
+                            Severity::Warning,
+                            Code::CommaJoinedPattern,
+                            loc,
+                            format!(
+                                "{} reads '{text}' as ONE literal pattern (commas included), so it matches no file; write a list ({}) or braces ({{{}}})",
+                                format.tool(),
+                                parts.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", "),
+                                parts.join(","),
+                            ),
+                        );
+                    }
+                    vec![text.trim().to_string()]
+                }
+            },
+            other => {
+                self.report(
+                    Severity::Warning,
+                    Code::InvalidField,
+                    at,
+                    format!(
+                        "'{key}' must be a string or a list of strings, not {}; {} ignores it",
+                        other.kind(),
+                        format.tool()
+                    ),
+                );
+                return None;
+            }
+        };
+        let out: Vec<String> = items.into_iter().filter(|p| !p.is_empty()).collect();
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// A boolean flag; `"true"` / `"false"` strings are read with a warning.
+    pub(crate) fn flag(&mut self, key: &str, value: &Value, at: At) -> Option<bool> {
+        match value {
+            Value::Bool(b) => Some(*b),
+            Value::Null(()) => None,
+            other => {
+                let text = other.as_text().map(|t| t.trim().to_ascii_lowercase());
+                let parsed = match text.as_deref() {
+                    Some("true") => Some(true),
+                    Some("false") => Some(false),
+                    _ => None,
+                };
+                let what = match parsed {
+                    Some(b) => format!("read as {b}"),
+                    None => "ignored".to_string(),
+                };
+                self.report(
+                    Severity::Warning,
+                    Code::InvalidField,
+                    at,
+                    format!(
+                        "'{key}' should be true or false, not {}; {what}",
+                        describe(other)
+                    ),
+                );
+                parsed
+            }
+        }
+    }
+
+    /// A key this format does not read: another tool's key (with what to
+    /// write instead in this format) is a warning; anything else an info,
+    /// since the tool itself ignores it too.
+    pub(crate) fn other_key(&mut self, format: Format, key: &str, at: At, known: &[&str]) {
+        let owner = match key {
+            "globs" => Some(("Cursor's", true)),
+            "applyTo" => Some(("Copilot's", true)),
+            "fileMatchPattern" => Some(("Kiro's", true)),
+            "paths" => Some(("Claude Code's", true)),
+            "alwaysApply" => Some(("Cursor's", false)),
+            "trigger" => Some(("Windsurf's", false)),
+            "inclusion" => Some(("Kiro's", false)),
+            "topics" => Some(("Wave's", true)),
+            _ => None,
+        };
+        // A file written for two tools (`applyTo` for Copilot and `paths` for
+        // Claude Code): the other tool's key is deliberate, not a mistake.
+        let own_present = owner.is_some_and(|(_, globs)| globs)
+            && key != "topics"
+            && self.key_location(format.glob_key()).is_some();
+        match owner {
+            Some((owner, _)) if own_present => self.report(
+                Severity::Info,
+                Code::ForeignKey,
+                at,
+                format!(
+                    "'{key}' is {owner} key; {} ignores it and reads this file's '{}'",
+                    format.tool(),
+                    format.glob_key()
+                ),
+            ),
+            Some((owner, globs)) => {
+                let advice = if key == "topics" {
+                    format!(
+                        "{} has no keyword trigger; use a .wave/rules file for topics",
+                        format.tool()
+                    )
+                } else if globs {
+                    format.glob_advice().to_string()
+                } else {
+                    format.always_advice().to_string()
+                };
+                self.report(
+                    Severity::Warning,
+                    Code::ForeignKey,
+                    at,
+                    format!(
+                        "'{key}' is {owner} key, not {}'s: {advice}; it is ignored here",
+                        format.tool()
+                    ),
+                );
+            }
+            None => match crate::base::suggest::closest(key, known.iter().copied()) {
+                // A typo of a key that decides activation changes when the
+                // rule fires: an error, as in the Wave format.
+                Some(meant) if ACTIVATION_KEYS.contains(&meant) => {
+                    self.report(
+                        Severity::Error,
+                        Code::MisspelledKey,
+                        at,
+                        format!(
+                            "unknown key '{key}': did you mean '{meant}'? {} ignores '{key}'",
+                            format.tool(),
+                        ),
+                    );
+                    self.typos.push(self.diagnostics.len() - 1);
+                }
+                Some(meant) => self.report(
+                    Severity::Warning,
+                    Code::UnknownKey,
+                    at,
+                    format!(
+                        "'{key}' is not a {} key and is ignored: did you mean '{meant}'?",
+                        format.tool()
+                    ),
+                ),
+                None => self.report(
+                    Severity::Info,
+                    Code::UnknownKey,
+                    at,
+                    format!(
+                        "'{key}' is not a {} key and is ignored (its keys: {})",
+                        format.tool(),
+                        known.join(", ")
+                    ),
+                ),
+            },
+        }
+    }
+
+    /// A rule that needs a description to be offered (on request) has none.
+    pub(crate) fn needs_description(
+        &mut self,
+        format: Format,
+        what: &str,
+        meta: &Metadata,
+        at: At,
+    ) {
+        if meta.activation == Activation::OnRequest && meta.description.is_none() {
+            let at = at.or(Some((1, 1)));
+            self.report(
+                Severity::Warning,
+                Code::MissingDescription,
+                at,
+                format!("{} {what} rule has no 'description', so the model has nothing to decide by; add one", format.tool()),
+            );
+        }
+    }
+
+    /// A file-matching trigger (`trigger: glob`, `inclusion: fileMatch`):
+    /// its globs become the rule's paths; without any, the rule could never
+    /// fire, so it gets a warning and stays manual.
+    pub(crate) fn file_trigger(
+        &mut self,
+        key: &str,
+        written: Option<&[String]>,
+        directory: Option<&str>,
+        meta: &mut Metadata,
+        at: At,
+        missing: &str,
+    ) -> Vec<RulePattern> {
+        match written {
+            Some(list) => {
+                let (matched, patterns) =
+                    self.format_patterns(key, list, directory, false, str::to_string);
+                meta.paths = Some(matched);
+                patterns
+            }
+            None => {
+                self.report(
+                    Severity::Warning,
+                    Code::EmptyTrigger,
+                    at,
+                    missing.to_string(),
+                );
+                meta.activation = Activation::Manual;
+                Vec::new()
+            }
+        }
+    }
+
+    /// Compiles a format's patterns: `written` as in the file, matched with
+    /// `dialect` applied, then prefixed with the scoped directory.
+    pub(crate) fn format_patterns(
+        &mut self,
+        key: &str,
+        written: &[String],
+        directory: Option<&str>,
+        case_insensitive: bool,
+        dialect: impl Fn(&str) -> String,
+    ) -> (Vec<String>, Vec<RulePattern>) {
+        let matched: Vec<String> = written
+            .iter()
+            .map(|w| {
+                let (negated, body) = glob_compile::split_negation(w);
+                let body = scoped(directory, &dialect(body));
+                if negated {
+                    format!("!{body}")
+                } else {
+                    body
+                }
+            })
+            .collect();
+        let pairs: Vec<(&str, &str)> = written
+            .iter()
+            .map(String::as_str)
+            .zip(matched.iter().map(String::as_str))
+            .collect();
+        let patterns = self.compile_patterns_as(key, &pairs, case_insensitive);
+        (matched, patterns)
+    }
+}
+
+/// `dir/` + pattern (a leading `./` or `/` of the pattern dropped).
+pub(crate) fn scoped(directory: Option<&str>, pattern: &str) -> String {
+    match directory {
+        Some(d) if !d.is_empty() => {
+            let p = pattern.trim_start_matches("./").trim_start_matches('/');
+            format!("{}/{p}", d.trim_end_matches('/'))
+        }
+        _ => pattern.to_string(),
+    }
+}
+
+/// One file to read as a format.
+#[derive(Clone, Debug)]
+pub struct Input<'a> {
+    pub scope: Scope,
+    /// The rule's id (already source-qualified, see [`Format::id`]).
+    pub id: &'a str,
+    pub path: &'a Path,
+    pub text: &'a str,
+    /// The project subdirectory the file is scoped to (a nested
+    /// `.cursor/rules`, a subdirectory's `AGENTS.md`), `/`-separated.
+    pub directory: Option<&'a str>,
+}
+
+/// Builds the parsed rule of a single-rule format: the body checked by
+/// [`Context::check_body`], the metadata and patterns read from the file.
+pub(crate) fn rule(
+    cx: &mut Context,
+    input: &Input,
+    format: Format,
+    body: &str,
+    mut metadata: Metadata,
+    patterns: Vec<RulePattern>,
+) -> Option<ParsedRule> {
+    let content = cx.check_body(input.text, body);
+    metadata.directory = input
+        .directory
+        .filter(|d| !d.is_empty())
+        .map(str::to_string);
+    Some(ParsedRule {
+        rule: Rule {
+            id: input.id.to_string(),
+            scope: input.scope,
+            file_path: input.path.to_path_buf(),
+            content: content.into(),
+            metadata,
+            format,
+            origin: Default::default(),
+        },
+        patterns,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Outcome {
+        parse_rule(Scope::Project, "r.md", Path::new("/x/r.md"), text)
+    }
+
+    fn codes(o: &Outcome) -> Vec<(Severity, Code, Option<u32>)> {
+        o.diagnostics
+            .iter()
+            .map(|d| (d.severity, d.code, d.line))
+            .collect()
+    }
+
+    #[test]
+    fn full_rule() {
+        let o = parse("---\npaths:\n  - \"src/**/*.ts\"\n  - '!**/*.test.ts'\npriority: \"7\"\ntopics: customer, SQL\ndescription: DB rules\n---\n\n  Body text.\n\n");
+        let r = o.rule.clone().unwrap();
+        assert_eq!(&*r.rule.content, "Body text.");
+        assert_eq!(
+            r.rule.metadata.paths.as_deref(),
+            Some(&["src/**/*.ts".to_string(), "!**/*.test.ts".to_string()][..])
+        );
+        assert_eq!(r.rule.metadata.priority, Some(7));
+        assert_eq!(
+            r.rule.metadata.topics.as_deref(),
+            Some(&["customer".to_string(), "SQL".to_string()][..])
+        );
+        assert_eq!(r.rule.metadata.description.as_deref(), Some("DB rules"));
+        assert_eq!(r.patterns.len(), 2);
+        assert!(r.patterns[1].compiled.negated);
+        assert_eq!(codes(&o), vec![(Severity::Info, Code::SplitList, Some(6))]);
+    }
+
+    #[test]
+    fn no_frontmatter_is_all_body() {
+        let o = parse("# Title\n\nText\n");
+        let r = o.rule.as_ref().unwrap().rule.clone();
+        assert_eq!(&*r.content, "# Title\n\nText");
+        assert!(r.metadata.is_unconditional());
+        assert!(o.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn formatter_escaped_globs_are_recognised() {
+        for (written, meant) in [
+            ("docs/\\*_/_.{md,mdx}", Some("docs/**/*.{md,mdx}")),
+            ("\\*_/_.snap", Some("**/*.snap")),
+            ("src/\\*\\*/\\*.ts", Some("src/**/*.ts")),
+            ("\\*.md", Some("*.md")),
+            ("docs/**/*.md", None),
+            ("file\\[1\\].md", None),
+        ] {
+            assert_eq!(crate::matchers::glob_check::formatter_escaped(written).as_deref(), meant, "{written}");
+        }
+    }
+
+    #[test]
+    fn comma_split_respects_braces() {
+        assert_eq!(
+            split_commas("*.{ts,tsx}, docs/**"),
+            vec!["*.{ts,tsx}", "docs/**"]
+        );
+        assert_eq!(split_commas("a\\,b,c"), vec!["a\\,b", "c"]);
+        assert_eq!(split_commas("[,]x,y"), vec!["[,]x", "y"]);
+        let o = parse("---\npaths: \"*.py, **/*.py\"\n---\nx");
+        assert_eq!(
+            o.rule
+                .as_ref()
+                .unwrap()
+                .rule
+                .metadata
+                .paths
+                .clone()
+                .unwrap(),
+            vec!["*.py", "**/*.py"]
+        );
+        // List items are taken as written.
+        let o = parse("---\npaths: ['a\\{b,c\\}.txt']\ntopics: ['x, y']\n---\nx");
+        let m = &o.rule.as_ref().unwrap().rule.metadata;
+        assert_eq!(m.paths.clone().unwrap(), vec!["a\\{b,c\\}.txt"]);
+        assert_eq!(m.topics.clone().unwrap(), vec!["x, y"]);
+        assert!(o.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn unquoted_glob_is_understood_with_warning() {
+        let o = parse("---\npaths: *.ts\n---\nx");
+        assert_eq!(
+            o.rule
+                .as_ref()
+                .unwrap()
+                .rule
+                .metadata
+                .paths
+                .clone()
+                .unwrap(),
+            vec!["*.ts"]
+        );
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::UnquotedValue, Some(2))]
+        );
+        assert_eq!(o.diagnostics[0].column, Some(8));
+    }
+
+    #[test]
+    fn broken_yaml_is_an_error_with_location_and_no_rule() {
+        let o = parse("---\ndescription: ok\npaths: [a, b\n---\nx");
+        assert!(o.rule.is_none());
+        let d = &o.diagnostics[0];
+        assert_eq!((d.severity, d.code), (Severity::Error, Code::YamlSyntax));
+        assert!(d.line.unwrap() >= 3, "{d}");
+        assert!(d.column.is_some());
+    }
+
+    #[test]
+    fn unclosed_frontmatter_is_an_error() {
+        let o = parse("---\npaths: a\nbody");
+        assert!(o.rule.is_none());
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Error, Code::UnclosedFrontmatter, Some(1))]
+        );
+    }
+
+    #[test]
+    fn wrong_trigger_types_do_not_load() {
+        for text in [
+            "---\npaths: {a: 1}\n---\nx",
+            "---\npaths: true\n---\nx",
+            "---\ntopics: [[a]]\n---\nx",
+        ] {
+            let o = parse(text);
+            assert!(o.rule.is_none(), "{text}");
+            assert_eq!(o.diagnostics[0].code, Code::InvalidField, "{text}");
+        }
+    }
+
+    #[test]
+    fn skills_field_is_a_name_or_a_list_compared_lowercased() {
+        let o = parse("---\nskills: [DB-Work, /deploy, db-work]\n---\nx");
+        let meta = &o.rule.as_ref().unwrap().rule.metadata;
+        assert_eq!(
+            meta.skills.as_deref(),
+            Some(&["db-work".to_string(), "deploy".to_string()][..])
+        );
+        assert!(!meta.is_unconditional());
+        assert_eq!(meta.activation_kind(), "skills");
+        assert!(o.diagnostics.is_empty(), "{:?}", o.diagnostics);
+        let o = parse("---\nskills: notes, tools:pdf\ntopics: x\n---\nx");
+        let meta = &o.rule.as_ref().unwrap().rule.metadata;
+        assert_eq!(meta.skills.clone().unwrap(), ["notes", "tools:pdf"]);
+        assert_eq!(meta.activation_kind(), "topics+skills");
+    }
+
+    #[test]
+    fn a_bad_skills_value_is_an_error_at_its_line_and_the_rule_does_not_load() {
+        for (text, line, says) in [
+            (
+                "---\ndescription: d\nskills: [ok, 'two words']\n---\nx",
+                3,
+                "'skills' entry \"two words\" is not a skill name: a skill name has no spaces",
+            ),
+            (
+                "---\nskills: {a: 1}\n---\nx",
+                2,
+                "'skills' must be a string or a list of strings",
+            ),
+            (
+                "---\nskills: [[a]]\n---\nx",
+                2,
+                "'skills' items must be strings",
+            ),
+        ] {
+            let o = parse(text);
+            assert!(o.rule.is_none(), "{text}");
+            let d = &o.diagnostics[0];
+            assert_eq!(
+                (d.severity, d.code, d.line),
+                (Severity::Error, Code::InvalidField, Some(line)),
+                "{text}"
+            );
+            assert!(d.message.starts_with(says), "{}", d.message);
+        }
+        let long = format!(
+            "---\nskills: {}\n---\nx",
+            "s".repeat(crate::base::limits::MAX_SKILL_NAME_CHARS + 1)
+        );
+        let o = parse(&long);
+        assert!(o.rule.is_none());
+        assert!(
+            o.diagnostics[0]
+                .message
+                .contains("longer than the limit of 128"),
+            "{:?}",
+            o.diagnostics
+        );
+        // Empty: a warning, the rule is always active.
+        let o = parse("---\nskills: []\n---\nx");
+        assert!(o.rule.unwrap().rule.metadata.is_unconditional());
+        assert_eq!(o.diagnostics[0].code, Code::EmptyTrigger);
+        // Beside `activation`: does nothing, said so.
+        let o = parse("---\nactivation: manual\nskills: x\n---\nx");
+        assert!(
+            o.diagnostics.iter().any(|d| d
+                .message
+                .starts_with("'skills' does nothing in a rule with 'activation: manual'")),
+            "{:?}",
+            o.diagnostics
+        );
+    }
+
+    #[test]
+    fn remind_field() {
+        let o = parse("---\nremind: every-turn\ntopics: x\n---\nx");
+        assert_eq!(
+            o.rule.as_ref().unwrap().rule.metadata.remind,
+            Some(Remind::EveryTurn)
+        );
+        assert!(o.diagnostics.is_empty());
+        let o = parse("---\nremind: sometimes\n---\nx");
+        assert_eq!(o.rule.as_ref().unwrap().rule.metadata.remind, None);
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::InvalidField, Some(2))]
+        );
+    }
+
+    #[test]
+    fn bad_priority_loads_with_zero() {
+        let o = parse("---\npriority: high\n---\nx");
+        assert_eq!(o.rule.as_ref().unwrap().rule.priority(), 0);
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Error, Code::InvalidField, Some(2))]
+        );
+    }
+
+    #[test]
+    fn foreign_and_unknown_keys() {
+        let o = parse("---\nglobs: src/**\nalwaysApply: false\napplyTo: '**'\nfileMatchPattern: x\nname: y\n---\nx");
+        assert!(o.rule.as_ref().unwrap().rule.metadata.is_unconditional());
+        let msgs: Vec<String> = o
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{}:{}", d.line.unwrap(), d.code, d.message))
+            .collect();
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("2:foreign-key:'globs' is Cursor's key: write 'paths'")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("3:foreign-key:'alwaysApply'")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("4:foreign-key:'applyTo'")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("5:foreign-key:'fileMatchPattern'")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.starts_with("6:unknown-key:unknown key 'name'")),
+            "{msgs:?}"
+        );
+    }
+
+    #[test]
+    fn typo_of_a_trigger_key_is_an_error_naming_key_and_consequence() {
+        for (text, key, meant, consequence) in [
+            (
+                "---\npath: src/**\n---\nx",
+                "path",
+                "paths",
+                "this rule is now always active",
+            ),
+            (
+                "---\ntopic: sql\n---\nx",
+                "topic",
+                "topics",
+                "this rule is now always active",
+            ),
+            (
+                "---\nPaths: src/**\ntopics: [db]\n---\nx",
+                "Paths",
+                "paths",
+                "this rule now fires only on its topics",
+            ),
+            (
+                "---\nskill: db-work\n---\nx",
+                "skill",
+                "skills",
+                "this rule is now always active",
+            ),
+            (
+                "---\nSkils: [db-work]\npaths: src/**\n---\nx",
+                "Skils",
+                "skills",
+                "this rule now fires only on its paths",
+            ),
+        ] {
+            let o = parse(text);
+            let typo: Vec<_> = o
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == Code::MisspelledKey)
+                .collect();
+            assert_eq!(typo.len(), 1, "{text}: {:?}", o.diagnostics);
+            assert_eq!(typo[0].severity, Severity::Error);
+            assert_eq!(typo[0].line, Some(2));
+            assert!(
+                typo[0]
+                    .message
+                    .contains(&format!("'{key}': did you mean '{meant}'?")),
+                "{}",
+                typo[0].message
+            );
+            assert!(
+                typo[0].message.ends_with(consequence),
+                "{}",
+                typo[0].message
+            );
+        }
+        // A close typo of another key is a warning with the suggestion.
+        let o = parse("---\npriorty: 2\n---\nx");
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::UnknownKey, Some(2))]
+        );
+        assert!(o.diagnostics[0]
+            .message
+            .contains("did you mean 'priority'?"));
+    }
+
+    #[test]
+    fn unclosed_brace_or_bracket_warns() {
+        let o = parse("---\npaths: ['src/{a,b', 'x/[ab', 'ok/{a,b}', 'lit/\\{']\n---\nx");
+        let msgs: Vec<&str> = o.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(
+            msgs[0].starts_with("pattern 'src/{a,b': its '{' is never closed"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs[1].starts_with("pattern 'x/[ab': its '[' is never closed"),
+            "{msgs:?}"
+        );
+    }
+
+    #[test]
+    fn activation_key_makes_on_request_and_manual_rules() {
+        let o = parse("---\nactivation: on-request\ndescription: SQL style\n---\nx");
+        assert!(o.diagnostics.is_empty(), "{:?}", o.diagnostics);
+        assert_eq!(
+            o.rule.unwrap().rule.metadata.activation,
+            Activation::OnRequest
+        );
+        let o = parse("---\nactivation: manual\n---\nx");
+        assert!(o.diagnostics.is_empty(), "{:?}", o.diagnostics);
+        assert_eq!(o.rule.unwrap().rule.metadata.activation, Activation::Manual);
+        let o = parse("---\nactivation: on-request\n---\nx");
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::MissingDescription, Some(2))]
+        );
+        let o = parse("---\nactivation: sometimes\n---\nx");
+        assert!(o.rule.is_none());
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Error, Code::InvalidField, Some(2))]
+        );
+    }
+
+    #[test]
+    fn unsupported_glob_is_error_but_rule_stays_conditional() {
+        let o = parse("---\npaths:\n  - '+(a|b).ts'\n  - src/**\n---\nx");
+        let r = o.rule.clone().unwrap();
+        assert_eq!(r.patterns.len(), 1);
+        assert_eq!(r.patterns[0].index, 1);
+        assert!(!r.rule.metadata.is_unconditional());
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Error, Code::UnsupportedGlob, Some(3))]
+        );
+        assert_eq!(o.diagnostics[0].column, Some(6));
+    }
+
+    #[test]
+    fn empty_trigger_and_body() {
+        let o = parse("---\npaths: []\ntopics:\n---\n");
+        assert!(o.rule.as_ref().unwrap().rule.metadata.is_unconditional());
+        assert_eq!(
+            codes(&o),
+            vec![
+                (Severity::Warning, Code::EmptyTrigger, Some(2)),
+                (Severity::Warning, Code::EmptyTrigger, Some(3)),
+                (Severity::Warning, Code::EmptyBody, Some(5))
+            ]
+        );
+    }
+
+    #[test]
+    fn unmatchable_patterns_warn() {
+        let o = parse("---\npaths: ['/abs/**', '../x/*.ts', '!src/**']\n---\nx");
+        assert_eq!(
+            o.diagnostics
+                .iter()
+                .filter(|d| d.code == Code::UnmatchableGlob)
+                .count(),
+            2
+        );
+        let o = parse("---\npaths: '!src/**'\n---\nx");
+        assert_eq!(
+            codes(&o),
+            vec![(Severity::Warning, Code::UnmatchableGlob, Some(2))]
+        );
+    }
+}

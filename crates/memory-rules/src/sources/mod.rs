@@ -1,0 +1,7 @@
+//! Where rules come from: the sources, the walker that finds rule files,
+//! the nested project walk and the project root.
+
+pub mod discover;
+pub mod nested;
+pub mod project_root;
+pub mod source;

@@ -1,0 +1,107 @@
+//! The project root: where a command run from inside a project finds its
+//! rules, its memory and its settings.
+//!
+//! [`project_root`] walks up from a directory to the nearest one holding a
+//! `.wave`, `.claude` or `.git` entry (`.git` may be a file, as in a git
+//! worktree or submodule). The home directory's `.wave` and `.claude` are the
+//! user's own settings, not a project's, so they do not make the home a
+//! project root (its `.git` does). With no marker up to the filesystem root
+//! the start directory is the root. The walk is bounded by
+//! [`MAX_ROOT_WALK`](crate::base::limits::MAX_ROOT_WALK) levels.
+
+use crate::base::limits::MAX_ROOT_WALK;
+use std::path::{Path, PathBuf};
+
+/// The entries that mark a project root, in the order they are reported.
+pub const ROOT_MARKERS: [&str; 3] = [".wave", ".claude", ".git"];
+
+/// A project root and why it was chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProjectRoot {
+    /// The root directory (absolute).
+    pub dir: PathBuf,
+    /// The marker found there (`.wave`, `.claude` or `.git`); `None` when no
+    /// directory up the tree has one and `dir` is the start directory.
+    pub marker: Option<&'static str>,
+}
+
+impl ProjectRoot {
+    /// `/p (has .git)` or `/p (no .wave, .claude or .git above: this directory)`.
+    pub fn describe(&self) -> String {
+        match self.marker {
+            Some(m) => format!("{} (has {m})", self.dir.display()),
+            None => format!(
+                "{} (no .wave, .claude or .git here or above)",
+                self.dir.display()
+            ),
+        }
+    }
+}
+
+/// The nearest directory at or above `start` holding a `.wave`, `.claude` or
+/// `.git` (see the module). `start` is made absolute (not resolved through
+/// symlinks, so the root is shown as the user reached it); `home` is the
+/// user's home, whose `.wave` and `.claude` do not count.
+pub fn project_root(start: &Path, home: Option<&Path>) -> std::io::Result<ProjectRoot> {
+    let start = std::path::absolute(start)?;
+    let same_as_home = |dir: &Path| {
+        home.is_some_and(|h| {
+            dir == h
+                || matches!(
+                    (std::fs::canonicalize(dir), std::fs::canonicalize(h)),
+                    (Ok(a), Ok(b)) if a == b
+                )
+        })
+    };
+    for dir in start.ancestors().take(MAX_ROOT_WALK) {
+        let is_home = same_as_home(dir);
+        for marker in ROOT_MARKERS {
+            if is_home && marker != ".git" {
+                continue;
+            }
+            if std::fs::symlink_metadata(dir.join(marker)).is_ok() {
+                return Ok(ProjectRoot {
+                    dir: dir.to_path_buf(),
+                    marker: Some(marker),
+                });
+            }
+        }
+    }
+    Ok(ProjectRoot {
+        dir: start,
+        marker: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_marker_wins_and_home_settings_do_not_count() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let repo = home.join("code/repo");
+        let deep = repo.join("src/api");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        // Nothing in the project: the home's .claude does not make it a root.
+        let r = project_root(&deep, Some(&home)).unwrap();
+        assert_eq!((r.dir.as_path(), r.marker), (deep.as_path(), None));
+        // A .git file (a worktree) marks the root.
+        std::fs::write(repo.join(".git"), "gitdir: /elsewhere\n").unwrap();
+        let r = project_root(&deep, Some(&home)).unwrap();
+        assert_eq!((r.dir.as_path(), r.marker), (repo.as_path(), Some(".git")));
+        // A nearer .wave wins over the repository's .git.
+        std::fs::create_dir_all(repo.join("src/.wave")).unwrap();
+        let r = project_root(&deep, Some(&home)).unwrap();
+        assert_eq!(r.dir, repo.join("src"));
+        assert_eq!(r.marker, Some(".wave"));
+        // Without a home, the home's .claude counts like any other.
+        let r = project_root(&home.join("code"), None).unwrap();
+        assert_eq!(
+            (r.dir.as_path(), r.marker),
+            (home.as_path(), Some(".claude"))
+        );
+    }
+}

@@ -73,7 +73,6 @@ pub use delivery::conversations::Conversations;
 pub use delivery::event::{Conversation, Event, EventKind, ToolCall, ToolKind};
 pub use delivery::responder::{file_contents, Answer, Given, Memory, Reminder, Responder};
 pub use delivery::session::{rule_version, Budget, Due, Session, Start, SESSION_VERSION};
-pub use delivery::skills::name as skill_name;
 pub use delivery::touched::{
     patch_files, tool_files, Touched, COMMAND_KEYS, FILE_KEYS, FILE_LIST_KEYS, PATCH_KEYS,
 };
@@ -89,6 +88,7 @@ pub use rules::parser::{parse_rule, ParsedRule};
 pub use rules::rule::{Activation, Enforce, Metadata, Remind, Rule, Scope};
 pub use rules::rule_format::{formats_named, Format, DEFAULT_SOURCE_NAMES};
 pub use rules::rule_set::{Contents, Excluded, Explanation, Reason, RuleSet};
+pub use rules::skill_name::name as skill_name;
 pub use sources::discover::{read_bounded as read_rule_file, Found};
 pub use sources::project_root::{project_root, ProjectRoot};
 pub use sources::source::{Config, Source};

@@ -227,7 +227,7 @@ impl ToolCall {
     }
 
     /// The skill a skill tool's input names (`skill`, else `command`, else
-    /// `name`), as [`crate::delivery::skills::name`] gives it.
+    /// `name`), as [`crate::rules::skill_name::name`] gives it.
     pub fn skill(&self) -> Option<String> {
         if self.kind != ToolKind::Skill {
             return None;
@@ -235,7 +235,7 @@ impl ToolCall {
         ["skill", "command", "name"]
             .iter()
             .find_map(|k| self.input.get(*k).and_then(serde_json::Value::as_str))
-            .and_then(|n| crate::delivery::skills::name(n).ok())
+            .and_then(|n| crate::rules::skill_name::name(n).ok())
     }
 
     /// The task a subagent tool's input gives its subagent (`prompt`, else

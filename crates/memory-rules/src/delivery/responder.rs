@@ -870,7 +870,7 @@ impl<'a> Responder<'a> {
                 .and_then(|p| p.split_whitespace().next())
                 .unwrap_or("");
             if let Some(rest) = word.strip_prefix('/').filter(|r| !r.is_empty()) {
-                if let Ok(name) = crate::delivery::skills::name(rest) {
+                if let Ok(name) = crate::rules::skill_name::name(rest) {
                     if let Some(file) =
                         crate::delivery::skills::find(self.workdir, self.home.as_deref(), &name)
                     {

@@ -150,7 +150,7 @@ pub struct Sticky {
 /// A skill active in the session.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveSkill {
-    /// As [`crate::delivery::skills::name`] gives it.
+    /// As [`crate::rules::skill_name::name`] gives it.
     pub name: String,
     /// Its `SKILL.md` uses the memory tools (read when it became active).
     pub memory: bool,
@@ -345,10 +345,10 @@ impl Session {
         &self.skills
     }
 
-    /// Whether this skill (any spelling [`crate::delivery::skills::name`] accepts) is
+    /// Whether this skill (any spelling [`crate::rules::skill_name::name`] accepts) is
     /// active in the session.
     pub fn is_skill_active(&self, name: &str) -> bool {
-        crate::delivery::skills::name(name).is_ok_and(|n| {
+        crate::rules::skill_name::name(name).is_ok_and(|n| {
             self.skills
                 .binary_search_by(|s| s.name.as_str().cmp(&n))
                 .is_ok()
@@ -360,7 +360,7 @@ impl Session {
     /// [`Session::files_touched`]) holds its rules. Returns whether it is
     /// recorded (false for a refused name or past [`MAX_SKILLS`]).
     pub fn note_skill(&mut self, name: &str, memory: bool) -> bool {
-        let Ok(name) = crate::delivery::skills::name(name) else {
+        let Ok(name) = crate::rules::skill_name::name(name) else {
             return false;
         };
         match self.skills.binary_search_by(|s| s.name.cmp(&name)) {
@@ -382,10 +382,10 @@ impl Session {
     /// tools (the caller read it once, now, so [`Session::stop`] needs no
     /// file). Gives the rules whose `skills` name it that the session was
     /// not given. Past [`MAX_SKILLS`] skills, a new one is not recorded
-    /// (its rules are still given now). A name [`crate::delivery::skills::name`]
+    /// (its rules are still given now). A name [`crate::rules::skill_name::name`]
     /// refuses gives nothing.
     pub fn skill(&mut self, set: &RuleSet, name: &str, memory: bool, budget: Budget) -> Due {
-        let Ok(name) = crate::delivery::skills::name(name) else {
+        let Ok(name) = crate::rules::skill_name::name(name) else {
             return Due::default();
         };
         self.note_skill(&name, memory);

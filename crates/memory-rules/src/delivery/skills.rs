@@ -19,7 +19,8 @@
 //! (by a file tool or a shell command, by any agent) activates skill
 //! `<name>` ([`from_path`]): one rule that covers every agent.
 
-use crate::base::limits::{MAX_SKILL_FILE_BYTES, MAX_SKILL_NAME_CHARS};
+use crate::base::limits::MAX_SKILL_FILE_BYTES;
+use crate::rules::skill_name::{bare, name};
 use std::path::{Path, PathBuf};
 
 /// The folders (relative to the project) whose `<name>/SKILL.md` are skills.
@@ -47,34 +48,6 @@ pub const SKILL_FILE: &str = "SKILL.md";
 /// (under any server prefix: `mcp__wave-rules__memory_read`,
 /// `wave-rules_memory_write`) or the CLI.
 pub const MEMORY_MARKERS: [&str; 3] = ["memory_read", "memory_write", "wave-rules memory"];
-
-/// A skill name as the session compares it: trimmed, without a leading `/`
-/// (a slash command), lowercased. Refused: empty, longer than
-/// [`MAX_SKILL_NAME_CHARS`], or holding a space, a path separator or a
-/// control character.
-pub fn name(raw: &str) -> Result<String, String> {
-    let n = raw.trim();
-    let n = n.strip_prefix('/').unwrap_or(n);
-    if n.is_empty() {
-        return Err("it is empty".into());
-    }
-    if n.chars().count() > MAX_SKILL_NAME_CHARS {
-        return Err(format!(
-            "it is longer than the limit of {MAX_SKILL_NAME_CHARS} characters"
-        ));
-    }
-    if n.chars()
-        .any(|c| c.is_whitespace() || c.is_control() || c == '/' || c == '\\')
-    {
-        return Err("a skill name has no spaces, slashes or control characters".into());
-    }
-    Ok(n.to_lowercase())
-}
-
-/// The name without a plugin's namespace (`plugin:skill` -> `skill`).
-pub fn bare(name: &str) -> &str {
-    name.rsplit(':').next().unwrap_or(name)
-}
 
 /// The skill a file is the `SKILL.md` of: `<anything>/skills/<name>/SKILL.md`
 /// (`/` or `\` separated), else `None`.
@@ -143,19 +116,6 @@ pub fn memory_reminder(skills: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_are_compared_lowercased_without_a_leading_slash() {
-        assert_eq!(name(" /Deploy-Docs ").unwrap(), "deploy-docs");
-        assert_eq!(name("plugin:pdf").unwrap(), "plugin:pdf");
-        assert_eq!(bare("plugin:pdf"), "pdf");
-        assert_eq!(bare("pdf"), "pdf");
-        for bad in ["", "/", "a b", "a/b", "a\\b", "a\u{7}"] {
-            assert!(name(bad).is_err(), "{bad:?}");
-        }
-        assert!(name(&"x".repeat(MAX_SKILL_NAME_CHARS + 1)).is_err());
-        assert!(name(&"x".repeat(MAX_SKILL_NAME_CHARS)).is_ok());
-    }
 
     #[test]
     fn a_skill_md_under_any_skills_folder_names_its_skill() {

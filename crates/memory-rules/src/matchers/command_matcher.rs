@@ -4,7 +4,6 @@
 //! [`pattern_regex`] is what one pattern stands for (see `enforce` for the
 //! syntax).
 
-use crate::rules::rule::Rule;
 use regex_automata::meta::Regex;
 use regex_automata::util::syntax;
 use regex_automata::{Input, MatchKind, PatternSet};
@@ -19,18 +18,17 @@ pub struct CommandMatcher {
 }
 
 impl CommandMatcher {
-    /// Compiles the enforced `commands` of `rules` (a pattern that does not
-    /// compile, already reported by the parser, is left out).
-    pub fn build(rules: &[Rule]) -> CommandMatcher {
+    /// Compiles `patterns`, each an enforced `commands` pattern with the
+    /// index of its rule (a pattern that does not compile, already reported
+    /// by the parser, is left out).
+    pub fn build<'p>(patterns: impl IntoIterator<Item = (u32, &'p String)>) -> CommandMatcher {
         let mut texts = Vec::new();
         let mut owners = Vec::new();
-        for (i, rule) in rules.iter().enumerate() {
-            for pattern in rule.metadata.enforced_commands().into_iter().flatten() {
-                let text = pattern_regex(pattern);
-                if Regex::new(&text).is_ok() {
-                    texts.push(text);
-                    owners.push((i as u32, pattern.clone()));
-                }
+        for (rule, pattern) in patterns {
+            let text = pattern_regex(pattern);
+            if Regex::new(&text).is_ok() {
+                texts.push(text);
+                owners.push((rule, pattern.clone()));
             }
         }
         if texts.is_empty() {

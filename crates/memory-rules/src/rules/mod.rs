@@ -10,3 +10,4 @@ pub mod rule_file;
 pub mod rule_format;
 pub mod rule_set;
 pub mod scope;
+pub mod skill_name;

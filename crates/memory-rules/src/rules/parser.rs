@@ -463,12 +463,12 @@ impl<'a> Context<'a> {
     }
 
     /// `skills`: each name as the session compares it (see
-    /// [`crate::delivery::skills::name`]), sorted, each once; `None` (reported) when
+    /// [`crate::rules::skill_name::name`]), sorted, each once; `None` (reported) when
     /// one is not a skill name.
     fn skill_names(&mut self, list: &[String], at: Option<(u32, u32)>) -> Option<Vec<String>> {
         let mut names = Vec::with_capacity(list.len());
         for raw in list {
-            match crate::delivery::skills::name(raw) {
+            match crate::rules::skill_name::name(raw) {
                 Ok(n) => names.push(n),
                 Err(why) => {
                     let loc = self.locate(raw).or(at);

@@ -5,6 +5,7 @@
 //! `TopicMatcher`. Activation touches each context file once, and a glob
 //! whose owners are all active already is skipped for the files after.
 
+
 use crate::base::workdir::Workdir;
 use crate::matchers::glob_index::GlobIndex;
 use crate::rules::parser::ParsedRule;
@@ -286,7 +287,12 @@ impl RuleSet {
                 skills.entry(name.clone()).or_default().push(i as u32);
             }
         }
-        let commands = crate::matchers::command_matcher::CommandMatcher::build(&rules);
+        let commands = crate::matchers::command_matcher::CommandMatcher::build(
+            rules.iter().enumerate().flat_map(|(i, rule)| {
+                let patterns = rule.metadata.enforced_commands().into_iter().flatten();
+                patterns.map(move |p| (i as u32, p))
+            }),
+        );
         RuleSet {
             commands,
             rules,
@@ -337,7 +343,7 @@ impl RuleSet {
     }
 
     /// [`active_with`](Self::active_with), with the skills active in the
-    /// session (names as [`crate::delivery::skills::name`] gives them): a rule with
+    /// session (names as [`crate::rules::skill_name::name`] gives them): a rule with
     /// `skills` is active while one of them is, or when its `paths` /
     /// `topics` fire (the triggers of a rule add up, as `paths` and
     /// `topics` do).
@@ -397,7 +403,7 @@ impl RuleSet {
         }
         for skill in skills {
             let full = skill.as_ref();
-            let bare = crate::delivery::skills::bare(full);
+            let bare = crate::rules::skill_name::bare(full);
             for name in [full, bare] {
                 for &r in self.skills.get(name).into_iter().flatten() {
                     hit(r as usize, name);

@@ -64,7 +64,7 @@ pub use base::{fs, limits, suggest};
 pub use delivery::{
     delivery_log, read_rule_tool as read_rule, render, rules_at_edit as recall, tokens,
 };
-pub use rules::enforce;
+pub use rules::rule_set::enforcement as enforce;
 
 pub use base::diagnostic::{Code, Diagnostic, Severity};
 pub use base::slug::slug;

@@ -41,7 +41,7 @@
 //! `regex` wants their content.
 
 use crate::delivery::delivery_log::{DeliveryLog, Sender};
-use crate::rules::enforce::{self, Verdict};
+use crate::rules::rule_set::enforcement::{self, Verdict};
 use crate::delivery::event::{Conversation, Event, EventKind};
 use crate::base::limits::{
     DEFAULT_EDIT_DISTANCE, DEFAULT_MEMORY_LINES, MAX_CONTENT_BYTES, MAX_CONTENT_FILES,
@@ -118,7 +118,7 @@ pub struct Answer {
     pub refusal: Option<String>,
     /// Before a tool runs, or after: the enforced rules the call triggered
     /// (blocks first). After it ran, only the warnings are in the text.
-    pub verdict: crate::rules::enforce::Verdict,
+    pub verdict: crate::rules::rule_set::enforcement::Verdict,
     /// Path rules that came back at this write in short form (their full
     /// text was given long ago: [`crate::delivery::rules_at_edit`]).
     pub recalled: Vec<Given>,
@@ -148,7 +148,7 @@ impl Answer {
             regives: false,
             memory: Vec::new(),
             refusal: None,
-            verdict: crate::rules::enforce::Verdict::default(),
+            verdict: crate::rules::rule_set::enforcement::Verdict::default(),
             recalled: Vec::new(),
         }
     }
@@ -302,7 +302,7 @@ impl<'a> Responder<'a> {
                         .budget
                         .max_bytes
                         .unwrap_or(crate::base::limits::DEFAULT_RULES_BYTES);
-                    answer.refusal = Some(enforce::reason(set, &answer.verdict, max, &[]));
+                    answer.refusal = Some(enforcement::reason(set, &answer.verdict, max, &[]));
                 }
                 return answer;
             }
@@ -548,7 +548,7 @@ impl<'a> Responder<'a> {
             commands.extend(t.commands);
             unchecked.extend(t.unread);
         }
-        let mut verdict = enforce::check(self.set, &written, &commands);
+        let mut verdict = enforcement::check(self.set, &written, &commands);
         verdict.unchecked = unchecked;
         verdict
     }
@@ -592,7 +592,7 @@ impl<'a> Responder<'a> {
         };
         if !warned.is_empty() {
             let room = max.saturating_sub(answer.text.len() + 2);
-            add(answer, enforce::reason(set, &warned, room, &in_text));
+            add(answer, enforcement::reason(set, &warned, room, &in_text));
             for i in warned.rules() {
                 if !in_text.contains(&i) {
                     answer.rules.push(self.given(i));

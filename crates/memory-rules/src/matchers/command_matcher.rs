@@ -1,6 +1,6 @@
 //! Command patterns compiled: the `commands` of a set's enforced rules as
 //! one automaton ([`CommandMatcher`]), which the rule set holds and
-//! [`crate::rules::enforce`] matches each simple command of a shell line against;
+//! [`crate::rules::rule_set::enforcement`] matches each simple command of a shell line against;
 //! [`pattern_regex`] is what one pattern stands for (see `enforce` for the
 //! syntax).
 

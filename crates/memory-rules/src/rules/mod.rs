@@ -1,7 +1,6 @@
 //! The rule model and its parser: a rule, its scope, origin and format,
 //! frontmatter, the shared parser, and the compiled rule set.
 
-pub mod enforce;
 pub mod frontmatter;
 pub mod origin;
 pub mod parser;

@@ -5,6 +5,8 @@
 //! `TopicMatcher`. Activation touches each context file once, and a glob
 //! whose owners are all active already is skipped for the files after.
 
+pub mod enforcement;
+
 
 use crate::base::workdir::Workdir;
 use crate::matchers::glob_index::GlobIndex;

@@ -69,10 +69,12 @@ pub use rules::rule_set::enforcement as enforce;
 pub use base::diagnostic::{Code, Diagnostic, Severity};
 pub use base::slug::slug;
 pub use base::workdir::Workdir;
+pub use delivery::conversation::Conversation;
 pub use delivery::conversations::Conversations;
-pub use delivery::event::{Conversation, Event, EventKind, ToolCall, ToolKind};
+pub use delivery::event::{Event, EventKind};
 pub use delivery::responder::{file_contents, Answer, Given, Memory, Reminder, Responder};
 pub use delivery::session::{rule_version, Budget, Due, Session, Start, SESSION_VERSION};
+pub use delivery::tool_call::{ToolCall, ToolKind};
 pub use delivery::touched::{
     patch_files, tool_files, Touched, COMMAND_KEYS, FILE_KEYS, FILE_LIST_KEYS, PATCH_KEYS,
 };

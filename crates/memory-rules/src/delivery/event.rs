@@ -15,51 +15,11 @@
 //! added later (a before-tool decision, a subagent's type) is an addition,
 //! never a change to every road.
 
+use crate::delivery::conversation::Conversation;
 use crate::delivery::session::Start;
-use serde::{Deserialize, Serialize};
+use crate::delivery::tool_call::{ToolCall, ToolKind};
+use crate::delivery::touched::tool_files;
 use std::path::PathBuf;
-
-/// Which conversation an event belongs to: a session of the agent and, when
-/// the event comes from a subagent running in it, that subagent. A subagent
-/// is a conversation of its own: it was given nothing its parent was given.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Conversation {
-    /// The agent's session id.
-    pub session: String,
-    /// The subagent's id inside the session (Claude Code's `agent_id`);
-    /// `None` for the session's main conversation.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub subagent: Option<String>,
-}
-
-impl Conversation {
-    /// The main conversation of a session.
-    pub fn new(session: impl Into<String>) -> Conversation {
-        Conversation {
-            session: session.into(),
-            subagent: None,
-        }
-    }
-
-    /// A subagent's conversation inside a session.
-    pub fn subagent(session: impl Into<String>, subagent: impl Into<String>) -> Conversation {
-        Conversation {
-            session: session.into(),
-            subagent: Some(subagent.into()),
-        }
-    }
-
-    /// One string naming the conversation (a registry's key, a state file's
-    /// name): the session id for the main conversation, the session id, a
-    /// NUL and the subagent's id for a subagent (no session id holds a NUL,
-    /// so the two never meet).
-    pub fn key(&self) -> String {
-        match &self.subagent {
-            None => self.session.clone(),
-            Some(agent) => format!("{}\0{agent}", self.session),
-        }
-    }
-}
 
 /// What happened. New kinds are additions: a road matches the kinds it
 /// sends.
@@ -124,135 +84,6 @@ impl EventKind {
             EventKind::SubagentStart => "subagent-start",
             EventKind::SubagentStop => "subagent-stop",
         }
-    }
-}
-
-/// What the road knows a tool to be, from its agent's tool names. Only a
-/// skill tool changes how the input is read; the others say on which side
-/// (read or written) a file key's files go. A tool the road does not know is
-/// [`ToolKind::Other`]: its file keys and command still count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ToolKind {
-    /// Reads files (`Read`, `read_file`, `view`).
-    Read,
-    /// Writes files (`Write`, `Edit`, `apply_patch`, `replace`).
-    Write,
-    /// Runs a shell command (`Bash`, `run_shell_command`, `exec_command`).
-    Shell,
-    /// Activates a skill (`Skill`, `activate_skill`, `skill`): its input
-    /// names the skill (`skill`, `name` or `command`).
-    Skill,
-    /// Starts a subagent whose own start event does not carry its task
-    /// (Claude Code's `Agent`): its input's task (`prompt`, `message`) and
-    /// type (`subagent_type`, `agent_type`) are remembered, before it runs,
-    /// for that start ([`EventKind::ToolBefore`]).
-    Subagent,
-    /// Anything else.
-    #[default]
-    Other,
-}
-
-impl ToolKind {
-    /// What a tool is, guessed from a name the road does not know (an SDK
-    /// user's own tools): one that writes (`write`, `edit`, `create`,
-    /// `patch`, `replace`, `save`, `delete`, `remove`, `move`, `rename`,
-    /// `append`, `insert`, `update` in its name), runs a command (`bash`,
-    /// `shell`, `exec`, `command`, `terminal`), reads (`read`, `view`,
-    /// `cat`, `open`, `show`, `get`, `list`, `search`, `grep`, `glob`,
-    /// `find`), else [`ToolKind::Other`]. Compared in lowercase, as words of
-    /// `snake_case`, `kebab-case` or `camelCase`.
-    pub fn guess(name: &str) -> ToolKind {
-        let mut words: Vec<String> = Vec::new();
-        let mut word = String::new();
-        for c in name.chars() {
-            let boundary = c == '_' || c == '-' || c == '.' || c == ' ' || c.is_uppercase();
-            if boundary && !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
-            if c.is_alphanumeric() {
-                word.extend(c.to_lowercase());
-            }
-        }
-        if !word.is_empty() {
-            words.push(word);
-        }
-        let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-        if has(&[
-            "write",
-            "edit",
-            "create",
-            "patch",
-            "replace",
-            "save",
-            "delete",
-            "remove",
-            "move",
-            "rename",
-            "append",
-            "insert",
-            "update",
-            "multiedit",
-        ]) {
-            ToolKind::Write
-        } else if has(&["bash", "shell", "exec", "command", "terminal", "sh"]) {
-            ToolKind::Shell
-        } else if has(&[
-            "read", "view", "cat", "open", "show", "get", "list", "search", "grep", "glob", "find",
-        ]) {
-            ToolKind::Read
-        } else {
-            ToolKind::Other
-        }
-    }
-}
-
-/// One tool call, as the agent sent it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ToolCall {
-    /// The agent's own name of the tool.
-    pub name: String,
-    pub kind: ToolKind,
-    /// The tool's input (arguments), as the agent sent it.
-    pub input: serde_json::Value,
-}
-
-impl ToolCall {
-    pub fn new(name: impl Into<String>, kind: ToolKind, input: serde_json::Value) -> ToolCall {
-        ToolCall {
-            name: name.into(),
-            kind,
-            input,
-        }
-    }
-
-    /// The skill a skill tool's input names (`skill`, else `command`, else
-    /// `name`), as [`crate::rules::skill_name::name`] gives it.
-    pub fn skill(&self) -> Option<String> {
-        if self.kind != ToolKind::Skill {
-            return None;
-        }
-        ["skill", "command", "name"]
-            .iter()
-            .find_map(|k| self.input.get(*k).and_then(serde_json::Value::as_str))
-            .and_then(|n| crate::rules::skill_name::name(n).ok())
-    }
-
-    /// The task a subagent tool's input gives its subagent (`prompt`, else
-    /// `message`), and the subagent's type (`subagent_type`, `agent_type`,
-    /// `agent_name`; '' when none).
-    pub fn subagent_task(&self) -> Option<(String, String)> {
-        if self.kind != ToolKind::Subagent {
-            return None;
-        }
-        let text = |keys: &[&str]| {
-            keys.iter()
-                .find_map(|k| self.input.get(*k).and_then(serde_json::Value::as_str))
-                .map(str::to_string)
-        };
-        let task = text(&["prompt", "message"])?;
-        let kind = text(&["subagent_type", "agent_type", "agent_name"]).unwrap_or_default();
-        Some((task, kind))
     }
 }
 
@@ -353,19 +184,56 @@ impl Event {
     }
 }
 
+impl Event {
+    /// Every file the event touched: its tool calls' (see
+    /// [`crate::delivery::touched`]) and the files it names, each once.
+    pub fn touched(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |f: &str| {
+            if !f.is_empty() && !out.iter().any(|o| o == f) {
+                out.push(f.to_string());
+            }
+        };
+        for call in &self.tools {
+            for f in tool_files(call, self.cwd.as_deref()).all() {
+                add(&f);
+            }
+        }
+        for f in &self.files {
+            add(f);
+        }
+        out
+    }
+
+    /// Whether the event could make anything due before the rules are
+    /// loaded: a tool event that touched no file, ran no command and
+    /// activated no skill cannot (a hook answers it without reading a rule).
+    pub fn may_matter(&self) -> bool {
+        match self.kind {
+            // A command can be warned about (`enforce: warn` on `commands`).
+            EventKind::ToolDone => {
+                self.tools.iter().any(|c| {
+                    c.skill().is_some() || {
+                        let t = tool_files(c, self.cwd.as_deref());
+                        !t.is_empty() || !t.commands.is_empty()
+                    }
+                }) || !self.files.is_empty()
+            }
+            // Only a write, a command or a subagent's task can matter before a tool runs.
+            EventKind::ToolBefore => self.tools.iter().any(|c| {
+                c.kind == ToolKind::Subagent || {
+                    let t = tool_files(c, self.cwd.as_deref());
+                    !t.written.is_empty() || !t.commands.is_empty() || !t.unread.is_empty()
+                }
+            }),
+            _ => true,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_subagent_is_a_conversation_of_its_own() {
-        let main = Conversation::new("s1");
-        let sub = Conversation::subagent("s1", "a7");
-        assert_ne!(main, sub);
-        assert_ne!(main.key(), sub.key());
-        assert_eq!(main.key(), "s1");
-        assert_ne!(Conversation::new("s1\0a7").subagent, sub.subagent);
-    }
 
     #[test]
     fn an_unknown_tools_kind_is_guessed_from_its_name() {

@@ -2,6 +2,7 @@
 //! conversation's session and what is due, the responder, the renderer,
 //! the delivery log and token counts.
 
+pub mod conversation;
 pub mod conversations;
 pub mod delivery_log;
 pub mod event;
@@ -12,4 +13,5 @@ pub mod rules_at_edit;
 pub mod session;
 pub mod skills;
 pub mod tokens;
+pub mod tool_call;
 pub mod touched;

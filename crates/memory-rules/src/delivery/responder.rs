@@ -42,7 +42,8 @@
 
 use crate::delivery::delivery_log::{DeliveryLog, Sender};
 use crate::rules::rule_set::enforcement::{self, Verdict};
-use crate::delivery::event::{Conversation, Event, EventKind};
+use crate::delivery::conversation::Conversation;
+use crate::delivery::event::{Event, EventKind};
 use crate::base::limits::{
     DEFAULT_EDIT_DISTANCE, DEFAULT_MEMORY_LINES, MAX_CONTENT_BYTES, MAX_CONTENT_FILES,
 };
@@ -922,7 +923,7 @@ fn event_has_offer_in_text(kind: EventKind) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::delivery::event::{ToolCall, ToolKind};
+    use crate::delivery::tool_call::{ToolCall, ToolKind};
     use crate::{load, Config};
     use serde_json::json;
 

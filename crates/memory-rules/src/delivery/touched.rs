@@ -14,7 +14,7 @@
 //!
 //! A skill tool's input names a skill, not a file: it touches nothing.
 
-use crate::delivery::event::{Event, EventKind, ToolCall, ToolKind};
+use crate::delivery::tool_call::{ToolCall, ToolKind};
 use serde_json::Value;
 use std::path::Path;
 
@@ -215,56 +215,10 @@ pub fn patch_files(patch: &str) -> Vec<String> {
 
 /// What an event touched, decided here with the tool calls' files (the
 /// event module stays below this one).
-impl Event {
-    /// Every file the event touched: its tool calls' (see
-    /// [`crate::delivery::touched`]) and the files it names, each once.
-    pub fn touched(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let mut add = |f: &str| {
-            if !f.is_empty() && !out.iter().any(|o| o == f) {
-                out.push(f.to_string());
-            }
-        };
-        for call in &self.tools {
-            for f in tool_files(call, self.cwd.as_deref()).all() {
-                add(&f);
-            }
-        }
-        for f in &self.files {
-            add(f);
-        }
-        out
-    }
-
-    /// Whether the event could make anything due before the rules are
-    /// loaded: a tool event that touched no file, ran no command and
-    /// activated no skill cannot (a hook answers it without reading a rule).
-    pub fn may_matter(&self) -> bool {
-        match self.kind {
-            // A command can be warned about (`enforce: warn` on `commands`).
-            EventKind::ToolDone => {
-                self.tools.iter().any(|c| {
-                    c.skill().is_some() || {
-                        let t = tool_files(c, self.cwd.as_deref());
-                        !t.is_empty() || !t.commands.is_empty()
-                    }
-                }) || !self.files.is_empty()
-            }
-            // Only a write, a command or a subagent's task can matter before a tool runs.
-            EventKind::ToolBefore => self.tools.iter().any(|c| {
-                c.kind == ToolKind::Subagent || {
-                    let t = tool_files(c, self.cwd.as_deref());
-                    !t.written.is_empty() || !t.commands.is_empty() || !t.unread.is_empty()
-                }
-            }),
-            _ => true,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::delivery::event::{Event, EventKind};
     use serde_json::json;
 
     fn call(kind: ToolKind, input: Value) -> ToolCall {
@@ -343,7 +297,7 @@ mod tests {
     #[test]
     fn a_tool_event_matters_only_when_it_touches_a_file_or_names_a_skill() {
         let event =
-            |call| Event::new(crate::delivery::event::Conversation::new("s"), EventKind::ToolDone).tool(call);
+            |call| Event::new(crate::delivery::conversation::Conversation::new("s"), EventKind::ToolDone).tool(call);
         let other = ToolCall::new("TodoWrite", ToolKind::Other, json!({"todos": []}));
         assert!(!event(other).may_matter());
         let grep = ToolCall::new("custom_read", ToolKind::Other, json!({"filePath": "a.ts"}));
@@ -351,7 +305,7 @@ mod tests {
         let skill = ToolCall::new("Skill", ToolKind::Skill, json!({"skill": "db-work"}));
         assert_eq!(skill.skill().as_deref(), Some("db-work"));
         assert!(event(skill).may_matter());
-        let prompt = Event::new(crate::delivery::event::Conversation::new("s"), EventKind::Prompt);
+        let prompt = Event::new(crate::delivery::conversation::Conversation::new("s"), EventKind::Prompt);
         assert!(prompt.may_matter());
     }
 }

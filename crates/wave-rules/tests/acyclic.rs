@@ -44,13 +44,28 @@ fn modules(root: &Path) -> Vec<Module> {
         } else {
             file.parent().unwrap().join(&stem)
         };
+        // `mod name;` items, and the names an `internals!(a, b)` macro
+        // declares (lib.rs: private, or public under the `internals` feature).
+        let mut declared = Vec::new();
         for item in &ast.items {
-            let syn::Item::Mod(m) = item else { continue };
-            if m.content.is_some() {
-                continue;
+            match item {
+                syn::Item::Mod(m) if m.content.is_none() => {
+                    declared.push((m.ident.to_string(), m.attrs.clone()))
+                }
+                syn::Item::Macro(m) if m.mac.path.is_ident("internals") => {
+                    let names = m
+                        .mac
+                        .parse_body_with(
+                            syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated,
+                        )
+                        .unwrap_or_else(|e| panic!("{}: internals!: {e}", file.display()));
+                    declared.extend(names.into_iter().map(|n| (n.to_string(), Vec::new())));
+                }
+                _ => {}
             }
-            let name = m.ident.to_string();
-            let explicit = m.attrs.iter().find_map(|a| {
+        }
+        for (name, attrs) in declared {
+            let explicit = attrs.iter().find_map(|a| {
                 if !a.path().is_ident("path") {
                     return None;
                 }
@@ -418,5 +433,176 @@ fn a_circle_through_a_macro_argument_or_super_path_is_found() {
     assert!(
         found[0].contains("a/inner.rs") && found[0].contains("b.rs"),
         "{found:?}"
+    );
+}
+
+/// The core's layers (folders of `crates/memory-rules/src`), lowest first.
+/// A module may import from its own layer and the layers before it, never
+/// from a later one.
+const CORE_LAYERS: [&str; 10] = [
+    "base", "matchers", "rules", "formats", "sources", "packs", "load", "export", "memory",
+    "delivery",
+];
+
+/// Every import from a lower layer to a higher one, as text (one line
+/// each). A module outside every layer (the crate root) is not checked.
+fn wrong_way(root: &Path, workspace: &Path, layers: &[&str]) -> Vec<String> {
+    let (mods, graph) = edges(root);
+    let rank = |m: &Module| {
+        m.names
+            .first()
+            .and_then(|top| layers.iter().position(|l| l == top))
+    };
+    let name = |m: &Module| {
+        m.file
+            .strip_prefix(workspace)
+            .unwrap_or(&m.file)
+            .display()
+            .to_string()
+    };
+    let mut out = Vec::new();
+    for (&from, tos) in &graph {
+        let Some(low) = rank(&mods[from]) else {
+            continue;
+        };
+        for &to in tos {
+            if let Some(high) = rank(&mods[to]).filter(|&r| r > low) {
+                out.push(format!(
+                    "{} ({}) imports {} ({}), a higher layer",
+                    name(&mods[from]),
+                    layers[low],
+                    name(&mods[to]),
+                    layers[high]
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Every inherent `impl` block written outside its type's module family
+/// (the module that defines the type, its parent and its children): a method
+/// lives with its type, so a call to it names the type's module, and the
+/// layering above sees it.
+fn stray_impls(root: &Path, workspace: &Path) -> Vec<String> {
+    let mods = modules(root);
+    let mut defined: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut impls = Vec::new();
+    for (i, m) in mods.iter().enumerate() {
+        let ast = syn::parse_file(&std::fs::read_to_string(&m.file).unwrap()).unwrap();
+        for item in &ast.items {
+            match item {
+                syn::Item::Struct(s) => defined.entry(s.ident.to_string()).or_default().push(i),
+                syn::Item::Enum(e) => defined.entry(e.ident.to_string()).or_default().push(i),
+                syn::Item::Impl(imp) if imp.trait_.is_none() => {
+                    if let syn::Type::Path(p) = &*imp.self_ty {
+                        let last = p.path.segments.last().unwrap().ident.to_string();
+                        impls.push((i, last));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let family = |a: &[String], b: &[String]| {
+        a == b
+            || (a.len() + 1 == b.len() && b.starts_with(a))
+            || (b.len() + 1 == a.len() && a.starts_with(b))
+    };
+    let mut out = Vec::new();
+    for (at, ty) in impls {
+        let Some(homes) = defined.get(&ty) else {
+            continue;
+        };
+        if homes
+            .iter()
+            .any(|&h| family(&mods[h].names, &mods[at].names))
+        {
+            continue;
+        }
+        let file = |i: usize| {
+            mods[i]
+                .file
+                .strip_prefix(workspace)
+                .unwrap_or(&mods[i].file)
+                .display()
+                .to_string()
+        };
+        out.push(format!(
+            "impl {ty} in {}, defined in {}",
+            file(at),
+            file(homes[0])
+        ));
+    }
+    out
+}
+
+#[test]
+fn the_core_layers_import_only_the_layers_below_them() {
+    let ws = workspace();
+    let root = ws.join("crates/memory-rules/src/lib.rs");
+    let found = wrong_way(&root, &ws, &CORE_LAYERS);
+    assert!(
+        found.is_empty(),
+        "imports running up the layers ({}; move the shared piece down):\n{}",
+        CORE_LAYERS.join(" < "),
+        found.join("\n")
+    );
+    // Every folder of the core is a layer, so none is left unchecked.
+    for entry in std::fs::read_dir(ws.join("crates/memory-rules/src")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            let dir = entry.file_name().to_string_lossy().into_owned();
+            assert!(
+                CORE_LAYERS.contains(&dir.as_str()),
+                "crates/memory-rules/src/{dir} is in no layer of CORE_LAYERS"
+            );
+        }
+    }
+}
+
+#[test]
+fn methods_live_with_their_type() {
+    let ws = workspace();
+    let mut found = Vec::new();
+    for root in [
+        "crates/memory-rules/src/lib.rs",
+        "crates/wave-rules/src/lib.rs",
+        "src/lib.rs",
+    ] {
+        found.extend(stray_impls(&ws.join(root), &ws));
+    }
+    assert!(
+        found.is_empty(),
+        "inherent impl blocks away from their type (move the methods to the type's module):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn an_import_up_the_layers_and_a_method_away_from_its_type_are_named() {
+    let t = fixture(&[
+        ("lib.rs", "mod base;\nmod rules;\n"),
+        ("base/mod.rs", "pub mod fs;\n"),
+        (
+            "base/fs.rs",
+            "pub struct File;\nuse crate::rules::parser::Reader;\n",
+        ),
+        ("rules/mod.rs", "pub mod parser;\npub mod keys;\n"),
+        ("rules/parser.rs", "pub struct Reader;\n"),
+        (
+            "rules/keys.rs",
+            "use crate::rules::parser::Reader;\nimpl Reader { pub fn key(&self) {} }\n",
+        ),
+    ]);
+    let up = wrong_way(&t.path().join("lib.rs"), t.path(), &["base", "rules"]);
+    assert_eq!(
+        up,
+        ["base/fs.rs (base) imports rules/parser.rs (rules), a higher layer"]
+    );
+    let stray = stray_impls(&t.path().join("lib.rs"), t.path());
+    assert_eq!(
+        stray,
+        ["impl Reader in rules/keys.rs, defined in rules/parser.rs"]
     );
 }

@@ -648,26 +648,24 @@ pub fn layers(config: &Config) -> Layers {
     out
 }
 
-impl Config {
-    /// The sources as discovery walks them, in order, with the packs and
-    /// the policy ([`layers`]). A source whose directory resolves to the
-    /// same place, in the same format, as a later one is left out (home and
-    /// workdir may be the same directory): the later one would replace all
-    /// its rules anyway. (Defined here, beside [`layers`], so the sources
-    /// need not reach up to the packs.)
-    pub fn roots(&self) -> Vec<crate::sources::discover::Root> {
-        crate::sources::source::roots_of(&layers(self).sources, self)
-    }
+/// The sources of `config` as discovery walks them, in order, with the
+/// packs and the policy ([`layers`]). A source whose directory resolves to
+/// the same place, in the same format, as a later one is left out (home and
+/// workdir may be the same directory): the later one would replace all its
+/// rules anyway. (Here, beside [`layers`], so the sources need not reach up
+/// to the packs.)
+pub fn roots(config: &Config) -> Vec<crate::sources::discover::Root> {
+    crate::sources::source::roots_of(&layers(config).sources, config)
+}
 
-    /// Every rule file of every root ([`Config::roots`]), as discovery
-    /// finds them (its diagnostics left out); a file's `source` is its index
-    /// in [`layers`]' sources.
-    pub fn rule_files(&self) -> Vec<crate::sources::discover::Found> {
-        self.roots()
-            .iter()
-            .flat_map(|root| crate::sources::discover::find(root, &mut Vec::new()))
-            .collect()
-    }
+/// Every rule file of every root ([`roots`]), as discovery finds them (its
+/// diagnostics left out); a file's `source` is its index in [`layers`]'
+/// sources.
+pub fn rule_files(config: &Config) -> Vec<crate::sources::discover::Found> {
+    roots(config)
+        .iter()
+        .flat_map(|root| crate::sources::discover::find(root, &mut Vec::new()))
+        .collect()
 }
 
 #[cfg(test)]

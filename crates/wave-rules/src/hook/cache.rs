@@ -44,9 +44,7 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
 
 /// `<state dir>/rules/<hash of the workdir and the sources>.json`
 fn cache_path(env: &Env, state_dir: &Path) -> PathBuf {
-    let roots: Vec<String> = env
-        .config
-        .roots()
+    let roots: Vec<String> = memory_rules::packs::roots(&env.config)
         .iter()
         .map(|r| format!("{:?}", r))
         .collect();

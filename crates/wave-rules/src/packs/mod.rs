@@ -761,7 +761,7 @@ fn why(env: &Env, id: &str) -> Output {
     };
     let layers = packs::layers(&env.config);
     let mut candidates = Vec::new();
-    for f in env.config.rule_files() {
+    for f in packs::rule_files(&env.config) {
         if f.id == id {
             let source = &layers.sources[f.source.min(layers.sources.len() - 1)];
             let provenance = memory_rules::provenance(

@@ -218,7 +218,6 @@ pub fn patch_files(patch: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::delivery::event::{Event, EventKind};
     use serde_json::json;
 
     fn call(kind: ToolKind, input: Value) -> ToolCall {
@@ -292,20 +291,5 @@ mod tests {
             None,
         );
         assert!(t.is_empty());
-    }
-
-    #[test]
-    fn a_tool_event_matters_only_when_it_touches_a_file_or_names_a_skill() {
-        let event =
-            |call| Event::new(crate::delivery::conversation::Conversation::new("s"), EventKind::ToolDone).tool(call);
-        let other = ToolCall::new("TodoWrite", ToolKind::Other, json!({"todos": []}));
-        assert!(!event(other).may_matter());
-        let grep = ToolCall::new("custom_read", ToolKind::Other, json!({"filePath": "a.ts"}));
-        assert!(event(grep).may_matter());
-        let skill = ToolCall::new("Skill", ToolKind::Skill, json!({"skill": "db-work"}));
-        assert_eq!(skill.skill().as_deref(), Some("db-work"));
-        assert!(event(skill).may_matter());
-        let prompt = Event::new(crate::delivery::conversation::Conversation::new("s"), EventKind::Prompt);
-        assert!(prompt.may_matter());
     }
 }

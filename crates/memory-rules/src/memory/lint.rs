@@ -8,15 +8,15 @@
 //! as information (they are not problems).
 //!
 //! Each entry is compared with the best matches of a search for its own
-//! words ([`super::write::COMPARED_ENTRIES`]), not with every other entry, so
+//! words ([`super::store::write::COMPARED_ENTRIES`]), not with every other entry, so
 //! a lint grows with the number of entries, not with its square.
 
 use super::entry;
 use super::hygiene::{self, Clash, Profile};
 use super::search::{EntryRef, MemoryIndex, Query};
+use super::store::write::{df_fn, weights, RuleParts, COMPARED_ENTRIES};
 use super::store::{MemoryScope, MemoryStore};
 use super::terms::{self, FileKey};
-use super::write::{df_fn, weights, RuleParts, COMPARED_ENTRIES};
 use crate::base::limits::MEMORY_TOPIC_LINT_BYTES;
 use crate::rules::rule_set::RuleSet;
 use std::collections::HashSet;

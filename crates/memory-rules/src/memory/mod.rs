@@ -19,20 +19,18 @@ mod index;
 pub mod lint;
 mod name;
 pub mod promote;
-mod prompt;
 pub mod recall;
 pub mod search;
 pub mod secrets;
 mod store;
 pub mod terms;
 pub mod tools;
-pub mod write;
 
 pub use entry::{Entry, Meta, Proposal};
 pub use name::topic_file;
 pub use search::{EntryRef, Hit, MemoryIndex, Query};
+pub use store::write::{Action, Conflict, Forgotten, Note, Other, Written};
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };
 pub use tools::{run_tool, run_tool_with, tool_definitions, ToolContext};
-pub use write::{Action, Conflict, Forgotten, Note, Other, Written};

@@ -25,7 +25,7 @@ const GITLEAKS_TOML: &str = include_str!("../../data/gitleaks/gitleaks.toml");
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
-struct Config {
+struct GitleaksConfig {
     allowlist: Option<AllowSpec>,
     rules: Vec<RuleSpec>,
 }
@@ -182,7 +182,7 @@ impl SecretRules {
 
     /// Rules from a gitleaks configuration's text.
     pub fn parse(toml_text: &str) -> Result<SecretRules, String> {
-        let config: Config = toml::from_str(toml_text).map_err(|e| e.to_string())?;
+        let config: GitleaksConfig = toml::from_str(toml_text).map_err(|e| e.to_string())?;
         let mut rules = Vec::new();
         let mut words: Vec<String> = Vec::new();
         let mut owners: Vec<Vec<usize>> = Vec::new();

@@ -6,8 +6,8 @@
 pub use super::entry::day;
 use super::entry::Proposal;
 use super::search::{MemoryIndex, Query};
+use super::store::write::Note;
 use super::store::{MemoryScope, MemoryStore};
-use super::write::Note;
 pub use crate::base::limits::MAX_SEARCH_LIMIT;
 use crate::rules::rule_set::RuleSet;
 use serde_json::{json, Value};

@@ -1,5 +1,8 @@
 //! `MemoryStore`: read and write topics and keep `MEMORY.md` in step.
 
+pub mod prompt;
+pub mod write;
+
 use super::index::Index;
 use super::name::topic_file;
 use crate::base::fs::{self, Links, Lock};

@@ -18,9 +18,9 @@
 //! while they fit; the first one that does not fit is cut at a line boundary,
 //! and one closing line names what was not loaded. Nothing at all gives "".
 
-use super::index::Index;
-use super::store::{MemoryScope, MemoryStore};
+use super::{MemoryScope, MemoryStore};
 pub use crate::base::limits::DEFAULT_MEMORY_PROMPT_BYTES;
+use crate::memory::index::Index;
 
 use crate::base::limits::MEMORY_CLOSING_BYTES;
 

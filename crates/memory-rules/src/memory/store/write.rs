@@ -4,13 +4,13 @@
 //! `memory_write` tool, `wave-rules memory write`, the binding). Under the
 //! scope's lock it:
 //!
-//! 1. refuses a note that holds a credential ([`super::secrets`]), before
+//! 1. refuses a note that holds a credential ([`crate::memory::secrets`]), before
 //!    anything is read or written, asking for a placeholder instead;
 //! 2. does not store a note that restates a rule of the project (when the
 //!    caller gives the rules), and names the rule;
 //! 3. folds an exact or near duplicate of an entry of the same scope into
 //!    that entry (its `updated` time refreshed, its `paths` and `topics`
-//!    joined) instead of adding it ([`super::hygiene`]);
+//!    joined) instead of adding it ([`crate::memory::hygiene`]);
 //! 4. stores the note otherwise, flagging the entries and rules it
 //!    conflicts with (same subject, another command, port, version,
 //!    address or account) in the answer; `memory lint` lists them too.
@@ -19,15 +19,15 @@
 //! and the topic it went to when the name given maps onto an existing topic
 //! spelled otherwise (`..\x` and `x` are both `x.md`).
 
-use super::entry::{self, Entry, Proposal};
-use super::hygiene::{self, Clash, Profile, Weights};
-use super::index::Index;
-use super::name::nfc;
-use super::search::{MemoryIndex, Query};
-use super::secrets::{Finding, SecretRules};
-use super::store::{MemoryError, MemoryScope, MemoryStore, WriteMode, INDEX_FILE};
+use super::{MemoryError, MemoryScope, MemoryStore, WriteMode, INDEX_FILE};
 use crate::base::fs::{self, Lock};
 use crate::base::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
+use crate::memory::entry::{self, Entry, Proposal};
+use crate::memory::hygiene::{self, Clash, Profile, Weights};
+use crate::memory::index::Index;
+use crate::memory::name::nfc;
+use crate::memory::search::{MemoryIndex, Query};
+use crate::memory::secrets::{Finding, SecretRules};
 use crate::rules::rule_set::RuleSet;
 use std::collections::HashMap;
 use std::path::Path;

@@ -52,19 +52,18 @@ macro_rules! internals {
     )*};
 }
 
-internals!(base, matchers, rules, formats, sources);
-pub mod packs;
-internals!(load);
-pub mod export;
+internals!(base, matchers, rules, formats, sources, load);
 pub mod memory;
 internals!(delivery);
 
 // The public namespaces of the façade.
 pub use base::{fs, limits, suggest};
+pub use delivery::export;
 pub use delivery::{
     delivery_log, read_rule_tool as read_rule, render, rules_at_edit as recall, tokens,
 };
 pub use rules::rule_set::enforcement as enforce;
+pub use sources::packs;
 
 pub use base::diagnostic::{Code, Diagnostic, Severity};
 pub use base::slug::slug;

@@ -6,6 +6,7 @@ pub mod conversation;
 pub mod conversations;
 pub mod delivery_log;
 pub mod event;
+pub mod export;
 pub mod read_rule_tool;
 pub mod render;
 pub mod responder;

@@ -13,7 +13,7 @@ use crate::sources::discover;
 use crate::rules::rule_format::Format;
 use crate::base::limits;
 use crate::rules::origin::{self, Origin};
-use crate::packs;
+use crate::sources::packs;
 use crate::rules::parser::ParsedRule;
 use crate::rules::rule_set::RuleSet;
 use crate::rules::scope::Scope;
@@ -61,7 +61,7 @@ impl Loaded {
     }
 
     /// How many of the loaded rules each source gave, by the source's index
-    /// in the layered sources ([`crate::packs::layers`]: the project's
+    /// in the layered sources ([`crate::sources::packs::layers`]: the project's
     /// packs, the config's own sources, the policy's); a file of several
     /// rules counts each, a rule folded into another counts for the one
     /// kept, a disabled rule not at all.

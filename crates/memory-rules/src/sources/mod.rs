@@ -3,5 +3,6 @@
 
 pub mod discover;
 pub mod nested;
+pub mod packs;
 pub mod project_root;
 pub mod source;

@@ -122,12 +122,12 @@ pub struct Config {
     /// real path is outside the workdir is not loaded (see `discover`).
     pub allow_dirs: Vec<PathBuf>,
     /// Read the packs the project's `.wave/config.toml` names, before every
-    /// other source (see [`crate::packs`]). On in [`with_home`](Self::with_home)
+    /// other source (see [`crate::sources::packs`]). On in [`with_home`](Self::with_home)
     /// and [`named`](Self::named), off in [`new`](Self::new).
     pub project_packs: bool,
     /// The policy directory: its rules and packs come after every other
     /// source and are locked. [`with_home`](Self::with_home) and
-    /// [`named`](Self::named) take [`crate::packs::default_policy_dir`]
+    /// [`named`](Self::named) take [`crate::sources::packs::default_policy_dir`]
     /// (`WAVE_POLICY_DIR`, else the system's); [`new`](Self::new) none.
     pub policy: Option<PathBuf>,
 }

@@ -74,7 +74,7 @@ pub fn content_hash(root: &Path, manifest: &Manifest) -> Result<String, String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packs::manifest;
+    use crate::sources::packs::manifest;
 
     #[test]
     fn the_hash_follows_every_byte_and_name_and_nothing_else() {

@@ -358,7 +358,7 @@ impl<'a> Responder<'a> {
                 due
             }
             EventKind::ToolDone => {
-                session.recall.tool_call();
+                session.at_edit.tool_call();
                 let mut due = session.files_touched_in(set, &touched, contents, budget);
                 recall_at(session, &mut due, RecallAt::Files(&touched));
                 due
@@ -497,7 +497,7 @@ impl<'a> Responder<'a> {
             .chain(&answer.recalled)
             .map(|g| g.id.as_str())
             .collect();
-        session.recall.given_ids(self.set, &shown);
+        session.at_edit.given_ids(self.set, &shown);
     }
 
     /// A subagent of `parent` starts ([`EventKind::SubagentStart`]): it is
@@ -607,7 +607,7 @@ impl<'a> Responder<'a> {
             .iter()
             .flat_map(|c| crate::delivery::touched::tool_files(c, event.cwd.as_deref()).written)
             .collect();
-        let mut back = session.recall.due(set, &written, self.edit_distance);
+        let mut back = session.at_edit.due(set, &written, self.edit_distance);
         back.retain(|i| !in_text.contains(i));
         if !back.is_empty() {
             let files: Vec<&str> = written.iter().map(String::as_str).collect();

@@ -9,7 +9,7 @@ impl Session {
     /// The conversation was compacted (or cleared): what was delivered is no
     /// longer in it.
     pub fn compacted(&mut self) {
-        self.recall.forget();
+        self.at_edit.forget();
         self.delivered.clear();
         self.order.clear();
         self.recalled.clear();

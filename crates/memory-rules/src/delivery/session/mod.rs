@@ -116,7 +116,8 @@ pub struct Session {
     by_content: BTreeSet<String>,
     /// Rules at the edit they govern: the tool calls counted, and when each
     /// path rule was last put in front of the model ([`crate::delivery::rules_at_edit`]).
-    pub recall: crate::delivery::rules_at_edit::Recall,
+    #[serde(rename = "recall")]
+    pub at_edit: crate::delivery::rules_at_edit::RulesAtEdit,
     /// The subagents started in this session and not stopped yet, oldest
     /// first, at most [`MAX_SUBAGENTS`] ([`Session::subagent_started`]).
     subagents: Vec<LiveSubagent>,

@@ -381,3 +381,13 @@ fn budget_keeps_order_when_asked() {
     let due = s.request(&set, &["a/x", "b/x"], None, true, keep);
     assert_eq!(ids(&set, &due), ["b.md", "a.md"]);
 }
+
+#[test]
+fn rules_at_edit_keep_their_name_in_state_files() {
+    let mut session = Session::new();
+    session.at_edit.tool_call();
+    let json = serde_json::to_value(&session).unwrap();
+    assert_eq!(json["recall"]["calls"], 1);
+    let back: Session = serde_json::from_value(json).unwrap();
+    assert_eq!(back, session);
+}

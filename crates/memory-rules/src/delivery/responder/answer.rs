@@ -23,7 +23,7 @@ pub struct Reminder {
 }
 
 /// What the core answers to an event. Nothing counts as delivered until the
-/// road sends it and calls [`Responder::commit`].
+/// road sends it and calls [`super::Responder::commit`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Answer {
@@ -60,7 +60,7 @@ pub struct Answer {
     pub starts: bool,
     /// It gives again what a compaction took: committing it ends that.
     pub regives: bool,
-    /// Ids of the memory entries the text holds ([`Memory::Recall`]):
+    /// Ids of the memory entries the text holds ([`super::Memory::Recall`]):
     /// committing it records them as given in the conversation.
     pub memory: Vec<String>,
     /// Before a tool runs: why the rules that enforce refuse it (the text

@@ -14,10 +14,11 @@
 //! hash of its text) that was sent: a rule edited since comes again.
 //!
 //! `Session` is serde-serialisable (the hooks store it as their state file).
-//! Every collection it holds is bounded: [`MAX_SESSION_FILES`] files,
-//! [`MAX_SESSION_RULES`] rule ids per collection, [`MAX_SKILLS`] active
-//! skills; past the bound nothing more is recorded (a rule not recorded as
-//! delivered is simply delivered again).
+//! Every collection it holds is bounded:
+//! [`crate::base::limits::MAX_SESSION_FILES`] files, [`MAX_SESSION_RULES`]
+//! rule ids per collection, [`MAX_SKILLS`] active skills; past the bound
+//! nothing more is recorded (a rule not recorded as delivered is simply
+//! delivered again).
 //!
 //! Skills: [`Session::skill`] records a skill the agent activated (with
 //! whether its `SKILL.md` uses the memory tools, which the caller read once

@@ -296,8 +296,14 @@ impl<'a> Responder<'a> {
         answer: &mut Answer,
     ) -> Due {
         let prompt = at.event.prompt.as_deref();
-        let mut due =
-            session.request_in(self.set, at.touched, prompt, again, at.contents, self.budget);
+        let mut due = session.request_in(
+            self.set,
+            at.touched,
+            prompt,
+            again,
+            at.contents,
+            self.budget,
+        );
         if due.starts {
             let mut active = due.rules.clone();
             active.extend(&due.given);
@@ -305,12 +311,14 @@ impl<'a> Responder<'a> {
             self.offer(answer, &active);
         }
         if due.starts {
-            at.memory.add(session, &mut due, RecallAt::Start(Start::Startup));
+            at.memory
+                .add(session, &mut due, RecallAt::Start(Start::Startup));
         }
         if let Some(prompt) = prompt {
             at.memory.add(session, &mut due, RecallAt::Prompt(prompt));
         }
-        at.memory.add(session, &mut due, RecallAt::Files(at.touched));
+        at.memory
+            .add(session, &mut due, RecallAt::Files(at.touched));
         due
     }
 

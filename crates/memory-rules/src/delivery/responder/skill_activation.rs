@@ -59,7 +59,9 @@ impl Responder<'_> {
         for (name, file) in found {
             let memory = !session.is_skill_active(&name)
                 && file
-                    .or_else(|| crate::delivery::skills::find(self.workdir, self.home.as_deref(), &name))
+                    .or_else(|| {
+                        crate::delivery::skills::find(self.workdir, self.home.as_deref(), &name)
+                    })
                     .is_some_and(|f| crate::delivery::skills::file_uses_memory(&f));
             session.note_skill(&name, memory);
             activated.push(name);

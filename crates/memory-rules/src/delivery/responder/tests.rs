@@ -15,13 +15,11 @@ fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
 }
 
 fn tool(name: &str, kind: ToolKind, input: serde_json::Value) -> Event {
-    Event::new(Conversation::new("s"), EventKind::ToolDone)
-        .tool(ToolCall::new(name, kind, input))
+    Event::new(Conversation::new("s"), EventKind::ToolDone).tool(ToolCall::new(name, kind, input))
 }
 
 fn before(name: &str, kind: ToolKind, input: serde_json::Value) -> Event {
-    Event::new(Conversation::new("s"), EventKind::ToolBefore)
-        .tool(ToolCall::new(name, kind, input))
+    Event::new(Conversation::new("s"), EventKind::ToolBefore).tool(ToolCall::new(name, kind, input))
 }
 
 #[test]
@@ -101,8 +99,8 @@ fn before_a_tool_runs_an_enforced_rule_refuses_its_writes_and_commands() {
 }
 
 #[test]
-fn a_subagent_starts_with_the_always_on_rules_and_its_tasks_topic_rules_and_nothing_of_its_parent(
-) {
+fn a_subagent_starts_with_the_always_on_rules_and_its_tasks_topic_rules_and_nothing_of_its_parent()
+{
     let dir = tree(&[
         (".wave/rules/general.md", "Keep functions small."),
         (

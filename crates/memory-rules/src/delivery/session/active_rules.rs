@@ -106,7 +106,11 @@ impl Session {
         topic
     }
 
-    pub(super) fn indices<'a>(&self, set: &RuleSet, ids: impl Iterator<Item = &'a String>) -> Vec<usize> {
+    pub(super) fn indices<'a>(
+        &self,
+        set: &RuleSet,
+        ids: impl Iterator<Item = &'a String>,
+    ) -> Vec<usize> {
         let wanted: HashSet<&str> = ids.map(String::as_str).collect();
         (0..set.rules().len())
             .filter(|&i| wanted.contains(set.rules()[i].id.as_str()))

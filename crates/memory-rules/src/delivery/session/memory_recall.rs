@@ -89,13 +89,23 @@ impl Session {
             }
             RecallAt::Prompt(prompt) => {
                 if self.regive && !self.memory_before.is_empty() {
-                    parts.push(given_before_compaction(index, &self.memory_before, &given, budget));
+                    parts.push(given_before_compaction(
+                        index,
+                        &self.memory_before,
+                        &given,
+                        budget,
+                    ));
                 }
                 parts.push(recall(index, RecallEvent::Prompt(prompt), &given, budget));
             }
             RecallAt::Files(files) => {
                 if self.regive && !self.memory_before.is_empty() {
-                    parts.push(given_before_compaction(index, &self.memory_before, &given, budget));
+                    parts.push(given_before_compaction(
+                        index,
+                        &self.memory_before,
+                        &given,
+                        budget,
+                    ));
                 }
                 let rel: Vec<String> = files
                     .iter()

@@ -14,7 +14,9 @@ impl Session {
             .into_iter()
             .collect();
         for rule in set.rules() {
-            if reminded.contains(&rule.id) || transcript.contains(&crate::delivery::render::entry(rule)) {
+            if reminded.contains(&rule.id)
+                || transcript.contains(&crate::delivery::render::entry(rule))
+            {
                 self.mark(rule);
             }
         }

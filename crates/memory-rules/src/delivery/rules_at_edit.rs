@@ -1,7 +1,7 @@
 //! Rules at the edit they govern.
 //!
 //! A path rule is given once per conversation, at the first touch of a file
-//! it governs; the write it governs may come many turns later. [`Recall`]
+//! it governs; the write it governs may come many turns later. [`RulesAtEdit`]
 //! counts the conversation's tool calls and remembers, for every rule with
 //! `paths` put in front of the model, at which call that was; when the agent
 //! writes a file the rule governs more than `distance` calls later, the rule
@@ -12,7 +12,7 @@
 //! Only the calls the road sees count (the hooks see the file tools and the
 //! shells they are installed for), and a `distance` of 0 turns recalling
 //! off. After a compaction the counts are forgotten with everything the
-//! conversation was given ([`Recall::forget`]).
+//! conversation was given ([`RulesAtEdit::forget`]).
 
 use crate::base::limits::MAX_SESSION_RULES;
 pub use crate::base::limits::{DEFAULT_EDIT_DISTANCE, MAX_RECALLED_RULES};
@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 /// One conversation's tool-call count and when each path rule was last put
 /// in front of the model (see the module comment).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Recall {
+pub struct RulesAtEdit {
     /// The tool calls seen in the conversation so far.
     #[serde(default)]
     pub calls: u64,
@@ -32,7 +32,7 @@ pub struct Recall {
     pub given: BTreeMap<String, u64>,
 }
 
-impl Recall {
+impl RulesAtEdit {
     /// One more tool call.
     pub fn tool_call(&mut self) {
         self.calls = self.calls.saturating_add(1);
@@ -56,7 +56,7 @@ impl Recall {
         }
     }
 
-    /// [`Recall::given`] of the rules of `set` with these ids.
+    /// [`RulesAtEdit::given`] of the rules of `set` with these ids.
     pub fn given_ids<S: AsRef<str>>(&mut self, set: &RuleSet, ids: &[S]) {
         let indices: Vec<usize> = ids
             .iter()
@@ -162,7 +162,7 @@ mod tests {
     #[test]
     fn a_rule_comes_back_after_the_distance_once_then_counts_again() {
         let s = set();
-        let mut r = Recall::default();
+        let mut r = RulesAtEdit::default();
         let all: Vec<usize> = (0..s.rules().len()).collect();
         r.tool_call(); // the read that brought the rules
         r.given(&s, &all);
@@ -205,7 +205,7 @@ mod tests {
     #[test]
     fn a_rule_never_given_is_not_recalled_and_the_text_keeps_its_budget() {
         let s = set();
-        let mut r = Recall::default();
+        let mut r = RulesAtEdit::default();
         for _ in 0..10 {
             r.tool_call();
         }
@@ -223,9 +223,9 @@ mod tests {
         assert_eq!(render(&s, &both, &["src/api/a.ts"], 10), "");
         // Serialized with the session, read back the same.
         r.given(&s, &both);
-        let back: Recall = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        let back: RulesAtEdit = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
         assert_eq!(back, r);
-        let empty: Recall = serde_json::from_str("{}").unwrap();
-        assert_eq!(empty, Recall::default());
+        let empty: RulesAtEdit = serde_json::from_str("{}").unwrap();
+        assert_eq!(empty, RulesAtEdit::default());
     }
 }

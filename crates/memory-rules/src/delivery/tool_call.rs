@@ -21,7 +21,7 @@ pub enum ToolKind {
     /// Starts a subagent whose own start event does not carry its task
     /// (Claude Code's `Agent`): its input's task (`prompt`, `message`) and
     /// type (`subagent_type`, `agent_type`) are remembered, before it runs,
-    /// for that start ([`EventKind::ToolBefore`]).
+    /// for that start ([`crate::delivery::event::EventKind::ToolBefore`]).
     Subagent,
     /// Anything else.
     #[default]

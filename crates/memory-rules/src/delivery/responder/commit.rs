@@ -1,0 +1,209 @@
+//! What reached the model: recorded in the conversation's session, and
+//! appended to the delivery log.
+
+use super::{Answer, Given, Reminder, Responder};
+use crate::delivery::conversation::Conversation;
+use crate::delivery::delivery_log::{DeliveryLog, Sender};
+use crate::delivery::event::EventKind;
+use crate::delivery::session::Session;
+
+/// Where [`Responder::commit`] logs what was delivered.
+#[derive(Clone, Debug)]
+pub(super) enum LogPlace {
+    /// The delivery log of the home, when one is given ([`Responder::home`]).
+    Home,
+    At(DeliveryLog),
+    Off,
+}
+
+impl Responder<'_> {
+    /// The answer reached the model: its rules, in the versions it gave,
+    /// count as delivered in its conversation. The one place a delivery is
+    /// recorded: [`Responder::commit_reminders`] and
+    /// [`Responder::commit_ids`] come here too.
+    pub fn commit(&self, session: &mut Session, answer: &Answer) {
+        self.commit_unlogged(session, answer);
+        self.log_answer(answer);
+    }
+
+    /// [`Responder::commit`] in two steps, for a road that holds a lock on
+    /// the session while it commits: the session's part here, under the
+    /// lock, and [`Responder::log_answer`] after it (counting a new rule
+    /// version's tokens builds the tokenizer, which must not keep another
+    /// hook of the same session waiting).
+    pub fn commit_unlogged(&self, session: &mut Session, answer: &Answer) {
+        let given = answer
+            .rules
+            .iter()
+            .chain(answer.reminders.iter().map(|r| &r.rule));
+        session.commit_given(given.map(|g| (g.id.as_str(), g.version.as_str())));
+        session.commit_flags(answer.starts, answer.regives);
+        session.commit_memory(&answer.memory);
+        // In front of the model now: the distance to the edit counts from here.
+        let shown: Vec<&str> = answer
+            .rules
+            .iter()
+            .chain(&answer.recalled)
+            .map(|g| g.id.as_str())
+            .collect();
+        session.at_edit.given_ids(self.set, &shown);
+    }
+
+    /// The delivery log's part of [`Responder::commit`]: appends what the
+    /// answer gave.
+    pub fn log_answer(&self, answer: &Answer) {
+        let given = answer
+            .rules
+            .iter()
+            .chain(answer.reminders.iter().map(|r| &r.rule));
+        self.record(answer, given, None);
+    }
+
+    /// The model read one rule through the `read_rule` tool (an on-request
+    /// rule it judged relevant): it counts as delivered in `conversation`,
+    /// logged as a `read-rule` event. False when `id` is not a rule.
+    pub fn commit_read(
+        &self,
+        session: &mut Session,
+        conversation: &Conversation,
+        agent: &str,
+        id: &str,
+    ) -> bool {
+        let Some(i) = self.set.rules().iter().position(|r| r.id == id) else {
+            return false;
+        };
+        let mut read = Answer::empty(
+            conversation.clone(),
+            EventKind::Request { again: true },
+            agent,
+        );
+        read.rules.push(self.given(i));
+        session.commit_given(
+            read.rules
+                .iter()
+                .map(|g| (g.id.as_str(), g.version.as_str())),
+        );
+        self.record(&read, read.rules.iter(), Some("read-rule"));
+        true
+    }
+
+    /// Appends the rules an answer gave to the delivery log: every road's
+    /// deliveries are logged here, where they are committed. A log that
+    /// cannot be written is skipped (a delivery never fails for it).
+    fn record<'g>(
+        &self,
+        answer: &Answer,
+        given: impl Iterator<Item = &'g Given>,
+        event: Option<&str>,
+    ) {
+        let Some(log) = self.log_place() else {
+            return;
+        };
+        let rules: Vec<&crate::rules::rule::Rule> = given
+            .filter_map(|g| self.set.rules().get(g.index).filter(|r| r.id == g.id))
+            .collect();
+        if rules.is_empty() {
+            return;
+        }
+        let event = match (event, answer.kind) {
+            (Some(name), _) => name.to_string(),
+            (None, EventKind::Start(how)) => format!("start:{}", how.as_str()),
+            (None, kind) => kind.name().to_string(),
+        };
+        let project = self.workdir.to_string_lossy();
+        let sender = Sender {
+            agent: &answer.agent,
+            session: &answer.conversation.session,
+            subagent: answer.conversation.subagent.as_deref(),
+            event: &event,
+            project: &project,
+        };
+        let _ = log.record_rules(&rules, &sender);
+    }
+
+    /// Where deliveries are logged: none when the log is off or no home
+    /// was given.
+    fn log_place(&self) -> Option<std::borrow::Cow<'_, DeliveryLog>> {
+        match &self.log {
+            LogPlace::Off => None,
+            LogPlace::At(log) => Some(std::borrow::Cow::Borrowed(log)),
+            LogPlace::Home => self
+                .home
+                .as_ref()
+                .map(|home| std::borrow::Cow::Owned(DeliveryLog::for_home(home))),
+        }
+    }
+
+    /// A stop's answer (`answer`, from [`Responder::respond`] on `session`)
+    /// reached the model: the `remind: every-turn` rules it named are
+    /// logged as a `stop` delivery, each with the tokens of its line. The
+    /// rule set is not needed (a stop reads none): the session keeps each
+    /// line and version.
+    pub fn commit_stop(&self, session: &Session, answer: &Answer) {
+        if answer.text.is_empty() || !matches!(answer.kind, EventKind::Stop { .. }) {
+            return;
+        }
+        let Some(log) = self.log_place() else {
+            return;
+        };
+        let lines: Vec<(&str, &str, &str)> = session
+            .sticky()
+            .iter()
+            .filter(|s| !s.version.is_empty())
+            .map(|s| (s.id.as_str(), s.version.as_str(), s.line.as_str()))
+            .collect();
+        let project = self.workdir.to_string_lossy();
+        let sender = Sender {
+            agent: &answer.agent,
+            session: &answer.conversation.session,
+            subagent: answer.conversation.subagent.as_deref(),
+            event: EventKind::Stop { repeated: false }.name(),
+            project: &project,
+        };
+        let _ = log.record_lines(&lines, &sender);
+    }
+
+    /// Some of an answer's reminders reached the model (the road sent these
+    /// ids): [`Responder::commit`] of those alone.
+    pub fn commit_reminders<S: AsRef<str>>(
+        &self,
+        session: &mut Session,
+        answer: &Answer,
+        ids: &[S],
+    ) {
+        let mut sent = Answer::empty(answer.conversation.clone(), answer.kind, &answer.agent);
+        sent.reminders = answer
+            .reminders
+            .iter()
+            .filter(|r| ids.iter().any(|id| id.as_ref() == r.rule.id))
+            .cloned()
+            .collect();
+        self.commit(session, &sent);
+    }
+
+    /// These rules (by id, in their current versions) reached the model in
+    /// `conversation`, as reminders the road rendered itself (`RuleSession`'s
+    /// `markDelivered`): [`Responder::commit`] of an answer holding them.
+    pub fn commit_ids<S: AsRef<str>>(
+        &self,
+        session: &mut Session,
+        conversation: &Conversation,
+        agent: &str,
+        ids: &[S],
+    ) {
+        let kind = EventKind::ModelCall {
+            reminders: true,
+            reset: false,
+        };
+        let mut sent = Answer::empty(conversation.clone(), kind, agent);
+        sent.reminders = ids
+            .iter()
+            .filter_map(|id| self.set.rules().iter().position(|r| r.id == id.as_ref()))
+            .map(|i| Reminder {
+                rule: self.given(i),
+                text: crate::delivery::render::reminder(&self.set.rules()[i]),
+            })
+            .collect();
+        self.commit(session, &sent);
+    }
+}

@@ -38,23 +38,47 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-// The layers, lowest first: each folder imports only those above it in
-// this list (the layering test, `crates/wave-rules/tests/acyclic.rs`).
-// Private, and public (hidden) under the `internals` feature for the
-// crate's own integration tests, benches and fuzz targets.
-macro_rules! internals {
-    ($($name:ident),* $(,)?) => {$(
-        #[cfg(feature = "internals")]
-        #[doc(hidden)]
-        pub mod $name;
-        #[cfg(not(feature = "internals"))]
-        mod $name;
-    )*};
-}
-
-internals!(base, matchers, rules, formats, sources, load);
+// The layers, lowest first: each folder imports only those before it in
+// this list (the layering test, `crates/wave-rules/tests/acyclic.rs`). The
+// private ones are public (hidden) under the `internals` feature, for the
+// crate's own integration tests, benches and fuzz targets. (Plain `mod`
+// items, not a macro, so that rustfmt reaches every file.)
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod base;
+#[cfg(not(feature = "internals"))]
+mod base;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod delivery;
+#[cfg(not(feature = "internals"))]
+mod delivery;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod formats;
+#[cfg(not(feature = "internals"))]
+mod formats;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod load;
+#[cfg(not(feature = "internals"))]
+mod load;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod matchers;
+#[cfg(not(feature = "internals"))]
+mod matchers;
 pub mod memory;
-internals!(delivery);
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod rules;
+#[cfg(not(feature = "internals"))]
+mod rules;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod sources;
+#[cfg(not(feature = "internals"))]
+mod sources;
 
 // The public namespaces of the façade.
 pub use base::{fs, limits, suggest};

@@ -64,6 +64,9 @@ fn modules(root: &Path) -> Vec<Module> {
                 _ => {}
             }
         }
+        // A module declared twice under opposite `cfg`s is one module.
+        let mut seen = BTreeSet::new();
+        declared.retain(|(name, _)| seen.insert(name.clone()));
         for (name, attrs) in declared {
             let explicit = attrs.iter().find_map(|a| {
                 if !a.path().is_ident("path") {

@@ -8,8 +8,8 @@
 //! comes back, starts empty (its rules are given again: never lost, at worst
 //! repeated).
 
-use crate::delivery::conversation::Conversation;
 pub use crate::base::limits::DEFAULT_MAX_CONVERSATIONS;
+use crate::delivery::conversation::Conversation;
 use crate::delivery::session::Session;
 use std::collections::HashMap;
 

@@ -34,7 +34,9 @@
 //! (at most [`MAX_CACHED_TOKEN_COUNTS`] entries), so a hook builds the
 //! tokenizer only when it delivers a rule version it never counted.
 
-use crate::base::limits::{MAX_CACHED_TOKEN_COUNTS, MAX_LOG_AGE, MAX_LOG_FILE_BYTES, MAX_LOG_LINE_BYTES};
+use crate::base::limits::{
+    MAX_CACHED_TOKEN_COUNTS, MAX_LOG_AGE, MAX_LOG_FILE_BYTES, MAX_LOG_LINE_BYTES,
+};
 use crate::rules::rule::Rule;
 use crate::rules::rule_set::RuleSet;
 use serde::{Deserialize, Serialize};
@@ -234,7 +236,9 @@ impl TokenCache {
     }
 
     fn get(&mut self, version: &str, rule: &Rule) -> u64 {
-        self.cached(version.to_string(), || crate::delivery::tokens::rule_tokens(rule))
+        self.cached(version.to_string(), || {
+            crate::delivery::tokens::rule_tokens(rule)
+        })
     }
 
     /// The tokens of a line of text, cached by a hash of it.
@@ -243,7 +247,9 @@ impl TokenCache {
         for b in text.bytes() {
             h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
         }
-        self.cached(format!("line:{h:016x}"), || crate::delivery::tokens::count(text))
+        self.cached(format!("line:{h:016x}"), || {
+            crate::delivery::tokens::count(text)
+        })
     }
 
     fn cached(&mut self, key: String, count: impl FnOnce() -> usize) -> u64 {

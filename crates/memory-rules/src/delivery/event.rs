@@ -238,8 +238,7 @@ mod tests {
 
     #[test]
     fn a_tool_event_matters_only_when_it_touches_a_file_or_names_a_skill() {
-        let event =
-            |call| Event::new(Conversation::new("s"), EventKind::ToolDone).tool(call);
+        let event = |call| Event::new(Conversation::new("s"), EventKind::ToolDone).tool(call);
         let other = ToolCall::new("TodoWrite", ToolKind::Other, json!({"todos": []}));
         assert!(!event(other).may_matter());
         let grep = ToolCall::new("custom_read", ToolKind::Other, json!({"filePath": "a.ts"}));
@@ -250,7 +249,6 @@ mod tests {
         let prompt = Event::new(Conversation::new("s"), EventKind::Prompt);
         assert!(prompt.may_matter());
     }
-
 
     #[test]
     fn an_unknown_tools_kind_is_guessed_from_its_name() {

@@ -19,9 +19,9 @@
 
 use super::writer::{Caps, Kind, Resolved, Target, Written};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::rule_format::Format;
 use crate::rules::parser::{Context, Input, ParsedRule};
 use crate::rules::rule::{Activation, Metadata, Rule};
+use crate::rules::rule_format::Format;
 
 use crate::base::limits::CODEX_DOC_MAX_BYTES;
 

@@ -31,10 +31,10 @@
 
 use super::writer::{quote_list, Kind, Resolved, Written};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::rule_format::Format;
 use crate::rules::frontmatter::Value;
 use crate::rules::parser::{Context, Input, ParsedRule};
 use crate::rules::rule::Metadata;
+use crate::rules::rule_format::Format;
 
 const KEYS: [&str; 1] = ["paths"];
 

@@ -9,10 +9,10 @@
 
 use super::writer::{quote, Kind, Resolved, Written};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::rule_format::Format;
 use crate::rules::frontmatter::Value;
 use crate::rules::parser::{At, Context, Input, ParsedRule, Split};
 use crate::rules::rule::{Activation, Metadata};
+use crate::rules::rule_format::Format;
 
 const KEYS: [&str; 4] = ["applyTo", "description", "excludeAgent", "name"];
 

@@ -41,13 +41,13 @@
 //! **/*.ts` is an alias to strict YAML), Cursor still reads the file, and so
 //! does this reader, line by line, without a YAML warning.
 
-use crate::base::limits::{MAX_CURSOR_GLOB_EXPANSIONS};
 use super::writer::{push_description, Kind, Resolved, Written};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::rule_format::Format;
+use crate::base::limits::MAX_CURSOR_GLOB_EXPANSIONS;
 use crate::rules::frontmatter::Value;
 use crate::rules::parser::{Context, Entry, Frontmatter, Input, ParsedRule};
 use crate::rules::rule::{Activation, Metadata};
+use crate::rules::rule_format::Format;
 
 const KEYS: [&str; 3] = ["description", "globs", "alwaysApply"];
 
@@ -401,7 +401,6 @@ pub(crate) fn globs_value(globs: &[String]) -> Result<String, String> {
     }
     Ok(out.join(","))
 }
-
 
 /// `p` with every brace group that holds a comma expanded (`a/{x,y}.md` ->
 /// `a/x.md`, `a/y.md`; `{1..3}` and comma-free braces stay); `None` past

@@ -38,7 +38,8 @@ pub fn context_file_names(root: &Path) -> (Vec<String>, Option<Diagnostic>) {
     // Read as a rule file is (at most its size limit; a larger one is not
     // read), without the discovery's reader, which sits above the formats.
     let limit = crate::base::limits::MAX_RULE_BYTES;
-    let text = match crate::base::fs::read_prefix(&path, limit + 1, crate::base::fs::Links::Follow) {
+    let text = match crate::base::fs::read_prefix(&path, limit + 1, crate::base::fs::Links::Follow)
+    {
         Ok(t) if t.len() as u64 <= limit => t,
         _ => return (default(), None),
     };

@@ -10,9 +10,9 @@
 
 use super::writer::{push_description, quote, quote_list, Kind, Resolved, Written};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::rule_format::Format;
 use crate::rules::parser::{Context, Input, ParsedRule, Split};
 use crate::rules::rule::{Activation, Metadata};
+use crate::rules::rule_format::Format;
 
 const KEYS: [&str; 4] = ["inclusion", "fileMatchPattern", "name", "description"];
 

@@ -38,9 +38,9 @@ pub mod windsurf;
 pub mod writer;
 
 use crate::base::diagnostic::Diagnostic;
-use crate::rules::rule_format::Format;
 use crate::rules::parser::{self, Context, ParsedRule, TYPO_TAIL};
 use crate::rules::rule::{Activation, Rule};
+use crate::rules::rule_format::Format;
 
 pub use crate::rules::parser::Input;
 
@@ -145,4 +145,3 @@ pub fn kind(rule: &Rule) -> &'static str {
         },
     }
 }
-

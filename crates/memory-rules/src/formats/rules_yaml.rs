@@ -6,10 +6,10 @@
 //! malformed entry is skipped and the others load.
 
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::rule_format::Format;
 use crate::rules::frontmatter::Value;
 use crate::rules::parser::{Context, Input, ParsedRule};
 use crate::rules::rule::{Metadata, Rule};
+use crate::rules::rule_format::Format;
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
 

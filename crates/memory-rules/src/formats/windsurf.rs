@@ -4,9 +4,9 @@
 
 use super::writer::{push_description, Kind, Resolved, Written};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::rule_format::Format;
 use crate::rules::parser::{Context, Input, ParsedRule, Split};
 use crate::rules::rule::{Activation, Metadata};
+use crate::rules::rule_format::Format;
 
 const KEYS: [&str; 3] = ["trigger", "globs", "description"];
 

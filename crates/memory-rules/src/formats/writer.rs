@@ -158,7 +158,10 @@ impl Target {
         let in_place = dirs.iter().any(|d| {
             rel.strip_prefix(d).is_some_and(|r| {
                 r.starts_with('/')
-                    && crate::rules::rule_format::Format::is_rule_file(self.format(), std::path::Path::new(rel))
+                    && crate::rules::rule_format::Format::is_rule_file(
+                        self.format(),
+                        std::path::Path::new(rel),
+                    )
             })
         }) || files.contains(&rel);
         in_place

@@ -18,19 +18,18 @@
 //! [`MAX_RULE_FILES_PER_SOURCE`] files are taken from one root.
 
 use crate::base::diagnostic::{Code, Diagnostic, Severity};
-use crate::rules::rule_format::Format;
-pub use crate::sources::nested::Walks;
-use crate::formats;
-use crate::sources::nested;
-pub use crate::rules::rule_file::{read, read_bounded};
 use crate::base::limits::MAX_RULE_FILES_PER_SOURCE;
+use crate::formats;
 use crate::rules::parser::ParsedRule;
+pub use crate::rules::rule_file::{read, read_bounded};
+use crate::rules::rule_format::Format;
 use crate::rules::scope::Scope;
+use crate::sources::nested;
+pub use crate::sources::nested::Walks;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
-
 
 /// A rules root: a [`Source`](crate::sources::source::Source) as discovery walks it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -202,21 +202,21 @@ fn walk(root: &Path, names: &[String]) -> Tree {
     let stopped = AtomicBool::new(false);
     let mut builder = crate::base::fs::project_walk(root, MAX_NESTED_DEPTH, MAX_WALK_THREADS);
     builder.filter_entry(|e| {
-            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-            if !is_dir || e.depth() == 0 {
-                return true;
-            }
-            let name = e.file_name().as_encoded_bytes();
-            // Into `.cursor` only to see its `rules`; nothing inside it.
-            let in_cursor = e
-                .path()
-                .parent()
-                .and_then(|p| p.file_name())
-                .is_some_and(|n| n == ".cursor");
-            let skipped = SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name)
-                || name.starts_with(b".") && SKIPPED_HIDDEN.iter().any(|d| d.as_bytes() == name);
-            !in_cursor && !skipped
-        });
+        let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+        if !is_dir || e.depth() == 0 {
+            return true;
+        }
+        let name = e.file_name().as_encoded_bytes();
+        // Into `.cursor` only to see its `rules`; nothing inside it.
+        let in_cursor = e
+            .path()
+            .parent()
+            .and_then(|p| p.file_name())
+            .is_some_and(|n| n == ".cursor");
+        let skipped = SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name)
+            || name.starts_with(b".") && SKIPPED_HIDDEN.iter().any(|d| d.as_bytes() == name);
+        !in_cursor && !skipped
+    });
     let push = |hit: Hit| out.lock().unwrap_or_else(|e| e.into_inner()).push(hit);
     let visit = |entry: Result<ignore::DirEntry, ignore::Error>| {
         let Ok(entry) = entry else {

@@ -13,10 +13,10 @@
 //! The formats themselves (file names, file tests, default places) are in
 //! [`crate::rules::rule_format`].
 
-use crate::sources::discover::{self, Root};
-use crate::rules::rule_format::Format;
 use crate::rules::origin::Layer;
+use crate::rules::rule_format::Format;
 use crate::rules::scope::Scope;
+use crate::sources::discover::{self, Root};
 use std::path::{Path, PathBuf};
 
 /// One place rules are read from.

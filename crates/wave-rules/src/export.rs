@@ -105,9 +105,9 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
                         let _ = writeln!(
                             out.stdout,
                             "::error file={},title={}::{}",
-                            crate::validate::escape_property(&c.rel),
-                            crate::validate::escape_property("wave-rules export --check"),
-                            crate::validate::escape_data(message)
+                            crate::commands::validate::escape_property(&c.rel),
+                            crate::commands::validate::escape_property("wave-rules export --check"),
+                            crate::commands::validate::escape_data(message)
                         );
                     }
                 }
@@ -119,9 +119,9 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
                         let _ = writeln!(
                             out.stdout,
                             "::error file={},title={}::{}",
-                            crate::validate::escape_property(&c.rel),
-                            crate::validate::escape_property("wave-rules export --check"),
-                            crate::validate::escape_data(&c.message)
+                            crate::commands::validate::escape_property(&c.rel),
+                            crate::commands::validate::escape_property("wave-rules export --check"),
+                            crate::commands::validate::escape_data(&c.message)
                         );
                     }
                 }

@@ -13,6 +13,7 @@
 
 mod args;
 mod color;
+mod commands;
 mod display;
 mod doctor;
 mod edit;
@@ -29,10 +30,10 @@ mod packs;
 mod report;
 mod settings_file;
 mod setup;
-pub(crate) mod validate;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
+use commands::validate;
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;

@@ -1,0 +1,4 @@
+//! One module per subcommand: each parses nothing (clap did), loads through
+//! the core and returns the `Output` to print.
+
+pub mod validate;

@@ -21,7 +21,6 @@ mod env;
 mod export;
 mod hook;
 pub mod launch;
-mod list;
 mod log;
 mod matching;
 pub mod mcp;
@@ -33,7 +32,7 @@ mod setup;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::validate;
+use commands::{list, validate};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;

@@ -1,4 +1,5 @@
 //! One module per subcommand: each parses nothing (clap did), loads through
 //! the core and returns the `Output` to print.
 
+pub mod list;
 pub mod validate;

@@ -289,7 +289,10 @@ fn sync(env: &Env, home: &Home, args: &PacksSyncArgs) -> Output {
             })
             .collect();
         if !table.is_empty() {
-            out.stdout = crate::list::table(["PACK", "KIND", "RESOLVED", "HASH", "STATUS"], &table);
+            out.stdout = crate::commands::list::table(
+                ["PACK", "KIND", "RESOLVED", "HASH", "STATUS"],
+                &table,
+            );
         } else {
             out.stdout = display::line(&format!("no packs in {}", show(&home.config(), env)));
         }
@@ -639,7 +642,8 @@ fn list(env: &Env, home: &Home) -> Output {
             ]
         })
         .collect();
-    out.stdout = crate::list::table(["PACK", "KIND", "PROVENANCE", "STATUS", "RULES"], &table);
+    out.stdout =
+        crate::commands::list::table(["PACK", "KIND", "PROVENANCE", "STATUS", "RULES"], &table);
     for d in &diagnostics {
         out.stderr
             .push_str(&display::line(&format!("wave-rules: {d}")));
@@ -719,7 +723,8 @@ fn outdated(env: &Env, home: &Home) -> Output {
                 ]
             })
             .collect();
-        out.stdout = crate::list::table(["PACK", "KIND", "LOCKED", "NOW", "STATUS"], &table);
+        out.stdout =
+            crate::commands::list::table(["PACK", "KIND", "LOCKED", "NOW", "STATUS"], &table);
         if rows.iter().any(|r| r.0.kind == Kind::Npm) {
             out.stdout.push_str("npm packs: NOW is what node_modules holds; `npm outdated` tells what the registry has\n");
         }
@@ -836,8 +841,10 @@ fn why(env: &Env, id: &str) -> Output {
         .iter()
         .map(|(p, layer, path)| [layer.to_string(), p.clone(), status_of(path)])
         .collect();
-    out.stdout
-        .push_str(&crate::list::table(["LAYER", "RULE", "STATUS"], &table));
+    out.stdout.push_str(&crate::commands::list::table(
+        ["LAYER", "RULE", "STATUS"],
+        &table,
+    ));
     for d in notes {
         out.stdout.push_str(&display::line(&format!(
             "{}{}: {}",

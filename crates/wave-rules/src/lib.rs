@@ -22,7 +22,6 @@ mod export;
 mod hook;
 pub mod launch;
 mod log;
-mod matching;
 pub mod mcp;
 mod memory;
 mod packs;
@@ -32,7 +31,7 @@ mod setup;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::{list, validate};
+use commands::{list, matching, validate};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;

@@ -2,4 +2,6 @@
 //! the core and returns the `Output` to print.
 
 pub mod list;
+#[path = "match.rs"]
+pub mod matching;
 pub mod validate;

@@ -16,7 +16,6 @@ mod color;
 mod commands;
 mod display;
 mod doctor;
-mod edit;
 mod env;
 mod export;
 mod hook;
@@ -31,7 +30,7 @@ mod setup;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::{list, matching, validate};
+use commands::{edit, list, matching, validate};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;

@@ -26,11 +26,10 @@ mod memory;
 mod packs;
 mod report;
 mod settings_file;
-mod setup;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::{edit, list, matching, validate};
+use commands::{edit, list, matching, setup, validate};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;

@@ -5,4 +5,5 @@ pub mod edit;
 pub mod list;
 #[path = "match.rs"]
 pub mod matching;
+pub mod setup;
 pub mod validate;

@@ -22,14 +22,13 @@ mod hook;
 pub mod launch;
 mod log;
 pub mod mcp;
-mod memory;
 mod packs;
 mod report;
 mod settings_file;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::{edit, list, matching, setup, validate};
+use commands::{edit, list, matching, memory, setup, validate};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;

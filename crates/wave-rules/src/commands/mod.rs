@@ -5,5 +5,6 @@ pub mod edit;
 pub mod list;
 #[path = "match.rs"]
 pub mod matching;
+pub mod memory;
 pub mod setup;
 pub mod validate;

@@ -20,7 +20,6 @@ mod env;
 mod export;
 mod hook;
 pub mod launch;
-mod log;
 pub mod mcp;
 mod packs;
 mod report;
@@ -28,7 +27,7 @@ mod settings_file;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::{edit, list, matching, memory, setup, validate};
+use commands::{edit, list, log, matching, memory, setup, validate};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;

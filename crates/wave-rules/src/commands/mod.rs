@@ -3,6 +3,7 @@
 
 pub mod edit;
 pub mod list;
+pub mod log;
 #[path = "match.rs"]
 pub mod matching;
 pub mod memory;

@@ -21,13 +21,12 @@ mod export;
 mod hook;
 pub mod launch;
 pub mod mcp;
-mod packs;
 mod report;
 mod settings_file;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::{edit, list, log, matching, memory, setup, validate};
+use commands::{edit, list, log, matching, memory, packs, setup, validate};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;

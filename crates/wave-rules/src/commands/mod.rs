@@ -7,5 +7,7 @@ pub mod log;
 #[path = "match.rs"]
 pub mod matching;
 pub mod memory;
+pub mod packs;
+pub mod packs_git;
 pub mod setup;
 pub mod validate;

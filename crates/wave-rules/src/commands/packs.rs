@@ -5,8 +5,7 @@
 //! cache (`git` module), npm packs are checked against their range, and
 //! the lockfile is written (or, with `--frozen`, compared).
 
-mod git;
-
+use super::packs_git as git;
 use crate::args::{PacksAction, PacksArgs, PacksSyncArgs};
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};

@@ -17,7 +17,6 @@ mod commands;
 mod display;
 mod doctor;
 mod env;
-mod export;
 mod hook;
 pub mod launch;
 pub mod mcp;
@@ -26,7 +25,7 @@ mod settings_file;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::{edit, list, log, matching, memory, packs, setup, validate};
+use commands::{edit, export, list, log, matching, memory, packs, setup, validate};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;

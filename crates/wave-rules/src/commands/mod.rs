@@ -2,6 +2,7 @@
 //! the core and returns the `Output` to print.
 
 pub mod edit;
+pub mod export;
 pub mod list;
 pub mod log;
 #[path = "match.rs"]

@@ -15,7 +15,6 @@ mod args;
 mod color;
 mod commands;
 mod display;
-mod doctor;
 mod env;
 mod hook;
 pub mod launch;
@@ -25,7 +24,7 @@ mod settings_file;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::{edit, export, list, log, matching, memory, packs, setup, validate};
+use commands::{doctor, edit, export, list, log, matching, memory, packs, setup, validate};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;

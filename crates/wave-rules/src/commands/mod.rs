@@ -1,6 +1,7 @@
 //! One module per subcommand: each parses nothing (clap did), loads through
 //! the core and returns the `Output` to print.
 
+pub mod doctor;
 pub mod edit;
 pub mod export;
 pub mod list;

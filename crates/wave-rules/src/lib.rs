@@ -101,8 +101,8 @@ where
             (HookAction::Uninstall(a), _) if h.agent == HookAgent::Claude => {
                 hook::settings::uninstall(&env, a)
             }
-            (HookAction::Install(a), _) => hook::install::install(&env, h.agent, a),
-            (HookAction::Uninstall(a), _) => hook::install::uninstall(&env, h.agent, a),
+            (HookAction::Install(a), _) => hook::agent_install::install(&env, h.agent, a),
+            (HookAction::Uninstall(a), _) => hook::agent_install::uninstall(&env, h.agent, a),
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
         },

@@ -36,8 +36,8 @@
 //! processes as a small state file (`state`).
 
 pub mod agent;
+pub mod agent_install;
 pub mod cache;
-pub mod install;
 pub mod settings;
 pub mod state;
 

@@ -113,8 +113,8 @@ where
         Command::Import(a) => export::import(&env, a),
         Command::Mcp(m) => match &m.action {
             None => mcp::serve(&env, m.max_bytes),
-            Some(McpAction::Install(a)) => mcp::install::install(&env, a),
-            Some(McpAction::Uninstall(a)) => mcp::install::uninstall(&env, a),
+            Some(McpAction::Install(a)) => mcp::client_install::install(&env, a),
+            Some(McpAction::Uninstall(a)) => mcp::client_install::uninstall(&env, a),
         },
     }
 }

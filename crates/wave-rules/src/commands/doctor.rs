@@ -13,7 +13,7 @@ use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE};
 use crate::hook::settings::{is_ours, EVENTS};
 use crate::launch;
-use crate::mcp::install;
+use crate::mcp::client_install;
 use clap::ValueEnum;
 use memory_rules::memory::{MemoryLocations, MemoryScope, MemoryStore};
 use memory_rules::Severity;
@@ -181,7 +181,7 @@ fn mcp_entries(env: &Env) -> Vec<Entry> {
     for client in McpClient::value_variants() {
         for scope in [ScopeArg::Project, ScopeArg::User] {
             let file = client.settings_path(scope, workdir, &home);
-            let Some(words) = install::read_entry(*client, &file) else {
+            let Some(words) = client_install::read_entry(*client, &file) else {
                 continue;
             };
             let mut entry = Entry {

@@ -80,7 +80,7 @@ pub fn init(env: &Env, args: &InitArgs) -> Output {
         };
         installs.push((
             format!("mcp {}", client.as_str()),
-            crate::mcp::install::install(env, &a),
+            crate::mcp::client_install::install(env, &a),
         ));
     }
     if env.json {

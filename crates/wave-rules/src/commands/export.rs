@@ -105,9 +105,9 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
                         let _ = writeln!(
                             out.stdout,
                             "::error file={},title={}::{}",
-                            crate::commands::validate::escape_property(&c.rel),
-                            crate::commands::validate::escape_property("wave-rules export --check"),
-                            crate::commands::validate::escape_data(message)
+                            super::validate::escape_property(&c.rel),
+                            super::validate::escape_property("wave-rules export --check"),
+                            super::validate::escape_data(message)
                         );
                     }
                 }
@@ -119,9 +119,9 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
                         let _ = writeln!(
                             out.stdout,
                             "::error file={},title={}::{}",
-                            crate::commands::validate::escape_property(&c.rel),
-                            crate::commands::validate::escape_property("wave-rules export --check"),
-                            crate::commands::validate::escape_data(&c.message)
+                            super::validate::escape_property(&c.rel),
+                            super::validate::escape_property("wave-rules export --check"),
+                            super::validate::escape_data(&c.message)
                         );
                     }
                 }

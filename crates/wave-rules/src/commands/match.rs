@@ -253,9 +253,9 @@ fn run_match(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded) -> Outp
             doc["memory"] = recalled(env, args)
                 .iter()
                 .map(|(event, h)| {
-                    let mut v = crate::commands::memory::hit_json(h);
+                    let mut v = super::memory::hit_json(h);
                     v["event"] = (*event).into();
-                    v["why"] = crate::commands::memory::why(h).into();
+                    v["why"] = super::memory::why(h).into();
                     v
                 })
                 .collect();
@@ -331,10 +331,8 @@ fn run_match(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded) -> Outp
                 "  {} ({}/{}, {}:{}) for the {event}",
                 h.id, h.scope, h.topic, h.file, h.line
             )));
-            out.stdout.push_str(&display::line(&format!(
-                "    {}",
-                crate::commands::memory::why(h)
-            )));
+            out.stdout
+                .push_str(&display::line(&format!("    {}", super::memory::why(h))));
             out.stdout.push_str(&display::line(&format!(
                 "    {}",
                 display::first_line(&h.text, 100)
@@ -383,7 +381,7 @@ fn run_match(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded) -> Outp
 /// (first) and these files, as the hooks recall them, each with its event.
 fn recalled(env: &Env, args: &MatchArgs) -> Vec<(&'static str, memory_rules::memory::Hit)> {
     use memory_rules::memory::recall::{recall, RecallBudget, RecallEvent};
-    let store = crate::commands::memory::store(env);
+    let store = super::memory::store(env);
     let index = memory_rules::memory::MemoryIndex::open(&store);
     let workdir = memory_rules::Workdir::new(&env.config.workdir);
     let mut out: Vec<(&'static str, memory_rules::memory::Hit)> = Vec::new();

@@ -2,7 +2,7 @@
 //!
 //! The core finds packs on disk and never fetches ([`memory_rules::packs`]);
 //! this is where fetching happens: git packs are checked out into the
-//! cache (`git` module), npm packs are checked against their range, and
+//! cache (`packs_git`), npm packs are checked against their range, and
 //! the lockfile is written (or, with `--frozen`, compared).
 
 use super::packs_git as git;
@@ -288,10 +288,7 @@ fn sync(env: &Env, home: &Home, args: &PacksSyncArgs) -> Output {
             })
             .collect();
         if !table.is_empty() {
-            out.stdout = crate::commands::list::table(
-                ["PACK", "KIND", "RESOLVED", "HASH", "STATUS"],
-                &table,
-            );
+            out.stdout = super::list::table(["PACK", "KIND", "RESOLVED", "HASH", "STATUS"], &table);
         } else {
             out.stdout = display::line(&format!("no packs in {}", show(&home.config(), env)));
         }
@@ -641,8 +638,7 @@ fn list(env: &Env, home: &Home) -> Output {
             ]
         })
         .collect();
-    out.stdout =
-        crate::commands::list::table(["PACK", "KIND", "PROVENANCE", "STATUS", "RULES"], &table);
+    out.stdout = super::list::table(["PACK", "KIND", "PROVENANCE", "STATUS", "RULES"], &table);
     for d in &diagnostics {
         out.stderr
             .push_str(&display::line(&format!("wave-rules: {d}")));
@@ -722,8 +718,7 @@ fn outdated(env: &Env, home: &Home) -> Output {
                 ]
             })
             .collect();
-        out.stdout =
-            crate::commands::list::table(["PACK", "KIND", "LOCKED", "NOW", "STATUS"], &table);
+        out.stdout = super::list::table(["PACK", "KIND", "LOCKED", "NOW", "STATUS"], &table);
         if rows.iter().any(|r| r.0.kind == Kind::Npm) {
             out.stdout.push_str("npm packs: NOW is what node_modules holds; `npm outdated` tells what the registry has\n");
         }
@@ -840,10 +835,8 @@ fn why(env: &Env, id: &str) -> Output {
         .iter()
         .map(|(p, layer, path)| [layer.to_string(), p.clone(), status_of(path)])
         .collect();
-    out.stdout.push_str(&crate::commands::list::table(
-        ["LAYER", "RULE", "STATUS"],
-        &table,
-    ));
+    out.stdout
+        .push_str(&super::list::table(["LAYER", "RULE", "STATUS"], &table));
     for d in notes {
         out.stdout.push_str(&display::line(&format!(
             "{}{}: {}",

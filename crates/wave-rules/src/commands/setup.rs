@@ -51,7 +51,7 @@ pub fn init(env: &Env, args: &InitArgs) -> Output {
     let (mut created, mut kept) = (Vec::new(), Vec::new());
     for (id, text) in EXAMPLES {
         let file = dir.join(id);
-        match crate::commands::edit::create_new(&file, text) {
+        match super::edit::create_new(&file, text) {
             Ok(true) => created.push(id),
             Ok(false) => kept.push(id),
             Err(out) => return out,

@@ -320,8 +320,6 @@ fn agents(set: &RuleSet, rows: &[RuleRow], files: &[String], workdir: &Path) -> 
     let Ok(plan) = export::plan(rules, workdir, Target::ALL) else {
         return Vec::new();
     };
-    let ignored: std::collections::HashSet<&str> =
-        plan.ignored.iter().map(String::as_str).collect();
     let mut notes: HashMap<(Target, &str), Vec<&export::Note>> = HashMap::new();
     for n in &plan.notes {
         notes
@@ -337,11 +335,42 @@ fn agents(set: &RuleSet, rows: &[RuleRow], files: &[String], workdir: &Path) -> 
                 .or_insert(f.rel.as_str());
         }
     }
-    let unexcluded = includes_only_reach(rules, files, workdir);
-    let total = files.len() as u64;
-    let mut out = Vec::new();
-    for &target in Target::ALL {
-        let (back, origins, _) = export::read_back(&plan, target, workdir);
+    let exported = Exported {
+        rules,
+        rows,
+        ignored: plan.ignored.iter().map(String::as_str).collect(),
+        notes,
+        written,
+        unexcluded: includes_only_reach(rules, files, workdir),
+        total: files.len() as u64,
+    };
+    Target::ALL
+        .iter()
+        .map(|&target| exported.agent(&plan, target, workdir))
+        .collect()
+}
+
+/// The export plan of every rule, indexed for [`agents`].
+struct Exported<'a> {
+    rules: &'a [Rule],
+    rows: &'a [RuleRow],
+    /// The ids export leaves out for every target.
+    ignored: std::collections::HashSet<&'a str>,
+    /// What each target could not express of each rule.
+    notes: HashMap<(Target, &'a str), Vec<&'a export::Note>>,
+    /// The file each target writes each rule into.
+    written: HashMap<(Target, &'a str), &'a str>,
+    /// [`includes_only_reach`].
+    unexcluded: HashMap<usize, u64>,
+    /// The files of the tree.
+    total: u64,
+}
+
+impl Exported<'_> {
+    /// One target: each rule as it keeps it, read back, and its always-on
+    /// tokens.
+    fn agent(&self, plan: &export::Plan, target: Target, workdir: &Path) -> Agent {
+        let (back, origins, _) = export::read_back(plan, target, workdir);
         let mut by_source: HashMap<&str, Vec<usize>> = HashMap::new();
         for (b, names) in origins.iter().enumerate() {
             for n in names {
@@ -353,79 +382,13 @@ fn agents(set: &RuleSet, rows: &[RuleRow], files: &[String], workdir: &Path) -> 
             tool: target.tool(),
             ..Agent::default()
         };
-        for (i, r) in rules.iter().enumerate() {
-            if ignored.contains(r.id.as_str()) {
+        for (i, r) in self.rules.iter().enumerate() {
+            if self.ignored.contains(r.id.as_str()) {
                 agent.rules.push(None);
                 continue;
             }
-            let said = notes
-                .get(&(target, r.id.as_str()))
-                .cloned()
-                .unwrap_or_default();
-            let messages: Vec<String> = said.iter().map(|n| n.message.clone()).collect();
-            let entry = if r.format == target.format() && target != Target::Gemini {
-                agent.native += 1;
-                if r.metadata.is_unconditional() {
-                    agent.always_tokens += rows[i].tokens;
-                }
-                AgentRule {
-                    status: "native",
-                    kind: rows[i].kind.clone(),
-                    reach: rows[i].reach,
-                    file: Some(rows[i].file.clone()),
-                    notes: Vec::new(),
-                }
-            } else if said.iter().any(|n| n.skipped) {
-                agent.skipped += 1;
-                AgentRule {
-                    status: "skipped",
-                    kind: String::new(),
-                    reach: 0,
-                    file: None,
-                    notes: messages,
-                }
-            } else {
-                let backs = by_source.get(r.id.as_str()).map_or(&[][..], Vec::as_slice);
-                let mut kinds: Vec<String> = backs
-                    .iter()
-                    .map(|&b| back.rules()[b].metadata.activation_kind())
-                    .collect();
-                kinds.sort();
-                kinds.dedup();
-                let reach = backs
-                    .iter()
-                    .map(|&b| {
-                        let m = &back.rules()[b].metadata;
-                        if m.is_unconditional() {
-                            total
-                        } else if m.activation != memory_rules::Activation::Auto {
-                            0
-                        } else if let Some(paths) = &m.paths {
-                            let dropped = !paths.iter().any(|p| p.starts_with('!'));
-                            match unexcluded.get(&i) {
-                                Some(&n) if dropped => n,
-                                _ => rows[i].path_files,
-                            }
-                        } else {
-                            0
-                        }
-                    })
-                    .max()
-                    .unwrap_or(0);
-                let lossy = !said.is_empty();
-                if lossy {
-                    agent.lossy += 1;
-                } else {
-                    agent.kept += 1;
-                }
-                AgentRule {
-                    status: if lossy { "lossy" } else { "kept" },
-                    kind: kinds.join(", "),
-                    reach,
-                    file: written.get(&(target, r.id.as_str())).map(|s| s.to_string()),
-                    notes: messages,
-                }
-            };
+            let backs = by_source.get(r.id.as_str()).map_or(&[][..], Vec::as_slice);
+            let entry = self.agent_rule(&mut agent, target, i, &back, backs);
             agent.rules.push(Some(entry));
         }
         // The tool's always-on text as export writes it (combined files
@@ -435,9 +398,95 @@ fn agents(set: &RuleSet, rows: &[RuleRow], files: &[String], workdir: &Path) -> 
                 agent.always_tokens += tokens::rule_tokens(r) as u64;
             }
         }
-        out.push(agent);
+        agent
     }
-    out
+
+    /// Rule `i` in `target`: its own format, left out, or kept (exactly or
+    /// in a closer form) as the rules `backs` of what export wrote read
+    /// back; counted in `agent`'s totals.
+    fn agent_rule(
+        &self,
+        agent: &mut Agent,
+        target: Target,
+        i: usize,
+        back: &RuleSet,
+        backs: &[usize],
+    ) -> AgentRule {
+        let (r, row) = (&self.rules[i], &self.rows[i]);
+        let said = self
+            .notes
+            .get(&(target, r.id.as_str()))
+            .cloned()
+            .unwrap_or_default();
+        let messages: Vec<String> = said.iter().map(|n| n.message.clone()).collect();
+        if r.format == target.format() && target != Target::Gemini {
+            agent.native += 1;
+            if r.metadata.is_unconditional() {
+                agent.always_tokens += row.tokens;
+            }
+            return AgentRule {
+                status: "native",
+                kind: row.kind.clone(),
+                reach: row.reach,
+                file: Some(row.file.clone()),
+                notes: Vec::new(),
+            };
+        }
+        if said.iter().any(|n| n.skipped) {
+            agent.skipped += 1;
+            return AgentRule {
+                status: "skipped",
+                kind: String::new(),
+                reach: 0,
+                file: None,
+                notes: messages,
+            };
+        }
+        let mut kinds: Vec<String> = backs
+            .iter()
+            .map(|&b| back.rules()[b].metadata.activation_kind())
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        let reach = backs
+            .iter()
+            .map(|&b| self.reach_back(i, &back.rules()[b].metadata))
+            .max()
+            .unwrap_or(0);
+        let lossy = !said.is_empty();
+        if lossy {
+            agent.lossy += 1;
+        } else {
+            agent.kept += 1;
+        }
+        AgentRule {
+            status: if lossy { "lossy" } else { "kept" },
+            kind: kinds.join(", "),
+            reach,
+            file: self
+                .written
+                .get(&(target, r.id.as_str()))
+                .map(|s| s.to_string()),
+            notes: messages,
+        }
+    }
+
+    /// The reach of rule `i` as a tool reads it back with metadata `m`.
+    fn reach_back(&self, i: usize, m: &memory_rules::Metadata) -> u64 {
+        if m.is_unconditional() {
+            self.total
+        } else if m.activation != memory_rules::Activation::Auto {
+            0
+        } else if let Some(paths) = &m.paths {
+            let dropped = !paths.iter().any(|p| p.starts_with('!'));
+            match self.unexcluded.get(&i) {
+                Some(&n) if dropped => n,
+                _ => self.rows[i].path_files,
+            }
+        } else {
+            0
+        }
+    }
 }
 
 /// For each path rule with `!` exclusions (by index), the files its

@@ -27,20 +27,7 @@ pub fn build(env: &Env, options: &Options) -> Report {
     // The encoder builds while the tree is walked and the rules load.
     tokens::warm();
     let workdir = env.config.workdir.clone();
-    // The walk and the load at once, where there are threads to spare.
-    let (loaded, walked) = if cfg!(target_family = "wasm") {
-        (env.load(), walk::walk(&workdir))
-    } else {
-        std::thread::scope(|s| {
-            let walking = s.spawn(|| walk::walk(&workdir));
-            let loaded = env.load();
-            let walked = walking.join().unwrap_or_else(|_| walk::Walked {
-                files: Vec::new(),
-                truncated: Some("the walk failed".into()),
-            });
-            (loaded, walked)
-        })
-    };
+    let (loaded, walked) = load_and_walk(env, &workdir);
     let set: &RuleSet = &loaded.rules;
     let rules = set.rules();
     let files = &walked.files;
@@ -50,7 +37,121 @@ pub fn build(env: &Env, options: &Options) -> Report {
         .filter(|&i| rules[i].metadata.is_unconditional())
         .collect();
     let always_tokens: u64 = always.iter().map(|&i| rows[i].tokens).sum();
-    // Each file's set of path rules.
+    let grouped = group_files(set, files, &mut rows, always_tokens);
+    let total = files.len() as u64;
+    for (i, r) in rows.iter_mut().enumerate() {
+        r.reach = if rules[i].metadata.is_unconditional() {
+            total
+        } else {
+            r.path_files
+        };
+    }
+    let tree = tree(
+        files,
+        &grouped.file_set,
+        &grouped.sets,
+        &grouped.set_tokens,
+        &rows,
+        always_tokens,
+    );
+    let (max_file_tokens, max_file) = grouped
+        .file_set
+        .iter()
+        .zip(files)
+        .map(|(&s, f)| (grouped.set_tokens[s as usize], f))
+        .fold(
+            (0, ""),
+            |best, (t, f)| if t > best.0 { (t, f) } else { best },
+        );
+
+    let mut report = Report {
+        version: REPORT_VERSION,
+        root: workdir.to_string_lossy().into_owned(),
+        tokenizer: Tokenizer {
+            encoding: tokens::ENCODING,
+            models: tokens::MODEL_FAMILY,
+            library: tokens::LIBRARY,
+        },
+        totals: Totals {
+            files: total,
+            folders: count_folders(&tree),
+            rules: rules.len() as u64,
+            always_rules: always.len() as u64,
+            always_tokens,
+            governed_files: total - grouped.set_files[0],
+            max_file_tokens: if files.is_empty() {
+                always_tokens
+            } else {
+                max_file_tokens
+            },
+            max_file: max_file.to_string(),
+            problems: 0,
+        },
+        rules: Vec::new(),
+        sets: grouped.sets,
+        set_tokens: grouped.set_tokens,
+        tree,
+        problems: Vec::new(),
+        agents: Vec::new(),
+        sessions: Sessions::default(),
+        check: None,
+        truncated: walked.truncated.clone(),
+    };
+    report.problems = super::problems::find(set, &loaded.diagnostics, &rows, total, &workdir);
+    for (p, problem) in report.problems.iter().enumerate() {
+        for &r in &problem.rules {
+            rows[r as usize].problems.push(p as u32);
+        }
+    }
+    report.totals.problems = report.problems.len() as u64;
+    report.agents = agents(set, &rows, files, &workdir);
+    report.rules = rows;
+    report.sessions = sessions(env, &report.rules, options.window);
+    if let Some(budget) = options.budget {
+        report.check = Some(check(&report, &grouped.file_set, files, budget));
+    }
+    report
+}
+
+/// The rules loaded and the tree walked, at once where there are threads
+/// to spare.
+fn load_and_walk(env: &Env, workdir: &Path) -> (memory_rules::Loaded, walk::Walked) {
+    if cfg!(target_family = "wasm") {
+        return (env.load(), walk::walk(workdir));
+    }
+    std::thread::scope(|s| {
+        let walking = s.spawn(|| walk::walk(workdir));
+        let loaded = env.load();
+        let walked = walking.join().unwrap_or_else(|_| walk::Walked {
+            files: Vec::new(),
+            truncated: Some("the walk failed".into()),
+        });
+        (loaded, walked)
+    })
+}
+
+/// The files grouped by the set of path rules that apply to each, so each
+/// set is counted once.
+struct FileGroups {
+    /// Every set of path rules (the empty set first).
+    sets: Vec<Vec<u32>>,
+    /// Each file's set, by index.
+    file_set: Vec<u32>,
+    /// Each set's tokens, the always-on rules included.
+    set_tokens: Vec<u64>,
+    /// How many files each set applies to.
+    set_files: Vec<u64>,
+}
+
+/// Each file's set of path rules, matched; the files each rule governs
+/// counted into its row (`path_files`).
+fn group_files(
+    set: &RuleSet,
+    files: &[String],
+    rows: &mut [RuleRow],
+    always_tokens: u64,
+) -> FileGroups {
+    let rules = set.rules();
     let file_sets = match_files(set, files, |i| !rules[i].metadata.is_unconditional());
     let mut sets: Vec<Vec<u32>> = vec![Vec::new()];
     let mut set_index: HashMap<Vec<u32>, u32> = HashMap::from([(Vec::new(), 0)]);
@@ -76,71 +177,12 @@ pub fn build(env: &Env, options: &Options) -> Report {
             rows[r as usize].path_files += n;
         }
     }
-    let total = files.len() as u64;
-    for (i, r) in rows.iter_mut().enumerate() {
-        r.reach = if rules[i].metadata.is_unconditional() {
-            total
-        } else {
-            r.path_files
-        };
-    }
-    let tree = tree(files, &file_set, &sets, &set_tokens, &rows, always_tokens);
-    let (max_file_tokens, max_file) = file_set
-        .iter()
-        .zip(files)
-        .map(|(&s, f)| (set_tokens[s as usize], f))
-        .fold(
-            (0, ""),
-            |best, (t, f)| if t > best.0 { (t, f) } else { best },
-        );
-
-    let mut report = Report {
-        version: REPORT_VERSION,
-        root: workdir.to_string_lossy().into_owned(),
-        tokenizer: Tokenizer {
-            encoding: tokens::ENCODING,
-            models: tokens::MODEL_FAMILY,
-            library: tokens::LIBRARY,
-        },
-        totals: Totals {
-            files: total,
-            folders: count_folders(&tree),
-            rules: rules.len() as u64,
-            always_rules: always.len() as u64,
-            always_tokens,
-            governed_files: total - set_files[0],
-            max_file_tokens: if files.is_empty() {
-                always_tokens
-            } else {
-                max_file_tokens
-            },
-            max_file: max_file.to_string(),
-            problems: 0,
-        },
-        rules: Vec::new(),
+    FileGroups {
         sets,
+        file_set,
         set_tokens,
-        tree,
-        problems: Vec::new(),
-        agents: Vec::new(),
-        sessions: Sessions::default(),
-        check: None,
-        truncated: walked.truncated.clone(),
-    };
-    report.problems = super::problems::find(set, &loaded.diagnostics, &rows, total, &workdir);
-    for (p, problem) in report.problems.iter().enumerate() {
-        for &r in &problem.rules {
-            rows[r as usize].problems.push(p as u32);
-        }
+        set_files,
     }
-    report.totals.problems = report.problems.len() as u64;
-    report.agents = agents(set, &rows, files, &workdir);
-    report.rules = rows;
-    report.sessions = sessions(env, &report.rules, options.window);
-    if let Some(budget) = options.budget {
-        report.check = Some(check(&report, &file_set, files, budget));
-    }
-    report
 }
 
 fn row(r: &Rule, workdir: &Path) -> RuleRow {

@@ -82,70 +82,10 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
         Ok(p) => p,
         Err(out) => return out,
     };
-    let mut out = Output::default();
-    let workdir = &env.config.workdir;
     if args.check {
-        let stale = !sync.changes.is_empty() || !sync.conflicts.is_empty();
-        if env.json {
-            out.stdout = json_report(&plan, &sync, false);
-        } else {
-            for c in &sync.changes {
-                match args.format {
-                    OutputFormat::Text => out.stdout.push_str(&export::unified(
-                        &c.rel,
-                        c.old.as_deref(),
-                        c.new.as_deref(),
-                    )),
-                    OutputFormat::Github => {
-                        let message = match c.verb() {
-                            "create" => "missing: `wave-rules export` would create this file",
-                            "remove" => "stale: `wave-rules export` would remove this generated file (its source rule is gone)",
-                            _ => "differs from what `wave-rules export` writes (edited by hand, or its source rule changed)",
-                        };
-                        let _ = writeln!(
-                            out.stdout,
-                            "::error file={},title={}::{}",
-                            super::validate::escape_property(&c.rel),
-                            super::validate::escape_property("wave-rules export --check"),
-                            super::validate::escape_data(message)
-                        );
-                    }
-                }
-            }
-            for c in &sync.conflicts {
-                match args.format {
-                    OutputFormat::Text => out.stdout.push_str(&display::line(&c.message)),
-                    OutputFormat::Github => {
-                        let _ = writeln!(
-                            out.stdout,
-                            "::error file={},title={}::{}",
-                            super::validate::escape_property(&c.rel),
-                            super::validate::escape_property("wave-rules export --check"),
-                            super::validate::escape_data(&c.message)
-                        );
-                    }
-                }
-            }
-            let to: Vec<&str> = targets.iter().map(|t| t.as_str()).collect();
-            if stale {
-                let _ = writeln!(
-                    out.stderr,
-                    "wave-rules: {} of the agents' rule files differ from the sources; run `wave-rules export --to {}`",
-                    sync.changes.len() + sync.conflicts.len(),
-                    to.join(",")
-                );
-            } else {
-                let _ = writeln!(
-                    out.stdout,
-                    "{} files for {} are up to date",
-                    plan.files.len(),
-                    to.join(", ")
-                );
-            }
-        }
-        out.code = if stale { EXIT_FAILURE } else { 0 };
-        return out;
+        return check(env, args, targets, &plan, &sync);
     }
+    let mut out = Output::default();
     if !sync.conflicts.is_empty() && !args.dry_run {
         // Nothing is written when any file is in the way.
         if env.json {
@@ -173,27 +113,106 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
         ));
         out.code = EXIT_FAILURE;
     }
+    out.stdout = if env.json {
+        json_report(&plan, &sync, !args.dry_run)
+    } else {
+        changes_text(env, &plan, &sync, args.dry_run)
+    };
+    out
+}
+
+/// `--check`: what differs from what export would write (a diff or
+/// annotations), exit 1 when anything does.
+fn check(env: &Env, args: &ExportArgs, targets: &[Target], plan: &Plan, sync: &Sync) -> Output {
+    let mut out = Output::default();
+    let stale = !sync.changes.is_empty() || !sync.conflicts.is_empty();
     if env.json {
-        out.stdout = json_report(&plan, &sync, !args.dry_run);
-        return out;
+        out.stdout = json_report(plan, sync, false);
+    } else {
+        out.stdout = match args.format {
+            OutputFormat::Text => check_diff(sync),
+            OutputFormat::Github => check_annotations(sync),
+        };
+        let to: Vec<&str> = targets.iter().map(|t| t.as_str()).collect();
+        if stale {
+            let _ = writeln!(
+                out.stderr,
+                "wave-rules: {} of the agents' rule files differ from the sources; run `wave-rules export --to {}`",
+                sync.changes.len() + sync.conflicts.len(),
+                to.join(",")
+            );
+        } else {
+            let _ = writeln!(
+                out.stdout,
+                "{} files for {} are up to date",
+                plan.files.len(),
+                to.join(", ")
+            );
+        }
     }
-    let prefix = if args.dry_run { "would " } else { "" };
+    out.code = if stale { EXIT_FAILURE } else { 0 };
+    out
+}
+
+/// `--check`'s text: a unified diff of each change, then each conflict.
+fn check_diff(sync: &Sync) -> String {
+    let mut s = String::new();
     for c in &sync.changes {
-        out.stdout.push_str(&display::line(&format!(
+        s.push_str(&export::unified(&c.rel, c.old.as_deref(), c.new.as_deref()));
+    }
+    for c in &sync.conflicts {
+        s.push_str(&display::line(&c.message));
+    }
+    s
+}
+
+/// `--check --format github`: one annotation per change and conflict.
+fn check_annotations(sync: &Sync) -> String {
+    let mut s = String::new();
+    let mut annotate = |rel: &str, message: &str| {
+        let _ = writeln!(
+            s,
+            "::error file={},title={}::{}",
+            super::validate::escape_property(rel),
+            super::validate::escape_property("wave-rules export --check"),
+            super::validate::escape_data(message)
+        );
+    };
+    for c in &sync.changes {
+        let message = match c.verb() {
+            "create" => "missing: `wave-rules export` would create this file",
+            "remove" => "stale: `wave-rules export` would remove this generated file (its source rule is gone)",
+            _ => "differs from what `wave-rules export` writes (edited by hand, or its source rule changed)",
+        };
+        annotate(&c.rel, message);
+    }
+    for c in &sync.conflicts {
+        annotate(&c.rel, &c.message);
+    }
+    s
+}
+
+/// What an export did (or, `dry_run`, would do): each change, the copies
+/// left out, the notes and the counts.
+fn changes_text(env: &Env, plan: &Plan, sync: &Sync, dry_run: bool) -> String {
+    let mut s = String::new();
+    let prefix = if dry_run { "would " } else { "" };
+    for c in &sync.changes {
+        s.push_str(&display::line(&format!(
             "{prefix}{} {}",
             c.verb(),
-            display::show(&c.path, workdir)
+            display::show(&c.path, &env.config.workdir)
         )));
     }
     for (planned, existing) in &sync.copies {
-        out.stdout.push_str(&display::line(&format!(
+        s.push_str(&display::line(&format!(
             "not written: {planned}, the same text is already in {existing} (hand-written)"
         )));
     }
-    out.stdout.push_str(&notes_text(&plan));
+    s.push_str(&notes_text(plan));
     let count = |v: &str| sync.changes.iter().filter(|c| c.verb() == v).count();
     let _ = writeln!(
-        out.stdout,
+        s,
         "{} files for {}: {} {prefix}create, {} {prefix}update, {} {prefix}remove, {} unchanged; {} notes",
         plan.files.len(),
         plan.targets
@@ -207,7 +226,7 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
         sync.unchanged,
         plan.notes.len()
     );
-    out
+    s
 }
 
 pub fn run(env: &Env, args: &ExportArgs) -> Output {

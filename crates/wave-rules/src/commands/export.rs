@@ -384,7 +384,6 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         .with_allow_dirs(env.config.allow_dirs.clone());
     let loaded = memory_rules::load(&config);
     let workdir = &env.config.workdir;
-    let dir = workdir.join(".wave/rules");
     let mut out = Output::default();
     // What the discovery folded (the same file, the same text).
     for d in loaded
@@ -398,9 +397,7 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
             d.message
         )));
     }
-    let mut used = std::collections::BTreeMap::<String, String>::new();
-    // Near-identical texts with one activation: (text key, activation) -> stem.
-    let mut near: Vec<(String, String, String, String)> = Vec::new();
+    let mut names = ImportNames::default();
     let (mut written, mut refused, mut folded) = (0, 0, 0);
     for rule in loaded.rules.rules() {
         if rule.scope != memory_rules::Scope::Project
@@ -412,93 +409,19 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         let source = export::source_name(rule, workdir);
         let key = loose_text(&rule.content);
         let activation = activation_of(&rule.metadata);
-        if let Some((_, _, stem, first)) = near
-            .iter()
-            .find(|(k, a, _, _)| *k == key && *a == activation)
-        {
+        if let Some((stem, first)) = names.same_as(&key, &activation) {
             folded += 1;
             out.stdout.push_str(&display::line(&format!(
                 "folded: {source} into .wave/rules/{stem}.md: the same rule as {first} but for spacing or case"
             )));
             continue;
         }
-        let base = export::stem_of(&rule.id);
-        let mut stem = base.clone();
-        let mut n = 1;
-        while used.contains_key(&stem.to_lowercase()) {
-            n += 1;
-            stem = format!("{base}-{n}");
+        let stem = names.name(rule, key, activation, &source, &mut out.stdout);
+        match write_imported(env, args.dry_run, rule, &source, &stem, &mut out) {
+            Ok(true) => written += 1,
+            Ok(false) => refused += 1,
+            Err(o) => return o,
         }
-        if let Some(taken) = used.get(&base.to_lowercase()) {
-            let like = near.iter().find(|(k, _, _, _)| *k == key);
-            let why = match like {
-                Some((_, _, _, first)) => format!(
-                    "near-identical to {first} (the same text, another activation), so both are kept"
-                ),
-                None => format!("{base}.md is taken by {taken}"),
-            };
-            out.stdout
-                .push_str(&display::line(&format!("named {stem}.md: {why}")));
-        }
-        used.insert(stem.to_lowercase(), source.clone());
-        near.push((key, activation, stem.clone(), source.clone()));
-        let path = dir.join(format!("{stem}.md"));
-        let (front, lossy) = memory_rules::export::write_wave(rule);
-        let mut text = export::frontmatter(&front);
-        text.push_str(rule.content.trim());
-        text.push('\n');
-        for l in &lossy {
-            out.stdout
-                .push_str(&display::line(&format!("{source} (lossy): {l}")));
-        }
-        if let Some((importer, _)) = rule.id.split_once('@') {
-            out.stdout.push_str(&display::line(&format!(
-                "{source}: imported by {} (@{}), kept as a rule of its own",
-                importer
-                    .trim_start_matches("claude:")
-                    .trim_start_matches("gemini:"),
-                rule.id.rsplit_once('@').map_or("", |(_, p)| p)
-            )));
-        }
-        if path.exists() {
-            refused += 1;
-            out.stderr.push_str(&display::line(&format!(
-                "wave-rules: {} exists; {source} is not imported over it",
-                display::show(&path, workdir)
-            )));
-            continue;
-        }
-        // The new file's id is `<stem>.md`, shared with `.claude/rules`
-        // (project and user) and the user's `.wave/rules`: it overrides them.
-        let id = format!("{stem}.md");
-        for shadowed in [
-            workdir.join(".claude/rules").join(&id),
-            home.join(".claude/rules").join(&id),
-            home.join(".wave/rules").join(&id),
-        ] {
-            if shadowed.is_file() {
-                out.stdout.push_str(&display::line(&format!(
-                    "{}: overrides {} (the same id, {id}; the .wave/rules rule wins)",
-                    display::show(&path, workdir),
-                    display::show(&shadowed, workdir)
-                )));
-            }
-        }
-        if !args.dry_run {
-            let write = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, &text));
-            if let Err(e) = write {
-                return Output::fail(
-                    EXIT_TROUBLE,
-                    format!("cannot write {}: {e}", path.display()),
-                );
-            }
-        }
-        written += 1;
-        out.stdout.push_str(&display::line(&format!(
-            "{}{} <- {source}",
-            if args.dry_run { "would create " } else { "" },
-            display::show(&path, workdir)
-        )));
     }
     let _ = writeln!(
         out.stdout,
@@ -520,6 +443,132 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         out.code = EXIT_FAILURE;
     }
     out
+}
+
+/// The `.wave/rules` names an import has given, and the rules behind them.
+#[derive(Default)]
+struct ImportNames {
+    /// Each stem taken (lowercase), with the source that took it.
+    used: std::collections::BTreeMap<String, String>,
+    /// Each rule imported: its loose text, its activation, its stem and
+    /// its source.
+    near: Vec<(String, String, String, String)>,
+}
+
+impl ImportNames {
+    /// The stem and source of a rule already imported with this loose text
+    /// and activation: near-identical rules are imported once.
+    fn same_as(&self, key: &str, activation: &str) -> Option<(&str, &str)> {
+        self.near
+            .iter()
+            .find(|(k, a, _, _)| k == key && a == activation)
+            .map(|(_, _, stem, first)| (stem.as_str(), first.as_str()))
+    }
+
+    /// A free stem for `rule` (its id's, else numbered), saying in `stdout`
+    /// why when it is not the id's own.
+    fn name(
+        &mut self,
+        rule: &memory_rules::Rule,
+        key: String,
+        activation: String,
+        source: &str,
+        stdout: &mut String,
+    ) -> String {
+        let base = export::stem_of(&rule.id);
+        let mut stem = base.clone();
+        let mut n = 1;
+        while self.used.contains_key(&stem.to_lowercase()) {
+            n += 1;
+            stem = format!("{base}-{n}");
+        }
+        if let Some(taken) = self.used.get(&base.to_lowercase()) {
+            let like = self.near.iter().find(|(k, _, _, _)| *k == key);
+            let why = match like {
+                Some((_, _, _, first)) => format!(
+                    "near-identical to {first} (the same text, another activation), so both are kept"
+                ),
+                None => format!("{base}.md is taken by {taken}"),
+            };
+            stdout.push_str(&display::line(&format!("named {stem}.md: {why}")));
+        }
+        self.used.insert(stem.to_lowercase(), source.to_string());
+        self.near
+            .push((key, activation, stem.clone(), source.to_string()));
+        stem
+    }
+}
+
+/// Writes one imported rule as `.wave/rules/<stem>.md` (unless `dry_run`),
+/// with what it loses, whom it overrides and what was done in `out`:
+/// `Ok(false)` when a file is already there (never written over).
+fn write_imported(
+    env: &Env,
+    dry_run: bool,
+    rule: &memory_rules::Rule,
+    source: &str,
+    stem: &str,
+    out: &mut Output,
+) -> Result<bool, Output> {
+    let workdir = &env.config.workdir;
+    let home = env.home_dir();
+    let dir = workdir.join(".wave/rules");
+    let path = dir.join(format!("{stem}.md"));
+    let (front, lossy) = memory_rules::export::write_wave(rule);
+    let mut text = export::frontmatter(&front);
+    text.push_str(rule.content.trim());
+    text.push('\n');
+    for l in &lossy {
+        out.stdout
+            .push_str(&display::line(&format!("{source} (lossy): {l}")));
+    }
+    if let Some((importer, _)) = rule.id.split_once('@') {
+        out.stdout.push_str(&display::line(&format!(
+            "{source}: imported by {} (@{}), kept as a rule of its own",
+            importer
+                .trim_start_matches("claude:")
+                .trim_start_matches("gemini:"),
+            rule.id.rsplit_once('@').map_or("", |(_, p)| p)
+        )));
+    }
+    if path.exists() {
+        out.stderr.push_str(&display::line(&format!(
+            "wave-rules: {} exists; {source} is not imported over it",
+            display::show(&path, workdir)
+        )));
+        return Ok(false);
+    }
+    // The new file's id is `<stem>.md`, shared with `.claude/rules`
+    // (project and user) and the user's `.wave/rules`: it overrides them.
+    let id = format!("{stem}.md");
+    for shadowed in [
+        workdir.join(".claude/rules").join(&id),
+        home.join(".claude/rules").join(&id),
+        home.join(".wave/rules").join(&id),
+    ] {
+        if shadowed.is_file() {
+            out.stdout.push_str(&display::line(&format!(
+                "{}: overrides {} (the same id, {id}; the .wave/rules rule wins)",
+                display::show(&path, workdir),
+                display::show(&shadowed, workdir)
+            )));
+        }
+    }
+    if !dry_run {
+        let write = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, &text));
+        if let Err(e) = write {
+            return Err(Output::fail(
+                EXIT_TROUBLE,
+                format!("cannot write {}: {e}", path.display()),
+            ));
+        }
+    }
+    out.stdout.push_str(&display::line(&format!(
+        "{}{} <- {source}",
+        if dry_run { "would create " } else { "" },
+        display::show(&path, workdir)
+    )));
+    Ok(true)
 }
 
 /// A rule's text with spacing and case evened out: two copies of one rule

@@ -253,7 +253,6 @@ const HEADER_BYTES: u64 = 16 * 1024;
 /// interrupted. `WAVE_RULES_WATCH_SECONDS` bounds the watch (for tests).
 #[cfg(not(target_family = "wasm"))]
 fn watch(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
-    use notify::{RecursiveMode, Watcher};
     use std::io::Write;
     use std::sync::mpsc;
     use std::time::{Duration, Instant};
@@ -275,8 +274,54 @@ fn watch(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
         Ok(w) => w,
         Err(e) => return Output::fail(EXIT_TROUBLE, format!("--watch: cannot watch files: {e}")),
     };
-    // Each source's directory, or its nearest existing parent (a
-    // `.wave/rules` created later is seen through it).
+    let watched = match watch_sources(env, &mut watcher) {
+        Ok(w) => w,
+        Err(out) => return out,
+    };
+    let first = once(env, args, targets);
+    print(&first);
+    let _ = writeln!(
+        std::io::stderr(),
+        "wave-rules: watching {} source directories; Ctrl-C to stop",
+        watched
+    );
+    let mut last_code = first.code;
+    loop {
+        let wait = match limit {
+            Some(l) => match l.checked_duration_since(Instant::now()) {
+                Some(d) => d,
+                None => break,
+            },
+            None => Duration::from_secs(3600),
+        };
+        let Ok(ev) = rx.recv_timeout(wait) else {
+            if limit.is_some() {
+                break;
+            }
+            continue;
+        };
+        let mut changed = is_source_change(&ev);
+        // Debounce: until the sources are quiet for DEBOUNCE.
+        while let Ok(ev) = rx.recv_timeout(DEBOUNCE) {
+            changed |= is_source_change(&ev);
+        }
+        if changed {
+            let o = once(env, args, targets);
+            print(&o);
+            last_code = o.code;
+        }
+    }
+    Output {
+        code: last_code,
+        ..Output::default()
+    }
+}
+
+/// Watches each project source's directory, or its nearest existing
+/// parent (a `.wave/rules` created later is seen through it); how many.
+#[cfg(not(target_family = "wasm"))]
+fn watch_sources(env: &Env, watcher: &mut impl notify::Watcher) -> Result<usize, Output> {
+    use notify::RecursiveMode;
     let mut watched = Vec::new();
     for s in &env.config.sources {
         if s.scope != memory_rules::Scope::Project {
@@ -298,65 +343,28 @@ fn watch(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
             RecursiveMode::Recursive
         };
         if let Err(e) = watcher.watch(&dir, mode) {
-            return Output::fail(
+            return Err(Output::fail(
                 EXIT_TROUBLE,
                 format!("--watch: cannot watch {}: {e}", dir.display()),
-            );
+            ));
         }
         watched.push(dir);
     }
-    let first = once(env, args, targets);
-    print(&first);
-    let _ = writeln!(
-        std::io::stderr(),
-        "wave-rules: watching {} source directories; Ctrl-C to stop",
-        watched.len()
-    );
-    let mut last_code = first.code;
-    loop {
-        let wait = match limit {
-            Some(l) => match l.checked_duration_since(Instant::now()) {
-                Some(d) => d,
-                None => break,
-            },
-            None => Duration::from_secs(3600),
-        };
-        let Ok(ev) = rx.recv_timeout(wait) else {
-            if limit.is_some() {
-                break;
-            }
-            continue;
-        };
-        // Our own writes (generated files) are no source change.
-        // Reads (ours included: loading opens every rule) are no change.
-        let relevant = |ev: &notify::Event| {
-            !matches!(ev.kind, notify::EventKind::Access(_))
-                && ev.paths.iter().any(|p| {
-                    !p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().ends_with(".wave-export.tmp"))
-                        && !memory_rules::fs::read_prefix(
-                            p,
-                            HEADER_BYTES,
-                            memory_rules::fs::Links::Follow,
-                        )
-                        .is_ok_and(|t| export::is_generated(&t))
-                })
-        };
-        let mut changed = relevant(&ev);
-        // Debounce: until the sources are quiet for DEBOUNCE.
-        while let Ok(ev) = rx.recv_timeout(DEBOUNCE) {
-            changed |= relevant(&ev);
-        }
-        if changed {
-            let o = once(env, args, targets);
-            print(&o);
-            last_code = o.code;
-        }
-    }
-    Output {
-        code: last_code,
-        ..Output::default()
-    }
+    Ok(watched.len())
+}
+
+/// Whether an event is a change of the sources: reads (ours included:
+/// loading opens every rule) are not, nor our own writes (generated files,
+/// export's temporary files).
+#[cfg(not(target_family = "wasm"))]
+fn is_source_change(ev: &notify::Event) -> bool {
+    !matches!(ev.kind, notify::EventKind::Access(_))
+        && ev.paths.iter().any(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().ends_with(".wave-export.tmp"))
+                && !memory_rules::fs::read_prefix(p, HEADER_BYTES, memory_rules::fs::Links::Follow)
+                    .is_ok_and(|t| export::is_generated(&t))
+        })
 }
 
 #[cfg(target_family = "wasm")]

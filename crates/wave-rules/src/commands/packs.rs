@@ -175,58 +175,31 @@ impl Row {
         self.message = Some(message);
         self
     }
+
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "spec": self.spec.text, "kind": self.spec.kind.as_str(), "name": self.spec.name,
+            "resolved": self.resolved, "hash": self.hash, "status": self.status, "message": self.message,
+        })
+    }
 }
 
 fn sync(env: &Env, home: &Home, args: &PacksSyncArgs) -> Output {
-    let mut diagnostics = Vec::new();
-    let config = packs::read_config(home, &mut diagnostics);
-    let errors: Vec<String> = diagnostics
-        .iter()
-        .filter(|d| d.severity == memory_rules::Severity::Error)
-        .map(|d| d.to_string())
-        .collect();
-    if !errors.is_empty() {
-        return Output::fail(EXIT_FAILURE, errors.join("\nwave-rules: "));
-    }
-    let lock_path = home.lock();
-    let lock = match Lock::read(&lock_path) {
-        Ok(l) => l,
-        Err(e) if args.frozen => return Output::fail(EXIT_FAILURE, e),
-        // A lock we cannot read is written again.
-        Err(_) => None,
+    let (specs, lock) = match config_and_lock(home, args.frozen) {
+        Ok(c) => c,
+        Err(out) => return out,
     };
-    let specs: Vec<Spec> = config
+    let rows: Vec<Row> = specs
         .iter()
-        .flat_map(|c| c.packs.iter().map(|(s, _)| s.clone()))
+        .map(|spec| sync_one(home, spec, lock.as_ref(), args))
         .collect();
-    let mut rows = Vec::new();
-    for spec in &specs {
-        let locked = lock.as_ref().and_then(|l| l.get(&spec.text));
-        let row = match spec.kind {
-            Kind::Npm => sync_npm(home, spec, locked, args.frozen),
-            Kind::Git => sync_git(home, spec, locked, args),
-            Kind::Folder => {
-                let found = packs::find(home, spec, None);
-                match found.problem {
-                    Some(p) => Row::new(spec).fail("missing", p),
-                    None => Row {
-                        status: "not pinned",
-                        resolved: found.version,
-                        ..Row::new(spec)
-                    },
-                }
-            }
-        };
-        rows.push(row);
-    }
-    let mut extra = Vec::new();
-    if let Some(l) = &lock {
-        for p in &l.packs {
-            if !specs.iter().any(|s| s.text == p.spec) {
-                extra.push(p.spec.clone());
-            }
-        }
-    }
+    let extra: Vec<String> = lock
+        .iter()
+        .flat_map(|l| &l.packs)
+        .filter(|p| !specs.iter().any(|s| s.text == p.spec))
+        .map(|p| p.spec.clone())
+        .collect();
+    let lock_path = home.lock();
     let new_lock = Lock {
         version: packs::lock::LOCK_VERSION,
         packs: rows.iter().filter_map(|r| r.entry.clone()).collect(),
@@ -256,72 +229,123 @@ fn sync(env: &Env, home: &Home, args: &PacksSyncArgs) -> Output {
         written = true;
     }
     let failed = failed || frozen_problem;
-    if env.json {
-        let list: Vec<_> = rows
-            .iter()
-            .map(|r| {
-                json!({
-                    "spec": r.spec.text, "kind": r.spec.kind.as_str(), "name": r.spec.name,
-                    "resolved": r.resolved, "hash": r.hash, "status": r.status, "message": r.message,
-                })
-            })
-            .collect();
-        out.stdout = display::json_text(&json!({
-            "packs": list,
+    out.stdout = if env.json {
+        display::json_text(&json!({
+            "packs": rows.iter().map(Row::json).collect::<Vec<_>>(),
             "lock": lock_path.to_string_lossy(),
             "written": written,
             "frozen": args.frozen,
             "notInConfig": extra,
             "ok": !failed,
-        }));
+        }))
     } else {
-        let table: Vec<[String; 5]> = rows
-            .iter()
-            .map(|r| {
-                [
-                    r.spec.text.clone(),
-                    r.spec.kind.to_string(),
-                    r.resolved.clone().map(|c| short(&c)).unwrap_or_default(),
-                    r.hash.clone().map(|h| short_hash(&h)).unwrap_or_default(),
-                    r.status.to_string(),
-                ]
-            })
-            .collect();
-        if !table.is_empty() {
-            out.stdout = super::list::table(["PACK", "KIND", "RESOLVED", "HASH", "STATUS"], &table);
-        } else {
-            out.stdout = display::line(&format!("no packs in {}", show(&home.config(), env)));
-        }
-        if written {
-            out.stdout.push_str(&display::line(&format!(
-                "wrote {} ({} pack{})",
-                show(&lock_path, env),
-                new_lock.packs.len(),
-                if new_lock.packs.len() == 1 { "" } else { "s" }
-            )));
+        let wrote = written.then_some(new_lock.packs.len());
+        sync_table(env, home, &rows, wrote)
+    };
+    out.stderr
+        .push_str(&sync_messages(&rows, &extra, args.frozen));
+    if failed {
+        out.code = EXIT_FAILURE;
+    }
+    out
+}
+
+/// The packs the config names, and the lock (`None` when there is none; a
+/// lock that cannot be read is written again, but fails `--frozen`).
+fn config_and_lock(home: &Home, frozen: bool) -> Result<(Vec<Spec>, Option<Lock>), Output> {
+    let mut diagnostics = Vec::new();
+    let config = packs::read_config(home, &mut diagnostics);
+    let errors: Vec<String> = diagnostics
+        .iter()
+        .filter(|d| d.severity == memory_rules::Severity::Error)
+        .map(|d| d.to_string())
+        .collect();
+    if !errors.is_empty() {
+        return Err(Output::fail(EXIT_FAILURE, errors.join("\nwave-rules: ")));
+    }
+    let lock = match Lock::read(&home.lock()) {
+        Ok(l) => l,
+        Err(e) if frozen => return Err(Output::fail(EXIT_FAILURE, e)),
+        Err(_) => None,
+    };
+    let specs = config
+        .iter()
+        .flat_map(|c| c.packs.iter().map(|(s, _)| s.clone()))
+        .collect();
+    Ok((specs, lock))
+}
+
+/// One pack synced by its kind: an npm pack checked, a git pack checked
+/// out, a folder found (never pinned).
+fn sync_one(home: &Home, spec: &Spec, lock: Option<&Lock>, args: &PacksSyncArgs) -> Row {
+    let locked = lock.and_then(|l| l.get(&spec.text));
+    match spec.kind {
+        Kind::Npm => sync_npm(home, spec, locked, args.frozen),
+        Kind::Git => sync_git(home, spec, locked, args),
+        Kind::Folder => {
+            let found = packs::find(home, spec, None);
+            match found.problem {
+                Some(p) => Row::new(spec).fail("missing", p),
+                None => Row {
+                    status: "not pinned",
+                    resolved: found.version,
+                    ..Row::new(spec)
+                },
+            }
         }
     }
-    for r in &rows {
+}
+
+/// The rows as a table, and the lock written (`wrote`: its pack count).
+fn sync_table(env: &Env, home: &Home, rows: &[Row], wrote: Option<usize>) -> String {
+    let table: Vec<[String; 5]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.spec.text.clone(),
+                r.spec.kind.to_string(),
+                r.resolved.clone().map(|c| short(&c)).unwrap_or_default(),
+                r.hash.clone().map(|h| short_hash(&h)).unwrap_or_default(),
+                r.status.to_string(),
+            ]
+        })
+        .collect();
+    let mut s = if !table.is_empty() {
+        super::list::table(["PACK", "KIND", "RESOLVED", "HASH", "STATUS"], &table)
+    } else {
+        display::line(&format!("no packs in {}", show(&home.config(), env)))
+    };
+    if let Some(n) = wrote {
+        s.push_str(&display::line(&format!(
+            "wrote {} ({} pack{})",
+            show(&home.lock(), env),
+            n,
+            if n == 1 { "" } else { "s" }
+        )));
+    }
+    s
+}
+
+/// Each pack's message, then each locked pack the config no longer names.
+fn sync_messages(rows: &[Row], extra: &[String], frozen: bool) -> String {
+    let mut s = String::new();
+    for r in rows {
         if let Some(m) = &r.message {
-            out.stderr.push_str(&display::line(&format!(
+            s.push_str(&display::line(&format!(
                 "wave-rules: packs: {}: {m}",
                 r.spec
             )));
         }
     }
-    for e in &extra {
-        let what = if args.frozen {
+    for e in extra {
+        let what = if frozen {
             "is in the lock but not in the config: run `wave-rules packs sync` and commit the lock"
         } else {
             "is no more in the config; left out of the lock"
         };
-        out.stderr
-            .push_str(&display::line(&format!("wave-rules: packs: {e} {what}")));
+        s.push_str(&display::line(&format!("wave-rules: packs: {e} {what}")));
     }
-    if failed {
-        out.code = EXIT_FAILURE;
-    }
-    out
+    s
 }
 
 fn short(resolved: &str) -> String {

@@ -455,75 +455,18 @@ fn sync_git(home: &Home, spec: &Spec, locked: Option<&Locked>, args: &PacksSyncA
         Ok(c) => c,
         Err(e) => return row.fail("error", format!("{}: {e}", spec.location)),
     };
-    let locked_commit = locked.and_then(|l| l.commit.clone());
-    let mut drift = None;
-    let mut note = None;
-    let target = match (&locked_commit, args.update) {
-        (Some(c), false) => {
-            if *c != now {
-                let r = spec.want.as_deref().unwrap_or("HEAD");
-                if args.frozen {
-                    drift = Some(format!(
-                        "{r} is now at {}, the lock pins {}: run `wave-rules packs sync --update` and commit the lock",
-                        short(&now),
-                        short(c)
-                    ));
-                } else {
-                    note = Some(format!(
-                        "{r} has moved to {}; the locked {} is kept (`packs sync --update` moves it)",
-                        short(&now),
-                        short(c)
-                    ));
-                }
-            }
-            if git::resolve(&mirror, Some(c)).is_err() {
-                return row.fail(
-                    "error",
-                    format!("the locked commit {c} is no more in {}", spec.location),
-                );
-            }
-            c.clone()
-        }
-        _ => {
-            if args.frozen {
-                drift =
-                    Some("not in the lock: run `wave-rules packs sync` and commit the lock".into());
-            }
-            now.clone()
-        }
+    let GitTarget {
+        commit: target,
+        mut drift,
+        note,
+    } = match git_target(spec, &mirror, &now, locked, args) {
+        Ok(t) => t,
+        Err(e) => return row.fail("error", e),
     };
-    let dest = home.checkout(spec);
-    let pin_path = home.pin_path(spec);
-    let current = Pin::read(&pin_path).filter(|p| p.commit == target && dest.is_dir());
-    let reuse = current.as_ref().and_then(|p| {
-        let m = manifest::read(&dest, false).ok()?;
-        (hash::content_hash(&dest, &m).ok()? == p.hash).then(|| p.hash.clone())
-    });
-    let hash = match reuse {
-        Some(h) => h,
-        None => match check_out(&mirror, &target, &dest) {
-            Ok(h) => h,
-            Err(e) => return row.fail("error", e),
-        },
+    let hash = match materialize(home, spec, &mirror, &target) {
+        Ok(h) => h,
+        Err(e) => return row.fail("error", e),
     };
-    let pin = Pin {
-        url: spec.location.clone(),
-        reference: spec.want.clone(),
-        commit: target.clone(),
-        hash: hash.clone(),
-    };
-    if let Ok(text) = serde_json::to_string_pretty(&pin) {
-        if let Err(o) = crate::settings_file::save(&pin_path, &text) {
-            return row.fail("error", o.stderr.trim().to_string());
-        }
-    }
-    let ignore = home.cache().join(".gitignore");
-    if !ignore.exists() {
-        let _ = std::fs::write(
-            &ignore,
-            "# Checkouts of git packs (wave-rules packs sync): not committed.\n*\n",
-        );
-    }
     if drift.is_none() && args.frozen {
         if let Some(l) = locked.filter(|l| l.hash != hash) {
             drift = Some(format!(
@@ -550,6 +493,101 @@ fn sync_git(home: &Home, spec: &Spec, locked: Option<&Locked>, args: &PacksSyncA
     }
     row.message = note;
     row
+}
+
+/// The commit a git pack is checked out at, and what sync says of it.
+struct GitTarget {
+    commit: String,
+    /// `--frozen`: how the ref differs from the lock.
+    drift: Option<String>,
+    /// The ref has moved on from the locked commit, which is kept.
+    note: Option<String>,
+}
+
+/// The locked commit (unless `--update`), else the ref's commit `now`; an
+/// error when the locked commit is gone from the mirror.
+fn git_target(
+    spec: &Spec,
+    mirror: &Path,
+    now: &str,
+    locked: Option<&Locked>,
+    args: &PacksSyncArgs,
+) -> Result<GitTarget, String> {
+    let locked_commit = locked.and_then(|l| l.commit.clone());
+    let mut target = GitTarget {
+        commit: now.to_string(),
+        drift: None,
+        note: None,
+    };
+    match (&locked_commit, args.update) {
+        (Some(c), false) => {
+            if *c != now {
+                let r = spec.want.as_deref().unwrap_or("HEAD");
+                if args.frozen {
+                    target.drift = Some(format!(
+                        "{r} is now at {}, the lock pins {}: run `wave-rules packs sync --update` and commit the lock",
+                        short(now),
+                        short(c)
+                    ));
+                } else {
+                    target.note = Some(format!(
+                        "{r} has moved to {}; the locked {} is kept (`packs sync --update` moves it)",
+                        short(now),
+                        short(c)
+                    ));
+                }
+            }
+            if git::resolve(mirror, Some(c)).is_err() {
+                return Err(format!(
+                    "the locked commit {c} is no more in {}",
+                    spec.location
+                ));
+            }
+            target.commit = c.clone();
+        }
+        _ => {
+            if args.frozen {
+                target.drift =
+                    Some("not in the lock: run `wave-rules packs sync` and commit the lock".into());
+            }
+        }
+    }
+    Ok(target)
+}
+
+/// The checkout of `commit` in the cache, reused when its pin and its files
+/// still say so, else written again; its pin saved; its content hash.
+fn materialize(home: &Home, spec: &Spec, mirror: &Path, commit: &str) -> Result<String, String> {
+    let dest = home.checkout(spec);
+    let pin_path = home.pin_path(spec);
+    let current = Pin::read(&pin_path).filter(|p| p.commit == commit && dest.is_dir());
+    let reuse = current.as_ref().and_then(|p| {
+        let m = manifest::read(&dest, false).ok()?;
+        (hash::content_hash(&dest, &m).ok()? == p.hash).then(|| p.hash.clone())
+    });
+    let hash = match reuse {
+        Some(h) => h,
+        None => check_out(mirror, commit, &dest)?,
+    };
+    let pin = Pin {
+        url: spec.location.clone(),
+        reference: spec.want.clone(),
+        commit: commit.to_string(),
+        hash: hash.clone(),
+    };
+    if let Ok(text) = serde_json::to_string_pretty(&pin) {
+        if let Err(o) = crate::settings_file::save(&pin_path, &text) {
+            return Err(o.stderr.trim().to_string());
+        }
+    }
+    let ignore = home.cache().join(".gitignore");
+    if !ignore.exists() {
+        let _ = std::fs::write(
+            &ignore,
+            "# Checkouts of git packs (wave-rules packs sync): not committed.\n*\n",
+        );
+    }
+    Ok(hash)
 }
 
 /// Writes `commit` into `dest` through a temporary folder and a rename (the

@@ -11,5 +11,6 @@ pub mod matching;
 pub mod memory;
 pub mod packs;
 pub mod packs_git;
+pub mod packs_sync;
 pub mod setup;
 pub mod validate;

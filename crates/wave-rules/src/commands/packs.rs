@@ -158,11 +158,9 @@ fn list(env: &Env, home: &Home) -> Output {
         } else if p.spec.kind == Kind::Folder {
             "not pinned"
         } else if let Some(locked) = locked {
-            let same = match p.spec.kind {
-                Kind::Git => locked.commit.as_deref() == p.resolved(),
-                _ => locked.version.as_deref() == p.resolved(),
-            };
-            if same {
+            // The core's own comparison, as a load's `pack-stale` makes it
+            // (which also compares a git checkout's content hash).
+            if p.pinned_by(locked) {
                 "locked"
             } else {
                 "stale"

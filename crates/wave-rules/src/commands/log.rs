@@ -72,23 +72,9 @@ pub fn run(env: &Env, args: &LogArgs) -> Output {
         out.stderr
             .push_str(&display::line(&format!("wave-rules: log: {p}")));
     }
-    if env.json {
-        let list: Vec<serde_json::Value> = deliveries
-            .iter()
-            .map(|d| {
-                let mut v = serde_json::to_value(d).unwrap_or_default();
-                v["at"] = serde_json::Value::String(time_text(d.time));
-                v
-            })
-            .collect();
-        out.stdout = display::json_text(&serde_json::json!({
-            "log": log.path().to_string_lossy(),
-            "enabled": delivery_log::enabled(),
-            "deliveries": list,
-        }));
-        return out;
-    }
-    if deliveries.is_empty() {
+    out.stdout = if env.json {
+        log_json(&log, &deliveries)
+    } else if deliveries.is_empty() {
         let why = if !delivery_log::enabled() {
             " (the log is off: WAVE_RULES_LOG)".to_string()
         } else if every_project {
@@ -96,15 +82,38 @@ pub fn run(env: &Env, args: &LogArgs) -> Output {
         } else {
             format!(" for {} (--all for every project)", workdir.display())
         };
-        out.stdout = display::line(&format!(
+        display::line(&format!(
             "no delivery logged{why}; the log is {}",
             log.path().display()
-        ));
-        return out;
-    }
-    // One timeline per session, sessions in the order they started.
+        ))
+    } else {
+        timelines(&deliveries)
+    };
+    out
+}
+
+fn log_json(log: &DeliveryLog, deliveries: &[&Delivery]) -> String {
+    let list: Vec<serde_json::Value> = deliveries
+        .iter()
+        .map(|d| {
+            let mut v = serde_json::to_value(d).unwrap_or_default();
+            v["at"] = serde_json::Value::String(time_text(d.time));
+            v
+        })
+        .collect();
+    display::json_text(&serde_json::json!({
+        "log": log.path().to_string_lossy(),
+        "enabled": delivery_log::enabled(),
+        "deliveries": list,
+    }))
+}
+
+/// One timeline per session, sessions in the order they started: a line
+/// for the session, then one per delivery.
+fn timelines(deliveries: &[&Delivery]) -> String {
+    let mut s = String::new();
     let mut sessions: BTreeMap<(&str, &str), Vec<&Delivery>> = BTreeMap::new();
-    for d in &deliveries {
+    for d in deliveries {
         sessions
             .entry((d.agent.as_str(), d.session.as_str()))
             .or_default()
@@ -120,7 +129,7 @@ pub fn run(env: &Env, args: &LogArgs) -> Output {
             .collect();
         distinct.sort_unstable();
         distinct.dedup();
-        out.stdout.push_str(&display::line(&format!(
+        s.push_str(&display::line(&format!(
             "session {session} ({agent}, {}): {} deliveries, {} rules, {} tokens",
             list[0].project,
             list.len(),
@@ -140,10 +149,10 @@ pub fn run(env: &Env, args: &LogArgs) -> Output {
                 d.tokens,
                 ids.join(", ")
             );
-            out.stdout.push_str(&display::line(&line));
+            s.push_str(&display::line(&line));
         }
     }
-    out
+    s
 }
 
 #[cfg(test)]

@@ -318,12 +318,13 @@ fn outdated(env: &Env, home: &Home) -> Output {
     out
 }
 
-fn out_err(diagnostics: &mut Vec<memory_rules::Diagnostic>, spec: &Spec, e: String) {
+/// A git pack `outdated` could not ask about, as a diagnostic.
+fn out_err(diagnostics: &mut Vec<memory_rules::Diagnostic>, spec: &Spec, e: git::GitError) {
     diagnostics.push(memory_rules::Diagnostic::new(
         memory_rules::Severity::Error,
         memory_rules::Code::PackMissing,
         Path::new(&spec.text),
-        e,
+        e.to_string(),
     ));
 }
 

@@ -2,7 +2,7 @@
 //! the cache (`packs_git`), npm packs checked against their range, and the
 //! lockfile written (or, with `--frozen`, compared). `packs add` syncs too.
 
-use super::packs_git as git;
+use super::packs_git::{self as git, GitError};
 use crate::args::PacksSyncArgs;
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE};
@@ -243,7 +243,7 @@ fn sync_npm(home: &Home, spec: &Spec, locked: Option<&Locked>, frozen: bool) -> 
         );
     };
     if let Err(e) = satisfies(&version, spec.want.as_deref()) {
-        return row.fail("error", e);
+        return row.fail("error", e.to_string());
     }
     let hash = match hash::content_hash(root, m) {
         Ok(h) => h,
@@ -285,22 +285,64 @@ fn sync_npm(home: &Home, spec: &Spec, locked: Option<&Locked>, frozen: bool) -> 
     row
 }
 
+/// Why an installed npm pack does not satisfy the config's range.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum RangeError {
+    #[error("'{range}' is not an npm version range")]
+    NotARange { range: String },
+    #[error("the installed version '{version}' is not a semver version")]
+    NotSemver { version: String },
+    #[error("node_modules has {version}, which is not in {range}: install a version in range (npm install)")]
+    OutOfRange { version: String, range: String },
+}
+
 /// Whether an installed version satisfies the config's range (npm's rules).
-pub(super) fn satisfies(version: &str, range: Option<&str>) -> Result<(), String> {
+pub(super) fn satisfies(version: &str, range: Option<&str>) -> Result<(), RangeError> {
     let Some(range) = range else {
         return Ok(());
     };
-    let r = nodejs_semver::Range::parse(range)
-        .map_err(|_| format!("'{range}' is not an npm version range"))?;
-    let v = nodejs_semver::Version::parse(version)
-        .map_err(|_| format!("the installed version '{version}' is not a semver version"))?;
+    let r = nodejs_semver::Range::parse(range).map_err(|_| RangeError::NotARange {
+        range: range.to_string(),
+    })?;
+    let v = nodejs_semver::Version::parse(version).map_err(|_| RangeError::NotSemver {
+        version: version.to_string(),
+    })?;
     if v.satisfies(&r) {
         Ok(())
     } else {
-        Err(format!(
-            "node_modules has {version}, which is not in {range}: install a version in range (npm install)"
-        ))
+        Err(RangeError::OutOfRange {
+            version: version.to_string(),
+            range: range.to_string(),
+        })
     }
+}
+
+/// Why a git pack could not be synced.
+#[derive(Debug, thiserror::Error)]
+enum GitSyncError {
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// The ref does not resolve in the repository.
+    #[error("{location}: {source}")]
+    Unresolved { location: String, source: GitError },
+    #[error("the locked commit {commit} is no more in {location}")]
+    LockedCommitGone { commit: String, location: String },
+    /// The commit's files are not a pack (no manifest, an unreadable file).
+    #[error("at {}: {message}", short(commit))]
+    NotAPack { commit: String, message: String },
+    #[error("cannot replace {}: {source}", path.display())]
+    Replace {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The pin beside the checkout could not be saved (the save's message).
+    #[error("{0}")]
+    PinNotSaved(String),
 }
 
 fn mirror_of(home: &Home, spec: &Spec) -> PathBuf {
@@ -315,24 +357,29 @@ fn mirror_of(home: &Home, spec: &Spec) -> PathBuf {
 fn sync_git(home: &Home, spec: &Spec, locked: Option<&Locked>, args: &PacksSyncArgs) -> Row {
     let mut row = Row::new(spec);
     let mirror = mirror_of(home, spec);
-    if let Err(e) = git::fetch(&spec.location, &mirror) {
-        return row.fail("error", e);
-    }
-    let now = match git::resolve(&mirror, spec.want.as_deref()) {
+    let checked_out = git::fetch(&spec.location, &mirror)
+        .map_err(GitSyncError::from)
+        .and_then(|()| {
+            git::resolve(&mirror, spec.want.as_deref()).map_err(|source| GitSyncError::Unresolved {
+                location: spec.location.clone(),
+                source,
+            })
+        })
+        .and_then(|now| git_target(spec, &mirror, &now, locked, args))
+        .and_then(|target| {
+            let hash = materialize(home, spec, &mirror, &target.commit)?;
+            Ok((target, hash))
+        });
+    let (
+        GitTarget {
+            commit: target,
+            mut drift,
+            note,
+        },
+        hash,
+    ) = match checked_out {
         Ok(c) => c,
-        Err(e) => return row.fail("error", format!("{}: {e}", spec.location)),
-    };
-    let GitTarget {
-        commit: target,
-        mut drift,
-        note,
-    } = match git_target(spec, &mirror, &now, locked, args) {
-        Ok(t) => t,
-        Err(e) => return row.fail("error", e),
-    };
-    let hash = match materialize(home, spec, &mirror, &target) {
-        Ok(h) => h,
-        Err(e) => return row.fail("error", e),
+        Err(e) => return row.fail("error", e.to_string()),
     };
     if drift.is_none() && args.frozen {
         if let Some(l) = locked.filter(|l| l.hash != hash) {
@@ -379,7 +426,7 @@ fn git_target(
     now: &str,
     locked: Option<&Locked>,
     args: &PacksSyncArgs,
-) -> Result<GitTarget, String> {
+) -> Result<GitTarget, GitSyncError> {
     let locked_commit = locked.and_then(|l| l.commit.clone());
     let mut target = GitTarget {
         commit: now.to_string(),
@@ -405,10 +452,10 @@ fn git_target(
                 }
             }
             if git::resolve(mirror, Some(c)).is_err() {
-                return Err(format!(
-                    "the locked commit {c} is no more in {}",
-                    spec.location
-                ));
+                return Err(GitSyncError::LockedCommitGone {
+                    commit: c.clone(),
+                    location: spec.location.clone(),
+                });
             }
             target.commit = c.clone();
         }
@@ -424,7 +471,12 @@ fn git_target(
 
 /// The checkout of `commit` in the cache, reused when its pin and its files
 /// still say so, else written again; its pin saved; its content hash.
-fn materialize(home: &Home, spec: &Spec, mirror: &Path, commit: &str) -> Result<String, String> {
+fn materialize(
+    home: &Home,
+    spec: &Spec,
+    mirror: &Path,
+    commit: &str,
+) -> Result<String, GitSyncError> {
     let dest = home.checkout(spec);
     let pin_path = home.pin_path(spec);
     let current = Pin::read(&pin_path).filter(|p| p.commit == commit && dest.is_dir());
@@ -444,7 +496,7 @@ fn materialize(home: &Home, spec: &Spec, mirror: &Path, commit: &str) -> Result<
     };
     if let Ok(text) = serde_json::to_string_pretty(&pin) {
         if let Err(o) = crate::settings_file::save(&pin_path, &text) {
-            return Err(o.stderr.trim().to_string());
+            return Err(GitSyncError::PinNotSaved(o.stderr.trim().to_string()));
         }
     }
     let ignore = home.cache().join(".gitignore");
@@ -459,7 +511,7 @@ fn materialize(home: &Home, spec: &Spec, mirror: &Path, commit: &str) -> Result<
 
 /// Writes `commit` into `dest` through a temporary folder and a rename (the
 /// old checkout stays until the new one is complete); its content hash.
-fn check_out(mirror: &Path, commit: &str, dest: &Path) -> Result<String, String> {
+fn check_out(mirror: &Path, commit: &str, dest: &Path) -> Result<String, GitSyncError> {
     let name = dest
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -473,17 +525,25 @@ fn check_out(mirror: &Path, commit: &str, dest: &Path) -> Result<String, String>
         Ok(h) => h,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&tmp);
-            return Err(format!("at {}: {e}", short(commit)));
+            return Err(GitSyncError::NotAPack {
+                commit: commit.to_string(),
+                message: e,
+            });
         }
     };
     let old = parent.join(format!(".old-{name}-{}", std::process::id()));
     if dest.exists() {
-        std::fs::rename(dest, &old)
-            .map_err(|e| format!("cannot replace {}: {e}", dest.display()))?;
+        std::fs::rename(dest, &old).map_err(|source| GitSyncError::Replace {
+            path: dest.to_path_buf(),
+            source,
+        })?;
     }
-    if let Err(e) = std::fs::rename(&tmp, dest) {
+    if let Err(source) = std::fs::rename(&tmp, dest) {
         let _ = std::fs::rename(&old, dest);
-        return Err(format!("cannot write {}: {e}", dest.display()));
+        return Err(GitSyncError::Write {
+            path: dest.to_path_buf(),
+            source,
+        });
     }
     let _ = std::fs::remove_dir_all(&old);
     Ok(hash)

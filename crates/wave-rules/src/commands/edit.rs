@@ -5,7 +5,7 @@ use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::{Found, GlobProblem, Scope};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use memory_rules::limits::{MAX_ID_CHARS, MAX_ID_SUFFIX};
 
@@ -348,7 +348,7 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
         .collect();
     sources.sort_by_key(|s| s.scope);
     let mut all_ids: Vec<String> = Vec::new();
-    let mut by_base: Vec<(Scope, Found, std::path::PathBuf)> = Vec::new();
+    let mut by_base: Vec<(Scope, Found, PathBuf)> = Vec::new();
     for source in &sources {
         let scope = source.scope;
         let found = source.files(&env.config.workdir);
@@ -498,21 +498,33 @@ fn valid_id(id: &str) -> bool {
             .all(|seg| !seg.is_empty() && seg != "." && seg != "..")
 }
 
+/// Why a rule file is not ours to delete.
+#[derive(Debug, thiserror::Error)]
+enum OutsideRoot {
+    #[error("cannot resolve {}: {source}", path.display())]
+    Unresolved {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("its file is in {}, outside the rules directory (through a symlink)", parent.display())]
+    Elsewhere { parent: PathBuf },
+}
+
 /// The file's directory must resolve inside the root: a rule reached through
 /// a symlinked directory lives elsewhere, and is not ours to delete.
-fn inside_root(file: &Path, root: &Path) -> Result<(), String> {
+fn inside_root(file: &Path, root: &Path) -> Result<(), OutsideRoot> {
     let real = |p: &Path| {
-        std::fs::canonicalize(p).map_err(|e| format!("cannot resolve {}: {e}", p.display()))
+        std::fs::canonicalize(p).map_err(|source| OutsideRoot::Unresolved {
+            path: p.to_path_buf(),
+            source,
+        })
     };
     let parent = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let (parent, root) = (real(&parent)?, real(root)?);
     if parent.starts_with(&root) {
         Ok(())
     } else {
-        Err(format!(
-            "its file is in {}, outside the rules directory (through a symlink)",
-            parent.display()
-        ))
+        Err(OutsideRoot::Elsewhere { parent })
     }
 }
 

@@ -11,10 +11,17 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+/// A `--since` that is neither a duration nor a date or time.
+#[derive(Debug, thiserror::Error)]
+#[error("--since '{text}' is not a duration (30m, 12h, 7d) or a date or time (2026-11-20, 2026-11-20T09:30:00Z)")]
+pub struct SinceError {
+    pub text: String,
+}
+
 /// `--since`: a duration back from `now` (`30m`, `12h`, `7d`), a date
 /// (`2026-11-20`, midnight UTC) or an RFC 3339 time; milliseconds since the
 /// epoch.
-pub fn parse_since(text: &str, now: SystemTime) -> Result<u64, String> {
+pub fn parse_since(text: &str, now: SystemTime) -> Result<u64, SinceError> {
     let text = text.trim();
     let at = if let Ok(d) = humantime::parse_duration(text) {
         now.checked_sub(d).unwrap_or(UNIX_EPOCH)
@@ -24,10 +31,8 @@ pub fn parse_since(text: &str, now: SystemTime) -> Result<u64, String> {
         } else {
             text.to_string()
         };
-        humantime::parse_rfc3339_weak(&full).map_err(|_| {
-            format!(
-                "--since '{text}' is not a duration (30m, 12h, 7d) or a date or time (2026-11-20, 2026-11-20T09:30:00Z)"
-            )
+        humantime::parse_rfc3339_weak(&full).map_err(|_| SinceError {
+            text: text.to_string(),
         })?
     };
     Ok(at
@@ -46,7 +51,7 @@ pub fn run(env: &Env, args: &LogArgs) -> Output {
         .as_deref()
         .map(|s| parse_since(s, SystemTime::now()))
     {
-        Some(Err(e)) => return Output::fail(EXIT_TROUBLE, e),
+        Some(Err(e)) => return Output::fail(EXIT_TROUBLE, e.to_string()),
         Some(Ok(ms)) => Some(ms),
         None => None,
     };
@@ -169,6 +174,7 @@ mod tests {
         assert_eq!(ms("2026-11-20T09:30:00Z"), 1_795_132_800_000 + 34_200_000);
         assert!(parse_since("last tuesday", now)
             .unwrap_err()
+            .to_string()
             .contains("--since"));
         assert_eq!(time_text(1_795_132_800_000), "2026-11-20T00:00:00Z");
     }

@@ -432,7 +432,7 @@ fn gemini_subagent(store: &state::Store, event: &mut Event, out: &mut Output) {
         Ok(Some(s)) => s.subagents().last().map(|a| a.id.clone()),
         Ok(None) => None,
         Err(problem) => {
-            warn(out, problem);
+            warn(out, problem.to_string());
             None
         }
     };
@@ -496,7 +496,7 @@ fn answer_without_rules(
                 }
             }
             Ok(None) => {}
-            Err(problem) => warn(out, problem),
+            Err(problem) => warn(out, problem.to_string()),
         }
         return;
     }

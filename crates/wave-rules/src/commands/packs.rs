@@ -124,6 +124,14 @@ fn add(env: &Env, home: &Home, text: &str) -> Output {
     out
 }
 
+/// Each package manager by its lockfiles, in the order they are looked for,
+/// with its command to add a dev dependency; npm's when none is there.
+const PACKAGE_MANAGERS: &[(&[&str], &str)] = &[
+    (&["pnpm-lock.yaml"], "pnpm add --save-dev"),
+    (&["yarn.lock"], "yarn add --dev"),
+    (&["bun.lock", "bun.lockb"], "bun add --dev"),
+];
+
 /// The install command of the package manager the project uses (by its
 /// lockfile).
 fn install_command(base: &Path, spec: &Spec) -> String {
@@ -131,15 +139,10 @@ fn install_command(base: &Path, spec: &Spec) -> String {
         Some(r) => format!("{}@{r}", spec.name),
         None => spec.name.clone(),
     };
-    let pm = if base.join("pnpm-lock.yaml").is_file() {
-        "pnpm add --save-dev"
-    } else if base.join("yarn.lock").is_file() {
-        "yarn add --dev"
-    } else if base.join("bun.lock").is_file() || base.join("bun.lockb").is_file() {
-        "bun add --dev"
-    } else {
-        "npm install --save-dev"
-    };
+    let pm = PACKAGE_MANAGERS
+        .iter()
+        .find(|(lockfiles, _)| lockfiles.iter().any(|l| base.join(l).is_file()))
+        .map_or("npm install --save-dev", |(_, command)| command);
     format!("{pm} {what}")
 }
 

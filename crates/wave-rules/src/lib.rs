@@ -13,26 +13,18 @@
 
 mod args;
 mod color;
+mod commands;
 mod display;
-mod doctor;
-mod edit;
 mod env;
-mod export;
 mod hook;
 pub mod launch;
-mod list;
-mod log;
-mod matching;
 pub mod mcp;
-mod memory;
-mod packs;
 mod report;
 mod settings_file;
-mod setup;
-pub(crate) mod validate;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
+use commands::{doctor, edit, export, list, log, matching, memory, packs, setup, validate};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;
@@ -109,8 +101,8 @@ where
             (HookAction::Uninstall(a), _) if h.agent == HookAgent::Claude => {
                 hook::settings::uninstall(&env, a)
             }
-            (HookAction::Install(a), _) => hook::install::install(&env, h.agent, a),
-            (HookAction::Uninstall(a), _) => hook::install::uninstall(&env, h.agent, a),
+            (HookAction::Install(a), _) => hook::agent_install::install(&env, h.agent, a),
+            (HookAction::Uninstall(a), _) => hook::agent_install::uninstall(&env, h.agent, a),
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
         },
@@ -121,8 +113,8 @@ where
         Command::Import(a) => export::import(&env, a),
         Command::Mcp(m) => match &m.action {
             None => mcp::serve(&env, m.max_bytes),
-            Some(McpAction::Install(a)) => mcp::install::install(&env, a),
-            Some(McpAction::Uninstall(a)) => mcp::install::uninstall(&env, a),
+            Some(McpAction::Install(a)) => mcp::client_install::install(&env, a),
+            Some(McpAction::Uninstall(a)) => mcp::client_install::uninstall(&env, a),
         },
     }
 }

@@ -36,8 +36,8 @@
 //! processes as a small state file (`state`).
 
 pub mod agent;
+pub mod agent_install;
 pub mod cache;
-pub mod install;
 pub mod settings;
 pub mod state;
 
@@ -158,23 +158,7 @@ fn warn(out: &mut Output, message: impl AsRef<str>) {
 /// `--sources` chose the sources, the Claude-format ones are left out here:
 /// the model would get those rules twice.
 pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
-    if !env.explicit_sources
-        && env
-            .config
-            .sources
-            .iter()
-            .any(|s| s.format == Format::Claude)
-    {
-        let mut config = env.config.clone();
-        config.sources.retain(|s| s.format != Format::Claude);
-        let own = Env {
-            config,
-            json: env.json,
-            home: env.home.clone(),
-            explicit_sources: true,
-            root: None,
-            color: false,
-        };
+    if let Some(own) = without_claude_sources(env) {
         return run_event(&own, action, input);
     }
     let mut out = Output::default();
@@ -186,19 +170,8 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     let mut event = agent::event(agent, action, input.payload);
     let state_dir = state::state_dir(&env.home_dir());
     let store = state::Store::new(state_dir.clone());
-    // Gemini CLI tells the prompt's size only in its transcript; a smaller
-    // one than the last seen is the compaction its PreCompress cannot tell.
-    if agent == HookAgent::Gemini && !matches!(event.kind, EventKind::Stop { .. }) {
-        event.prompt_tokens = event
-            .transcript
-            .as_deref()
-            .and_then(agent::transcript_prompt_tokens);
-    }
     if agent == HookAgent::Gemini {
-        // Gemini CLI names no subagent in its payloads: a tool event while
-        // one of the session's subagents is live is that subagent's (the
-        // latest one's: see docs/subagents.md), and so is its stop.
-        gemini_subagent(&store, &mut event, &mut out);
+        gemini_event(&store, &mut event, &mut out);
     }
     let key = (!event.conversation.session.is_empty()).then(|| event.conversation.key());
     if let EventKind::Stop { .. } | EventKind::Compaction { .. } | EventKind::SubagentStop =
@@ -237,14 +210,72 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         emit(agent, action, &answer.text, &mut out);
         return out;
     };
-    let mut problems = Vec::new();
-    let delivers = agent.delivers(action);
     if event.kind == EventKind::SubagentStart {
+        let delivers = agent.delivers(action);
         subagent_start(&store, &key, &responder, &event, agent, delivers, &mut out);
         return out;
     }
-    let answer = store.update(&key, &mut problems, |session| {
-        let answer = responder.respond(session, &event);
+    answer_in_session(&store, &key, &responder, &event, agent, action, &mut out);
+    out
+}
+
+/// The environment without the Claude-format sources, when they were not
+/// chosen on the command line and some are configured (see [`run_event`]).
+fn without_claude_sources(env: &Env) -> Option<Env> {
+    if env.explicit_sources
+        || !env
+            .config
+            .sources
+            .iter()
+            .any(|s| s.format == Format::Claude)
+    {
+        return None;
+    }
+    let mut config = env.config.clone();
+    config.sources.retain(|s| s.format != Format::Claude);
+    Some(Env {
+        config,
+        json: env.json,
+        home: env.home.clone(),
+        explicit_sources: true,
+        root: None,
+        color: false,
+    })
+}
+
+/// What Gemini CLI's payloads leave out, filled in: the prompt's size (from
+/// its transcript) and the subagent a tool event or a stop belongs to.
+fn gemini_event(store: &state::Store, event: &mut Event, out: &mut Output) {
+    // Gemini CLI tells the prompt's size only in its transcript; a smaller
+    // one than the last seen is the compaction its PreCompress cannot tell.
+    if !matches!(event.kind, EventKind::Stop { .. }) {
+        event.prompt_tokens = event
+            .transcript
+            .as_deref()
+            .and_then(agent::transcript_prompt_tokens);
+    }
+    // Gemini CLI names no subagent in its payloads: a tool event while
+    // one of the session's subagents is live is that subagent's (the
+    // latest one's: see docs/subagents.md), and so is its stop.
+    gemini_subagent(store, event, out);
+}
+
+/// The answer of a conversation with state: the session updated under its
+/// lock (committed where the agent gives the answer to the model), the
+/// delivery logged after it, stale sessions cleaned at a startup.
+fn answer_in_session(
+    store: &state::Store,
+    key: &str,
+    responder: &Responder,
+    event: &Event,
+    agent: HookAgent,
+    action: &HookAction,
+    out: &mut Output,
+) {
+    let mut problems = Vec::new();
+    let delivers = agent.delivers(action);
+    let answer = store.update(key, &mut problems, |session| {
+        let answer = responder.respond(session, event);
         // Printed on stdout, where this agent gives it to the model:
         // delivered. Where it does not, the rules stay due.
         if delivers {
@@ -261,10 +292,9 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
         store.clean_stale(&mut problems);
     }
     for p in problems {
-        warn(&mut out, p);
+        warn(out, p);
     }
-    emit(agent, action, &text, &mut out);
-    out
+    emit(agent, action, &text, out);
 }
 
 /// The core's responder for a hook: the budget of the hook's command line,
@@ -402,7 +432,7 @@ fn gemini_subagent(store: &state::Store, event: &mut Event, out: &mut Output) {
         Ok(Some(s)) => s.subagents().last().map(|a| a.id.clone()),
         Ok(None) => None,
         Err(problem) => {
-            warn(out, problem);
+            warn(out, problem.to_string());
             None
         }
     };
@@ -466,7 +496,7 @@ fn answer_without_rules(
                 }
             }
             Ok(None) => {}
-            Err(problem) => warn(out, problem),
+            Err(problem) => warn(out, problem.to_string()),
         }
         return;
     }

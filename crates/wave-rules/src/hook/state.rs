@@ -43,6 +43,21 @@ pub fn file_key(session: &str) -> String {
     format!("h-{h:016x}")
 }
 
+/// Why a session's state file could not be used (the session then starts
+/// afresh).
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("{} is over {} bytes; ignored", path.display(), MAX_STATE_BYTES)]
+    TooLarge { path: PathBuf },
+    #[error("cannot read {}: {error}", path.display())]
+    Unreadable { path: PathBuf, error: fs::ReadError },
+    #[error("{} is unreadable ({source}); the session starts afresh", path.display())]
+    NotJson {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+}
+
 /// The sessions directory.
 pub struct Store {
     dir: PathBuf,
@@ -61,24 +76,17 @@ impl Store {
 
     /// The session's state; `None` when it has none yet (or a state an
     /// older version wrote). No lock.
-    pub fn read(&self, session: &str) -> Result<Option<Session>, String> {
+    pub fn read(&self, session: &str) -> Result<Option<Session>, StateError> {
         let path = self.path(session);
         let bytes = match fs::read_bounded(&path, MAX_STATE_BYTES, Links::Follow) {
             Ok(bytes) => bytes,
             Err(e) if e.is_not_found() => return Ok(None),
-            Err(fs::ReadError::TooLarge(_)) => {
-                return Err(format!(
-                    "{} is over {MAX_STATE_BYTES} bytes; ignored",
-                    path.display()
-                ))
-            }
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+            Err(fs::ReadError::TooLarge(_)) => return Err(StateError::TooLarge { path }),
+            Err(error) => return Err(StateError::Unreadable { path, error }),
         };
-        let unreadable = |e: serde_json::Error| {
-            format!(
-                "{} is unreadable ({e}); the session starts afresh",
-                path.display()
-            )
+        let unreadable = |source| StateError::NotJson {
+            path: path.clone(),
+            source,
         };
         let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(unreadable)?;
         if value.get("version").and_then(serde_json::Value::as_u64) != Some(SESSION_VERSION.into())
@@ -114,7 +122,7 @@ impl Store {
         let mut state = match self.read(session) {
             Ok(s) => s.unwrap_or_else(Session::new),
             Err(p) => {
-                problems.push(p);
+                problems.push(p.to_string());
                 Session::new()
             }
         };
@@ -158,7 +166,7 @@ impl Store {
         let mut read = |key: &str| match self.read(key) {
             Ok(s) => s.unwrap_or_else(Session::new),
             Err(p) => {
-                problems.push(p);
+                problems.push(p.to_string());
                 Session::new()
             }
         };

@@ -30,8 +30,8 @@
 // server (see `serve`).
 #![cfg_attr(target_family = "wasm", allow(dead_code, unused_imports))]
 
+pub mod client_install;
 mod fresh;
-pub mod install;
 mod stdio;
 pub mod strict;
 

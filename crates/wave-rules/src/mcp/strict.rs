@@ -70,12 +70,12 @@ pub fn check(line: &[u8]) -> Verdict {
                 .iter()
                 .filter_map(|item| match check_message(item) {
                     Err(answer) => Some(answer),
-                    Ok(Kind::Request(id)) => Some(error(
+                    Ok(MessageKind::Request(id)) => Some(error(
                         id,
                         INVALID_REQUEST,
                         "Invalid Request: batches are not supported (MCP 2025-06-18 removed JSON-RPC batching); send each message on its own line",
                     )),
-                    Ok(Kind::Notification | Kind::Response) => None,
+                    Ok(MessageKind::Notification | MessageKind::Response) => None,
                 })
                 .collect();
             if answers.is_empty() {
@@ -91,7 +91,9 @@ pub fn check(line: &[u8]) -> Verdict {
     }
 }
 
-enum Kind {
+/// What a valid JSON-RPC message is: a request (with its id), a
+/// notification, or a response to one of the server's own requests.
+enum MessageKind {
     Request(Value),
     Notification,
     Response,
@@ -106,7 +108,7 @@ fn invalid(message: &str) -> Value {
 }
 
 /// Checks one message; `Err` is the answer that refuses it.
-fn check_message(value: &Value) -> Result<Kind, Value> {
+fn check_message(value: &Value) -> Result<MessageKind, Value> {
     let Value::Object(msg) = value else {
         return Err(invalid("a message must be a JSON object"));
     };
@@ -125,7 +127,7 @@ fn check_message(value: &Value) -> Result<Kind, Value> {
             // A response to one of the server's own requests.
             let answered = msg.contains_key("result") || msg.contains_key("error");
             return if answered && id.is_some() {
-                Ok(Kind::Response)
+                Ok(MessageKind::Response)
             } else {
                 Err(invalid(
                     "a message needs a \"method\", or an \"id\" with a \"result\" or an \"error\"",
@@ -148,10 +150,10 @@ fn check_message(value: &Value) -> Result<Kind, Value> {
         }
     };
     let Some(id) = id else {
-        return Ok(Kind::Notification);
+        return Ok(MessageKind::Notification);
     };
     match check_params(method, params) {
-        Ok(()) => Ok(Kind::Request(id)),
+        Ok(()) => Ok(MessageKind::Request(id)),
         Err(problem) => Err(error(
             id,
             INVALID_PARAMS,

@@ -27,20 +27,7 @@ pub fn build(env: &Env, options: &Options) -> Report {
     // The encoder builds while the tree is walked and the rules load.
     tokens::warm();
     let workdir = env.config.workdir.clone();
-    // The walk and the load at once, where there are threads to spare.
-    let (loaded, walked) = if cfg!(target_family = "wasm") {
-        (env.load(), walk::walk(&workdir))
-    } else {
-        std::thread::scope(|s| {
-            let walking = s.spawn(|| walk::walk(&workdir));
-            let loaded = env.load();
-            let walked = walking.join().unwrap_or_else(|_| walk::Walked {
-                files: Vec::new(),
-                truncated: Some("the walk failed".into()),
-            });
-            (loaded, walked)
-        })
-    };
+    let (loaded, walked) = load_and_walk(env, &workdir);
     let set: &RuleSet = &loaded.rules;
     let rules = set.rules();
     let files = &walked.files;
@@ -50,7 +37,121 @@ pub fn build(env: &Env, options: &Options) -> Report {
         .filter(|&i| rules[i].metadata.is_unconditional())
         .collect();
     let always_tokens: u64 = always.iter().map(|&i| rows[i].tokens).sum();
-    // Each file's set of path rules.
+    let grouped = group_files(set, files, &mut rows, always_tokens);
+    let total = files.len() as u64;
+    for (i, r) in rows.iter_mut().enumerate() {
+        r.reach = if rules[i].metadata.is_unconditional() {
+            total
+        } else {
+            r.path_files
+        };
+    }
+    let tree = tree(
+        files,
+        &grouped.file_set,
+        &grouped.sets,
+        &grouped.set_tokens,
+        &rows,
+        always_tokens,
+    );
+    let (max_file_tokens, max_file) = grouped
+        .file_set
+        .iter()
+        .zip(files)
+        .map(|(&s, f)| (grouped.set_tokens[s as usize], f))
+        .fold(
+            (0, ""),
+            |best, (t, f)| if t > best.0 { (t, f) } else { best },
+        );
+
+    let mut report = Report {
+        version: REPORT_VERSION,
+        root: workdir.to_string_lossy().into_owned(),
+        tokenizer: Tokenizer {
+            encoding: tokens::ENCODING,
+            models: tokens::MODEL_FAMILY,
+            library: tokens::LIBRARY,
+        },
+        totals: Totals {
+            files: total,
+            folders: count_folders(&tree),
+            rules: rules.len() as u64,
+            always_rules: always.len() as u64,
+            always_tokens,
+            governed_files: total - grouped.set_files[0],
+            max_file_tokens: if files.is_empty() {
+                always_tokens
+            } else {
+                max_file_tokens
+            },
+            max_file: max_file.to_string(),
+            problems: 0,
+        },
+        rules: Vec::new(),
+        sets: grouped.sets,
+        set_tokens: grouped.set_tokens,
+        tree,
+        problems: Vec::new(),
+        agents: Vec::new(),
+        sessions: Sessions::default(),
+        check: None,
+        truncated: walked.truncated.clone(),
+    };
+    report.problems = super::problems::find(set, &loaded.diagnostics, &rows, total, &workdir);
+    for (p, problem) in report.problems.iter().enumerate() {
+        for &r in &problem.rules {
+            rows[r as usize].problems.push(p as u32);
+        }
+    }
+    report.totals.problems = report.problems.len() as u64;
+    report.agents = agents(set, &rows, files, &workdir);
+    report.rules = rows;
+    report.sessions = sessions(env, &report.rules, options.window);
+    if let Some(budget) = options.budget {
+        report.check = Some(check(&report, &grouped.file_set, files, budget));
+    }
+    report
+}
+
+/// The rules loaded and the tree walked, at once where there are threads
+/// to spare.
+fn load_and_walk(env: &Env, workdir: &Path) -> (memory_rules::Loaded, walk::Walked) {
+    if cfg!(target_family = "wasm") {
+        return (env.load(), walk::walk(workdir));
+    }
+    std::thread::scope(|s| {
+        let walking = s.spawn(|| walk::walk(workdir));
+        let loaded = env.load();
+        let walked = walking.join().unwrap_or_else(|_| walk::Walked {
+            files: Vec::new(),
+            truncated: Some("the walk failed".into()),
+        });
+        (loaded, walked)
+    })
+}
+
+/// The files grouped by the set of path rules that apply to each, so each
+/// set is counted once.
+struct FileGroups {
+    /// Every set of path rules (the empty set first).
+    sets: Vec<Vec<u32>>,
+    /// Each file's set, by index.
+    file_set: Vec<u32>,
+    /// Each set's tokens, the always-on rules included.
+    set_tokens: Vec<u64>,
+    /// How many files each set applies to.
+    set_files: Vec<u64>,
+}
+
+/// Each file's set of path rules, matched; the files each rule governs
+/// counted into its row (`path_files`).
+fn group_files(
+    set: &RuleSet,
+    files: &[String],
+    rows: &mut [RuleRow],
+    always_tokens: u64,
+) -> FileGroups {
+    let rules = set.rules();
     let file_sets = match_files(set, files, |i| !rules[i].metadata.is_unconditional());
     let mut sets: Vec<Vec<u32>> = vec![Vec::new()];
     let mut set_index: HashMap<Vec<u32>, u32> = HashMap::from([(Vec::new(), 0)]);
@@ -76,71 +177,12 @@ pub fn build(env: &Env, options: &Options) -> Report {
             rows[r as usize].path_files += n;
         }
     }
-    let total = files.len() as u64;
-    for (i, r) in rows.iter_mut().enumerate() {
-        r.reach = if rules[i].metadata.is_unconditional() {
-            total
-        } else {
-            r.path_files
-        };
-    }
-    let tree = tree(files, &file_set, &sets, &set_tokens, &rows, always_tokens);
-    let (max_file_tokens, max_file) = file_set
-        .iter()
-        .zip(files)
-        .map(|(&s, f)| (set_tokens[s as usize], f))
-        .fold(
-            (0, ""),
-            |best, (t, f)| if t > best.0 { (t, f) } else { best },
-        );
-
-    let mut report = Report {
-        version: REPORT_VERSION,
-        root: workdir.to_string_lossy().into_owned(),
-        tokenizer: Tokenizer {
-            encoding: tokens::ENCODING,
-            models: tokens::MODEL_FAMILY,
-            library: tokens::LIBRARY,
-        },
-        totals: Totals {
-            files: total,
-            folders: count_folders(&tree),
-            rules: rules.len() as u64,
-            always_rules: always.len() as u64,
-            always_tokens,
-            governed_files: total - set_files[0],
-            max_file_tokens: if files.is_empty() {
-                always_tokens
-            } else {
-                max_file_tokens
-            },
-            max_file: max_file.to_string(),
-            problems: 0,
-        },
-        rules: Vec::new(),
+    FileGroups {
         sets,
+        file_set,
         set_tokens,
-        tree,
-        problems: Vec::new(),
-        agents: Vec::new(),
-        sessions: Sessions::default(),
-        check: None,
-        truncated: walked.truncated.clone(),
-    };
-    report.problems = super::problems::find(set, &loaded.diagnostics, &rows, total, &workdir);
-    for (p, problem) in report.problems.iter().enumerate() {
-        for &r in &problem.rules {
-            rows[r as usize].problems.push(p as u32);
-        }
+        set_files,
     }
-    report.totals.problems = report.problems.len() as u64;
-    report.agents = agents(set, &rows, files, &workdir);
-    report.rules = rows;
-    report.sessions = sessions(env, &report.rules, options.window);
-    if let Some(budget) = options.budget {
-        report.check = Some(check(&report, &file_set, files, budget));
-    }
-    report
 }
 
 fn row(r: &Rule, workdir: &Path) -> RuleRow {
@@ -320,8 +362,6 @@ fn agents(set: &RuleSet, rows: &[RuleRow], files: &[String], workdir: &Path) -> 
     let Ok(plan) = export::plan(rules, workdir, Target::ALL) else {
         return Vec::new();
     };
-    let ignored: std::collections::HashSet<&str> =
-        plan.ignored.iter().map(String::as_str).collect();
     let mut notes: HashMap<(Target, &str), Vec<&export::Note>> = HashMap::new();
     for n in &plan.notes {
         notes
@@ -337,11 +377,42 @@ fn agents(set: &RuleSet, rows: &[RuleRow], files: &[String], workdir: &Path) -> 
                 .or_insert(f.rel.as_str());
         }
     }
-    let unexcluded = includes_only_reach(rules, files, workdir);
-    let total = files.len() as u64;
-    let mut out = Vec::new();
-    for &target in Target::ALL {
-        let (back, origins, _) = export::read_back(&plan, target, workdir);
+    let exported = Exported {
+        rules,
+        rows,
+        ignored: plan.ignored.iter().map(String::as_str).collect(),
+        notes,
+        written,
+        unexcluded: includes_only_reach(rules, files, workdir),
+        total: files.len() as u64,
+    };
+    Target::ALL
+        .iter()
+        .map(|&target| exported.agent(&plan, target, workdir))
+        .collect()
+}
+
+/// The export plan of every rule, indexed for [`agents`].
+struct Exported<'a> {
+    rules: &'a [Rule],
+    rows: &'a [RuleRow],
+    /// The ids export leaves out for every target.
+    ignored: std::collections::HashSet<&'a str>,
+    /// What each target could not express of each rule.
+    notes: HashMap<(Target, &'a str), Vec<&'a export::Note>>,
+    /// The file each target writes each rule into.
+    written: HashMap<(Target, &'a str), &'a str>,
+    /// [`includes_only_reach`].
+    unexcluded: HashMap<usize, u64>,
+    /// The files of the tree.
+    total: u64,
+}
+
+impl Exported<'_> {
+    /// One target: each rule as it keeps it, read back, and its always-on
+    /// tokens.
+    fn agent(&self, plan: &export::Plan, target: Target, workdir: &Path) -> Agent {
+        let (back, origins, _) = export::read_back(plan, target, workdir);
         let mut by_source: HashMap<&str, Vec<usize>> = HashMap::new();
         for (b, names) in origins.iter().enumerate() {
             for n in names {
@@ -353,79 +424,13 @@ fn agents(set: &RuleSet, rows: &[RuleRow], files: &[String], workdir: &Path) -> 
             tool: target.tool(),
             ..Agent::default()
         };
-        for (i, r) in rules.iter().enumerate() {
-            if ignored.contains(r.id.as_str()) {
+        for (i, r) in self.rules.iter().enumerate() {
+            if self.ignored.contains(r.id.as_str()) {
                 agent.rules.push(None);
                 continue;
             }
-            let said = notes
-                .get(&(target, r.id.as_str()))
-                .cloned()
-                .unwrap_or_default();
-            let messages: Vec<String> = said.iter().map(|n| n.message.clone()).collect();
-            let entry = if r.format == target.format() && target != Target::Gemini {
-                agent.native += 1;
-                if r.metadata.is_unconditional() {
-                    agent.always_tokens += rows[i].tokens;
-                }
-                AgentRule {
-                    status: "native",
-                    kind: rows[i].kind.clone(),
-                    reach: rows[i].reach,
-                    file: Some(rows[i].file.clone()),
-                    notes: Vec::new(),
-                }
-            } else if said.iter().any(|n| n.skipped) {
-                agent.skipped += 1;
-                AgentRule {
-                    status: "skipped",
-                    kind: String::new(),
-                    reach: 0,
-                    file: None,
-                    notes: messages,
-                }
-            } else {
-                let backs = by_source.get(r.id.as_str()).map_or(&[][..], Vec::as_slice);
-                let mut kinds: Vec<String> = backs
-                    .iter()
-                    .map(|&b| back.rules()[b].metadata.activation_kind())
-                    .collect();
-                kinds.sort();
-                kinds.dedup();
-                let reach = backs
-                    .iter()
-                    .map(|&b| {
-                        let m = &back.rules()[b].metadata;
-                        if m.is_unconditional() {
-                            total
-                        } else if m.activation != memory_rules::Activation::Auto {
-                            0
-                        } else if let Some(paths) = &m.paths {
-                            let dropped = !paths.iter().any(|p| p.starts_with('!'));
-                            match unexcluded.get(&i) {
-                                Some(&n) if dropped => n,
-                                _ => rows[i].path_files,
-                            }
-                        } else {
-                            0
-                        }
-                    })
-                    .max()
-                    .unwrap_or(0);
-                let lossy = !said.is_empty();
-                if lossy {
-                    agent.lossy += 1;
-                } else {
-                    agent.kept += 1;
-                }
-                AgentRule {
-                    status: if lossy { "lossy" } else { "kept" },
-                    kind: kinds.join(", "),
-                    reach,
-                    file: written.get(&(target, r.id.as_str())).map(|s| s.to_string()),
-                    notes: messages,
-                }
-            };
+            let backs = by_source.get(r.id.as_str()).map_or(&[][..], Vec::as_slice);
+            let entry = self.agent_rule(&mut agent, target, i, &back, backs);
             agent.rules.push(Some(entry));
         }
         // The tool's always-on text as export writes it (combined files
@@ -435,9 +440,95 @@ fn agents(set: &RuleSet, rows: &[RuleRow], files: &[String], workdir: &Path) -> 
                 agent.always_tokens += tokens::rule_tokens(r) as u64;
             }
         }
-        out.push(agent);
+        agent
     }
-    out
+
+    /// Rule `i` in `target`: its own format, left out, or kept (exactly or
+    /// in a closer form) as the rules `backs` of what export wrote read
+    /// back; counted in `agent`'s totals.
+    fn agent_rule(
+        &self,
+        agent: &mut Agent,
+        target: Target,
+        i: usize,
+        back: &RuleSet,
+        backs: &[usize],
+    ) -> AgentRule {
+        let (r, row) = (&self.rules[i], &self.rows[i]);
+        let said = self
+            .notes
+            .get(&(target, r.id.as_str()))
+            .cloned()
+            .unwrap_or_default();
+        let messages: Vec<String> = said.iter().map(|n| n.message.clone()).collect();
+        if r.format == target.format() && target != Target::Gemini {
+            agent.native += 1;
+            if r.metadata.is_unconditional() {
+                agent.always_tokens += row.tokens;
+            }
+            return AgentRule {
+                status: "native",
+                kind: row.kind.clone(),
+                reach: row.reach,
+                file: Some(row.file.clone()),
+                notes: Vec::new(),
+            };
+        }
+        if said.iter().any(|n| n.skipped) {
+            agent.skipped += 1;
+            return AgentRule {
+                status: "skipped",
+                kind: String::new(),
+                reach: 0,
+                file: None,
+                notes: messages,
+            };
+        }
+        let mut kinds: Vec<String> = backs
+            .iter()
+            .map(|&b| back.rules()[b].metadata.activation_kind())
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        let reach = backs
+            .iter()
+            .map(|&b| self.reach_back(i, &back.rules()[b].metadata))
+            .max()
+            .unwrap_or(0);
+        let lossy = !said.is_empty();
+        if lossy {
+            agent.lossy += 1;
+        } else {
+            agent.kept += 1;
+        }
+        AgentRule {
+            status: if lossy { "lossy" } else { "kept" },
+            kind: kinds.join(", "),
+            reach,
+            file: self
+                .written
+                .get(&(target, r.id.as_str()))
+                .map(|s| s.to_string()),
+            notes: messages,
+        }
+    }
+
+    /// The reach of rule `i` as a tool reads it back with metadata `m`.
+    fn reach_back(&self, i: usize, m: &memory_rules::Metadata) -> u64 {
+        if m.is_unconditional() {
+            self.total
+        } else if m.activation != memory_rules::Activation::Auto {
+            0
+        } else if let Some(paths) = &m.paths {
+            let dropped = !paths.iter().any(|p| p.starts_with('!'));
+            match self.unexcluded.get(&i) {
+                Some(&n) if dropped => n,
+                _ => self.rows[i].path_files,
+            }
+        } else {
+            0
+        }
+    }
 }
 
 /// For each path rule with `!` exclusions (by index), the files its

@@ -56,6 +56,23 @@ pub fn find(
     workdir: &Path,
 ) -> Vec<Problem> {
     let rules = set.rules();
+    let mut out = Vec::new();
+    diagnostic_problems(rules, diagnostics, workdir, &mut out);
+    for (i, (r, row)) in rules.iter().zip(rows).enumerate() {
+        rule_problems(i as u32, r, row, files, &mut out);
+    }
+    duplicate_problems(rules, rows, &mut out);
+    common_topic_problems(rules, rows, &mut out);
+    out
+}
+
+/// Every diagnostic of the load, with the rules of its file.
+fn diagnostic_problems(
+    rules: &[memory_rules::Rule],
+    diagnostics: &[Diagnostic],
+    workdir: &Path,
+    out: &mut Vec<Problem>,
+) {
     let by_file: BTreeMap<&Path, Vec<u32>> =
         rules
             .iter()
@@ -64,7 +81,6 @@ pub fn find(
                 m.entry(r.file_path.as_path()).or_default().push(i as u32);
                 m
             });
-    let mut out = Vec::new();
     for d in diagnostics {
         let file = Path::new(&d.file_path);
         out.push(Problem {
@@ -80,56 +96,68 @@ pub fn find(
             message: format!("{} [{}]", d.message, d.code.as_str()),
         });
     }
-    for (i, (r, row)) in rules.iter().zip(rows).enumerate() {
-        let path_rule = r.metadata.paths.is_some() && r.metadata.activation.as_str() == "auto";
-        if path_rule && files > 0 && row.path_files == 0 {
-            out.push(Problem {
-                kind: "no-match",
-                severity: "warning",
-                rules: vec![i as u32],
-                file: row.file.clone(),
-                line: None,
-                message: format!(
-                    "its paths ({}) match no file of the tree: it never fires from a file",
-                    row.paths.join(", ")
-                ),
-            });
-        }
-        if path_rule
-            && files >= NEARLY_ALL_MIN_FILES
-            && row.path_files as f64 >= NEARLY_ALL * files as f64
-        {
-            out.push(Problem {
-                kind: "matches-all",
-                severity: "warning",
-                rules: vec![i as u32],
-                file: row.file.clone(),
-                line: None,
-                message: format!(
-                    "its paths ({}) match {} of {} files ({:.0}%): always-on in disguise, {} tokens in nearly every conversation that touches a file",
-                    row.paths.join(", "),
-                    row.path_files,
-                    files,
-                    100.0 * row.path_files as f64 / files as f64,
-                    row.tokens
-                ),
-            });
-        }
-        if row.bytes as usize > DEFAULT_RULES_BYTES {
-            out.push(Problem {
-                kind: "too-large",
-                severity: "warning",
-                rules: vec![i as u32],
-                file: row.file.clone(),
-                line: None,
-                message: format!(
-                    "its text is {} bytes ({} tokens), over the {} bytes of a hook's or MCP answer's rules section (DEFAULT_RULES_BYTES): those roads leave it out, naming it",
-                    row.bytes, row.tokens, DEFAULT_RULES_BYTES
-                ),
-            });
-        }
+}
+
+/// One rule's own problems: paths that match no file or nearly all, a text
+/// over a rules section.
+fn rule_problems(
+    i: u32,
+    r: &memory_rules::Rule,
+    row: &RuleRow,
+    files: u64,
+    out: &mut Vec<Problem>,
+) {
+    let path_rule = r.metadata.paths.is_some() && r.metadata.activation.as_str() == "auto";
+    if path_rule && files > 0 && row.path_files == 0 {
+        out.push(Problem {
+            kind: "no-match",
+            severity: "warning",
+            rules: vec![i],
+            file: row.file.clone(),
+            line: None,
+            message: format!(
+                "its paths ({}) match no file of the tree: it never fires from a file",
+                row.paths.join(", ")
+            ),
+        });
     }
-    // The same text in two rules: given twice where both apply.
+    if path_rule
+        && files >= NEARLY_ALL_MIN_FILES
+        && row.path_files as f64 >= NEARLY_ALL * files as f64
+    {
+        out.push(Problem {
+            kind: "matches-all",
+            severity: "warning",
+            rules: vec![i],
+            file: row.file.clone(),
+            line: None,
+            message: format!(
+                "its paths ({}) match {} of {} files ({:.0}%): always-on in disguise, {} tokens in nearly every conversation that touches a file",
+                row.paths.join(", "),
+                row.path_files,
+                files,
+                100.0 * row.path_files as f64 / files as f64,
+                row.tokens
+            ),
+        });
+    }
+    if row.bytes as usize > DEFAULT_RULES_BYTES {
+        out.push(Problem {
+            kind: "too-large",
+            severity: "warning",
+            rules: vec![i],
+            file: row.file.clone(),
+            line: None,
+            message: format!(
+                "its text is {} bytes ({} tokens), over the {} bytes of a hook's or MCP answer's rules section (DEFAULT_RULES_BYTES): those roads leave it out, naming it",
+                row.bytes, row.tokens, DEFAULT_RULES_BYTES
+            ),
+        });
+    }
+}
+
+/// The same text in two rules: given twice where both apply.
+fn duplicate_problems(rules: &[memory_rules::Rule], rows: &[RuleRow], out: &mut Vec<Problem>) {
     let mut by_text: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
     for (i, r) in rules.iter().enumerate() {
         let text = r.content.trim();
@@ -155,7 +183,11 @@ pub fn find(
             ),
         });
     }
-    // Topics, matched by the engine's own topic matcher against the words.
+}
+
+/// Topics that fire on common words, matched by the engine's own topic
+/// matcher against [`COMMON_WORDS`].
+fn common_topic_problems(rules: &[memory_rules::Rule], rows: &[RuleRow], out: &mut Vec<Problem>) {
     let matcher = TopicMatcher::new(
         rules
             .iter()
@@ -198,7 +230,6 @@ pub fn find(
             ),
         });
     }
-    out
 }
 
 #[cfg(test)]

@@ -61,6 +61,18 @@ fn costly_folders<'a>(
 
 pub fn summary(r: &Report, color: bool) -> String {
     let mut o = String::new();
+    totals(&mut o, r, color);
+    folders(&mut o, r, color);
+    rules(&mut o, r, color);
+    problems(&mut o, r, color);
+    agents(&mut o, r, color);
+    sessions(&mut o, r);
+    check(&mut o, r, color);
+    o
+}
+
+/// The first lines: the tree, what is always on, what path rules govern.
+fn totals(o: &mut String, r: &Report, color: bool) {
     let t = &r.totals;
     let bold = |s: &str| paint(color, Style::Bold, s);
     let _ = writeln!(
@@ -97,7 +109,12 @@ pub fn summary(r: &Report, color: bool) -> String {
             clean(&t.max_file)
         );
     }
-    // Folders by what touching all of them costs.
+}
+
+/// Folders by what touching all of them costs.
+fn folders(o: &mut String, r: &Report, color: bool) {
+    let t = &r.totals;
+    let bold = |s: &str| paint(color, Style::Bold, s);
     let mut folders = Vec::new();
     costly_folders(&r.tree, String::new(), 1, &mut folders);
     folders.sort_by(|a, b| b.1.tokens.cmp(&a.1.tokens).then(a.0.cmp(&b.0)));
@@ -123,6 +140,11 @@ pub fn summary(r: &Report, color: bool) -> String {
             );
         }
     }
+}
+
+/// The rules by reach times cost.
+fn rules(o: &mut String, r: &Report, color: bool) {
+    let bold = |s: &str| paint(color, Style::Bold, s);
     if !r.rules.is_empty() {
         let _ = writeln!(o, "\n{}", bold("rules by reach and cost:"));
         let mut idx: Vec<usize> = (0..r.rules.len()).collect();
@@ -153,6 +175,11 @@ pub fn summary(r: &Report, color: bool) -> String {
             let _ = writeln!(o, "  ... {} more", r.rules.len() - ROWS);
         }
     }
+}
+
+/// The problems, the first `2 * ROWS`.
+fn problems(o: &mut String, r: &Report, color: bool) {
+    let bold = |s: &str| paint(color, Style::Bold, s);
     if !r.problems.is_empty() {
         let _ = writeln!(
             o,
@@ -181,6 +208,11 @@ pub fn summary(r: &Report, color: bool) -> String {
             let _ = writeln!(o, "  ... {} more", r.problems.len() - 2 * ROWS);
         }
     }
+}
+
+/// What each export target keeps, when anything is exported.
+fn agents(o: &mut String, r: &Report, color: bool) {
+    let bold = |s: &str| paint(color, Style::Bold, s);
     let exported = r.agents.iter().any(|a| a.kept + a.lossy + a.skipped > 0);
     if exported {
         let _ = writeln!(
@@ -201,6 +233,10 @@ pub fn summary(r: &Report, color: bool) -> String {
             );
         }
     }
+}
+
+/// What the delivery log says of the project's sessions.
+fn sessions(o: &mut String, r: &Report) {
     let s = &r.sessions;
     let _ = writeln!(o);
     if !s.enabled {
@@ -249,6 +285,10 @@ pub fn summary(r: &Report, color: bool) -> String {
             );
         }
     }
+}
+
+/// The `--check` verdict.
+fn check(o: &mut String, r: &Report, color: bool) {
     if let Some(c) = &r.check {
         let _ = writeln!(
             o,
@@ -261,7 +301,6 @@ pub fn summary(r: &Report, color: bool) -> String {
             }
         );
     }
-    o
 }
 
 /// What `--check` says on stderr when over budget.

@@ -350,6 +350,17 @@ impl Found {
             _ => self.version.as_deref(),
         }
     }
+
+    /// Whether the lock entry `locked` pins what this pack resolved to now
+    /// ([`Found::resolved`]: the installed version, the checkout's commit);
+    /// the content hash is not compared.
+    pub fn pinned_by(&self, locked: &Locked) -> bool {
+        let pinned = match self.spec.kind {
+            Kind::Git => locked.commit.as_deref(),
+            _ => locked.version.as_deref(),
+        };
+        pinned == self.resolved()
+    }
 }
 
 /// Finds one pack of `home` on disk (reads its `package.json` and, for git,
@@ -535,7 +546,7 @@ impl HomePacks {
                 continue;
             };
             let stale = match p.spec.kind {
-                Kind::Npm => (locked.version.as_deref() != p.version.as_deref()).then(|| {
+                Kind::Npm => (!p.pinned_by(locked)).then(|| {
                     format!(
                         "node_modules has {} {}, the lock pins {}: install the locked version, or run `{sync}` and commit the lock",
                         p.spec.name,
@@ -545,8 +556,7 @@ impl HomePacks {
                 }),
                 Kind::Git => {
                     let pin = p.pin.as_ref();
-                    (locked.commit.as_deref() != pin.map(|p| p.commit.as_str())
-                        || pin.is_some_and(|pin| pin.hash != locked.hash))
+                    (!p.pinned_by(locked) || pin.is_some_and(|pin| pin.hash != locked.hash))
                     .then(|| {
                         format!(
                             "the checkout of {} is at {}, the lock pins {}: run `{sync}`",

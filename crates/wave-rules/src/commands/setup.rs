@@ -51,7 +51,7 @@ pub fn init(env: &Env, args: &InitArgs) -> Output {
     let (mut created, mut kept) = (Vec::new(), Vec::new());
     for (id, text) in EXAMPLES {
         let file = dir.join(id);
-        match crate::edit::create_new(&file, text) {
+        match super::edit::create_new(&file, text) {
             Ok(true) => created.push(id),
             Ok(false) => kept.push(id),
             Err(out) => return out,
@@ -80,7 +80,7 @@ pub fn init(env: &Env, args: &InitArgs) -> Output {
         };
         installs.push((
             format!("mcp {}", client.as_str()),
-            crate::mcp::install::install(env, &a),
+            crate::mcp::client_install::install(env, &a),
         ));
     }
     if env.json {

@@ -5,7 +5,7 @@ use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::{Found, GlobProblem, Scope};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use memory_rules::limits::{MAX_ID_CHARS, MAX_ID_SUFFIX};
 
@@ -32,69 +32,12 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             "a rule needs --topics or --paths to say when it applies (or --always for a rule that is always active)",
         );
     }
-    // The core's checks, in the order a rule file's are made: what
-    // `validate` would flag, `add` refuses.
-    for p in &paths {
-        match memory_rules::check_glob(p) {
-            Err(e) => {
-                return Output::fail(EXIT_FAILURE, format!("pattern '{p}': {e}; nothing written"))
-            }
-            Ok(Some(GlobProblem::Unmatchable(why))) => {
-                return Output::fail(
-                    EXIT_FAILURE,
-                    format!("pattern '{p}' can never match: {why}; write it relative to the project root (e.g. src/**/*.ts); nothing written"),
-                )
-            }
-            Ok(Some(GlobProblem::Escaped(meant))) => {
-                return Output::fail(
-                    EXIT_FAILURE,
-                    format!("pattern '{p}' has an escaped '*' (\\*), so it matches only a file name with a literal '*'; write '{meant}'; nothing written"),
-                )
-            }
-            Ok(Some(GlobProblem::Unclosed(why))) => {
-                return Output::fail(
-                    EXIT_FAILURE,
-                    format!("pattern '{p}': {why}; nothing written"),
-                )
-            }
-            Ok(None) => {}
-        }
-    }
-    if !paths.is_empty() && paths.iter().all(|p| memory_rules::is_exclusion(p)) {
-        return Output::fail(
-            EXIT_FAILURE,
-            "every --paths pattern is a '!' exclusion, so none can activate the rule; add a pattern to include; nothing written",
-        );
-    }
-    let description = args
-        .description
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| !d.is_empty());
-    if let Some(d) = description {
-        if d.contains(['\n', '\r']) {
-            return Output::fail(
-                EXIT_FAILURE,
-                "--description must be one line; nothing written",
-            );
-        }
-    }
-    let wanted_id = match args.id.as_deref().map(str::trim) {
-        None => None,
-        Some(id) => {
-            let id = if id.ends_with(".md") {
-                id.to_string()
-            } else {
-                format!("{id}.md")
-            };
-            if !valid_id(&id) {
-                return Output::fail(
-                    EXIT_FAILURE,
-                    format!("invalid --id '{id}': an id is a path inside the rules directory, like frontend/react.md"),
-                );
-            }
-            Some(id)
-        }
+    let checked = check_paths(&paths)
+        .and_then(|()| description(args))
+        .and_then(|d| Ok((d, wanted_id(args)?)));
+    let (description, wanted_id) = match checked {
+        Ok(c) => c,
+        Err(out) => return out,
     };
     let scope: Scope = args.scope.into();
     let Some(source) = env.config.write_source(scope) else {
@@ -103,18 +46,8 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             format!("no {scope} source in the wave format to write the rule to"),
         );
     };
-    if let (Some(id), Some(depth)) = (&wanted_id, source.depth) {
-        let deep = id.matches('/').count();
-        if deep > depth {
-            return Output::fail(
-                EXIT_FAILURE,
-                format!(
-                    "--id '{id}' is {deep} directories deep, but {} is read {depth} level{} deep, so the rule would never load; nothing written",
-                    display::show(&source.dir, &env.config.workdir),
-                    if depth == 1 { "" } else { "s" }
-                ),
-            );
-        }
+    if let Err(out) = check_depth(env, source, wanted_id.as_deref()) {
+        return out;
     }
     let dir = source.dir.clone();
     if let Err(e) = std::fs::create_dir_all(&dir) {
@@ -123,12 +56,127 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             format!("cannot create {}: {e}", dir.display()),
         );
     }
-    let base = memory_rules::slug(content, MAX_ID_CHARS).unwrap_or_else(|| "rule".to_string());
-    let text = rule_text(&paths, &topics, args.priority, description, content);
+    let rule = NewRule {
+        scope,
+        dir: &dir,
+        wanted_id: wanted_id.as_deref(),
+        base: memory_rules::slug(content, MAX_ID_CHARS).unwrap_or_else(|| "rule".to_string()),
+        content,
+        text: rule_text(&paths, &topics, args.priority, description, content),
+    };
+    write_new(env, &rule)
+}
+
+/// The `--paths` patterns, checked as the core checks a rule file's and in
+/// the same order: what `validate` would flag, `add` refuses.
+fn check_paths(paths: &[String]) -> Result<(), Output> {
+    let refuse = |message: String| Err(Output::fail(EXIT_FAILURE, message));
+    for p in paths {
+        match memory_rules::check_glob(p) {
+            Err(e) => return refuse(format!("pattern '{p}': {e}; nothing written")),
+            Ok(Some(GlobProblem::Unmatchable(why))) => {
+                return refuse(format!("pattern '{p}' can never match: {why}; write it relative to the project root (e.g. src/**/*.ts); nothing written"))
+            }
+            Ok(Some(GlobProblem::Escaped(meant))) => {
+                return refuse(format!("pattern '{p}' has an escaped '*' (\\*), so it matches only a file name with a literal '*'; write '{meant}'; nothing written"))
+            }
+            Ok(Some(GlobProblem::Unclosed(why))) => {
+                return refuse(format!("pattern '{p}': {why}; nothing written"))
+            }
+            Ok(None) => {}
+        }
+    }
+    if !paths.is_empty() && paths.iter().all(|p| memory_rules::is_exclusion(p)) {
+        return refuse(
+            "every --paths pattern is a '!' exclusion, so none can activate the rule; add a pattern to include; nothing written".into(),
+        );
+    }
+    Ok(())
+}
+
+/// `--description`, trimmed (none when empty); it must be one line.
+fn description(args: &AddArgs) -> Result<Option<&str>, Output> {
+    let description = args
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
+    if description.is_some_and(|d| d.contains(['\n', '\r'])) {
+        return Err(Output::fail(
+            EXIT_FAILURE,
+            "--description must be one line; nothing written",
+        ));
+    }
+    Ok(description)
+}
+
+/// `--id`, with `.md` added when it has none; it must be a valid id.
+fn wanted_id(args: &AddArgs) -> Result<Option<String>, Output> {
+    let Some(id) = args.id.as_deref().map(str::trim) else {
+        return Ok(None);
+    };
+    let id = if id.ends_with(".md") {
+        id.to_string()
+    } else {
+        format!("{id}.md")
+    };
+    if !valid_id(&id) {
+        return Err(Output::fail(
+            EXIT_FAILURE,
+            format!("invalid --id '{id}': an id is a path inside the rules directory, like frontend/react.md"),
+        ));
+    }
+    Ok(Some(id))
+}
+
+/// An `--id` deeper than its source is read would never load.
+fn check_depth(env: &Env, source: &memory_rules::Source, id: Option<&str>) -> Result<(), Output> {
+    let (Some(id), Some(depth)) = (id, source.depth) else {
+        return Ok(());
+    };
+    let deep = id.matches('/').count();
+    if deep > depth {
+        return Err(Output::fail(
+            EXIT_FAILURE,
+            format!(
+                "--id '{id}' is {deep} directories deep, but {} is read {depth} level{} deep, so the rule would never load; nothing written",
+                display::show(&source.dir, &env.config.workdir),
+                if depth == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A rule `add` is about to write: where, under which id, and its text.
+struct NewRule<'a> {
+    scope: Scope,
+    dir: &'a Path,
+    /// `--id`; without it the id is `base.md`, else `base-N.md`.
+    wanted_id: Option<&'a str>,
+    /// The id made from the content.
+    base: String,
+    content: &'a str,
+    /// The whole file: frontmatter and body.
+    text: String,
+}
+
+/// Writes the rule under the first free id (`base.md`, `base-2.md`, ...,
+/// or `--id`), never over a file; the same rule again writes nothing.
+fn write_new(env: &Env, rule: &NewRule) -> Output {
+    let NewRule {
+        scope,
+        dir,
+        wanted_id,
+        base,
+        content,
+        text,
+    } = rule;
+    let scope = *scope;
     let mut n = 1;
     let (id, file) = loop {
-        let id = match &wanted_id {
-            Some(id) => id.clone(),
+        let id = match wanted_id {
+            Some(id) => id.to_string(),
             None if n == 1 => format!("{base}.md"),
             None => format!("{base}-{n}.md"),
         };
@@ -147,7 +195,7 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             .map(|b| String::from_utf8_lossy(&b).into_owned())
         {
             let shown = display::show(&file, &env.config.workdir);
-            if existing == text {
+            if existing == *text {
                 let mut out = done(env, "unchanged", &id, scope, &file);
                 if !env.json {
                     out.stdout = display::line(&format!(
@@ -162,7 +210,7 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
                     format!("rule {id} exists ({shown}); remove it first or choose another --id; nothing written"),
                 );
             }
-            if body_of(&existing).trim() == content {
+            if body_of(&existing).trim() == *content {
                 return Output::fail(
                     EXIT_FAILURE,
                     format!("rule {id} ({shown}) already has this text, with other triggers; edit that file, or pass --id to add a second rule; nothing written"),
@@ -180,7 +228,7 @@ pub fn add(env: &Env, args: &AddArgs) -> Output {
             continue;
         }
         // create_new: never overwrite, even if another writer raced us.
-        match create_new(&file, &text) {
+        match create_new(&file, text) {
             Ok(true) => break (id, file),
             Ok(false) if wanted_id.is_none() && n < MAX_ID_SUFFIX => n += 1,
             Ok(false) => {
@@ -300,7 +348,7 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
         .collect();
     sources.sort_by_key(|s| s.scope);
     let mut all_ids: Vec<String> = Vec::new();
-    let mut by_base: Vec<(Scope, Found, std::path::PathBuf)> = Vec::new();
+    let mut by_base: Vec<(Scope, Found, PathBuf)> = Vec::new();
     for source in &sources {
         let scope = source.scope;
         let found = source.files(&env.config.workdir);
@@ -316,19 +364,7 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
         let Some(f) = found.into_iter().find(|f| f.id == id) else {
             continue;
         };
-        if let Err(why) = inside_root(&f.path, &source.dir) {
-            return Output::fail(
-                EXIT_FAILURE,
-                format!("rule '{given}' is not removed: {why}"),
-            );
-        }
-        if let Err(e) = std::fs::remove_file(&f.path) {
-            return Output::fail(
-                EXIT_TROUBLE,
-                format!("cannot remove {}: {e}", f.path.display()),
-            );
-        }
-        return done(env, "removed", &id, scope, &f.path);
+        return delete(env, given, scope, &f.id, &f.path, &source.dir);
     }
     match by_base.len() {
         1 => {
@@ -348,26 +384,12 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
             );
         }
     }
-    all_ids.sort();
-    all_ids.dedup();
-    let bare = |s: &str| s.strip_suffix(".md").unwrap_or(s).to_string();
-    let bare_ids: Vec<String> = all_ids.iter().map(|i| bare(i)).collect();
-    let mut candidates: Vec<&str> = bare_ids.iter().map(String::as_str).collect();
-    // Base names too, so `reakt` finds frontend/react.md.
-    let bases: Vec<(String, &str)> = bare_ids
-        .iter()
-        .filter_map(|i| i.rsplit_once('/').map(|(_, b)| (b.to_string(), i.as_str())))
-        .collect();
-    candidates.extend(bases.iter().map(|(b, _)| b.as_str()));
-    let near: Vec<String> = memory_rules::suggest::close(&bare(given), candidates, 3)
-        .into_iter()
-        .map(|c| {
-            let full = bases.iter().find(|(b, _)| b == c).map_or(c, |(_, i)| i);
-            format!("{full}.md")
-        })
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    not_found(env, given, all_ids)
+}
+
+/// Why no rule file of `given` was removed: a pack's or the policy's rule
+/// is not ours to delete; else it is not found, with the closest ids.
+fn not_found(env: &Env, given: &str, all_ids: Vec<String>) -> Output {
     // A pack's or the policy's rule is not a file of ours to delete.
     let wanted = [given.to_string(), format!("{given}.md")];
     if let Some(r) = env.load().rules.rules().iter().find(|r| {
@@ -388,12 +410,38 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
             format!("rule '{given}' is not removed: {how}"),
         );
     }
+    let near = closest_ids(given, all_ids);
     let hint = if near.is_empty() {
         "; `wave-rules list` shows the ids".to_string()
     } else {
         format!("; did you mean {}?", near.join(", "))
     };
     Output::fail(EXIT_FAILURE, format!("rule '{given}' not found{hint}"))
+}
+
+/// The ids (base names too, so `reakt` finds frontend/react.md) closest to
+/// `given`, each once, in order.
+fn closest_ids(given: &str, mut all_ids: Vec<String>) -> Vec<String> {
+    all_ids.sort();
+    all_ids.dedup();
+    let bare = |s: &str| s.strip_suffix(".md").unwrap_or(s).to_string();
+    let bare_ids: Vec<String> = all_ids.iter().map(|i| bare(i)).collect();
+    let mut candidates: Vec<&str> = bare_ids.iter().map(String::as_str).collect();
+    // Base names too, so `reakt` finds frontend/react.md.
+    let bases: Vec<(String, &str)> = bare_ids
+        .iter()
+        .filter_map(|i| i.rsplit_once('/').map(|(_, b)| (b.to_string(), i.as_str())))
+        .collect();
+    candidates.extend(bases.iter().map(|(b, _)| b.as_str()));
+    memory_rules::suggest::close(&bare(given), candidates, 3)
+        .into_iter()
+        .map(|c| {
+            let full = bases.iter().find(|(b, _)| b == c).map_or(c, |(_, i)| i);
+            format!("{full}.md")
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect()
 }
 
 /// `remove <file path>`: the rule whose file this is, in any source.
@@ -450,21 +498,33 @@ fn valid_id(id: &str) -> bool {
             .all(|seg| !seg.is_empty() && seg != "." && seg != "..")
 }
 
+/// Why a rule file is not ours to delete.
+#[derive(Debug, thiserror::Error)]
+enum OutsideRoot {
+    #[error("cannot resolve {}: {source}", path.display())]
+    Unresolved {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("its file is in {}, outside the rules directory (through a symlink)", parent.display())]
+    Elsewhere { parent: PathBuf },
+}
+
 /// The file's directory must resolve inside the root: a rule reached through
 /// a symlinked directory lives elsewhere, and is not ours to delete.
-fn inside_root(file: &Path, root: &Path) -> Result<(), String> {
+fn inside_root(file: &Path, root: &Path) -> Result<(), OutsideRoot> {
     let real = |p: &Path| {
-        std::fs::canonicalize(p).map_err(|e| format!("cannot resolve {}: {e}", p.display()))
+        std::fs::canonicalize(p).map_err(|source| OutsideRoot::Unresolved {
+            path: p.to_path_buf(),
+            source,
+        })
     };
     let parent = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let (parent, root) = (real(&parent)?, real(root)?);
     if parent.starts_with(&root) {
         Ok(())
     } else {
-        Err(format!(
-            "its file is in {}, outside the rules directory (through a symlink)",
-            parent.display()
-        ))
+        Err(OutsideRoot::Elsewhere { parent })
     }
 }
 

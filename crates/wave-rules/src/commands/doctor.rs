@@ -13,7 +13,7 @@ use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE};
 use crate::hook::settings::{is_ours, EVENTS};
 use crate::launch;
-use crate::mcp::install;
+use crate::mcp::client_install;
 use clap::ValueEnum;
 use memory_rules::memory::{MemoryLocations, MemoryScope, MemoryStore};
 use memory_rules::Severity;
@@ -181,7 +181,7 @@ fn mcp_entries(env: &Env) -> Vec<Entry> {
     for client in McpClient::value_variants() {
         for scope in [ScopeArg::Project, ScopeArg::User] {
             let file = client.settings_path(scope, workdir, &home);
-            let Some(words) = install::read_entry(*client, &file) else {
+            let Some(words) = client_install::read_entry(*client, &file) else {
                 continue;
             };
             let mut entry = Entry {
@@ -212,33 +212,47 @@ fn platform() -> String {
     format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH)
 }
 
+/// What doctor found, before it is printed: every part of the report.
+struct Checkup<'a> {
+    /// One JSON object per source: scope, layer, pack, format, dir, rules.
+    sources: Vec<Value>,
+    policy: Option<Value>,
+    /// The rules that replace another of their id.
+    overrides: Vec<Value>,
+    /// The diagnostics of the layers: locked, disabled, missing and stale packs.
+    refused: Vec<&'a memory_rules::Diagnostic>,
+    errors: usize,
+    warnings: usize,
+    entries: Vec<Entry>,
+    /// One JSON object per memory scope, with its `memory lint` problems.
+    memory: Value,
+    lint_problems: usize,
+    engine: &'static str,
+    program: String,
+    problems: usize,
+}
+
 pub fn run(env: &Env) -> Output {
-    let workdir = &env.config.workdir;
     let loaded = env.load();
+    let checkup = examine(env, &loaded);
+    let stdout = if env.json {
+        json_report(env, &checkup, loaded.rules.rules().len())
+    } else {
+        text_report(env, &checkup, loaded.rules.rules())
+    };
+    Output {
+        stdout,
+        stderr: String::new(),
+        code: if checkup.problems > 0 {
+            EXIT_FAILURE
+        } else {
+            0
+        },
+    }
+}
+
+fn examine<'a>(env: &Env, loaded: &'a memory_rules::Loaded) -> Checkup<'a> {
     let rules = loaded.rules.rules();
-    // Every source with its layer: the project's packs, the config's own,
-    // the policy's packs and rules; counted by the source each rule was read
-    // from (a project-wide source such as agents-md's `.` is not every rule
-    // under the project).
-    let layers = memory_rules::packs::layers(&env.config);
-    let per_source = loaded.rules_per_source();
-    let sources: Vec<Value> = layers
-        .sources
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let count = per_source.get(i).copied().unwrap_or(0);
-            json!({
-                "scope": s.scope.as_str(),
-                "layer": s.layer.kind(s.scope).as_str(),
-                "pack": s.layer.pack().map(|p| p.label.clone()),
-                "format": s.format.as_str(),
-                "dir": if s.dir == *workdir { ".".to_string() } else { display::show(&s.dir, workdir) },
-                "exists": s.dir.exists(),
-                "rules": count,
-            })
-        })
-        .collect();
     let policy = env
         .config
         .policy
@@ -270,10 +284,64 @@ pub fn run(env: &Env) -> Output {
     let warnings = loaded.diagnostics.len() - errors;
     let mut entries = hook_entries(env);
     entries.extend(mcp_entries(env));
+    let (memory, lint_problems) = memory_json(env, loaded);
+    let engine = std::env::var_os(launch::SELF_ENV)
+        .map(|_| "node addon")
+        .unwrap_or("native executable");
+    let program = launch::this_program().unwrap_or_default().join(" ");
+    let problems: usize =
+        entries.iter().map(|e| e.problems.len()).sum::<usize>() + errors + lint_problems;
+    Checkup {
+        sources: sources_json(env, loaded),
+        policy,
+        overrides,
+        refused,
+        errors,
+        warnings,
+        entries,
+        memory,
+        lint_problems,
+        engine,
+        program,
+        problems,
+    }
+}
+
+/// Every source with its layer: the project's packs, the config's own, the
+/// policy's packs and rules; counted by the source each rule was read from
+/// (a project-wide source such as agents-md's `.` is not every rule under
+/// the project).
+fn sources_json(env: &Env, loaded: &memory_rules::Loaded) -> Vec<Value> {
+    let workdir = &env.config.workdir;
+    let layers = memory_rules::packs::layers(&env.config);
+    let per_source = loaded.rules_per_source();
+    layers
+        .sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let count = per_source.get(i).copied().unwrap_or(0);
+            json!({
+                "scope": s.scope.as_str(),
+                "layer": s.layer.kind(s.scope).as_str(),
+                "pack": s.layer.pack().map(|p| p.label.clone()),
+                "format": s.format.as_str(),
+                "dir": if s.dir == *workdir { ".".to_string() } else { display::show(&s.dir, workdir) },
+                "exists": s.dir.exists(),
+                "rules": count,
+            })
+        })
+        .collect()
+}
+
+/// The memory locations of both scopes, their topic counts and what
+/// `memory lint` finds there with these rules (its problems are doctor's
+/// too); and how many problems that is.
+fn memory_json(env: &Env, loaded: &memory_rules::Loaded) -> (Value, usize) {
+    let workdir = &env.config.workdir;
     let locations = MemoryLocations::new(&env.home_dir(), workdir);
     let store = MemoryStore::new(locations.clone());
     let topics = |scope| store.list_topics(scope).map(|t| t.len()).unwrap_or(0);
-    // `memory lint`, with these rules: its problems are doctor's too.
     let findings = memory_rules::memory::lint::lint(&store, Some(&loaded.rules), workdir);
     let lint: Vec<&memory_rules::memory::lint::Finding> =
         findings.iter().filter(|f| f.kind.is_problem()).collect();
@@ -292,169 +360,190 @@ pub fn run(env: &Env) -> Output {
         { "scope": "user", "dir": locations.user_dir, "topics": topics(MemoryScope::User), "lint": lint_of(MemoryScope::User) },
         { "scope": "project", "dir": locations.project_dir, "topics": topics(MemoryScope::Project), "lint": lint_of(MemoryScope::Project) },
     ]);
-    let engine = std::env::var_os(launch::SELF_ENV)
-        .map(|_| "node addon")
-        .unwrap_or("native executable");
-    let program = launch::this_program().unwrap_or_default().join(" ");
-    let problems: usize =
-        entries.iter().map(|e| e.problems.len()).sum::<usize>() + errors + lint.len();
-    let mut out = Output::default();
-    if env.json {
-        let list: Vec<Value> = entries
-            .iter()
-            .map(|e| {
-                json!({
-                    "kind": e.kind, "client": e.client, "file": e.file, "shared": e.shared,
-                    "command": e.command, "program": e.program, "problems": e.problems,
-                })
+    (memory, lint.len())
+}
+
+fn json_report(env: &Env, c: &Checkup, rules: usize) -> String {
+    let workdir = &env.config.workdir;
+    let list: Vec<Value> = c
+        .entries
+        .iter()
+        .map(|e| {
+            json!({
+                "kind": e.kind, "client": e.client, "file": e.file, "shared": e.shared,
+                "command": e.command, "program": e.program, "problems": e.problems,
             })
-            .collect();
-        out.stdout = display::json_text(&json!({
-            "version": env!("CARGO_PKG_VERSION"),
-            "platform": platform(),
-            "engine": engine,
-            "program": program,
-            "projectBin": launch::project_bin_installed(workdir),
-            "workdir": workdir,
-            "home": env.home_dir(),
-            "sources": sources,
-            "policy": policy,
-            "overrides": overrides,
-            "layers": refused.iter().map(|d| display::diagnostic_json(d, workdir)).collect::<Vec<_>>(),
-            "rules": rules.len(),
-            "diagnostics": { "errors": errors, "warnings": warnings },
-            "installed": list,
-            "memory": memory,
-            "problems": problems,
-        }));
-    } else {
-        let mut s = String::new();
-        s.push_str(&format!(
-            "wave-rules {} on {} ({engine}: {program})\n",
-            env!("CARGO_PKG_VERSION"),
-            platform()
-        ));
-        s.push_str(&format!("project: {}\n", workdir.display()));
-        s.push_str(&format!(
-            "project bin: {}\n",
-            if let Some(bin) = launch::project_bin(workdir) {
-                format!("{bin} (installs write portable entries)")
-            } else {
-                "none (npm install -D wave-memory-rules for portable installs)".into()
-            }
-        ));
-        s.push_str("\nsources:\n");
-        for src in &sources {
-            s.push_str(&format!(
-                "  {:<8} {:<10} {:<40} {}{}\n",
-                src["layer"].as_str().unwrap_or(""),
-                src["format"].as_str().unwrap_or(""),
-                src["dir"].as_str().unwrap_or(""),
-                if src["exists"].as_bool() == Some(true) {
-                    format!(
-                        "{} rule{}",
-                        src["rules"],
-                        if src["rules"] == 1 { "" } else { "s" }
-                    )
-                } else {
-                    "absent".into()
-                },
-                src["pack"]
-                    .as_str()
-                    .map(|p| format!(" ({p})"))
-                    .unwrap_or_default()
-            ));
-        }
-        match env.config.policy.as_ref() {
-            Some(d) if d.is_dir() => s.push_str(&format!("  policy: {} (locked)\n", d.display())),
-            Some(d) => s.push_str(&format!(
-                "  policy: {} (absent; {} names another)\n",
-                d.display(),
-                memory_rules::packs::POLICY_ENV
-            )),
-            None => {}
-        }
-        let overridden = display::override_lines(rules);
-        if !overridden.is_empty() || !refused.is_empty() {
-            s.push_str("\nlayers:\n");
-            for l in overridden.lines() {
-                s.push_str(&format!("  {l}\n"));
-            }
-            for d in &refused {
-                s.push_str(&format!("  {}: {}\n", d.code, d.message));
-            }
-        }
-        s.push_str(&format!(
-            "  {} rule{} loaded; {errors} error{}, {warnings} warning{}{}\n",
-            rules.len(),
-            if rules.len() == 1 { "" } else { "s" },
-            if errors == 1 { "" } else { "s" },
-            if warnings == 1 { "" } else { "s" },
-            if errors + warnings > 0 {
-                " (wave-rules validate shows them)"
-            } else {
-                ""
-            }
-        ));
-        s.push_str("\ninstalled:\n");
-        if entries.is_empty() {
-            s.push_str("  no hooks or MCP entries (wave-rules hook install, wave-rules mcp install --client NAME)\n");
-        }
-        for e in &entries {
-            let state = if e.problems.is_empty() {
-                if e.shared {
-                    "ok, portable".to_string()
-                } else {
-                    "ok".to_string()
-                }
-            } else {
-                e.problems.join("; ")
-            };
-            s.push_str(&format!(
-                "  {:<5} {:<24} {}: {}\n        {}\n",
-                e.kind,
-                e.client,
-                display::show(&e.file, workdir),
-                state,
-                e.command
-            ));
-        }
-        s.push_str("\nmemory:\n");
-        for m in memory.as_array().into_iter().flatten() {
-            s.push_str(&format!(
-                "  {:<8} {} ({} topic{})\n",
-                m["scope"].as_str().unwrap_or(""),
-                m["dir"].as_str().unwrap_or(""),
-                m["topics"],
-                if m["topics"] == 1 { "" } else { "s" }
-            ));
-            for f in m["lint"].as_array().into_iter().flatten() {
-                s.push_str(&format!(
-                    "    {}:{} {}: {}\n",
-                    f["file"].as_str().unwrap_or(""),
-                    f["line"],
-                    f["kind"].as_str().unwrap_or(""),
-                    f["message"].as_str().unwrap_or("")
-                ));
-            }
-        }
-        if !lint.is_empty() {
-            s.push_str("  (wave-rules memory lint lists them with the entries' ids)\n");
-        }
-        s.push_str(&if problems == 0 {
-            "\nno problems found\n".to_string()
+        })
+        .collect();
+    display::json_text(&json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "platform": platform(),
+        "engine": c.engine,
+        "program": c.program,
+        "projectBin": launch::project_bin_installed(workdir),
+        "workdir": workdir,
+        "home": env.home_dir(),
+        "sources": c.sources,
+        "policy": c.policy,
+        "overrides": c.overrides,
+        "layers": c.refused.iter().map(|d| display::diagnostic_json(d, workdir)).collect::<Vec<_>>(),
+        "rules": rules,
+        "diagnostics": { "errors": c.errors, "warnings": c.warnings },
+        "installed": list,
+        "memory": c.memory,
+        "problems": c.problems,
+    }))
+}
+
+fn text_report(env: &Env, c: &Checkup, rules: &[memory_rules::Rule]) -> String {
+    let workdir = &env.config.workdir;
+    let mut s = String::new();
+    s.push_str(&format!(
+        "wave-rules {} on {} ({}: {})\n",
+        env!("CARGO_PKG_VERSION"),
+        platform(),
+        c.engine,
+        c.program
+    ));
+    s.push_str(&format!("project: {}\n", workdir.display()));
+    s.push_str(&format!(
+        "project bin: {}\n",
+        if let Some(bin) = launch::project_bin(workdir) {
+            format!("{bin} (installs write portable entries)")
         } else {
-            format!(
-                "\n{problems} problem{} found\n",
-                if problems == 1 { "" } else { "s" }
-            )
-        });
-        out.stdout = s;
+            "none (npm install -D wave-memory-rules for portable installs)".into()
+        }
+    ));
+    text_sources(&mut s, env, c);
+    text_layers(&mut s, c, rules);
+    text_installed(&mut s, workdir, &c.entries);
+    text_memory(&mut s, c);
+    s.push_str(&if c.problems == 0 {
+        "\nno problems found\n".to_string()
+    } else {
+        format!(
+            "\n{} problem{} found\n",
+            c.problems,
+            if c.problems == 1 { "" } else { "s" }
+        )
+    });
+    s
+}
+
+/// `sources:`, one line each, then the policy directory.
+fn text_sources(s: &mut String, env: &Env, c: &Checkup) {
+    s.push_str("\nsources:\n");
+    for src in &c.sources {
+        s.push_str(&format!(
+            "  {:<8} {:<10} {:<40} {}{}\n",
+            src["layer"].as_str().unwrap_or(""),
+            src["format"].as_str().unwrap_or(""),
+            src["dir"].as_str().unwrap_or(""),
+            if src["exists"].as_bool() == Some(true) {
+                format!(
+                    "{} rule{}",
+                    src["rules"],
+                    if src["rules"] == 1 { "" } else { "s" }
+                )
+            } else {
+                "absent".into()
+            },
+            src["pack"]
+                .as_str()
+                .map(|p| format!(" ({p})"))
+                .unwrap_or_default()
+        ));
     }
-    if problems > 0 {
-        out.code = EXIT_FAILURE;
+    match env.config.policy.as_ref() {
+        Some(d) if d.is_dir() => s.push_str(&format!("  policy: {} (locked)\n", d.display())),
+        Some(d) => s.push_str(&format!(
+            "  policy: {} (absent; {} names another)\n",
+            d.display(),
+            memory_rules::packs::POLICY_ENV
+        )),
+        None => {}
     }
-    out
+}
+
+/// `layers:` (overrides and refused rules, when there are any), then the
+/// rule and diagnostic counts.
+fn text_layers(s: &mut String, c: &Checkup, rules: &[memory_rules::Rule]) {
+    let overridden = display::override_lines(rules);
+    if !overridden.is_empty() || !c.refused.is_empty() {
+        s.push_str("\nlayers:\n");
+        for l in overridden.lines() {
+            s.push_str(&format!("  {l}\n"));
+        }
+        for d in &c.refused {
+            s.push_str(&format!("  {}: {}\n", d.code, d.message));
+        }
+    }
+    let (errors, warnings) = (c.errors, c.warnings);
+    s.push_str(&format!(
+        "  {} rule{} loaded; {errors} error{}, {warnings} warning{}{}\n",
+        rules.len(),
+        if rules.len() == 1 { "" } else { "s" },
+        if errors == 1 { "" } else { "s" },
+        if warnings == 1 { "" } else { "s" },
+        if errors + warnings > 0 {
+            " (wave-rules validate shows them)"
+        } else {
+            ""
+        }
+    ));
+}
+
+/// `installed:`, each hook and MCP entry with its state and command.
+fn text_installed(s: &mut String, workdir: &Path, entries: &[Entry]) {
+    s.push_str("\ninstalled:\n");
+    if entries.is_empty() {
+        s.push_str("  no hooks or MCP entries (wave-rules hook install, wave-rules mcp install --client NAME)\n");
+    }
+    for e in entries {
+        let state = if e.problems.is_empty() {
+            if e.shared {
+                "ok, portable".to_string()
+            } else {
+                "ok".to_string()
+            }
+        } else {
+            e.problems.join("; ")
+        };
+        s.push_str(&format!(
+            "  {:<5} {:<24} {}: {}\n        {}\n",
+            e.kind,
+            e.client,
+            display::show(&e.file, workdir),
+            state,
+            e.command
+        ));
+    }
+}
+
+/// `memory:`, each scope's directory and topics, and its lint problems.
+fn text_memory(s: &mut String, c: &Checkup) {
+    s.push_str("\nmemory:\n");
+    for m in c.memory.as_array().into_iter().flatten() {
+        s.push_str(&format!(
+            "  {:<8} {} ({} topic{})\n",
+            m["scope"].as_str().unwrap_or(""),
+            m["dir"].as_str().unwrap_or(""),
+            m["topics"],
+            if m["topics"] == 1 { "" } else { "s" }
+        ));
+        for f in m["lint"].as_array().into_iter().flatten() {
+            s.push_str(&format!(
+                "    {}:{} {}: {}\n",
+                f["file"].as_str().unwrap_or(""),
+                f["line"],
+                f["kind"].as_str().unwrap_or(""),
+                f["message"].as_str().unwrap_or("")
+            ));
+        }
+    }
+    if c.lint_problems > 0 {
+        s.push_str("  (wave-rules memory lint lists them with the entries' ids)\n");
+    }
 }
 
 #[cfg(test)]

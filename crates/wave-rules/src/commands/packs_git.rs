@@ -16,8 +16,26 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// One git invocation's failure, in one sentence.
-pub type GitError = String;
+/// Why a git call failed, in one sentence.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    #[error("git is not on PATH: git packs need the git program (install git)")]
+    NotOnPath,
+    #[error("cannot run git: {0}")]
+    CannotRun(std::io::Error),
+    /// A git subcommand that failed, and the last line it wrote on stderr.
+    #[error("git {subcommand}: {message}")]
+    Failed { subcommand: String, message: String },
+    #[error("cannot create {}: {source}", path.display())]
+    CannotCreate {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the repository has no ref or commit '{reference}'")]
+    NoCommit { reference: String },
+    #[error("{url} has no ref '{reference}'")]
+    NoRemoteRef { url: String, reference: String },
+}
 
 fn git(args: &[&str], index: Option<&Path>) -> Result<String, GitError> {
     let mut cmd = Command::new("git");
@@ -32,9 +50,9 @@ fn git(args: &[&str], index: Option<&Path>) -> Result<String, GitError> {
     }
     let out = cmd.output().map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
-            "git is not on PATH: git packs need the git program (install git)".to_string()
+            GitError::NotOnPath
         } else {
-            format!("cannot run git: {e}")
+            GitError::CannotRun(e)
         }
     })?;
     if !out.status.success() {
@@ -55,7 +73,10 @@ fn git(args: &[&str], index: Option<&Path>) -> Result<String, GitError> {
             sub = a;
             break;
         }
-        return Err(format!("git {sub}: {}", last.trim()));
+        return Err(GitError::Failed {
+            subcommand: sub.to_string(),
+            message: last.trim().to_string(),
+        });
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
@@ -81,8 +102,10 @@ pub fn fetch(url: &str, mirror: &Path) -> Result<(), GitError> {
         .map(|_| ())
     } else {
         if let Some(parent) = mirror.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(|source| GitError::CannotCreate {
+                path: parent.to_path_buf(),
+                source,
+            })?;
         }
         git(&["clone", "--bare", "--quiet", "--", url, &m], None).map(|_| ())
     }
@@ -97,11 +120,8 @@ pub fn resolve(mirror: &Path, reference: Option<&str>) -> Result<String, GitErro
         &["--git-dir", &m, "rev-parse", "--verify", "--quiet", &want],
         None,
     )
-    .map_err(|_| {
-        format!(
-            "the repository has no ref or commit '{}'",
-            reference.unwrap_or("HEAD")
-        )
+    .map_err(|_| GitError::NoCommit {
+        reference: reference.unwrap_or("HEAD").to_string(),
     })
 }
 
@@ -130,7 +150,10 @@ pub fn remote_commit(url: &str, reference: Option<&str>) -> Result<String, GitEr
         None if want.len() >= 7 && want.chars().all(|c| c.is_ascii_hexdigit()) => {
             Ok(want.to_string())
         }
-        None => Err(format!("{url} has no ref '{want}'")),
+        None => Err(GitError::NoRemoteRef {
+            url: url.to_string(),
+            reference: want.to_string(),
+        }),
     }
 }
 
@@ -140,7 +163,10 @@ pub fn checkout(mirror: &Path, commit: &str, dest: &Path) -> Result<(), GitError
     let m = mirror.to_string_lossy();
     let index: PathBuf = dest.with_extension("index");
     let _ = std::fs::remove_file(&index);
-    std::fs::create_dir_all(dest).map_err(|e| format!("cannot create {}: {e}", dest.display()))?;
+    std::fs::create_dir_all(dest).map_err(|source| GitError::CannotCreate {
+        path: dest.to_path_buf(),
+        source,
+    })?;
     let d = dest.to_string_lossy();
     let result = (|| {
         git(&["--git-dir", &m, "read-tree", commit], Some(&index))?;

@@ -11,10 +11,17 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+/// A `--since` that is neither a duration nor a date or time.
+#[derive(Debug, thiserror::Error)]
+#[error("--since '{text}' is not a duration (30m, 12h, 7d) or a date or time (2026-11-20, 2026-11-20T09:30:00Z)")]
+pub struct SinceError {
+    pub text: String,
+}
+
 /// `--since`: a duration back from `now` (`30m`, `12h`, `7d`), a date
 /// (`2026-11-20`, midnight UTC) or an RFC 3339 time; milliseconds since the
 /// epoch.
-pub fn parse_since(text: &str, now: SystemTime) -> Result<u64, String> {
+pub fn parse_since(text: &str, now: SystemTime) -> Result<u64, SinceError> {
     let text = text.trim();
     let at = if let Ok(d) = humantime::parse_duration(text) {
         now.checked_sub(d).unwrap_or(UNIX_EPOCH)
@@ -24,10 +31,8 @@ pub fn parse_since(text: &str, now: SystemTime) -> Result<u64, String> {
         } else {
             text.to_string()
         };
-        humantime::parse_rfc3339_weak(&full).map_err(|_| {
-            format!(
-                "--since '{text}' is not a duration (30m, 12h, 7d) or a date or time (2026-11-20, 2026-11-20T09:30:00Z)"
-            )
+        humantime::parse_rfc3339_weak(&full).map_err(|_| SinceError {
+            text: text.to_string(),
         })?
     };
     Ok(at
@@ -46,7 +51,7 @@ pub fn run(env: &Env, args: &LogArgs) -> Output {
         .as_deref()
         .map(|s| parse_since(s, SystemTime::now()))
     {
-        Some(Err(e)) => return Output::fail(EXIT_TROUBLE, e),
+        Some(Err(e)) => return Output::fail(EXIT_TROUBLE, e.to_string()),
         Some(Ok(ms)) => Some(ms),
         None => None,
     };
@@ -72,23 +77,9 @@ pub fn run(env: &Env, args: &LogArgs) -> Output {
         out.stderr
             .push_str(&display::line(&format!("wave-rules: log: {p}")));
     }
-    if env.json {
-        let list: Vec<serde_json::Value> = deliveries
-            .iter()
-            .map(|d| {
-                let mut v = serde_json::to_value(d).unwrap_or_default();
-                v["at"] = serde_json::Value::String(time_text(d.time));
-                v
-            })
-            .collect();
-        out.stdout = display::json_text(&serde_json::json!({
-            "log": log.path().to_string_lossy(),
-            "enabled": delivery_log::enabled(),
-            "deliveries": list,
-        }));
-        return out;
-    }
-    if deliveries.is_empty() {
+    out.stdout = if env.json {
+        log_json(&log, &deliveries)
+    } else if deliveries.is_empty() {
         let why = if !delivery_log::enabled() {
             " (the log is off: WAVE_RULES_LOG)".to_string()
         } else if every_project {
@@ -96,15 +87,38 @@ pub fn run(env: &Env, args: &LogArgs) -> Output {
         } else {
             format!(" for {} (--all for every project)", workdir.display())
         };
-        out.stdout = display::line(&format!(
+        display::line(&format!(
             "no delivery logged{why}; the log is {}",
             log.path().display()
-        ));
-        return out;
-    }
-    // One timeline per session, sessions in the order they started.
+        ))
+    } else {
+        timelines(&deliveries)
+    };
+    out
+}
+
+fn log_json(log: &DeliveryLog, deliveries: &[&Delivery]) -> String {
+    let list: Vec<serde_json::Value> = deliveries
+        .iter()
+        .map(|d| {
+            let mut v = serde_json::to_value(d).unwrap_or_default();
+            v["at"] = serde_json::Value::String(time_text(d.time));
+            v
+        })
+        .collect();
+    display::json_text(&serde_json::json!({
+        "log": log.path().to_string_lossy(),
+        "enabled": delivery_log::enabled(),
+        "deliveries": list,
+    }))
+}
+
+/// One timeline per session, sessions in the order they started: a line
+/// for the session, then one per delivery.
+fn timelines(deliveries: &[&Delivery]) -> String {
+    let mut s = String::new();
     let mut sessions: BTreeMap<(&str, &str), Vec<&Delivery>> = BTreeMap::new();
-    for d in &deliveries {
+    for d in deliveries {
         sessions
             .entry((d.agent.as_str(), d.session.as_str()))
             .or_default()
@@ -120,7 +134,7 @@ pub fn run(env: &Env, args: &LogArgs) -> Output {
             .collect();
         distinct.sort_unstable();
         distinct.dedup();
-        out.stdout.push_str(&display::line(&format!(
+        s.push_str(&display::line(&format!(
             "session {session} ({agent}, {}): {} deliveries, {} rules, {} tokens",
             list[0].project,
             list.len(),
@@ -140,10 +154,10 @@ pub fn run(env: &Env, args: &LogArgs) -> Output {
                 d.tokens,
                 ids.join(", ")
             );
-            out.stdout.push_str(&display::line(&line));
+            s.push_str(&display::line(&line));
         }
     }
-    out
+    s
 }
 
 #[cfg(test)]
@@ -160,6 +174,7 @@ mod tests {
         assert_eq!(ms("2026-11-20T09:30:00Z"), 1_795_132_800_000 + 34_200_000);
         assert!(parse_since("last tuesday", now)
             .unwrap_err()
+            .to_string()
             .contains("--since"));
         assert_eq!(time_text(1_795_132_800_000), "2026-11-20T00:00:00Z");
     }

@@ -6,125 +6,152 @@ use memory_rules::{Code, Severity};
 
 pub fn run(env: &Env) -> Output {
     let loaded = env.load();
-    let rules = loaded.rules.rules();
-    let workdir = &env.config.workdir;
-    let mut out = Output::default();
-    if env.json {
-        let list: Vec<_> = rules
-            .iter()
-            .map(|r| {
-                let mut v = serde_json::json!({
-                    "id": r.id,
-                    "scope": r.scope.as_str(),
-                    "priority": r.priority(),
-                    "paths": r.metadata.paths,
-                    "topics": r.metadata.topics,
-                    "description": r.metadata.description,
-                    "format": r.format.as_str(),
-                    "activation": r.metadata.activation_kind(),
-                    "regex": r.metadata.regex,
-                    "skills": r.metadata.skills,
-                    "file": display::show(&r.file_path, workdir),
-                    "firstLine": display::first_line(&r.content, usize::MAX),
-                });
-                display::origin_json(r, &mut v);
-                v
-            })
-            .collect();
-        out.stdout = display::json_text(&serde_json::json!({
-            "root": workdir.to_string_lossy(),
-            "rules": list,
-            "layers": display::layer_notes(&loaded.diagnostics).iter().map(|d| display::diagnostic_json(d, workdir)).collect::<Vec<_>>(),
-        }));
+    let stdout = if env.json {
+        list_json(env, &loaded)
     } else {
-        // Packs and the policy get a column of their own: where each rule
-        // came from.
-        let layered = rules.iter().any(|r| {
-            matches!(
-                r.origin.layer,
-                memory_rules::LayerKind::Pack | memory_rules::LayerKind::Policy
-            )
-        });
-        let rows: Vec<[String; 5]> = rules
-            .iter()
-            .map(|r| {
-                [
-                    r.id.clone(),
-                    r.origin.layer.to_string(),
-                    r.priority().to_string(),
-                    display::first_line(&display::triggers(&r.metadata), 48),
-                    display::first_line(&r.content, 60),
-                ]
-            })
-            .collect();
-        if !rows.is_empty() && layered {
-            let rows: Vec<[String; 6]> = rows
-                .into_iter()
-                .zip(rules)
-                .map(|([a, b, c, d, e], r)| {
-                    let from = match r.origin.layer {
-                        memory_rules::LayerKind::Pack | memory_rules::LayerKind::Policy => {
-                            r.origin.provenance.clone()
-                        }
-                        _ => String::new(),
-                    };
-                    [a, b, c, d, e, from]
-                })
-                .collect();
-            out.stdout = table(
-                ["ID", "SCOPE", "PRIORITY", "TRIGGERS", "CONTENT", "FROM"],
-                &rows,
-            );
-        } else if !rows.is_empty() {
-            out.stdout = table(["ID", "SCOPE", "PRIORITY", "TRIGGERS", "CONTENT"], &rows);
-        }
-        if !rules.is_empty() {
-            if env.color {
-                // The header is the first line; its text is ours, never a file's.
-                let end = out.stdout.find('\n').unwrap_or(0);
-                let header = color::paint(true, color::Style::Bold, &out.stdout[..end]);
-                out.stdout.replace_range(..end, &header);
-            }
-            if layered {
-                out.stdout.push_str(&display::override_lines(rules));
-            }
-            out.stdout
-                .push_str(&display::layer_note_lines(&loaded.diagnostics));
-        }
-        out.stdout.push_str(&format!(
-            "{} rule{}\n",
-            rules.len(),
-            if rules.len() == 1 { "" } else { "s" }
-        ));
-        out.stdout.push_str(&display::line(&env.root_line()));
-        if rules.is_empty() && loaded.diagnostics.is_empty() && !env.explicit_sources {
-            out.stdout.push_str(&empty_hint(env));
-        }
+        list_text(env, &loaded)
+    };
+    Output {
+        stdout,
+        stderr: load_problems(&loaded.diagnostics),
+        code: 0,
     }
+}
+
+fn list_json(env: &Env, loaded: &memory_rules::Loaded) -> String {
+    let workdir = &env.config.workdir;
+    let list: Vec<_> = loaded
+        .rules
+        .rules()
+        .iter()
+        .map(|r| {
+            let mut v = serde_json::json!({
+                "id": r.id,
+                "scope": r.scope.as_str(),
+                "priority": r.priority(),
+                "paths": r.metadata.paths,
+                "topics": r.metadata.topics,
+                "description": r.metadata.description,
+                "format": r.format.as_str(),
+                "activation": r.metadata.activation_kind(),
+                "regex": r.metadata.regex,
+                "skills": r.metadata.skills,
+                "file": display::show(&r.file_path, workdir),
+                "firstLine": display::first_line(&r.content, usize::MAX),
+            });
+            display::origin_json(r, &mut v);
+            v
+        })
+        .collect();
+    display::json_text(&serde_json::json!({
+        "root": workdir.to_string_lossy(),
+        "rules": list,
+        "layers": display::layer_notes(&loaded.diagnostics).iter().map(|d| display::diagnostic_json(d, workdir)).collect::<Vec<_>>(),
+    }))
+}
+
+fn list_text(env: &Env, loaded: &memory_rules::Loaded) -> String {
+    let rules = loaded.rules.rules();
+    // Packs and the policy get a column of their own: where each rule
+    // came from.
+    let layered = rules.iter().any(|r| {
+        matches!(
+            r.origin.layer,
+            memory_rules::LayerKind::Pack | memory_rules::LayerKind::Policy
+        )
+    });
+    let mut s = rules_table(rules, layered);
+    if !rules.is_empty() {
+        if env.color {
+            // The header is the first line; its text is ours, never a file's.
+            let end = s.find('\n').unwrap_or(0);
+            let header = color::paint(true, color::Style::Bold, &s[..end]);
+            s.replace_range(..end, &header);
+        }
+        if layered {
+            s.push_str(&display::override_lines(rules));
+        }
+        s.push_str(&display::layer_note_lines(&loaded.diagnostics));
+    }
+    s.push_str(&format!(
+        "{} rule{}\n",
+        rules.len(),
+        if rules.len() == 1 { "" } else { "s" }
+    ));
+    s.push_str(&display::line(&env.root_line()));
+    if rules.is_empty() && loaded.diagnostics.is_empty() && !env.explicit_sources {
+        s.push_str(&empty_hint(env));
+    }
+    s
+}
+
+/// One row per rule (nothing when there is none); with `layered`, a FROM
+/// column names the pack or policy rules' provenance.
+fn rules_table(rules: &[memory_rules::Rule], layered: bool) -> String {
+    let rows: Vec<[String; 5]> = rules
+        .iter()
+        .map(|r| {
+            [
+                r.id.clone(),
+                r.origin.layer.to_string(),
+                r.priority().to_string(),
+                display::first_line(&display::triggers(&r.metadata), 48),
+                display::first_line(&r.content, 60),
+            ]
+        })
+        .collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    if !layered {
+        return table(["ID", "SCOPE", "PRIORITY", "TRIGGERS", "CONTENT"], &rows);
+    }
+    let rows: Vec<[String; 6]> = rows
+        .into_iter()
+        .zip(rules)
+        .map(|([a, b, c, d, e], r)| {
+            let from = match r.origin.layer {
+                memory_rules::LayerKind::Pack | memory_rules::LayerKind::Policy => {
+                    r.origin.provenance.clone()
+                }
+                _ => String::new(),
+            };
+            [a, b, c, d, e, from]
+        })
+        .collect();
+    table(
+        ["ID", "SCOPE", "PRIORITY", "TRIGGERS", "CONTENT", "FROM"],
+        &rows,
+    )
+}
+
+/// What kept rules from loading, or makes them misfire, in one line each
+/// (`validate` shows the details).
+fn load_problems(diagnostics: &[memory_rules::Diagnostic]) -> String {
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     let count = |typo: bool| {
-        loaded
-            .diagnostics
+        diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .filter(|d| (d.code == Code::MisspelledKey) == typo)
             .count()
     };
     let (errors, typos) = (count(false), count(true));
+    let mut s = String::new();
     if errors > 0 {
-        out.stderr = format!(
+        s = format!(
             "wave-rules: {errors} problem{} kept rules from loading; run `wave-rules validate`\n",
             plural(errors)
         );
     }
     if typos > 0 {
-        out.stderr.push_str(&format!(
+        s.push_str(&format!(
             "wave-rules: {typos} misspelled key{} make{} rules fire where they should not; run `wave-rules validate`\n",
             plural(typos),
             if typos == 1 { "s" } else { "" }
         ));
     }
-    out
+    s
 }
 
 /// What to do in a project without rules: the other tools' rule files the

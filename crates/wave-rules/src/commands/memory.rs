@@ -11,7 +11,10 @@
 //! | `forget ENTRY` | removes an entry | 1 for an unknown entry |
 //! | `list`, `show`, `clear` | topics | 1 for an unknown topic |
 
-use crate::args::{MemoryAction, MemoryArgs, ScopeArg};
+use crate::args::{
+    MemoryAction, MemoryArgs, MemoryClearArgs, MemoryEntryArgs, MemoryPromoteArgs, MemoryWriteArgs,
+    ScopeArg,
+};
 use crate::display;
 use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::memory::lint::{self, Finding};
@@ -45,105 +48,119 @@ fn trouble(e: MemoryError) -> Output {
 pub fn run(env: &Env, args: &MemoryArgs) -> Output {
     let store = store(env);
     match &args.action {
-        MemoryAction::Write(a) => {
-            let loaded = memory_rules::load(&env.config);
-            let mut note = Note::new(scope_of(a.scope), &a.topic, &a.text);
-            note.paths = a.paths.clone();
-            note.topics = a.topics.clone();
-            note.pinned = a.pin;
-            note.replace = a.replace;
-            note.agent = Some("cli".into());
-            match store.write_note(&note, Some(&loaded.rules)) {
-                Ok(w) => written(env, &w),
-                Err(e) => trouble(e),
-            }
-        }
+        MemoryAction::Write(a) => write_note(env, &store, a),
         MemoryAction::Search(a) => search(env, &store, a),
         MemoryAction::Lint => {
             let loaded = memory_rules::load(&env.config);
             let findings = lint::lint(&store, Some(&loaded.rules), &env.config.workdir);
             lint_output(env, &findings)
         }
-        MemoryAction::Promote(a) => {
-            let Some(source) = env.config.write_source(Scope::Project) else {
-                return Output::fail(
-                    EXIT_FAILURE,
-                    "no project source in the wave format to write the rule to (drop --source/--sources, or add project=.wave/rules)",
-                );
-            };
-            let how = Promotion {
-                paths: a.paths.clone(),
-                topics: a.topics.clone(),
-            };
-            match promote::promote(&store, &a.entry, &source.dir, &how) {
-                Ok(p) => {
-                    let shown = display::show(&p.rule_file, &env.config.workdir);
-                    let rule_id = p
-                        .rule_file
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default();
-                    Output {
-                        stdout: if env.json {
-                            display::json_text(&json!({
-                                "id": p.id, "scope": p.scope.as_str(), "topic": p.topic,
-                                "rule": { "id": rule_id, "file": shown, "paths": p.paths, "topics": p.topics },
-                            }))
-                        } else {
-                            display::line(&format!(
-                                "promoted {} ({} memory, '{}') to the rule {shown}{}; it is no longer in memory",
-                                p.id,
-                                p.scope,
-                                p.topic,
-                                triggers(&p.paths, &p.topics)
-                            ))
-                        },
-                        ..Output::default()
-                    }
-                }
-                Err(e) => trouble(e),
-            }
-        }
-        MemoryAction::Forget(a) => match store.forget(&a.entry) {
-            Ok(f) => Output {
-                stdout: if env.json {
-                    display::json_text(&json!({
-                        "id": f.entry.meta.id, "scope": f.scope.as_str(), "topic": f.topic,
-                        "file": store.dir(f.scope).join(&f.file).to_string_lossy(), "text": f.entry.text,
-                    }))
-                } else {
-                    display::line(&format!(
-                        "forgot {} from {} memory topic '{}' ({})",
-                        f.entry.meta.id, f.scope, f.topic, f.file
-                    ))
-                },
-                ..Output::default()
-            },
-            Err(e) => trouble(e),
-        },
+        MemoryAction::Promote(a) => promote_entry(env, &store, a),
+        MemoryAction::Forget(a) => forget_entry(env, &store, a),
         MemoryAction::List(a) => list(env, &store, a.scope),
         MemoryAction::Show(a) => show(env, &store, &a.topic, a.scope),
-        MemoryAction::Clear(a) => {
-            let scope = scope_of(a.scope);
-            let count = store.list_topics(scope).map(|t| t.len()).unwrap_or(0);
-            if let Err(e) = store.clear(scope) {
-                return trouble(e);
-            }
-            let dir = store.dir(scope).to_string_lossy().into_owned();
+        MemoryAction::Clear(a) => clear_scope(env, &store, a),
+    }
+}
+
+/// `memory write`: the note, checked against the project's rules.
+fn write_note(env: &Env, store: &MemoryStore, a: &MemoryWriteArgs) -> Output {
+    let loaded = memory_rules::load(&env.config);
+    let mut note = Note::new(scope_of(a.scope), &a.topic, &a.text);
+    note.paths = a.paths.clone();
+    note.topics = a.topics.clone();
+    note.pinned = a.pin;
+    note.replace = a.replace;
+    note.agent = Some("cli".into());
+    match store.write_note(&note, Some(&loaded.rules)) {
+        Ok(w) => written(env, &w),
+        Err(e) => trouble(e),
+    }
+}
+
+/// `memory promote`: the entry becomes a `.wave/rules` rule.
+fn promote_entry(env: &Env, store: &MemoryStore, a: &MemoryPromoteArgs) -> Output {
+    let Some(source) = env.config.write_source(Scope::Project) else {
+        return Output::fail(
+            EXIT_FAILURE,
+            "no project source in the wave format to write the rule to (drop --source/--sources, or add project=.wave/rules)",
+        );
+    };
+    let how = Promotion {
+        paths: a.paths.clone(),
+        topics: a.topics.clone(),
+    };
+    match promote::promote(store, &a.entry, &source.dir, &how) {
+        Ok(p) => {
+            let shown = display::show(&p.rule_file, &env.config.workdir);
+            let rule_id = p
+                .rule_file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             Output {
                 stdout: if env.json {
                     display::json_text(&json!({
-                        "scope": scope.as_str(), "cleared": count, "dir": dir,
+                        "id": p.id, "scope": p.scope.as_str(), "topic": p.topic,
+                        "rule": { "id": rule_id, "file": shown, "paths": p.paths, "topics": p.topics },
                     }))
                 } else {
                     display::line(&format!(
-                        "cleared {count} {scope} memory topic{} in {dir}",
-                        if count == 1 { "" } else { "s" }
+                        "promoted {} ({} memory, '{}') to the rule {shown}{}; it is no longer in memory",
+                        p.id,
+                        p.scope,
+                        p.topic,
+                        triggers(&p.paths, &p.topics)
                     ))
                 },
                 ..Output::default()
             }
         }
+        Err(e) => trouble(e),
+    }
+}
+
+/// `memory forget`: one entry removed.
+fn forget_entry(env: &Env, store: &MemoryStore, a: &MemoryEntryArgs) -> Output {
+    match store.forget(&a.entry) {
+        Ok(f) => Output {
+            stdout: if env.json {
+                display::json_text(&json!({
+                    "id": f.entry.meta.id, "scope": f.scope.as_str(), "topic": f.topic,
+                    "file": store.dir(f.scope).join(&f.file).to_string_lossy(), "text": f.entry.text,
+                }))
+            } else {
+                display::line(&format!(
+                    "forgot {} from {} memory topic '{}' ({})",
+                    f.entry.meta.id, f.scope, f.topic, f.file
+                ))
+            },
+            ..Output::default()
+        },
+        Err(e) => trouble(e),
+    }
+}
+
+/// `memory clear`: every topic of one scope deleted.
+fn clear_scope(env: &Env, store: &MemoryStore, a: &MemoryClearArgs) -> Output {
+    let scope = scope_of(a.scope);
+    let count = store.list_topics(scope).map(|t| t.len()).unwrap_or(0);
+    if let Err(e) = store.clear(scope) {
+        return trouble(e);
+    }
+    let dir = store.dir(scope).to_string_lossy().into_owned();
+    Output {
+        stdout: if env.json {
+            display::json_text(&json!({
+                "scope": scope.as_str(), "cleared": count, "dir": dir,
+            }))
+        } else {
+            display::line(&format!(
+                "cleared {count} {scope} memory topic{} in {dir}",
+                if count == 1 { "" } else { "s" }
+            ))
+        },
+        ..Output::default()
     }
 }
 

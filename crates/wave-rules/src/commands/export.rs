@@ -82,70 +82,10 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
         Ok(p) => p,
         Err(out) => return out,
     };
-    let mut out = Output::default();
-    let workdir = &env.config.workdir;
     if args.check {
-        let stale = !sync.changes.is_empty() || !sync.conflicts.is_empty();
-        if env.json {
-            out.stdout = json_report(&plan, &sync, false);
-        } else {
-            for c in &sync.changes {
-                match args.format {
-                    OutputFormat::Text => out.stdout.push_str(&export::unified(
-                        &c.rel,
-                        c.old.as_deref(),
-                        c.new.as_deref(),
-                    )),
-                    OutputFormat::Github => {
-                        let message = match c.verb() {
-                            "create" => "missing: `wave-rules export` would create this file",
-                            "remove" => "stale: `wave-rules export` would remove this generated file (its source rule is gone)",
-                            _ => "differs from what `wave-rules export` writes (edited by hand, or its source rule changed)",
-                        };
-                        let _ = writeln!(
-                            out.stdout,
-                            "::error file={},title={}::{}",
-                            crate::validate::escape_property(&c.rel),
-                            crate::validate::escape_property("wave-rules export --check"),
-                            crate::validate::escape_data(message)
-                        );
-                    }
-                }
-            }
-            for c in &sync.conflicts {
-                match args.format {
-                    OutputFormat::Text => out.stdout.push_str(&display::line(&c.message)),
-                    OutputFormat::Github => {
-                        let _ = writeln!(
-                            out.stdout,
-                            "::error file={},title={}::{}",
-                            crate::validate::escape_property(&c.rel),
-                            crate::validate::escape_property("wave-rules export --check"),
-                            crate::validate::escape_data(&c.message)
-                        );
-                    }
-                }
-            }
-            let to: Vec<&str> = targets.iter().map(|t| t.as_str()).collect();
-            if stale {
-                let _ = writeln!(
-                    out.stderr,
-                    "wave-rules: {} of the agents' rule files differ from the sources; run `wave-rules export --to {}`",
-                    sync.changes.len() + sync.conflicts.len(),
-                    to.join(",")
-                );
-            } else {
-                let _ = writeln!(
-                    out.stdout,
-                    "{} files for {} are up to date",
-                    plan.files.len(),
-                    to.join(", ")
-                );
-            }
-        }
-        out.code = if stale { EXIT_FAILURE } else { 0 };
-        return out;
+        return check(env, args, targets, &plan, &sync);
     }
+    let mut out = Output::default();
     if !sync.conflicts.is_empty() && !args.dry_run {
         // Nothing is written when any file is in the way.
         if env.json {
@@ -173,27 +113,106 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
         ));
         out.code = EXIT_FAILURE;
     }
+    out.stdout = if env.json {
+        json_report(&plan, &sync, !args.dry_run)
+    } else {
+        changes_text(env, &plan, &sync, args.dry_run)
+    };
+    out
+}
+
+/// `--check`: what differs from what export would write (a diff or
+/// annotations), exit 1 when anything does.
+fn check(env: &Env, args: &ExportArgs, targets: &[Target], plan: &Plan, sync: &Sync) -> Output {
+    let mut out = Output::default();
+    let stale = !sync.changes.is_empty() || !sync.conflicts.is_empty();
     if env.json {
-        out.stdout = json_report(&plan, &sync, !args.dry_run);
-        return out;
+        out.stdout = json_report(plan, sync, false);
+    } else {
+        out.stdout = match args.format {
+            OutputFormat::Text => check_diff(sync),
+            OutputFormat::Github => check_annotations(sync),
+        };
+        let to: Vec<&str> = targets.iter().map(|t| t.as_str()).collect();
+        if stale {
+            let _ = writeln!(
+                out.stderr,
+                "wave-rules: {} of the agents' rule files differ from the sources; run `wave-rules export --to {}`",
+                sync.changes.len() + sync.conflicts.len(),
+                to.join(",")
+            );
+        } else {
+            let _ = writeln!(
+                out.stdout,
+                "{} files for {} are up to date",
+                plan.files.len(),
+                to.join(", ")
+            );
+        }
     }
-    let prefix = if args.dry_run { "would " } else { "" };
+    out.code = if stale { EXIT_FAILURE } else { 0 };
+    out
+}
+
+/// `--check`'s text: a unified diff of each change, then each conflict.
+fn check_diff(sync: &Sync) -> String {
+    let mut s = String::new();
     for c in &sync.changes {
-        out.stdout.push_str(&display::line(&format!(
+        s.push_str(&export::unified(&c.rel, c.old.as_deref(), c.new.as_deref()));
+    }
+    for c in &sync.conflicts {
+        s.push_str(&display::line(&c.message));
+    }
+    s
+}
+
+/// `--check --format github`: one annotation per change and conflict.
+fn check_annotations(sync: &Sync) -> String {
+    let mut s = String::new();
+    let mut annotate = |rel: &str, message: &str| {
+        let _ = writeln!(
+            s,
+            "::error file={},title={}::{}",
+            super::validate::escape_property(rel),
+            super::validate::escape_property("wave-rules export --check"),
+            super::validate::escape_data(message)
+        );
+    };
+    for c in &sync.changes {
+        let message = match c.verb() {
+            "create" => "missing: `wave-rules export` would create this file",
+            "remove" => "stale: `wave-rules export` would remove this generated file (its source rule is gone)",
+            _ => "differs from what `wave-rules export` writes (edited by hand, or its source rule changed)",
+        };
+        annotate(&c.rel, message);
+    }
+    for c in &sync.conflicts {
+        annotate(&c.rel, &c.message);
+    }
+    s
+}
+
+/// What an export did (or, `dry_run`, would do): each change, the copies
+/// left out, the notes and the counts.
+fn changes_text(env: &Env, plan: &Plan, sync: &Sync, dry_run: bool) -> String {
+    let mut s = String::new();
+    let prefix = if dry_run { "would " } else { "" };
+    for c in &sync.changes {
+        s.push_str(&display::line(&format!(
             "{prefix}{} {}",
             c.verb(),
-            display::show(&c.path, workdir)
+            display::show(&c.path, &env.config.workdir)
         )));
     }
     for (planned, existing) in &sync.copies {
-        out.stdout.push_str(&display::line(&format!(
+        s.push_str(&display::line(&format!(
             "not written: {planned}, the same text is already in {existing} (hand-written)"
         )));
     }
-    out.stdout.push_str(&notes_text(&plan));
+    s.push_str(&notes_text(plan));
     let count = |v: &str| sync.changes.iter().filter(|c| c.verb() == v).count();
     let _ = writeln!(
-        out.stdout,
+        s,
         "{} files for {}: {} {prefix}create, {} {prefix}update, {} {prefix}remove, {} unchanged; {} notes",
         plan.files.len(),
         plan.targets
@@ -207,7 +226,7 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
         sync.unchanged,
         plan.notes.len()
     );
-    out
+    s
 }
 
 pub fn run(env: &Env, args: &ExportArgs) -> Output {
@@ -234,7 +253,6 @@ const HEADER_BYTES: u64 = 16 * 1024;
 /// interrupted. `WAVE_RULES_WATCH_SECONDS` bounds the watch (for tests).
 #[cfg(not(target_family = "wasm"))]
 fn watch(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
-    use notify::{RecursiveMode, Watcher};
     use std::io::Write;
     use std::sync::mpsc;
     use std::time::{Duration, Instant};
@@ -256,8 +274,54 @@ fn watch(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
         Ok(w) => w,
         Err(e) => return Output::fail(EXIT_TROUBLE, format!("--watch: cannot watch files: {e}")),
     };
-    // Each source's directory, or its nearest existing parent (a
-    // `.wave/rules` created later is seen through it).
+    let watched = match watch_sources(env, &mut watcher) {
+        Ok(w) => w,
+        Err(out) => return out,
+    };
+    let first = once(env, args, targets);
+    print(&first);
+    let _ = writeln!(
+        std::io::stderr(),
+        "wave-rules: watching {} source directories; Ctrl-C to stop",
+        watched
+    );
+    let mut last_code = first.code;
+    loop {
+        let wait = match limit {
+            Some(l) => match l.checked_duration_since(Instant::now()) {
+                Some(d) => d,
+                None => break,
+            },
+            None => Duration::from_secs(3600),
+        };
+        let Ok(ev) = rx.recv_timeout(wait) else {
+            if limit.is_some() {
+                break;
+            }
+            continue;
+        };
+        let mut changed = is_source_change(&ev);
+        // Debounce: until the sources are quiet for DEBOUNCE.
+        while let Ok(ev) = rx.recv_timeout(DEBOUNCE) {
+            changed |= is_source_change(&ev);
+        }
+        if changed {
+            let o = once(env, args, targets);
+            print(&o);
+            last_code = o.code;
+        }
+    }
+    Output {
+        code: last_code,
+        ..Output::default()
+    }
+}
+
+/// Watches each project source's directory, or its nearest existing
+/// parent (a `.wave/rules` created later is seen through it); how many.
+#[cfg(not(target_family = "wasm"))]
+fn watch_sources(env: &Env, watcher: &mut impl notify::Watcher) -> Result<usize, Output> {
+    use notify::RecursiveMode;
     let mut watched = Vec::new();
     for s in &env.config.sources {
         if s.scope != memory_rules::Scope::Project {
@@ -279,65 +343,28 @@ fn watch(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
             RecursiveMode::Recursive
         };
         if let Err(e) = watcher.watch(&dir, mode) {
-            return Output::fail(
+            return Err(Output::fail(
                 EXIT_TROUBLE,
                 format!("--watch: cannot watch {}: {e}", dir.display()),
-            );
+            ));
         }
         watched.push(dir);
     }
-    let first = once(env, args, targets);
-    print(&first);
-    let _ = writeln!(
-        std::io::stderr(),
-        "wave-rules: watching {} source directories; Ctrl-C to stop",
-        watched.len()
-    );
-    let mut last_code = first.code;
-    loop {
-        let wait = match limit {
-            Some(l) => match l.checked_duration_since(Instant::now()) {
-                Some(d) => d,
-                None => break,
-            },
-            None => Duration::from_secs(3600),
-        };
-        let Ok(ev) = rx.recv_timeout(wait) else {
-            if limit.is_some() {
-                break;
-            }
-            continue;
-        };
-        // Our own writes (generated files) are no source change.
-        // Reads (ours included: loading opens every rule) are no change.
-        let relevant = |ev: &notify::Event| {
-            !matches!(ev.kind, notify::EventKind::Access(_))
-                && ev.paths.iter().any(|p| {
-                    !p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().ends_with(".wave-export.tmp"))
-                        && !memory_rules::fs::read_prefix(
-                            p,
-                            HEADER_BYTES,
-                            memory_rules::fs::Links::Follow,
-                        )
-                        .is_ok_and(|t| export::is_generated(&t))
-                })
-        };
-        let mut changed = relevant(&ev);
-        // Debounce: until the sources are quiet for DEBOUNCE.
-        while let Ok(ev) = rx.recv_timeout(DEBOUNCE) {
-            changed |= relevant(&ev);
-        }
-        if changed {
-            let o = once(env, args, targets);
-            print(&o);
-            last_code = o.code;
-        }
-    }
-    Output {
-        code: last_code,
-        ..Output::default()
-    }
+    Ok(watched.len())
+}
+
+/// Whether an event is a change of the sources: reads (ours included:
+/// loading opens every rule) are not, nor our own writes (generated files,
+/// export's temporary files).
+#[cfg(not(target_family = "wasm"))]
+fn is_source_change(ev: &notify::Event) -> bool {
+    !matches!(ev.kind, notify::EventKind::Access(_))
+        && ev.paths.iter().any(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().ends_with(".wave-export.tmp"))
+                && !memory_rules::fs::read_prefix(p, HEADER_BYTES, memory_rules::fs::Links::Follow)
+                    .is_ok_and(|t| export::is_generated(&t))
+        })
 }
 
 #[cfg(target_family = "wasm")]
@@ -365,7 +392,6 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         .with_allow_dirs(env.config.allow_dirs.clone());
     let loaded = memory_rules::load(&config);
     let workdir = &env.config.workdir;
-    let dir = workdir.join(".wave/rules");
     let mut out = Output::default();
     // What the discovery folded (the same file, the same text).
     for d in loaded
@@ -379,9 +405,7 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
             d.message
         )));
     }
-    let mut used = std::collections::BTreeMap::<String, String>::new();
-    // Near-identical texts with one activation: (text key, activation) -> stem.
-    let mut near: Vec<(String, String, String, String)> = Vec::new();
+    let mut names = ImportNames::default();
     let (mut written, mut refused, mut folded) = (0, 0, 0);
     for rule in loaded.rules.rules() {
         if rule.scope != memory_rules::Scope::Project
@@ -393,93 +417,19 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         let source = export::source_name(rule, workdir);
         let key = loose_text(&rule.content);
         let activation = activation_of(&rule.metadata);
-        if let Some((_, _, stem, first)) = near
-            .iter()
-            .find(|(k, a, _, _)| *k == key && *a == activation)
-        {
+        if let Some((stem, first)) = names.same_as(&key, &activation) {
             folded += 1;
             out.stdout.push_str(&display::line(&format!(
                 "folded: {source} into .wave/rules/{stem}.md: the same rule as {first} but for spacing or case"
             )));
             continue;
         }
-        let base = export::stem_of(&rule.id);
-        let mut stem = base.clone();
-        let mut n = 1;
-        while used.contains_key(&stem.to_lowercase()) {
-            n += 1;
-            stem = format!("{base}-{n}");
+        let stem = names.name(rule, key, activation, &source, &mut out.stdout);
+        match write_imported(env, args.dry_run, rule, &source, &stem, &mut out) {
+            Ok(true) => written += 1,
+            Ok(false) => refused += 1,
+            Err(o) => return o,
         }
-        if let Some(taken) = used.get(&base.to_lowercase()) {
-            let like = near.iter().find(|(k, _, _, _)| *k == key);
-            let why = match like {
-                Some((_, _, _, first)) => format!(
-                    "near-identical to {first} (the same text, another activation), so both are kept"
-                ),
-                None => format!("{base}.md is taken by {taken}"),
-            };
-            out.stdout
-                .push_str(&display::line(&format!("named {stem}.md: {why}")));
-        }
-        used.insert(stem.to_lowercase(), source.clone());
-        near.push((key, activation, stem.clone(), source.clone()));
-        let path = dir.join(format!("{stem}.md"));
-        let (front, lossy) = memory_rules::export::write_wave(rule);
-        let mut text = export::frontmatter(&front);
-        text.push_str(rule.content.trim());
-        text.push('\n');
-        for l in &lossy {
-            out.stdout
-                .push_str(&display::line(&format!("{source} (lossy): {l}")));
-        }
-        if let Some((importer, _)) = rule.id.split_once('@') {
-            out.stdout.push_str(&display::line(&format!(
-                "{source}: imported by {} (@{}), kept as a rule of its own",
-                importer
-                    .trim_start_matches("claude:")
-                    .trim_start_matches("gemini:"),
-                rule.id.rsplit_once('@').map_or("", |(_, p)| p)
-            )));
-        }
-        if path.exists() {
-            refused += 1;
-            out.stderr.push_str(&display::line(&format!(
-                "wave-rules: {} exists; {source} is not imported over it",
-                display::show(&path, workdir)
-            )));
-            continue;
-        }
-        // The new file's id is `<stem>.md`, shared with `.claude/rules`
-        // (project and user) and the user's `.wave/rules`: it overrides them.
-        let id = format!("{stem}.md");
-        for shadowed in [
-            workdir.join(".claude/rules").join(&id),
-            home.join(".claude/rules").join(&id),
-            home.join(".wave/rules").join(&id),
-        ] {
-            if shadowed.is_file() {
-                out.stdout.push_str(&display::line(&format!(
-                    "{}: overrides {} (the same id, {id}; the .wave/rules rule wins)",
-                    display::show(&path, workdir),
-                    display::show(&shadowed, workdir)
-                )));
-            }
-        }
-        if !args.dry_run {
-            let write = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, &text));
-            if let Err(e) = write {
-                return Output::fail(
-                    EXIT_TROUBLE,
-                    format!("cannot write {}: {e}", path.display()),
-                );
-            }
-        }
-        written += 1;
-        out.stdout.push_str(&display::line(&format!(
-            "{}{} <- {source}",
-            if args.dry_run { "would create " } else { "" },
-            display::show(&path, workdir)
-        )));
     }
     let _ = writeln!(
         out.stdout,
@@ -501,6 +451,132 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         out.code = EXIT_FAILURE;
     }
     out
+}
+
+/// The `.wave/rules` names an import has given, and the rules behind them.
+#[derive(Default)]
+struct ImportNames {
+    /// Each stem taken (lowercase), with the source that took it.
+    used: std::collections::BTreeMap<String, String>,
+    /// Each rule imported: its loose text, its activation, its stem and
+    /// its source.
+    near: Vec<(String, String, String, String)>,
+}
+
+impl ImportNames {
+    /// The stem and source of a rule already imported with this loose text
+    /// and activation: near-identical rules are imported once.
+    fn same_as(&self, key: &str, activation: &str) -> Option<(&str, &str)> {
+        self.near
+            .iter()
+            .find(|(k, a, _, _)| k == key && a == activation)
+            .map(|(_, _, stem, first)| (stem.as_str(), first.as_str()))
+    }
+
+    /// A free stem for `rule` (its id's, else numbered), saying in `stdout`
+    /// why when it is not the id's own.
+    fn name(
+        &mut self,
+        rule: &memory_rules::Rule,
+        key: String,
+        activation: String,
+        source: &str,
+        stdout: &mut String,
+    ) -> String {
+        let base = export::stem_of(&rule.id);
+        let mut stem = base.clone();
+        let mut n = 1;
+        while self.used.contains_key(&stem.to_lowercase()) {
+            n += 1;
+            stem = format!("{base}-{n}");
+        }
+        if let Some(taken) = self.used.get(&base.to_lowercase()) {
+            let like = self.near.iter().find(|(k, _, _, _)| *k == key);
+            let why = match like {
+                Some((_, _, _, first)) => format!(
+                    "near-identical to {first} (the same text, another activation), so both are kept"
+                ),
+                None => format!("{base}.md is taken by {taken}"),
+            };
+            stdout.push_str(&display::line(&format!("named {stem}.md: {why}")));
+        }
+        self.used.insert(stem.to_lowercase(), source.to_string());
+        self.near
+            .push((key, activation, stem.clone(), source.to_string()));
+        stem
+    }
+}
+
+/// Writes one imported rule as `.wave/rules/<stem>.md` (unless `dry_run`),
+/// with what it loses, whom it overrides and what was done in `out`:
+/// `Ok(false)` when a file is already there (never written over).
+fn write_imported(
+    env: &Env,
+    dry_run: bool,
+    rule: &memory_rules::Rule,
+    source: &str,
+    stem: &str,
+    out: &mut Output,
+) -> Result<bool, Output> {
+    let workdir = &env.config.workdir;
+    let home = env.home_dir();
+    let dir = workdir.join(".wave/rules");
+    let path = dir.join(format!("{stem}.md"));
+    let (front, lossy) = memory_rules::export::write_wave(rule);
+    let mut text = export::frontmatter(&front);
+    text.push_str(rule.content.trim());
+    text.push('\n');
+    for l in &lossy {
+        out.stdout
+            .push_str(&display::line(&format!("{source} (lossy): {l}")));
+    }
+    if let Some((importer, _)) = rule.id.split_once('@') {
+        out.stdout.push_str(&display::line(&format!(
+            "{source}: imported by {} (@{}), kept as a rule of its own",
+            importer
+                .trim_start_matches("claude:")
+                .trim_start_matches("gemini:"),
+            rule.id.rsplit_once('@').map_or("", |(_, p)| p)
+        )));
+    }
+    if path.exists() {
+        out.stderr.push_str(&display::line(&format!(
+            "wave-rules: {} exists; {source} is not imported over it",
+            display::show(&path, workdir)
+        )));
+        return Ok(false);
+    }
+    // The new file's id is `<stem>.md`, shared with `.claude/rules`
+    // (project and user) and the user's `.wave/rules`: it overrides them.
+    let id = format!("{stem}.md");
+    for shadowed in [
+        workdir.join(".claude/rules").join(&id),
+        home.join(".claude/rules").join(&id),
+        home.join(".wave/rules").join(&id),
+    ] {
+        if shadowed.is_file() {
+            out.stdout.push_str(&display::line(&format!(
+                "{}: overrides {} (the same id, {id}; the .wave/rules rule wins)",
+                display::show(&path, workdir),
+                display::show(&shadowed, workdir)
+            )));
+        }
+    }
+    if !dry_run {
+        let write = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, &text));
+        if let Err(e) = write {
+            return Err(Output::fail(
+                EXIT_TROUBLE,
+                format!("cannot write {}: {e}", path.display()),
+            ));
+        }
+    }
+    out.stdout.push_str(&display::line(&format!(
+        "{}{} <- {source}",
+        if dry_run { "would create " } else { "" },
+        display::show(&path, workdir)
+    )));
+    Ok(true)
 }
 
 /// A rule's text with spacing and case evened out: two copies of one rule

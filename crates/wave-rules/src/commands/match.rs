@@ -193,94 +193,126 @@ fn enforcement_output(env: &Env, set: &memory_rules::RuleSet, checks: &[Check]) 
     out
 }
 
+/// What matching found for the context given.
+struct Matched<'a> {
+    set: &'a memory_rules::RuleSet,
+    active: Vec<&'a memory_rules::Explanation>,
+    inactive: Vec<&'a memory_rules::Explanation>,
+    /// The rules offered on request (by description), sorted.
+    available: Vec<usize>,
+    /// Whether rules with a `regex` read the files' content.
+    reads_content: bool,
+}
+
 fn run_match(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded) -> Output {
     let set = &loaded.rules;
-    let prompt = args.prompt.as_deref();
     // Rules with a `regex` (Continue) match the content of the files in
     // context, read as every road reads them.
     let read = memory_rules::file_contents(&env.config.workdir);
     let contents: Option<memory_rules::Contents> = set.has_content_rules().then_some(&read);
-    let explanations = set.explain_in(&args.files, prompt, &args.skills, contents);
+    let explanations = set.explain_in(&args.files, args.prompt.as_deref(), &args.skills, contents);
     let (active, inactive): (Vec<_>, Vec<_>) = explanations.iter().partition(|e| e.is_active());
     let active_ids: Vec<usize> = active.iter().map(|e| e.index).collect();
-    let available = set.available(&active_ids);
-    let outside: Vec<&String> = args
-        .files
-        .iter()
-        .filter(|f| set.normalize(f).is_none())
-        .collect();
-    let mut out = Output::default();
-    if env.json {
-        let rule_json = |e: &memory_rules::Explanation| {
-            let r = &set.rules()[e.index];
-            let mut v = serde_json::json!({
-                "id": r.id,
-                "scope": r.scope.as_str(),
-                "priority": r.priority(),
-                "format": r.format.as_str(),
-                "activation": r.metadata.activation_kind(),
-                "kind": memory_rules::tool_kind(r),
-            });
-            display::origin_json(r, &mut v);
-            v["reasons"] = e.reasons.iter().map(reason_json).collect();
-            if args.all {
-                v["excluded"] = e
-                    .excluded
-                    .iter()
-                    .map(
-                        |x| serde_json::json!({ "file": x.file, "pattern": x.pattern, "by": x.by }),
-                    )
-                    .collect();
-            }
-            v
-        };
-        let files: Vec<_> = args
-            .files
-            .iter()
-            .map(|f| serde_json::json!({ "file": f, "normalized": set.normalize(f).map(|n| n.into_owned()) }))
-            .collect();
-        let mut doc = serde_json::json!({
-            "files": files,
-            "prompt": prompt,
-            "skills": args.skills,
-            "active": active.iter().map(|e| rule_json(e)).collect::<Vec<_>>(),
-            "available": available.iter().map(|&i| {
-                let r = &set.rules()[i];
-                serde_json::json!({ "id": r.id, "description": r.metadata.description, "format": r.format.as_str() })
-            }).collect::<Vec<_>>(),
-        });
+    let matched = Matched {
+        set,
+        available: set.available(&active_ids),
+        active,
+        inactive,
+        reads_content: contents.is_some(),
+    };
+    let stdout = if env.json {
+        match_json(env, args, loaded, &matched)
+    } else {
+        let mut s = match_text(args, &matched);
         if args.memory {
-            doc["memory"] = recalled(env, args)
-                .iter()
-                .map(|(event, h)| {
-                    let mut v = crate::memory::hit_json(h);
-                    v["event"] = (*event).into();
-                    v["why"] = crate::memory::why(h).into();
-                    v
-                })
-                .collect();
+            s.push_str(&memory_text(env, args));
         }
         if args.all {
-            let not: Vec<_> = inactive
+            s.push_str(&inactive_text(args, loaded, &matched));
+        }
+        s
+    };
+    Output {
+        stdout,
+        ..Output::default()
+    }
+}
+
+fn match_json(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded, m: &Matched) -> String {
+    let set = m.set;
+    let rule_json = |e: &memory_rules::Explanation| {
+        let r = &set.rules()[e.index];
+        let mut v = serde_json::json!({
+            "id": r.id,
+            "scope": r.scope.as_str(),
+            "priority": r.priority(),
+            "format": r.format.as_str(),
+            "activation": r.metadata.activation_kind(),
+            "kind": memory_rules::tool_kind(r),
+        });
+        display::origin_json(r, &mut v);
+        v["reasons"] = e.reasons.iter().map(reason_json).collect();
+        if args.all {
+            v["excluded"] = e
+                .excluded
                 .iter()
-                .filter(|e| !set.rules()[e.index].metadata.is_unconditional())
-                .map(|e| rule_json(e))
-                .collect();
-            doc["inactive"] = serde_json::Value::Array(not);
-            doc["layers"] = display::layer_notes(&loaded.diagnostics)
-                .iter()
-                .map(|d| display::diagnostic_json(d, &env.config.workdir))
+                .map(|x| serde_json::json!({ "file": x.file, "pattern": x.pattern, "by": x.by }))
                 .collect();
         }
-        out.stdout = display::json_text(&doc);
-        return out;
+        v
+    };
+    let files: Vec<_> = args
+        .files
+        .iter()
+        .map(|f| serde_json::json!({ "file": f, "normalized": set.normalize(f).map(|n| n.into_owned()) }))
+        .collect();
+    let mut doc = serde_json::json!({
+        "files": files,
+        "prompt": args.prompt,
+        "skills": args.skills,
+        "active": m.active.iter().map(|e| rule_json(e)).collect::<Vec<_>>(),
+        "available": m.available.iter().map(|&i| {
+            let r = &set.rules()[i];
+            serde_json::json!({ "id": r.id, "description": r.metadata.description, "format": r.format.as_str() })
+        }).collect::<Vec<_>>(),
+    });
+    if args.memory {
+        doc["memory"] = recalled(env, args)
+            .iter()
+            .map(|(event, h)| {
+                let mut v = super::memory::hit_json(h);
+                v["event"] = (*event).into();
+                v["why"] = super::memory::why(h).into();
+                v
+            })
+            .collect();
     }
-    for f in &outside {
-        out.stdout.push_str(&display::line(&format!(
+    if args.all {
+        let not: Vec<_> = m
+            .inactive
+            .iter()
+            .filter(|e| !set.rules()[e.index].metadata.is_unconditional())
+            .map(|e| rule_json(e))
+            .collect();
+        doc["inactive"] = serde_json::Value::Array(not);
+        doc["layers"] = display::layer_notes(&loaded.diagnostics)
+            .iter()
+            .map(|d| display::diagnostic_json(d, &env.config.workdir))
+            .collect();
+    }
+    display::json_text(&doc)
+}
+
+/// The active rules with their reasons, then those available on request.
+fn match_text(args: &MatchArgs, m: &Matched) -> String {
+    let set = m.set;
+    let mut s = String::new();
+    for f in args.files.iter().filter(|f| set.normalize(f).is_none()) {
+        s.push_str(&display::line(&format!(
             "note: '{f}' is outside the workdir; it matches no pattern"
         )));
     }
-    let context = match (args.files.len(), prompt.is_some()) {
+    let context = match (args.files.len(), args.prompt.is_some()) {
         (0, false) => "no files and no prompt".to_string(),
         (n, p) => format!(
             "{} file{}{}",
@@ -289,25 +321,25 @@ fn run_match(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded) -> Outp
             if p { " and the prompt" } else { "" }
         ),
     };
-    out.stdout.push_str(&format!(
+    s.push_str(&format!(
         "{} of {} rules active for {context}\n",
-        active.len(),
+        m.active.len(),
         set.rules().len()
     ));
-    for e in &active {
+    for e in &m.active {
         let rule = &set.rules()[e.index];
-        out.stdout.push_str(&heading(rule));
+        s.push_str(&heading(rule));
         for reason in &e.reasons {
-            out.stdout
-                .push_str(&display::line(&format!("    {}", describe(rule, reason))));
+            s.push_str(&display::line(&format!("    {}", describe(rule, reason))));
         }
     }
+    let available = &m.available;
     if !available.is_empty() {
-        out.stdout.push_str(&format!("\n{} rule{} available on request (offered by description; the model reads them with read_rule)\n", available.len(), if available.len() == 1 { "" } else { "s" }));
-        for &i in &available {
+        s.push_str(&format!("\n{} rule{} available on request (offered by description; the model reads them with read_rule)\n", available.len(), if available.len() == 1 { "" } else { "s" }));
+        for &i in available {
             let rule = &set.rules()[i];
-            out.stdout.push_str(&heading(rule));
-            out.stdout.push_str(&display::line(&format!(
+            s.push_str(&heading(rule));
+            s.push_str(&display::line(&format!(
                 "    {}",
                 display::first_line(
                     rule.metadata
@@ -319,69 +351,79 @@ fn run_match(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded) -> Outp
             )));
         }
     }
-    if args.memory {
-        let hits = recalled(env, args);
-        out.stdout.push_str(&format!(
-            "\n{} memory entr{} recalled\n",
-            hits.len(),
-            if hits.len() == 1 { "y" } else { "ies" }
-        ));
-        for (event, h) in &hits {
-            out.stdout.push_str(&display::line(&format!(
-                "  {} ({}/{}, {}:{}) for the {event}",
-                h.id, h.scope, h.topic, h.file, h.line
-            )));
-            out.stdout
-                .push_str(&display::line(&format!("    {}", crate::memory::why(h))));
-            out.stdout.push_str(&display::line(&format!(
-                "    {}",
-                display::first_line(&h.text, 100)
-            )));
+    s
+}
+
+/// `--memory`: the entries recalled, and why each came.
+fn memory_text(env: &Env, args: &MatchArgs) -> String {
+    let mut s = String::new();
+    let hits = recalled(env, args);
+    s.push_str(&format!(
+        "\n{} memory entr{} recalled\n",
+        hits.len(),
+        if hits.len() == 1 { "y" } else { "ies" }
+    ));
+    for (event, h) in &hits {
+        s.push_str(&display::line(&format!(
+            "  {} ({}/{}, {}:{}) for the {event}",
+            h.id, h.scope, h.topic, h.file, h.line
+        )));
+        s.push_str(&display::line(&format!("    {}", super::memory::why(h))));
+        s.push_str(&display::line(&format!(
+            "    {}",
+            display::first_line(&h.text, 100)
+        )));
+    }
+    s
+}
+
+/// `--all`: the conditional rules that did not fire and why, then the
+/// layers' notes.
+fn inactive_text(args: &MatchArgs, loaded: &memory_rules::Loaded, m: &Matched) -> String {
+    let set = m.set;
+    let mut s = String::new();
+    let conditional: Vec<_> = m
+        .inactive
+        .iter()
+        .filter(|e| {
+            !set.rules()[e.index].metadata.is_unconditional()
+                && m.available.binary_search(&e.index).is_err()
+        })
+        .collect();
+    s.push_str(&format!(
+        "\n{} conditional rule{} not active\n",
+        conditional.len(),
+        if conditional.len() == 1 { "" } else { "s" }
+    ));
+    for e in conditional {
+        let rule = &set.rules()[e.index];
+        s.push_str(&heading(rule));
+        for line in why_not(
+            rule,
+            &e.excluded,
+            args.files.len(),
+            args.prompt.is_some(),
+            m.reads_content,
+            &args.skills,
+        ) {
+            s.push_str(&display::line(&format!("    {line}")));
         }
     }
-    if args.all {
-        let conditional: Vec<_> = inactive
-            .iter()
-            .filter(|e| {
-                !set.rules()[e.index].metadata.is_unconditional()
-                    && available.binary_search(&e.index).is_err()
-            })
-            .collect();
-        out.stdout.push_str(&format!(
-            "\n{} conditional rule{} not active\n",
-            conditional.len(),
-            if conditional.len() == 1 { "" } else { "s" }
-        ));
-        for e in conditional {
-            let rule = &set.rules()[e.index];
-            out.stdout.push_str(&heading(rule));
-            for line in why_not(
-                rule,
-                &e.excluded,
-                args.files.len(),
-                prompt.is_some(),
-                contents.is_some(),
-                &args.skills,
-            ) {
-                out.stdout.push_str(&display::line(&format!("    {line}")));
-            }
-        }
-        let notes = display::layer_note_lines(&loaded.diagnostics);
-        if !notes.is_empty() {
-            out.stdout.push_str("\nlayers:\n");
-            for l in notes.lines() {
-                out.stdout.push_str(&display::line(&format!("  {l}")));
-            }
+    let notes = display::layer_note_lines(&loaded.diagnostics);
+    if !notes.is_empty() {
+        s.push_str("\nlayers:\n");
+        for l in notes.lines() {
+            s.push_str(&display::line(&format!("  {l}")));
         }
     }
-    out
+    s
 }
 
 /// The memory entries a new conversation would be given for this prompt
 /// (first) and these files, as the hooks recall them, each with its event.
 fn recalled(env: &Env, args: &MatchArgs) -> Vec<(&'static str, memory_rules::memory::Hit)> {
     use memory_rules::memory::recall::{recall, RecallBudget, RecallEvent};
-    let store = crate::memory::store(env);
+    let store = super::memory::store(env);
     let index = memory_rules::memory::MemoryIndex::open(&store);
     let workdir = memory_rules::Workdir::new(&env.config.workdir);
     let mut out: Vec<(&'static str, memory_rules::memory::Hit)> = Vec::new();

@@ -82,7 +82,7 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
             },
         ));
         if args.paths.is_empty() && rules == 0 && diagnostics.is_empty() && !env.explicit_sources {
-            out.stdout.push_str(&crate::list::empty_hint(env));
+            out.stdout.push_str(&super::list::empty_hint(env));
         }
     }
     out.code = if failed { EXIT_FAILURE } else { 0 };

@@ -428,6 +428,20 @@ pub enum HookAction {
 }
 
 impl HookAction {
+    /// A hook event (reads stdin), not `install` / `uninstall`.
+    pub fn is_event(&self) -> bool {
+        self.event().is_some()
+    }
+
+    /// Claude Code's name of the event, or the setup action's.
+    pub fn event_name(&self) -> &'static str {
+        match (self.event(), self) {
+            (Some(event), _) => event.name(),
+            (None, HookAction::Install(_)) => "install",
+            (None, _) => "uninstall",
+        }
+    }
+
     /// The event this action answers; `None` for `install` / `uninstall`.
     pub fn event(&self) -> Option<HookEvent> {
         match self {
@@ -759,4 +773,30 @@ pub struct PacksSyncArgs {
 pub struct PacksWhyArgs {
     /// The rule's id, as `list` shows it
     pub id: String,
+}
+
+impl HookAgent {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookAgent::Claude => "claude",
+            HookAgent::Codex => "codex",
+            HookAgent::Gemini => "gemini",
+            HookAgent::Copilot => "copilot",
+            HookAgent::Cursor => "cursor",
+        }
+    }
+}
+
+impl McpClient {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            McpClient::Claude => "claude",
+            McpClient::Cursor => "cursor",
+            McpClient::Vscode => "vscode",
+            McpClient::Codex => "codex",
+            McpClient::Opencode => "opencode",
+            McpClient::Gemini => "gemini",
+            McpClient::Copilot => "copilot",
+        }
+    }
 }

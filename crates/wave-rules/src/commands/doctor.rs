@@ -14,6 +14,7 @@ use crate::env::{Env, Output, EXIT_FAILURE};
 use crate::hook::settings::{is_ours, EVENTS};
 use crate::launch;
 use crate::mcp::client_install;
+use crate::mcp::client_install::ClientSettings;
 use clap::ValueEnum;
 use memory_rules::memory::{MemoryLocations, MemoryScope, MemoryStore};
 use memory_rules::Severity;

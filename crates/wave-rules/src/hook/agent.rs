@@ -35,21 +35,21 @@ use crate::args::{HookAction, HookAgent, HookEvent};
 use memory_rules::{Conversation, Event, EventKind, Start, ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
 
-impl HookAgent {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HookAgent::Claude => "claude",
-            HookAgent::Codex => "codex",
-            HookAgent::Gemini => "gemini",
-            HookAgent::Copilot => "copilot",
-            HookAgent::Cursor => "cursor",
-        }
-    }
+/// What each agent's hooks do, per agent: its event names, what reaches
+/// its model, how it tells a compaction. An extension of the command line's
+/// `HookAgent`, so the hook's knowledge stays in `hook/`.
+pub trait AgentDialect {
+    fn delivers(self, event: &HookAction) -> bool;
+    fn events(self) -> &'static [(&'static str, HookEvent, Option<&'static str>)];
+    fn compaction_is_certain(self) -> bool;
+    fn event_name(self, event: &HookAction) -> &'static str;
+}
 
+impl AgentDialect for HookAgent {
     /// Whether this agent gives the model what our hook prints for `event`.
     /// Where it does not, nothing is rendered and nothing is marked
     /// delivered: the rules stay due.
-    pub fn delivers(self, event: &HookAction) -> bool {
+    fn delivers(self, event: &HookAction) -> bool {
         if matches!(event, HookAction::PreCompact | HookAction::SubagentStop) {
             return false;
         }
@@ -63,7 +63,7 @@ impl HookAgent {
     /// The hooks this agent runs: (its event, ours, the tool matcher). The
     /// one table of the agents' event names: `hook install --agent` writes
     /// it, and an answer names its event from it.
-    pub fn events(self) -> &'static [(&'static str, HookEvent, Option<&'static str>)] {
+    fn events(self) -> &'static [(&'static str, HookEvent, Option<&'static str>)] {
         use HookEvent::*;
         const CLAUDE: [(&str, HookEvent, Option<&str>); 7] = [
             (SessionStart.name(), SessionStart, None),
@@ -120,13 +120,13 @@ impl HookAgent {
     /// only then checks its threshold (and a `/compress` may find nothing to
     /// compress): there the compaction shows as a smaller prompt
     /// (`transcript_prompt_tokens`).
-    pub fn compaction_is_certain(self) -> bool {
+    fn compaction_is_certain(self) -> bool {
         !matches!(self, HookAgent::Gemini)
     }
 
     /// The agent's own name of one of our events (for its answer): the
     /// first of its hooks that maps onto it, else Claude Code's name.
-    pub fn event_name(self, event: &HookAction) -> &'static str {
+    fn event_name(self, event: &HookAction) -> &'static str {
         let Some(ours) = event.event() else {
             return event.event_name();
         };

@@ -27,6 +27,7 @@
 
 use crate::args::{HookAgent, InstallArgs, ScopeArg};
 use crate::env::{Env, Output};
+use crate::hook::agent::AgentDialect;
 use crate::launch::{self, Program, SettingsFile};
 use crate::settings_file::{self, Json};
 use clap::ValueEnum;

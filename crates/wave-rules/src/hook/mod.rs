@@ -43,28 +43,13 @@ pub mod state;
 
 use crate::args::{HookAction, HookAgent, MemoryMode};
 use crate::env::{Env, Output};
+use crate::hook::agent::AgentDialect;
 use memory_rules::memory::recall::RecallBudget;
 use memory_rules::{Budget, Event, EventKind, Format, Responder, RuleSet, Session, Start};
 use serde_json::Value;
 use std::path::PathBuf;
 
 use memory_rules::limits::MAX_HOOK_INPUT_BYTES;
-
-impl HookAction {
-    /// A hook event (reads stdin), not `install` / `uninstall`.
-    pub fn is_event(&self) -> bool {
-        self.event().is_some()
-    }
-
-    /// Claude Code's name of the event, or the setup action's.
-    pub fn event_name(&self) -> &'static str {
-        match (self.event(), self) {
-            (Some(event), _) => event.name(),
-            (None, HookAction::Install(_)) => "install",
-            (None, _) => "uninstall",
-        }
-    }
-}
 
 /// The hook's input: what the agent's payload says (`agent::payload`).
 /// Unusable input gives an empty payload and a problem to report.

@@ -32,21 +32,18 @@ use std::path::{Path, PathBuf};
 /// The key of our entry.
 pub const ENTRY: &str = super::SERVER_NAME;
 
-impl McpClient {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            McpClient::Claude => "claude",
-            McpClient::Cursor => "cursor",
-            McpClient::Vscode => "vscode",
-            McpClient::Codex => "codex",
-            McpClient::Opencode => "opencode",
-            McpClient::Gemini => "gemini",
-            McpClient::Copilot => "copilot",
-        }
-    }
+/// Where and how each client reads MCP servers. An extension of the
+/// command line's `McpClient`, so the settings knowledge stays in `mcp/`.
+pub trait ClientSettings {
+    fn settings_path(self, scope: ScopeArg, workdir: &Path, home: &Path) -> PathBuf;
+    fn default_scope(self) -> ScopeArg;
+    fn container(self) -> &'static str;
+    fn entry(self, command: &str, args: &[String]) -> Value;
+}
 
+impl ClientSettings for McpClient {
     /// Where the client reads MCP servers for `scope`.
-    pub fn settings_path(self, scope: ScopeArg, workdir: &Path, home: &Path) -> PathBuf {
+    fn settings_path(self, scope: ScopeArg, workdir: &Path, home: &Path) -> PathBuf {
         match (self, scope) {
             (McpClient::Claude, ScopeArg::Project) => workdir.join(".mcp.json"),
             (McpClient::Claude, ScopeArg::User) => home.join(".claude.json"),
@@ -77,7 +74,7 @@ impl McpClient {
     /// The scope used when `--scope` is not given: the project, for every
     /// client (Codex reads `.codex/config.toml` of a trusted project), so an
     /// install never points one user's settings into one project.
-    pub fn default_scope(self) -> ScopeArg {
+    fn default_scope(self) -> ScopeArg {
         ScopeArg::Project
     }
 

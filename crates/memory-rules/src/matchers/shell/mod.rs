@@ -43,8 +43,17 @@ use brush_parser::ast::{
     AndOr, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, IoFileRedirectKind,
     IoFileRedirectTarget, IoRedirect, Pipeline, SimpleCommand,
 };
-use brush_parser::word::{self, WordPiece, WordPieceWithSource};
 use brush_parser::{Parser, ParserOptions};
+
+mod literal_word;
+mod program_files;
+mod program_options;
+mod working_dir;
+
+use literal_word::literal;
+use program_files::{git_files, program_files, ProgramFiles};
+use program_options::takes_value;
+use working_dir::Cwd;
 
 pub use crate::base::limits::{MAX_COMMAND_BYTES, MAX_COMMAND_DEPTH, MAX_COMMAND_WORDS};
 
@@ -152,7 +161,7 @@ fn check_limits(command: &str, depth: usize) -> Result<(), ShellError> {
     Ok(())
 }
 
-fn options() -> ParserOptions {
+fn parser_options() -> ParserOptions {
     ParserOptions {
         // `cat a.ts` never needs extglob, and `!(x)` in a path is rare.
         enable_extended_globbing: false,
@@ -165,411 +174,11 @@ fn options() -> ParserOptions {
 struct Walk {
     files: ShellFiles,
 }
-
-/// The directory relative operands are relative to: the command's own
-/// (`Here`), a literal one after `cd` (`Dir`), or not known.
-#[derive(Clone, Debug, PartialEq)]
-enum Cwd {
-    Here,
-    Dir(String),
-    Unknown,
-}
-
-impl Cwd {
-    fn join(&self, path: &str) -> Option<String> {
-        if path.starts_with('/') {
-            return Some(path.to_string());
-        }
-        match self {
-            Cwd::Here => Some(path.to_string()),
-            Cwd::Dir(d) => Some(join(d, path)),
-            Cwd::Unknown => None,
-        }
-    }
-
-    fn cd(&self, to: Option<&str>) -> Cwd {
-        match to {
-            Some(t) if t.starts_with('/') => Cwd::Dir(t.to_string()),
-            Some("-") | None => Cwd::Unknown,
-            Some(t) => match self {
-                Cwd::Here => Cwd::Dir(t.to_string()),
-                Cwd::Dir(d) => Cwd::Dir(join(d, t)),
-                Cwd::Unknown => Cwd::Unknown,
-            },
-        }
-    }
-}
-
-fn join(dir: &str, path: &str) -> String {
-    let mut parts: Vec<&str> = dir
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .collect();
-    let absolute = dir.starts_with('/');
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." if parts.last().is_some_and(|l| *l != "..") => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    let joined = parts.join("/");
-    if absolute {
-        format!("/{joined}")
-    } else if joined.is_empty() {
-        ".".to_string()
-    } else {
-        joined
-    }
-}
-
 fn push(list: &mut Vec<String>, path: String) {
     if path.is_empty() || path == "-" || path.starts_with("/dev/") || list.contains(&path) {
         return;
     }
     list.push(path);
-}
-
-/// One word: its literal value when it has one, and the command
-/// substitutions it holds (walked for their own files).
-struct Lit {
-    value: Option<String>,
-    substitutions: Vec<String>,
-}
-
-fn literal(raw: &str) -> Lit {
-    let mut lit = Lit {
-        value: Some(String::new()),
-        substitutions: Vec::new(),
-    };
-    match word::parse(raw, &options()) {
-        Ok(pieces) => pieces_into(&pieces, &mut lit, false),
-        Err(_) => lit.value = None,
-    }
-    lit
-}
-
-fn pieces_into(pieces: &[WordPieceWithSource], lit: &mut Lit, quoted: bool) {
-    for p in pieces {
-        match &p.piece {
-            WordPiece::Text(t) => {
-                let at_start = lit.value.as_ref().is_some_and(|v| v.is_empty());
-                if !quoted && (t.contains(['*', '?', '[']) || (at_start && t.starts_with('~'))) {
-                    lit.value = None;
-                }
-                if let Some(v) = &mut lit.value {
-                    v.push_str(t);
-                }
-            }
-            WordPiece::SingleQuotedText(t) => {
-                if let Some(v) = &mut lit.value {
-                    v.push_str(t);
-                }
-            }
-            WordPiece::EscapeSequence(t) => {
-                if let Some(v) = &mut lit.value {
-                    v.push_str(t.strip_prefix('\\').unwrap_or(t));
-                }
-            }
-            WordPiece::DoubleQuotedSequence(inner)
-            | WordPiece::GettextDoubleQuotedSequence(inner) => pieces_into(inner, lit, true),
-            WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
-                lit.substitutions.push(s.clone());
-                lit.value = None;
-            }
-            _ => lit.value = None,
-        }
-    }
-}
-
-/// The commands that read every operand (after their options).
-const READERS: &[&str] = &[
-    "cat", "tac", "nl", "less", "more", "bat", "batcat", "head", "tail", "wc", "sort", "uniq",
-    "cut", "jq", "xxd", "od", "hexdump", "strings", "column", "fold", "fmt", "expand", "rev",
-];
-
-/// Options that take a value in the next word, per command (short options
-/// may also carry it attached: `-n5`; long ones after `=`).
-fn takes_value(cmd: &str, opt: &str) -> bool {
-    let list: &[&str] = match cmd {
-        "head" | "tail" => &[
-            "-n",
-            "-c",
-            "-s",
-            "--lines",
-            "--bytes",
-            "--sleep-interval",
-            "--pid",
-        ],
-        "bat" | "batcat" => &[
-            "-l",
-            "--language",
-            "-r",
-            "--line-range",
-            "-H",
-            "--highlight-line",
-            "--style",
-            "--theme",
-            "-m",
-            "--map-syntax",
-            "--tabs",
-            "--wrap",
-            "--terminal-width",
-            "--file-name",
-        ],
-        "less" => &[
-            "-b", "-h", "-j", "-k", "-o", "-O", "-p", "-P", "-t", "-T", "-x", "-y", "-z",
-        ],
-        "sort" => &[
-            "-k",
-            "-t",
-            "-o",
-            "-S",
-            "-T",
-            "--key",
-            "--field-separator",
-            "--output",
-        ],
-        "cut" => &[
-            "-b",
-            "-c",
-            "-d",
-            "-f",
-            "--bytes",
-            "--characters",
-            "--delimiter",
-            "--fields",
-        ],
-        "uniq" => &["-f", "-s", "-w"],
-        "wc" | "nl" | "tac" => &["-b", "-d", "-f", "-h", "-i", "-l", "-n", "-s", "-v", "-w"],
-        "jq" => &[
-            "--arg",
-            "--argjson",
-            "--slurpfile",
-            "--rawfile",
-            "--indent",
-            "-L",
-        ],
-        "xxd" | "od" | "hexdump" => &["-c", "-g", "-l", "-s", "-n", "-j", "-A", "-t", "-N", "-e"],
-        "sed" => &["-e", "-f", "-l", "--expression", "--file", "--line-length"],
-        "truncate" => &["-s", "-r", "--size", "--reference"],
-        "nice" => &["-n", "--adjustment"],
-        "env" => &["-u", "-C", "--unset", "--chdir"],
-        "xargs" => &[
-            "-I",
-            "-n",
-            "-P",
-            "-L",
-            "-d",
-            "-E",
-            "-s",
-            "-a",
-            "--max-args",
-            "--max-procs",
-            "--delimiter",
-            "--arg-file",
-        ],
-        "timeout" => &["-s", "-k", "--signal", "--kill-after"],
-        "perl" => &["-e", "-E", "-I", "-M", "-m", "-x"],
-        "awk" | "gawk" | "mawk" => &["-F", "-v", "-f", "--field-separator", "--assign", "--file"],
-        "grep" | "egrep" | "fgrep" => &[
-            "-e",
-            "-f",
-            "-m",
-            "-A",
-            "-B",
-            "-C",
-            "-d",
-            "-D",
-            "--regexp",
-            "--file",
-            "--max-count",
-            "--after-context",
-            "--before-context",
-            "--context",
-            "--include",
-            "--exclude",
-            "--exclude-dir",
-            "--exclude-from",
-            "--label",
-            "--binary-files",
-            "--devices",
-            "--directories",
-        ],
-        "rg" => &[
-            "-e",
-            "-f",
-            "-g",
-            "-t",
-            "-T",
-            "-m",
-            "-A",
-            "-B",
-            "-C",
-            "-j",
-            "-M",
-            "-E",
-            "-r",
-            "--regexp",
-            "--file",
-            "--glob",
-            "--iglob",
-            "--type",
-            "--type-not",
-            "--max-count",
-            "--after-context",
-            "--before-context",
-            "--context",
-            "--threads",
-            "--max-columns",
-            "--encoding",
-            "--replace",
-            "--max-depth",
-            "--type-add",
-            "--type-clear",
-            "--sort",
-            "--sortr",
-            "--color",
-            "--colors",
-            "--max-filesize",
-            "--pre",
-            "--pre-glob",
-            "--ignore-file",
-            "--path-separator",
-            "--context-separator",
-            "--engine",
-            "-d",
-        ],
-        "ag" => &[
-            "-A",
-            "-B",
-            "-C",
-            "-G",
-            "-m",
-            "--ignore",
-            "--file-search-regex",
-            "--depth",
-        ],
-        "diff" => &[
-            "-U",
-            "-C",
-            "-I",
-            "-x",
-            "-X",
-            "-L",
-            "-F",
-            "-W",
-            "-S",
-            "--label",
-            "--exclude",
-            "--exclude-from",
-            "--ignore-matching-lines",
-            "--starting-file",
-            "--width",
-            "--unified",
-            "--context",
-            "--show-function-line",
-        ],
-        "cmp" => &["-i", "-n", "--ignore-initial", "--bytes"],
-        "cp" | "mv" => &["-t", "-S", "--target-directory", "--suffix"],
-        "touch" => &["-d", "-r", "-t", "--date", "--reference"],
-        "git" => &[
-            "-C",
-            "-c",
-            "--git-dir",
-            "--work-tree",
-            "--namespace",
-            "--exec-path",
-        ],
-        "git-blame" => &[
-            "-L",
-            "-S",
-            "-C",
-            "-M",
-            "--contents",
-            "--ignore-rev",
-            "--ignore-revs-file",
-        ],
-        "git-log" | "git-show" | "git-diff" => {
-            &["-n", "--max-count", "--skip", "-L", "-G", "-S", "-O"]
-        }
-        _ => &[],
-    };
-    let opt = opt.split_once('=').map_or(opt, |(o, _)| o);
-    list.contains(&opt)
-}
-
-/// Splits `args` into options (with their values) and operands.
-struct Args<'a> {
-    /// `(option, value)`: the value is the attached one or the next word.
-    options: Vec<(&'a str, Option<&'a str>)>,
-    operands: Vec<&'a str>,
-    /// Operands that came after `--`.
-    after_dashes: Vec<&'a str>,
-}
-
-fn split_args<'a>(cmd: &str, args: &'a [Option<String>]) -> Args<'a> {
-    let mut out = Args {
-        options: Vec::new(),
-        operands: Vec::new(),
-        after_dashes: Vec::new(),
-    };
-    let mut i = 0;
-    let mut dashes = false;
-    while i < args.len() {
-        let Some(a) = args[i].as_deref() else {
-            i += 1;
-            continue;
-        };
-        i += 1;
-        if dashes {
-            out.operands.push(a);
-            out.after_dashes.push(a);
-        } else if a == "--" {
-            dashes = true;
-        } else if a.starts_with('-') && a != "-" {
-            if a.contains('=') || !takes_value(cmd, a) {
-                // `-n5`: a short option with its value attached.
-                let attached = (!a.starts_with("--")
-                    && a.len() > 2
-                    && a.is_char_boundary(2)
-                    && takes_value(cmd, &a[..2]))
-                .then(|| &a[2..]);
-                match attached {
-                    Some(v) => out.options.push((&a[..2], Some(v))),
-                    None => out.options.push((a, a.split_once('=').map(|(_, v)| v))),
-                }
-            } else {
-                let value = args.get(i).and_then(|v| v.as_deref());
-                i += 1;
-                out.options.push((a, value));
-            }
-        } else {
-            out.operands.push(a);
-        }
-    }
-    out
-}
-
-/// The values of these options (files the command reads, as `sed -f`).
-fn option_files(args: &Args<'_>, names: &[&str]) -> Vec<String> {
-    args.options
-        .iter()
-        .filter(|(o, _)| names.contains(o))
-        .filter_map(|(_, v)| v.map(str::to_string))
-        .collect()
-}
-
-/// A `git diff`/`log`/`blame` operand that is a path rather than a revision:
-/// it has a `/` or a `.` and is not a range (`a..b`) or a `REV:path`.
-fn looks_like_path(a: &str) -> bool {
-    (a.contains('/') || a.contains('.'))
-        && !a.contains("..")
-        && !a.contains(':')
-        && !a.starts_with("HEAD")
-        && !a.starts_with('@')
 }
 
 /// The index of the program in a simple command's words, past the wrappers
@@ -619,7 +228,7 @@ fn base_name(path: &str) -> &str {
 impl Walk {
     fn command_line(&mut self, command: &str, depth: usize) -> Result<(), ShellError> {
         check_limits(command, depth)?;
-        let mut parser = Parser::new(std::io::Cursor::new(command.as_bytes()), &options());
+        let mut parser = Parser::new(std::io::Cursor::new(command.as_bytes()), &parser_options());
         let program = parser
             .parse_program()
             .map_err(|e| ShellError::Syntax(e.to_string()))?;
@@ -816,7 +425,6 @@ impl Walk {
         }
         lit.value
     }
-
     /// One simple command, its words already evaluated (`None`: not literal).
     fn run(&mut self, words: &[Option<String>], cwd: &mut Cwd, depth: usize) {
         // Look through the wrappers in front of the command.
@@ -824,245 +432,48 @@ impl Walk {
         let Some(Some(first)) = words.first() else {
             return;
         };
-        let name = base_name(first).to_string();
         let rest = &words[1..];
-        let mut read: Vec<String> = Vec::new();
-        let mut written: Vec<String> = Vec::new();
-        match name.as_str() {
-            "cd" | "pushd" => {
-                let target = rest
-                    .iter()
-                    .find(|w| w.as_deref().is_none_or(|w| !w.starts_with('-')));
-                *cwd = match target {
-                    None => Cwd::Unknown, // `cd` alone: home
-                    Some(t) => cwd.cd(t.as_deref()),
-                };
-                return;
+        match base_name(first) {
+            "cd" | "pushd" => *cwd = cwd.after_cd(rest),
+            "bash" | "sh" | "zsh" | "dash" => self.shell_script(rest, cwd, depth),
+            "git" => {
+                let (files, dir) = git_files(rest, cwd);
+                self.record(files, &dir);
             }
-            "bash" | "sh" | "zsh" | "dash" => {
-                let mut it = rest.iter();
-                while let Some(Some(w)) = it.next() {
-                    if w == "-c" || (w.starts_with('-') && !w.starts_with("--") && w.ends_with('c'))
-                    {
-                        if let Some(Some(script)) = it.next() {
-                            // Its commands count wherever it runs; its files
-                            // only where their directory is known.
-                            let (read, written) = (self.files.read.len(), self.files.written.len());
-                            let _ = self.command_line(script, depth + 1);
-                            if *cwd != Cwd::Here {
-                                self.files.read.truncate(read);
-                                self.files.written.truncate(written);
-                            }
-                        }
-                        break;
-                    }
-                }
-                return;
-            }
-            n if READERS.contains(&n) => {
-                let args = split_args(n, rest);
-                read.extend(args.operands.iter().map(|s| s.to_string()));
-                if n == "jq" {
-                    // The filter is the first operand (unless -f).
-                    if !read.is_empty() {
-                        read.remove(0);
-                    }
-                }
-            }
-            "sed" => {
-                let args = split_args("sed", rest);
-                let has_script = args
-                    .options
-                    .iter()
-                    .any(|(o, _)| matches!(*o, "-e" | "-f" | "--expression" | "--file"));
-                let in_place = args.options.iter().any(|(o, _)| {
-                    o.starts_with("-i")
-                        || o.starts_with("--in-place")
-                        || (o.starts_with('-') && !o.starts_with("--") && o.contains('i'))
-                });
-                let files = &args.operands[usize::from(!has_script).min(args.operands.len())..];
-                read.extend(option_files(&args, &["-f", "--file"]));
-                read.extend(files.iter().map(|s| s.to_string()));
-                if in_place {
-                    written.extend(files.iter().map(|s| s.to_string()));
-                }
-            }
-            "awk" | "gawk" | "mawk" | "nawk" => {
-                let args = split_args("awk", rest);
-                let has_program = args
-                    .options
-                    .iter()
-                    .any(|(o, _)| matches!(*o, "-f" | "--file"));
-                let files = &args.operands[usize::from(!has_program).min(args.operands.len())..];
-                read.extend(option_files(&args, &["-f", "--file"]));
-                read.extend(
-                    files
-                        .iter()
-                        .filter(|f| !f.contains('='))
-                        .map(|s| s.to_string()),
-                );
-            }
-            "grep" | "egrep" | "fgrep" | "rg" | "ag" => {
-                let args = split_args(
-                    if name == "egrep" || name == "fgrep" {
-                        "grep"
-                    } else {
-                        &name
-                    },
-                    rest,
-                );
-                let has_pattern = args
-                    .options
-                    .iter()
-                    .any(|(o, _)| matches!(*o, "-e" | "-f" | "--regexp" | "--file"))
-                    || (name == "rg"
-                        && args
-                            .options
-                            .iter()
-                            .any(|(o, _)| matches!(*o, "--files" | "--type-list")));
-                let files = &args.operands[usize::from(!has_pattern).min(args.operands.len())..];
-                read.extend(files.iter().map(|s| s.to_string()));
-            }
-            "diff" | "cmp" | "colordiff" | "vimdiff" => {
-                read.extend(
-                    split_args(&name, rest)
-                        .operands
-                        .iter()
-                        .map(|s| s.to_string()),
-                );
-            }
-            "tee" | "touch" | "rm" | "unlink" | "truncate" => {
-                written.extend(
-                    split_args(&name, rest)
-                        .operands
-                        .iter()
-                        .map(|s| s.to_string()),
-                );
-            }
-            "cp" | "mv" | "install" => {
-                let args = split_args(&name, rest);
-                let target_dir = args
-                    .options
-                    .iter()
-                    .find(|(o, _)| matches!(*o, "-t" | "--target-directory"))
-                    .and_then(|(_, v)| *v);
-                let (sources, target, into_dir) = match target_dir {
-                    Some(dir) => (&args.operands[..], dir, true),
-                    None => match args.operands.split_last() {
-                        Some((dest, sources)) if !sources.is_empty() => {
-                            (sources, *dest, sources.len() > 1 || dest.ends_with('/'))
-                        }
-                        _ => return,
-                    },
-                };
-                if name == "cp" || name == "install" {
-                    read.extend(sources.iter().map(|s| s.to_string()));
-                }
-                if into_dir {
-                    for s in sources {
-                        written.push(join(target, base_name(s)));
-                    }
-                } else {
-                    written.push(target.to_string());
-                }
-            }
-            "dd" => {
-                for w in rest.iter().flatten() {
-                    if let Some(f) = w.strip_prefix("if=") {
-                        read.push(f.to_string());
-                    } else if let Some(f) = w.strip_prefix("of=") {
-                        written.push(f.to_string());
-                    }
-                }
-            }
-            "perl" => {
-                // `perl -pi -e '...' f`: edits its operands in place.
-                let args = split_args("perl", rest);
-                let in_place = args.options.iter().any(|(o, _)| {
-                    !o.starts_with("--") && o.starts_with('-') && o[1..].contains('i')
-                });
-                // The script is `-e`'s value, else the first operand (after
-                // `-ne`, or a script file).
-                let script_in_option = args.options.iter().any(|(o, _)| matches!(*o, "-e" | "-E"));
-                let files =
-                    &args.operands[usize::from(!script_in_option).min(args.operands.len())..];
-                read.extend(files.iter().map(|s| s.to_string()));
-                if in_place {
-                    written.extend(files.iter().map(|s| s.to_string()));
-                }
-            }
-            "git" => self.git(rest, cwd),
-            _ => {}
+            name => self.record(program_files(name, rest), cwd),
         }
-        for r in read {
-            if let Some(p) = cwd.join(&r) {
-                push(&mut self.files.read, p);
-            }
-        }
-        for w in written {
-            if let Some(p) = cwd.join(&w) {
-                push(&mut self.files.written, p);
+    }
+
+    /// `bash -c '...'`: its commands count wherever it runs; its files only
+    /// where their directory is known.
+    fn shell_script(&mut self, rest: &[Option<String>], cwd: &Cwd, depth: usize) {
+        let mut it = rest.iter();
+        while let Some(Some(w)) = it.next() {
+            if w == "-c" || (w.starts_with('-') && !w.starts_with("--") && w.ends_with('c')) {
+                if let Some(Some(script)) = it.next() {
+                    let (read, written) = (self.files.read.len(), self.files.written.len());
+                    let _ = self.command_line(script, depth + 1);
+                    if *cwd != Cwd::Here {
+                        self.files.read.truncate(read);
+                        self.files.written.truncate(written);
+                    }
+                }
+                break;
             }
         }
     }
 
-    fn git(&mut self, rest: &[Option<String>], cwd: &Cwd) {
-        // Global options, then the subcommand.
-        let mut i = 0;
-        let mut dir = cwd.clone();
-        while let Some(Some(w)) = rest.get(i) {
-            if !w.starts_with('-') {
-                break;
-            }
-            if w == "-C" {
-                dir = dir.cd(rest.get(i + 1).and_then(|v| v.as_deref()));
-                i += 2;
-            } else if takes_value("git", w) && !w.contains('=') {
-                i += 2;
-            } else {
-                i += 1;
-            }
-        }
-        let Some(Some(sub)) = rest.get(i) else {
-            return;
-        };
-        let args = &rest[i + 1..];
-        let mut found: Vec<&str> = Vec::new();
-        match sub.as_str() {
-            "show" | "cat-file" => {
-                let a = split_args("git-show", args);
-                for op in &a.operands {
-                    if let Some((_, path)) = op.split_once(':') {
-                        if !path.is_empty() {
-                            found.push(path);
-                        }
-                    }
-                }
-                found.extend(a.after_dashes.iter().copied());
-            }
-            "diff" | "log" | "blame" | "annotate" => {
-                let a = split_args(
-                    if sub == "blame" {
-                        "git-blame"
-                    } else {
-                        "git-log"
-                    },
-                    args,
-                );
-                if !a.after_dashes.is_empty() {
-                    found.extend(a.after_dashes.iter().copied());
-                } else if sub == "blame" || sub == "annotate" {
-                    found.extend(a.operands.last().copied());
-                } else {
-                    found.extend(a.operands.iter().copied().filter(|o| looks_like_path(o)));
-                }
-            }
-            _ => {}
-        }
-        for f in found {
-            // `git -C dir`: relative to that directory.
-            if let Some(p) = dir.join(f) {
+    /// Adds a program's files, relative to `cwd` (left out when it is not
+    /// known).
+    fn record(&mut self, files: ProgramFiles, cwd: &Cwd) {
+        for r in files.read {
+            if let Some(p) = cwd.join(&r) {
                 push(&mut self.files.read, p);
+            }
+        }
+        for w in files.written {
+            if let Some(p) = cwd.join(&w) {
+                push(&mut self.files.written, p);
             }
         }
     }

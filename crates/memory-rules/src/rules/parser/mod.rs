@@ -14,6 +14,7 @@
 
 mod enforce_keys;
 mod format_keys;
+mod wave_keys;
 
 pub(crate) use format_keys::{rule, At, Split, TYPO_TAIL};
 pub use format_keys::Input;
@@ -315,138 +316,6 @@ impl<'a> Context<'a> {
         })
     }
 
-    fn metadata(&mut self, entries: &[Entry]) -> Option<(Metadata, Vec<RulePattern>)> {
-        let mut meta = Metadata::default();
-        let mut patterns = Vec::new();
-        let mut usable = true;
-        // (key as written, the trigger key it is a typo of, where).
-        let mut typos: Vec<(&str, &'static str, At)> = Vec::new();
-        for (key, value, at) in entries {
-            let at = *at;
-            match key.as_str() {
-                "paths" => match self.string_list(key, value, at) {
-                    Ok(Some(list)) => {
-                        patterns = self.compile_patterns(&list);
-                        meta.paths = Some(list);
-                    }
-                    Ok(None) => {}
-                    Err(()) => usable = false,
-                },
-                "topics" => match self.string_list(key, value, at) {
-                    Ok(Some(list)) if list.len() > MAX_TOPICS_PER_RULE => {
-                        self.report(Severity::Error, Code::Limit, at, format!("'topics' has {} topics, over the limit of {MAX_TOPICS_PER_RULE}; the rule is not loaded", list.len()));
-                        usable = false;
-                    }
-                    Ok(Some(list)) if list.iter().any(|t| t.chars().count() > MAX_TOPIC_CHARS) => {
-                        self.report(Severity::Error, Code::Limit, at, format!("a topic is longer than the limit of {MAX_TOPIC_CHARS} characters; the rule is not loaded"));
-                        usable = false;
-                    }
-                    Ok(Some(list)) => meta.topics = Some(list),
-                    Ok(None) => {}
-                    Err(()) => usable = false,
-                },
-                "skills" => match self.string_list(key, value, at) {
-                    Ok(Some(list)) => match self.skill_names(&list, at) {
-                        Some(names) => meta.skills = Some(names),
-                        None => usable = false,
-                    },
-                    Ok(None) => {}
-                    Err(()) => usable = false,
-                },
-                "priority" => meta.priority = self.priority(value, at),
-                "remind" => match value.as_text().as_deref().map(str::trim) {
-                    Some("every-turn") => meta.remind = Some(Remind::EveryTurn),
-                    Some("once") => meta.remind = Some(Remind::Once),
-                    _ => self.report(
-                        Severity::Warning,
-                        Code::InvalidField,
-                        at,
-                        format!(
-                            "'remind' is 'once' or 'every-turn', not {}; using 'once'",
-                            describe(value)
-                        ),
-                    ),
-                },
-                "description" => meta.description = self.description(value, at),
-                "enforce" => meta.enforce = self.enforce(value, at),
-                "commands" => match self.commands(value, at) {
-                    Ok(list) => meta.commands = list,
-                    Err(()) => usable = false,
-                },
-                "summary" => meta.summary = self.summary(value, at),
-                "activation" => match value.as_text().as_deref().map(str::trim) {
-                    Some("on-request") => meta.activation = Activation::OnRequest,
-                    Some("manual") => meta.activation = Activation::Manual,
-                    Some("auto") => {}
-                    _ => self.report(
-                        Severity::Error,
-                        Code::InvalidField,
-                        at,
-                        format!(
-                            "'activation' is 'on-request' or 'manual' (or absent), not {}; the rule is not loaded",
-                            describe(value)
-                        ),
-                    ),
-                },
-                _ => {
-                    if let Some(meant) = self.unknown_key(key, at) {
-                        typos.push((key, meant, at));
-                    }
-                }
-            }
-        }
-        if entries.iter().any(|(k, v, _)| {
-            k == "activation"
-                && !matches!(
-                    v.as_text().as_deref().map(str::trim),
-                    Some("on-request" | "manual" | "auto")
-                )
-        }) {
-            usable = false;
-        }
-        self.check_enforcement(&meta);
-        for (key, meant, at) in typos {
-            let consequence = typo_consequence(&meta, meant);
-            self.report(
-                Severity::Error,
-                Code::MisspelledKey,
-                at,
-                format!("unknown key '{key}': did you mean '{meant}'? '{key}' is ignored, so {consequence}"),
-            );
-        }
-        if meta.activation != Activation::Auto {
-            for (key, present) in [
-                ("paths", meta.paths.is_some()),
-                ("topics", meta.topics.is_some()),
-                ("skills", meta.skills.is_some()),
-            ] {
-                if present {
-                    let at = self.key_location(key);
-                    self.report(
-                        Severity::Warning,
-                        Code::InvalidField,
-                        at,
-                        format!(
-                            "'{key}' does nothing in a rule with 'activation: {}'; remove one of them",
-                            meta.activation.as_str()
-                        ),
-                    );
-                }
-            }
-            let at = self.key_location("activation");
-            self.needs_description(
-                crate::rules::rule_format::Format::Wave,
-                "'activation: on-request'",
-                &meta,
-                at,
-            );
-        }
-        if !usable {
-            return None;
-        }
-        Some((meta, patterns))
-    }
-
     /// A `description` string (or nothing, with a warning for another type).
     pub(crate) fn description(&mut self, value: &Value, at: Option<(u32, u32)>) -> Option<String> {
         match value.as_text() {
@@ -717,38 +586,6 @@ impl<'a> Context<'a> {
         self.lines.cursor = byte + needle.len();
         let (line, col) = self.lines.position(self.yaml, byte);
         Some((line as u32 + self.first_line, col))
-    }
-}
-
-/// What a misspelled trigger key does to the rule, as parsed without it.
-fn typo_consequence(meta: &Metadata, meant: &str) -> String {
-    let present = match meant {
-        "paths" => meta.paths.is_some(),
-        "topics" => meta.topics.is_some(),
-        "skills" => meta.skills.is_some(),
-        "enforce" => meta.enforce.is_some(),
-        "commands" => meta.commands.is_some(),
-        _ => meta.activation != Activation::Auto,
-    };
-    if present {
-        return format!("only the '{meant}' written correctly counts");
-    }
-    match meant {
-        "enforce" => return "this rule refuses nothing".to_string(),
-        "commands" if meta.enforce.is_some() => return "no command is checked".to_string(),
-        _ => {}
-    }
-    if meta.is_unconditional() {
-        return "this rule is now always active".to_string();
-    }
-    match meta.activation {
-        Activation::OnRequest | Activation::Manual => {
-            format!("this rule is {} only", meta.activation.as_str())
-        }
-        Activation::Auto => format!(
-            "this rule now fires only on its {}",
-            meta.activation_kind().replace('+', " and ")
-        ),
     }
 }
 

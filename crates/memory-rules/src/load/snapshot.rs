@@ -12,10 +12,10 @@
 //! are not saved: a restored rule's patterns are compiled again from its
 //! `paths`, exactly those that compiled when the file was parsed.
 
-use crate::rules::parser::{ParsedRule, RulePattern};
-use crate::matchers::glob_compile;
-use crate::rules::rule::Rule;
 use crate::load::stamp::Cached;
+use crate::matchers::glob_compile;
+use crate::rules::parser::{ParsedRule, RulePattern};
+use crate::rules::rule::Rule;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::PathBuf;

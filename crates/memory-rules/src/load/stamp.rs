@@ -3,10 +3,10 @@
 //! is neither read nor parsed again.
 
 use crate::base::diagnostic::Diagnostic;
-use crate::sources::discover::Found;
-use crate::rules::rule_format::Format;
 use crate::rules::parser::ParsedRule;
+use crate::rules::rule_format::Format;
 use crate::rules::scope::Scope;
+use crate::sources::discover::Found;
 use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;

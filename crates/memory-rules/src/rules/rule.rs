@@ -1,7 +1,7 @@
 //! The rule model: what one rule file means once parsed.
 
-use crate::rules::rule_format::Format;
 use crate::rules::origin::Origin;
+use crate::rules::rule_format::Format;
 pub use crate::rules::scope::Scope;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;

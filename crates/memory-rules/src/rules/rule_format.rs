@@ -374,9 +374,10 @@ pub fn formats_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Format>, String> 
             Some(f) => wanted.push(f),
             None => {
                 let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
-                let hint = crate::base::suggest::closest(name, known.iter().copied().chain(["all"]))
-                    .map(|c| format!(" (did you mean '{c}'?)"))
-                    .unwrap_or_default();
+                let hint =
+                    crate::base::suggest::closest(name, known.iter().copied().chain(["all"]))
+                        .map(|c| format!(" (did you mean '{c}'?)"))
+                        .unwrap_or_default();
                 return Err(format!(
                     "unknown source '{name}'{hint}; the sources are: {}, or all",
                     known.join(", ")

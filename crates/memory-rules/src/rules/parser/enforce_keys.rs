@@ -231,4 +231,3 @@ impl Context<'_> {
 }
 
 use crate::base::limits::MAX_SUMMARY_CHARS;
-

@@ -366,4 +366,3 @@ pub(crate) fn rule(
         patterns,
     })
 }
-

@@ -16,18 +16,18 @@ mod enforce_keys;
 mod format_keys;
 mod wave_keys;
 
-pub(crate) use format_keys::{rule, At, Split, TYPO_TAIL};
 pub use format_keys::Input;
+pub(crate) use format_keys::{rule, At, Split, TYPO_TAIL};
 
 use crate::base::diagnostic::{Code, Diagnostic, Severity};
-use crate::rules::rule_format::Format;
-use crate::rules::frontmatter::{self, FrontmatterError, Value};
-use crate::matchers::glob_check::{glob_problem, split_commas, GlobProblem};
 use crate::base::limits::{
     MAX_FRONTMATTER_KEYS, MAX_PATTERNS_PER_RULE, MAX_TOPICS_PER_RULE, MAX_TOPIC_CHARS,
 };
+use crate::matchers::glob_check::{glob_problem, split_commas, GlobProblem};
 use crate::matchers::glob_compile::{self, CompiledPattern, PatternError};
+use crate::rules::frontmatter::{self, FrontmatterError, Value};
 use crate::rules::rule::{Activation, Metadata, Remind, Rule, Scope};
+use crate::rules::rule_format::Format;
 use std::collections::HashMap;
 use std::path::Path;
 

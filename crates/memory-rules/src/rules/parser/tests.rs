@@ -50,7 +50,11 @@ fn formatter_escaped_globs_are_recognised() {
         ("docs/**/*.md", None),
         ("file\\[1\\].md", None),
     ] {
-        assert_eq!(crate::matchers::glob_check::formatter_escaped(written).as_deref(), meant, "{written}");
+        assert_eq!(
+            crate::matchers::glob_check::formatter_escaped(written).as_deref(),
+            meant,
+            "{written}"
+        );
     }
 }
 

@@ -43,11 +43,11 @@
 //! parsed); every pattern of a set is compiled once into one automaton
 //! ([`CommandMatcher`]), so a check is one pass per simple command.
 
-pub use crate::matchers::command_matcher::{pattern_regex, CommandMatcher};
 pub use crate::base::limits::{MAX_COMMANDS_PER_RULE, MAX_COMMAND_PATTERN_CHARS};
+pub use crate::matchers::command_matcher::{pattern_regex, CommandMatcher};
+use crate::matchers::shell::{CommandWords, ShellError};
 use crate::rules::rule::Enforce;
 use crate::rules::rule_set::RuleSet;
-use crate::matchers::shell::{CommandWords, ShellError};
 
 /// What a rule's enforcement was triggered by.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -260,9 +260,9 @@ pub fn reason(set: &RuleSet, verdict: &Verdict, max_bytes: usize, short: &[usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::diagnostic::Code;
     use crate::base::limits::MAX_SUMMARY_CHARS;
     use crate::base::workdir::Workdir;
-    use crate::base::diagnostic::Code;
     use crate::rules::parser::{parse_rule, Outcome};
     use crate::rules::rule::Scope;
     use std::path::Path;
@@ -290,7 +290,9 @@ mod tests {
     }
 
     fn commands(line: &str) -> Vec<CommandWords> {
-        crate::matchers::shell::command_files(line).unwrap().commands
+        crate::matchers::shell::command_files(line)
+            .unwrap()
+            .commands
     }
 
     macro_rules! matches_command {

@@ -7,14 +7,13 @@
 
 pub mod enforcement;
 
-
 use crate::base::workdir::Workdir;
-use crate::matchers::glob_index::GlobIndex;
-use crate::rules::parser::ParsedRule;
 use crate::matchers::glob_compile::Matcher;
+use crate::matchers::glob_index::GlobIndex;
+use crate::matchers::topic_matcher::{TopicHit, TopicMatcher};
+use crate::rules::parser::ParsedRule;
 use crate::rules::rule::Activation;
 use crate::rules::rule::{self, Rule};
-use crate::matchers::topic_matcher::{TopicHit, TopicMatcher};
 use regex_automata::{meta::Regex, Input, MatchKind, PatternSet};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;

@@ -41,6 +41,7 @@ pub use spec::{Kind, Spec};
 
 use crate::base::diagnostic::{Code, Diagnostic, Severity};
 use crate::base::limits::MAX_PACKS;
+use crate::base::line_index::LineIndex;
 use crate::rules::origin::{Layer, PackLabel};
 use crate::rules::scope::Scope;
 use crate::sources::source::{Config, Source};
@@ -295,30 +296,6 @@ pub fn read_config(home: &Home, diagnostics: &mut Vec<Diagnostic>) -> Option<Pac
         }
     }
     Some(config)
-}
-
-/// 1-based line and column of byte offsets in one text.
-struct LineIndex<'t> {
-    text: &'t str,
-    starts: Vec<usize>,
-}
-
-impl<'t> LineIndex<'t> {
-    fn new(text: &'t str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
-    }
-
-    fn at(&self, offset: usize) -> (u32, u32) {
-        let line = self.starts.partition_point(|&s| s <= offset).max(1);
-        let start = self.starts[line - 1];
-        let column = self.text[start..offset.min(self.text.len())]
-            .chars()
-            .count()
-            + 1;
-        (line as u32, column as u32)
-    }
 }
 
 /// One pack as found on disk.

@@ -23,6 +23,7 @@ use crate::base::diagnostic::{Code, Diagnostic, Severity};
 use crate::base::limits::{
     MAX_FRONTMATTER_KEYS, MAX_PATTERNS_PER_RULE, MAX_TOPICS_PER_RULE, MAX_TOPIC_CHARS,
 };
+use crate::base::line_index::LineIndex;
 use crate::matchers::glob_check::{glob_problem, split_commas, GlobProblem};
 use crate::matchers::glob_compile::{self, CompiledPattern, PatternError};
 use crate::rules::frontmatter::{self, FrontmatterError, Value};
@@ -95,62 +96,30 @@ pub(crate) struct Context<'a> {
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) yaml: &'a str,
     pub(crate) first_line: u32,
-    lines: LineIndex,
+    /// Where offsets of `yaml` are (see [`Context::locate`]).
+    lines: LineIndex<'a>,
+    /// The first line of each top-level key of `yaml` (see [`key_lines`]).
+    keys: HashMap<String, u32>,
+    /// Where the next pattern lookup starts (patterns appear in order).
+    pattern_cursor: usize,
     /// Misspelled-key errors whose message still lacks its end: what the
     /// rule became without the key, known only once the rule is read
     /// (indices into `diagnostics`; see [`Context::finish_typos`]).
     typos: Vec<usize>,
 }
 
-/// Line starts of the frontmatter and the first line of each top-level key,
-/// built once, so every location lookup is a binary search (plus a column
-/// count that resumes from the previous lookup on the same line).
-#[derive(Default)]
-struct LineIndex {
-    starts: Vec<usize>,
-    keys: HashMap<String, u32>,
-    /// The last lookup: (byte, line index, column), to count columns onward.
-    last: Option<(usize, usize, u32)>,
-    /// Where the next pattern lookup starts (patterns appear in order).
-    cursor: usize,
-}
-
-impl LineIndex {
-    fn new(yaml: &str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(yaml.match_indices('\n').map(|(i, _)| i + 1));
-        let mut keys = HashMap::new();
-        for (n, line) in yaml.lines().enumerate() {
-            if let Some(colon) = line.find(':') {
-                let key = line[..colon].trim_end_matches([' ', '\t']);
-                if !key.is_empty() && !key.starts_with([' ', '\t', '-', '#']) {
-                    keys.entry(key.to_string()).or_insert(n as u32);
-                }
+/// The first line (0-based, in the frontmatter) of each top-level key.
+fn key_lines(yaml: &str) -> HashMap<String, u32> {
+    let mut keys = HashMap::new();
+    for (n, line) in yaml.lines().enumerate() {
+        if let Some(colon) = line.find(':') {
+            let key = line[..colon].trim_end_matches([' ', '\t']);
+            if !key.is_empty() && !key.starts_with([' ', '\t', '-', '#']) {
+                keys.entry(key.to_string()).or_insert(n as u32);
             }
         }
-        LineIndex {
-            starts,
-            keys,
-            last: None,
-            cursor: 0,
-        }
     }
-
-    /// 0-based line and 1-based column (in characters) of a byte offset;
-    /// counting on from the previous lookup when it was on the same line.
-    fn position(&mut self, yaml: &str, byte: usize) -> (usize, u32) {
-        let line = self
-            .starts
-            .partition_point(|&s| s <= byte)
-            .saturating_sub(1);
-        let (from, base) = match self.last {
-            Some((b, l, c)) if l == line && b <= byte => (b, c),
-            _ => (self.starts.get(line).copied().unwrap_or(0), 1),
-        };
-        let col = base + yaml[from..byte].chars().count() as u32;
-        self.last = Some((byte, line, col));
-        (line, col)
-    }
+    keys
 }
 
 /// One frontmatter entry: key, value, and the key's (line, column).
@@ -171,6 +140,8 @@ impl<'a> Context<'a> {
             yaml: "",
             first_line: 1,
             lines: LineIndex::default(),
+            keys: HashMap::new(),
+            pattern_cursor: 0,
             typos: Vec::new(),
         }
     }
@@ -202,6 +173,8 @@ impl<'a> Context<'a> {
         self.yaml = split.yaml.unwrap_or("");
         self.first_line = split.yaml_first_line;
         self.lines = LineIndex::new(self.yaml);
+        self.keys = key_lines(self.yaml);
+        self.pattern_cursor = 0;
         let Some(yaml) = split.yaml else {
             return Some(Frontmatter {
                 entries: Vec::new(),
@@ -450,7 +423,7 @@ impl<'a> Context<'a> {
             self.report(Severity::Error, Code::Limit, at, format!("'{key}' has {} patterns, over the limit of {MAX_PATTERNS_PER_RULE}; they are ignored", list.len()));
             return out;
         }
-        self.lines.cursor = 0;
+        self.pattern_cursor = 0;
         for (index, &(written, pat)) in list.iter().enumerate() {
             let at = self.locate_next(written).or_else(|| self.key_location(key));
             match glob_compile::compile_with(pat, case_insensitive) {
@@ -554,22 +527,14 @@ impl<'a> Context<'a> {
 
     /// The file line and column of a top-level key (from the line index).
     pub(crate) fn key_location(&self, key: &str) -> Option<(u32, u32)> {
-        self.lines.keys.get(key).map(|&n| (n + self.first_line, 1))
+        self.keys.get(key).map(|&n| (n + self.first_line, 1))
     }
 
     /// The file line and column where `needle` first occurs in the frontmatter.
     pub(crate) fn locate(&self, needle: &str) -> Option<(u32, u32)> {
         let byte = self.yaml.find(needle).filter(|_| !needle.is_empty())?;
-        let line = self
-            .lines
-            .starts
-            .partition_point(|&s| s <= byte)
-            .saturating_sub(1);
-        let start = self.lines.starts.get(line).copied().unwrap_or(0);
-        Some((
-            line as u32 + self.first_line,
-            self.yaml[start..byte].chars().count() as u32 + 1,
-        ))
+        let (line, column) = self.lines.at(byte);
+        Some((line - 1 + self.first_line, column))
     }
 
     /// Like `locate`, but searching on from the previous pattern first, so a
@@ -578,14 +543,14 @@ impl<'a> Context<'a> {
         if needle.is_empty() {
             return None;
         }
-        let from = self.lines.cursor;
+        let from = self.pattern_cursor;
         let byte = match self.yaml.get(from..).and_then(|rest| rest.find(needle)) {
             Some(i) => from + i,
             None => self.yaml.find(needle)?,
         };
-        self.lines.cursor = byte + needle.len();
-        let (line, col) = self.lines.position(self.yaml, byte);
-        Some((line as u32 + self.first_line, col))
+        self.pattern_cursor = byte + needle.len();
+        let (line, column) = self.lines.next_at(byte);
+        Some((line - 1 + self.first_line, column))
     }
 }
 

@@ -202,100 +202,123 @@ pub fn read_config(home: &Home, diagnostics: &mut Vec<Diagnostic>) -> Option<Pac
             return None;
         }
     };
-    let index = LineIndex::new(&text);
-    let bad = |span: Option<std::ops::Range<usize>>, message: String| {
-        let d = Diagnostic::new(Severity::Error, Code::InvalidConfig, &path, message);
-        match span {
-            Some(s) => {
-                let (l, c) = index.at(s.start);
-                d.at(l, c)
-            }
-            None => d,
-        }
+    let reader = ConfigReader {
+        path: &path,
+        index: LineIndex::new(&text),
     };
     let raw: RawConfig = match toml::from_str(&text) {
         Ok(r) => r,
         Err(e) => {
-            diagnostics.push(bad(e.span(), format!("not a config file: {}", e.message())));
+            diagnostics.push(reader.error(e.span(), format!("not a config file: {}", e.message())));
             return None;
         }
-    };
-    let mut config = PackConfig {
-        path: path.clone(),
-        ..PackConfig::default()
     };
     for key in raw.other.keys() {
         let hint = crate::base::suggest::closest(key, ["packs", "rules"])
             .map(|c| format!(" (did you mean '{c}'?)"))
             .unwrap_or_default();
-        diagnostics.push(
-            bad(
-                None,
-                format!("unknown key '{key}'{hint}; the keys are packs and [rules]"),
-            )
-            .with_severity(Severity::Warning),
-        );
+        diagnostics.push(reader.warning(
+            None,
+            format!("unknown key '{key}'{hint}; the keys are packs and [rules]"),
+        ));
     }
-    for (i, p) in raw.packs.iter().enumerate() {
-        let (l, c) = index.at(p.span().start);
-        if i == MAX_PACKS {
-            diagnostics.push(bad(
-                Some(p.span()),
-                format!("more than {MAX_PACKS} packs (limit); the rest are not read"),
-            ));
-            break;
-        }
-        match Spec::parse(p.get_ref()) {
-            Ok(spec) => {
-                if config.packs.iter().any(|(s, _)| s.text == spec.text) {
-                    diagnostics.push(
-                        bad(
-                            Some(p.span()),
-                            format!("the pack '{spec}' is named twice; the first is used"),
-                        )
-                        .with_severity(Severity::Warning),
-                    );
-                    continue;
-                }
-                config.packs.push((
-                    spec,
-                    Named {
-                        text: p.get_ref().clone(),
-                        line: l,
-                        column: c,
-                    },
-                ))
-            }
-            Err(e) => diagnostics.push(bad(Some(p.span()), format!("packs: {e}"))),
-        }
-    }
+    let mut config = PackConfig {
+        path: path.clone(),
+        packs: reader.packs(&raw.packs, diagnostics),
+        ..PackConfig::default()
+    };
     if let Some(rules) = raw.rules {
-        for key in rules.other.keys() {
-            diagnostics.push(
-                bad(
-                    None,
-                    format!("unknown key 'rules.{key}'; [rules] has disable"),
-                )
-                .with_severity(Severity::Warning),
-            );
-        }
-        for d in rules.disable {
-            let (line, column) = index.at(d.span().start);
-            if home.policy {
-                diagnostics.push(
-                    bad(Some(d.span()), "the policy does not disable rules (its rules are locked; leave a pack out instead); ignored".into())
-                        .with_severity(Severity::Warning),
-                );
-                continue;
-            }
-            config.disable.push(Named {
-                text: d.into_inner(),
-                line,
-                column,
-            });
-        }
+        config.disable = reader.rules(rules, home.policy, diagnostics);
     }
     Some(config)
+}
+
+/// One config file's reading: its diagnostics, located in its text.
+struct ConfigReader<'c> {
+    path: &'c Path,
+    index: LineIndex<'c>,
+}
+
+impl ConfigReader<'_> {
+    /// An error about the config, at `span` (a byte range) when given.
+    fn error(&self, span: Option<std::ops::Range<usize>>, message: String) -> Diagnostic {
+        let d = Diagnostic::new(Severity::Error, Code::InvalidConfig, self.path, message);
+        match span {
+            Some(s) => {
+                let (l, c) = self.index.at(s.start);
+                d.at(l, c)
+            }
+            None => d,
+        }
+    }
+
+    fn warning(&self, span: Option<std::ops::Range<usize>>, message: String) -> Diagnostic {
+        self.error(span, message).with_severity(Severity::Warning)
+    }
+
+    /// The value as written, with where.
+    fn named(&self, value: &toml::Spanned<String>) -> Named {
+        let (line, column) = self.index.at(value.span().start);
+        Named {
+            text: value.get_ref().clone(),
+            line,
+            column,
+        }
+    }
+
+    /// `packs`: each SPEC parsed, each pack once, at most [`MAX_PACKS`].
+    fn packs(
+        &self,
+        raw: &[toml::Spanned<String>],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Vec<(Spec, Named)> {
+        let mut packs: Vec<(Spec, Named)> = Vec::new();
+        for (i, p) in raw.iter().enumerate() {
+            if i == MAX_PACKS {
+                diagnostics.push(self.error(
+                    Some(p.span()),
+                    format!("more than {MAX_PACKS} packs (limit); the rest are not read"),
+                ));
+                break;
+            }
+            match Spec::parse(p.get_ref()) {
+                Ok(spec) if packs.iter().any(|(s, _)| s.text == spec.text) => {
+                    diagnostics.push(self.warning(
+                        Some(p.span()),
+                        format!("the pack '{spec}' is named twice; the first is used"),
+                    ));
+                }
+                Ok(spec) => packs.push((spec, self.named(p))),
+                Err(e) => diagnostics.push(self.error(Some(p.span()), format!("packs: {e}"))),
+            }
+        }
+        packs
+    }
+
+    /// `[rules]`: its `disable` names (none in the policy's config: its
+    /// rules are locked).
+    fn rules(
+        &self,
+        rules: RawRules,
+        policy: bool,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Vec<Named> {
+        for key in rules.other.keys() {
+            diagnostics.push(self.warning(
+                None,
+                format!("unknown key 'rules.{key}'; [rules] has disable"),
+            ));
+        }
+        let mut disable = Vec::new();
+        for d in &rules.disable {
+            if policy {
+                diagnostics.push(self.warning(Some(d.span()), "the policy does not disable rules (its rules are locked; leave a pack out instead); ignored".into()));
+                continue;
+            }
+            disable.push(self.named(d));
+        }
+        disable
+    }
 }
 
 /// One pack as found on disk.

@@ -37,7 +37,7 @@ pub mod spec;
 
 pub use lock::{Lock, Locked};
 pub use manifest::Manifest;
-pub use spec::{Kind, Spec};
+pub use spec::{PackKind, Spec};
 
 use crate::base::diagnostic::{Code, Diagnostic, Severity};
 use crate::base::limits::MAX_PACKS;
@@ -323,7 +323,7 @@ impl ConfigReader<'_> {
 
 /// One pack as found on disk.
 #[derive(Clone, Debug)]
-pub struct Found {
+pub struct FoundPack {
     pub spec: Spec,
     /// Where the config names it.
     pub named: Option<Named>,
@@ -341,12 +341,12 @@ pub struct Found {
     pub problem: Option<String>,
 }
 
-impl Found {
+impl FoundPack {
     /// What pins this pack as found now: the installed version or the
     /// checkout's commit.
     pub fn resolved(&self) -> Option<&str> {
         match self.spec.kind {
-            Kind::Git => self.pin.as_ref().map(|p| p.commit.as_str()),
+            PackKind::Git => self.pin.as_ref().map(|p| p.commit.as_str()),
             _ => self.version.as_deref(),
         }
     }
@@ -354,8 +354,8 @@ impl Found {
 
 /// Finds one pack of `home` on disk (reads its `package.json` and, for git,
 /// its pin; never fetches).
-pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
-    let mut found = Found {
+pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> FoundPack {
+    let mut found = FoundPack {
         spec: spec.clone(),
         named,
         root: None,
@@ -366,7 +366,7 @@ pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
         problem: None,
     };
     let root = match spec.kind {
-        Kind::Npm => {
+        PackKind::Npm => {
             let mut dir = Some(home.base.as_path());
             let mut hit = None;
             // Node's own lookup: node_modules here, then in every parent
@@ -399,7 +399,7 @@ pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
                 }
             }
         }
-        Kind::Git => {
+        PackKind::Git => {
             let dir = home.checkout(spec);
             found.pin = Pin::read(&home.pin_path(spec));
             match (&found.pin, dir.is_dir()) {
@@ -417,7 +417,7 @@ pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
                 }
             }
         }
-        Kind::Folder => {
+        PackKind::Folder => {
             let given = expand_home(&spec.location);
             let dir = home.base.join(given);
             if !dir.is_dir() {
@@ -431,13 +431,13 @@ pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
             dir
         }
     };
-    match manifest::read(&root, spec.kind == Kind::Folder) {
+    match manifest::read(&root, spec.kind == PackKind::Folder) {
         Ok(m) => {
-            if spec.kind != Kind::Git {
+            if spec.kind != PackKind::Git {
                 found.version = m.version.clone();
                 if let (Some(name), Some(v)) = (&m.name, &m.version) {
                     found.label = format!("{name}@{v}");
-                } else if spec.kind == Kind::Npm {
+                } else if spec.kind == PackKind::Npm {
                     found.label = spec.name.clone();
                 }
             }
@@ -464,7 +464,7 @@ pub struct HomePacks {
     pub home: Home,
     pub config: Option<PackConfig>,
     pub lock: Option<Lock>,
-    pub packs: Vec<Found>,
+    pub packs: Vec<FoundPack>,
 }
 
 /// Reads one home's config, lock and packs; problems become diagnostics.
@@ -535,7 +535,7 @@ impl HomePacks {
                 continue;
             };
             let stale = match p.spec.kind {
-                Kind::Npm => (locked.version.as_deref() != p.version.as_deref()).then(|| {
+                PackKind::Npm => (locked.version.as_deref() != p.version.as_deref()).then(|| {
                     format!(
                         "node_modules has {} {}, the lock pins {}: install the locked version, or run `{sync}` and commit the lock",
                         p.spec.name,
@@ -543,7 +543,7 @@ impl HomePacks {
                         locked.version.as_deref().unwrap_or("(none)")
                     )
                 }),
-                Kind::Git => {
+                PackKind::Git => {
                     let pin = p.pin.as_ref();
                     (locked.commit.as_deref() != pin.map(|p| p.commit.as_str())
                         || pin.is_some_and(|pin| pin.hash != locked.hash))
@@ -556,7 +556,7 @@ impl HomePacks {
                         )
                     })
                 }
-                Kind::Folder => None,
+                PackKind::Folder => None,
             };
             if let Some(message) = stale {
                 diagnostics.push(at(Diagnostic::new(

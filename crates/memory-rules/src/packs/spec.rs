@@ -14,24 +14,24 @@ use std::fmt;
 
 /// What kind of pack a SPEC names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
+pub enum PackKind {
     Npm,
     Git,
     Folder,
 }
 
-impl Kind {
+impl PackKind {
     /// `npm`, `git` or `folder`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Npm => "npm",
-            Kind::Git => "git",
-            Kind::Folder => "folder",
+            PackKind::Npm => "npm",
+            PackKind::Git => "git",
+            PackKind::Folder => "folder",
         }
     }
 }
 
-impl fmt::Display for Kind {
+impl fmt::Display for PackKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -42,7 +42,7 @@ impl fmt::Display for Kind {
 pub struct Spec {
     /// The SPEC as written (the lockfile's key).
     pub text: String,
-    pub kind: Kind,
+    pub kind: PackKind,
     /// npm: the package name; git: the repository's base name without
     /// `.git`; folder: the path as written.
     pub name: String,
@@ -87,7 +87,7 @@ impl Spec {
             }
             return Ok(Spec {
                 text: text.to_string(),
-                kind: Kind::Git,
+                kind: PackKind::Git,
                 name: base.to_string(),
                 want: reference,
                 location: url.to_string(),
@@ -102,7 +102,7 @@ impl Spec {
         if text.starts_with("file:") || is_path {
             return Ok(Spec {
                 text: text.to_string(),
-                kind: Kind::Folder,
+                kind: PackKind::Folder,
                 name: folder.to_string(),
                 want: None,
                 location: folder.to_string(),
@@ -117,7 +117,7 @@ impl Spec {
         check_npm_name(name).map_err(|why| format!("'{text}': {why}"))?;
         Ok(Spec {
             text: text.to_string(),
-            kind: Kind::Npm,
+            kind: PackKind::Npm,
             name: name.to_string(),
             want: range.filter(|r| !r.is_empty()),
             location: name.to_string(),
@@ -188,58 +188,76 @@ mod tests {
 
     #[test]
     fn specs_parse_as_package_json_spells_them() {
-        spec!("@acme/rules", Kind::Npm, "@acme/rules", None, "@acme/rules");
+        spec!(
+            "@acme/rules",
+            PackKind::Npm,
+            "@acme/rules",
+            None,
+            "@acme/rules"
+        );
         spec!(
             "@acme/rules@^2",
-            Kind::Npm,
+            PackKind::Npm,
             "@acme/rules",
             Some("^2"),
             "@acme/rules"
         );
         spec!(
             "team-rules@~1.4.0",
-            Kind::Npm,
+            PackKind::Npm,
             "team-rules",
             Some("~1.4.0"),
             "team-rules"
         );
         spec!(
             "git+file:///srv/git/sec.git#v1.2.0",
-            Kind::Git,
+            PackKind::Git,
             "sec",
             Some("v1.2.0"),
             "file:///srv/git/sec.git"
         );
         spec!(
             "git+https://example.com/acme/rules.git",
-            Kind::Git,
+            PackKind::Git,
             "rules",
             None,
             "https://example.com/acme/rules.git"
         );
         spec!(
             "git+ssh://git@example.com/acme/rules#main",
-            Kind::Git,
+            PackKind::Git,
             "rules",
             Some("main"),
             "ssh://git@example.com/acme/rules"
         );
         spec!(
             "./team-rules",
-            Kind::Folder,
+            PackKind::Folder,
             "./team-rules",
             None,
             "./team-rules"
         );
-        spec!("../shared", Kind::Folder, "../shared", None, "../shared");
+        spec!(
+            "../shared",
+            PackKind::Folder,
+            "../shared",
+            None,
+            "../shared"
+        );
         spec!(
             "/opt/acme/rules",
-            Kind::Folder,
+            PackKind::Folder,
             "/opt/acme/rules",
             None,
             "/opt/acme/rules"
         );
-        spec!("file:../rules", Kind::Folder, "../rules", None, "../rules");
+        spec!(
+            "file:../rules",
+            PackKind::Folder,
+            "../rules",
+            None,
+            "../rules"
+        );
     }
 
     #[test]

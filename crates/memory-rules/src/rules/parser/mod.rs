@@ -81,7 +81,7 @@ pub struct Outcome {
 
 /// Parses a rule file's text.
 pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
-    let mut cx = Context::new(path);
+    let mut cx = RuleReader::new(path);
     let rule = cx.parse(scope, id, text);
     Outcome {
         rule,
@@ -89,14 +89,14 @@ pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
     }
 }
 
-/// One file's parse: where diagnostics go and where keys are. The other
+/// Reads one rule file: where its diagnostics go and where its keys are. The other
 /// formats (`crate::formats`) reuse it.
-pub(crate) struct Context<'a> {
+pub(crate) struct RuleReader<'a> {
     pub(crate) path: &'a Path,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) yaml: &'a str,
     pub(crate) first_line: u32,
-    /// Where offsets of `yaml` are (see [`Context::locate`]).
+    /// Where offsets of `yaml` are (see [`RuleReader::locate`]).
     lines: LineIndex<'a>,
     /// The first line of each top-level key of `yaml` (see [`key_lines`]).
     keys: HashMap<String, u32>,
@@ -104,7 +104,7 @@ pub(crate) struct Context<'a> {
     pattern_cursor: usize,
     /// Misspelled-key errors whose message still lacks its end: what the
     /// rule became without the key, known only once the rule is read
-    /// (indices into `diagnostics`; see [`Context::finish_typos`]).
+    /// (indices into `diagnostics`; see [`RuleReader::finish_typos`]).
     typos: Vec<usize>,
 }
 
@@ -132,9 +132,9 @@ pub(crate) struct Frontmatter<'a> {
     pub(crate) body: &'a str,
 }
 
-impl<'a> Context<'a> {
+impl<'a> RuleReader<'a> {
     pub(crate) fn new(path: &'a Path) -> Self {
-        Context {
+        RuleReader {
             path,
             diagnostics: Vec::new(),
             yaml: "",

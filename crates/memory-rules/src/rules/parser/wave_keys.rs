@@ -26,7 +26,7 @@ impl WaveKeys<'_> {
     }
 }
 
-impl<'a> Context<'a> {
+impl<'a> RuleReader<'a> {
     /// A rule's metadata and compiled patterns from its frontmatter
     /// entries; `None` when the rule must not be loaded.
     pub(super) fn metadata(&mut self, entries: &[Entry]) -> Option<(Metadata, Vec<RulePattern>)> {

@@ -37,7 +37,7 @@ pub mod spec;
 
 pub use lock::{Lock, Locked};
 pub use manifest::Manifest;
-pub use spec::{PackKind, Spec};
+pub use spec::{PackKind, Spec, SpecError};
 
 use crate::base::diagnostic::{Code, Diagnostic, Severity};
 use crate::base::limits::MAX_PACKS;

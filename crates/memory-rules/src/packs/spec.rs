@@ -37,6 +37,22 @@ impl fmt::Display for PackKind {
     }
 }
 
+/// Why a SPEC names no pack: what is wrong, with the SPEC (trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("an empty pack spec")]
+    Empty,
+    #[error("a pack spec longer than {MAX_SPEC_CHARS} characters (limit)")]
+    TooLong { spec: String },
+    #[error("'{spec}': a git pack is git+file://, git+https://, git+http:// or git+ssh:// followed by the repository URL")]
+    GitScheme { spec: String },
+    #[error("'{spec}': the git URL names no repository")]
+    NoRepository { spec: String },
+    /// Not an npm package name: `why` says which of npm's rules it breaks.
+    #[error("'{spec}': {why}")]
+    NpmName { spec: String, why: String },
+}
+
 /// One pack, parsed from its SPEC.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Spec {
@@ -55,15 +71,15 @@ pub struct Spec {
 
 impl Spec {
     /// Parses a SPEC, or says what is wrong with it.
-    pub fn parse(text: &str) -> Result<Spec, String> {
+    pub fn parse(text: &str) -> Result<Spec, SpecError> {
         let text = text.trim();
         if text.is_empty() {
-            return Err("an empty pack spec".into());
+            return Err(SpecError::Empty);
         }
         if text.chars().count() > MAX_SPEC_CHARS {
-            return Err(format!(
-                "a pack spec longer than {MAX_SPEC_CHARS} characters (limit)"
-            ));
+            return Err(SpecError::TooLong {
+                spec: text.to_string(),
+            });
         }
         if let Some(url) = text.strip_prefix("git+") {
             let (url, reference) = match url.split_once('#') {
@@ -72,9 +88,9 @@ impl Spec {
             };
             let known = ["file://", "https://", "http://", "ssh://"];
             if !known.iter().any(|k| url.starts_with(k)) {
-                return Err(format!(
-                    "'{text}': a git pack is git+file://, git+https://, git+http:// or git+ssh:// followed by the repository URL"
-                ));
+                return Err(SpecError::GitScheme {
+                    spec: text.to_string(),
+                });
             }
             let base = url
                 .trim_end_matches('/')
@@ -83,7 +99,9 @@ impl Spec {
                 .unwrap_or("")
                 .trim_end_matches(".git");
             if base.is_empty() {
-                return Err(format!("'{text}': the git URL names no repository"));
+                return Err(SpecError::NoRepository {
+                    spec: text.to_string(),
+                });
             }
             return Ok(Spec {
                 text: text.to_string(),
@@ -114,7 +132,10 @@ impl Spec {
             Some(i) => (&text[..i], Some(text[i + 1..].trim().to_string())),
             None => (text, None),
         };
-        check_npm_name(name).map_err(|why| format!("'{text}': {why}"))?;
+        check_npm_name(name).map_err(|why| SpecError::NpmName {
+            spec: text.to_string(),
+            why,
+        })?;
         Ok(Spec {
             text: text.to_string(),
             kind: PackKind::Npm,
@@ -269,7 +290,7 @@ mod tests {
             ("acme/rules", "git URL"),
             ("git+ftp://x/y.git", "git+file://"),
         ] {
-            let e = Spec::parse(text).unwrap_err();
+            let e = Spec::parse(text).unwrap_err().to_string();
             assert!(e.contains(says), "{text}: {e}");
         }
     }

@@ -4,6 +4,7 @@
 pub mod diagnostic;
 pub mod fs;
 pub mod limits;
+pub mod line_index;
 pub mod slug;
 pub mod suggest;
 pub mod workdir;

@@ -19,7 +19,7 @@
 
 use super::writer::{Caps, Kind, Resolved, Target, Written};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::parser::{Context, Input, ParsedRule};
+use crate::rules::parser::{Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata, Rule};
 use crate::rules::rule_format::Format;
 
@@ -34,7 +34,7 @@ pub fn kind(meta: &Metadata) -> &'static str {
     }
 }
 
-pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
+pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<ParsedRule> {
     if input.text.len() > CODEX_DOC_MAX_BYTES {
         cx.report(
             Severity::Warning,
@@ -54,7 +54,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
 /// its syntax only, so a broken one is still reported; a file in a
 /// subdirectory applies to the files under it.
 pub(crate) fn parse_memory<'a>(
-    cx: &mut Context<'a>,
+    cx: &mut RuleReader<'a>,
     input: &Input<'a>,
     format: Format,
 ) -> Option<ParsedRule> {

@@ -32,7 +32,7 @@
 use super::writer::{quote_list, Kind, Resolved, Written};
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::frontmatter::Value;
-use crate::rules::parser::{Context, Input, ParsedRule};
+use crate::rules::parser::{Input, ParsedRule, RuleReader};
 use crate::rules::rule::Metadata;
 use crate::rules::rule_format::Format;
 
@@ -47,7 +47,7 @@ pub fn kind(meta: &Metadata) -> &'static str {
     }
 }
 
-pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
+pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<ParsedRule> {
     if input.text.trim().is_empty() {
         // Cline skips an empty file: no rule, and nothing to warn about.
         return None;

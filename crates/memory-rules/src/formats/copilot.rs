@@ -10,7 +10,7 @@
 use super::writer::{quote, Kind, Resolved, Written};
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::frontmatter::Value;
-use crate::rules::parser::{At, Context, Input, ParsedRule, Split};
+use crate::rules::parser::{At, Input, ParsedRule, RuleReader, Split};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
@@ -44,7 +44,7 @@ fn dialect(p: &str) -> String {
     }
 }
 
-pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
+pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<ParsedRule> {
     let fm = cx.frontmatter(input.text)?;
     let repository_wide = input.path.file_name().is_some_and(|n| n == REPOSITORY_FILE)
         && Format::Copilot.is_rule_file(input.path)

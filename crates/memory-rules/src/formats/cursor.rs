@@ -45,7 +45,7 @@ use super::writer::{push_description, Kind, Resolved, Written};
 use crate::base::diagnostic::{Code, Severity};
 use crate::base::limits::MAX_CURSOR_GLOB_EXPANSIONS;
 use crate::rules::frontmatter::Value;
-use crate::rules::parser::{Context, Entry, Frontmatter, Input, ParsedRule};
+use crate::rules::parser::{Entry, Frontmatter, Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
@@ -143,7 +143,7 @@ pub(crate) fn globs_of(raw: &str) -> Vec<String> {
     parts
 }
 
-pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
+pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<ParsedRule> {
     let split = match crate::rules::frontmatter::split(input.text) {
         Ok(s) => s,
         Err(_) => {
@@ -241,7 +241,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<Parse
 /// The patterns Cursor reads from the `globs` line, with a warning for each
 /// form that Cursor keeps as written: quotes, a flow list's brackets, a
 /// block list (nothing), a space after a comma.
-fn globs_line(cx: &mut Context, line: &Line) -> Option<Vec<String>> {
+fn globs_line(cx: &mut RuleReader, line: &Line) -> Option<Vec<String>> {
     let at = Some((cx.first_line + line.line - 1, 1));
     if line.raw.is_empty() {
         if line.nested {

@@ -38,7 +38,7 @@ pub mod windsurf;
 pub mod writer;
 
 use crate::base::diagnostic::Diagnostic;
-use crate::rules::parser::{self, Context, ParsedRule, TYPO_TAIL};
+use crate::rules::parser::{self, ParsedRule, RuleReader, TYPO_TAIL};
 use crate::rules::rule::{Activation, Rule};
 use crate::rules::rule_format::Format;
 
@@ -65,7 +65,7 @@ pub fn is_claude_memory(path: &std::path::Path) -> bool {
 
 /// Reads one file as `format`. Never panics on any text.
 pub fn parse(format: Format, input: &Input) -> Parsed {
-    let mut cx = Context::new(input.path);
+    let mut cx = RuleReader::new(input.path);
     let rules = match format {
         Format::Claude if is_claude_memory(input.path) => {
             agents_md::parse_memory(&mut cx, input, Format::Claude)

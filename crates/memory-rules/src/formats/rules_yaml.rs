@@ -7,7 +7,7 @@
 
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::frontmatter::Value;
-use crate::rules::parser::{Context, Input, ParsedRule};
+use crate::rules::parser::{Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Metadata, Rule};
 use crate::rules::rule_format::Format;
 use serde_saphyr::Spanned;
@@ -22,7 +22,7 @@ struct Wrapped {
 
 use crate::base::limits::MAX_RULES_YAML_ENTRIES;
 
-pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Vec<ParsedRule> {
+pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Vec<ParsedRule> {
     let text = input.text.strip_prefix('\u{feff}').unwrap_or(input.text);
     if text.trim().is_empty() {
         cx.report(
@@ -78,7 +78,7 @@ pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Vec<ParsedRu
 }
 
 fn one(
-    cx: &mut Context,
+    cx: &mut RuleReader,
     input: &Input,
     entry: &Entry,
     at: Option<(u32, u32)>,

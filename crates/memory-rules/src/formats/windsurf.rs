@@ -4,7 +4,7 @@
 
 use super::writer::{push_description, Kind, Resolved, Written};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::parser::{Context, Input, ParsedRule, Split};
+use crate::rules::parser::{Input, ParsedRule, RuleReader, Split};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
@@ -20,7 +20,7 @@ pub fn kind(meta: &Metadata) -> &'static str {
     }
 }
 
-pub(crate) fn parse<'a>(cx: &mut Context<'a>, input: &Input<'a>) -> Option<ParsedRule> {
+pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<ParsedRule> {
     let fm = cx.frontmatter(input.text)?;
     let mut meta = Metadata::default();
     let mut trigger: Option<(String, Option<(u32, u32)>)> = None;

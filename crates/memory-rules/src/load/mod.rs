@@ -131,17 +131,60 @@ fn scan(
     // The packs and the policy around the config's own sources.
     let layers = packs::layers(config);
     diagnostics.extend(layers.diagnostics.iter().cloned());
+    let (found, walks) = discover_files(config, &layers, &mut diagnostics);
+    let (found, replaced) =
+        apply_overrides(found, &layers.sources, &config.workdir, &mut diagnostics);
+    let fingerprint = layers_fingerprint(&layers);
+    let refreshed = RefreshedFiles::new(&found, previous, config, &fingerprint);
+    for entry in &refreshed.entries {
+        diagnostics.extend(entry.diagnostics.iter().cloned());
+    }
+    let candidates = unique_rules(&refreshed.entries, &found, &mut diagnostics);
+    let (parsed, per_source) = admit(candidates, &layers, &found, config, &mut diagnostics);
+    name_packs(&layers, &mut diagnostics);
+    diagnostic::sort(&mut diagnostics);
+    let rules = match built {
+        Some((rules, _)) if !refreshed.changed => Arc::clone(rules),
+        // Only a rebuild needs the parsed rules themselves.
+        _ => Arc::new(rule_set(parsed, &config.workdir, &replaced)),
+    };
+    let changed = refreshed.changed || built.is_some_and(|(_, d)| d != diagnostics.as_slice());
+    Reloaded {
+        loaded: Loaded {
+            rules,
+            diagnostics,
+            snapshot: Snapshot {
+                files: refreshed.files,
+                scanned_at: Some(scanned_at),
+                workdir: config.workdir.clone(),
+                layers: fingerprint,
+            },
+            walks: walks.count,
+            trees: walks,
+            per_source,
+        },
+        changed,
+        reparsed: refreshed.reparsed,
+    }
+}
+
+/// Every rule file of every source (one walk per project, whichever nested
+/// sources read it), and the near misses of the project's sources: what to
+/// move where.
+fn discover_files(
+    config: &Config,
+    layers: &packs::Layers,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Vec<discover::Found>, discover::Walks) {
     let mut found = Vec::new();
-    // One walk per project, whichever nested sources read it.
     let mut walks = discover::Walks::default();
     for root in crate::sources::source::roots_of(&layers.sources, config) {
-        found.extend(discover::find_with(&root, &mut walks, &mut diagnostics));
+        found.extend(discover::find_with(&root, &mut walks, diagnostics));
     }
-    // Near misses of the project's sources: what to move where.
-    let mut project_formats: Vec<crate::rules::rule_format::Format> = config
+    let mut project_formats: Vec<Format> = config
         .sources
         .iter()
-        .filter(|s| s.scope == crate::rules::scope::Scope::Project)
+        .filter(|s| s.scope == Scope::Project)
         .map(|s| s.format)
         .collect();
     project_formats.sort();
@@ -152,31 +195,63 @@ fn scan(
             &project_formats,
         ));
     }
-    let (found, replaced) =
-        apply_overrides(found, &layers.sources, &config.workdir, &mut diagnostics);
-    let fingerprint = layers_fingerprint(&layers);
-    let mut files = HashMap::with_capacity(found.len());
-    let mut entries = Vec::with_capacity(found.len());
-    let mut files_changed = previous.files.len() != found.len()
-        || previous.workdir != config.workdir
-        || previous.layers != fingerprint;
-    let mut reparsed = 0;
-    for f in &found {
-        let before = previous
-            .files
-            .get(&f.path)
-            .map(|c| (c, previous.scanned_at));
-        let (entry, same) = stamp::refresh(f, before, &mut reparsed);
-        files_changed |= !same;
-        diagnostics.extend(entry.diagnostics.iter().cloned());
-        files.insert(f.path.clone(), Arc::clone(&entry));
-        entries.push(entry);
+    (found, walks)
+}
+
+/// The found files' entries for this scan: unchanged ones shared from the
+/// previous snapshot, the others read and parsed again.
+struct RefreshedFiles {
+    /// The entries by path: the next snapshot's files.
+    files: HashMap<PathBuf, Arc<stamp::Cached>>,
+    /// The entries in discovery order.
+    entries: Vec<Arc<stamp::Cached>>,
+    /// A file was added, removed or changed, or the workdir or the layers
+    /// differ from the previous snapshot's.
+    changed: bool,
+    /// How many files were read and parsed again.
+    reparsed: usize,
+}
+
+impl RefreshedFiles {
+    fn new(
+        found: &[discover::Found],
+        previous: &Snapshot,
+        config: &Config,
+        fingerprint: &str,
+    ) -> RefreshedFiles {
+        let mut out = RefreshedFiles {
+            files: HashMap::with_capacity(found.len()),
+            entries: Vec::with_capacity(found.len()),
+            changed: previous.files.len() != found.len()
+                || previous.workdir != config.workdir
+                || previous.layers != fingerprint,
+            reparsed: 0,
+        };
+        for f in found {
+            let before = previous
+                .files
+                .get(&f.path)
+                .map(|c| (c, previous.scanned_at));
+            let (entry, same) = stamp::refresh(f, before, &mut out.reparsed);
+            out.changed |= !same;
+            out.files.insert(f.path.clone(), Arc::clone(&entry));
+            out.entries.push(entry);
+        }
+        out
     }
+}
+
+/// The rules of the entries that are not overridden nor folded, each with
+/// its entry's index: one real file is one rule, one text with one
+/// activation is one rule (crate::load::fold), in discovery order.
+fn unique_rules<'e>(
+    entries: &'e [Arc<stamp::Cached>],
+    found: &[discover::Found],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<(&'e ParsedRule, usize)> {
     // Files of several rules (rules.yaml) share a rule id space too: the
     // later source's rule wins.
-    let kept = rule_overrides(&entries, &mut diagnostics);
-    // One real file is one rule, one text with one activation is one rule
-    // (crate::load::fold), in discovery order.
+    let kept = rule_overrides(entries, diagnostics);
     let candidates: Vec<(&ParsedRule, usize)> = entries
         .iter()
         .zip(&kept)
@@ -200,15 +275,32 @@ fn scan(
         .collect();
     let (unique, folded) = crate::load::fold::fold(&identities);
     diagnostics.extend(folded);
-    let mut disables = Disables::new(&layers);
-    // The total topic limit, in discovery order: a rule that would pass it is
-    // not loaded (dropping only its topics would make it fire always).
+    candidates
+        .into_iter()
+        .zip(unique)
+        .filter(|(_, u)| *u)
+        .map(|(c, _)| c)
+        .collect()
+}
+
+/// The rules that load, with their source, and how many each source gave:
+/// a disabled rule is left out, and so is one past the total topic limit
+/// (in discovery order; dropping only its topics would make it fire
+/// always).
+fn admit<'e, 'l>(
+    candidates: Vec<(&'e ParsedRule, usize)>,
+    layers: &'l packs::Layers,
+    found: &[discover::Found],
+    config: &Config,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Vec<(&'e ParsedRule, &'l Source)>, Vec<usize>) {
+    let mut disables = Disables::new(layers);
     let mut topics = 0usize;
-    let mut parsed = Vec::with_capacity(entries.len());
+    let mut parsed = Vec::with_capacity(candidates.len());
     let mut per_source = vec![0usize; layers.sources.len()];
-    for ((rule, i), _) in candidates.into_iter().zip(unique).filter(|(_, u)| *u) {
+    for (rule, i) in candidates {
         let source = &layers.sources[found[i].source];
-        if disables.removes(&rule.rule, source, &config.workdir, &mut diagnostics) {
+        if disables.removes(&rule.rule, source, &config.workdir, diagnostics) {
             continue;
         }
         let n = rule.rule.metadata.topics.as_ref().map_or(0, Vec::len);
@@ -230,42 +322,27 @@ fn scan(
         }
         parsed.push((rule, source));
     }
-    disables.report_unused(&mut diagnostics);
-    name_packs(&layers, &mut diagnostics);
-    diagnostic::sort(&mut diagnostics);
-    let rules = match built {
-        Some((rules, _)) if !files_changed => Arc::clone(rules),
-        // Only a rebuild needs the parsed rules themselves.
-        _ => Arc::new(RuleSet::build(
-            parsed
-                .into_iter()
-                .map(|(r, source)| {
-                    let mut r = r.clone();
-                    r.rule.origin = origin_of(&r.rule, source, &config.workdir, &replaced);
-                    r
-                })
-                .collect(),
-            Workdir::new(&config.workdir),
-        )),
-    };
-    let changed = files_changed || built.is_some_and(|(_, d)| d != diagnostics.as_slice());
-    Reloaded {
-        loaded: Loaded {
-            rules,
-            diagnostics,
-            snapshot: Snapshot {
-                files,
-                scanned_at: Some(scanned_at),
-                workdir: config.workdir.clone(),
-                layers: fingerprint,
-            },
-            walks: walks.count,
-            trees: walks,
-            per_source,
-        },
-        changed,
-        reparsed,
-    }
+    disables.report_unused(diagnostics);
+    (parsed, per_source)
+}
+
+/// The rule set of the rules that load, each with its origin.
+fn rule_set(
+    parsed: Vec<(&ParsedRule, &Source)>,
+    workdir: &Path,
+    replaced: &HashMap<String, Vec<String>>,
+) -> RuleSet {
+    RuleSet::build(
+        parsed
+            .into_iter()
+            .map(|(r, source)| {
+                let mut r = r.clone();
+                r.rule.origin = origin_of(&r.rule, source, workdir, replaced);
+                r
+            })
+            .collect(),
+        Workdir::new(workdir),
+    )
 }
 
 /// For each entry's rules, whether it is kept: a rule whose id a later

@@ -85,9 +85,18 @@ mod tests {
         let deep = repo.join("src/api");
         std::fs::create_dir_all(&deep).unwrap();
         std::fs::create_dir_all(home.join(".claude")).unwrap();
+        // What lies above the temp dir (a `.wave` or `.git` there) is not
+        // the test's: a marker-free folder as deep as `deep` finds it.
+        let probe = t.path().join("probe/a/b/c/d");
+        std::fs::create_dir_all(&probe).unwrap();
+        let above = project_root(&probe, None).unwrap();
+        let nothing = match above.marker {
+            None => (deep.as_path(), None),
+            Some(_) => (above.dir.as_path(), above.marker),
+        };
         // Nothing in the project: the home's .claude does not make it a root.
         let r = project_root(&deep, Some(&home)).unwrap();
-        assert_eq!((r.dir.as_path(), r.marker), (deep.as_path(), None));
+        assert_eq!((r.dir.as_path(), r.marker), nothing);
         // A .git file (a worktree) marks the root.
         std::fs::write(repo.join(".git"), "gitdir: /elsewhere\n").unwrap();
         let r = project_root(&deep, Some(&home)).unwrap();

@@ -99,7 +99,7 @@ fn enforcement(set: &memory_rules::RuleSet, args: &MatchArgs) -> Vec<Check> {
 
 /// How each hit came about: the path pattern and file, or the command and
 /// the pattern it matched.
-fn hit_reason(set: &memory_rules::RuleSet, hit: &memory_rules::enforce::Hit) -> String {
+fn hit_reason(set: &memory_rules::RuleSet, hit: &memory_rules::enforce::EnforcedHit) -> String {
     use memory_rules::enforce::Action;
     match &hit.action {
         Action::Write(file) => {

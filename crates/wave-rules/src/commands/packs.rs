@@ -10,7 +10,7 @@ use super::packs_sync::{satisfies, short, show, sync};
 use crate::args::{PacksAction, PacksArgs, PacksSyncArgs};
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::packs::{self, Home, Kind, Spec};
+use memory_rules::packs::{self, Home, PackKind, Spec};
 use serde_json::json;
 use std::path::Path;
 
@@ -95,7 +95,7 @@ fn add(env: &Env, home: &Home, text: &str) -> Output {
             "added": added, "install": install, "sync": synced,
         }))
     };
-    if spec.kind == Kind::Npm && packs::find(home, &spec, None).root.is_none() {
+    if spec.kind == PackKind::Npm && packs::find(home, &spec, None).root.is_none() {
         let install = install_command(&home.base, &spec);
         if env.json {
             out.stdout = report(Some(install), None);
@@ -158,7 +158,7 @@ fn list(env: &Env, home: &Home) -> Output {
         let locked = found.lock.as_ref().and_then(|l| l.get(&p.spec.text));
         let status = if p.problem.is_some() {
             "missing"
-        } else if p.spec.kind == Kind::Folder {
+        } else if p.spec.kind == PackKind::Folder {
             "not pinned"
         } else if let Some(locked) = locked {
             // The core's own comparison, as a load's `pack-stale` makes it
@@ -241,8 +241,8 @@ fn outdated(env: &Env, home: &Home) -> Output {
     for p in &found.packs {
         let locked = found.lock.as_ref().and_then(|l| l.get(&p.spec.text));
         let (current, latest, status) = match p.spec.kind {
-            Kind::Folder => continue,
-            Kind::Npm => {
+            PackKind::Folder => continue,
+            PackKind::Npm => {
                 let installed = p.version.clone();
                 let locked_v = locked.and_then(|l| l.version.clone());
                 let status = if installed.is_none() {
@@ -258,7 +258,7 @@ fn outdated(env: &Env, home: &Home) -> Output {
                 };
                 (locked_v, installed, status)
             }
-            Kind::Git => {
+            PackKind::Git => {
                 let locked_c = locked.and_then(|l| l.commit.clone());
                 match git::remote_commit(&p.spec.location, p.spec.want.as_deref()) {
                     Ok(now) => {
@@ -303,7 +303,7 @@ fn outdated(env: &Env, home: &Home) -> Output {
             })
             .collect();
         out.stdout = super::list::table(["PACK", "KIND", "LOCKED", "NOW", "STATUS"], &table);
-        if rows.iter().any(|r| r.0.kind == Kind::Npm) {
+        if rows.iter().any(|r| r.0.kind == PackKind::Npm) {
             out.stdout.push_str("npm packs: NOW is what node_modules holds; `npm outdated` tells what the registry has\n");
         }
     }

@@ -6,7 +6,7 @@ use super::packs_git::{self as git, GitError};
 use crate::args::PacksSyncArgs;
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE};
-use memory_rules::packs::{self, hash, manifest, Home, Kind, Lock, Locked, Pin, Spec};
+use memory_rules::packs::{self, hash, manifest, Home, Lock, Locked, PackKind, Pin, Spec};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -147,9 +147,9 @@ fn config_and_lock(home: &Home, frozen: bool) -> Result<(Vec<Spec>, Option<Lock>
 fn sync_one(home: &Home, spec: &Spec, lock: Option<&Lock>, args: &PacksSyncArgs) -> Row {
     let locked = lock.and_then(|l| l.get(&spec.text));
     match spec.kind {
-        Kind::Npm => sync_npm(home, spec, locked, args.frozen),
-        Kind::Git => sync_git(home, spec, locked, args),
-        Kind::Folder => {
+        PackKind::Npm => sync_npm(home, spec, locked, args.frozen),
+        PackKind::Git => sync_git(home, spec, locked, args),
+        PackKind::Folder => {
             let found = packs::find(home, spec, None);
             match found.problem {
                 Some(p) => Row::new(spec).fail("missing", p),

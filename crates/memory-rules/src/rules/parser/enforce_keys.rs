@@ -78,12 +78,12 @@ pub fn pattern_problem(pattern: &str) -> Option<(Gravity, String)> {
 
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::frontmatter::Value;
-use crate::rules::parser::Context;
+use crate::rules::parser::RuleReader;
 use crate::rules::rule::Metadata;
 
 type At = Option<(u32, u32)>;
 
-impl Context<'_> {
+impl RuleReader<'_> {
     /// `enforce: block | warn`. Anything else is an error, and the rule
     /// loads without enforcement (its text still reaches the model).
     pub(crate) fn enforce(&mut self, value: &Value, at: At) -> Option<Enforce> {

@@ -39,7 +39,7 @@ const ACTIVATION_KEYS: [&str; 10] = [
 /// Location: 1-based (line, column) in the file.
 pub(crate) type At = Option<(u32, u32)>;
 
-impl<'a> Context<'a> {
+impl<'a> RuleReader<'a> {
     /// A glob key's value as a list of patterns: a string (split per
     /// `split`) or a list of strings. `None` when empty or unusable (an
     /// unusable value is reported).
@@ -339,9 +339,9 @@ pub struct Input<'a> {
 }
 
 /// Builds the parsed rule of a single-rule format: the body checked by
-/// [`Context::check_body`], the metadata and patterns read from the file.
+/// [`RuleReader::check_body`], the metadata and patterns read from the file.
 pub(crate) fn rule(
-    cx: &mut Context,
+    cx: &mut RuleReader,
     input: &Input,
     format: Format,
     body: &str,

@@ -14,6 +14,7 @@
 
 mod enforce_keys;
 mod format_keys;
+mod wave_keys;
 
 pub use format_keys::Input;
 pub(crate) use format_keys::{rule, At, Split, TYPO_TAIL};
@@ -22,6 +23,7 @@ use crate::base::diagnostic::{Code, Diagnostic, Severity};
 use crate::base::limits::{
     MAX_FRONTMATTER_KEYS, MAX_PATTERNS_PER_RULE, MAX_TOPICS_PER_RULE, MAX_TOPIC_CHARS,
 };
+use crate::base::line_index::LineIndex;
 use crate::matchers::glob_check::{glob_problem, split_commas, GlobProblem};
 use crate::matchers::glob_compile::{self, CompiledPattern, PatternError};
 use crate::rules::frontmatter::{self, FrontmatterError, Value};
@@ -79,7 +81,7 @@ pub struct Outcome {
 
 /// Parses a rule file's text.
 pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
-    let mut cx = Context::new(path);
+    let mut cx = RuleReader::new(path);
     let rule = cx.parse(scope, id, text);
     Outcome {
         rule,
@@ -87,69 +89,37 @@ pub fn parse_rule(scope: Scope, id: &str, path: &Path, text: &str) -> Outcome {
     }
 }
 
-/// One file's parse: where diagnostics go and where keys are. The other
+/// Reads one rule file: where its diagnostics go and where its keys are. The other
 /// formats (`crate::formats`) reuse it.
-pub(crate) struct Context<'a> {
+pub(crate) struct RuleReader<'a> {
     pub(crate) path: &'a Path,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) yaml: &'a str,
     pub(crate) first_line: u32,
-    lines: LineIndex,
+    /// Where offsets of `yaml` are (see [`RuleReader::locate`]).
+    lines: LineIndex<'a>,
+    /// The first line of each top-level key of `yaml` (see [`key_lines`]).
+    keys: HashMap<String, u32>,
+    /// Where the next pattern lookup starts (patterns appear in order).
+    pattern_cursor: usize,
     /// Misspelled-key errors whose message still lacks its end: what the
     /// rule became without the key, known only once the rule is read
-    /// (indices into `diagnostics`; see [`Context::finish_typos`]).
+    /// (indices into `diagnostics`; see [`RuleReader::finish_typos`]).
     typos: Vec<usize>,
 }
 
-/// Line starts of the frontmatter and the first line of each top-level key,
-/// built once, so every location lookup is a binary search (plus a column
-/// count that resumes from the previous lookup on the same line).
-#[derive(Default)]
-struct LineIndex {
-    starts: Vec<usize>,
-    keys: HashMap<String, u32>,
-    /// The last lookup: (byte, line index, column), to count columns onward.
-    last: Option<(usize, usize, u32)>,
-    /// Where the next pattern lookup starts (patterns appear in order).
-    cursor: usize,
-}
-
-impl LineIndex {
-    fn new(yaml: &str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(yaml.match_indices('\n').map(|(i, _)| i + 1));
-        let mut keys = HashMap::new();
-        for (n, line) in yaml.lines().enumerate() {
-            if let Some(colon) = line.find(':') {
-                let key = line[..colon].trim_end_matches([' ', '\t']);
-                if !key.is_empty() && !key.starts_with([' ', '\t', '-', '#']) {
-                    keys.entry(key.to_string()).or_insert(n as u32);
-                }
+/// The first line (0-based, in the frontmatter) of each top-level key.
+fn key_lines(yaml: &str) -> HashMap<String, u32> {
+    let mut keys = HashMap::new();
+    for (n, line) in yaml.lines().enumerate() {
+        if let Some(colon) = line.find(':') {
+            let key = line[..colon].trim_end_matches([' ', '\t']);
+            if !key.is_empty() && !key.starts_with([' ', '\t', '-', '#']) {
+                keys.entry(key.to_string()).or_insert(n as u32);
             }
         }
-        LineIndex {
-            starts,
-            keys,
-            last: None,
-            cursor: 0,
-        }
     }
-
-    /// 0-based line and 1-based column (in characters) of a byte offset;
-    /// counting on from the previous lookup when it was on the same line.
-    fn position(&mut self, yaml: &str, byte: usize) -> (usize, u32) {
-        let line = self
-            .starts
-            .partition_point(|&s| s <= byte)
-            .saturating_sub(1);
-        let (from, base) = match self.last {
-            Some((b, l, c)) if l == line && b <= byte => (b, c),
-            _ => (self.starts.get(line).copied().unwrap_or(0), 1),
-        };
-        let col = base + yaml[from..byte].chars().count() as u32;
-        self.last = Some((byte, line, col));
-        (line, col)
-    }
+    keys
 }
 
 /// One frontmatter entry: key, value, and the key's (line, column).
@@ -162,14 +132,16 @@ pub(crate) struct Frontmatter<'a> {
     pub(crate) body: &'a str,
 }
 
-impl<'a> Context<'a> {
+impl<'a> RuleReader<'a> {
     pub(crate) fn new(path: &'a Path) -> Self {
-        Context {
+        RuleReader {
             path,
             diagnostics: Vec::new(),
             yaml: "",
             first_line: 1,
             lines: LineIndex::default(),
+            keys: HashMap::new(),
+            pattern_cursor: 0,
             typos: Vec::new(),
         }
     }
@@ -201,6 +173,8 @@ impl<'a> Context<'a> {
         self.yaml = split.yaml.unwrap_or("");
         self.first_line = split.yaml_first_line;
         self.lines = LineIndex::new(self.yaml);
+        self.keys = key_lines(self.yaml);
+        self.pattern_cursor = 0;
         let Some(yaml) = split.yaml else {
             return Some(Frontmatter {
                 entries: Vec::new(),
@@ -313,138 +287,6 @@ impl<'a> Context<'a> {
             },
             patterns,
         })
-    }
-
-    fn metadata(&mut self, entries: &[Entry]) -> Option<(Metadata, Vec<RulePattern>)> {
-        let mut meta = Metadata::default();
-        let mut patterns = Vec::new();
-        let mut usable = true;
-        // (key as written, the trigger key it is a typo of, where).
-        let mut typos: Vec<(&str, &'static str, At)> = Vec::new();
-        for (key, value, at) in entries {
-            let at = *at;
-            match key.as_str() {
-                "paths" => match self.string_list(key, value, at) {
-                    Ok(Some(list)) => {
-                        patterns = self.compile_patterns(&list);
-                        meta.paths = Some(list);
-                    }
-                    Ok(None) => {}
-                    Err(()) => usable = false,
-                },
-                "topics" => match self.string_list(key, value, at) {
-                    Ok(Some(list)) if list.len() > MAX_TOPICS_PER_RULE => {
-                        self.report(Severity::Error, Code::Limit, at, format!("'topics' has {} topics, over the limit of {MAX_TOPICS_PER_RULE}; the rule is not loaded", list.len()));
-                        usable = false;
-                    }
-                    Ok(Some(list)) if list.iter().any(|t| t.chars().count() > MAX_TOPIC_CHARS) => {
-                        self.report(Severity::Error, Code::Limit, at, format!("a topic is longer than the limit of {MAX_TOPIC_CHARS} characters; the rule is not loaded"));
-                        usable = false;
-                    }
-                    Ok(Some(list)) => meta.topics = Some(list),
-                    Ok(None) => {}
-                    Err(()) => usable = false,
-                },
-                "skills" => match self.string_list(key, value, at) {
-                    Ok(Some(list)) => match self.skill_names(&list, at) {
-                        Some(names) => meta.skills = Some(names),
-                        None => usable = false,
-                    },
-                    Ok(None) => {}
-                    Err(()) => usable = false,
-                },
-                "priority" => meta.priority = self.priority(value, at),
-                "remind" => match value.as_text().as_deref().map(str::trim) {
-                    Some("every-turn") => meta.remind = Some(Remind::EveryTurn),
-                    Some("once") => meta.remind = Some(Remind::Once),
-                    _ => self.report(
-                        Severity::Warning,
-                        Code::InvalidField,
-                        at,
-                        format!(
-                            "'remind' is 'once' or 'every-turn', not {}; using 'once'",
-                            describe(value)
-                        ),
-                    ),
-                },
-                "description" => meta.description = self.description(value, at),
-                "enforce" => meta.enforce = self.enforce(value, at),
-                "commands" => match self.commands(value, at) {
-                    Ok(list) => meta.commands = list,
-                    Err(()) => usable = false,
-                },
-                "summary" => meta.summary = self.summary(value, at),
-                "activation" => match value.as_text().as_deref().map(str::trim) {
-                    Some("on-request") => meta.activation = Activation::OnRequest,
-                    Some("manual") => meta.activation = Activation::Manual,
-                    Some("auto") => {}
-                    _ => self.report(
-                        Severity::Error,
-                        Code::InvalidField,
-                        at,
-                        format!(
-                            "'activation' is 'on-request' or 'manual' (or absent), not {}; the rule is not loaded",
-                            describe(value)
-                        ),
-                    ),
-                },
-                _ => {
-                    if let Some(meant) = self.unknown_key(key, at) {
-                        typos.push((key, meant, at));
-                    }
-                }
-            }
-        }
-        if entries.iter().any(|(k, v, _)| {
-            k == "activation"
-                && !matches!(
-                    v.as_text().as_deref().map(str::trim),
-                    Some("on-request" | "manual" | "auto")
-                )
-        }) {
-            usable = false;
-        }
-        self.check_enforcement(&meta);
-        for (key, meant, at) in typos {
-            let consequence = typo_consequence(&meta, meant);
-            self.report(
-                Severity::Error,
-                Code::MisspelledKey,
-                at,
-                format!("unknown key '{key}': did you mean '{meant}'? '{key}' is ignored, so {consequence}"),
-            );
-        }
-        if meta.activation != Activation::Auto {
-            for (key, present) in [
-                ("paths", meta.paths.is_some()),
-                ("topics", meta.topics.is_some()),
-                ("skills", meta.skills.is_some()),
-            ] {
-                if present {
-                    let at = self.key_location(key);
-                    self.report(
-                        Severity::Warning,
-                        Code::InvalidField,
-                        at,
-                        format!(
-                            "'{key}' does nothing in a rule with 'activation: {}'; remove one of them",
-                            meta.activation.as_str()
-                        ),
-                    );
-                }
-            }
-            let at = self.key_location("activation");
-            self.needs_description(
-                crate::rules::rule_format::Format::Wave,
-                "'activation: on-request'",
-                &meta,
-                at,
-            );
-        }
-        if !usable {
-            return None;
-        }
-        Some((meta, patterns))
     }
 
     /// A `description` string (or nothing, with a warning for another type).
@@ -581,7 +423,7 @@ impl<'a> Context<'a> {
             self.report(Severity::Error, Code::Limit, at, format!("'{key}' has {} patterns, over the limit of {MAX_PATTERNS_PER_RULE}; they are ignored", list.len()));
             return out;
         }
-        self.lines.cursor = 0;
+        self.pattern_cursor = 0;
         for (index, &(written, pat)) in list.iter().enumerate() {
             let at = self.locate_next(written).or_else(|| self.key_location(key));
             match glob_compile::compile_with(pat, case_insensitive) {
@@ -685,22 +527,14 @@ impl<'a> Context<'a> {
 
     /// The file line and column of a top-level key (from the line index).
     pub(crate) fn key_location(&self, key: &str) -> Option<(u32, u32)> {
-        self.lines.keys.get(key).map(|&n| (n + self.first_line, 1))
+        self.keys.get(key).map(|&n| (n + self.first_line, 1))
     }
 
     /// The file line and column where `needle` first occurs in the frontmatter.
     pub(crate) fn locate(&self, needle: &str) -> Option<(u32, u32)> {
         let byte = self.yaml.find(needle).filter(|_| !needle.is_empty())?;
-        let line = self
-            .lines
-            .starts
-            .partition_point(|&s| s <= byte)
-            .saturating_sub(1);
-        let start = self.lines.starts.get(line).copied().unwrap_or(0);
-        Some((
-            line as u32 + self.first_line,
-            self.yaml[start..byte].chars().count() as u32 + 1,
-        ))
+        let (line, column) = self.lines.at(byte);
+        Some((line - 1 + self.first_line, column))
     }
 
     /// Like `locate`, but searching on from the previous pattern first, so a
@@ -709,46 +543,14 @@ impl<'a> Context<'a> {
         if needle.is_empty() {
             return None;
         }
-        let from = self.lines.cursor;
+        let from = self.pattern_cursor;
         let byte = match self.yaml.get(from..).and_then(|rest| rest.find(needle)) {
             Some(i) => from + i,
             None => self.yaml.find(needle)?,
         };
-        self.lines.cursor = byte + needle.len();
-        let (line, col) = self.lines.position(self.yaml, byte);
-        Some((line as u32 + self.first_line, col))
-    }
-}
-
-/// What a misspelled trigger key does to the rule, as parsed without it.
-fn typo_consequence(meta: &Metadata, meant: &str) -> String {
-    let present = match meant {
-        "paths" => meta.paths.is_some(),
-        "topics" => meta.topics.is_some(),
-        "skills" => meta.skills.is_some(),
-        "enforce" => meta.enforce.is_some(),
-        "commands" => meta.commands.is_some(),
-        _ => meta.activation != Activation::Auto,
-    };
-    if present {
-        return format!("only the '{meant}' written correctly counts");
-    }
-    match meant {
-        "enforce" => return "this rule refuses nothing".to_string(),
-        "commands" if meta.enforce.is_some() => return "no command is checked".to_string(),
-        _ => {}
-    }
-    if meta.is_unconditional() {
-        return "this rule is now always active".to_string();
-    }
-    match meta.activation {
-        Activation::OnRequest | Activation::Manual => {
-            format!("this rule is {} only", meta.activation.as_str())
-        }
-        Activation::Auto => format!(
-            "this rule now fires only on its {}",
-            meta.activation_kind().replace('+', " and ")
-        ),
+        self.pattern_cursor = byte + needle.len();
+        let (line, column) = self.lines.next_at(byte);
+        Some((line - 1 + self.first_line, column))
     }
 }
 

@@ -60,7 +60,7 @@ pub enum Action {
 
 /// One enforced rule a tool call triggers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hit {
+pub struct EnforcedHit {
     /// The rule's index in the set.
     pub rule: usize,
     pub enforce: Enforce,
@@ -71,7 +71,7 @@ pub struct Hit {
 /// in rule order, one hit per rule (the first action that triggered it).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Verdict {
-    pub hits: Vec<Hit>,
+    pub hits: Vec<EnforcedHit>,
     /// Why part of the call could not be checked (a command line over the
     /// parser's limits, or not shell): it is let through, and the road says
     /// so where a person sees it.
@@ -79,7 +79,7 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    fn new(mut hits: Vec<Hit>) -> Verdict {
+    fn new(mut hits: Vec<EnforcedHit>) -> Verdict {
         let mut seen = Vec::new();
         hits.retain(|h| {
             let new = !seen.contains(&h.rule);
@@ -126,7 +126,7 @@ impl RuleSet {
                     continue;
                 };
                 if on[i] && rule.metadata.paths.is_some() {
-                    hits.push(Hit {
+                    hits.push(EnforcedHit {
                         rule: i,
                         enforce,
                         action: Action::Write(file.as_ref().to_string()),
@@ -159,7 +159,7 @@ impl RuleSet {
                 let Some(enforce) = self.rules()[rule].metadata.enforce else {
                     continue;
                 };
-                hits.push(Hit {
+                hits.push(EnforcedHit {
                     rule,
                     enforce,
                     action: Action::Command {

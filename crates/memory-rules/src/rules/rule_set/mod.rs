@@ -105,6 +105,28 @@ impl FileMatcher {
 }
 
 impl ContentRule {
+    /// The content rule of `parsed` (rule `rule`), when it has a `regex`
+    /// that compiles.
+    fn new(rule: u32, parsed: &ParsedRule) -> Option<ContentRule> {
+        let list = parsed.rule.metadata.regex.as_ref()?;
+        let regex = Regex::new_many(list).ok()?;
+        let (mut include, mut exclude) = (Vec::new(), Vec::new());
+        for pat in &parsed.patterns {
+            let m = FileMatcher::new(&pat.compiled.matchers);
+            if pat.compiled.negated {
+                exclude.push(m)
+            } else {
+                include.push(m)
+            }
+        }
+        Some(ContentRule {
+            rule,
+            regex,
+            include,
+            exclude,
+        })
+    }
+
     fn wants(&self, file: &str) -> bool {
         (self.include.is_empty() || self.include.iter().any(|m| m.is_match(file)))
             && !self.exclude.iter().any(|m| m.is_match(file))
@@ -193,80 +215,124 @@ pub enum Reason {
     Skill { name: String },
 }
 
-impl RuleSet {
-    /// Sorts the rules (priority, scope, id) and compiles their triggers.
-    pub fn build(mut parsed: Vec<ParsedRule>, workdir: Workdir) -> RuleSet {
-        parsed.sort_by(|a, b| rule::order(&a.rule, &b.rule));
-        let mut owners: Vec<Vec<Owner>> = Vec::new();
-        let mut ids: HashMap<(bool, String), u32> = HashMap::new();
-        let mut globs = Vec::new();
-        let mut regex_texts: Vec<String> = Vec::new();
-        let mut regex_ids = Vec::new();
-        let mut has_negation = vec![false; parsed.len()];
+/// Every distinct matcher (glob or regex) of the rules' patterns, each once
+/// with the (rule, pattern) pairs that own it, by matcher id.
+#[derive(Default)]
+struct MatcherTable {
+    owners: Vec<Vec<Owner>>,
+    /// Matcher id of each distinct (is regex, text).
+    ids: HashMap<(bool, String), u32>,
+    /// The globs, with their matcher id.
+    globs: Vec<(Box<str>, u32)>,
+    regex_texts: Vec<String>,
+    /// Matcher id of each of `regex_texts`.
+    regex_ids: Vec<u32>,
+    /// Per rule: whether it has a `!` pattern.
+    has_negation: Vec<bool>,
+}
+
+impl MatcherTable {
+    /// The matchers of `parsed` (rules in result order).
+    fn new(parsed: &[ParsedRule]) -> MatcherTable {
+        let mut table = MatcherTable {
+            has_negation: vec![false; parsed.len()],
+            ..MatcherTable::default()
+        };
         for (r, p) in parsed.iter().enumerate() {
             for pat in &p.patterns {
-                has_negation[r] |= pat.compiled.negated;
+                table.has_negation[r] |= pat.compiled.negated;
                 let owner = Owner {
                     rule: r as u32,
                     pattern: pat.index as u32,
                     negated: pat.compiled.negated,
                 };
                 for matcher in &pat.compiled.matchers {
-                    let key = match matcher {
-                        Matcher::Glob(text) => (false, text.to_string()),
-                        Matcher::Regex(text) => (true, text.clone()),
-                    };
-                    let next = owners.len() as u32;
-                    let id = *ids.entry(key).or_insert(next);
-                    if id == next {
-                        owners.push(Vec::new());
-                        match matcher {
-                            Matcher::Glob(text) => globs.push((text.clone(), id)),
-                            Matcher::Regex(text) => {
-                                regex_texts.push(text.clone());
-                                regex_ids.push(id);
-                            }
-                        }
-                    }
-                    owners[id as usize].push(owner);
+                    table.add(matcher, owner);
                 }
             }
         }
-        let regexes = if regex_texts.is_empty() {
-            None
-        } else {
-            Regex::builder()
-                .configure(Regex::config().match_kind(MatchKind::All))
-                .build_many(&regex_texts)
-                .ok()
+        table
+    }
+
+    /// Adds `owner` to `matcher`'s owners (a new id for a new matcher).
+    fn add(&mut self, matcher: &Matcher, owner: Owner) {
+        let key = match matcher {
+            Matcher::Glob(text) => (false, text.to_string()),
+            Matcher::Regex(text) => (true, text.clone()),
         };
-        if regexes.is_none() {
-            regex_ids.clear();
-        }
-        let mut content_rules = Vec::new();
-        for (r, p) in parsed.iter().enumerate() {
-            let Some(list) = &p.rule.metadata.regex else {
-                continue;
-            };
-            let Ok(regex) = Regex::new_many(list) else {
-                continue;
-            };
-            let (mut include, mut exclude) = (Vec::new(), Vec::new());
-            for pat in &p.patterns {
-                let m = FileMatcher::new(&pat.compiled.matchers);
-                if pat.compiled.negated {
-                    exclude.push(m)
-                } else {
-                    include.push(m)
+        let next = self.owners.len() as u32;
+        let id = *self.ids.entry(key).or_insert(next);
+        if id == next {
+            self.owners.push(Vec::new());
+            match matcher {
+                Matcher::Glob(text) => self.globs.push((text.clone(), id)),
+                Matcher::Regex(text) => {
+                    self.regex_texts.push(text.clone());
+                    self.regex_ids.push(id);
                 }
             }
-            content_rules.push(ContentRule {
-                rule: r as u32,
-                regex,
-                include,
-                exclude,
-            });
         }
+        self.owners[id as usize].push(owner);
+    }
+
+    /// The regex matchers in one multi-pattern regex (`None` when there are
+    /// none, or they do not build).
+    fn regexes(&self) -> Option<Regex> {
+        if self.regex_texts.is_empty() {
+            return None;
+        }
+        Regex::builder()
+            .configure(Regex::config().match_kind(MatchKind::All))
+            .build_many(&self.regex_texts)
+            .ok()
+    }
+}
+
+/// On-request and manual rules by each name a prompt may mention them by.
+fn mention_index(rules: &[Rule]) -> FxHashMap<String, Vec<u32>> {
+    let mut mentions: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+    for (i, r) in rules.iter().enumerate() {
+        if r.metadata.activation != Activation::Auto {
+            for name in r.mention_names() {
+                mentions.entry(name).or_default().push(i as u32);
+            }
+        }
+    }
+    mentions
+}
+
+/// Rules with `skills`, by each skill name they name.
+fn skill_index(rules: &[Rule]) -> FxHashMap<String, Vec<u32>> {
+    let mut skills: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+    for (i, r) in rules.iter().enumerate() {
+        for name in r.metadata.skills.iter().flatten() {
+            skills.entry(name.clone()).or_default().push(i as u32);
+        }
+    }
+    skills
+}
+
+/// The enforced rules' `commands`, compiled.
+fn enforced_commands(rules: &[Rule]) -> crate::matchers::command_matcher::CommandMatcher {
+    crate::matchers::command_matcher::CommandMatcher::build(rules.iter().enumerate().flat_map(
+        |(i, rule)| {
+            let patterns = rule.metadata.enforced_commands().into_iter().flatten();
+            patterns.map(move |p| (i as u32, p))
+        },
+    ))
+}
+
+impl RuleSet {
+    /// Sorts the rules (priority, scope, id) and compiles their triggers.
+    pub fn build(mut parsed: Vec<ParsedRule>, workdir: Workdir) -> RuleSet {
+        parsed.sort_by(|a, b| rule::order(&a.rule, &b.rule));
+        let table = MatcherTable::new(&parsed);
+        let regexes = table.regexes();
+        let content_rules = parsed
+            .iter()
+            .enumerate()
+            .filter_map(|(r, p)| ContentRule::new(r as u32, p))
+            .collect();
         let rules: Vec<Rule> = parsed.into_iter().map(|p| p.rule).collect();
         let topics = TopicMatcher::new(
             rules
@@ -274,39 +340,24 @@ impl RuleSet {
                 .enumerate()
                 .filter_map(|(i, r)| r.metadata.topics.as_deref().map(|t| (i, t))),
         );
-        let mut mentions: FxHashMap<String, Vec<u32>> = FxHashMap::default();
-        for (i, r) in rules.iter().enumerate() {
-            if r.metadata.activation != Activation::Auto {
-                for name in r.mention_names() {
-                    mentions.entry(name).or_default().push(i as u32);
-                }
-            }
-        }
-        let mut skills: FxHashMap<String, Vec<u32>> = FxHashMap::default();
-        for (i, r) in rules.iter().enumerate() {
-            for name in r.metadata.skills.iter().flatten() {
-                skills.entry(name.clone()).or_default().push(i as u32);
-            }
-        }
-        let commands = crate::matchers::command_matcher::CommandMatcher::build(
-            rules.iter().enumerate().flat_map(|(i, rule)| {
-                let patterns = rule.metadata.enforced_commands().into_iter().flatten();
-                patterns.map(move |p| (i as u32, p))
-            }),
-        );
         RuleSet {
-            commands,
-            rules,
-            owners,
-            globs: GlobIndex::build(globs),
+            commands: enforced_commands(&rules),
+            mentions: mention_index(&rules),
+            skills: skill_index(&rules),
+            owners: table.owners,
+            globs: GlobIndex::build(table.globs),
+            // Without a compiled set, its patterns match nothing.
+            regex_ids: if regexes.is_some() {
+                table.regex_ids
+            } else {
+                Vec::new()
+            },
             regexes,
-            regex_ids,
-            has_negation,
+            has_negation: table.has_negation,
+            rules,
             topics,
             workdir,
-            mentions,
             content_rules,
-            skills,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }

@@ -37,10 +37,11 @@ pub mod spec;
 
 pub use lock::{Lock, Locked};
 pub use manifest::Manifest;
-pub use spec::{Kind, Spec};
+pub use spec::{PackKind, Spec, SpecError};
 
 use crate::base::diagnostic::{Code, Diagnostic, Severity};
 use crate::base::limits::MAX_PACKS;
+use crate::base::line_index::LineIndex;
 use crate::rules::origin::{Layer, PackLabel};
 use crate::rules::scope::Scope;
 use crate::sources::source::{Config, Source};
@@ -201,129 +202,128 @@ pub fn read_config(home: &Home, diagnostics: &mut Vec<Diagnostic>) -> Option<Pac
             return None;
         }
     };
-    let index = LineIndex::new(&text);
-    let bad = |span: Option<std::ops::Range<usize>>, message: String| {
-        let d = Diagnostic::new(Severity::Error, Code::InvalidConfig, &path, message);
-        match span {
-            Some(s) => {
-                let (l, c) = index.at(s.start);
-                d.at(l, c)
-            }
-            None => d,
-        }
+    let reader = ConfigReader {
+        path: &path,
+        index: LineIndex::new(&text),
     };
     let raw: RawConfig = match toml::from_str(&text) {
         Ok(r) => r,
         Err(e) => {
-            diagnostics.push(bad(e.span(), format!("not a config file: {}", e.message())));
+            diagnostics.push(reader.error(e.span(), format!("not a config file: {}", e.message())));
             return None;
         }
-    };
-    let mut config = PackConfig {
-        path: path.clone(),
-        ..PackConfig::default()
     };
     for key in raw.other.keys() {
         let hint = crate::base::suggest::closest(key, ["packs", "rules"])
             .map(|c| format!(" (did you mean '{c}'?)"))
             .unwrap_or_default();
-        diagnostics.push(
-            bad(
-                None,
-                format!("unknown key '{key}'{hint}; the keys are packs and [rules]"),
-            )
-            .with_severity(Severity::Warning),
-        );
+        diagnostics.push(reader.warning(
+            None,
+            format!("unknown key '{key}'{hint}; the keys are packs and [rules]"),
+        ));
     }
-    for (i, p) in raw.packs.iter().enumerate() {
-        let (l, c) = index.at(p.span().start);
-        if i == MAX_PACKS {
-            diagnostics.push(bad(
-                Some(p.span()),
-                format!("more than {MAX_PACKS} packs (limit); the rest are not read"),
-            ));
-            break;
-        }
-        match Spec::parse(p.get_ref()) {
-            Ok(spec) => {
-                if config.packs.iter().any(|(s, _)| s.text == spec.text) {
-                    diagnostics.push(
-                        bad(
-                            Some(p.span()),
-                            format!("the pack '{spec}' is named twice; the first is used"),
-                        )
-                        .with_severity(Severity::Warning),
-                    );
-                    continue;
-                }
-                config.packs.push((
-                    spec,
-                    Named {
-                        text: p.get_ref().clone(),
-                        line: l,
-                        column: c,
-                    },
-                ))
-            }
-            Err(e) => diagnostics.push(bad(Some(p.span()), format!("packs: {e}"))),
-        }
-    }
+    let mut config = PackConfig {
+        path: path.clone(),
+        packs: reader.packs(&raw.packs, diagnostics),
+        ..PackConfig::default()
+    };
     if let Some(rules) = raw.rules {
-        for key in rules.other.keys() {
-            diagnostics.push(
-                bad(
-                    None,
-                    format!("unknown key 'rules.{key}'; [rules] has disable"),
-                )
-                .with_severity(Severity::Warning),
-            );
-        }
-        for d in rules.disable {
-            let (line, column) = index.at(d.span().start);
-            if home.policy {
-                diagnostics.push(
-                    bad(Some(d.span()), "the policy does not disable rules (its rules are locked; leave a pack out instead); ignored".into())
-                        .with_severity(Severity::Warning),
-                );
-                continue;
-            }
-            config.disable.push(Named {
-                text: d.into_inner(),
-                line,
-                column,
-            });
-        }
+        config.disable = reader.rules(rules, home.policy, diagnostics);
     }
     Some(config)
 }
 
-/// 1-based line and column of byte offsets in one text.
-struct LineIndex<'t> {
-    text: &'t str,
-    starts: Vec<usize>,
+/// One config file's reading: its diagnostics, located in its text.
+struct ConfigReader<'c> {
+    path: &'c Path,
+    index: LineIndex<'c>,
 }
 
-impl<'t> LineIndex<'t> {
-    fn new(text: &'t str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
+impl ConfigReader<'_> {
+    /// An error about the config, at `span` (a byte range) when given.
+    fn error(&self, span: Option<std::ops::Range<usize>>, message: String) -> Diagnostic {
+        let d = Diagnostic::new(Severity::Error, Code::InvalidConfig, self.path, message);
+        match span {
+            Some(s) => {
+                let (l, c) = self.index.at(s.start);
+                d.at(l, c)
+            }
+            None => d,
+        }
     }
 
-    fn at(&self, offset: usize) -> (u32, u32) {
-        let line = self.starts.partition_point(|&s| s <= offset).max(1);
-        let start = self.starts[line - 1];
-        let column = self.text[start..offset.min(self.text.len())]
-            .chars()
-            .count()
-            + 1;
-        (line as u32, column as u32)
+    fn warning(&self, span: Option<std::ops::Range<usize>>, message: String) -> Diagnostic {
+        self.error(span, message).with_severity(Severity::Warning)
+    }
+
+    /// The value as written, with where.
+    fn named(&self, value: &toml::Spanned<String>) -> Named {
+        let (line, column) = self.index.at(value.span().start);
+        Named {
+            text: value.get_ref().clone(),
+            line,
+            column,
+        }
+    }
+
+    /// `packs`: each SPEC parsed, each pack once, at most [`MAX_PACKS`].
+    fn packs(
+        &self,
+        raw: &[toml::Spanned<String>],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Vec<(Spec, Named)> {
+        let mut packs: Vec<(Spec, Named)> = Vec::new();
+        for (i, p) in raw.iter().enumerate() {
+            if i == MAX_PACKS {
+                diagnostics.push(self.error(
+                    Some(p.span()),
+                    format!("more than {MAX_PACKS} packs (limit); the rest are not read"),
+                ));
+                break;
+            }
+            match Spec::parse(p.get_ref()) {
+                Ok(spec) if packs.iter().any(|(s, _)| s.text == spec.text) => {
+                    diagnostics.push(self.warning(
+                        Some(p.span()),
+                        format!("the pack '{spec}' is named twice; the first is used"),
+                    ));
+                }
+                Ok(spec) => packs.push((spec, self.named(p))),
+                Err(e) => diagnostics.push(self.error(Some(p.span()), format!("packs: {e}"))),
+            }
+        }
+        packs
+    }
+
+    /// `[rules]`: its `disable` names (none in the policy's config: its
+    /// rules are locked).
+    fn rules(
+        &self,
+        rules: RawRules,
+        policy: bool,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Vec<Named> {
+        for key in rules.other.keys() {
+            diagnostics.push(self.warning(
+                None,
+                format!("unknown key 'rules.{key}'; [rules] has disable"),
+            ));
+        }
+        let mut disable = Vec::new();
+        for d in &rules.disable {
+            if policy {
+                diagnostics.push(self.warning(Some(d.span()), "the policy does not disable rules (its rules are locked; leave a pack out instead); ignored".into()));
+                continue;
+            }
+            disable.push(self.named(d));
+        }
+        disable
     }
 }
 
 /// One pack as found on disk.
 #[derive(Clone, Debug)]
-pub struct Found {
+pub struct FoundPack {
     pub spec: Spec,
     /// Where the config names it.
     pub named: Option<Named>,
@@ -341,22 +341,22 @@ pub struct Found {
     pub problem: Option<String>,
 }
 
-impl Found {
+impl FoundPack {
     /// What pins this pack as found now: the installed version or the
     /// checkout's commit.
     pub fn resolved(&self) -> Option<&str> {
         match self.spec.kind {
-            Kind::Git => self.pin.as_ref().map(|p| p.commit.as_str()),
+            PackKind::Git => self.pin.as_ref().map(|p| p.commit.as_str()),
             _ => self.version.as_deref(),
         }
     }
 
     /// Whether the lock entry `locked` pins what this pack resolved to now
-    /// ([`Found::resolved`]: the installed version, the checkout's commit);
+    /// ([`FoundPack::resolved`]: the installed version, the checkout's commit);
     /// the content hash is not compared.
     pub fn pinned_by(&self, locked: &Locked) -> bool {
         let pinned = match self.spec.kind {
-            Kind::Git => locked.commit.as_deref(),
+            PackKind::Git => locked.commit.as_deref(),
             _ => locked.version.as_deref(),
         };
         pinned == self.resolved()
@@ -365,8 +365,8 @@ impl Found {
 
 /// Finds one pack of `home` on disk (reads its `package.json` and, for git,
 /// its pin; never fetches).
-pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
-    let mut found = Found {
+pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> FoundPack {
+    let mut found = FoundPack {
         spec: spec.clone(),
         named,
         root: None,
@@ -377,7 +377,7 @@ pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
         problem: None,
     };
     let root = match spec.kind {
-        Kind::Npm => {
+        PackKind::Npm => {
             let mut dir = Some(home.base.as_path());
             let mut hit = None;
             // Node's own lookup: node_modules here, then in every parent
@@ -410,7 +410,7 @@ pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
                 }
             }
         }
-        Kind::Git => {
+        PackKind::Git => {
             let dir = home.checkout(spec);
             found.pin = Pin::read(&home.pin_path(spec));
             match (&found.pin, dir.is_dir()) {
@@ -428,7 +428,7 @@ pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
                 }
             }
         }
-        Kind::Folder => {
+        PackKind::Folder => {
             let given = expand_home(&spec.location);
             let dir = home.base.join(given);
             if !dir.is_dir() {
@@ -442,13 +442,13 @@ pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> Found {
             dir
         }
     };
-    match manifest::read(&root, spec.kind == Kind::Folder) {
+    match manifest::read(&root, spec.kind == PackKind::Folder) {
         Ok(m) => {
-            if spec.kind != Kind::Git {
+            if spec.kind != PackKind::Git {
                 found.version = m.version.clone();
                 if let (Some(name), Some(v)) = (&m.name, &m.version) {
                     found.label = format!("{name}@{v}");
-                } else if spec.kind == Kind::Npm {
+                } else if spec.kind == PackKind::Npm {
                     found.label = spec.name.clone();
                 }
             }
@@ -475,7 +475,7 @@ pub struct HomePacks {
     pub home: Home,
     pub config: Option<PackConfig>,
     pub lock: Option<Lock>,
-    pub packs: Vec<Found>,
+    pub packs: Vec<FoundPack>,
 }
 
 /// Reads one home's config, lock and packs; problems become diagnostics.
@@ -546,7 +546,7 @@ impl HomePacks {
                 continue;
             };
             let stale = match p.spec.kind {
-                Kind::Npm => (!p.pinned_by(locked)).then(|| {
+                PackKind::Npm => (!p.pinned_by(locked)).then(|| {
                     format!(
                         "node_modules has {} {}, the lock pins {}: install the locked version, or run `{sync}` and commit the lock",
                         p.spec.name,
@@ -554,7 +554,7 @@ impl HomePacks {
                         locked.version.as_deref().unwrap_or("(none)")
                     )
                 }),
-                Kind::Git => {
+                PackKind::Git => {
                     let pin = p.pin.as_ref();
                     (!p.pinned_by(locked) || pin.is_some_and(|pin| pin.hash != locked.hash))
                     .then(|| {
@@ -566,7 +566,7 @@ impl HomePacks {
                         )
                     })
                 }
-                Kind::Folder => None,
+                PackKind::Folder => None,
             };
             if let Some(message) = stale {
                 diagnostics.push(at(Diagnostic::new(

@@ -14,27 +14,43 @@ use std::fmt;
 
 /// What kind of pack a SPEC names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
+pub enum PackKind {
     Npm,
     Git,
     Folder,
 }
 
-impl Kind {
+impl PackKind {
     /// `npm`, `git` or `folder`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Npm => "npm",
-            Kind::Git => "git",
-            Kind::Folder => "folder",
+            PackKind::Npm => "npm",
+            PackKind::Git => "git",
+            PackKind::Folder => "folder",
         }
     }
 }
 
-impl fmt::Display for Kind {
+impl fmt::Display for PackKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// Why a SPEC names no pack: what is wrong, with the SPEC (trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("an empty pack spec")]
+    Empty,
+    #[error("a pack spec longer than {MAX_SPEC_CHARS} characters (limit)")]
+    TooLong { spec: String },
+    #[error("'{spec}': a git pack is git+file://, git+https://, git+http:// or git+ssh:// followed by the repository URL")]
+    GitScheme { spec: String },
+    #[error("'{spec}': the git URL names no repository")]
+    NoRepository { spec: String },
+    /// Not an npm package name: `why` says which of npm's rules it breaks.
+    #[error("'{spec}': {why}")]
+    NpmName { spec: String, why: String },
 }
 
 /// One pack, parsed from its SPEC.
@@ -42,7 +58,7 @@ impl fmt::Display for Kind {
 pub struct Spec {
     /// The SPEC as written (the lockfile's key).
     pub text: String,
-    pub kind: Kind,
+    pub kind: PackKind,
     /// npm: the package name; git: the repository's base name without
     /// `.git`; folder: the path as written.
     pub name: String,
@@ -55,15 +71,15 @@ pub struct Spec {
 
 impl Spec {
     /// Parses a SPEC, or says what is wrong with it.
-    pub fn parse(text: &str) -> Result<Spec, String> {
+    pub fn parse(text: &str) -> Result<Spec, SpecError> {
         let text = text.trim();
         if text.is_empty() {
-            return Err("an empty pack spec".into());
+            return Err(SpecError::Empty);
         }
         if text.chars().count() > MAX_SPEC_CHARS {
-            return Err(format!(
-                "a pack spec longer than {MAX_SPEC_CHARS} characters (limit)"
-            ));
+            return Err(SpecError::TooLong {
+                spec: text.to_string(),
+            });
         }
         if let Some(url) = text.strip_prefix("git+") {
             let (url, reference) = match url.split_once('#') {
@@ -72,9 +88,9 @@ impl Spec {
             };
             let known = ["file://", "https://", "http://", "ssh://"];
             if !known.iter().any(|k| url.starts_with(k)) {
-                return Err(format!(
-                    "'{text}': a git pack is git+file://, git+https://, git+http:// or git+ssh:// followed by the repository URL"
-                ));
+                return Err(SpecError::GitScheme {
+                    spec: text.to_string(),
+                });
             }
             let base = url
                 .trim_end_matches('/')
@@ -83,11 +99,13 @@ impl Spec {
                 .unwrap_or("")
                 .trim_end_matches(".git");
             if base.is_empty() {
-                return Err(format!("'{text}': the git URL names no repository"));
+                return Err(SpecError::NoRepository {
+                    spec: text.to_string(),
+                });
             }
             return Ok(Spec {
                 text: text.to_string(),
-                kind: Kind::Git,
+                kind: PackKind::Git,
                 name: base.to_string(),
                 want: reference,
                 location: url.to_string(),
@@ -102,7 +120,7 @@ impl Spec {
         if text.starts_with("file:") || is_path {
             return Ok(Spec {
                 text: text.to_string(),
-                kind: Kind::Folder,
+                kind: PackKind::Folder,
                 name: folder.to_string(),
                 want: None,
                 location: folder.to_string(),
@@ -114,10 +132,13 @@ impl Spec {
             Some(i) => (&text[..i], Some(text[i + 1..].trim().to_string())),
             None => (text, None),
         };
-        check_npm_name(name).map_err(|why| format!("'{text}': {why}"))?;
+        check_npm_name(name).map_err(|why| SpecError::NpmName {
+            spec: text.to_string(),
+            why,
+        })?;
         Ok(Spec {
             text: text.to_string(),
-            kind: Kind::Npm,
+            kind: PackKind::Npm,
             name: name.to_string(),
             want: range.filter(|r| !r.is_empty()),
             location: name.to_string(),
@@ -188,58 +209,76 @@ mod tests {
 
     #[test]
     fn specs_parse_as_package_json_spells_them() {
-        spec!("@acme/rules", Kind::Npm, "@acme/rules", None, "@acme/rules");
+        spec!(
+            "@acme/rules",
+            PackKind::Npm,
+            "@acme/rules",
+            None,
+            "@acme/rules"
+        );
         spec!(
             "@acme/rules@^2",
-            Kind::Npm,
+            PackKind::Npm,
             "@acme/rules",
             Some("^2"),
             "@acme/rules"
         );
         spec!(
             "team-rules@~1.4.0",
-            Kind::Npm,
+            PackKind::Npm,
             "team-rules",
             Some("~1.4.0"),
             "team-rules"
         );
         spec!(
             "git+file:///srv/git/sec.git#v1.2.0",
-            Kind::Git,
+            PackKind::Git,
             "sec",
             Some("v1.2.0"),
             "file:///srv/git/sec.git"
         );
         spec!(
             "git+https://example.com/acme/rules.git",
-            Kind::Git,
+            PackKind::Git,
             "rules",
             None,
             "https://example.com/acme/rules.git"
         );
         spec!(
             "git+ssh://git@example.com/acme/rules#main",
-            Kind::Git,
+            PackKind::Git,
             "rules",
             Some("main"),
             "ssh://git@example.com/acme/rules"
         );
         spec!(
             "./team-rules",
-            Kind::Folder,
+            PackKind::Folder,
             "./team-rules",
             None,
             "./team-rules"
         );
-        spec!("../shared", Kind::Folder, "../shared", None, "../shared");
+        spec!(
+            "../shared",
+            PackKind::Folder,
+            "../shared",
+            None,
+            "../shared"
+        );
         spec!(
             "/opt/acme/rules",
-            Kind::Folder,
+            PackKind::Folder,
             "/opt/acme/rules",
             None,
             "/opt/acme/rules"
         );
-        spec!("file:../rules", Kind::Folder, "../rules", None, "../rules");
+        spec!(
+            "file:../rules",
+            PackKind::Folder,
+            "../rules",
+            None,
+            "../rules"
+        );
     }
 
     #[test]
@@ -251,7 +290,7 @@ mod tests {
             ("acme/rules", "git URL"),
             ("git+ftp://x/y.git", "git+file://"),
         ] {
-            let e = Spec::parse(text).unwrap_err();
+            let e = Spec::parse(text).unwrap_err().to_string();
             assert!(e.contains(says), "{text}: {e}");
         }
     }

@@ -2,7 +2,7 @@
 //! without touching the disk.
 
 use super::naming::{path_stem_of, source_name, stem_of, unique_stems};
-use super::{frontmatter, header, is_generated, resolve, skip_reason, Target, Written};
+use super::{frontmatter, header, is_generated, resolve, skip_reason, Resolved, Target, Written};
 use crate::base::limits::MAX_EXPORT_RULES;
 use crate::rules::rule::{Rule, Scope};
 use std::collections::BTreeMap;
@@ -56,142 +56,190 @@ pub fn plan(rules: &[Rule], workdir: &Path, targets: &[Target]) -> Result<Plan, 
         targets: targets.to_vec(),
         ..Plan::default()
     };
-    let mut exported: Vec<&Rule> = Vec::new();
-    for r in rules {
-        // The policy is this machine's, delivered at run time; it is not
-        // written into the project's files.
-        if r.scope != Scope::Project
-            || is_generated(&r.content)
-            || r.origin.layer == crate::rules::origin::LayerKind::Policy
-        {
-            plan.ignored.push(r.id.clone());
-        } else {
-            exported.push(r);
-        }
-    }
+    let exported = plan.take_exported(rules);
     // Unique stems, in rule order: flat, and keeping the source's folders
     // for the targets that read subfolders.
     let ids: Vec<&str> = exported.iter().map(|r| r.id.as_str()).collect();
     let flat = unique_stems(&ids, stem_of);
     let foldered = unique_stems(&ids, path_stem_of);
     for &target in targets {
-        let caps = target.caps();
-        let tool = target.tool();
         let stems = if target.keeps_folders() {
             &foldered
         } else {
             &flat
         };
-        // Combined files: path -> (rule ids, sources, bodies).
-        let mut sections: BTreeMap<String, Vec<(&Rule, String)>> = BTreeMap::new();
+        plan.add_target(target, &exported, stems, workdir);
+    }
+    Ok(plan)
+}
+
+/// The sections of a target's combined files: path -> (rule, source name).
+type Sections<'r> = BTreeMap<String, Vec<(&'r Rule, String)>>;
+
+impl Plan {
+    /// The rules to export, in order; the ids of the others go to
+    /// `ignored`.
+    fn take_exported<'r>(&mut self, rules: &'r [Rule]) -> Vec<&'r Rule> {
+        let mut exported: Vec<&Rule> = Vec::new();
+        for r in rules {
+            // The policy is this machine's, delivered at run time; it is not
+            // written into the project's files.
+            if r.scope != Scope::Project
+                || is_generated(&r.content)
+                || r.origin.layer == crate::rules::origin::LayerKind::Policy
+            {
+                self.ignored.push(r.id.clone());
+            } else {
+                exported.push(r);
+            }
+        }
+        exported
+    }
+
+    /// The files and notes of one target: each rule's own file in rule
+    /// order, then the combined files.
+    fn add_target(&mut self, target: Target, exported: &[&Rule], stems: &[String], workdir: &Path) {
+        let mut sections: Sections = BTreeMap::new();
         for (r, stem) in exported.iter().zip(stems) {
-            // A pack's rule is written into the project's own files.
-            let own = r.origin.layer != crate::rules::origin::LayerKind::Pack;
-            if own && r.format == target.format() {
-                // Already this tool's own file.
-                continue;
-            }
-            let source = source_name(r, workdir);
-            // A file the tool reads itself (an `AGENTS.md` that a `CLAUDE.md`
-            // imports, for `agents-md`): written again, it would be read
-            // twice.
-            if r.format != crate::Format::Wave && target.reads_natively(&source) {
-                plan.notes.push(Note {
-                    target,
-                    rule: r.id.clone(),
-                    source: source.clone(),
-                    skipped: true,
-                    message: format!("{tool} reads {source} itself; not written again"),
-                });
-                continue;
-            }
-            let resolved = match target {
-                Target::AgentsMd | Target::Gemini => {
-                    crate::formats::agents_md::resolve(r, stem, target)
-                }
-                _ => resolve(r, caps, stem.clone(), tool),
-            };
-            let Some(resolved) = resolved else {
-                let message = match target {
-                    Target::AgentsMd | Target::Gemini => {
-                        crate::formats::agents_md::skip_reason(r, target)
-                    }
-                    _ => skip_reason(r, caps, tool),
-                }
-                .unwrap_or_else(|| format!("{tool} cannot express this rule; left out"));
-                plan.notes.push(Note {
-                    target,
-                    rule: r.id.clone(),
-                    source,
-                    skipped: true,
-                    message,
-                });
-                continue;
-            };
-            let mut resolved = resolved;
-            let written = match target {
-                Target::Cursor => crate::formats::cursor::write(&mut resolved),
-                Target::Copilot => crate::formats::copilot::write(&mut resolved),
-                Target::Windsurf => crate::formats::windsurf::write(&mut resolved),
-                Target::Kiro => crate::formats::kiro::write(&mut resolved),
-                Target::Cline => crate::formats::cline::write(&mut resolved),
-                Target::Continue => crate::formats::continue_::write(&mut resolved),
-                Target::Claude => crate::formats::claude::write(&mut resolved),
-                Target::AgentsMd | Target::Gemini => {
-                    crate::formats::agents_md::write(&mut resolved, target)
-                }
-            };
-            for m in &resolved.lossy {
-                plan.notes.push(Note {
-                    target,
-                    rule: r.id.clone(),
-                    source: source.clone(),
-                    skipped: false,
-                    message: m.clone(),
-                });
-            }
-            match written {
-                Written::File { rel, front } => {
-                    let mut text = frontmatter(&front);
-                    text.push_str(&header(std::slice::from_ref(&source), target));
-                    text.push_str("\n\n");
-                    text.push_str(r.content.trim());
-                    text.push('\n');
-                    plan.files.push(PlannedFile {
-                        target,
-                        rel,
-                        text,
-                        rules: vec![r.id.clone()],
-                    });
-                }
-                Written::Section { rel } => {
-                    sections.entry(rel).or_default().push((r, source));
-                }
-                Written::Skipped(message) => plan.notes.push(Note {
-                    target,
-                    rule: r.id.clone(),
-                    source,
-                    skipped: true,
-                    message,
-                }),
+            if let Some((rel, source)) = self.add_rule(target, r, stem, workdir) {
+                sections.entry(rel).or_default().push((r, source));
             }
         }
         for (rel, parts) in sections {
-            let sources: Vec<String> = parts.iter().map(|(_, s)| s.clone()).collect();
-            let mut text = header(&sources, target);
-            text.push('\n');
-            for (r, _) in &parts {
-                text.push('\n');
-                text.push_str(r.content.trim());
-                text.push('\n');
-            }
-            plan.files.push(PlannedFile {
-                target,
-                rel,
-                text,
-                rules: parts.iter().map(|(r, _)| r.id.clone()).collect(),
-            });
+            self.files.push(combined_file(target, rel, &parts));
         }
     }
-    Ok(plan)
+
+    /// One rule for one target: its own file, or (returned) the path of
+    /// the combined file it is a section of with its source name; a note
+    /// for each thing lost and for a rule left out.
+    fn add_rule(
+        &mut self,
+        target: Target,
+        r: &Rule,
+        stem: &str,
+        workdir: &Path,
+    ) -> Option<(String, String)> {
+        // A pack's rule is written into the project's own files.
+        let own = r.origin.layer != crate::rules::origin::LayerKind::Pack;
+        if own && r.format == target.format() {
+            // Already this tool's own file.
+            return None;
+        }
+        let tool = target.tool();
+        let source = source_name(r, workdir);
+        // A file the tool reads itself (an `AGENTS.md` that a `CLAUDE.md`
+        // imports, for `agents-md`): written again, it would be read
+        // twice.
+        if r.format != crate::Format::Wave && target.reads_natively(&source) {
+            let message = format!("{tool} reads {source} itself; not written again");
+            self.note(target, r, source, true, message);
+            return None;
+        }
+        let Some(mut resolved) = resolve_for(target, r, stem) else {
+            let message = skip_message(target, r);
+            self.note(target, r, source, true, message);
+            return None;
+        };
+        let written = write_for(target, &mut resolved);
+        for m in &resolved.lossy {
+            self.note(target, r, source.clone(), false, m.clone());
+        }
+        match written {
+            Written::File { rel, front } => {
+                self.files.push(own_file(target, rel, &front, r, source));
+            }
+            Written::Section { rel } => return Some((rel, source)),
+            Written::Skipped(message) => self.note(target, r, source, true, message),
+        }
+        None
+    }
+
+    fn note(
+        &mut self,
+        target: Target,
+        rule: &Rule,
+        source: String,
+        skipped: bool,
+        message: String,
+    ) {
+        self.notes.push(Note {
+            target,
+            rule: rule.id.clone(),
+            source,
+            skipped,
+            message,
+        });
+    }
+}
+
+/// The rule resolved against what `target` can express (`None`: left out).
+fn resolve_for<'r>(target: Target, r: &'r Rule, stem: &str) -> Option<Resolved<'r>> {
+    match target {
+        Target::AgentsMd | Target::Gemini => crate::formats::agents_md::resolve(r, stem, target),
+        _ => resolve(r, target.caps(), stem.to_string(), target.tool()),
+    }
+}
+
+/// Why `target` leaves the rule out.
+fn skip_message(target: Target, r: &Rule) -> String {
+    let tool = target.tool();
+    match target {
+        Target::AgentsMd | Target::Gemini => crate::formats::agents_md::skip_reason(r, target),
+        _ => skip_reason(r, target.caps(), tool),
+    }
+    .unwrap_or_else(|| format!("{tool} cannot express this rule; left out"))
+}
+
+/// What `target`'s writer makes of the resolved rule.
+fn write_for(target: Target, resolved: &mut Resolved) -> Written {
+    match target {
+        Target::Cursor => crate::formats::cursor::write(resolved),
+        Target::Copilot => crate::formats::copilot::write(resolved),
+        Target::Windsurf => crate::formats::windsurf::write(resolved),
+        Target::Kiro => crate::formats::kiro::write(resolved),
+        Target::Cline => crate::formats::cline::write(resolved),
+        Target::Continue => crate::formats::continue_::write(resolved),
+        Target::Claude => crate::formats::claude::write(resolved),
+        Target::AgentsMd | Target::Gemini => crate::formats::agents_md::write(resolved, target),
+    }
+}
+
+/// A rule's own file: its frontmatter, the header, its text.
+fn own_file(
+    target: Target,
+    rel: String,
+    front: &[String],
+    r: &Rule,
+    source: String,
+) -> PlannedFile {
+    let mut text = frontmatter(front);
+    text.push_str(&header(std::slice::from_ref(&source), target));
+    text.push_str("\n\n");
+    text.push_str(r.content.trim());
+    text.push('\n');
+    PlannedFile {
+        target,
+        rel,
+        text,
+        rules: vec![r.id.clone()],
+    }
+}
+
+/// A combined file: the header naming every source, then each rule's text.
+fn combined_file(target: Target, rel: String, parts: &[(&Rule, String)]) -> PlannedFile {
+    let sources: Vec<String> = parts.iter().map(|(_, s)| s.clone()).collect();
+    let mut text = header(&sources, target);
+    text.push('\n');
+    for (r, _) in parts {
+        text.push('\n');
+        text.push_str(r.content.trim());
+        text.push('\n');
+    }
+    PlannedFile {
+        target,
+        rel,
+        text,
+        rules: parts.iter().map(|(r, _)| r.id.clone()).collect(),
+    }
 }

@@ -267,32 +267,11 @@ fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<
 /// followed, each directory owned once by realpath, every file checked
 /// against the format, the boundary and the limit.
 fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
-    // Each directory realpath is owned by the path that may load it: the root,
-    // a real subdirectory, or else the first link (in name order) to it. So a
-    // link to a sibling is the one reported, whatever the names' order.
-    // The realpath of each directory walked into: a file that is no link
-    // is its directory's realpath and its name, with no lookup per file.
-    let mut reals: HashMap<PathBuf, PathBuf> = HashMap::from([(root.dir.clone(), real.clone())]);
-    let mut owners: HashMap<PathBuf, PathBuf> = HashMap::from([(real, root.dir.clone())]);
-    for entry in std::fs::read_dir(&root.dir).into_iter().flatten().flatten() {
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            if let Ok(real) = std::fs::canonicalize(entry.path()) {
-                owners.entry(real).or_insert(entry.path());
-            }
-        }
-    }
+    let mut dirs = RulesDirWalk::new(root, real);
     let mut found = Vec::new();
-    let (boundary, allow) = root.real_bounds();
-    let outside = |real: &Path| {
-        boundary
-            .as_ref()
-            .is_some_and(|b| !real.starts_with(b) && !allow.iter().any(|a| real.starts_with(a)))
-    };
-    // Files may sit one level below the deepest directory read.
-    let max_depth = root.depth.map_or(usize::MAX, |d| d.saturating_add(1));
     let mut walk = WalkDir::new(&root.dir)
         .follow_links(true)
-        .max_depth(max_depth)
+        .max_depth(dirs.max_depth)
         .sort_by_file_name()
         .into_iter();
     while let Some(entry) = walk.next() {
@@ -303,8 +282,7 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
                 continue;
             }
         };
-        let depth = entry.depth();
-        if depth == 0 {
+        if entry.depth() == 0 {
             continue;
         }
         let path = entry.path();
@@ -324,56 +302,7 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
             continue;
         }
         if entry.file_type().is_dir() {
-            let not_rules = (depth == 1)
-                .then(|| root.format.not_rules(&entry.file_name().to_string_lossy()))
-                .flatten();
-            if let Some(why) = not_rules {
-                diagnostics.push(Diagnostic::new(
-                    Severity::Info,
-                    Code::NotARule,
-                    path,
-                    format!("{why}; its files are not read as rules"),
-                ));
-                walk.skip_current_dir();
-                continue;
-            }
-            if depth == max_depth {
-                let message = match depth - 1 {
-                    0 => "directory is below a rules root read without subdirectories; its files are ignored".to_string(),
-                    1 => "directory is more than one level below the rules root; its files are ignored".to_string(),
-                    n => format!("directory is more than {n} levels below the rules root; its files are ignored"),
-                };
-                diagnostics.push(Diagnostic::new(
-                    Severity::Info,
-                    Code::TooDeep,
-                    path,
-                    message,
-                ));
-                continue;
-            }
-            let Ok(real) = std::fs::canonicalize(path) else {
-                continue;
-            };
-            if outside(&real) {
-                diagnostics.push(outside_diagnostic(path, &real, "directory"));
-                walk.skip_current_dir();
-                continue;
-            }
-            let owner = owners
-                .entry(real.clone())
-                .or_insert_with(|| path.to_path_buf());
-            if owner == path {
-                reals.insert(path.to_path_buf(), real);
-            } else {
-                diagnostics.push(Diagnostic::new(
-                    Severity::Warning,
-                    Code::SymlinkCycle,
-                    path,
-                    format!(
-                        "symlink leads to {}, a directory already visited; skipped",
-                        real.display()
-                    ),
-                ));
+            if dirs.skips_dir(&entry, diagnostics) {
                 walk.skip_current_dir();
             }
             continue;
@@ -381,31 +310,7 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
         if !entry.file_type().is_file() || !root.format.is_rule_file(path) {
             continue;
         }
-        let known = (!entry.path_is_symlink())
-            .then(|| path.parent().and_then(|p| reals.get(p)))
-            .flatten()
-            .map(|dir| dir.join(entry.file_name()));
-        let Some(real) = known.or_else(|| std::fs::canonicalize(path).ok()) else {
-            continue;
-        };
-        // The real file must be a rule file too (by the format's own test,
-        // or by having the same extension as the link, for formats that name
-        // a file, like AGENTS.md): `notes.md -> ../../.env` never loads.
-        let same_ext = path.extension().is_some() && real.extension() == path.extension();
-        if !root.format.is_rule_file(&real) && !same_ext {
-            diagnostics.push(Diagnostic::new(
-                Severity::Warning,
-                Code::SymlinkTarget,
-                path,
-                format!("symlink leads to {}, which is not a rule file of this format; not loaded (a link must not put another file into the prompt)", real.display()),
-            ));
-            continue;
-        }
-        if outside(&real) {
-            diagnostics.push(outside_diagnostic(path, &real, "file"));
-            continue;
-        }
-        let Ok(rel) = path.strip_prefix(&root.dir) else {
+        let Some(rel) = dirs.loadable_rel(&entry, diagnostics) else {
             continue;
         };
         if found.len() == MAX_RULE_FILES_PER_SOURCE {
@@ -417,22 +322,9 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
             ));
             break;
         }
-        // Ids must be unique: two names that differ only in invalid UTF-8
-        // would collapse into one lossy id, so such a name is not loaded.
-        let Some(parts) = rel
-            .components()
-            .map(|c| c.as_os_str().to_str())
-            .collect::<Option<Vec<_>>>()
-        else {
-            diagnostics.push(Diagnostic::new(
-                Severity::Error,
-                Code::NotUtf8,
-                path,
-                "file name is not valid UTF-8, so it has no rule id; not loaded",
-            ));
+        let Some(id) = utf8_id(rel, path, diagnostics) else {
             continue;
         };
-        let id = parts.join("/");
         found.push(Found::at(
             root,
             root.format.id(&id),
@@ -441,6 +333,166 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
         ));
     }
     found
+}
+
+/// What one walk of a rules directory knows: the realpath of each
+/// directory walked into and which path owns it, and the boundary.
+struct RulesDirWalk<'r> {
+    root: &'r Root,
+    /// The realpath of each directory walked into: a file that is no link
+    /// is its directory's realpath and its name, with no lookup per file.
+    reals: HashMap<PathBuf, PathBuf>,
+    /// Each directory realpath is owned by the path that may load it: the
+    /// root, a real subdirectory, or else the first link (in name order) to
+    /// it. So a link to a sibling is the one reported, whatever the names'
+    /// order.
+    owners: HashMap<PathBuf, PathBuf>,
+    boundary: Option<PathBuf>,
+    allow: Vec<PathBuf>,
+    /// Files may sit one level below the deepest directory read.
+    max_depth: usize,
+}
+
+impl<'r> RulesDirWalk<'r> {
+    fn new(root: &'r Root, real: PathBuf) -> Self {
+        let reals: HashMap<PathBuf, PathBuf> = HashMap::from([(root.dir.clone(), real.clone())]);
+        let mut owners: HashMap<PathBuf, PathBuf> = HashMap::from([(real, root.dir.clone())]);
+        for entry in std::fs::read_dir(&root.dir).into_iter().flatten().flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                if let Ok(real) = std::fs::canonicalize(entry.path()) {
+                    owners.entry(real).or_insert(entry.path());
+                }
+            }
+        }
+        let (boundary, allow) = root.real_bounds();
+        RulesDirWalk {
+            root,
+            reals,
+            owners,
+            boundary,
+            allow,
+            max_depth: root.depth.map_or(usize::MAX, |d| d.saturating_add(1)),
+        }
+    }
+
+    /// Whether a real path is outside the boundary and every allowed
+    /// directory.
+    fn outside(&self, real: &Path) -> bool {
+        self.boundary.as_ref().is_some_and(|b| {
+            !real.starts_with(b) && !self.allow.iter().any(|a| real.starts_with(a))
+        })
+    }
+
+    /// Whether the walk skips the entries of this directory: not rules, out
+    /// of the boundary, or a second way into a directory already visited
+    /// (one too deep is reported, and not descended anyway).
+    fn skips_dir(&mut self, entry: &walkdir::DirEntry, diagnostics: &mut Vec<Diagnostic>) -> bool {
+        let (path, depth) = (entry.path(), entry.depth());
+        let not_rules = (depth == 1)
+            .then(|| self.root.format.not_rules(&entry.file_name().to_string_lossy()))
+            .flatten();
+        if let Some(why) = not_rules {
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Code::NotARule,
+                path,
+                format!("{why}; its files are not read as rules"),
+            ));
+            return true;
+        }
+        if depth == self.max_depth {
+            let message = match depth - 1 {
+                0 => "directory is below a rules root read without subdirectories; its files are ignored".to_string(),
+                1 => "directory is more than one level below the rules root; its files are ignored".to_string(),
+                n => format!("directory is more than {n} levels below the rules root; its files are ignored"),
+            };
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Code::TooDeep,
+                path,
+                message,
+            ));
+            return false;
+        }
+        let Ok(real) = std::fs::canonicalize(path) else {
+            return false;
+        };
+        if self.outside(&real) {
+            diagnostics.push(outside_diagnostic(path, &real, "directory"));
+            return true;
+        }
+        let owner = self
+            .owners
+            .entry(real.clone())
+            .or_insert_with(|| path.to_path_buf());
+        if owner == path {
+            self.reals.insert(path.to_path_buf(), real);
+            return false;
+        }
+        diagnostics.push(Diagnostic::new(
+            Severity::Warning,
+            Code::SymlinkCycle,
+            path,
+            format!(
+                "symlink leads to {}, a directory already visited; skipped",
+                real.display()
+            ),
+        ));
+        true
+    }
+
+    /// The path relative to the root of a rule file that the link policy
+    /// lets load: its real file a rule file too, inside the boundary.
+    fn loadable_rel<'e>(
+        &self,
+        entry: &'e walkdir::DirEntry,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<&'e Path> {
+        let path = entry.path();
+        let known = (!entry.path_is_symlink())
+            .then(|| path.parent().and_then(|p| self.reals.get(p)))
+            .flatten()
+            .map(|dir| dir.join(entry.file_name()));
+        let real = known.or_else(|| std::fs::canonicalize(path).ok())?;
+        // The real file must be a rule file too (by the format's own test,
+        // or by having the same extension as the link, for formats that name
+        // a file, like AGENTS.md): `notes.md -> ../../.env` never loads.
+        let same_ext = path.extension().is_some() && real.extension() == path.extension();
+        if !self.root.format.is_rule_file(&real) && !same_ext {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                Code::SymlinkTarget,
+                path,
+                format!("symlink leads to {}, which is not a rule file of this format; not loaded (a link must not put another file into the prompt)", real.display()),
+            ));
+            return None;
+        }
+        if self.outside(&real) {
+            diagnostics.push(outside_diagnostic(path, &real, "file"));
+            return None;
+        }
+        path.strip_prefix(&self.root.dir).ok()
+    }
+}
+
+/// The id of a rule file from its path relative to the root, `/`-joined.
+/// Ids must be unique: two names that differ only in invalid UTF-8 would
+/// collapse into one lossy id, so such a name is not loaded.
+fn utf8_id(rel: &Path, path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
+    let Some(parts) = rel
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect::<Option<Vec<_>>>()
+    else {
+        diagnostics.push(Diagnostic::new(
+            Severity::Error,
+            Code::NotUtf8,
+            path,
+            "file name is not valid UTF-8, so it has no rule id; not loaded",
+        ));
+        return None;
+    };
+    Some(parts.join("/"))
 }
 
 /// The files of a project root that the nested walk found for this root's

@@ -36,8 +36,8 @@ pub use unified::{unified, MAX_DIFF_LINES};
 
 pub use crate::formats::wave::write_wave;
 pub use crate::formats::writer::{
-    frontmatter, quote, quote_list, resolve, skip_reason, targets_named, Caps, Kind, Resolved,
-    Target, Written,
+    frontmatter, quote, quote_list, resolve, skip_reason, targets_named, Caps, Resolved, Target,
+    TargetActivation, WrittenRule,
 };
 
 /// The first words of every generated file's header.

@@ -2,7 +2,9 @@
 //! without touching the disk.
 
 use super::naming::{path_stem_of, source_name, stem_of, unique_stems};
-use super::{frontmatter, header, is_generated, resolve, skip_reason, Resolved, Target, Written};
+use super::{
+    frontmatter, header, is_generated, resolve, skip_reason, Resolved, Target, WrittenRule,
+};
 use crate::base::limits::MAX_EXPORT_RULES;
 use crate::rules::rule::{Rule, Scope};
 use std::collections::BTreeMap;
@@ -146,11 +148,11 @@ impl Plan {
             self.note(target, r, source.clone(), false, m.clone());
         }
         match written {
-            Written::File { rel, front } => {
+            WrittenRule::File { rel, front } => {
                 self.files.push(own_file(target, rel, &front, r, source));
             }
-            Written::Section { rel } => return Some((rel, source)),
-            Written::Skipped(message) => self.note(target, r, source, true, message),
+            WrittenRule::Section { rel } => return Some((rel, source)),
+            WrittenRule::Skipped(message) => self.note(target, r, source, true, message),
         }
         None
     }
@@ -192,7 +194,7 @@ fn skip_message(target: Target, r: &Rule) -> String {
 }
 
 /// What `target`'s writer makes of the resolved rule.
-fn write_for(target: Target, resolved: &mut Resolved) -> Written {
+fn write_for(target: Target, resolved: &mut Resolved) -> WrittenRule {
     match target {
         Target::Cursor => crate::formats::cursor::write(resolved),
         Target::Copilot => crate::formats::copilot::write(resolved),

@@ -242,7 +242,7 @@ pub struct Caps {
 
 /// How a rule is written for one target.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum TargetActivation {
     Always,
     /// Globs (positive ones in `include`; `exclude` without the `!`, only
     /// when the target has exclusions) and, for Continue, regexes.
@@ -255,7 +255,7 @@ pub enum Kind {
 #[derive(Clone, Debug)]
 pub struct Resolved<'a> {
     pub rule: &'a Rule,
-    pub kind: Kind,
+    pub kind: TargetActivation,
     pub include: Vec<String>,
     pub exclude: Vec<String>,
     pub regex: Vec<String>,
@@ -269,7 +269,7 @@ pub struct Resolved<'a> {
 
 /// What a target's writer makes of one rule.
 #[derive(Clone, Debug)]
-pub enum Written {
+pub enum WrittenRule {
     /// Its own file: path relative to the project root and the frontmatter
     /// lines (none for a file without frontmatter).
     File { rel: String, front: Vec<String> },
@@ -300,7 +300,7 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
     let regex = meta.regex.clone().unwrap_or_default();
     let mut r = Resolved {
         rule,
-        kind: Kind::Always,
+        kind: TargetActivation::Always,
         include,
         exclude,
         regex,
@@ -312,18 +312,18 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
     let conditional =
         !r.include.is_empty() || !topics.is_empty() || !r.regex.is_empty() || !skills.is_empty();
     r.kind = match meta.activation {
-        Activation::Manual if caps.manual => Kind::Manual,
+        Activation::Manual if caps.manual => TargetActivation::Manual,
         Activation::Manual if caps.on_request => {
             r.lossy.push(format!(
                 "{tool} has no manual rules; written as on request (offered by its description)"
             ));
-            Kind::OnRequest
+            TargetActivation::OnRequest
         }
         Activation::Manual => return None,
-        Activation::OnRequest if caps.on_request => Kind::OnRequest,
+        Activation::OnRequest if caps.on_request => TargetActivation::OnRequest,
         Activation::OnRequest => return None,
-        Activation::Auto if !r.include.is_empty() && caps.paths => Kind::Paths,
-        Activation::Auto if !r.regex.is_empty() && caps.regex => Kind::Paths,
+        Activation::Auto if !r.include.is_empty() && caps.paths => TargetActivation::Paths,
+        Activation::Auto if !r.regex.is_empty() && caps.regex => TargetActivation::Paths,
         Activation::Auto if conditional && caps.on_request => {
             let what = if !topics.is_empty() {
                 "topics"
@@ -335,10 +335,10 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
             r.lossy.push(format!(
                 "{tool} cannot express {what}; written as on request (offered by its description), never always-on"
             ));
-            Kind::OnRequest
+            TargetActivation::OnRequest
         }
         Activation::Auto if conditional => return None,
-        Activation::Auto => Kind::Always,
+        Activation::Auto => TargetActivation::Always,
     };
     // Enforcement: no target refuses anything; the text stays, with a note.
     if let Some(enforce) = meta.enforce {
@@ -354,7 +354,7 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
     }
     // What the chosen kind drops.
     match r.kind {
-        Kind::Paths => {
+        TargetActivation::Paths => {
             if !skills.is_empty() {
                 r.lossy.push(format!(
                     "{tool} has no skills: the rule fires on its paths only, not while the skills {} are active",
@@ -385,7 +385,7 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
                 r.include.push("**".to_string());
             }
         }
-        Kind::OnRequest => {
+        TargetActivation::OnRequest => {
             let by_paths = !r.include.is_empty() || !r.regex.is_empty();
             if meta.activation == Activation::OnRequest && by_paths && caps.on_request_paths {
                 // Kept: attached by its globs, or offered by description.
@@ -407,7 +407,7 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
                 r.description = Some(d);
             }
         }
-        Kind::Manual | Kind::Always => {
+        TargetActivation::Manual | TargetActivation::Always => {
             r.include.clear();
             r.exclude.clear();
             r.regex.clear();

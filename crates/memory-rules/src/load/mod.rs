@@ -315,13 +315,13 @@ fn rule_overrides(
 /// (`locked`, a warning, when a rule tried to replace a locked one). Also
 /// gives, per id, the provenance of every rule the kept one replaced.
 fn apply_overrides(
-    found: Vec<discover::Found>,
+    found: Vec<discover::RuleFile>,
     sources: &[Source],
     workdir: &Path,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Vec<discover::Found>, HashMap<String, Vec<String>>) {
+) -> (Vec<discover::RuleFile>, HashMap<String, Vec<String>>) {
     let mut winner: HashMap<&str, usize> = HashMap::with_capacity(found.len());
-    let locked = |f: &discover::Found| sources[f.source].layer.locked();
+    let locked = |f: &discover::RuleFile| sources[f.source].layer.locked();
     for (i, f) in found.iter().enumerate() {
         match winner.get(f.id.as_str()) {
             Some(&w) if locked(&found[w]) && !locked(f) => {}
@@ -330,7 +330,7 @@ fn apply_overrides(
             }
         }
     }
-    let provenance_of = |f: &discover::Found| {
+    let provenance_of = |f: &discover::RuleFile| {
         origin::provenance(&sources[f.source].layer, f.scope, &f.id, &f.path, workdir)
     };
     let mut replaced: HashMap<String, Vec<String>> = HashMap::new();
@@ -350,7 +350,7 @@ fn apply_overrides(
                     ),
                 )
             } else {
-                let layer = |x: &discover::Found| sources[x.source].layer.kind(x.scope);
+                let layer = |x: &discover::RuleFile| sources[x.source].layer.kind(x.scope);
                 Diagnostic::new(
                     Severity::Info,
                     Code::Overridden,
@@ -541,7 +541,7 @@ pub fn check_paths(
     let mut rules = 0;
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|e| (path.clone(), e))?;
-        let found: Vec<discover::Found> = if meta.is_dir() {
+        let found: Vec<discover::RuleFile> = if meta.is_dir() {
             let like = config.source_of(path);
             let guessed = Format::guess(&path.join("x"));
             let source = Source {
@@ -560,7 +560,7 @@ pub fn check_paths(
             let format = config
                 .source_of(path)
                 .map_or_else(|| Format::guess(path), |s| s.format);
-            vec![discover::Found::file(
+            vec![discover::RuleFile::file(
                 path,
                 format,
                 &config.workdir,

@@ -56,7 +56,7 @@ pub struct Root {
 
 /// A rule file found under a root.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Found {
+pub struct RuleFile {
     pub scope: Scope,
     pub format: Format,
     /// Index of the source in its [`Config`](crate::sources::source::Config).
@@ -74,11 +74,11 @@ pub struct Found {
     pub allow: Vec<PathBuf>,
 }
 
-impl Found {
+impl RuleFile {
     /// One file given by path (`validate FILE`), read as `format` for the
     /// project at `workdir`: its id and scoped directory as a discovery of
     /// the project would give them.
-    pub fn file(path: &Path, format: Format, workdir: &Path, allow: &[PathBuf]) -> Found {
+    pub fn file(path: &Path, format: Format, workdir: &Path, allow: &[PathBuf]) -> RuleFile {
         let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         let rel = abs.strip_prefix(workdir).ok().map(|r| {
             r.components()
@@ -102,7 +102,7 @@ impl Found {
             (Some(rel), _) if nested => format.id(rel),
             _ => format.id(&name),
         };
-        Found {
+        RuleFile {
             scope: Scope::Project,
             format,
             source: 0,
@@ -114,8 +114,8 @@ impl Found {
         }
     }
 
-    fn at(root: &Root, id: String, path: PathBuf, directory: Option<String>) -> Found {
-        Found {
+    fn at(root: &Root, id: String, path: PathBuf, directory: Option<String>) -> RuleFile {
+        RuleFile {
             scope: root.scope,
             format: root.format,
             source: root.source,
@@ -165,13 +165,13 @@ impl Root {
 }
 
 /// Lists the rule files of one root. A missing root yields nothing.
-pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
     find_with(root, &mut Walks::default(), diagnostics)
 }
 
 /// [`find`] with the walks of the discovery it is part of: a project
 /// searched by several nested sources is walked once.
-pub fn find_with(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+pub fn find_with(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
     let real = match std::fs::canonicalize(&root.dir) {
         Ok(real) => real,
         Err(e) => {
@@ -207,7 +207,7 @@ pub fn find_with(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnosti
 /// A root that is not a directory: one file of a format a source may be
 /// (Copilot's repository file, `.clinerules`, `rules.yaml`, ...), else an
 /// error.
-fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
     // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
     // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
     let single = matches!(
@@ -252,7 +252,7 @@ fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<
             Format::Claude => format!("claude:{name}"),
             f => f.id(&name),
         };
-        return vec![Found::at(root, id, root.dir.clone(), None)];
+        return vec![RuleFile::at(root, id, root.dir.clone(), None)];
     }
     diagnostics.push(Diagnostic::new(
         Severity::Error,
@@ -266,7 +266,7 @@ fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<
 /// The files of a rules directory: walked to the source's depth, links
 /// followed, each directory owned once by realpath, every file checked
 /// against the format, the boundary and the limit.
-fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
     let mut dirs = RulesDirWalk::new(root, real);
     let mut found = Vec::new();
     let mut walk = WalkDir::new(&root.dir)
@@ -318,14 +318,14 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
                 Severity::Error,
                 Code::Limit,
                 &root.dir,
-                format!("more than {MAX_RULE_FILES_PER_SOURCE} rule files in this directory (limit); the files after {} are not loaded", found.last().map_or(String::new(), |f: &Found| f.id.clone())),
+                format!("more than {MAX_RULE_FILES_PER_SOURCE} rule files in this directory (limit); the files after {} are not loaded", found.last().map_or(String::new(), |f: &RuleFile| f.id.clone())),
             ));
             break;
         }
         let Some(id) = utf8_id(rel, path, diagnostics) else {
             continue;
         };
-        found.push(Found::at(
+        found.push(RuleFile::at(
             root,
             root.format.id(&id),
             path.to_path_buf(),
@@ -500,7 +500,7 @@ fn utf8_id(rel: &Path, path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option
 /// sources share it. The link policy applies to each file as in a rules
 /// folder; a file whose name is one slip from the format's names is
 /// reported with the name to give it.
-fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
     use crate::rules::rule_format::{AGENTS_MD_FILE_NAMES, CLAUDE_MEMORY_NAMES};
     let (gemini_names, settings_problem) = if root.format == Format::Gemini {
         formats::gemini::context_file_names(&root.dir)
@@ -548,7 +548,7 @@ fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> 
         }
     }
     let (boundary, allow) = root.real_bounds();
-    let mut found: Vec<Found> = Vec::new();
+    let mut found: Vec<RuleFile> = Vec::new();
     for f in tree.named(&names) {
         let dir = nested::directory_of(&f.rel).map(str::to_string);
         if root.format == Format::AgentsMd {
@@ -591,7 +591,7 @@ fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> 
             Format::Claude => format!("claude:{}", f.rel),
             format => format.id(&f.rel),
         };
-        found.push(Found::at(root, id, f.path, dir));
+        found.push(RuleFile::at(root, id, f.path, dir));
     }
     found
 }
@@ -652,7 +652,7 @@ fn walk_error(e: &walkdir::Error) -> Diagnostic {
 
 /// Reads and parses one found file: its rules (several for `rules.yaml`,
 /// none when unusable).
-pub fn load_file(found: &Found, diagnostics: &mut Vec<Diagnostic>) -> Vec<ParsedRule> {
+pub fn load_file(found: &RuleFile, diagnostics: &mut Vec<Diagnostic>) -> Vec<ParsedRule> {
     let (_, outcome) = read_and_parse(found);
     diagnostics.extend(outcome.diagnostics);
     outcome.rules
@@ -664,7 +664,7 @@ pub fn load_file(found: &Found, diagnostics: &mut Vec<Diagnostic>) -> Vec<Parsed
 /// A panic while parsing (a bug) is caught here, per file, and becomes an
 /// `internal` diagnostic: the other files still load, and a later reload
 /// reads the file again.
-pub(crate) fn read_and_parse(found: &Found) -> (Option<String>, formats::Parsed) {
+pub(crate) fn read_and_parse(found: &RuleFile) -> (Option<String>, formats::Parsed) {
     match read(&found.path) {
         Ok(text) => {
             let input = formats::Input {
@@ -705,7 +705,7 @@ pub(crate) fn read_and_parse(found: &Found) -> (Option<String>, formats::Parsed)
 /// imported file becomes a rule after the importer's, with its activation
 /// (see [`formats::imports`]); an importer that is nothing but imports is no
 /// rule itself.
-fn with_imports(found: &Found, text: &str, out: &mut formats::Parsed) {
+fn with_imports(found: &RuleFile, text: &str, out: &mut formats::Parsed) {
     use formats::imports::{self, Dialect, Policy};
     let dialect = match found.format {
         Format::Claude if formats::is_claude_memory(&found.path) => Dialect::Claude,

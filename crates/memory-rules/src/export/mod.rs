@@ -37,7 +37,7 @@ pub use unified::{unified, MAX_DIFF_LINES};
 pub use crate::formats::wave::write_wave;
 pub use crate::formats::writer::{
     frontmatter, quote, quote_list, resolve, skip_reason, targets_named, Caps, Resolved, Target,
-    TargetActivation, WrittenRule,
+    TargetActivation, TargetNameError, WrittenRule,
 };
 
 /// The first words of every generated file's header.
@@ -84,5 +84,17 @@ mod tests {
         let h = header(&["a.md".into()], Target::Cursor);
         assert!(is_generated(&format!("---\nx: 1\n---\n{h}\n\nbody")));
         assert!(!is_generated("---\nx: 1\n---\nbody"));
+    }
+
+    #[test]
+    fn target_name_errors_read_as_before() {
+        assert_eq!(
+            targets_named(&["nope"]).unwrap_err().to_string(),
+            "unknown target 'nope'; the targets are: cursor, copilot, windsurf, kiro, cline, continue, claude, agents-md, gemini, or all"
+        );
+        assert_eq!(
+            targets_named(&[" "]).unwrap_err().to_string(),
+            "no target named; give one or more target names, or all"
+        );
     }
 }

@@ -187,7 +187,7 @@ impl fmt::Display for Target {
 }
 
 /// Parses `--to` names (`all` for every target), in [`Target::ALL`] order.
-pub fn targets_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Target>, String> {
+pub fn targets_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Target>, TargetNameError> {
     let mut wanted = BTreeSet::new();
     for name in names {
         let name = name.as_ref().trim();
@@ -208,18 +208,33 @@ pub fn targets_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Target>, String> 
                 wanted.insert(*t);
             }
             None => {
-                let known: Vec<&str> = Target::ALL.iter().map(|t| t.as_str()).collect();
-                return Err(format!(
-                    "unknown target '{name}'; the targets are: {}, or all",
-                    known.join(", ")
-                ));
+                return Err(TargetNameError::Unknown {
+                    name: name.to_string(),
+                })
             }
         }
     }
     if wanted.is_empty() {
-        return Err("no target named; give one or more target names, or all".to_string());
+        return Err(TargetNameError::NoneNamed);
     }
     Ok(wanted.into_iter().collect())
+}
+
+/// Why [`targets_named`] found no targets.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TargetNameError {
+    /// A name that is no target (nor `all` or an alias).
+    #[error("unknown target '{name}'; the targets are: {known}, or all", known = target_names())]
+    Unknown { name: String },
+    /// Only empty names.
+    #[error("no target named; give one or more target names, or all")]
+    NoneNamed,
+}
+
+/// Every target's `--to` name, comma-separated.
+fn target_names() -> String {
+    let known: Vec<&str> = Target::ALL.iter().map(|t| t.as_str()).collect();
+    known.join(", ")
 }
 
 /// What a target can express.

@@ -37,7 +37,7 @@ pub struct Conflict {
     pub message: String,
 }
 
-/// What [`sync`] would do.
+/// What an export would do to the disk: the [`diff`] of a plan.
 #[derive(Clone, Debug, Default)]
 pub struct Sync {
     pub changes: Vec<Change>,

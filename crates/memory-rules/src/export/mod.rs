@@ -5,7 +5,12 @@
 //! `write`); this module holds what they share: the [`Target`]s, the
 //! resolution of a rule's meaning against what a target can express
 //! ([`Caps`], [`resolve`]), the generated-file header, and the [`Plan`]
-//! (every file to write, every note) with its [`sync`] against the disk.
+//! (every file to write, every note) with its [`Sync`] against the disk.
+//!
+//! One file per step: `plan.rs` (the rules to files and notes, no disk),
+//! `on_disk.rs` and `diff.rs` (the plan against the disk), `apply.rs` (the
+//! writes), `read_back.rs` (the meaning check), `naming.rs` (file stems),
+//! `unified.rs` (the text diff shown), `parallel.rs` (file work on threads).
 //!
 //! A generated file carries [`MARKER`] in its first lines; export only ever
 //! replaces or removes such files. A file without it where export would

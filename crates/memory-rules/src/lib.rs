@@ -114,6 +114,6 @@ pub use rules::rule::{Activation, Enforce, Metadata, Remind, Rule, Scope};
 pub use rules::rule_format::{formats_named, Format, DEFAULT_SOURCE_NAMES};
 pub use rules::rule_set::{Contents, Excluded, Explanation, Reason, RuleSet};
 pub use rules::skill_name::name as skill_name;
-pub use sources::discover::{read_bounded as read_rule_file, Found};
+pub use sources::discover::{read_bounded as read_rule_file, RuleFile};
 pub use sources::project_root::{project_root, ProjectRoot};
 pub use sources::source::{Config, Source};

@@ -17,7 +17,7 @@
 //! [`parse_memory`] reads every such whole-file memory format: this one,
 //! `CLAUDE.md` and `GEMINI.md`.
 
-use super::writer::{Caps, Kind, Resolved, Target, Written};
+use super::writer::{Caps, Resolved, Target, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::parser::{Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata, Rule};
@@ -153,13 +153,13 @@ pub(crate) fn skip_reason(rule: &Rule, target: Target) -> Option<String> {
 }
 
 /// The combined file the rule goes into: the root's, or its directory's.
-pub(crate) fn write(r: &mut Resolved, target: Target) -> Written {
+pub(crate) fn write(r: &mut Resolved, target: Target) -> WrittenRule {
     let name = target.combined_name().unwrap_or("AGENTS.md");
     match (&r.kind, r.include.first()) {
-        (Kind::Paths, Some(p)) => Written::Section {
+        (TargetActivation::Paths, Some(p)) => WrittenRule::Section {
             rel: format!("{}/{name}", p.trim_end_matches("/**")),
         },
-        _ => Written::Section {
+        _ => WrittenRule::Section {
             rel: name.to_string(),
         },
     }

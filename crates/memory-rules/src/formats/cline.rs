@@ -29,7 +29,7 @@
 //! `.clinerules/` and `.cline/rules/` (`.md`, `.markdown`, `.txt`) and keeps
 //! `paths` as data; the files both versions read are the ones read here.
 
-use super::writer::{quote_list, Kind, Resolved, Written};
+use super::writer::{quote_list, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::frontmatter::Value;
 use crate::rules::parser::{Input, ParsedRule, RuleReader};
@@ -119,12 +119,12 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
 /// Cline's file for a rule: `.clinerules/<stem>.md`, no frontmatter for an
 /// always-on rule, a `paths` list otherwise. (Cline has no on-request or
 /// manual rules: [`super::writer::resolve`] leaves those out.)
-pub(crate) fn write(r: &mut Resolved) -> Written {
+pub(crate) fn write(r: &mut Resolved) -> WrittenRule {
     let front = match r.kind {
-        Kind::Paths => vec![format!("paths: {}", quote_list(&r.include))],
+        TargetActivation::Paths => vec![format!("paths: {}", quote_list(&r.include))],
         _ => Vec::new(),
     };
-    Written::File {
+    WrittenRule::File {
         rel: format!(".clinerules/{}.md", r.stem),
         front,
     }

@@ -12,7 +12,7 @@
 //! globs and an on-request offer (the table lists only the
 //! description case; we follow the docs).
 
-use super::writer::{push_description, quote, quote_list, Kind, Resolved, Written};
+use super::writer::{push_description, quote, quote_list, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::parser::{Input, ParsedRule, RuleReader, Split};
 use crate::rules::rule::{Activation, Metadata};
@@ -107,11 +107,11 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
 /// Continue's file for a rule: `.continue/rules/<stem>.md` with `name`,
 /// `alwaysApply`, `globs` (a list, `!` exclusions kept), `regex` and
 /// `description`.
-pub(crate) fn write(r: &mut Resolved) -> Written {
+pub(crate) fn write(r: &mut Resolved) -> WrittenRule {
     let mut front = vec![format!("name: {}", quote(&r.stem))];
     match r.kind {
-        Kind::Always => front.push("alwaysApply: true".to_string()),
-        Kind::Paths => {
+        TargetActivation::Always => front.push("alwaysApply: true".to_string()),
+        TargetActivation::Paths => {
             let mut globs = r.include.clone();
             globs.extend(r.exclude.iter().map(|e| format!("!{e}")));
             // `**` stands for "no globs" beside a regex (any file).
@@ -123,7 +123,7 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
                 front.push(format!("regex: {}", quote_list(&r.regex)));
             }
         }
-        Kind::OnRequest => {
+        TargetActivation::OnRequest => {
             front.push("alwaysApply: false".to_string());
             let mut globs = r.include.clone();
             globs.extend(r.exclude.iter().map(|e| format!("!{e}")));
@@ -134,12 +134,12 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
                 front.push(format!("regex: {}", quote_list(&r.regex)));
             }
         }
-        Kind::Manual => front.push("alwaysApply: false".to_string()),
+        TargetActivation::Manual => front.push("alwaysApply: false".to_string()),
     }
-    if r.kind != Kind::Manual {
+    if r.kind != TargetActivation::Manual {
         push_description(&mut front, r);
     }
-    Written::File {
+    WrittenRule::File {
         rel: format!(".continue/rules/{}.md", r.stem),
         front,
     }

@@ -7,7 +7,7 @@
 //! request by its `description`. `excludeAgent: coding-agent` leaves the rule
 //! out (we serve coding agents); `excludeAgent: code-review` does not.
 
-use super::writer::{quote, Kind, Resolved, Written};
+use super::writer::{quote, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::frontmatter::Value;
 use crate::rules::parser::{At, Input, ParsedRule, RuleReader, Split};
@@ -138,25 +138,25 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
 /// comma-separated string), or with only a `description` (on request).
 /// Copilot matches a pattern not starting with `**/` in any directory and
 /// ignoring case: an anchored pattern (`src/**/*.ts`) is reported.
-pub(crate) fn write(r: &mut Resolved) -> Written {
+pub(crate) fn write(r: &mut Resolved) -> WrittenRule {
     let mut front = Vec::new();
     // `*` is the project root's files; Copilot reads it as every file and
     // has no way to anchor a pattern: offered by description instead.
-    if r.kind == Kind::Paths && r.include.iter().any(|p| p == "*") {
+    if r.kind == TargetActivation::Paths && r.include.iter().any(|p| p == "*") {
         r.lossy.push(
             "Copilot reads '*' as every file and cannot match the project root's files only; written as on request (offered by its description), never always-on"
                 .to_string(),
         );
-        r.kind = Kind::OnRequest;
+        r.kind = TargetActivation::OnRequest;
         r.include.clear();
     }
     match r.kind {
-        Kind::Always => {
-            return Written::Section {
+        TargetActivation::Always => {
+            return WrittenRule::Section {
                 rel: format!(".github/{REPOSITORY_FILE}"),
             }
         }
-        Kind::Paths => {
+        TargetActivation::Paths => {
             let anchored: Vec<&String> = r
                 .include
                 .iter()
@@ -188,12 +188,12 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
             }
             front.push(format!("applyTo: {}", quote(&r.include.join(","))));
         }
-        Kind::OnRequest | Kind::Manual => {
+        TargetActivation::OnRequest | TargetActivation::Manual => {
             let d = r.description.clone().unwrap_or_else(|| r.stem.clone());
             front.push(format!("description: {}", quote(&d)));
         }
     }
-    Written::File {
+    WrittenRule::File {
         rel: format!(".github/instructions/{}.instructions.md", r.stem),
         front,
     }

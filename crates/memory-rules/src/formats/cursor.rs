@@ -41,7 +41,7 @@
 //! **/*.ts` is an alias to strict YAML), Cursor still reads the file, and so
 //! does this reader, line by line, without a YAML warning.
 
-use super::writer::{push_description, Kind, Resolved, Written};
+use super::writer::{push_description, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
 use crate::base::limits::MAX_CURSOR_GLOB_EXPANSIONS;
 use crate::rules::frontmatter::Value;
@@ -310,30 +310,30 @@ fn fixed(raw: &str) -> String {
 /// the one form Cursor applies (see the module documentation): unquoted,
 /// comma-joined, no spaces; a pattern whose braces hold a comma is written
 /// as its expansions, so no reader can split it inside the braces.
-pub(crate) fn write(r: &mut Resolved) -> Written {
+pub(crate) fn write(r: &mut Resolved) -> WrittenRule {
     let mut front = Vec::new();
     match r.kind {
-        Kind::Always => {
+        TargetActivation::Always => {
             push_bare_description(&mut front, r);
             front.push("alwaysApply: true".to_string());
         }
-        Kind::Paths => {
+        TargetActivation::Paths => {
             let globs = match globs_value(&r.include) {
                 Ok(g) => g,
-                Err(why) => return Written::Skipped(why),
+                Err(why) => return WrittenRule::Skipped(why),
             };
             push_bare_description(&mut front, r);
             front.push(format!("globs: {globs}"));
             front.push("alwaysApply: false".to_string());
         }
-        Kind::OnRequest => {
+        TargetActivation::OnRequest => {
             push_bare_description(&mut front, r);
             front.push("alwaysApply: false".to_string());
         }
         // No description: with one, Cursor offers the rule to the model.
-        Kind::Manual => front.push("alwaysApply: false".to_string()),
+        TargetActivation::Manual => front.push("alwaysApply: false".to_string()),
     }
-    Written::File {
+    WrittenRule::File {
         rel: format!(".cursor/rules/{}.mdc", r.stem),
         front,
     }

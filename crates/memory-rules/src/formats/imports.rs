@@ -149,103 +149,117 @@ pub fn tokens(text: &str) -> Vec<(usize, usize, &str)> {
 /// Expands the imports of `text` (the file at `file`) as `dialect` does,
 /// within `policy`.
 pub fn expand(text: &str, file: &Path, dialect: Dialect, policy: &Policy) -> Expansion {
-    let mut x = Expansion::default();
     let found = tokens(text);
     let mut rest = text.to_string();
     for &(s, e, _) in found.iter().rev() {
         rest.replace_range(s..e, "");
     }
     let real = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
-    let boundary = policy.boundary.and_then(|b| std::fs::canonicalize(b).ok());
-    let allow: Vec<PathBuf> = policy
-        .allow
-        .iter()
-        .filter_map(|a| std::fs::canonicalize(a).ok())
-        .collect();
-    let mut seen = vec![real.clone()];
-    let mut resolved_any = false;
-    visit(
-        text,
-        file,
-        &real,
+    let mut walk = ImportWalk {
         dialect,
-        (&boundary, &allow),
-        0,
-        &mut seen,
-        &mut x,
-        &mut resolved_any,
-    );
-    x.only_imports = resolved_any && rest.trim().is_empty();
+        boundary: policy.boundary.and_then(|b| std::fs::canonicalize(b).ok()),
+        allow: policy
+            .allow
+            .iter()
+            .filter_map(|a| std::fs::canonicalize(a).ok())
+            .collect(),
+        seen: vec![real.clone()],
+        resolved_any: false,
+        x: Expansion::default(),
+    };
+    walk.visit(text, file, &real, 0);
+    let mut x = walk.x;
+    x.only_imports = walk.resolved_any && rest.trim().is_empty();
     x
 }
 
-#[allow(clippy::too_many_arguments)]
-fn visit(
-    text: &str,
-    file: &Path,
-    real: &Path,
+/// One expansion of a memory file's imports, depth first.
+struct ImportWalk {
     dialect: Dialect,
-    bounds: (&Option<PathBuf>, &[PathBuf]),
-    depth: usize,
-    seen: &mut Vec<PathBuf>,
-    x: &mut Expansion,
-    resolved_any: &mut bool,
-) {
-    let tool = dialect.tool();
-    let dir = real.parent().unwrap_or(Path::new("/"));
-    for (_, _, written) in tokens(text) {
-        if x.imports.len() >= MAX_IMPORTS_PER_FILE {
-            x.diagnostics.push(Diagnostic::new(
-                Severity::Warning,
-                Code::Limit,
-                file,
-                format!("more than {MAX_IMPORTS_PER_FILE} imports from one memory file (limit); the rest are not expanded"),
-            ));
-            return;
-        }
-        let target = if let Some(home_rel) = written.strip_prefix("~/") {
-            match (dialect, std::env::home_dir()) {
-                (Dialect::Claude, Some(home)) => home.join(home_rel),
-                _ => continue,
+    /// The real boundary and allowed directories (see [`Policy`]).
+    boundary: Option<PathBuf>,
+    allow: Vec<PathBuf>,
+    /// The real files read so far: each is read once.
+    seen: Vec<PathBuf>,
+    /// Whether any token named a file that is read (here or before).
+    resolved_any: bool,
+    x: Expansion,
+}
+
+impl ImportWalk {
+    /// The imports of `file` (real path `real`, `depth` imports deep), and
+    /// theirs.
+    fn visit(&mut self, text: &str, file: &Path, real: &Path, depth: usize) {
+        let dir = real.parent().unwrap_or(Path::new("/"));
+        for (_, _, written) in tokens(text) {
+            if self.x.imports.len() >= MAX_IMPORTS_PER_FILE {
+                self.x.diagnostics.push(Diagnostic::new(
+                    Severity::Warning,
+                    Code::Limit,
+                    file,
+                    format!("more than {MAX_IMPORTS_PER_FILE} imports from one memory file (limit); the rest are not expanded"),
+                ));
+                return;
             }
-        } else if written.starts_with('/') {
-            PathBuf::from(written)
-        } else {
-            dir.join(written)
-        };
-        x.looked_at.push(target.clone());
-        let Ok(target_real) = std::fs::canonicalize(&target) else {
-            // No such file: the token stays text, as both tools leave it.
-            continue;
-        };
+            let Some(target) = import_path(self.dialect, dir, written) else {
+                continue;
+            };
+            self.x.looked_at.push(target.clone());
+            let Some((target_real, text)) = self.admit(file, written, &target, depth) else {
+                continue;
+            };
+            self.seen.push(target_real.clone());
+            self.resolved_any = true;
+            self.x.imports.push(Imported {
+                path: target.clone(),
+                written: written.to_string(),
+                text: text.clone(),
+            });
+            self.visit(&text, &target, &target_real, depth + 1);
+        }
+    }
+
+    /// The real path and the text of the import `@written` of `file`, when
+    /// it is read: an existing file, within the depth, not read before,
+    /// inside the bounds, readable. Otherwise nothing, with a diagnostic
+    /// saying why (none for a missing file: the token stays text).
+    fn admit(
+        &mut self,
+        file: &Path,
+        written: &str,
+        target: &Path,
+        depth: usize,
+    ) -> Option<(PathBuf, String)> {
+        let tool = self.dialect.tool();
+        // No such file: the token stays text, as both tools leave it.
+        let target_real = std::fs::canonicalize(target).ok()?;
         if !target_real.is_file() {
-            continue;
+            return None;
         }
         if depth + 1 > MAX_IMPORT_DEPTH {
-            x.diagnostics.push(Diagnostic::new(
+            self.x.diagnostics.push(Diagnostic::new(
                 Severity::Warning,
                 Code::Import,
                 file,
                 format!("@{written} is more than {MAX_IMPORT_DEPTH} imports deep; {tool} stops there, so it is not read"),
             ));
-            continue;
+            return None;
         }
-        if seen.contains(&target_real) {
-            x.diagnostics.push(Diagnostic::new(
+        if self.seen.contains(&target_real) {
+            self.x.diagnostics.push(Diagnostic::new(
                 Severity::Info,
                 Code::Import,
                 file,
                 format!("@{written} is already read (imported before, or a cycle back); read once"),
             ));
-            *resolved_any = true;
-            continue;
+            self.resolved_any = true;
+            return None;
         }
-        let (boundary, allow) = bounds;
-        let outside = boundary.as_ref().is_some_and(|b| {
-            !target_real.starts_with(b) && !allow.iter().any(|a| target_real.starts_with(a))
+        let outside = self.boundary.as_ref().is_some_and(|b| {
+            !target_real.starts_with(b) && !self.allow.iter().any(|a| target_real.starts_with(a))
         });
         if outside {
-            x.diagnostics.push(Diagnostic::new(
+            self.x.diagnostics.push(Diagnostic::new(
                 Severity::Warning,
                 Code::Import,
                 file,
@@ -254,38 +268,35 @@ fn visit(
                     target_real.display()
                 ),
             ));
-            continue;
+            return None;
         }
-        let text = match crate::rules::rule_file::read(&target) {
-            Ok(t) => t,
+        match crate::rules::rule_file::read(target) {
+            Ok(text) => Some((target_real, text)),
             Err(d) => {
-                x.diagnostics.push(Diagnostic::new(
+                self.x.diagnostics.push(Diagnostic::new(
                     Severity::Warning,
                     Code::Import,
                     file,
                     format!("@{written} cannot be imported: {}", d.message),
                 ));
-                continue;
+                None
             }
-        };
-        seen.push(target_real.clone());
-        *resolved_any = true;
-        x.imports.push(Imported {
-            path: target.clone(),
-            written: written.to_string(),
-            text: text.clone(),
-        });
-        visit(
-            &text,
-            &target,
-            &target_real,
-            dialect,
-            bounds,
-            depth + 1,
-            seen,
-            x,
-            resolved_any,
-        );
+        }
+    }
+}
+
+/// The path an import token names: `~/` from home (Claude Code only),
+/// absolute, or relative to the importer's directory.
+fn import_path(dialect: Dialect, dir: &Path, written: &str) -> Option<PathBuf> {
+    if let Some(home_rel) = written.strip_prefix("~/") {
+        match (dialect, std::env::home_dir()) {
+            (Dialect::Claude, Some(home)) => Some(home.join(home_rel)),
+            _ => None,
+        }
+    } else if written.starts_with('/') {
+        Some(PathBuf::from(written))
+    } else {
+        Some(dir.join(written))
     }
 }
 

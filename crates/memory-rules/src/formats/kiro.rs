@@ -8,7 +8,7 @@
 //! request here. Manual steering is mentioned as `#name` in Kiro's chat; a
 //! mention with `#` or `@` activates it.
 
-use super::writer::{push_description, quote, quote_list, Kind, Resolved, Written};
+use super::writer::{push_description, quote, quote_list, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::parser::{Input, ParsedRule, RuleReader, Split};
 use crate::rules::rule::{Activation, Metadata};
@@ -95,11 +95,11 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
 /// Kiro's file for a rule: `.kiro/steering/<stem>.md` with `inclusion`;
 /// `fileMatchPattern` is a string for one pattern and a list for several,
 /// never one comma-joined string (Kiro reads that as one literal pattern).
-pub(crate) fn write(r: &mut Resolved) -> Written {
+pub(crate) fn write(r: &mut Resolved) -> WrittenRule {
     let mut front = Vec::new();
     match r.kind {
-        Kind::Always => front.push("inclusion: always".to_string()),
-        Kind::Paths => {
+        TargetActivation::Always => front.push("inclusion: always".to_string()),
+        TargetActivation::Paths => {
             front.push("inclusion: fileMatch".to_string());
             let value = match r.include.as_slice() {
                 [one] if crate::matchers::glob_check::split_commas(one).len() == 1 => quote(one),
@@ -107,14 +107,14 @@ pub(crate) fn write(r: &mut Resolved) -> Written {
             };
             front.push(format!("fileMatchPattern: {value}"));
         }
-        Kind::OnRequest => {
+        TargetActivation::OnRequest => {
             front.push("inclusion: auto".to_string());
             front.push(format!("name: {}", quote(&r.stem)));
         }
-        Kind::Manual => front.push("inclusion: manual".to_string()),
+        TargetActivation::Manual => front.push("inclusion: manual".to_string()),
     }
     push_description(&mut front, r);
-    Written::File {
+    WrittenRule::File {
         rel: format!(".kiro/steering/{}.md", r.stem),
         front,
     }

@@ -2,7 +2,7 @@
 //! model_decision | manual`, `globs` and `description`. A file without
 //! `trigger` is read as `glob` when it has `globs`, else `always_on`.
 
-use super::writer::{push_description, Kind, Resolved, Written};
+use super::writer::{push_description, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::parser::{Input, ParsedRule, RuleReader, Split};
 use crate::rules::rule::{Activation, Metadata};
@@ -76,19 +76,19 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
 }
 
 /// Windsurf's file for a rule: `.windsurf/rules/<stem>.md` with `trigger`.
-pub(crate) fn write(r: &mut Resolved) -> Written {
+pub(crate) fn write(r: &mut Resolved) -> WrittenRule {
     let mut front = Vec::new();
     match r.kind {
-        Kind::Always => front.push("trigger: always_on".to_string()),
-        Kind::Paths => {
+        TargetActivation::Always => front.push("trigger: always_on".to_string()),
+        TargetActivation::Paths => {
             front.push("trigger: glob".to_string());
             front.push(format!("globs: {}", globs_value(&r.include)));
         }
-        Kind::OnRequest => front.push("trigger: model_decision".to_string()),
-        Kind::Manual => front.push("trigger: manual".to_string()),
+        TargetActivation::OnRequest => front.push("trigger: model_decision".to_string()),
+        TargetActivation::Manual => front.push("trigger: manual".to_string()),
     }
     push_description(&mut front, r);
-    Written::File {
+    WrittenRule::File {
         rel: format!(".windsurf/rules/{}.md", r.stem),
         front,
     }

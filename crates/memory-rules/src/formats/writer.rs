@@ -190,7 +190,7 @@ impl fmt::Display for Target {
 }
 
 /// Parses `--to` names (`all` for every target), in [`Target::ALL`] order.
-pub fn targets_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Target>, String> {
+pub fn targets_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Target>, TargetNameError> {
     let mut wanted = BTreeSet::new();
     for name in names {
         let name = name.as_ref().trim();
@@ -211,18 +211,33 @@ pub fn targets_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Target>, String> 
                 wanted.insert(*t);
             }
             None => {
-                let known: Vec<&str> = Target::ALL.iter().map(|t| t.as_str()).collect();
-                return Err(format!(
-                    "unknown target '{name}'; the targets are: {}, or all",
-                    known.join(", ")
-                ));
+                return Err(TargetNameError::Unknown {
+                    name: name.to_string(),
+                })
             }
         }
     }
     if wanted.is_empty() {
-        return Err("no target named; give one or more target names, or all".to_string());
+        return Err(TargetNameError::NoneNamed);
     }
     Ok(wanted.into_iter().collect())
+}
+
+/// Why [`targets_named`] found no targets.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TargetNameError {
+    /// A name that is no target (nor `all` or an alias).
+    #[error("unknown target '{name}'; the targets are: {known}, or all", known = target_names())]
+    Unknown { name: String },
+    /// Only empty names.
+    #[error("no target named; give one or more target names, or all")]
+    NoneNamed,
+}
+
+/// Every target's `--to` name, comma-separated.
+fn target_names() -> String {
+    let known: Vec<&str> = Target::ALL.iter().map(|t| t.as_str()).collect();
+    known.join(", ")
 }
 
 /// What a target can express.
@@ -245,7 +260,7 @@ pub struct Caps {
 
 /// How a rule is written for one target.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum TargetActivation {
     Always,
     /// Globs (positive ones in `include`; `exclude` without the `!`, only
     /// when the target has exclusions) and, for Continue, regexes.
@@ -258,7 +273,7 @@ pub enum Kind {
 #[derive(Clone, Debug)]
 pub struct Resolved<'a> {
     pub rule: &'a Rule,
-    pub kind: Kind,
+    pub kind: TargetActivation,
     pub include: Vec<String>,
     pub exclude: Vec<String>,
     pub regex: Vec<String>,
@@ -272,7 +287,7 @@ pub struct Resolved<'a> {
 
 /// What a target's writer makes of one rule.
 #[derive(Clone, Debug)]
-pub enum Written {
+pub enum WrittenRule {
     /// Its own file: path relative to the project root and the frontmatter
     /// lines (none for a file without frontmatter).
     File { rel: String, front: Vec<String> },
@@ -299,124 +314,155 @@ pub fn resolve<'a>(rule: &'a Rule, caps: Caps, stem: String, tool: &str) -> Opti
             include.push(p.clone());
         }
     }
-    let topics = meta.topics.clone().unwrap_or_default();
-    let regex = meta.regex.clone().unwrap_or_default();
+    let triggers = Triggers {
+        topics: meta.topics.clone().unwrap_or_default(),
+        skills: meta.skills.clone().unwrap_or_default(),
+    };
     let mut r = Resolved {
         rule,
-        kind: Kind::Always,
+        kind: TargetActivation::Always,
         include,
         exclude,
-        regex,
+        regex: meta.regex.clone().unwrap_or_default(),
         description: meta.description.clone(),
         stem,
         lossy: Vec::new(),
     };
-    let skills = meta.skills.clone().unwrap_or_default();
-    let conditional =
-        !r.include.is_empty() || !topics.is_empty() || !r.regex.is_empty() || !skills.is_empty();
-    r.kind = match meta.activation {
-        Activation::Manual if caps.manual => Kind::Manual,
-        Activation::Manual if caps.on_request => {
-            r.lossy.push(format!(
-                "{tool} has no manual rules; written as on request (offered by its description)"
-            ));
-            Kind::OnRequest
-        }
-        Activation::Manual => return None,
-        Activation::OnRequest if caps.on_request => Kind::OnRequest,
-        Activation::OnRequest => return None,
-        Activation::Auto if !r.include.is_empty() && caps.paths => Kind::Paths,
-        Activation::Auto if !r.regex.is_empty() && caps.regex => Kind::Paths,
-        Activation::Auto if conditional && caps.on_request => {
-            let what = if !topics.is_empty() {
-                "topics"
-            } else if !skills.is_empty() {
-                "skills"
-            } else {
-                "regex"
-            };
-            r.lossy.push(format!(
-                "{tool} cannot express {what}; written as on request (offered by its description), never always-on"
-            ));
-            Kind::OnRequest
-        }
-        Activation::Auto if conditional => return None,
-        Activation::Auto => Kind::Always,
-    };
-    // Enforcement: no target refuses anything; the text stays, with a note.
-    if let Some(enforce) = meta.enforce {
-        let what = match (meta.paths.is_some(), meta.enforced_commands().is_some()) {
-            (true, true) => "writes to its paths and the commands it names",
-            (true, false) => "writes to its paths",
-            _ => "the commands it names",
-        };
-        r.lossy.push(format!(
-            "{tool} cannot enforce: the rule is written as text; its 'enforce: {}' ({what}) holds only where the wave-rules hooks run",
-            enforce.as_str()
-        ));
-    }
+    r.kind = r.activation(caps, tool, &triggers)?;
+    r.note_enforcement(tool);
     // What the chosen kind drops.
     match r.kind {
-        Kind::Paths => {
-            if !skills.is_empty() {
-                r.lossy.push(format!(
-                    "{tool} has no skills: the rule fires on its paths only, not while the skills {} are active",
-                    skills.join(", ")
-                ));
-            }
-            if !topics.is_empty() {
-                r.lossy.push(format!(
-                    "{tool} has no topics: the rule fires on its paths only, not on the topics {}",
-                    topics.join(", ")
-                ));
-            }
-            if !r.exclude.is_empty() && !caps.exclusions {
-                r.lossy.push(format!(
-                    "{tool} has no '!' exclusions: the rule also fires for {}",
-                    r.exclude.join(", ")
-                ));
-                r.exclude.clear();
-            }
-            if !r.regex.is_empty() && !caps.regex {
-                r.lossy.push(format!(
-                    "{tool} has no content regex: the rule fires for any file matching its paths"
-                ));
-                r.regex.clear();
-            }
-            if r.include.is_empty() && !r.exclude.is_empty() {
-                // Exclusions only: read as "everything but".
-                r.include.push("**".to_string());
-            }
-        }
-        Kind::OnRequest => {
-            let by_paths = !r.include.is_empty() || !r.regex.is_empty();
-            if meta.activation == Activation::OnRequest && by_paths && caps.on_request_paths {
-                // Kept: attached by its globs, or offered by description.
-            } else {
-                if meta.activation == Activation::OnRequest && by_paths {
-                    r.lossy.push(format!(
-                        "{tool} cannot attach an on-request rule by its paths too; it is offered by its description only"
-                    ));
-                }
-                r.include.clear();
-                r.exclude.clear();
-                r.regex.clear();
-            }
-            if r.description.is_none() {
-                let d = synthesized_description(rule, &topics);
-                r.lossy.push(format!(
-                    "no description, and {tool}'s model decides by the description whether to read the rule; written with \"{d}\" (add a description to the source)"
-                ));
-                r.description = Some(d);
-            }
-        }
-        Kind::Manual | Kind::Always => {
-            r.include.clear();
-            r.exclude.clear();
-            r.regex.clear();
-        }
+        TargetActivation::Paths => r.fit_paths(caps, tool, &triggers),
+        TargetActivation::OnRequest => r.fit_on_request(caps, tool, &triggers),
+        TargetActivation::Manual | TargetActivation::Always => r.clear_triggers(),
     }
     Some(r)
+}
+
+/// The triggers of a rule no target writes: what a lossy note names.
+struct Triggers {
+    topics: Vec<String>,
+    skills: Vec<String>,
+}
+
+impl Resolved<'_> {
+    /// The activation the target writes for the rule's (`None`: none it
+    /// can express without firing more widely).
+    fn activation(&mut self, caps: Caps, tool: &str, t: &Triggers) -> Option<TargetActivation> {
+        let conditional = !self.include.is_empty()
+            || !t.topics.is_empty()
+            || !self.regex.is_empty()
+            || !t.skills.is_empty();
+        Some(match self.rule.metadata.activation {
+            Activation::Manual if caps.manual => TargetActivation::Manual,
+            Activation::Manual if caps.on_request => {
+                self.lossy.push(format!(
+                    "{tool} has no manual rules; written as on request (offered by its description)"
+                ));
+                TargetActivation::OnRequest
+            }
+            Activation::Manual => return None,
+            Activation::OnRequest if caps.on_request => TargetActivation::OnRequest,
+            Activation::OnRequest => return None,
+            Activation::Auto if !self.include.is_empty() && caps.paths => TargetActivation::Paths,
+            Activation::Auto if !self.regex.is_empty() && caps.regex => TargetActivation::Paths,
+            Activation::Auto if conditional && caps.on_request => {
+                let what = if !t.topics.is_empty() {
+                    "topics"
+                } else if !t.skills.is_empty() {
+                    "skills"
+                } else {
+                    "regex"
+                };
+                self.lossy.push(format!(
+                    "{tool} cannot express {what}; written as on request (offered by its description), never always-on"
+                ));
+                TargetActivation::OnRequest
+            }
+            Activation::Auto if conditional => return None,
+            Activation::Auto => TargetActivation::Always,
+        })
+    }
+
+    /// Enforcement: no target refuses anything; the text stays, with a note.
+    fn note_enforcement(&mut self, tool: &str) {
+        let meta = &self.rule.metadata;
+        if let Some(enforce) = meta.enforce {
+            let what = match (meta.paths.is_some(), meta.enforced_commands().is_some()) {
+                (true, true) => "writes to its paths and the commands it names",
+                (true, false) => "writes to its paths",
+                _ => "the commands it names",
+            };
+            self.lossy.push(format!(
+                "{tool} cannot enforce: the rule is written as text; its 'enforce: {}' ({what}) holds only where the wave-rules hooks run",
+                enforce.as_str()
+            ));
+        }
+    }
+
+    /// A rule written with paths: what the target cannot add to them.
+    fn fit_paths(&mut self, caps: Caps, tool: &str, t: &Triggers) {
+        if !t.skills.is_empty() {
+            self.lossy.push(format!(
+                "{tool} has no skills: the rule fires on its paths only, not while the skills {} are active",
+                t.skills.join(", ")
+            ));
+        }
+        if !t.topics.is_empty() {
+            self.lossy.push(format!(
+                "{tool} has no topics: the rule fires on its paths only, not on the topics {}",
+                t.topics.join(", ")
+            ));
+        }
+        if !self.exclude.is_empty() && !caps.exclusions {
+            self.lossy.push(format!(
+                "{tool} has no '!' exclusions: the rule also fires for {}",
+                self.exclude.join(", ")
+            ));
+            self.exclude.clear();
+        }
+        if !self.regex.is_empty() && !caps.regex {
+            self.lossy.push(format!(
+                "{tool} has no content regex: the rule fires for any file matching its paths"
+            ));
+            self.regex.clear();
+        }
+        if self.include.is_empty() && !self.exclude.is_empty() {
+            // Exclusions only: read as "everything but".
+            self.include.push("**".to_string());
+        }
+    }
+
+    /// A rule offered on request: attached by its paths too where the
+    /// target can, and always with a description.
+    fn fit_on_request(&mut self, caps: Caps, tool: &str, t: &Triggers) {
+        let on_request = self.rule.metadata.activation == Activation::OnRequest;
+        let by_paths = !self.include.is_empty() || !self.regex.is_empty();
+        if on_request && by_paths && caps.on_request_paths {
+            // Kept: attached by its globs, or offered by description.
+        } else {
+            if on_request && by_paths {
+                self.lossy.push(format!(
+                    "{tool} cannot attach an on-request rule by its paths too; it is offered by its description only"
+                ));
+            }
+            self.clear_triggers();
+        }
+        if self.description.is_none() {
+            let d = synthesized_description(self.rule, &t.topics);
+            self.lossy.push(format!(
+                "no description, and {tool}'s model decides by the description whether to read the rule; written with \"{d}\" (add a description to the source)"
+            ));
+            self.description = Some(d);
+        }
+    }
+
+    /// No paths, exclusions or regexes written.
+    fn clear_triggers(&mut self) {
+        self.include.clear();
+        self.exclude.clear();
+        self.regex.clear();
+    }
 }
 
 /// Why [`resolve`] left a rule out for a target, or `None` when it did not.

@@ -175,7 +175,7 @@ fn discover_files(
     config: &Config,
     layers: &packs::Layers,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Vec<discover::Found>, discover::Walks) {
+) -> (Vec<discover::RuleFile>, discover::Walks) {
     let mut found = Vec::new();
     let mut walks = discover::Walks::default();
     for root in crate::sources::source::roots_of(&layers.sources, config) {
@@ -214,7 +214,7 @@ struct RefreshedFiles {
 
 impl RefreshedFiles {
     fn new(
-        found: &[discover::Found],
+        found: &[discover::RuleFile],
         previous: &Snapshot,
         config: &Config,
         fingerprint: &str,
@@ -246,7 +246,7 @@ impl RefreshedFiles {
 /// activation is one rule (crate::load::fold), in discovery order.
 fn unique_rules<'e>(
     entries: &'e [Arc<stamp::Cached>],
-    found: &[discover::Found],
+    found: &[discover::RuleFile],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<(&'e ParsedRule, usize)> {
     // Files of several rules (rules.yaml) share a rule id space too: the
@@ -290,7 +290,7 @@ fn unique_rules<'e>(
 fn admit<'e, 'l>(
     candidates: Vec<(&'e ParsedRule, usize)>,
     layers: &'l packs::Layers,
-    found: &[discover::Found],
+    found: &[discover::RuleFile],
     config: &Config,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Vec<(&'e ParsedRule, &'l Source)>, Vec<usize>) {
@@ -392,13 +392,13 @@ fn rule_overrides(
 /// (`locked`, a warning, when a rule tried to replace a locked one). Also
 /// gives, per id, the provenance of every rule the kept one replaced.
 fn apply_overrides(
-    found: Vec<discover::Found>,
+    found: Vec<discover::RuleFile>,
     sources: &[Source],
     workdir: &Path,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Vec<discover::Found>, HashMap<String, Vec<String>>) {
+) -> (Vec<discover::RuleFile>, HashMap<String, Vec<String>>) {
     let mut winner: HashMap<&str, usize> = HashMap::with_capacity(found.len());
-    let locked = |f: &discover::Found| sources[f.source].layer.locked();
+    let locked = |f: &discover::RuleFile| sources[f.source].layer.locked();
     for (i, f) in found.iter().enumerate() {
         match winner.get(f.id.as_str()) {
             Some(&w) if locked(&found[w]) && !locked(f) => {}
@@ -407,7 +407,7 @@ fn apply_overrides(
             }
         }
     }
-    let provenance_of = |f: &discover::Found| {
+    let provenance_of = |f: &discover::RuleFile| {
         origin::provenance(&sources[f.source].layer, f.scope, &f.id, &f.path, workdir)
     };
     let mut replaced: HashMap<String, Vec<String>> = HashMap::new();
@@ -427,7 +427,7 @@ fn apply_overrides(
                     ),
                 )
             } else {
-                let layer = |x: &discover::Found| sources[x.source].layer.kind(x.scope);
+                let layer = |x: &discover::RuleFile| sources[x.source].layer.kind(x.scope);
                 Diagnostic::new(
                     Severity::Info,
                     Code::Overridden,
@@ -618,7 +618,7 @@ pub fn check_paths(
     let mut rules = 0;
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|e| (path.clone(), e))?;
-        let found: Vec<discover::Found> = if meta.is_dir() {
+        let found: Vec<discover::RuleFile> = if meta.is_dir() {
             let like = config.source_of(path);
             let guessed = Format::guess(&path.join("x"));
             let source = Source {
@@ -637,7 +637,7 @@ pub fn check_paths(
             let format = config
                 .source_of(path)
                 .map_or_else(|| Format::guess(path), |s| s.format);
-            vec![discover::Found::file(
+            vec![discover::RuleFile::file(
                 path,
                 format,
                 &config.workdir,

@@ -6,7 +6,7 @@ use crate::base::diagnostic::Diagnostic;
 use crate::rules::parser::ParsedRule;
 use crate::rules::rule_format::Format;
 use crate::rules::scope::Scope;
-use crate::sources::discover::Found;
+use crate::sources::discover::RuleFile;
 use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -168,7 +168,7 @@ impl<R> Cached<R> {
 /// is racy; a re-read file with the same bytes counts as the same. An
 /// unchanged entry is shared, not copied.
 pub fn refresh(
-    found: &Found,
+    found: &RuleFile,
     before: Option<(&Arc<Cached>, Option<SystemTime>)>,
     reparsed: &mut usize,
 ) -> (Arc<Cached>, bool) {

@@ -55,7 +55,7 @@ pub struct Root {
 
 /// A rule file found under a root.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Found {
+pub struct RuleFile {
     pub scope: Scope,
     pub format: Format,
     /// Index of the source in its [`Config`](crate::sources::source::Config).
@@ -73,11 +73,11 @@ pub struct Found {
     pub allow: Vec<PathBuf>,
 }
 
-impl Found {
+impl RuleFile {
     /// One file given by path (`validate FILE`), read as `format` for the
     /// project at `workdir`: its id and scoped directory as a discovery of
     /// the project would give them.
-    pub fn file(path: &Path, format: Format, workdir: &Path, allow: &[PathBuf]) -> Found {
+    pub fn file(path: &Path, format: Format, workdir: &Path, allow: &[PathBuf]) -> RuleFile {
         let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         let rel = abs.strip_prefix(workdir).ok().map(|r| {
             r.components()
@@ -101,7 +101,7 @@ impl Found {
             (Some(rel), _) if nested => format.id(rel),
             _ => format.id(&name),
         };
-        Found {
+        RuleFile {
             scope: Scope::Project,
             format,
             source: 0,
@@ -113,8 +113,8 @@ impl Found {
         }
     }
 
-    fn at(root: &Root, id: String, path: PathBuf, directory: Option<String>) -> Found {
-        Found {
+    fn at(root: &Root, id: String, path: PathBuf, directory: Option<String>) -> RuleFile {
+        RuleFile {
             scope: root.scope,
             format: root.format,
             source: root.source,
@@ -164,13 +164,17 @@ impl Root {
 }
 
 /// Lists the rule files of one root. A missing root yields nothing.
-pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+pub fn find(root: &Root, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
     find_with(root, &mut Walks::default(), diagnostics)
 }
 
 /// [`find`] with the walks of the discovery it is part of: a project
 /// searched by several nested sources is walked once.
-pub fn find_with(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+pub fn find_with(
+    root: &Root,
+    walks: &mut Walks,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<RuleFile> {
     let real = match std::fs::canonicalize(&root.dir) {
         Ok(real) => real,
         Err(e) => {
@@ -206,7 +210,7 @@ pub fn find_with(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnosti
 /// A root that is not a directory: one file of a format a source may be
 /// (Copilot's repository file, `.clinerules`, `rules.yaml`, ...), else an
 /// error.
-fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
     // Copilot's repository file, a `.clinerules` file, `rules.yaml`, the
     // legacy `.cursorrules` / `.windsurfrules`: a source may be one file.
     let single = matches!(
@@ -251,7 +255,7 @@ fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<
             Format::Claude => format!("claude:{name}"),
             f => f.id(&name),
         };
-        return vec![Found::at(root, id, root.dir.clone(), None)];
+        return vec![RuleFile::at(root, id, root.dir.clone(), None)];
     }
     diagnostics.push(Diagnostic::new(
         Severity::Error,
@@ -265,33 +269,12 @@ fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<
 /// The files of a rules directory: walked to the source's depth, links
 /// followed, each directory owned once by realpath, every file checked
 /// against the format, the boundary and the limit.
-fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
-    // Each directory realpath is owned by the path that may load it: the root,
-    // a real subdirectory, or else the first link (in name order) to it. So a
-    // link to a sibling is the one reported, whatever the names' order.
-    // The realpath of each directory walked into: a file that is no link
-    // is its directory's realpath and its name, with no lookup per file.
-    let mut reals: HashMap<PathBuf, PathBuf> = HashMap::from([(root.dir.clone(), real.clone())]);
-    let mut owners: HashMap<PathBuf, PathBuf> = HashMap::from([(real, root.dir.clone())]);
-    for entry in std::fs::read_dir(&root.dir).into_iter().flatten().flatten() {
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            if let Ok(real) = std::fs::canonicalize(entry.path()) {
-                owners.entry(real).or_insert(entry.path());
-            }
-        }
-    }
+fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
+    let mut dirs = RulesDirWalk::new(root, real);
     let mut found = Vec::new();
-    let (boundary, allow) = root.real_bounds();
-    let outside = |real: &Path| {
-        boundary
-            .as_ref()
-            .is_some_and(|b| !real.starts_with(b) && !allow.iter().any(|a| real.starts_with(a)))
-    };
-    // Files may sit one level below the deepest directory read.
-    let max_depth = root.depth.map_or(usize::MAX, |d| d.saturating_add(1));
     let mut walk = WalkDir::new(&root.dir)
         .follow_links(true)
-        .max_depth(max_depth)
+        .max_depth(dirs.max_depth)
         .sort_by_file_name()
         .into_iter();
     while let Some(entry) = walk.next() {
@@ -302,8 +285,7 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
                 continue;
             }
         };
-        let depth = entry.depth();
-        if depth == 0 {
+        if entry.depth() == 0 {
             continue;
         }
         let path = entry.path();
@@ -323,56 +305,7 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
             continue;
         }
         if entry.file_type().is_dir() {
-            let not_rules = (depth == 1)
-                .then(|| root.format.not_rules(&entry.file_name().to_string_lossy()))
-                .flatten();
-            if let Some(why) = not_rules {
-                diagnostics.push(Diagnostic::new(
-                    Severity::Info,
-                    Code::NotARule,
-                    path,
-                    format!("{why}; its files are not read as rules"),
-                ));
-                walk.skip_current_dir();
-                continue;
-            }
-            if depth == max_depth {
-                let message = match depth - 1 {
-                    0 => "directory is below a rules root read without subdirectories; its files are ignored".to_string(),
-                    1 => "directory is more than one level below the rules root; its files are ignored".to_string(),
-                    n => format!("directory is more than {n} levels below the rules root; its files are ignored"),
-                };
-                diagnostics.push(Diagnostic::new(
-                    Severity::Info,
-                    Code::TooDeep,
-                    path,
-                    message,
-                ));
-                continue;
-            }
-            let Ok(real) = std::fs::canonicalize(path) else {
-                continue;
-            };
-            if outside(&real) {
-                diagnostics.push(outside_diagnostic(path, &real, "directory"));
-                walk.skip_current_dir();
-                continue;
-            }
-            let owner = owners
-                .entry(real.clone())
-                .or_insert_with(|| path.to_path_buf());
-            if owner == path {
-                reals.insert(path.to_path_buf(), real);
-            } else {
-                diagnostics.push(Diagnostic::new(
-                    Severity::Warning,
-                    Code::SymlinkCycle,
-                    path,
-                    format!(
-                        "symlink leads to {}, a directory already visited; skipped",
-                        real.display()
-                    ),
-                ));
+            if dirs.skips_dir(&entry, diagnostics) {
                 walk.skip_current_dir();
             }
             continue;
@@ -380,31 +313,7 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
         if !entry.file_type().is_file() || !root.format.is_rule_file(path) {
             continue;
         }
-        let known = (!entry.path_is_symlink())
-            .then(|| path.parent().and_then(|p| reals.get(p)))
-            .flatten()
-            .map(|dir| dir.join(entry.file_name()));
-        let Some(real) = known.or_else(|| std::fs::canonicalize(path).ok()) else {
-            continue;
-        };
-        // The real file must be a rule file too (by the format's own test,
-        // or by having the same extension as the link, for formats that name
-        // a file, like AGENTS.md): `notes.md -> ../../.env` never loads.
-        let same_ext = path.extension().is_some() && real.extension() == path.extension();
-        if !root.format.is_rule_file(&real) && !same_ext {
-            diagnostics.push(Diagnostic::new(
-                Severity::Warning,
-                Code::SymlinkTarget,
-                path,
-                format!("symlink leads to {}, which is not a rule file of this format; not loaded (a link must not put another file into the prompt)", real.display()),
-            ));
-            continue;
-        }
-        if outside(&real) {
-            diagnostics.push(outside_diagnostic(path, &real, "file"));
-            continue;
-        }
-        let Ok(rel) = path.strip_prefix(&root.dir) else {
+        let Some(rel) = dirs.loadable_rel(&entry, diagnostics) else {
             continue;
         };
         if found.len() == MAX_RULE_FILES_PER_SOURCE {
@@ -412,27 +321,14 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
                 Severity::Error,
                 Code::Limit,
                 &root.dir,
-                format!("more than {MAX_RULE_FILES_PER_SOURCE} rule files in this directory (limit); the files after {} are not loaded", found.last().map_or(String::new(), |f: &Found| f.id.clone())),
+                format!("more than {MAX_RULE_FILES_PER_SOURCE} rule files in this directory (limit); the files after {} are not loaded", found.last().map_or(String::new(), |f: &RuleFile| f.id.clone())),
             ));
             break;
         }
-        // Ids must be unique: two names that differ only in invalid UTF-8
-        // would collapse into one lossy id, so such a name is not loaded.
-        let Some(parts) = rel
-            .components()
-            .map(|c| c.as_os_str().to_str())
-            .collect::<Option<Vec<_>>>()
-        else {
-            diagnostics.push(Diagnostic::new(
-                Severity::Error,
-                Code::NotUtf8,
-                path,
-                "file name is not valid UTF-8, so it has no rule id; not loaded",
-            ));
+        let Some(id) = utf8_id(rel, path, diagnostics) else {
             continue;
         };
-        let id = parts.join("/");
-        found.push(Found::at(
+        found.push(RuleFile::at(
             root,
             root.format.id(&id),
             path.to_path_buf(),
@@ -442,12 +338,176 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
     found
 }
 
+/// What one walk of a rules directory knows: the realpath of each
+/// directory walked into and which path owns it, and the boundary.
+struct RulesDirWalk<'r> {
+    root: &'r Root,
+    /// The realpath of each directory walked into: a file that is no link
+    /// is its directory's realpath and its name, with no lookup per file.
+    reals: HashMap<PathBuf, PathBuf>,
+    /// Each directory realpath is owned by the path that may load it: the
+    /// root, a real subdirectory, or else the first link (in name order) to
+    /// it. So a link to a sibling is the one reported, whatever the names'
+    /// order.
+    owners: HashMap<PathBuf, PathBuf>,
+    boundary: Option<PathBuf>,
+    allow: Vec<PathBuf>,
+    /// Files may sit one level below the deepest directory read.
+    max_depth: usize,
+}
+
+impl<'r> RulesDirWalk<'r> {
+    fn new(root: &'r Root, real: PathBuf) -> Self {
+        let reals: HashMap<PathBuf, PathBuf> = HashMap::from([(root.dir.clone(), real.clone())]);
+        let mut owners: HashMap<PathBuf, PathBuf> = HashMap::from([(real, root.dir.clone())]);
+        for entry in std::fs::read_dir(&root.dir).into_iter().flatten().flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                if let Ok(real) = std::fs::canonicalize(entry.path()) {
+                    owners.entry(real).or_insert(entry.path());
+                }
+            }
+        }
+        let (boundary, allow) = root.real_bounds();
+        RulesDirWalk {
+            root,
+            reals,
+            owners,
+            boundary,
+            allow,
+            max_depth: root.depth.map_or(usize::MAX, |d| d.saturating_add(1)),
+        }
+    }
+
+    /// Whether a real path is outside the boundary and every allowed
+    /// directory.
+    fn outside(&self, real: &Path) -> bool {
+        self.boundary.as_ref().is_some_and(|b| {
+            !real.starts_with(b) && !self.allow.iter().any(|a| real.starts_with(a))
+        })
+    }
+
+    /// Whether the walk skips the entries of this directory: not rules, out
+    /// of the boundary, or a second way into a directory already visited
+    /// (one too deep is reported, and not descended anyway).
+    fn skips_dir(&mut self, entry: &walkdir::DirEntry, diagnostics: &mut Vec<Diagnostic>) -> bool {
+        let (path, depth) = (entry.path(), entry.depth());
+        let not_rules = (depth == 1)
+            .then(|| {
+                self.root
+                    .format
+                    .not_rules(&entry.file_name().to_string_lossy())
+            })
+            .flatten();
+        if let Some(why) = not_rules {
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Code::NotARule,
+                path,
+                format!("{why}; its files are not read as rules"),
+            ));
+            return true;
+        }
+        if depth == self.max_depth {
+            let message = match depth - 1 {
+                0 => "directory is below a rules root read without subdirectories; its files are ignored".to_string(),
+                1 => "directory is more than one level below the rules root; its files are ignored".to_string(),
+                n => format!("directory is more than {n} levels below the rules root; its files are ignored"),
+            };
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Code::TooDeep,
+                path,
+                message,
+            ));
+            return false;
+        }
+        let Ok(real) = std::fs::canonicalize(path) else {
+            return false;
+        };
+        if self.outside(&real) {
+            diagnostics.push(outside_diagnostic(path, &real, "directory"));
+            return true;
+        }
+        let owner = self
+            .owners
+            .entry(real.clone())
+            .or_insert_with(|| path.to_path_buf());
+        if owner == path {
+            self.reals.insert(path.to_path_buf(), real);
+            return false;
+        }
+        diagnostics.push(Diagnostic::new(
+            Severity::Warning,
+            Code::SymlinkCycle,
+            path,
+            format!(
+                "symlink leads to {}, a directory already visited; skipped",
+                real.display()
+            ),
+        ));
+        true
+    }
+
+    /// The path relative to the root of a rule file that the link policy
+    /// lets load: its real file a rule file too, inside the boundary.
+    fn loadable_rel<'e>(
+        &self,
+        entry: &'e walkdir::DirEntry,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<&'e Path> {
+        let path = entry.path();
+        let known = (!entry.path_is_symlink())
+            .then(|| path.parent().and_then(|p| self.reals.get(p)))
+            .flatten()
+            .map(|dir| dir.join(entry.file_name()));
+        let real = known.or_else(|| std::fs::canonicalize(path).ok())?;
+        // The real file must be a rule file too (by the format's own test,
+        // or by having the same extension as the link, for formats that name
+        // a file, like AGENTS.md): `notes.md -> ../../.env` never loads.
+        let same_ext = path.extension().is_some() && real.extension() == path.extension();
+        if !self.root.format.is_rule_file(&real) && !same_ext {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                Code::SymlinkTarget,
+                path,
+                format!("symlink leads to {}, which is not a rule file of this format; not loaded (a link must not put another file into the prompt)", real.display()),
+            ));
+            return None;
+        }
+        if self.outside(&real) {
+            diagnostics.push(outside_diagnostic(path, &real, "file"));
+            return None;
+        }
+        path.strip_prefix(&self.root.dir).ok()
+    }
+}
+
+/// The id of a rule file from its path relative to the root, `/`-joined.
+/// Ids must be unique: two names that differ only in invalid UTF-8 would
+/// collapse into one lossy id, so such a name is not loaded.
+fn utf8_id(rel: &Path, path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
+    let Some(parts) = rel
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect::<Option<Vec<_>>>()
+    else {
+        diagnostics.push(Diagnostic::new(
+            Severity::Error,
+            Code::NotUtf8,
+            path,
+            "file name is not valid UTF-8, so it has no rule id; not loaded",
+        ));
+        return None;
+    };
+    Some(parts.join("/"))
+}
+
 /// The files of a project root that the nested walk found for this root's
 /// format ([`Root::is_walk`]): one walk per project per discovery, whatever
 /// sources share it. The link policy applies to each file as in a rules
 /// folder; a file whose name is one slip from the format's names is
 /// reported with the name to give it.
-fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> Vec<Found> {
+fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
     use crate::rules::rule_format::{AGENTS_MD_FILE_NAMES, CLAUDE_MEMORY_NAMES};
     let (gemini_names, settings_problem) = if root.format == Format::Gemini {
         formats::gemini::context_file_names(&root.dir)
@@ -495,7 +555,7 @@ fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> 
         }
     }
     let (boundary, allow) = root.real_bounds();
-    let mut found: Vec<Found> = Vec::new();
+    let mut found: Vec<RuleFile> = Vec::new();
     for f in tree.named(&names) {
         let dir = nested::directory_of(&f.rel).map(str::to_string);
         if root.format == Format::AgentsMd {
@@ -538,7 +598,7 @@ fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> 
             Format::Claude => format!("claude:{}", f.rel),
             format => format.id(&f.rel),
         };
-        found.push(Found::at(root, id, f.path, dir));
+        found.push(RuleFile::at(root, id, f.path, dir));
     }
     found
 }
@@ -599,7 +659,7 @@ fn walk_error(e: &walkdir::Error) -> Diagnostic {
 
 /// Reads and parses one found file: its rules (several for `rules.yaml`,
 /// none when unusable).
-pub fn load_file(found: &Found, diagnostics: &mut Vec<Diagnostic>) -> Vec<ParsedRule> {
+pub fn load_file(found: &RuleFile, diagnostics: &mut Vec<Diagnostic>) -> Vec<ParsedRule> {
     let (_, outcome) = read_and_parse(found);
     diagnostics.extend(outcome.diagnostics);
     outcome.rules
@@ -611,7 +671,7 @@ pub fn load_file(found: &Found, diagnostics: &mut Vec<Diagnostic>) -> Vec<Parsed
 /// A panic while parsing (a bug) is caught here, per file, and becomes an
 /// `internal` diagnostic: the other files still load, and a later reload
 /// reads the file again.
-pub(crate) fn read_and_parse(found: &Found) -> (Option<String>, formats::Parsed) {
+pub(crate) fn read_and_parse(found: &RuleFile) -> (Option<String>, formats::Parsed) {
     match read(&found.path) {
         Ok(text) => {
             let input = formats::Input {
@@ -652,7 +712,7 @@ pub(crate) fn read_and_parse(found: &Found) -> (Option<String>, formats::Parsed)
 /// imported file becomes a rule after the importer's, with its activation
 /// (see [`formats::imports`]); an importer that is nothing but imports is no
 /// rule itself.
-fn with_imports(found: &Found, text: &str, out: &mut formats::Parsed) {
+fn with_imports(found: &RuleFile, text: &str, out: &mut formats::Parsed) {
     use formats::imports::{self, Dialect, Policy};
     let dialect = match found.format {
         Format::Claude if formats::is_claude_memory(&found.path) => Dialect::Claude,

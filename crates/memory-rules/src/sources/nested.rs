@@ -180,7 +180,7 @@ fn rel_of(path: &Path, root: &Path) -> Option<String> {
 pub use crate::base::limits::MAX_WALK_THREADS;
 
 /// What one entry of the walk is to us.
-enum Hit {
+enum WalkHit {
     File(PathBuf),
     CursorRules(PathBuf),
     Near(PathBuf, &'static str),
@@ -197,38 +197,22 @@ fn walk(root: &Path, names: &[String]) -> Tree {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Mutex;
     let threads = crate::base::fs::worker_threads(MAX_WALK_THREADS);
-    let out: Mutex<Vec<Hit>> = Mutex::new(Vec::new());
+    let out: Mutex<Vec<WalkHit>> = Mutex::new(Vec::new());
     let dirs = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
     let mut builder = crate::base::fs::project_walk(root, MAX_NESTED_DEPTH, MAX_WALK_THREADS);
-    builder.filter_entry(|e| {
-        let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-        if !is_dir || e.depth() == 0 {
-            return true;
-        }
-        let name = e.file_name().as_encoded_bytes();
-        // Into `.cursor` only to see its `rules`; nothing inside it.
-        let in_cursor = e
-            .path()
-            .parent()
-            .and_then(|p| p.file_name())
-            .is_some_and(|n| n == ".cursor");
-        let skipped = SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name)
-            || name.starts_with(b".") && SKIPPED_HIDDEN.iter().any(|d| d.as_bytes() == name);
-        !in_cursor && !skipped
-    });
-    let push = |hit: Hit| out.lock().unwrap_or_else(|e| e.into_inner()).push(hit);
+    builder.filter_entry(is_searched);
+    let push = |hit: WalkHit| out.lock().unwrap_or_else(|e| e.into_inner()).push(hit);
     let visit = |entry: Result<ignore::DirEntry, ignore::Error>| {
         let Ok(entry) = entry else {
             return WalkState::Continue;
         };
-        let name = entry.file_name();
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
         if is_dir {
-            if entry.depth() > 0 && name == ".cursor" {
+            if entry.depth() > 0 && entry.file_name() == ".cursor" {
                 let rules = entry.path().join("rules");
                 if entry.depth() > 1 && rules.is_dir() {
-                    push(Hit::CursorRules(rules));
+                    push(WalkHit::CursorRules(rules));
                 }
                 return WalkState::Continue;
             }
@@ -238,34 +222,8 @@ fn walk(root: &Path, names: &[String]) -> Tree {
             }
             return WalkState::Continue;
         }
-        // By name first: most entries stop here.
-        let bytes = name.as_encoded_bytes();
-        let exact = names.iter().any(|n| n.as_bytes() == bytes);
-        let near = if exact || bytes.len() > 20 {
-            None
-        } else {
-            let lower = String::from_utf8_lossy(bytes).to_lowercase();
-            NEAR_NAMES
-                .iter()
-                .find(|(slip, right)| {
-                    lower == *slip && !names.iter().any(|n| n == *right && n.as_bytes() == bytes)
-                })
-                .map(|(_, right)| *right)
-        };
-        if !exact && near.is_none() {
-            return WalkState::Continue;
-        }
-        let in_cursor = entry
-            .path()
-            .parent()
-            .and_then(|p| p.file_name())
-            .is_some_and(|n| n == ".cursor");
-        if in_cursor || !entry.path().is_file() {
-            return WalkState::Continue;
-        }
-        match near {
-            Some(right) => push(Hit::Near(entry.into_path(), right)),
-            None => push(Hit::File(entry.into_path())),
+        if let Some(hit) = file_hit(entry, names) {
+            push(hit);
         }
         WalkState::Continue
     };
@@ -279,44 +237,113 @@ fn walk(root: &Path, names: &[String]) -> Tree {
         let visit = &visit;
         builder.build_parallel().run(|| Box::new(visit));
     }
-    let mut tree = Tree::default();
-    if stopped.into_inner() {
-        tree.diagnostics.push(Diagnostic::new(
-            Severity::Info,
-            Code::TooDeep,
-            root,
-            format!("the search for nested rule files stopped after {MAX_NESTED_DIRS} directories; files further on are not read"),
-        ));
+    let hits = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    Tree::from_hits(root, hits, stopped.into_inner())
+}
+
+/// Whether the walk goes into an entry: every file, and each directory
+/// but the skipped ones and what is inside `.cursor` (entered only to see
+/// its `rules`).
+fn is_searched(e: &ignore::DirEntry) -> bool {
+    let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+    if !is_dir || e.depth() == 0 {
+        return true;
     }
-    let mut hits = out.into_inner().unwrap_or_else(|e| e.into_inner());
-    // Path order: component by component, as a walk in name order.
-    hits.sort_by(|a, b| hit_path(a).cmp(hit_path(b)));
-    for hit in hits {
-        match hit {
-            Hit::File(path) => {
-                if let Some(rel) = rel_of(&path, root) {
-                    tree.files.push(NestedFile { rel, path });
+    let name = e.file_name().as_encoded_bytes();
+    // Into `.cursor` only to see its `rules`; nothing inside it.
+    let in_cursor = e
+        .path()
+        .parent()
+        .and_then(|p| p.file_name())
+        .is_some_and(|n| n == ".cursor");
+    let skipped = SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name)
+        || name.starts_with(b".") && SKIPPED_HIDDEN.iter().any(|d| d.as_bytes() == name);
+    !in_cursor && !skipped
+}
+
+/// A file entry named one of `names` or one slip from a nested source's
+/// name (not inside `.cursor`, and a file through any link).
+fn file_hit(entry: ignore::DirEntry, names: &[String]) -> Option<WalkHit> {
+    // By name first: most entries stop here.
+    let bytes = entry.file_name().as_encoded_bytes();
+    let exact = names.iter().any(|n| n.as_bytes() == bytes);
+    let near = if exact { None } else { near_name(bytes, names) };
+    if !exact && near.is_none() {
+        return None;
+    }
+    let in_cursor = entry
+        .path()
+        .parent()
+        .and_then(|p| p.file_name())
+        .is_some_and(|n| n == ".cursor");
+    if in_cursor || !entry.path().is_file() {
+        return None;
+    }
+    Some(match near {
+        Some(right) => WalkHit::Near(entry.into_path(), right),
+        None => WalkHit::File(entry.into_path()),
+    })
+}
+
+/// The nested source's name a file name (not one of `names`) is a slip
+/// of.
+fn near_name(bytes: &[u8], names: &[String]) -> Option<&'static str> {
+    if bytes.len() > 20 {
+        return None;
+    }
+    let lower = String::from_utf8_lossy(bytes).to_lowercase();
+    NEAR_NAMES
+        .iter()
+        .find(|(slip, right)| {
+            lower == *slip && !names.iter().any(|n| n == *right && n.as_bytes() == bytes)
+        })
+        .map(|(_, right)| *right)
+}
+
+impl Tree {
+    /// The tree of the walk's hits, in path order, with a note when the
+    /// directory limit stopped it.
+    fn from_hits(root: &Path, mut hits: Vec<WalkHit>, stopped: bool) -> Tree {
+        let mut tree = Tree::default();
+        if stopped {
+            tree.diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Code::TooDeep,
+                root,
+                format!("the search for nested rule files stopped after {MAX_NESTED_DIRS} directories; files further on are not read"),
+            ));
+        }
+        // Path order: component by component, as a walk in name order.
+        hits.sort_by(|a, b| a.path().cmp(b.path()));
+        for hit in hits {
+            match hit {
+                WalkHit::File(path) => {
+                    if let Some(rel) = rel_of(&path, root) {
+                        tree.files.push(NestedFile { rel, path });
+                    }
                 }
-            }
-            Hit::Near(path, right) => {
-                if let Some(rel) = rel_of(&path, root) {
-                    tree.near.push((NestedFile { rel, path }, right));
+                WalkHit::Near(path, right) => {
+                    if let Some(rel) = rel_of(&path, root) {
+                        tree.near.push((NestedFile { rel, path }, right));
+                    }
                 }
-            }
-            Hit::CursorRules(path) => {
-                let sub = path.parent().and_then(|p| p.parent());
-                if let Some(rel) = sub.and_then(|s| rel_of(s, root)).filter(|r| !r.is_empty()) {
-                    tree.cursor_dirs.push((rel, path));
+                WalkHit::CursorRules(path) => {
+                    let sub = path.parent().and_then(|p| p.parent());
+                    if let Some(rel) = sub.and_then(|s| rel_of(s, root)).filter(|r| !r.is_empty()) {
+                        tree.cursor_dirs.push((rel, path));
+                    }
                 }
             }
         }
+        tree
     }
-    tree
 }
 
-fn hit_path(h: &Hit) -> &Path {
-    match h {
-        Hit::File(p) | Hit::CursorRules(p) | Hit::Near(p, _) => p,
+impl WalkHit {
+    fn path(&self) -> &Path {
+        match self {
+            WalkHit::File(p) | WalkHit::CursorRules(p) | WalkHit::Near(p, _) => p,
+        }
     }
 }
 

@@ -81,7 +81,7 @@ impl Source {
     /// The rule files of this source as discovery finds them (links
     /// followed, sorted), without the project boundary: a caller that acts
     /// on one (`remove`) checks where it resolves.
-    pub fn files(&self, workdir: &Path) -> Vec<discover::Found> {
+    pub fn files(&self, workdir: &Path) -> Vec<discover::RuleFile> {
         let root = Root {
             boundary: None,
             ..self.root(workdir)

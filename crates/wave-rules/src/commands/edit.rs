@@ -3,7 +3,7 @@
 use crate::args::{AddArgs, RemoveArgs};
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::{Found, GlobProblem, Scope};
+use memory_rules::{GlobProblem, RuleFile, Scope};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -348,7 +348,7 @@ pub fn remove(env: &Env, args: &RemoveArgs) -> Output {
         .collect();
     sources.sort_by_key(|s| s.scope);
     let mut all_ids: Vec<String> = Vec::new();
-    let mut by_base: Vec<(Scope, Found, PathBuf)> = Vec::new();
+    let mut by_base: Vec<(Scope, RuleFile, PathBuf)> = Vec::new();
     for source in &sources {
         let scope = source.scope;
         let found = source.files(&env.config.workdir);

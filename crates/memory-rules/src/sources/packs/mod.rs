@@ -671,7 +671,7 @@ pub fn roots(config: &Config) -> Vec<crate::sources::discover::Root> {
 /// Every rule file of every root ([`roots`]), as discovery finds them (its
 /// diagnostics left out); a file's `source` is its index in [`layers`]'
 /// sources.
-pub fn rule_files(config: &Config) -> Vec<crate::sources::discover::Found> {
+pub fn rule_files(config: &Config) -> Vec<crate::sources::discover::RuleFile> {
     roots(config)
         .iter()
         .flat_map(|root| crate::sources::discover::find(root, &mut Vec::new()))

@@ -15,8 +15,8 @@
 
 pub mod entry;
 pub mod hygiene;
-mod index;
 pub mod lint;
+mod memory_md;
 mod name;
 pub mod promote;
 pub mod recall;

@@ -25,7 +25,7 @@
 //! to the smaller id. The same files give the same bytes and the same order.
 
 use super::entry::{self, Entry, Meta};
-use super::index::Index as TopicIndex;
+use super::memory_md::Index as TopicIndex;
 use super::store::{MemoryScope, MemoryStore, INDEX_FILE};
 use super::terms::{self, FileKey};
 use crate::base::limits::{MAX_MEMORY_ENTRIES, MAX_MEMORY_INDEX_BYTES, MAX_MEMORY_TOPICS};

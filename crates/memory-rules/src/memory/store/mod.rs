@@ -3,7 +3,7 @@
 pub mod prompt;
 pub mod write;
 
-use super::index::Index;
+use super::memory_md::Index;
 use super::name::topic_file;
 use crate::base::fs::{self, Links, Lock};
 use crate::base::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};

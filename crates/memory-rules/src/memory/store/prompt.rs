@@ -20,7 +20,7 @@
 
 use super::{MemoryScope, MemoryStore};
 pub use crate::base::limits::DEFAULT_MEMORY_PROMPT_BYTES;
-use crate::memory::index::Index;
+use crate::memory::memory_md::Index;
 
 use crate::base::limits::MEMORY_CLOSING_BYTES;
 

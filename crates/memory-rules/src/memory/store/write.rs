@@ -24,7 +24,7 @@ use crate::base::fs::{self, Lock};
 use crate::base::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
 use crate::memory::entry::{self, Entry, Proposal};
 use crate::memory::hygiene::{self, Clash, Profile, Weights};
-use crate::memory::index::Index;
+use crate::memory::memory_md::Index;
 use crate::memory::name::nfc;
 use crate::memory::search::{MemoryIndex, Query};
 use crate::memory::secrets::{Finding, SecretRules};

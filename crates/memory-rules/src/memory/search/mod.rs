@@ -25,7 +25,7 @@
 //! to the smaller id. The same files give the same bytes and the same order.
 
 use super::entry::{self, Entry, Meta};
-use super::memory_md::Index as TopicIndex;
+use super::memory_md::TopicList;
 use super::store::{MemoryScope, MemoryStore, INDEX_FILE};
 use super::terms::{self, FileKey};
 use crate::base::limits::{MAX_MEMORY_ENTRIES, MAX_MEMORY_INDEX_BYTES, MAX_MEMORY_TOPICS};
@@ -875,7 +875,7 @@ fn open_scope(
 /// The display name of each topic file, from `MEMORY.md`.
 fn topic_names(store: &MemoryStore, scope: MemoryScope) -> HashMap<String, String> {
     let text = store.read_index(scope).unwrap_or_default();
-    TopicIndex::parse(&text)
+    TopicList::parse(&text)
         .entries
         .into_iter()
         .map(|(name, file)| (file, name))

@@ -24,7 +24,7 @@ use crate::base::fs::{self, Lock};
 use crate::base::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
 use crate::memory::entry::{self, Entry, Proposal};
 use crate::memory::hygiene::{self, Clash, Profile, Weights};
-use crate::memory::memory_md::Index;
+use crate::memory::memory_md::TopicList;
 use crate::memory::name::nfc;
 use crate::memory::search::{MemoryIndex, Query};
 use crate::memory::secrets::{Finding, SecretRules};
@@ -355,7 +355,7 @@ impl MemoryStore {
             Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(|e| io_err(dir, e))?;
         fs::remove_stray_temps(dir);
         let index_path = dir.join(INDEX_FILE);
-        let mut topics = Index::parse(&self.read_index(scope)?);
+        let mut topics = TopicList::parse(&self.read_index(scope)?);
         if let Some(name) = topics.name_of(&file) {
             written.topic = name.to_string();
             if name != given {
@@ -502,7 +502,7 @@ impl MemoryStore {
                 Err(e) => return Err(io_err(&path, e)),
             }
             let index_path = dir.join(INDEX_FILE);
-            let mut topics = Index::parse(&self.read_index(scope)?);
+            let mut topics = TopicList::parse(&self.read_index(scope)?);
             topics.remove(&file);
             fs::replace(&index_path, topics.render().as_bytes())
                 .map_err(|e| io_err(&index_path, e))?;

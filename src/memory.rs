@@ -105,7 +105,7 @@ pub struct MemoryFinding {
     pub message: String,
 }
 
-pub(crate) fn hit_to_js(h: &core::memory::Hit) -> MemoryHit {
+pub(crate) fn hit_to_js(h: &core::memory::MemoryHit) -> MemoryHit {
     MemoryHit {
         id: h.id.clone(),
         scope: h.scope.as_str().into(),

@@ -28,7 +28,7 @@ pub mod tools;
 
 pub use entry::{Entry, Meta, Proposal};
 pub use name::topic_file;
-pub use search::{EntryRef, Hit, MemoryIndex, Query};
+pub use search::{EntryRef, MemoryHit, MemoryIndex, Query};
 pub use store::write::{Action, Conflict, Forgotten, Note, Other, Written};
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,

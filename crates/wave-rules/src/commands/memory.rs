@@ -20,8 +20,8 @@ use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::memory::lint::{self, Finding};
 use memory_rules::memory::promote::{self, Promotion};
 use memory_rules::memory::{
-    Action, Hit, MemoryError, MemoryIndex, MemoryLocations, MemoryScope, MemoryStore, Note, Query,
-    Written,
+    Action, MemoryError, MemoryHit, MemoryIndex, MemoryLocations, MemoryScope, MemoryStore, Note,
+    Query, Written,
 };
 use memory_rules::Scope;
 use serde_json::{json, Value};
@@ -207,12 +207,12 @@ fn written(env: &Env, w: &Written) -> Output {
 }
 
 /// A hit as JSON (search, `match --memory`).
-pub fn hit_json(h: &Hit) -> Value {
+pub fn hit_json(h: &MemoryHit) -> Value {
     h.to_json()
 }
 
 /// Why a hit came, in words.
-pub fn why(h: &Hit) -> String {
+pub fn why(h: &MemoryHit) -> String {
     let mut parts = Vec::new();
     if !h.matched.is_empty() {
         parts.push(format!("words {}", h.matched.join(", ")));

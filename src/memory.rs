@@ -125,7 +125,7 @@ pub(crate) fn hit_to_js(h: &core::memory::MemoryHit) -> MemoryHit {
     }
 }
 
-fn written_to_js(w: core::memory::Written) -> WriteAnswer {
+fn written_to_js(w: core::memory::NoteWritten) -> WriteAnswer {
     use core::memory::Other;
     WriteAnswer {
         action: w.action.as_str().into(),

@@ -22,9 +22,9 @@ use crate::rules::rule_set::RuleSet;
 use std::collections::HashSet;
 use std::path::Path;
 
-/// What a problem is about.
+/// What a lint finding is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
+pub enum FindingKind {
     Duplicate,
     RestatesRule,
     Conflict,
@@ -35,31 +35,31 @@ pub enum Kind {
     Proposed,
 }
 
-impl Kind {
+impl FindingKind {
     /// `duplicate`, `restates-rule`, `conflict`, `missing-file`,
     /// `broken-entry`, `topic-too-large`, `proposed`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Duplicate => "duplicate",
-            Kind::RestatesRule => "restates-rule",
-            Kind::Conflict => "conflict",
-            Kind::MissingFile => "missing-file",
-            Kind::BrokenEntry => "broken-entry",
-            Kind::TopicTooLarge => "topic-too-large",
-            Kind::Proposed => "proposed",
+            FindingKind::Duplicate => "duplicate",
+            FindingKind::RestatesRule => "restates-rule",
+            FindingKind::Conflict => "conflict",
+            FindingKind::MissingFile => "missing-file",
+            FindingKind::BrokenEntry => "broken-entry",
+            FindingKind::TopicTooLarge => "topic-too-large",
+            FindingKind::Proposed => "proposed",
         }
     }
 
-    /// Everything but [`Kind::Proposed`] makes `memory lint` fail.
+    /// Everything but [`FindingKind::Proposed`] makes `memory lint` fail.
     pub fn is_problem(self) -> bool {
-        self != Kind::Proposed
+        self != FindingKind::Proposed
     }
 }
 
-/// One finding.
+/// One finding of `memory lint`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
-    pub kind: Kind,
+pub struct LintFinding {
+    pub kind: FindingKind,
     pub scope: MemoryScope,
     /// The topic file and line (1-based; 0 for a whole topic).
     pub file: String,
@@ -72,7 +72,7 @@ pub struct Finding {
     pub message: String,
 }
 
-impl Finding {
+impl LintFinding {
     /// As JSON (`memory lint --json`, the binding).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
@@ -85,7 +85,7 @@ impl Finding {
 
 /// Lints both scopes of `store`; `rules` to compare with (none: no rule
 /// checks); `workdir` to look for the files project entries name.
-pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec<Finding> {
+pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec<LintFinding> {
     let index = MemoryIndex::open(store);
     let parts = RuleParts::of(rules);
     let df = df_fn(&index, &parts);
@@ -97,7 +97,7 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
         let profile = Profile::of(e.text());
         let meta = e.meta();
         let (scope, file, line) = at(&e);
-        let finding = |kind: Kind, other: Option<String>, message: String| Finding {
+        let finding = |kind: FindingKind, other: Option<String>, message: String| LintFinding {
             kind,
             scope,
             file: file.clone(),
@@ -115,7 +115,7 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
             .find(|(_, _, p)| hygiene::restates(&profile, p, &w))
         {
             out.push(finding(
-                Kind::RestatesRule,
+                FindingKind::RestatesRule,
                 Some(rule.clone()),
                 format!(
                     "restates the rule {rule}; forget it (`wave-rules memory forget {}`)",
@@ -126,7 +126,7 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
         for (rule, part, p) in &parts.parts {
             if let Some(c) = hygiene::conflict(&profile, p, &w) {
                 out.push(finding(
-                    Kind::Conflict,
+                    FindingKind::Conflict,
                     Some(rule.clone()),
                     format!(
                         "conflicts with the rule {rule}: {} (\"{}\")",
@@ -154,7 +154,7 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
             if h.scope == scope && hygiene::is_duplicate(&profile, &other, &w) {
                 paired.insert(key);
                 out.push(finding(
-                    Kind::Duplicate,
+                    FindingKind::Duplicate,
                     Some(them),
                     format!(
                         "duplicates {} in '{}' ({}:{}); forget one",
@@ -164,7 +164,7 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
             } else if let Some(c) = hygiene::conflict(&profile, &other, &w) {
                 paired.insert(key);
                 out.push(finding(
-                    Kind::Conflict,
+                    FindingKind::Conflict,
                     Some(them),
                     format!(
                         "conflicts with {} in '{}' ({}:{}): {} (\"{}\")",
@@ -181,7 +181,7 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
         if scope == MemoryScope::Project {
             for missing in missing_files(e.text(), &meta.paths, workdir) {
                 out.push(finding(
-                    Kind::MissingFile,
+                    FindingKind::MissingFile,
                     None,
                     format!("names {missing}, which no longer exists"),
                 ));
@@ -196,7 +196,7 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
                 how.push(format!("topics {}", p.topics.join(", ")));
             }
             out.push(finding(
-                Kind::Proposed,
+                FindingKind::Proposed,
                 None,
                 format!(
                     "proposed as a rule{}{}: accept with `wave-rules memory promote {}`",
@@ -221,8 +221,8 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
             let path = dir.join(file);
             let size = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
             if size > MEMORY_TOPIC_LINT_BYTES {
-                out.push(Finding {
-                    kind: Kind::TopicTooLarge,
+                out.push(LintFinding {
+                    kind: FindingKind::TopicTooLarge,
                     scope: s,
                     file: file.to_string(),
                     line: 0,
@@ -237,8 +237,8 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
                 crate::base::fs::read_limited(&path, crate::base::limits::MAX_MEMORY_TOPIC_BYTES)
             {
                 for e in entry::parse(file, &text).into_iter().filter(|e| e.broken) {
-                    out.push(Finding {
-                        kind: Kind::BrokenEntry,
+                    out.push(LintFinding {
+                        kind: FindingKind::BrokenEntry,
                         scope: s,
                         file: file.to_string(),
                         line: e.line,

@@ -131,7 +131,7 @@ pub struct SecretRules {
 
 /// A credential found in a note.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
+pub struct SecretFinding {
     /// The gitleaks rule that found it (`github-pat`, `generic-api-key`).
     pub rule: String,
     pub description: String,
@@ -251,7 +251,7 @@ impl SecretRules {
     }
 
     /// The first credential in `text`, by rule order.
-    pub fn find(&self, text: &str) -> Option<Finding> {
+    pub fn find(&self, text: &str) -> Option<SecretFinding> {
         let mut candidates: Vec<usize> = self.always.clone();
         if let Some(ac) = &self.keywords {
             for m in ac.find_overlapping_iter(text) {
@@ -265,7 +265,7 @@ impl SecretRules {
             .find_map(|i| self.check(&self.rules[i], text))
     }
 
-    fn check(&self, rule: &Rule, text: &str) -> Option<Finding> {
+    fn check(&self, rule: &Rule, text: &str) -> Option<SecretFinding> {
         let re = rule.regex.get()?;
         let hay = text.as_bytes();
         let mut caps = re.create_captures();
@@ -299,7 +299,7 @@ impl SecretRules {
             if allowed {
                 continue;
             }
-            return Some(Finding {
+            return Some(SecretFinding {
                 rule: rule.id.clone(),
                 description: rule.description.clone(),
                 masked: mask(&String::from_utf8_lossy(secret)),

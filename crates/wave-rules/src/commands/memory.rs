@@ -17,11 +17,11 @@ use crate::args::{
 };
 use crate::display;
 use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::memory::lint::{self, Finding};
+use memory_rules::memory::lint::{self, LintFinding};
 use memory_rules::memory::promote::{self, Promotion};
 use memory_rules::memory::{
     Action, MemoryError, MemoryHit, MemoryIndex, MemoryLocations, MemoryScope, MemoryStore, Note,
-    Query, Written,
+    NoteWritten, Query,
 };
 use memory_rules::Scope;
 use serde_json::{json, Value};
@@ -180,7 +180,7 @@ fn triggers(paths: &[String], topics: &[String]) -> String {
     }
 }
 
-fn written(env: &Env, w: &Written) -> Output {
+fn written(env: &Env, w: &NoteWritten) -> Output {
     let code = if w.action == Action::Refused {
         EXIT_FAILURE
     } else {
@@ -280,11 +280,11 @@ fn search(env: &Env, store: &MemoryStore, a: &crate::args::MemorySearchArgs) -> 
     out
 }
 
-fn lint_output(env: &Env, findings: &[Finding]) -> Output {
+fn lint_output(env: &Env, findings: &[LintFinding]) -> Output {
     let problems = findings.iter().filter(|f| f.kind.is_problem()).count();
     let code = if problems > 0 { EXIT_FAILURE } else { 0 };
     if env.json {
-        let list: Vec<Value> = findings.iter().map(Finding::to_json).collect();
+        let list: Vec<Value> = findings.iter().map(LintFinding::to_json).collect();
         return Output {
             stdout: display::json_text(&json!({ "problems": problems, "findings": list })),
             code,

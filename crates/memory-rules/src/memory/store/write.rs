@@ -15,7 +15,7 @@
 //!    conflicts with (same subject, another command, port, version,
 //!    address or account) in the answer; `memory lint` lists them too.
 //!
-//! The answer ([`Written`]) says which of these happened, the entry's id,
+//! The answer ([`NoteWritten`]) says which of these happened, the entry's id,
 //! and the topic it went to when the name given maps onto an existing topic
 //! spelled otherwise (`..\x` and `x` are both `x.md`).
 
@@ -27,7 +27,7 @@ use crate::memory::hygiene::{self, Clash, Profile, Weights};
 use crate::memory::memory_md::TopicList;
 use crate::memory::name::nfc;
 use crate::memory::search::{MemoryIndex, Query};
-use crate::memory::secrets::{Finding, SecretRules};
+use crate::memory::secrets::{SecretFinding, SecretRules};
 use crate::rules::rule_set::RuleSet;
 use std::collections::HashMap;
 use std::path::Path;
@@ -126,7 +126,7 @@ pub struct Conflict {
 
 /// The answer to a write.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written {
+pub struct NoteWritten {
     pub action: Action,
     pub scope: MemoryScope,
     /// The entry (new, or the one it was folded into); none when not stored.
@@ -139,10 +139,10 @@ pub struct Written {
     /// The rule it restates.
     pub rule: Option<String>,
     pub conflicts: Vec<Conflict>,
-    pub credential: Option<Finding>,
+    pub credential: Option<SecretFinding>,
 }
 
-impl Written {
+impl NoteWritten {
     /// As JSON (the CLI's `--json`, the binding): `action`, `id`, `scope`,
     /// `topic`, `file`, `respelled`, `rule`, `conflicts`, `credential`,
     /// `message`.
@@ -318,7 +318,7 @@ impl MemoryStore {
         &self,
         note: &Note<'_>,
         rules: Option<&RuleSet>,
-    ) -> Result<Written, MemoryError> {
+    ) -> Result<NoteWritten, MemoryError> {
         let file = self.file_of(note.topic)?;
         let text = note.text.trim();
         let scope = note.scope;
@@ -334,7 +334,7 @@ impl MemoryStore {
         if text.len() >= MAX_MEMORY_TOPIC_BYTES {
             return Err(too_large(text.len() + 1));
         }
-        let mut written = Written {
+        let mut written = NoteWritten {
             action: Action::Refused,
             scope,
             id: None,

@@ -19,6 +19,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex_automata::meta::Regex;
 use serde::Deserialize;
 use std::sync::OnceLock;
+use thiserror::Error;
 
 /// gitleaks' default rules (see the module comment).
 const GITLEAKS_TOML: &str = include_str!("../../data/gitleaks/gitleaks.toml");
@@ -118,6 +119,15 @@ struct Rule {
     allows: Vec<Allow>,
 }
 
+/// Why a gitleaks configuration could not be read: the TOML error, with
+/// where it is.
+#[derive(Debug, Error)]
+#[error("invalid gitleaks configuration: {source}")]
+pub struct GitleaksError {
+    #[source]
+    source: toml::de::Error,
+}
+
 /// gitleaks' rules, ready to check notes.
 pub struct SecretRules {
     rules: Vec<Rule>,
@@ -181,8 +191,9 @@ impl SecretRules {
     }
 
     /// Rules from a gitleaks configuration's text.
-    pub fn parse(toml_text: &str) -> Result<SecretRules, String> {
-        let config: GitleaksConfig = toml::from_str(toml_text).map_err(|e| e.to_string())?;
+    pub fn parse(toml_text: &str) -> Result<SecretRules, GitleaksError> {
+        let config: GitleaksConfig =
+            toml::from_str(toml_text).map_err(|source| GitleaksError { source })?;
         let mut rules = Vec::new();
         let mut words: Vec<String> = Vec::new();
         let mut owners: Vec<Vec<usize>> = Vec::new();
@@ -380,6 +391,15 @@ fn mask(secret: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_configuration_that_is_not_toml_is_an_error_naming_it() {
+        let err = SecretRules::parse("[[rules]\nid = ").err().unwrap();
+        assert!(err
+            .to_string()
+            .starts_with("invalid gitleaks configuration: "));
+        assert!(std::error::Error::source(&err).is_some());
+    }
 
     #[test]
     fn the_shipped_rules_load_and_every_regex_compiles() {

@@ -23,6 +23,11 @@
 //! matches the file: 1, it names a file of the same name elsewhere: 0.6),
 //! weighted by [`AFFINITY_WEIGHT`]; ties go to the entry updated last, then
 //! to the smaller id. The same files give the same bytes and the same order.
+//!
+//! By file: `index_file.rs` (the saved format, read in place),
+//! `index_builder.rs` (building and encoding it), `refresh.rs` (bringing it
+//! up to date with the topic files), `ranking.rs` (BM25 and file affinity),
+//! `query.rs` (what a search asks, what it answers).
 
 mod index_builder;
 mod index_file;

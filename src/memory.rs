@@ -105,7 +105,7 @@ pub struct MemoryFinding {
     pub message: String,
 }
 
-pub(crate) fn hit_to_js(h: &core::memory::Hit) -> MemoryHit {
+pub(crate) fn hit_to_js(h: &core::memory::MemoryHit) -> MemoryHit {
     MemoryHit {
         id: h.id.clone(),
         scope: h.scope.as_str().into(),
@@ -125,7 +125,7 @@ pub(crate) fn hit_to_js(h: &core::memory::Hit) -> MemoryHit {
     }
 }
 
-fn written_to_js(w: core::memory::Written) -> WriteAnswer {
+fn written_to_js(w: core::memory::NoteWritten) -> WriteAnswer {
     use core::memory::Other;
     WriteAnswer {
         action: w.action.as_str().into(),

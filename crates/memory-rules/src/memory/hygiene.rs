@@ -32,7 +32,7 @@ pub const CONFLICT_SUBJECT: f32 = 0.6;
 
 /// The kind of a value a note states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
+pub enum ValueKind {
     Command,
     Version,
     Number,
@@ -40,14 +40,14 @@ pub enum Kind {
     Account,
 }
 
-impl Kind {
+impl ValueKind {
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Command => "command",
-            Kind::Version => "version",
-            Kind::Number => "number",
-            Kind::Address => "address",
-            Kind::Account => "account",
+            ValueKind::Command => "command",
+            ValueKind::Version => "version",
+            ValueKind::Number => "number",
+            ValueKind::Address => "address",
+            ValueKind::Account => "account",
         }
     }
 }
@@ -58,7 +58,7 @@ pub struct Profile {
     /// Every word (folded, stemmed), once.
     pub words: BTreeSet<String>,
     /// The values it states, by kind.
-    pub values: BTreeSet<(Kind, String)>,
+    pub values: BTreeSet<(ValueKind, String)>,
     /// The words outside its values.
     pub subject: BTreeSet<String>,
     /// The text with white space folded and case folded (exact duplicates).
@@ -84,11 +84,11 @@ impl Profile {
         }
     }
 
-    fn kinds(&self) -> BTreeSet<Kind> {
+    fn kinds(&self) -> BTreeSet<ValueKind> {
         self.values.iter().map(|(k, _)| *k).collect()
     }
 
-    fn of_kind(&self, kind: Kind) -> BTreeSet<&str> {
+    fn of_kind(&self, kind: ValueKind) -> BTreeSet<&str> {
         self.values
             .iter()
             .filter(|(k, _)| *k == kind)
@@ -165,7 +165,7 @@ pub fn restates(note: &Profile, part: &Profile, w: &Weights<'_>) -> bool {
 /// each side's values of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clash {
-    pub kind: Kind,
+    pub kind: ValueKind,
     pub ours: Vec<String>,
     pub theirs: Vec<String>,
 }
@@ -195,7 +195,7 @@ pub fn conflict(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
 /// Code spans are commands; outside them, URLs are addresses, e-mail
 /// addresses and `@name`s accounts, dotted numbers versions, and the other
 /// numbers numbers.
-pub fn values(text: &str) -> (BTreeSet<(Kind, String)>, String) {
+pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
     let mut out = BTreeSet::new();
     let mut rest = String::with_capacity(text.len());
     // Code spans first: what is inside is one value. Segment `i` of the
@@ -206,7 +206,7 @@ pub fn values(text: &str) -> (BTreeSet<(Kind, String)>, String) {
         if i % 2 == 1 && i + 1 < segments.len() {
             let code = seg.split_whitespace().collect::<Vec<_>>().join(" ");
             if !code.is_empty() {
-                out.insert((Kind::Command, code));
+                out.insert((ValueKind::Command, code));
             }
             plain.push(' ');
         } else {
@@ -219,13 +219,13 @@ pub fn values(text: &str) -> (BTreeSet<(Kind, String)>, String) {
     for token in plain.split(|c: char| c.is_whitespace() || "()[]<>,;\"'".contains(c)) {
         let t = token.trim_end_matches(['.', ':', '!', '?']);
         let kind = if t.contains("://") {
-            Some(Kind::Address)
+            Some(ValueKind::Address)
         } else if is_account(t) {
-            Some(Kind::Account)
+            Some(ValueKind::Account)
         } else if is_version(t) {
-            Some(Kind::Version)
+            Some(ValueKind::Version)
         } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-            Some(Kind::Number)
+            Some(ValueKind::Number)
         } else {
             None
         };
@@ -307,7 +307,7 @@ mod tests {
         }
     }
 
-    fn v(text: &str) -> Vec<(Kind, String)> {
+    fn v(text: &str) -> Vec<(ValueKind, String)> {
         values(text).0.into_iter().collect()
     }
 
@@ -316,20 +316,26 @@ mod tests {
         assert_eq!(
             v("Run `npm  test` on port 5433 with node v20.11.1, ask @ops-team or ops@example.com; see https://x.io/a"),
             vec![
-                (Kind::Command, "npm test".into()),
-                (Kind::Version, "20.11.1".into()),
-                (Kind::Number, "5433".into()),
-                (Kind::Address, "https://x.io/a".into()),
-                (Kind::Account, "@ops-team".into()),
-                (Kind::Account, "ops@example.com".into()),
+                (ValueKind::Command, "npm test".into()),
+                (ValueKind::Version, "20.11.1".into()),
+                (ValueKind::Number, "5433".into()),
+                (ValueKind::Address, "https://x.io/a".into()),
+                (ValueKind::Account, "@ops-team".into()),
+                (ValueKind::Account, "ops@example.com".into()),
             ]
         );
-        assert_eq!(v("step 1 of the plan"), vec![(Kind::Number, "1".into())]);
+        assert_eq!(
+            v("step 1 of the plan"),
+            vec![(ValueKind::Number, "1".into())]
+        );
         assert_eq!(v("a plain sentence"), vec![]);
         assert_eq!(v("an `unclosed span"), vec![]);
         assert_eq!(
             v("`a` and `b`"),
-            vec![(Kind::Command, "a".into()), (Kind::Command, "b".into())]
+            vec![
+                (ValueKind::Command, "a".into()),
+                (ValueKind::Command, "b".into())
+            ]
         );
     }
 
@@ -373,22 +379,22 @@ mod tests {
             (
                 "The staging database listens on port 5433.",
                 "Staging database port: 5432",
-                Some(Kind::Number),
+                Some(ValueKind::Number),
             ),
             (
                 "Run the unit tests with `npm test`.",
                 "Run the unit tests with `pnpm vitest run`.",
-                Some(Kind::Command),
+                Some(ValueKind::Command),
             ),
             (
                 "The project builds with Node 20.11.",
                 "The project builds with Node 22.3.",
-                Some(Kind::Version),
+                Some(ValueKind::Version),
             ),
             (
                 "Deploys go through @release-bot.",
                 "Deploys go through @ops-bot.",
-                Some(Kind::Account),
+                Some(ValueKind::Account),
             ),
             (
                 "The staging database listens on port 5433.",

@@ -11,8 +11,8 @@
 //! words ([`super::store::write::COMPARED_ENTRIES`]), not with every other entry, so
 //! a lint grows with the number of entries, not with its square.
 
-use super::entry;
-use super::hygiene::{self, Clash, Profile};
+use super::entry::{self, Proposal};
+use super::hygiene::{self, Clash, Profile, Weights};
 use super::search::{EntryRef, MemoryIndex, Query};
 use super::store::write::{df_fn, weights, RuleParts, COMPARED_ENTRIES};
 use super::store::{MemoryScope, MemoryStore};
@@ -22,9 +22,9 @@ use crate::rules::rule_set::RuleSet;
 use std::collections::HashSet;
 use std::path::Path;
 
-/// What a problem is about.
+/// What a lint finding is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
+pub enum FindingKind {
     Duplicate,
     RestatesRule,
     Conflict,
@@ -35,31 +35,31 @@ pub enum Kind {
     Proposed,
 }
 
-impl Kind {
+impl FindingKind {
     /// `duplicate`, `restates-rule`, `conflict`, `missing-file`,
     /// `broken-entry`, `topic-too-large`, `proposed`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Duplicate => "duplicate",
-            Kind::RestatesRule => "restates-rule",
-            Kind::Conflict => "conflict",
-            Kind::MissingFile => "missing-file",
-            Kind::BrokenEntry => "broken-entry",
-            Kind::TopicTooLarge => "topic-too-large",
-            Kind::Proposed => "proposed",
+            FindingKind::Duplicate => "duplicate",
+            FindingKind::RestatesRule => "restates-rule",
+            FindingKind::Conflict => "conflict",
+            FindingKind::MissingFile => "missing-file",
+            FindingKind::BrokenEntry => "broken-entry",
+            FindingKind::TopicTooLarge => "topic-too-large",
+            FindingKind::Proposed => "proposed",
         }
     }
 
-    /// Everything but [`Kind::Proposed`] makes `memory lint` fail.
+    /// Everything but [`FindingKind::Proposed`] makes `memory lint` fail.
     pub fn is_problem(self) -> bool {
-        self != Kind::Proposed
+        self != FindingKind::Proposed
     }
 }
 
-/// One finding.
+/// One finding of `memory lint`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
-    pub kind: Kind,
+pub struct LintFinding {
+    pub kind: FindingKind,
     pub scope: MemoryScope,
     /// The topic file and line (1-based; 0 for a whole topic).
     pub file: String,
@@ -72,7 +72,7 @@ pub struct Finding {
     pub message: String,
 }
 
-impl Finding {
+impl LintFinding {
     /// As JSON (`memory lint --json`, the binding).
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
@@ -85,144 +85,207 @@ impl Finding {
 
 /// Lints both scopes of `store`; `rules` to compare with (none: no rule
 /// checks); `workdir` to look for the files project entries name.
-pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec<Finding> {
+pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec<LintFinding> {
     let index = MemoryIndex::open(store);
     let parts = RuleParts::of(rules);
     let df = df_fn(&index, &parts);
     let w = weights(&index, &parts, &df);
     let mut out = Vec::new();
     let mut paired: HashSet<(String, String)> = HashSet::new();
-    let at = |e: &EntryRef<'_>| (e.scope(), e.file().to_string(), e.line());
     for e in index.entries() {
         let profile = Profile::of(e.text());
         let meta = e.meta();
-        let (scope, file, line) = at(&e);
-        let finding = |kind: Kind, other: Option<String>, message: String| Finding {
-            kind,
-            scope,
-            file: file.clone(),
-            line,
-            id: Some(e.id().to_string()),
-            other,
-            message,
-        };
+        let about = EntryAbout::of(&e);
         if e.meta().id.is_empty() && e.text().is_empty() {
             continue;
         }
-        if let Some((rule, _, _)) = parts
-            .parts
-            .iter()
-            .find(|(_, _, p)| hygiene::restates(&profile, p, &w))
-        {
-            out.push(finding(
-                Kind::RestatesRule,
-                Some(rule.clone()),
-                format!(
-                    "restates the rule {rule}; forget it (`wave-rules memory forget {}`)",
-                    e.id()
-                ),
-            ));
-        }
-        for (rule, part, p) in &parts.parts {
-            if let Some(c) = hygiene::conflict(&profile, p, &w) {
-                out.push(finding(
-                    Kind::Conflict,
-                    Some(rule.clone()),
-                    format!(
-                        "conflicts with the rule {rule}: {} (\"{}\")",
-                        clash_text(&c),
-                        short(part)
-                    ),
-                ));
-            }
-        }
-        let near = index.search(
-            &Query {
-                text: e.text(),
-                files: &[],
-                limit: COMPARED_ENTRIES,
-            },
-            &|id| id == e.id(),
-        );
-        for h in near {
-            let key = pair(scope, e.id(), h.scope, &h.id);
-            if paired.contains(&key) {
-                continue;
-            }
-            let other = Profile::of(&h.text);
-            let them = format!("{}:{}", h.scope, h.id);
-            if h.scope == scope && hygiene::is_duplicate(&profile, &other, &w) {
-                paired.insert(key);
-                out.push(finding(
-                    Kind::Duplicate,
-                    Some(them),
-                    format!(
-                        "duplicates {} in '{}' ({}:{}); forget one",
-                        h.id, h.topic, h.file, h.line
-                    ),
-                ));
-            } else if let Some(c) = hygiene::conflict(&profile, &other, &w) {
-                paired.insert(key);
-                out.push(finding(
-                    Kind::Conflict,
-                    Some(them),
-                    format!(
-                        "conflicts with {} in '{}' ({}:{}): {} (\"{}\")",
-                        h.id,
-                        h.topic,
-                        h.file,
-                        h.line,
-                        clash_text(&c),
-                        short(&h.text)
-                    ),
-                ));
-            }
-        }
-        if scope == MemoryScope::Project {
+        rule_findings(&about, &profile, &parts, &w, &mut out);
+        entry_findings(&about, &e, &profile, &index, &w, &mut paired, &mut out);
+        if about.scope == MemoryScope::Project {
             for missing in missing_files(e.text(), &meta.paths, workdir) {
-                out.push(finding(
-                    Kind::MissingFile,
+                out.push(about.finding(
+                    FindingKind::MissingFile,
                     None,
                     format!("names {missing}, which no longer exists"),
                 ));
             }
         }
         if let Some(p) = &meta.proposed {
-            let mut how = Vec::new();
-            if !p.paths.is_empty() {
-                how.push(format!("paths {}", p.paths.join(", ")));
-            }
-            if !p.topics.is_empty() {
-                how.push(format!("topics {}", p.topics.join(", ")));
-            }
-            out.push(finding(
-                Kind::Proposed,
-                None,
+            out.push(proposal_finding(&about, p));
+        }
+    }
+    topic_findings(store, &index, &mut out);
+    out.sort_by(|a, b| {
+        (a.scope, &a.file, a.line, a.kind, &a.other)
+            .cmp(&(b.scope, &b.file, b.line, b.kind, &b.other))
+    });
+    out
+}
+
+/// The entry a finding is about: where it is, and its id.
+struct EntryAbout {
+    scope: MemoryScope,
+    file: String,
+    line: usize,
+    id: String,
+}
+
+impl EntryAbout {
+    fn of(e: &EntryRef<'_>) -> EntryAbout {
+        EntryAbout {
+            scope: e.scope(),
+            file: e.file().to_string(),
+            line: e.line(),
+            id: e.id().to_string(),
+        }
+    }
+
+    fn finding(&self, kind: FindingKind, other: Option<String>, message: String) -> LintFinding {
+        LintFinding {
+            kind,
+            scope: self.scope,
+            file: self.file.clone(),
+            line: self.line,
+            id: Some(self.id.clone()),
+            other,
+            message,
+        }
+    }
+}
+
+/// An entry that restates a rule, and the rules it conflicts with.
+fn rule_findings(
+    about: &EntryAbout,
+    profile: &Profile,
+    parts: &RuleParts,
+    w: &Weights<'_>,
+    out: &mut Vec<LintFinding>,
+) {
+    if let Some((rule, _, _)) = parts
+        .parts
+        .iter()
+        .find(|(_, _, p)| hygiene::restates(profile, p, w))
+    {
+        out.push(about.finding(
+            FindingKind::RestatesRule,
+            Some(rule.clone()),
+            format!(
+                "restates the rule {rule}; forget it (`wave-rules memory forget {}`)",
+                about.id
+            ),
+        ));
+    }
+    for (rule, part, p) in &parts.parts {
+        if let Some(c) = hygiene::conflict(profile, p, w) {
+            out.push(about.finding(
+                FindingKind::Conflict,
+                Some(rule.clone()),
                 format!(
-                    "proposed as a rule{}{}: accept with `wave-rules memory promote {}`",
-                    if how.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({})", how.join("; "))
-                    },
-                    if p.reason.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" because \"{}\"", short(&p.reason))
-                    },
-                    e.id()
+                    "conflicts with the rule {rule}: {} (\"{}\")",
+                    clash_text(&c),
+                    short(part)
                 ),
             ));
         }
     }
+}
+
+/// The entries an entry duplicates (same scope) or conflicts with, among
+/// the best matches of a search for its words; each pair is said once.
+fn entry_findings(
+    about: &EntryAbout,
+    e: &EntryRef<'_>,
+    profile: &Profile,
+    index: &MemoryIndex,
+    w: &Weights<'_>,
+    paired: &mut HashSet<(String, String)>,
+    out: &mut Vec<LintFinding>,
+) {
+    let scope = about.scope;
+    let near = index.search(
+        &Query {
+            text: e.text(),
+            files: &[],
+            limit: COMPARED_ENTRIES,
+        },
+        &|id| id == e.id(),
+    );
+    for h in near {
+        let key = pair(scope, e.id(), h.scope, &h.id);
+        if paired.contains(&key) {
+            continue;
+        }
+        let other = Profile::of(&h.text);
+        let them = format!("{}:{}", h.scope, h.id);
+        if h.scope == scope && hygiene::is_duplicate(profile, &other, w) {
+            paired.insert(key);
+            out.push(about.finding(
+                FindingKind::Duplicate,
+                Some(them),
+                format!(
+                    "duplicates {} in '{}' ({}:{}); forget one",
+                    h.id, h.topic, h.file, h.line
+                ),
+            ));
+        } else if let Some(c) = hygiene::conflict(profile, &other, w) {
+            paired.insert(key);
+            out.push(about.finding(
+                FindingKind::Conflict,
+                Some(them),
+                format!(
+                    "conflicts with {} in '{}' ({}:{}): {} (\"{}\")",
+                    h.id,
+                    h.topic,
+                    h.file,
+                    h.line,
+                    clash_text(&c),
+                    short(&h.text)
+                ),
+            ));
+        }
+    }
+}
+
+/// A promotion an agent proposed, as information.
+fn proposal_finding(about: &EntryAbout, p: &Proposal) -> LintFinding {
+    let mut how = Vec::new();
+    if !p.paths.is_empty() {
+        how.push(format!("paths {}", p.paths.join(", ")));
+    }
+    if !p.topics.is_empty() {
+        how.push(format!("topics {}", p.topics.join(", ")));
+    }
+    about.finding(
+        FindingKind::Proposed,
+        None,
+        format!(
+            "proposed as a rule{}{}: accept with `wave-rules memory promote {}`",
+            if how.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", how.join("; "))
+            },
+            if p.reason.is_empty() {
+                String::new()
+            } else {
+                format!(" because \"{}\"", short(&p.reason))
+            },
+            about.id
+        ),
+    )
+}
+
+/// Topics over [`MEMORY_TOPIC_LINT_BYTES`], and entries whose comment
+/// cannot be read.
+fn topic_findings(store: &MemoryStore, index: &MemoryIndex, out: &mut Vec<LintFinding>) {
     for scope in [MemoryScope::User, MemoryScope::Project] {
         let dir = store.dir(scope);
         for (s, _, file, _) in index.topics().into_iter().filter(|t| t.0 == scope) {
             let path = dir.join(file);
             let size = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
             if size > MEMORY_TOPIC_LINT_BYTES {
-                out.push(Finding {
-                    kind: Kind::TopicTooLarge,
+                out.push(LintFinding {
+                    kind: FindingKind::TopicTooLarge,
                     scope: s,
                     file: file.to_string(),
                     line: 0,
@@ -237,8 +300,8 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
                 crate::base::fs::read_limited(&path, crate::base::limits::MAX_MEMORY_TOPIC_BYTES)
             {
                 for e in entry::parse(file, &text).into_iter().filter(|e| e.broken) {
-                    out.push(Finding {
-                        kind: Kind::BrokenEntry,
+                    out.push(LintFinding {
+                        kind: FindingKind::BrokenEntry,
                         scope: s,
                         file: file.to_string(),
                         line: e.line,
@@ -250,11 +313,6 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
             }
         }
     }
-    out.sort_by(|a, b| {
-        (a.scope, &a.file, a.line, a.kind, &a.other)
-            .cmp(&(b.scope, &b.file, b.line, b.kind, &b.other))
-    });
-    out
 }
 
 fn pair(a: MemoryScope, x: &str, b: MemoryScope, y: &str) -> (String, String) {

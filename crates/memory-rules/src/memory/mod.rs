@@ -15,8 +15,8 @@
 
 pub mod entry;
 pub mod hygiene;
-mod index;
 pub mod lint;
+mod memory_md;
 mod name;
 pub mod promote;
 pub mod recall;
@@ -27,9 +27,11 @@ pub mod terms;
 pub mod tools;
 
 pub use entry::{Entry, Meta, Proposal};
+pub use lint::{FindingKind, LintFinding};
 pub use name::topic_file;
-pub use search::{EntryRef, Hit, MemoryIndex, Query};
-pub use store::write::{Action, Conflict, Forgotten, Note, Other, Written};
+pub use search::{EntryRef, MemoryHit, MemoryIndex, Query};
+pub use secrets::SecretFinding;
+pub use store::write::{Action, Conflict, Forgotten, Note, NoteWritten, Other};
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };

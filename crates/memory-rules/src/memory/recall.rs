@@ -20,7 +20,7 @@
 //! budget is used ([`super::MemoryStore::load_for_prompt`]), stays
 //! available; docs/memory.md compares the two.
 
-use super::search::{Hit, MemoryIndex, Query};
+use super::search::{MemoryHit, MemoryIndex, Query};
 use super::store::MemoryScope;
 use super::terms;
 use crate::base::limits::{DEFAULT_RECALL_BYTES, DEFAULT_RECALL_ENTRIES};
@@ -75,7 +75,7 @@ pub struct Recalled {
     /// Markdown to give the model ('' when nothing is due).
     pub text: String,
     /// The entries in it, best first, with why each came.
-    pub entries: Vec<Hit>,
+    pub entries: Vec<MemoryHit>,
     /// Ids that were due but left out for the budget.
     pub omitted: Vec<String>,
 }
@@ -120,7 +120,7 @@ fn candidates(
     text: &str,
     files: &[String],
     given: &dyn Fn(&str) -> bool,
-) -> Vec<Hit> {
+) -> Vec<MemoryHit> {
     index.search(
         &Query {
             text,
@@ -132,7 +132,7 @@ fn candidates(
 }
 
 /// The hits over the thresholds; for files, only entries tied to them.
-fn relevant(index: &MemoryIndex, hits: Vec<Hit>, tied_only: bool) -> Vec<Hit> {
+fn relevant(index: &MemoryIndex, hits: Vec<MemoryHit>, tied_only: bool) -> Vec<MemoryHit> {
     let best = hits.first().map_or(0.0, |h| h.score);
     let min_idf = MIN_MATCHED_IDF.min(MIN_RARE_WORDS * index.rarest_idf());
     hits.into_iter()
@@ -146,7 +146,7 @@ fn relevant(index: &MemoryIndex, hits: Vec<Hit>, tied_only: bool) -> Vec<Hit> {
 
 /// How much of the entry's own words (by inverse document frequency) the
 /// query shares with it.
-fn coverage(index: &MemoryIndex, h: &Hit) -> f32 {
+fn coverage(index: &MemoryIndex, h: &MemoryHit) -> f32 {
     let mut own = terms::word_list(&h.text);
     own.extend(terms::word_list(&h.topic));
     own.sort();
@@ -160,11 +160,11 @@ fn coverage(index: &MemoryIndex, h: &Hit) -> f32 {
 }
 
 /// `[id · scope/topic] text`, one entry per block.
-pub fn entry_block(h: &Hit) -> String {
+pub fn entry_block(h: &MemoryHit) -> String {
     format!("[{} · {}/{}] {}", h.id, h.scope, h.topic, h.text.trim())
 }
 
-fn render(hits: Vec<Hit>, heading: &str, budget: RecallBudget) -> Recalled {
+fn render(hits: Vec<MemoryHit>, heading: &str, budget: RecallBudget) -> Recalled {
     let mut out = Recalled::default();
     let mut text = String::new();
     for h in hits {
@@ -222,7 +222,7 @@ fn start(
     let mut out = Recalled::default();
     // Pinned entries, then those given before a compaction: the budget
     // holds for them together; the index itself is always given.
-    let mut due: Vec<Hit> = Vec::new();
+    let mut due: Vec<MemoryHit> = Vec::new();
     for e in index.pinned() {
         if !given(e.id()) {
             due.push(hit_of(&e));
@@ -257,8 +257,8 @@ fn start(
     out
 }
 
-fn hit_of(e: &super::search::EntryRef<'_>) -> Hit {
-    Hit {
+fn hit_of(e: &super::search::EntryRef<'_>) -> MemoryHit {
+    MemoryHit {
         scope: e.scope(),
         id: e.id().to_string(),
         topic: e.topic().to_string(),

@@ -19,6 +19,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex_automata::meta::Regex;
 use serde::Deserialize;
 use std::sync::OnceLock;
+use thiserror::Error;
 
 /// gitleaks' default rules (see the module comment).
 const GITLEAKS_TOML: &str = include_str!("../../data/gitleaks/gitleaks.toml");
@@ -118,6 +119,15 @@ struct Rule {
     allows: Vec<Allow>,
 }
 
+/// Why a gitleaks configuration could not be read: the TOML error, with
+/// where it is.
+#[derive(Debug, Error)]
+#[error("invalid gitleaks configuration: {source}")]
+pub struct GitleaksError {
+    #[source]
+    source: toml::de::Error,
+}
+
 /// gitleaks' rules, ready to check notes.
 pub struct SecretRules {
     rules: Vec<Rule>,
@@ -131,7 +141,7 @@ pub struct SecretRules {
 
 /// A credential found in a note.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
+pub struct SecretFinding {
     /// The gitleaks rule that found it (`github-pat`, `generic-api-key`).
     pub rule: String,
     pub description: String,
@@ -181,8 +191,9 @@ impl SecretRules {
     }
 
     /// Rules from a gitleaks configuration's text.
-    pub fn parse(toml_text: &str) -> Result<SecretRules, String> {
-        let config: GitleaksConfig = toml::from_str(toml_text).map_err(|e| e.to_string())?;
+    pub fn parse(toml_text: &str) -> Result<SecretRules, GitleaksError> {
+        let config: GitleaksConfig =
+            toml::from_str(toml_text).map_err(|source| GitleaksError { source })?;
         let mut rules = Vec::new();
         let mut words: Vec<String> = Vec::new();
         let mut owners: Vec<Vec<usize>> = Vec::new();
@@ -251,7 +262,7 @@ impl SecretRules {
     }
 
     /// The first credential in `text`, by rule order.
-    pub fn find(&self, text: &str) -> Option<Finding> {
+    pub fn find(&self, text: &str) -> Option<SecretFinding> {
         let mut candidates: Vec<usize> = self.always.clone();
         if let Some(ac) = &self.keywords {
             for m in ac.find_overlapping_iter(text) {
@@ -265,7 +276,7 @@ impl SecretRules {
             .find_map(|i| self.check(&self.rules[i], text))
     }
 
-    fn check(&self, rule: &Rule, text: &str) -> Option<Finding> {
+    fn check(&self, rule: &Rule, text: &str) -> Option<SecretFinding> {
         let re = rule.regex.get()?;
         let hay = text.as_bytes();
         let mut caps = re.create_captures();
@@ -299,7 +310,7 @@ impl SecretRules {
             if allowed {
                 continue;
             }
-            return Some(Finding {
+            return Some(SecretFinding {
                 rule: rule.id.clone(),
                 description: rule.description.clone(),
                 masked: mask(&String::from_utf8_lossy(secret)),
@@ -380,6 +391,15 @@ fn mask(secret: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_configuration_that_is_not_toml_is_an_error_naming_it() {
+        let err = SecretRules::parse("[[rules]\nid = ").err().unwrap();
+        assert!(err
+            .to_string()
+            .starts_with("invalid gitleaks configuration: "));
+        assert!(std::error::Error::source(&err).is_some());
+    }
 
     #[test]
     fn the_shipped_rules_load_and_every_regex_compiles() {

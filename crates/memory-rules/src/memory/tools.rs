@@ -7,10 +7,11 @@ pub use super::entry::day;
 use super::entry::Proposal;
 use super::search::{MemoryIndex, Query};
 use super::store::write::Note;
-use super::store::{MemoryScope, MemoryStore};
+use super::store::{MemoryError, MemoryScope, MemoryStore};
 pub use crate::base::limits::MAX_SEARCH_LIMIT;
 use crate::rules::rule_set::RuleSet;
 use serde_json::{json, Value};
+use thiserror::Error;
 
 /// How many entries `memory_search` returns unless told otherwise.
 pub const DEFAULT_SEARCH_LIMIT: usize = 5;
@@ -116,26 +117,93 @@ pub fn run_tool_with(
     }
 }
 
+/// Why a memory tool could not do what it was asked; the model reads it
+/// after `Error: `.
+#[derive(Debug, Error)]
+pub enum ToolError {
+    #[error("{tool} takes an object, not {input}")]
+    NotAnObject { tool: String, input: Value },
+    #[error("'{key}' must be a string, not {value}")]
+    NotAString { key: &'static str, value: Value },
+    #[error("'{key}' holds strings, not {item}")]
+    NotStrings { key: &'static str, item: Value },
+    #[error("'{key}' must be a list of strings, not {value}")]
+    NotAList { key: &'static str, value: Value },
+    #[error("{tool} needs '{key}'")]
+    Missing {
+        tool: &'static str,
+        key: &'static str,
+    },
+    #[error("'scope' is 'project' or 'user', not '{0}'")]
+    BadScope(String),
+    #[error("'content' is empty; nothing saved")]
+    EmptyContent,
+    #[error("'mode' is 'append' or 'replace', not '{0}'")]
+    BadMode(String),
+    #[error("'limit' is a whole number from 1, not {0}")]
+    BadLimit(Value),
+    #[error("unknown memory tool '{0}'; the tools are memory_read, memory_write, memory_search and memory_propose_rule")]
+    UnknownTool(String),
+    #[error(transparent)]
+    Memory(#[from] MemoryError),
+}
+
 fn run(
     store: &MemoryStore,
     name: &str,
     input: &Value,
     context: &ToolContext<'_>,
-) -> Result<String, String> {
+) -> Result<String, ToolError> {
+    let empty = serde_json::Map::new();
     let input = match input {
-        Value::Object(map) => map,
-        Value::Null => &serde_json::Map::new(),
-        other => return Err(format!("{name} takes an object, not {other}")),
-    };
-    let text = |key: &str| -> Result<Option<&str>, String> {
-        match input.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(other) => Err(format!("'{key}' must be a string, not {other}")),
+        Value::Object(map) => ToolInput { map },
+        Value::Null => ToolInput { map: &empty },
+        other => {
+            return Err(ToolError::NotAnObject {
+                tool: name.to_string(),
+                input: other.clone(),
+            })
         }
     };
-    let list = |key: &str| -> Result<Vec<String>, String> {
-        match input.get(key) {
+    let scope = match input.text("scope")? {
+        None => MemoryScope::Project,
+        Some(s) => MemoryScope::parse(s).ok_or_else(|| ToolError::BadScope(s.to_string()))?,
+    };
+    match name {
+        "memory_read" => read(store, scope, &input),
+        "memory_write" => write(store, scope, &input, context),
+        "memory_search" => search(store, &input),
+        "memory_propose_rule" => propose_rule(store, &input),
+        other => Err(ToolError::UnknownTool(other.to_string())),
+    }
+}
+
+/// A tool's input object, read key by key.
+struct ToolInput<'a> {
+    map: &'a serde_json::Map<String, Value>,
+}
+
+impl<'a> ToolInput<'a> {
+    /// A string, if given.
+    fn text(&self, key: &'static str) -> Result<Option<&'a str>, ToolError> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(ToolError::NotAString {
+                key,
+                value: other.clone(),
+            }),
+        }
+    }
+
+    /// A string `tool` cannot do without.
+    fn needed(&self, tool: &'static str, key: &'static str) -> Result<&'a str, ToolError> {
+        self.text(key)?.ok_or(ToolError::Missing { tool, key })
+    }
+
+    /// A list of strings (one string is a list of one); empty if not given.
+    fn list(&self, key: &'static str) -> Result<Vec<String>, ToolError> {
+        match self.map.get(key) {
             None | Some(Value::Null) => Ok(Vec::new()),
             Some(Value::String(s)) => Ok(vec![s.clone()]),
             Some(Value::Array(items)) => items
@@ -143,117 +211,128 @@ fn run(
                 .map(|v| {
                     v.as_str()
                         .map(str::to_string)
-                        .ok_or_else(|| format!("'{key}' holds strings, not {v}"))
+                        .ok_or_else(|| ToolError::NotStrings {
+                            key,
+                            item: v.clone(),
+                        })
                 })
                 .collect(),
-            Some(other) => Err(format!("'{key}' must be a list of strings, not {other}")),
+            Some(other) => Err(ToolError::NotAList {
+                key,
+                value: other.clone(),
+            }),
         }
-    };
-    let scope = match text("scope")? {
-        None => MemoryScope::Project,
-        Some(s) => MemoryScope::parse(s)
-            .ok_or_else(|| format!("'scope' is 'project' or 'user', not '{s}'"))?,
-    };
-    match name {
-        "memory_read" => match text("topic")? {
-            Some(topic) => {
-                let entries = store.entries(scope, topic).map_err(|e| e.to_string())?;
-                Ok(entries
-                    .iter()
-                    .map(|e| format!("[{}]\n{}\n", e.meta.id, e.text))
-                    .collect::<Vec<_>>()
-                    .join("\n"))
-            }
-            None => {
-                let index = store.read_index(scope).map_err(|e| e.to_string())?;
-                Ok(if index.trim().is_empty() {
-                    format!("The {scope} memory has no topics yet.")
-                } else {
-                    index
-                })
-            }
-        },
-        "memory_write" => {
-            let topic = text("topic")?.ok_or("memory_write needs 'topic'")?;
-            let content = text("content")?.ok_or("memory_write needs 'content'")?;
-            if content.trim().is_empty() {
-                return Err("'content' is empty; nothing saved".into());
-            }
-            let replace = match text("mode")? {
-                None | Some("append") => false,
-                Some("replace") => true,
-                Some(other) => {
-                    return Err(format!("'mode' is 'append' or 'replace', not '{other}'"))
-                }
-            };
-            let mut note = Note::new(scope, topic, content);
-            note.replace = replace;
-            note.paths = list("paths")?;
-            note.topics = list("topics")?;
-            note.agent = context.agent.map(str::to_string);
-            note.session = context.session.map(str::to_string);
-            let written = store
-                .write_note(&note, context.rules)
-                .map_err(|e| e.to_string())?;
-            Ok(written.message())
-        }
-        "memory_search" => {
-            let query = text("query")?.ok_or("memory_search needs 'query'")?;
-            let files = list("files")?;
-            let limit = match input.get("limit") {
-                None | Some(Value::Null) => DEFAULT_SEARCH_LIMIT,
-                Some(v) => v
-                    .as_u64()
-                    .filter(|&n| n >= 1)
-                    .map(|n| (n as usize).min(MAX_SEARCH_LIMIT))
-                    .ok_or_else(|| format!("'limit' is a whole number from 1, not {v}"))?,
-            };
-            let index = MemoryIndex::open(store);
-            let hits = index.search(
-                &Query {
-                    text: query,
-                    files: &files,
-                    limit,
-                },
-                &|_| false,
-            );
-            if hits.is_empty() {
-                return Ok(format!(
-                    "No saved note matches '{query}' ({} notes searched).",
-                    index.len()
-                ));
-            }
-            let blocks: Vec<String> = hits
-                .iter()
-                .map(|h| {
-                    format!(
-                        "[{}] {} memory, topic '{}', updated {}\n{}\n",
-                        h.id,
-                        h.scope,
-                        h.topic,
-                        day(h.updated),
-                        h.text
-                    )
-                })
-                .collect();
-            Ok(blocks.join("\n"))
-        }
-        "memory_propose_rule" => {
-            let id = text("entry")?.ok_or("memory_propose_rule needs 'entry'")?;
-            let reason = text("reason")?.ok_or("memory_propose_rule needs 'reason'")?;
-            let proposal = Proposal {
-                paths: list("paths")?,
-                topics: list("topics")?,
-                reason: reason.to_string(),
-                at: None,
-            };
-            let (scope, topic, id) = store.propose(id, proposal).map_err(|e| e.to_string())?;
-            Ok(format!(
-                "Proposed {scope} memory entry {id} (topic '{topic}') as a rule. A person accepts it with `wave-rules memory promote {id}`; until then it stays a note."
-            ))
-        }
-        other => Err(format!(
-            "unknown memory tool '{other}'; the tools are memory_read, memory_write, memory_search and memory_propose_rule"
-        )),
     }
+}
+
+/// `memory_read`: a topic's entries, or the scope's index of topics.
+fn read(
+    store: &MemoryStore,
+    scope: MemoryScope,
+    input: &ToolInput<'_>,
+) -> Result<String, ToolError> {
+    match input.text("topic")? {
+        Some(topic) => {
+            let entries = store.entries(scope, topic)?;
+            Ok(entries
+                .iter()
+                .map(|e| format!("[{}]\n{}\n", e.meta.id, e.text))
+                .collect::<Vec<_>>()
+                .join("\n"))
+        }
+        None => {
+            let index = store.read_index(scope)?;
+            Ok(if index.trim().is_empty() {
+                format!("The {scope} memory has no topics yet.")
+            } else {
+                index
+            })
+        }
+    }
+}
+
+/// `memory_write`: a note, through [`MemoryStore::write_note`].
+fn write(
+    store: &MemoryStore,
+    scope: MemoryScope,
+    input: &ToolInput<'_>,
+    context: &ToolContext<'_>,
+) -> Result<String, ToolError> {
+    let topic = input.needed("memory_write", "topic")?;
+    let content = input.needed("memory_write", "content")?;
+    if content.trim().is_empty() {
+        return Err(ToolError::EmptyContent);
+    }
+    let replace = match input.text("mode")? {
+        None | Some("append") => false,
+        Some("replace") => true,
+        Some(other) => return Err(ToolError::BadMode(other.to_string())),
+    };
+    let mut note = Note::new(scope, topic, content);
+    note.replace = replace;
+    note.paths = input.list("paths")?;
+    note.topics = input.list("topics")?;
+    note.agent = context.agent.map(str::to_string);
+    note.session = context.session.map(str::to_string);
+    let written = store.write_note(&note, context.rules)?;
+    Ok(written.message())
+}
+
+/// `memory_search`: the best entries of both scopes, one block each.
+fn search(store: &MemoryStore, input: &ToolInput<'_>) -> Result<String, ToolError> {
+    let query = input.needed("memory_search", "query")?;
+    let files = input.list("files")?;
+    let limit = match input.map.get("limit") {
+        None | Some(Value::Null) => DEFAULT_SEARCH_LIMIT,
+        Some(v) => v
+            .as_u64()
+            .filter(|&n| n >= 1)
+            .map(|n| (n as usize).min(MAX_SEARCH_LIMIT))
+            .ok_or_else(|| ToolError::BadLimit(v.clone()))?,
+    };
+    let index = MemoryIndex::open(store);
+    let hits = index.search(
+        &Query {
+            text: query,
+            files: &files,
+            limit,
+        },
+        &|_| false,
+    );
+    if hits.is_empty() {
+        return Ok(format!(
+            "No saved note matches '{query}' ({} notes searched).",
+            index.len()
+        ));
+    }
+    let blocks: Vec<String> = hits
+        .iter()
+        .map(|h| {
+            format!(
+                "[{}] {} memory, topic '{}', updated {}\n{}\n",
+                h.id,
+                h.scope,
+                h.topic,
+                day(h.updated),
+                h.text
+            )
+        })
+        .collect();
+    Ok(blocks.join("\n"))
+}
+
+/// `memory_propose_rule`: a proposal recorded on the entry.
+fn propose_rule(store: &MemoryStore, input: &ToolInput<'_>) -> Result<String, ToolError> {
+    let id = input.needed("memory_propose_rule", "entry")?;
+    let reason = input.needed("memory_propose_rule", "reason")?;
+    let proposal = Proposal {
+        paths: input.list("paths")?,
+        topics: input.list("topics")?,
+        reason: reason.to_string(),
+        at: None,
+    };
+    let (scope, topic, id) = store.propose(id, proposal)?;
+    Ok(format!(
+        "Proposed {scope} memory entry {id} (topic '{topic}') as a rule. A person accepts it with `wave-rules memory promote {id}`; until then it stays a note."
+    ))
 }

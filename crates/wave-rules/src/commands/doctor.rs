@@ -344,7 +344,7 @@ fn memory_json(env: &Env, loaded: &memory_rules::Loaded) -> (Value, usize) {
     let store = MemoryStore::new(locations.clone());
     let topics = |scope| store.list_topics(scope).map(|t| t.len()).unwrap_or(0);
     let findings = memory_rules::memory::lint::lint(&store, Some(&loaded.rules), workdir);
-    let lint: Vec<&memory_rules::memory::lint::Finding> =
+    let lint: Vec<&memory_rules::memory::lint::LintFinding> =
         findings.iter().filter(|f| f.kind.is_problem()).collect();
     let lint_of = |scope: MemoryScope| -> Vec<Value> {
         lint.iter()

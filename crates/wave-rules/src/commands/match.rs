@@ -421,12 +421,12 @@ fn inactive_text(args: &MatchArgs, loaded: &memory_rules::Loaded, m: &Matched) -
 
 /// The memory entries a new conversation would be given for this prompt
 /// (first) and these files, as the hooks recall them, each with its event.
-fn recalled(env: &Env, args: &MatchArgs) -> Vec<(&'static str, memory_rules::memory::Hit)> {
+fn recalled(env: &Env, args: &MatchArgs) -> Vec<(&'static str, memory_rules::memory::MemoryHit)> {
     use memory_rules::memory::recall::{recall, RecallBudget, RecallEvent};
     let store = super::memory::store(env);
     let index = memory_rules::memory::MemoryIndex::open(&store);
     let workdir = memory_rules::Workdir::new(&env.config.workdir);
-    let mut out: Vec<(&'static str, memory_rules::memory::Hit)> = Vec::new();
+    let mut out: Vec<(&'static str, memory_rules::memory::MemoryHit)> = Vec::new();
     let mut given: Vec<String> = Vec::new();
     if let Some(p) = &args.prompt {
         let r = recall(

@@ -17,11 +17,11 @@ use crate::args::{
 };
 use crate::display;
 use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::memory::lint::{self, Finding};
+use memory_rules::memory::lint::{self, LintFinding};
 use memory_rules::memory::promote::{self, Promotion};
 use memory_rules::memory::{
-    Action, Hit, MemoryError, MemoryIndex, MemoryLocations, MemoryScope, MemoryStore, Note, Query,
-    Written,
+    Action, MemoryError, MemoryHit, MemoryIndex, MemoryLocations, MemoryScope, MemoryStore, Note,
+    NoteWritten, Query,
 };
 use memory_rules::Scope;
 use serde_json::{json, Value};
@@ -180,7 +180,7 @@ fn triggers(paths: &[String], topics: &[String]) -> String {
     }
 }
 
-fn written(env: &Env, w: &Written) -> Output {
+fn written(env: &Env, w: &NoteWritten) -> Output {
     let code = if w.action == Action::Refused {
         EXIT_FAILURE
     } else {
@@ -207,12 +207,12 @@ fn written(env: &Env, w: &Written) -> Output {
 }
 
 /// A hit as JSON (search, `match --memory`).
-pub fn hit_json(h: &Hit) -> Value {
+pub fn hit_json(h: &MemoryHit) -> Value {
     h.to_json()
 }
 
 /// Why a hit came, in words.
-pub fn why(h: &Hit) -> String {
+pub fn why(h: &MemoryHit) -> String {
     let mut parts = Vec::new();
     if !h.matched.is_empty() {
         parts.push(format!("words {}", h.matched.join(", ")));
@@ -280,11 +280,11 @@ fn search(env: &Env, store: &MemoryStore, a: &crate::args::MemorySearchArgs) -> 
     out
 }
 
-fn lint_output(env: &Env, findings: &[Finding]) -> Output {
+fn lint_output(env: &Env, findings: &[LintFinding]) -> Output {
     let problems = findings.iter().filter(|f| f.kind.is_problem()).count();
     let code = if problems > 0 { EXIT_FAILURE } else { 0 };
     if env.json {
-        let list: Vec<Value> = findings.iter().map(Finding::to_json).collect();
+        let list: Vec<Value> = findings.iter().map(LintFinding::to_json).collect();
         return Output {
             stdout: display::json_text(&json!({ "problems": problems, "findings": list })),
             code,

@@ -3,7 +3,7 @@
 pub mod prompt;
 pub mod write;
 
-use super::index::Index;
+use super::memory_md::TopicList;
 use super::name::topic_file;
 use crate::base::fs::{self, Links, Lock};
 use crate::base::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
@@ -181,7 +181,7 @@ impl MemoryStore {
 
     /// The topics the index lists, sorted by file.
     pub fn list_topics(&self, scope: MemoryScope) -> Result<Vec<TopicEntry>, MemoryError> {
-        let index = Index::parse(&self.read_index(scope)?);
+        let index = TopicList::parse(&self.read_index(scope)?);
         let mut entries: Vec<TopicEntry> = index
             .entries
             .into_iter()
@@ -257,9 +257,13 @@ impl MemoryStore {
     }
 
     /// Read-modify-write of the index; the caller holds the lock.
-    fn update_index(&self, dir: &Path, change: impl FnOnce(&mut Index)) -> Result<(), MemoryError> {
+    fn update_index(
+        &self,
+        dir: &Path,
+        change: impl FnOnce(&mut TopicList),
+    ) -> Result<(), MemoryError> {
         let path = dir.join(INDEX_FILE);
-        let mut index = Index::parse(&read_or_empty(&path)?);
+        let mut index = TopicList::parse(&read_or_empty(&path)?);
         change(&mut index);
         fs::replace(&path, index.render().as_bytes()).map_err(io_err(&path))
     }

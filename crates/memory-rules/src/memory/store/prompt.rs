@@ -20,7 +20,7 @@
 
 use super::{MemoryScope, MemoryStore};
 pub use crate::base::limits::DEFAULT_MEMORY_PROMPT_BYTES;
-use crate::memory::index::Index;
+use crate::memory::memory_md::TopicList;
 
 use crate::base::limits::MEMORY_CLOSING_BYTES;
 
@@ -67,7 +67,7 @@ impl MemoryStore {
         if index_text.trim().is_empty() {
             return Vec::new();
         }
-        let index = Index::parse(&index_text);
+        let index = TopicList::parse(&index_text);
         let mut blocks: Vec<(String, Option<Vec<String>>)> = vec![(
             "MEMORY.md".to_string(),
             Some(

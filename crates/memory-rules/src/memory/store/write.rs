@@ -15,7 +15,7 @@
 //!    conflicts with (same subject, another command, port, version,
 //!    address or account) in the answer; `memory lint` lists them too.
 //!
-//! The answer ([`Written`]) says which of these happened, the entry's id,
+//! The answer ([`NoteWritten`]) says which of these happened, the entry's id,
 //! and the topic it went to when the name given maps onto an existing topic
 //! spelled otherwise (`..\x` and `x` are both `x.md`).
 
@@ -24,10 +24,10 @@ use crate::base::fs::{self, Lock};
 use crate::base::limits::{MAX_MEMORY_TOPIC_BYTES, MEMORY_LOCK_TIMEOUT};
 use crate::memory::entry::{self, Entry, Proposal};
 use crate::memory::hygiene::{self, Clash, Profile, Weights};
-use crate::memory::index::Index;
+use crate::memory::memory_md::TopicList;
 use crate::memory::name::nfc;
-use crate::memory::search::{MemoryIndex, Query};
-use crate::memory::secrets::{Finding, SecretRules};
+use crate::memory::search::{MemoryHit, MemoryIndex, Query};
+use crate::memory::secrets::{SecretFinding, SecretRules};
 use crate::rules::rule_set::RuleSet;
 use std::collections::HashMap;
 use std::path::Path;
@@ -126,7 +126,7 @@ pub struct Conflict {
 
 /// The answer to a write.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written {
+pub struct NoteWritten {
     pub action: Action,
     pub scope: MemoryScope,
     /// The entry (new, or the one it was folded into); none when not stored.
@@ -139,10 +139,10 @@ pub struct Written {
     /// The rule it restates.
     pub rule: Option<String>,
     pub conflicts: Vec<Conflict>,
-    pub credential: Option<Finding>,
+    pub credential: Option<SecretFinding>,
 }
 
-impl Written {
+impl NoteWritten {
     /// As JSON (the CLI's `--json`, the binding): `action`, `id`, `scope`,
     /// `topic`, `file`, `respelled`, `rule`, `conflicts`, `credential`,
     /// `message`.
@@ -318,23 +318,18 @@ impl MemoryStore {
         &self,
         note: &Note<'_>,
         rules: Option<&RuleSet>,
-    ) -> Result<Written, MemoryError> {
+    ) -> Result<NoteWritten, MemoryError> {
         let file = self.file_of(note.topic)?;
         let text = note.text.trim();
         let scope = note.scope;
         let given = nfc(note.topic).trim().to_string();
-        let too_large = |size| MemoryError::TooLarge {
-            scope,
-            topic: note.topic.to_string(),
-            size,
-        };
         if text.is_empty() {
             return Err(MemoryError::Empty);
         }
         if text.len() >= MAX_MEMORY_TOPIC_BYTES {
-            return Err(too_large(text.len() + 1));
+            return Err(too_large(note, text.len() + 1));
         }
-        let mut written = Written {
+        let mut written = NoteWritten {
             action: Action::Refused,
             scope,
             id: None,
@@ -354,8 +349,7 @@ impl MemoryStore {
         let _lock =
             Lock::acquire(dir, "memory", MEMORY_LOCK_TIMEOUT).map_err(|e| io_err(dir, e))?;
         fs::remove_stray_temps(dir);
-        let index_path = dir.join(INDEX_FILE);
-        let mut topics = Index::parse(&self.read_index(scope)?);
+        let mut topics = TopicList::parse(&self.read_index(scope)?);
         if let Some(name) = topics.name_of(&file) {
             written.topic = name.to_string();
             if name != given {
@@ -367,13 +361,9 @@ impl MemoryStore {
         let df = df_fn(&index, &parts);
         let w = weights(&index, &parts, &df);
         let profile = Profile::of(text);
-        if let Some((rule, _, _)) = parts
-            .parts
-            .iter()
-            .find(|(_, _, p)| hygiene::restates(&profile, p, &w))
-        {
+        if let Some(rule) = restated_rule(&profile, &parts, &w) {
             written.action = Action::Restated;
-            written.rule = Some(rule.clone());
+            written.rule = Some(rule);
             return Ok(written);
         }
         let near = index.search(
@@ -391,73 +381,12 @@ impl MemoryStore {
                 .filter(|h| h.scope == scope)
                 .find(|h| hygiene::is_duplicate(&profile, &Profile::of(&h.text), &w));
             if let Some(hit) = dup {
-                let (id, dup_file, dup_topic) =
-                    (hit.id.clone(), hit.file.clone(), hit.topic.clone());
-                self.change_entry(scope, &dup_file, &id, |e| {
-                    e.meta.updated = Some(entry::rfc3339(now));
-                    join(&mut e.meta.paths, &note.paths);
-                    join(&mut e.meta.topics, &note.topics);
-                    e.meta.pinned |= note.pinned;
-                })?;
-                written.action = Action::Folded;
-                written.id = Some(id);
-                written.file = dup_file;
-                written.topic = dup_topic;
-                written.respelled = None;
-                return Ok(written);
+                return self.fold_into(note, hit, now, written);
             }
         }
-        for h in &near {
-            if let Some(clash) = hygiene::conflict(&profile, &Profile::of(&h.text), &w) {
-                written.conflicts.push(Conflict {
-                    with: Other::Entry {
-                        scope: h.scope,
-                        id: h.id.clone(),
-                        topic: h.topic.clone(),
-                    },
-                    clash,
-                    text: h.text.clone(),
-                });
-            }
-        }
-        for (rule, part, p) in &parts.parts {
-            if let Some(clash) = hygiene::conflict(&profile, p, &w) {
-                written.conflicts.push(Conflict {
-                    with: Other::Rule { id: rule.clone() },
-                    clash,
-                    text: part.clone(),
-                });
-            }
-        }
-        let mut new = Entry::new(text, now);
-        while index.find_exact(&new.meta.id) {
-            new = Entry::new(text, now);
-        }
-        new.meta.paths = note.paths.clone();
-        new.meta.topics = note.topics.clone();
-        new.meta.pinned = note.pinned;
-        new.meta.agent = note.agent.clone();
-        new.meta.session = note.session.clone();
-        let path = dir.join(&file);
-        let mut entries = if note.replace {
-            Vec::new()
-        } else {
-            self.read_entries(&path, &file)?
-        };
-        entries.push(new.clone());
-        let body = entry::render(&entries);
-        if body.len() > MAX_MEMORY_TOPIC_BYTES {
-            return Err(too_large(body.len()));
-        }
-        // The index line first: a topic file is never without its line.
-        let before = topics.render();
-        topics.insert(&given, &file);
-        let after = topics.render();
-        if after != before || !index_path.exists() {
-            fs::replace(&index_path, after.as_bytes()).map_err(|e| io_err(&index_path, e))?;
-        }
-        fs::replace(&path, body.as_bytes()).map_err(|e| io_err(&path, e))?;
-        MemoryIndex::after_write(self, scope, &file, &body);
+        written.conflicts = conflicts(&profile, &near, &parts, &w);
+        let new = new_entry(note, text, &index, now);
+        self.store_entry(note, &new, &file, &given, &mut topics)?;
         written.action = if note.replace {
             Action::Replaced
         } else {
@@ -465,6 +394,66 @@ impl MemoryStore {
         };
         written.id = Some(new.meta.id);
         Ok(written)
+    }
+
+    /// Folds a note into the entry `hit` it duplicates: the entry's time
+    /// refreshed, its `paths` and `topics` joined. The caller holds the lock.
+    fn fold_into(
+        &self,
+        note: &Note<'_>,
+        hit: &MemoryHit,
+        now: SystemTime,
+        mut written: NoteWritten,
+    ) -> Result<NoteWritten, MemoryError> {
+        let (id, dup_file, dup_topic) = (hit.id.clone(), hit.file.clone(), hit.topic.clone());
+        self.change_entry(note.scope, &dup_file, &id, |e| {
+            e.meta.updated = Some(entry::rfc3339(now));
+            join(&mut e.meta.paths, &note.paths);
+            join(&mut e.meta.topics, &note.topics);
+            e.meta.pinned |= note.pinned;
+        })?;
+        written.action = Action::Folded;
+        written.id = Some(id);
+        written.file = dup_file;
+        written.topic = dup_topic;
+        written.respelled = None;
+        Ok(written)
+    }
+
+    /// Adds the entry `new` to the topic file `file` (or makes it the only
+    /// one), its line in `MEMORY.md` written first. The caller holds the lock.
+    fn store_entry(
+        &self,
+        note: &Note<'_>,
+        new: &Entry,
+        file: &str,
+        given: &str,
+        topics: &mut TopicList,
+    ) -> Result<(), MemoryError> {
+        let scope = note.scope;
+        let dir = self.dir(scope);
+        let path = dir.join(file);
+        let mut entries = if note.replace {
+            Vec::new()
+        } else {
+            self.read_entries(&path, file)?
+        };
+        entries.push(new.clone());
+        let body = entry::render(&entries);
+        if body.len() > MAX_MEMORY_TOPIC_BYTES {
+            return Err(too_large(note, body.len()));
+        }
+        // The index line first: a topic file is never without its line.
+        let index_path = dir.join(INDEX_FILE);
+        let before = topics.render();
+        topics.insert(given, file);
+        let after = topics.render();
+        if after != before || !index_path.exists() {
+            fs::replace(&index_path, after.as_bytes()).map_err(|e| io_err(&index_path, e))?;
+        }
+        fs::replace(&path, body.as_bytes()).map_err(|e| io_err(&path, e))?;
+        MemoryIndex::after_write(self, scope, file, &body);
+        Ok(())
     }
 
     /// Where the entry `id` (or a prefix only one id has) is: its scope,
@@ -502,7 +491,7 @@ impl MemoryStore {
                 Err(e) => return Err(io_err(&path, e)),
             }
             let index_path = dir.join(INDEX_FILE);
-            let mut topics = Index::parse(&self.read_index(scope)?);
+            let mut topics = TopicList::parse(&self.read_index(scope)?);
             topics.remove(&file);
             fs::replace(&index_path, topics.render().as_bytes())
                 .map_err(|e| io_err(&index_path, e))?;
@@ -598,6 +587,71 @@ impl MemoryStore {
             }
         }
         Ok(entries)
+    }
+}
+
+/// The rule a note restates, if any.
+fn restated_rule(profile: &Profile, parts: &RuleParts, w: &Weights<'_>) -> Option<String> {
+    parts
+        .parts
+        .iter()
+        .find(|(_, _, p)| hygiene::restates(profile, p, w))
+        .map(|(rule, _, _)| rule.clone())
+}
+
+/// The entries among `near`, then the rules' parts, a note conflicts with.
+fn conflicts(
+    profile: &Profile,
+    near: &[MemoryHit],
+    parts: &RuleParts,
+    w: &Weights<'_>,
+) -> Vec<Conflict> {
+    let mut out = Vec::new();
+    for h in near {
+        if let Some(clash) = hygiene::conflict(profile, &Profile::of(&h.text), w) {
+            out.push(Conflict {
+                with: Other::Entry {
+                    scope: h.scope,
+                    id: h.id.clone(),
+                    topic: h.topic.clone(),
+                },
+                clash,
+                text: h.text.clone(),
+            });
+        }
+    }
+    for (rule, part, p) in &parts.parts {
+        if let Some(clash) = hygiene::conflict(profile, p, w) {
+            out.push(Conflict {
+                with: Other::Rule { id: rule.clone() },
+                clash,
+                text: part.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The entry a note becomes, with an id no entry has.
+fn new_entry(note: &Note<'_>, text: &str, index: &MemoryIndex, now: SystemTime) -> Entry {
+    let mut new = Entry::new(text, now);
+    while index.find_exact(&new.meta.id) {
+        new = Entry::new(text, now);
+    }
+    new.meta.paths = note.paths.clone();
+    new.meta.topics = note.topics.clone();
+    new.meta.pinned = note.pinned;
+    new.meta.agent = note.agent.clone();
+    new.meta.session = note.session.clone();
+    new
+}
+
+/// A note's topic would be over its size limit.
+fn too_large(note: &Note<'_>, size: usize) -> MemoryError {
+    MemoryError::TooLarge {
+        scope: note.scope,
+        topic: note.topic.to_string(),
+        size,
     }
 }
 

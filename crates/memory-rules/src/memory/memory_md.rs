@@ -4,17 +4,17 @@
 /// The header of a new index.
 pub const HEADER: &str = "# Memory\n\nWhat the agent has learned, one topic per file.\n";
 
-/// A parsed index: its header and its entries `(display name, file)`.
+/// A parsed `MEMORY.md`: its header and its entries `(display name, file)`.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Index {
+pub struct TopicList {
     pub header: String,
     pub entries: Vec<(String, String)>,
 }
 
-impl Index {
+impl TopicList {
     /// Reads an index; lines that are not entries before the first entry form
     /// the header; other stray lines are dropped.
-    pub fn parse(text: &str) -> Index {
+    pub fn parse(text: &str) -> TopicList {
         let mut header = String::new();
         let mut entries = Vec::new();
         for line in text.lines() {
@@ -30,7 +30,7 @@ impl Index {
         if header.trim().is_empty() {
             header = HEADER.to_string();
         }
-        Index { header, entries }
+        TopicList { header, entries }
     }
 
     /// The display name recorded for `file`, if any.
@@ -83,11 +83,11 @@ mod tests {
 
     #[test]
     fn round_trip_keeps_header_sorts_and_dedupes() {
-        let mut idx = Index::parse("# My notes\nhand-written\n- [Zeta](zeta.md)\n- [Alpha](alpha.md)\nstray\n- [Again](zeta.md)\n");
+        let mut idx = TopicList::parse("# My notes\nhand-written\n- [Zeta](zeta.md)\n- [Alpha](alpha.md)\nstray\n- [Again](zeta.md)\n");
         assert_eq!(idx.header, "# My notes\nhand-written\n");
         idx.insert("Beta", "beta.md");
         idx.insert("ALPHA!", "alpha.md");
         assert_eq!(idx.render(), "# My notes\nhand-written\n\n- [Alpha](alpha.md)\n- [Beta](beta.md)\n- [Zeta](zeta.md)\n");
-        assert_eq!(Index::parse("").render(), format!("{}\n", HEADER));
+        assert_eq!(TopicList::parse("").render(), format!("{}\n", HEADER));
     }
 }

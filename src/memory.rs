@@ -247,6 +247,138 @@ pub enum MemoryOut {
     Findings(Vec<MemoryFinding>),
 }
 
+impl MemoryOp {
+    /// Runs the operation against `store` (on the libuv pool).
+    fn run(self, store: &core::memory::MemoryStore) -> Result<MemoryOut> {
+        use MemoryOut::Text;
+        Ok(match self {
+            MemoryOp::ReadIndex(s) => Text(store.read_index(s).map_err(memory_err)?),
+            MemoryOp::ReadTopic(s, t) => Text(store.read_topic(s, &t).map_err(memory_err)?),
+            MemoryOp::WriteTopic(s, t, c, m) => {
+                Text(store.write_topic(s, &t, &c, m).map_err(memory_err)?)
+            }
+            MemoryOp::ListTopics(s) => {
+                let topics = store.list_topics(s).map_err(memory_err)?;
+                MemoryOut::Topics(
+                    topics
+                        .into_iter()
+                        .map(|t| TopicEntry {
+                            name: t.name,
+                            file: t.file,
+                        })
+                        .collect(),
+                )
+            }
+            MemoryOp::RemoveTopic(s, t) => {
+                store.remove_topic(s, &t).map_err(memory_err)?;
+                Text(String::new())
+            }
+            MemoryOp::Clear(s) => {
+                store.clear(s).map_err(memory_err)?;
+                Text(String::new())
+            }
+            MemoryOp::LoadForPrompt(lines, bytes) => {
+                Text(store.load_for_prompt_within(lines, bytes))
+            }
+            MemoryOp::RunTool(name, input) => Text(core::memory::run_tool(store, &name, &input)),
+            MemoryOp::WriteNote(n, rules) => write_note(store, n, rules)?,
+            MemoryOp::Search(query, files, limit) => {
+                let index = core::memory::MemoryIndex::open(store);
+                let hits = index.search(
+                    &core::memory::Query {
+                        text: &query,
+                        files: &files,
+                        limit,
+                    },
+                    &|_| false,
+                );
+                MemoryOut::Hits(hits.iter().map(hit_to_js).collect())
+            }
+            MemoryOp::Lint(rules, workdir) => lint(store, rules, workdir)?,
+            MemoryOp::Forget(id) => forget(store, id)?,
+            MemoryOp::Promote(id, how) => promote(store, id, how)?,
+        })
+    }
+}
+
+fn write_note(
+    store: &core::memory::MemoryStore,
+    n: NoteInput,
+    rules: Option<Arc<core::RuleSet>>,
+) -> Result<MemoryOut> {
+    let scope = scope(n.scope.as_deref().unwrap_or("project"))?;
+    let mut note = core::memory::Note::new(scope, &n.topic, &n.text);
+    note.replace = n.replace.unwrap_or(false);
+    note.paths = n.paths.unwrap_or_default();
+    note.topics = n.topics.unwrap_or_default();
+    note.pinned = n.pinned.unwrap_or(false);
+    note.agent = n.agent;
+    note.session = n.session;
+    let written = store
+        .write_note(&note, rules.as_deref())
+        .map_err(memory_err)?;
+    Ok(MemoryOut::Written(written_to_js(written)))
+}
+
+fn lint(
+    store: &core::memory::MemoryStore,
+    rules: Option<Arc<core::RuleSet>>,
+    workdir: String,
+) -> Result<MemoryOut> {
+    let findings =
+        core::memory::lint::lint(store, rules.as_deref(), std::path::Path::new(&workdir));
+    Ok(MemoryOut::Findings(
+        findings
+            .into_iter()
+            .map(|f| MemoryFinding {
+                kind: f.kind.as_str().into(),
+                problem: f.kind.is_problem(),
+                scope: f.scope.as_str().into(),
+                file: f.file,
+                line: f.line as u32,
+                id: f.id,
+                other: f.other,
+                message: f.message,
+            })
+            .collect(),
+    ))
+}
+
+fn forget(store: &core::memory::MemoryStore, id: String) -> Result<MemoryOut> {
+    let f = store.forget(&id).map_err(memory_err)?;
+    Ok(MemoryOut::Moved(EntryMoved {
+        id: f.entry.meta.id,
+        scope: f.scope.as_str().into(),
+        topic: f.topic,
+        text: f.entry.text,
+        rule_file: None,
+        paths: f.entry.meta.paths,
+        topics: f.entry.meta.topics,
+    }))
+}
+
+fn promote(store: &core::memory::MemoryStore, id: String, how: PromoteInput) -> Result<MemoryOut> {
+    let p = core::memory::promote::promote(
+        store,
+        &id,
+        std::path::Path::new(&how.rules_dir),
+        &core::memory::promote::Promotion {
+            paths: how.paths.unwrap_or_default(),
+            topics: how.topics.unwrap_or_default(),
+        },
+    )
+    .map_err(memory_err)?;
+    Ok(MemoryOut::Moved(EntryMoved {
+        id: p.id,
+        scope: p.scope.as_str().into(),
+        topic: p.topic,
+        text: String::new(),
+        rule_file: Some(p.rule_file.to_string_lossy().into_owned()),
+        paths: p.paths,
+        topics: p.topics,
+    }))
+}
+
 impl Task for MemoryTask {
     type Output = MemoryOut;
     type JsValue = Either6<
@@ -259,129 +391,13 @@ impl Task for MemoryTask {
     >;
 
     fn compute(&mut self) -> Result<Self::Output> {
-        use MemoryOut::Text;
         let op = self
             .op
             .take()
             .ok_or_else(|| Error::from_reason("memory task run twice"))?;
         let store = &self.store;
-        catch_unwind(AssertUnwindSafe(|| -> Result<MemoryOut> {
-            Ok(match op {
-                MemoryOp::ReadIndex(s) => Text(store.read_index(s).map_err(memory_err)?),
-                MemoryOp::ReadTopic(s, t) => Text(store.read_topic(s, &t).map_err(memory_err)?),
-                MemoryOp::WriteTopic(s, t, c, m) => {
-                    Text(store.write_topic(s, &t, &c, m).map_err(memory_err)?)
-                }
-                MemoryOp::ListTopics(s) => {
-                    let topics = store.list_topics(s).map_err(memory_err)?;
-                    MemoryOut::Topics(
-                        topics
-                            .into_iter()
-                            .map(|t| TopicEntry {
-                                name: t.name,
-                                file: t.file,
-                            })
-                            .collect(),
-                    )
-                }
-                MemoryOp::RemoveTopic(s, t) => {
-                    store.remove_topic(s, &t).map_err(memory_err)?;
-                    Text(String::new())
-                }
-                MemoryOp::Clear(s) => {
-                    store.clear(s).map_err(memory_err)?;
-                    Text(String::new())
-                }
-                MemoryOp::LoadForPrompt(lines, bytes) => {
-                    Text(store.load_for_prompt_within(lines, bytes))
-                }
-                MemoryOp::RunTool(name, input) => {
-                    Text(core::memory::run_tool(store, &name, &input))
-                }
-                MemoryOp::WriteNote(n, rules) => {
-                    let scope = scope(n.scope.as_deref().unwrap_or("project"))?;
-                    let mut note = core::memory::Note::new(scope, &n.topic, &n.text);
-                    note.replace = n.replace.unwrap_or(false);
-                    note.paths = n.paths.unwrap_or_default();
-                    note.topics = n.topics.unwrap_or_default();
-                    note.pinned = n.pinned.unwrap_or(false);
-                    note.agent = n.agent;
-                    note.session = n.session;
-                    let written = store
-                        .write_note(&note, rules.as_deref())
-                        .map_err(memory_err)?;
-                    MemoryOut::Written(written_to_js(written))
-                }
-                MemoryOp::Search(query, files, limit) => {
-                    let index = core::memory::MemoryIndex::open(store);
-                    let hits = index.search(
-                        &core::memory::Query {
-                            text: &query,
-                            files: &files,
-                            limit,
-                        },
-                        &|_| false,
-                    );
-                    MemoryOut::Hits(hits.iter().map(hit_to_js).collect())
-                }
-                MemoryOp::Lint(rules, workdir) => {
-                    let findings = core::memory::lint::lint(
-                        store,
-                        rules.as_deref(),
-                        std::path::Path::new(&workdir),
-                    );
-                    MemoryOut::Findings(
-                        findings
-                            .into_iter()
-                            .map(|f| MemoryFinding {
-                                kind: f.kind.as_str().into(),
-                                problem: f.kind.is_problem(),
-                                scope: f.scope.as_str().into(),
-                                file: f.file,
-                                line: f.line as u32,
-                                id: f.id,
-                                other: f.other,
-                                message: f.message,
-                            })
-                            .collect(),
-                    )
-                }
-                MemoryOp::Forget(id) => {
-                    let f = store.forget(&id).map_err(memory_err)?;
-                    MemoryOut::Moved(EntryMoved {
-                        id: f.entry.meta.id,
-                        scope: f.scope.as_str().into(),
-                        topic: f.topic,
-                        text: f.entry.text,
-                        rule_file: None,
-                        paths: f.entry.meta.paths,
-                        topics: f.entry.meta.topics,
-                    })
-                }
-                MemoryOp::Promote(id, how) => {
-                    let p = core::memory::promote::promote(
-                        store,
-                        &id,
-                        std::path::Path::new(&how.rules_dir),
-                        &core::memory::promote::Promotion {
-                            paths: how.paths.unwrap_or_default(),
-                            topics: how.topics.unwrap_or_default(),
-                        },
-                    )
-                    .map_err(memory_err)?;
-                    MemoryOut::Moved(EntryMoved {
-                        id: p.id,
-                        scope: p.scope.as_str().into(),
-                        topic: p.topic,
-                        text: String::new(),
-                        rule_file: Some(p.rule_file.to_string_lossy().into_owned()),
-                        paths: p.paths,
-                        topics: p.topics,
-                    })
-                }
-            })
-        }))
-        .map_err(|_| Error::from_reason("memory: unexpected internal error (a bug)"))?
+        catch_unwind(AssertUnwindSafe(|| op.run(store)))
+            .map_err(|_| Error::from_reason("memory: unexpected internal error (a bug)"))?
     }
 
     fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {

@@ -51,7 +51,7 @@ pub use due::{Budget, Due, Start};
 pub use every_turn::Sticky;
 pub use live_subagents::{LiveSubagent, PendingTask};
 pub use memory_recall::RecallAt;
-pub use model_call::{Call, CallDue};
+pub use model_call::Call;
 
 pub use crate::base::limits::{MAX_SKILLS, MAX_SUBAGENTS};
 use crate::rules::rule::Rule;

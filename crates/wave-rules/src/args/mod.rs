@@ -1,7 +1,7 @@
 //! The command line, as clap sees it.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use memory_rules::limits::DEFAULT_RULES_BYTES;
+use memory_rules::base::limits::DEFAULT_RULES_BYTES;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -114,8 +114,13 @@ impl SourceArg {
     }
 
     /// The source, with a relative directory taken from the workdir.
-    pub fn resolve(&self, workdir: &std::path::Path) -> memory_rules::Source {
-        memory_rules::Source::new(workdir.join(&self.dir), self.scope, self.format, self.depth)
+    pub fn resolve(&self, workdir: &std::path::Path) -> memory_rules::sources::Source {
+        memory_rules::sources::Source::new(
+            workdir.join(&self.dir),
+            self.scope,
+            self.format,
+            self.depth,
+        )
     }
 }
 
@@ -470,7 +475,7 @@ pub struct BudgetArgs {
     #[arg(long, value_enum, default_value_t = MemoryMode::Recall)]
     pub memory: MemoryMode,
     /// At most this many UTF-8 bytes of memory recalled at one event
-    #[arg(long, value_name = "N", default_value_t = memory_rules::limits::DEFAULT_RECALL_BYTES)]
+    #[arg(long, value_name = "N", default_value_t = memory_rules::base::limits::DEFAULT_RECALL_BYTES)]
     pub memory_bytes: usize,
 }
 
@@ -480,7 +485,7 @@ impl Default for BudgetArgs {
             max_lines: None,
             max_bytes: DEFAULT_RULES_BYTES,
             memory: MemoryMode::Recall,
-            memory_bytes: memory_rules::limits::DEFAULT_RECALL_BYTES,
+            memory_bytes: memory_rules::base::limits::DEFAULT_RECALL_BYTES,
         }
     }
 }
@@ -505,7 +510,7 @@ pub struct ToolArgs {
     pub budget: BudgetArgs,
     /// A path rule given more than N tool calls ago comes back, once, in
     /// short form, when the agent writes a file it governs (0: never)
-    #[arg(long, value_name = "N", default_value_t = memory_rules::limits::DEFAULT_EDIT_DISTANCE)]
+    #[arg(long, value_name = "N", default_value_t = memory_rules::base::limits::DEFAULT_EDIT_DISTANCE)]
     pub edit_distance: u64,
 }
 
@@ -513,7 +518,7 @@ impl Default for ToolArgs {
     fn default() -> Self {
         ToolArgs {
             budget: BudgetArgs::default(),
-            edit_distance: memory_rules::limits::DEFAULT_EDIT_DISTANCE,
+            edit_distance: memory_rules::base::limits::DEFAULT_EDIT_DISTANCE,
         }
     }
 }

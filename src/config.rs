@@ -58,7 +58,7 @@ pub(crate) fn invalid(message: String) -> Error {
     Error::new(Status::InvalidArg, message)
 }
 
-fn to_source(workdir: &std::path::Path, s: RuleSource) -> Result<core::Source> {
+fn to_source(workdir: &std::path::Path, s: RuleSource) -> Result<core::sources::Source> {
     let scope = match s.scope.as_str() {
         "project" => core::Scope::Project,
         "user" => core::Scope::User,
@@ -85,7 +85,7 @@ fn to_source(workdir: &std::path::Path, s: RuleSource) -> Result<core::Source> {
             )))
         }
     };
-    Ok(core::Source::new(
+    Ok(core::sources::Source::new(
         workdir.join(&s.dir),
         scope,
         format,
@@ -93,12 +93,12 @@ fn to_source(workdir: &std::path::Path, s: RuleSource) -> Result<core::Source> {
     ))
 }
 
-pub(crate) fn to_config(mut options: EngineOptions) -> Result<core::Config> {
+pub(crate) fn to_config(mut options: EngineOptions) -> Result<core::sources::Config> {
     let workdir = std::path::PathBuf::from(&options.workdir);
     let packs = options.packs.take().unwrap_or(true);
     let policy = match options.policy_dir.take() {
         Some(dir) => Some(std::path::PathBuf::from(dir)),
-        None => core::packs::default_policy_dir(),
+        None => core::sources::packs::default_policy_dir(),
     };
     let allow: Vec<std::path::PathBuf> = options
         .allow_dirs
@@ -110,11 +110,14 @@ pub(crate) fn to_config(mut options: EngineOptions) -> Result<core::Config> {
     to_sources(options, workdir).map(|c| c.with_allow_dirs(allow).with_layers(packs, policy))
 }
 
-fn to_sources(options: EngineOptions, workdir: std::path::PathBuf) -> Result<core::Config> {
+fn to_sources(
+    options: EngineOptions,
+    workdir: std::path::PathBuf,
+) -> Result<core::sources::Config> {
     if let Some(sources) = options.sources {
         let mut out = Vec::new();
         let mut names: Vec<String> = Vec::new();
-        let flush = |names: &mut Vec<String>, out: &mut Vec<core::Source>| -> Result<()> {
+        let flush = |names: &mut Vec<String>, out: &mut Vec<core::sources::Source>| -> Result<()> {
             if names.is_empty() {
                 return Ok(());
             }
@@ -124,7 +127,7 @@ fn to_sources(options: EngineOptions, workdir: std::path::PathBuf) -> Result<cor
                 .home_dir
                 .as_deref()
                 .ok_or_else(|| invalid("sources: a source name needs homeDir".to_string()))?;
-            out.extend(core::Config::named(&workdir, home, &formats).sources);
+            out.extend(core::sources::Config::named(&workdir, home, &formats).sources);
             names.clear();
             Ok(())
         };
@@ -138,10 +141,10 @@ fn to_sources(options: EngineOptions, workdir: std::path::PathBuf) -> Result<cor
             }
         }
         flush(&mut names, &mut out)?;
-        return Ok(core::Config::new(workdir, out));
+        return Ok(core::sources::Config::new(workdir, out));
     }
     match options.home_dir {
-        Some(home) => Ok(core::Config::with_home(workdir, home)),
+        Some(home) => Ok(core::sources::Config::with_home(workdir, home)),
         None => Err(invalid(
             "RuleEngine: give homeDir (for the default sources) or sources".to_string(),
         )),
@@ -165,7 +168,7 @@ pub fn source_names() -> Vec<String> {
 /// order (the core's `Config::default_sources`).
 #[napi(catch_unwind)]
 pub fn default_sources(workdir: String, home_dir: String) -> Vec<RuleSource> {
-    core::Config::default_sources(
+    core::sources::Config::default_sources(
         std::path::Path::new(&workdir),
         std::path::Path::new(&home_dir),
     )

@@ -16,8 +16,8 @@ pub struct ConversationKey {
     pub subagent: Option<String>,
 }
 
-fn key(c: ConversationKey) -> core::Conversation {
-    core::Conversation {
+fn key(c: ConversationKey) -> core::delivery::Conversation {
+    core::delivery::Conversation {
         session: c.session,
         subagent: c.subagent,
     }
@@ -38,17 +38,17 @@ pub struct AgentToolCall {
     pub input: serde_json::Value,
 }
 
-fn tool(t: AgentToolCall) -> core::ToolCall {
+fn tool(t: AgentToolCall) -> core::delivery::ToolCall {
     let kind = match t.kind.as_deref() {
-        Some("read") => core::ToolKind::Read,
-        Some("write") => core::ToolKind::Write,
-        Some("shell") => core::ToolKind::Shell,
-        Some("skill") => core::ToolKind::Skill,
-        Some("subagent") => core::ToolKind::Subagent,
-        Some("other") => core::ToolKind::Other,
-        _ => core::ToolKind::guess(&t.name),
+        Some("read") => core::delivery::ToolKind::Read,
+        Some("write") => core::delivery::ToolKind::Write,
+        Some("shell") => core::delivery::ToolKind::Shell,
+        Some("skill") => core::delivery::ToolKind::Skill,
+        Some("subagent") => core::delivery::ToolKind::Subagent,
+        Some("other") => core::delivery::ToolKind::Other,
+        _ => core::delivery::ToolKind::guess(&t.name),
     };
-    core::ToolCall::new(t.name, kind, t.input)
+    core::delivery::ToolCall::new(t.name, kind, t.input)
 }
 
 /// One event of one conversation (the core's agent event).
@@ -89,27 +89,27 @@ pub struct AgentEvent {
     pub memory: Option<String>,
 }
 
-fn event(e: AgentEvent) -> Result<core::Event> {
+fn event(e: AgentEvent) -> Result<core::delivery::Event> {
     let kind = match e.kind.as_str() {
-        "start" => {
-            core::EventKind::Start(core::Start::parse(e.how.as_deref().unwrap_or("startup")))
-        }
-        "prompt" => core::EventKind::Prompt,
-        "tool-done" => core::EventKind::ToolDone,
-        "tool-before" => core::EventKind::ToolBefore,
-        "subagent-start" => core::EventKind::SubagentStart,
-        "subagent-stop" => core::EventKind::SubagentStop,
-        "model-call" => core::EventKind::ModelCall {
+        "start" => core::delivery::EventKind::Start(core::delivery::Start::parse(
+            e.how.as_deref().unwrap_or("startup"),
+        )),
+        "prompt" => core::delivery::EventKind::Prompt,
+        "tool-done" => core::delivery::EventKind::ToolDone,
+        "tool-before" => core::delivery::EventKind::ToolBefore,
+        "subagent-start" => core::delivery::EventKind::SubagentStart,
+        "subagent-stop" => core::delivery::EventKind::SubagentStop,
+        "model-call" => core::delivery::EventKind::ModelCall {
             reminders: e.reminders.unwrap_or(false),
             reset: e.reset.unwrap_or(false),
         },
-        "request" => core::EventKind::Request {
+        "request" => core::delivery::EventKind::Request {
             again: e.again.unwrap_or(false),
         },
-        "compaction" => core::EventKind::Compaction {
+        "compaction" => core::delivery::EventKind::Compaction {
             certain: e.certain.unwrap_or(true),
         },
-        "stop" => core::EventKind::Stop {
+        "stop" => core::delivery::EventKind::Stop {
             repeated: e.repeated.unwrap_or(false),
         },
         other => {
@@ -119,7 +119,7 @@ fn event(e: AgentEvent) -> Result<core::Event> {
             ))
         }
     };
-    let mut out = core::Event::new(key(e.conversation), kind)
+    let mut out = core::delivery::Event::new(key(e.conversation), kind)
         .agent(e.agent.unwrap_or_default())
         .files(e.files.unwrap_or_default());
     out.tools = e.tools.unwrap_or_default().into_iter().map(tool).collect();
@@ -144,7 +144,7 @@ pub struct Reminder {
 /// `commit(engine, answer)`.
 #[napi]
 pub struct Answer {
-    inner: core::Answer,
+    inner: core::delivery::Answer,
     /// The rules the answer was made with (its verdict names them by index).
     set: std::sync::Arc<core::RuleSet>,
 }
@@ -291,8 +291,8 @@ pub struct RecallOptions {
 /// `Session`), bounded.
 #[napi]
 pub struct Conversations {
-    inner: core::Conversations,
-    budget: core::Budget,
+    inner: core::delivery::Conversations,
+    budget: core::delivery::Budget,
     memory: bool,
     recall: Option<(
         core::memory::MemoryLocations,
@@ -306,15 +306,15 @@ impl Conversations {
         &self,
         set: &'a core::RuleSet,
         places: &'a (std::path::PathBuf, Option<std::path::PathBuf>),
-    ) -> core::Responder<'a> {
-        let mut r = core::Responder::new(set, &places.0)
+    ) -> core::delivery::Responder<'a> {
+        let mut r = core::delivery::Responder::new(set, &places.0)
             .budget(self.budget)
             .edit_distance(self.edit_distance);
         if let Some(home) = &places.1 {
             r = r.home(home.clone());
         }
         if let Some((locations, budget)) = &self.recall {
-            r = r.memory(core::Memory::Recall(locations.clone(), *budget));
+            r = r.memory(core::delivery::Memory::Recall(locations.clone(), *budget));
         } else if self.memory {
             r = r.with_memory();
         }
@@ -328,7 +328,7 @@ impl Conversations {
     pub fn new(options: Option<ConversationsOptions>) -> Self {
         let o = options.unwrap_or_default();
         let limit = |n: f64| n.is_finite().then(|| n.max(0.0) as usize);
-        let mut budget = core::Budget::agents();
+        let mut budget = core::delivery::Budget::agents();
         if let Some(lines) = o.max_lines {
             budget.max_lines = limit(lines);
         }
@@ -336,9 +336,11 @@ impl Conversations {
             budget.max_bytes = limit(bytes);
         }
         Conversations {
-            inner: core::Conversations::new(
+            inner: core::delivery::Conversations::new(
                 o.max_conversations
-                    .map_or(core::limits::DEFAULT_MAX_CONVERSATIONS, |n| n as usize),
+                    .map_or(core::base::limits::DEFAULT_MAX_CONVERSATIONS, |n| {
+                        n as usize
+                    }),
             ),
             budget,
             memory: o.memory.unwrap_or(false),
@@ -362,7 +364,7 @@ impl Conversations {
             edit_distance: o
                 .edit_distance
                 .filter(|n| n.is_finite() && *n >= 0.0)
-                .map_or(core::limits::DEFAULT_EDIT_DISTANCE, |n| n as u64),
+                .map_or(core::base::limits::DEFAULT_EDIT_DISTANCE, |n| n as u64),
         }
     }
 
@@ -373,11 +375,14 @@ impl Conversations {
         let set = engine.rule_set();
         let places = engine.places();
         let responder = self.responder(&set, &places);
-        if event.kind == core::EventKind::SubagentStart {
+        if event.kind == core::delivery::EventKind::SubagentStart {
             if let Some((parent, child)) = self.inner.with_parent(&event.conversation) {
                 let (answer, forgotten) = responder.subagent_start(parent, child, &event);
                 for id in forgotten {
-                    let gone = core::Conversation::subagent(event.conversation.session.clone(), id);
+                    let gone = core::delivery::Conversation::subagent(
+                        event.conversation.session.clone(),
+                        id,
+                    );
                     self.inner.forget(&gone);
                 }
                 return Ok(Answer {
@@ -386,13 +391,13 @@ impl Conversations {
                 });
             }
         }
-        if event.kind == core::EventKind::SubagentStop {
+        if event.kind == core::delivery::EventKind::SubagentStop {
             if let Some((parent, _)) = self.inner.with_parent(&event.conversation) {
                 responder.subagent_stop(parent, &event);
             }
             self.inner.forget(&event.conversation);
             return Ok(Answer {
-                inner: responder.respond(&mut core::Session::new(), &event),
+                inner: responder.respond(&mut core::delivery::Session::new(), &event),
                 set: set.clone(),
             });
         }
@@ -448,7 +453,8 @@ impl Conversations {
         let places = engine.places();
         let responder = self.responder(&set, &places);
         let conversation = key(conversation);
-        let mut seen = core::Event::new(conversation.clone(), core::EventKind::ToolDone);
+        let mut seen =
+            core::delivery::Event::new(conversation.clone(), core::delivery::EventKind::ToolDone);
         seen.tools = tools.unwrap_or_default().into_iter().map(tool).collect();
         seen.cwd = cwd.map(Into::into);
         responder.restore(self.inner.session(&conversation), &seen, &transcript);
@@ -524,7 +530,7 @@ impl Conversations {
     /// A conversation's delivery state saved with `toJson`.
     #[napi(catch_unwind)]
     pub fn load_json(&mut self, conversation: ConversationKey, text: String) -> Result<()> {
-        let saved: core::Session = serde_json::from_str(&text)
+        let saved: core::delivery::Session = serde_json::from_str(&text)
             .map_err(|e| Error::from_reason(format!("not a saved conversation: {e}")))?;
         *self.inner.session(&key(conversation)) = saved;
         Ok(())
@@ -553,17 +559,17 @@ pub struct ToolCheck {
 pub fn check_tool_call(engine: &RuleEngine, call: AgentToolCall, cwd: Option<String>) -> ToolCheck {
     let set = engine.rule_set();
     let places = engine.places();
-    let mut event = core::Event::new(
-        core::Conversation::new("check"),
-        core::EventKind::ToolBefore,
+    let mut event = core::delivery::Event::new(
+        core::delivery::Conversation::new("check"),
+        core::delivery::EventKind::ToolBefore,
     )
     .tool(tool(call));
     event.cwd = cwd.map(Into::into);
-    let responder = core::Responder::new(&set, &places.0);
+    let responder = core::delivery::Responder::new(&set, &places.0);
     let verdict = responder.verdict(&event);
-    let max = core::limits::DEFAULT_RULES_BYTES;
+    let max = core::base::limits::DEFAULT_RULES_BYTES;
     let blocks = verdict.blocks();
-    let warned = core::enforce::Verdict {
+    let warned = core::delivery::enforce::Verdict {
         hits: verdict
             .hits
             .iter()
@@ -575,11 +581,11 @@ pub fn check_tool_call(engine: &RuleEngine, call: AgentToolCall, cwd: Option<Str
     ToolCheck {
         refused: blocks,
         reason: if blocks {
-            core::enforce::reason(&set, &verdict, max, &[])
+            core::delivery::enforce::reason(&set, &verdict, max, &[])
         } else {
             String::new()
         },
-        warning: core::enforce::reason(&set, &warned, max, &[]),
+        warning: core::delivery::enforce::reason(&set, &warned, max, &[]),
         rule_ids: verdict
             .hits
             .iter()
@@ -597,7 +603,7 @@ pub fn touched_files(tools: Vec<AgentToolCall>, cwd: Option<String>) -> Vec<Vec<
     let cwd: Option<std::path::PathBuf> = cwd.map(Into::into);
     tools
         .into_iter()
-        .map(|t| core::tool_files(&tool(t), cwd.as_deref()).all())
+        .map(|t| core::delivery::tool_files(&tool(t), cwd.as_deref()).all())
         .collect()
 }
 
@@ -621,9 +627,9 @@ pub struct ToolInputKeys {
 pub fn tool_input_keys() -> ToolInputKeys {
     let v = |keys: &[&str]| keys.iter().map(|k| k.to_string()).collect();
     ToolInputKeys {
-        file: v(&core::FILE_KEYS),
-        file_list: v(&core::FILE_LIST_KEYS),
-        command: v(&core::COMMAND_KEYS),
-        patch: v(&core::PATCH_KEYS),
+        file: v(&core::delivery::FILE_KEYS),
+        file_list: v(&core::delivery::FILE_LIST_KEYS),
+        command: v(&core::delivery::COMMAND_KEYS),
+        patch: v(&core::delivery::PATCH_KEYS),
     }
 }

@@ -44,7 +44,7 @@ struct Pipeline {
 /// The compiled rules of one workdir and its sources.
 #[napi]
 pub struct RuleEngine {
-    config: RwLock<core::Config>,
+    config: RwLock<core::sources::Config>,
     state: Shared,
     pipeline: Arc<Mutex<Pipeline>>,
     next_seq: AtomicU64,
@@ -86,7 +86,7 @@ impl RuleEngine {
         Ok(())
     }
 
-    fn current_config(&self) -> core::Config {
+    fn current_config(&self) -> core::sources::Config {
         self.config
             .read()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -258,7 +258,9 @@ impl RuleEngine {
     pub fn offer_text(&self, indices: Vec<u32>) -> String {
         let loaded = snapshot(&self.state);
         let rules = loaded.rules.rules();
-        core::read_rule::offer(indices.into_iter().filter_map(|i| rules.get(i as usize)))
+        core::delivery::read_rule_tool::offer(
+            indices.into_iter().filter_map(|i| rules.get(i as usize)),
+        )
     }
 
     /// Runs the `read_rule` tool; always returns text for the model.
@@ -282,7 +284,7 @@ impl RuleEngine {
 
     #[napi(catch_unwind)]
     pub fn read_rule(&self, input: serde_json::Value) -> String {
-        core::read_rule::run(&snapshot(&self.state).rules, &input)
+        core::delivery::read_rule_tool::run(&snapshot(&self.state).rules, &input)
     }
 
     /// For the benchmarks (bench/bench.mjs), not the package's API (left out
@@ -331,7 +333,7 @@ impl RuleEngine {
 }
 
 pub struct Discover {
-    config: core::Config,
+    config: core::sources::Config,
     state: Shared,
     pipeline: Arc<Mutex<Pipeline>>,
     /// Order of the call: a result never replaces a newer call's.
@@ -396,7 +398,7 @@ impl Task for Discover {
 /// The JSON-schema spec of the `read_rule` tool: `{ name, description, parameters }`.
 #[napi(catch_unwind)]
 pub fn read_rule_tool_definition() -> serde_json::Value {
-    core::read_rule::tool_definition()
+    core::delivery::read_rule_tool::tool_definition()
 }
 
 /// From this many rules, [`release_free_memory`] trims the allocator.

@@ -540,7 +540,9 @@ impl JsMemoryStore {
     /// Memory text for the prompt within `maxLines` and `maxBytes` (user memory at most half).
     #[napi(ts_return_type = "Promise<string>")]
     pub fn load_for_prompt(&self, max_lines: u32, max_bytes: Option<u32>) -> AsyncTask<MemoryTask> {
-        let bytes = max_bytes.map_or(core::limits::DEFAULT_MEMORY_PROMPT_BYTES, |b| b as usize);
+        let bytes = max_bytes.map_or(core::base::limits::DEFAULT_MEMORY_PROMPT_BYTES, |b| {
+            b as usize
+        });
         self.task(MemoryOp::LoadForPrompt(max_lines as usize, bytes))
     }
 

@@ -3,7 +3,7 @@
 //! reminder block and the sticky line of one rule.
 
 use crate::rule::{from_js_rule, MemoryRule};
-use memory_rules::render;
+use memory_rules::delivery::render;
 use napi_derive::napi;
 
 #[napi(object)]

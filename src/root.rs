@@ -22,7 +22,7 @@ pub struct ProjectRootInfo {
 #[napi(catch_unwind)]
 pub fn project_root(dir: String, home_dir: Option<String>) -> Result<ProjectRootInfo> {
     let home = home_dir.map(std::path::PathBuf::from);
-    let root = core::project_root(std::path::Path::new(&dir), home.as_deref())
+    let root = core::sources::project_root(std::path::Path::new(&dir), home.as_deref())
         .map_err(|e| Error::from_reason(format!("projectRoot({dir}): {e}")))?;
     Ok(ProjectRootInfo {
         dir: root.dir.to_string_lossy().into_owned(),

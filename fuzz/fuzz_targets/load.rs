@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
         let dir = if i % 3 == 2 { rules.join("sub") } else { rules.clone() };
         let _ = std::fs::write(dir.join(format!("r{i}.md")), f);
     }
-    let loaded = memory_rules::load(&memory_rules::Config::with_home(tmp.path(), tmp.path().join("home")));
+    let loaded = memory_rules::load(&memory_rules::sources::Config::with_home(tmp.path(), tmp.path().join("home")));
     let set = &loaded.rules;
     assert!(set.rules().len() <= files.len());
     let _ = set.active(&["src/a.ts", "sub/b.md", ".env"], Some(text));

@@ -6,7 +6,8 @@
 //!   cargo bench -p memory-rules
 
 use memory_rules::rules::parser::{parse_rule, ParsedRule};
-use memory_rules::{Config, RuleSet, Scope};
+use memory_rules::sources::Config;
+use memory_rules::{RuleSet, Scope};
 use std::path::{Path, PathBuf};
 
 fn main() {

@@ -10,7 +10,8 @@
 
 use memory_rules::base::workdir::Workdir;
 use memory_rules::rules::parser::{parse_rule, ParsedRule};
-use memory_rules::{load, Config, RuleSet, Scope};
+use memory_rules::sources::Config;
+use memory_rules::{load, RuleSet, Scope};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};

@@ -61,7 +61,10 @@ fn project_rule_overrides_user_rule_with_same_id() {
 fn same_directory_for_both_roots_loads_once() {
     let t = Tree::new();
     t.project("a.md", "A");
-    let loaded = memory_rules::load(&memory_rules::Config::with_home(t.workdir(), t.workdir()));
+    let loaded = memory_rules::load(&memory_rules::sources::Config::with_home(
+        t.workdir(),
+        t.workdir(),
+    ));
     assert_eq!(ids(&loaded), ["project:a.md"]);
     assert!(loaded.diagnostics.is_empty());
 }
@@ -79,7 +82,7 @@ fn symlinked_files_and_directories_are_followed_into_allowed_directories() {
         t.tmp.path().join("shared/lib"),
         t.project_rules().join("linked"),
     );
-    let roots = memory_rules::Config::with_home(t.workdir(), t.home())
+    let roots = memory_rules::sources::Config::with_home(t.workdir(), t.home())
         .with_allow_dirs([t.tmp.path().join("shared")]);
     let loaded = memory_rules::load(&roots);
     assert_eq!(
@@ -214,7 +217,7 @@ fn oversized_file_is_an_error_and_skipped() {
     let t = Tree::new();
     t.project(
         "big.md",
-        &"x".repeat(memory_rules::limits::MAX_RULE_BYTES as usize + 1),
+        &"x".repeat(memory_rules::base::limits::MAX_RULE_BYTES as usize + 1),
     );
     t.project("small.md", "ok");
     let loaded = t.load();
@@ -321,7 +324,11 @@ fn project_symlinks_leading_outside_the_project_are_not_loaded() {
 
 // ---- rule sources -----------------------------------------------------------
 
-use memory_rules::{Config, Format, Scope, Source};
+use memory_rules::{Format, Scope};
+
+use memory_rules::sources::Config;
+
+use memory_rules::sources::Source;
 
 fn content_of(loaded: &memory_rules::Loaded, id: &str) -> String {
     loaded
@@ -376,11 +383,13 @@ fn the_default_sources_are_the_agent_sdks_four_in_override_order() {
     let mut named = Config::named(
         t.workdir(),
         t.home(),
-        &memory_rules::formats_named(&memory_rules::DEFAULT_SOURCE_NAMES).unwrap(),
+        &memory_rules::formats_named(&memory_rules::rules::rule_format::DEFAULT_SOURCE_NAMES)
+            .unwrap(),
     );
     // (`./CLAUDE.md` and the project's nested ones: the project itself.)
-    let is_memory =
-        |s: &memory_rules::Source| s.dir.ends_with(".claude/CLAUDE.md") || s.dir == t.workdir();
+    let is_memory = |s: &memory_rules::sources::Source| {
+        s.dir.ends_with(".claude/CLAUDE.md") || s.dir == t.workdir()
+    };
     let memory: Vec<_> = named
         .sources
         .iter()

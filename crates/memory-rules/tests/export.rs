@@ -6,8 +6,10 @@
 
 mod common;
 use common::Tree;
-use memory_rules::export::{self, Target};
-use memory_rules::{Config, Format, Scope, Source};
+use memory_rules::delivery::export::{self, Target};
+use memory_rules::sources::Config;
+use memory_rules::sources::Source;
+use memory_rules::{Format, Scope};
 use std::collections::BTreeSet;
 
 const CONTEXTS: &[(&[&str], Option<&str>)] = &[

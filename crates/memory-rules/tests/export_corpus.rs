@@ -10,7 +10,7 @@
 
 mod common;
 use common::corpus;
-use memory_rules::export::{self, Plan, Target};
+use memory_rules::delivery::export::{self, Plan, Target};
 use memory_rules::formats;
 use memory_rules::rules::parser::Input;
 use memory_rules::sources::nested;

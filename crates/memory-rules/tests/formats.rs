@@ -5,7 +5,8 @@
 
 mod common;
 use common::Tree;
-use memory_rules::{Activation, Code, Config, Format, Loaded, Severity};
+use memory_rules::sources::Config;
+use memory_rules::{Activation, Code, Format, Loaded, Severity};
 
 fn load(t: &Tree, formats: &[Format]) -> Loaded {
     std::fs::create_dir_all(t.workdir()).unwrap();

@@ -221,14 +221,14 @@ fn rule_files_per_source_are_capped() {
     let t = Tree::new();
     let dir = t.project_rules();
     std::fs::create_dir_all(&dir).unwrap();
-    let n = memory_rules::limits::MAX_RULE_FILES_PER_SOURCE + 5;
+    let n = memory_rules::base::limits::MAX_RULE_FILES_PER_SOURCE + 5;
     for i in 0..n {
         std::fs::write(dir.join(format!("r{i:06}.md")), "x").unwrap();
     }
     let loaded = t.load();
     assert_eq!(
         loaded.rules.rules().len(),
-        memory_rules::limits::MAX_RULE_FILES_PER_SOURCE
+        memory_rules::base::limits::MAX_RULE_FILES_PER_SOURCE
     );
     let limit: Vec<_> = loaded
         .diagnostics

@@ -443,7 +443,7 @@ fn topic_size_and_prompt_bytes_are_capped() {
     std::fs::write(tmp.path().join("project/b.md"), "z".repeat(50 << 20)).unwrap();
     let text = s.load_for_prompt(120);
     assert!(
-        text.len() <= memory_rules::limits::DEFAULT_MEMORY_PROMPT_BYTES,
+        text.len() <= memory_rules::base::limits::DEFAULT_MEMORY_PROMPT_BYTES,
         "{} bytes",
         text.len()
     );
@@ -459,14 +459,15 @@ fn topic_size_and_prompt_bytes_are_capped() {
     }
     let text = s.load_for_prompt(120);
     assert!(
-        text.len() <= memory_rules::limits::DEFAULT_MEMORY_PROMPT_BYTES,
+        text.len() <= memory_rules::base::limits::DEFAULT_MEMORY_PROMPT_BYTES,
         "{} bytes",
         text.len()
     );
     let text = s.load_for_prompt_within(1000, 4096);
     assert!(text.len() <= 4096, "{} bytes", text.len());
     assert!(
-        s.read_topic(Project, "b").unwrap().len() <= memory_rules::limits::MAX_MEMORY_TOPIC_BYTES
+        s.read_topic(Project, "b").unwrap().len()
+            <= memory_rules::base::limits::MAX_MEMORY_TOPIC_BYTES
     );
 }
 
@@ -487,7 +488,7 @@ fn lock_wait_times_out_with_a_clear_error() {
         .write_topic(Project, "a", "y", WriteMode::Append)
         .unwrap_err();
     assert!(err.to_string().contains("memory lock"), "{err}");
-    assert!(start.elapsed() >= memory_rules::limits::MEMORY_LOCK_TIMEOUT);
+    assert!(start.elapsed() >= memory_rules::base::limits::MEMORY_LOCK_TIMEOUT);
     lock.unlock().unwrap();
     s.write_topic(Project, "a", "y", WriteMode::Append).unwrap();
     assert_eq!(texts(&s, Project, "a"), ["x", "y"]);

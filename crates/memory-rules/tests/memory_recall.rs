@@ -1,9 +1,16 @@
 //! Memory hygiene on write and recall through the core's responder, on real
 //! temp trees: what every road (hooks, MCP, the SDK adapters) gets.
 
+use memory_rules::delivery::Conversation;
+use memory_rules::delivery::Event;
+use memory_rules::delivery::EventKind;
+use memory_rules::delivery::Responder;
+use memory_rules::delivery::Session;
+use memory_rules::delivery::Start;
+use memory_rules::load;
 use memory_rules::memory::recall::RecallBudget;
 use memory_rules::memory::{Action, MemoryLocations, MemoryScope, MemoryStore, Note};
-use memory_rules::{load, Config, Conversation, Event, EventKind, Responder, Session, Start};
+use memory_rules::sources::Config;
 use std::path::Path;
 
 fn tree(rules: &[(&str, &str)]) -> tempfile::TempDir {
@@ -233,9 +240,9 @@ fn a_file_touched_recalls_the_entries_tied_to_it_and_memory_off_recalls_nothing(
     note.paths = vec!["crates/parser/src/lexer/**".to_string()];
     let id = s.write_note(&note, None).unwrap().id.unwrap();
     let loaded = load(&Config::with_home(&work, dir.path().join("home")));
-    let call = memory_rules::ToolCall::new(
+    let call = memory_rules::delivery::ToolCall::new(
         "Read",
-        memory_rules::ToolKind::Read,
+        memory_rules::delivery::ToolKind::Read,
         serde_json::json!({"file_path": "crates/parser/src/lexer/tokens.rs"}),
     );
     let touched = event(EventKind::ToolDone).tool(call).cwd(&work);

@@ -1,7 +1,9 @@
 //! Packs and the policy as sources: the layers' order, provenance, locked
 //! policy rules, `disable`, stale and missing packs, reload.
 
-use memory_rules::{load, reload, reload_from, Code, Config, LayerKind, Loaded, Severity};
+use memory_rules::{load, reload, reload_from, Code, LayerKind, Loaded, Severity};
+
+use memory_rules::sources::Config;
 use std::path::{Path, PathBuf};
 
 struct Tree {

@@ -75,7 +75,7 @@ proptest! {
             Ok(c) => prop_assert!(c.matchers.len() <= glob_compile::MAX_EXPANSIONS),
             Err(e) => prop_assert!(!matches!(e, PatternError::Invalid(_)) || p.len() <= 4096, "{e}"),
         }
-        if p.chars().count() > memory_rules::limits::MAX_PATTERN_CHARS {
+        if p.chars().count() > memory_rules::base::limits::MAX_PATTERN_CHARS {
             prop_assert!(matches!(glob_compile::compile(&p), Err(PatternError::TooLong(_))));
         } else {
             prop_assert!(glob_compile::parse_steps(&p) <= 16 * p.len() + 64, "{unit:?} x {n}");

@@ -13,8 +13,8 @@ fn age(path: &std::path::Path, secs: u64) {
         .unwrap();
 }
 
-fn roots(t: &Tree) -> memory_rules::Config {
-    memory_rules::Config::with_home(t.workdir(), t.home())
+fn roots(t: &Tree) -> memory_rules::sources::Config {
+    memory_rules::sources::Config::with_home(t.workdir(), t.home())
 }
 
 #[test]
@@ -117,7 +117,7 @@ fn a_new_diagnostic_alone_is_a_change() {
 
 /// A project with a rule file of several formats (a Copilot glob matches
 /// case-insensitively, a nested Cursor rule is scoped to its directory).
-fn every_format(t: &Tree) -> (memory_rules::Config, Vec<std::path::PathBuf>) {
+fn every_format(t: &Tree) -> (memory_rules::sources::Config, Vec<std::path::PathBuf>) {
     let w = t.workdir();
     let files =
         vec![
@@ -147,7 +147,7 @@ fn every_format(t: &Tree) -> (memory_rules::Config, Vec<std::path::PathBuf>) {
     for f in &files {
         age(f, 60);
     }
-    let config = memory_rules::Config::named(&w, t.home(), memory_rules::Format::ALL);
+    let config = memory_rules::sources::Config::named(&w, t.home(), memory_rules::Format::ALL);
     (config, files)
 }
 
@@ -265,7 +265,8 @@ fn a_changed_import_is_seen_on_reload() {
     let agents = t.write(w.join("AGENTS.md"), "First.");
     age(&claude, 60);
     age(&agents, 60);
-    let config = memory_rules::Config::named(&w, t.home(), &[memory_rules::Format::Claude]);
+    let config =
+        memory_rules::sources::Config::named(&w, t.home(), &[memory_rules::Format::Claude]);
     let first = memory_rules::load(&config);
     let content = |l: &memory_rules::Loaded, id: &str| {
         l.rules

@@ -60,7 +60,7 @@ impl Sources {
             return String::new();
         };
         let lines = self.files.entry(d.file_path.clone()).or_insert_with(|| {
-            let text = memory_rules::read_rule_file(Path::new(&d.file_path)).ok()?;
+            let text = memory_rules::sources::read_rule_file(Path::new(&d.file_path)).ok()?;
             let text = String::from_utf8_lossy(&text);
             let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
             Some(

@@ -31,7 +31,7 @@ pub const EXIT_TROUBLE: i32 = 2;
 
 /// The resolved global options.
 pub(crate) struct Env {
-    pub config: memory_rules::Config,
+    pub config: memory_rules::sources::Config,
     pub json: bool,
     /// `--home`, else the user's home (memory, hook state, user settings).
     pub home: Option<PathBuf>,
@@ -39,7 +39,7 @@ pub(crate) struct Env {
     pub explicit_sources: bool,
     /// How the workdir was chosen: the project root found from the current
     /// directory, or `None` when given (`--workdir`, a hook's project).
-    pub root: Option<memory_rules::ProjectRoot>,
+    pub root: Option<memory_rules::sources::ProjectRoot>,
     /// Whether to write ANSI colour.
     pub color: bool,
 }
@@ -77,12 +77,14 @@ impl Env {
         let root = match &given {
             Some(_) => None,
             None => Some(
-                memory_rules::project_root(Path::new("."), home_dir.as_deref()).map_err(|e| {
-                    Output::fail(
-                        EXIT_TROUBLE,
-                        format!("cannot read the current directory: {e}; pass --workdir DIR"),
-                    )
-                })?,
+                memory_rules::sources::project_root(Path::new("."), home_dir.as_deref()).map_err(
+                    |e| {
+                        Output::fail(
+                            EXIT_TROUBLE,
+                            format!("cannot read the current directory: {e}; pass --workdir DIR"),
+                        )
+                    },
+                )?,
             ),
         };
         let workdir = match (&given, &root) {
@@ -108,8 +110,8 @@ impl Env {
             return Ok(Env {
                 // Explicit sources, and still the project's packs and the
                 // policy (which no flag turns off).
-                config: memory_rules::Config::new(workdir, sources)
-                    .with_layers(true, memory_rules::packs::default_policy_dir()),
+                config: memory_rules::sources::Config::new(workdir, sources)
+                    .with_layers(true, memory_rules::sources::packs::default_policy_dir()),
                 json: cli.json,
                 home: home_dir,
                 explicit_sources: true,
@@ -131,7 +133,7 @@ impl Env {
             let formats = memory_rules::formats_named(&cli.sources)
                 .map_err(|e| Output::fail(EXIT_TROUBLE, format!("--sources: {e}")))?;
             return Ok(Env {
-                config: memory_rules::Config::named(workdir, &home, &formats)
+                config: memory_rules::sources::Config::named(workdir, &home, &formats)
                     .with_allow_dirs(allow),
                 json: cli.json,
                 home: Some(home),
@@ -141,7 +143,7 @@ impl Env {
             });
         }
         Ok(Env {
-            config: memory_rules::Config::with_home(workdir, &home).with_allow_dirs(allow),
+            config: memory_rules::sources::Config::with_home(workdir, &home).with_allow_dirs(allow),
             json: cli.json,
             home: Some(home),
             explicit_sources: false,

@@ -31,7 +31,7 @@ use std::ffi::OsString;
 
 /// The most a hook reads from standard input; a larger event is skipped
 /// (with one line on stderr).
-pub use memory_rules::limits::MAX_HOOK_INPUT_BYTES;
+pub use memory_rules::base::limits::MAX_HOOK_INPUT_BYTES;
 
 /// Runs the command line `args` (the first item is the program name).
 pub fn run<I, T>(args: I) -> Output

@@ -18,8 +18,8 @@
 use crate::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use jsonc_parser::cst::{CstInputValue, CstNode, CstObject, CstRootNode};
 use jsonc_parser::ParseOptions;
-use memory_rules::fs::{self, Links, ReadError};
-pub use memory_rules::limits::MAX_SETTINGS_BYTES;
+use memory_rules::base::fs::{self, Links, ReadError};
+pub use memory_rules::base::limits::MAX_SETTINGS_BYTES;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

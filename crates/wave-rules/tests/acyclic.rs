@@ -608,3 +608,98 @@ fn an_import_up_the_layers_and_a_method_away_from_its_type_are_named() {
         ["impl Reader in rules/keys.rs, defined in rules/parser.rs"]
     );
 }
+
+/// The core's façade: at most 4 public modules and at most 40 names
+/// re-exported at the root, each name with one path.
+#[test]
+fn the_core_facade_is_four_namespaces_and_at_most_forty_names() {
+    let ws = workspace();
+    let text = std::fs::read_to_string(ws.join("crates/memory-rules/src/lib.rs")).unwrap();
+    let ast = syn::parse_file(&text).unwrap();
+    let public = |vis: &syn::Visibility, attrs: &[syn::Attribute]| {
+        matches!(vis, syn::Visibility::Public(_)) && !attrs.iter().any(|a| a.path().is_ident("cfg"))
+    };
+    let mut modules = Vec::new();
+    let mut names = Vec::new();
+    for item in &ast.items {
+        match item {
+            syn::Item::Mod(m) if public(&m.vis, &m.attrs) => modules.push(m.ident.to_string()),
+            syn::Item::Use(u) if public(&u.vis, &u.attrs) => {
+                let mut paths = Paths::default();
+                paths.use_tree(&mut Vec::new(), &u.tree);
+                names.extend(paths.0.into_iter().filter_map(|p| p.last().cloned()));
+            }
+            _ => {}
+        }
+    }
+    assert!(modules.len() <= 4, "public modules: {modules:?}");
+    assert!(
+        names.len() <= 40,
+        "{} names re-exported: {names:?}",
+        names.len()
+    );
+    let unique: BTreeSet<&String> = names.iter().collect();
+    assert_eq!(
+        unique.len(),
+        names.len(),
+        "a name re-exported twice: {names:?}"
+    );
+    for name in &names {
+        assert!(
+            !modules.contains(name),
+            "{name} is both a public module and a re-export"
+        );
+    }
+}
+
+/// A newcomer finds a behaviour by its file name: no two files of one crate
+/// share a name (`mod.rs`, `lib.rs`, `main.rs` and `tests.rs` aside), the
+/// core's top has at most 16 entries, and no source file is over 800 lines
+/// before its tests.
+#[test]
+fn file_names_are_unique_per_crate_and_files_stay_readable() {
+    let ws = workspace();
+    let mut problems = Vec::new();
+    for root in [
+        "crates/memory-rules/src/lib.rs",
+        "crates/wave-rules/src/lib.rs",
+        "src/lib.rs",
+    ] {
+        let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
+        for m in modules(&ws.join(root)) {
+            let rel = m.file.strip_prefix(&ws).unwrap_or(&m.file).to_path_buf();
+            let name = m.file.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&m.file).unwrap();
+            let before_tests = text
+                .find("#[cfg(test)]")
+                .map_or(text.as_str(), |i| &text[..i])
+                .lines()
+                .count();
+            if before_tests > 800 {
+                problems.push(format!(
+                    "{}: {before_tests} lines before its tests (at most 800)",
+                    rel.display()
+                ));
+            }
+            if ["mod.rs", "lib.rs", "main.rs", "tests.rs"].contains(&name.as_str()) {
+                continue;
+            }
+            if let Some(other) = seen.insert(name.clone(), rel.clone()) {
+                problems.push(format!(
+                    "{} and {} share a name",
+                    other.display(),
+                    rel.display()
+                ));
+            }
+        }
+    }
+    let top = std::fs::read_dir(ws.join("crates/memory-rules/src"))
+        .unwrap()
+        .count();
+    if top > 16 {
+        problems.push(format!(
+            "crates/memory-rules/src has {top} entries (at most 16)"
+        ));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -67,7 +67,7 @@ fn answered(stdout: &str) -> Vec<String> {
 }
 
 fn tokens(id: &str, text: &str) -> u64 {
-    memory_rules::tokens::count(&format!("[{id}] {text}")) as u64 + 1
+    memory_rules::delivery::tokens::count(&format!("[{id}] {text}")) as u64 + 1
 }
 
 #[test]
@@ -216,7 +216,8 @@ fn a_stop_logs_the_every_turn_rules_it_reminds_of() {
         .unwrap()["version"]
         .clone();
     assert_eq!(given[0]["version"], version, "the version it was given in");
-    let line_tokens = memory_rules::tokens::count("[review.md] Run the type checker.") as u64;
+    let line_tokens =
+        memory_rules::delivery::tokens::count("[review.md] Run the type checker.") as u64;
     assert_eq!(given[0]["tokens"], line_tokens);
     assert_eq!(stops[0]["tokens"], line_tokens);
     assert_eq!(stops[0]["session"], "s1");
@@ -291,7 +292,7 @@ fn a_full_log_rotates_without_blocking_a_hook() {
     let state = tempfile::tempdir().unwrap();
     let dir = state.path().join("log");
     std::fs::create_dir_all(&dir).unwrap();
-    let full = memory_rules::limits::MAX_LOG_FILE_BYTES as usize;
+    let full = memory_rules::base::limits::MAX_LOG_FILE_BYTES as usize;
     std::fs::write(dir.join("deliveries.jsonl"), vec![b'\n'; full]).unwrap();
     // Another process is rotating: it holds the lock.
     let held = std::fs::OpenOptions::new()

@@ -90,7 +90,7 @@ fn file_set(report: &Value, path: &str) -> u64 {
 }
 
 fn count(text: &str) -> u64 {
-    memory_rules::tokens::count(text) as u64
+    memory_rules::delivery::tokens::count(text) as u64
 }
 
 #[test]

@@ -231,7 +231,7 @@ fn gemini_cli_a_subagent_starts_at_invoke_agent_its_task_rewritten_and_its_tools
 fn live_subagents_are_bounded_the_oldest_forgotten() {
     let t = project();
     let w = t.workdir();
-    let max = memory_rules::limits::MAX_SUBAGENTS;
+    let max = memory_rules::base::limits::MAX_SUBAGENTS;
     for i in 0..max + 3 {
         hook(
             &t,

@@ -14,8 +14,8 @@
 //! off. After a compaction the counts are forgotten with everything the
 //! conversation was given ([`RulesAtEdit::forget`]).
 
+pub use crate::base::limits::MAX_RECALLED_RULES;
 use crate::base::limits::MAX_SESSION_RULES;
-pub use crate::base::limits::{DEFAULT_EDIT_DISTANCE, MAX_RECALLED_RULES};
 use crate::rules::rule_set::RuleSet;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

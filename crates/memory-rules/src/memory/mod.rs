@@ -13,21 +13,38 @@
 //! processes take an advisory lock on the scope (`.lock`) for the whole
 //! read-modify-write of a topic and the index.
 
+#[cfg(feature = "internals")]
 pub mod entry;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod entry;
+#[cfg(feature = "internals")]
 pub mod hygiene;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod hygiene;
 pub mod lint;
 mod memory_md;
 mod name;
 pub mod promote;
 pub mod recall;
+#[cfg(feature = "internals")]
 pub mod search;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod search;
+#[cfg(feature = "internals")]
 pub mod secrets;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod secrets;
 mod store;
+#[cfg(feature = "internals")]
 pub mod terms;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod terms;
+#[cfg(feature = "internals")]
 pub mod tools;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod tools;
 
 pub use entry::{Entry, Meta, Proposal};
-pub use lint::{FindingKind, LintFinding};
 pub use name::topic_file;
 pub use search::{EntryRef, MemoryHit, MemoryIndex, Query};
 pub use secrets::SecretFinding;

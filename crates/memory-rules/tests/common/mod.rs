@@ -40,7 +40,7 @@ impl Tree {
     }
     pub fn load(&self) -> memory_rules::Loaded {
         std::fs::create_dir_all(self.workdir()).unwrap();
-        memory_rules::load(&memory_rules::Config::with_home(
+        memory_rules::load(&memory_rules::sources::Config::with_home(
             self.workdir(),
             self.home(),
         ))

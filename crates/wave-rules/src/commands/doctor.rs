@@ -314,7 +314,7 @@ fn examine<'a>(env: &Env, loaded: &'a memory_rules::Loaded) -> Checkup<'a> {
 /// the project).
 fn sources_json(env: &Env, loaded: &memory_rules::Loaded) -> Vec<Value> {
     let workdir = &env.config.workdir;
-    let layers = memory_rules::packs::layers(&env.config);
+    let layers = memory_rules::sources::packs::layers(&env.config);
     let per_source = loaded.rules_per_source();
     layers
         .sources
@@ -460,7 +460,7 @@ fn text_sources(s: &mut String, env: &Env, c: &Checkup) {
         Some(d) => s.push_str(&format!(
             "  policy: {} (absent; {} names another)\n",
             d.display(),
-            memory_rules::packs::POLICY_ENV
+            memory_rules::sources::packs::POLICY_ENV
         )),
         None => {}
     }

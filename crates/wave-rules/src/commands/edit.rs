@@ -3,11 +3,12 @@
 use crate::args::{AddArgs, RemoveArgs};
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::{GlobProblem, RuleFile, Scope};
+use memory_rules::sources::RuleFile;
+use memory_rules::{GlobProblem, Scope};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use memory_rules::limits::{MAX_ID_CHARS, MAX_ID_SUFFIX};
+use memory_rules::base::limits::{MAX_ID_CHARS, MAX_ID_SUFFIX};
 
 pub fn add(env: &Env, args: &AddArgs) -> Output {
     let content = args.content.as_deref().map(str::trim).unwrap_or("");
@@ -130,7 +131,11 @@ fn wanted_id(args: &AddArgs) -> Result<Option<String>, Output> {
 }
 
 /// An `--id` deeper than its source is read would never load.
-fn check_depth(env: &Env, source: &memory_rules::Source, id: Option<&str>) -> Result<(), Output> {
+fn check_depth(
+    env: &Env,
+    source: &memory_rules::sources::Source,
+    id: Option<&str>,
+) -> Result<(), Output> {
     let (Some(id), Some(depth)) = (id, source.depth) else {
         return Ok(());
     };
@@ -190,7 +195,7 @@ fn write_new(env: &Env, rule: &NewRule) -> Output {
             }
         }
         // The same rule again is not a second rule: say so and write nothing.
-        if let Some(existing) = memory_rules::read_rule_file(&file)
+        if let Some(existing) = memory_rules::sources::read_rule_file(&file)
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
         {
@@ -433,7 +438,7 @@ fn closest_ids(given: &str, mut all_ids: Vec<String>) -> Vec<String> {
         .filter_map(|i| i.rsplit_once('/').map(|(_, b)| (b.to_string(), i.as_str())))
         .collect();
     candidates.extend(bases.iter().map(|(b, _)| b.as_str()));
-    memory_rules::suggest::close(&bare(given), candidates, 3)
+    memory_rules::base::suggest::close(&bare(given), candidates, 3)
         .into_iter()
         .map(|c| {
             let full = bases.iter().find(|(b, _)| b == c).map_or(c, |(_, i)| i);

@@ -7,7 +7,7 @@
 use crate::args::{ExportArgs, ImportArgs, OutputFormat};
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::export::{self, Plan, Sync, Target};
+use memory_rules::delivery::export::{self, Plan, Sync, Target};
 use std::fmt::Write as _;
 
 /// Plans the export of the configured sources' rules to `targets`.
@@ -362,8 +362,12 @@ fn is_source_change(ev: &notify::Event) -> bool {
         && ev.paths.iter().any(|p| {
             !p.file_name()
                 .is_some_and(|n| n.to_string_lossy().ends_with(".wave-export.tmp"))
-                && !memory_rules::fs::read_prefix(p, HEADER_BYTES, memory_rules::fs::Links::Follow)
-                    .is_ok_and(|t| export::is_generated(&t))
+                && !memory_rules::base::fs::read_prefix(
+                    p,
+                    HEADER_BYTES,
+                    memory_rules::base::fs::Links::Follow,
+                )
+                .is_ok_and(|t| export::is_generated(&t))
         })
 }
 
@@ -388,7 +392,7 @@ pub fn import(env: &Env, args: &ImportArgs) -> Output {
         Err(e) => return Output::fail(EXIT_TROUBLE, format!("--from: {e}")),
     };
     let home = env.home_dir();
-    let config = memory_rules::Config::named(&env.config.workdir, &home, &formats)
+    let config = memory_rules::sources::Config::named(&env.config.workdir, &home, &formats)
         .with_allow_dirs(env.config.allow_dirs.clone());
     let loaded = memory_rules::load(&config);
     let workdir = &env.config.workdir;
@@ -522,7 +526,7 @@ fn write_imported(
     let home = env.home_dir();
     let dir = workdir.join(".wave/rules");
     let path = dir.join(format!("{stem}.md"));
-    let (front, lossy) = memory_rules::export::write_wave(rule);
+    let (front, lossy) = memory_rules::delivery::export::write_wave(rule);
     let mut text = export::frontmatter(&front);
     text.push_str(rule.content.trim());
     text.push('\n');

@@ -192,7 +192,8 @@ fn other_tools(env: &Env) -> Vec<(memory_rules::Format, &'static str, usize)> {
     let Ok(all) = memory_rules::formats_named(&["all"]) else {
         return Vec::new();
     };
-    let mut config = memory_rules::Config::named(&env.config.workdir, env.home_dir(), &all);
+    let mut config =
+        memory_rules::sources::Config::named(&env.config.workdir, env.home_dir(), &all);
     config.sources.retain(|s| s.scope == Scope::Project);
     config.allow_dirs = env.config.allow_dirs.clone();
     let loaded = memory_rules::load(&config);

@@ -6,7 +6,7 @@
 use crate::args::LogArgs;
 use crate::display;
 use crate::env::{Env, Output, EXIT_TROUBLE};
-use memory_rules::delivery_log::{self, Delivery, DeliveryLog, Filter};
+use memory_rules::delivery::delivery_log::{self, Delivery, DeliveryLog, Filter};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -73,7 +73,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
 struct Check {
     kind: &'static str,
     target: String,
-    verdict: Result<memory_rules::enforce::Verdict, String>,
+    verdict: Result<memory_rules::delivery::enforce::Verdict, String>,
 }
 
 fn enforcement(set: &memory_rules::RuleSet, args: &MatchArgs) -> Vec<Check> {
@@ -90,7 +90,7 @@ fn enforcement(set: &memory_rules::RuleSet, args: &MatchArgs) -> Vec<Check> {
         out.push(Check {
             kind: "command",
             target: line.clone(),
-            verdict: memory_rules::enforce::check_shell(set, line, cwd.as_deref())
+            verdict: memory_rules::delivery::enforce::check_shell(set, line, cwd.as_deref())
                 .map_err(|e| e.to_string()),
         });
     }
@@ -99,8 +99,11 @@ fn enforcement(set: &memory_rules::RuleSet, args: &MatchArgs) -> Vec<Check> {
 
 /// How each hit came about: the path pattern and file, or the command and
 /// the pattern it matched.
-fn hit_reason(set: &memory_rules::RuleSet, hit: &memory_rules::enforce::EnforcedHit) -> String {
-    use memory_rules::enforce::Action;
+fn hit_reason(
+    set: &memory_rules::RuleSet,
+    hit: &memory_rules::delivery::enforce::EnforcedHit,
+) -> String {
+    use memory_rules::delivery::enforce::Action;
     match &hit.action {
         Action::Write(file) => {
             let pattern = set
@@ -126,7 +129,7 @@ fn hit_reason(set: &memory_rules::RuleSet, hit: &memory_rules::enforce::Enforced
 }
 
 fn enforcement_output(env: &Env, set: &memory_rules::RuleSet, checks: &[Check]) -> Output {
-    use memory_rules::limits::DEFAULT_RULES_BYTES;
+    use memory_rules::base::limits::DEFAULT_RULES_BYTES;
     let mut out = Output::default();
     if env.json {
         let list: Vec<serde_json::Value> = checks
@@ -142,7 +145,7 @@ fn enforcement_output(env: &Env, set: &memory_rules::RuleSet, checks: &[Check]) 
                         "enforce": h.enforce.as_str(),
                         "why": hit_reason(set, h),
                     })).collect::<Vec<_>>(),
-                    "reason": memory_rules::enforce::reason(set, v, DEFAULT_RULES_BYTES, &[]),
+                    "reason": memory_rules::delivery::enforce::reason(set, v, DEFAULT_RULES_BYTES, &[]),
                 }),
             })
             .collect();
@@ -185,7 +188,9 @@ fn enforcement_output(env: &Env, set: &memory_rules::RuleSet, checks: &[Check]) 
         }
         if !v.is_empty() {
             out.stdout.push_str("  the model reads:\n");
-            for l in memory_rules::enforce::reason(set, v, DEFAULT_RULES_BYTES, &[]).lines() {
+            for l in
+                memory_rules::delivery::enforce::reason(set, v, DEFAULT_RULES_BYTES, &[]).lines()
+            {
                 out.stdout.push_str(&display::line(&format!("    | {l}")));
             }
         }
@@ -208,7 +213,7 @@ fn run_match(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded) -> Outp
     let set = &loaded.rules;
     // Rules with a `regex` (Continue) match the content of the files in
     // context, read as every road reads them.
-    let read = memory_rules::file_contents(&env.config.workdir);
+    let read = memory_rules::delivery::file_contents(&env.config.workdir);
     let contents: Option<memory_rules::Contents> = set.has_content_rules().then_some(&read);
     let explanations = set.explain_in(&args.files, args.prompt.as_deref(), &args.skills, contents);
     let (active, inactive): (Vec<_>, Vec<_>) = explanations.iter().partition(|e| e.is_active());
@@ -248,7 +253,7 @@ fn match_json(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded, m: &Ma
             "priority": r.priority(),
             "format": r.format.as_str(),
             "activation": r.metadata.activation_kind(),
-            "kind": memory_rules::tool_kind(r),
+            "kind": memory_rules::delivery::tool_kind(r),
         });
         display::origin_json(r, &mut v);
         v["reasons"] = e.reasons.iter().map(reason_json).collect();
@@ -497,7 +502,7 @@ fn describe(rule: &Rule, reason: &Reason) -> String {
         return plain;
     }
     let tool = rule.format.tool();
-    let kind = memory_rules::tool_kind(rule);
+    let kind = memory_rules::delivery::tool_kind(rule);
     let key = rule.format.glob_key();
     match reason {
         Reason::Always => format!("{tool}: {kind}"),
@@ -558,14 +563,14 @@ fn why_not(
                 .unwrap_or_default();
             lines.push(format!(
                 "{tool}: {}: active only when the prompt mentions it, as @{name}",
-                memory_rules::tool_kind(rule)
+                memory_rules::delivery::tool_kind(rule)
             ));
             return lines;
         }
         Activation::OnRequest => {
             lines.push(format!(
                 "{tool}: {}: offered to the model by its description; active when mentioned",
-                memory_rules::tool_kind(rule)
+                memory_rules::delivery::tool_kind(rule)
             ));
             return lines;
         }
@@ -588,7 +593,7 @@ fn why_not(
             if qualified {
                 lines.push(format!(
                     "{tool}: {}, `{}`: {what} {}",
-                    memory_rules::tool_kind(rule),
+                    memory_rules::delivery::tool_kind(rule),
                     rule.format.glob_key(),
                     paths.join(", ")
                 ));

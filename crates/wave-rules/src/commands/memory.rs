@@ -423,7 +423,7 @@ fn show(env: &Env, store: &MemoryStore, topic: &str, only: Option<ScopeArg>) -> 
             names.extend(topics.into_iter().map(|t| t.name));
         }
     }
-    let near = memory_rules::suggest::close(topic, names.iter().map(String::as_str), 3);
+    let near = memory_rules::base::suggest::close(topic, names.iter().map(String::as_str), 3);
     let mut out = match last {
         Some(e) => trouble(e),
         None => Output::fail(EXIT_FAILURE, format!("no memory topic '{topic}'")),

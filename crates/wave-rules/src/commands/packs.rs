@@ -1,6 +1,6 @@
 //! `wave-rules packs`: add, list, sync [--frozen|--update], outdated, why.
 //!
-//! The core finds packs on disk and never fetches ([`memory_rules::packs`]);
+//! The core finds packs on disk and never fetches ([`memory_rules::sources::packs`]);
 //! this is where fetching happens: `packs_sync` checks out the git packs
 //! into the cache (through `packs_git`), checks the npm packs against their
 //! range and writes the lockfile (or, with `--frozen`, compares it).
@@ -10,7 +10,7 @@ use super::packs_sync::{satisfies, short, show, sync};
 use crate::args::{PacksAction, PacksArgs, PacksSyncArgs};
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::packs::{self, Home, PackKind, Spec};
+use memory_rules::sources::packs::{self, Home, PackKind, Spec};
 use serde_json::json;
 use std::path::Path;
 
@@ -373,7 +373,7 @@ fn why(env: &Env, id: &str) -> Output {
         .collect();
     if candidates.is_empty() && used.is_none() {
         let ids: Vec<&str> = rules.iter().map(|r| r.id.as_str()).collect();
-        let hint = memory_rules::suggest::closest(&id, ids.iter().copied())
+        let hint = memory_rules::base::suggest::closest(&id, ids.iter().copied())
             .map(|c| format!(" (did you mean '{c}'?)"))
             .unwrap_or_default();
         return Output::fail(EXIT_FAILURE, format!("no rule has the id '{id}'{hint}"));

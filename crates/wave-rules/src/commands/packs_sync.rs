@@ -6,7 +6,7 @@ use super::packs_git::{self as git, GitError};
 use crate::args::PacksSyncArgs;
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE};
-use memory_rules::packs::{self, hash, manifest, Home, Lock, Locked, PackKind, Pin, Spec};
+use memory_rules::sources::packs::{self, hash, manifest, Home, Lock, Locked, PackKind, Pin, Spec};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 

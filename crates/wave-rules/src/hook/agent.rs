@@ -32,7 +32,12 @@
 //! context is not in it).
 
 use crate::args::{HookAction, HookAgent, HookEvent};
-use memory_rules::{Conversation, Event, EventKind, Start, ToolCall, ToolKind};
+use memory_rules::delivery::Conversation;
+use memory_rules::delivery::Event;
+use memory_rules::delivery::EventKind;
+use memory_rules::delivery::Start;
+use memory_rules::delivery::ToolCall;
+use memory_rules::delivery::ToolKind;
 use serde_json::{json, Map, Value};
 
 /// What each agent's hooks do, per agent: its event names, what reaches
@@ -137,7 +142,7 @@ impl AgentDialect for HookAgent {
     }
 }
 
-pub use memory_rules::limits::TRANSCRIPT_TAIL_BYTES;
+pub use memory_rules::base::limits::TRANSCRIPT_TAIL_BYTES;
 
 /// The tools Claude Code's and Codex's `PreToolUse` hook is installed for:
 /// the ones that write a file or run a command, and Claude Code's subagent
@@ -156,7 +161,7 @@ pub const GEMINI_SUBAGENT_TOOL: &str = "invoke_agent";
 /// such answer in the file's last [`TRANSCRIPT_TAIL_BYTES`]. `None` when
 /// there is none or the file cannot be read.
 pub fn transcript_prompt_tokens(path: &std::path::Path) -> Option<u64> {
-    let tail = memory_rules::fs::read_tail(path, TRANSCRIPT_TAIL_BYTES).ok()?;
+    let tail = memory_rules::base::fs::read_tail(path, TRANSCRIPT_TAIL_BYTES).ok()?;
     let tokens = |m: &Value| {
         if m.get("type").and_then(Value::as_str) != Some("gemini") {
             return None;

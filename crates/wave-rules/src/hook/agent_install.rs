@@ -35,7 +35,7 @@ use jsonc_parser::cst::CstInputValue;
 use std::path::{Path, PathBuf};
 
 /// Seconds each agent gives our hook (Claude Code's too).
-use memory_rules::limits::HOOK_TIMEOUT_SECS;
+use memory_rules::base::limits::HOOK_TIMEOUT_SECS;
 
 pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> PathBuf {
     let base = match scope {

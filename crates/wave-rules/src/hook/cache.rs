@@ -12,12 +12,12 @@
 //! load; the cache never changes a result.
 
 use crate::env::Env;
-use memory_rules::fs::{self, Links};
+use memory_rules::base::fs::{self, Links};
 use memory_rules::{reload_from, Diagnostic, RuleSet, Severity, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use memory_rules::limits::MAX_CACHE_BYTES;
+use memory_rules::base::limits::MAX_CACHE_BYTES;
 
 /// The rules a hook works with, and one text per rule file that could not
 /// be loaded (for the stderr line).
@@ -44,7 +44,7 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
 
 /// `<state dir>/rules/<hash of the workdir and the sources>.json`
 fn cache_path(env: &Env, state_dir: &Path) -> PathBuf {
-    let roots: Vec<String> = memory_rules::packs::roots(&env.config)
+    let roots: Vec<String> = memory_rules::sources::packs::roots(&env.config)
         .iter()
         .map(|r| format!("{:?}", r))
         .collect();

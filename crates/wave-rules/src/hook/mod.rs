@@ -44,12 +44,18 @@ pub mod state;
 use crate::args::{HookAction, HookAgent, MemoryMode};
 use crate::env::{Env, Output};
 use crate::hook::agent::AgentDialect;
+use memory_rules::delivery::Budget;
+use memory_rules::delivery::Event;
+use memory_rules::delivery::EventKind;
+use memory_rules::delivery::Responder;
+use memory_rules::delivery::Session;
+use memory_rules::delivery::Start;
 use memory_rules::memory::recall::RecallBudget;
-use memory_rules::{Budget, Event, EventKind, Format, Responder, RuleSet, Session, Start};
+use memory_rules::{Format, RuleSet};
 use serde_json::Value;
 use std::path::PathBuf;
 
-use memory_rules::limits::MAX_HOOK_INPUT_BYTES;
+use memory_rules::base::limits::MAX_HOOK_INPUT_BYTES;
 
 /// The hook's input: what the agent's payload says (`agent::payload`).
 /// Unusable input gives an empty payload and a problem to report.
@@ -108,7 +114,7 @@ impl Input {
         let cwd = PathBuf::from(self.payload.cwd.as_ref()?);
         let home = crate::env::user_home();
         Some(
-            memory_rules::project_root(&cwd, home.as_deref())
+            memory_rules::sources::project_root(&cwd, home.as_deref())
                 .map(|r| r.dir)
                 .unwrap_or(cwd),
         )
@@ -303,7 +309,7 @@ fn responder<'a>(env: &'a Env, action: &HookAction, set: &'a RuleSet) -> Respond
     };
     let distance = match action {
         HookAction::PostToolUse(t) => t.edit_distance,
-        _ => memory_rules::limits::DEFAULT_EDIT_DISTANCE,
+        _ => memory_rules::base::limits::DEFAULT_EDIT_DISTANCE,
     };
     let responder = Responder::new(set, &env.config.workdir)
         .home(env.home_dir())
@@ -311,7 +317,7 @@ fn responder<'a>(env: &'a Env, action: &HookAction, set: &'a RuleSet) -> Respond
         .edit_distance(distance);
     match args.map_or(MemoryMode::Recall, |b| b.memory) {
         MemoryMode::Recall => responder.with_recall(RecallBudget {
-            bytes: args.map_or(memory_rules::limits::DEFAULT_RECALL_BYTES, |b| {
+            bytes: args.map_or(memory_rules::base::limits::DEFAULT_RECALL_BYTES, |b| {
                 b.memory_bytes
             }),
             ..RecallBudget::default()
@@ -337,7 +343,7 @@ fn before_tool(
     let announces = event
         .tools
         .iter()
-        .any(|t| t.kind == memory_rules::ToolKind::Subagent);
+        .any(|t| t.kind == memory_rules::delivery::ToolKind::Subagent);
     let answer = match key {
         Some(key) if announces => {
             let mut problems = Vec::new();
@@ -375,7 +381,7 @@ fn subagent_start(
     out: &mut Output,
 ) {
     let session = event.conversation.session.clone();
-    let parent_key = memory_rules::Conversation::new(session.clone()).key();
+    let parent_key = memory_rules::delivery::Conversation::new(session.clone()).key();
     let mut problems = Vec::new();
     let answer = store.update_pair((&parent_key, child_key), &mut problems, |parent, child| {
         let (answer, forgotten) = responder.subagent_start(parent, child, event);
@@ -384,7 +390,7 @@ fn subagent_start(
         }
         let drop = forgotten
             .into_iter()
-            .map(|id| memory_rules::Conversation::subagent(session.clone(), id).key())
+            .map(|id| memory_rules::delivery::Conversation::subagent(session.clone(), id).key())
             .collect();
         (answer, drop)
     });
@@ -455,8 +461,8 @@ fn answer_without_rules(
             return;
         };
         let session = event.conversation.session.clone();
-        let parent = memory_rules::Conversation::new(session.clone()).key();
-        let child = memory_rules::Conversation::subagent(session, id).key();
+        let parent = memory_rules::delivery::Conversation::new(session.clone()).key();
+        let child = memory_rules::delivery::Conversation::subagent(session, id).key();
         let mut problems = Vec::new();
         store.update_pair((&parent, &child), &mut problems, |parent, _| {
             responder.subagent_stop(parent, event);

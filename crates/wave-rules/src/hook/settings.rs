@@ -36,7 +36,7 @@ pub const EVENTS: [(&str, Option<&str>); 7] = [
     (HookEvent::SubagentStart.name(), None),
     (HookEvent::SubagentStop.name(), None),
 ];
-pub use memory_rules::limits::HOOK_TIMEOUT_SECS;
+pub use memory_rules::base::limits::HOOK_TIMEOUT_SECS;
 
 /// The settings files a scope's hooks may live in: the shared one and, for
 /// the project, the local one (machine paths go there).

@@ -11,19 +11,20 @@
 //! read is reported and the session starts afresh; files of sessions idle for
 //! [`STATE_STALE_AFTER`] are removed when a new session starts.
 
-use memory_rules::fs::{self, Links, Lock};
-use memory_rules::{Session, SESSION_VERSION};
+use memory_rules::base::fs::{self, Links, Lock};
+use memory_rules::delivery::Session;
+use memory_rules::delivery::SESSION_VERSION;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use memory_rules::limits::MAX_CLEANUP_ENTRIES;
-pub use memory_rules::limits::MAX_STATE_BYTES;
-use memory_rules::limits::STATE_LOCK_TIMEOUT;
-use memory_rules::limits::STATE_STALE_AFTER;
+use memory_rules::base::limits::MAX_CLEANUP_ENTRIES;
+pub use memory_rules::base::limits::MAX_STATE_BYTES;
+use memory_rules::base::limits::STATE_LOCK_TIMEOUT;
+use memory_rules::base::limits::STATE_STALE_AFTER;
 
 /// The state directory (see the module comment): the core's, which the
 /// delivery log shares.
-pub use memory_rules::delivery_log::state_dir;
+pub use memory_rules::delivery::delivery_log::state_dir;
 
 /// A session id as a file name: itself when it is plain, else a hash.
 pub fn file_key(session: &str) -> String {

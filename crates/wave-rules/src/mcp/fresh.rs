@@ -11,9 +11,11 @@
 //! any depth over more than [`MAX_WATCHED_DIRS`] directories), every answer
 //! does the stamp check, as before.
 
-use memory_rules::{Config, Loaded};
+use memory_rules::Loaded;
 
-pub use memory_rules::limits::MAX_WATCHED_DIRS;
+use memory_rules::sources::Config;
+
+pub use memory_rules::base::limits::MAX_WATCHED_DIRS;
 
 /// Decides whether a reload is needed before an answer.
 pub struct Freshness {
@@ -70,7 +72,8 @@ impl Freshness {
 mod linux {
     use super::MAX_WATCHED_DIRS;
     use inotify::{Inotify, WatchMask};
-    use memory_rules::{Config, Loaded};
+    use memory_rules::sources::Config;
+    use memory_rules::Loaded;
     use std::collections::HashSet;
     use std::path::{Path, PathBuf};
 
@@ -108,7 +111,7 @@ mod linux {
             {
                 dirs.insert(dir);
             }
-            for source in &memory_rules::packs::layers(config).sources {
+            for source in &memory_rules::sources::packs::layers(config).sources {
                 if !source.dir.is_dir() {
                     dirs.insert(existing(&source.dir)?);
                     continue;

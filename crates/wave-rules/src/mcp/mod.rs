@@ -6,7 +6,7 @@
 //!
 //! | tool | what it gives |
 //! | --- | --- |
-//! | `rules_for_files {paths, prompt?, again?}` | the rules these files (and words) activate, rendered as the package renders them within `--max-bytes` ([`DEFAULT_RULES_BYTES`](memory_rules::limits::DEFAULT_RULES_BYTES) by default); once per connection (a rule already given is named, not repeated, unless `again`); the always-on rules come with the first call |
+//! | `rules_for_files {paths, prompt?, again?}` | the rules these files (and words) activate, rendered as the package renders them within `--max-bytes` ([`DEFAULT_RULES_BYTES`](memory_rules::base::limits::DEFAULT_RULES_BYTES) by default); once per connection (a rule already given is named, not repeated, unless `again`); the always-on rules come with the first call |
 //! | `read_rule {id}` | one rule's whole text (on-request and manual rules too); an unknown id is a tool error naming the closest ids |
 //! | `list_rules {}` | id, source, scope, activation kind, description of every rule |
 //! | `memory_read`, `memory_write`, `memory_search`, `memory_propose_rule` | the package's memory tools, the same runner (`memory::tools`), with this project's rules for the write's hygiene; a proposal is recorded on the entry for a person to accept (`wave-rules memory promote`) |
@@ -38,12 +38,17 @@ pub mod strict;
 pub(crate) use stdio::serve;
 
 use crate::env::Env;
+use memory_rules::delivery::read_rule_tool;
+use memory_rules::delivery::Budget;
+use memory_rules::delivery::Conversation;
+use memory_rules::delivery::Event;
+use memory_rules::delivery::EventKind;
+use memory_rules::delivery::Memory;
+use memory_rules::delivery::Responder;
+use memory_rules::delivery::Session;
 use memory_rules::memory::recall::RecallBudget;
 use memory_rules::memory::{self as memory_tools, MemoryLocations, MemoryStore};
-use memory_rules::{
-    read_rule, Activation, Budget, Conversation, Event, EventKind, Loaded, Memory, Responder, Rule,
-    RuleSet, Session, Severity,
-};
+use memory_rules::{Activation, Loaded, Rule, RuleSet, Severity};
 #[cfg(not(target_family = "wasm"))]
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -60,10 +65,10 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 /// The server's name in `initialize` and in the agents' settings.
 pub const SERVER_NAME: &str = "wave-rules";
-pub use memory_rules::limits::MAX_INSTRUCTIONS_BYTES;
-pub use memory_rules::limits::MAX_PROMPT_BYTES;
-use memory_rules::limits::MAX_REQUEST_PATHS;
-pub use memory_rules::limits::WATCH_INTERVAL;
+pub use memory_rules::base::limits::MAX_INSTRUCTIONS_BYTES;
+pub use memory_rules::base::limits::MAX_PROMPT_BYTES;
+use memory_rules::base::limits::MAX_REQUEST_PATHS;
+pub use memory_rules::base::limits::WATCH_INTERVAL;
 /// The URI of a rule: this prefix, then its id (percent-encoded).
 pub const URI_PREFIX: &str = "wave-rules://rule/";
 
@@ -90,10 +95,10 @@ pub struct Server {
 
 #[cfg(not(target_family = "wasm"))]
 struct Inner {
-    config: memory_rules::Config,
+    config: memory_rules::sources::Config,
     memory: MemoryStore,
     /// Where deliveries are logged: the user's delivery log.
-    log: memory_rules::delivery_log::DeliveryLog,
+    log: memory_rules::delivery::delivery_log::DeliveryLog,
     /// This connection's conversation: one per server process.
     conversation: Conversation,
     max_bytes: usize,
@@ -132,7 +137,7 @@ impl Server {
                     &env.home_dir(),
                     &env.config.workdir,
                 )),
-                log: memory_rules::delivery_log::DeliveryLog::for_home(&env.home_dir()),
+                log: memory_rules::delivery::delivery_log::DeliveryLog::for_home(&env.home_dir()),
                 conversation: Conversation::new(connection_id()),
                 max_bytes,
                 state: Mutex::new(state),
@@ -187,7 +192,7 @@ impl Server {
     pub fn call(&self, name: &str, args: &Map<String, Value>) -> Option<Result<String, String>> {
         Some(match name {
             TOOL_RULES_FOR_FILES => self.rules_for_files(args),
-            read_rule::TOOL_NAME => self.read_rule(args),
+            read_rule_tool::TOOL_NAME => self.read_rule(args),
             TOOL_LIST_RULES => Ok(list_rules(&self.rules())),
             "memory_read" | "memory_write" | "memory_search" | "memory_propose_rule" => {
                 let rules = self.rules();
@@ -310,12 +315,12 @@ impl Server {
         let id = match args.get("id") {
             Some(Value::String(s)) => s.trim(),
             Some(other) => return Err(format!("Error: 'id' must be a string, not {other}")),
-            None => return Err(format!("Error: {} needs 'id'", read_rule::TOOL_NAME)),
+            None => return Err(format!("Error: {} needs 'id'", read_rule_tool::TOOL_NAME)),
         };
         let Some(rule) = set.find(id) else {
             return Err(unknown_rule(&set, id));
         };
-        let text = read_rule::run(&set, &json!({ "id": id }));
+        let text = read_rule_tool::run(&set, &json!({ "id": id }));
         // The rule's text goes back as the tool's result: delivered.
         let mut state = self.state();
         let responder =
@@ -371,7 +376,7 @@ pub fn closest_ids(set: &RuleSet, wanted: &str, n: usize) -> Vec<String> {
 /// The core's "did you mean" distance; an id too long to compare ranks
 /// last.
 fn edit_distance(a: &str, b: &str) -> usize {
-    memory_rules::suggest::distance(a, b).unwrap_or(usize::MAX / 2)
+    memory_rules::base::suggest::distance(a, b).unwrap_or(usize::MAX / 2)
 }
 
 /// `always`, `on-request`, `manual`, or what fires it (`paths`, `topics`,
@@ -396,11 +401,11 @@ fn describe(rule: &Rule) -> String {
             .trim()
     });
     let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one.chars().count() > read_rule::MAX_DESCRIPTION_CHARS {
+    if one.chars().count() > read_rule_tool::MAX_DESCRIPTION_CHARS {
         format!(
             "{}...",
             one.chars()
-                .take(read_rule::MAX_DESCRIPTION_CHARS - 3)
+                .take(read_rule_tool::MAX_DESCRIPTION_CHARS - 3)
                 .collect::<String>()
         )
     } else {
@@ -543,9 +548,9 @@ pub fn tools() -> Vec<Tool> {
             })),
         ),
     ];
-    let rr = read_rule::tool_definition();
+    let rr = read_rule_tool::tool_definition();
     tools.push(Tool::new(
-        read_rule::TOOL_NAME,
+        read_rule_tool::TOOL_NAME,
         "Read one project rule's whole text by id: a rule offered on request whose description fits the task, a rule the user names, or any id from list_rules.",
         schema(rr["parameters"].clone()),
     ));
@@ -717,7 +722,7 @@ mod tests {
         }
         let formats =
             memory_rules::formats_named(&["wave".to_string(), "cursor".to_string()]).unwrap();
-        let loaded = memory_rules::load(&memory_rules::Config::named(
+        let loaded = memory_rules::load(&memory_rules::sources::Config::named(
             dir.path(),
             dir.path().join("home"),
             &formats,

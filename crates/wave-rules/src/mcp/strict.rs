@@ -15,7 +15,7 @@
 
 use serde_json::{json, Map, Value};
 
-pub use memory_rules::limits::MAX_MESSAGE_BYTES;
+pub use memory_rules::base::limits::MAX_MESSAGE_BYTES;
 
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;

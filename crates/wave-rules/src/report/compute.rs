@@ -8,10 +8,11 @@ use super::model::*;
 use super::walk;
 use crate::display;
 use crate::env::Env;
-use memory_rules::delivery_log::{self, DeliveryLog};
-use memory_rules::export::{self, Target};
-use memory_rules::limits::{MAX_CHECK_FILES_LISTED, MAX_REPORT_MATCH_THREADS};
-use memory_rules::{tokens, Rule, RuleSet};
+use memory_rules::base::limits::{MAX_CHECK_FILES_LISTED, MAX_REPORT_MATCH_THREADS};
+use memory_rules::delivery::delivery_log::{self, DeliveryLog};
+use memory_rules::delivery::export::{self, Target};
+use memory_rules::delivery::tokens;
+use memory_rules::{Rule, RuleSet};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
@@ -186,7 +187,7 @@ fn group_files(
 }
 
 fn row(r: &Rule, workdir: &Path) -> RuleRow {
-    let entry = memory_rules::render::entry(r);
+    let entry = memory_rules::delivery::render::entry(r);
     RuleRow {
         id: r.id.clone(),
         scope: r.scope.as_str(),
@@ -198,7 +199,7 @@ fn row(r: &Rule, workdir: &Path) -> RuleRow {
         priority: r.priority(),
         tokens: tokens::rule_tokens(r) as u64,
         bytes: entry.len() as u64 + 1,
-        version: memory_rules::rule_version(r),
+        version: memory_rules::delivery::rule_version(r),
         paths: r.metadata.paths.clone().unwrap_or_default(),
         topics: r.metadata.topics.clone().unwrap_or_default(),
         description: r.metadata.description.clone(),
@@ -213,7 +214,7 @@ fn match_files(
     files: &[String],
     keep: impl Fn(usize) -> bool + Sync,
 ) -> Vec<Vec<u32>> {
-    let threads = memory_rules::fs::worker_threads(MAX_REPORT_MATCH_THREADS);
+    let threads = memory_rules::base::fs::worker_threads(MAX_REPORT_MATCH_THREADS);
     let one = |f: &String| -> Vec<u32> {
         set.active(std::slice::from_ref(f), None)
             .into_iter()

@@ -5,7 +5,7 @@
 
 use super::model::{Problem, RuleRow};
 use crate::display;
-use memory_rules::limits::DEFAULT_RULES_BYTES;
+use memory_rules::base::limits::DEFAULT_RULES_BYTES;
 use memory_rules::TopicMatcher;
 use memory_rules::{Code, Diagnostic, RuleSet, Severity};
 use std::collections::BTreeMap;

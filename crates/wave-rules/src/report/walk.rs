@@ -4,7 +4,7 @@
 //! included, `.git` itself left out; links not followed), relative to the
 //! project root, `/`-separated, sorted.
 
-use memory_rules::limits::{MAX_REPORT_DEPTH, MAX_REPORT_FILES, MAX_REPORT_THREADS};
+use memory_rules::base::limits::{MAX_REPORT_DEPTH, MAX_REPORT_FILES, MAX_REPORT_THREADS};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -18,11 +18,12 @@ pub struct Walked {
 }
 
 pub fn walk(root: &Path) -> Walked {
-    let threads = memory_rules::fs::worker_threads(MAX_REPORT_THREADS);
+    let threads = memory_rules::base::fs::worker_threads(MAX_REPORT_THREADS);
     let found: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let count = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
-    let mut builder = memory_rules::fs::project_walk(root, MAX_REPORT_DEPTH, MAX_REPORT_THREADS);
+    let mut builder =
+        memory_rules::base::fs::project_walk(root, MAX_REPORT_DEPTH, MAX_REPORT_THREADS);
     builder.filter_entry(|e| e.depth() == 0 || e.file_name() != ".git");
     let prefix = root.as_os_str().len();
     // One visitor for both walks: it files each entry into `batch`.

@@ -1,7 +1,8 @@
 use super::*;
 use crate::delivery::conversation::Conversation;
 use crate::delivery::tool_call::{ToolCall, ToolKind};
-use crate::{load, Config};
+use crate::load;
+use crate::sources::Config;
 use serde_json::json;
 
 fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {

@@ -1,6 +1,7 @@
 use super::*;
 use crate::base::limits::MAX_SESSION_FILES;
-use crate::{load, Config};
+use crate::load;
+use crate::sources::Config;
 
 fn set(files: &[(&str, &str)]) -> (tempfile::TempDir, std::sync::Arc<RuleSet>) {
     let dir = tempfile::tempdir().unwrap();

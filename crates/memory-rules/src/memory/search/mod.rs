@@ -21,7 +21,7 @@
 //! document frequencies of both scopes together; plus the entry's affinity
 //! to the files in context (it names the file: 1, a glob of its `paths`
 //! matches the file: 1, it names a file of the same name elsewhere: 0.6),
-//! weighted by [`AFFINITY_WEIGHT`]; ties go to the entry updated last, then
+//! weighted by [`ranking::AFFINITY_WEIGHT`]; ties go to the entry updated last, then
 //! to the smaller id. The same files give the same bytes and the same order.
 //!
 //! By file: `index_file.rs` (the saved format, read in place),
@@ -37,7 +37,6 @@ mod refresh;
 
 pub use index_file::{EntryRef, ScopeIndex};
 pub use query::{MemoryHit, Query};
-pub use ranking::AFFINITY_WEIGHT;
 
 use super::store::{MemoryScope, MemoryStore};
 use ranking::idf;

@@ -7,7 +7,7 @@
  * they trigger; the guard only reloads the rules now and then and never
  * throws (a failure of its own lets the call run, and goes to `onError`).
  */
-import { RuleManager } from './manager'
+import { RuleManager, RuleRefresher } from './manager'
 import type { RuleManagerOptions } from './manager'
 import { checkToolCall } from '../index'
 import type { AgentToolCall, ToolCheck } from '../index'
@@ -39,7 +39,7 @@ const ALLOW: ToolCheck = { refused: false, reason: '', warning: '', ruleIds: [],
 export class ToolGuard {
   readonly manager: RuleManager
   readonly #options: ToolGuardOptions
-  #reloadedAt = -Infinity
+  #refresher = new RuleRefresher()
 
   constructor(options: ToolGuardOptions = {}) {
     this.#options = { ...options }
@@ -62,14 +62,7 @@ export class ToolGuard {
   }
 
   async #refresh(): Promise<void> {
-    const interval = this.#options.reloadIntervalMs ?? 1000
-    if (!this.manager.discovered) {
-      await this.manager.discoverRules()
-      this.#reloadedAt = Date.now()
-    } else if (Date.now() - this.#reloadedAt >= interval) {
-      this.#reloadedAt = Date.now()
-      await this.manager.reload()
-    }
+    await this.#refresher.refresh(this.manager, this.#options.reloadIntervalMs ?? 1000)
   }
 }
 

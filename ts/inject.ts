@@ -28,7 +28,7 @@
  * the prompt mentions (`@name`) is active like a topic rule.
  */
 import { ConversationReader } from './conversation'
-import { RuleManager, readRuleToolDefinition } from './manager'
+import { RuleManager, RuleRefresher, readRuleToolDefinition } from './manager'
 import type { RuleManagerOptions, ReadRuleToolDefinition } from './manager'
 import { Conversations } from '../index'
 
@@ -113,7 +113,7 @@ export class RuleInjector {
   readonly #options: RuleInjectorOptions
   readonly #sessions = new Map<string, Session>()
   readonly #conversations: Conversations
-  #reloadedAt = -Infinity
+  #refresher = new RuleRefresher()
 
   /** The `read_rule` tool for the rules offered on request: its spec, and a runner that never throws. */
   readonly readRuleTool: { definition: ReadRuleToolDefinition; run(input: unknown): string }
@@ -192,14 +192,7 @@ export class RuleInjector {
   }
 
   async #refresh(): Promise<void> {
-    const interval = this.#options.reloadIntervalMs ?? 1000
-    if (!this.manager.discovered) {
-      await this.manager.discoverRules()
-      this.#reloadedAt = Date.now()
-    } else if (Date.now() - this.#reloadedAt >= interval) {
-      this.#reloadedAt = Date.now()
-      await this.manager.reload()
-    }
+    await this.#refresher.refresh(this.manager, this.#options.reloadIntervalMs ?? 1000)
   }
 
   #session(id: string): Session {

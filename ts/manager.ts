@@ -471,3 +471,21 @@ function stringsOf(value: unknown): string[] {
   }
   return value as string[]
 }
+
+/**
+ * Keeps a manager's rules fresh for one caller (a guard, an injector): the
+ * first use discovers them, later ones reload at most every `intervalMs`.
+ */
+export class RuleRefresher {
+  #reloadedAt = -Infinity
+
+  async refresh(manager: RuleManager, intervalMs: number): Promise<void> {
+    if (!manager.discovered) {
+      await manager.discoverRules()
+      this.#reloadedAt = Date.now()
+    } else if (Date.now() - this.#reloadedAt >= intervalMs) {
+      this.#reloadedAt = Date.now()
+      await manager.reload()
+    }
+  }
+}

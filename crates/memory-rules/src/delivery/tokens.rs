@@ -13,7 +13,7 @@
 //! thread for a caller that has other work to do meanwhile.
 //!
 //! ```
-//! let n = memory_rules::tokens::count("Use strict TypeScript.");
+//! let n = memory_rules::delivery::tokens::count("Use strict TypeScript.");
 //! assert!(n > 0 && n < 10);
 //! ```
 

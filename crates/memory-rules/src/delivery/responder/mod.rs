@@ -3,7 +3,8 @@
 //! and records what the road delivered ([`Responder::commit`]).
 //!
 //! ```
-//! use memory_rules::{load, Config, Conversation, Event, EventKind, Responder, Session, ToolCall, ToolKind};
+//! use memory_rules::delivery::{Conversation, Event, EventKind, Responder, Session, ToolCall, ToolKind};
+//! use memory_rules::{load, sources::Config};
 //! let dir = tempfile::tempdir()?;
 //! let rules = dir.path().join(".wave/rules");
 //! std::fs::create_dir_all(&rules)?;

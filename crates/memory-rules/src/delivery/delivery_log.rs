@@ -91,7 +91,7 @@ pub fn enabled() -> bool {
 
 /// One rule given in a delivery.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Given {
+pub struct LoggedRule {
     pub id: String,
     /// [`crate::delivery::session::rule_version`]: a hash of the id and text.
     pub version: String,
@@ -129,15 +129,15 @@ pub struct Delivery {
     pub project: String,
     /// The tokens of every rule given.
     pub tokens: u64,
-    pub rules: Vec<Given>,
+    pub rules: Vec<LoggedRule>,
 }
 
 impl Delivery {
     /// A delivery of `rules`, now, by `sender` (tokens not counted yet).
     pub fn of(rules: &[&Rule], sender: &Sender) -> Delivery {
-        let given: Vec<Given> = rules
+        let given: Vec<LoggedRule> = rules
             .iter()
-            .map(|r| Given {
+            .map(|r| LoggedRule {
                 id: r.id.clone(),
                 version: crate::delivery::session::rule_version(r),
                 tokens: 0,
@@ -345,9 +345,9 @@ impl DeliveryLog {
         }
         std::fs::create_dir_all(&self.dir)?;
         let mut cache = TokenCache::read(&self.dir);
-        let rules: Vec<Given> = lines
+        let rules: Vec<LoggedRule> = lines
             .iter()
-            .map(|&(id, version, line)| Given {
+            .map(|&(id, version, line)| LoggedRule {
                 id: id.to_string(),
                 version: version.to_string(),
                 tokens: cache.get_text(line),
@@ -526,7 +526,7 @@ mod tests {
             tokens: 3 * ids.len() as u64,
             rules: ids
                 .iter()
-                .map(|id| Given {
+                .map(|id| LoggedRule {
                     id: id.to_string(),
                     version: "0123456789abcdef".into(),
                     tokens: 3,

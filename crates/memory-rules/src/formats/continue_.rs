@@ -14,7 +14,7 @@
 
 use super::writer::{push_description, quote, quote_list, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::parser::{Input, ParsedRule, RuleReader, Split};
+use crate::rules::parser::{GlobSplit, Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
@@ -48,10 +48,10 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
                 always = cx.flag(key, value, *at);
                 always_at = *at;
             }
-            "globs" => globs = cx.globs(Format::Continue, key, value, *at, Split::Commas),
+            "globs" => globs = cx.globs(Format::Continue, key, value, *at, GlobSplit::Commas),
             "regex" => {
                 // Regexes may hold commas: a string is one regex.
-                let list = cx.globs(Format::Continue, key, value, *at, Split::Whole);
+                let list = cx.globs(Format::Continue, key, value, *at, GlobSplit::Whole);
                 if let Some(list) = list {
                     let mut ok = Vec::new();
                     for r in list {

@@ -10,7 +10,7 @@
 use super::writer::{quote, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
 use crate::rules::frontmatter::Value;
-use crate::rules::parser::{At, Input, ParsedRule, RuleReader, Split};
+use crate::rules::parser::{At, GlobSplit, Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
@@ -69,7 +69,7 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
                     );
                 }
                 apply = cx
-                    .globs(Format::Copilot, key, value, *at, Split::Commas)
+                    .globs(Format::Copilot, key, value, *at, GlobSplit::Commas)
                     .map(|l| (l, *at));
             }
             "excludeAgent" => {

@@ -10,7 +10,7 @@
 
 use super::writer::{push_description, quote, quote_list, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::parser::{Input, ParsedRule, RuleReader, Split};
+use crate::rules::parser::{GlobSplit, Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
@@ -51,7 +51,7 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
             },
             "fileMatchPattern" => {
                 pattern = cx
-                    .globs(Format::Kiro, key, value, *at, Split::Literal)
+                    .globs(Format::Kiro, key, value, *at, GlobSplit::Literal)
                     .map(|p| (p, *at))
             }
             _ => cx.other_key(Format::Kiro, key, *at, &KEYS),

@@ -4,7 +4,7 @@
 
 use super::writer::{push_description, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
-use crate::rules::parser::{Input, ParsedRule, RuleReader, Split};
+use crate::rules::parser::{GlobSplit, Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
@@ -44,7 +44,7 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
                     ),
                 ),
             },
-            "globs" => globs = cx.globs(Format::Windsurf, key, value, *at, Split::Commas),
+            "globs" => globs = cx.globs(Format::Windsurf, key, value, *at, GlobSplit::Commas),
             _ => cx.other_key(Format::Windsurf, key, *at, &KEYS),
         }
     }

@@ -192,7 +192,7 @@ pub fn glob(text: &str) -> Result<Glob, PatternError> {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-enum Node {
+enum BraceNode {
     /// A literal character.
     Lit(char),
     /// A run of `n` stars.
@@ -203,7 +203,7 @@ enum Node {
     /// as a listed member).
     Class(bool, Vec<(char, char)>),
     /// Alternatives (from braces).
-    Alt(Vec<Vec<Node>>),
+    Alt(Vec<Vec<BraceNode>>),
 }
 
 /// A recursive-descent parser whose recursion is bounded by the brace depth
@@ -276,7 +276,7 @@ impl<'a> Parser<'a> {
         start: usize,
         end: usize,
         depth: usize,
-    ) -> Result<Vec<Node>, PatternError> {
+    ) -> Result<Vec<BraceNode>, PatternError> {
         if depth > MAX_BRACE_DEPTH {
             return Err(PatternError::TooDeep);
         }
@@ -294,16 +294,16 @@ impl<'a> Parser<'a> {
             match ch {
                 '\\' => {
                     // A trailing backslash is a literal backslash.
-                    out.push(Node::Lit(if i + 1 < end { c[i + 1] } else { '\\' }));
+                    out.push(BraceNode::Lit(if i + 1 < end { c[i + 1] } else { '\\' }));
                     i += 2;
                 }
                 '*' => {
                     let run = c[i..end].iter().take_while(|&&x| x == '*').count();
-                    out.push(Node::Star(run));
+                    out.push(BraceNode::Star(run));
                     i += run;
                 }
                 '?' => {
-                    out.push(Node::Any);
+                    out.push(BraceNode::Any);
                     i += 1;
                 }
                 '[' => match self.parse_class(i, end)? {
@@ -312,7 +312,7 @@ impl<'a> Parser<'a> {
                         i = next;
                     }
                     None => {
-                        out.push(Node::Lit('['));
+                        out.push(BraceNode::Lit('['));
                         i += 1;
                     }
                 },
@@ -322,14 +322,14 @@ impl<'a> Parser<'a> {
                         i = next;
                     }
                     None => {
-                        out.push(Node::Lit('{'));
+                        out.push(BraceNode::Lit('{'));
                         i += 1;
                     }
                 },
                 // minimatch collapses repeated separators.
-                '/' if out.last() == Some(&Node::Lit('/')) => i += 1,
+                '/' if out.last() == Some(&BraceNode::Lit('/')) => i += 1,
                 _ => {
-                    out.push(Node::Lit(ch));
+                    out.push(BraceNode::Lit(ch));
                     i += 1;
                 }
             }
@@ -343,7 +343,7 @@ impl<'a> Parser<'a> {
         &mut self,
         start: usize,
         end: usize,
-    ) -> Result<Option<(Node, usize)>, PatternError> {
+    ) -> Result<Option<(BraceNode, usize)>, PatternError> {
         let c = self.chars;
         let mut i = start + 1;
         let negated = i < end && (c[i] == '!' || c[i] == '^');
@@ -368,7 +368,7 @@ impl<'a> Parser<'a> {
                 return failed(self, &visited);
             }
             if ch == ']' && i > first {
-                return Ok(Some((Node::Class(negated, items), i + 1)));
+                return Ok(Some((BraceNode::Class(negated, items), i + 1)));
             }
             // A scan that failed passed here, within at least this range, and
             // scans from one position on are the same (a ']' is never marked).
@@ -417,7 +417,7 @@ impl<'a> Parser<'a> {
         start: usize,
         end: usize,
         nesting: usize,
-    ) -> Result<Option<(Node, usize)>, PatternError> {
+    ) -> Result<Option<(BraceNode, usize)>, PatternError> {
         let c = self.chars;
         let Some(close) = self.brace_close[start].filter(|&k| k < end) else {
             return Ok(None);
@@ -444,9 +444,9 @@ impl<'a> Parser<'a> {
             return Ok(sequence(&inner)?.map(|items| {
                 let alts = items
                     .into_iter()
-                    .map(|s| s.chars().map(Node::Lit).collect())
+                    .map(|s| s.chars().map(BraceNode::Lit).collect())
                     .collect();
-                (Node::Alt(alts), close + 1)
+                (BraceNode::Alt(alts), close + 1)
             }));
         }
         let mut alts = Vec::with_capacity(commas.len() + 1);
@@ -455,7 +455,7 @@ impl<'a> Parser<'a> {
             alts.push(self.parse_seq(from, comma, nesting + 1)?);
             from = comma + 1;
         }
-        Ok(Some((Node::Alt(alts), close + 1)))
+        Ok(Some((BraceNode::Alt(alts), close + 1)))
     }
 }
 
@@ -527,10 +527,10 @@ fn pad(n: i64, width: usize) -> String {
 
 /// True when braces must be expanded into separate globs rather than emitted
 /// as globset alternates: when `**` sits inside an alternate or next to one.
-fn needs_expansion(seq: &[Node]) -> bool {
-    let globstar = |n: &Node| matches!(n, Node::Star(2));
+fn needs_expansion(seq: &[BraceNode]) -> bool {
+    let globstar = |n: &BraceNode| matches!(n, BraceNode::Star(2));
     seq.iter().enumerate().any(|(i, node)| match node {
-        Node::Alt(alts) => {
+        BraceNode::Alt(alts) => {
             alts.iter()
                 .any(|alt| alt.iter().any(globstar) || needs_expansion(alt))
                 || (i > 0 && globstar(&seq[i - 1]))
@@ -548,9 +548,9 @@ const SMALL_EXPANSION: usize = 16;
 
 /// How many flat sequences `seq` expands to (counting stops past
 /// [`SMALL_EXPANSION`]).
-fn expansions(seq: &[Node]) -> usize {
+fn expansions(seq: &[BraceNode]) -> usize {
     seq.iter().fold(1usize, |acc, node| match node {
-        Node::Alt(alts) => {
+        BraceNode::Alt(alts) => {
             let options = alts
                 .iter()
                 .fold(0usize, |n, alt| n.saturating_add(expansions(alt)))
@@ -565,12 +565,12 @@ fn expansions(seq: &[Node]) -> usize {
 /// `lib/**/*.ts`), so each glob starts with its literal directory, which the
 /// rule set indexes by. Later alternates stay as they are. Iterative, with
 /// every node copied counted against [`MAX_EXPANDED_CHARS`].
-fn expand_leading(seq: Vec<Node>) -> Result<Vec<Vec<Node>>, PatternError> {
+fn expand_leading(seq: Vec<BraceNode>) -> Result<Vec<Vec<BraceNode>>, PatternError> {
     let mut out = Vec::new();
     let mut work = vec![seq];
     let mut copied = 0usize;
     while let Some(seq) = work.pop() {
-        let Some(Node::Alt(alts)) = seq.first() else {
+        let Some(BraceNode::Alt(alts)) = seq.first() else {
             out.push(seq);
             if out.len() > MAX_EXPANSIONS {
                 return Err(PatternError::TooManyExpansions);
@@ -594,11 +594,14 @@ fn expand_leading(seq: Vec<Node>) -> Result<Vec<Vec<Node>>, PatternError> {
 /// Expands a trailing alternate of plain alternatives (`src/**/*.{ts,tsx}`
 /// into `src/**/*.ts` and `src/**/*.tsx`): the rule set looks those shapes up
 /// by file-name suffix instead of running a regex.
-fn expand_trailing(seq: Vec<Node>) -> Vec<Vec<Node>> {
-    let Some(Node::Alt(alts)) = seq.last() else {
+fn expand_trailing(seq: Vec<BraceNode>) -> Vec<Vec<BraceNode>> {
+    let Some(BraceNode::Alt(alts)) = seq.last() else {
         return vec![seq];
     };
-    let plain = |alt: &Vec<Node>| alt.iter().all(|n| matches!(n, Node::Lit(c) if *c != '/'));
+    let plain = |alt: &Vec<BraceNode>| {
+        alt.iter()
+            .all(|n| matches!(n, BraceNode::Lit(c) if *c != '/'))
+    };
     if !alts.iter().all(plain) {
         return vec![seq];
     }
@@ -609,11 +612,11 @@ fn expand_trailing(seq: Vec<Node>) -> Vec<Vec<Node>> {
 }
 
 /// Expands every alternate into flat sequences (the cartesian product).
-fn expand(seq: &[Node]) -> Result<Vec<Vec<Node>>, PatternError> {
-    let mut acc: Vec<Vec<Node>> = vec![Vec::new()];
+fn expand(seq: &[BraceNode]) -> Result<Vec<Vec<BraceNode>>, PatternError> {
+    let mut acc: Vec<Vec<BraceNode>> = vec![Vec::new()];
     for node in seq {
         match node {
-            Node::Alt(alts) => {
+            BraceNode::Alt(alts) => {
                 let mut options = Vec::new();
                 for alt in alts {
                     options.extend(expand(alt)?);
@@ -650,24 +653,24 @@ fn expand(seq: &[Node]) -> Result<Vec<Vec<Node>>, PatternError> {
 }
 
 /// Writes nodes as globset syntax.
-fn emit(seq: &[Node]) -> String {
+fn emit(seq: &[BraceNode]) -> String {
     let mut out = String::new();
     emit_into(seq, &mut out);
     out
 }
 
-fn emit_into(seq: &[Node], out: &mut String) {
+fn emit_into(seq: &[BraceNode], out: &mut String) {
     for (i, node) in seq.iter().enumerate() {
         match node {
-            Node::Lit(ch) => {
+            BraceNode::Lit(ch) => {
                 if matches!(ch, '*' | '?' | '[' | ']' | '{' | '}' | '\\' | ',') {
                     out.push('\\');
                 }
                 out.push(*ch);
             }
-            Node::Star(n) => {
-                let seg_start = i == 0 || seq[i - 1] == Node::Lit('/');
-                let seg_end = i + 1 == seq.len() || seq[i + 1] == Node::Lit('/');
+            BraceNode::Star(n) => {
+                let seg_start = i == 0 || seq[i - 1] == BraceNode::Lit('/');
+                let seg_end = i + 1 == seq.len() || seq[i + 1] == BraceNode::Lit('/');
                 out.push_str(if *n == 2 && seg_start && seg_end {
                     "**"
                 } else {
@@ -675,8 +678,8 @@ fn emit_into(seq: &[Node], out: &mut String) {
                 });
             }
             // Patterns with `?` or classes take the regex route.
-            Node::Any | Node::Class(..) => out.push('?'),
-            Node::Alt(alts) => {
+            BraceNode::Any | BraceNode::Class(..) => out.push('?'),
+            BraceNode::Alt(alts) => {
                 out.push('{');
                 for (k, alt) in alts.iter().enumerate() {
                     if k > 0 {
@@ -691,31 +694,31 @@ fn emit_into(seq: &[Node], out: &mut String) {
 }
 
 /// True when the sequence has `?` or a class, which must match a character.
-fn needs_unicode(seq: &[Node]) -> bool {
+fn needs_unicode(seq: &[BraceNode]) -> bool {
     seq.iter().any(|n| match n {
-        Node::Any | Node::Class(..) => true,
-        Node::Alt(alts) => alts.iter().any(|a| needs_unicode(a)),
+        BraceNode::Any | BraceNode::Class(..) => true,
+        BraceNode::Alt(alts) => alts.iter().any(|a| needs_unicode(a)),
         _ => false,
     })
 }
 
 /// Writes nodes as an anchored Unicode regex with the same meaning as the
 /// globset glob would have (globstars as whole segments only).
-fn emit_regex(seq: &[Node]) -> String {
+fn emit_regex(seq: &[BraceNode]) -> String {
     let mut out = String::from("^");
     emit_regex_into(seq, &mut out);
     out.push('$');
     out
 }
 
-fn emit_regex_into(seq: &[Node], out: &mut String) {
+fn emit_regex_into(seq: &[BraceNode], out: &mut String) {
     let mut i = 0;
     while i < seq.len() {
         match &seq[i] {
-            Node::Lit(ch) => out.push_str(&regex_syntax::escape(ch.encode_utf8(&mut [0; 4]))),
-            Node::Star(n) => {
-                let seg_start = i == 0 || seq[i - 1] == Node::Lit('/');
-                let next_slash = seq.get(i + 1) == Some(&Node::Lit('/'));
+            BraceNode::Lit(ch) => out.push_str(&regex_syntax::escape(ch.encode_utf8(&mut [0; 4]))),
+            BraceNode::Star(n) => {
+                let seg_start = i == 0 || seq[i - 1] == BraceNode::Lit('/');
+                let next_slash = seq.get(i + 1) == Some(&BraceNode::Lit('/'));
                 let seg_end = i + 1 == seq.len() || next_slash;
                 if *n == 2 && seg_start && seg_end {
                     if next_slash {
@@ -729,8 +732,8 @@ fn emit_regex_into(seq: &[Node], out: &mut String) {
                     out.push_str("[^/]*");
                 }
             }
-            Node::Any => out.push_str("[^/]"),
-            Node::Class(negated, items) => {
+            BraceNode::Any => out.push_str("[^/]"),
+            BraceNode::Class(negated, items) => {
                 out.push_str(if *negated { "[^/" } else { "[[" });
                 for &(lo, hi) in items {
                     out.push_str(&format!("\\x{{{:x}}}", lo as u32));
@@ -740,7 +743,7 @@ fn emit_regex_into(seq: &[Node], out: &mut String) {
                 }
                 out.push_str(if *negated { "]" } else { "]&&[^/]]" });
             }
-            Node::Alt(alts) => {
+            BraceNode::Alt(alts) => {
                 out.push_str("(?:");
                 for (k, alt) in alts.iter().enumerate() {
                     if k > 0 {

@@ -41,7 +41,7 @@ struct Group {
 
 /// What is known under one directory prefix `P`.
 #[derive(Debug, Default)]
-struct Node {
+struct PrefixNode {
     /// `P/**`
     under: Vec<u32>,
     /// `P/**/*S`: (S, id)
@@ -59,7 +59,7 @@ pub struct GlobIndex {
     /// `**/*S`: by `S`.
     name_suffix: FxHashMap<String, Vec<u32>>,
     /// By directory prefix.
-    by_prefix: FxHashMap<String, Node>,
+    by_prefix: FxHashMap<String, PrefixNode>,
     /// The most segments any prefix has: deeper prefixes are not looked up.
     max_depth: usize,
     /// Every glob of another shape with a literal directory prefix, as lazy

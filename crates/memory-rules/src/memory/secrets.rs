@@ -56,14 +56,14 @@ struct AllowSpec {
 
 /// What an allowlist's regexes are matched against.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Target {
+enum AllowTarget {
     Secret,
     Match,
     Line,
 }
 
 struct Allow {
-    target: Target,
+    target: AllowTarget,
     regexes: Vec<Lazy>,
     stopwords: Vec<String>,
     /// Only applies to files (a note has no path): skipped.
@@ -110,7 +110,7 @@ impl Lazy {
     }
 }
 
-struct Rule {
+struct SecretRule {
     id: String,
     description: String,
     regex: Lazy,
@@ -130,7 +130,7 @@ pub struct GitleaksError {
 
 /// gitleaks' rules, ready to check notes.
 pub struct SecretRules {
-    rules: Vec<Rule>,
+    rules: Vec<SecretRule>,
     /// Keyword automaton: pattern `k` -> the rules that name keyword `k`.
     keywords: Option<AhoCorasick>,
     owners: Vec<Vec<usize>>,
@@ -152,9 +152,9 @@ pub struct SecretFinding {
 fn allow_of(spec: AllowSpec) -> Allow {
     Allow {
         target: match spec.regex_target.as_deref() {
-            Some("match") => Target::Match,
-            Some("line") => Target::Line,
-            _ => Target::Secret,
+            Some("match") => AllowTarget::Match,
+            Some("line") => AllowTarget::Line,
+            _ => AllowTarget::Secret,
         },
         regexes: spec.regexes.into_iter().map(Lazy::new).collect(),
         stopwords: spec
@@ -220,7 +220,7 @@ impl SecretRules {
                     }
                 }
             }
-            rules.push(Rule {
+            rules.push(SecretRule {
                 id: spec.id,
                 description: spec.description,
                 regex: Lazy::new(regex),
@@ -279,7 +279,7 @@ impl SecretRules {
             .find_map(|i| self.check(&self.rules[i], text))
     }
 
-    fn check(&self, rule: &Rule, text: &str) -> Option<SecretFinding> {
+    fn check(&self, rule: &SecretRule, text: &str) -> Option<SecretFinding> {
         let re = rule.regex.get()?;
         let hay = text.as_bytes();
         let mut caps = re.create_captures();
@@ -330,9 +330,9 @@ impl Allow {
             return false;
         }
         let subject = match self.target {
-            Target::Secret => secret,
-            Target::Match => matched,
-            Target::Line => line,
+            AllowTarget::Secret => secret,
+            AllowTarget::Match => matched,
+            AllowTarget::Line => line,
         };
         let by_regex = self
             .regexes

@@ -55,7 +55,7 @@ impl Value {
 
 /// A file split at its frontmatter.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Split<'a> {
+pub struct FrontmatterSplit<'a> {
     /// The YAML between the `---` lines, if the file has frontmatter.
     pub yaml: Option<&'a str>,
     /// Everything after the closing `---` (or the whole file).
@@ -78,12 +78,12 @@ pub enum FrontmatterError {
 }
 
 /// Splits `text` (BOM already allowed) into frontmatter and body.
-pub fn split(text: &str) -> Result<Split<'_>, FrontmatterError> {
+pub fn split(text: &str) -> Result<FrontmatterSplit<'_>, FrontmatterError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.split_inclusive('\n');
     let first = lines.next().unwrap_or("");
     if !is_fence(first) {
-        return Ok(Split {
+        return Ok(FrontmatterSplit {
             yaml: None,
             body: text,
             yaml_first_line: 1,
@@ -93,7 +93,7 @@ pub fn split(text: &str) -> Result<Split<'_>, FrontmatterError> {
     let mut offset = start;
     for line in lines {
         if is_fence(line) {
-            return Ok(Split {
+            return Ok(FrontmatterSplit {
                 yaml: Some(&text[start..offset]),
                 body: &text[offset + line.len()..],
                 yaml_first_line: 2,
@@ -123,7 +123,7 @@ pub struct Repair {
 
 /// The parsed block and the repairs made to read it.
 #[derive(Debug)]
-pub struct Parsed {
+pub struct ParsedYaml {
     pub entries: Entries,
     pub repairs: Vec<Repair>,
 }
@@ -135,11 +135,11 @@ use crate::base::limits::MAX_REPAIR_ROUNDS;
 /// plain values are quoted, then the plain value on the line where the parser
 /// stops (e.g. `description: core: details`), a few rounds at most; if that
 /// still fails, the strict error is returned.
-pub fn parse(yaml: &str) -> Result<Parsed, FrontmatterError> {
+pub fn parse(yaml: &str) -> Result<ParsedYaml, FrontmatterError> {
     let strict = parse_strict(yaml);
     let tagged = strict.is_ok() && has_lone_bang_value(yaml);
     if strict.is_ok() && !tagged {
-        return strict.map(|entries| Parsed {
+        return strict.map(|entries| ParsedYaml {
             entries,
             repairs: Vec::new(),
         });
@@ -160,7 +160,7 @@ pub fn parse(yaml: &str) -> Result<Parsed, FrontmatterError> {
         match parse_strict(&text) {
             Ok(entries) if !repairs.is_empty() => {
                 repairs.sort_by_key(|r| r.line);
-                return Ok(Parsed { entries, repairs });
+                return Ok(ParsedYaml { entries, repairs });
             }
             Ok(_) => break,
             Err(FrontmatterError::Yaml { line, .. }) if !bang_only => {
@@ -176,7 +176,7 @@ pub fn parse(yaml: &str) -> Result<Parsed, FrontmatterError> {
             Err(_) => break,
         }
     }
-    strict.map(|entries| Parsed {
+    strict.map(|entries| ParsedYaml {
         entries,
         repairs: Vec::new(),
     })

@@ -7,7 +7,7 @@ use super::*;
 
 /// How a format reads a glob string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Split {
+pub(crate) enum GlobSplit {
     /// At commas outside braces (Cursor, Windsurf, Copilot, Continue).
     Commas,
     /// As one pattern, commas included (Kiro); a comma outside braces is
@@ -49,7 +49,7 @@ impl<'a> RuleReader<'a> {
         key: &str,
         value: &Value,
         at: At,
-        split: Split,
+        split: GlobSplit,
     ) -> Option<Vec<String>> {
         let items: Vec<String> = match value {
             Value::Null(()) => return None,
@@ -72,9 +72,9 @@ impl<'a> RuleReader<'a> {
                 out
             }
             Value::Str(text) => match split {
-                Split::Commas => split_commas(text),
-                Split::Whole => vec![text.trim().to_string()],
-                Split::Literal => {
+                GlobSplit::Commas => split_commas(text),
+                GlobSplit::Whole => vec![text.trim().to_string()],
+                GlobSplit::Literal => {
                     let parts = split_commas(text);
                     if parts.len() > 1 {
                         let loc = self.locate(text).or(at);

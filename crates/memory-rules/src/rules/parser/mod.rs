@@ -17,7 +17,7 @@ mod format_keys;
 mod wave_keys;
 
 pub use format_keys::Input;
-pub(crate) use format_keys::{rule, At, Split, TYPO_TAIL};
+pub(crate) use format_keys::{rule, At, GlobSplit, TYPO_TAIL};
 
 use crate::base::diagnostic::{Code, Diagnostic, Severity};
 use crate::base::limits::{
@@ -218,7 +218,7 @@ impl<'a> RuleReader<'a> {
         content
     }
 
-    fn read_yaml(&mut self, yaml: &str) -> Option<frontmatter::Parsed> {
+    fn read_yaml(&mut self, yaml: &str) -> Option<frontmatter::ParsedYaml> {
         let parsed = match frontmatter::parse(yaml) {
             Ok(p) => p,
             Err(FrontmatterError::Yaml {

@@ -1,0 +1,65 @@
+//! Why a pack cannot be read or hashed: [`PackError`], one type for its
+//! manifest ([`super::manifest::read`]) and its content hash
+//! ([`super::hash::content_hash`]), each naming the path that failed.
+
+use super::manifest::RulesDirError;
+use crate::base::limits::{MAX_PACK_BYTES, MAX_PACK_FILES, MAX_RULE_BYTES};
+use std::path::PathBuf;
+
+/// Why a pack's manifest cannot be read or its rules folders hashed: what
+/// is wrong, with the file or folder it is wrong in. Prints as one
+/// sentence, the message of a diagnostic on the pack.
+#[derive(Debug, thiserror::Error)]
+pub enum PackError {
+    /// The `package.json` is over [`MAX_RULE_BYTES`].
+    #[error("{} is {size} bytes, over the {MAX_RULE_BYTES}-byte limit", path.display())]
+    TooLarge { path: PathBuf, size: u64 },
+    /// The `package.json` is a FIFO, socket, device or directory.
+    #[error("{} is not a file", path.display())]
+    NotFile { path: PathBuf },
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{} is not JSON: {source}", path.display())]
+    NotJson {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The `waveRules` key of the `package.json` at `path` is not a list
+    /// of rules folders.
+    #[error("{}: waveRules: {source}", path.display())]
+    WaveRules {
+        path: PathBuf,
+        #[source]
+        source: RulesDirError,
+    },
+    /// `waveRules` names a folder `dir` the pack does not have.
+    #[error("{}: waveRules names the folder '{}', which the pack does not have", path.display(), dir.display())]
+    MissingFolder { path: PathBuf, dir: PathBuf },
+    /// No `waveRules`, no `rules/` and not a folder pack.
+    #[error("the pack at {} has no rules folder: add a rules/ folder, or name it in package.json (\"waveRules\": {{ \"rules\": \"DIR\" }})", root.display())]
+    NoRulesFolder { root: PathBuf },
+    /// Walking the rules folders failed (the walker's error names the path).
+    #[error("cannot read the pack: {source}")]
+    Walk {
+        #[source]
+        source: walkdir::Error,
+    },
+    #[error("the pack has more than {MAX_PACK_FILES} files in its rules folders (limit)")]
+    TooManyFiles { root: PathBuf },
+    #[error("the pack's rules folders hold more than {MAX_PACK_BYTES} bytes (limit)")]
+    TooManyBytes { root: PathBuf },
+    /// One file of the rules folders cannot be read: `rel` is its
+    /// `/`-separated path in the pack.
+    #[error("{rel}: {source}")]
+    File {
+        rel: String,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}

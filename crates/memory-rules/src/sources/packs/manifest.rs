@@ -11,7 +11,7 @@
 //! reads (default `wave`); `depth` a number or `"any"` (default: the
 //! format's).
 
-use super::pack_error::PackError;
+use super::pack_error::{PackError, RulesDirError};
 use crate::base::fs::ReadError;
 use crate::rules::rule_format::Format;
 use serde_json::Value;
@@ -35,37 +35,6 @@ pub struct Manifest {
     /// The rules folders, in override order (a later one's rule replaces an
     /// earlier one's of the same id).
     pub rules: Vec<RulesDir>,
-}
-
-/// Why a `waveRules` value names no rules folders: what is wrong, with
-/// the key, folder or format it is wrong about (the `package.json` is
-/// [`PackError::WaveRules`]' path).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RulesDirError {
-    #[error("a list of 1 to 64 folders")]
-    ListLength,
-    #[error("a folder name, {{ \"rules\": DIR }}, or a list of those")]
-    NotFolders,
-    #[error("each entry is {{ \"rules\": DIR, \"format\"?: NAME }}")]
-    NotAnEntry,
-    #[error("unknown key '{key}' (the keys are rules, format, depth)")]
-    UnknownKey { key: String },
-    #[error("each entry needs \"rules\": the folder of its rules")]
-    NoRules,
-    #[error("\"format\" is a format name")]
-    FormatNotText,
-    #[error("'{dir}' is not a folder inside the pack")]
-    OutsidePack { dir: String },
-    #[error("unknown format '{format}'; the formats are {}", format_names())]
-    UnknownFormat { format: String },
-    #[error("\"depth\" is a number up to 64 or \"any\"")]
-    Depth,
-}
-
-/// The formats a pack may name, comma-separated.
-fn format_names() -> String {
-    let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
-    known.join(", ")
 }
 
 /// Reads a pack's root. `folder`: a folder pack, which may be its own rules

@@ -38,7 +38,7 @@ pub mod spec;
 
 pub use lock::{Lock, Locked};
 pub use manifest::Manifest;
-pub use pack_error::PackError;
+pub use pack_error::{PackError, RulesDirError};
 pub use spec::{PackKind, Spec, SpecError};
 
 use crate::base::diagnostic::{Code, Diagnostic, Severity};

@@ -1,9 +1,10 @@
 //! Why a pack cannot be read or hashed: [`PackError`], one type for its
 //! manifest ([`super::manifest::read`]) and its content hash
-//! ([`super::hash::content_hash`]), each naming the path that failed.
+//! ([`super::hash::content_hash`]), each naming the path that failed; and
+//! [`RulesDirError`], what is wrong in a manifest's `waveRules`.
 
-use super::manifest::RulesDirError;
 use crate::base::limits::{MAX_PACK_BYTES, MAX_PACK_FILES, MAX_RULE_BYTES};
+use crate::rules::rule_format::Format;
 use std::path::PathBuf;
 
 /// Why a pack's manifest cannot be read or its rules folders hashed: what
@@ -62,4 +63,35 @@ pub enum PackError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// Why a `waveRules` value names no rules folders: what is wrong, with
+/// the key, folder or format it is wrong about (the `package.json` is
+/// [`PackError::WaveRules`]' path).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesDirError {
+    #[error("a list of 1 to 64 folders")]
+    ListLength,
+    #[error("a folder name, {{ \"rules\": DIR }}, or a list of those")]
+    NotFolders,
+    #[error("each entry is {{ \"rules\": DIR, \"format\"?: NAME }}")]
+    NotAnEntry,
+    #[error("unknown key '{key}' (the keys are rules, format, depth)")]
+    UnknownKey { key: String },
+    #[error("each entry needs \"rules\": the folder of its rules")]
+    NoRules,
+    #[error("\"format\" is a format name")]
+    FormatNotText,
+    #[error("'{dir}' is not a folder inside the pack")]
+    OutsidePack { dir: String },
+    #[error("unknown format '{format}'; the formats are {}", format_names())]
+    UnknownFormat { format: String },
+    #[error("\"depth\" is a number up to 64 or \"any\"")]
+    Depth,
+}
+
+/// The formats a pack may name, comma-separated.
+fn format_names() -> String {
+    let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+    known.join(", ")
 }

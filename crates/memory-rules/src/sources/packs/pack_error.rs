@@ -95,3 +95,37 @@ fn format_names() -> String {
     let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
     known.join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_messages_print_their_braces_and_paths_as_one_sentence() {
+        assert_eq!(
+            RulesDirError::NotFolders.to_string(),
+            r#"a folder name, { "rules": DIR }, or a list of those"#
+        );
+        assert_eq!(
+            RulesDirError::NotAnEntry.to_string(),
+            r#"each entry is { "rules": DIR, "format"?: NAME }"#
+        );
+        let e = PackError::NoRulesFolder {
+            root: PathBuf::from("/p"),
+        };
+        assert_eq!(
+            e.to_string(),
+            r#"the pack at /p has no rules folder: add a rules/ folder, or name it in package.json ("waveRules": { "rules": "DIR" })"#
+        );
+        let e = PackError::WaveRules {
+            path: PathBuf::from("/p/package.json"),
+            source: RulesDirError::UnknownFormat {
+                format: "nope".into(),
+            },
+        };
+        assert_eq!(
+            e.to_string(),
+            "/p/package.json: waveRules: unknown format 'nope'; the formats are agents-md, gemini, cursor, copilot, windsurf, kiro, cline, continue, rules-yaml, claude, wave"
+        );
+    }
+}

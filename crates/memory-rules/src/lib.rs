@@ -74,7 +74,7 @@ pub mod sources;
 pub use base::diagnostic::{Code, Diagnostic, Severity};
 pub use base::slug::slug;
 pub use base::workdir::Workdir;
-pub use load::snapshot::Snapshot;
+pub use load::snapshot::{Snapshot, SnapshotError};
 pub use load::{check_paths, load, reload, reload_from, Loaded, Reloaded};
 pub use matchers::glob_check::{check_glob, is_exclusion, split_commas, GlobProblem};
 pub use matchers::topic_matcher::TopicMatcher;

@@ -240,14 +240,18 @@ fn a_foreign_or_damaged_snapshot_is_refused_with_a_reason() {
     let t = Tree::new();
     let (config, _) = every_format(&t);
     let bytes = memory_rules::load(&config).snapshot().to_bytes().unwrap();
-    let cut = memory_rules::Snapshot::from_bytes(&bytes[..bytes.len() / 2]).unwrap_err();
+    let cut = memory_rules::Snapshot::from_bytes(&bytes[..bytes.len() / 2])
+        .unwrap_err()
+        .to_string();
     assert!(cut.contains("not a rules snapshot"), "{cut}");
     let text = String::from_utf8(bytes).unwrap();
     // Whatever version this build writes, another one is refused.
     let at = text.find("\"version\":").unwrap() + "\"version\":".len();
     let end = at + text[at..].find(|c: char| !c.is_ascii_digit()).unwrap();
     let other = format!("{}999{}", &text[..at], &text[end..]);
-    let e = memory_rules::Snapshot::from_bytes(other.as_bytes()).unwrap_err();
+    let e = memory_rules::Snapshot::from_bytes(other.as_bytes())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("version 999"), "{e}");
 }
 

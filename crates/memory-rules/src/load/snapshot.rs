@@ -13,7 +13,7 @@
 //! `paths`, exactly those that compiled when the file was parsed.
 
 use crate::load::stamp::Cached;
-use crate::matchers::glob_compile;
+use crate::matchers::glob_compile::{self, PatternError};
 use crate::rules::parser::{ParsedRule, RulePattern};
 use crate::rules::rule::Rule;
 use serde::{Deserialize, Serialize};
@@ -41,6 +41,39 @@ pub struct Snapshot {
     /// The packs and policy the rules were assembled with (their labels and
     /// the project's `disable`): when they differ, the rules are rebuilt.
     pub(crate) layers: String,
+}
+
+/// Why a snapshot cannot be saved or restored: what is wrong, with the
+/// rule and pattern when one is. The caller keeps no snapshot, or loads
+/// afresh.
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    /// The snapshot cannot be written as JSON (a path that is not UTF-8).
+    #[error("the rules snapshot cannot be saved: {source}")]
+    Save {
+        #[source]
+        source: serde_json::Error,
+    },
+    /// Truncated, damaged or foreign bytes.
+    #[error("not a rules snapshot: {source}")]
+    NotASnapshot {
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A snapshot of another [`VERSION`].
+    #[error("a rules snapshot of version {version}, not {VERSION}")]
+    Version { version: u32 },
+    /// A saved rule names a pattern index its `paths` do not have.
+    #[error("rules snapshot: rule '{rule}' has no pattern {index}")]
+    NoPattern { rule: String, index: usize },
+    /// A pattern that compiled when its rule was parsed no longer does.
+    #[error("rules snapshot: pattern '{pattern}' of rule '{rule}' no longer compiles: {source}")]
+    PatternFails {
+        rule: String,
+        pattern: String,
+        #[source]
+        source: PatternError,
+    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -80,7 +113,7 @@ impl Snapshot {
 
     /// The saved form (JSON). A path that is not UTF-8 cannot be saved:
     /// the error says so, and the caller simply keeps no snapshot.
-    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+    pub fn to_bytes(&self) -> Result<Vec<u8>, SnapshotError> {
         let mut files: Vec<SavedFile> = self
             .files
             .iter()
@@ -100,7 +133,7 @@ impl Snapshot {
             layers: self.layers.clone(),
             files,
         };
-        serde_json::to_vec(&saved).map_err(|e| format!("the rules snapshot cannot be saved: {e}"))
+        serde_json::to_vec(&saved).map_err(|source| SnapshotError::Save { source })
     }
 
     /// A snapshot from its saved form; an error for anything else (another
@@ -108,14 +141,13 @@ impl Snapshot {
     /// when a rule was parsed are compiled again; one that no longer
     /// compiles (a newer engine) makes the whole snapshot unusable, so the
     /// caller loads afresh instead.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Snapshot, String> {
-        let saved: Saved =
-            serde_json::from_slice(bytes).map_err(|e| format!("not a rules snapshot: {e}"))?;
+    pub fn from_bytes(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
+        let saved: Saved = serde_json::from_slice(bytes)
+            .map_err(|source| SnapshotError::NotASnapshot { source })?;
         if saved.version != VERSION {
-            return Err(format!(
-                "a rules snapshot of version {}, not {VERSION}",
-                saved.version
-            ));
+            return Err(SnapshotError::Version {
+                version: saved.version,
+            });
         }
         let mut files = HashMap::with_capacity(saved.files.len());
         for f in saved.files {
@@ -133,22 +165,21 @@ impl Snapshot {
 
 /// A saved rule with its patterns compiled again, as its format compiles
 /// them.
-fn restore_rule(saved: SavedRule) -> Result<ParsedRule, String> {
+fn restore_rule(saved: SavedRule) -> Result<ParsedRule, SnapshotError> {
     let paths = saved.rule.metadata.paths.as_deref().unwrap_or_default();
     let fold = saved.rule.format.case_insensitive_globs();
     let mut patterns = Vec::with_capacity(saved.compiled.len());
     for index in saved.compiled {
-        let written = paths.get(index).ok_or_else(|| {
-            format!(
-                "rules snapshot: rule '{}' has no pattern {index}",
-                saved.rule.id
-            )
+        let written = paths.get(index).ok_or_else(|| SnapshotError::NoPattern {
+            rule: saved.rule.id.clone(),
+            index,
         })?;
-        let compiled = glob_compile::compile_with(written, fold).map_err(|e| {
-            format!(
-                "rules snapshot: pattern '{written}' of rule '{}' no longer compiles: {e}",
-                saved.rule.id
-            )
+        let compiled = glob_compile::compile_with(written, fold).map_err(|source| {
+            SnapshotError::PatternFails {
+                rule: saved.rule.id.clone(),
+                pattern: written.clone(),
+                source,
+            }
         })?;
         patterns.push(RulePattern { index, compiled });
     }

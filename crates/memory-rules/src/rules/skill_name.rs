@@ -3,25 +3,41 @@
 
 use crate::base::limits::MAX_SKILL_NAME_CHARS;
 
+/// Why a text is not a skill name, with the name (trimmed, without its
+/// leading `/`). Prints the reason only: the caller names the entry.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SkillNameError {
+    #[error("it is empty")]
+    Empty,
+    /// Longer than [`MAX_SKILL_NAME_CHARS`].
+    #[error("it is longer than the limit of {MAX_SKILL_NAME_CHARS} characters")]
+    TooLong { name: String },
+    /// A space, a path separator or a control character.
+    #[error("a skill name has no spaces, slashes or control characters")]
+    BadCharacter { name: String },
+}
+
 /// A skill name as the session compares it: trimmed, without a leading `/`
 /// (a slash command), lowercased. Refused: empty, longer than
 /// [`MAX_SKILL_NAME_CHARS`], or holding a space, a path separator or a
 /// control character.
-pub fn name(raw: &str) -> Result<String, String> {
+pub fn name(raw: &str) -> Result<String, SkillNameError> {
     let n = raw.trim();
     let n = n.strip_prefix('/').unwrap_or(n);
     if n.is_empty() {
-        return Err("it is empty".into());
+        return Err(SkillNameError::Empty);
     }
     if n.chars().count() > MAX_SKILL_NAME_CHARS {
-        return Err(format!(
-            "it is longer than the limit of {MAX_SKILL_NAME_CHARS} characters"
-        ));
+        return Err(SkillNameError::TooLong {
+            name: n.to_string(),
+        });
     }
     if n.chars()
         .any(|c| c.is_whitespace() || c.is_control() || c == '/' || c == '\\')
     {
-        return Err("a skill name has no spaces, slashes or control characters".into());
+        return Err(SkillNameError::BadCharacter {
+            name: n.to_string(),
+        });
     }
     Ok(n.to_lowercase())
 }

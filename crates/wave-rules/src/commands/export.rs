@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 fn plan(env: &Env, targets: &[Target]) -> Result<(Plan, Sync), Output> {
     let loaded = env.load();
     let plan = export::plan(loaded.rules.rules(), &env.config.workdir, targets)
-        .map_err(|e| Output::fail(EXIT_TROUBLE, e))?;
+        .map_err(|e| Output::fail(EXIT_TROUBLE, e.to_string()))?;
     let sync = export::diff_with(&plan, &env.config.workdir, loaded.tree(&env.config.workdir));
     Ok((plan, sync))
 }
@@ -100,7 +100,7 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
     }
     if !args.dry_run {
         if let Err(e) = export::apply(&sync.changes) {
-            return Output::fail(EXIT_TROUBLE, e);
+            return Output::fail(EXIT_TROUBLE, e.to_string());
         }
     }
     // A dry run shows the whole plan, conflicts or not (and fails with them).

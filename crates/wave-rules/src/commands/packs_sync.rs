@@ -247,7 +247,7 @@ fn sync_npm(home: &Home, spec: &Spec, locked: Option<&Locked>, frozen: bool) -> 
     }
     let hash = match hash::content_hash(root, m) {
         Ok(h) => h,
-        Err(e) => return row.fail("error", e),
+        Err(e) => return row.fail("error", e.to_string()),
     };
     let entry = Locked {
         spec: spec.text.clone(),
@@ -527,7 +527,7 @@ fn check_out(mirror: &Path, commit: &str, dest: &Path) -> Result<String, GitSync
             let _ = std::fs::remove_dir_all(&tmp);
             return Err(GitSyncError::NotAPack {
                 commit: commit.to_string(),
-                message: e,
+                message: e.to_string(),
             });
         }
     };

@@ -1,6 +1,7 @@
 //! The changes of a [`Sync`](super::Sync) written to disk.
 
 use super::diff::Change;
+use super::export_error::ExportError;
 use super::parallel::par_map;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -10,7 +11,7 @@ use std::path::Path;
 /// directory, then a rename), a stale one removed. No fsync (see
 /// docs/export.md: the files are rebuilt from the sources by running
 /// export again).
-fn apply_one(c: &Change) -> Result<(), String> {
+fn apply_one(c: &Change) -> Result<(), ExportError> {
     match &c.new {
         Some(text) if c.old.is_none() => {
             // A new file: written in place (nothing to replace, and
@@ -21,9 +22,15 @@ fn apply_one(c: &Change) -> Result<(), String> {
                 .write(true)
                 .create_new(true)
                 .open(&c.path)
-                .map_err(|e| format!("cannot create {}: {e}", c.path.display()))?;
+                .map_err(|source| ExportError::Create {
+                    path: c.path.clone(),
+                    source,
+                })?;
             f.write_all(text.as_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", c.path.display()))
+                .map_err(|source| ExportError::Write {
+                    path: c.path.clone(),
+                    source,
+                })
         }
         Some(text) => {
             let name = c
@@ -32,15 +39,22 @@ fn apply_one(c: &Change) -> Result<(), String> {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let tmp = c.path.with_file_name(format!(".{name}.wave-export.tmp"));
-            std::fs::write(&tmp, text)
-                .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-            std::fs::rename(&tmp, &c.path).map_err(|e| {
+            std::fs::write(&tmp, text).map_err(|source| ExportError::Write {
+                path: tmp.clone(),
+                source,
+            })?;
+            std::fs::rename(&tmp, &c.path).map_err(|source| {
                 let _ = std::fs::remove_file(&tmp);
-                format!("cannot replace {}: {e}", c.path.display())
+                ExportError::Replace {
+                    path: c.path.clone(),
+                    source,
+                }
             })
         }
-        None => std::fs::remove_file(&c.path)
-            .map_err(|e| format!("cannot remove {}: {e}", c.path.display())),
+        None => std::fs::remove_file(&c.path).map_err(|source| ExportError::Remove {
+            path: c.path.clone(),
+            source,
+        }),
     }
 }
 
@@ -49,13 +63,15 @@ fn apply_one(c: &Change) -> Result<(), String> {
 /// or replaced on its own, as [`apply_one`] says). On a failure the other
 /// threads stop before their next file, and the first failure (in the
 /// changes' order) is returned.
-pub fn apply(changes: &[Change]) -> Result<(), String> {
+pub fn apply(changes: &[Change]) -> Result<(), ExportError> {
     let mut made: BTreeSet<&Path> = BTreeSet::new();
     for c in changes.iter().filter(|c| c.new.is_some()) {
         if let Some(parent) = c.path.parent() {
             if made.insert(parent) {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+                std::fs::create_dir_all(parent).map_err(|source| ExportError::Create {
+                    path: parent.to_path_buf(),
+                    source,
+                })?;
             }
         }
     }

@@ -23,6 +23,7 @@
 
 mod apply;
 mod diff;
+mod export_error;
 mod naming;
 mod on_disk;
 mod parallel;
@@ -32,6 +33,7 @@ mod unified;
 
 pub use apply::apply;
 pub use diff::{diff, diff_with, Change, Conflict, Sync};
+pub use export_error::ExportError;
 pub use naming::{path_stem_of, source_name, stem_of};
 pub use on_disk::generated_files;
 pub use parallel::MAX_IO_THREADS;

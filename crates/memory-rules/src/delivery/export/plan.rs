@@ -1,6 +1,7 @@
 //! The [`Plan`]: every file to write and every note, made from the rules
 //! without touching the disk.
 
+use super::export_error::ExportError;
 use super::naming::{path_stem_of, source_name, stem_of, unique_stems};
 use super::{
     frontmatter, header, is_generated, resolve, skip_reason, Resolved, Target, WrittenRule,
@@ -47,12 +48,9 @@ pub struct Plan {
 /// project rules are exported (a user's own rules stay out of the
 /// project); files that carry the header (read back as a source) and a
 /// target's own files (already native) are left out.
-pub fn plan(rules: &[Rule], workdir: &Path, targets: &[Target]) -> Result<Plan, String> {
+pub fn plan(rules: &[Rule], workdir: &Path, targets: &[Target]) -> Result<Plan, ExportError> {
     if rules.len() > MAX_EXPORT_RULES {
-        return Err(format!(
-            "{} rules to export; the limit is {MAX_EXPORT_RULES}",
-            rules.len()
-        ));
+        return Err(ExportError::TooManyRules { count: rules.len() });
     }
     let mut plan = Plan {
         targets: targets.to_vec(),

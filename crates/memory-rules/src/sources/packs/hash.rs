@@ -5,12 +5,13 @@
 //! name or file changes it.
 
 use super::manifest::Manifest;
+use super::pack_error::PackError;
 use crate::base::limits::{MAX_PACK_BYTES, MAX_PACK_FILES};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
 /// `sha256:<hex>` of the pack's rules folders, or why it cannot be hashed.
-pub fn content_hash(root: &Path, manifest: &Manifest) -> Result<String, String> {
+pub fn content_hash(root: &Path, manifest: &Manifest) -> Result<String, PackError> {
     let mut files: Vec<(String, std::path::PathBuf)> = Vec::new();
     for dir in &manifest.rules {
         let base = root.join(&dir.dir);
@@ -18,7 +19,7 @@ pub fn content_hash(root: &Path, manifest: &Manifest) -> Result<String, String> 
             .follow_links(false)
             .sort_by_file_name()
         {
-            let entry = entry.map_err(|e| format!("cannot read the pack: {e}"))?;
+            let entry = entry.map_err(|source| PackError::Walk { source })?;
             let t = entry.file_type();
             if !(t.is_file() || t.is_symlink()) {
                 continue;
@@ -37,9 +38,9 @@ pub fn content_hash(root: &Path, manifest: &Manifest) -> Result<String, String> 
             }
             files.push((rel, entry.path().to_path_buf()));
             if files.len() > MAX_PACK_FILES {
-                return Err(format!(
-                    "the pack has more than {MAX_PACK_FILES} files in its rules folders (limit)"
-                ));
+                return Err(PackError::TooManyFiles {
+                    root: root.to_path_buf(),
+                });
             }
         }
     }
@@ -48,18 +49,23 @@ pub fn content_hash(root: &Path, manifest: &Manifest) -> Result<String, String> 
     let mut hasher = Sha256::new();
     let mut total = 0u64;
     for (rel, path) in &files {
-        let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{rel}: {e}"))?;
+        let failed = |source| PackError::File {
+            rel: rel.clone(),
+            path: path.clone(),
+            source,
+        };
+        let meta = std::fs::symlink_metadata(path).map_err(failed)?;
         let bytes = if meta.file_type().is_symlink() {
-            let target = std::fs::read_link(path).map_err(|e| format!("{rel}: {e}"))?;
+            let target = std::fs::read_link(path).map_err(failed)?;
             format!("link:{}", target.to_string_lossy().replace('\\', "/")).into_bytes()
         } else {
             total += meta.len();
             if total > MAX_PACK_BYTES {
-                return Err(format!(
-                    "the pack's rules folders hold more than {MAX_PACK_BYTES} bytes (limit)"
-                ));
+                return Err(PackError::TooManyBytes {
+                    root: root.to_path_buf(),
+                });
             }
-            std::fs::read(path).map_err(|e| format!("{rel}: {e}"))?
+            std::fs::read(path).map_err(failed)?
         };
         hasher.update(rel.as_bytes());
         hasher.update([0]);

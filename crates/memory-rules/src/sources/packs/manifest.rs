@@ -11,6 +11,8 @@
 //! reads (default `wave`); `depth` a number or `"any"` (default: the
 //! format's).
 
+use super::pack_error::{PackError, RulesDirError};
+use crate::base::fs::ReadError;
 use crate::rules::rule_format::Format;
 use serde_json::Value;
 use std::path::{Component, Path, PathBuf};
@@ -37,22 +39,21 @@ pub struct Manifest {
 
 /// Reads a pack's root. `folder`: a folder pack, which may be its own rules
 /// folder. An error says what is wrong, for a diagnostic on the pack.
-pub fn read(root: &Path, folder: bool) -> Result<Manifest, String> {
+pub fn read(root: &Path, folder: bool) -> Result<Manifest, PackError> {
     let package = root.join("package.json");
     let mut manifest = Manifest::default();
     let mut declared = None;
     if package.is_file() {
+        let path = package.clone();
         let bytes = crate::sources::discover::read_bounded(&package).map_err(|e| match e {
-            crate::base::fs::ReadError::TooLarge(n) => format!(
-                "{} is {n} bytes, over the {}-byte limit",
-                package.display(),
-                crate::base::limits::MAX_RULE_BYTES
-            ),
-            crate::base::fs::ReadError::NotFile => format!("{} is not a file", package.display()),
-            crate::base::fs::ReadError::Io(e) => format!("cannot read {}: {e}", package.display()),
+            ReadError::TooLarge(size) => PackError::TooLarge { path, size },
+            ReadError::NotFile => PackError::NotFile { path },
+            ReadError::Io(source) => PackError::Read { path, source },
         })?;
-        let json: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("{} is not JSON: {e}", package.display()))?;
+        let json: Value = serde_json::from_slice(&bytes).map_err(|source| PackError::NotJson {
+            path: package.clone(),
+            source,
+        })?;
         manifest.name = json.get("name").and_then(Value::as_str).map(String::from);
         manifest.version = json
             .get("version")
@@ -61,15 +62,16 @@ pub fn read(root: &Path, folder: bool) -> Result<Manifest, String> {
         declared = json.get("waveRules").cloned();
     }
     if let Some(value) = declared {
-        manifest.rules =
-            declared_dirs(&value).map_err(|e| format!("{}: waveRules: {e}", package.display()))?;
+        manifest.rules = declared_dirs(&value).map_err(|source| PackError::WaveRules {
+            path: package.clone(),
+            source,
+        })?;
         for d in &manifest.rules {
             if !root.join(&d.dir).is_dir() {
-                return Err(format!(
-                    "{}: waveRules names the folder '{}', which the pack does not have",
-                    package.display(),
-                    d.dir.display()
-                ));
+                return Err(PackError::MissingFolder {
+                    path: package,
+                    dir: d.dir.clone(),
+                });
             }
         }
         return Ok(manifest);
@@ -89,60 +91,62 @@ pub fn read(root: &Path, folder: bool) -> Result<Manifest, String> {
         manifest.rules.push(default("."));
         return Ok(manifest);
     }
-    Err(format!(
-        "the pack at {} has no rules folder: add a rules/ folder, or name it in package.json (\"waveRules\": {{ \"rules\": \"DIR\" }})",
-        root.display()
-    ))
+    Err(PackError::NoRulesFolder {
+        root: root.to_path_buf(),
+    })
 }
 
-fn declared_dirs(value: &Value) -> Result<Vec<RulesDir>, String> {
+fn declared_dirs(value: &Value) -> Result<Vec<RulesDir>, RulesDirError> {
     match value {
         Value::String(s) => Ok(vec![dir_of(s, None, None)?]),
         Value::Object(_) => Ok(vec![entry(value)?]),
         Value::Array(items) if !items.is_empty() && items.len() <= 64 => {
             items.iter().map(entry).collect()
         }
-        Value::Array(_) => Err("a list of 1 to 64 folders".into()),
-        _ => Err("a folder name, { \"rules\": DIR }, or a list of those".into()),
+        Value::Array(_) => Err(RulesDirError::ListLength),
+        _ => Err(RulesDirError::NotFolders),
     }
 }
 
-fn entry(value: &Value) -> Result<RulesDir, String> {
+fn entry(value: &Value) -> Result<RulesDir, RulesDirError> {
     let Value::Object(map) = value else {
-        return Err("each entry is { \"rules\": DIR, \"format\"?: NAME }".into());
+        return Err(RulesDirError::NotAnEntry);
     };
     for key in map.keys() {
         if !["rules", "format", "depth"].contains(&key.as_str()) {
-            return Err(format!(
-                "unknown key '{key}' (the keys are rules, format, depth)"
-            ));
+            return Err(RulesDirError::UnknownKey { key: key.clone() });
         }
     }
     let dir = map
         .get("rules")
         .and_then(Value::as_str)
-        .ok_or("each entry needs \"rules\": the folder of its rules")?;
+        .ok_or(RulesDirError::NoRules)?;
     let format = map
         .get("format")
-        .map(|f| f.as_str().ok_or("\"format\" is a format name"))
+        .map(|f| f.as_str().ok_or(RulesDirError::FormatNotText))
         .transpose()?;
     dir_of(dir, format, map.get("depth"))
 }
 
-fn dir_of(dir: &str, format: Option<&str>, depth: Option<&Value>) -> Result<RulesDir, String> {
+fn dir_of(
+    dir: &str,
+    format: Option<&str>,
+    depth: Option<&Value>,
+) -> Result<RulesDir, RulesDirError> {
     let path = PathBuf::from(dir);
     if path.is_absolute()
         || path
             .components()
             .any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)))
     {
-        return Err(format!("'{dir}' is not a folder inside the pack"));
+        return Err(RulesDirError::OutsidePack {
+            dir: dir.to_string(),
+        });
     }
     let format = match format {
         None => Format::Wave,
-        Some(f) => Format::parse(f).ok_or_else(|| {
-            let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
-            format!("unknown format '{f}'; the formats are {}", known.join(", "))
+        Some(f) => Format::parse(f).ok_or_else(|| RulesDirError::UnknownFormat {
+            format: f.to_string(),
         })?,
     };
     let depth = match depth {
@@ -151,7 +155,7 @@ fn dir_of(dir: &str, format: Option<&str>, depth: Option<&Value>) -> Result<Rule
         Some(Value::Number(n)) if n.as_u64().is_some_and(|n| n <= 64) => {
             Some(n.as_u64().unwrap_or(0) as usize)
         }
-        Some(_) => return Err("\"depth\" is a number up to 64 or \"any\"".into()),
+        Some(_) => return Err(RulesDirError::Depth),
     };
     Ok(RulesDir {
         dir: path,
@@ -201,7 +205,10 @@ mod tests {
             PathBuf::from("rules")
         );
         let (_t, root) = pack(None, &[]);
-        assert!(read(&root, false).unwrap_err().contains("no rules folder"));
+        assert!(read(&root, false)
+            .unwrap_err()
+            .to_string()
+            .contains("no rules folder"));
         assert_eq!(read(&root, true).unwrap().rules[0].dir, PathBuf::from("."));
     }
 
@@ -219,7 +226,7 @@ mod tests {
             ("{", "not JSON"),
         ] {
             let (_t, root) = pack(Some(json), &["rules"]);
-            let e = read(&root, false).unwrap_err();
+            let e = read(&root, false).unwrap_err().to_string();
             assert!(e.contains(says), "{json}: {e}");
         }
     }

@@ -33,10 +33,12 @@
 pub mod hash;
 pub mod lock;
 pub mod manifest;
+mod pack_error;
 pub mod spec;
 
 pub use lock::{Lock, Locked};
 pub use manifest::Manifest;
+pub use pack_error::{PackError, RulesDirError};
 pub use spec::{PackKind, Spec, SpecError};
 
 use crate::base::diagnostic::{Code, Diagnostic, Severity};
@@ -454,7 +456,7 @@ pub fn find(home: &Home, spec: &Spec, named: Option<Named>) -> FoundPack {
             }
             found.manifest = Some(m);
         }
-        Err(e) => found.problem = Some(e),
+        Err(e) => found.problem = Some(e.to_string()),
     }
     found.root = Some(root);
     found

@@ -48,9 +48,16 @@ pub enum SpecError {
     GitScheme { spec: String },
     #[error("'{spec}': the git URL names no repository")]
     NoRepository { spec: String },
-    /// Not an npm package name: `why` says which of npm's rules it breaks.
-    #[error("'{spec}': {why}")]
-    NpmName { spec: String, why: String },
+    #[error("'{spec}': an npm package name is at most 214 characters")]
+    NpmNameTooLong { spec: String },
+    #[error("'{spec}': a scoped npm name is @scope/name")]
+    NpmScope { spec: String },
+    /// A `/` in an unscoped name: neither npm, git nor a path.
+    #[error("'{spec}': not a package name, a git URL (git+...) or a path (./, ../, /)")]
+    NotAPackName { spec: String },
+    /// `part` (the scope or the name) breaks npm's rules for a name.
+    #[error("'{spec}': '{part}' is not an npm package name (lowercase letters, digits, - . _ ~)")]
+    NpmNamePart { spec: String, part: String },
 }
 
 /// One pack, parsed from its SPEC.
@@ -132,10 +139,7 @@ impl Spec {
             Some(i) => (&text[..i], Some(text[i + 1..].trim().to_string())),
             None => (text, None),
         };
-        check_npm_name(name).map_err(|why| SpecError::NpmName {
-            spec: text.to_string(),
-            why,
-        })?;
+        check_npm_name(text, name)?;
         Ok(Spec {
             text: text.to_string(),
             kind: PackKind::Npm,
@@ -153,22 +157,22 @@ impl fmt::Display for Spec {
 }
 
 /// npm's rules for a package name, as far as a path is concerned: at most
-/// 214 characters, lowercase, URL-safe, `@scope/name` or `name`.
-fn check_npm_name(name: &str) -> Result<(), String> {
+/// 214 characters, lowercase, URL-safe, `@scope/name` or `name`. `spec`:
+/// the SPEC the name is from, for the error.
+fn check_npm_name(spec: &str, name: &str) -> Result<(), SpecError> {
+    let spec = || spec.to_string();
     if name.len() > 214 {
-        return Err("an npm package name is at most 214 characters".into());
+        return Err(SpecError::NpmNameTooLong { spec: spec() });
     }
     let parts: Vec<&str> = match name.strip_prefix('@') {
         Some(rest) => {
             let parts: Vec<&str> = rest.split('/').collect();
             if parts.len() != 2 {
-                return Err("a scoped npm name is @scope/name".into());
+                return Err(SpecError::NpmScope { spec: spec() });
             }
             parts
         }
-        None if name.contains('/') => {
-            return Err("not a package name, a git URL (git+...) or a path (./, ../, /)".into())
-        }
+        None if name.contains('/') => return Err(SpecError::NotAPackName { spec: spec() }),
         None => vec![name],
     };
     for p in parts {
@@ -178,9 +182,10 @@ fn check_npm_name(name: &str) -> Result<(), String> {
             && p.chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-._~".contains(c));
         if !ok {
-            return Err(format!(
-                "'{p}' is not an npm package name (lowercase letters, digits, - . _ ~)"
-            ));
+            return Err(SpecError::NpmNamePart {
+                spec: spec(),
+                part: p.to_string(),
+            });
         }
     }
     Ok(())

@@ -113,7 +113,7 @@ fn every_target_keeps_the_meaning_or_says_what_it_lost() {
             if r.format == target.format() && target != Target::Gemini {
                 continue; // its own file, not exported
             }
-            let noted: Vec<&export::Note> = plan
+            let noted: Vec<&export::ExportNote> = plan
                 .notes
                 .iter()
                 .filter(|n| n.target == target && n.rule == r.id)

@@ -9,7 +9,7 @@ use memory_rules::delivery::Session;
 use memory_rules::delivery::Start;
 use memory_rules::load;
 use memory_rules::memory::recall::RecallBudget;
-use memory_rules::memory::{Action, MemoryLocations, MemoryScope, MemoryStore, Note};
+use memory_rules::memory::{MemoryLocations, MemoryScope, MemoryStore, Note, NoteAction};
 use memory_rules::sources::Config;
 use std::path::Path;
 
@@ -56,7 +56,7 @@ fn a_duplicate_is_folded_a_rule_restated_is_not_stored_a_conflict_is_flagged_a_c
             rules,
         )
         .unwrap();
-    assert_eq!(first.action, Action::Stored, "{}", first.message());
+    assert_eq!(first.action, NoteAction::Stored, "{}", first.message());
     let id = first.id.clone().unwrap();
 
     let again = s
@@ -68,7 +68,7 @@ fn a_duplicate_is_folded_a_rule_restated_is_not_stored_a_conflict_is_flagged_a_c
             rules,
         )
         .unwrap();
-    assert_eq!(again.action, Action::Folded, "{}", again.message());
+    assert_eq!(again.action, NoteAction::Folded, "{}", again.message());
     assert_eq!(again.id.as_deref(), Some(id.as_str()));
     assert!(again.message().contains("folded"), "{}", again.message());
 
@@ -78,7 +78,12 @@ fn a_duplicate_is_folded_a_rule_restated_is_not_stored_a_conflict_is_flagged_a_c
             rules,
         )
         .unwrap();
-    assert_eq!(restated.action, Action::Restated, "{}", restated.message());
+    assert_eq!(
+        restated.action,
+        NoteAction::Restated,
+        "{}",
+        restated.message()
+    );
     assert_eq!(restated.rule.as_deref(), Some("ports.md"));
     assert!(
         restated.message().contains("ports.md"),
@@ -92,7 +97,12 @@ fn a_duplicate_is_folded_a_rule_restated_is_not_stored_a_conflict_is_flagged_a_c
             rules,
         )
         .unwrap();
-    assert_eq!(conflict.action, Action::Stored, "{}", conflict.message());
+    assert_eq!(
+        conflict.action,
+        NoteAction::Stored,
+        "{}",
+        conflict.message()
+    );
     assert!(!conflict.conflicts.is_empty(), "{}", conflict.message());
 
     let secret = s
@@ -104,7 +114,7 @@ fn a_duplicate_is_folded_a_rule_restated_is_not_stored_a_conflict_is_flagged_a_c
             rules,
         )
         .unwrap();
-    assert_eq!(secret.action, Action::Refused, "{}", secret.message());
+    assert_eq!(secret.action, NoteAction::Refused, "{}", secret.message());
     assert!(secret.credential.is_some());
     assert!(
         secret.message().contains("placeholder"),
@@ -121,7 +131,7 @@ fn a_duplicate_is_folded_a_rule_restated_is_not_stored_a_conflict_is_flagged_a_c
             rules,
         )
         .unwrap();
-    assert_eq!(respelled.action, Action::Stored);
+    assert_eq!(respelled.action, NoteAction::Stored);
     assert_eq!(respelled.topic, "testing");
     assert_eq!(respelled.respelled.as_deref(), Some("..\\testing"));
 }

@@ -48,7 +48,7 @@ pub use entry::{Entry, Meta, Proposal};
 pub use name::topic_file;
 pub use search::{EntryRef, MemoryHit, MemoryIndex, Query};
 pub use secrets::SecretFinding;
-pub use store::write::{Action, Conflict, Forgotten, Note, NoteWritten, Other};
+pub use store::write::{Forgotten, Note, NoteAction, NoteConflict, NoteWritten, Other};
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };

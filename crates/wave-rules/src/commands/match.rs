@@ -103,9 +103,9 @@ fn hit_reason(
     set: &memory_rules::RuleSet,
     hit: &memory_rules::delivery::enforce::EnforcedHit,
 ) -> String {
-    use memory_rules::delivery::enforce::Action;
+    use memory_rules::delivery::enforce::EnforcedAction;
     match &hit.action {
-        Action::Write(file) => {
+        EnforcedAction::Write(file) => {
             let pattern = set
                 .explain(std::slice::from_ref(file), None)
                 .into_iter()
@@ -122,7 +122,7 @@ fn hit_reason(
                 None => format!("its paths match {file}"),
             }
         }
-        Action::Command { command, pattern } => {
+        EnforcedAction::Command { command, pattern } => {
             format!("`{command}` matches the command pattern '{pattern}'")
         }
     }

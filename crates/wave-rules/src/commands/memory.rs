@@ -20,8 +20,8 @@ use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::memory::lint::{self, LintFinding};
 use memory_rules::memory::promote::{self, Promotion};
 use memory_rules::memory::{
-    Action, MemoryError, MemoryHit, MemoryIndex, MemoryLocations, MemoryScope, MemoryStore, Note,
-    NoteWritten, Query,
+    MemoryError, MemoryHit, MemoryIndex, MemoryLocations, MemoryScope, MemoryStore, Note,
+    NoteAction, NoteWritten, Query,
 };
 use memory_rules::Scope;
 use serde_json::{json, Value};
@@ -181,7 +181,7 @@ fn triggers(paths: &[String], topics: &[String]) -> String {
 }
 
 fn written(env: &Env, w: &NoteWritten) -> Output {
-    let code = if w.action == Action::Refused {
+    let code = if w.action == NoteAction::Refused {
         EXIT_FAILURE
     } else {
         0

@@ -6,7 +6,9 @@ use super::packs_git::{self as git, GitError};
 use crate::args::PacksSyncArgs;
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE};
-use memory_rules::sources::packs::{self, hash, manifest, Home, Lock, Locked, PackKind, Pin, Spec};
+use memory_rules::sources::packs::{
+    self, hash, manifest, Home, Locked, PackKind, PackLock, Pin, Spec,
+};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -67,7 +69,7 @@ pub(super) fn sync(env: &Env, home: &Home, args: &PacksSyncArgs) -> Output {
         .map(|p| p.spec.clone())
         .collect();
     let lock_path = home.lock();
-    let new_lock = Lock {
+    let new_lock = PackLock {
         version: packs::lock::LOCK_VERSION,
         packs: rows.iter().filter_map(|r| r.entry.clone()).collect(),
     };
@@ -119,7 +121,7 @@ pub(super) fn sync(env: &Env, home: &Home, args: &PacksSyncArgs) -> Output {
 
 /// The packs the config names, and the lock (`None` when there is none; a
 /// lock that cannot be read is written again, but fails `--frozen`).
-fn config_and_lock(home: &Home, frozen: bool) -> Result<(Vec<Spec>, Option<Lock>), Output> {
+fn config_and_lock(home: &Home, frozen: bool) -> Result<(Vec<Spec>, Option<PackLock>), Output> {
     let mut diagnostics = Vec::new();
     let config = packs::read_config(home, &mut diagnostics);
     let errors: Vec<String> = diagnostics
@@ -130,7 +132,7 @@ fn config_and_lock(home: &Home, frozen: bool) -> Result<(Vec<Spec>, Option<Lock>
     if !errors.is_empty() {
         return Err(Output::fail(EXIT_FAILURE, errors.join("\nwave-rules: ")));
     }
-    let lock = match Lock::read(&home.lock()) {
+    let lock = match PackLock::read(&home.lock()) {
         Ok(l) => l,
         Err(e) if frozen => return Err(Output::fail(EXIT_FAILURE, e)),
         Err(_) => None,
@@ -144,7 +146,7 @@ fn config_and_lock(home: &Home, frozen: bool) -> Result<(Vec<Spec>, Option<Lock>
 
 /// One pack synced by its kind: an npm pack checked, a git pack checked
 /// out, a folder found (never pinned).
-fn sync_one(home: &Home, spec: &Spec, lock: Option<&Lock>, args: &PacksSyncArgs) -> Row {
+fn sync_one(home: &Home, spec: &Spec, lock: Option<&PackLock>, args: &PacksSyncArgs) -> Row {
     let locked = lock.and_then(|l| l.get(&spec.text));
     match spec.kind {
         PackKind::Npm => sync_npm(home, spec, locked, args.frozen),

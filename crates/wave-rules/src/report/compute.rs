@@ -363,7 +363,7 @@ fn agents(set: &RuleSet, rows: &[RuleRow], files: &[String], workdir: &Path) -> 
     let Ok(plan) = export::plan(rules, workdir, Target::ALL) else {
         return Vec::new();
     };
-    let mut notes: HashMap<(Target, &str), Vec<&export::Note>> = HashMap::new();
+    let mut notes: HashMap<(Target, &str), Vec<&export::ExportNote>> = HashMap::new();
     for n in &plan.notes {
         notes
             .entry((n.target, n.rule.as_str()))
@@ -400,7 +400,7 @@ struct Exported<'a> {
     /// The ids export leaves out for every target.
     ignored: std::collections::HashSet<&'a str>,
     /// What each target could not express of each rule.
-    notes: HashMap<(Target, &'a str), Vec<&'a export::Note>>,
+    notes: HashMap<(Target, &'a str), Vec<&'a export::ExportNote>>,
     /// The file each target writes each rule into.
     written: HashMap<(Target, &'a str), &'a str>,
     /// [`includes_only_reach`].

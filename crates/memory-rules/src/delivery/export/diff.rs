@@ -31,7 +31,7 @@ impl Change {
 
 /// A file export may not touch: it exists without the header.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Conflict {
+pub struct ExportConflict {
     pub rel: String,
     pub path: PathBuf,
     pub message: String,
@@ -41,7 +41,7 @@ pub struct Conflict {
 #[derive(Clone, Debug, Default)]
 pub struct Sync {
     pub changes: Vec<Change>,
-    pub conflicts: Vec<Conflict>,
+    pub conflicts: Vec<ExportConflict>,
     /// Planned files already as export would write them.
     pub unchanged: usize,
     /// Planned files not written because a hand-written file of the same
@@ -105,7 +105,7 @@ impl Sync {
                 old: Some(old),
                 new: Some(f.text.clone()),
             }),
-            Ok(Some(_)) => self.conflicts.push(Conflict {
+            Ok(Some(_)) => self.conflicts.push(ExportConflict {
                 rel: f.rel.clone(),
                 path,
                 message: format!(
@@ -114,7 +114,7 @@ impl Sync {
                     f.target.format().as_str()
                 ),
             }),
-            Err(e) => self.conflicts.push(Conflict {
+            Err(e) => self.conflicts.push(ExportConflict {
                 rel: f.rel.clone(),
                 path,
                 message: format!("{}: {e}", f.rel),
@@ -204,7 +204,7 @@ impl<'a> Comparison<'a> {
             return;
         }
         if let Some(a) = self.file_above(&f.rel) {
-            sync.conflicts.push(Conflict {
+            sync.conflicts.push(ExportConflict {
                 rel: f.rel.clone(),
                 path: path.clone(),
                 message: format!(

@@ -32,12 +32,12 @@ mod read_back;
 mod unified;
 
 pub use apply::apply;
-pub use diff::{diff, diff_with, Change, Conflict, Sync};
+pub use diff::{diff, diff_with, Change, ExportConflict, Sync};
 pub use export_error::ExportError;
 pub use naming::{path_stem_of, source_name, stem_of};
 pub use on_disk::generated_files;
 pub use parallel::MAX_IO_THREADS;
-pub use plan::{plan, Note, Plan, PlannedFile};
+pub use plan::{plan, ExportNote, Plan, PlannedFile};
 pub use read_back::{meaning, read_back};
 pub use unified::{unified, MAX_DIFF_LINES};
 

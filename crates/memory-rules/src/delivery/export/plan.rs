@@ -24,7 +24,7 @@ pub struct PlannedFile {
 
 /// One thing a target could not express for one rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
+pub struct ExportNote {
     pub target: Target,
     pub rule: String,
     /// The rule's file (relative to the project root when under it).
@@ -39,7 +39,7 @@ pub struct Note {
 pub struct Plan {
     pub targets: Vec<Target>,
     pub files: Vec<PlannedFile>,
-    pub notes: Vec<Note>,
+    pub notes: Vec<ExportNote>,
     /// Rules not exported: user rules, generated files read back.
     pub ignored: Vec<String>,
 }
@@ -163,7 +163,7 @@ impl Plan {
         skipped: bool,
         message: String,
     ) {
-        self.notes.push(Note {
+        self.notes.push(ExportNote {
             target,
             rule: rule.id.clone(),
             source,

@@ -71,7 +71,7 @@ impl<'a> Note<'a> {
 
 /// What a write did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
+pub enum NoteAction {
     /// A new entry.
     Stored,
     /// The topic's entries replaced by this one.
@@ -84,21 +84,24 @@ pub enum Action {
     Refused,
 }
 
-impl Action {
+impl NoteAction {
     /// `stored`, `replaced`, `folded`, `restated`, `refused`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Action::Stored => "stored",
-            Action::Replaced => "replaced",
-            Action::Folded => "folded",
-            Action::Restated => "restated",
-            Action::Refused => "refused",
+            NoteAction::Stored => "stored",
+            NoteAction::Replaced => "replaced",
+            NoteAction::Folded => "folded",
+            NoteAction::Restated => "restated",
+            NoteAction::Refused => "refused",
         }
     }
 
     /// The note is in memory after the write (stored, replaced or folded).
     pub fn kept(self) -> bool {
-        matches!(self, Action::Stored | Action::Replaced | Action::Folded)
+        matches!(
+            self,
+            NoteAction::Stored | NoteAction::Replaced | NoteAction::Folded
+        )
     }
 }
 
@@ -117,7 +120,7 @@ pub enum Other {
 
 /// A conflict found on write.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Conflict {
+pub struct NoteConflict {
     pub with: Other,
     pub clash: Clash,
     /// The other side's text (an entry's, or the rule's part).
@@ -127,7 +130,7 @@ pub struct Conflict {
 /// The answer to a write.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoteWritten {
-    pub action: Action,
+    pub action: NoteAction,
     pub scope: MemoryScope,
     /// The entry (new, or the one it was folded into); none when not stored.
     pub id: Option<String>,
@@ -138,7 +141,7 @@ pub struct NoteWritten {
     pub respelled: Option<String>,
     /// The rule it restates.
     pub rule: Option<String>,
-    pub conflicts: Vec<Conflict>,
+    pub conflicts: Vec<NoteConflict>,
     pub credential: Option<SecretFinding>,
 }
 
@@ -186,16 +189,16 @@ impl NoteWritten {
         );
         let id = self.id.as_deref().unwrap_or("");
         let mut out = match self.action {
-            Action::Stored => format!("Stored as {id} in {place}."),
-            Action::Replaced => format!("Replaced {place} with {id}."),
-            Action::Folded => format!(
+            NoteAction::Stored => format!("Stored as {id} in {place}."),
+            NoteAction::Replaced => format!("Replaced {place} with {id}."),
+            NoteAction::Folded => format!(
                 "Not added: the same note is already {id} in {place}; folded into it (its time refreshed)."
             ),
-            Action::Restated => format!(
+            NoteAction::Restated => format!(
                 "Not stored: the rule {} already says this, and rules are given every time.",
                 self.rule.as_deref().unwrap_or("?")
             ),
-            Action::Refused => {
+            NoteAction::Refused => {
                 let f = self.credential.as_ref();
                 format!(
                     "Refused: the note holds what looks like a credential ({}: {}). Never keep secrets in memory; store a placeholder instead, e.g. 'the deploy token is in the team's secrets manager under DEPLOY_TOKEN'.",
@@ -330,7 +333,7 @@ impl MemoryStore {
             return Err(too_large(note, text.len() + 1));
         }
         let mut written = NoteWritten {
-            action: Action::Refused,
+            action: NoteAction::Refused,
             scope,
             id: None,
             topic: given.clone(),
@@ -362,7 +365,7 @@ impl MemoryStore {
         let w = weights(&index, &parts, &df);
         let profile = Profile::of(text);
         if let Some(rule) = restated_rule(&profile, &parts, &w) {
-            written.action = Action::Restated;
+            written.action = NoteAction::Restated;
             written.rule = Some(rule);
             return Ok(written);
         }
@@ -388,9 +391,9 @@ impl MemoryStore {
         let new = new_entry(note, text, &index, now);
         self.store_entry(note, &new, &file, &given, &mut topics)?;
         written.action = if note.replace {
-            Action::Replaced
+            NoteAction::Replaced
         } else {
-            Action::Stored
+            NoteAction::Stored
         };
         written.id = Some(new.meta.id);
         Ok(written)
@@ -412,7 +415,7 @@ impl MemoryStore {
             join(&mut e.meta.topics, &note.topics);
             e.meta.pinned |= note.pinned;
         })?;
-        written.action = Action::Folded;
+        written.action = NoteAction::Folded;
         written.id = Some(id);
         written.file = dup_file;
         written.topic = dup_topic;
@@ -605,11 +608,11 @@ fn conflicts(
     near: &[MemoryHit],
     parts: &RuleParts,
     w: &Weights<'_>,
-) -> Vec<Conflict> {
+) -> Vec<NoteConflict> {
     let mut out = Vec::new();
     for h in near {
         if let Some(clash) = hygiene::conflict(profile, &Profile::of(&h.text), w) {
-            out.push(Conflict {
+            out.push(NoteConflict {
                 with: Other::Entry {
                     scope: h.scope,
                     id: h.id.clone(),
@@ -622,7 +625,7 @@ fn conflicts(
     }
     for (rule, part, p) in &parts.parts {
         if let Some(clash) = hygiene::conflict(profile, p, w) {
-            out.push(Conflict {
+            out.push(NoteConflict {
                 with: Other::Rule { id: rule.clone() },
                 clash,
                 text: part.clone(),

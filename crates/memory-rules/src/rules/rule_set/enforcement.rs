@@ -51,7 +51,7 @@ use crate::rules::rule_set::RuleSet;
 
 /// What a rule's enforcement was triggered by.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
+pub enum EnforcedAction {
     /// A write to this file (as the road gave it).
     Write(String),
     /// This simple command (its words joined), matched by this pattern.
@@ -64,7 +64,7 @@ pub struct EnforcedHit {
     /// The rule's index in the set.
     pub rule: usize,
     pub enforce: Enforce,
-    pub action: Action,
+    pub action: EnforcedAction,
 }
 
 /// Every enforced rule one tool call triggers: the blocking ones first, then
@@ -129,7 +129,7 @@ impl RuleSet {
                     hits.push(EnforcedHit {
                         rule: i,
                         enforce,
-                        action: Action::Write(file.as_ref().to_string()),
+                        action: EnforcedAction::Write(file.as_ref().to_string()),
                     });
                 }
             }
@@ -162,7 +162,7 @@ impl RuleSet {
                 hits.push(EnforcedHit {
                     rule,
                     enforce,
-                    action: Action::Command {
+                    action: EnforcedAction::Command {
                         command: line.clone(),
                         pattern: matcher.owners[pattern].1.clone(),
                     },
@@ -218,9 +218,11 @@ pub fn reason(set: &RuleSet, verdict: &Verdict, max_bytes: usize, short: &[usize
         return String::new();
     };
     // A file under the workdir by its project path, as the rules name it.
-    let what = |a: &Action| match a {
-        Action::Write(file) => format!("writing {}", set.normalize(file).unwrap_or(file.into())),
-        Action::Command { command, .. } => format!("running `{command}`"),
+    let what = |a: &EnforcedAction| match a {
+        EnforcedAction::Write(file) => {
+            format!("writing {}", set.normalize(file).unwrap_or(file.into()))
+        }
+        EnforcedAction::Command { command, .. } => format!("running `{command}`"),
     };
     let mut out = if verdict.blocks() {
         format!(
@@ -236,8 +238,8 @@ pub fn reason(set: &RuleSet, verdict: &Verdict, max_bytes: usize, short: &[usize
     for hit in &verdict.hits {
         let rule = &set.rules()[hit.rule];
         let why = match &hit.action {
-            Action::Write(_) => String::new(),
-            Action::Command { pattern, .. } => format!(" (matches `{pattern}`)"),
+            EnforcedAction::Write(_) => String::new(),
+            EnforcedAction::Command { pattern, .. } => format!(" (matches `{pattern}`)"),
         };
         let entry = format!("[{}]{why} {}\n", rule.id, rule.content.trim());
         if short.contains(&hit.rule) || out.len() + entry.len() > max_bytes {
@@ -355,7 +357,7 @@ mod tests {
         assert!(v.blocks());
         assert_eq!(v.hits.len(), 1);
         assert_eq!(s.rules()[v.hits[0].rule].id, "gen.md");
-        assert_eq!(v.hits[0].action, Action::Write("gen/a.ts".into()));
+        assert_eq!(v.hits[0].action, EnforcedAction::Write("gen/a.ts".into()));
         // Absolute paths under the workdir are the same file.
         assert!(s.enforced_writes(&["/w/gen/a.ts"]).blocks());
         // Warn: not a refusal; a plain path rule is never enforced.

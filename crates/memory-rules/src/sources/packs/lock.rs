@@ -28,7 +28,7 @@ pub const LOCK_HEADER: &str =
 
 /// The lockfile.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Lock {
+pub struct PackLock {
     pub version: u32,
     #[serde(default, rename = "pack", skip_serializing_if = "Vec::is_empty")]
     pub packs: Vec<Locked>,
@@ -55,16 +55,16 @@ pub struct Locked {
     pub hash: String,
 }
 
-impl Lock {
+impl PackLock {
     /// The lockfile at `path`: `Ok(None)` when there is none, an error naming
     /// the file and the problem when it cannot be used.
-    pub fn read(path: &Path) -> Result<Option<Lock>, String> {
+    pub fn read(path: &Path) -> Result<Option<PackLock>, String> {
         let text = match crate::sources::discover::read(path) {
             Ok(t) => t,
             Err(_) if !path.exists() => return Ok(None),
             Err(d) => return Err(d.to_string()),
         };
-        let lock: Lock = toml::from_str(&text)
+        let lock: PackLock = toml::from_str(&text)
             .map_err(|e| format!("{}: not a packs lockfile: {}", path.display(), e.message()))?;
         if lock.version != LOCK_VERSION {
             return Err(format!(
@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn a_lock_round_trips_through_its_text() {
-        let lock = Lock {
+        let lock = PackLock {
             version: LOCK_VERSION,
             packs: vec![
                 Locked {
@@ -121,9 +121,9 @@ mod tests {
         std::fs::write(&p, lock.to_text()).unwrap();
         assert!(lock.to_text().starts_with(LOCK_HEADER));
         assert!(lock.to_text().contains("[[pack]]"), "{}", lock.to_text());
-        assert_eq!(Lock::read(&p).unwrap(), Some(lock));
-        assert_eq!(Lock::read(&t.path().join("none")).unwrap(), None);
+        assert_eq!(PackLock::read(&p).unwrap(), Some(lock));
+        assert_eq!(PackLock::read(&t.path().join("none")).unwrap(), None);
         std::fs::write(&p, "version = 9\n").unwrap();
-        assert!(Lock::read(&p).unwrap_err().contains("version 9"));
+        assert!(PackLock::read(&p).unwrap_err().contains("version 9"));
     }
 }

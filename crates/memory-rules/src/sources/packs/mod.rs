@@ -36,7 +36,7 @@ pub mod manifest;
 mod pack_error;
 pub mod spec;
 
-pub use lock::{Lock, Locked};
+pub use lock::{Locked, PackLock};
 pub use manifest::Manifest;
 pub use pack_error::{PackError, RulesDirError};
 pub use spec::{PackKind, Spec, SpecError};
@@ -476,14 +476,14 @@ fn expand_home(path: &str) -> PathBuf {
 pub struct HomePacks {
     pub home: Home,
     pub config: Option<PackConfig>,
-    pub lock: Option<Lock>,
+    pub lock: Option<PackLock>,
     pub packs: Vec<FoundPack>,
 }
 
 /// Reads one home's config, lock and packs; problems become diagnostics.
 pub fn home_packs(home: Home, diagnostics: &mut Vec<Diagnostic>) -> HomePacks {
     let config = read_config(&home, diagnostics);
-    let lock = match Lock::read(&home.lock()) {
+    let lock = match PackLock::read(&home.lock()) {
         Ok(l) => l,
         Err(e) => {
             diagnostics.push(Diagnostic::new(

@@ -70,24 +70,24 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
 
 /// One `--write` or `--command` and its verdict (`Err`: the line does not
 /// parse, or is over a limit).
-struct Check {
+struct EnforcementCheck {
     kind: &'static str,
     target: String,
     verdict: Result<memory_rules::delivery::enforce::Verdict, String>,
 }
 
-fn enforcement(set: &memory_rules::RuleSet, args: &MatchArgs) -> Vec<Check> {
+fn enforcement(set: &memory_rules::RuleSet, args: &MatchArgs) -> Vec<EnforcementCheck> {
     let cwd = std::env::current_dir().ok();
     let mut out = Vec::new();
     for file in &args.writes {
-        out.push(Check {
+        out.push(EnforcementCheck {
             kind: "write",
             target: set.normalize(file).unwrap_or(file.into()).into_owned(),
             verdict: Ok(set.enforced_writes(std::slice::from_ref(file))),
         });
     }
     for line in &args.commands {
-        out.push(Check {
+        out.push(EnforcementCheck {
             kind: "command",
             target: line.clone(),
             verdict: memory_rules::delivery::enforce::check_shell(set, line, cwd.as_deref())
@@ -128,7 +128,11 @@ fn hit_reason(
     }
 }
 
-fn enforcement_output(env: &Env, set: &memory_rules::RuleSet, checks: &[Check]) -> Output {
+fn enforcement_output(
+    env: &Env,
+    set: &memory_rules::RuleSet,
+    checks: &[EnforcementCheck],
+) -> Output {
     use memory_rules::base::limits::DEFAULT_RULES_BYTES;
     let mut out = Output::default();
     if env.json {

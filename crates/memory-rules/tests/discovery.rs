@@ -383,8 +383,7 @@ fn the_default_sources_are_the_agent_sdks_four_in_override_order() {
     let mut named = Config::named(
         t.workdir(),
         t.home(),
-        &memory_rules::formats_named(&memory_rules::rules::rule_format::DEFAULT_SOURCE_NAMES)
-            .unwrap(),
+        &memory_rules::formats_named(&["claude", "wave"]).unwrap(),
     );
     // (`./CLAUDE.md` and the project's nested ones: the project itself.)
     let is_memory = |s: &memory_rules::sources::Source| {

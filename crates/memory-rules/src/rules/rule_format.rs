@@ -354,11 +354,6 @@ impl fmt::Display for Format {
     }
 }
 
-/// The sources read when the caller names none: what the agent SDK reads.
-// Read by the crate's own tests (through `internals`).
-#[cfg_attr(not(feature = "internals"), allow(dead_code))]
-pub const DEFAULT_SOURCE_NAMES: [&str; 2] = ["claude", "wave"];
-
 /// Parses source names (`cursor`, `agents-md`, ...; `all` for every format)
 /// into formats, in [`Format::ALL`] order without repeats.
 pub fn formats_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Format>, String> {

@@ -361,17 +361,6 @@ pub fn agents_files(
     tree.named(names)
 }
 
-/// Nested `.cursor/rules` directories (not the project root's own): the
-/// subdirectory they belong to (relative) and the rules directory; one walk
-/// of its own (a discovery shares one through [`Walks`]).
-// Used by the crate's own tests only (through `internals`).
-#[cfg_attr(not(feature = "internals"), allow(dead_code))]
-pub fn cursor_dirs(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<(String, PathBuf)> {
-    let tree = walk(root, &[]);
-    diagnostics.extend(tree.diagnostics.iter().cloned());
-    tree.cursor_dirs
-}
-
 /// The subdirectory a rule file is scoped to, from its path relative to
 /// the project root: `packages/web` for `packages/web/AGENTS.md` and for
 /// `packages/web/.cursor/rules/x.mdc`; `None` at the root.

@@ -318,14 +318,7 @@ fn report(root: &Path, workspace: &Path) -> Vec<String> {
         .map(|chain| {
             let files: Vec<String> = chain
                 .iter()
-                .map(|&i| {
-                    mods[i]
-                        .file
-                        .strip_prefix(workspace)
-                        .unwrap_or(&mods[i].file)
-                        .display()
-                        .to_string()
-                })
+                .map(|&i| shown(&mods[i].file, workspace))
                 .collect();
             format!(
                 "a circle of {} files: {}",
@@ -334,6 +327,21 @@ fn report(root: &Path, workspace: &Path) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// The root file of each crate of the workspace: the core, the CLI, the binding.
+const CRATE_ROOTS: [&str; 3] = [
+    "crates/memory-rules/src/lib.rs",
+    "crates/wave-rules/src/lib.rs",
+    "src/lib.rs",
+];
+
+/// `file` as a message names it: relative to the workspace.
+fn shown(file: &Path, workspace: &Path) -> String {
+    file.strip_prefix(workspace)
+        .unwrap_or(file)
+        .display()
+        .to_string()
 }
 
 fn workspace() -> PathBuf {
@@ -346,13 +354,8 @@ fn workspace() -> PathBuf {
 #[test]
 fn the_workspace_crates_have_no_import_circles() {
     let ws = workspace();
-    let roots = [
-        "crates/memory-rules/src/lib.rs",
-        "crates/wave-rules/src/lib.rs",
-        "src/lib.rs",
-    ];
     let mut found = Vec::new();
-    for root in roots {
+    for root in CRATE_ROOTS {
         let file = ws.join(root);
         assert!(file.is_file(), "{root}: the crate root is missing");
         found.extend(report(&file, &ws));
@@ -455,13 +458,7 @@ fn wrong_way(root: &Path, workspace: &Path, layers: &[&str]) -> Vec<String> {
             .first()
             .and_then(|top| layers.iter().position(|l| l == top))
     };
-    let name = |m: &Module| {
-        m.file
-            .strip_prefix(workspace)
-            .unwrap_or(&m.file)
-            .display()
-            .to_string()
-    };
+    let name = |m: &Module| shown(&m.file, workspace);
     let mut out = Vec::new();
     for (&from, tos) in &graph {
         let Some(low) = rank(&mods[from]) else {
@@ -522,14 +519,7 @@ fn stray_impls(root: &Path, workspace: &Path) -> Vec<String> {
         {
             continue;
         }
-        let file = |i: usize| {
-            mods[i]
-                .file
-                .strip_prefix(workspace)
-                .unwrap_or(&mods[i].file)
-                .display()
-                .to_string()
-        };
+        let file = |i: usize| shown(&mods[i].file, workspace);
         out.push(format!(
             "impl {ty} in {}, defined in {}",
             file(at),
@@ -567,11 +557,7 @@ fn the_core_layers_import_only_the_layers_below_them() {
 fn methods_live_with_their_type() {
     let ws = workspace();
     let mut found = Vec::new();
-    for root in [
-        "crates/memory-rules/src/lib.rs",
-        "crates/wave-rules/src/lib.rs",
-        "src/lib.rs",
-    ] {
+    for root in CRATE_ROOTS {
         found.extend(stray_impls(&ws.join(root), &ws));
     }
     assert!(
@@ -660,11 +646,7 @@ fn the_core_facade_is_four_namespaces_and_at_most_forty_names() {
 fn file_names_are_unique_per_crate_and_files_stay_readable() {
     let ws = workspace();
     let mut problems = Vec::new();
-    for root in [
-        "crates/memory-rules/src/lib.rs",
-        "crates/wave-rules/src/lib.rs",
-        "src/lib.rs",
-    ] {
+    for root in CRATE_ROOTS {
         let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
         for m in modules(&ws.join(root)) {
             let rel = m.file.strip_prefix(&ws).unwrap_or(&m.file).to_path_buf();

@@ -33,7 +33,9 @@ if (!process.argv.includes('--no-build')) {
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 const exe = platform.startsWith('win32') ? 'wave-rules.exe' : 'wave-rules'
-const built = path.join(root, 'target', ...(target ? [target] : []), 'release', exe)
+// Cargo's build directory: CARGO_TARGET_DIR when set (relative to the root), else target/.
+const targetDir = path.resolve(root, process.env.CARGO_TARGET_DIR || 'target')
+const built = path.join(targetDir, ...(target ? [target] : []), 'release', exe)
 const dest = path.join(root, 'npm', platform, exe)
 fs.copyFileSync(built, dest)
 fs.chmodSync(dest, 0o755)

@@ -942,3 +942,270 @@ fn a_connection_past_the_limit_is_answered_503() {
     drop(open);
     proxy.stop();
 }
+
+/// The command every real agent is told to run through its shell tool.
+const AGENT_COMMAND: &str = "echo proxied > proxied.txt";
+
+/// Runs a real agent headless (`program args`, in a temp project with a temp
+/// HOME and only `env` besides PATH) pointed at a proxy in front of the fake
+/// model; `agent(work, home, proxy_url)` gives the program, its arguments
+/// and environment. Checks the agent ran the command and the proxy recorded
+/// it; returns the exchanges. None (with one line) when the agent or Node is
+/// not installed.
+fn real_agent(
+    name: &str,
+    program: &Path,
+    agent: impl FnOnce(&Path, &Path, &str) -> (Vec<String>, Vec<(String, String)>),
+) -> Option<Vec<Exchange>> {
+    if !program.exists() {
+        eprintln!("skipped: {name} is not installed ({})", program.display());
+        return None;
+    }
+    let (mut node, url) = fake_model()?;
+    let proxy = Proxy::start(&url).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (work, home) = (dir.path().join("work"), dir.path().join("home"));
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let (args, env) = agent(&work, &home, &proxy.url());
+    let mut child = Command::new(program)
+        .args(&args)
+        .current_dir(&work)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &home)
+        .env("LANG", "C.UTF-8")
+        .envs(env)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(180);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let exchanges = proxy.exchanges();
+    proxy.stop();
+    drop(node.stdin.take());
+    let _ = node.wait();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "{name} ended with {status:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.join("proxied.txt")).unwrap_or_default(),
+        "proxied\n",
+        "{name} ran the command"
+    );
+    let commands: Vec<String> = exchanges
+        .iter()
+        .flat_map(|e| e.tool_calls.iter().filter_map(|t| t.shell_command()))
+        .collect();
+    assert_eq!(
+        commands,
+        [AGENT_COMMAND],
+        "{name}: the shell commands the proxy saw"
+    );
+    assert!(
+        exchanges
+            .iter()
+            .all(|e| e.error.is_none() && e.status.is_some()),
+        "{name}: {exchanges:#?}"
+    );
+    Some(exchanges)
+}
+
+fn node_modules(rel: &str) -> std::path::PathBuf {
+    repo().join("node_modules").join(rel)
+}
+
+fn agent_prompt() -> String {
+    format!("Run the command. SH:{}", b64url(AGENT_COMMAND))
+}
+
+/// The model's answers with tools: their usage is the fake model's (10 in, 5 out).
+fn assert_model_usage(exchanges: &[Exchange], api: Api) {
+    let answers: Vec<&Exchange> = exchanges
+        .iter()
+        .filter(|e| e.api == api && !e.tool_calls.is_empty())
+        .collect();
+    assert!(!answers.is_empty(), "{api:?}: {exchanges:#?}");
+    assert!(
+        answers
+            .iter()
+            .all(|e| (e.usage.input, e.usage.output) == (10, 5)),
+        "{answers:#?}"
+    );
+}
+
+#[test]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn claude_code_through_the_proxy_runs_the_command_the_proxy_records() {
+    let program = node_modules("@anthropic-ai/claude-code-linux-x64/claude");
+    let Some(exchanges) = real_agent("Claude Code", &program, |_, _, url| {
+        let args = [
+            "-p",
+            &agent_prompt(),
+            "--model",
+            "claude-sonnet-4-5",
+            "--output-format",
+            "json",
+            "--permission-mode",
+            "bypassPermissions",
+        ];
+        let env = [
+            ("ANTHROPIC_BASE_URL", url),
+            ("ANTHROPIC_API_KEY", "sk-ant-dummy"),
+            ("DISABLE_TELEMETRY", "1"),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+            ("DISABLE_AUTOUPDATER", "1"),
+            ("IS_SANDBOX", "1"),
+        ];
+        (
+            args.map(String::from).to_vec(),
+            env.map(|(k, v)| (k.to_string(), v.to_string())).to_vec(),
+        )
+    }) else {
+        return;
+    };
+    assert_model_usage(&exchanges, Api::Anthropic);
+}
+
+#[test]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn codex_through_the_proxy_runs_the_command_the_proxy_records() {
+    let program =
+        node_modules("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
+    let Some(exchanges) = real_agent("Codex", &program, |_, home, url| {
+        let codex_home = home.join(".codex");
+        std::fs::create_dir_all(&codex_home).unwrap();
+        let provider = format!(
+            "model_providers.fake={{name=\"fake\",base_url=\"{url}/v1\",wire_api=\"responses\"}}"
+        );
+        let args = [
+            "exec",
+            "--skip-git-repo-check",
+            "--dangerously-bypass-approvals-and-sandbox",
+            "-c",
+            "model_provider=fake",
+            "-c",
+            &provider,
+            "-m",
+            "fake-model",
+            &agent_prompt(),
+        ];
+        (
+            args.map(String::from).to_vec(),
+            vec![("CODEX_HOME".to_string(), codex_home.display().to_string())],
+        )
+    }) else {
+        return;
+    };
+    assert_model_usage(&exchanges, Api::Responses);
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn gemini_cli_through_the_proxy_runs_the_command_the_proxy_records() {
+    let script = node_modules("@google/gemini-cli/bundle/gemini.js");
+    let node = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join("node"))
+            .find(|n| n.exists())
+    });
+    let Some(node) = node else {
+        return eprintln!("skipped: node is not installed");
+    };
+    if !script.exists() {
+        return eprintln!("skipped: Gemini CLI is not installed");
+    }
+    let Some(exchanges) = real_agent("Gemini CLI", &node, |_, home, url| {
+        std::fs::create_dir_all(home.join(".gemini")).unwrap();
+        std::fs::write(
+            home.join(".gemini/settings.json"),
+            r#"{"security":{"auth":{"selectedType":"gemini-api-key"}}}"#,
+        )
+        .unwrap();
+        let args = [
+            script.display().to_string(),
+            "-m".into(),
+            "gemini-2.5-pro".into(),
+            "--yolo".into(),
+            "-p".into(),
+            agent_prompt(),
+        ];
+        let env = [
+            ("GEMINI_API_KEY", "dummy-key"),
+            ("GOOGLE_GEMINI_BASE_URL", url),
+            ("GEMINI_CLI_TRUST_WORKSPACE", "true"),
+            ("GEMINI_TELEMETRY_ENABLED", "false"),
+            ("NO_BROWSER", "true"),
+        ];
+        (
+            args.to_vec(),
+            env.map(|(k, v)| (k.to_string(), v.to_string())).to_vec(),
+        )
+    }) else {
+        return;
+    };
+    assert_model_usage(&exchanges, Api::Gemini);
+}
+
+#[test]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn copilot_cli_through_the_proxy_runs_the_command_the_proxy_records() {
+    let program = node_modules("@github/copilot-linux-x64/copilot");
+    let Some(exchanges) = real_agent("Copilot CLI", &program, |work, home, url| {
+        std::fs::create_dir_all(home.join(".copilot")).unwrap();
+        std::fs::write(
+            home.join(".copilot/config.json"),
+            json!({"trusted_folders": [work]}).to_string(),
+        )
+        .unwrap();
+        let args = ["-p", &agent_prompt(), "--allow-all-tools"];
+        let env = [
+            ("COPILOT_OFFLINE", "true".to_string()),
+            ("COPILOT_PROVIDER_BASE_URL", format!("{url}/v1")),
+            ("COPILOT_MODEL", "gpt-4.1".to_string()),
+        ];
+        (
+            args.map(String::from).to_vec(),
+            env.map(|(k, v)| (k.to_string(), v)).to_vec(),
+        )
+    }) else {
+        return;
+    };
+    assert_model_usage(&exchanges, Api::ChatCompletions);
+}
+
+#[test]
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn opencode_through_the_proxy_runs_the_command_the_proxy_records() {
+    let program = node_modules("opencode-linux-x64/bin/opencode");
+    let Some(exchanges) = real_agent("opencode", &program, |work, _, url| {
+        let provider = json!({"npm": "@ai-sdk/openai-compatible", "name": "Fake", "options": {"baseURL": format!("{url}/v1"), "apiKey": "dummy"}, "models": {"fake-model": {"name": "Fake model"}}});
+        let config = json!({"provider": {"fake": provider}, "model": "fake/fake-model", "small_model": "fake/fake-model"});
+        std::fs::write(work.join("opencode.json"), config.to_string()).unwrap();
+        let args = ["run", &agent_prompt(), "--model", "fake/fake-model"];
+        let env = [
+            ("OPENCODE_DISABLE_AUTOUPDATE", "1"),
+            ("OPENCODE_DISABLE_MODELS_FETCH", "1"),
+        ];
+        (
+            args.map(String::from).to_vec(),
+            env.map(|(k, v)| (k.to_string(), v.to_string())).to_vec(),
+        )
+    }) else {
+        return;
+    };
+    assert_model_usage(&exchanges, Api::ChatCompletions);
+}

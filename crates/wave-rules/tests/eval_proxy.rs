@@ -15,6 +15,8 @@ use wave_rules::eval_proxy::{Api, Exchange, Proxy, Usage};
 
 /// One answer of the scripted upstream.
 struct Scripted {
+    /// The status line's code and reason.
+    status: &'static str,
     content_type: &'static str,
     body: Vec<u8>,
     /// Extra header lines (`name: value`).
@@ -23,6 +25,7 @@ struct Scripted {
 
 fn scripted(content_type: &'static str, body: impl Into<Vec<u8>>) -> Scripted {
     Scripted {
+        status: "200 OK",
         content_type,
         body: body.into(),
         headers: Vec::new(),
@@ -61,7 +64,7 @@ fn scripted_upstream(answers: Vec<Scripted>) -> (String, JoinHandle<Vec<Received
                 .unwrap();
             let (head, body) = read_message(&mut stream);
             received.push(Received { head, body });
-            let mut out = format!("HTTP/1.1 200 OK\r\ncontent-type: {}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n", answer.content_type);
+            let mut out = format!("HTTP/1.1 {}\r\ncontent-type: {}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n", answer.status, answer.content_type);
             for h in &answer.headers {
                 out.push_str(&format!("{h}\r\n"));
             }
@@ -1208,4 +1211,107 @@ fn opencode_through_the_proxy_runs_the_command_the_proxy_records() {
         return;
     };
     assert_model_usage(&exchanges, Api::ChatCompletions);
+}
+
+/// A listener that counts the connections it gets in `secs` seconds.
+fn trap(secs: u64) -> (String, JoinHandle<usize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    listener.set_nonblocking(true).unwrap();
+    let handle = std::thread::spawn(move || {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        let mut count = 0;
+        while Instant::now() < deadline {
+            match listener.accept() {
+                Ok(_) => count += 1,
+                Err(_) => std::thread::sleep(Duration::from_millis(10)),
+            }
+        }
+        count
+    });
+    (addr, handle)
+}
+
+#[test]
+fn a_redirect_reaches_the_agent_as_it_came_and_is_not_followed() {
+    let (elsewhere, trap) = trap(2);
+    let mut answer = scripted("application/json", "{}");
+    answer.status = "302 Found";
+    answer
+        .headers
+        .push(format!("location: http://{elsewhere}/v1/messages"));
+    let (url, upstream) = scripted_upstream(vec![answer]);
+    let proxy = Proxy::start(&url).unwrap();
+    let (status, head, _) = call(&proxy, "/v1/messages", &anthropic_request(false));
+    assert_eq!(status, 302);
+    assert!(
+        head.to_ascii_lowercase()
+            .contains(&format!("location: http://{elsewhere}/v1/messages")),
+        "{head}"
+    );
+    assert_eq!(proxy.exchanges()[0].status, Some(302));
+    proxy.stop();
+    upstream.join().unwrap();
+    assert_eq!(
+        trap.join().unwrap(),
+        0,
+        "nothing went to the redirect's host"
+    );
+}
+
+/// Run by `the_proxy_variables_of_the_environment_are_not_used` in a child
+/// process whose environment names a proxy.
+#[test]
+#[ignore = "run in a child process with HTTP_PROXY set"]
+fn child_with_proxy_variables_reaches_the_upstream_directly() {
+    let Ok(trap_addr) = std::env::var("EVAL_PROXY_TEST_TRAP") else {
+        return;
+    };
+    assert!(std::env::var("HTTP_PROXY").unwrap().contains(&trap_addr));
+    let (url, upstream) = scripted_upstream(vec![scripted("application/json", "{}")]);
+    let proxy = Proxy::start(&url.replace("127.0.0.1", "localhost")).unwrap();
+    let (status, _, _) = call(&proxy, "/v1/messages", &anthropic_request(false));
+    proxy.stop();
+    assert_eq!(status, 200);
+    assert_eq!(upstream.join().unwrap().len(), 1);
+}
+
+#[test]
+fn the_proxy_variables_of_the_environment_are_not_used() {
+    let (trap_addr, trap) = trap(5);
+    let proxy_url = format!("http://{trap_addr}");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "child_with_proxy_variables_reaches_the_upstream_directly",
+            "--ignored",
+            "--test-threads=1",
+        ])
+        .env("EVAL_PROXY_TEST_TRAP", &trap_addr)
+        .envs(
+            [
+                "HTTP_PROXY",
+                "HTTPS_PROXY",
+                "ALL_PROXY",
+                "http_proxy",
+                "https_proxy",
+                "all_proxy",
+            ]
+            .map(|k| (k, proxy_url.as_str())),
+        )
+        .env_remove("NO_PROXY")
+        .env_remove("no_proxy")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        trap.join().unwrap(),
+        0,
+        "nothing went to the environment's proxy"
+    );
 }

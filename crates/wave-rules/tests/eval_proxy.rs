@@ -1315,3 +1315,26 @@ fn the_proxy_variables_of_the_environment_are_not_used() {
         "nothing went to the environment's proxy"
     );
 }
+
+#[test]
+fn an_answer_over_the_recorded_limit_reaches_the_agent_whole_and_is_marked_truncated() {
+    let limit = memory_rules::base::limits::MAX_PROXY_RECORDED_BYTES;
+    let text = "x".repeat(limit);
+    let body = json!({"choices": [{"index": 0, "message": {"content": text}}], "usage": {"prompt_tokens": 1, "completion_tokens": 1}}).to_string();
+    assert!(body.len() > limit);
+    let (ex, _) = through_proxy(
+        "",
+        "/chat/completions",
+        chat_request(false),
+        scripted("application/json", body),
+    );
+    assert!(ex.truncated);
+    assert_eq!((ex.status, ex.error.as_deref()), (Some(200), None));
+    let (short, _) = through_proxy(
+        "",
+        "/chat/completions",
+        chat_request(false),
+        scripted("application/json", json!({"choices": []}).to_string()),
+    );
+    assert!(!short.truncated);
+}

@@ -1338,3 +1338,49 @@ fn an_answer_over_the_recorded_limit_reaches_the_agent_whole_and_is_marked_trunc
     );
     assert!(!short.truncated);
 }
+
+/// A model that accepts, reads the request, sends `first` (raw bytes, maybe
+/// none) and then says nothing more for 30 s; it tells `accepted` once the
+/// request is in.
+fn silent_model(first: &'static [u8]) -> (String, std::sync::mpsc::Receiver<()>, JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (accepted, wait) = std::sync::mpsc::channel();
+    let handle = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        read_message(&mut stream);
+        stream.write_all(first).unwrap();
+        let _ = accepted.send(());
+        // Until the proxy closes its side (or 30 s).
+        let _ = stream.read(&mut [0u8; 1]);
+    });
+    (url, wait, handle)
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn stop_interrupts_requests_still_waiting_on_the_model_and_leaves_no_thread() {
+    let head_only: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n5\r\ndata:\r\n";
+    for first in [&b""[..], head_only] {
+        let (url, accepted, model) = silent_model(first);
+        let proxy = Proxy::start(&url).unwrap();
+        let port = proxy.url().rsplit(':').next().unwrap().to_string();
+        let mut client = connect(&proxy);
+        send(&mut client, "/v1/messages", &anthropic_request(true));
+        accepted.recv_timeout(Duration::from_secs(10)).unwrap();
+        proxy.stop();
+        let left: Vec<String> = thread_names()
+            .into_iter()
+            .filter(|n| n.starts_with(&format!("evp{port}")))
+            .collect();
+        assert_eq!(
+            left,
+            Vec::<String>::new(),
+            "a thread waiting on the model outlived stop"
+        );
+        model.join().unwrap();
+    }
+}

@@ -128,9 +128,10 @@ impl Proxy {
         all.into_iter().map(|(_, e)| e).collect()
     }
 
-    /// Stops accepting, closes the open connections and waits at most
-    /// `MAX_PROXY_STOP_MILLIS` for their threads to end (a thread still
-    /// blocked on the upstream then ends at its timeout, on its own).
+    /// Stops accepting, closes the open connections, interrupts the requests
+    /// still waiting on the model (recorded with that error) and waits at
+    /// most `MAX_PROXY_STOP_MILLIS` for the threads to end (only one still
+    /// connecting to the model outlasts it, until `MAX_PROXY_CONNECT_SECS`).
     pub fn stop(mut self) {
         self.shutdown();
     }
@@ -144,6 +145,8 @@ impl Proxy {
         let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
         let _ = accept.join();
         let connections = std::mem::take(&mut *lock(&self.shared.connections));
+        // Requests waiting on the model, and answers being read, fail now.
+        self.shared.upstream.shutdown();
         for (_, stream) in &connections {
             let _ = stream.shutdown(Shutdown::Both);
         }

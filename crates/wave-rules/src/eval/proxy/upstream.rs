@@ -88,6 +88,13 @@ impl Upstream {
         format!("{}{target}", self.base)
     }
 
+    /// Interrupts every request in flight (their reads and writes fail at
+    /// once) and fails the new ones: the proxy is stopping. A connect in
+    /// progress ends at its own timeout.
+    pub fn shutdown(&self) {
+        self.agent.clone().shutdown();
+    }
+
     /// Sends a request to `url`; the error names the URL.
     pub fn send(
         &self,

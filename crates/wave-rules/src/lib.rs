@@ -16,11 +16,18 @@ mod color;
 mod commands;
 mod display;
 mod env;
+#[cfg(not(target_family = "wasm"))]
+mod eval;
 mod hook;
 pub mod launch;
 pub mod mcp;
 mod report;
 mod settings_file;
+
+/// The recording proxy of `wave-rules eval`, for the tests.
+#[doc(hidden)]
+#[cfg(not(target_family = "wasm"))]
+pub use eval::proxy as eval_proxy;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;

@@ -16,7 +16,6 @@ mod color;
 mod commands;
 mod display;
 mod env;
-#[cfg(not(target_family = "wasm"))]
 mod eval;
 mod hook;
 pub mod launch;
@@ -31,7 +30,9 @@ pub use eval::proxy as eval_proxy;
 
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::{doctor, edit, export, list, log, matching, memory, packs, setup, validate};
+use commands::{
+    doctor, edit, eval as evals, export, list, log, matching, memory, packs, setup, validate,
+};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;
@@ -114,6 +115,7 @@ where
             (_, None) => Output::default(),
         },
         Command::Packs(a) => packs::run(&env, a),
+        Command::Eval(a) => evals::run(&env, a),
         Command::Export(a) => export::run(&env, a),
         Command::Insight(InsightCommand::Report(a)) => report::run(&env, a),
         Command::Insight(InsightCommand::Log(a)) => log::run(&env, a),

@@ -384,3 +384,23 @@ pub const MAX_PROXY_IDLE_SECS: u64 = 60;
 
 /// Milliseconds `Proxy::stop` waits for the connection threads to end.
 pub const MAX_PROXY_STOP_MILLIS: u64 = 5_000;
+
+// `wave-rules eval` (crates/wave-rules/src/eval/).
+
+/// Runs per scenario, agent and arm (`--runs`).
+pub const MAX_EVAL_RUNS: u32 = 200;
+/// Runs at once (`--jobs`).
+pub const MAX_EVAL_JOBS: u32 = 16;
+/// One run's time limit unless told otherwise (`--timeout`); its process
+/// group is killed after it.
+pub const DEFAULT_RUN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(600);
+/// A scenario file (and a rule's `evals:` is read within the rule's own limit).
+pub const MAX_SCENARIO_BYTES: usize = 256 * 1024;
+/// Scenario files read from `.wave/evals`.
+pub const MAX_SCENARIO_FILES: usize = 1_000;
+/// Files copied into one run's scratch copy of the project.
+pub const MAX_SCRATCH_FILES: usize = 50_000;
+/// Bytes copied into one run's scratch copy of the project.
+pub const MAX_SCRATCH_BYTES: u64 = 1 << 30;
+/// What is kept of an agent's (and a `run:` check's) standard output and error.
+pub const MAX_AGENT_OUTPUT_BYTES: usize = 1 << 20;

@@ -172,7 +172,7 @@ pub struct EvalArgs {
     /// The agent to run (repeatable): claude, codex, gemini, copilot,
     /// opencode, or command (with --cmd)
     #[arg(long, value_enum, value_name = "AGENT", required = true)]
-    pub agent: Vec<crate::eval::agent::EvalAgent>,
+    pub agent: Vec<crate::eval::eval_agent::EvalAgent>,
     /// The model's base URL, as you would give it to the agent (e.g.
     /// https://api.anthropic.com for claude, http://127.0.0.1:11434/v1 for
     /// an OpenAI-compatible local server); nothing is sent anywhere else

@@ -9,7 +9,7 @@
 use crate::args::EvalArgs;
 use crate::display;
 use crate::env::{Env, Output, EXIT_TROUBLE};
-use crate::eval::agent::EvalAgent;
+use crate::eval::eval_agent::EvalAgent;
 use crate::eval::results::{self, Arm, RunOutcome};
 use crate::eval::scenario::{self, Problem, Scenario};
 use crate::eval::{MAX_EVAL_JOBS, MAX_EVAL_RUNS, MAX_SCENARIO_FILES};

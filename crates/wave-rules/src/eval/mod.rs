@@ -1,5 +1,5 @@
 //! `wave-rules eval`'s machinery: scenarios ([`scenario`]), the agents and
-//! how each runs headless ([`agent`]), the scratch copy a run works in
+//! how each runs headless ([`eval_agent`]), the scratch copy a run works in
 //! ([`scratch`]), the recording proxy in front of the model ([`proxy`]), one
 //! run ([`runner`]), its checks ([`checks`]), the numbers ([`stats`]) and
 //! the stored results ([`results`]). The command itself is
@@ -7,7 +7,7 @@
 //! runs none (no process, no socket): what only the runs use is left out there.
 #![cfg_attr(target_family = "wasm", allow(dead_code))]
 
-pub(crate) mod agent;
+pub(crate) mod eval_agent;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod checks;
 #[cfg(not(target_family = "wasm"))]

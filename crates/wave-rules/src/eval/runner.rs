@@ -2,7 +2,7 @@
 //! hooks installed as `hook install` writes them, the agent headless
 //! against the recording proxy, then the checks.
 
-use super::agent::{EvalAgent, Launch, RunPlace};
+use super::eval_agent::{EvalAgent, Launch, RunPlace};
 use super::checks::{self, Observed};
 use super::process::{self, Finished, Job};
 use super::proxy::{Api, Exchange, Proxy};

@@ -2,7 +2,7 @@
 //! arm's pass rate with its interval, the uplift with its interval, tokens
 //! and time per run, and why failed runs failed; as a table or as JSON.
 
-use super::agent::EvalAgent;
+use super::eval_agent::EvalAgent;
 use super::results::RunOutcome;
 use super::results::{round, uplift, Arm, ArmSummary};
 use super::stats::{runs_needed, Uplift};

@@ -5,7 +5,7 @@
 //! the stored results ([`results`]). The command itself is
 //! `commands/eval.rs`. The WebAssembly build reads and plans scenarios but
 //! runs none (no process, no socket): what only the runs use is left out there.
-#![cfg_attr(target_family = "wasm", allow(dead_code))]
+#![cfg_attr(target_family = "wasm", allow(dead_code, unused_imports))]
 
 pub(crate) mod eval_agent;
 #[cfg(not(target_family = "wasm"))]

@@ -7,9 +7,9 @@
 //! runs none (no process, no socket): what only the runs use is left out there.
 #![cfg_attr(target_family = "wasm", allow(dead_code, unused_imports))]
 
-pub(crate) mod eval_agent;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod checks;
+pub(crate) mod eval_agent;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod process;
 #[cfg(not(target_family = "wasm"))]

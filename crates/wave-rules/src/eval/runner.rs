@@ -2,8 +2,8 @@
 //! hooks installed as `hook install` writes them, the agent headless
 //! against the recording proxy, then the checks.
 
-use super::eval_agent::{EvalAgent, Launch, RunPlace};
 use super::checks::{self, Observed};
+use super::eval_agent::{EvalAgent, Launch, RunPlace};
 use super::process::{self, Finished, Job};
 use super::proxy::{Api, Exchange, Proxy};
 use super::results::{Arm, RunOutcome};

@@ -199,8 +199,59 @@ impl fmt::Display for Code {
     }
 }
 
-/// One finding about one file: severity, code, message and (when known) a
-/// 1-based line and column in that file.
+/// A mechanical repair of what a [`Diagnostic`] reports: what `validate
+/// --fix` writes and what an editor offers as a quick fix.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Fix {
+    /// On the 1-based `line`, the first `old` (at or after the diagnostic's
+    /// column when on its line) becomes `new`.
+    Replace {
+        title: String,
+        line: u32,
+        old: String,
+        new: String,
+    },
+    /// The file moves to `to` (a sibling name a tool reads).
+    Move { title: String, to: String },
+}
+
+impl Fix {
+    /// What the fix does, in a few words (`replace 'path' with 'paths'`).
+    pub fn title(&self) -> &str {
+        match self {
+            Fix::Replace { title, .. } | Fix::Move { title, .. } => title,
+        }
+    }
+
+    /// The bytes of `text` a replacement writes over, or `None` when the
+    /// text no longer holds `old` on its line (edited since) or the fix is
+    /// a move.
+    pub fn span(&self, text: &str) -> Option<std::ops::Range<usize>> {
+        let Fix::Replace { line, old, .. } = self else {
+            return None;
+        };
+        let start = match *line {
+            0 => return None,
+            1 => 0,
+            n => text.match_indices('\n').nth(n as usize - 2)?.0 + 1,
+        };
+        let end = text[start..].find('\n').map_or(text.len(), |e| start + e);
+        let at = text[start..end].find(old.as_str())?;
+        Some(start + at..start + at + old.len())
+    }
+
+    /// `text` with the replacement made (`None` as for [`Fix::span`]).
+    pub fn apply(&self, text: &str) -> Option<String> {
+        let (span, Fix::Replace { new, .. }) = (self.span(text)?, self) else {
+            return None;
+        };
+        Some(format!("{}{new}{}", &text[..span.start], &text[span.end..]))
+    }
+}
+
+/// One finding about one file: severity, code, message, (when known) a
+/// 1-based line and column in that file, and (when mechanical) its fix.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
@@ -209,6 +260,8 @@ pub struct Diagnostic {
     pub file_path: String,
     pub line: Option<u32>,
     pub column: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -221,7 +274,25 @@ impl Diagnostic {
             file_path: path.to_string_lossy().into_owned(),
             line: None,
             column: None,
+            fix: None,
         }
+    }
+
+    /// The same diagnostic with a fix.
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
+    }
+
+    /// The same diagnostic with a fix that writes `new` for `old` on `line`.
+    pub fn replacing(self, line: u32, old: &str, new: &str) -> Self {
+        let title = format!("replace '{old}' with '{new}'");
+        self.with_fix(Fix::Replace {
+            title,
+            line,
+            old: old.to_string(),
+            new: new.to_string(),
+        })
     }
 
     /// The same diagnostic with another severity.
@@ -275,4 +346,41 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
             b.code,
         ))
     });
+}
+
+#[cfg(test)]
+mod fix_tests {
+    use super::Fix;
+
+    fn replace(line: u32, old: &str, new: &str) -> Fix {
+        Fix::Replace {
+            title: String::new(),
+            line,
+            old: old.into(),
+            new: new.into(),
+        }
+    }
+
+    #[test]
+    fn a_replacement_writes_over_old_on_its_line_only() {
+        let text = "---\npath: a\npath: b\n---\n";
+        assert_eq!(
+            replace(3, "path", "paths").apply(text).as_deref(),
+            Some("---\npath: a\npaths: b\n---\n")
+        );
+        assert_eq!(replace(1, "---", "+++").span(text), Some(0..3));
+    }
+
+    #[test]
+    fn a_replacement_whose_text_is_gone_or_whose_line_is_past_the_end_does_nothing() {
+        let text = "---\npaths: a\n---";
+        assert_eq!(replace(2, "path:", "x").apply(text), None);
+        assert_eq!(replace(9, "a", "b").apply(text), None);
+        assert_eq!(replace(0, "a", "b").apply(text), None);
+        let moved = Fix::Move {
+            title: String::new(),
+            to: "x".into(),
+        };
+        assert_eq!(moved.apply(text), None);
+    }
 }

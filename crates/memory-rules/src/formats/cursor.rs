@@ -291,7 +291,10 @@ fn globs_line(cx: &mut RuleReader, line: &Line) -> Option<Vec<String>> {
                 "a space after a comma in 'globs' is reported to stop Cursor matching the pattern after it (its editor shows no sign of it); write globs: {fix}"
             ),
         );
+    } else {
+        return Some(list);
     }
+    cx.fix_last(line.raw, &fix);
     Some(list)
 }
 

@@ -13,6 +13,7 @@ use crate::base::workdir::Workdir;
 use crate::load::snapshot::Snapshot;
 use crate::rules::origin::{self, Origin};
 use crate::rules::parser::ParsedRule;
+use crate::rules::rule::Rule;
 use crate::rules::rule_format::Format;
 use crate::rules::rule_set::RuleSet;
 use crate::rules::scope::Scope;
@@ -650,4 +651,36 @@ pub fn check_paths(
     }
     diagnostic::sort(&mut diagnostics);
     Ok((diagnostics, rules))
+}
+
+/// Checks one rule file's text as an editor holds it (perhaps unsaved):
+/// the diagnostics `validate PATH` gives for that file on disk, and its
+/// rules, without reading the file (its `@` imports are read). The size
+/// limit applies as to a read; a panic while parsing is an `internal`
+/// diagnostic.
+pub fn check_text(config: &Config, path: &Path, text: &str) -> (Vec<Diagnostic>, Vec<Rule>) {
+    if text.len() as u64 > limits::MAX_RULE_BYTES {
+        let d = Diagnostic::new(
+            Severity::Error,
+            Code::TooLarge,
+            path,
+            format!(
+                "file is {} bytes, over the {}-byte limit for a rule; not loaded",
+                text.len(),
+                limits::MAX_RULE_BYTES
+            ),
+        );
+        return (vec![d], Vec::new());
+    }
+    let format = config
+        .source_of(path)
+        .map_or_else(|| Format::guess(path), |s| s.format);
+    let found = discover::RuleFile::file(path, format, &config.workdir, &config.allow_dirs);
+    let parsed = discover::parse_text(&found, text);
+    let mut diagnostics = parsed.diagnostics;
+    diagnostic::sort(&mut diagnostics);
+    (
+        diagnostics,
+        parsed.rules.into_iter().map(|p| p.rule).collect(),
+    )
 }

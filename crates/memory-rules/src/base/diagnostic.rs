@@ -261,7 +261,7 @@ pub struct Diagnostic {
     pub line: Option<u32>,
     pub column: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fix: Option<Fix>,
+    pub fix: Option<Box<Fix>>,
 }
 
 impl Diagnostic {
@@ -280,7 +280,7 @@ impl Diagnostic {
 
     /// The same diagnostic with a fix.
     pub fn with_fix(mut self, fix: Fix) -> Self {
-        self.fix = Some(fix);
+        self.fix = Some(Box::new(fix));
         self
     }
 

@@ -49,7 +49,7 @@ use crate::rules::parser::{Entry, Frontmatter, Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
-const KEYS: [&str; 3] = ["description", "globs", "alwaysApply"];
+pub(crate) const KEYS: [&str; 3] = ["description", "globs", "alwaysApply"];
 
 /// Cursor's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {

@@ -13,7 +13,6 @@ use crate::base::workdir::Workdir;
 use crate::load::snapshot::Snapshot;
 use crate::rules::origin::{self, Origin};
 use crate::rules::parser::ParsedRule;
-use crate::rules::rule::Rule;
 use crate::rules::rule_format::Format;
 use crate::rules::rule_set::RuleSet;
 use crate::rules::scope::Scope;
@@ -655,10 +654,11 @@ pub fn check_paths(
 
 /// Checks one rule file's text as an editor holds it (perhaps unsaved):
 /// the diagnostics `validate PATH` gives for that file on disk, and its
-/// rules, without reading the file (its `@` imports are read). The size
+/// rules as a set of their own (to ask which files they match), without
+/// reading the file (its `@` imports are read). The size
 /// limit applies as to a read; a panic while parsing is an `internal`
 /// diagnostic.
-pub fn check_text(config: &Config, path: &Path, text: &str) -> (Vec<Diagnostic>, Vec<Rule>) {
+pub fn check_text(config: &Config, path: &Path, text: &str) -> (Vec<Diagnostic>, RuleSet) {
     if text.len() as u64 > limits::MAX_RULE_BYTES {
         let d = Diagnostic::new(
             Severity::Error,
@@ -670,7 +670,7 @@ pub fn check_text(config: &Config, path: &Path, text: &str) -> (Vec<Diagnostic>,
                 limits::MAX_RULE_BYTES
             ),
         );
-        return (vec![d], Vec::new());
+        return (vec![d], RuleSet::default());
     }
     let format = config
         .source_of(path)
@@ -679,8 +679,6 @@ pub fn check_text(config: &Config, path: &Path, text: &str) -> (Vec<Diagnostic>,
     let parsed = discover::parse_text(&found, text);
     let mut diagnostics = parsed.diagnostics;
     diagnostic::sort(&mut diagnostics);
-    (
-        diagnostics,
-        parsed.rules.into_iter().map(|p| p.rule).collect(),
-    )
+    let set = RuleSet::build(parsed.rules, Workdir::new(&config.workdir));
+    (diagnostics, set)
 }

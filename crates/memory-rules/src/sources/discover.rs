@@ -542,23 +542,7 @@ fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> 
     for (file, right) in &tree.near {
         if names.contains(right) {
             let dir = nested::directory_of(&file.rel).map_or(String::new(), |d| format!("{d}/"));
-            let to = file.path.with_file_name(right);
-            diagnostics.push(
-                Diagnostic::new(
-                    Severity::Warning,
-                    Code::Misplaced,
-                    &file.path,
-                    format!(
-                        "{} reads '{right}' by that exact name, so '{}' is not read; rename it to {dir}{right}",
-                        root.format.tool(),
-                        file.rel
-                    ),
-                )
-                .with_fix(crate::base::diagnostic::Fix::Move {
-                    title: format!("rename to {dir}{right}"),
-                    to: to.to_string_lossy().into_owned(),
-                }),
-            );
+            diagnostics.push(misnamed(&file.path, root.format, &file.rel, &dir, right));
         }
     }
     let (boundary, allow) = root.real_bounds();
@@ -608,6 +592,21 @@ fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> 
         found.push(RuleFile::at(root, id, f.path, dir));
     }
     found
+}
+
+/// A memory file named slightly otherwise than its tool reads (`Agents.md`),
+/// with the rename as its fix.
+fn misnamed(path: &Path, format: Format, rel: &str, dir: &str, right: &str) -> Diagnostic {
+    let message = format!(
+        "{} reads '{right}' by that exact name, so '{rel}' is not read; rename it to {dir}{right}",
+        format.tool()
+    );
+    Diagnostic::new(Severity::Warning, Code::Misplaced, path, message).with_fix(
+        crate::base::diagnostic::Fix::Move {
+            title: format!("rename to {dir}{right}"),
+            to: path.with_file_name(right).to_string_lossy().into_owned(),
+        },
+    )
 }
 
 fn outside_diagnostic(path: &Path, real: &Path, what: &str) -> Diagnostic {

@@ -143,6 +143,8 @@ pub enum Command {
     Hook(HookArgs),
     /// The MCP server on stdin/stdout (rules and memory for any MCP client), or install it in a client's settings (claude, cursor, vscode, codex, opencode, gemini, copilot)
     Mcp(McpArgs),
+    /// The Language Server on stdin/stdout: diagnostics as you type, quick fixes, hover, completion, go to definition on @imports, symbols, for every rule file (docs/lsp.md)
+    Lsp,
     /// Check the install: engine and platform, sources and their rule counts, diagnostics, installed hooks and MCP entries (stale or non-portable paths), memory locations; exit 1 on a problem
     Doctor,
     /// Write every named agent's native rule files from the configured

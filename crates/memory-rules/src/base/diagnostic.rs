@@ -144,6 +144,55 @@ pub enum Code {
 }
 
 impl Code {
+    /// What the code means, in a sentence or two: the help text of a
+    /// report (SARIF's rule descriptions).
+    pub fn description(self) -> &'static str {
+        match self {
+            Code::SymlinkCycle => "A symlink leads back to a directory already visited.",
+            Code::DanglingSymlink => "A symlink points at nothing.",
+            Code::Unreadable => "A file or directory could not be read.",
+            Code::TooDeep => "A directory more than one level below a rules root; its files are ignored.",
+            Code::TooLarge => "A rule file is larger than the size limit.",
+            Code::NotUtf8 => "A rule file is not valid UTF-8.",
+            Code::UnclosedFrontmatter => "The first line is --- but no closing --- follows.",
+            Code::YamlSyntax => "The frontmatter is not YAML we can read.",
+            Code::UnquotedValue => "An unquoted value a strict YAML parser misreads (paths: *.ts) was read as text.",
+            Code::UnknownKey => "A key we do not know.",
+            Code::ForeignKey => "A key from another tool (globs, applyTo, ...), with what to write instead.",
+            Code::InvalidField => "A field has a value of the wrong type.",
+            Code::SplitList => "A comma-separated string was split into several patterns or topics.",
+            Code::EmptyTrigger => "A paths or topics field is present but empty.",
+            Code::InvalidGlob => "A glob pattern is not valid.",
+            Code::UnsupportedGlob => "A glob uses syntax we do not support (extglobs, POSIX classes).",
+            Code::UnmatchableGlob => "A glob that can never match a file in context.",
+            Code::EmptyBody => "The rule body is empty.",
+            Code::Overridden => "A user rule is replaced by the project rule with the same id.",
+            Code::SymlinkOutside => "A project rule (or directory) is a symlink to somewhere outside the project (and outside every allowed directory): not loaded.",
+            Code::SymlinkTarget => "A rule file is a symlink to a file that does not have the format's extension (.wave/rules/notes.md -> ../../.env): not loaded.",
+            Code::Limit => "A documented limit was hit (see the limits module); the message names it.",
+            Code::Internal => "An internal error (a bug) while reading one file; the other files still load.",
+            Code::MissingDescription => "A rule offered to the model by its description (on request) has none.",
+            Code::CommaJoinedPattern => "A comma-joined string that the rule's own tool reads as ONE literal pattern (Kiro's fileMatchPattern).",
+            Code::ExcludedAgent => "The rule's own tool leaves it out for coding agents (Copilot excludeAgent: coding-agent).",
+            Code::InvalidRulesFile => "A rules file that is not a list of rules (.claude/rules.yaml).",
+            Code::MisspelledKey => "A key a small edit away from a key that decides activation (path: for paths:): the rule fires where its author did not mean it to.",
+            Code::UnmatchableCommand => "A commands pattern that can never match, or hardly what was meant (a shell operator or redirection in it, a pattern matching every command).",
+            Code::EnforceWithoutTrigger => "enforce with neither paths nor commands: nothing is refused.",
+            Code::QuotedGlob => "A glob written in a form its tool keeps as written, so it matches no file: Cursor keeps the quotes of globs: \"src/**/*.ts\", and reads nothing (or brackets and quotes) from a YAML list of globs.",
+            Code::SpacedGlobs => "A form of a glob list its tool is reported to misread (Cursor: a space after a comma); the rule loads as written.",
+            Code::EscapedGlob => "A glob a Markdown formatter escaped (docs/\\*_/_.md for docs/**/*.md): it matches only names with a literal *.",
+            Code::NotARule => "A file in a rules folder that its tool does not read as a rule (a Cline workflow, hook or skill; a symlink Cline's listing skips).",
+            Code::Duplicate => "The same real file reached twice (a symlink, a hard link), or a rule with the same text and activation as another: read once.",
+            Code::Import => "An @path import (CLAUDE.md, GEMINI.md) that could not be expanded: missing, a cycle, too deep, outside the project, not text.",
+            Code::Misplaced => "A file or folder a tool would read if it were named or placed slightly differently (.github/copilot-instructions/, a .devin/rules file): the message says what to move where.",
+            Code::InvalidConfig => "A config file (.wave/config.toml, the policy's) or a packs lockfile that cannot be used as written.",
+            Code::PackMissing => "A pack the config names is not there (not installed, not checked out, no such folder, no rules folder).",
+            Code::PackStale => "A pack is not what .wave/packs.lock pins (another version or commit, or not in the lock); the rules on disk are used.",
+            Code::Locked => "A rule, or a disable, tried to replace a locked (policy) rule; the policy rule stays.",
+            Code::Disabled => "A rule is left out by the project's disable.",
+        }
+    }
+
     /// The kebab-case name of the code.
     pub fn as_str(self) -> &'static str {
         match self {

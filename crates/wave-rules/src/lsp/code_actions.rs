@@ -18,7 +18,9 @@ pub(super) fn actions(ws: &Workspace, p: &CodeActionParams) -> Vec<CodeActionOrC
     };
     let mut out = Vec::new();
     for d in shown {
-        let Some(fix) = d.fix.as_deref() else { continue };
+        let Some(fix) = d.fix.as_deref() else {
+            continue;
+        };
         let range = ranges::of_diagnostic(d, &doc.text);
         if !overlaps(range, p.range) {
             continue;

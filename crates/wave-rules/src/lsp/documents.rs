@@ -115,23 +115,9 @@ pub(super) fn path_of(uri: &Uri) -> Option<PathBuf> {
     Some(PathBuf::from(text))
 }
 
-/// The `file:` URI of a path (percent-encoded but for `/` and the
-/// unreserved characters).
+/// The `file:` URI of a path (the one encoding every output uses).
 pub(super) fn uri_of(path: &Path) -> Option<Uri> {
-    let text = path.to_string_lossy().replace('\\', "/");
-    let mut s = String::from(if text.starts_with('/') {
-        "file://"
-    } else {
-        "file:///"
-    });
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
-            s.push(b as char);
-        } else {
-            s.push_str(&format!("%{b:02X}"));
-        }
-    }
-    Uri::from_str(&s).ok()
+    Uri::from_str(&crate::display::file_uri(path)).ok()
 }
 
 #[cfg(test)]

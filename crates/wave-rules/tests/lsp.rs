@@ -340,6 +340,11 @@ fn hover_says_what_a_glob_matches_when_the_rule_fires_and_what_an_import_is() {
         "{text}"
     );
     assert!(text.contains("tokens in a rules section"), "{text}");
+    assert!(
+        text.contains("**after `wave-rules export`**\n- Cursor: `.cursor/rules/ts.mdc`"),
+        "{text}"
+    );
+    assert!(text.contains("- Claude Code: "), "{text}");
     let body = c.at("textDocument/hover", &u, 4, 3);
     assert_eq!(body["result"], Value::Null, "no hover in the body");
     let m = c.open(&claude);

@@ -19,7 +19,13 @@ fn nvim() -> Option<String> {
         .output()
         .ok()
         .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string());
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string()
+        });
     if found.is_none() {
         assert!(
             std::env::var("WAVE_NEOVIM_REQUIRED").as_deref() != Ok("1"),
@@ -36,7 +42,10 @@ fn neovim_shows_a_broken_rules_diagnostic_and_none_after_the_quick_fix() {
         return;
     };
     let t = Tree::made();
-    let file = t.project("ts.md", "---\npath: src/**/*.ts\n---\nUse strict TypeScript.\n");
+    let file = t.project(
+        "ts.md",
+        "---\npath: src/**/*.ts\n---\nUse strict TypeScript.\n",
+    );
     let out = t.tmp.path().join("nvim.out");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/neovim/diagnostics.lua");
     let mut child = Command::new("nvim")
@@ -61,19 +70,35 @@ fn neovim_shows_a_broken_rules_diagnostic_and_none_after_the_quick_fix() {
         if start.elapsed() > DEADLINE {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("nvim ({version}) did not finish in {DEADLINE:?}: {:?}", std::fs::read_to_string(&out));
+            panic!(
+                "nvim ({version}) did not finish in {DEADLINE:?}: {:?}",
+                std::fs::read_to_string(&out)
+            );
         }
         std::thread::sleep(Duration::from_millis(50));
     }
     let seen = std::fs::read_to_string(&out).unwrap_or_default();
     let lines: Vec<&str> = seen.lines().collect();
-    assert_eq!(lines.first(), Some(&"diagnostics true"), "{version}: {seen}");
+    assert_eq!(
+        lines.first(),
+        Some(&"diagnostics true"),
+        "{version}: {seen}"
+    );
     assert!(
-        lines[1].starts_with("diagnostic 1:0-4 misspelled-key unknown key 'path': did you mean 'paths'?"),
+        lines[1].starts_with(
+            "diagnostic 1:0-4 misspelled-key unknown key 'path': did you mean 'paths'?"
+        ),
         "{seen}"
     );
-    assert!(lines.contains(&"action replace 'path' with 'paths'"), "{seen}");
+    assert!(
+        lines.contains(&"action replace 'path' with 'paths'"),
+        "{seen}"
+    );
     assert!(lines.contains(&"line2 paths: src/**/*.ts"), "{seen}");
     assert_eq!(lines.last(), Some(&"cleared true"), "{seen}");
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), "---\npath: src/**/*.ts\n---\nUse strict TypeScript.\n", "the fix is in the buffer, not saved");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "---\npath: src/**/*.ts\n---\nUse strict TypeScript.\n",
+        "the fix is in the buffer, not saved"
+    );
 }

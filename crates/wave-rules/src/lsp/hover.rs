@@ -31,7 +31,11 @@ pub(super) fn hover(ws: &Workspace, p: &HoverParams) -> Option<Hover> {
         if on_glob_lines(doc, line) {
             globs_text(ws, &set)
         } else {
-            rules_text(&set)
+            format!(
+                "{}{}",
+                rules_text(&set),
+                exports_text(&set, &ws.config.workdir)
+            )
         }
     };
     Some(Hover {
@@ -145,6 +149,33 @@ fn rule_text(rule: &Rule) -> String {
         memory_rules::delivery::tool_kind(rule),
         fires.join("; or "),
     )
+}
+
+/// What each agent keeps of the file's rules after `wave-rules export`:
+/// the file it is written to, or left out, with what its form cannot say.
+fn exports_text(set: &RuleSet, workdir: &std::path::Path) -> String {
+    use memory_rules::delivery::export::{self, Target};
+    let Ok(plan) = export::plan(set.rules(), workdir, Target::ALL) else {
+        return String::new();
+    };
+    let mut out = String::from("\n\n**after `wave-rules export`**");
+    for target in Target::ALL {
+        let notes: Vec<&export::ExportNote> =
+            plan.notes.iter().filter(|n| n.target == *target).collect();
+        let file = plan.files.iter().find(|f| f.target == *target);
+        let kept = if notes.iter().any(|n| n.skipped) {
+            "left out".to_string()
+        } else if let Some(f) = file {
+            format!("`{}`", f.rel)
+        } else {
+            "native (its own file)".to_string()
+        };
+        out.push_str(&format!("\n- {}: {kept}", target.tool()));
+        for n in notes {
+            out.push_str(&format!("; {}", n.message));
+        }
+    }
+    out
 }
 
 fn import_text(word: &str, target: &std::path::Path) -> String {

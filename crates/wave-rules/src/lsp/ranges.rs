@@ -117,7 +117,7 @@ mod tests {
             of_diagnostic(&d.clone().at(2, 1), text),
             Range {
                 start: at(1, 0),
-                end: at(1, 14)
+                end: at(1, 12)
             }
         );
         let fixed = d.at(2, 1).replacing(2, "path", "paths");

@@ -173,3 +173,49 @@ fn sarif_names_each_code_once_with_its_help_and_each_result_with_its_region() {
         "the quoted glob"
     );
 }
+
+#[test]
+fn fix_moves_a_misplaced_file_or_folder_to_where_its_tool_reads_it() {
+    let t = Tree::made();
+    t.write(t.workdir().join("copilot-instructions.md"), "Use tabs.\n");
+    t.write(t.workdir().join(".claude/rule/style.md"), "Short lines.\n");
+    t.write(
+        t.workdir().join(".cursor/rules/ts.md"),
+        "---\nglobs: src/**\n---\nStrict.\n",
+    );
+    let dry = t.run(&["validate", "--sources", "all", "--fix", "--dry-run"]);
+    assert!(
+        dry.stdout
+            .contains("would rename copilot-instructions.md -> .github/copilot-instructions.md\n"),
+        "{}",
+        dry.stdout
+    );
+    assert!(
+        dry.stdout
+            .contains("would rename .claude/rule -> .claude/rules\n"),
+        "{}",
+        dry.stdout
+    );
+    assert!(
+        dry.stdout
+            .contains("would rename .cursor/rules/ts.md -> .cursor/rules/ts.mdc\n"),
+        "{}",
+        dry.stdout
+    );
+    let r = t.run(&["validate", "--sources", "all", "--fix"]);
+    assert!(
+        r.stderr.contains("fixed 3 problems in 3 files"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(t.workdir().join(".github/copilot-instructions.md")).unwrap(),
+        "Use tabs.\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(t.workdir().join(".claude/rules/style.md")).unwrap(),
+        "Short lines.\n"
+    );
+    assert!(t.workdir().join(".cursor/rules/ts.mdc").is_file());
+    assert!(!r.stdout.contains("misplaced"), "{}", r.stdout);
+}

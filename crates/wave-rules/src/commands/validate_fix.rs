@@ -97,6 +97,9 @@ fn fix_file(target: &Target, fixes: &[&Fix], dry: bool, out: &mut Fixed) -> Resu
             return Err(format!("{to_shown} exists; not moved"));
         }
         if !dry {
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+            }
             std::fs::rename(path, to).map_err(|e| e.to_string())?;
         }
         let verb = if dry { "would rename" } else { "renamed" };

@@ -32,8 +32,13 @@ impl Client {
     }
 
     fn start_with(t: &Tree, env: &[(&str, &str)]) -> Client {
+        Client::start_args(t, env, &[])
+    }
+
+    fn start_args(t: &Tree, env: &[(&str, &str)], args: &[&str]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
             .arg("lsp")
+            .args(args)
             .arg("--workdir")
             .arg(t.workdir())
             .arg("--home")
@@ -281,6 +286,26 @@ fn a_quick_fix_is_the_diagnostics_own_fix_as_an_edit() {
         json!({"textDocument": {"uri": u}, "range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 1}}, "context": {"diagnostics": []}}),
     );
     assert_eq!(none["result"], json!([]));
+}
+
+#[test]
+fn a_misplaced_files_quick_fix_renames_it() {
+    let t = Tree::made();
+    let file = t.write(t.workdir().join("Agents.md"), "Be brief.\n");
+    let mut c = Client::start_args(&t, &[], &["--sources", "all"]);
+    let u = c.open(&file);
+    let found = c.diagnostics(&u);
+    assert_eq!(codes(&found), ["misplaced"], "{found:?}");
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": u}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}}),
+    );
+    let action = &actions["result"][0];
+    assert_eq!(action["title"], "rename to AGENTS.md", "{actions}");
+    let rename = &action["edit"]["documentChanges"][0];
+    assert_eq!(rename["kind"], "rename");
+    assert_eq!(rename["oldUri"], u);
+    assert_eq!(rename["newUri"], uri(&t.workdir().join("AGENTS.md")));
 }
 
 #[test]

@@ -15,6 +15,7 @@
 // | `SH:<base64url command>` | its shell, with that command line (`shDirective`) |
 // | `AGENT:<base64url prompt>` | its subagent tool with that task (`agentDirective`): Claude Code `Agent` (waited for), Codex `spawn_agent` then `wait_agent`, Gemini CLI `invoke_agent` (generalist), Copilot CLI `task` (sync), opencode `task` (general) |
 // | `CALL:<tool>:<base64url JSON>` | the tool whose name is or ends with `_<tool>` (MCP tools: `mcp__server__tool`, `server_tool`), with that input |
+// | `OBEY:<base64url JSON>` | a model that follows a rule only when its text reached it (`obeyDirective`): the `then` directives when `marker` is anywhere in the request (and, with `p`, a seeded draw under `p`, one per conversation), else the `else` ones |
 //
 // A subagent's task is its own user message, so the directives in it script
 // the subagent; those of the parent's prompt are hidden from it in base64.
@@ -26,7 +27,7 @@ import http from 'node:http'
 import fs from 'node:fs'
 import path from 'node:path'
 
-const DIRECTIVE = /\b(READ|WRITE|CAT|EDIT|PATCH):([A-Za-z0-9_./-]+)|\b(SH|AGENT):([A-Za-z0-9_-]+)|\bCALL:([A-Za-z0-9_]+):([A-Za-z0-9_-]+)/g
+const DIRECTIVE = /\b(READ|WRITE|CAT|EDIT|PATCH):([A-Za-z0-9_./-]+)|\b(SH|AGENT):([A-Za-z0-9_-]+)|\bCALL:([A-Za-z0-9_]+):([A-Za-z0-9_-]+)|\bOBEY:([A-Za-z0-9_-]+)/g
 const b64 = (text) => Buffer.from(text).toString('base64url')
 const unb64 = (text) => Buffer.from(text, 'base64url').toString('utf8')
 
@@ -43,6 +44,53 @@ export function shDirective(command) {
 /** The directive that makes the fake model start a subagent (the agent's own subagent tool) with the task `prompt`. */
 export function agentDirective(prompt) {
   return `AGENT:${b64(prompt)}`
+}
+
+/**
+ * The directive that makes the fake model follow a rule only when its text
+ * reached it: `then` (directives, e.g. `shDirective(...)`) when `marker` is
+ * anywhere in the request, else `otherwise`. With `p`, it follows a reached
+ * rule only when a draw of a generator seeded with `seed` falls under `p`
+ * (one draw per conversation, told apart by its eval scratch directory).
+ */
+export function obeyDirective(marker, then, otherwise, { p, seed } = {}) {
+  return `OBEY:${b64(JSON.stringify({ marker, then, else: otherwise, p, seed }))}`
+}
+
+/** A seeded generator in [0, 1) (mulberry32). */
+function mulberry32(seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** The fake model's OBEY decisions, in order: `{ run, reached, followed }`. */
+export const obeyed = []
+const draws = new Map()
+const generators = new Map()
+
+/** Whether an OBEY directive is followed for this request (and the decision, recorded once per conversation). */
+function obey(spec, body) {
+  const all = JSON.stringify(body)
+  const reached = all.includes(JSON.stringify(spec.marker).slice(1, -1))
+  const run = /wave-eval-\d+-\d+-\d+/.exec(all)?.[0] ?? 'no-run'
+  if (!draws.has(run)) {
+    let draw = 0
+    if (spec.p !== undefined) {
+      if (!generators.has(spec.seed)) generators.set(spec.seed, mulberry32(spec.seed ?? 1))
+      draw = generators.get(spec.seed)()
+    }
+    draws.set(run, draw)
+  }
+  const followed = reached && (spec.p === undefined || draws.get(run) < spec.p)
+  const last = obeyed.findLast((o) => o.run === run)
+  if (!last || last.reached !== reached || last.followed !== followed) obeyed.push({ run, reached, followed })
+  return followed
 }
 
 /** Every text in a value, depth-first (for searching what reached the model). */
@@ -164,13 +212,21 @@ function callsFor(flavour, [verb, arg, payload], toolNames, workdir) {
   return one('edit', { filePath: file, oldString: old, newString: EDITED })
 }
 
+/** A user text with each OBEY directive replaced by the directives it picks for `body`. */
+function expandObey(text, body) {
+  return text.replace(/\bOBEY:([A-Za-z0-9_-]+)/g, (_, payload) => {
+    const spec = JSON.parse(unb64(payload))
+    return ` ${obey(spec, body) ? spec.then : spec.else} `
+  })
+}
+
 /** The next scripted step for a conversation: a tool call, or text. */
-function nextStep(messages, toolNames, workdir, flavour, summary = SUMMARY) {
+function nextStep(messages, toolNames, workdir, flavour, summary = SUMMARY, body = {}) {
   // A compaction's summary: plain text, no directive and no rule in it.
   if (COMPACTION_REQUEST.test(messageUserTexts(messages).at(-1) ?? '')) return { text: summary }
   const steps = []
   for (const t of messageUserTexts(messages)) {
-    for (const m of t.matchAll(DIRECTIVE)) {
+    for (const m of expandObey(t, body).matchAll(DIRECTIVE)) {
       const directive = m[1] ? [m[1], m[2]] : m[3] ? [m[3], m[4]] : ['CALL', m[5], m[6]]
       const calls = callsFor(flavour, directive, toolNames, workdir)
       // A directive this agent has no tool for is skipped (it counts as no step).
@@ -238,7 +294,7 @@ function responses(body, res, workdir, ctx) {
   // Freeform tools (Codex's `apply_patch` for the models that have it): the input is text.
   const custom = new Set((body.tools ?? []).filter((t) => t.type === 'custom').map((t) => t.name))
   const toolNames = (body.tools ?? []).flatMap((t) => (t.type === 'namespace' ? (t.tools ?? []).map((f) => f.name) : [t.name])).filter(Boolean)
-  const step = nextStep(responsesMessages(body.input), toolNames, workdir, 'responses', ctx.summary)
+  const step = nextStep(responsesMessages(body.input), toolNames, workdir, 'responses', ctx.summary, body)
   if (step.tool) step.tool.input = fillFromOutputs(step.tool.input, (Array.isArray(body.input) ? body.input : []).filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output').map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output))))
   const n = ++ids
   const id = `resp_${n}`
@@ -267,7 +323,7 @@ let ids = 0
 
 function anthropic(body, res, workdir) {
   const toolNames = (body.tools ?? []).map((t) => t.name)
-  const step = nextStep(body.messages, toolNames, workdir, 'anthropic')
+  const step = nextStep(body.messages, toolNames, workdir, 'anthropic', SUMMARY, body)
   const id = `msg_${++ids}`
   const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
   const block = step.tool ? { type: 'tool_use', id: `toolu_${ids}`, name: step.tool.name, input: step.tool.input } : { type: 'text', text: step.text }
@@ -292,7 +348,7 @@ function anthropic(body, res, workdir) {
 function openai(body, res, workdir, ctx) {
   const toolNames = (body.tools ?? []).map((t) => t.function?.name)
   // Chat messages: tool calls live in assistant.tool_calls, results in role 'tool'.
-  const step = nextStep(body.messages, toolNames, workdir, 'openai', ctx.summary)
+  const step = nextStep(body.messages, toolNames, workdir, 'openai', ctx.summary, body)
   const id = `chatcmpl-${++ids}`
   const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model }
   const call = step.tool && { index: 0, id: `call_${ids}`, type: 'function', function: { name: step.tool.name, arguments: JSON.stringify(step.tool.input) } }
@@ -339,7 +395,7 @@ function gemini(url, body, res, workdir, ctx) {
     ? { text: ctx.summary }
     : wantsJson || toolNames.length === 0
       ? { text: wantsJson ? JSON.stringify({ next_speaker: ctx.nextSpeaker(), reasoning: 'scripted' }) : 'Done.' }
-      : nextStep(messages, toolNames, workdir, 'gemini', ctx.summary)
+      : nextStep(messages, toolNames, workdir, 'gemini', ctx.summary, body)
   if (step.tool && !toolNames.includes(step.tool.name)) step.tool = undefined
   const part = step.tool ? { functionCall: { name: step.tool.name, args: step.tool.input } } : { text: step.text ?? 'Done.' }
   const promptTokenCount = ctx.usageFor(body)

@@ -16,6 +16,7 @@ mod color;
 mod commands;
 mod display;
 mod env;
+mod eval;
 mod hook;
 pub mod launch;
 #[cfg(not(target_family = "wasm"))]
@@ -24,9 +25,16 @@ pub mod mcp;
 mod report;
 mod settings_file;
 
+/// The recording proxy of `wave-rules eval`, for the tests.
+#[doc(hidden)]
+#[cfg(not(target_family = "wasm"))]
+pub use eval::proxy as eval_proxy;
+
 use args::{Cli, Command, HookAction, HookAgent, InsightCommand, McpAction, SetupCommand};
 use clap::Parser;
-use commands::{doctor, edit, export, list, log, matching, memory, packs, setup, validate};
+use commands::{
+    doctor, edit, eval as evals, export, list, log, matching, memory, packs, setup, validate,
+};
 use env::Env;
 pub use env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::ffi::OsString;
@@ -109,6 +117,7 @@ where
             (_, None) => Output::default(),
         },
         Command::Packs(a) => packs::run(&env, a),
+        Command::Eval(a) => evals::run(&env, a),
         Command::Export(a) => export::run(&env, a),
         Command::Insight(InsightCommand::Report(a)) => report::run(&env, a),
         Command::Insight(InsightCommand::Log(a)) => log::run(&env, a),

@@ -347,3 +347,60 @@ pub const MAX_PROMOTED_SUFFIX: usize = 1000;
 
 /// Words longer than this (bytes) are not indexed (a hash, a blob).
 pub const MAX_WORD_BYTES: usize = 64;
+
+// `wave-rules eval`: the recording proxy between the agent and the model
+// (`crates/wave-rules/src/eval/proxy/`).
+
+/// The largest request body the proxy forwards; a larger one is answered
+/// 413 (and recorded), never read whole.
+pub const MAX_PROXY_REQUEST_BYTES: usize = 32 << 20;
+
+/// The largest request head (request line and headers) the proxy reads.
+pub const MAX_PROXY_HEAD_BYTES: usize = 64 << 10;
+
+/// Headers in one request head.
+pub const MAX_PROXY_HEADERS: usize = 100;
+
+/// The most of one response the proxy keeps to read usage, tool calls and
+/// text from; the agent still gets all of it, and the exchange says it was cut.
+pub const MAX_PROXY_RECORDED_BYTES: usize = 16 << 20;
+
+/// Connections the proxy serves at once; one more is answered 503.
+pub const MAX_PROXY_CONNECTIONS: usize = 64;
+
+/// Exchanges one proxy records; a request past it is answered 503, not
+/// forwarded unrecorded.
+pub const MAX_PROXY_EXCHANGES: usize = 10_000;
+
+/// Seconds to connect to the upstream.
+pub const MAX_PROXY_CONNECT_SECS: u64 = 30;
+
+/// Seconds the upstream may take to send its response head, and then its
+/// whole body (a model thinking, then streaming).
+pub const MAX_PROXY_UPSTREAM_SECS: u64 = 600;
+
+/// Seconds a client connection may sit idle between requests.
+pub const MAX_PROXY_IDLE_SECS: u64 = 60;
+
+/// Milliseconds `Proxy::stop` waits for the connection threads to end.
+pub const MAX_PROXY_STOP_MILLIS: u64 = 5_000;
+
+// `wave-rules eval` (crates/wave-rules/src/eval/).
+
+/// Runs per scenario, agent and arm (`--runs`).
+pub const MAX_EVAL_RUNS: u32 = 200;
+/// Runs at once (`--jobs`).
+pub const MAX_EVAL_JOBS: u32 = 16;
+/// One run's time limit unless told otherwise (`--timeout`); its process
+/// group is killed after it.
+pub const DEFAULT_RUN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(600);
+/// A scenario file (and a rule's `evals:` is read within the rule's own limit).
+pub const MAX_SCENARIO_BYTES: usize = 256 * 1024;
+/// Scenario files read from `.wave/evals`.
+pub const MAX_SCENARIO_FILES: usize = 1_000;
+/// Files copied into one run's scratch copy of the project.
+pub const MAX_SCRATCH_FILES: usize = 50_000;
+/// Bytes copied into one run's scratch copy of the project.
+pub const MAX_SCRATCH_BYTES: u64 = 1 << 30;
+/// What is kept of an agent's (and a `run:` check's) standard output and error.
+pub const MAX_AGENT_OUTPUT_BYTES: usize = 1 << 20;

@@ -3,6 +3,7 @@
 
 pub mod doctor;
 pub mod edit;
+pub mod eval;
 pub mod export;
 pub mod list;
 pub mod log;

@@ -34,6 +34,10 @@ pub fn build(env: &Env, options: &Options) -> Report {
     let files = &walked.files;
 
     let mut rows: Vec<RuleRow> = rules.iter().map(|r| row(r, &workdir)).collect();
+    let effects = crate::eval::results::effects(&workdir);
+    for r in &mut rows {
+        r.effect = effects.get(&r.id).cloned();
+    }
     let always: Vec<usize> = (0..rules.len())
         .filter(|&i| rules[i].metadata.is_unconditional())
         .collect();

@@ -93,6 +93,9 @@ pub struct RuleRow {
     pub path_files: u64,
     /// The problems that name it (indices into `problems`).
     pub problems: Vec<u32>,
+    /// Its last measured effect (`wave-rules eval`), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<crate::eval::results::Effect>,
 }
 
 /// One folder of the tree.

@@ -32,8 +32,8 @@ use crate::rules::rule_format::Format;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// Keys of the rule format.
-pub const KNOWN_KEYS: [&str; 10] = [
+/// Keys of the rule format (`evals` is read by `wave-rules eval`, not here).
+pub const KNOWN_KEYS: [&str; 11] = [
     "paths",
     "priority",
     "topics",
@@ -44,6 +44,7 @@ pub const KNOWN_KEYS: [&str; 10] = [
     "enforce",
     "commands",
     "summary",
+    "evals",
 ];
 
 /// The keys that decide when a rule is active or what it refuses: a typo of

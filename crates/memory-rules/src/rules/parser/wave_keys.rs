@@ -84,6 +84,8 @@ impl<'a> RuleReader<'a> {
                     keys.meta.activation = activation;
                 }
             }
+            // The rule's eval scenarios: `wave-rules eval` reads them.
+            "evals" => {}
             _ => {
                 if let Some(meant) = self.unknown_key(key, at) {
                     keys.typos.push((key, meant, at));

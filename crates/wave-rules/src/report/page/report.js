@@ -334,6 +334,11 @@ function draw(app, R) {
   function ruleButton(i) {
     return h('button', { type: 'button', class: 'linkish mono', text: R.rules[i].id, onclick: () => { chooseRule(i, true); document.getElementById('rules').scrollIntoView() } })
   }
+  const points = (x) => `${x >= 0 ? '+' : ''}${Math.round(x * 100)}`
+  function effectText(e) {
+    if (!e) return 'not measured (wave-rules eval)'
+    return `${points(e.uplift)} points (95% interval ${points(e.interval[0])} to ${points(e.interval[1])}): passed ${e.with[0]}/${e.with[1]} with it, ${e.without[0]}/${e.without[1]} without; ${e.agent}${e.model ? ' ' + e.model : ''}, scenario ${e.scenario}, ${new Date(e.measured * 1000).toISOString().slice(0, 10)}`
+  }
   const given = new Map(R.sessions.by_rule.map(([i, times, tokens]) => [i, { times, tokens }]))
   const never = new Set(R.sessions.never_fired)
   function showRule(i) {
@@ -348,6 +353,7 @@ function draw(app, R) {
         h('dt', { text: 'Scope, format' }), h('dd', { text: `${r.scope}, ${r.format}` + (r.pack ? `, from ${r.pack}` : '') + (r.locked ? ' (policy: locked)' : '') }),
         h('dt', { text: 'Activation' }), h('dd', { text: r.kind }),
         h('dt', { text: 'Tokens' }), h('dd', { 'data-rule-field': 'tokens', text: `${fmt(r.tokens)} (${fmt(r.bytes)} bytes)` }),
+        h('dt', { text: 'Measured effect' }), h('dd', { 'data-rule-field': 'effect', text: effectText(r.effect) }),
         h('dt', { text: 'Files governed' }), h('dd', { 'data-rule-field': 'reach', text: `${fmt(r.reach)} of ${fmt(T.files)}` }),
         r.paths.length ? [h('dt', { text: 'Paths' }), h('dd', {}, chips(r.paths))] : null,
         r.topics.length ? [h('dt', { text: 'Topics' }), h('dd', {}, chips(r.topics))] : null,

@@ -1,0 +1,29 @@
+//! `wave-rules eval`'s machinery: scenarios ([`scenario`]), the agents and
+//! how each runs headless ([`eval_agent`]), the scratch copy a run works in
+//! ([`scratch`]), the recording proxy in front of the model ([`proxy`]), one
+//! run ([`runner`]), its checks ([`checks`]), the numbers ([`stats`]) and
+//! the stored results ([`results`]). The command itself is
+//! `commands/eval.rs`. The WebAssembly build reads and plans scenarios but
+//! runs none (no process, no socket): what only the runs use is left out there.
+#![cfg_attr(target_family = "wasm", allow(dead_code, unused_imports))]
+
+pub(crate) mod eval_agent;
+#[cfg(not(target_family = "wasm"))]
+pub(crate) mod checks;
+#[cfg(not(target_family = "wasm"))]
+pub(crate) mod process;
+#[cfg(not(target_family = "wasm"))]
+pub mod proxy;
+pub(crate) mod results;
+#[cfg(not(target_family = "wasm"))]
+pub(crate) mod runner;
+pub(crate) mod scenario;
+#[cfg(not(target_family = "wasm"))]
+pub(crate) mod scratch;
+pub(crate) mod stats;
+pub(crate) mod summary;
+
+pub use memory_rules::base::limits::{
+    DEFAULT_RUN_TIMEOUT, MAX_AGENT_OUTPUT_BYTES, MAX_EVAL_JOBS, MAX_EVAL_RUNS, MAX_SCENARIO_BYTES,
+    MAX_SCENARIO_FILES, MAX_SCRATCH_BYTES, MAX_SCRATCH_FILES,
+};

@@ -1,0 +1,169 @@
+//! The scratch copy one run works in: the project's files (as git sees
+//! them: `.gitignore`d files and `.git` left out, `node_modules` linked),
+//! less the rule files under test in the arm without them, plus the
+//! scenario's files; and a home of its own. The project is never written.
+
+use super::{MAX_SCRATCH_BYTES, MAX_SCRATCH_FILES};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// One run's directories, removed when dropped unless kept.
+#[derive(Debug)]
+pub struct Scratch {
+    /// Holds the others.
+    pub root: PathBuf,
+    /// The copy of the project the agent works in.
+    pub work: PathBuf,
+    /// The agent's home.
+    pub home: PathBuf,
+    /// The hooks' state directory (`WAVE_RULES_STATE_DIR`).
+    pub state: PathBuf,
+    keep: bool,
+}
+
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+impl Scratch {
+    /// Copies `project` into a new directory under the system's temp
+    /// directory, leaves out `removed` (absolute paths of rule files), and
+    /// writes `files` (relative path, text) over it.
+    pub fn create(
+        project: &Path,
+        removed: &[PathBuf],
+        files: &[(String, String)],
+        keep: bool,
+    ) -> Result<Scratch, String> {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let root =
+            std::env::temp_dir().join(format!("wave-eval-{}-{n}-{nanos}", std::process::id()));
+        std::fs::create_dir(&root).map_err(|e| {
+            format!(
+                "cannot create the scratch directory {}: {e}",
+                root.display()
+            )
+        })?;
+        let scratch = Scratch {
+            work: root.join("work"),
+            home: root.join("home"),
+            state: root.join("state"),
+            root,
+            keep,
+        };
+        for dir in [&scratch.work, &scratch.home, &scratch.state] {
+            std::fs::create_dir(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        copy_project(project, &scratch.work)?;
+        link_node_modules(project, &scratch.work);
+        for file in removed {
+            if let Ok(rel) = file.strip_prefix(project) {
+                let _ = std::fs::remove_file(scratch.work.join(rel));
+            }
+        }
+        for (rel, text) in files {
+            scratch.write(rel, text)?;
+        }
+        Ok(scratch)
+    }
+
+    /// Writes `text` at `rel` under the work copy (creating folders).
+    pub fn write(&self, rel: &str, text: &str) -> Result<(), String> {
+        write_file(&self.work.join(rel), text)
+    }
+
+    /// Writes `text` at `rel` under the home.
+    pub fn write_home(&self, rel: &str, text: &str) -> Result<(), String> {
+        write_file(&self.home.join(rel), text)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.root);
+        }
+    }
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The project's files as git sees them, within [`MAX_SCRATCH_FILES`] and
+/// [`MAX_SCRATCH_BYTES`]; `.git`, `node_modules` and stored eval results
+/// are left out.
+fn copy_project(project: &Path, work: &Path) -> Result<(), String> {
+    let walk = ignore::WalkBuilder::new(project)
+        .hidden(false)
+        .git_global(false)
+        .require_git(false)
+        .parents(false)
+        .filter_entry(|e| {
+            let name = e.file_name();
+            name != ".git" && name != "node_modules" && !e.path().ends_with(".wave/evals/results")
+        })
+        .build();
+    let (mut files, mut bytes) = (0usize, 0u64);
+    for entry in walk {
+        let entry = entry.map_err(|e| format!("cannot read the project: {e}"))?;
+        let Ok(rel) = entry.path().strip_prefix(project) else {
+            continue;
+        };
+        if rel.as_os_str().is_empty() {
+            continue;
+        }
+        let to = work.join(rel);
+        let kind = entry.file_type();
+        if kind.is_some_and(|k| k.is_dir()) {
+            std::fs::create_dir_all(&to)
+                .map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+            continue;
+        }
+        files += 1;
+        bytes += entry.metadata().map_or(0, |m| m.len());
+        if files > MAX_SCRATCH_FILES || bytes > MAX_SCRATCH_BYTES {
+            return Err(format!(
+                "the project is too large to copy for a run: over {MAX_SCRATCH_FILES} files or {} MiB (MAX_SCRATCH_FILES, MAX_SCRATCH_BYTES); .gitignore what the agent does not need",
+                MAX_SCRATCH_BYTES >> 20
+            ));
+        }
+        copy_entry(entry.path(), &to, kind.is_some_and(|k| k.is_symlink()))?;
+    }
+    Ok(())
+}
+
+fn copy_entry(from: &Path, to: &Path, symlink: bool) -> Result<(), String> {
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    #[cfg(unix)]
+    if symlink {
+        let target = std::fs::read_link(from)
+            .map_err(|e| format!("cannot read the link {}: {e}", from.display()))?;
+        return std::os::unix::fs::symlink(target, to)
+            .map_err(|e| format!("cannot link {}: {e}", to.display()));
+    }
+    let _ = symlink;
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("cannot copy {}: {e}", from.display()))
+}
+
+/// The project's `node_modules`, linked (not copied) into the work copy, so
+/// the project's tools and the package's hooks and plugin resolve.
+fn link_node_modules(project: &Path, work: &Path) {
+    let modules = project.join("node_modules");
+    #[cfg(unix)]
+    if modules.is_dir() {
+        let _ = std::os::unix::fs::symlink(&modules, work.join("node_modules"));
+    }
+    let _ = (modules, work);
+}

@@ -71,11 +71,12 @@ mod rules;
 pub mod sources;
 
 // The rule model and its loading, at the root.
-pub use base::diagnostic::{Code, Diagnostic, Severity};
+pub use base::diagnostic::{Code, Diagnostic, Fix, Severity};
 pub use base::slug::slug;
 pub use base::workdir::Workdir;
+pub use formats::keys as frontmatter_keys;
 pub use load::snapshot::{Snapshot, SnapshotError};
-pub use load::{check_paths, load, reload, reload_from, Loaded, Reloaded};
+pub use load::{check_paths, check_text, load, reload, reload_from, Loaded, Reloaded};
 pub use matchers::glob_check::{check_glob, is_exclusion, split_commas, GlobProblem};
 pub use matchers::topic_matcher::TopicMatcher;
 pub use rules::origin::{provenance, LayerKind, Origin};

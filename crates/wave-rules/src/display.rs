@@ -46,6 +46,31 @@ pub fn show(path: &Path, workdir: &Path) -> String {
     }
 }
 
+/// A path as a URI path: `/`-separated, percent-encoded but for `/` and
+/// the unreserved characters (`a dir/x.md` is `a%20dir/x.md`).
+pub fn uri_path(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The `file:` URI of an absolute path (`file:///C:/x` on Windows).
+pub fn file_uri(path: &Path) -> String {
+    let p = uri_path(path);
+    if p.starts_with('/') {
+        format!("file://{p}")
+    } else {
+        format!("file:///{p}")
+    }
+}
+
 /// Source lines of files, read once each.
 #[derive(Default)]
 pub struct Sources {

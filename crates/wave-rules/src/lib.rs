@@ -19,6 +19,8 @@ mod env;
 mod eval;
 mod hook;
 pub mod launch;
+#[cfg(not(target_family = "wasm"))]
+mod lsp;
 pub mod mcp;
 mod report;
 mod settings_file;
@@ -120,10 +122,25 @@ where
         Command::Insight(InsightCommand::Report(a)) => report::run(&env, a),
         Command::Insight(InsightCommand::Log(a)) => log::run(&env, a),
         Command::Import(a) => export::import(&env, a),
+        Command::Lsp => lsp_server(&env),
         Command::Mcp(m) => match &m.action {
             None => mcp::serve(&env, m.max_bytes),
             Some(McpAction::Install(a)) => mcp::client_install::install(&env, a),
             Some(McpAction::Uninstall(a)) => mcp::client_install::uninstall(&env, a),
         },
     }
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn lsp_server(env: &Env) -> Output {
+    lsp::serve(env)
+}
+
+/// The WebAssembly build has no threads for the server's stdio.
+#[cfg(target_family = "wasm")]
+fn lsp_server(_env: &Env) -> Output {
+    Output::fail(
+        EXIT_TROUBLE,
+        "lsp is not available in the WebAssembly build; run the native wave-rules",
+    )
 }

@@ -36,7 +36,7 @@ use crate::rules::parser::{Input, ParsedRule, RuleReader};
 use crate::rules::rule::Metadata;
 use crate::rules::rule_format::Format;
 
-const KEYS: [&str; 1] = ["paths"];
+pub(crate) const KEYS: [&str; 1] = ["paths"];
 
 /// Cline's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {

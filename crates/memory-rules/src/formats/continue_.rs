@@ -18,7 +18,7 @@ use crate::rules::parser::{GlobSplit, Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
-const KEYS: [&str; 5] = ["name", "description", "globs", "regex", "alwaysApply"];
+pub(crate) const KEYS: [&str; 5] = ["name", "description", "globs", "regex", "alwaysApply"];
 
 /// Continue's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {

@@ -14,7 +14,7 @@ use crate::rules::parser::{At, GlobSplit, Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
-const KEYS: [&str; 4] = ["applyTo", "description", "excludeAgent", "name"];
+pub(crate) const KEYS: [&str; 4] = ["applyTo", "description", "excludeAgent", "name"];
 
 /// The file that always applies.
 pub use crate::rules::rule_format::COPILOT_REPOSITORY_FILE as REPOSITORY_FILE;

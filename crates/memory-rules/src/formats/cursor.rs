@@ -49,7 +49,7 @@ use crate::rules::parser::{Entry, Frontmatter, Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
-const KEYS: [&str; 3] = ["description", "globs", "alwaysApply"];
+pub(crate) const KEYS: [&str; 3] = ["description", "globs", "alwaysApply"];
 
 /// Cursor's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
@@ -291,7 +291,10 @@ fn globs_line(cx: &mut RuleReader, line: &Line) -> Option<Vec<String>> {
                 "a space after a comma in 'globs' is reported to stop Cursor matching the pattern after it (its editor shows no sign of it); write globs: {fix}"
             ),
         );
+    } else {
+        return Some(list);
     }
+    cx.fix_last(line.raw, &fix);
     Some(list)
 }
 

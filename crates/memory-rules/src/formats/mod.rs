@@ -63,6 +63,22 @@ pub fn is_claude_memory(path: &std::path::Path) -> bool {
         .is_some_and(|n| crate::rules::rule_format::CLAUDE_MEMORY_NAMES.contains(&n))
 }
 
+/// The frontmatter keys `format` reads (an editor completes them); each
+/// rule's keys for `rules.yaml`; none for the whole-file memory formats.
+pub fn keys(format: Format) -> &'static [&'static str] {
+    match format {
+        Format::Wave | Format::Claude => &parser::KNOWN_KEYS,
+        Format::Cursor => &cursor::KEYS,
+        Format::Copilot => &copilot::KEYS,
+        Format::Windsurf => &windsurf::KEYS,
+        Format::Kiro => &kiro::KEYS,
+        Format::Cline => &cline::KEYS,
+        Format::Continue => &continue_::KEYS,
+        Format::RulesYaml => &rules_yaml::KEYS,
+        Format::AgentsMd | Format::Gemini => &[],
+    }
+}
+
 /// Reads one file as `format`. Never panics on any text.
 pub fn parse(format: Format, input: &Input) -> Parsed {
     let mut cx = RuleReader::new(input.path);

@@ -18,7 +18,7 @@
 //! | Continue | `.continue/rule/` | `.continue/rules/*.md` |
 //! | Gemini CLI | `.gemini/GEMINI.md` in a project | `GEMINI.md` in the project's folders, `~/.gemini/GEMINI.md` |
 
-use crate::base::diagnostic::{Code, Diagnostic, Severity};
+use crate::base::diagnostic::{Code, Diagnostic, Fix, Severity};
 use crate::rules::rule_format::Format;
 use std::path::Path;
 
@@ -41,6 +41,9 @@ struct NearMiss {
     entry: EntryType,
     /// The warning; `{name}` stands for the entry's name.
     message: &'static str,
+    /// Where the entry goes (from the project root) when one rename does
+    /// it: the diagnostic's fix.
+    to: Option<&'static str>,
 }
 
 /// The near misses that are a name alone, by format in the order they are
@@ -53,6 +56,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["copilot-instructions.md"],
         entry: EntryType::NotFolder,
         message: "Copilot reads copilot-instructions.md only in .github/; move it to .github/copilot-instructions.md",
+        to: Some(".github/copilot-instructions.md"),
     },
     NearMiss {
         format: Format::Windsurf,
@@ -60,6 +64,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["rules"],
         entry: EntryType::NotFolder,
         message: "Windsurf reads .devin/rules as a folder of .md rules, and this is a file, so it is not read; move it to .devin/rules/rules.md (with a 'trigger')",
+        to: None,
     },
     NearMiss {
         format: Format::Windsurf,
@@ -67,6 +72,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["rule"],
         entry: EntryType::Folder,
         message: "Windsurf reads .devin/rules/, not .devin/rule/; rename the folder",
+        to: Some(".devin/rules"),
     },
     NearMiss {
         format: Format::Windsurf,
@@ -74,6 +80,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["rules"],
         entry: EntryType::NotFolder,
         message: "Windsurf reads .windsurf/rules as a folder of .md rules, and this is a file, so it is not read; move it to .windsurf/rules/rules.md (with a 'trigger')",
+        to: None,
     },
     NearMiss {
         format: Format::Windsurf,
@@ -81,6 +88,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["rule"],
         entry: EntryType::Folder,
         message: "Windsurf reads .windsurf/rules/, not .windsurf/rule/; rename the folder",
+        to: Some(".windsurf/rules"),
     },
     NearMiss {
         format: Format::Windsurf,
@@ -88,6 +96,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &[".windsurfrules"],
         entry: EntryType::Folder,
         message: "Windsurf reads .windsurfrules as one file, and this is a folder; move its files to .windsurf/rules/",
+        to: None,
     },
     NearMiss {
         format: Format::Cursor,
@@ -95,6 +104,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["rule", "Rules"],
         entry: EntryType::Folder,
         message: "Cursor reads .cursor/rules/, not this folder; rename it to .cursor/rules",
+        to: Some(".cursor/rules"),
     },
     NearMiss {
         format: Format::Cursor,
@@ -102,6 +112,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["rules.mdc", "rules.md", "rules"],
         entry: EntryType::NotFolder,
         message: "Cursor reads the folder .cursor/rules/, not a file of this name; move it to .cursor/rules/rules.mdc",
+        to: Some(".cursor/rules/rules.mdc"),
     },
     NearMiss {
         format: Format::Cursor,
@@ -109,6 +120,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &[".cursorrules"],
         entry: EntryType::Folder,
         message: "Cursor reads .cursorrules as one file, and this is a folder; move its files to .cursor/rules/ as .mdc files",
+        to: None,
     },
     NearMiss {
         format: Format::Claude,
@@ -116,6 +128,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["rule"],
         entry: EntryType::Folder,
         message: "Claude Code reads .claude/rules/, not .claude/rule/; rename the folder",
+        to: Some(".claude/rules"),
     },
     NearMiss {
         format: Format::Claude,
@@ -123,6 +136,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["rules.md"],
         entry: EntryType::NotFolder,
         message: "Claude Code reads the folder .claude/rules/ (and .claude/CLAUDE.md), not .claude/rules.md; move it to .claude/rules/ or .claude/CLAUDE.md",
+        to: None,
     },
     NearMiss {
         format: Format::Kiro,
@@ -130,6 +144,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["steerings", "rules", "Steering"],
         entry: EntryType::Folder,
         message: "Kiro reads .kiro/steering/, not .kiro/{name}/; move its files there",
+        to: Some(".kiro/steering"),
     },
     NearMiss {
         format: Format::Cline,
@@ -137,6 +152,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &[".clinerule", ".clinerules.md", ".cline-rules"],
         entry: EntryType::Any,
         message: "Cline reads .clinerules (a file or a folder), not '{name}'; rename it",
+        to: Some(".clinerules"),
     },
     NearMiss {
         format: Format::Continue,
@@ -144,6 +160,7 @@ const NEAR_MISSES: &[NearMiss] = &[
         names: &["rule"],
         entry: EntryType::Folder,
         message: "Continue reads .continue/rules/, not .continue/rule/; rename the folder",
+        to: Some(".continue/rules"),
     },
 ];
 
@@ -171,13 +188,26 @@ impl NearMiss {
         fits && self.names.contains(&name)
     }
 
-    fn warning(&self, path: &Path, name: &str) -> Diagnostic {
-        misplaced(path, self.message.replace("{name}", name))
+    fn warning(&self, path: &Path, name: &str, workdir: &Path) -> Diagnostic {
+        let d = misplaced(path, self.message.replace("{name}", name));
+        match self.to {
+            Some(to) => moved(d, &workdir.join(to), to),
+            None => d,
+        }
     }
 }
 
 fn misplaced(path: &Path, message: String) -> Diagnostic {
     Diagnostic::new(Severity::Warning, Code::Misplaced, path, message)
+}
+
+/// The diagnostic with its fix: the entry renamed to `to` (`shown` as the
+/// user reads it).
+fn moved(d: Diagnostic, to: &Path, shown: &str) -> Diagnostic {
+    d.with_fix(Fix::Move {
+        title: format!("move to {shown}"),
+        to: to.to_string_lossy().into_owned(),
+    })
 }
 
 /// The entries of a folder, by name, each with whether it is a folder.
@@ -219,7 +249,7 @@ pub fn near_misses(workdir: &Path, formats: &[Format]) -> Vec<Diagnostic> {
                     .iter()
                     .find(|m| m.folder == folder && m.is(&n, Some(is_dir)));
                 if let Some(m) = row {
-                    out.push(m.warning(&dir.join(&n), &n));
+                    out.push(m.warning(&dir.join(&n), &n, workdir));
                 }
             }
         }
@@ -228,7 +258,7 @@ pub fn near_misses(workdir: &Path, formats: &[Format]) -> Vec<Diagnostic> {
         for m in rows.iter().filter(|m| m.folder.is_empty()) {
             for n in m.names {
                 if m.is(n, is_dir_in(&root, n)) {
-                    out.push(m.warning(&workdir.join(n), n));
+                    out.push(m.warning(&workdir.join(n), n, workdir));
                 }
             }
         }
@@ -248,7 +278,7 @@ fn near_misses_by_rule(format: Format, workdir: &Path, root: &Listing, out: &mut
             for (n, is_dir) in names_in(&rules) {
                 if !is_dir && n.ends_with(".md") && n != "README.md" {
                     let stem = n.trim_end_matches(".md");
-                    out.push(misplaced(&rules.join(&n), format!("Cursor reads .mdc files in .cursor/rules (its docs: a plain .md file is ignored), so '{n}' is not read; rename it to {stem}.mdc")));
+                    out.push(moved(misplaced(&rules.join(&n), format!("Cursor reads .mdc files in .cursor/rules (its docs: a plain .md file is ignored), so '{n}' is not read; rename it to {stem}.mdc")), &rules.join(format!("{stem}.mdc")), &format!("{stem}.mdc")));
                 }
             }
         }
@@ -262,7 +292,7 @@ fn near_misses_by_rule(format: Format, workdir: &Path, root: &Listing, out: &mut
             }
         }
         Format::Gemini if workdir.join(".gemini").join("GEMINI.md").is_file() => {
-            out.push(misplaced(&workdir.join(".gemini/GEMINI.md"), "Gemini CLI reads GEMINI.md in the project's folders (and ~/.gemini/GEMINI.md), not in a project's .gemini/; move it to ./GEMINI.md".into()));
+            out.push(moved(misplaced(&workdir.join(".gemini/GEMINI.md"), "Gemini CLI reads GEMINI.md in the project's folders (and ~/.gemini/GEMINI.md), not in a project's .gemini/; move it to ./GEMINI.md".into()), &workdir.join("GEMINI.md"), "GEMINI.md"));
         }
         _ => {}
     }

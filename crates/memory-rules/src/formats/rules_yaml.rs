@@ -13,6 +13,9 @@ use crate::rules::rule_format::Format;
 use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
 
+/// The keys of one rule of the list.
+pub(crate) const KEYS: [&str; 5] = ["id", "topics", "content", "priority", "description"];
+
 type Entry = BTreeMap<String, Spanned<Value>>;
 
 #[derive(serde::Deserialize)]
@@ -140,7 +143,7 @@ fn one(
         meta.description = cx.description(&v.value, loc("description"));
     }
     for key in entry.keys() {
-        if !["id", "topics", "content", "priority", "description"].contains(&key.as_str()) {
+        if !KEYS.contains(&key.as_str()) {
             cx.report(Severity::Info, Code::UnknownKey, loc(key), format!("'{key}' is not a rules.yaml key and is ignored (keys: id, topics, content, priority, description)"));
         }
     }

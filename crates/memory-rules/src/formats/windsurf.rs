@@ -8,7 +8,7 @@ use crate::rules::parser::{GlobSplit, Input, ParsedRule, RuleReader};
 use crate::rules::rule::{Activation, Metadata};
 use crate::rules::rule_format::Format;
 
-const KEYS: [&str; 3] = ["trigger", "globs", "description"];
+pub(crate) const KEYS: [&str; 3] = ["trigger", "globs", "description"];
 
 /// Windsurf's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {

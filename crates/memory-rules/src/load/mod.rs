@@ -651,3 +651,34 @@ pub fn check_paths(
     diagnostic::sort(&mut diagnostics);
     Ok((diagnostics, rules))
 }
+
+/// Checks one rule file's text as an editor holds it (perhaps unsaved):
+/// the diagnostics `validate PATH` gives for that file on disk, and its
+/// rules as a set of their own (to ask which files they match), without
+/// reading the file (its `@` imports are read). The size
+/// limit applies as to a read; a panic while parsing is an `internal`
+/// diagnostic.
+pub fn check_text(config: &Config, path: &Path, text: &str) -> (Vec<Diagnostic>, RuleSet) {
+    if text.len() as u64 > limits::MAX_RULE_BYTES {
+        let d = Diagnostic::new(
+            Severity::Error,
+            Code::TooLarge,
+            path,
+            format!(
+                "file is {} bytes, over the {}-byte limit for a rule; not loaded",
+                text.len(),
+                limits::MAX_RULE_BYTES
+            ),
+        );
+        return (vec![d], RuleSet::default());
+    }
+    let format = config
+        .source_of(path)
+        .map_or_else(|| Format::guess(path), |s| s.format);
+    let found = discover::RuleFile::file(path, format, &config.workdir, &config.allow_dirs);
+    let parsed = discover::parse_text(&found, text);
+    let mut diagnostics = parsed.diagnostics;
+    diagnostic::sort(&mut diagnostics);
+    let set = RuleSet::build(parsed.rules, Workdir::new(&config.workdir));
+    (diagnostics, set)
+}

@@ -542,16 +542,7 @@ fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> 
     for (file, right) in &tree.near {
         if names.contains(right) {
             let dir = nested::directory_of(&file.rel).map_or(String::new(), |d| format!("{d}/"));
-            diagnostics.push(Diagnostic::new(
-                Severity::Warning,
-                Code::Misplaced,
-                &file.path,
-                format!(
-                    "{} reads '{right}' by that exact name, so '{}' is not read; rename it to {dir}{right}",
-                    root.format.tool(),
-                    file.rel
-                ),
-            ));
+            diagnostics.push(misnamed(&file.path, root.format, &file.rel, &dir, right));
         }
     }
     let (boundary, allow) = root.real_bounds();
@@ -601,6 +592,21 @@ fn walked(root: &Root, walks: &mut Walks, diagnostics: &mut Vec<Diagnostic>) -> 
         found.push(RuleFile::at(root, id, f.path, dir));
     }
     found
+}
+
+/// A memory file named slightly otherwise than its tool reads (`Agents.md`),
+/// with the rename as its fix.
+fn misnamed(path: &Path, format: Format, rel: &str, dir: &str, right: &str) -> Diagnostic {
+    let message = format!(
+        "{} reads '{right}' by that exact name, so '{rel}' is not read; rename it to {dir}{right}",
+        format.tool()
+    );
+    Diagnostic::new(Severity::Warning, Code::Misplaced, path, message).with_fix(
+        crate::base::diagnostic::Fix::Move {
+            title: format!("rename to {dir}{right}"),
+            to: path.with_file_name(right).to_string_lossy().into_owned(),
+        },
+    )
 }
 
 fn outside_diagnostic(path: &Path, real: &Path, what: &str) -> Diagnostic {
@@ -674,27 +680,7 @@ pub fn load_file(found: &RuleFile, diagnostics: &mut Vec<Diagnostic>) -> Vec<Par
 pub(crate) fn read_and_parse(found: &RuleFile) -> (Option<String>, formats::Parsed) {
     match read(&found.path) {
         Ok(text) => {
-            let input = formats::Input {
-                scope: found.scope,
-                id: &found.id,
-                path: &found.path,
-                text: &text,
-                directory: found.directory.as_deref(),
-            };
-            let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut out = formats::parse(found.format, &input);
-                with_imports(found, &text, &mut out);
-                out
-            }));
-            let outcome = parsed.unwrap_or_else(|payload| {
-                let why = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                let d = Diagnostic::new(Severity::Error, Code::Internal, &found.path, format!("internal error while parsing ({why}); the rule is not loaded; please report it"));
-                formats::Parsed { rules: Vec::new(), diagnostics: vec![d], deps: Vec::new() }
-            });
+            let outcome = parse_text(found, &text);
             (Some(text), outcome)
         }
         Err(d) => (
@@ -706,6 +692,43 @@ pub(crate) fn read_and_parse(found: &RuleFile) -> (Option<String>, formats::Pars
             },
         ),
     }
+}
+
+/// Parses one found file's `text` (as read, or an editor's unsaved copy);
+/// a panic (a bug) becomes an `internal` diagnostic.
+pub fn parse_text(found: &RuleFile, text: &str) -> formats::Parsed {
+    let input = formats::Input {
+        scope: found.scope,
+        id: &found.id,
+        path: &found.path,
+        text,
+        directory: found.directory.as_deref(),
+    };
+    let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut out = formats::parse(found.format, &input);
+        with_imports(found, text, &mut out);
+        out
+    }));
+    parsed.unwrap_or_else(|payload| {
+        let why = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let d = Diagnostic::new(
+            Severity::Error,
+            Code::Internal,
+            &found.path,
+            format!(
+                "internal error while parsing ({why}); the rule is not loaded; please report it"
+            ),
+        );
+        formats::Parsed {
+            rules: Vec::new(),
+            diagnostics: vec![d],
+            deps: Vec::new(),
+        }
+    })
 }
 
 /// A memory file's `@path` imports (`CLAUDE.md`, `GEMINI.md`): each

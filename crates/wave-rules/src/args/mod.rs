@@ -143,6 +143,8 @@ pub enum Command {
     Hook(HookArgs),
     /// The MCP server on stdin/stdout (rules and memory for any MCP client), or install it in a client's settings (claude, cursor, vscode, codex, opencode, gemini, copilot)
     Mcp(McpArgs),
+    /// The Language Server on stdin/stdout: diagnostics as you type, quick fixes, hover, completion, go to definition on @imports, symbols, for every rule file (docs/lsp.md)
+    Lsp,
     /// Check the install: engine and platform, sources and their rule counts, diagnostics, installed hooks and MCP entries (stale or non-portable paths), memory locations; exit 1 on a problem
     Doctor,
     /// Write every named agent's native rule files from the configured
@@ -363,11 +365,17 @@ pub struct ValidateArgs {
     /// Rule files or directories to check instead of the rules roots
     pub paths: Vec<PathBuf>,
     /// Output format
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
+    pub format: ValidateFormat,
     /// Fail (exit 1) on warnings too
     #[arg(long)]
     pub strict: bool,
+    /// Apply the diagnostics' fixes to the files (atomic writes; a move never over a file), then validate again
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix: show the diff of what would change, write nothing
+    #[arg(long, requires = "fix")]
+    pub dry_run: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -376,6 +384,17 @@ pub enum OutputFormat {
     Text,
     /// GitHub Actions annotations (::error file=...,line=...,col=...::message)
     Github,
+}
+
+/// `validate`'s output: the two of [`OutputFormat`], and SARIF.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValidateFormat {
+    /// path:line:col: severity[code]: message, with the source line
+    Text,
+    /// GitHub Actions annotations (::error file=...,line=...,col=...::message)
+    Github,
+    /// SARIF 2.1.0, for GitHub code scanning (upload-sarif)
+    Sarif,
 }
 
 #[derive(Args, Debug)]

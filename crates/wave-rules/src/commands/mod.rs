@@ -13,5 +13,7 @@ pub mod memory;
 pub mod packs;
 pub mod packs_git;
 pub mod packs_sync;
+pub mod sarif;
 pub mod setup;
 pub mod validate;
+pub mod validate_fix;

@@ -1,6 +1,8 @@
-//! `wave-rules validate [PATH...]`: every diagnostic, with the source line.
+//! `wave-rules validate [PATH...]`: every diagnostic, with the source line;
+//! `--fix` applies their fixes first (validate_fix.rs), `--format sarif`
+//! writes a SARIF log (sarif.rs).
 
-use crate::args::{OutputFormat, ValidateArgs};
+use crate::args::{ValidateArgs, ValidateFormat};
 use crate::color;
 use crate::display::{self, Sources};
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
@@ -9,15 +11,53 @@ use std::path::Path;
 
 pub fn run(env: &Env, args: &ValidateArgs) -> Output {
     let mut out = Output::default();
-    let (diagnostics, rules) = if args.paths.is_empty() {
-        let loaded = env.load();
-        (loaded.diagnostics, loaded.rules.rules().len())
-    } else {
-        match check_paths(env, &args.paths) {
+    let (mut diagnostics, mut rules) = match gather(env, args) {
+        Ok(found) => found,
+        Err(trouble) => return trouble,
+    };
+    if args.fix {
+        let fixed = super::validate_fix::apply(&diagnostics, &env.config.workdir, args.dry_run);
+        out.stderr.extend(
+            fixed
+                .trouble
+                .iter()
+                .map(|t| display::line(&format!("wave-rules: {t}"))),
+        );
+        let summary = format!(
+            "{} {} in {}",
+            if args.dry_run { "would fix" } else { "fixed" },
+            plural(fixed.count, "problem"),
+            plural(fixed.files, "file")
+        );
+        if args.dry_run {
+            out.stdout = format!("{}{}", fixed.text, display::line(&summary));
+            return out;
+        }
+        out.stderr.push_str(&fixed.text);
+        out.stderr.push_str(&display::line(&summary));
+        (diagnostics, rules) = match gather(env, args) {
             Ok(found) => found,
             Err(trouble) => return trouble,
-        }
-    };
+        };
+    }
+    let mut shown = report(env, args, &diagnostics, rules);
+    shown.stderr.insert_str(0, &out.stderr);
+    shown
+}
+
+/// The diagnostics and the rule count: of the whole load, or of the paths.
+fn gather(env: &Env, args: &ValidateArgs) -> Result<(Vec<Diagnostic>, usize), Output> {
+    if args.paths.is_empty() {
+        let loaded = env.load();
+        Ok((loaded.diagnostics, loaded.rules.rules().len()))
+    } else {
+        check_paths(env, &args.paths)
+    }
+}
+
+/// The diagnostics as text, annotations, SARIF or JSON, and the exit code.
+fn report(env: &Env, args: &ValidateArgs, diagnostics: &[Diagnostic], rules: usize) -> Output {
+    let mut out = Output::default();
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
     let (errors, warnings, infos) = (
         count(Severity::Error),
@@ -26,7 +66,9 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
     );
     let failed = errors > 0 || (args.strict && warnings > 0);
     let workdir = &env.config.workdir;
-    if env.json {
+    if args.format == ValidateFormat::Sarif {
+        out.stdout = display::json_text(&super::sarif::log(diagnostics, workdir));
+    } else if env.json {
         let list: Vec<_> = diagnostics
             .iter()
             .map(|d| display::diagnostic_json(d, workdir))
@@ -42,9 +84,9 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
         }));
     } else {
         let mut sources = Sources::default();
-        for d in &diagnostics {
+        for d in diagnostics {
             match args.format {
-                OutputFormat::Text => {
+                ValidateFormat::Text | ValidateFormat::Sarif => {
                     let mut shown = d.clone();
                     shown.file_path = display::show(Path::new(&d.file_path), workdir);
                     let mut text = display::line(&shown.to_string());
@@ -63,7 +105,7 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
                     out.stdout.push_str(&text);
                     out.stdout.push_str(&sources.snippet(d));
                 }
-                OutputFormat::Github => out.stdout.push_str(&github(d, workdir)),
+                ValidateFormat::Github => out.stdout.push_str(&github(d, workdir)),
             }
         }
         if args.paths.is_empty() {

@@ -15,7 +15,7 @@ mod html;
 pub mod model;
 mod problems;
 mod text;
-mod walk;
+pub(crate) mod walk;
 
 use crate::args::ReportArgs;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};

@@ -206,17 +206,21 @@ impl<'a> RuleReader<'a> {
                             format.tool(),
                         ),
                     );
+                    self.fix_last(key, meant);
                     self.typos.push(self.diagnostics.len() - 1);
                 }
-                Some(meant) => self.report(
-                    Severity::Warning,
-                    Code::UnknownKey,
-                    at,
-                    format!(
-                        "'{key}' is not a {} key and is ignored: did you mean '{meant}'?",
-                        format.tool()
-                    ),
-                ),
+                Some(meant) => {
+                    self.report(
+                        Severity::Warning,
+                        Code::UnknownKey,
+                        at,
+                        format!(
+                            "'{key}' is not a {} key and is ignored: did you mean '{meant}'?",
+                            format.tool()
+                        ),
+                    );
+                    self.fix_last(key, meant);
+                }
                 None => self.report(
                     Severity::Info,
                     Code::UnknownKey,

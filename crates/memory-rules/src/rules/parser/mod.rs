@@ -272,6 +272,18 @@ impl<'a> RuleReader<'a> {
         });
     }
 
+    /// Gives the diagnostic just reported a fix: `new` for `old` on its
+    /// line (nothing when it has no line).
+    pub(crate) fn fix_last(&mut self, old: &str, new: &str) {
+        if let Some(d) = self.diagnostics.pop() {
+            let fixed = match d.line {
+                Some(line) => d.replacing(line, old, new),
+                None => d,
+            };
+            self.diagnostics.push(fixed);
+        }
+    }
+
     fn parse(&mut self, scope: Scope, id: &str, text: &'a str) -> Option<ParsedRule> {
         let fm = self.frontmatter(text)?;
         let (metadata, patterns) = self.metadata(&fm.entries)?;
@@ -436,12 +448,15 @@ impl<'a> RuleReader<'a> {
                             at,
                             format!("pattern '{written}' can never match: {why}"),
                         ),
-                        Some(GlobProblem::Escaped(meant)) => self.report(
-                            Severity::Warning,
-                            Code::EscapedGlob,
-                            at,
-                            format!("pattern '{}' has an escaped '*' (\\*), so it matches only a file name with a literal '*': a Markdown formatter's escaping of '{meant}'? write '{meant}'", shorten(written)),
-                        ),
+                        Some(GlobProblem::Escaped(meant)) => {
+                            self.report(
+                                Severity::Warning,
+                                Code::EscapedGlob,
+                                at,
+                                format!("pattern '{}' has an escaped '*' (\\*), so it matches only a file name with a literal '*': a Markdown formatter's escaping of '{meant}'? write '{meant}'", shorten(written)),
+                            );
+                            self.fix_last(written, &meant);
+                        }
                         Some(GlobProblem::Unclosed(why)) => self.report(
                             Severity::Warning,
                             Code::InvalidGlob,
@@ -514,12 +529,20 @@ impl<'a> RuleReader<'a> {
         let deliberate = key != "alwaysApply" && self.key_location("paths").is_some();
         match hint {
             Some(_) if deliberate => self.report(Severity::Info, Code::ForeignKey, at, format!("'{key}' is another tool's key; this file's 'paths' applies here and '{key}' is ignored")),
-            Some(hint) => self.report(Severity::Warning, Code::ForeignKey, at, format!("{hint}; it is ignored here")),
+            Some(hint) => {
+                self.report(Severity::Warning, Code::ForeignKey, at, format!("{hint}; it is ignored here"));
+                if key != "alwaysApply" {
+                    self.fix_last(key, "paths");
+                }
+            }
             None => match crate::base::suggest::closest(key, KNOWN_KEYS) {
                 Some(meant) if TRIGGER_KEYS.contains(&meant) => {
                     return KNOWN_KEYS.iter().copied().find(|k| *k == meant)
                 }
-                Some(meant) => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored: did you mean '{meant}'?")),
+                Some(meant) => {
+                    self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored: did you mean '{meant}'?"));
+                    self.fix_last(key, meant);
+                }
                 None => self.report(Severity::Warning, Code::UnknownKey, at, format!("unknown key '{key}' is ignored (known keys: {})", KNOWN_KEYS.join(", "))),
             },
         }

@@ -170,6 +170,7 @@ impl<'a> RuleReader<'a> {
                 at,
                 format!("unknown key '{key}': did you mean '{meant}'? '{key}' is ignored, so {consequence}"),
             );
+            self.fix_last(key, meant);
         }
     }
 

@@ -440,15 +440,39 @@ fn a_rules_yaml_file_has_one_symbol_per_rule() {
 }
 
 #[test]
-fn evals_files_have_the_seam_and_no_diagnostics_and_the_config_file_gets_the_loads() {
+fn a_broken_eval_scenario_shows_its_problem_at_its_line_and_clears_when_fixed_and_the_config_file_gets_the_loads(
+) {
     let t = Tree::made();
-    let evals = t.write(t.workdir().join(".wave/evals/a.yaml"), "not: [valid\n");
+    let evals = t.write(
+        t.workdir().join(".wave/evals/a.yaml"),
+        "prompt: p\nexpect:\n  - reply_contains: ok\n  - command_rann: ls\n",
+    );
     let config = t.write(t.workdir().join(".wave/config.toml"), "packs = [\n");
     let mut c = Client::start(&t);
     let u = c.open(&evals);
+    let found = c.diagnostics(&u);
+    assert_eq!(codes(&found), ["invalid-scenario"], "{found:?}");
+    assert_eq!(range(&found[0])[0], 3, "the check's line (0-based)");
+    assert!(found[0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("unknown check 'command_rann'"));
+    // Fixed as typed: the check's key spelled right.
+    c.edit(&u, 2, [3, 4, 3, 16], "command_ran");
     assert_eq!(c.diagnostics(&u), Vec::<Value>::new());
     let u = c.open(&config);
     assert_eq!(codes(&c.diagnostics(&u)), ["invalid-config"]);
+}
+
+#[test]
+fn a_rules_broken_evals_show_on_the_rule() {
+    let t = Tree::made();
+    let rule = t.project("logging.md", "---\nevals:\n  - prompt: p\n    expect:\n      - reply_containz: ok\n---\nLog with logger.debug.\n");
+    let mut c = Client::start(&t);
+    let u = c.open(&rule);
+    let found = c.diagnostics(&u);
+    assert_eq!(codes(&found), ["invalid-scenario"], "{found:?}");
+    assert_eq!(range(&found[0])[0], 4);
 }
 
 #[test]

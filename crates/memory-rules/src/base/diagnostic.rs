@@ -130,6 +130,9 @@ pub enum Code {
     /// A config file (`.wave/config.toml`, the policy's) or a packs lockfile
     /// that cannot be used as written.
     InvalidConfig,
+    /// An eval scenario (`.wave/evals/*.yaml`, a rule's `evals:`) that
+    /// `wave-rules eval` cannot run as written.
+    InvalidScenario,
     /// A pack the config names is not there (not installed, not checked
     /// out, no such folder, no rules folder).
     PackMissing,
@@ -186,6 +189,7 @@ impl Code {
             Code::Import => "An @path import (CLAUDE.md, GEMINI.md) that could not be expanded: missing, a cycle, too deep, outside the project, not text.",
             Code::Misplaced => "A file or folder a tool would read if it were named or placed slightly differently (.github/copilot-instructions/, a .devin/rules file): the message says what to move where.",
             Code::InvalidConfig => "A config file (.wave/config.toml, the policy's) or a packs lockfile that cannot be used as written.",
+            Code::InvalidScenario => "An eval scenario (.wave/evals/*.yaml, a rule's evals:) that wave-rules eval cannot run as written: an unknown key or check, a regex that does not compile, a path outside the project.",
             Code::PackMissing => "A pack the config names is not there (not installed, not checked out, no such folder, no rules folder).",
             Code::PackStale => "A pack is not what .wave/packs.lock pins (another version or commit, or not in the lock); the rules on disk are used.",
             Code::Locked => "A rule, or a disable, tried to replace a locked (policy) rule; the policy rule stays.",
@@ -234,6 +238,7 @@ impl Code {
             Code::Import => "import",
             Code::Misplaced => "misplaced",
             Code::InvalidConfig => "invalid-config",
+            Code::InvalidScenario => "invalid-scenario",
             Code::PackMissing => "pack-missing",
             Code::PackStale => "pack-stale",
             Code::Locked => "locked",

@@ -84,6 +84,37 @@ pub struct Problem {
     pub message: String,
 }
 
+impl Problem {
+    /// The problem as a diagnostic (`invalid-scenario`, an error) of
+    /// `path`, the file as the caller names it (the LSP's document).
+    pub fn diagnostic(&self, path: &Path) -> memory_rules::Diagnostic {
+        let mut d = memory_rules::Diagnostic::new(
+            memory_rules::Severity::Error,
+            memory_rules::Code::InvalidScenario,
+            path,
+            self.message.clone(),
+        );
+        d.line = u32::try_from(self.line).ok();
+        d
+    }
+}
+
+/// The problems of a text as the editor holds it: a scenario file, or a
+/// rule file's `evals:` (none when it has none).
+pub fn problems_of_text(path: &Path, text: &str, is_rule: bool) -> Vec<Problem> {
+    if !is_rule {
+        return parse_file(path, text).err().unwrap_or_default();
+    }
+    let id = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match parse_rule_evals(path, &id, text) {
+        Some(Err(problems)) => problems,
+        _ => Vec::new(),
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}: {}", self.file.display(), self.line, self.message)

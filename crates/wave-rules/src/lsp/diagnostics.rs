@@ -51,15 +51,23 @@ pub(super) fn check(ws: &Workspace, doc: &Document) -> (Vec<Diagnostic>, RuleSet
         DocumentKind::Rule => {
             let (mut live, set) = memory_rules::check_text(&ws.config, &doc.path, &doc.text);
             live.extend(from_load(false));
+            live.extend(scenario_problems(doc, true));
             (live, set)
         }
         DocumentKind::Config => (from_load(true), RuleSet::default()),
-        // The seam for `wave-rules eval`: its scenario files'
-        // (`.wave/evals/*.yaml`) checks belong to the eval command and are
-        // published here once it has them; until then, none.
-        DocumentKind::Evals => (Vec::new(), RuleSet::default()),
+        // `wave-rules eval`'s scenario files: its own reading of them.
+        DocumentKind::Evals => (scenario_problems(doc, false), RuleSet::default()),
         DocumentKind::Other => (Vec::new(), RuleSet::default()),
     }
+}
+
+/// The problems `wave-rules eval` finds in a scenario file, or in a rule's
+/// `evals:`, as diagnostics (`invalid-scenario`).
+fn scenario_problems(doc: &Document, is_rule: bool) -> Vec<Diagnostic> {
+    crate::eval::scenario::problems_of_text(&doc.path, &doc.text, is_rule)
+        .iter()
+        .map(|p| p.diagnostic(&doc.path))
+        .collect()
 }
 
 /// Checks a document, remembers its diagnostics (for quick fixes) and

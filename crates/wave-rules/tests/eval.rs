@@ -172,9 +172,11 @@ fn a_rules_own_evals_are_scenarios_and_a_broken_one_names_the_rule_file() {
         "{}",
         r.stderr
     );
-    // The core does not warn about the key either.
+    // validate says the same (and the core knows the key: no unknown-key).
     let v = t.run(&["validate"]);
-    assert_eq!(v.code, 0, "{}", v.stdout);
+    assert_eq!(v.code, 1, "{}", v.stdout);
+    assert!(v.stdout.contains(".wave/rules/logging.md:5: error[invalid-scenario]: unknown check 'reply_containz'"), "{}", v.stdout);
+    assert!(!v.stdout.contains("unknown-key"), "{}", v.stdout);
 }
 
 #[test]
@@ -219,4 +221,20 @@ fn two_scenarios_with_one_name_are_refused() {
     let r = eval(&t, &[]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains(".wave/rules/logging.md:3: a scenario named 'logging' is already in .wave/evals/logging.yaml"), "{}", r.stderr);
+}
+
+#[test]
+fn validate_reports_a_broken_scenario_on_its_line() {
+    let t = tree("prompt: p\nexpect:\n  - reply_contains: ok\n  - command_rann: ls\n");
+    let r = t.run(&["validate"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            ".wave/evals/logging.yaml:4: error[invalid-scenario]: unknown check 'command_rann'"
+        ),
+        "{}",
+        r.stdout
+    );
+    let fine = tree("prompt: p\nexpect:\n  - reply_contains: ok\n");
+    assert_eq!(fine.run(&["validate"]).code, 0);
 }

@@ -122,6 +122,19 @@ fn dedup(agents: &[EvalAgent]) -> Vec<EvalAgent> {
     out
 }
 
+/// The problems of every scenario, as `validate` shows them
+/// (`invalid-scenario` errors on their files and lines).
+pub fn scenario_diagnostics(
+    project: &Path,
+    loaded: &memory_rules::Loaded,
+) -> Vec<memory_rules::Diagnostic> {
+    let problems = read_scenarios(project, loaded).err().unwrap_or_default();
+    problems
+        .iter()
+        .map(|p| p.diagnostic(&project.join(&p.file)))
+        .collect()
+}
+
 /// The scenarios of `.wave/evals/*.yaml` and of the rules' `evals:`, all
 /// read before any is refused (every problem at once).
 fn read_scenarios(

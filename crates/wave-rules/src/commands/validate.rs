@@ -49,7 +49,12 @@ pub fn run(env: &Env, args: &ValidateArgs) -> Output {
 fn gather(env: &Env, args: &ValidateArgs) -> Result<(Vec<Diagnostic>, usize), Output> {
     if args.paths.is_empty() {
         let loaded = env.load();
-        Ok((loaded.diagnostics, loaded.rules.rules().len()))
+        let mut diagnostics = loaded.diagnostics.clone();
+        diagnostics.extend(super::eval::scenario_diagnostics(
+            &env.config.workdir,
+            &loaded,
+        ));
+        Ok((diagnostics, loaded.rules.rules().len()))
     } else {
         check_paths(env, &args.paths)
     }

@@ -175,7 +175,13 @@ fn a_rules_own_evals_are_scenarios_and_a_broken_one_names_the_rule_file() {
     // validate says the same (and the core knows the key: no unknown-key).
     let v = t.run(&["validate"]);
     assert_eq!(v.code, 1, "{}", v.stdout);
-    assert!(v.stdout.contains(".wave/rules/logging.md:5: error[invalid-scenario]: unknown check 'reply_containz'"), "{}", v.stdout);
+    assert!(
+        v.stdout.contains(
+            ".wave/rules/logging.md:5: error[invalid-scenario]: unknown check 'reply_containz'"
+        ),
+        "{}",
+        v.stdout
+    );
     assert!(!v.stdout.contains("unknown-key"), "{}", v.stdout);
 }
 

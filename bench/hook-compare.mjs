@@ -5,14 +5,15 @@
 // OLD, then through NEW, each time in a fresh copy of the same projects and
 // state directory at the same paths; stdout, stderr and the exit code of
 // every event must be equal. Prints how many events were compared and every
-// difference; exits 1 on any.
+// difference; exits 1 on any. `--show` also prints each event's output.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { hookEvents, writeRuleProject } from './hook-project.mjs'
 
-const [oldBin, newBin] = process.argv.slice(2).map((p) => path.resolve(p))
+const show = process.argv.includes('--show')
+const [oldBin, newBin] = process.argv.slice(2).filter((a) => a !== '--show').map((p) => path.resolve(p))
 if (!oldBin || !newBin) {
   console.error('usage: node bench/hook-compare.mjs OLD NEW')
   process.exit(2)
@@ -134,6 +135,7 @@ for (const bin of [oldBin, newBin]) {
 let differ = 0
 for (let i = 0; i < runs[0].length; i++) {
   const [a, b] = [runs[0][i], runs[1][i]]
+  if (show) console.log(`${a.what}\n  ${JSON.stringify(a.out).slice(0, 300)}`)
   if (JSON.stringify(a.out) !== JSON.stringify(b.out)) {
     differ++
     console.log(`DIFFERS: ${a.what}\n  old: ${JSON.stringify(a.out).slice(0, 600)}\n  new: ${JSON.stringify(b.out).slice(0, 600)}`)

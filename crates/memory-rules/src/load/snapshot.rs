@@ -18,8 +18,8 @@ use crate::load::stamp::Cached;
 use crate::matchers::glob_compile::{CompiledPattern, Matcher};
 use crate::rules::parser::{ParsedRule, RulePattern};
 use crate::rules::rule::Rule;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -37,7 +37,8 @@ const VERSION: u32 = 6;
 /// module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {
-    pub(crate) files: HashMap<PathBuf, Arc<Cached>>,
+    /// By path (FxHash: a hook looks every rule file up here).
+    pub(crate) files: FxHashMap<PathBuf, Arc<Cached>>,
     pub(crate) scanned_at: Option<SystemTime>,
     /// The workdir the rules were parsed for (context paths are relative to it).
     pub(crate) workdir: PathBuf,
@@ -159,7 +160,7 @@ impl Snapshot {
                 version: saved.version,
             });
         }
-        let mut files = HashMap::with_capacity(saved.files.len());
+        let mut files = FxHashMap::with_capacity_and_hasher(saved.files.len(), Default::default());
         for f in saved.files {
             let entry = f.entry.try_map_rules(restore_rule)?;
             files.insert(f.path, Arc::new(entry));

@@ -1,4 +1,8 @@
-// `node bench/hook-latency.mjs [--runs N]`: the wall time of one Claude Code
+// `node bench/hook-latency.mjs [--runs N] [--events-only] [--instructions]`:
+// first every hook event against `wave-rules --version` of the same binary,
+// at 100 and 1,000 rules, as ratios (bench/hook-events.mjs; `--events-only`
+// stops there, `--instructions` adds callgrind's instruction counts,
+// `WAVE_RULES_BASE=path` a second binary side by side). Then the wall time of one Claude Code
 // hook process, start to exit, spawned from Node as Claude Code spawns it, at
 // 100 rules (a real project's mix: path, topic and always-on rules, one in
 // ten enforcing a folder or commands, in the root and subdirectories). Every event, for the Rust binary
@@ -30,6 +34,7 @@ import { installFromTarballs } from './npm-install.mjs'
 import { writeMemory } from './memory-corpus.mjs'
 import { createHash } from 'node:crypto'
 import { MANAGERS, freshEnv, install, startRegistry } from './package-managers.mjs'
+import { eventTable } from './hook-events.mjs'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const runsArg = process.argv.indexOf('--runs')
@@ -37,6 +42,21 @@ const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 100
 const RULES = 100
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-hook-bench-'))
+{
+  const bin = path.resolve(repo, process.env.WAVE_RULES_BIN ?? 'target/release/wave-rules')
+  const bins = [...(process.env.WAVE_RULES_BASE ? [['before', path.resolve(process.env.WAVE_RULES_BASE)]] : []), ['this build', bin]]
+  if (fs.existsSync(bin)) {
+    const load = os.loadavg()
+    const lines = eventTable(bins, path.join(root, 'events'), RUNS, process.argv.includes('--instructions'))
+    console.log(`Every event against \`--version\` of the same binary (${bins.map(([l, b]) => `${l}: ${path.relative(repo, b) || b}`).join(', ')}), ${RUNS} interleaved rounds, load ${load.map((l) => l.toFixed(1)).join(' ')} -> ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; p50 ms and its ratio to \`--version\`\n`)
+    console.log(lines.join('\n'))
+    console.log('')
+  }
+  if (process.argv.includes('--events-only')) {
+    fs.rmSync(root, { recursive: true, force: true })
+    process.exit(0)
+  }
+}
 const work = path.join(root, 'work')
 const home = path.join(root, 'home')
 fs.mkdirSync(home, { recursive: true })

@@ -43,6 +43,11 @@ use std::ffi::OsString;
 /// (with one line on stderr).
 pub use memory_rules::base::limits::MAX_HOOK_INPUT_BYTES;
 
+/// Tells the library the process exits right after its one command (the
+/// `wave-rules` binary; never the addon): large structures a hook built are
+/// then left to the exit rather than freed one by one.
+pub use hook::cache::exits_after_command;
+
 /// Runs the command line `args` (the first item is the program name).
 pub fn run<I, T>(args: I) -> Output
 where

@@ -4,6 +4,8 @@
 fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let is_hook = args.get(1).is_some_and(|a| a == "hook");
+    // This process exits after one command.
+    wave_rules::exits_after_command();
     if is_hook {
         // A hook never fails the agent's turn: a panic is one stderr line and exit 0.
         std::panic::set_hook(Box::new(|info| {

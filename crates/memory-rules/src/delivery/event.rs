@@ -18,7 +18,7 @@
 use crate::delivery::conversation::Conversation;
 use crate::delivery::session::Start;
 use crate::delivery::tool_call::{ToolCall, ToolKind};
-use crate::delivery::touched::tool_files;
+use crate::delivery::touched::{tool_files, Touched};
 use std::path::PathBuf;
 
 /// What happened. New kinds are additions: a road matches the kinds it
@@ -188,14 +188,29 @@ impl Event {
     /// Every file the event touched: its tool calls' (see
     /// [`crate::delivery::touched`]) and the files it names, each once.
     pub fn touched(&self) -> Vec<String> {
+        self.touched_by(&self.tool_touched())
+    }
+
+    /// What each of the event's tool calls touched, in order: computed once
+    /// per event (a shell command is parsed then) and passed to whatever
+    /// needs it.
+    pub fn tool_touched(&self) -> Vec<Touched> {
+        self.tools
+            .iter()
+            .map(|call| tool_files(call, self.cwd.as_deref()))
+            .collect()
+    }
+
+    /// [`Event::touched`] from what [`Event::tool_touched`] gave.
+    pub fn touched_by(&self, calls: &[Touched]) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         let mut add = |f: &str| {
             if !f.is_empty() && !out.iter().any(|o| o == f) {
                 out.push(f.to_string());
             }
         };
-        for call in &self.tools {
-            for f in tool_files(call, self.cwd.as_deref()).all() {
+        for t in calls {
+            for f in t.all() {
                 add(&f);
             }
         }

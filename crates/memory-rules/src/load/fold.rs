@@ -23,6 +23,8 @@
 
 use crate::base::diagnostic::{Code, Diagnostic, Severity};
 use crate::rules::rule::{Activation, Metadata, Rule};
+use crate::rules::scope::Scope;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 /// A file's identity: (device, inode); `None` where the platform gives none.
@@ -89,15 +91,14 @@ pub(crate) fn fold(rules: &[(&Rule, Identity)]) -> (Vec<bool>, Vec<Diagnostic>) 
             ));
         }
     }
-    let mut by_text: HashMap<(&str, String), usize> = HashMap::new();
+    // Keyed by the text, the scope and the activation themselves (no
+    // string is formatted per rule).
+    let mut by_text: FxHashMap<(&str, Scope, ActivationKey), usize> = FxHashMap::default();
     for (i, (r, _)) in rules.iter().enumerate() {
         if !keep[i] || r.content.is_empty() {
             continue;
         }
-        let key = (
-            &*r.content,
-            format!("{:?} {:?}", r.scope, activation_key(&r.metadata)),
-        );
+        let key = (&*r.content, r.scope, activation_key(&r.metadata));
         match by_text.get(&key) {
             Some(&k) if rules[k].0.format == r.format => {}
             Some(&k) => {

@@ -19,6 +19,7 @@ use crate::rules::scope::Scope;
 use crate::sources::discover;
 use crate::sources::packs;
 use crate::sources::source::{Config, Source};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -202,7 +203,7 @@ fn discover_files(
 /// previous snapshot, the others read and parsed again.
 struct RefreshedFiles {
     /// The entries by path: the next snapshot's files.
-    files: HashMap<PathBuf, Arc<stamp::Cached>>,
+    files: FxHashMap<PathBuf, Arc<stamp::Cached>>,
     /// The entries in discovery order.
     entries: Vec<Arc<stamp::Cached>>,
     /// A file was added, removed or changed, or the workdir or the layers
@@ -220,7 +221,7 @@ impl RefreshedFiles {
         fingerprint: &str,
     ) -> RefreshedFiles {
         let mut out = RefreshedFiles {
-            files: HashMap::with_capacity(found.len()),
+            files: FxHashMap::with_capacity_and_hasher(found.len(), Default::default()),
             entries: Vec::with_capacity(found.len()),
             changed: previous.files.len() != found.len()
                 || previous.workdir != config.workdir

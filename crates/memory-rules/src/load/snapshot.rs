@@ -8,16 +8,18 @@
 //! ([`Snapshot::to_bytes`]), restores it next time
 //! ([`Snapshot::from_bytes`]) and reloads from it
 //! ([`reload_from`](crate::load::reload_from)): only the files whose stamp changed
-//! are read and parsed again, whatever their format. The compiled matchers
-//! are not saved: a restored rule's patterns are compiled again from its
-//! `paths`, exactly those that compiled when the file was parsed.
+//! are read and parsed again, whatever their format. Each rule's compiled
+//! patterns are saved too (the globs and regexes `glob_compile` made of its
+//! `paths`), so a restored rule compiles nothing: the rule set builds its
+//! matchers from them when an event first needs them. A change to what the
+//! pattern compiler makes of a pattern bumps [`VERSION`].
 
 use crate::load::stamp::Cached;
-use crate::matchers::glob_compile::{self, PatternError};
+use crate::matchers::glob_compile::{CompiledPattern, Matcher};
 use crate::rules::parser::{ParsedRule, RulePattern};
 use crate::rules::rule::Rule;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -27,14 +29,16 @@ use std::time::SystemTime;
 /// parsed again). 3: the layers (packs, policy) the rules were assembled
 /// with. 4: files carry the stamps of their `@path` imports, and
 /// `CLAUDE.md` / `GEMINI.md` are read as memory files. 5: `enforce`,
-/// `commands`, `summary`.
-const VERSION: u32 = 5;
+/// `commands`, `summary`. 6: the compiled patterns are saved (restoring
+/// compiles nothing).
+const VERSION: u32 = 6;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {
-    pub(crate) files: HashMap<PathBuf, Arc<Cached>>,
+    /// By path (FxHash: a hook looks every rule file up here).
+    pub(crate) files: FxHashMap<PathBuf, Arc<Cached>>,
     pub(crate) scanned_at: Option<SystemTime>,
     /// The workdir the rules were parsed for (context paths are relative to it).
     pub(crate) workdir: PathBuf,
@@ -66,14 +70,6 @@ pub enum SnapshotError {
     /// A saved rule names a pattern index its `paths` do not have.
     #[error("rules snapshot: rule '{rule}' has no pattern {index}")]
     NoPattern { rule: String, index: usize },
-    /// A pattern that compiled when its rule was parsed no longer does.
-    #[error("rules snapshot: pattern '{pattern}' of rule '{rule}' no longer compiles: {source}")]
-    PatternFails {
-        rule: String,
-        pattern: String,
-        #[source]
-        source: PatternError,
-    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -92,12 +88,27 @@ struct SavedFile {
     entry: Cached<SavedRule>,
 }
 
-/// A parsed rule without its compiled matchers: which of its `paths`
-/// compiled.
+/// A parsed rule with what its `paths` that compiled were compiled to.
 #[derive(Serialize, Deserialize)]
 struct SavedRule {
     rule: Rule,
-    compiled: Vec<usize>,
+    compiled: Vec<SavedPattern>,
+}
+
+/// One compiled pattern: its index in `metadata.paths`, whether it
+/// excludes, and its matchers.
+#[derive(Serialize, Deserialize)]
+struct SavedPattern {
+    index: usize,
+    negated: bool,
+    matchers: Vec<SavedMatcher>,
+}
+
+/// A [`Matcher`], saved.
+#[derive(Serialize, Deserialize)]
+enum SavedMatcher {
+    Glob(Box<str>),
+    Regex(String),
 }
 
 impl Snapshot {
@@ -121,7 +132,7 @@ impl Snapshot {
                 path: path.clone(),
                 entry: entry.map_rules(|p| SavedRule {
                     rule: p.rule.clone(),
-                    compiled: p.patterns.iter().map(|r| r.index).collect(),
+                    compiled: p.patterns.iter().map(SavedPattern::of).collect(),
                 }),
             })
             .collect();
@@ -149,7 +160,7 @@ impl Snapshot {
                 version: saved.version,
             });
         }
-        let mut files = HashMap::with_capacity(saved.files.len());
+        let mut files = FxHashMap::with_capacity_and_hasher(saved.files.len(), Default::default());
         for f in saved.files {
             let entry = f.entry.try_map_rules(restore_rule)?;
             files.insert(f.path, Arc::new(entry));
@@ -163,25 +174,51 @@ impl Snapshot {
     }
 }
 
-/// A saved rule with its patterns compiled again, as its format compiles
-/// them.
+impl SavedPattern {
+    fn of(p: &RulePattern) -> SavedPattern {
+        SavedPattern {
+            index: p.index,
+            negated: p.compiled.negated,
+            matchers: p
+                .compiled
+                .matchers
+                .iter()
+                .map(|m| match m {
+                    Matcher::Glob(g) => SavedMatcher::Glob(g.clone()),
+                    Matcher::Regex(r) => SavedMatcher::Regex(r.clone()),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A saved rule with its compiled patterns as saved (each names a pattern
+/// its `paths` has).
 fn restore_rule(saved: SavedRule) -> Result<ParsedRule, SnapshotError> {
     let paths = saved.rule.metadata.paths.as_deref().unwrap_or_default();
-    let fold = saved.rule.format.case_insensitive_globs();
     let mut patterns = Vec::with_capacity(saved.compiled.len());
-    for index in saved.compiled {
-        let written = paths.get(index).ok_or_else(|| SnapshotError::NoPattern {
-            rule: saved.rule.id.clone(),
-            index,
-        })?;
-        let compiled = glob_compile::compile_with(written, fold).map_err(|source| {
-            SnapshotError::PatternFails {
+    for p in saved.compiled {
+        if p.index >= paths.len() {
+            return Err(SnapshotError::NoPattern {
                 rule: saved.rule.id.clone(),
-                pattern: written.clone(),
-                source,
-            }
-        })?;
-        patterns.push(RulePattern { index, compiled });
+                index: p.index,
+            });
+        }
+        let matchers = p
+            .matchers
+            .into_iter()
+            .map(|m| match m {
+                SavedMatcher::Glob(g) => Matcher::Glob(g),
+                SavedMatcher::Regex(r) => Matcher::Regex(r),
+            })
+            .collect();
+        patterns.push(RulePattern {
+            index: p.index,
+            compiled: CompiledPattern {
+                negated: p.negated,
+                matchers,
+            },
+        });
     }
     Ok(ParsedRule {
         rule: saved.rule,

@@ -105,10 +105,11 @@ pub struct Cached<R = ParsedRule> {
     /// Hash of the file's bytes (0 when unreadable).
     hash: u64,
     pub rules: Vec<R>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<Diagnostic>,
     /// The other files the outcome depends on (a memory file's `@path`
     /// imports, found or not), with their stamps when read.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     deps: Vec<(std::path::PathBuf, Option<Stamp>)>,
 }
 

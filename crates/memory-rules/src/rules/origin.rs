@@ -133,8 +133,14 @@ pub fn provenance(
         Layer::Policy(Some(p)) => format!("policy:{}:{id}", p.label),
         Layer::Policy(None) => format!("policy:{}", file.display()),
         Layer::Own => {
+            // Every rule of every load: built without the formatter.
             let shown = file.strip_prefix(workdir).unwrap_or(file);
-            format!("{scope}:{}", shown.display())
+            let shown = shown.to_string_lossy();
+            let mut out = String::with_capacity(scope.as_str().len() + 1 + shown.len());
+            out.push_str(scope.as_str());
+            out.push(':');
+            out.push_str(&shown);
+            out
         }
     }
 }

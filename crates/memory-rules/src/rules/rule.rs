@@ -8,43 +8,53 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The frontmatter fields we understand, as the author wrote them (after
-/// comma-splitting). `paths` keeps `!` exclusions in place.
+/// comma-splitting). `paths` keeps `!` exclusions in place. Saved (in the
+/// hooks' rules snapshot) without the fields it does not have, which read
+/// back as `None`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Metadata {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub paths: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub topics: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `remind: every-turn`: re-surfaced at every turn while active.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub remind: Option<Remind>,
     /// How the rule becomes active (see [`Activation`]).
     pub activation: Activation,
     /// Regexes matched against the content of the files in context, when the
     /// caller provides it (Continue's `regex`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub regex: Option<Vec<String>>,
     /// A name the rule can be mentioned by (`@name`), besides its id and base
     /// name (Continue's and Kiro's `name`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The project subdirectory the rule is scoped to (a nested
     /// `.cursor/rules` or `AGENTS.md`), `/`-separated; its `paths` already
     /// carry it as a prefix. Deeper rules sort after shallower ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub directory: Option<String>,
     /// `skills`: the rule is active while one of these skills is active in
     /// the session (lowercased names, as the agent names the skill).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skills: Option<Vec<String>>,
     /// `enforce`: a write to a file of the rule's `paths`, or a shell command
     /// matching one of its `commands`, is refused (`block`) or let through
     /// with the rule put in front of the model (`warn`). See `enforce`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enforce: Option<Enforce>,
     /// `commands`: patterns matched against each simple command of a shell
     /// line (`git push --force*`); read only with `enforce`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commands: Option<Vec<String>>,
     /// `summary`: the one line that stands for the rule where it comes back
     /// in short form (at the edit it governs); else its first line.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
 }
 

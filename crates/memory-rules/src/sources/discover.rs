@@ -26,7 +26,7 @@ use crate::rules::rule_format::Format;
 use crate::rules::scope::Scope;
 use crate::sources::nested;
 pub use crate::sources::nested::Walks;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
@@ -272,10 +272,15 @@ fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<
 fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
     let mut dirs = RulesDirWalk::new(root, real);
     let mut found = Vec::new();
+    // In name order. The entries sorted together are one directory's, so
+    // their paths differ only after the same `dir/`: comparing the paths'
+    // bytes is comparing the names' (`sort_by_file_name`'s order), without
+    // parsing each path for its file name at every comparison (a third of
+    // the walk at 1,000 rules).
     let mut walk = WalkDir::new(&root.dir)
         .follow_links(true)
         .max_depth(dirs.max_depth)
-        .sort_by_file_name()
+        .sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()))
         .into_iter();
     while let Some(entry) = walk.next() {
         let entry = match entry {
@@ -344,12 +349,12 @@ struct RulesDirWalk<'r> {
     root: &'r Root,
     /// The realpath of each directory walked into: a file that is no link
     /// is its directory's realpath and its name, with no lookup per file.
-    reals: HashMap<PathBuf, PathBuf>,
+    reals: FxHashMap<PathBuf, PathBuf>,
     /// Each directory realpath is owned by the path that may load it: the
     /// root, a real subdirectory, or else the first link (in name order) to
     /// it. So a link to a sibling is the one reported, whatever the names'
     /// order.
-    owners: HashMap<PathBuf, PathBuf>,
+    owners: FxHashMap<PathBuf, PathBuf>,
     boundary: Option<PathBuf>,
     allow: Vec<PathBuf>,
     /// Files may sit one level below the deepest directory read.
@@ -358,8 +363,10 @@ struct RulesDirWalk<'r> {
 
 impl<'r> RulesDirWalk<'r> {
     fn new(root: &'r Root, real: PathBuf) -> Self {
-        let reals: HashMap<PathBuf, PathBuf> = HashMap::from([(root.dir.clone(), real.clone())]);
-        let mut owners: HashMap<PathBuf, PathBuf> = HashMap::from([(real, root.dir.clone())]);
+        let reals: FxHashMap<PathBuf, PathBuf> =
+            FxHashMap::from_iter([(root.dir.clone(), real.clone())]);
+        let mut owners: FxHashMap<PathBuf, PathBuf> =
+            FxHashMap::from_iter([(real, root.dir.clone())]);
         for entry in std::fs::read_dir(&root.dir).into_iter().flatten().flatten() {
             if entry.file_type().is_ok_and(|t| t.is_dir()) {
                 if let Ok(real) = std::fs::canonicalize(entry.path()) {

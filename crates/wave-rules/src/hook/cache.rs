@@ -15,7 +15,26 @@ use crate::env::Env;
 use memory_rules::base::fs::{self, Links};
 use memory_rules::{reload_from, Diagnostic, RuleSet, Severity, Snapshot};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// Whether the process exits right after this command (set by the
+/// binary's `main`, never by the addon, which lives on): a hook's rules and
+/// snapshot are then left to the exit instead of freed one allocation at a
+/// time (about a twentieth of a hook's instructions at 1,000 rules).
+static EXITS_AFTER: AtomicBool = AtomicBool::new(false);
+
+/// Called by a process that exits after one command (see [`EXITS_AFTER`]).
+pub fn exits_after_command() {
+    EXITS_AFTER.store(true, Ordering::Relaxed);
+}
+
+/// Drops `value`, or leaves it to the process's exit (see [`EXITS_AFTER`]).
+fn release<T>(value: T) {
+    if EXITS_AFTER.load(Ordering::Relaxed) {
+        std::mem::forget(value);
+    }
+}
 
 use memory_rules::base::limits::MAX_CACHE_BYTES;
 
@@ -26,20 +45,26 @@ pub struct Rules {
     pub broken: Vec<String>,
 }
 
+impl Drop for Rules {
+    fn drop(&mut self) {
+        release(std::mem::take(&mut self.set));
+    }
+}
+
 /// The rules of `env`'s sources, reloaded from the snapshot in `state_dir`
 /// (a full load without one), which is saved again when a file was read.
 pub fn load(env: &Env, state_dir: &Path) -> Rules {
     let path = cache_path(env, state_dir);
     let previous = read(&path).unwrap_or_default();
     let reloaded = reload_from(&env.config, &previous);
+    release(previous);
     if reloaded.changed || reloaded.reparsed > 0 {
         write(&path, reloaded.loaded.snapshot());
     }
     let broken = broken_lines(&reloaded.loaded.diagnostics, &env.config.workdir);
-    Rules {
-        set: reloaded.loaded.rules,
-        broken,
-    }
+    let set = Arc::clone(&reloaded.loaded.rules);
+    release(reloaded);
+    Rules { set, broken }
 }
 
 /// `<state dir>/rules/<hash of the workdir and the sources>.json`

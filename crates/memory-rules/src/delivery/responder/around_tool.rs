@@ -4,6 +4,7 @@
 use super::{Answer, Responder};
 use crate::delivery::event::Event;
 use crate::delivery::session::Session;
+use crate::delivery::touched::Touched;
 use crate::rules::rule::Enforce;
 use crate::rules::rule_set::enforcement::{self, Verdict};
 
@@ -12,17 +13,22 @@ impl Responder<'_> {
     /// (file tools the road knows write, the written side of a shell line,
     /// an `apply_patch`'s files) and the simple commands it would run.
     pub fn verdict(&self, event: &Event) -> Verdict {
+        self.verdict_of(&event.tool_touched())
+    }
+
+    /// [`Responder::verdict`] of the tool calls that touched `calls`
+    /// ([`Event::tool_touched`]).
+    fn verdict_of(&self, calls: &[Touched]) -> Verdict {
         if !self.set.has_enforced_rules() {
             return Verdict::default();
         }
         let mut written = Vec::new();
         let mut commands = Vec::new();
         let mut unchecked = Vec::new();
-        for call in &event.tools {
-            let t = crate::delivery::touched::tool_files(call, event.cwd.as_deref());
-            written.extend(t.written);
-            commands.extend(t.commands);
-            unchecked.extend(t.unread);
+        for t in calls {
+            written.extend(t.written.iter().cloned());
+            commands.extend(t.commands.iter().cloned());
+            unchecked.extend(t.unread.iter().cloned());
         }
         let mut verdict = enforcement::check(self.set, &written, &commands);
         verdict.unchecked = unchecked;
@@ -31,15 +37,16 @@ impl Responder<'_> {
 
     /// After a tool ran: the warnings of the enforced rules it triggered
     /// (`enforce: warn`), and the path rules given long ago that govern a
-    /// file it wrote (in short form), after the rules it made due.
-    pub(super) fn after_tool(&self, session: &mut Session, event: &Event, answer: &mut Answer) {
+    /// file it wrote (in short form), after the rules it made due. `calls`:
+    /// what each of its tool calls touched.
+    pub(super) fn after_tool(&self, session: &mut Session, calls: &[Touched], answer: &mut Answer) {
         let set = self.set;
         let max = self
             .budget
             .max_bytes
             .unwrap_or(crate::base::limits::DEFAULT_RULES_BYTES);
         let mut in_text: Vec<usize> = answer.rules.iter().map(|g| g.index).collect();
-        let verdict = self.verdict(event);
+        let verdict = self.verdict_of(calls);
         let warned = Verdict {
             hits: verdict
                 .hits
@@ -77,10 +84,9 @@ impl Responder<'_> {
             }
         }
         answer.verdict = warned;
-        let written: Vec<String> = event
-            .tools
+        let written: Vec<String> = calls
             .iter()
-            .flat_map(|c| crate::delivery::touched::tool_files(c, event.cwd.as_deref()).written)
+            .flat_map(|t| t.written.iter().cloned())
             .collect();
         let mut back = session.at_edit.due(set, &written, self.edit_distance);
         back.retain(|i| !in_text.contains(i));
@@ -101,14 +107,21 @@ impl Responder<'_> {
 
     /// Before a tool runs: a subagent tool's task waits for the subagent's
     /// start; the enforced rules the call triggers give the verdict, and the
-    /// refusal when one blocks it.
-    pub(super) fn before_tool(&self, session: &mut Session, event: &Event, answer: &mut Answer) {
+    /// refusal when one blocks it. `calls`: what each of its tool calls
+    /// touched.
+    pub(super) fn before_tool(
+        &self,
+        session: &mut Session,
+        event: &Event,
+        calls: &[Touched],
+        answer: &mut Answer,
+    ) {
         for call in &event.tools {
             if let Some((task, kind)) = call.subagent_task() {
                 session.task_announced(&kind, &task);
             }
         }
-        answer.verdict = self.verdict(event);
+        answer.verdict = self.verdict_of(calls);
         if answer.verdict.blocks() {
             let max = self
                 .budget

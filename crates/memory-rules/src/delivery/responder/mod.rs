@@ -62,6 +62,7 @@ use crate::base::limits::{DEFAULT_EDIT_DISTANCE, MAX_CONTENT_BYTES, MAX_CONTENT_
 use crate::delivery::delivery_log::DeliveryLog;
 use crate::delivery::event::{Event, EventKind};
 use crate::delivery::session::{rule_version, Budget, Call, Due, RecallAt, Session, Start};
+use crate::delivery::touched::Touched;
 use crate::rules::rule_set::{Contents, RuleSet};
 use commit::LogPlace;
 use memory_at_event::MemoryAtEvent;
@@ -142,18 +143,20 @@ impl<'a> Responder<'a> {
     /// the prompt, a compaction); marks nothing delivered.
     pub fn respond(&self, session: &mut Session, event: &Event) -> Answer {
         let mut answer = Answer::to(event);
-        if self.answered_without_rules(session, event, &mut answer) {
+        // What each tool call touched, once for the whole event.
+        let calls = event.tool_touched();
+        if self.answered_without_rules(session, event, &calls, &mut answer) {
             return answer;
         }
         if let Some(tokens) = event.prompt_tokens {
             session.prompt_size(tokens);
         }
-        let touched = event.touched();
+        let touched = event.touched_by(&calls);
         self.note_touched(session, event, &touched, &mut answer);
         let due = self.due(session, event, &touched, &mut answer);
         self.fill(&mut answer, due);
         if event.kind == EventKind::ToolDone {
-            self.after_tool(session, event, &mut answer);
+            self.after_tool(session, &calls, &mut answer);
         }
         if event_has_offer_in_text(event.kind) && !answer.offer.is_empty() {
             let offer = answer.offer.trim_end();
@@ -171,11 +174,12 @@ impl<'a> Responder<'a> {
     /// compaction (nothing: what was given is due at the next event that
     /// reaches the model), before a tool (the enforced rules' verdict) and a
     /// subagent's stop. Returns whether `event` is one; its answer is then
-    /// complete.
+    /// complete. `calls`: what each of its tool calls touched.
     fn answered_without_rules(
         &self,
         session: &mut Session,
         event: &Event,
+        calls: &[Touched],
         answer: &mut Answer,
     ) -> bool {
         match event.kind {
@@ -191,7 +195,7 @@ impl<'a> Responder<'a> {
                     session.prompt_size(tokens);
                 }
             }
-            EventKind::ToolBefore => self.before_tool(session, event, answer),
+            EventKind::ToolBefore => self.before_tool(session, event, calls, answer),
             EventKind::SubagentStop => {}
             _ => return false,
         }

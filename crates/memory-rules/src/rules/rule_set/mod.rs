@@ -6,42 +6,36 @@
 //! whose owners are all active already is skipped for the files after.
 
 pub mod enforcement;
+mod path_index;
 
 use crate::base::workdir::Workdir;
+use crate::matchers::command_matcher::CommandMatcher;
 use crate::matchers::glob_compile::Matcher;
-use crate::matchers::glob_index::GlobIndex;
 use crate::matchers::topic_matcher::{TopicHit, TopicMatcher};
-use crate::rules::parser::ParsedRule;
+use crate::rules::parser::{ParsedRule, RulePattern};
 use crate::rules::rule::Activation;
 use crate::rules::rule::{self, Rule};
-use regex_automata::{meta::Regex, Input, MatchKind, PatternSet};
+use path_index::{Owner, PathIndex};
+use regex_automata::{meta::Regex, Input, PatternSet};
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
-
-/// Who owns a matcher of the set.
-#[derive(Clone, Copy, Debug)]
-struct Owner {
-    rule: u32,
-    /// Index of the pattern in the rule's `metadata.paths`.
-    pattern: u32,
-    negated: bool,
-}
+use std::sync::OnceLock;
 
 /// Rules in result order, with their compiled triggers.
 #[derive(Debug, Default)]
 pub struct RuleSet {
     rules: Vec<Rule>,
-    /// Owners of each distinct matcher (glob or regex), by matcher id.
-    owners: Vec<Vec<Owner>>,
-    /// The glob matchers, by id.
-    globs: GlobIndex,
-    /// Patterns with `?` or classes, matched by character (see `pattern`).
-    regexes: Option<Regex>,
-    /// Matcher id of each pattern of `regexes`.
-    regex_ids: Vec<u32>,
-    /// Rules with at least one `!` pattern need per-file bookkeeping.
-    has_negation: Vec<bool>,
-    topics: TopicMatcher,
+    /// Each rule's compiled patterns (in result order): what the path
+    /// index is built from.
+    patterns: Vec<Vec<RulePattern>>,
+    /// Whether any rule has a pattern that compiled (the path index is
+    /// not empty).
+    has_paths: bool,
+    /// The path matchers, built on first use: an event that matches no
+    /// file (a prompt, a stop) never compiles a glob.
+    paths: OnceLock<PathIndex>,
+    /// Every topic in one matcher, built on first use (a file event never
+    /// needs it).
+    topics: OnceLock<TopicMatcher>,
     workdir: Workdir,
     /// On-request and manual rules by every (lowercased) name a prompt may
     /// mention them by (`@name`).
@@ -50,8 +44,8 @@ pub struct RuleSet {
     content_rules: Vec<ContentRule>,
     /// Rules with `skills`, by each skill name they name.
     skills: FxHashMap<String, Vec<u32>>,
-    /// The enforced rules' `commands`, compiled (see `enforce`).
-    commands: crate::matchers::command_matcher::CommandMatcher,
+    /// The enforced rules' `commands`, compiled (see `enforce`) on first use.
+    commands: OnceLock<CommandMatcher>,
     /// Tells this set from every other one built in the process (see [`RuleSet::id`]).
     id: u64,
 }
@@ -215,79 +209,6 @@ pub enum Reason {
     Skill { name: String },
 }
 
-/// Every distinct matcher (glob or regex) of the rules' patterns, each once
-/// with the (rule, pattern) pairs that own it, by matcher id.
-#[derive(Default)]
-struct MatcherTable {
-    owners: Vec<Vec<Owner>>,
-    /// Matcher id of each distinct (is regex, text).
-    ids: HashMap<(bool, String), u32>,
-    /// The globs, with their matcher id.
-    globs: Vec<(Box<str>, u32)>,
-    regex_texts: Vec<String>,
-    /// Matcher id of each of `regex_texts`.
-    regex_ids: Vec<u32>,
-    /// Per rule: whether it has a `!` pattern.
-    has_negation: Vec<bool>,
-}
-
-impl MatcherTable {
-    /// The matchers of `parsed` (rules in result order).
-    fn new(parsed: &[ParsedRule]) -> MatcherTable {
-        let mut table = MatcherTable {
-            has_negation: vec![false; parsed.len()],
-            ..MatcherTable::default()
-        };
-        for (r, p) in parsed.iter().enumerate() {
-            for pat in &p.patterns {
-                table.has_negation[r] |= pat.compiled.negated;
-                let owner = Owner {
-                    rule: r as u32,
-                    pattern: pat.index as u32,
-                    negated: pat.compiled.negated,
-                };
-                for matcher in &pat.compiled.matchers {
-                    table.add(matcher, owner);
-                }
-            }
-        }
-        table
-    }
-
-    /// Adds `owner` to `matcher`'s owners (a new id for a new matcher).
-    fn add(&mut self, matcher: &Matcher, owner: Owner) {
-        let key = match matcher {
-            Matcher::Glob(text) => (false, text.to_string()),
-            Matcher::Regex(text) => (true, text.clone()),
-        };
-        let next = self.owners.len() as u32;
-        let id = *self.ids.entry(key).or_insert(next);
-        if id == next {
-            self.owners.push(Vec::new());
-            match matcher {
-                Matcher::Glob(text) => self.globs.push((text.clone(), id)),
-                Matcher::Regex(text) => {
-                    self.regex_texts.push(text.clone());
-                    self.regex_ids.push(id);
-                }
-            }
-        }
-        self.owners[id as usize].push(owner);
-    }
-
-    /// The regex matchers in one multi-pattern regex (`None` when there are
-    /// none, or they do not build).
-    fn regexes(&self) -> Option<Regex> {
-        if self.regex_texts.is_empty() {
-            return None;
-        }
-        Regex::builder()
-            .configure(Regex::config().match_kind(MatchKind::All))
-            .build_many(&self.regex_texts)
-            .ok()
-    }
-}
-
 /// On-request and manual rules by each name a prompt may mention them by.
 fn mention_index(rules: &[Rule]) -> FxHashMap<String, Vec<u32>> {
     let mut mentions: FxHashMap<String, Vec<u32>> = FxHashMap::default();
@@ -313,53 +234,59 @@ fn skill_index(rules: &[Rule]) -> FxHashMap<String, Vec<u32>> {
 }
 
 /// The enforced rules' `commands`, compiled.
-fn enforced_commands(rules: &[Rule]) -> crate::matchers::command_matcher::CommandMatcher {
-    crate::matchers::command_matcher::CommandMatcher::build(rules.iter().enumerate().flat_map(
-        |(i, rule)| {
-            let patterns = rule.metadata.enforced_commands().into_iter().flatten();
-            patterns.map(move |p| (i as u32, p))
-        },
-    ))
+fn enforced_commands(rules: &[Rule]) -> CommandMatcher {
+    CommandMatcher::build(rules.iter().enumerate().flat_map(|(i, rule)| {
+        let patterns = rule.metadata.enforced_commands().into_iter().flatten();
+        patterns.map(move |p| (i as u32, p))
+    }))
 }
 
 impl RuleSet {
     /// Sorts the rules (priority, scope, id) and compiles their triggers.
+    /// The matchers (globs, topics, commands) are compiled on first use.
     pub fn build(mut parsed: Vec<ParsedRule>, workdir: Workdir) -> RuleSet {
         parsed.sort_by(|a, b| rule::order(&a.rule, &b.rule));
-        let table = MatcherTable::new(&parsed);
-        let regexes = table.regexes();
         let content_rules = parsed
             .iter()
             .enumerate()
             .filter_map(|(r, p)| ContentRule::new(r as u32, p))
             .collect();
-        let rules: Vec<Rule> = parsed.into_iter().map(|p| p.rule).collect();
-        let topics = TopicMatcher::new(
-            rules
-                .iter()
-                .enumerate()
-                .filter_map(|(i, r)| r.metadata.topics.as_deref().map(|t| (i, t))),
-        );
+        let (rules, patterns): (Vec<Rule>, Vec<Vec<RulePattern>>) =
+            parsed.into_iter().map(|p| (p.rule, p.patterns)).unzip();
+        let has_paths = patterns
+            .iter()
+            .flatten()
+            .any(|p| !p.compiled.matchers.is_empty());
         RuleSet {
-            commands: enforced_commands(&rules),
             mentions: mention_index(&rules),
             skills: skill_index(&rules),
-            owners: table.owners,
-            globs: GlobIndex::build(table.globs),
-            // Without a compiled set, its patterns match nothing.
-            regex_ids: if regexes.is_some() {
-                table.regex_ids
-            } else {
-                Vec::new()
-            },
-            regexes,
-            has_negation: table.has_negation,
+            patterns,
+            has_paths,
+            paths: OnceLock::new(),
+            topics: OnceLock::new(),
+            commands: OnceLock::new(),
             rules,
-            topics,
             workdir,
             content_rules,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// The path matchers, compiled on first use.
+    fn paths(&self) -> &PathIndex {
+        self.paths.get_or_init(|| PathIndex::build(&self.patterns))
+    }
+
+    /// The topic matcher, built on first use.
+    fn topics(&self) -> &TopicMatcher {
+        self.topics.get_or_init(|| {
+            TopicMatcher::new(
+                self.rules
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, r)| r.metadata.topics.as_deref().map(|t| (i, t))),
+            )
+        })
     }
 
     /// A number no other set built in this process has: what a session
@@ -411,11 +338,11 @@ impl RuleSet {
             .iter()
             .map(|r| r.metadata.is_unconditional())
             .collect();
-        if !self.owners.is_empty() {
+        if self.has_paths && !files.is_empty() {
             self.activate_paths(files, &mut active);
         }
         if let Some(prompt) = prompt {
-            self.topics.activate(prompt, &mut active);
+            self.topics().activate(prompt, &mut active);
             self.for_mentions(prompt, |rule, _| active[rule] = true);
         }
         if let Some(contents) = contents {
@@ -541,16 +468,17 @@ impl RuleSet {
     /// (or whose `!` owners' rules are all active) is done for this call, so
     /// a common glob owned by many rules costs once, not once per file.
     /// The enforced rules' compiled `commands`.
-    pub(crate) fn command_matcher(&self) -> &crate::matchers::command_matcher::CommandMatcher {
-        &self.commands
+    pub(crate) fn command_matcher(&self) -> &CommandMatcher {
+        self.commands.get_or_init(|| enforced_commands(&self.rules))
     }
 
     pub(crate) fn activate_paths<S: AsRef<str>>(&self, files: &[S], active: &mut [bool]) {
-        let mut done = vec![false; self.owners.len()];
+        let index = self.paths();
+        let mut done = vec![false; index.owners.len()];
         let mut scratch = Vec::new();
         let mut matched: Vec<u32> = Vec::new();
         let mut excluded: Vec<u32> = Vec::new();
-        let mut regex_hits = self
+        let mut regex_hits = index
             .regexes
             .as_ref()
             .map(|re| PatternSet::new(re.pattern_len()));
@@ -566,13 +494,13 @@ impl RuleSet {
                     continue;
                 }
                 let mut pending = false;
-                for o in &self.owners[m as usize] {
+                for o in &index.owners[m as usize] {
                     if o.negated && !active[o.rule as usize] {
                         excluded.push(o.rule);
                         pending = true;
                     }
                 }
-                if !pending && self.owners[m as usize].iter().all(|o| o.negated) {
+                if !pending && index.owners[m as usize].iter().all(|o| o.negated) {
                     done[m as usize] = true;
                 }
             }
@@ -583,13 +511,13 @@ impl RuleSet {
                     continue;
                 }
                 let mut all_active = true;
-                for o in &self.owners[m as usize] {
+                for o in &index.owners[m as usize] {
                     let rule = o.rule as usize;
                     if active[rule] {
                         continue;
                     }
                     if o.negated
-                        || (self.has_negation[rule] && excluded.binary_search(&o.rule).is_ok())
+                        || (index.has_negation[rule] && excluded.binary_search(&o.rule).is_ok())
                     {
                         all_active = false;
                         continue;
@@ -610,11 +538,12 @@ impl RuleSet {
         out: &mut Vec<u32>,
     ) {
         out.clear();
-        self.globs.matching(file, scratch, out);
-        if let (Some(re), Some(set)) = (&self.regexes, regex_hits.as_mut()) {
+        let index = self.paths();
+        index.globs.matching(file, scratch, out);
+        if let (Some(re), Some(set)) = (&index.regexes, regex_hits.as_mut()) {
             set.clear();
             re.which_overlapping_matches(&Input::new(file), set);
-            out.extend(set.iter().map(|p| self.regex_ids[p.as_usize()]));
+            out.extend(set.iter().map(|p| index.regex_ids[p.as_usize()]));
         }
     }
 
@@ -622,7 +551,7 @@ impl RuleSet {
     /// are the constraints the prompt itself asked for.
     pub fn topic_active(&self, prompt: &str) -> Vec<usize> {
         let mut hit = vec![false; self.rules.len()];
-        self.topics.activate(prompt, &mut hit);
+        self.topics().activate(prompt, &mut hit);
         hit.iter()
             .enumerate()
             .filter_map(|(i, &on)| on.then_some(i))
@@ -697,7 +626,7 @@ impl RuleSet {
             }
         });
         if let Some(prompt) = prompt {
-            for TopicHit { rule, topic, word } in self.topics.hits(prompt) {
+            for TopicHit { rule, topic, word } in self.topics().hits(prompt) {
                 let topic = self.rules[rule]
                     .metadata
                     .topics
@@ -748,12 +677,13 @@ impl RuleSet {
         files: &[S],
         mut hit: impl FnMut(Owner, &str, Option<Owner>),
     ) {
-        if self.owners.is_empty() {
+        if !self.has_paths {
             return;
         }
+        let index = self.paths();
         let mut scratch = Vec::new();
         let mut matched: Vec<u32> = Vec::new();
-        let mut regex_hits = self
+        let mut regex_hits = index
             .regexes
             .as_ref()
             .map(|re| PatternSet::new(re.pattern_len()));
@@ -764,17 +694,17 @@ impl RuleSet {
             self.matchers_for(&file, &mut scratch, &mut regex_hits, &mut matched);
             let mut negations: Vec<Owner> = matched
                 .iter()
-                .flat_map(|&m| &self.owners[m as usize])
+                .flat_map(|&m| &index.owners[m as usize])
                 .filter(|o| o.negated)
                 .copied()
                 .collect();
             negations.sort_by_key(|o| (o.rule, o.pattern));
             for &m in &matched {
-                for &owner in &self.owners[m as usize] {
+                for &owner in &index.owners[m as usize] {
                     if owner.negated {
                         continue;
                     }
-                    let excluded_by = if self.has_negation[owner.rule as usize] {
+                    let excluded_by = if index.has_negation[owner.rule as usize] {
                         let at = negations.partition_point(|n| n.rule < owner.rule);
                         negations.get(at).filter(|n| n.rule == owner.rule).copied()
                     } else {

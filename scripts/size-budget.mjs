@@ -10,8 +10,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** The budget in bytes: today's size and about 10% of room. */
-export const BUDGET_BYTES = 16 * 1024 * 1024
+/** The budget in bytes: today's size (16.89 MiB, with eval's TLS client and the LSP) and about 10% of room. */
+export const BUDGET_BYTES = 18.5 * 1024 * 1024
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)

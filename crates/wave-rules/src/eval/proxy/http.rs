@@ -91,13 +91,7 @@ impl Conn {
                     self.buf.extend_from_slice(&chunk[..n]);
                     return Ok(true);
                 }
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::WouldBlock
-                            | io::ErrorKind::TimedOut
-                            | io::ErrorKind::Interrupted
-                    ) => {}
+                Err(e) if transient(&e) => {}
                 Err(_) => return Err(ReadError::Gone),
             }
         }
@@ -305,14 +299,17 @@ pub(super) fn drain_and_close(stream: &mut TcpStream) {
         match stream.read(&mut sink) {
             Ok(0) => break,
             Ok(_) => {}
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock
-                        | io::ErrorKind::TimedOut
-                        | io::ErrorKind::Interrupted
-                ) => {}
+            Err(e) if transient(&e) => {}
             Err(_) => break,
         }
     }
+}
+
+/// A read that timed out (the socket's short timeout, to look at the stop
+/// flag) or was interrupted: try again.
+fn transient(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
+    )
 }

@@ -177,7 +177,15 @@ fn read_scenarios(
             }),
         }
     }
-    for rule in loaded.rules.rules() {
+    // `evals:` is a key of `.wave/rules` files only: the other formats' files
+    // are not read again, and a file of several rules once.
+    let mut read = std::collections::HashSet::new();
+    let own = loaded
+        .rules
+        .rules()
+        .iter()
+        .filter(|r| r.format == memory_rules::Format::Wave);
+    for rule in own.filter(|r| read.insert(r.file_path.clone())) {
         let text = std::fs::read_to_string(&rule.file_path).unwrap_or_default();
         if let Some(found) =
             scenario::parse_rule_evals(&show(&rule.file_path, project), &rule.id, &text)
@@ -527,18 +535,7 @@ mod native {
             agent_args: args.agent_args.clone(),
             pass_env: args.pass_env.clone(),
             cmd: args.cmd.clone(),
-            hook_command: exe.map(|p| shell_quote(&p.to_string_lossy())),
-        }
-    }
-
-    fn shell_quote(text: &str) -> String {
-        if text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c))
-        {
-            text.to_string()
-        } else {
-            format!("'{}'", text.replace('\'', r"'\''"))
+            hook_command: exe.map(|p| crate::launch::shell_quote(&p.to_string_lossy())),
         }
     }
 

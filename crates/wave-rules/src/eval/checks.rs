@@ -72,15 +72,15 @@ fn failure(check: &Check, seen: &Observed) -> Option<String> {
 
 fn file_failure(path: &str, test: &FileTest, seen: &Observed) -> Option<String> {
     let bytes = std::fs::read(seen.work.join(path)).ok();
+    if let FileTest::Unchanged = test {
+        return (seen.before.get(path).cloned().flatten() != bytes)
+            .then(|| format!("{path} changed"));
+    }
     let text = bytes.as_deref().map(String::from_utf8_lossy);
     match (test, text.as_deref()) {
-        (FileTest::Exists, None) => Some(format!("{path} does not exist")),
         (FileTest::Absent, Some(_)) => Some(format!("{path} exists")),
-        (FileTest::Contains(t), None) | (FileTest::NotContains(t), None) => {
-            let _ = t;
-            Some(format!("{path} does not exist"))
-        }
-        (FileTest::Matches(_), None) => Some(format!("{path} does not exist")),
+        (FileTest::Absent, None) | (FileTest::Exists | FileTest::Unchanged, Some(_)) => None,
+        (_, None) => Some(format!("{path} does not exist")),
         (FileTest::Contains(t), Some(s)) => {
             (!s.contains(t.as_str())).then(|| format!("{path} does not contain '{t}'"))
         }
@@ -90,10 +90,6 @@ fn file_failure(path: &str, test: &FileTest, seen: &Observed) -> Option<String> 
         (FileTest::Matches(p), Some(s)) => {
             (!p.regex.is_match(s)).then(|| format!("{path} does not match /{}/", p.text))
         }
-        (FileTest::Unchanged, _) => {
-            (seen.before.get(path).cloned().flatten() != bytes).then(|| format!("{path} changed"))
-        }
-        (FileTest::Exists, Some(_)) | (FileTest::Absent, None) => None,
     }
 }
 

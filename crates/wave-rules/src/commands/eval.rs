@@ -177,14 +177,15 @@ fn read_scenarios(
             }),
         }
     }
-    // `evals:` is a key of `.wave/rules` files only: the other formats' files
-    // are not read again, and a file of several rules once.
+    // `evals:` is a key of the rule format (`.wave/rules`, `.claude/rules`)
+    // only: the other formats' files are not read again, a file once.
     let mut read = std::collections::HashSet::new();
-    let own = loaded
-        .rules
-        .rules()
-        .iter()
-        .filter(|r| r.format == memory_rules::Format::Wave);
+    let own = loaded.rules.rules().iter().filter(|r| {
+        matches!(
+            r.format,
+            memory_rules::Format::Wave | memory_rules::Format::Claude
+        )
+    });
     for rule in own.filter(|r| read.insert(r.file_path.clone())) {
         let text = std::fs::read_to_string(&rule.file_path).unwrap_or_default();
         if let Some(found) =

@@ -73,6 +73,9 @@ pub enum HookAgent {
     Copilot,
     /// Cursor (.cursor/hooks.json)
     Cursor,
+    /// Windsurf, now Devin Desktop (.windsurf/hooks.json): refusals only
+    #[value(alias = "devin")]
+    Windsurf,
 }
 
 /// One of our hook events, by Claude Code's name. The one list of these
@@ -257,6 +260,7 @@ impl HookAgent {
             HookAgent::Gemini => "gemini",
             HookAgent::Copilot => "copilot",
             HookAgent::Cursor => "cursor",
+            HookAgent::Windsurf => "windsurf",
         }
     }
 }

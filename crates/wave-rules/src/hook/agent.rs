@@ -10,6 +10,7 @@
 //! | `gemini` | `.gemini/settings.json` `hooks` | SessionStart, BeforeAgent, AfterTool, AfterAgent | `read_file` `read_many_files` `write_file` `replace` | `run_shell_command` | `hookSpecificOutput.additionalContext` (trusted `<hook_context>`); AfterAgent by blocking |
 //! | `copilot` | `.github/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop | `view` `edit` `create` | `bash` | top-level `additionalContext` (native hooks; recorded in -p mode: the `hookSpecificOutput` of Claude-format hooks is dropped there); agentStop by blocking |
 //! | `cursor` | `.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop | `beforeReadFile` / `afterFileEdit` `file_path` | `command` | only `stop`'s `followup_message`; the others cannot add context, so their rules stay due |
+//! | `windsurf` (`devin`) | `.windsurf/hooks.json` | pre_write_code, pre_run_command -> PreToolUse ([`super::dialects::windsurf`]) | `tool_info.file_path` | `tool_info.command_line` | a refusal only (exit 2, the reason on stderr); no hook of Cascade adds context |
 //!
 //! Skill tools, mapped onto Claude Code's `Skill` (`{"skill": name}`):
 //! Gemini CLI's `activate_skill` (`{"name": name}`; `ACTIVATE_SKILL_TOOL_NAME`
@@ -62,6 +63,7 @@ impl AgentDialect for HookAgent {
             HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini | HookAgent::Copilot => true,
             // A refusal's `agent_message` reaches Cursor's model too.
             HookAgent::Cursor => matches!(event, HookAction::Stop | HookAction::PreToolUse),
+            HookAgent::Windsurf => matches!(event, HookAction::PreToolUse),
         }
     }
 
@@ -117,6 +119,7 @@ impl AgentDialect for HookAgent {
                 ("afterShellExecution", PostToolUse, None),
                 ("stop", Stop, None),
             ],
+            HookAgent::Windsurf => &super::dialects::windsurf::EVENTS,
         }
     }
 
@@ -236,6 +239,9 @@ pub struct Payload {
 
 /// Reads one agent's payload (a JSON object).
 pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
+    if agent == HookAgent::Windsurf {
+        return super::dialects::windsurf::payload(v);
+    }
     let text = |keys: &[&str]| {
         keys.iter()
             .find_map(|k| v.get(*k).and_then(Value::as_str))
@@ -257,7 +263,7 @@ pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
     let tool_name = text(&["tool_name"]);
     let tool_input = v.get("tool_input").cloned().unwrap_or(Value::Null);
     match agent {
-        HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini => {
+        HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini | HookAgent::Windsurf => {
             p.tool = tool_name
                 .map(|name| ToolCall::new(name.clone(), tool_kind(agent, &name), tool_input));
         }
@@ -416,6 +422,8 @@ pub fn refusal(agent: HookAgent, reason: &str) -> Value {
             "agent_message": reason,
             "user_message": reason.lines().next().unwrap_or(reason),
         }),
+        // Reads no JSON: exit 2 and the reason on stderr (`dialects::refuse`).
+        HookAgent::Windsurf => json!(reason),
     }
 }
 
@@ -435,7 +443,7 @@ pub fn subagent_context(agent: HookAgent, text: &str, tool: Option<&ToolCall>) -
             json!({ "hookSpecificOutput": { "hookEventName": "BeforeTool", "tool_input": input } })
         }
         HookAgent::Copilot => json!({ "additionalContext": text }),
-        HookAgent::Cursor => return None,
+        HookAgent::Cursor | HookAgent::Windsurf => return None,
         HookAgent::Claude | HookAgent::Codex => json!({ "hookSpecificOutput": {
             "hookEventName": "SubagentStart",
             "additionalContext": text,

@@ -329,7 +329,7 @@ impl Format {
             Format::Claude => "Claude Code",
             Format::Cursor => "Cursor",
             Format::Copilot => "Copilot",
-            Format::Windsurf => "Windsurf (Devin Desktop)",
+            Format::Windsurf => "Windsurf",
             Format::Antigravity => "Antigravity",
             Format::Kiro => "Kiro",
             Format::Cline => "Cline",

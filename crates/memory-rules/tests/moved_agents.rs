@@ -158,3 +158,52 @@ fn export_to_devin_and_antigravity_writes_their_folders_and_reads_back_the_same(
     let again = export::diff(&export::plan(src.rules.rules(), &w, &targets).unwrap(), &w);
     assert!(again.changes.is_empty(), "{:?}", again.changes);
 }
+
+/// Public repositories keep Claude-style rules in `.agents/rules` (a
+/// `paths:` list, as opsmill/infrahub-skills does): Antigravity reads no
+/// `paths`, so the rule is always on there, and the warning says what to
+/// write instead.
+#[test]
+fn a_claude_style_paths_rule_in_agents_rules_is_always_on_with_a_warning_saying_what_to_write() {
+    let t = Tree::new();
+    t.write(
+        t.workdir().join(".agents/rules/versions.md"),
+        "---\npaths:\n  - \"pyproject.toml\"\n---\n# Versions\nBump them together.\n",
+    );
+    let l = load(&t, &[Format::Antigravity]);
+    assert_eq!(
+        common::active(&l, &["README.md"], None),
+        ["antigravity:versions.md"]
+    );
+    let d = &l.diagnostics;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].code, memory_rules::Code::ForeignKey);
+    assert_eq!(d[0].line, Some(2));
+    assert!(
+        d[0].message.contains(
+            "'paths' is Claude Code's key, not Antigravity's: write 'trigger: glob' with 'globs'"
+        ),
+        "{}",
+        d[0].message
+    );
+}
+
+/// `.agents/rules` committed as a link's text (a file holding a path, as in
+/// opsmill/infrahub-skills on a checkout without links): not read, and said.
+#[test]
+fn an_agents_rules_file_is_a_misplaced_warning_naming_it() {
+    let t = Tree::new();
+    let file = t.write(t.workdir().join(".agents/rules"), "../dev/guidelines");
+    let l = load(&t, &[Format::Antigravity]);
+    assert!(common::ids(&l).is_empty());
+    let d: Vec<_> = l
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == memory_rules::Code::Misplaced)
+        .collect();
+    assert_eq!(d.len(), 1, "{:?}", l.diagnostics);
+    assert_eq!(std::path::Path::new(&d[0].file_path), file);
+    assert!(d[0]
+        .message
+        .starts_with("Antigravity reads .agents/rules as a folder"));
+}

@@ -240,7 +240,14 @@ pub struct Payload {
 /// Reads one agent's payload (a JSON object).
 pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
     if agent == HookAgent::Windsurf {
-        return super::dialects::windsurf::payload(v);
+        let c = super::dialects::windsurf::payload(v);
+        return Payload {
+            session: c.session,
+            cwd: c.cwd,
+            timestamp: c.timestamp,
+            tool: c.tool,
+            ..Payload::default()
+        };
     }
     let text = |keys: &[&str]| {
         keys.iter()

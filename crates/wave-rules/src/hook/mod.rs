@@ -365,7 +365,9 @@ fn before_tool(
         );
     }
     if let Some(reason) = answer.refusal {
-        dialects::refuse(agent, &reason, out);
+        if !dialects::refuse(agent, &reason, out) {
+            out.stdout = format!("{}\n", agent::refusal(agent, &reason));
+        }
     }
 }
 

@@ -8,12 +8,13 @@ pub mod windsurf;
 use crate::args::HookAgent;
 use crate::env::Output;
 
-/// Refuses a tool call in the agent's form: Windsurf (Devin Desktop) reads
-/// no JSON from a hook, only its exit code 2 and the reason on stderr;
-/// the others read [`super::agent::refusal`] on stdout.
-pub fn refuse(agent: HookAgent, reason: &str, out: &mut Output) {
+/// Refuses a tool call where the agent reads no JSON from a hook: Windsurf
+/// (Devin Desktop) reads its exit code 2 and the reason on stderr. False
+/// for the others, which read `agent::refusal` on stdout.
+pub fn refuse(agent: HookAgent, reason: &str, out: &mut Output) -> bool {
     match agent {
         HookAgent::Windsurf => windsurf::refuse(reason, out),
-        _ => out.stdout = format!("{}\n", super::agent::refusal(agent, reason)),
+        _ => return false,
     }
+    true
 }

@@ -22,7 +22,6 @@
 
 use crate::args::HookEvent;
 use crate::env::Output;
-use crate::hook::agent::Payload;
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
 
@@ -35,9 +34,20 @@ pub const EVENTS: [(&str, HookEvent, Option<&str>); 2] = [
     ("pre_run_command", HookEvent::PreToolUse, None),
 ];
 
+/// What a Cascade payload says (`agent.rs` makes it the common `Payload`).
+#[derive(Debug, Default, PartialEq)]
+pub struct Cascade {
+    /// `trajectory_id`: the conversation.
+    pub session: Option<String>,
+    /// `tool_info.cwd` (a command's).
+    pub cwd: Option<String>,
+    pub timestamp: Option<String>,
+    pub tool: Option<ToolCall>,
+}
+
 /// Reads a Cascade payload: the conversation is `trajectory_id`; the tool
 /// call is named by the event, its file or command from `tool_info`.
-pub fn payload(v: &Map<String, Value>) -> Payload {
+pub fn payload(v: &Map<String, Value>) -> Cascade {
     let text = |o: &Map<String, Value>, k: &str| {
         o.get(k)
             .and_then(Value::as_str)
@@ -66,12 +76,11 @@ pub fn payload(v: &Map<String, Value>) -> Payload {
             ToolCall::new(event.clone(), kind, json!({ "file_path": file }))
         })
     };
-    Payload {
+    Cascade {
         session: text(v, "trajectory_id"),
         cwd: text(info, "cwd"),
         timestamp: text(v, "timestamp"),
         tool,
-        ..Payload::default()
     }
 }
 

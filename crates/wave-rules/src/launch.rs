@@ -319,7 +319,7 @@ pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) ->
             claude_hook_prefix(program)
         }
         // Cascade names no project directory for its hooks: git's root.
-        (HookAgent::Codex | HookAgent::Windsurf, Program::Project(bin)) => {
+        (HookAgent::Codex | HookAgent::Windsurf | HookAgent::Cline, Program::Project(bin)) => {
             let below = git_root(workdir)
                 .and_then(|root| workdir.strip_prefix(root).ok())
                 .map(|p| {

@@ -76,6 +76,8 @@ pub enum HookAgent {
     /// Windsurf, now Devin Desktop (.windsurf/hooks.json): refusals only
     #[value(alias = "devin")]
     Windsurf,
+    /// Cline (executable scripts in .clinerules/hooks/)
+    Cline,
 }
 
 /// One of our hook events, by Claude Code's name. The one list of these
@@ -261,6 +263,7 @@ impl HookAgent {
             HookAgent::Copilot => "copilot",
             HookAgent::Cursor => "cursor",
             HookAgent::Windsurf => "windsurf",
+            HookAgent::Cline => "cline",
         }
     }
 }

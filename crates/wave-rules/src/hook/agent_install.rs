@@ -9,6 +9,7 @@
 //! | `copilot` | `.github/hooks/wave-rules.json` | `~/.copilot/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, preToolUse, postToolUse, agentStop, preCompact, subagentStart, subagentStop |
 //! | `cursor` | `.cursor/hooks.json` | `~/.cursor/hooks.json` | beforeSubmitPrompt, preToolUse, beforeShellExecution, beforeReadFile, afterFileEdit, afterShellExecution, stop |
 //! | `windsurf` (`devin`) | `.windsurf/hooks.json` | `~/.codeium/windsurf/hooks.json` | pre_write_code, pre_run_command |
+//! | `cline` | `.clinerules/hooks/<Event>` (a script each) | `~/Documents/Cline/Hooks/<Event>` | TaskStart, TaskResume, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact ([`crate::hook::dialects::cline`]) |
 //!
 //! The table is [`HookAgent::events`]; this copy is for reading.
 //!
@@ -52,6 +53,8 @@ pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> P
         (HookAgent::Cursor, _) => base.join(".cursor/hooks.json"),
         (HookAgent::Windsurf, ScopeArg::Project) => base.join(".windsurf/hooks.json"),
         (HookAgent::Windsurf, ScopeArg::User) => base.join(".codeium/windsurf/hooks.json"),
+        (HookAgent::Cline, ScopeArg::Project) => base.join(".clinerules/hooks"),
+        (HookAgent::Cline, ScopeArg::User) => base.join("Documents/Cline/Hooks"),
     }
 }
 
@@ -63,6 +66,7 @@ pub fn trust_step(agent: HookAgent) -> &'static str {
         HookAgent::Gemini => "Gemini CLI runs project hooks only in a trusted folder: trust it when asked (or set GEMINI_CLI_TRUST_WORKSPACE=true in CI).",
         HookAgent::Copilot => "Copilot CLI runs repository hooks only in a trusted folder: trust it when asked, or add it to \"trusted_folders\" in ~/.copilot/config.json.",
         HookAgent::Cursor => "Cursor reads .cursor/hooks.json when the project opens; restart Cursor after installing.",
+        HookAgent::Cline => "Cline runs hooks once they are turned on in its settings.",
         HookAgent::Windsurf => "Devin Desktop (Windsurf) runs these hooks before Cascade writes a file or runs a command: they refuse what an enforced rule forbids. Its hooks cannot give the model rules: run `wave-rules export --to devin` for those.",
     }
 }
@@ -158,6 +162,9 @@ fn add_ours(
 }
 
 pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
+    if agent == HookAgent::Cline {
+        return crate::hook::dialects::cline::install(env, args);
+    }
     match try_install(env, agent, args) {
         Ok(out) | Err(out) => out,
     }
@@ -203,6 +210,9 @@ fn try_install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Output
 }
 
 pub fn uninstall(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
+    if agent == HookAgent::Cline {
+        return crate::hook::dialects::cline::uninstall(env, args);
+    }
     match try_uninstall(env, agent, args) {
         Ok(out) | Err(out) => out,
     }

@@ -3,6 +3,7 @@
 //! payload says ([`super::agent::Payload`]), which of their events we
 //! install, and how a refusal reaches their model.
 
+pub mod cline;
 pub mod windsurf;
 
 use crate::args::HookAgent;

@@ -240,28 +240,38 @@ pub struct Payload {
     pub timestamp: Option<String>,
 }
 
+/// The payload of an agent whose dialect lives in `dialects/`.
+fn dialect_payload(agent: HookAgent, v: &Map<String, Value>) -> Option<Payload> {
+    match agent {
+        HookAgent::Windsurf => {
+            let c = super::dialects::windsurf::payload(v);
+            Some(Payload {
+                session: c.session,
+                cwd: c.cwd,
+                timestamp: c.timestamp,
+                tool: c.tool,
+                ..Payload::default()
+            })
+        }
+        HookAgent::Cline => {
+            let c = super::dialects::cline::payload(v);
+            Some(Payload {
+                session: c.session,
+                cwd: c.cwd,
+                prompt: c.prompt,
+                source: c.source,
+                tool: c.tool,
+                ..Payload::default()
+            })
+        }
+        _ => None,
+    }
+}
+
 /// Reads one agent's payload (a JSON object).
 pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
-    if agent == HookAgent::Windsurf {
-        let c = super::dialects::windsurf::payload(v);
-        return Payload {
-            session: c.session,
-            cwd: c.cwd,
-            timestamp: c.timestamp,
-            tool: c.tool,
-            ..Payload::default()
-        };
-    }
-    if agent == HookAgent::Cline {
-        let c = super::dialects::cline::payload(v);
-        return Payload {
-            session: c.session,
-            cwd: c.cwd,
-            prompt: c.prompt,
-            source: c.source,
-            tool: c.tool,
-            ..Payload::default()
-        };
+    if let Some(p) = dialect_payload(agent, v) {
+        return p;
     }
     let text = |keys: &[&str]| {
         keys.iter()

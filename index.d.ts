@@ -623,7 +623,7 @@ export interface RuleSource {
    * Default `'wave'` (Markdown with frontmatter); any source name reads
    * the directory as that tool's format.
    */
-  format?: 'agents-md' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'
+  format?: 'agents-md' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'antigravity' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'
   /**
    * Directory levels read below `dir`: 1 = its immediate subdirectories;
    * `'any'` = any depth. Default: the format's (1 for `wave`).

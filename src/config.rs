@@ -45,7 +45,7 @@ pub struct RuleSource {
     // of a format name is `RuleSource['format']`); a Node test checks that
     // it equals `sourceNames()`.
     #[napi(
-        ts_type = "'agents-md' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'"
+        ts_type = "'agents-md' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'antigravity' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'"
     )]
     pub format: Option<String>,
     /// Directory levels read below `dir`: 1 = its immediate subdirectories;

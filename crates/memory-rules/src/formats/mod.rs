@@ -10,7 +10,7 @@
 //! |---|---|
 //! | [`cursor`] | `alwaysApply`; `globs` (comma string or list); `description` only: on request; none: manual |
 //! | [`copilot`] | `applyTo` (comma string; `**`/`**/*`/`*` always; else `**/`+pattern, case-insensitive) |
-//! | [`windsurf`] | `trigger: always_on / glob / model_decision / manual` |
+//! | [`windsurf`] | `trigger: always_on / glob / model_decision / manual` (Devin Desktop's `.devin/rules`, Antigravity's `.agents/rules` too) |
 //! | [`kiro`] | `inclusion: always / fileMatch / manual / auto`; a comma-joined `fileMatchPattern` is ONE literal pattern |
 //! | [`cline`] | no frontmatter: always; `paths` list: files in context |
 //! | [`continue_`] | `alwaysApply`, `globs` (`!` negation), `regex` on file content, `description` |
@@ -70,7 +70,7 @@ pub fn keys(format: Format) -> &'static [&'static str] {
         Format::Wave | Format::Claude => &parser::KNOWN_KEYS,
         Format::Cursor => &cursor::KEYS,
         Format::Copilot => &copilot::KEYS,
-        Format::Windsurf => &windsurf::KEYS,
+        Format::Windsurf | Format::Antigravity => &windsurf::KEYS,
         Format::Kiro => &kiro::KEYS,
         Format::Cline => &cline::KEYS,
         Format::Continue => &continue_::KEYS,
@@ -104,7 +104,9 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
         }
         Format::Cursor => cursor::parse(&mut cx, input).into_iter().collect(),
         Format::Copilot => copilot::parse(&mut cx, input).into_iter().collect(),
-        Format::Windsurf => windsurf::parse(&mut cx, input).into_iter().collect(),
+        Format::Windsurf | Format::Antigravity => windsurf::parse(&mut cx, input, format)
+            .into_iter()
+            .collect(),
         Format::Kiro => kiro::parse(&mut cx, input).into_iter().collect(),
         Format::Cline => cline::parse(&mut cx, input).into_iter().collect(),
         Format::Continue => continue_::parse(&mut cx, input).into_iter().collect(),
@@ -134,7 +136,7 @@ pub fn kind(rule: &Rule) -> &'static str {
     match rule.format {
         Format::Cursor => cursor::kind(meta),
         Format::Copilot => copilot::kind(meta),
-        Format::Windsurf => windsurf::kind(meta),
+        Format::Windsurf | Format::Antigravity => windsurf::kind(meta),
         Format::Kiro => kiro::kind(meta),
         Format::Cline => cline::kind(meta),
         Format::Continue => continue_::kind(meta),

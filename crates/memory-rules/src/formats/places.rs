@@ -11,6 +11,7 @@
 //! |---|---|---|
 //! | Copilot | `.github/copilot-instructions/`, `.github/copilot-instruction.md`, `./copilot-instructions.md`, `.github/instructions/x.md` | `.github/copilot-instructions.md`; `.github/instructions/**/NAME.instructions.md` |
 //! | Windsurf | `.devin/rules` or `.windsurf/rules` as a file, `.windsurf/rule/`, `.windsurfrules/` | `.windsurf/rules/*.md`, `.devin/rules/*.md`, a `.windsurfrules` file |
+//! | Antigravity | `.agents/rules` as a file (a link committed as text, seen in public repositories), `.agents/rule/` | `.agents/rules/*.md` (`.agent/rules/` when it is absent) |
 //! | Cursor | `.cursor/rules.mdc`, `.cursor/rule/`, `.cursorrules/`, `.cursor/rules/x.md` | `.cursor/rules/**/*.mdc` ("a plain .md file is ignored"), a `.cursorrules` file |
 //! | Claude Code | `.claude/rule/`, `.claude/rules.md` | `.claude/rules/**/*.md` |
 //! | Kiro | `.kiro/steerings/`, `.kiro/rules/` | `.kiro/steering/*.md` |
@@ -91,6 +92,22 @@ const NEAR_MISSES: &[NearMiss] = &[
         to: Some(".windsurf/rules"),
     },
     NearMiss {
+        format: Format::Antigravity,
+        folder: ".agents",
+        names: &["rules"],
+        entry: EntryType::NotFolder,
+        message: "Antigravity reads .agents/rules as a folder of .md rules, and this is a file (a link committed as text, or a link to nothing?), so it is not read; make it a folder of .md rules (with a 'trigger')",
+        to: None,
+    },
+    NearMiss {
+        format: Format::Antigravity,
+        folder: ".agents",
+        names: &["rule"],
+        entry: EntryType::Folder,
+        message: "Antigravity reads .agents/rules/, not .agents/rule/; rename the folder",
+        to: Some(".agents/rules"),
+    },
+    NearMiss {
         format: Format::Windsurf,
         folder: "",
         names: &[".windsurfrules"],
@@ -165,9 +182,10 @@ const NEAR_MISSES: &[NearMiss] = &[
 ];
 
 /// The formats with near misses, in the order they are looked at.
-const LOOKED_AT: [Format; 8] = [
+const LOOKED_AT: [Format; 9] = [
     Format::Copilot,
     Format::Windsurf,
+    Format::Antigravity,
     Format::Cursor,
     Format::Claude,
     Format::Kiro,

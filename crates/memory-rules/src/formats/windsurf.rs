@@ -1,6 +1,9 @@
-//! Windsurf: `.windsurf/rules/*.md` with `trigger: always_on | glob |
-//! model_decision | manual`, `globs` and `description`. A file without
-//! `trigger` is read as `glob` when it has `globs`, else `always_on`.
+//! Windsurf (Devin Desktop): `.devin/rules/*.md` and `.windsurf/rules/*.md`
+//! with `trigger: always_on | glob | model_decision | manual`, `globs` and
+//! `description`. A file without `trigger` is read as `glob` when it has
+//! `globs`, else `always_on`. Antigravity's `.agents/rules/*.md` have the
+//! same keys and triggers (its docs' four activation modes), so this one
+//! reader reads both, as `format`; each writes its own folder.
 
 use super::writer::{push_description, Resolved, TargetActivation, WrittenRule};
 use crate::base::diagnostic::{Code, Severity};
@@ -20,7 +23,11 @@ pub fn kind(meta: &Metadata) -> &'static str {
     }
 }
 
-pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<ParsedRule> {
+pub(crate) fn parse<'a>(
+    cx: &mut RuleReader<'a>,
+    input: &Input<'a>,
+    format: Format,
+) -> Option<ParsedRule> {
     let fm = cx.frontmatter(input.text)?;
     let mut meta = Metadata::default();
     let mut trigger: Option<(String, Option<(u32, u32)>)> = None;
@@ -44,8 +51,8 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
                     ),
                 ),
             },
-            "globs" => globs = cx.globs(Format::Windsurf, key, value, *at, GlobSplit::Commas),
-            _ => cx.other_key(Format::Windsurf, key, *at, &KEYS),
+            "globs" => globs = cx.globs(format, key, value, *at, GlobSplit::Commas),
+            _ => cx.other_key(format, key, *at, &KEYS),
         }
     }
     let mut patterns = Vec::new();
@@ -67,16 +74,17 @@ pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<Pa
         }
         "model_decision" => {
             meta.activation = Activation::OnRequest;
-            cx.needs_description(Format::Windsurf, "model_decision", &meta, at);
+            cx.needs_description(format, "model_decision", &meta, at);
         }
         "manual" => meta.activation = Activation::Manual,
         _ => {}
     }
-    crate::rules::parser::rule(cx, input, Format::Windsurf, fm.body, meta, patterns)
+    crate::rules::parser::rule(cx, input, format, fm.body, meta, patterns)
 }
 
-/// Windsurf's file for a rule: `.windsurf/rules/<stem>.md` with `trigger`.
-pub(crate) fn write(r: &mut Resolved) -> WrittenRule {
+/// The file for a rule in `folder` (`.windsurf/rules`, `.devin/rules`,
+/// `.agents/rules`): `<folder>/<stem>.md` with `trigger`.
+pub(crate) fn write(r: &mut Resolved, folder: &str) -> WrittenRule {
     let mut front = Vec::new();
     match r.kind {
         TargetActivation::Always => front.push("trigger: always_on".to_string()),
@@ -89,7 +97,7 @@ pub(crate) fn write(r: &mut Resolved) -> WrittenRule {
     }
     push_description(&mut front, r);
     WrittenRule::File {
-        rel: format!(".windsurf/rules/{}.md", r.stem),
+        rel: format!("{folder}/{}.md", r.stem),
         front,
     }
 }

@@ -17,7 +17,12 @@ const DESCRIPTION_CHARS: usize = 120;
 pub enum Target {
     Cursor,
     Copilot,
+    /// `.windsurf/rules` (Windsurf, and Devin Desktop's fallback).
     Windsurf,
+    /// `.devin/rules` (Devin Desktop, Windsurf's new name).
+    Devin,
+    /// `.agents/rules` (Antigravity).
+    Antigravity,
     Kiro,
     Cline,
     Continue,
@@ -33,6 +38,8 @@ impl Target {
         Target::Cursor,
         Target::Copilot,
         Target::Windsurf,
+        Target::Devin,
+        Target::Antigravity,
         Target::Kiro,
         Target::Cline,
         Target::Continue,
@@ -47,6 +54,8 @@ impl Target {
             Target::Cursor => "cursor",
             Target::Copilot => "copilot",
             Target::Windsurf => "windsurf",
+            Target::Devin => crate::rules::rule_format::DEVIN_NAME,
+            Target::Antigravity => "antigravity",
             Target::Kiro => "kiro",
             Target::Cline => "cline",
             Target::Continue => "continue",
@@ -61,7 +70,8 @@ impl Target {
         match self {
             Target::Cursor => Format::Cursor,
             Target::Copilot => Format::Copilot,
-            Target::Windsurf => Format::Windsurf,
+            Target::Windsurf | Target::Devin => Format::Windsurf,
+            Target::Antigravity => Format::Antigravity,
             Target::Kiro => Format::Kiro,
             Target::Cline => Format::Cline,
             Target::Continue => Format::Continue,
@@ -76,6 +86,8 @@ impl Target {
         match self {
             Target::AgentsMd => "AGENTS.md",
             Target::Gemini => "Gemini CLI",
+            Target::Windsurf => "Windsurf",
+            Target::Devin => "Devin Desktop",
             other => other.format().tool(),
         }
     }
@@ -91,7 +103,11 @@ impl Target {
             on_request_paths: false,
         };
         match self {
-            Target::Cursor | Target::Windsurf | Target::Kiro => base,
+            Target::Cursor
+            | Target::Windsurf
+            | Target::Devin
+            | Target::Antigravity
+            | Target::Kiro => base,
             Target::Copilot => Caps {
                 manual: false,
                 ..base
@@ -134,6 +150,8 @@ impl Target {
                 &[".github/copilot-instructions.md"],
             ),
             Target::Windsurf => (&[".windsurf/rules"], &[]),
+            Target::Devin => (&[".devin/rules"], &[]),
+            Target::Antigravity => (&[crate::rules::rule_format::ANTIGRAVITY_RULES], &[]),
             Target::Kiro => (&[".kiro/steering"], &[]),
             Target::Cline => (&[".clinerules"], &[]),
             Target::Continue => (&[".continue/rules"], &[]),

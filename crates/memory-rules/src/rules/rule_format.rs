@@ -34,6 +34,17 @@ pub const CLINE_NOT_RULES: [(&str, &str); 3] = [
 /// others: [`crate::formats::gemini`]).
 pub const GEMINI_FILE_NAME: &str = "GEMINI.md";
 
+/// Windsurf's new name, Devin Desktop's: a second name of the `windsurf`
+/// source and its own export target (`.devin/rules`).
+pub const DEVIN_NAME: &str = "devin";
+
+/// Antigravity's rules folder, and the older one it reads when that one is
+/// absent ("it will first look for the plural version, then if it does not
+/// exist, it will look for the singular version": discuss.ai.google.dev
+/// t/126165, confirmed there by Google staff for 1.19.5).
+pub const ANTIGRAVITY_RULES: &str = ".agents/rules";
+pub const ANTIGRAVITY_OLD_RULES: &str = ".agent/rules";
+
 /// Copilot's file that always applies (`.github/copilot-instructions.md`).
 pub const COPILOT_REPOSITORY_FILE: &str = "copilot-instructions.md";
 
@@ -56,8 +67,14 @@ pub enum Format {
     Cursor,
     /// `.github/copilot-instructions.md`, `.github/instructions/**/*.instructions.md`.
     Copilot,
-    /// `.windsurf/rules/*.md`, and the legacy `.windsurfrules` file (always on).
+    /// Windsurf, now Devin Desktop (source name `windsurf`, or `devin`):
+    /// `.devin/rules/*.md`, `.windsurf/rules/*.md` (its fallback), and the
+    /// legacy `.windsurfrules` file (always on).
     Windsurf,
+    /// Antigravity (Gemini CLI's successor for individuals): `.agents/rules/*.md`
+    /// (`.agent/rules/`, the older folder, only when `.agents/rules` is not
+    /// there), read as Windsurf's (`trigger`, `globs`, `description`).
+    Antigravity,
     /// `.kiro/steering/*.md`.
     Kiro,
     /// `.clinerules/` (`.md`, `.txt`) or a `.clinerules` file.
@@ -82,6 +99,7 @@ impl Format {
         Format::Cursor,
         Format::Copilot,
         Format::Windsurf,
+        Format::Antigravity,
         Format::Kiro,
         Format::Cline,
         Format::Continue,
@@ -98,6 +116,7 @@ impl Format {
             Format::Cursor => "cursor",
             Format::Copilot => "copilot",
             Format::Windsurf => "windsurf",
+            Format::Antigravity => "antigravity",
             Format::Kiro => "kiro",
             Format::Cline => "cline",
             Format::Continue => "continue",
@@ -107,12 +126,26 @@ impl Format {
         }
     }
 
-    /// The format named `name`.
+    /// The format named `name`; `devin` is Windsurf's new name (Devin
+    /// Desktop reads the same files), so it names the `windsurf` format.
     pub fn parse(name: &str) -> Option<Format> {
-        Format::ALL
-            .iter()
-            .copied()
-            .find(|f| f.as_str() == name.trim())
+        match name.trim() {
+            DEVIN_NAME => Some(Format::Windsurf),
+            name => Format::ALL.iter().copied().find(|f| f.as_str() == name),
+        }
+    }
+
+    /// The folder read only when `dir` (a default source of this format)
+    /// is not there: Antigravity reads `.agent/rules` when `.agents/rules`
+    /// is absent, and only then.
+    pub fn fallback_for(self, dir: &Path) -> Option<std::path::PathBuf> {
+        let parent = dir.parent()?;
+        match self {
+            Format::Antigravity if dir.ends_with(ANTIGRAVITY_OLD_RULES) => {
+                Some(parent.parent()?.join(ANTIGRAVITY_RULES))
+            }
+            _ => None,
+        }
     }
 
     /// The depth a source of this format gets when none is given: one level
@@ -121,7 +154,7 @@ impl Format {
     pub fn default_depth(self) -> Option<usize> {
         match self {
             Format::Wave => Some(1),
-            Format::Windsurf | Format::RulesYaml => Some(0),
+            Format::Windsurf | Format::Antigravity | Format::RulesYaml => Some(0),
             _ => None,
         }
     }
@@ -134,7 +167,11 @@ impl Format {
             .unwrap_or_default();
         let ext = |e: &str| path.extension().is_some_and(|x| x == e);
         match self {
-            Format::Wave | Format::Claude | Format::Kiro | Format::Continue => ext("md"),
+            Format::Wave
+            | Format::Claude
+            | Format::Kiro
+            | Format::Continue
+            | Format::Antigravity => ext("md"),
             Format::Cursor => ext("mdc") || name == ".cursorrules",
             Format::Windsurf => ext("md") || name == ".windsurfrules",
             // `copilot-instructions.md` only as the repository (or Copilot
@@ -181,8 +218,13 @@ impl Format {
             Format::Cursor
         } else if name.ends_with(".instructions.md") || name == COPILOT_REPOSITORY_FILE {
             Format::Copilot
-        } else if p.contains(".windsurf/rules/") || name == ".windsurfrules" {
+        } else if p.contains(".windsurf/rules/")
+            || p.contains(".devin/rules/")
+            || name == ".windsurfrules"
+        {
             Format::Windsurf
+        } else if p.contains(".agents/rules/") || p.contains(".agent/rules/") {
+            Format::Antigravity
         } else if p.contains(".kiro/steering/") {
             Format::Kiro
         } else if p.contains(".clinerules") {
@@ -244,6 +286,12 @@ impl Format {
                 (".windsurf/rules", Scope::Project),
                 (".devin/rules", Scope::Project),
             ],
+            // The older `.agent/rules` first: read only when `.agents/rules`
+            // is absent ([`Format::fallback_for`]).
+            Format::Antigravity => &[
+                (ANTIGRAVITY_OLD_RULES, Scope::Project),
+                (ANTIGRAVITY_RULES, Scope::Project),
+            ],
             Format::Kiro => &[
                 (".kiro/steering", Scope::User),
                 (".kiro/steering", Scope::Project),
@@ -282,6 +330,7 @@ impl Format {
             Format::Cursor => "Cursor",
             Format::Copilot => "Copilot",
             Format::Windsurf => "Windsurf",
+            Format::Antigravity => "Antigravity",
             Format::Kiro => "Kiro",
             Format::Cline => "Cline",
             Format::Continue => "Continue",
@@ -294,7 +343,7 @@ impl Format {
     /// The key that holds this format's globs.
     pub fn glob_key(self) -> &'static str {
         match self {
-            Format::Cursor | Format::Windsurf | Format::Continue => "globs",
+            Format::Cursor | Format::Windsurf | Format::Antigravity | Format::Continue => "globs",
             Format::Copilot => "applyTo",
             Format::Kiro => "fileMatchPattern",
             Format::AgentsMd | Format::Gemini => "directory",
@@ -327,7 +376,7 @@ impl Format {
     pub(crate) fn glob_advice(self) -> &'static str {
         match self {
             Format::Cursor | Format::Continue => "write 'globs'",
-            Format::Windsurf => "write 'trigger: glob' with 'globs'",
+            Format::Windsurf | Format::Antigravity => "write 'trigger: glob' with 'globs'",
             Format::Kiro => "write 'inclusion: fileMatch' with 'fileMatchPattern'",
             Format::Copilot => "write 'applyTo'",
             Format::Cline => "write 'paths' (a list)",
@@ -339,7 +388,7 @@ impl Format {
     pub(crate) fn always_advice(self) -> &'static str {
         match self {
             Format::Cursor | Format::Continue => "write 'alwaysApply: true'",
-            Format::Windsurf => "write 'trigger: always_on'",
+            Format::Windsurf | Format::Antigravity => "write 'trigger: always_on'",
             Format::Kiro => "write 'inclusion: always' (the default)",
             Format::Copilot => "write applyTo: \"**\"",
             Format::Cline => "remove it; a rule without 'paths' is always active",
@@ -371,12 +420,14 @@ pub fn formats_named<S: AsRef<str>>(names: &[S]) -> Result<Vec<Format>, String> 
             Some(f) => wanted.push(f),
             None => {
                 let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
-                let hint =
-                    crate::base::suggest::closest(name, known.iter().copied().chain(["all"]))
-                        .map(|c| format!(" (did you mean '{c}'?)"))
-                        .unwrap_or_default();
+                let hint = crate::base::suggest::closest(
+                    name,
+                    known.iter().copied().chain([DEVIN_NAME, "all"]),
+                )
+                .map(|c| format!(" (did you mean '{c}'?)"))
+                .unwrap_or_default();
                 return Err(format!(
-                    "unknown source '{name}'{hint}; the sources are: {}, or all",
+                    "unknown source '{name}'{hint}; the sources are: {}, {DEVIN_NAME} (windsurf), or all",
                     known.join(", ")
                 ));
             }

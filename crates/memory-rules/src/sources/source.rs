@@ -242,7 +242,10 @@ pub(crate) fn roots_of(sources: &[Source], config: &Config) -> Vec<Root> {
                     .iter()
                     .zip(&real[i + 1..])
                     .any(|(later, r)| later.format == s.format && *r == real[i]);
-            if shadowed {
+            // Antigravity's `.agent/rules` when `.agents/rules` is there.
+            let replaced =
+                s.layer == Layer::Own && s.format.fallback_for(&s.dir).is_some_and(|p| p.is_dir());
+            if shadowed || replaced {
                 continue;
             }
             let own = s.layer == Layer::Own;

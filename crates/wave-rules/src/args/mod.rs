@@ -32,7 +32,8 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "SPEC", value_parser = SourceArg::parse)]
     pub source: Vec<SourceArg>,
     /// Which agents' rules to read, by name: wave, claude, cursor, copilot,
-    /// windsurf, kiro, cline, continue, agents-md, gemini, rules-yaml, or all; each at
+    /// windsurf (or devin), antigravity, kiro, cline, continue, agents-md, gemini,
+    /// rules-yaml, or all; each at
     /// its tool's own places [default: claude,wave, what the agent SDK reads]
     #[arg(
         long,
@@ -479,8 +480,8 @@ pub struct RemoveArgs {
 /// `wave-rules export`.
 #[derive(Args, Debug)]
 pub struct ExportArgs {
-    /// The agents to write for: cursor, copilot, windsurf, kiro, cline,
-    /// continue, claude, agents-md, gemini, or all
+    /// The agents to write for: cursor, copilot, windsurf, devin, antigravity,
+    /// kiro, cline, continue, claude, agents-md, gemini, or all
     #[arg(
         long,
         value_name = "NAME[,NAME...]",
@@ -506,8 +507,9 @@ pub struct ExportArgs {
 /// `wave-rules import`.
 #[derive(Args, Debug)]
 pub struct ImportArgs {
-    /// The agents whose rule files to convert: cursor, copilot, windsurf,
-    /// kiro, cline, continue, claude, agents-md, gemini, rules-yaml, or all
+    /// The agents whose rule files to convert: cursor, copilot, windsurf (or
+    /// devin), antigravity, kiro, cline, continue, claude, agents-md, gemini,
+    /// rules-yaml, or all
     #[arg(
         long,
         value_name = "NAME[,NAME...]",

@@ -73,6 +73,11 @@ pub enum HookAgent {
     Copilot,
     /// Cursor (.cursor/hooks.json)
     Cursor,
+    /// Windsurf, now Devin Desktop (.windsurf/hooks.json): refusals only
+    #[value(alias = "devin")]
+    Windsurf,
+    /// Cline (executable scripts in .clinerules/hooks/)
+    Cline,
 }
 
 /// One of our hook events, by Claude Code's name. The one list of these
@@ -257,6 +262,8 @@ impl HookAgent {
             HookAgent::Gemini => "gemini",
             HookAgent::Copilot => "copilot",
             HookAgent::Cursor => "cursor",
+            HookAgent::Windsurf => "windsurf",
+            HookAgent::Cline => "cline",
         }
     }
 }

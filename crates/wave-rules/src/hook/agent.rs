@@ -10,6 +10,8 @@
 //! | `gemini` | `.gemini/settings.json` `hooks` | SessionStart, BeforeAgent, AfterTool, AfterAgent | `read_file` `read_many_files` `write_file` `replace` | `run_shell_command` | `hookSpecificOutput.additionalContext` (trusted `<hook_context>`); AfterAgent by blocking |
 //! | `copilot` | `.github/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop | `view` `edit` `create` | `bash` | top-level `additionalContext` (native hooks; recorded in -p mode: the `hookSpecificOutput` of Claude-format hooks is dropped there); agentStop by blocking |
 //! | `cursor` | `.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop | `beforeReadFile` / `afterFileEdit` `file_path` | `command` | only `stop`'s `followup_message`; the others cannot add context, so their rules stay due |
+//! | `cline` | `.clinerules/hooks/<Event>` scripts | TaskStart, TaskResume, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact ([`super::dialects::cline`]) | `read_file` `write_to_file` `replace_in_file` (`path`) | `execute_command` | `contextModification`; a refusal is `cancel: true` |
+//! | `windsurf` (`devin`) | `.windsurf/hooks.json` | pre_write_code, pre_run_command -> PreToolUse ([`super::dialects::windsurf`]) | `tool_info.file_path` | `tool_info.command_line` | a refusal only (exit 2, the reason on stderr); no hook of Cascade adds context |
 //!
 //! Skill tools, mapped onto Claude Code's `Skill` (`{"skill": name}`):
 //! Gemini CLI's `activate_skill` (`{"name": name}`; `ACTIVATE_SKILL_TOOL_NAME`
@@ -62,6 +64,8 @@ impl AgentDialect for HookAgent {
             HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini | HookAgent::Copilot => true,
             // A refusal's `agent_message` reaches Cursor's model too.
             HookAgent::Cursor => matches!(event, HookAction::Stop | HookAction::PreToolUse),
+            HookAgent::Windsurf => matches!(event, HookAction::PreToolUse),
+            HookAgent::Cline => !matches!(event, HookAction::Stop),
         }
     }
 
@@ -117,6 +121,8 @@ impl AgentDialect for HookAgent {
                 ("afterShellExecution", PostToolUse, None),
                 ("stop", Stop, None),
             ],
+            HookAgent::Windsurf => &super::dialects::windsurf::EVENTS,
+            HookAgent::Cline => &super::dialects::cline::EVENTS,
         }
     }
 
@@ -234,8 +240,39 @@ pub struct Payload {
     pub timestamp: Option<String>,
 }
 
+/// The payload of an agent whose dialect lives in `dialects/`.
+fn dialect_payload(agent: HookAgent, v: &Map<String, Value>) -> Option<Payload> {
+    match agent {
+        HookAgent::Windsurf => {
+            let c = super::dialects::windsurf::payload(v);
+            Some(Payload {
+                session: c.session,
+                cwd: c.cwd,
+                timestamp: c.timestamp,
+                tool: c.tool,
+                ..Payload::default()
+            })
+        }
+        HookAgent::Cline => {
+            let c = super::dialects::cline::payload(v);
+            Some(Payload {
+                session: c.session,
+                cwd: c.cwd,
+                prompt: c.prompt,
+                source: c.source,
+                tool: c.tool,
+                ..Payload::default()
+            })
+        }
+        _ => None,
+    }
+}
+
 /// Reads one agent's payload (a JSON object).
 pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
+    if let Some(p) = dialect_payload(agent, v) {
+        return p;
+    }
     let text = |keys: &[&str]| {
         keys.iter()
             .find_map(|k| v.get(*k).and_then(Value::as_str))
@@ -257,7 +294,11 @@ pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
     let tool_name = text(&["tool_name"]);
     let tool_input = v.get("tool_input").cloned().unwrap_or(Value::Null);
     match agent {
-        HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini => {
+        HookAgent::Claude
+        | HookAgent::Codex
+        | HookAgent::Gemini
+        | HookAgent::Windsurf
+        | HookAgent::Cline => {
             p.tool = tool_name
                 .map(|name| ToolCall::new(name.clone(), tool_kind(agent, &name), tool_input));
         }
@@ -416,6 +457,9 @@ pub fn refusal(agent: HookAgent, reason: &str) -> Value {
             "agent_message": reason,
             "user_message": reason.lines().next().unwrap_or(reason),
         }),
+        // Reads no JSON: exit 2 and the reason on stderr (`dialects::refuse`).
+        HookAgent::Windsurf => json!(reason),
+        HookAgent::Cline => super::dialects::cline::refusal(reason),
     }
 }
 
@@ -435,7 +479,7 @@ pub fn subagent_context(agent: HookAgent, text: &str, tool: Option<&ToolCall>) -
             json!({ "hookSpecificOutput": { "hookEventName": "BeforeTool", "tool_input": input } })
         }
         HookAgent::Copilot => json!({ "additionalContext": text }),
-        HookAgent::Cursor => return None,
+        HookAgent::Cursor | HookAgent::Windsurf | HookAgent::Cline => return None,
         HookAgent::Claude | HookAgent::Codex => json!({ "hookSpecificOutput": {
             "hookEventName": "SubagentStart",
             "additionalContext": text,
@@ -451,6 +495,7 @@ pub fn output(agent: HookAgent, event: &HookAction, text: &str) -> Option<Value>
     }
     Some(match (agent, event) {
         (HookAgent::Cursor, HookAction::Stop) => json!({ "followup_message": text }),
+        (HookAgent::Cline, _) => super::dialects::cline::context(text),
         (_, HookAction::Stop) => json!({ "decision": "block", "reason": text }),
         (HookAgent::Copilot, _) => json!({ "additionalContext": text }),
         _ => json!({ "hookSpecificOutput": {

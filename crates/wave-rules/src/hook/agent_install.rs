@@ -8,6 +8,8 @@
 //! | `gemini` | `.gemini/settings.json` (`hooks`) | `~/.gemini/settings.json` | SessionStart, BeforeAgent, BeforeTool (matcher `write_file\|replace\|run_shell_command\|invoke_agent`), AfterTool (matcher `read_file\|read_many_files\|write_file\|replace\|run_shell_command\|activate_skill\|invoke_agent`), AfterAgent, PreCompress |
 //! | `copilot` | `.github/hooks/wave-rules.json` | `~/.copilot/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, preToolUse, postToolUse, agentStop, preCompact, subagentStart, subagentStop |
 //! | `cursor` | `.cursor/hooks.json` | `~/.cursor/hooks.json` | beforeSubmitPrompt, preToolUse, beforeShellExecution, beforeReadFile, afterFileEdit, afterShellExecution, stop |
+//! | `windsurf` (`devin`) | `.windsurf/hooks.json` | `~/.codeium/windsurf/hooks.json` | pre_write_code, pre_run_command |
+//! | `cline` | `.clinerules/hooks/<Event>` (a script each) | `~/Documents/Cline/Hooks/<Event>` | TaskStart, TaskResume, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact ([`crate::hook::dialects::cline`]) |
 //!
 //! The table is [`HookAgent::events`]; this copy is for reading.
 //!
@@ -49,6 +51,10 @@ pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> P
         (HookAgent::Copilot, ScopeArg::Project) => base.join(".github/hooks/wave-rules.json"),
         (HookAgent::Copilot, ScopeArg::User) => base.join(".copilot/hooks/wave-rules.json"),
         (HookAgent::Cursor, _) => base.join(".cursor/hooks.json"),
+        (HookAgent::Windsurf, ScopeArg::Project) => base.join(".windsurf/hooks.json"),
+        (HookAgent::Windsurf, ScopeArg::User) => base.join(".codeium/windsurf/hooks.json"),
+        (HookAgent::Cline, ScopeArg::Project) => base.join(".clinerules/hooks"),
+        (HookAgent::Cline, ScopeArg::User) => base.join("Documents/Cline/Hooks"),
     }
 }
 
@@ -60,6 +66,8 @@ pub fn trust_step(agent: HookAgent) -> &'static str {
         HookAgent::Gemini => "Gemini CLI runs project hooks only in a trusted folder: trust it when asked (or set GEMINI_CLI_TRUST_WORKSPACE=true in CI).",
         HookAgent::Copilot => "Copilot CLI runs repository hooks only in a trusted folder: trust it when asked, or add it to \"trusted_folders\" in ~/.copilot/config.json.",
         HookAgent::Cursor => "Cursor reads .cursor/hooks.json when the project opens; restart Cursor after installing.",
+        HookAgent::Cline => "Cline runs hooks once they are turned on in its settings.",
+        HookAgent::Windsurf => "Devin Desktop (Windsurf) runs these hooks before Cascade writes a file or runs a command: they refuse what an enforced rule forbids. Its hooks cannot give the model rules: run `wave-rules export --to devin` for those.",
     }
 }
 
@@ -96,6 +104,11 @@ fn entry(agent: HookAgent, command: String, matcher: Option<&str>) -> CstInputVa
         HookAgent::Cursor => {
             settings_file::object(vec![("command", CstInputValue::String(command))])
         }
+        // A refusal's reason reaches the agent from stderr; stdout is for the user.
+        HookAgent::Windsurf => settings_file::object(vec![
+            ("command", CstInputValue::String(command)),
+            ("show_output", CstInputValue::Bool(false)),
+        ]),
         _ => {
             // Gemini CLI counts the timeout in milliseconds, Codex in seconds.
             let timeout = if agent == HookAgent::Gemini {
@@ -149,6 +162,9 @@ fn add_ours(
 }
 
 pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
+    if agent == HookAgent::Cline {
+        return crate::hook::dialects::cline::install(env, args);
+    }
     match try_install(env, agent, args) {
         Ok(out) | Err(out) => out,
     }
@@ -194,6 +210,9 @@ fn try_install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Output
 }
 
 pub fn uninstall(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
+    if agent == HookAgent::Cline {
+        return crate::hook::dialects::cline::uninstall(env, args);
+    }
     match try_uninstall(env, agent, args) {
         Ok(out) | Err(out) => out,
     }

@@ -38,6 +38,7 @@
 pub mod agent;
 pub mod agent_install;
 pub mod cache;
+pub mod dialects;
 pub mod settings;
 pub mod state;
 
@@ -364,7 +365,9 @@ fn before_tool(
         );
     }
     if let Some(reason) = answer.refusal {
-        out.stdout = format!("{}\n", agent::refusal(agent, &reason));
+        if !dialects::refuse(agent, &reason, out) {
+            out.stdout = format!("{}\n", agent::refusal(agent, &reason));
+        }
     }
 }
 

@@ -97,7 +97,7 @@ mod tests {
     fn target_name_errors_read_as_before() {
         assert_eq!(
             targets_named(&["nope"]).unwrap_err().to_string(),
-            "unknown target 'nope'; the targets are: cursor, copilot, windsurf, kiro, cline, continue, claude, agents-md, gemini, or all"
+            "unknown target 'nope'; the targets are: cursor, copilot, windsurf, devin, antigravity, kiro, cline, continue, claude, agents-md, gemini, or all"
         );
         assert_eq!(
             targets_named(&[" "]).unwrap_err().to_string(),

@@ -196,7 +196,10 @@ fn write_for(target: Target, resolved: &mut Resolved) -> WrittenRule {
     match target {
         Target::Cursor => crate::formats::cursor::write(resolved),
         Target::Copilot => crate::formats::copilot::write(resolved),
-        Target::Windsurf => crate::formats::windsurf::write(resolved),
+        Target::Windsurf | Target::Devin | Target::Antigravity => {
+            let (folders, _) = target.places();
+            crate::formats::windsurf::write(resolved, folders[0])
+        }
         Target::Kiro => crate::formats::kiro::write(resolved),
         Target::Cline => crate::formats::cline::write(resolved),
         Target::Continue => crate::formats::continue_::write(resolved),

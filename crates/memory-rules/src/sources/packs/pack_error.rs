@@ -125,7 +125,7 @@ mod tests {
         };
         assert_eq!(
             e.to_string(),
-            "/p/package.json: waveRules: unknown format 'nope'; the formats are agents-md, gemini, cursor, copilot, windsurf, kiro, cline, continue, rules-yaml, claude, wave"
+            "/p/package.json: waveRules: unknown format 'nope'; the formats are agents-md, gemini, cursor, copilot, windsurf, antigravity, kiro, cline, continue, rules-yaml, claude, wave"
         );
     }
 }

@@ -178,7 +178,7 @@ try {
     const lines = await store.loadForPrompt(200)
     const lineOrder = orderInText(lines, all)
     const fts = JSON.parse(
-      execFileSync('python3', [path.join(setDir, 'fts5.py')], {
+      execFileSync('python3', [path.join(here, 'memory-retrieval', 'fts5.py')], {
         input: JSON.stringify({ entries: all, queries, limit: 10 }),
         encoding: 'utf8',
       }),

@@ -1,7 +1,8 @@
 // `node bench/memory-retrieval.mjs`: how well memory reaches the model, on
-// the labelled retrieval set of bench/memory-retrieval/ (316 entries over
-// both scopes, 108 queries, each a prompt, the files in context and its
-// relevant entries; written from six real projects' docs, see its README).
+// the labelled retrieval set of bench/memory-retrieval/ (the tuning set: 316
+// entries over both scopes, 162 queries, each a prompt, the files in context
+// and its relevant entries; written from six real projects' docs, see its
+// README), or another set of that shape (--set).
 // Part of `npm run bench`.
 //
 // Per project, its entries go into a temp home's project memory and the

@@ -1,7 +1,8 @@
 // `node bench/memory-retrieval.mjs`: how well memory reaches the model, on
-// the labelled retrieval set of bench/memory-retrieval/ (316 entries over
-// both scopes, 108 queries, each a prompt, the files in context and its
-// relevant entries; written from six real projects' docs, see its README).
+// the labelled retrieval set of bench/memory-retrieval/ (the tuning set: 316
+// entries over both scopes, 162 queries, each a prompt, the files in context
+// and its relevant entries; written from six real projects' docs, see its
+// README), or another set of that shape (--set).
 // Part of `npm run bench`.
 //
 // Per project, its entries go into a temp home's project memory and the
@@ -31,9 +32,16 @@
 // are run against the next project's memory, where none of its entries is
 // relevant; the table gives how many of them a conversation is given.
 //
-//   node bench/memory-retrieval.mjs            the table
-//   node bench/memory-retrieval.mjs --json     the numbers as JSON
-//   node bench/memory-retrieval.mjs --misses   also each query the new recall misses at 5
+// Every table is given for all queries and for each kind of query, from
+// its fields: prompt-only (no files), prompt+files, files-only (an empty
+// prompt: what a tool event gives recall).
+//
+//   node bench/memory-retrieval.mjs              the tables (the tuning set)
+//   node bench/memory-retrieval.mjs --set DIR    another set of the same shape
+//                                                (user.json optional), e.g.
+//                                                bench/memory-heldout
+//   node bench/memory-retrieval.mjs --json       the numbers as JSON
+//   node bench/memory-retrieval.mjs --misses     also each query the new recall misses at 5
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import fs from 'node:fs'
@@ -61,16 +69,28 @@ function givenFor(conversations, engine, key, q, work) {
   }
   return { ids, text }
 }
-const setDir = path.join(here, 'memory-retrieval')
+const argValue = (name) => {
+  const i = process.argv.indexOf(name)
+  return i >= 0 ? process.argv[i + 1] : undefined
+}
+const setDir = path.resolve(argValue('--set') ?? path.join(here, 'memory-retrieval'))
 const wantJson = process.argv.includes('--json')
 const showMisses = process.argv.includes('--misses')
 
-const user = JSON.parse(fs.readFileSync(path.join(setDir, 'user.json'), 'utf8'))
+const userFile = path.join(setDir, 'user.json')
+const user = fs.existsSync(userFile) ? JSON.parse(fs.readFileSync(userFile, 'utf8')) : { entries: [], queries: [] }
 const projects = fs
   .readdirSync(path.join(setDir, 'projects'))
   .filter((f) => f.endsWith('.json'))
   .sort()
   .map((f) => JSON.parse(fs.readFileSync(path.join(setDir, 'projects', f), 'utf8')))
+
+/** The kind of a query, from its fields. */
+const KINDS = ['prompt-only', 'prompt+files', 'files-only']
+function kindOf(q) {
+  if (q.files.length === 0) return 'prompt-only'
+  return q.prompt.trim() === '' ? 'files-only' : 'prompt+files'
+}
 
 /** Topic files with entry comments (as the store writes them) and MEMORY.md. */
 function writeScope(dir, entries) {
@@ -100,7 +120,9 @@ function orderInText(text, entries) {
 }
 
 const scores = () => ({ recall5: 0, rr: 0, n: 0, inPrompt: 0, given: 0, givenRelevant: 0, bytes: 0 })
-const methods = { recall: scores(), given: scores(), lines: scores(), fts5: scores() }
+const methodsOf = () => ({ recall: scores(), given: scores(), lines: scores(), fts5: scores() })
+/** The scores of every query ('all') and of each kind. */
+const byKind = Object.fromEntries(['all', ...KINDS].map((k) => [k, methodsOf()]))
 
 function score(m, ranked, relevant, extra = {}) {
   const top5 = ranked.slice(0, 5)
@@ -116,9 +138,30 @@ function score(m, ranked, relevant, extra = {}) {
   if (extra.bytes !== undefined) m.bytes += extra.bytes
 }
 
+/** Scores one query for every method, into each of `tables` (all queries, its kind). */
+async function scoreQuery(tables, q, { store, conversations, engine, work, lines, lineOrder, fts }) {
+  const ranked = (await store.search(q.prompt, q.files, 10)).map((h) => h.id)
+  // What a new conversation is given: the session's recall for the prompt, then the files.
+  const { ids: given, text } = givenFor(conversations, engine, q.id, q, work)
+  for (const methods of tables) {
+    score(methods.recall, ranked, q.relevant)
+    score(methods.given, given, q.relevant, {
+      given: given.length,
+      givenRelevant: given.filter((id) => q.relevant.includes(id)).length,
+      bytes: Buffer.byteLength(text),
+    })
+    score(methods.lines, lineOrder, q.relevant, {
+      inPrompt: q.relevant.filter((r) => lineOrder.includes(r)).length / q.relevant.length,
+      bytes: Buffer.byteLength(lines),
+    })
+    score(methods.fts5, fts[q.id] ?? [], q.relevant)
+  }
+  return ranked
+}
+
 const misses = []
 /** Project entries given for the prompts of another project (all irrelevant). */
-const unrelated = { given: 0, n: 0 }
+const unrelated = Object.fromEntries(['all', ...KINDS].map((k) => [k, { given: 0, n: 0 }]))
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-memory-retrieval-'))
 try {
   for (const [pi, p] of projects.entries()) {
@@ -136,77 +179,82 @@ try {
     const lines = await store.loadForPrompt(200)
     const lineOrder = orderInText(lines, all)
     const fts = JSON.parse(
-      execFileSync('python3', [path.join(setDir, 'fts5.py')], {
+      execFileSync('python3', [path.join(here, 'memory-retrieval', 'fts5.py')], {
         input: JSON.stringify({ entries: all, queries, limit: 10 }),
         encoding: 'utf8',
       }),
     )
     for (const q of queries) {
-      const hits = await store.search(q.prompt, q.files, 10)
-      const ranked = hits.map((h) => h.id)
-      score(methods.recall, ranked, q.relevant)
-      if (showMisses && !q.relevant.every((r) => ranked.slice(0, 5).includes(r))) misses.push({ q: q.id, prompt: q.prompt, relevant: q.relevant, got: ranked.slice(0, 5) })
-      // What a new conversation is given: the session's recall for the prompt, then the files.
-      const { ids: given, text } = givenFor(conversations, engine, q.id, q, work)
-      score(methods.given, given, q.relevant, {
-        given: given.length,
-        givenRelevant: given.filter((id) => q.relevant.includes(id)).length,
-        bytes: Buffer.byteLength(text),
-      })
-      score(methods.lines, lineOrder, q.relevant, {
-        inPrompt: q.relevant.filter((r) => lineOrder.includes(r)).length / q.relevant.length,
-        bytes: Buffer.byteLength(lines),
-      })
-      score(methods.fts5, fts[q.id] ?? [], q.relevant)
+      const ranked = await scoreQuery([byKind.all, byKind[kindOf(q)]], q, { store, conversations, engine, work, lines, lineOrder, fts })
+      if (showMisses && !q.relevant.every((r) => ranked.slice(0, 5).includes(r))) misses.push({ q: q.id, prompt: q.prompt, files: q.files, relevant: q.relevant, got: ranked.slice(0, 5) })
     }
-    // The next project's prompts against this project's memory.
+    // The next project's queries (every kind) against this project's memory.
     const projectIds = new Set(p.entries.map((e) => e.id))
     for (const q of projects[(pi + 1) % projects.length].queries) {
       const { ids } = givenFor(conversations, engine, `other-${q.id}`, q, work)
-      unrelated.given += ids.filter((id) => projectIds.has(id)).length
-      unrelated.n += 1
+      for (const u of [unrelated.all, unrelated[kindOf(q)]]) {
+        u.given += ids.filter((id) => projectIds.has(id)).length
+        u.n += 1
+      }
     }
   }
 } finally {
   fs.rmSync(root, { recursive: true, force: true })
 }
 
-const n = methods.recall.n
 const entries = user.entries.length + projects.reduce((s, p) => s + p.entries.length, 0)
-const avg = (m, k) => m[k] / m.n
-const result = {
-  entries,
-  queries: n,
-  recall: { recall5: avg(methods.recall, 'recall5'), mrr: avg(methods.recall, 'rr') },
-  given: {
-    recall5: avg(methods.given, 'recall5'),
-    mrr: avg(methods.given, 'rr'),
-    entriesPerQuery: avg(methods.given, 'given'),
-    precision: methods.given.given ? methods.given.givenRelevant / methods.given.given : 0,
-    bytesPerQuery: avg(methods.given, 'bytes'),
-  },
-  firstLines: {
-    recall5: avg(methods.lines, 'recall5'),
-    mrr: avg(methods.lines, 'rr'),
-    inPrompt: avg(methods.lines, 'inPrompt'),
-    bytesPerQuery: avg(methods.lines, 'bytes'),
-  },
-  fts5: { recall5: avg(methods.fts5, 'recall5'), mrr: avg(methods.fts5, 'rr') },
-  unrelatedGivenPerQuery: unrelated.given / unrelated.n,
+const avg = (m, k) => (m.n ? m[k] / m.n : 0)
+/** The numbers of one kind of query. */
+function resultOf(methods, u) {
+  return {
+    queries: methods.recall.n,
+    recall: { recall5: avg(methods.recall, 'recall5'), mrr: avg(methods.recall, 'rr') },
+    given: {
+      recall5: avg(methods.given, 'recall5'),
+      mrr: avg(methods.given, 'rr'),
+      entriesPerQuery: avg(methods.given, 'given'),
+      precision: methods.given.given ? methods.given.givenRelevant / methods.given.given : 0,
+      bytesPerQuery: avg(methods.given, 'bytes'),
+    },
+    firstLines: {
+      recall5: avg(methods.lines, 'recall5'),
+      mrr: avg(methods.lines, 'rr'),
+      inPrompt: avg(methods.lines, 'inPrompt'),
+      bytesPerQuery: avg(methods.lines, 'bytes'),
+    },
+    fts5: { recall5: avg(methods.fts5, 'recall5'), mrr: avg(methods.fts5, 'rr') },
+    unrelatedGivenPerQuery: u.n ? u.given / u.n : 0,
+  }
 }
+const result = {
+  set: path.relative(process.cwd(), setDir) || '.',
+  entries,
+  queries: byKind.all.recall.n,
+  ...resultOf(byKind.all, unrelated.all),
+  kinds: Object.fromEntries(KINDS.map((k) => [k, resultOf(byKind[k], unrelated[k])])),
+}
+
+/** The table of one kind of query. */
+function printTable(title, r) {
+  const f = (x) => x.toFixed(3)
+  const ratio = (a, b) => (b ? `${(a / b).toFixed(2)}x` : '-')
+  console.log(`\n${title}: ${r.queries} queries`)
+  console.log('| method | recall@5 | MRR | notes |')
+  console.log('| --- | --- | --- | --- |')
+  console.log(`| recall (search: BM25 + file affinity) | ${f(r.recall.recall5)} | ${f(r.recall.mrr)} | the ranking the hooks recall from |`)
+  console.log(`| recall as given to a new conversation | ${f(r.given.recall5)} | ${f(r.given.mrr)} | ${r.given.entriesPerQuery.toFixed(2)} entries, precision ${f(r.given.precision)}, ${Math.round(r.given.bytesPerQuery)} bytes per query |`)
+  console.log(`| SQLite FTS5 bm25() | ${f(r.fts5.recall5)} | ${f(r.fts5.mrr)} | same entries, prompt and path words OR-ed |`)
+  console.log(`| first 200 lines (load order) | ${f(r.firstLines.recall5)} | ${f(r.firstLines.mrr)} | ${f(r.firstLines.inPrompt)} of relevant entries anywhere in the ${Math.round(r.firstLines.bytesPerQuery)} bytes given |`)
+  console.log(`| recall given for another project's query | | | ${r.unrelatedGivenPerQuery.toFixed(2)} of this project's entries per query (none is relevant) |`)
+  console.log(`| ratio recall / FTS5 | ${ratio(r.recall.recall5, r.fts5.recall5)} | ${ratio(r.recall.mrr, r.fts5.mrr)} | |`)
+  console.log(`| ratio recall / first 200 lines | ${ratio(r.recall.recall5, r.firstLines.recall5)} | ${ratio(r.recall.mrr, r.firstLines.mrr)} | |`)
+}
+
 if (wantJson) {
   console.log(JSON.stringify(result, null, 2))
 } else {
-  const f = (x) => x.toFixed(3)
-  console.log(`\nMemory retrieval: ${entries} entries (user + 6 projects), ${n} queries (bench/memory-retrieval/)`)
-  console.log('| method | recall@5 | MRR | notes |')
-  console.log('| --- | --- | --- | --- |')
-  console.log(`| recall (search: BM25 + file affinity) | ${f(result.recall.recall5)} | ${f(result.recall.mrr)} | the ranking the hooks recall from |`)
-  console.log(`| recall as given to a new conversation | ${f(result.given.recall5)} | ${f(result.given.mrr)} | ${result.given.entriesPerQuery.toFixed(2)} entries, precision ${f(result.given.precision)}, ${Math.round(result.given.bytesPerQuery)} bytes per query |`)
-  console.log(`| SQLite FTS5 bm25() | ${f(result.fts5.recall5)} | ${f(result.fts5.mrr)} | same entries, prompt and file words OR-ed |`)
-  console.log(`| first 200 lines (load order) | ${f(result.firstLines.recall5)} | ${f(result.firstLines.mrr)} | ${f(result.firstLines.inPrompt)} of relevant entries anywhere in the ${Math.round(result.firstLines.bytesPerQuery)} bytes given |`)
-  console.log(`| recall given for another project's prompt | | | ${result.unrelatedGivenPerQuery.toFixed(2)} of this project's entries per query (none is relevant) |`)
-  console.log(`| ratio recall / FTS5 | ${(result.recall.recall5 / result.fts5.recall5).toFixed(2)}x | ${(result.recall.mrr / result.fts5.mrr).toFixed(2)}x | |`)
-  console.log(`| ratio recall / first 200 lines | ${(result.recall.recall5 / result.firstLines.recall5).toFixed(2)}x | ${(result.recall.mrr / result.firstLines.mrr).toFixed(2)}x | |`)
-  if (showMisses) for (const m of misses) console.log(`miss ${m.q}: ${m.prompt}\n  relevant ${m.relevant.join(' ')}; top 5 ${m.got.join(' ')}`)
+  console.log(`\nMemory retrieval: ${entries} entries (${user.entries.length ? 'user + ' : ''}${projects.length} projects), ${result.queries} queries (${result.set})`)
+  printTable('All queries', result)
+  for (const k of KINDS) printTable(k, result.kinds[k])
+  if (showMisses) for (const m of misses) console.log(`miss ${m.q}: ${m.prompt} [${m.files.join(' ')}]\n  relevant ${m.relevant.join(' ')}; top 5 ${m.got.join(' ')}`)
 }

@@ -231,3 +231,34 @@ test('Claude Code: a memory entry reaches the model in the turn of the prompt it
   assert.ok(count(t4.main.at(-1).body, '--cfg loom') >= 1, 'after compaction the recalled entry comes again')
   assert.deepEqual(hookErrors(p.transcript(session)), [], 'no hook failed')
 })
+
+test('Claude Code: a memory note naming a folder reaches the model in the turn a file below it is read, once', { skip, timeout: 3 * TIMEOUT }, async () => {
+  const p = project('memory-folder', {
+    ...rules('general'),
+    'services/billing/stripe/webhook_test.go': 'package stripe\n',
+    'services/billing/stripe/client.go': 'package stripe\n',
+    'tools/gen/main.go': 'package main\n',
+  })
+  const session = '0c0ffee0-0000-4000-8000-000000000041'
+  const NOTE = 'services/billing/stripe talks to the Stripe sandbox: export STRIPE_API_KEY from the team vault before go test ./...'
+  const write = (topic, text) => spawnSync(bin, ['memory', 'write', topic, text, '--json'], { cwd: p.work, env: p.env, encoding: 'utf8' })
+  for (const [topic, text] of [
+    ['billing', NOTE],
+    ['auth', 'services/auth issues session cookies; keep them HttpOnly.'],
+    ['release', 'Tag releases as vMAJOR.MINOR.PATCH from main.'],
+  ]) {
+    const r = write(topic, text)
+    assert.equal(JSON.parse(r.stdout).action, 'stored', r.stderr)
+  }
+  // The reads are scripted in base64 (CALL:Read): the prompt itself names no file.
+  const read = (file) => callDirective('Read', { file_path: path.join(p.work, file) })
+  const t = await p.run(['-p', `look at these ${read('tools/gen/main.go')} ${read('services/billing/stripe/webhook_test.go')} ${read('services/billing/stripe/client.go')}`, '--session-id', session])
+  assert.ok(t.main.length >= 4, `three reads and an answer, got ${t.main.length} requests\n${t.stdout}\n${t.stderr}`)
+  const KEY = 'STRIPE_API_KEY'
+  assert.equal(count(t.main[0].body, KEY), 0, 'not with the prompt')
+  assert.equal(count(t.main[1].body, KEY), 0, 'not for an unrelated file')
+  assert.equal(count(t.main[2].body, KEY), 1, 'in the turn the file below the folder was read')
+  assert.equal(count(t.main.at(-1).body, KEY), 1, 'once: not again for a second file below it')
+  assert.equal(count(t.main.at(-1).body, 'HttpOnly'), 0, 'not the note of another folder')
+  assert.deepEqual(hookErrors(p.transcript(session)), [], 'no hook failed')
+})

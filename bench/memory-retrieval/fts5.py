@@ -7,8 +7,10 @@ and prints {"<query id>": ["<entry id>", ...best first]} on stdout.
 The table has the topic, the entry's title (first line) and its text as
 columns (bm25 weights 3, 2, 1, the weights our index gives the same fields),
 tokenizer 'porter unicode61' (case folding, diacritics removed, the Porter
-stemmer). A query is every word of the prompt and of the files' paths,
-quoted, joined with OR (FTS5's default AND finds nothing for a whole prompt).
+stemmer). A query is every word of the prompt and the path words of its
+files (the folders, the name's parts split at `_`, `-` and `.`, the
+extension: `services/billing/stripe/webhook_test.go` gives services,
+billing, stripe, webhook, test, go), quoted, joined with OR (FTS5's default AND finds nothing for a whole prompt).
 Python's sqlite3 (SQLite 3.40 here, FTS5 built in) runs it: Node 20 has no
 SQLite.
 """
@@ -40,7 +42,8 @@ def main():
     limit = int(doc.get("limit", 10))
     out = {}
     for q in doc["queries"]:
-        words = re.findall(r"\w+", q["prompt"] + " " + " ".join(q.get("files", [])))
+        words = re.findall(r"\w+", q["prompt"])
+        words += re.findall(r"[^\W_]+", " ".join(q.get("files", [])))
         words = sorted(set(w.lower() for w in words))
         if not words:
             out[q["id"]] = []

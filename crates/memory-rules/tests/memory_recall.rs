@@ -274,6 +274,70 @@ fn a_file_touched_recalls_the_entries_tied_to_it_and_memory_off_recalls_nothing(
 }
 
 #[test]
+fn a_note_naming_a_folder_comes_for_a_file_below_it_once_and_not_for_a_sibling_or_an_unrelated_file(
+) {
+    let dir = tree(&[]);
+    let work = dir.path().join("work");
+    let s = store(dir.path());
+    let stripe = s
+        .write_note(
+            &project(
+                "billing",
+                "services/billing/stripe talks to the Stripe sandbox: export STRIPE_API_KEY from the team vault before go test ./...",
+            ),
+            None,
+        )
+        .unwrap()
+        .id
+        .unwrap();
+    for (topic, text) in [
+        (
+            "auth",
+            "services/auth issues session cookies; keep them HttpOnly.",
+        ),
+        ("docs", "The docs site is built with mkdocs from docs/."),
+        ("ci", "CI runs golangci-lint with the repo's .golangci.yml."),
+        ("release", "Tag releases as vMAJOR.MINOR.PATCH from main."),
+    ] {
+        s.write_note(&project(topic, text), None).unwrap();
+    }
+    let loaded = load(&Config::with_home(&work, dir.path().join("home")));
+    let r = Responder::new(&loaded.rules, &work)
+        .home(dir.path().join("home"))
+        .with_recall(RecallBudget::default());
+    let read = |file: &str| {
+        let call = memory_rules::delivery::ToolCall::new(
+            "Read",
+            memory_rules::delivery::ToolKind::Read,
+            serde_json::json!({ "file_path": work.join(file) }),
+        );
+        event(EventKind::ToolDone).tool(call).cwd(&work)
+    };
+    let mut session = Session::new();
+
+    let unrelated = r.respond(&mut session, &read("tools/gen/main.go"));
+    assert!(unrelated.memory.is_empty(), "{}", unrelated.text);
+    let sibling = r.respond(&mut session, &read("services/billing/paypal/client.go"));
+    assert!(!sibling.memory.contains(&stripe), "{}", sibling.text);
+
+    let below = r.respond(
+        &mut session,
+        &read("services/billing/stripe/webhook_test.go"),
+    );
+    assert_eq!(
+        below.memory,
+        std::slice::from_ref(&stripe),
+        "{}",
+        below.text
+    );
+    assert!(below.text.contains("STRIPE_API_KEY"), "{}", below.text);
+    r.commit(&mut session, &below);
+
+    let again = r.respond(&mut session, &read("services/billing/stripe/client.go"));
+    assert!(again.memory.is_empty(), "given once: {}", again.text);
+}
+
+#[test]
 fn the_index_reads_again_only_the_topic_edited_by_hand_and_its_entry_keeps_its_id() {
     use memory_rules::memory::{MemoryIndex, Query};
     let dir = tree(&[]);

@@ -3,7 +3,9 @@
 //! At the session's start: the index (one line per topic) and the pinned
 //! entries. At a prompt: the entries most relevant to it (and to the files
 //! it names). When files are touched: the entries tied to those files (they
-//! name them, or a glob of their `paths` matches). Each time only entries
+//! name them or a folder above them, or a glob of their `paths` matches;
+//! an affinity of at least [`MIN_TIE_AFFINITY`]), ranked with the files'
+//! path words. Each time only entries
 //! the conversation has not been given, at most [`RecallBudget::entries`]
 //! of them and [`RecallBudget::bytes`] of text, and only those that hold
 //! rare words of the prompt (the inverse document frequencies of the words
@@ -34,6 +36,9 @@ pub const MIN_RARE_WORDS: f32 = 1.5;
 /// ... or the words it shares with the prompt weigh at least this share of
 /// its own words (inverse document frequencies).
 pub const MIN_COVERAGE: f32 = 0.5;
+/// A tie to a file counts from this affinity (a note naming the file, its
+/// name, a folder above it or a glob matching it; not one only near it).
+pub const MIN_TIE_AFFINITY: f32 = 0.5;
 /// ... and at least this share of the best score of its event.
 pub const RELATIVE_SCORE: f32 = 0.6;
 /// Candidates looked at per event before the thresholds and the budget.
@@ -107,8 +112,7 @@ pub fn recall(
             render(hits, "## Memory (recalled for this prompt)", budget)
         }
         RecallEvent::Files(files) => {
-            let words = files.join(" ");
-            let hits = candidates(index, &words, files, given);
+            let hits = candidates(index, "", files, given);
             let hits = relevant(index, hits, true);
             render(hits, "## Memory (recalled for these files)", budget)
         }
@@ -131,16 +135,22 @@ fn candidates(
     )
 }
 
-/// The hits over the thresholds; for files, only entries tied to them.
+/// The hits over the thresholds; for files, only entries tied to them. The
+/// relative score is taken against the best of the hits that pass the
+/// other thresholds (a hit left out does not raise the bar).
 fn relevant(index: &MemoryIndex, hits: Vec<MemoryHit>, tied_only: bool) -> Vec<MemoryHit> {
-    let best = hits.first().map_or(0.0, |h| h.score);
     let min_idf = MIN_MATCHED_IDF.min(MIN_RARE_WORDS * index.rarest_idf());
-    hits.into_iter()
-        .filter(|h| h.score >= RELATIVE_SCORE * best)
+    let passing: Vec<MemoryHit> = hits
+        .into_iter()
         .filter(|h| {
-            h.affinity > 0.0
+            h.affinity >= MIN_TIE_AFFINITY
                 || (!tied_only && (h.matched_idf >= min_idf || coverage(index, h) >= MIN_COVERAGE))
         })
+        .collect();
+    let best = passing.first().map_or(0.0, |h| h.score);
+    passing
+        .into_iter()
+        .filter(|h| h.score >= RELATIVE_SCORE * best)
         .collect()
 }
 

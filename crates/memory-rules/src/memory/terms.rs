@@ -11,7 +11,10 @@
 //! one word); words of other scripts are left as they are.
 //!
 //! File keys (see [`file_keys`]) tie a note to files: the files it names in
-//! its text (`src/db/pool.rs`, `package.json`) and the globs of its `paths`.
+//! its text (`src/db/pool.rs`, `package.json`) and the globs of its `paths`;
+//! folder keys ([`folder_keys`]) the folders it names (it is about the files
+//! below them) and the folders it is near. A file in context gives query
+//! words too ([`path_words`]): its folders, its name, its extension.
 
 pub use crate::base::limits::MAX_WORD_BYTES;
 use std::borrow::Cow;
@@ -110,6 +113,13 @@ pub enum FileKey {
     GlobDir(String),
     /// A glob of its `paths` with no literal directory (`**/*.sql`).
     GlobAny,
+    /// It names this folder (`services/billing/stripe`, `tests/`): it is
+    /// about the files below it (see [`folder_keys`]).
+    Folder(String),
+    /// A folder it names, the folder of a file it names or the literal
+    /// directory of one of its globs is this folder or below it: it is near
+    /// the files of this folder.
+    Near(String),
 }
 
 impl FileKey {
@@ -120,6 +130,8 @@ impl FileKey {
             FileKey::Base(b) => format!("{KEY}b{b}"),
             FileKey::GlobDir(d) => format!("{KEY}g{d}"),
             FileKey::GlobAny => format!("{KEY}*"),
+            FileKey::Folder(d) => format!("{KEY}d{d}"),
+            FileKey::Near(d) => format!("{KEY}n{d}"),
         }
     }
 }
@@ -158,6 +170,134 @@ pub fn file_keys(text: &str, paths: &[String]) -> Vec<FileKey> {
     out.sort();
     out.dedup();
     out
+}
+
+/// The folder keys of a note (see [`FileKey::Folder`], [`FileKey::Near`]):
+/// the folders its text names (a path of folders without an extension,
+/// `services/billing/stripe`, or one folder with a trailing slash,
+/// `tests/`), and, for nearness, every folder above them, the folders of
+/// the files it names and the literal directories of its `paths`.
+pub fn folder_keys(text: &str, paths: &[String]) -> Vec<FileKey> {
+    let mut out = Vec::new();
+    let near = |dir: &str, out: &mut Vec<FileKey>| {
+        let mut d = dir;
+        while !d.is_empty() {
+            out.push(FileKey::Near(d.to_string()));
+            d = d.rfind('/').map_or("", |i| &d[..i]);
+        }
+    };
+    for token in text.split(|c: char| c.is_whitespace() || "`'\"()[]<>,;".contains(c)) {
+        if let Some(path) = file_like(token) {
+            if let Some(i) = path.rfind('/') {
+                near(&path[..i], &mut out);
+            }
+        } else if let Some(dir) = folder_like(token) {
+            out.push(FileKey::Folder(dir.clone()));
+            near(&dir, &mut out);
+        }
+    }
+    for glob in paths {
+        let g = glob.trim().trim_start_matches("./");
+        if g.starts_with('!') {
+            continue;
+        }
+        let literal: Vec<&str> = g
+            .split('/')
+            .take_while(|seg| !seg.contains(['*', '?', '[', '{']))
+            .collect();
+        let dirs = if literal.len() == g.split('/').count() {
+            literal.len().saturating_sub(1)
+        } else {
+            literal.len()
+        };
+        near(&literal[..dirs].join("/"), &mut out);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// A token that names a folder: `a/b` (segments of letters, digits and
+/// `._-@+`, none an extension-like file name) or `name/`; trailing `/`, `.`,
+/// `:` dropped, `./` too. Not a file ([`file_like`]), a URL, an absolute
+/// path or a `<placeholder>`.
+fn folder_like(token: &str) -> Option<String> {
+    let t = token.trim_end_matches(['.', ':', '!', '?']);
+    let t = t.strip_prefix("./").unwrap_or(t);
+    let slash_end = t.ends_with('/');
+    let t = t.trim_end_matches('/');
+    if t.is_empty() || t.len() > 512 || t.starts_with(['/', '.', '~']) || t.contains("//") {
+        return None;
+    }
+    let segments_ok = t.split('/').all(|seg| {
+        !seg.is_empty()
+            && seg != ".."
+            && seg.chars().any(char::is_alphabetic)
+            && seg
+                .chars()
+                .all(|c| c.is_alphanumeric() || "._-@+".contains(c))
+    });
+    if !segments_ok || (!t.contains('/') && !slash_end) || file_like(t).is_some() {
+        return None;
+    }
+    Some(t.to_string())
+}
+
+/// A file's path words, as query words, each with its nearness to the file
+/// (0 to 1): the words of its name (`webhook_test.go`: `webhook`, `test`),
+/// its extension and the name of the extension's family (`go`; `ts`,
+/// `typescript`) 1; the words of the folder at depth `j` of the file's `k`
+/// folders, `j / (k + 1)` (the file's own folder counts most, the top
+/// folder least). A word in several places keeps its nearest.
+pub fn path_words(file: &str) -> Vec<(String, f32)> {
+    let file = file.trim_start_matches("./");
+    let parts: Vec<&str> = file.split('/').filter(|p| !p.is_empty()).collect();
+    let n = parts.len() as f32;
+    let mut out: Vec<(String, f32)> = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let near = (i + 1) as f32 / n;
+        words(part, |w| out.push((w.to_string(), near)));
+    }
+    let name = base(file);
+    if let Some(i) = name.rfind('.').filter(|&i| i > 0) {
+        let family = ext_family(&name[i + 1..].to_ascii_lowercase());
+        words(family, |w| out.push((w.to_string(), 1.0)));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// The name of the language or format family of an extension ('' when
+/// none is known or it is its own name).
+fn ext_family(ext: &str) -> &'static str {
+    match ext {
+        "rs" => "rust",
+        "ts" | "tsx" | "mts" | "cts" => "typescript",
+        "js" | "jsx" | "mjs" | "cjs" => "javascript",
+        "py" | "pyi" => "python",
+        "rb" => "ruby",
+        "md" | "mdx" | "markdown" => "markdown",
+        "yml" | "yaml" => "yaml",
+        "kt" | "kts" => "kotlin",
+        "sh" | "bash" | "zsh" => "shell",
+        "cc" | "cpp" | "cxx" | "hpp" | "hh" => "cpp",
+        _ => "",
+    }
+}
+
+/// The folders above a file, nearest first, each with its depth (`a/b/c.rs`:
+/// `a/b` 2, `a` 1) and the file's own folder depth.
+pub fn folders_of(file: &str) -> (Vec<(&str, usize)>, usize) {
+    let file = file.trim_start_matches("./");
+    let depth = file.matches('/').count();
+    let mut out = Vec::new();
+    let mut dir = file;
+    while let Some(i) = dir.rfind('/') {
+        dir = &dir[..i];
+        out.push((dir, dir.matches('/').count() + 1));
+    }
+    (out, depth)
 }
 
 /// A token that names a file: a path with `/` and a name, or a name with an
@@ -200,24 +340,6 @@ pub fn file_like(token: &str) -> Option<String> {
 /// The last `/`-separated part.
 pub fn base(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
-}
-
-/// The keys to look up for a file in context, each with how close a note
-/// holding it is to the file (1 names the file itself): the file, its name,
-/// and each directory above it for globs.
-pub fn keys_for_file(file: &str) -> Vec<(FileKey, f32)> {
-    let file = file.trim_start_matches("./");
-    let mut out = vec![
-        (FileKey::File(file.to_string()), 1.0),
-        (FileKey::Base(base(file).to_string()), 0.6),
-        (FileKey::GlobAny, 1.0),
-    ];
-    let mut dir = file;
-    while let Some(i) = dir.rfind('/') {
-        dir = &dir[..i];
-        out.push((FileKey::GlobDir(dir.to_string()), 1.0));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -284,19 +406,68 @@ mod tests {
                 FileKey::GlobAny,
             ]
         );
-        let look: Vec<String> = keys_for_file("a/b/c.rs")
-            .iter()
-            .map(|(k, _)| k.word())
-            .collect();
+    }
+
+    #[test]
+    fn folder_keys_name_folders_and_their_neighbourhood() {
+        let keys = folder_keys(
+            "Tests of services/billing/stripe need a key; see tests/ and src/db/pool.rs, and/or 1.2/3",
+            &["crates/parser/src/**".into(), "!x/**".into(), "Makefile".into()],
+        );
+        let words: Vec<String> = keys.iter().map(FileKey::word).collect();
+        for want in [
+            "\u{1}dservices/billing/stripe",
+            "\u{1}dtests",
+            "\u{1}nservices/billing/stripe",
+            "\u{1}nservices/billing",
+            "\u{1}nservices",
+            "\u{1}nsrc/db",
+            "\u{1}nsrc",
+            "\u{1}ncrates/parser/src",
+            "\u{1}ncrates",
+        ] {
+            assert!(words.iter().any(|w| w == want), "{want:?} in {words:?}");
+        }
+        assert!(
+            !words
+                .iter()
+                .any(|w| w.contains("1.2") || w.starts_with("\u{1}dsrc/db")),
+            "{words:?}"
+        );
+        assert!(!words.iter().any(|w| w.contains("x")), "{words:?}");
+        // "and/or" is a folder by its shape: harmless, it ties only files below and/or/.
+        assert_eq!(folder_like("https://x.io/a"), None);
+        assert_eq!(folder_like("/etc/hosts"), None);
+        assert_eq!(folder_like("name"), None);
         assert_eq!(
-            look,
+            folder_like("packages/@biomejs/js-api/").as_deref(),
+            Some("packages/@biomejs/js-api")
+        );
+    }
+
+    #[test]
+    fn path_words_give_folders_stem_extension_and_family() {
+        let words = |f: &str| -> Vec<(String, f32)> { path_words(f) };
+        assert_eq!(
+            words("services/billing/stripe/webhook_test.go"),
             [
-                "\u{1}fa/b/c.rs",
-                "\u{1}bc.rs",
-                "\u{1}*",
-                "\u{1}ga/b",
-                "\u{1}ga"
+                ("bill".to_string(), 0.5),
+                ("go".to_string(), 1.0),
+                ("servic".to_string(), 0.25),
+                ("stripe".to_string(), 0.75),
+                ("test".to_string(), 1.0),
+                ("webhook".to_string(), 1.0),
             ]
         );
+        let names: Vec<String> = words("./src/useEffect.tsx")
+            .into_iter()
+            .map(|w| w.0)
+            .collect();
+        assert_eq!(
+            names,
+            ["effect", "src", "tsx", "typescript", "use", "useeffect"]
+        );
+        assert_eq!(folders_of("a/b/c.rs"), (vec![("a/b", 2), ("a", 1)], 2));
+        assert_eq!(folders_of("Cargo.toml"), (vec![], 0));
     }
 }

@@ -129,6 +129,9 @@ impl IndexBuilder {
         for key in terms::file_keys(&e.text, &e.meta.paths) {
             counts.entry(key.word()).or_default().0 = 1;
         }
+        for key in terms::folder_keys(&e.text, &e.meta.paths) {
+            counts.entry(key.word()).or_default().0 = 1;
+        }
         for (w, (body, title, topic)) in counts {
             self.terms
                 .entry(w)

@@ -20,8 +20,10 @@
 //! fields, the topic's name counting twice and the title once more, with the
 //! document frequencies of both scopes together; plus the entry's affinity
 //! to the files in context (it names the file: 1, a glob of its `paths`
-//! matches the file: 1, it names a file of the same name elsewhere: 0.6),
-//! weighted by [`ranking::AFFINITY_WEIGHT`]; ties go to the entry updated last, then
+//! matches the file, it names a folder above it: by nearness; see
+//! [`ranking`]), weighted by [`ranking::AFFINITY_WEIGHT`], and the files' path
+//! words ([`super::terms::path_words`]) as query words by their nearness;
+//! ties go to the entry updated last, then
 //! to the smaller id. The same files give the same bytes and the same order.
 //!
 //! By file: `index_file.rs` (the saved format, read in place),

@@ -16,6 +16,18 @@ use std::collections::HashMap;
 
 /// What a file tie adds to a score, times the affinity (0 to 1).
 pub const AFFINITY_WEIGHT: f32 = 6.0;
+/// A path word of a file in context weighs this much of a word of the text.
+pub const PATH_WORD_WEIGHT: f32 = 0.5;
+/// The affinity of a note naming a file of the same name elsewhere.
+pub const SAME_NAME: f32 = 0.6;
+/// The affinity of a note naming a folder above a file in context, plus
+/// [`BELOW_DEPTH`] times the share of the file's folders it covers.
+pub const BELOW: f32 = 0.6;
+pub const BELOW_DEPTH: f32 = 0.35;
+/// The affinity of a note near the file's folder, times the share of the
+/// file's folders they have in common (under [`BELOW`]: nearness alone
+/// ranks, it does not tie).
+pub const NEAR: f32 = 0.45;
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
 const TOPIC_WEIGHT: f32 = 2.0;
@@ -48,9 +60,7 @@ pub(super) fn search(
     if index.is_empty() || query.limit == 0 {
         return Vec::new();
     }
-    let mut words = terms::word_list(query.text);
-    words.sort();
-    words.dedup();
+    let words = query_words(query);
     let bm25 = bm25_scores(&index.scopes, &words);
     let ties = file_ties(&index.scopes, query.files);
     let mut scores = bm25.clone();
@@ -59,6 +69,7 @@ pub(super) fn search(
             acc[d] += AFFINITY_WEIGHT * t.affinity;
         }
     }
+    let words: Vec<String> = words.into_iter().map(|(w, _)| w).collect();
     best_candidates(&index.scopes, candidates(&scores), query.limit, skip)
         .into_iter()
         .map(|(score, si, d)| {
@@ -69,9 +80,31 @@ pub(super) fn search(
         .collect()
 }
 
-/// The BM25 score of each document for `words` (sorted, distinct), with the
-/// document frequencies of all scopes together.
-fn bm25_scores(scopes: &[ScopeIndex], words: &[String]) -> PerDoc<f32> {
+/// The query's words, sorted and distinct, each with its weight: 1 for a
+/// word of the text, [`PATH_WORD_WEIGHT`] times its nearness for a path
+/// word of a file in context only ([`terms::path_words`]: the file's name
+/// counts most, its top folder least).
+fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
+    let mut words: Vec<(String, f32)> = terms::word_list(query.text)
+        .into_iter()
+        .map(|w| (w, 1.0))
+        .collect();
+    for file in query.files {
+        words.extend(
+            terms::path_words(file)
+                .into_iter()
+                .map(|(w, near)| (w, PATH_WORD_WEIGHT * near)),
+        );
+    }
+    // The heaviest of each word first, then one of each.
+    words.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+    words.dedup_by(|a, b| a.0 == b.0);
+    words
+}
+
+/// The BM25 score of each document for `words` (sorted, distinct, each
+/// with its weight), with the document frequencies of all scopes together.
+fn bm25_scores(scopes: &[ScopeIndex], words: &[(String, f32)]) -> PerDoc<f32> {
     let n_total: usize = scopes.iter().map(ScopeIndex::len).sum();
     let total_len: u64 = scopes.iter().map(|s| s.total_len).sum();
     let avg = (total_len as f32 / n_total as f32).max(1.0);
@@ -85,7 +118,7 @@ fn bm25_scores(scopes: &[ScopeIndex], words: &[String]) -> PerDoc<f32> {
                 .collect()
         })
         .collect();
-    for w in words {
+    for (w, weight) in words {
         let df: usize = scopes
             .iter()
             .map(|s| s.lookup(w).map_or(0, |(df, _)| df))
@@ -93,7 +126,7 @@ fn bm25_scores(scopes: &[ScopeIndex], words: &[String]) -> PerDoc<f32> {
         if df == 0 {
             continue;
         }
-        let idf = idf(n_total as f32, df as f32) * (K1 + 1.0);
+        let idf = weight * idf(n_total as f32, df as f32) * (K1 + 1.0);
         for ((s, acc), norm) in scopes.iter().zip(scores.iter_mut()).zip(&norms) {
             s.for_postings(w, |d, body, title, topic| {
                 let tf = body as f32 + TITLE_WEIGHT * title as f32 + TOPIC_WEIGHT * topic as f32;
@@ -108,13 +141,19 @@ fn bm25_scores(scopes: &[ScopeIndex], words: &[String]) -> PerDoc<f32> {
 fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> FileTies {
     let mut ties: FileTies = scopes.iter().map(|_| HashMap::new()).collect();
     for file in files {
-        for (key, weight) in terms::keys_for_file(file) {
+        for (key, weight) in tie_keys(file) {
             let word = key.word();
             for (s, tie) in scopes.iter().zip(ties.iter_mut()) {
                 for (d, ..) in s.postings(&word) {
+                    let best = tie.get(&d).map_or(0.0, |t| t.affinity);
+                    if weight <= best {
+                        continue;
+                    }
                     let how = match &key {
                         FileKey::File(_) => "names it".to_string(),
                         FileKey::Base(b) => format!("names {b}"),
+                        FileKey::Folder(f) => format!("below {f}"),
+                        FileKey::Near(f) => format!("near {f}"),
                         FileKey::GlobDir(_) | FileKey::GlobAny => {
                             match glob_match(&s.entry(d).meta().paths, file) {
                                 Some(g) => format!("paths {g}"),
@@ -122,20 +161,43 @@ fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> FileTies {
                             }
                         }
                     };
-                    let best = tie.get(&d).map_or(0.0, |t| t.affinity);
-                    if weight > best {
-                        let tied = FileTie {
-                            affinity: weight,
-                            file: file.clone(),
-                            how,
-                        };
-                        tie.insert(d, tied);
-                    }
+                    let tied = FileTie {
+                        affinity: weight,
+                        file: file.clone(),
+                        how,
+                    };
+                    tie.insert(d, tied);
                 }
             }
         }
     }
     ties
+}
+
+/// The keys to look up for a file in context, each with the affinity of a
+/// note holding it: the file itself 1, a file of its name elsewhere
+/// [`SAME_NAME`], a glob of no literal folder (`**/*.snap`, checked against
+/// the file) [`BELOW`] + [`BELOW_DEPTH`]; then for each folder above the
+/// file at depth `j` of the file's `k`: a note naming that folder or a glob
+/// under it (checked) [`BELOW`] + [`BELOW_DEPTH`] j/k (the file's own folder
+/// counts most), and a note near it [`NEAR`] j/k (the same folder over a
+/// sibling over the same top folder).
+fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
+    let file = file.trim_start_matches("./");
+    let mut keys = vec![
+        (FileKey::File(file.to_string()), 1.0),
+        (FileKey::Base(terms::base(file).to_string()), SAME_NAME),
+        (FileKey::GlobAny, BELOW + BELOW_DEPTH),
+    ];
+    let (folders, k) = terms::folders_of(file);
+    for (dir, j) in folders {
+        let share = j as f32 / k as f32;
+        let below = BELOW + BELOW_DEPTH * share;
+        keys.push((FileKey::GlobDir(dir.to_string()), below));
+        keys.push((FileKey::Folder(dir.to_string()), below));
+        keys.push((FileKey::Near(dir.to_string()), NEAR * share));
+    }
+    keys
 }
 
 /// Every document with a positive score.
@@ -369,11 +431,80 @@ mod tests {
         let hits = q(&["migrations/2024/01_init.sql"]);
         assert_eq!(ids(&hits), ["Migrations are append-only."]);
         assert_eq!(hits[0].tie.as_ref().unwrap().1, "paths migrations/**/*.sql");
-        assert!(
-            q(&["migrations/old/x.sql"]).is_empty(),
-            "excluded by the ! glob"
-        );
+        // Excluded by the ! glob: not tied below its folder (its path words
+        // and its nearness may still rank it).
+        assert!(q(&["migrations/old/x.sql"])
+            .iter()
+            .all(|h| h.affinity < BELOW));
         assert!(q(&["README.md"]).is_empty());
+    }
+
+    #[test]
+    fn a_folder_named_ties_the_files_below_it_nearest_first_and_a_sibling_only_ranks() {
+        let idx = index(&[(
+            "notes.md",
+            "notes",
+            vec![
+                doc("Keys for services/billing go in the vault."),
+                doc("Run services/billing/stripe against the sandbox."),
+                doc("services/billing/paypal needs its own fixtures."),
+                doc("Nothing about the files: lunch is at noon."),
+                doc("Tools under tools/gen are generated."),
+            ],
+        )]);
+        let files = ["services/billing/stripe/webhook_test.go".to_string()];
+        let hits = idx.search(
+            &Query {
+                text: "",
+                files: &files,
+                limit: 5,
+            },
+            &|_| false,
+        );
+        assert_eq!(
+            ids(&hits),
+            [
+                "Run services/billing/stripe against the sandbox.",
+                "Keys for services/billing go in the vault.",
+                "services/billing/paypal needs its own fixtures.",
+            ]
+        );
+        let how: Vec<&str> = hits
+            .iter()
+            .map(|h| h.tie.as_ref().unwrap().1.as_str())
+            .collect();
+        assert_eq!(
+            how,
+            [
+                "below services/billing/stripe",
+                "below services/billing",
+                "near services/billing"
+            ]
+        );
+        assert!(hits[0].affinity > hits[1].affinity && hits[1].affinity > hits[2].affinity);
+        assert!(hits[2].affinity < BELOW, "a sibling ranks, it does not tie");
+        // The path's words are query words: the stem's "webhook" finds a note.
+        let idx = index(&[(
+            "notes.md",
+            "notes",
+            vec![
+                doc("Webhook signatures are checked with the signing secret."),
+                doc("Unrelated."),
+            ],
+        )]);
+        let hits = idx.search(
+            &Query {
+                text: "",
+                files: &files,
+                limit: 5,
+            },
+            &|_| false,
+        );
+        assert_eq!(
+            ids(&hits),
+            ["Webhook signatures are checked with the signing secret."]
+        );
+        assert_eq!(hits[0].matched, ["webhook"]);
     }
 
     #[test]

@@ -113,6 +113,18 @@ pub struct Cached<R = ParsedRule> {
     deps: Vec<(std::path::PathBuf, Option<Stamp>)>,
 }
 
+impl<R> Cached<R> {
+    /// The file's stamp when it was read (`None`: it could not be stat'ed).
+    pub(crate) fn stamp(&self) -> Option<Stamp> {
+        self.stamp
+    }
+
+    /// The other files the outcome depends on, with their stamps.
+    pub(crate) fn deps(&self) -> &[(std::path::PathBuf, Option<Stamp>)] {
+        &self.deps
+    }
+}
+
 impl Cached {
     /// The identity of the file a rule of this entry is read from: the
     /// entry's file, or one of its imports.

@@ -14,7 +14,10 @@ use std::time::SystemTime;
 
 pub use crate::base::limits::RACY_WINDOW;
 
+/// Saved as `[size, mtime ns since the epoch, inode, device]` (a hook
+/// reads one per input: four numbers parse faster than a nested time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "[u64; 4]", from = "[u64; 4]")]
 pub struct Stamp {
     size: u64,
     mtime: SystemTime,
@@ -68,6 +71,25 @@ impl Stamp {
         match scanned_at.and_then(|t| t.checked_sub(RACY_WINDOW)) {
             Some(limit) => self.mtime >= limit,
             None => true,
+        }
+    }
+}
+
+impl From<Stamp> for [u64; 4] {
+    fn from(s: Stamp) -> [u64; 4] {
+        s.parts()
+    }
+}
+
+/// A stamp saved by [`Stamp::parts`] (an mtime before the epoch was saved
+/// as 0: it then differs from the file's, which is read again).
+impl From<[u64; 4]> for Stamp {
+    fn from([size, ns, ino, dev]: [u64; 4]) -> Stamp {
+        Stamp {
+            size,
+            mtime: std::time::UNIX_EPOCH + std::time::Duration::from_nanos(ns),
+            ino,
+            dev,
         }
     }
 }

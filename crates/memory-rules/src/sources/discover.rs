@@ -175,8 +175,7 @@ pub fn find_with(
     walks: &mut Walks,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<RuleFile> {
-    // Its stamp tells whether it appeared, went or was replaced.
-    walks.listed.push(root.dir.clone());
+    walks.listed.push(root.dir.clone()); // its stamp: there, gone or replaced
     let real = match std::fs::canonicalize(&root.dir) {
         Ok(real) => real,
         Err(e) => {
@@ -268,11 +267,9 @@ fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<
     Vec::new()
 }
 
-/// The files of a rules directory: walked to the source's depth, links
-/// followed, each directory owned once by realpath, every file checked
-/// against the format, the boundary and the limit.
-/// The rule files of a rules folder; every subdirectory seen is pushed on
-/// `listed`.
+/// The files of a rules directory: walked to the source's depth, links followed,
+/// each directory owned once by realpath (and pushed on `listed`), every file
+/// checked against the format, the boundary and the limit.
 fn walk_dir(
     root: &Root,
     real: PathBuf,

@@ -135,7 +135,9 @@ impl Restored {
     /// this version.
     pub fn from_bytes(config: &Config, bytes: &[u8]) -> Result<Restored, SnapshotError> {
         let not = |source| SnapshotError::NotASnapshot { source };
-        let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<Check>();
+        // Checked as UTF-8 once, not string by string as it is parsed.
+        let text = std::str::from_utf8(bytes).map_err(|e| not(serde::de::Error::custom(e)))?;
+        let mut values = serde_json::Deserializer::from_str(text).into_iter::<Check>();
         let check = values
             .next()
             .ok_or_else(|| not(serde::de::Error::custom("empty")))?
@@ -146,11 +148,11 @@ impl Restored {
             });
         }
         let start = values.byte_offset() + 1;
-        let result = bytes
+        let result = text
             .get(start..start + check.result_len)
             .ok_or_else(|| not(serde::de::Error::custom("truncated")))?;
         if check.is_fresh(config) {
-            let outcome: Outcome = serde_json::from_slice(result).map_err(not)?;
+            let outcome: Outcome = serde_json::from_str(result).map_err(not)?;
             let rules = outcome
                 .rules
                 .into_iter()

@@ -135,22 +135,25 @@ impl Restored {
     /// this version.
     pub fn from_bytes(config: &Config, bytes: &[u8]) -> Result<Restored, SnapshotError> {
         let not = |source| SnapshotError::NotASnapshot { source };
-        // Checked as UTF-8 once, not string by string as it is parsed.
-        let text = std::str::from_utf8(bytes).map_err(|e| not(serde::de::Error::custom(e)))?;
-        let mut values = serde_json::Deserializer::from_str(text).into_iter::<Check>();
-        let check = values
-            .next()
-            .ok_or_else(|| not(serde::de::Error::custom("empty")))?
-            .map_err(not)?;
+        // Each value checked as UTF-8 once, not string by string as it is
+        // parsed; the values hold no raw newline (JSON escapes it in strings).
+        let utf8 = |b| std::str::from_utf8(b).map_err(|e| not(serde::de::Error::custom(e)));
+        let first = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(bytes.len());
+        let check: Check = serde_json::from_str(utf8(&bytes[..first])?).map_err(not)?;
         if check.version != VERSION {
             return Err(SnapshotError::Version {
                 version: check.version,
             });
         }
-        let start = values.byte_offset() + 1;
-        let result = text
-            .get(start..start + check.result_len)
-            .ok_or_else(|| not(serde::de::Error::custom("truncated")))?;
+        let start = first + 1;
+        let result = utf8(
+            bytes
+                .get(start..start + check.result_len)
+                .ok_or_else(|| not(serde::de::Error::custom("truncated")))?,
+        )?;
         if check.is_fresh(config) {
             let outcome: Outcome = serde_json::from_str(result).map_err(not)?;
             let rules = outcome

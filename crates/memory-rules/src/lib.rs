@@ -75,6 +75,7 @@ pub use base::diagnostic::{Code, Diagnostic, Fix, Severity};
 pub use base::slug::slug;
 pub use base::workdir::Workdir;
 pub use formats::keys as frontmatter_keys;
+pub use load::fresh::Restored;
 pub use load::snapshot::{Snapshot, SnapshotError};
 pub use load::{check_paths, check_text, load, reload, reload_from, Loaded, Reloaded};
 pub use matchers::glob_check::{check_glob, is_exclusion, split_commas, GlobProblem};

@@ -169,6 +169,66 @@ fn the_rules_cache_serves_other_agents_formats_until_a_file_changes() {
     assert_eq!(read("db/q.sql"), "", "a deleted rule is gone");
 }
 
+/// Sets a directory's (or a file's) mtime to the same fixed time as [`age`].
+fn age_dir(path: &Path) {
+    let f = std::fs::File::open(path).unwrap();
+    f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000))
+        .unwrap();
+}
+
+#[test]
+fn an_unchanged_project_is_served_as_saved_without_listing_its_rules_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    let state = tmp.path().join("state");
+    let rules = work.join(".wave/rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::write(
+        rules.join("a.md"),
+        "---\ntopics: [billing]\n---\nBilling in cents.",
+    )
+    .unwrap();
+    age(&rules.join("a.md"));
+    for d in [&rules, &work.join(".wave"), &work] {
+        age_dir(d);
+    }
+    let mut n = 0;
+    let mut prompt = || {
+        n += 1;
+        let input = serde_json::json!({
+            "session_id": format!("s{n}"), "cwd": work, "prompt": "the billing run",
+        })
+        .to_string();
+        let (out, err, code) = hook_with(&work, &state, "UserPromptSubmit", input.as_bytes(), &[]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    assert!(prompt().contains("Billing in cents."));
+    let size = std::fs::metadata(&rules).unwrap().len();
+    // A file added, and its folder's stamp put back as it was: only a
+    // listing of the folder would see it.
+    std::fs::write(
+        rules.join("b.md"),
+        "---\ntopics: [billing]\n---\nInvoices in UTC.",
+    )
+    .unwrap();
+    age(&rules.join("b.md"));
+    age_dir(&rules);
+    if std::fs::metadata(&rules).unwrap().len() != size {
+        eprintln!("skipped: this file system's directory size tells the added file");
+        return;
+    }
+    let out = prompt();
+    assert!(out.contains("Billing in cents."), "{out}");
+    assert!(
+        !out.contains("Invoices in UTC."),
+        "the folder was listed again: {out}"
+    );
+    // Its folder's mtime moves, as any add does: the file is seen.
+    std::fs::write(rules.join("c.md"), "C").unwrap();
+    assert!(prompt().contains("Invoices in UTC."));
+}
+
 #[test]
 fn files_read_or_written_through_the_shell_bring_their_path_rules_once() {
     let tmp = tempfile::tempdir().unwrap();

@@ -197,13 +197,99 @@ fn layout(ordered: &[&Rule], topic: &HashSet<&str>, omitted: &[String]) -> Strin
         blocks.push(format!("{RULES_HEADING}\n{}", others.join("\n")));
     }
     if !omitted.is_empty() {
-        blocks.push(format!(
-            "(left out to fit the budget: {})",
-            omitted.join(", ")
-        ));
+        blocks.push(format!("{LEFT_OUT}{})", omitted.join(", ")));
     }
     blocks.join("\n\n")
 }
+
+/// Some texts to be joined with one separator: how many, their bytes and
+/// their newlines (what [`layout_cost`] needs of them).
+#[derive(Clone, Copy, Default)]
+struct Part {
+    n: usize,
+    bytes: usize,
+    newlines: usize,
+}
+
+impl Part {
+    /// Adds (`sign` 1) or takes away (-1) one text.
+    fn add(&mut self, bytes: usize, newlines: usize, sign: i8) {
+        if sign > 0 {
+            self.n += 1;
+            self.bytes += bytes;
+            self.newlines += newlines;
+        } else {
+            self.n -= 1;
+            self.bytes -= bytes;
+            self.newlines -= newlines;
+        }
+    }
+
+    /// The bytes and newlines of a rule's [`entry`], without writing it.
+    fn entry(r: &Rule) -> (usize, usize) {
+        (
+            r.id.len() + 3 + r.content.len(),
+            newlines_in(&r.id) + newlines_in(&r.content),
+        )
+    }
+
+    fn of_ids(ids: &[String]) -> Part {
+        let mut part = Part::default();
+        for id in ids {
+            part.add(id.len(), newlines_in(id), 1);
+        }
+        part
+    }
+}
+
+fn newlines_in(s: &str) -> usize {
+    s.bytes().filter(|&b| b == b'\n').count()
+}
+
+/// What [`measure`] gives of [`layout`]'s text for these entries (the
+/// mandatory ones, the others) and ids left out, without writing it.
+fn layout_cost(mandatory: Part, others: Part, omitted: Part) -> Cost {
+    let mut blocks: Vec<(usize, usize)> = Vec::with_capacity(3);
+    let joined = |p: Part, sep: &str| {
+        (
+            p.bytes + sep.len() * (p.n - 1),
+            p.newlines + newlines_in(sep) * (p.n - 1),
+        )
+    };
+    if mandatory.n > 0 {
+        let (b, l) = joined(mandatory, "\n");
+        let frame = [MANDATORY_HEADER, MANDATORY_FOOTER];
+        blocks.push((
+            b + 2 + frame.iter().map(|f| f.len()).sum::<usize>(),
+            l + 2 + frame.iter().map(|f| newlines_in(f)).sum::<usize>(),
+        ));
+    }
+    if others.n > 0 {
+        let (b, l) = joined(others, "\n");
+        blocks.push((
+            b + 1 + RULES_HEADING.len(),
+            l + 1 + newlines_in(RULES_HEADING),
+        ));
+    }
+    if omitted.n > 0 {
+        let (b, l) = joined(omitted, ", ");
+        blocks.push((b + LEFT_OUT.len() + 1, l + newlines_in(LEFT_OUT)));
+    }
+    let gaps = 2 * blocks.len().saturating_sub(1);
+    let bytes: usize = blocks.iter().map(|b| b.0).sum::<usize>() + gaps;
+    let newlines: usize = blocks.iter().map(|b| b.1).sum::<usize>() + gaps;
+    Cost {
+        lines: if bytes == 0 {
+            0.0
+        } else {
+            (newlines + 1) as f64
+        },
+        bytes: bytes as f64,
+    }
+}
+
+/// The closing line's opening (then the ids, `, `-separated, and `)`).
+const LEFT_OUT: &str = "(left out to fit the budget: ";
 
 /// Lines and bytes; infinite limits are `f64::INFINITY`, as in the TS.
 #[derive(Clone, Copy, Default)]
@@ -267,16 +353,20 @@ fn select_within_budget<'r>(rules: &[&'r Rule], o: &RenderOptions) -> HashSet<&'
     };
     // The closing line names what is left out, so it depends on the choice:
     // choose with last round's closing line until the choice is stable.
+    // The layout's cost is tallied as rules are chosen (`layout_cost`), not
+    // measured on a text written again for every candidate.
     let mut guess: Vec<String> = Vec::new();
     let mut chosen: Vec<&Rule> = Vec::new();
     for _ in 0..5 {
         chosen.clear();
         let mut user = Cost::default();
+        let mut tally = [Part::default(); 2];
+        let guessed = Part::of_ids(&guess);
         for r in &candidates {
-            let e = entry(r);
+            let (bytes, newlines) = Part::entry(r);
             let cost = Cost {
-                lines: measure(&e).lines,
-                bytes: e.len() as f64 + 1.0,
+                lines: (newlines + 1) as f64,
+                bytes: bytes as f64 + 1.0,
             };
             let is_user = r.scope == Scope::User;
             if is_user
@@ -285,12 +375,18 @@ fn select_within_budget<'r>(rules: &[&'r Rule], o: &RenderOptions) -> HashSet<&'
             {
                 continue;
             }
-            chosen.push(r);
-            let others: Vec<String> = guess.iter().filter(|id| **id != r.id).cloned().collect();
-            if !fits(measure(&layout(&chosen, topic, &others))) {
-                chosen.pop();
+            let section = usize::from(!topic.contains(r.id.as_str()));
+            let mut after = tally;
+            after[section].add(bytes, newlines, 1);
+            let mut others = guessed;
+            for id in guess.iter().filter(|id| **id == r.id) {
+                others.add(id.len(), newlines_in(id), -1);
+            }
+            if !fits(layout_cost(after[0], after[1], others)) {
                 continue;
             }
+            chosen.push(r);
+            tally = after;
             if is_user {
                 user.lines += cost.lines;
                 user.bytes += cost.bytes;
@@ -326,6 +422,45 @@ mod tests {
             },
             format: crate::rules::rule_format::Format::Wave,
             origin: Default::default(),
+        }
+    }
+
+    #[test]
+    fn the_tallied_layout_cost_is_the_measure_of_the_layout() {
+        let rules = [
+            rule("a.md", Scope::Project, 1, "One line."),
+            rule("b.md", Scope::User, 2, "Two\nlines."),
+            rule("odd\nname.md", Scope::Project, 3, ""),
+            rule("d.md", Scope::Project, 4, "x\n\ny"),
+        ];
+        // Every subset in each section, with 0-3 ids left out.
+        for mask in 0u32..81 {
+            let (mut m, mut o) = (Vec::new(), Vec::new());
+            let mut parts = [Part::default(); 2];
+            let mut code = mask;
+            for r in &rules {
+                match code % 3 {
+                    1 => m.push(r),
+                    2 => o.push(r),
+                    _ => {}
+                }
+                if code % 3 > 0 {
+                    let (b, l) = Part::entry(r);
+                    parts[(code % 3 - 1) as usize].add(b, l, 1);
+                }
+                code /= 3;
+            }
+            let topic: HashSet<&str> = m.iter().map(|r| r.id.as_str()).collect();
+            let ordered: Vec<&Rule> = m.iter().chain(&o).copied().collect();
+            for n in 0..4 {
+                let left: Vec<String> = rules[..n].iter().map(|r| r.id.clone()).collect();
+                let text = layout(&ordered, &topic, &left);
+                let (want, got) = (
+                    measure(&text),
+                    layout_cost(parts[0], parts[1], Part::of_ids(&left)),
+                );
+                assert_eq!((want.lines, want.bytes), (got.lines, got.bytes), "{text:?}");
+            }
         }
     }
 

@@ -4,6 +4,7 @@
 //! is the one home of `load` and `reload`.
 
 pub mod fold;
+pub mod fresh;
 pub mod snapshot;
 pub mod stamp;
 
@@ -40,6 +41,14 @@ pub struct Loaded {
     trees: crate::sources::nested::Walks,
     /// Rules loaded from each source of the config (by index).
     per_source: Vec<usize>,
+    /// The packs' and the policy's own diagnostics (a saved discovery
+    /// compares them).
+    layer_diagnostics: Vec<Diagnostic>,
+    /// Every rules root and listed rules directory; `None` when a project
+    /// tree was walked (see [`fresh`]).
+    listed: Option<Vec<PathBuf>>,
+    /// The config it ran with, as `Debug` prints it (see [`fresh`]).
+    config: String,
 }
 
 impl Loaded {
@@ -47,6 +56,13 @@ impl Loaded {
     /// process needs to [`reload_from`] (see [`Snapshot::to_bytes`]).
     pub fn snapshot(&self) -> &Snapshot {
         &self.snapshot
+    }
+
+    /// The discovery saved with the stamps of what it read, before its
+    /// snapshot: what [`fresh::Restored::from_bytes`] checks and restores
+    /// without a walk (see [`fresh`]).
+    pub fn to_bytes(&self) -> Result<Vec<u8>, snapshot::SnapshotError> {
+        fresh::to_bytes(self)
     }
 
     /// How many times the discovery walked a project tree for nested rule
@@ -161,8 +177,11 @@ fn scan(
                 layers: fingerprint,
             },
             walks: walks.count,
+            listed: (walks.count == 0).then(|| walks.listed.clone()),
             trees: walks,
             per_source,
+            layer_diagnostics: layers.diagnostics.clone(),
+            config: format!("{config:?}"),
         },
         changed,
         reparsed: refreshed.reparsed,

@@ -30,8 +30,9 @@ use std::time::SystemTime;
 /// with. 4: files carry the stamps of their `@path` imports, and
 /// `CLAUDE.md` / `GEMINI.md` are read as memory files. 5: `enforce`,
 /// `commands`, `summary`. 6: the compiled patterns are saved (restoring
-/// compiles nothing).
-const VERSION: u32 = 6;
+/// compiles nothing). 7: the hooks' file puts the rule set and the stamps
+/// of every input before the snapshot (crate::load::fresh).
+pub(crate) const VERSION: u32 = 7;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).
@@ -90,9 +91,19 @@ struct SavedFile {
 
 /// A parsed rule with what its `paths` that compiled were compiled to.
 #[derive(Serialize, Deserialize)]
-struct SavedRule {
+pub(crate) struct SavedRule {
     rule: Rule,
     compiled: Vec<SavedPattern>,
+}
+
+impl SavedRule {
+    /// A rule with its compiled patterns, saved.
+    pub(crate) fn of(rule: &Rule, patterns: &[RulePattern]) -> SavedRule {
+        SavedRule {
+            rule: rule.clone(),
+            compiled: patterns.iter().map(SavedPattern::of).collect(),
+        }
+    }
 }
 
 /// One compiled pattern: its index in `metadata.paths`, whether it
@@ -130,10 +141,7 @@ impl Snapshot {
             .iter()
             .map(|(path, entry)| SavedFile {
                 path: path.clone(),
-                entry: entry.map_rules(|p| SavedRule {
-                    rule: p.rule.clone(),
-                    compiled: p.patterns.iter().map(SavedPattern::of).collect(),
-                }),
+                entry: entry.map_rules(|p| SavedRule::of(&p.rule, &p.patterns)),
             })
             .collect();
         files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -194,7 +202,7 @@ impl SavedPattern {
 
 /// A saved rule with its compiled patterns as saved (each names a pattern
 /// its `paths` has).
-fn restore_rule(saved: SavedRule) -> Result<ParsedRule, SnapshotError> {
+pub(crate) fn restore_rule(saved: SavedRule) -> Result<ParsedRule, SnapshotError> {
     let paths = saved.rule.metadata.paths.as_deref().unwrap_or_default();
     let mut patterns = Vec::with_capacity(saved.compiled.len());
     for p in saved.compiled {

@@ -14,7 +14,10 @@ use std::time::SystemTime;
 
 pub use crate::base::limits::RACY_WINDOW;
 
+/// Saved as `[size, mtime ns since the epoch, inode, device]` (a hook
+/// reads one per input: four numbers parse faster than a nested time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "[u64; 4]", from = "[u64; 4]")]
 pub struct Stamp {
     size: u64,
     mtime: SystemTime,
@@ -72,6 +75,25 @@ impl Stamp {
     }
 }
 
+impl From<Stamp> for [u64; 4] {
+    fn from(s: Stamp) -> [u64; 4] {
+        s.parts()
+    }
+}
+
+/// A stamp saved by [`Stamp::parts`] (an mtime before the epoch was saved
+/// as 0: it then differs from the file's, which is read again).
+impl From<[u64; 4]> for Stamp {
+    fn from([size, ns, ino, dev]: [u64; 4]) -> Stamp {
+        Stamp {
+            size,
+            mtime: std::time::UNIX_EPOCH + std::time::Duration::from_nanos(ns),
+            ino,
+            dev,
+        }
+    }
+}
+
 /// `size mtime-ns inode device`: equal texts, equal stamps.
 impl std::fmt::Display for Stamp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -111,6 +133,18 @@ pub struct Cached<R = ParsedRule> {
     /// imports, found or not), with their stamps when read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     deps: Vec<(std::path::PathBuf, Option<Stamp>)>,
+}
+
+impl<R> Cached<R> {
+    /// The file's stamp when it was read (`None`: it could not be stat'ed).
+    pub(crate) fn stamp(&self) -> Option<Stamp> {
+        self.stamp
+    }
+
+    /// The other files the outcome depends on, with their stamps.
+    pub(crate) fn deps(&self) -> &[(std::path::PathBuf, Option<Stamp>)] {
+        &self.deps
+    }
 }
 
 impl Cached {

@@ -175,6 +175,7 @@ pub fn find_with(
     walks: &mut Walks,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<RuleFile> {
+    walks.listed.push(root.dir.clone()); // its stamp: there, gone or replaced
     let real = match std::fs::canonicalize(&root.dir) {
         Ok(real) => real,
         Err(e) => {
@@ -204,7 +205,7 @@ pub fn find_with(
     if root.is_walk() {
         return walked(root, walks, diagnostics);
     }
-    walk_dir(root, real, diagnostics)
+    walk_dir(root, real, &mut walks.listed, diagnostics)
 }
 
 /// A root that is not a directory: one file of a format a source may be
@@ -266,10 +267,15 @@ fn one_file(root: &Root, real: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<
     Vec::new()
 }
 
-/// The files of a rules directory: walked to the source's depth, links
-/// followed, each directory owned once by realpath, every file checked
-/// against the format, the boundary and the limit.
-fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Vec<RuleFile> {
+/// The files of a rules directory: walked to the source's depth, links followed,
+/// each directory owned once by realpath (and pushed on `listed`), every file
+/// checked against the format, the boundary and the limit.
+fn walk_dir(
+    root: &Root,
+    real: PathBuf,
+    listed: &mut Vec<PathBuf>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<RuleFile> {
     let mut dirs = RulesDirWalk::new(root, real);
     let mut found = Vec::new();
     // In name order. The entries sorted together are one directory's, so
@@ -310,6 +316,7 @@ fn walk_dir(root: &Root, real: PathBuf, diagnostics: &mut Vec<Diagnostic>) -> Ve
             continue;
         }
         if entry.file_type().is_dir() {
+            listed.push(path.to_path_buf());
             if dirs.skips_dir(&entry, diagnostics) {
                 walk.skip_current_dir();
             }

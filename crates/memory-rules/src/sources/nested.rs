@@ -140,6 +140,11 @@ pub struct Walks {
     trees: HashMap<PathBuf, Tree>,
     /// How many walks ran (a test's witness that there was one).
     pub count: usize,
+    /// Every rules root and every directory of a rules folder the
+    /// discovery listed (not the project walks): what a saved discovery
+    /// stats to tell that no file was added or removed since
+    /// (crate::load::fresh).
+    pub(crate) listed: Vec<PathBuf>,
 }
 
 impl Walks {

@@ -1,19 +1,22 @@
 //! The hooks' rules cache: a hook is a new process per event, so the
-//! discovery it made last time is kept in a small file: the core's
+//! discovery it made last time is kept in a small file, the core's saved
+//! discovery ([`Loaded::to_bytes`](memory_rules::Loaded::to_bytes)): the
+//! stamps of everything it read (the rules roots, the listed rules
+//! directories, every rule file and import), the rule set as built, and the
 //! [`Snapshot`] (every rule file found, with its stamp, the hash of its text
 //! and what parsing it gave), one per workdir and set of sources.
 //!
-//! Each run still walks the rules roots and stats every file, through the
-//! core's [`reload_from`]: only the files whose stamp (size, mtime in ns,
-//! inode, device) changed, or whose mtime is within the core's racy window
-//! of the snapshot's scan, are read and parsed again, whatever their format;
-//! the rule set is compiled from the rest as saved. The snapshot is written
-//! again when a file was read. Any trouble with the cache file means a full
+//! A run stats those inputs ([`Restored::from_bytes`]): when none changed
+//! (and none is within the core's racy window of the scan), the rule set is
+//! used as saved, with no walk and no file read. Otherwise it reloads from
+//! the snapshot through the core's [`reload_from`]: only the files whose
+//! stamp changed are read and parsed again, whatever their format, and the
+//! file is written again. Any trouble with the cache file means a full
 //! load; the cache never changes a result.
 
 use crate::env::Env;
 use memory_rules::base::fs::{self, Links};
-use memory_rules::{reload_from, Diagnostic, RuleSet, Severity, Snapshot};
+use memory_rules::{reload_from, Diagnostic, Restored, RuleSet, Severity, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -51,15 +54,28 @@ impl Drop for Rules {
     }
 }
 
-/// The rules of `env`'s sources, reloaded from the snapshot in `state_dir`
-/// (a full load without one), which is saved again when a file was read.
+/// The rules of `env`'s sources, as saved in `state_dir` when nothing they
+/// were read from changed, else reloaded from the saved snapshot (a full
+/// load without one) and saved again.
 pub fn load(env: &Env, state_dir: &Path) -> Rules {
     let path = cache_path(env, state_dir);
-    let previous = read(&path).unwrap_or_default();
+    let bytes = fs::read_bounded(&path, MAX_CACHE_BYTES, Links::Follow).unwrap_or_default();
+    let previous = match Restored::from_bytes(&env.config, &bytes) {
+        Ok(Restored::Fresh { rules, diagnostics }) => {
+            let broken = broken_lines(&diagnostics, &env.config.workdir);
+            release(diagnostics);
+            return Rules { set: rules, broken };
+        }
+        Ok(Restored::Stale(snapshot)) => snapshot,
+        Err(_) => Snapshot::default(),
+    };
+    release(bytes);
     let reloaded = reload_from(&env.config, &previous);
     release(previous);
-    if reloaded.changed || reloaded.reparsed > 0 {
-        write(&path, reloaded.loaded.snapshot());
+    // Written when a rule changed, and when the stamps it checks are new
+    // (unless a project walk makes them uncheckable: then it never is fresh).
+    if reloaded.changed || reloaded.reparsed > 0 || reloaded.loaded.walks() == 0 {
+        write(&path, &reloaded.loaded);
     }
     let broken = broken_lines(&reloaded.loaded.diagnostics, &env.config.workdir);
     let set = Arc::clone(&reloaded.loaded.rules);
@@ -67,26 +83,20 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
     Rules { set, broken }
 }
 
-/// `<state dir>/rules/<hash of the workdir and the sources>.json`
+/// `<state dir>/rules/<hash of the config>.json`: the workdir, the sources,
+/// the allowed directories, the packs' and policy's switches (the packs
+/// themselves are checked in the file: a change of them reloads).
 fn cache_path(env: &Env, state_dir: &Path) -> PathBuf {
-    let roots: Vec<String> = memory_rules::sources::packs::roots(&env.config)
-        .iter()
-        .map(|r| format!("{:?}", r))
-        .collect();
-    let key = format!("{}\0{}", env.config.workdir.display(), roots.join("\0"));
+    let key = format!("{:?}", env.config);
     state_dir.join("rules").join(format!(
         "{}.json",
-        super::state::file_key(&format!("roots:{key}"))
+        super::state::file_key(&format!("config:{key}"))
     ))
 }
 
-fn read(path: &Path) -> Option<Snapshot> {
-    Snapshot::from_bytes(&fs::read_bounded(path, MAX_CACHE_BYTES, Links::Follow).ok()?).ok()
-}
-
-/// Saves the snapshot; a failure only means a full load next time.
-fn write(path: &Path, snapshot: &Snapshot) {
-    let Ok(bytes) = snapshot.to_bytes() else {
+/// Saves the discovery; a failure only means a full load next time.
+fn write(path: &Path, loaded: &memory_rules::Loaded) {
+    let Ok(bytes) = loaded.to_bytes() else {
         return;
     };
     if bytes.len() as u64 > MAX_CACHE_BYTES {

@@ -302,6 +302,12 @@ impl RuleSet {
         &self.rules
     }
 
+    /// Each rule's compiled patterns, in the order of [`rules`](Self::rules)
+    /// (what a saved discovery keeps with each rule).
+    pub(crate) fn patterns(&self) -> &[Vec<RulePattern>] {
+        &self.patterns
+    }
+
     /// Indices (into [`rules`](Self::rules), ascending, so in result order)
     /// of the rules active for these context files and prompt.
     pub fn active<S: AsRef<str>>(&self, files: &[S], prompt: Option<&str>) -> Vec<usize> {

@@ -1,0 +1,202 @@
+//! A discovery's result saved with what it was read from, so that a process
+//! started afresh for every event (a hook) can tell, without walking or
+//! reading any rules folder, that nothing changed, and then use the rule
+//! set as it was built: no walk, no fold, no provenance, no parse of the
+//! per-file entries.
+//!
+//! The saved form ([`Loaded::to_bytes`](crate::load::Loaded::to_bytes),
+//! snapshot version 7) is three JSON values in one file:
+//!
+//! 1. the check: the version, when the files were scanned, the config
+//!    (`Debug`), the workdir,
+//!    the layers' fingerprint and diagnostics, and the stamp (size, mtime
+//!    in ns, inode, device) of every input: each rules root (or its
+//!    absence), each directory of a rules folder the discovery listed,
+//!    each rule file, each `@path` import; and the length of the second
+//!    value;
+//! 2. the result: the rule set's rules (with their origins and compiled
+//!    patterns) in order, and every diagnostic;
+//! 3. the [`Snapshot`] (every file's entry), read only when the check
+//!    fails, to reload only the files that changed.
+//!
+//! What is checked: every input is stat'ed (not read, not listed). A file
+//! added to, removed from or renamed in a listed directory changes that
+//! directory's mtime; a file edited in place changes its own stamp. A
+//! stamp within the racy window ([`RACY_WINDOW`](crate::load::stamp::RACY_WINDOW)) of the scan (or none: a file that could not
+//! be stat'ed) is not trusted, and neither is a discovery that walked a
+//! project tree (nested `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, nested
+//! `.cursor/rules`: its inputs are the whole tree and its ignore files), so
+//! those reload from the snapshot as before. The layers (packs, policy,
+//! `disable`) are computed again and compared. The diagnostics given back
+//! are those of the last full discovery: a near miss added in the project
+//! since (a misplaced rules folder, a warning) shows at the next one.
+
+use crate::base::diagnostic::Diagnostic;
+use crate::base::workdir::Workdir;
+use crate::load::snapshot::{restore_rule, SavedRule, Snapshot, SnapshotError, VERSION};
+use crate::load::stamp::Stamp;
+use crate::load::Loaded;
+use crate::rules::rule_set::RuleSet;
+use crate::sources::packs;
+use crate::sources::source::Config;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+/// What a saved discovery gives back ([`Restored::from_bytes`]).
+#[derive(Debug)]
+pub enum Restored {
+    /// Nothing it was read from changed: its rules and diagnostics.
+    Fresh {
+        rules: Arc<RuleSet>,
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// Something changed, or cannot be told without a walk: the snapshot to
+    /// [`reload_from`](crate::load::reload_from).
+    Stale(Snapshot),
+}
+
+/// The first value: what the result was read from.
+#[derive(Serialize, Deserialize)]
+struct Check {
+    version: u32,
+    scanned_at: Option<SystemTime>,
+    /// The config the discovery ran with (`Debug`): another config's file
+    /// is never fresh.
+    config: String,
+    workdir: PathBuf,
+    layers: String,
+    layer_diagnostics: Vec<Diagnostic>,
+    /// `None`: the discovery walked a project tree (not checkable by stamps).
+    inputs: Option<Vec<(PathBuf, Option<Stamp>)>>,
+    /// The second value's length in bytes.
+    result_len: usize,
+}
+
+/// The second value: the rule set's rules in order, and the diagnostics.
+#[derive(Serialize, Deserialize)]
+struct Outcome {
+    rules: Vec<SavedRule>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// The saved form of `loaded` (see the module documentation).
+pub(crate) fn to_bytes(loaded: &Loaded) -> Result<Vec<u8>, SnapshotError> {
+    let save = |source| SnapshotError::Save { source };
+    let set = &loaded.rules;
+    let outcome = Outcome {
+        rules: set
+            .rules()
+            .iter()
+            .zip(set.patterns())
+            .map(|(r, p)| SavedRule::of(r, p))
+            .collect(),
+        diagnostics: loaded.diagnostics.clone(),
+    };
+    let result = serde_json::to_vec(&outcome).map_err(save)?;
+    let snapshot = loaded.snapshot.to_bytes()?;
+    let check = Check {
+        version: VERSION,
+        scanned_at: loaded.snapshot.scanned_at,
+        config: loaded.config.clone(),
+        workdir: loaded.snapshot.workdir.clone(),
+        layers: loaded.snapshot.layers.clone(),
+        layer_diagnostics: loaded.layer_diagnostics.clone(),
+        inputs: inputs(loaded),
+        result_len: result.len(),
+    };
+    let mut out = serde_json::to_vec(&check).map_err(save)?;
+    out.push(b'\n');
+    out.extend_from_slice(&result);
+    out.push(b'\n');
+    out.extend_from_slice(&snapshot);
+    Ok(out)
+}
+
+/// Every input with its stamp: the listed directories as stat'ed now (the
+/// racy rule covers a change between the listing and now), the files and
+/// their imports as stat'ed before they were read.
+fn inputs(loaded: &Loaded) -> Option<Vec<(PathBuf, Option<Stamp>)>> {
+    let listed = loaded.listed.as_ref()?;
+    let mut out: Vec<(PathBuf, Option<Stamp>)> =
+        listed.iter().map(|p| (p.clone(), Stamp::of(p))).collect();
+    for (path, entry) in &loaded.snapshot.files {
+        out.push((path.clone(), entry.stamp()));
+        out.extend(entry.deps().iter().cloned());
+    }
+    Some(out)
+}
+
+impl Restored {
+    /// The saved discovery in `bytes` for `config`: fresh when every input
+    /// has the stamp it had (none racy) and the layers are the same, else
+    /// its snapshot. An error for anything that is no saved discovery of
+    /// this version.
+    pub fn from_bytes(config: &Config, bytes: &[u8]) -> Result<Restored, SnapshotError> {
+        let not = |source| SnapshotError::NotASnapshot { source };
+        // Each value checked as UTF-8 once, not string by string as it is
+        // parsed; the values hold no raw newline (JSON escapes it in strings).
+        let utf8 = |b| std::str::from_utf8(b).map_err(|e| not(serde::de::Error::custom(e)));
+        let first = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(bytes.len());
+        let check: Check = serde_json::from_str(utf8(&bytes[..first])?).map_err(not)?;
+        if check.version != VERSION {
+            return Err(SnapshotError::Version {
+                version: check.version,
+            });
+        }
+        let start = first + 1;
+        let result = utf8(
+            bytes
+                .get(start..start + check.result_len)
+                .ok_or_else(|| not(serde::de::Error::custom("truncated")))?,
+        )?;
+        if check.is_fresh(config) {
+            let outcome: Outcome = serde_json::from_str(result).map_err(not)?;
+            let rules = outcome
+                .rules
+                .into_iter()
+                .map(restore_rule)
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(Restored::Fresh {
+                rules: Arc::new(RuleSet::build(rules, Workdir::new(&config.workdir))),
+                diagnostics: outcome.diagnostics,
+            });
+        }
+        let rest = bytes
+            .get(start + check.result_len + 1..)
+            .unwrap_or_default();
+        Ok(Restored::Stale(Snapshot::from_bytes(rest)?))
+    }
+}
+
+impl Check {
+    /// Same workdir, same layers, and every input's stamp the same and
+    /// older than the racy window of the scan.
+    fn is_fresh(&self, config: &Config) -> bool {
+        let Some(inputs) = &self.inputs else {
+            return false;
+        };
+        if self.workdir != config.workdir
+            || self.scanned_at.is_none()
+            || self.config != format!("{config:?}")
+        {
+            return false;
+        }
+        let untrusted = |s: &Stamp| s.is_racy(self.scanned_at);
+        let same = inputs.iter().all(|(path, saved)| match saved {
+            Some(s) => !untrusted(s) && Stamp::of(path).as_ref() == Some(s),
+            // Absent (a rules root that is not there): still absent.
+            None => std::fs::symlink_metadata(path).is_err(),
+        });
+        if !same {
+            return false;
+        }
+        let layers = packs::layers(config);
+        layers.diagnostics == self.layer_diagnostics
+            && super::layers_fingerprint(&layers) == self.layers
+    }
+}

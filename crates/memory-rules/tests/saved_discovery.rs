@@ -1,0 +1,182 @@
+//! A saved discovery (`Loaded::to_bytes`) restored by a later process:
+//! fresh (the rule set as built, no walk) only while every rules root,
+//! listed directory, rule file and import has its stamp; any change seen
+//! on real files makes it stale (the snapshot to reload from).
+
+mod common;
+use common::*;
+use memory_rules::Restored;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// Sets a file's or a directory's mtime to `secs` seconds ago (outside the
+/// racy window).
+fn age(path: &Path, secs: u64) {
+    let f = std::fs::File::open(path).unwrap();
+    f.set_modified(SystemTime::now() - Duration::from_secs(secs))
+        .unwrap();
+}
+
+/// Ages every file and directory under `dir`, and `dir`.
+fn age_all(dir: &Path, secs: u64) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            age_all(&p, secs);
+        } else {
+            age(&p, secs);
+        }
+    }
+    age(dir, secs);
+}
+
+fn config(t: &Tree) -> memory_rules::sources::Config {
+    memory_rules::sources::Config::with_home(t.workdir(), t.home())
+}
+
+/// A project of three rules (one in a subfolder, one with an error), all
+/// older than the racy window, saved.
+fn saved(t: &Tree) -> (Vec<u8>, Vec<PathBuf>) {
+    let files = vec![
+        t.project("a.md", "---\npaths: src/**\n---\nA"),
+        t.project("sub/b.md", "---\ntopics: [billing]\n---\nB"),
+        t.project("broken.md", "---\npaths: [\n---\nX"),
+        t.user("u.md", "U"),
+    ];
+    age_all(&t.workdir(), 60);
+    age_all(&t.home(), 60);
+    let loaded = t.load();
+    (loaded.to_bytes().unwrap(), files)
+}
+
+fn restore(t: &Tree, bytes: &[u8]) -> Restored {
+    Restored::from_bytes(&config(t), bytes).unwrap()
+}
+
+fn rule_ids(set: &memory_rules::RuleSet, hits: &[usize]) -> Vec<String> {
+    hits.iter().map(|&i| set.rules()[i].id.clone()).collect()
+}
+
+#[test]
+fn an_unchanged_project_restores_the_rules_and_diagnostics_as_built() {
+    let t = Tree::new();
+    let (bytes, _) = saved(&t);
+    let loaded = t.load();
+    match restore(&t, &bytes) {
+        Restored::Fresh { rules, diagnostics } => {
+            assert_eq!(rules.rules(), loaded.rules.rules());
+            assert_eq!(rules.rules().len(), 3, "broken.md is not loaded");
+            assert_eq!(diagnostics, loaded.diagnostics);
+            assert!(diagnostics
+                .iter()
+                .any(|d| d.severity == memory_rules::Severity::Error
+                    && d.file_path.ends_with("broken.md")));
+            let want = active(&loaded, &["src/x.rs"], Some("the billing run"));
+            let hits = rules.active(&["src/x.rs"], Some("the billing run"));
+            assert_eq!(rule_ids(&rules, &hits), want);
+            assert!(want.contains(&"a.md".to_string()) && want.contains(&"sub/b.md".to_string()));
+            let hits = rules.active(&["lib/x.rs"], None);
+            assert_eq!(rule_ids(&rules, &hits), ["u.md"]);
+        }
+        Restored::Stale(_) => panic!("nothing changed, yet stale"),
+    }
+}
+
+#[test]
+fn a_file_edited_in_place_is_stale_though_its_folder_is_not() {
+    let t = Tree::new();
+    let (bytes, files) = saved(&t);
+    let dir_before = std::fs::metadata(t.project_rules())
+        .unwrap()
+        .modified()
+        .unwrap();
+    std::fs::write(&files[0], "---\npaths: lib/**\n---\nA2").unwrap();
+    age(&files[0], 30);
+    let dir_after = std::fs::metadata(t.project_rules())
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(
+        dir_before, dir_after,
+        "an in-place write leaves its folder's mtime"
+    );
+    assert!(matches!(restore(&t, &bytes), Restored::Stale(_)));
+}
+
+#[test]
+fn an_added_removed_or_renamed_file_makes_it_stale() {
+    let cases: [fn(&Tree, &[PathBuf]); 4] = [
+        |t, _| {
+            t.project("sub/new.md", "N");
+        },
+        |_, f| std::fs::remove_file(&f[0]).unwrap(),
+        |t, f| std::fs::rename(&f[1], t.project_rules().join("sub/c.md")).unwrap(),
+        // A rules root that was absent appears.
+        |t, _| {
+            t.write(t.workdir().join(".claude/rules/c.md"), "C");
+        },
+    ];
+    for (i, change) in cases.iter().enumerate() {
+        let t = Tree::new();
+        let (bytes, files) = saved(&t);
+        change(&t, &files);
+        // Aged again: only the stamps' values differ, not their freshness.
+        age_all(&t.workdir(), 30);
+        assert!(
+            matches!(restore(&t, &bytes), Restored::Stale(_)),
+            "case {i} not seen"
+        );
+    }
+}
+
+#[test]
+fn a_stamp_within_the_racy_window_is_not_trusted() {
+    let t = Tree::new();
+    t.project("a.md", "A");
+    // Not aged: written within the window of the scan.
+    let bytes = t.load().to_bytes().unwrap();
+    assert!(matches!(restore(&t, &bytes), Restored::Stale(_)));
+}
+
+#[test]
+fn a_stale_restore_gives_the_snapshot_that_reloads_only_the_changed_file() {
+    let t = Tree::new();
+    let (bytes, files) = saved(&t);
+    std::fs::write(&files[1], "---\ntopics: [invoices]\n---\nB2").unwrap();
+    let Restored::Stale(snapshot) = restore(&t, &bytes) else {
+        panic!("an edit not seen");
+    };
+    let r = memory_rules::reload_from(&config(&t), &snapshot);
+    assert_eq!(r.reparsed, 1);
+    assert_eq!(
+        active(&r.loaded, &[], Some("the invoices")),
+        ["sub/b.md", "u.md"]
+    );
+}
+
+#[test]
+fn a_discovery_that_walked_the_project_is_never_fresh() {
+    let t = Tree::new();
+    let agents = t.write(t.workdir().join("AGENTS.md"), "Run the tests.");
+    age_all(&t.workdir(), 60);
+    let _ = agents;
+    let config = memory_rules::sources::Config::named(
+        t.workdir(),
+        t.home(),
+        &[memory_rules::Format::AgentsMd],
+    );
+    let bytes = memory_rules::load(&config).to_bytes().unwrap();
+    assert!(matches!(
+        Restored::from_bytes(&config, &bytes).unwrap(),
+        Restored::Stale(_)
+    ));
+}
+
+#[test]
+fn a_plain_snapshot_or_another_version_is_refused() {
+    let t = Tree::new();
+    let (_, _) = saved(&t);
+    let plain = t.load().snapshot().to_bytes().unwrap();
+    assert!(Restored::from_bytes(&config(&t), &plain).is_err());
+    assert!(Restored::from_bytes(&config(&t), b"").is_err());
+}

@@ -128,7 +128,11 @@ fn report(env: &Env, args: &ValidateArgs, diagnostics: &[Diagnostic], rules: usi
                 ""
             },
         ));
-        if args.paths.is_empty() && rules == 0 && diagnostics.is_empty() && !env.explicit_sources {
+        if args.paths.is_empty()
+            && rules == 0
+            && diagnostics.is_empty()
+            && !env.sources_from.chosen()
+        {
             out.stdout.push_str(&super::list::empty_hint(env));
         }
     }

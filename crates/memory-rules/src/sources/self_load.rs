@@ -10,9 +10,12 @@
 //! documentation or measured, as `evidence` says. docs/agents.md is the
 //! table for reading. A new agent is one more [`AgentModel`] in [`AGENTS`].
 
+use crate::base::diagnostic::{Code, Diagnostic, Severity};
+use crate::base::limits::MAX_RULE_BYTES;
+use crate::rules::rule::Rule;
 use crate::rules::rule_format::{Format, AGENTS_MD_FILE_NAMES, CLAUDE_MEMORY_NAMES};
 use crate::sources::source::{Config, Source};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A kind of rule file, as the agents tell them apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,6 +34,8 @@ pub enum Place {
     CopilotPathInstructions,
     /// `.windsurf/rules`, `.devin/rules`, `.windsurfrules`.
     WindsurfRules,
+    /// `.agents/rules` (Antigravity).
+    AntigravityRules,
     /// Every other kind (read by us only, among the agents in [`AGENTS`]).
     Other,
 }
@@ -43,6 +48,9 @@ impl Place {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let p = path.to_string_lossy().replace('\\', "/");
+        if p.contains(".agents/rules") {
+            return Place::AntigravityRules;
+        }
         match format {
             Format::Claude if p.contains(".claude/rules") => Place::ClaudeRules,
             Format::Claude if CLAUDE_MEMORY_NAMES.contains(&name.as_str()) || path.is_dir() => {
@@ -72,6 +80,7 @@ impl Place {
             Place::CopilotInstructions => ".github/copilot-instructions.md",
             Place::CopilotPathInstructions => ".github/instructions",
             Place::WindsurfRules => ".windsurf/rules",
+            Place::AntigravityRules => ".agents/rules",
             Place::Other => "other",
         }
     }
@@ -160,7 +169,7 @@ pub const AGENTS: &[AgentModel] = &[
             limit: 32 * 1024,
             unit: Unit::Bytes,
             total: true,
-            evidence: "project_doc_max_bytes, default 32 KiB (developers.openai.com/codex/guides/agents-md)",
+            evidence: "\"stops adding files once the combined size reaches the limit defined by project_doc_max_bytes (32 KiB by default)\" (developers.openai.com/codex/guides/agents-md)",
         }],
     },
     AgentModel {
@@ -177,6 +186,8 @@ pub const AGENTS: &[AgentModel] = &[
             SelfLoad { place: Place::GeminiMd, when: START, unless: None, since: "0.0.3", evidence: SELF_LOAD_TEST },
             SelfLoad { place: Place::AgentsMd, when: START, unless: None, since: "0.0.3", evidence: SELF_LOAD_TEST },
             SelfLoad { place: Place::CopilotInstructions, when: START, unless: None, since: "0.0.3", evidence: SELF_LOAD_TEST },
+            SelfLoad { place: Place::CopilotPathInstructions, when: When::Touched("in the conversation of a read of a matching file"), unless: None, since: "1.0", evidence: SELF_LOAD_TEST },
+            SelfLoad { place: Place::ClaudeRules, when: When::Touched("in the conversation of a read of a matching file"), unless: None, since: "1.0", evidence: SELF_LOAD_TEST },
         ],
         caps: &[],
     },
@@ -204,7 +215,7 @@ pub const AGENTS: &[AgentModel] = &[
             limit: 12_000,
             unit: Unit::Chars,
             total: false,
-            evidence: "12,000 characters per rule file (docs.windsurf.com/windsurf/cascade/memories#rules)",
+            evidence: "12,000 characters per rule file (docs.windsurf.com/windsurf/cascade/memories#rules; a 3.9 MB .windsurfrules was read for its first 6,000: issue 40)",
         }],
     },
     AgentModel {
@@ -212,11 +223,11 @@ pub const AGENTS: &[AgentModel] = &[
         version: "-",
         loads: &[],
         caps: &[Cap {
-            place: Place::Other,
+            place: Place::AntigravityRules,
             limit: 12_000,
             unit: Unit::Chars,
             total: false,
-            evidence: "12,000 characters per rule file (antigravity.google/docs/rules-workflows)",
+            evidence: "\"Rule files are limited to 12,000 characters each\" (Antigravity's Rules docs, as quoted at skly.ai/docs/rules/antigravity)",
         }],
     },
 ];
@@ -271,6 +282,200 @@ impl Cap {
         };
         format!("{} {unit} of {} ({per})", self.limit, self.place.as_str())
     }
+}
+
+/// One rule file as the agents see it: its kind, size, and the file it is
+/// a copy of (the same text folded into one rule by the load), if any.
+#[derive(Clone, Debug)]
+pub struct RuleFileSeen {
+    pub format: Format,
+    pub path: PathBuf,
+    pub bytes: usize,
+    pub chars: usize,
+    /// The index (in the same list) of the file whose rule this one's text
+    /// was folded into.
+    pub copy_of: Option<usize>,
+}
+
+impl RuleFileSeen {
+    /// A file's size read from disk (at most [`MAX_RULE_BYTES`]: a larger
+    /// file counts as that many; it is cut by every agent with a cap).
+    pub fn read(format: Format, path: &Path) -> RuleFileSeen {
+        let text = crate::base::fs::read_limited(path, MAX_RULE_BYTES as usize)
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        RuleFileSeen {
+            format,
+            path: path.to_path_buf(),
+            bytes: text.len(),
+            chars: text.chars().count(),
+            copy_of: None,
+        }
+    }
+
+    fn place(&self) -> Place {
+        Place::of(self.format, &self.path)
+    }
+}
+
+/// Where an agent would cut: a file (or, for a total cap, the last file
+/// that passes it) and the size that passes the cap.
+#[derive(Clone, Debug)]
+pub struct Cut {
+    pub agent: &'static str,
+    pub file: PathBuf,
+    pub size: usize,
+    pub cap: Cap,
+}
+
+impl Cut {
+    /// `codex cuts AGENTS.md: 40000 bytes of AGENTS.md (all of them
+    /// together) is over its 32768 bytes of AGENTS.md (...)`.
+    pub fn message(&self) -> String {
+        let what = if self.cap.total {
+            format!("the {} files together", self.cap.place.as_str())
+        } else {
+            "this file".to_string()
+        };
+        let unit = match self.cap.unit {
+            Unit::Bytes => "bytes",
+            Unit::Chars => "characters",
+        };
+        format!(
+            "{} reads only {} {unit} of {what} ({} here); the rest never reaches its model. Source: {}",
+            self.agent, self.cap.limit, self.size, self.cap.evidence
+        )
+    }
+}
+
+impl Cut {
+    /// The cut as a warning on its file (`agent-cut`).
+    pub fn diagnostic(&self) -> Diagnostic {
+        Diagnostic::new(
+            Severity::Warning,
+            Code::AgentCut,
+            &self.file,
+            self.message(),
+        )
+    }
+}
+
+/// The rule files of a load: each rule's file, and each file a rule was
+/// folded from (its `duplicate` info names the kept file), as a copy of it.
+pub fn files_seen(rules: &[Rule], diagnostics: &[Diagnostic]) -> Vec<RuleFileSeen> {
+    let mut files: Vec<RuleFileSeen> = Vec::new();
+    for r in rules {
+        if !files.iter().any(|f| f.path == r.file_path) {
+            files.push(RuleFileSeen::read(r.format, &r.file_path));
+        }
+    }
+    let kept = files.len();
+    for d in diagnostics.iter().filter(|d| d.code == Code::Duplicate) {
+        let path = PathBuf::from(&d.file_path);
+        if files.iter().any(|f| f.path == path) {
+            continue;
+        }
+        let copy_of = (0..kept).find(|&i| d.message.contains(&*files[i].path.to_string_lossy()));
+        let mut seen = RuleFileSeen::read(Format::guess(&path), &path);
+        seen.copy_of = copy_of;
+        files.push(seen);
+    }
+    files
+}
+
+/// Every cut the agents in [`AGENTS`] would make to these files.
+pub fn cuts(files: &[RuleFileSeen]) -> Vec<Cut> {
+    let mut out = Vec::new();
+    for model in AGENTS {
+        for cap in model.caps {
+            let of_place = files.iter().filter(|f| f.place() == cap.place);
+            let size = |f: &RuleFileSeen| match cap.unit {
+                Unit::Bytes => f.bytes,
+                Unit::Chars => f.chars,
+            };
+            if cap.total {
+                let mut sum = 0;
+                if let Some(f) = of_place.clone().find(|f| {
+                    sum += size(f);
+                    sum > cap.limit
+                }) {
+                    let total = of_place.map(size).sum();
+                    out.push(Cut {
+                        agent: model.agent,
+                        file: f.path.clone(),
+                        size: total,
+                        cap: *cap,
+                    });
+                }
+                continue;
+            }
+            for f in of_place.filter(|f| size(f) > cap.limit) {
+                out.push(Cut {
+                    agent: model.agent,
+                    file: f.path.clone(),
+                    size: size(f),
+                    cap: *cap,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// What one agent gets of a project's rule files: what it loads by
+/// itself, what our roads add, and the texts it gets more than once.
+#[derive(Clone, Debug, Default)]
+pub struct AgentLoads {
+    pub agent: &'static str,
+    /// Indices into the files.
+    pub itself: Vec<usize>,
+    pub ours: Vec<usize>,
+    /// Groups of copies of one text it gets more than once (by itself, or
+    /// by itself and from us).
+    pub twice: Vec<Vec<usize>>,
+}
+
+/// [`AgentLoads`] of every agent with a measured model, for these files.
+pub fn agent_loads(files: &[RuleFileSeen], workdir: &Path) -> Vec<AgentLoads> {
+    let root = |mut i: usize| {
+        for _ in 0..files.len() {
+            match files[i].copy_of {
+                Some(j) if j != i => i = j,
+                _ => break,
+            }
+        }
+        i
+    };
+    AGENTS
+        .iter()
+        .filter(|m| !m.loads.is_empty())
+        .map(|model| {
+            let mut view = AgentLoads {
+                agent: model.agent,
+                ..AgentLoads::default()
+            };
+            let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+            for (i, f) in files.iter().enumerate() {
+                if model.loads_itself(f.place(), workdir) {
+                    view.itself.push(i);
+                    groups.entry(root(i)).or_default().push(i);
+                } else if f.copy_of.is_none() {
+                    view.ours.push(i);
+                }
+            }
+            for (head, mut copies) in groups {
+                // Ours too when the kept copy is one the agent does not load.
+                if !copies.contains(&head) && view.ours.contains(&head) {
+                    copies.insert(0, head);
+                }
+                if copies.len() > 1 {
+                    view.twice.push(copies);
+                }
+            }
+            view
+        })
+        .collect()
 }
 
 /// Whether a file of `place` is in the project's root.
@@ -329,6 +534,64 @@ mod tests {
         let k = kept("codex", work.path());
         assert!(!k.contains(&Place::AgentsMd));
         assert!(k.contains(&Place::ClaudeRules) && k.contains(&Place::ClaudeMd));
+    }
+
+    fn seen(format: Format, path: &str, bytes: usize, copy_of: Option<usize>) -> RuleFileSeen {
+        RuleFileSeen {
+            format,
+            path: PathBuf::from(path),
+            bytes,
+            chars: bytes,
+            copy_of,
+        }
+    }
+
+    #[test]
+    fn codex_cuts_the_agents_md_files_together_and_windsurf_each_file() {
+        let files = [
+            seen(Format::AgentsMd, "/p/AGENTS.md", 20_000, None),
+            seen(Format::AgentsMd, "/p/src/AGENTS.md", 20_000, None),
+            seen(Format::Windsurf, "/p/.windsurf/rules/a.md", 12_001, None),
+            seen(Format::Windsurf, "/p/.windsurf/rules/b.md", 12_000, None),
+        ];
+        let cuts = cuts(&files);
+        let named: Vec<(&str, &str)> = cuts
+            .iter()
+            .map(|c| (c.agent, c.file.to_str().unwrap()))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("codex", "/p/src/AGENTS.md"),
+                ("windsurf", "/p/.windsurf/rules/a.md")
+            ]
+        );
+        assert!(
+            cuts[0].message().starts_with(
+                "codex reads only 32768 bytes of the AGENTS.md files together (40000 here)"
+            ),
+            "{}",
+            cuts[0].message()
+        );
+    }
+
+    #[test]
+    fn one_text_exported_to_claude_gemini_and_agents_md_loads_three_times_in_copilot() {
+        let work = tree(&["CLAUDE.md"]);
+        let files = [
+            seen(Format::AgentsMd, "/p/AGENTS.md", 10, None),
+            seen(Format::Gemini, "/p/GEMINI.md", 10, Some(0)),
+            seen(Format::Claude, "/p/CLAUDE.md", 10, Some(0)),
+        ];
+        let loads = agent_loads(&files, work.path());
+        let copilot = loads.iter().find(|l| l.agent == "copilot").unwrap();
+        assert_eq!(copilot.twice, vec![vec![0, 1, 2]]);
+        let codex = loads.iter().find(|l| l.agent == "codex").unwrap();
+        assert_eq!((codex.itself.clone(), codex.twice.len()), (vec![0], 0));
+        let claude = loads.iter().find(|l| l.agent == "claude").unwrap();
+        // Claude Code reads CLAUDE.md; AGENTS.md (kept) is ours: twice.
+        assert_eq!(claude.itself, vec![2]);
+        assert_eq!(claude.twice, vec![vec![0, 2]]);
     }
 
     #[test]

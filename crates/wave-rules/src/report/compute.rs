@@ -104,11 +104,9 @@ pub fn build(env: &Env, options: &Options) -> Report {
         check: None,
         truncated: walked.truncated.clone(),
     };
-    // Where an agent would cut a file or a total: a warning among the problems.
     let seen = self_load::files_seen(rules, &loaded.diagnostics);
-    let mut diagnostics = loaded.diagnostics.clone();
-    diagnostics.extend(self_load::cuts(&seen).iter().map(|c| c.diagnostic()));
     report.self_load = self_load_rows(&seen, &workdir);
+    let diagnostics = with_cuts(&loaded.diagnostics, &seen);
     report.problems = super::problems::find(set, &diagnostics, &rows, total, &workdir);
     for (p, problem) in report.problems.iter().enumerate() {
         for &r in &problem.rules {
@@ -123,6 +121,17 @@ pub fn build(env: &Env, options: &Options) -> Report {
         report.check = Some(check(&report, &grouped.file_set, files, budget));
     }
     report
+}
+
+/// The load's diagnostics and, as warnings, where an agent would cut a
+/// file or a total (the core's self_load caps).
+fn with_cuts(
+    diagnostics: &[memory_rules::Diagnostic],
+    seen: &[self_load::RuleFileSeen],
+) -> Vec<memory_rules::Diagnostic> {
+    let mut all = diagnostics.to_vec();
+    all.extend(self_load::cuts(seen).iter().map(|c| c.diagnostic()));
+    all
 }
 
 /// Per agent: what it loads by itself, what we add, what it gets twice.

@@ -13,7 +13,7 @@
 use crate::base::diagnostic::{Code, Diagnostic, Severity};
 use crate::base::limits::MAX_RULE_BYTES;
 use crate::rules::rule::Rule;
-use crate::rules::rule_format::{Format, AGENTS_MD_FILE_NAMES, CLAUDE_MEMORY_NAMES};
+use crate::rules::rule_format::Format;
 use crate::sources::source::{Config, Source};
 use std::path::{Path, PathBuf};
 
@@ -52,14 +52,10 @@ impl Place {
             return Place::AntigravityRules;
         }
         match format {
+            // No file system call: a hook classifies its sources at every event.
             Format::Claude if p.contains(".claude/rules") => Place::ClaudeRules,
-            Format::Claude if CLAUDE_MEMORY_NAMES.contains(&name.as_str()) || path.is_dir() => {
-                Place::ClaudeMd
-            }
             Format::Claude => Place::ClaudeMd,
-            Format::AgentsMd if path.is_dir() || AGENTS_MD_FILE_NAMES.contains(&name.as_str()) => {
-                Place::AgentsMd
-            }
+            Format::AgentsMd => Place::AgentsMd,
             Format::Gemini => Place::GeminiMd,
             Format::Copilot if name == crate::rules::rule_format::COPILOT_REPOSITORY_FILE => {
                 Place::CopilotInstructions

@@ -268,6 +268,13 @@ export interface AgentToolCall {
  */
 export declare function checkToolCall(engine: RuleEngine, call: AgentToolCall, cwd?: string | undefined | null): ToolCheck
 
+/**
+ * The sources the project chose (`sources = [...]` in its
+ * `.wave/config.toml`), `null` when it chose none; a config file that does
+ * not parse, or names an unknown source, throws naming the file and line.
+ */
+export declare function chosenSources(workdir: string): Array<string> | null
+
 export interface CliOutput {
   stdout: string
   stderr: string
@@ -358,6 +365,13 @@ export interface EngineOptions {
    * `/Library/Application Support/Wave`, `%ProgramData%\\Wave`).
    */
   policyDir?: string
+  /**
+   * The agent whose model gets the rules (`'claude'`, `'codex'`,
+   * `'gemini'`, `'copilot'`, `'opencode'`, ...): the sources it loads by
+   * itself are left out, so each rule reaches the model once (the core's
+   * `self_load` table; docs/agents.md). Default: none left out.
+   */
+  agent?: string
 }
 
 /** An entry `forget` removed, or `promote` made a rule of. */

@@ -841,6 +841,7 @@ module.exports.NativeMemoryStore = nativeBinding.NativeMemoryStore
 module.exports.JsMemoryStore = nativeBinding.JsMemoryStore
 module.exports.RuleEngine = nativeBinding.RuleEngine
 module.exports.checkToolCall = nativeBinding.checkToolCall
+module.exports.chosenSources = nativeBinding.chosenSources
 module.exports.defaultSources = nativeBinding.defaultSources
 module.exports.eventMayMatter = nativeBinding.eventMayMatter
 module.exports.memoryToolDefinitions = nativeBinding.memoryToolDefinitions

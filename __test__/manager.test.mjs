@@ -247,3 +247,22 @@ test('sources: a given list, a function of the home, and a home resolved at each
   assert.throws(() => new RuleManager({ workdir: tree.workdir, sources: [{ dir: 'x', scope: 'team' }] }), /scope must be 'project' or 'user', not 'team'/)
   assert.throws(() => new RuleManager({ workdir: tree.workdir, sources: [{ dir: 'x', scope: 'user', depth: 'deep' }] }), /depth must be a number or 'any'/)
 })
+
+test('without sources, the manager reads the project\'s choice in .wave/config.toml, and leaves out what its agent loads by itself', async (t) => {
+  const { RuleManager } = require('wave-memory-rules')
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.write(path.join(tree.workdir, '.cursor/rules/api.mdc'), '---\nalwaysApply: true\n---\nCursor rule.\n')
+  tree.write(path.join(tree.workdir, 'AGENTS.md'), 'Agents file.\n')
+  tree.write(path.join(tree.workdir, '.wave/config.toml'), 'sources = ["cursor", "agents-md"]\n')
+  const all = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, findRoot: false })
+  await all.discoverRules()
+  assert.deepEqual(all.getRules().map((r) => r.content).sort(), ['Agents file.', 'Cursor rule.'])
+  // opencode reads AGENTS.md itself: its manager leaves it out.
+  const opencode = new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, findRoot: false, agent: 'opencode' })
+  await opencode.discoverRules()
+  assert.deepEqual(opencode.getRules().map((r) => r.content), ['Cursor rule.'])
+  // A config that names an unknown source: an error naming the file and line.
+  tree.write(path.join(tree.workdir, '.wave/config.toml'), 'packs = []\nsources = ["cursr"]\n')
+  assert.throws(() => new RuleManager({ workdir: tree.workdir, homeDir: tree.homeDir, findRoot: false }), /config\.toml:2:\d+: .*'cursr'.*did you mean 'cursor'/)
+})

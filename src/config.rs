@@ -30,6 +30,11 @@ pub struct EngineOptions {
     /// Default: `WAVE_POLICY_DIR`, else the system's (`/etc/wave`,
     /// `/Library/Application Support/Wave`, `%ProgramData%\\Wave`).
     pub policy_dir: Option<String>,
+    /// The agent whose model gets the rules (`'claude'`, `'codex'`,
+    /// `'gemini'`, `'copilot'`, `'opencode'`, ...): the sources it loads by
+    /// itself are left out, so each rule reaches the model once (the core's
+    /// `self_load` table; docs/agents.md). Default: none left out.
+    pub agent: Option<String>,
 }
 
 /// One place rules are read from.
@@ -107,7 +112,29 @@ pub(crate) fn to_config(mut options: EngineOptions) -> Result<core::sources::Con
         .iter()
         .map(|d| workdir.join(d))
         .collect();
-    to_sources(options, workdir).map(|c| c.with_allow_dirs(allow).with_layers(packs, policy))
+    let agent = match options.agent.take() {
+        Some(name) => Some(
+            core::sources::self_load::AgentModel::named(&name)
+                .ok_or_else(|| invalid(format!("agent: unknown agent '{name}'")))?,
+        ),
+        None => None,
+    };
+    let config = to_sources(options, workdir)
+        .map(|c| c.with_allow_dirs(allow).with_layers(packs, policy))?;
+    Ok(match agent {
+        Some(model) => model.leave_out(&config),
+        None => config,
+    })
+}
+
+/// The sources the project chose (`sources = [...]` in its
+/// `.wave/config.toml`), `null` when it chose none; a config file that does
+/// not parse, or names an unknown source, throws naming the file and line.
+#[napi(catch_unwind)]
+pub fn chosen_sources(workdir: String) -> Result<Option<Vec<String>>> {
+    core::sources::chosen_sources(std::path::Path::new(&workdir))
+        .map(|c| c.map(|c| c.names))
+        .map_err(|d| invalid(d.to_string()))
 }
 
 fn to_sources(

@@ -9,7 +9,7 @@ import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 // Before '../index': loads the engine with the package's clear error (every entry and subpath).
 import './binding'
-import { RuleEngine, defaultSources as nativeDefaultSources, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot, sourceNames as nativeSourceNames } from '../index'
+import { RuleEngine, chosenSources as nativeChosenSources, defaultSources as nativeDefaultSources, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot, sourceNames as nativeSourceNames } from '../index'
 import type { Diagnostic, MemoryRule, ProjectRootInfo, RuleSource } from '../index'
 
 /**
@@ -85,8 +85,10 @@ export interface RuleManagerOptions {
   /**
    * The rule sources in override order (later wins by id): source names
    * (`['claude', 'wave', 'cursor']`, `['all']`) and/or explicit sources.
-   * Default: `defaultSources(workdir, homeDir)`, the same as
-   * `['claude', 'wave']`. A function is called at every discovery with the
+   * Default: the project's choice (`sources = [...]` in its
+   * `.wave/config.toml`, as `hook install --sources` writes it), else
+   * `defaultSources(workdir, homeDir)`, the same as `['claude', 'wave']`.
+   * A function is called at every discovery with the
    * workdir and the home of that discovery.
    */
   sources?: Array<RuleSource | SourceName> | ((where: { workdir: string; homeDir: string }) => Array<RuleSource | SourceName>)
@@ -109,6 +111,13 @@ export interface RuleManagerOptions {
    * Support/Wave`, `%ProgramData%\Wave`).
    */
   policyDir?: string
+  /**
+   * The agent whose model gets the rules (`'claude'`, `'codex'`,
+   * `'gemini'`, `'copilot'`, `'opencode'`, ...): the sources it loads by
+   * itself are left out, so each rule reaches the model once (see
+   * docs/agents.md). Default: none left out.
+   */
+  agent?: string
 }
 
 /**
@@ -165,15 +174,15 @@ export class RuleManager {
   }
 
   /** The workdir, the home, the sources and the allowed directories of a discovery starting now. */
-  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName>; allowDirs?: string[]; packs?: boolean; policyDir?: string } {
+  #engineOptions(): { workdir: string; homeDir: string; sources: Array<RuleSource | SourceName>; allowDirs?: string[]; packs?: boolean; policyDir?: string; agent?: string } {
     const homeDir = this.#options.homeDir ?? homedir()
     const workdir = this.#options.findRoot === false ? this.#options.workdir : projectRoot(this.#options.workdir, homeDir).dir
     const given = this.#options.sources
-    const sources = typeof given === 'function' ? given({ workdir, homeDir }) : given ?? defaultSources(workdir, homeDir)
+    const sources = typeof given === 'function' ? given({ workdir, homeDir }) : given ?? (nativeChosenSources(workdir) as SourceName[] | null) ?? defaultSources(workdir, homeDir)
     const allow = this.#options.allowDirs
     const allowDirs = Array.isArray(allow) ? allow.filter((d) => typeof d === 'string') : undefined
-    const { packs, policyDir } = this.#options
-    return { workdir, homeDir, sources, allowDirs, packs, policyDir }
+    const { packs, policyDir, agent } = this.#options
+    return { workdir, homeDir, sources, allowDirs, packs, policyDir, agent }
   }
 
   /**

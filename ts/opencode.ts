@@ -146,7 +146,8 @@ const toolCall = (tool: unknown, args: unknown): AgentToolCall => {
  */
 export async function createOpencodeHooks(input: OpencodePluginInput, options: OpencodeHooksOptions = {}): Promise<OpencodeHooks> {
   const workdir = input.directory || input.worktree || process.cwd()
-  const manager = new RuleManager({ workdir, homeDir: options.homeDir })
+  // opencode gives its model AGENTS.md (CLAUDE.md without one) by itself: left out here.
+  const manager = new RuleManager({ workdir, homeDir: options.homeDir, agent: 'opencode' })
   /**
    * Every session's delivery state (the core's, bounded), with memory
    * recalled by relevance: the index of topics and the pinned entries at a

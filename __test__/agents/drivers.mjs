@@ -30,13 +30,16 @@ export function reached(requests, text) {
 }
 
 function hookInstall(bin, work, env, agent, extra) {
+  // `install: false`: no hooks at all (what the agent loads by itself).
+  if (extra === false) return ''
   const args = ['hook', 'install', ...(agent ? ['--agent', agent] : []), ...extra]
   return execFileSync(bin, args, { cwd: work, env, encoding: 'utf8' })
 }
 
 /**
  * The agents, each `{ name, skip, model, project(h, bin, name, files, options) }`.
- * `options.install`: more arguments for `hook install` (or none for opencode);
+ * `options.install`: more arguments for `hook install` (or none for opencode),
+ * or `false` for no hooks at all (no plugin for opencode);
  * `options.model`: the model the agent is told to use (Codex offers
  * `apply_patch` to `gpt-5.5` and `spawn_agent` to `fake-model`).
  */
@@ -110,8 +113,10 @@ export const DRIVERS = {
     project(h, bin, name, files, options = {}) {
       const { work, home } = dirs(h, name)
       // The plugin line a user adds; with options, a plugin file of their own.
-      const at = (options.install ?? []).indexOf('--edit-distance')
-      const plugin = at < 0
+      const at = (options.install || []).indexOf('--edit-distance')
+      const plugin = options.install === false
+        ? 'export const WaveMemoryRules = async () => ({})\n'
+        : at < 0
         ? "export { WaveMemoryRules } from 'wave-memory-rules/opencode'\n"
         : `import { createRequire } from 'node:module'\nconst { createOpencodeHooks } = createRequire(import.meta.url)('wave-memory-rules/opencode')\nexport const WaveMemoryRules = (input) => createOpencodeHooks(input, { editDistance: ${Number(options.install[at + 1])} })\n`
       writeTree(work, {

@@ -29,14 +29,46 @@ pub const EXIT_FAILURE: i32 = 1;
 /// Exit code: usage or I/O trouble.
 pub const EXIT_TROUBLE: i32 = 2;
 
+/// What chose the rule sources.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SourcesFrom {
+    /// The defaults (`.claude/rules` and `.wave/rules`, the user's and the project's).
+    Default,
+    /// `--source` or `--sources` (the names `--sources` gave).
+    CommandLine(Vec<String>),
+    /// `sources = [...]` in the project's `.wave/config.toml`.
+    Project(memory_rules::sources::ChosenSources),
+}
+
+impl SourcesFrom {
+    /// Whether the sources were chosen (not the defaults).
+    pub fn chosen(&self) -> bool {
+        *self != SourcesFrom::Default
+    }
+
+    /// Where the sources came from, as `doctor` says it.
+    pub fn describe(&self) -> String {
+        match self {
+            SourcesFrom::Default => {
+                "the defaults (no --sources, no sources in .wave/config.toml)".into()
+            }
+            SourcesFrom::CommandLine(_) => "the command line (--source / --sources)".into(),
+            SourcesFrom::Project(c) => {
+                format!("sources = [{}] in {}", c.names.join(", "), c.place())
+            }
+        }
+    }
+}
+
 /// The resolved global options.
 pub(crate) struct Env {
     pub config: memory_rules::sources::Config,
     pub json: bool,
     /// `--home`, else the user's home (memory, hook state, user settings).
     pub home: Option<PathBuf>,
-    /// `--source` or `--sources` chose the rule sources.
-    pub explicit_sources: bool,
+    /// What chose the rule sources: the defaults, the command line, or the
+    /// project's `.wave/config.toml`.
+    pub sources_from: SourcesFrom,
     /// How the workdir was chosen: the project root found from the current
     /// directory, or `None` when given (`--workdir`, a hook's project).
     pub root: Option<memory_rules::sources::ProjectRoot>,
@@ -114,7 +146,7 @@ impl Env {
                     .with_layers(true, memory_rules::sources::packs::default_policy_dir()),
                 json: cli.json,
                 home: home_dir,
-                explicit_sources: true,
+                sources_from: SourcesFrom::CommandLine(Vec::new()),
                 root,
                 color,
             });
@@ -137,16 +169,26 @@ impl Env {
                     .with_allow_dirs(allow),
                 json: cli.json,
                 home: Some(home),
-                explicit_sources: true,
+                sources_from: SourcesFrom::CommandLine(cli.sources.clone()),
                 root,
                 color,
             });
         }
+        // The project's choice (`sources` in .wave/config.toml), else the defaults.
+        let chosen = memory_rules::sources::chosen_sources(&workdir)
+            .map_err(|d| Output::fail(EXIT_TROUBLE, d.to_string()))?;
+        let (config, sources_from) = match chosen {
+            Some(c) => (c.config(&workdir, &home), SourcesFrom::Project(c)),
+            None => (
+                memory_rules::sources::Config::with_home(workdir, &home),
+                SourcesFrom::Default,
+            ),
+        };
         Ok(Env {
-            config: memory_rules::sources::Config::with_home(workdir, &home).with_allow_dirs(allow),
+            config: config.with_allow_dirs(allow),
             json: cli.json,
             home: Some(home),
-            explicit_sources: false,
+            sources_from,
             root,
             color,
         })

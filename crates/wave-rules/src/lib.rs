@@ -110,13 +110,10 @@ where
         Command::Add(a) => edit::add(&env, a),
         Command::Remove(a) => edit::remove(&env, a),
         Command::Hook(h) => match (&h.action, hook_input) {
-            (HookAction::Install(a), _) if h.agent == HookAgent::Claude => {
-                hook::settings::install(&env, a)
-            }
+            (HookAction::Install(a), _) => hook_install(&env, h.agent, a),
             (HookAction::Uninstall(a), _) if h.agent == HookAgent::Claude => {
                 hook::settings::uninstall(&env, a)
             }
-            (HookAction::Install(a), _) => hook::agent_install::install(&env, h.agent, a),
             (HookAction::Uninstall(a), _) => hook::agent_install::uninstall(&env, h.agent, a),
             (event, Some(input)) => hook::run_event(&env, event, input),
             (_, None) => Output::default(),
@@ -134,6 +131,24 @@ where
             Some(McpAction::Uninstall(a)) => mcp::client_install::uninstall(&env, a),
         },
     }
+}
+
+/// `hook install`: the agent's hooks, then the sources `--sources` chose
+/// (into the project's `.wave/config.toml`: see `hook::settings::save_sources`).
+fn hook_install(env: &Env, agent: HookAgent, args: &args::InstallArgs) -> Output {
+    // The sources first: a config file that is not TOML stops the install
+    // before any hook is written.
+    let saved = match hook::settings::save_sources(env, args.scope) {
+        Ok(line) => line,
+        Err(fail) => return fail,
+    };
+    let mut out = if agent == HookAgent::Claude {
+        hook::settings::install(env, args)
+    } else {
+        hook::agent_install::install(env, agent, args)
+    };
+    out.stdout.push_str(&saved);
+    out
 }
 
 #[cfg(not(target_family = "wasm"))]

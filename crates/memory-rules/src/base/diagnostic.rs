@@ -144,6 +144,10 @@ pub enum Code {
     Locked,
     /// A rule is left out by the project's `disable`.
     Disabled,
+    /// A file an agent reads only up to its cap (Codex: 32 KiB of
+    /// `AGENTS.md` together; Windsurf/Devin, Antigravity: 12,000 characters
+    /// a file): the rest never reaches that agent's model.
+    AgentCut,
 }
 
 impl Code {
@@ -194,6 +198,7 @@ impl Code {
             Code::PackStale => "A pack is not what .wave/packs.lock pins (another version or commit, or not in the lock); the rules on disk are used.",
             Code::Locked => "A rule, or a disable, tried to replace a locked (policy) rule; the policy rule stays.",
             Code::Disabled => "A rule is left out by the project's disable.",
+            Code::AgentCut => "An agent reads this file only up to its cap (Codex: 32 KiB of AGENTS.md together; Windsurf/Devin, Antigravity: 12,000 characters a file): the rest never reaches its model.",
         }
     }
 
@@ -243,6 +248,7 @@ impl Code {
             Code::PackStale => "pack-stale",
             Code::Locked => "locked",
             Code::Disabled => "disabled",
+            Code::AgentCut => "agent-cut",
         }
     }
 }

@@ -4,7 +4,9 @@
 //! Public: [`Config`] and [`Source`] (what a load reads), [`packs`], the
 //! project root, and one rule file as the walker finds and reads it.
 
+pub mod chosen;
 pub mod packs;
+pub mod self_load;
 
 #[cfg(feature = "internals")]
 pub mod discover;
@@ -24,6 +26,7 @@ pub mod source;
 pub(crate) mod source;
 
 pub use crate::rules::rule_file::read_bounded as read_rule_file;
+pub use chosen::{chosen_sources, ChosenSources};
 pub use discover::RuleFile;
 pub use project_root::{project_root, ProjectRoot};
 pub use source::{Config, Source};

@@ -385,6 +385,7 @@ fn json_report(env: &Env, c: &Checkup, rules: usize) -> String {
         "workdir": workdir,
         "home": env.home_dir(),
         "sources": c.sources,
+        "sourcesFrom": env.sources_from.describe(),
         "policy": c.policy,
         "overrides": c.overrides,
         "layers": c.refused.iter().map(|d| display::diagnostic_json(d, workdir)).collect::<Vec<_>>(),
@@ -433,7 +434,10 @@ fn text_report(env: &Env, c: &Checkup, rules: &[memory_rules::Rule]) -> String {
 
 /// `sources:`, one line each, then the policy directory.
 fn text_sources(s: &mut String, env: &Env, c: &Checkup) {
-    s.push_str("\nsources:\n");
+    s.push_str(&format!(
+        "\nsources (from {}):\n",
+        env.sources_from.describe()
+    ));
     for src in &c.sources {
         s.push_str(&format!(
             "  {:<8} {:<10} {:<40} {}{}\n",

@@ -8,6 +8,7 @@ use crate::args::{ExportArgs, ImportArgs, OutputFormat};
 use crate::display;
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::delivery::export::{self, Plan, Sync, Target};
+use memory_rules::sources::self_load;
 use std::fmt::Write as _;
 
 /// Plans the export of the configured sources' rules to `targets`.
@@ -68,6 +69,38 @@ fn json_report(plan: &Plan, sync: &Sync, written: bool) -> String {
     }))
 }
 
+/// Where an agent would cut a file export writes (the core's self_load
+/// caps: Codex's 32 KiB of AGENTS.md, 12,000 characters a Windsurf rule).
+fn cuts(env: &Env, plan: &Plan) -> Vec<self_load::Cut> {
+    let files: Vec<self_load::RuleFileSeen> = plan
+        .files
+        .iter()
+        .map(|f| {
+            let path = env.config.workdir.join(&f.rel);
+            self_load::RuleFileSeen {
+                format: memory_rules::Format::guess(&path),
+                path,
+                bytes: f.text.len(),
+                chars: f.text.chars().count(),
+                copy_of: None,
+            }
+        })
+        .collect();
+    self_load::cuts(&files)
+}
+
+fn cuts_text(env: &Env, cuts: &[self_load::Cut]) -> String {
+    let mut s = String::new();
+    for c in cuts {
+        s.push_str(&display::line(&format!(
+            "wave-rules: warning: {}: {}",
+            display::show(&c.file, &env.config.workdir),
+            c.message()
+        )));
+    }
+    s
+}
+
 fn conflicts_text(sync: &Sync) -> String {
     let mut s = String::new();
     for c in &sync.conflicts {
@@ -118,6 +151,7 @@ fn once(env: &Env, args: &ExportArgs, targets: &[Target]) -> Output {
     } else {
         changes_text(env, &plan, &sync, args.dry_run)
     };
+    out.stderr.push_str(&cuts_text(env, &cuts(env, &plan)));
     out
 }
 

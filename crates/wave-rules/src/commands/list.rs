@@ -79,7 +79,7 @@ fn list_text(env: &Env, loaded: &memory_rules::Loaded) -> String {
         if rules.len() == 1 { "" } else { "s" }
     ));
     s.push_str(&display::line(&env.root_line()));
-    if rules.is_empty() && loaded.diagnostics.is_empty() && !env.explicit_sources {
+    if rules.is_empty() && loaded.diagnostics.is_empty() && !env.sources_from.chosen() {
         s.push_str(&empty_hint(env));
     }
     s

@@ -6,6 +6,7 @@ use crate::args::{ValidateArgs, ValidateFormat};
 use crate::color;
 use crate::display::{self, Sources};
 use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use memory_rules::sources::self_load;
 use memory_rules::{Diagnostic, Severity};
 use std::path::Path;
 
@@ -54,6 +55,9 @@ fn gather(env: &Env, args: &ValidateArgs) -> Result<(Vec<Diagnostic>, usize), Ou
             &env.config.workdir,
             &loaded,
         ));
+        // Where an agent would cut a file or a total (the core's self_load caps).
+        let files = self_load::files_seen(loaded.rules.rules(), &loaded.diagnostics);
+        diagnostics.extend(self_load::cuts(&files).iter().map(|c| c.diagnostic()));
         Ok((diagnostics, loaded.rules.rules().len()))
     } else {
         check_paths(env, &args.paths)
@@ -128,7 +132,11 @@ fn report(env: &Env, args: &ValidateArgs, diagnostics: &[Diagnostic], rules: usi
                 ""
             },
         ));
-        if args.paths.is_empty() && rules == 0 && diagnostics.is_empty() && !env.explicit_sources {
+        if args.paths.is_empty()
+            && rules == 0
+            && diagnostics.is_empty()
+            && !env.sources_from.chosen()
+        {
             out.stdout.push_str(&super::list::empty_hint(env));
         }
     }

@@ -173,7 +173,8 @@ pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
 fn try_install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Output, Output> {
     let workdir = &env.config.workdir;
     let program = Program::locate(args.command.as_deref(), args.scope, workdir)?;
-    let prefix = launch::agent_hook_prefix(agent, &program, workdir);
+    let prefix = launch::agent_hook_prefix(agent, &program, workdir)
+        + &crate::hook::settings::sources_flag(env, args.scope);
     let file = path(agent, args.scope, workdir, &env.home_dir());
     let json = Json::read(&file)?;
     remove_ours(&json)?;

@@ -52,7 +52,8 @@ use memory_rules::delivery::Responder;
 use memory_rules::delivery::Session;
 use memory_rules::delivery::Start;
 use memory_rules::memory::recall::RecallBudget;
-use memory_rules::{Format, RuleSet};
+use memory_rules::sources::self_load::AgentModel;
+use memory_rules::RuleSet;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -146,11 +147,12 @@ fn warn(out: &mut Output, message: impl AsRef<str>) {
 
 /// Runs one hook event. Always exits 0.
 ///
-/// Claude Code reads `.claude/rules` itself, so unless `--source` /
-/// `--sources` chose the sources, the Claude-format ones are left out here:
+/// The sources the agent gives the model by itself (the core's
+/// `self_load` table: Claude Code's `.claude/rules` and `CLAUDE.md`,
+/// Codex's `AGENTS.md`, ...) are left out here, whoever chose the sources:
 /// the model would get those rules twice.
 pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
-    if let Some(own) = without_claude_sources(env) {
+    if let Some(own) = without_self_loaded(env, input.agent) {
         return run_event(&own, action, input);
     }
     let mut out = Output::default();
@@ -211,25 +213,19 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     out
 }
 
-/// The environment without the Claude-format sources, when they were not
-/// chosen on the command line and some are configured (see [`run_event`]).
-fn without_claude_sources(env: &Env) -> Option<Env> {
-    if env.explicit_sources
-        || !env
-            .config
-            .sources
-            .iter()
-            .any(|s| s.format == Format::Claude)
-    {
+/// The environment without the sources `agent` loads by itself, when it
+/// loads some of the configured ones (see [`run_event`]).
+fn without_self_loaded(env: &Env, agent: HookAgent) -> Option<Env> {
+    let model = AgentModel::named(agent.as_str())?;
+    let config = model.leave_out(&env.config);
+    if config.sources.len() == env.config.sources.len() {
         return None;
     }
-    let mut config = env.config.clone();
-    config.sources.retain(|s| s.format != Format::Claude);
     Some(Env {
         config,
         json: env.json,
         home: env.home.clone(),
-        explicit_sources: true,
+        sources_from: env.sources_from.clone(),
         root: None,
         color: false,
     })

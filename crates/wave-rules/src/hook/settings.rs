@@ -14,7 +14,7 @@
 //! the local file), or `--command`; never a PATH lookup.
 
 use crate::args::{HookEvent, InstallArgs, ScopeArg};
-use crate::env::{Env, Output};
+use crate::env::{Env, Output, SourcesFrom, EXIT_FAILURE};
 use crate::launch::{self, Program};
 use crate::settings_file::{self, Json};
 use jsonc_parser::cst::CstInputValue;
@@ -89,14 +89,15 @@ fn try_install(env: &Env, args: &InstallArgs) -> Result<Output, Output> {
     let json = Json::read(&path)?;
     let object = json.object()?;
     remove_ours(&json)?;
+    let flag = sources_flag(env, args.scope);
     for (event, matcher) in EVENTS {
         let hook = settings_file::object(vec![
             ("type", CstInputValue::String("command".into())),
             (
                 "command",
                 CstInputValue::String(format!(
-                    "{}{}",
-                    launch::claude_hook_command(&program, event),
+                    "{}{flag} hook {event}{}",
+                    launch::claude_hook_prefix(&program),
                     launch::hook_options(event, args.edit_distance)
                 )),
             ),
@@ -138,6 +139,75 @@ fn try_install(env: &Env, args: &InstallArgs) -> Result<Output, Output> {
         path.display()
     ));
     Ok(out)
+}
+
+/// The names `--sources` gave, when the command line chose them that way.
+fn chosen_names(env: &Env) -> Option<&[String]> {
+    match &env.sources_from {
+        SourcesFrom::CommandLine(names) if !names.is_empty() => Some(names),
+        _ => None,
+    }
+}
+
+/// ` --sources a,b` for a user-scope hook command (one file for every
+/// project, so the choice travels in the command), '' otherwise.
+pub fn sources_flag(env: &Env, scope: ScopeArg) -> String {
+    match (chosen_names(env), scope) {
+        (Some(names), ScopeArg::User) => format!(" --sources {}", names.join(",")),
+        _ => String::new(),
+    }
+}
+
+/// `hook install --sources NAMES` in a project: the choice written as
+/// `sources = [...]` in `.wave/config.toml`, which every road reads (the
+/// hooks, `mcp`, the binding's engine, `report`, `doctor`). Every other
+/// key, comment and space of the file stays; a file that is not TOML is an
+/// error naming it (line and column), and it is left as it was.
+pub fn save_sources(env: &Env, scope: ScopeArg) -> Result<String, Output> {
+    let Some(names) = chosen_names(env).filter(|_| scope == ScopeArg::Project) else {
+        return Ok(String::new());
+    };
+    let path = env
+        .config
+        .workdir
+        .join(memory_rules::sources::chosen::PROJECT_CONFIG);
+    let text = settings_file::read_text(&path)?.unwrap_or_default();
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+        Output::fail(
+            EXIT_FAILURE,
+            format!(
+                "{}: not TOML ({}); left unchanged",
+                path.display(),
+                e.to_string().lines().next().unwrap_or_default()
+            ),
+        )
+    })?;
+    let mut list = toml_edit::Array::new();
+    for n in names {
+        list.push(n.as_str());
+    }
+    let same = doc
+        .get("sources")
+        .and_then(|v| v.as_array())
+        .is_some_and(|a| {
+            a.iter()
+                .map(|v| v.as_str())
+                .eq(names.iter().map(|n| Some(n.as_str())))
+        });
+    if same {
+        return Ok(format!(
+            "sources: already [{}] in {}\n",
+            names.join(", "),
+            path.display()
+        ));
+    }
+    doc.insert("sources", toml_edit::value(list));
+    settings_file::save(&path, &doc.to_string())?;
+    Ok(format!(
+        "sources: [{}] written to {} (the hooks, MCP, the SDK adapters and report read it)\n",
+        names.join(", "),
+        path.display()
+    ))
 }
 
 pub fn uninstall(env: &Env, args: &InstallArgs) -> Output {

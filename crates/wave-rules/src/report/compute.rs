@@ -12,6 +12,7 @@ use memory_rules::base::limits::{MAX_CHECK_FILES_LISTED, MAX_REPORT_MATCH_THREAD
 use memory_rules::delivery::delivery_log::{self, DeliveryLog};
 use memory_rules::delivery::export::{self, Target};
 use memory_rules::delivery::tokens;
+use memory_rules::sources::self_load;
 use memory_rules::{Rule, RuleSet};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -98,11 +99,15 @@ pub fn build(env: &Env, options: &Options) -> Report {
         tree,
         problems: Vec::new(),
         agents: Vec::new(),
+        self_load: Vec::new(),
         sessions: Sessions::default(),
         check: None,
         truncated: walked.truncated.clone(),
     };
-    report.problems = super::problems::find(set, &loaded.diagnostics, &rows, total, &workdir);
+    let seen = self_load::files_seen(rules, &loaded.diagnostics);
+    report.self_load = self_load_rows(&seen, &workdir);
+    let diagnostics = with_cuts(&loaded.diagnostics, &seen);
+    report.problems = super::problems::find(set, &diagnostics, &rows, total, &workdir);
     for (p, problem) in report.problems.iter().enumerate() {
         for &r in &problem.rules {
             rows[r as usize].problems.push(p as u32);
@@ -116,6 +121,36 @@ pub fn build(env: &Env, options: &Options) -> Report {
         report.check = Some(check(&report, &grouped.file_set, files, budget));
     }
     report
+}
+
+/// The load's diagnostics and, as warnings, where an agent would cut a
+/// file or a total (the core's self_load caps).
+fn with_cuts(
+    diagnostics: &[memory_rules::Diagnostic],
+    seen: &[self_load::RuleFileSeen],
+) -> Vec<memory_rules::Diagnostic> {
+    let mut all = diagnostics.to_vec();
+    all.extend(self_load::cuts(seen).iter().map(|c| c.diagnostic()));
+    all
+}
+
+/// Per agent: what it loads by itself, what we add, what it gets twice.
+fn self_load_rows(seen: &[self_load::RuleFileSeen], workdir: &Path) -> Vec<SelfLoadRow> {
+    let show = |i: &usize| crate::display::show(&seen[*i].path, workdir);
+    self_load::agent_loads(seen, workdir)
+        .into_iter()
+        .map(|a| SelfLoadRow {
+            agent: a.agent,
+            version: self_load::AgentModel::named(a.agent).map_or("", |m| m.version),
+            itself: a.itself.iter().map(show).collect(),
+            ours: a.ours.iter().map(show).collect(),
+            twice: a
+                .twice
+                .iter()
+                .map(|g| g.iter().map(show).collect())
+                .collect(),
+        })
+        .collect()
 }
 
 /// The rules loaded and the tree walked, at once where there are threads

@@ -30,6 +30,9 @@ pub struct Report {
     pub problems: Vec<Problem>,
     /// What each export target keeps of the rules.
     pub agents: Vec<Agent>,
+    /// Per agent (those measured: docs/agents.md), the rule files it loads
+    /// by itself, those our roads add, and the texts it gets more than once.
+    pub self_load: Vec<SelfLoadRow>,
     /// What the delivery log says was given in this project.
     pub sessions: Sessions,
     /// `--check`: the budget and what is over it.
@@ -132,6 +135,18 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
     pub message: String,
+}
+
+/// What one agent gets of the project's rule files (files relative to the root).
+#[derive(Serialize, Debug, Default)]
+pub struct SelfLoadRow {
+    pub agent: &'static str,
+    /// The agent version the table was measured with.
+    pub version: &'static str,
+    pub itself: Vec<String>,
+    pub ours: Vec<String>,
+    /// Copies of one text it is given more than once.
+    pub twice: Vec<Vec<String>>,
 }
 
 /// What one export target keeps.

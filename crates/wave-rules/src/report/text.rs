@@ -66,6 +66,7 @@ pub fn summary(r: &Report, color: bool) -> String {
     rules(&mut o, r, color);
     problems(&mut o, r, color);
     agents(&mut o, r, color);
+    self_load(&mut o, r, color);
     sessions(&mut o, r);
     check(&mut o, r, color);
     o
@@ -231,6 +232,39 @@ fn agents(o: &mut String, r: &Report, color: bool) {
                 a.native,
                 thousands(a.always_tokens)
             );
+        }
+    }
+}
+
+/// Per agent: what it loads by itself, what we add, what loads twice.
+fn self_load(o: &mut String, r: &Report, color: bool) {
+    let bold = |s: &str| paint(color, Style::Bold, s);
+    if r.self_load
+        .iter()
+        .all(|a| a.itself.is_empty() && a.ours.is_empty())
+    {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "\n{}",
+        bold("what each agent loads by itself, what we add, what loads twice:")
+    );
+    for a in &r.self_load {
+        let _ = writeln!(
+            o,
+            "  {:<9} {:>3} by itself, {:>3} from us{}",
+            a.agent,
+            a.itself.len(),
+            a.ours.len(),
+            if a.twice.is_empty() {
+                String::new()
+            } else {
+                format!(", {} loaded twice", a.twice.len())
+            }
+        );
+        for copies in &a.twice {
+            let _ = writeln!(o, "    twice: {}", copies.join(", "));
         }
     }
 }

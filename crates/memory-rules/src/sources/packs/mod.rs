@@ -215,13 +215,14 @@ pub fn read_config(home: &Home, diagnostics: &mut Vec<Diagnostic>) -> Option<Pac
             return None;
         }
     };
-    for key in raw.other.keys() {
-        let hint = crate::base::suggest::closest(key, ["packs", "rules"])
+    // `sources` is the project's chosen sources (`sources::chosen`).
+    for key in raw.other.keys().filter(|k| *k != "sources") {
+        let hint = crate::base::suggest::closest(key, ["packs", "sources", "rules"])
             .map(|c| format!(" (did you mean '{c}'?)"))
             .unwrap_or_default();
         diagnostics.push(reader.warning(
             None,
-            format!("unknown key '{key}'{hint}; the keys are packs and [rules]"),
+            format!("unknown key '{key}'{hint}; the keys are packs, sources and [rules]"),
         ));
     }
     let mut config = PackConfig {

@@ -7,9 +7,11 @@
 // its own. Its first run tries to install @kilocode/plugin at its own
 // version from the npm registry and goes on when that fails (7.7.7 is not
 // published there). Measured with 7.7.7: the plugin's tool hooks run (path
-// rules, refusals), but what it sends at `session.created` never reached the
-// model (the always-on rule was in none of the requests), so no assertion
-// here is about the session's start. Assertions are on what reached the model.
+// rules, refusals) and `session.created` reaches it, and the message it sends
+// then (`session.prompt` with `noReply`) is stored in the session, but the
+// model's requests of that first `kilo run` turn do not hold it: it reaches
+// the model from the session's next turn (`kilo run --continue`), once.
+// Assertions are on what reached the model.
 import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -21,7 +23,7 @@ const kilo = kiloBinary()
 const built = fs.existsSync(path.join(repo, 'dist/opencode.js'))
 const skip = !kilo ? 'the @kilocode/cli devDependency is not installed for this platform' : !built ? 'run `npm run build` first (dist/opencode.js)' : false
 const TIMEOUT = 150_000
-const { TS, GEN } = SAID
+const { GENERAL, TS, GEN } = SAID
 const GUARD = 'Generated files are rebuilt by `npm run gen`.'
 const REFUSED = "Refused by the project's rules: writing gen/new.ts"
 
@@ -50,10 +52,10 @@ function project(name, files) {
   const env = isolatedEnv(home, { KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_MODELS_FETCH: '1' })
   return {
     work,
-    async turn(prompt) {
+    async turn(prompt, extra = []) {
       h.server.setWorkdir(work)
       const first = h.server.requests.length
-      const r = await run(kilo, ['run', prompt, '--model', 'fake/fake-model', '--auto'], { cwd: work, env, timeout: TIMEOUT })
+      const r = await run(kilo, ['run', ...extra, prompt, '--model', 'fake/fake-model', '--auto'], { cwd: work, env, timeout: TIMEOUT })
       assert.ok(!r.timedOut, `kilo run timed out\n${r.stderr.slice(-3000)}`)
       const main = h.server.requests.slice(first).filter((q) => q.path.includes('/chat/completions') && Array.isArray(q.body.messages) && (q.body.tools ?? []).length > 0)
       return { ...r, main }
@@ -61,8 +63,8 @@ function project(name, files) {
   }
 }
 
-test('Kilo Code CLI: the opencode plugin gives a path rule once, after its read tool reads a matching file, and at a write', { skip, timeout: 2 * TIMEOUT }, async () => {
-  const p = project('paths', { ...rules('ts', 'gen'), 'src/a.ts': 'export const a = 1\n' })
+test('Kilo Code CLI: the opencode plugin gives a path rule once, after its read tool reads a matching file, and at a write; the always-on rule from the next turn on, once', { skip, timeout: 2 * TIMEOUT }, async () => {
+  const p = project('paths', { ...rules('general', 'ts', 'gen'), 'src/a.ts': 'export const a = 1\n' })
   const t = await p.turn('fix it READ:src/a.ts READ:src/a.ts WRITE:gen/new.ts')
   assert.equal(t.status, 0, t.stderr.slice(-3000))
   assert.ok(fs.existsSync(path.join(p.work, 'gen/new.ts')), `the write was done\n${t.stderr.slice(-2000)}`)
@@ -71,6 +73,12 @@ test('Kilo Code CLI: the opencode plugin gives a path rule once, after its read 
   assert.equal(count(t.main[1].body, TS), 1, 'the path rule came with the read')
   const last = t.main.at(-1).body
   for (const text of [TS, GEN]) assert.equal(count(last, text), 1, `${text} once in the session`)
+  // The session's next turn: the always-on rule sent at session.created is
+  // there now, and nothing is twice.
+  const t2 = await p.turn('again READ:src/a.ts', ['--continue'])
+  assert.equal(t2.status, 0, t2.stderr.slice(-3000))
+  assert.ok(t2.main.length >= 2, `a read and an answer, got ${t2.main.length}`)
+  for (const text of [GENERAL, TS, GEN]) assert.equal(count(t2.main.at(-1).body, text), 1, `${text} once after --continue`)
 })
 
 test('Kilo Code CLI: an enforce: block rule refuses its write tool and the model reads the rule as the reason', { skip, timeout: 2 * TIMEOUT }, async () => {

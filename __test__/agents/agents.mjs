@@ -235,3 +235,14 @@ export function copilotBinary() {
   const nm = path.join(repo, 'node_modules')
   return firstExisting([path.join(nm, `@github/copilot-${process.platform}-${process.arch}/copilot`)])
 }
+
+/** Qwen Code's script from the pinned devDependency (@qwen-code/qwen-code), run with this Node. */
+export function qwenScript() {
+  return firstExisting([path.join(repo, 'node_modules/@qwen-code/qwen-code/cli-entry.js')])
+}
+
+/** Kilo Code CLI's native binary from the pinned devDependency (@kilocode/cli). */
+export function kiloBinary() {
+  const nm = path.join(repo, 'node_modules')
+  return firstExisting([path.join(nm, `@kilocode/cli-${process.platform}-${process.arch}/bin/kilo`)])
+}

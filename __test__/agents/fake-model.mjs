@@ -1,6 +1,6 @@
 // A fake model server on 127.0.0.1 for the real agents: the Anthropic
 // Messages API (SSE streaming or not) for Claude Code, OpenAI-compatible
-// chat completions for opencode and Copilot CLI, the Gemini API for Gemini
+// chat completions for opencode, Copilot CLI and Qwen Code, the Gemini API for Gemini
 // CLI, and the OpenAI Responses API (SSE) for Codex. It records every
 // request and answers with tool calls scripted in the user's prompt, one per
 // directive, in order, then a plain answer ("Done."):
@@ -169,7 +169,9 @@ function callsFor(flavour, [verb, arg, payload], toolNames, workdir) {
     const name = toolNames.find((n) => n === arg || n.endsWith(`_${arg}`))
     return name ? [{ name, input: JSON.parse(unb64(payload)) }] : []
   }
-  const shell = { anthropic: ['Bash', 'command'], responses: ['exec_command', 'cmd'], gemini: ['run_shell_command', 'command'], openai: [has('bash') ? 'bash' : 'Bash', 'command'] }[flavour]
+  // Qwen Code (a Gemini CLI fork) speaks chat completions with Gemini's tool names.
+  const qwen = flavour === 'openai' && has('run_shell_command') && has('read_file')
+  const shell = { anthropic: ['Bash', 'command'], responses: ['exec_command', 'cmd'], gemini: ['run_shell_command', 'command'], openai: [qwen ? 'run_shell_command' : has('bash') ? 'bash' : 'Bash', 'command'] }[flavour]
   const sh = (command) => one(shell[0], { [shell[1]]: command, ...(flavour === 'anthropic' || flavour === 'openai' ? { description: 'run' } : {}) })
   if (verb === 'SH') return sh(unb64(arg))
   if (verb === 'CAT') return sh(flavour === 'gemini' ? `sed -n '1,20p' ${arg}` : `cat ${arg}`)
@@ -179,6 +181,7 @@ function callsFor(flavour, [verb, arg, payload], toolNames, workdir) {
     if (flavour === 'anthropic') return one('Agent', { description: 'sub task', prompt: task, subagent_type: 'general-purpose', run_in_background: false })
     if (flavour === 'responses') return has('spawn_agent') ? [{ name: 'spawn_agent', input: { message: task } }, { name: 'wait_agent', input: { targets: ['{{agent_id}}'], timeout_ms: 60000 } }] : []
     if (flavour === 'gemini') return one('invoke_agent', { agent_name: 'generalist', prompt: task })
+    if (qwen) return one('agent', { description: 'sub task', prompt: task, subagent_type: 'general-purpose' })
     if (has('view')) return one('task', { description: 'sub task', name: 'helper', prompt: task, agent_type: 'general-purpose', mode: 'sync' })
     return one('task', { description: 'sub task', prompt: task, subagent_type: 'general' })
   }
@@ -199,6 +202,11 @@ function callsFor(flavour, [verb, arg, payload], toolNames, workdir) {
     if (verb === 'READ') return one('Read', { file_path: file })
     if (verb === 'WRITE') return one('Write', { file_path: file, content: `${CREATED}\n` })
     return one('Edit', { file_path: file, old_string: old, new_string: EDITED })
+  }
+  if (qwen) {
+    if (verb === 'READ') return one('read_file', { file_path: file })
+    if (verb === 'WRITE') return one('write_file', { file_path: file, content: `${CREATED}\n` })
+    return one('edit', { file_path: file, old_string: old, new_string: EDITED })
   }
   if (has('view')) {
     // Copilot CLI: view / create / edit with `path`.

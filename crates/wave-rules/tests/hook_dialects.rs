@@ -1,5 +1,5 @@
 //! Every agent's hook dialect through the real binary: the payloads each
-//! agent sends (Codex, Gemini CLI, Copilot CLI native, Cursor), what comes
+//! agent sends (Codex, Gemini CLI, Copilot CLI native, Cursor, Qwen Code), what comes
 //! back, what the session marks delivered, and `hook install --agent`.
 
 mod common;
@@ -66,6 +66,16 @@ fn each_agent_gets_path_rules_in_its_own_answer_once() {
             json!({"session_id":"gm2","cwd":w,"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{"command":"cat src/api/customers.ts"}}),
             "AfterTool",
         ),
+        (
+            "qwen",
+            json!({"session_id":"qw","cwd":w,"hook_event_name":"PostToolUse","tool_name":"read_file","tool_input":{"file_path":file}}),
+            "PostToolUse",
+        ),
+        (
+            "qwen",
+            json!({"session_id":"qw2","cwd":w,"hook_event_name":"PostToolUse","tool_name":"run_shell_command","tool_input":{"command":"cat src/api/customers.ts"}}),
+            "PostToolUse",
+        ),
     ];
     for (agent, payload, event) in cases {
         let args = ["hook", "--agent", agent, "PostToolUse"];
@@ -128,11 +138,12 @@ fn where_the_hook_output_does_not_reach_the_model_the_rules_stay_due() {
 }
 
 /// The agents' hook files, where each keeps its list of one event.
-const AGENT_FILES: [(&str, &str, &str); 4] = [
+const AGENT_FILES: [(&str, &str, &str); 5] = [
     ("codex", ".codex/hooks.json", "PostToolUse"),
     ("gemini", ".gemini/settings.json", "AfterTool"),
     ("copilot", ".github/hooks/wave-rules.json", "postToolUse"),
     ("cursor", ".cursor/hooks.json", "beforeReadFile"),
+    ("qwen", ".qwen/settings.json", "PostToolUse"),
 ];
 
 /// Every command of `doc.hooks` (Claude's groups and the flat lists).
@@ -181,6 +192,18 @@ fn run_as_agent(agent: &str, command: &str, work: &Path, input: &[u8]) -> (Strin
                 vec![("GEMINI_PROJECT_DIR", w), ("CLAUDE_PROJECT_DIR", w)],
             ),
             "copilot" => ("bash", "-c", work.into(), command.into(), vec![]),
+            // Qwen Code sets all three and passes a bash command unchanged.
+            "qwen" => (
+                "bash",
+                "-c",
+                work.into(),
+                command.into(),
+                vec![
+                    ("QWEN_PROJECT_DIR", w),
+                    ("CLAUDE_PROJECT_DIR", w),
+                    ("GEMINI_PROJECT_DIR", w),
+                ],
+            ),
             _ => (
                 "sh",
                 "-c",
@@ -218,6 +241,7 @@ fn read_payload(agent: &str, w: &str) -> Value {
         "codex" => tool_payload(agent, "inst-codex", w, "Bash", "cat src/api/customers.ts"),
         "gemini" => tool_payload(agent, "inst-gemini", w, "read_file", &file),
         "copilot" => tool_payload(agent, "inst-copilot", w, "view", &file),
+        "qwen" => tool_payload(agent, "inst-qwen", w, "read_file", &file),
         _ => tool_payload(agent, "inst-cursor", w, "beforeReadFile", &file),
     }
 }

@@ -140,7 +140,7 @@ pub enum Command {
     Add(AddArgs),
     /// Delete a rule's file
     Remove(RemoveArgs),
-    /// Agent hooks for Claude Code, Codex, Gemini CLI, Copilot CLI and Cursor (--agent): run one (the agent's JSON on stdin), or install them in the agent's settings
+    /// Agent hooks for Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, Windsurf, Cline and Qwen Code (--agent): run one (the agent's JSON on stdin), or install them in the agent's settings
     Hook(HookArgs),
     /// The MCP server on stdin/stdout (rules and memory for any MCP client), or install it in a client's settings (claude, cursor, vscode, codex, opencode, gemini, copilot)
     Mcp(McpArgs),

@@ -78,6 +78,8 @@ pub enum HookAgent {
     Windsurf,
     /// Cline (executable scripts in .clinerules/hooks/)
     Cline,
+    /// Qwen Code (.qwen/settings.json), Claude Code's hook format
+    Qwen,
 }
 
 /// One of our hook events, by Claude Code's name. The one list of these
@@ -264,6 +266,7 @@ impl HookAgent {
             HookAgent::Cursor => "cursor",
             HookAgent::Windsurf => "windsurf",
             HookAgent::Cline => "cline",
+            HookAgent::Qwen => "qwen",
         }
     }
 }

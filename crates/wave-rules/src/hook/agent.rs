@@ -61,7 +61,11 @@ impl AgentDialect for HookAgent {
             return false;
         }
         match self {
-            HookAgent::Claude | HookAgent::Codex | HookAgent::Gemini | HookAgent::Copilot => true,
+            HookAgent::Claude
+            | HookAgent::Codex
+            | HookAgent::Gemini
+            | HookAgent::Copilot
+            | HookAgent::Qwen => true,
             // A refusal's `agent_message` reaches Cursor's model too.
             HookAgent::Cursor => matches!(event, HookAction::Stop | HookAction::PreToolUse),
             HookAgent::Windsurf => matches!(event, HookAction::PreToolUse),
@@ -123,6 +127,7 @@ impl AgentDialect for HookAgent {
             ],
             HookAgent::Windsurf => &super::dialects::windsurf::EVENTS,
             HookAgent::Cline => &super::dialects::cline::EVENTS,
+            HookAgent::Qwen => &super::dialects::qwen::EVENTS,
         }
     }
 
@@ -214,6 +219,7 @@ pub fn tool_kind(agent: HookAgent, name: &str) -> ToolKind {
         (HookAgent::Codex, "apply_patch") => ToolKind::Write,
         (HookAgent::Cursor, "StrReplace" | "Delete" | "TabWrite") => ToolKind::Write,
         (HookAgent::Cursor, "Shell") => ToolKind::Shell,
+        (HookAgent::Qwen, name) => super::dialects::qwen::tool_kind(name),
         _ => ToolKind::Other,
     }
 }
@@ -298,7 +304,8 @@ pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
         | HookAgent::Codex
         | HookAgent::Gemini
         | HookAgent::Windsurf
-        | HookAgent::Cline => {
+        | HookAgent::Cline
+        | HookAgent::Qwen => {
             p.tool = tool_name
                 .map(|name| ToolCall::new(name.clone(), tool_kind(agent, &name), tool_input));
         }
@@ -443,7 +450,7 @@ pub fn event(agent: HookAgent, action: &HookAction, p: Payload) -> Event {
 /// first line).
 pub fn refusal(agent: HookAgent, reason: &str) -> Value {
     match agent {
-        HookAgent::Claude | HookAgent::Codex => json!({ "hookSpecificOutput": {
+        HookAgent::Claude | HookAgent::Codex | HookAgent::Qwen => json!({ "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
             "permissionDecisionReason": reason,
@@ -480,7 +487,7 @@ pub fn subagent_context(agent: HookAgent, text: &str, tool: Option<&ToolCall>) -
         }
         HookAgent::Copilot => json!({ "additionalContext": text }),
         HookAgent::Cursor | HookAgent::Windsurf | HookAgent::Cline => return None,
-        HookAgent::Claude | HookAgent::Codex => json!({ "hookSpecificOutput": {
+        HookAgent::Claude | HookAgent::Codex | HookAgent::Qwen => json!({ "hookSpecificOutput": {
             "hookEventName": "SubagentStart",
             "additionalContext": text,
         } }),

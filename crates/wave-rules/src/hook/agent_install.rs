@@ -55,6 +55,7 @@ pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> P
         (HookAgent::Windsurf, ScopeArg::User) => base.join(".codeium/windsurf/hooks.json"),
         (HookAgent::Cline, ScopeArg::Project) => base.join(".clinerules/hooks"),
         (HookAgent::Cline, ScopeArg::User) => base.join("Documents/Cline/Hooks"),
+        (HookAgent::Qwen, _) => base.join(".qwen/settings.json"),
     }
 }
 
@@ -67,6 +68,7 @@ pub fn trust_step(agent: HookAgent) -> &'static str {
         HookAgent::Copilot => "Copilot CLI runs repository hooks only in a trusted folder: trust it when asked, or add it to \"trusted_folders\" in ~/.copilot/config.json.",
         HookAgent::Cursor => "Cursor reads .cursor/hooks.json when the project opens; restart Cursor after installing.",
         HookAgent::Cline => "Cline runs hooks once they are turned on in its settings.",
+        HookAgent::Qwen => "Qwen Code runs project hooks unless \"disableAllHooks\" is set in its settings.",
         HookAgent::Windsurf => "Devin Desktop (Windsurf) runs these hooks before Cascade writes a file or runs a command: they refuse what an enforced rule forbids. Its hooks cannot give the model rules: run `wave-rules export --to devin` for those.",
     }
 }

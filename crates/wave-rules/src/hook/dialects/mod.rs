@@ -4,6 +4,7 @@
 //! install, and how a refusal reaches their model.
 
 pub mod cline;
+pub mod qwen;
 pub mod windsurf;
 
 use crate::args::HookAgent;

@@ -319,8 +319,11 @@ pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) ->
         (HookAgent::Claude, _) | (_, Program::Machine(_) | Program::Given(_)) => {
             claude_hook_prefix(program)
         }
-        // Cascade names no project directory for its hooks: git's root.
-        (HookAgent::Codex | HookAgent::Windsurf | HookAgent::Cline, Program::Project(bin)) => {
+        // Cascade and Kiro name no project directory for their hooks: git's root.
+        (
+            HookAgent::Codex | HookAgent::Windsurf | HookAgent::Cline | HookAgent::Kiro,
+            Program::Project(bin),
+        ) => {
             let below = git_root(workdir)
                 .and_then(|root| workdir.strip_prefix(root).ok())
                 .map(|p| {

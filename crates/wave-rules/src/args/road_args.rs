@@ -80,6 +80,8 @@ pub enum HookAgent {
     Cline,
     /// Qwen Code (.qwen/settings.json), Claude Code's hook format
     Qwen,
+    /// Kiro CLI (an agent of its own: .kiro/agents/wave-rules.json)
+    Kiro,
 }
 
 /// One of our hook events, by Claude Code's name. The one list of these
@@ -267,6 +269,7 @@ impl HookAgent {
             HookAgent::Windsurf => "windsurf",
             HookAgent::Cline => "cline",
             HookAgent::Qwen => "qwen",
+            HookAgent::Kiro => "kiro",
         }
     }
 }

@@ -321,7 +321,11 @@ pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) ->
         }
         // Cascade and Kiro name no project directory for their hooks: git's root.
         (
-            HookAgent::Codex | HookAgent::Windsurf | HookAgent::Cline | HookAgent::Kiro,
+            HookAgent::Codex
+            | HookAgent::Windsurf
+            | HookAgent::Cline
+            | HookAgent::Kiro
+            | HookAgent::Vscode,
             Program::Project(bin),
         ) => {
             let below = git_root(workdir)

@@ -82,6 +82,8 @@ pub enum HookAgent {
     Qwen,
     /// Kiro CLI (an agent of its own: .kiro/agents/wave-rules.json)
     Kiro,
+    /// VS Code's Local agent harness (.github/hooks/wave-rules-vscode.json); its Copilot CLI, Claude and Codex harnesses take those agents' hooks
+    Vscode,
 }
 
 /// One of our hook events, by Claude Code's name. The one list of these
@@ -270,6 +272,7 @@ impl HookAgent {
             HookAgent::Cline => "cline",
             HookAgent::Qwen => "qwen",
             HookAgent::Kiro => "kiro",
+            HookAgent::Vscode => "vscode",
         }
     }
 }

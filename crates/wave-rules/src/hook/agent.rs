@@ -12,6 +12,7 @@
 //! | `cursor` | `.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop | `beforeReadFile` / `afterFileEdit` `file_path` | `command` | only `stop`'s `followup_message`; the others cannot add context, so their rules stay due |
 //! | `cline` | `.clinerules/hooks/<Event>` scripts | TaskStart, TaskResume, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact ([`super::dialects::cline`]) | `read_file` `write_to_file` `replace_in_file` (`path`) | `execute_command` | `contextModification`; a refusal is `cancel: true` |
 //! | `kiro` | `.kiro/agents/wave-rules.json` `hooks` | agentSpawn, userPromptSubmit, preToolUse ([`super::dialects::kiro`]) | `fs_read` (`operations[].path`), `fs_write` (`path`) | `execute_bash` | agentSpawn's and userPromptSubmit's stdout, plain text; a refusal is exit 2 with the reason on stderr; no hook after a tool reaches its model (path rules: `export --to kiro`) |
+//! | `vscode` (Local harness) | `.github/hooks/wave-rules-vscode.json` | SessionStart, PreToolUse, PostToolUse, Stop, PreCompact (same names; [`super::dialects::vscode`]) | `readFile`, `editFiles` (`files`), `createFile` | `runInTerminal` | `hookSpecificOutput.additionalContext`; a refusal is `permissionDecision: "deny"` with the rule in `additionalContext` too; Stop by `hookSpecificOutput.decision: "block"`; UserPromptSubmit's output reaches no model |
 //! | `windsurf` (`devin`) | `.windsurf/hooks.json` | pre_write_code, pre_run_command -> PreToolUse ([`super::dialects::windsurf`]) | `tool_info.file_path` | `tool_info.command_line` | a refusal only (exit 2, the reason on stderr); no hook of Cascade adds context |
 //!
 //! Skill tools, mapped onto Claude Code's `Skill` (`{"skill": name}`):
@@ -78,6 +79,8 @@ impl AgentDialect for HookAgent {
                     | HookAction::UserPromptSubmit(_)
                     | HookAction::PreToolUse
             ),
+            // Its UserPromptSubmit reads the common output only.
+            HookAgent::Vscode => !matches!(event, HookAction::UserPromptSubmit(_)),
         }
     }
 
@@ -137,6 +140,7 @@ impl AgentDialect for HookAgent {
             HookAgent::Cline => &super::dialects::cline::EVENTS,
             HookAgent::Qwen => &super::dialects::qwen::EVENTS,
             HookAgent::Kiro => &super::dialects::kiro::EVENTS,
+            HookAgent::Vscode => &super::dialects::vscode::EVENTS,
         }
     }
 
@@ -230,6 +234,7 @@ pub fn tool_kind(agent: HookAgent, name: &str) -> ToolKind {
         (HookAgent::Cursor, "Shell") => ToolKind::Shell,
         (HookAgent::Qwen, name) => super::dialects::qwen::tool_kind(name),
         (HookAgent::Kiro, name) => super::dialects::kiro::tool_kind(name),
+        (HookAgent::Vscode, name) => super::dialects::vscode::tool_kind(name),
         _ => ToolKind::Other,
     }
 }
@@ -327,6 +332,15 @@ pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
         | HookAgent::Cline
         | HookAgent::Kiro
         | HookAgent::Qwen => {
+            p.tool = tool_name
+                .map(|name| ToolCall::new(name.clone(), tool_kind(agent, &name), tool_input));
+        }
+        HookAgent::Vscode => {
+            // Claude Code's keys, but `sessionId`; a new session's `source` is `new`.
+            p.session = text(&["sessionId", "session_id"]);
+            if p.source.as_deref() == Some("new") {
+                p.source = Some("startup".into());
+            }
             p.tool = tool_name
                 .map(|name| ToolCall::new(name.clone(), tool_kind(agent, &name), tool_input));
         }
@@ -488,6 +502,7 @@ pub fn refusal(agent: HookAgent, reason: &str) -> Value {
         // Reads no JSON: exit 2 and the reason on stderr (`dialects::refuse`).
         HookAgent::Windsurf | HookAgent::Kiro => json!(reason),
         HookAgent::Cline => super::dialects::cline::refusal(reason),
+        HookAgent::Vscode => super::dialects::vscode::refusal(reason),
     }
 }
 
@@ -510,10 +525,12 @@ pub fn subagent_context(agent: HookAgent, text: &str, tool: Option<&ToolCall>) -
         HookAgent::Cursor | HookAgent::Windsurf | HookAgent::Cline | HookAgent::Kiro => {
             return None
         }
-        HookAgent::Claude | HookAgent::Codex | HookAgent::Qwen => json!({ "hookSpecificOutput": {
+        HookAgent::Claude | HookAgent::Codex | HookAgent::Qwen | HookAgent::Vscode => {
+            json!({ "hookSpecificOutput": {
             "hookEventName": "SubagentStart",
             "additionalContext": text,
-        } }),
+        } })
+        }
     })
 }
 
@@ -527,6 +544,7 @@ pub fn output(agent: HookAgent, event: &HookAction, text: &str) -> Option<Value>
         (HookAgent::Cursor, HookAction::Stop) => json!({ "followup_message": text }),
         (HookAgent::Cline, _) => super::dialects::cline::context(text),
         (HookAgent::Kiro, _) => super::dialects::kiro::context(text),
+        (HookAgent::Vscode, HookAction::Stop) => super::dialects::vscode::stop(text),
         (_, HookAction::Stop) => json!({ "decision": "block", "reason": text }),
         (HookAgent::Copilot, _) => json!({ "additionalContext": text }),
         _ => json!({ "hookSpecificOutput": {

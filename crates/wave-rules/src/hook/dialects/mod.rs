@@ -6,6 +6,7 @@
 pub mod cline;
 pub mod kiro;
 pub mod qwen;
+pub mod vscode;
 pub mod windsurf;
 
 use crate::args::HookAgent;

@@ -207,3 +207,67 @@ fn a_kiro_agent_file_not_in_its_documented_shape_is_an_error_naming_it_and_stays
         assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
     }
 }
+
+#[test]
+fn hook_install_for_kiro_with_the_package_in_the_project_writes_a_command_safe_to_commit_that_runs()
+{
+    // A project below a git root, its path with a space: Kiro names no
+    // project directory, so the command finds the bin from git's root.
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let work = repo.join("the app");
+    std::fs::create_dir_all(work.join(".wave/rules")).unwrap();
+    std::fs::write(
+        work.join(".wave/rules/gen.md"),
+        format!("---\npaths: gen/**\nenforce: block\n---\n{GEN}\n"),
+    )
+    .unwrap();
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&repo)
+        .status();
+    assert!(matches!(&git, Ok(s) if s.success()), "git init: {git:?}");
+    std::fs::create_dir_all(work.join("node_modules/.bin")).unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_wave-rules"),
+        work.join("node_modules/.bin/wave-rules"),
+    )
+    .unwrap();
+    let state = tmp.path().join("state");
+    let install = ["hook", "install", "--agent", "kiro"];
+    let (out, err, code) = hook_run(&work, &state, &install, b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("safe to commit: it names no path of this machine"),
+        "{out}"
+    );
+    let doc = read_json(&work.join(".kiro/agents/wave-rules.json"));
+    let command = doc["hooks"]["preToolUse"][0]["command"].as_str().unwrap();
+    assert!(!command.contains(tmp.path().to_str().unwrap()), "{command}");
+    use std::io::Write;
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(&work)
+        .env("WAVE_RULES_STATE_DIR", &state)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let payload = kiro(
+        &work,
+        "preToolUse",
+        json!({"tool_name": "fs_write", "tool_input": {"command": "create", "path": "gen/x.ts", "file_text": "x"}}),
+    );
+    child.stdin.take().unwrap().write_all(&payload).unwrap();
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(
+        done.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert!(String::from_utf8_lossy(&done.stderr).contains(GEN));
+}

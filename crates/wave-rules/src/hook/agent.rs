@@ -285,6 +285,21 @@ fn dialect_payload(agent: HookAgent, v: &Map<String, Value>) -> Option<Payload> 
                 ..Payload::default()
             })
         }
+        HookAgent::Vscode => {
+            // Claude Code's keys, but `sessionId`; a new session's `source` is `new`.
+            let mut p = payload(HookAgent::Claude, v);
+            let id = v.get("sessionId").and_then(Value::as_str);
+            if let Some(id) = id.filter(|s| !s.is_empty()) {
+                p.session = Some(id.to_string());
+            }
+            if p.source.as_deref() == Some("new") {
+                p.source = Some("startup".into());
+            }
+            p.tool = p
+                .tool
+                .map(|t| ToolCall::new(t.name.clone(), tool_kind(agent, &t.name), t.input));
+            Some(p)
+        }
         HookAgent::Kiro => {
             let k = super::dialects::kiro::payload(v);
             Some(Payload {
@@ -331,16 +346,8 @@ pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
         | HookAgent::Windsurf
         | HookAgent::Cline
         | HookAgent::Kiro
+        | HookAgent::Vscode
         | HookAgent::Qwen => {
-            p.tool = tool_name
-                .map(|name| ToolCall::new(name.clone(), tool_kind(agent, &name), tool_input));
-        }
-        HookAgent::Vscode => {
-            // Claude Code's keys, but `sessionId`; a new session's `source` is `new`.
-            p.session = text(&["sessionId", "session_id"]);
-            if p.source.as_deref() == Some("new") {
-                p.source = Some("startup".into());
-            }
             p.tool = tool_name
                 .map(|name| ToolCall::new(name.clone(), tool_kind(agent, &name), tool_input));
         }
@@ -717,6 +724,10 @@ mod tests {
         assert_eq!(
             start(HookAgent::Claude, json!({"source":"compact"})),
             EventKind::Start(Start::Compact)
+        );
+        assert_eq!(
+            start(HookAgent::Vscode, json!({"sessionId":"v","source":"new"})),
+            EventKind::Start(Start::Startup)
         );
         let stop = |payload: Value| {
             let Value::Object(v) = payload else { panic!() };

@@ -284,7 +284,8 @@ impl MemoryOp {
             MemoryOp::WriteNote(n, rules) => write_note(store, n, rules)?,
             MemoryOp::Search(query, files, limit) => {
                 let index = core::memory::MemoryIndex::open(store);
-                let hits = index.search(
+                let hits = core::memory::search_current(
+                    &index,
                     &core::memory::Query {
                         text: &query,
                         files: &files,

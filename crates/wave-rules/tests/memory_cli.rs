@@ -152,6 +152,124 @@ fn memory_write_says_stored_folded_restated_or_refused_and_search_lint_forget_pr
         .contains(promoted["rule"]["id"].as_str().unwrap()));
 }
 
+/// A project memory topic file's text (the tree's one project).
+fn project_topic(t: &Tree, file: &str) -> String {
+    let projects = t.home().join(".wave/projects");
+    let dir = std::fs::read_dir(&projects)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    std::fs::read_to_string(dir.path().join("memory").join(file)).unwrap()
+}
+
+#[test]
+fn a_newer_value_of_the_same_fact_supersedes_the_older_until_forget_settles_it() {
+    let t = tree();
+    let old = write(&t, "setup", "The repo pins pnpm 9.15.0 in packageManager.");
+    let old_id = old["id"].as_str().unwrap().to_string();
+    let other = write(
+        &t,
+        "setup",
+        "First setup: pnpm i, then pnpm run build at the root.",
+    );
+    assert_eq!(other["supersedes"], serde_json::json!([]), "{other}");
+    let new = write(
+        &t,
+        "setup",
+        "The repo pins pnpm 10.4.1 in packageManager now.",
+    );
+    assert_eq!(new["action"], "stored", "{new}");
+    assert_eq!(new["supersedes"], serde_json::json!([old_id]), "{new}");
+    assert!(
+        new["conflicts"].as_array().unwrap().is_empty(),
+        "a supersession is not also a conflict: {new}"
+    );
+    let new_id = new["id"].as_str().unwrap().to_string();
+    let file = project_topic(&t, "setup.md");
+    assert!(
+        file.contains(&format!("\"superseded_by\":\"{new_id}\"")),
+        "the older entry's metadata records it: {file}"
+    );
+    let found = json(&t.run(&["memory", "search", "which pnpm version", "--json"]));
+    let ids: Vec<&str> = found["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&new_id.as_str()) && !ids.contains(&old_id.as_str()),
+        "{found}"
+    );
+
+    let r = t.run(&["memory", "lint", "--json"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let lint = json(&r);
+    let findings = lint["findings"].as_array().unwrap();
+    let superseded: Vec<_> = findings
+        .iter()
+        .filter(|f| f["kind"] == "superseded")
+        .collect();
+    assert_eq!(superseded.len(), 1, "{lint}");
+    assert_eq!(superseded[0]["id"], old_id.as_str());
+    assert_eq!(superseded[0]["other"], format!("project:{new_id}"));
+    assert!(
+        findings.iter().all(|f| f["kind"] != "conflict"),
+        "the pair is said once: {lint}"
+    );
+    assert_eq!(t.run(&["memory", "forget", &old_id]).code, 0);
+    assert_eq!(t.run(&["memory", "lint"]).code, 0, "forget settles it");
+}
+
+#[test]
+fn rewordings_fold_and_distinct_notes_on_one_subject_are_kept() {
+    let t = tree();
+    let first = write(
+        &t,
+        "testing",
+        "pnpm test runs everything and cannot be filtered; for one playground use pnpm run test-serve <match>.",
+    );
+    let id = first["id"].as_str().unwrap();
+    let reworded = write(
+        &t,
+        "testing",
+        "pnpm test cannot be filtered and runs everything; use pnpm run test-serve <match> for a single playground.",
+    );
+    assert_eq!(reworded["action"], "folded", "{reworded}");
+    assert_eq!(reworded["id"], id);
+    let distinct = write(
+        &t,
+        "testing",
+        "Unit tests live in __tests__ folders next to the package sources and run with pnpm run test-unit.",
+    );
+    assert_eq!(distinct["action"], "stored", "{distinct}");
+    let serve = write(
+        &t,
+        "testing",
+        "Run one playground in serve mode with `pnpm run test-serve <match>`.",
+    );
+    let build = write(
+        &t,
+        "testing",
+        "Run one playground in build mode with `pnpm run test-build <match>`.",
+    );
+    assert_eq!(serve["action"], "stored");
+    assert_eq!(build["action"], "stored", "{build}");
+    assert_eq!(
+        build["supersedes"],
+        serde_json::json!([]),
+        "two facts, not a newer value: {build}"
+    );
+    let restated = write(
+        &t,
+        "dev",
+        "Our dev server's port is 5173, so never change it.",
+    );
+    assert_eq!(restated["action"], "restated", "{restated}");
+    assert_eq!(restated["rule"], "ports.md");
+}
+
 /// One hook event through the binary with the tree's home, in its session.
 fn hook(t: &Tree, event: &str, extra: serde_json::Value, args: &[&str]) -> String {
     let mut input = serde_json::json!({

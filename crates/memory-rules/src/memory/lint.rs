@@ -2,7 +2,8 @@
 //!
 //! Over both scopes: entries that duplicate another of the same scope,
 //! entries that restate a rule, entries that conflict with another entry or
-//! a rule (see [`super::hygiene`]), project entries that name files that no
+//! a rule (see [`super::hygiene`]), entries a newer one superseded (until
+//! `memory forget` removes one), project entries that name files that no
 //! longer exist, entry comments that cannot be read, and topics over
 //! [`MEMORY_TOPIC_LINT_BYTES`]. Promotions an agent proposed are listed too,
 //! as information (they are not problems).
@@ -28,6 +29,8 @@ pub enum FindingKind {
     Duplicate,
     RestatesRule,
     Conflict,
+    /// A newer entry gives another value of the same fact.
+    Superseded,
     MissingFile,
     BrokenEntry,
     TopicTooLarge,
@@ -36,13 +39,14 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
-    /// `duplicate`, `restates-rule`, `conflict`, `missing-file`,
+    /// `duplicate`, `restates-rule`, `conflict`, `superseded`, `missing-file`,
     /// `broken-entry`, `topic-too-large`, `proposed`.
     pub fn as_str(self) -> &'static str {
         match self {
             FindingKind::Duplicate => "duplicate",
             FindingKind::RestatesRule => "restates-rule",
             FindingKind::Conflict => "conflict",
+            FindingKind::Superseded => "superseded",
             FindingKind::MissingFile => "missing-file",
             FindingKind::BrokenEntry => "broken-entry",
             FindingKind::TopicTooLarge => "topic-too-large",
@@ -91,7 +95,14 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
     let df = df_fn(&index, &parts);
     let w = weights(&index, &parts, &df);
     let mut out = Vec::new();
-    let mut paired: HashSet<(String, String)> = HashSet::new();
+    // A superseded pair is said as that, not again as a conflict.
+    let mut paired: HashSet<(String, String)> = index
+        .entries()
+        .filter_map(|e| {
+            let newer = e.meta().superseded_by?;
+            Some(pair(e.scope(), e.id(), e.scope(), &newer))
+        })
+        .collect();
     for e in index.entries() {
         let profile = Profile::of(e.text());
         let meta = e.meta();
@@ -112,6 +123,16 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
         }
         if let Some(p) = &meta.proposed {
             out.push(proposal_finding(&about, p));
+        }
+        if let Some(newer) = &meta.superseded_by {
+            out.push(about.finding(
+                FindingKind::Superseded,
+                Some(format!("{}:{newer}", about.scope)),
+                format!(
+                    "superseded by {newer} (the same fact with another value); settle it: `wave-rules memory forget {}` (or edit the file)",
+                    about.id
+                ),
+            ));
         }
     }
     topic_findings(store, &index, &mut out);

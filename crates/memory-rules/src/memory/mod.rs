@@ -45,6 +45,7 @@ pub mod tools;
 pub(crate) mod tools;
 
 pub use entry::{Entry, Meta, Proposal};
+pub use hygiene::{search_current, without_superseded};
 pub use name::topic_file;
 pub use search::{EntryRef, MemoryHit, MemoryIndex, Query};
 pub use secrets::SecretFinding;

@@ -235,7 +235,8 @@ fn search(env: &Env, store: &MemoryStore, a: &crate::args::MemorySearchArgs) -> 
                 .unwrap_or_else(|| f.clone())
         })
         .collect();
-    let hits = index.search(
+    let hits = memory_rules::memory::search_current(
+        &index,
         &Query {
             text: &a.query,
             files: &files,

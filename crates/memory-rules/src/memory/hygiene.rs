@@ -119,8 +119,9 @@ impl Weights<'_> {
     /// The word's IDF; a function word's ([`is_function_word`]) times
     /// [`FUNCTION_WORD_WEIGHT`], which a small memory cannot learn.
     pub fn of(&self, word: &str) -> f32 {
-        let df = (self.df)(word).min(self.n);
-        let idf = (1.0 + (self.n - df + 0.5) / (df + 0.5)).ln();
+        let n = self.n.max(MIN_IDF_DOCUMENTS);
+        let df = (self.df)(word).min(n);
+        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         if is_function_word(word) {
             idf * FUNCTION_WORD_WEIGHT
         } else {
@@ -128,6 +129,11 @@ impl Weights<'_> {
         }
     }
 }
+
+/// The IDF counts at least this many documents: in a memory of a few notes
+/// a word no note has yet would otherwise outweigh the words two notes
+/// share several times over.
+pub const MIN_IDF_DOCUMENTS: f32 = 50.0;
 
 /// What a function word weighs against its IDF: a memory of a few notes
 /// cannot tell `the` from `staging` by document frequency alone.

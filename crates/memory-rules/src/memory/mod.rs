@@ -13,6 +13,7 @@
 //! processes take an advisory lock on the scope (`.lock`) for the whole
 //! read-modify-write of a topic and the index.
 
+pub mod agent_memory;
 #[cfg(feature = "internals")]
 pub mod entry;
 #[cfg(not(feature = "internals"))]

@@ -59,6 +59,8 @@ pub struct WriteAnswer {
     /// The rule it restates.
     pub rule: Option<String>,
     pub conflicts: Vec<MemoryConflict>,
+    /// The entries of its scope it supersedes (a newer value of the same fact).
+    pub supersedes: Vec<String>,
     /// The gitleaks rule that found a credential.
     pub credential: Option<String>,
     /// One paragraph saying what happened.
@@ -136,6 +138,7 @@ fn written_to_js(w: core::memory::NoteWritten) -> WriteAnswer {
         file: w.file,
         respelled: w.respelled,
         rule: w.rule,
+        supersedes: w.supersedes,
         conflicts: w
             .conflicts
             .into_iter()

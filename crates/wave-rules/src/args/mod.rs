@@ -455,6 +455,9 @@ pub struct MatchArgs {
     /// Also show the memory entries recalled for the prompt and the files, and why each came
     #[arg(long)]
     pub memory: bool,
+    /// With --memory: also the agents' own memories matching the prompt and the files (read-only)
+    #[command(flatten)]
+    pub sources: MemorySourcesArg,
     /// A file the agent is about to write: which enforced rules refuse it
     /// or warn, and what the model reads; repeatable
     #[arg(long = "write", value_name = "PATH")]

@@ -74,7 +74,7 @@ pub fn run(env: &Env, args: &MemoryArgs) -> Output {
 }
 
 /// The agents' own memory the sources name (ours, `wave`, is not among them).
-fn agent_entries(env: &Env, sources: &[MemorySourceArg]) -> AgentMemory {
+pub fn agent_entries(env: &Env, sources: &[MemorySourceArg]) -> AgentMemory {
     let agents: Vec<AgentSource> = sources.iter().filter_map(|s| agent_of(*s)).collect();
     if agents.is_empty() {
         return AgentMemory::default();
@@ -85,6 +85,11 @@ fn agent_entries(env: &Env, sources: &[MemorySourceArg]) -> AgentMemory {
         codex_home: std::env::var_os("CODEX_HOME").map(std::path::PathBuf::from),
     };
     agent_memory::read(&agents, &places)
+}
+
+/// An agent entry as JSON (`memory search`, `match --memory`).
+pub fn agent_json(e: &agent_memory::AgentEntry) -> Value {
+    json!({ "agent": e.agent.as_str(), "file": e.file, "line": e.line, "topic": e.topic, "text": e.text })
 }
 
 fn agent_of(s: MemorySourceArg) -> Option<AgentSource> {
@@ -356,9 +361,7 @@ fn search(env: &Env, store: &MemoryStore, a: &crate::args::MemorySearchArgs) -> 
             "files": files,
             "searched": index.len(),
             "entries": hits.iter().map(hit_json).collect::<Vec<_>>(),
-            "agents": theirs.iter().map(|e| json!({
-                "agent": e.agent.as_str(), "file": e.file, "line": e.line, "topic": e.topic, "text": e.text,
-            })).collect::<Vec<_>>(),
+            "agents": theirs.iter().map(|e| agent_json(e)).collect::<Vec<_>>(),
         }));
         return out;
     }

@@ -559,7 +559,13 @@ fn every_agents_memory_is_searched_and_linted_read_only_and_bad_files_are_named(
         "the default is ours only: {ours_only}"
     );
     let matched = json(&t.run(&[
-        "match", "--prompt", "how many criterion samples do the benchmarks take", "--memory", "--memory-sources", "codex", "--json",
+        "match",
+        "--prompt",
+        "how many criterion samples do the benchmarks take",
+        "--memory",
+        "--memory-sources",
+        "codex",
+        "--json",
     ]));
     assert_eq!(matched["agents"][0]["agent"], "codex", "{matched}");
     assert_eq!(snapshot(&t.home()), before, "reading rewrites nothing");

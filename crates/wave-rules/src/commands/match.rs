@@ -38,6 +38,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
             .collect(),
         all: args.all,
         memory: args.memory,
+        sources: args.sources.clone(),
         writes: from_cwd(env, &args.writes),
         commands: args.commands.clone(),
     };
@@ -369,9 +370,16 @@ fn match_text(args: &MatchArgs, m: &Matched) -> String {
 
 /// `--memory --memory-sources`: the agents' own entries matching the prompt
 /// and the files' names (read-only; at most as many as a recall gives).
-fn agent_matches(env: &Env, args: &MatchArgs) -> Vec<memory_rules::memory::agent_memory::AgentEntry> {
+fn agent_matches(
+    env: &Env,
+    args: &MatchArgs,
+) -> Vec<memory_rules::memory::agent_memory::AgentEntry> {
     let agents = super::memory::agent_entries(env, &args.sources.memory_sources);
-    let query = format!("{} {}", args.prompt.as_deref().unwrap_or(""), args.files.join(" "));
+    let query = format!(
+        "{} {}",
+        args.prompt.as_deref().unwrap_or(""),
+        args.files.join(" ")
+    );
     let limit = memory_rules::base::limits::DEFAULT_RECALL_ENTRIES;
     agents.search(&query, limit).into_iter().cloned().collect()
 }

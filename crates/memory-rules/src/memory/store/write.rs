@@ -14,10 +14,10 @@
 //! 4. stores the note otherwise, flagging the entries and rules it
 //!    conflicts with (same subject, another command, port, version,
 //!    address or account) in the answer; `memory lint` lists them too;
-//! 5. marks the entries of the same scope it supersedes (the same fact in
-//!    nearly the same words with a new value, [`hygiene::supersedes`]):
-//!    their metadata gets `superseded_by`, the answer lists them in
-//!    `supersedes` (and not among the conflicts).
+//! 5. marks the entry of the same scope it supersedes (the same fact in
+//!    nearly the same words with a new value, [`hygiene::supersedes`]; the
+//!    nearest one not superseded yet): its metadata gets `superseded_by`,
+//!    the answer lists it in `supersedes` (and not among the conflicts).
 //!
 //! The answer ([`NoteWritten`]) says which of these happened, the entry's id,
 //! and the topic it went to when the name given maps onto an existing topic
@@ -410,16 +410,16 @@ impl MemoryStore {
         }
         written.conflicts = conflicts(&profile, &near, &parts, &w);
         let superseded = if note.replace {
-            Vec::new()
+            None
         } else {
-            superseded(&profile, scope, &near, &w)
+            superseded(&profile, scope, &near, &index, &w)
         };
         written
             .conflicts
-            .retain(|c| !superseded.iter().any(|h| c.with.is_entry(h.scope, &h.id)));
+            .retain(|c| !superseded.is_some_and(|h| c.with.is_entry(h.scope, &h.id)));
         let new = new_entry(note, text, &index, now);
         self.store_entry(note, &new, &file, &given, &mut topics)?;
-        for old in &superseded {
+        if let Some(old) = superseded {
             self.change_entry(scope, &old.file, &old.id, |e| {
                 e.meta.superseded_by = Some(new.meta.id.clone());
             })?;
@@ -670,17 +670,29 @@ fn conflicts(
     out
 }
 
-/// The entries of `scope` among `near` the note supersedes.
+/// The entry of `scope` among `near` the note supersedes: the one whose
+/// subject is nearest, among those no other entry superseded yet (a chain
+/// moves on from its newest).
 fn superseded<'h>(
     profile: &Profile,
     scope: MemoryScope,
     near: &'h [MemoryHit],
+    index: &MemoryIndex,
     w: &Weights<'_>,
-) -> Vec<&'h MemoryHit> {
+) -> Option<&'h MemoryHit> {
     near.iter()
         .filter(|h| h.scope == scope)
-        .filter(|h| hygiene::supersedes(profile, &Profile::of(&h.text), w).is_some())
-        .collect()
+        .filter_map(|h| {
+            let old = Profile::of(&h.text);
+            hygiene::supersedes(profile, &old, w)?;
+            Some((hygiene::similarity(&profile.subject, &old.subject, w), h))
+        })
+        .filter(|(_, h)| {
+            let newer = index.find(&h.id).ok().and_then(|e| e.meta().superseded_by);
+            !newer.is_some_and(|n| index.find_exact(&n))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, h)| h)
 }
 
 /// The entry a note becomes, with an id no entry has.

@@ -95,7 +95,7 @@ pub struct MemoryHit {
 /// A finding of `lint`.
 #[napi(object)]
 pub struct MemoryFinding {
-    /// `duplicate`, `restates-rule`, `conflict`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`.
+    /// `duplicate`, `restates-rule`, `conflict`, `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`.
     pub kind: String,
     /// False for `proposed` (information, not a problem).
     pub problem: bool,

@@ -116,12 +116,17 @@ pub struct Weights<'a> {
 }
 
 impl Weights<'_> {
+    /// The word's IDF alone (no function-word discount).
+    pub fn idf(&self, word: &str) -> f32 {
+        let n = self.n.max(MIN_IDF_DOCUMENTS);
+        let df = (self.df)(word).min(n);
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
     /// The word's IDF; a function word's ([`is_function_word`]) times
     /// [`FUNCTION_WORD_WEIGHT`], which a small memory cannot learn.
     pub fn of(&self, word: &str) -> f32 {
-        let n = self.n.max(MIN_IDF_DOCUMENTS);
-        let df = (self.df)(word).min(n);
-        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        let idf = self.idf(word);
         if is_function_word(word) {
             idf * FUNCTION_WORD_WEIGHT
         } else {
@@ -129,6 +134,14 @@ impl Weights<'_> {
         }
     }
 }
+
+/// A note with fewer words than this that are not function words is
+/// short: it is a duplicate only at [`SHORT_DUPLICATE_SIMILARITY`] by plain
+/// IDF (one word is all that tells `port of service a is 5` from `... b is
+/// 5`, and a short note is seldom reworded).
+pub const SHORT_NOTE_WORDS: usize = 6;
+/// See [`SHORT_NOTE_WORDS`].
+pub const SHORT_DUPLICATE_SIMILARITY: f32 = 0.8;
 
 /// The IDF counts at least this many documents: in a memory of a few notes
 /// a word no note has yet would otherwise outweigh the words two notes
@@ -212,7 +225,16 @@ pub fn is_duplicate(a: &Profile, b: &Profile, w: &Weights<'_>) -> bool {
     if a.folded == b.folded {
         return true;
     }
-    a.values == b.values && similarity(&a.words, &b.words, w) >= DUPLICATE_SIMILARITY
+    if a.values != b.values {
+        return false;
+    }
+    let content = |p: &Profile| p.words.iter().filter(|x| !is_function_word(x)).count();
+    if content(a).min(content(b)) < SHORT_NOTE_WORDS {
+        let inter: f32 = a.words.intersection(&b.words).map(|x| w.idf(x)).sum();
+        let union: f32 = a.words.union(&b.words).map(|x| w.idf(x)).sum();
+        return union > 0.0 && inter / union >= SHORT_DUPLICATE_SIMILARITY;
+    }
+    similarity(&a.words, &b.words, w) >= DUPLICATE_SIMILARITY
 }
 
 /// Whether the note restates this part of a rule.
@@ -471,6 +493,9 @@ mod tests {
                 "Never use std concurrency primitives directly; go through the crate's loom shims.",
                 true,
             ),
+            // Short notes told apart by one word.
+            ("Port of service alpha is 5.", "Port of service beta is 5.", false),
+            ("a 5", "b 5", false),
             // One subject, two facts.
             (
                 "Integration tests live in tests/ and use the rgtest! macro.",

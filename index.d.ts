@@ -410,7 +410,7 @@ export interface MemoryConflict {
 
 /** A finding of `lint`. */
 export interface MemoryFinding {
-  /** `duplicate`, `restates-rule`, `conflict`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`. */
+  /** `duplicate`, `restates-rule`, `conflict`, `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`. */
   kind: string
   /** False for `proposed` (information, not a problem). */
   problem: boolean
@@ -732,6 +732,8 @@ export interface WriteAnswer {
   /** The rule it restates. */
   rule?: string
   conflicts: Array<MemoryConflict>
+  /** The entries of its scope it supersedes (a newer value of the same fact). */
+  supersedes: Array<string>
   /** The gitleaks rule that found a credential. */
   credential?: string
   /** One paragraph saying what happened. */

@@ -183,6 +183,21 @@ test('writeNote folds a duplicate, names the rule a note restates, refuses a cre
   assert.ok(!(await store.search('loom tests')).some((h) => h.id === first.id), 'no longer in memory')
 })
 
+test('writeNote: a newer value of the same fact supersedes the older, which search no longer gives', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  const store = new MemoryStore({ workdir: tree.workdir, homeDir: tree.homeDir })
+  const old = await store.writeNote({ topic: 'setup', text: 'The repo pins pnpm 9.15.0 in packageManager.' })
+  assert.deepEqual(old.supersedes, [])
+  const newer = await store.writeNote({ topic: 'setup', text: 'The repo pins pnpm 10.4.1 in packageManager now.' })
+  assert.equal(newer.action, 'stored', newer.message)
+  assert.deepEqual(newer.supersedes, [old.id], newer.message)
+  const ids = (await store.search('which pnpm version does the repo pin')).map((h) => h.id)
+  assert.ok(ids.includes(newer.id) && !ids.includes(old.id), ids.join())
+  const findings = await store.lint()
+  assert.ok(findings.some((f) => f.kind === 'superseded' && f.id === old.id), JSON.stringify(findings))
+})
+
 test('the AI SDK middleware with recall: an entry comes with the prompt it is relevant to, not before, and stays in the system prompt', async (t) => {
   const tree = tempTree()
   t.after(tree.cleanup)

@@ -59,6 +59,8 @@ pub struct WriteAnswer {
     /// The rule it restates.
     pub rule: Option<String>,
     pub conflicts: Vec<MemoryConflict>,
+    /// The entries of its scope it supersedes (a newer value of the same fact).
+    pub supersedes: Vec<String>,
     /// The gitleaks rule that found a credential.
     pub credential: Option<String>,
     /// One paragraph saying what happened.
@@ -93,7 +95,7 @@ pub struct MemoryHit {
 /// A finding of `lint`.
 #[napi(object)]
 pub struct MemoryFinding {
-    /// `duplicate`, `restates-rule`, `conflict`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`.
+    /// `duplicate`, `restates-rule`, `conflict`, `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`.
     pub kind: String,
     /// False for `proposed` (information, not a problem).
     pub problem: bool,
@@ -136,6 +138,7 @@ fn written_to_js(w: core::memory::NoteWritten) -> WriteAnswer {
         file: w.file,
         respelled: w.respelled,
         rule: w.rule,
+        supersedes: w.supersedes,
         conflicts: w
             .conflicts
             .into_iter()
@@ -284,7 +287,8 @@ impl MemoryOp {
             MemoryOp::WriteNote(n, rules) => write_note(store, n, rules)?,
             MemoryOp::Search(query, files, limit) => {
                 let index = core::memory::MemoryIndex::open(store);
-                let hits = index.search(
+                let hits = core::memory::search_current(
+                    &index,
                     &core::memory::Query {
                         text: &query,
                         files: &files,

@@ -400,3 +400,45 @@ fn the_index_reads_again_only_the_topic_edited_by_hand_and_its_entry_keeps_its_i
     assert_eq!(hits[0].id, ids[1], "{hits:?}");
     assert!(hits[0].text.contains("--workspace"));
 }
+
+#[test]
+fn a_superseded_note_is_not_recalled_its_newer_note_is() {
+    let dir = tree(&[]);
+    let work = dir.path().join("work");
+    let s = store(dir.path());
+    let old = s
+        .write_note(
+            &project(
+                "dev",
+                "The billing dev server listens on port 3000 (npm run dev).",
+            ),
+            None,
+        )
+        .unwrap();
+    let new = s
+        .write_note(
+            &project(
+                "dev",
+                "The billing dev server listens on port 4000 (npm run dev).",
+            ),
+            None,
+        )
+        .unwrap();
+    let (old, new) = (old.id.unwrap(), new.id.unwrap());
+    assert_ne!(new, old);
+    let loaded = load(&Config::with_home(&work, dir.path().join("home")));
+    let r = Responder::new(&loaded.rules, &work)
+        .home(dir.path().join("home"))
+        .with_recall(RecallBudget::default());
+    let mut session = Session::new();
+    let prompt =
+        event(EventKind::Prompt).prompt("which port does the billing dev server listen on?");
+    let answer = r.respond(&mut session, &prompt);
+    assert!(answer.memory.contains(&new), "{}", answer.text);
+    assert!(!answer.memory.contains(&old), "{}", answer.text);
+    assert!(
+        answer.text.contains("4000") && !answer.text.contains("3000"),
+        "{}",
+        answer.text
+    );
+}

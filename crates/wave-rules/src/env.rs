@@ -175,8 +175,17 @@ impl Env {
             });
         }
         // The project's choice (`sources` in .wave/config.toml), else the defaults.
-        let chosen = memory_rules::sources::chosen_sources(&workdir)
-            .map_err(|d| Output::fail(EXIT_TROUBLE, d.to_string()))?;
+        // A config that cannot be read stops a command (naming the file and
+        // line), but not the language server: the editor shows the problem
+        // in that file, and the rest is served from the default sources.
+        let chosen = match memory_rules::sources::chosen_sources(&workdir) {
+            Ok(chosen) => chosen,
+            Err(d) if matches!(cli.command, crate::args::Command::Lsp) => {
+                eprintln!("{d}; serving the default sources");
+                None
+            }
+            Err(d) => return Err(Output::fail(EXIT_TROUBLE, d.to_string())),
+        };
         let (config, sources_from) = match chosen {
             Some(c) => (c.config(&workdir, &home), SourcesFrom::Project(c)),
             None => (

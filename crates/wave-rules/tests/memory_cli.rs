@@ -152,6 +152,124 @@ fn memory_write_says_stored_folded_restated_or_refused_and_search_lint_forget_pr
         .contains(promoted["rule"]["id"].as_str().unwrap()));
 }
 
+/// A project memory topic file's text (the tree's one project).
+fn project_topic(t: &Tree, file: &str) -> String {
+    let projects = t.home().join(".wave/projects");
+    let dir = std::fs::read_dir(&projects)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    std::fs::read_to_string(dir.path().join("memory").join(file)).unwrap()
+}
+
+#[test]
+fn a_newer_value_of_the_same_fact_supersedes_the_older_until_forget_settles_it() {
+    let t = tree();
+    let old = write(&t, "setup", "The repo pins pnpm 9.15.0 in packageManager.");
+    let old_id = old["id"].as_str().unwrap().to_string();
+    let other = write(
+        &t,
+        "setup",
+        "First setup: pnpm i, then pnpm run build at the root.",
+    );
+    assert_eq!(other["supersedes"], serde_json::json!([]), "{other}");
+    let new = write(
+        &t,
+        "setup",
+        "The repo pins pnpm 10.4.1 in packageManager now.",
+    );
+    assert_eq!(new["action"], "stored", "{new}");
+    assert_eq!(new["supersedes"], serde_json::json!([old_id]), "{new}");
+    assert!(
+        new["conflicts"].as_array().unwrap().is_empty(),
+        "a supersession is not also a conflict: {new}"
+    );
+    let new_id = new["id"].as_str().unwrap().to_string();
+    let file = project_topic(&t, "setup.md");
+    assert!(
+        file.contains(&format!("\"superseded_by\":\"{new_id}\"")),
+        "the older entry's metadata records it: {file}"
+    );
+    let found = json(&t.run(&["memory", "search", "which pnpm version", "--json"]));
+    let ids: Vec<&str> = found["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&new_id.as_str()) && !ids.contains(&old_id.as_str()),
+        "{found}"
+    );
+
+    let r = t.run(&["memory", "lint", "--json"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let lint = json(&r);
+    let findings = lint["findings"].as_array().unwrap();
+    let superseded: Vec<_> = findings
+        .iter()
+        .filter(|f| f["kind"] == "superseded")
+        .collect();
+    assert_eq!(superseded.len(), 1, "{lint}");
+    assert_eq!(superseded[0]["id"], old_id.as_str());
+    assert_eq!(superseded[0]["other"], format!("project:{new_id}"));
+    assert!(
+        findings.iter().all(|f| f["kind"] != "conflict"),
+        "the pair is said once: {lint}"
+    );
+    assert_eq!(t.run(&["memory", "forget", &old_id]).code, 0);
+    assert_eq!(t.run(&["memory", "lint"]).code, 0, "forget settles it");
+}
+
+#[test]
+fn rewordings_fold_and_distinct_notes_on_one_subject_are_kept() {
+    let t = tree();
+    let first = write(
+        &t,
+        "testing",
+        "pnpm test runs everything and cannot be filtered; for one playground use pnpm run test-serve <match>.",
+    );
+    let id = first["id"].as_str().unwrap();
+    let reworded = write(
+        &t,
+        "testing",
+        "pnpm test cannot be filtered and runs everything; use pnpm run test-serve <match> for a single playground.",
+    );
+    assert_eq!(reworded["action"], "folded", "{reworded}");
+    assert_eq!(reworded["id"], id);
+    let distinct = write(
+        &t,
+        "testing",
+        "Unit tests live in __tests__ folders next to the package sources and run with pnpm run test-unit.",
+    );
+    assert_eq!(distinct["action"], "stored", "{distinct}");
+    let serve = write(
+        &t,
+        "testing",
+        "Run one playground in serve mode with `pnpm run test-serve <match>`.",
+    );
+    let build = write(
+        &t,
+        "testing",
+        "Run one playground in build mode with `pnpm run test-build <match>`.",
+    );
+    assert_eq!(serve["action"], "stored");
+    assert_eq!(build["action"], "stored", "{build}");
+    assert_eq!(
+        build["supersedes"],
+        serde_json::json!([]),
+        "two facts, not a newer value: {build}"
+    );
+    let restated = write(
+        &t,
+        "dev",
+        "Our dev server's port is 5173, so never change it.",
+    );
+    assert_eq!(restated["action"], "restated", "{restated}");
+    assert_eq!(restated["rule"], "ports.md");
+}
+
 /// One hook event through the binary with the tree's home, in its session.
 fn hook(t: &Tree, event: &str, extra: serde_json::Value, args: &[&str]) -> String {
     let mut input = serde_json::json!({
@@ -301,4 +419,230 @@ fn mcp_rules_for_files_gives_the_memory_relevant_to_its_prompt_and_memory_search
         serde_json::json!({"query": "loom tests"}),
     );
     assert!(found.contains(&id), "{found}");
+}
+
+/// Every file under `dir`, with its bytes (links as their target's path).
+fn snapshot(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let meta = std::fs::symlink_metadata(&p).unwrap();
+            if meta.is_dir() {
+                todo.push(p);
+            } else if meta.file_type().is_symlink() {
+                out.push((
+                    p.clone(),
+                    std::fs::read_link(&p)
+                        .unwrap()
+                        .into_os_string()
+                        .into_encoded_bytes(),
+                ));
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Claude Code's, Codex's and Gemini CLI's memories of the tree's project,
+/// with a huge, a binary and a linked-out file among Claude Code's.
+fn agent_memories(t: &Tree) -> std::path::PathBuf {
+    let project = t.workdir().to_string_lossy().into_owned();
+    let name: String = project
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let claude = t.home().join(".claude/projects").join(name).join("memory");
+    std::fs::create_dir_all(&claude).unwrap();
+    std::fs::write(
+        claude.join("MEMORY.md"),
+        "- [Dev port](dev_port.md) — the dev server's port\n",
+    )
+    .unwrap();
+    std::fs::write(
+        claude.join("dev_port.md"),
+        "---\nname: dev-port\ndescription: the dev server's port\nmetadata:\n  type: project\n---\n\nThe dev server listens on port 3000.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        claude.join("deploy.md"),
+        "The deploy token is ghp_a8Kd2LqPz9Xw3MvN7bTcY1eRf5GhJ0uVsQiZ\n",
+    )
+    .unwrap();
+    std::fs::write(claude.join("huge.md"), "a".repeat(300 * 1024)).unwrap();
+    std::fs::write(claude.join("binary.md"), b"PK\x03\x04\0\0binary").unwrap();
+    let outside = t.home().parent().unwrap().join("outside.md");
+    std::fs::write(&outside, "Outside the home.\n").unwrap();
+    std::os::unix::fs::symlink(&outside, claude.join("linked.md")).unwrap();
+    let gemini = t.home().join(".gemini");
+    std::fs::create_dir_all(&gemini).unwrap();
+    std::fs::write(
+        gemini.join("GEMINI.md"),
+        "# Mine\n\nKeep answers short.\n\n## Gemini Added Memories\n- Our dev server's port is 5173, so never change it.\n- Loom tests need RUSTFLAGS=\"--cfg loom\".\n",
+    )
+    .unwrap();
+    let codex = t.home().join(".codex/memories");
+    std::fs::create_dir_all(&codex).unwrap();
+    std::fs::write(
+        codex.join("MEMORY.md"),
+        "# Registry\n\n- Benchmarks live in benches/ and use criterion with 100 samples.\n",
+    )
+    .unwrap();
+    claude
+}
+
+#[test]
+fn every_agents_memory_is_searched_and_linted_read_only_and_bad_files_are_named() {
+    let t = tree();
+    let claude = agent_memories(&t);
+    let before = snapshot(&t.home());
+    let r = t.run(&[
+        "memory",
+        "lint",
+        "--memory-sources",
+        "wave,claude,codex,gemini",
+        "--json",
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let lint = json(&r);
+    let findings = lint["findings"].as_array().unwrap();
+    let has = |kind: &str, file: &str, text: &str| {
+        findings.iter().any(|f| {
+            f["kind"] == kind
+                && f["file"].as_str().unwrap_or("").ends_with(file)
+                && f["message"].as_str().unwrap().contains(text)
+        })
+    };
+    assert!(has("conflict", "dev_port.md", "ports.md"), "{lint}");
+    assert!(has("credential", "deploy.md", "github-pat"), "{lint}");
+    assert!(has("restates-rule", "GEMINI.md", "ports.md"), "{lint}");
+    for (file, why) in [
+        ("huge.md", "MAX_AGENT_MEMORY_FILE_BYTES"),
+        ("binary.md", "binary"),
+        ("linked.md", "symlink leading out of"),
+    ] {
+        let named = claude.join(file).display().to_string();
+        assert!(
+            findings.iter().any(|f| f["kind"] == "broken-entry"
+                && f["message"].as_str().unwrap().contains(&named)
+                && f["message"].as_str().unwrap().contains(why)),
+            "{file}: {lint}"
+        );
+    }
+    assert!(
+        !r.stdout.contains("Outside the home"),
+        "a link out of the home is never read"
+    );
+
+    let found = json(&t.run(&[
+        "memory",
+        "search",
+        "benchmarks criterion samples",
+        "--memory-sources",
+        "codex",
+        "--json",
+    ]));
+    assert_eq!(found["agents"][0]["agent"], "codex", "{found}");
+    assert_eq!(
+        found["entries"],
+        serde_json::json!([]),
+        "wave is not among the sources: {found}"
+    );
+    let ours_only = json(&t.run(&["memory", "search", "benchmarks criterion samples", "--json"]));
+    assert_eq!(
+        ours_only["agents"],
+        serde_json::json!([]),
+        "the default is ours only: {ours_only}"
+    );
+    let matched = json(&t.run(&[
+        "match",
+        "--prompt",
+        "how many criterion samples do the benchmarks take",
+        "--memory",
+        "--memory-sources",
+        "codex",
+        "--json",
+    ]));
+    assert_eq!(matched["agents"][0]["agent"], "codex", "{matched}");
+    assert_eq!(snapshot(&t.home()), before, "reading rewrites nothing");
+
+    let imported = json(&t.run(&["memory", "import", "--from", "gemini", "--json"]));
+    let actions: Vec<&str> = imported["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["answer"]["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["restated", "stored"], "{imported}");
+    let imported = json(&t.run(&["memory", "import", "--from", "claude", "--json"]));
+    let actions: Vec<&str> = imported["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["answer"]["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        actions,
+        ["refused", "stored"],
+        "the credential is refused, the rest written: {imported}"
+    );
+    let loom = json(&t.run(&["memory", "search", "loom tests", "--json"]));
+    assert_eq!(
+        loom["entries"][0]["text"], "Loom tests need RUSTFLAGS=\"--cfg loom\".",
+        "{loom}"
+    );
+    assert!(std::fs::read_to_string(t.home().join(".gemini/GEMINI.md"))
+        .unwrap()
+        .contains("## Gemini Added Memories"));
+    assert_eq!(
+        std::fs::read(claude.join("dev_port.md")).unwrap(),
+        before
+            .iter()
+            .find(|(p, _)| p.ends_with("dev_port.md"))
+            .unwrap()
+            .1,
+        "import never writes the agent's files"
+    );
+}
+
+#[test]
+fn a_topic_file_with_broken_entries_is_named_and_the_rest_still_searched() {
+    let t = tree();
+    let stored = write(&t, "testing", LOOM);
+    assert_eq!(stored["action"], "stored");
+    let projects = t.home().join(".wave/projects");
+    let dir = std::fs::read_dir(&projects)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+        .join("memory");
+    let path = dir.join("testing.md");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("<!-- entry {not json -->\nA broken entry about criterion benchmarks.\n");
+    std::fs::write(&path, &text).unwrap();
+    let found = json(&t.run(&["memory", "search", "how do I run the loom tests", "--json"]));
+    assert_eq!(found["entries"][0]["id"], stored["id"], "{found}");
+    let r = t.run(&["memory", "lint", "--json"]);
+    let lint = json(&r);
+    assert!(
+        lint["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["kind"] == "broken-entry"
+                && f["file"] == "testing.md"
+                && f["line"].as_u64().unwrap() > 1),
+        "{lint}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        text,
+        "nothing rewritten"
+    );
 }

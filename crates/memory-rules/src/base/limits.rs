@@ -73,6 +73,15 @@ pub const MAX_MEMORY_ENTRIES: usize = 200_000;
 /// it is built again from the topic files.
 pub const MAX_MEMORY_INDEX_BYTES: u64 = 512 << 20;
 
+/// An agent's own memory file (Claude Code's auto memory, Codex's memories,
+/// a `GEMINI.md`) larger than this (bytes) is not read: a diagnostic names
+/// it and the others are still read (size checked before reading).
+pub const MAX_AGENT_MEMORY_FILE_BYTES: u64 = 256 * 1024;
+
+/// At most this many files of one agent's memory folder are read (in name
+/// order); the rest are reported.
+pub const MAX_AGENT_MEMORY_FILES: usize = 1_000;
+
 /// `memory lint` reports a topic file larger than this (bytes): split it
 /// (a topic can hold up to [`MAX_MEMORY_TOPIC_BYTES`]).
 pub const MEMORY_TOPIC_LINT_BYTES: u64 = 32 * 1024;

@@ -56,6 +56,11 @@ pub struct Meta {
     /// `wave-rules memory promote`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proposed: Option<Proposal>,
+    /// A newer entry gives another value of the same fact (its id): search
+    /// and recall give that one; `memory lint` lists the pair until `memory
+    /// forget` (or a person) removes one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
 }
 
 /// A proposed promotion of an entry into a rule.

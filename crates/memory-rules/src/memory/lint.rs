@@ -2,7 +2,8 @@
 //!
 //! Over both scopes: entries that duplicate another of the same scope,
 //! entries that restate a rule, entries that conflict with another entry or
-//! a rule (see [`super::hygiene`]), project entries that name files that no
+//! a rule (see [`super::hygiene`]), entries a newer one superseded (until
+//! `memory forget` removes one), project entries that name files that no
 //! longer exist, entry comments that cannot be read, and topics over
 //! [`MEMORY_TOPIC_LINT_BYTES`]. Promotions an agent proposed are listed too,
 //! as information (they are not problems).
@@ -11,9 +12,11 @@
 //! words ([`super::store::write::COMPARED_ENTRIES`]), not with every other entry, so
 //! a lint grows with the number of entries, not with its square.
 
+use super::agent_memory::{AgentEntry, AgentMemory};
 use super::entry::{self, Proposal};
 use super::hygiene::{self, Clash, Profile, Weights};
 use super::search::{EntryRef, MemoryIndex, Query};
+use super::secrets::SecretRules;
 use super::store::write::{df_fn, weights, RuleParts, COMPARED_ENTRIES};
 use super::store::{MemoryScope, MemoryStore};
 use super::terms::{self, FileKey};
@@ -28,6 +31,10 @@ pub enum FindingKind {
     Duplicate,
     RestatesRule,
     Conflict,
+    /// A newer entry gives another value of the same fact.
+    Superseded,
+    /// An agent's own memory holds a credential (ours refuses them on write).
+    Credential,
     MissingFile,
     BrokenEntry,
     TopicTooLarge,
@@ -36,13 +43,16 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
-    /// `duplicate`, `restates-rule`, `conflict`, `missing-file`,
+    /// `duplicate`, `restates-rule`, `conflict`, `superseded`, `credential`,
+    /// `missing-file`,
     /// `broken-entry`, `topic-too-large`, `proposed`.
     pub fn as_str(self) -> &'static str {
         match self {
             FindingKind::Duplicate => "duplicate",
             FindingKind::RestatesRule => "restates-rule",
             FindingKind::Conflict => "conflict",
+            FindingKind::Superseded => "superseded",
+            FindingKind::Credential => "credential",
             FindingKind::MissingFile => "missing-file",
             FindingKind::BrokenEntry => "broken-entry",
             FindingKind::TopicTooLarge => "topic-too-large",
@@ -66,8 +76,12 @@ pub struct LintFinding {
     pub line: usize,
     /// The entry (none for a topic).
     pub id: Option<String>,
-    /// The other entry (`scope:id`) or the rule's id, when there is one.
+    /// The other entry (`scope:id`, or an agent's file and line) or the
+    /// rule's id, when there is one.
     pub other: Option<String>,
+    /// For an agent's own memory (`--memory-sources`): the agent; `file` is
+    /// then the file's full path.
+    pub agent: Option<String>,
     /// One sentence.
     pub message: String,
 }
@@ -78,7 +92,7 @@ impl LintFinding {
         serde_json::json!({
             "kind": self.kind.as_str(), "problem": self.kind.is_problem(),
             "scope": self.scope.as_str(), "file": self.file, "line": self.line,
-            "id": self.id, "other": self.other, "message": self.message,
+            "id": self.id, "other": self.other, "agent": self.agent, "message": self.message,
         })
     }
 }
@@ -91,7 +105,14 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
     let df = df_fn(&index, &parts);
     let w = weights(&index, &parts, &df);
     let mut out = Vec::new();
-    let mut paired: HashSet<(String, String)> = HashSet::new();
+    // A superseded pair is said as that, not again as a conflict.
+    let mut paired: HashSet<(String, String)> = index
+        .entries()
+        .filter_map(|e| {
+            let newer = e.meta().superseded_by?;
+            Some(pair(e.scope(), e.id(), e.scope(), &newer))
+        })
+        .collect();
     for e in index.entries() {
         let profile = Profile::of(e.text());
         let meta = e.meta();
@@ -112,6 +133,16 @@ pub fn lint(store: &MemoryStore, rules: Option<&RuleSet>, workdir: &Path) -> Vec
         }
         if let Some(p) = &meta.proposed {
             out.push(proposal_finding(&about, p));
+        }
+        if let Some(newer) = &meta.superseded_by {
+            out.push(about.finding(
+                FindingKind::Superseded,
+                Some(format!("{}:{newer}", about.scope)),
+                format!(
+                    "superseded by {newer} (the same fact with another value); settle it: `wave-rules memory forget {}` (or edit the file)",
+                    about.id
+                ),
+            ));
         }
     }
     topic_findings(store, &index, &mut out);
@@ -148,6 +179,7 @@ impl EntryAbout {
             line: self.line,
             id: Some(self.id.clone()),
             other,
+            agent: None,
             message,
         }
     }
@@ -246,6 +278,112 @@ fn entry_findings(
     }
 }
 
+/// Lints an agent's own memory (read-only, `--memory-sources`): each entry
+/// that holds a credential, restates or contradicts a rule, or duplicates an
+/// entry of ours or another agent entry. The files that could not be read
+/// are broken entries, named.
+pub fn lint_agents(
+    store: &MemoryStore,
+    rules: Option<&RuleSet>,
+    agents: &AgentMemory,
+) -> Vec<LintFinding> {
+    let index = MemoryIndex::open(store);
+    let parts = RuleParts::of(rules);
+    let df = df_fn(&index, &parts);
+    let w = weights(&index, &parts, &df);
+    let profiles: Vec<Profile> = agents
+        .entries
+        .iter()
+        .map(|e| Profile::of(&e.text))
+        .collect();
+    let mut out: Vec<LintFinding> = agents
+        .problems
+        .iter()
+        .map(|p| agent_finding(None, FindingKind::BrokenEntry, None, p.clone()))
+        .collect();
+    for (i, (e, profile)) in agents.entries.iter().zip(&profiles).enumerate() {
+        if let Some(found) = SecretRules::shipped().find(&e.text) {
+            out.push(agent_finding(
+                Some(e),
+                FindingKind::Credential,
+                None,
+                format!(
+                    "holds what looks like a credential ({}: {}); move it to the secrets manager",
+                    found.rule, found.masked
+                ),
+            ));
+        }
+        let mut rule_out = Vec::new();
+        let about = EntryAbout {
+            scope: MemoryScope::User,
+            file: String::new(),
+            line: e.line,
+            id: String::new(),
+        };
+        rule_findings(&about, profile, &parts, &w, &mut rule_out);
+        for f in rule_out {
+            let message = match (&f.kind, &f.other) {
+                (FindingKind::RestatesRule, Some(rule)) => {
+                    format!("restates the rule {rule}; the agent's note can go")
+                }
+                _ => f.message,
+            };
+            out.push(agent_finding(Some(e), f.kind, f.other, message));
+        }
+        let near = index.search(
+            &Query {
+                text: &e.text,
+                files: &[],
+                limit: COMPARED_ENTRIES,
+            },
+            &|_| false,
+        );
+        if let Some(h) = near
+            .iter()
+            .find(|h| hygiene::is_duplicate(profile, &Profile::of(&h.text), &w))
+        {
+            out.push(agent_finding(
+                Some(e),
+                FindingKind::Duplicate,
+                Some(format!("{}:{}", h.scope, h.id)),
+                format!(
+                    "duplicates our {} memory entry {} in '{}'",
+                    h.scope, h.id, h.topic
+                ),
+            ));
+        }
+        for (other, p) in agents.entries.iter().zip(&profiles).skip(i + 1) {
+            if hygiene::is_duplicate(profile, p, &w) {
+                out.push(agent_finding(
+                    Some(e),
+                    FindingKind::Duplicate,
+                    Some(other.origin()),
+                    format!("duplicates {}", other.origin()),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn agent_finding(
+    e: Option<&AgentEntry>,
+    kind: FindingKind,
+    other: Option<String>,
+    message: String,
+) -> LintFinding {
+    LintFinding {
+        kind,
+        scope: MemoryScope::User,
+        file: e.map(|e| e.file.display().to_string()).unwrap_or_default(),
+        line: e.map_or(0, |e| e.line),
+        id: None,
+        other,
+        agent: e.map(|e| e.agent.as_str().to_string()),
+        message,
+    }
+}
+
 /// A promotion an agent proposed, as information.
 fn proposal_finding(about: &EntryAbout, p: &Proposal) -> LintFinding {
     let mut how = Vec::new();
@@ -291,6 +429,7 @@ fn topic_findings(store: &MemoryStore, index: &MemoryIndex, out: &mut Vec<LintFi
                     line: 0,
                     id: None,
                     other: None,
+                    agent: None,
                     message: format!(
                         "{size} bytes, over {MEMORY_TOPIC_LINT_BYTES}: split it into topics, or forget what is stale"
                     ),
@@ -307,6 +446,7 @@ fn topic_findings(store: &MemoryStore, index: &MemoryIndex, out: &mut Vec<LintFi
                         line: e.line,
                         id: Some(e.meta.id.clone()),
                         other: None,
+                        agent: None,
                         message: "its comment line is not an entry's metadata (JSON with an \"id\"); its id and times are lost".into(),
                     });
                 }

@@ -13,6 +13,7 @@
 //! processes take an advisory lock on the scope (`.lock`) for the whole
 //! read-modify-write of a topic and the index.
 
+pub mod agent_memory;
 #[cfg(feature = "internals")]
 pub mod entry;
 #[cfg(not(feature = "internals"))]
@@ -45,6 +46,7 @@ pub mod tools;
 pub(crate) mod tools;
 
 pub use entry::{Entry, Meta, Proposal};
+pub use hygiene::{search_current, without_superseded};
 pub use name::topic_file;
 pub use search::{EntryRef, MemoryHit, MemoryIndex, Query};
 pub use secrets::SecretFinding;

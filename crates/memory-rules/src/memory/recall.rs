@@ -125,7 +125,9 @@ fn candidates(
     files: &[String],
     given: &dyn Fn(&str) -> bool,
 ) -> Vec<MemoryHit> {
-    index.search(
+    // A superseded entry is never recalled: its newer note is.
+    super::hygiene::search_current(
+        index,
         &Query {
             text,
             files,

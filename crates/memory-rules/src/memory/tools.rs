@@ -291,7 +291,8 @@ fn search(store: &MemoryStore, input: &ToolInput<'_>) -> Result<String, ToolErro
             .ok_or_else(|| ToolError::BadLimit(v.clone()))?,
     };
     let index = MemoryIndex::open(store);
-    let hits = index.search(
+    let hits = super::hygiene::search_current(
+        &index,
         &Query {
             text: query,
             files: &files,

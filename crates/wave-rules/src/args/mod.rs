@@ -264,8 +264,10 @@ pub enum MemoryAction {
     Write(MemoryWriteArgs),
     /// The entries most relevant to words and files, from both scopes
     Search(MemorySearchArgs),
-    /// Duplicates, notes that restate or contradict rules or each other, files that no longer exist, topics too large (exit 1 on a problem)
-    Lint,
+    /// Duplicates, notes that restate or contradict rules or each other, superseded notes, files that no longer exist, topics too large (exit 1 on a problem)
+    Lint(MemoryLintArgs),
+    /// Copy an agent's own memory (Claude Code's auto memory, Codex's memories, GEMINI.md's saved memories) into ours, through the normal write
+    Import(MemoryImportArgs),
     /// Turn an entry into a .wave/rules rule and remove it from memory
     Promote(MemoryPromoteArgs),
     /// Remove an entry
@@ -311,6 +313,46 @@ pub struct MemorySearchArgs {
     /// At most this many entries
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub limit: usize,
+    #[command(flatten)]
+    pub sources: MemorySourcesArg,
+}
+
+/// Whose memory is read: ours (`wave`) and, read-only, the agents' own.
+#[derive(Args, Debug, Clone)]
+pub struct MemorySourcesArg {
+    /// The memories read: wave (ours), claude (Claude Code's auto memory), codex (Codex's memories), gemini (GEMINI.md's saved memories); comma-separated
+    #[arg(
+        long = "memory-sources",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "wave"
+    )]
+    pub memory_sources: Vec<MemorySourceArg>,
+}
+
+/// One memory `--memory-sources` reads.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemorySourceArg {
+    Wave,
+    Claude,
+    Codex,
+    Gemini,
+}
+
+#[derive(Args, Debug)]
+pub struct MemoryLintArgs {
+    #[command(flatten)]
+    pub sources: MemorySourcesArg,
+}
+
+#[derive(Args, Debug)]
+pub struct MemoryImportArgs {
+    /// The agent whose memory is copied
+    #[arg(long, value_enum)]
+    pub from: MemorySourceArg,
+    /// The scope to write to
+    #[arg(long, value_enum, default_value = "project")]
+    pub scope: ScopeArg,
 }
 
 #[derive(Args, Debug)]
@@ -414,6 +456,9 @@ pub struct MatchArgs {
     /// Also show the memory entries recalled for the prompt and the files, and why each came
     #[arg(long)]
     pub memory: bool,
+    /// With --memory: also the agents' own memories matching the prompt and the files (read-only)
+    #[command(flatten)]
+    pub sources: MemorySourcesArg,
     /// A file the agent is about to write: which enforced rules refuse it
     /// or warn, and what the model reads; repeatable
     #[arg(long = "write", value_name = "PATH")]

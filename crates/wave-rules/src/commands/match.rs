@@ -38,6 +38,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
             .collect(),
         all: args.all,
         memory: args.memory,
+        sources: args.sources.clone(),
         writes: from_cwd(env, &args.writes),
         commands: args.commands.clone(),
     };
@@ -295,6 +296,10 @@ fn match_json(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded, m: &Ma
                 v
             })
             .collect();
+        doc["agents"] = agent_matches(env, args)
+            .iter()
+            .map(super::memory::agent_json)
+            .collect();
     }
     if args.all {
         let not: Vec<_> = m
@@ -363,6 +368,22 @@ fn match_text(args: &MatchArgs, m: &Matched) -> String {
     s
 }
 
+/// `--memory --memory-sources`: the agents' own entries matching the prompt
+/// and the files' names (read-only; at most as many as a recall gives).
+fn agent_matches(
+    env: &Env,
+    args: &MatchArgs,
+) -> Vec<memory_rules::memory::agent_memory::AgentEntry> {
+    let agents = super::memory::agent_entries(env, &args.sources.memory_sources);
+    let query = format!(
+        "{} {}",
+        args.prompt.as_deref().unwrap_or(""),
+        args.files.join(" ")
+    );
+    let limit = memory_rules::base::limits::DEFAULT_RECALL_ENTRIES;
+    agents.search(&query, limit).into_iter().cloned().collect()
+}
+
 /// `--memory`: the entries recalled, and why each came.
 fn memory_text(env: &Env, args: &MatchArgs) -> String {
     let mut s = String::new();
@@ -381,6 +402,17 @@ fn memory_text(env: &Env, args: &MatchArgs) -> String {
         s.push_str(&display::line(&format!(
             "    {}",
             display::first_line(&h.text, 100)
+        )));
+    }
+    for e in agent_matches(env, args) {
+        s.push_str(&display::line(&format!(
+            "  {} ({}, an agent's own memory, read-only)",
+            e.origin(),
+            e.topic
+        )));
+        s.push_str(&display::line(&format!(
+            "    {}",
+            display::first_line(&e.text, 100)
         )));
     }
     s

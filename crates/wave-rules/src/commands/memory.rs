@@ -7,16 +7,18 @@
 //! | `write TOPIC TEXT` | the core's `write_note` with the project's rules: `stored`, `replaced`, `folded`, `restated` or `refused` | 1 when refused |
 //! | `search QUERY [--files F...]` | ranked entries of both scopes | 0 |
 //! | `lint` | the core's `memory::lint` with the project's rules | 1 on a problem |
+//! | `import --from AGENT` | an agent's own memory written into ours, each note through `write_note` | 1 when nothing could be read |
 //! | `promote ENTRY` | the entry becomes a `.wave/rules` rule, and leaves memory | 1 for an unknown entry |
 //! | `forget ENTRY` | removes an entry | 1 for an unknown entry |
 //! | `list`, `show`, `clear` | topics | 1 for an unknown topic |
 
 use crate::args::{
-    MemoryAction, MemoryArgs, MemoryClearArgs, MemoryEntryArgs, MemoryPromoteArgs, MemoryWriteArgs,
-    ScopeArg,
+    MemoryAction, MemoryArgs, MemoryClearArgs, MemoryEntryArgs, MemoryImportArgs,
+    MemoryPromoteArgs, MemorySourceArg, MemoryWriteArgs, ScopeArg,
 };
 use crate::display;
 use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use memory_rules::memory::agent_memory::{self, AgentMemory, AgentPlaces, AgentSource};
 use memory_rules::memory::lint::{self, LintFinding};
 use memory_rules::memory::promote::{self, Promotion};
 use memory_rules::memory::{
@@ -50,17 +52,114 @@ pub fn run(env: &Env, args: &MemoryArgs) -> Output {
     match &args.action {
         MemoryAction::Write(a) => write_note(env, &store, a),
         MemoryAction::Search(a) => search(env, &store, a),
-        MemoryAction::Lint => {
+        MemoryAction::Lint(a) => {
             let loaded = memory_rules::load(&env.config);
-            let findings = lint::lint(&store, Some(&loaded.rules), &env.config.workdir);
+            let sources = &a.sources.memory_sources;
+            let mut findings = if sources.contains(&MemorySourceArg::Wave) {
+                lint::lint(&store, Some(&loaded.rules), &env.config.workdir)
+            } else {
+                Vec::new()
+            };
+            let agents = agent_entries(env, sources);
+            findings.extend(lint::lint_agents(&store, Some(&loaded.rules), &agents));
             lint_output(env, &findings)
         }
+        MemoryAction::Import(a) => import(env, &store, a),
         MemoryAction::Promote(a) => promote_entry(env, &store, a),
         MemoryAction::Forget(a) => forget_entry(env, &store, a),
         MemoryAction::List(a) => list(env, &store, a.scope),
         MemoryAction::Show(a) => show(env, &store, &a.topic, a.scope),
         MemoryAction::Clear(a) => clear_scope(env, &store, a),
     }
+}
+
+/// The agents' own memory the sources name (ours, `wave`, is not among them).
+pub fn agent_entries(env: &Env, sources: &[MemorySourceArg]) -> AgentMemory {
+    let agents: Vec<AgentSource> = sources.iter().filter_map(|s| agent_of(*s)).collect();
+    if agents.is_empty() {
+        return AgentMemory::default();
+    }
+    let places = AgentPlaces {
+        home: env.home_dir(),
+        project: env.config.workdir.clone(),
+        codex_home: std::env::var_os("CODEX_HOME").map(std::path::PathBuf::from),
+    };
+    agent_memory::read(&agents, &places)
+}
+
+/// An agent entry as JSON (`memory search`, `match --memory`).
+pub fn agent_json(e: &agent_memory::AgentEntry) -> Value {
+    json!({ "agent": e.agent.as_str(), "file": e.file, "line": e.line, "topic": e.topic, "text": e.text })
+}
+
+fn agent_of(s: MemorySourceArg) -> Option<AgentSource> {
+    match s {
+        MemorySourceArg::Wave => None,
+        MemorySourceArg::Claude => Some(AgentSource::Claude),
+        MemorySourceArg::Codex => Some(AgentSource::Codex),
+        MemorySourceArg::Gemini => Some(AgentSource::Gemini),
+    }
+}
+
+/// `memory import --from AGENT`: each note of the agent's own memory through
+/// `write_note` (refused, restated, folded or stored as any write); the
+/// agent's files are only read.
+fn import(env: &Env, store: &MemoryStore, a: &MemoryImportArgs) -> Output {
+    let Some(agent) = agent_of(a.from) else {
+        return Output::fail(
+            EXIT_FAILURE,
+            "import --from names another agent: claude, codex or gemini",
+        );
+    };
+    let agents = agent_entries(env, &[a.from]);
+    let loaded = memory_rules::load(&env.config);
+    let mut out = Output::default();
+    for p in &agents.problems {
+        out.stderr
+            .push_str(&display::line(&format!("wave-rules: {p}")));
+    }
+    let mut answers = Vec::new();
+    for e in &agents.entries {
+        let mut note = Note::new(scope_of(a.scope), &e.topic, &e.text);
+        note.agent = Some(agent.as_str().into());
+        match store.write_note(&note, Some(&loaded.rules)) {
+            Ok(w) => answers.push((e.origin(), w)),
+            Err(err) => out.stderr.push_str(&display::line(&format!(
+                "wave-rules: {}: {err}",
+                e.origin()
+            ))),
+        }
+    }
+    let count = |action: NoteAction| answers.iter().filter(|(_, w)| w.action == action).count();
+    if env.json {
+        let list: Vec<Value> = answers
+            .iter()
+            .map(|(origin, w)| json!({ "origin": origin, "answer": w.to_json() }))
+            .collect();
+        out.stdout = display::json_text(
+            &json!({ "from": agent.as_str(), "notes": list, "problems": agents.problems }),
+        );
+    } else {
+        for (origin, w) in &answers {
+            out.stdout.push_str(&display::line(&format!(
+                "{origin}: {} {}",
+                w.action.as_str(),
+                w.id.as_deref().unwrap_or("")
+            )));
+        }
+        out.stdout.push_str(&format!(
+            "imported from {}: {} stored, {} folded, {} restated, {} refused\n",
+            agent.as_str(),
+            count(NoteAction::Stored),
+            count(NoteAction::Folded),
+            count(NoteAction::Restated),
+            count(NoteAction::Refused)
+        ));
+    }
+    if agents.entries.is_empty() && !agents.problems.is_empty() {
+        out.code = EXIT_FAILURE;
+    }
+    out
 }
 
 /// `memory write`: the note, checked against the project's rules.
@@ -235,16 +334,24 @@ fn search(env: &Env, store: &MemoryStore, a: &crate::args::MemorySearchArgs) -> 
                 .unwrap_or_else(|| f.clone())
         })
         .collect();
-    let hits = index.search(
-        &Query {
-            text: &a.query,
-            files: &files,
-            limit: a.limit,
-        },
-        &|_| false,
-    );
+    let sources = &a.sources.memory_sources;
+    let hits = if sources.contains(&MemorySourceArg::Wave) {
+        memory_rules::memory::search_current(
+            &index,
+            &Query {
+                text: &a.query,
+                files: &files,
+                limit: a.limit,
+            },
+            &|_| false,
+        )
+    } else {
+        Vec::new()
+    };
+    let agents = agent_entries(env, sources);
+    let theirs = agents.search(&a.query, a.limit);
     let mut out = Output::default();
-    for p in index.problems() {
+    for p in index.problems().iter().chain(&agents.problems) {
         out.stderr
             .push_str(&display::line(&format!("wave-rules: {p}")));
     }
@@ -254,6 +361,7 @@ fn search(env: &Env, store: &MemoryStore, a: &crate::args::MemorySearchArgs) -> 
             "files": files,
             "searched": index.len(),
             "entries": hits.iter().map(hit_json).collect::<Vec<_>>(),
+            "agents": theirs.iter().map(|e| agent_json(e)).collect::<Vec<_>>(),
         }));
         return out;
     }
@@ -268,6 +376,16 @@ fn search(env: &Env, store: &MemoryStore, a: &crate::args::MemorySearchArgs) -> 
             why(h)
         )));
         for l in h.text.lines() {
+            out.stdout.push_str(&display::line(&format!("    {l}")));
+        }
+    }
+    for e in &theirs {
+        out.stdout.push_str(&display::line(&format!(
+            "{} · {} (read-only)",
+            e.origin(),
+            e.topic
+        )));
+        for l in e.text.lines() {
             out.stdout.push_str(&display::line(&format!("    {l}")));
         }
     }
@@ -296,9 +414,15 @@ fn lint_output(env: &Env, findings: &[LintFinding]) -> Output {
         ..Output::default()
     };
     for f in findings {
+        if f.file.is_empty() {
+            // An agent's memory file that could not be read: the message names it.
+            let line = format!("{}: {}", f.kind.as_str(), f.message);
+            out.stdout.push_str(&display::line(&line));
+            continue;
+        }
         out.stdout.push_str(&display::line(&format!(
             "{} {}:{} {}{}: {}",
-            f.scope,
+            f.agent.as_deref().unwrap_or(f.scope.as_str()),
             f.file,
             f.line,
             f.id.as_deref().map(|i| format!("{i} ")).unwrap_or_default(),

@@ -13,7 +13,11 @@
 //!    joined) instead of adding it ([`crate::memory::hygiene`]);
 //! 4. stores the note otherwise, flagging the entries and rules it
 //!    conflicts with (same subject, another command, port, version,
-//!    address or account) in the answer; `memory lint` lists them too.
+//!    address or account) in the answer; `memory lint` lists them too;
+//! 5. marks the entry of the same scope it supersedes (the same fact in
+//!    nearly the same words with a new value, [`hygiene::supersedes`]; the
+//!    nearest one not superseded yet): its metadata gets `superseded_by`,
+//!    the answer lists it in `supersedes` (and not among the conflicts).
 //!
 //! The answer ([`NoteWritten`]) says which of these happened, the entry's id,
 //! and the topic it went to when the name given maps onto an existing topic
@@ -118,6 +122,13 @@ pub enum Other {
     },
 }
 
+impl Other {
+    /// Whether this is the entry `id` of `scope`.
+    pub fn is_entry(&self, of: MemoryScope, entry: &str) -> bool {
+        matches!(self, Other::Entry { scope, id, .. } if *scope == of && id == entry)
+    }
+}
+
 /// A conflict found on write.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoteConflict {
@@ -142,13 +153,15 @@ pub struct NoteWritten {
     /// The rule it restates.
     pub rule: Option<String>,
     pub conflicts: Vec<NoteConflict>,
+    /// The entries (same scope) this note supersedes.
+    pub supersedes: Vec<String>,
     pub credential: Option<SecretFinding>,
 }
 
 impl NoteWritten {
     /// As JSON (the CLI's `--json`, the binding): `action`, `id`, `scope`,
-    /// `topic`, `file`, `respelled`, `rule`, `conflicts`, `credential`,
-    /// `message`.
+    /// `topic`, `file`, `respelled`, `rule`, `conflicts`, `supersedes`,
+    /// `credential`, `message`.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
         let conflicts: Vec<serde_json::Value> = self
@@ -176,6 +189,7 @@ impl NoteWritten {
             "respelled": self.respelled,
             "rule": self.rule,
             "conflicts": conflicts,
+            "supersedes": self.supersedes,
             "credential": self.credential.as_ref().map(|f| json!({ "rule": f.rule, "masked": f.masked })),
             "message": self.message(),
         })
@@ -211,6 +225,12 @@ impl NoteWritten {
             out.push_str(&format!(
                 " The topic '{given}' is the existing topic '{}' ({}).",
                 self.topic, self.file
+            ));
+        }
+        if !self.supersedes.is_empty() {
+            out.push_str(&format!(
+                "\nIt supersedes {} (the same fact with another value): recall gives this one now; `wave-rules memory forget ID` removes the old one.",
+                self.supersedes.join(", ")
             ));
         }
         for c in &self.conflicts {
@@ -341,6 +361,7 @@ impl MemoryStore {
             respelled: None,
             rule: None,
             conflicts: Vec::new(),
+            supersedes: Vec::new(),
             credential: None,
         };
         if let Some(found) = SecretRules::shipped().find(text) {
@@ -388,8 +409,22 @@ impl MemoryStore {
             }
         }
         written.conflicts = conflicts(&profile, &near, &parts, &w);
+        let superseded = if note.replace {
+            None
+        } else {
+            superseded(&profile, scope, &near, &index, &w)
+        };
+        written
+            .conflicts
+            .retain(|c| !superseded.is_some_and(|h| c.with.is_entry(h.scope, &h.id)));
         let new = new_entry(note, text, &index, now);
         self.store_entry(note, &new, &file, &given, &mut topics)?;
+        if let Some(old) = superseded {
+            self.change_entry(scope, &old.file, &old.id, |e| {
+                e.meta.superseded_by = Some(new.meta.id.clone());
+            })?;
+            written.supersedes.push(old.id.clone());
+        }
         written.action = if note.replace {
             NoteAction::Replaced
         } else {
@@ -633,6 +668,31 @@ fn conflicts(
         }
     }
     out
+}
+
+/// The entry of `scope` among `near` the note supersedes: the one whose
+/// subject is nearest, among those no other entry superseded yet (a chain
+/// moves on from its newest).
+fn superseded<'h>(
+    profile: &Profile,
+    scope: MemoryScope,
+    near: &'h [MemoryHit],
+    index: &MemoryIndex,
+    w: &Weights<'_>,
+) -> Option<&'h MemoryHit> {
+    near.iter()
+        .filter(|h| h.scope == scope)
+        .filter_map(|h| {
+            let old = Profile::of(&h.text);
+            hygiene::supersedes(profile, &old, w)?;
+            Some((hygiene::similarity(&profile.subject, &old.subject, w), h))
+        })
+        .filter(|(_, h)| {
+            let newer = index.find(&h.id).ok().and_then(|e| e.meta().superseded_by);
+            !newer.is_some_and(|n| index.find_exact(&n))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, h)| h)
 }
 
 /// The entry a note becomes, with an id no entry has.

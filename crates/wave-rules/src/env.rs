@@ -175,17 +175,7 @@ impl Env {
             });
         }
         // The project's choice (`sources` in .wave/config.toml), else the defaults.
-        // A config that cannot be read stops a command (naming the file and
-        // line), but not the language server: the editor shows the problem
-        // in that file, and the rest is served from the default sources.
-        let chosen = match memory_rules::sources::chosen_sources(&workdir) {
-            Ok(chosen) => chosen,
-            Err(d) if matches!(cli.command, crate::args::Command::Lsp) => {
-                eprintln!("{d}; serving the default sources");
-                None
-            }
-            Err(d) => return Err(Output::fail(EXIT_TROUBLE, d.to_string())),
-        };
+        let chosen = project_sources(cli, &workdir)?;
         let (config, sources_from) = match chosen {
             Some(c) => (c.config(&workdir, &home), SourcesFrom::Project(c)),
             None => (
@@ -201,6 +191,24 @@ impl Env {
             root,
             color,
         })
+    }
+}
+
+/// The project's chosen sources. A config that cannot be read stops a
+/// command (naming the file and line), but not the language server: the
+/// editor shows the problem in that file, and the rest is served from the
+/// default sources.
+fn project_sources(
+    cli: &Cli,
+    workdir: &Path,
+) -> Result<Option<memory_rules::sources::ChosenSources>, Output> {
+    match memory_rules::sources::chosen_sources(workdir) {
+        Ok(chosen) => Ok(chosen),
+        Err(d) if matches!(cli.command, crate::args::Command::Lsp) => {
+            eprintln!("{d}; serving the default sources");
+            Ok(None)
+        }
+        Err(d) => Err(Output::fail(EXIT_TROUBLE, d.to_string())),
     }
 }
 

@@ -311,6 +311,7 @@ pub fn claude_hook_prefix(program: &Program) -> String {
 /// | gemini | `$GEMINI_PROJECT_DIR/node_modules/.bin/wave-rules` | Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the command with the project directory, shell-quoted (so no quotes around it), and sets it in the hook's environment |
 /// | copilot | `node_modules/.bin/wave-rules` | Copilot CLI (1.0.88 and later) runs a hook without `cwd` in the project root |
 /// | cursor | `"${CURSOR_PROJECT_DIR:-.}"/node_modules/.bin/wave-rules` | Cursor runs project hooks in the project root and sets `CURSOR_PROJECT_DIR` |
+/// | windsurf, cline, kiro, vscode | as codex: git's root | none of them documents a project variable for its hooks (VS Code's `cwd` property is relative to the repository root) |
 /// | qwen | `"$QWEN_PROJECT_DIR"/node_modules/.bin/wave-rules` | Qwen Code sets it for hooks and passes a bash command unchanged (it replaces it, quoted, only for cmd.exe and PowerShell) |
 ///
 /// A machine's program is its quoted absolute words; `--command` as given.
@@ -319,8 +320,15 @@ pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) ->
         (HookAgent::Claude, _) | (_, Program::Machine(_) | Program::Given(_)) => {
             claude_hook_prefix(program)
         }
-        // Cascade names no project directory for its hooks: git's root.
-        (HookAgent::Codex | HookAgent::Windsurf | HookAgent::Cline, Program::Project(bin)) => {
+        // Cascade and Kiro name no project directory for their hooks: git's root.
+        (
+            HookAgent::Codex
+            | HookAgent::Windsurf
+            | HookAgent::Cline
+            | HookAgent::Kiro
+            | HookAgent::Vscode,
+            Program::Project(bin),
+        ) => {
             let below = git_root(workdir)
                 .and_then(|root| workdir.strip_prefix(root).ok())
                 .map(|p| {

@@ -181,10 +181,26 @@ impl Json {
     }
 }
 
-/// Whether JSON text holds a comment (`//` or `/*` outside strings is not
-/// told apart: a URL in a string counts, which only keeps a file).
+/// Whether JSON text holds a comment: `//` or `/*` outside its strings (a
+/// URL in a string, such as Kiro's `file://` resources, is none).
 pub fn has_comments(text: &str) -> bool {
-    text.contains("//") || text.contains("/*")
+    let (mut in_string, mut escaped, mut slash) = (false, false, false);
+    for c in text.chars() {
+        if in_string {
+            match (escaped, c) {
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => escaped = false,
+            }
+            continue;
+        }
+        if slash && (c == '/' || c == '*') {
+            return true;
+        }
+        slash = c == '/';
+        in_string = c == '"';
+    }
+    false
 }
 
 /// A JSON value for the syntax tree, an object's keys listed in `first`
@@ -316,6 +332,15 @@ mod tests {
 
     fn json(text: &str) -> Json {
         Json::parse(Path::new("s.json"), Some(text.to_string())).unwrap()
+    }
+
+    #[test]
+    fn a_comment_is_one_outside_the_strings() {
+        assert!(has_comments("{\n  // x\n  \"a\": 1\n}"));
+        assert!(has_comments("{\"a\": 1 /* keep */}"));
+        assert!(!has_comments(
+            "{\"r\": [\"file://AGENTS.md\", \"a\\\"//b\"]}"
+        ));
     }
 
     #[test]

@@ -10,31 +10,9 @@
 mod common;
 use common::hook_run;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-const GEN: &str = "Generated files are rebuilt by `npm run gen`.";
-const API: &str = "API handlers validate input.";
-const ALWAYS: &str = "Answer in English.";
-const DB: &str = "The customer table is read-only.";
-
-fn project() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let work = tmp.path().join("work");
-    std::fs::create_dir_all(work.join(".wave/rules")).unwrap();
-    let rules = [
-        (
-            "gen.md",
-            format!("---\npaths: gen/**\nenforce: block\n---\n{GEN}\n"),
-        ),
-        ("api.md", format!("---\npaths: src/api/**\n---\n{API}\n")),
-        ("always.md", format!("{ALWAYS}\n")),
-        ("db.md", format!("---\ntopics: [customer]\n---\n{DB}\n")),
-    ];
-    for (name, text) in rules {
-        std::fs::write(work.join(".wave/rules").join(name), text).unwrap();
-    }
-    (tmp, work)
-}
+use common::dialect::{project, ALWAYS, API, DB, GEN};
 
 /// A Cline payload as its hook reference shows it.
 fn cline(work: &Path, hook: &str, event: Value) -> Vec<u8> {

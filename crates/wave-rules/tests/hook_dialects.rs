@@ -75,6 +75,16 @@ fn each_agent_gets_path_rules_in_its_own_answer_once() {
             "qwen",
             json!({"session_id":"qw2","cwd":w,"hook_event_name":"PostToolUse","tool_name":"run_shell_command","tool_input":{"command":"cat src/api/customers.ts"}}),
             "PostToolUse",
+        ), // VS Code's Local harness: its docs' common fields (`sessionId`).
+        (
+            "vscode",
+            json!({"timestamp":"2026-02-09T10:30:00.000Z","sessionId":"vs","cwd":w,"hookEventName":"PostToolUse","transcript_path":"/nowhere","tool_name":"readFile","tool_input":{"filePath":file},"tool_use_id":"t1","tool_response":"x"}),
+            "PostToolUse",
+        ),
+        (
+            "vscode",
+            json!({"timestamp":"2026-02-09T10:30:00.000Z","sessionId":"vs2","cwd":w,"hookEventName":"PostToolUse","tool_name":"runInTerminal","tool_input":{"command":"cat src/api/customers.ts"},"tool_use_id":"t2","tool_response":"x"}),
+            "PostToolUse",
         ),
     ];
     for (agent, payload, event) in cases {
@@ -138,12 +148,17 @@ fn where_the_hook_output_does_not_reach_the_model_the_rules_stay_due() {
 }
 
 /// The agents' hook files, where each keeps its list of one event.
-const AGENT_FILES: [(&str, &str, &str); 5] = [
+const AGENT_FILES: [(&str, &str, &str); 6] = [
     ("codex", ".codex/hooks.json", "PostToolUse"),
     ("gemini", ".gemini/settings.json", "AfterTool"),
     ("copilot", ".github/hooks/wave-rules.json", "postToolUse"),
     ("cursor", ".cursor/hooks.json", "beforeReadFile"),
     ("qwen", ".qwen/settings.json", "PostToolUse"),
+    (
+        "vscode",
+        ".github/hooks/wave-rules-vscode.json",
+        "PostToolUse",
+    ),
 ];
 
 /// Every command of `doc.hooks` (Claude's groups and the flat lists).
@@ -242,6 +257,7 @@ fn read_payload(agent: &str, w: &str) -> Value {
         "gemini" => tool_payload(agent, "inst-gemini", w, "read_file", &file),
         "copilot" => tool_payload(agent, "inst-copilot", w, "view", &file),
         "qwen" => tool_payload(agent, "inst-qwen", w, "read_file", &file),
+        "vscode" => tool_payload(agent, "inst-vscode", w, "readFile", &file),
         _ => tool_payload(agent, "inst-cursor", w, "beforeReadFile", &file),
     }
 }

@@ -36,6 +36,8 @@ pub enum Place {
     WindsurfRules,
     /// `.agents/rules` (Antigravity).
     AntigravityRules,
+    /// `.kiro/steering/*.md` (Kiro), each by its `inclusion`.
+    KiroSteering,
     /// Every other kind (read by us only, among the agents in [`AGENTS`]).
     Other,
 }
@@ -62,6 +64,7 @@ impl Place {
             }
             Format::Copilot => Place::CopilotPathInstructions,
             Format::Windsurf => Place::WindsurfRules,
+            Format::Kiro => Place::KiroSteering,
             _ => Place::Other,
         }
     }
@@ -77,6 +80,7 @@ impl Place {
             Place::CopilotPathInstructions => ".github/instructions",
             Place::WindsurfRules => ".windsurf/rules",
             Place::AntigravityRules => ".agents/rules",
+            Place::KiroSteering => ".kiro/steering",
             Place::Other => "other",
         }
     }
@@ -90,6 +94,9 @@ pub enum When {
     /// After a tool touched a file the rule's `paths` match (a read, a
     /// write, a shell `cat`), as `Touch` says.
     Touched(&'static str),
+    /// Each file as its own front matter says (Kiro's `inclusion`), as the
+    /// text says.
+    ByItsOwnMode(&'static str),
 }
 
 /// One file kind an agent loads by itself.
@@ -136,6 +143,8 @@ pub struct AgentModel {
 }
 
 const SELF_LOAD_TEST: &str = "__test__/agents/self-load.test.mjs";
+/// Kiro's steering docs: from docs, not measured (no Kiro binary runs here).
+const KIRO_STEERING_DOCS: &str = "from docs, not measured: kiro.dev/docs/steering (inclusion modes; AGENTS.md always included); kiro.dev/docs/cli/custom-agents/configuration-reference (an agent's `resources`)";
 const START: When = When::Start;
 
 /// Every agent we serve, with what it loads by itself (measured) and its caps.
@@ -193,6 +202,21 @@ pub const AGENTS: &[AgentModel] = &[
         loads: &[
             SelfLoad { place: Place::AgentsMd, when: START, unless: None, since: "0.1", evidence: SELF_LOAD_TEST },
             SelfLoad { place: Place::ClaudeMd, when: START, unless: Some(Place::AgentsMd), since: "0.1", evidence: SELF_LOAD_TEST },
+        ],
+        caps: &[],
+    },
+    AgentModel {
+        agent: "kiro",
+        version: "-",
+        loads: &[
+            SelfLoad {
+                place: Place::KiroSteering,
+                when: When::ByItsOwnMode("`inclusion: always` (the default) at the start; `fileMatch` when a file matching `fileMatchPattern` is in the context; `auto` when the request matches its `description`; `manual` when named (`#name`)"),
+                unless: None,
+                since: "-",
+                evidence: KIRO_STEERING_DOCS,
+            },
+            SelfLoad { place: Place::AgentsMd, when: START, unless: None, since: "-", evidence: KIRO_STEERING_DOCS },
         ],
         caps: &[],
     },
@@ -522,6 +546,21 @@ mod tests {
         assert!(kept_with.contains(&Place::AgentsMd), "{kept_with:?}");
         let without = tree(&["AGENTS.md"]);
         assert!(!kept("claude", without.path()).contains(&Place::AgentsMd));
+    }
+
+    #[test]
+    fn kiro_leaves_its_steering_and_agents_md_to_itself_and_gets_claude_rules_from_us() {
+        let work = tree(&["AGENTS.md", ".kiro/steering/api.md", "CLAUDE.md"]);
+        let k = kept("kiro", work.path());
+        assert!(
+            !k.contains(&Place::KiroSteering) && !k.contains(&Place::AgentsMd),
+            "{k:?}"
+        );
+        assert!(k.contains(&Place::ClaudeMd), "{k:?}");
+        assert_eq!(
+            Place::of(Format::Kiro, Path::new("/p/.kiro/steering/api.md")),
+            Place::KiroSteering
+        );
     }
 
     #[test]

@@ -80,6 +80,10 @@ pub enum HookAgent {
     Cline,
     /// Qwen Code (.qwen/settings.json), Claude Code's hook format
     Qwen,
+    /// Kiro CLI (an agent of its own: .kiro/agents/wave-rules.json)
+    Kiro,
+    /// VS Code's Local agent harness (.github/hooks/wave-rules-vscode.json); its Copilot CLI, Claude and Codex harnesses take those agents' hooks
+    Vscode,
 }
 
 /// One of our hook events, by Claude Code's name. The one list of these
@@ -267,6 +271,8 @@ impl HookAgent {
             HookAgent::Windsurf => "windsurf",
             HookAgent::Cline => "cline",
             HookAgent::Qwen => "qwen",
+            HookAgent::Kiro => "kiro",
+            HookAgent::Vscode => "vscode",
         }
     }
 }

@@ -11,6 +11,8 @@
 //! | `copilot` | `.github/hooks/wave-rules.json` | sessionStart, userPromptSubmitted, postToolUse, agentStop | `view` `edit` `create` | `bash` | top-level `additionalContext` (native hooks; recorded in -p mode: the `hookSpecificOutput` of Claude-format hooks is dropped there); agentStop by blocking |
 //! | `cursor` | `.cursor/hooks.json` | beforeSubmitPrompt, beforeReadFile, afterFileEdit, afterShellExecution, stop | `beforeReadFile` / `afterFileEdit` `file_path` | `command` | only `stop`'s `followup_message`; the others cannot add context, so their rules stay due |
 //! | `cline` | `.clinerules/hooks/<Event>` scripts | TaskStart, TaskResume, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact ([`super::dialects::cline`]) | `read_file` `write_to_file` `replace_in_file` (`path`) | `execute_command` | `contextModification`; a refusal is `cancel: true` |
+//! | `kiro` | `.kiro/agents/wave-rules.json` `hooks` | agentSpawn, userPromptSubmit, preToolUse ([`super::dialects::kiro`]) | `fs_read` (`operations[].path`), `fs_write` (`path`) | `execute_bash` | agentSpawn's and userPromptSubmit's stdout, plain text; a refusal is exit 2 with the reason on stderr; no hook after a tool reaches its model (path rules: `export --to kiro`) |
+//! | `vscode` (Local harness) | `.github/hooks/wave-rules-vscode.json` | SessionStart, PreToolUse, PostToolUse, Stop, PreCompact (same names; [`super::dialects::vscode`]) | `readFile`, `editFiles` (`files`), `createFile` | `runInTerminal` | `hookSpecificOutput.additionalContext`; a refusal is `permissionDecision: "deny"` with the rule in `additionalContext` too; Stop by `hookSpecificOutput.decision: "block"`; UserPromptSubmit's output reaches no model |
 //! | `windsurf` (`devin`) | `.windsurf/hooks.json` | pre_write_code, pre_run_command -> PreToolUse ([`super::dialects::windsurf`]) | `tool_info.file_path` | `tool_info.command_line` | a refusal only (exit 2, the reason on stderr); no hook of Cascade adds context |
 //!
 //! Skill tools, mapped onto Claude Code's `Skill` (`{"skill": name}`):
@@ -70,6 +72,15 @@ impl AgentDialect for HookAgent {
             HookAgent::Cursor => matches!(event, HookAction::Stop | HookAction::PreToolUse),
             HookAgent::Windsurf => matches!(event, HookAction::PreToolUse),
             HookAgent::Cline => !matches!(event, HookAction::Stop),
+            // Only agentSpawn's and userPromptSubmit's stdout reach its model.
+            HookAgent::Kiro => matches!(
+                event,
+                HookAction::SessionStart(_)
+                    | HookAction::UserPromptSubmit(_)
+                    | HookAction::PreToolUse
+            ),
+            // Its UserPromptSubmit reads the common output only.
+            HookAgent::Vscode => !matches!(event, HookAction::UserPromptSubmit(_)),
         }
     }
 
@@ -128,6 +139,8 @@ impl AgentDialect for HookAgent {
             HookAgent::Windsurf => &super::dialects::windsurf::EVENTS,
             HookAgent::Cline => &super::dialects::cline::EVENTS,
             HookAgent::Qwen => &super::dialects::qwen::EVENTS,
+            HookAgent::Kiro => &super::dialects::kiro::EVENTS,
+            HookAgent::Vscode => &super::dialects::vscode::EVENTS,
         }
     }
 
@@ -220,6 +233,8 @@ pub fn tool_kind(agent: HookAgent, name: &str) -> ToolKind {
         (HookAgent::Cursor, "StrReplace" | "Delete" | "TabWrite") => ToolKind::Write,
         (HookAgent::Cursor, "Shell") => ToolKind::Shell,
         (HookAgent::Qwen, name) => super::dialects::qwen::tool_kind(name),
+        (HookAgent::Kiro, name) => super::dialects::kiro::tool_kind(name),
+        (HookAgent::Vscode, name) => super::dialects::vscode::tool_kind(name),
         _ => ToolKind::Other,
     }
 }
@@ -270,6 +285,31 @@ fn dialect_payload(agent: HookAgent, v: &Map<String, Value>) -> Option<Payload> 
                 ..Payload::default()
             })
         }
+        HookAgent::Vscode => {
+            // Claude Code's keys, but `sessionId`; a new session's `source` is `new`.
+            let mut p = payload(HookAgent::Claude, v);
+            let id = v.get("sessionId").and_then(Value::as_str);
+            if let Some(id) = id.filter(|s| !s.is_empty()) {
+                p.session = Some(id.to_string());
+            }
+            if p.source.as_deref() == Some("new") {
+                p.source = Some("startup".into());
+            }
+            p.tool = p
+                .tool
+                .map(|t| ToolCall::new(t.name.clone(), tool_kind(agent, &t.name), t.input));
+            Some(p)
+        }
+        HookAgent::Kiro => {
+            let k = super::dialects::kiro::payload(v);
+            Some(Payload {
+                session: k.session,
+                cwd: k.cwd,
+                prompt: k.prompt,
+                tool: k.tool,
+                ..Payload::default()
+            })
+        }
         _ => None,
     }
 }
@@ -305,6 +345,8 @@ pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
         | HookAgent::Gemini
         | HookAgent::Windsurf
         | HookAgent::Cline
+        | HookAgent::Kiro
+        | HookAgent::Vscode
         | HookAgent::Qwen => {
             p.tool = tool_name
                 .map(|name| ToolCall::new(name.clone(), tool_kind(agent, &name), tool_input));
@@ -465,8 +507,9 @@ pub fn refusal(agent: HookAgent, reason: &str) -> Value {
             "user_message": reason.lines().next().unwrap_or(reason),
         }),
         // Reads no JSON: exit 2 and the reason on stderr (`dialects::refuse`).
-        HookAgent::Windsurf => json!(reason),
+        HookAgent::Windsurf | HookAgent::Kiro => json!(reason),
         HookAgent::Cline => super::dialects::cline::refusal(reason),
+        HookAgent::Vscode => super::dialects::vscode::refusal(reason),
     }
 }
 
@@ -486,11 +529,15 @@ pub fn subagent_context(agent: HookAgent, text: &str, tool: Option<&ToolCall>) -
             json!({ "hookSpecificOutput": { "hookEventName": "BeforeTool", "tool_input": input } })
         }
         HookAgent::Copilot => json!({ "additionalContext": text }),
-        HookAgent::Cursor | HookAgent::Windsurf | HookAgent::Cline => return None,
-        HookAgent::Claude | HookAgent::Codex | HookAgent::Qwen => json!({ "hookSpecificOutput": {
+        HookAgent::Cursor | HookAgent::Windsurf | HookAgent::Cline | HookAgent::Kiro => {
+            return None
+        }
+        HookAgent::Claude | HookAgent::Codex | HookAgent::Qwen | HookAgent::Vscode => {
+            json!({ "hookSpecificOutput": {
             "hookEventName": "SubagentStart",
             "additionalContext": text,
-        } }),
+        } })
+        }
     })
 }
 
@@ -503,6 +550,8 @@ pub fn output(agent: HookAgent, event: &HookAction, text: &str) -> Option<Value>
     Some(match (agent, event) {
         (HookAgent::Cursor, HookAction::Stop) => json!({ "followup_message": text }),
         (HookAgent::Cline, _) => super::dialects::cline::context(text),
+        (HookAgent::Kiro, _) => super::dialects::kiro::context(text),
+        (HookAgent::Vscode, HookAction::Stop) => super::dialects::vscode::stop(text),
         (_, HookAction::Stop) => json!({ "decision": "block", "reason": text }),
         (HookAgent::Copilot, _) => json!({ "additionalContext": text }),
         _ => json!({ "hookSpecificOutput": {
@@ -623,6 +672,11 @@ mod tests {
                 json!({"session_id":"s","cwd":"/w","tool_name":"mcp__fs__read_text_file","tool_input":{"path":"src/b.ts"}}),
                 ("s", vec!["src/b.ts"]),
             ),
+            (
+                HookAgent::Kiro,
+                json!({"hook_event_name":"postToolUse","cwd":"/w","tool_name":"fs_read","tool_input":{"operations":[{"mode":"Line","path":"/w/src/a.ts"},{"mode":"Directory","path":"/w/src/b.ts"}]},"tool_response":{"success":true}}),
+                ("kiro:/w", vec!["/w/src/a.ts", "/w/src/b.ts"]),
+            ),
         ];
         for (agent, payload, (session, want)) in cases {
             assert_eq!(
@@ -670,6 +724,10 @@ mod tests {
         assert_eq!(
             start(HookAgent::Claude, json!({"source":"compact"})),
             EventKind::Start(Start::Compact)
+        );
+        assert_eq!(
+            start(HookAgent::Vscode, json!({"sessionId":"v","source":"new"})),
+            EventKind::Start(Start::Startup)
         );
         let stop = |payload: Value| {
             let Value::Object(v) = payload else { panic!() };

@@ -10,6 +10,8 @@
 //! | `cursor` | `.cursor/hooks.json` | `~/.cursor/hooks.json` | beforeSubmitPrompt, preToolUse, beforeShellExecution, beforeReadFile, afterFileEdit, afterShellExecution, stop |
 //! | `windsurf` (`devin`) | `.windsurf/hooks.json` | `~/.codeium/windsurf/hooks.json` | pre_write_code, pre_run_command |
 //! | `cline` | `.clinerules/hooks/<Event>` (a script each) | `~/Documents/Cline/Hooks/<Event>` | TaskStart, TaskResume, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact ([`crate::hook::dialects::cline`]) |
+//! | `vscode` (Local harness) | `.github/hooks/wave-rules-vscode.json` | `~/.copilot/hooks/wave-rules-vscode.json` | SessionStart, PreToolUse, PostToolUse, Stop, PreCompact ([`crate::hook::dialects::vscode`]) |
+//! | `kiro` | `.kiro/agents/wave-rules.json` (an agent: its `hooks`; `name`, `tools`, `resources` when new) | `~/.kiro/agents/wave-rules.json` | agentSpawn, userPromptSubmit, preToolUse ([`crate::hook::dialects::kiro`]) |
 //!
 //! The table is [`HookAgent::events`]; this copy is for reading.
 //!
@@ -56,6 +58,15 @@ pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> P
         (HookAgent::Cline, ScopeArg::Project) => base.join(".clinerules/hooks"),
         (HookAgent::Cline, ScopeArg::User) => base.join("Documents/Cline/Hooks"),
         (HookAgent::Qwen, _) => base.join(".qwen/settings.json"),
+        (HookAgent::Kiro, _) => base
+            .join(".kiro/agents")
+            .join(format!("{}.json", crate::hook::dialects::kiro::AGENT_NAME)),
+        (HookAgent::Vscode, ScopeArg::Project) => base
+            .join(".github/hooks")
+            .join(crate::hook::dialects::vscode::FILE_NAME),
+        (HookAgent::Vscode, ScopeArg::User) => base
+            .join(".copilot/hooks")
+            .join(crate::hook::dialects::vscode::FILE_NAME),
     }
 }
 
@@ -69,6 +80,8 @@ pub fn trust_step(agent: HookAgent) -> &'static str {
         HookAgent::Cursor => "Cursor reads .cursor/hooks.json when the project opens; restart Cursor after installing.",
         HookAgent::Cline => "Cline runs hooks once they are turned on in its settings.",
         HookAgent::Qwen => "Qwen Code runs project hooks unless \"disableAllHooks\" is set in its settings.",
+        HookAgent::Vscode => "VS Code runs these hooks in its Local agent harness (agent hooks are in Preview; chat.hookFilesLocations must keep .github/hooks). In its Copilot CLI, Claude or Codex harness, install those agents' hooks: `hook install --agent copilot`, `claude` or `codex`.",
+        HookAgent::Kiro => "Kiro CLI runs an agent's hooks: start it with `kiro-cli chat --agent wave-rules` (or make it the default: `kiro-cli settings chat.defaultAgent wave-rules`). Its hooks cannot give path rules after a read or a write: `wave-rules export --to kiro` gives them to Kiro as fileMatch steering.",
         HookAgent::Windsurf => "Devin Desktop (Windsurf) runs these hooks before Cascade writes a file or runs a command: they refuse what an enforced rule forbids. Its hooks cannot give the model rules: run `wave-rules export --to devin` for those.",
     }
 }
@@ -106,6 +119,22 @@ fn entry(agent: HookAgent, command: String, matcher: Option<&str>) -> CstInputVa
         HookAgent::Cursor => {
             settings_file::object(vec![("command", CstInputValue::String(command))])
         }
+        // Flat entries, no matcher: VS Code's documented layout.
+        HookAgent::Vscode => settings_file::object(vec![
+            ("type", text("command")),
+            ("command", CstInputValue::String(command)),
+            (
+                "timeout",
+                CstInputValue::Number(HOOK_TIMEOUT_SECS.to_string()),
+            ),
+        ]),
+        HookAgent::Kiro => settings_file::object(vec![
+            ("command", CstInputValue::String(command)),
+            (
+                "timeout_ms",
+                CstInputValue::Number((HOOK_TIMEOUT_SECS * 1000).to_string()),
+            ),
+        ]),
         // A refusal's reason reaches the agent from stderr; stdout is for the user.
         HookAgent::Windsurf => settings_file::object(vec![
             ("command", CstInputValue::String(command)),
@@ -149,6 +178,12 @@ fn add_ours(
     edit_distance: Option<u64>,
 ) -> Result<(), Output> {
     let object = json.object()?;
+    // A new Kiro agent file: the agent itself (every tool, Kiro's own resources).
+    if agent == HookAgent::Kiro && object.get("name").is_none() {
+        for (key, value) in crate::hook::dialects::kiro::agent_members() {
+            object.append(key, settings_file::input(&value, &[]));
+        }
+    }
     for (theirs, ours, matcher) in agent.events() {
         let command = format!(
             "{prefix} hook --agent {} {ours}{}",
@@ -238,7 +273,14 @@ fn try_uninstall(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Outp
         .iter()
         .filter_map(|p| p.decoded_name())
         .collect();
-    let only_ours = rest.is_empty() || rest == ["version"];
+    let made = |k: &String| {
+        k == "version"
+            || (agent == HookAgent::Kiro
+                && crate::hook::dialects::kiro::agent_members()
+                    .iter()
+                    .any(|(m, _)| m == k))
+    };
+    let only_ours = rest.iter().all(made);
     if only_ours && !settings_file::has_comments(&object.to_string()) {
         settings_file::remove(&file)?;
     } else {

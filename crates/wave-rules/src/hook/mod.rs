@@ -502,7 +502,10 @@ fn answer_without_rules(
 /// Prints the answer in the agent's form, when there is any and the agent
 /// gives it to the model.
 fn emit(agent: HookAgent, action: &HookAction, text: &str, out: &mut Output) {
-    if let Some(doc) = agent::output(agent, action, text) {
-        out.stdout = format!("{doc}\n");
+    match agent::output(agent, action, text) {
+        // Plain text (Kiro reads stdout as it is).
+        Some(serde_json::Value::String(plain)) => out.stdout = format!("{plain}\n"),
+        Some(doc) => out.stdout = format!("{doc}\n"),
+        None => {}
     }
 }

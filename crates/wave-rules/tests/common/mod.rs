@@ -142,3 +142,34 @@ pub fn mcp_call(
         .unwrap_or_default()
         .to_string()
 }
+
+/// The rules the agent dialects' tests share: an enforced path rule, a path
+/// rule, an always-on rule and a topic rule, in a temp project's `.wave/rules`.
+pub mod dialect {
+    use std::path::PathBuf;
+
+    pub const GEN: &str = "Generated files are rebuilt by `npm run gen`.";
+    pub const API: &str = "API handlers validate input.";
+    pub const ALWAYS: &str = "Answer in English.";
+    pub const DB: &str = "The customer table is read-only.";
+
+    /// The temp dir (kept alive by the caller) and its project, `work/`.
+    pub fn project() -> (tempfile::TempDir, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let work = tmp.path().join("work");
+        std::fs::create_dir_all(work.join(".wave/rules")).unwrap();
+        let rules = [
+            (
+                "gen.md",
+                format!("---\npaths: gen/**\nenforce: block\n---\n{GEN}\n"),
+            ),
+            ("api.md", format!("---\npaths: src/api/**\n---\n{API}\n")),
+            ("always.md", format!("{ALWAYS}\n")),
+            ("db.md", format!("---\ntopics: [customer]\n---\n{DB}\n")),
+        ];
+        for (name, text) in rules {
+            std::fs::write(work.join(".wave/rules").join(name), text).unwrap();
+        }
+        (tmp, work)
+    }
+}

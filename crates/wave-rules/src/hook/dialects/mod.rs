@@ -4,18 +4,20 @@
 //! install, and how a refusal reaches their model.
 
 pub mod cline;
+pub mod kiro;
 pub mod qwen;
+pub mod vscode;
 pub mod windsurf;
 
 use crate::args::HookAgent;
 use crate::env::Output;
 
 /// Refuses a tool call where the agent reads no JSON from a hook: Windsurf
-/// (Devin Desktop) reads its exit code 2 and the reason on stderr. False
+/// (Devin Desktop) and Kiro read its exit code 2 and the reason on stderr. False
 /// for the others, which read `agent::refusal` on stdout.
 pub fn refuse(agent: HookAgent, reason: &str, out: &mut Output) -> bool {
     match agent {
-        HookAgent::Windsurf => windsurf::refuse(reason, out),
+        HookAgent::Windsurf | HookAgent::Kiro => windsurf::refuse(reason, out),
         _ => return false,
     }
     true

@@ -1446,6 +1446,7 @@ export const NativeMemoryStore = __napiModule.exports.NativeMemoryStore
 export const JsMemoryStore = __napiModule.exports.JsMemoryStore
 export const RuleEngine = __napiModule.exports.RuleEngine
 export const checkToolCall = __napiModule.exports.checkToolCall
+export const chosenSources = __napiModule.exports.chosenSources
 export const defaultSources = __napiModule.exports.defaultSources
 export const eventMayMatter = __napiModule.exports.eventMayMatter
 export const memoryToolDefinitions = __napiModule.exports.memoryToolDefinitions

@@ -263,6 +263,13 @@ export interface AgentToolCall {
  */
 export declare function checkToolCall(engine: RuleEngine, call: AgentToolCall, cwd?: string | undefined | null): ToolCheck
 
+/**
+ * The sources the project chose (`sources = [...]` in its
+ * `.wave/config.toml`), `null` when it chose none; a config file that does
+ * not parse, or names an unknown source, throws naming the file and line.
+ */
+export declare function chosenSources(workdir: string): Array<string> | null
+
 export interface CliOutput {
   stdout: string
   stderr: string
@@ -353,6 +360,13 @@ export interface EngineOptions {
    * `/Library/Application Support/Wave`, `%ProgramData%\\Wave`).
    */
   policyDir?: string
+  /**
+   * The agent whose model gets the rules (`'claude'`, `'codex'`,
+   * `'gemini'`, `'copilot'`, `'opencode'`, ...): the sources it loads by
+   * itself are left out, so each rule reaches the model once (the core's
+   * `self_load` table; docs/agents.md). Default: none left out.
+   */
+  agent?: string
 }
 
 /** An entry `forget` removed, or `promote` made a rule of. */
@@ -391,7 +405,7 @@ export interface MemoryConflict {
 
 /** A finding of `lint`. */
 export interface MemoryFinding {
-  /** `duplicate`, `restates-rule`, `conflict`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`. */
+  /** `duplicate`, `restates-rule`, `conflict`, `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`. */
   kind: string
   /** False for `proposed` (information, not a problem). */
   problem: boolean
@@ -618,7 +632,7 @@ export interface RuleSource {
    * Default `'wave'` (Markdown with frontmatter); any source name reads
    * the directory as that tool's format.
    */
-  format?: 'agents-md' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'
+  format?: 'agents-md' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'antigravity' | 'kiro' | 'cline' | 'continue' | 'rules-yaml' | 'claude' | 'wave'
   /**
    * Directory levels read below `dir`: 1 = its immediate subdirectories;
    * `'any'` = any depth. Default: the format's (1 for `wave`).
@@ -713,6 +727,8 @@ export interface WriteAnswer {
   /** The rule it restates. */
   rule?: string
   conflicts: Array<MemoryConflict>
+  /** The entries of its scope it supersedes (a newer value of the same fact). */
+  supersedes: Array<string>
   /** The gitleaks rule that found a credential. */
   credential?: string
   /** One paragraph saying what happened. */

@@ -115,25 +115,12 @@ fn hook_install_for_kiro_writes_an_agent_whose_hooks_run_and_uninstall_takes_onl
     assert!(out.contains("already"), "{out}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
     // The command as Kiro runs it: a shell in the project, the event on stdin.
-    use std::io::Write;
-    let mut child = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(&work)
-        .env("WAVE_RULES_STATE_DIR", &state)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let payload = kiro(
         &work,
         "preToolUse",
         json!({"tool_name": "fs_write", "tool_input": {"command": "create", "path": "gen/x.ts", "file_text": "x"}}),
     );
-    child.stdin.take().unwrap().write_all(&payload).unwrap();
-    let done = child.wait_with_output().unwrap();
+    let done = common::run_installed(command, &work, &state, &payload);
     assert_eq!(done.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&done.stderr).contains(GEN));
     // A hook of the user's own stays at uninstall, and so does the file.
@@ -222,25 +209,12 @@ fn hook_install_for_kiro_with_the_package_in_the_project_writes_a_command_safe_t
     let doc = read_json(&work.join(".kiro/agents/wave-rules.json"));
     let command = doc["hooks"]["preToolUse"][0]["command"].as_str().unwrap();
     assert!(!command.contains(tmp.path().to_str().unwrap()), "{command}");
-    use std::io::Write;
-    let mut child = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(&work)
-        .env("WAVE_RULES_STATE_DIR", &state)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let payload = kiro(
         &work,
         "preToolUse",
         json!({"tool_name": "fs_write", "tool_input": {"command": "create", "path": "gen/x.ts", "file_text": "x"}}),
     );
-    child.stdin.take().unwrap().write_all(&payload).unwrap();
-    let done = child.wait_with_output().unwrap();
+    let done = common::run_installed(command, &work, &state, &payload);
     assert_eq!(
         done.status.code(),
         Some(2),

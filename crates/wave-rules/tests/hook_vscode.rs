@@ -153,25 +153,12 @@ fn hook_install_for_vscode_writes_its_hooks_file_whose_commands_run_and_uninstal
     assert!(out.contains("already"), "{out}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
     // The command as VS Code runs it: a shell in the workspace, JSON on stdin.
-    use std::io::Write;
-    let mut child = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(&work)
-        .env("WAVE_RULES_STATE_DIR", &state)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let read = vscode(
         &work,
         "PostToolUse",
         json!({"tool_name": "readFile", "tool_input": {"filePath": "src/api/a.ts"}, "tool_response": "x"}),
     );
-    child.stdin.take().unwrap().write_all(&read).unwrap();
-    let done = child.wait_with_output().unwrap();
+    let done = common::run_installed(command, &work, &state, &read);
     let out = String::from_utf8_lossy(&done.stdout);
     let text = answer(&out)["hookSpecificOutput"]["additionalContext"].clone();
     assert!(text.as_str().unwrap().contains(API), "{out}");

@@ -123,24 +123,11 @@ fn hook_install_for_devin_writes_windsurf_hooks_json_and_the_installed_command_r
     assert_eq!(code, 0);
     assert!(out.contains("already"), "{out}");
     // The command as Cascade runs it: a shell in the workspace, the payload on stdin.
-    use std::io::Write;
-    let mut child = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(&work)
-        .env("WAVE_RULES_STATE_DIR", &state)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let payload = cascade(
         "pre_write_code",
         json!({"file_path": work.join("gen/x.ts"), "edits": []}),
     );
-    child.stdin.take().unwrap().write_all(&payload).unwrap();
-    let done = child.wait_with_output().unwrap();
+    let done = common::run_installed(command, &work, &state, &payload);
     assert_eq!(done.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&done.stderr).contains(GEN));
     // Uninstall: the file held only ours, so it goes.

@@ -173,3 +173,27 @@ pub mod dialect {
         (tmp, work)
     }
 }
+
+/// An installed hook command as an agent runs it: `sh -c` in the project,
+/// the payload on stdin, the state in `state`.
+pub fn run_installed(
+    command: &str,
+    work: &Path,
+    state: &Path,
+    stdin: &[u8],
+) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(work)
+        .env("WAVE_RULES_STATE_DIR", state)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}

@@ -1,13 +1,18 @@
-// The held-out sets of issue 37 (bench/memory-heldout/ for recall, bench/memory-pairs/heldout/ for hygiene): their shape,
-// their counts and their separation from the tuning sets. Reads JSON only; no dependence on the scoring code.
+// The held-out sets of issue 37: the first (bench/memory-heldout/ for recall, bench/memory-pairs/heldout/ for hygiene, now
+// spent) and the second (bench/memory-heldout-2/, bench/memory-pairs/heldout-2/): their shape, their counts and that no
+// repository is shared between the tuning sets, the first and the second held-out set. Reads JSON only; no dependence on
+// the scoring code.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
-const retrievalDir = path.join(root, 'bench/memory-heldout/projects')
-const pairsDir = path.join(root, 'bench/memory-pairs/heldout')
+const HELDOUT_SETS = [
+  { name: 'first held-out', retrievalDir: 'bench/memory-heldout/projects', pairsDir: 'bench/memory-pairs/heldout' },
+  { name: 'second held-out', retrievalDir: 'bench/memory-heldout-2/projects', pairsDir: 'bench/memory-pairs/heldout-2' },
+]
+const FIRST_HELDOUT_PROJECTS = ['httpx', 'argo-cd', 'excalidraw', 'kube-prometheus', 'govuk-infrastructure']
 const TUNING_PROJECTS = ['ripgrep', 'biome', 'tokio', 'vite', 'rust-analyzer', 'napi-rs']
 const PAIR_KINDS = { rewording: 30, distinct: 30, 'restates-rule': 15, 'contradicts-rule': 15, supersedes: 15 }
 
@@ -64,113 +69,142 @@ function entryNamesFile(e, file) {
   return e.text.includes(parts.at(-1)) || folders.some((f) => e.text.includes(f))
 }
 
-const retrieval = readSet(retrievalDir)
-const pairs = readSet(pairsDir)
+for (const set of HELDOUT_SETS) {
+  const retrieval = readSet(path.join(root, set.retrievalDir))
+  const pairs = readSet(path.join(root, set.pairsDir))
 
-test('every held-out retrieval project has a source, unique prefixed ids, and queries whose relevant ids exist', () => {
-  const entryIds = new Set()
-  const queryIds = new Set()
-  for (const { name, data } of retrieval) {
-    assert.equal(`${data.project}.json`, name, `${name}: project name differs from the file name`)
-    assertSource(data.source, name)
-    const prefixes = new Set()
-    const own = new Set()
-    for (const e of data.entries) {
-      assert.ok(typeof e.id === 'string' && typeof e.topic === 'string' && e.text.length > 0, `${name}: bad entry ${JSON.stringify(e)}`)
-      assert.ok(!entryIds.has(e.id), `${name}: entry id ${e.id} is not unique`)
-      entryIds.add(e.id)
-      own.add(e.id)
-      prefixes.add(e.id.split('-')[0])
-      if (e.paths !== undefined) assert.ok(Array.isArray(e.paths) && e.paths.every((p) => typeof p === 'string' && !p.startsWith('/')), `${name}: ${e.id} paths`)
-    }
-    assert.equal(prefixes.size, 1, `${name}: entry ids do not share one prefix`)
-    for (const q of data.queries) {
-      assert.ok(!queryIds.has(q.id), `${name}: query id ${q.id} is not unique`)
-      queryIds.add(q.id)
-      assert.equal(typeof q.prompt, 'string', `${name}: ${q.id} prompt`)
-      assert.ok(Array.isArray(q.files), `${name}: ${q.id} files`)
-      assert.ok(queryKind(q) !== undefined, `${name}: ${q.id} has neither a prompt nor files`)
-      for (const f of q.files) assert.ok(f.length > 0 && !f.startsWith('/') && !f.split('/').includes('..'), `${name}: ${q.id} file ${f} is not repository-relative`)
-      assert.ok(q.relevant.length > 0, `${name}: ${q.id} has no relevant entry`)
-      assert.equal(new Set(q.relevant).size, q.relevant.length, `${name}: ${q.id} repeats a relevant id`)
-      for (const r of q.relevant) assert.ok(own.has(r), `${name}: ${q.id} names ${r}, which is not an entry of this project`)
-    }
-  }
-})
-
-test('the held-out retrieval set meets its minimums: 5 projects, 250 notes, 100 queries, a third files-only and a third prompt+files', () => {
-  const entries = retrieval.reduce((n, { data }) => n + data.entries.length, 0)
-  const queries = retrieval.flatMap(({ data }) => data.queries)
-  const kinds = { 'files-only': 0, 'prompt+files': 0, 'prompt-only': 0 }
-  for (const q of queries) kinds[queryKind(q)]++
-  assert.ok(retrieval.length >= 5, `projects: ${retrieval.length}`)
-  assert.ok(entries >= 250, `entries: ${entries}`)
-  assert.ok(queries.length >= 100, `queries: ${queries.length}`)
-  assert.ok(kinds['files-only'] * 3 >= queries.length, `files-only: ${kinds['files-only']} of ${queries.length}`)
-  assert.ok(kinds['prompt+files'] * 3 >= queries.length, `prompt+files: ${kinds['prompt+files']} of ${queries.length}`)
-  assert.ok(kinds['prompt-only'] > 0, 'no prompt-only query')
-  const runTests = queries.filter((q) => q.prompt === 'how do I run these tests?' && q.files.length > 0)
-  assert.ok(runTests.length >= 5, `"how do I run these tests?" queries with files: ${runTests.length}`)
-})
-
-test('every files-only query has a relevant note that names one of its files, a folder above it, or a glob matching it', () => {
-  for (const { name, data } of retrieval) {
-    const byId = new Map(data.entries.map((e) => [e.id, e]))
-    for (const q of data.queries.filter((q) => queryKind(q) === 'files-only')) {
-      const named = q.relevant.some((r) => byId.has(r) && q.files.some((f) => entryNamesFile(byId.get(r), f)))
-      assert.ok(named, `${name}: ${q.id} (${q.files.join(', ')}): no relevant entry is about these files`)
-    }
-  }
-})
-
-test('the held-out projects share no repository with the tuning sets', () => {
-  const tuning = tuningRepositories()
-  for (const { name, data } of [...retrieval, ...pairs]) {
-    const repo = data.source.repository.toLowerCase()
-    assert.ok(!tuning.has(repo), `${name}: ${repo} is a tuning repository`)
-    assert.ok(!TUNING_PROJECTS.includes(repo.split('/')[1]), `${name}: ${repo} is one of the tuning projects`)
-  }
-})
-
-test('every held-out pair has a known kind, unique id, and the fields its kind needs; every named rule exists', () => {
-  const ids = new Set()
-  for (const { name, data } of pairs) {
-    assertSource(data.source, name)
-    const rules = new Set()
-    for (const r of data.rules) {
-      assert.ok(typeof r.id === 'string' && typeof r.text === 'string' && r.text.length > 0, `${name}: bad rule ${JSON.stringify(r)}`)
-      assert.ok(!rules.has(r.id), `${name}: rule id ${r.id} is not unique`)
-      rules.add(r.id)
-    }
-    for (const p of data.pairs) {
-      assert.ok(p.kind in PAIR_KINDS, `${name}: ${p.id} has unknown kind ${p.kind}`)
-      assert.ok(!ids.has(p.id), `${name}: pair id ${p.id} is not unique`)
-      ids.add(p.id)
-      assert.ok(typeof p.topic === 'string' && p.topic.length > 0, `${name}: ${p.id} topic`)
-      assert.ok(typeof p.second === 'string' && p.second.length > 0, `${name}: ${p.id} second`)
-      if (p.kind === 'restates-rule' || p.kind === 'contradicts-rule') {
-        assert.ok(rules.has(p.rule), `${name}: ${p.id} names rule ${p.rule}, which is not in rules`)
-        assert.equal(p.first, undefined, `${name}: ${p.id} is about a rule and has a first`)
-      } else {
-        assert.ok(typeof p.first === 'string' && p.first.length > 0 && p.first !== p.second, `${name}: ${p.id} first`)
-        assert.equal(p.rule, undefined, `${name}: ${p.id} names a rule`)
+  test(`${set.name}: every held-out retrieval project has a source, unique prefixed ids, and queries whose relevant ids exist`, () => {
+    const entryIds = new Set()
+    const queryIds = new Set()
+    for (const { name, data } of retrieval) {
+      assert.equal(`${data.project}.json`, name, `${name}: project name differs from the file name`)
+      assertSource(data.source, name)
+      const prefixes = new Set()
+      const own = new Set()
+      for (const e of data.entries) {
+        assert.ok(typeof e.id === 'string' && typeof e.topic === 'string' && e.text.length > 0, `${name}: bad entry ${JSON.stringify(e)}`)
+        assert.ok(!entryIds.has(e.id), `${name}: entry id ${e.id} is not unique`)
+        entryIds.add(e.id)
+        own.add(e.id)
+        prefixes.add(e.id.split('-')[0])
+        if (e.paths !== undefined) assert.ok(Array.isArray(e.paths) && e.paths.every((p) => typeof p === 'string' && !p.startsWith('/')), `${name}: ${e.id} paths`)
+      }
+      assert.equal(prefixes.size, 1, `${name}: entry ids do not share one prefix`)
+      for (const q of data.queries) {
+        assert.ok(!queryIds.has(q.id), `${name}: query id ${q.id} is not unique`)
+        queryIds.add(q.id)
+        assert.equal(typeof q.prompt, 'string', `${name}: ${q.id} prompt`)
+        assert.ok(Array.isArray(q.files), `${name}: ${q.id} files`)
+        assert.ok(queryKind(q) !== undefined, `${name}: ${q.id} has neither a prompt nor files`)
+        for (const f of q.files) assert.ok(f.length > 0 && !f.startsWith('/') && !f.split('/').includes('..'), `${name}: ${q.id} file ${f} is not repository-relative`)
+        assert.ok(q.relevant.length > 0, `${name}: ${q.id} has no relevant entry`)
+        assert.equal(new Set(q.relevant).size, q.relevant.length, `${name}: ${q.id} repeats a relevant id`)
+        for (const r of q.relevant) assert.ok(own.has(r), `${name}: ${q.id} names ${r}, which is not an entry of this project`)
       }
     }
+  })
+
+  test(`${set.name}: the held-out retrieval set meets its minimums: 5 projects, 250 notes, 100 queries, a third files-only and a third prompt+files`, () => {
+    const entries = retrieval.reduce((n, { data }) => n + data.entries.length, 0)
+    const queries = retrieval.flatMap(({ data }) => data.queries)
+    const kinds = { 'files-only': 0, 'prompt+files': 0, 'prompt-only': 0 }
+    for (const q of queries) kinds[queryKind(q)]++
+    assert.ok(retrieval.length >= 5, `projects: ${retrieval.length}`)
+    assert.ok(entries >= 250, `entries: ${entries}`)
+    assert.ok(queries.length >= 100, `queries: ${queries.length}`)
+    assert.ok(kinds['files-only'] * 3 >= queries.length, `files-only: ${kinds['files-only']} of ${queries.length}`)
+    assert.ok(kinds['prompt+files'] * 3 >= queries.length, `prompt+files: ${kinds['prompt+files']} of ${queries.length}`)
+    assert.ok(kinds['prompt-only'] > 0, 'no prompt-only query')
+    const runTests = queries.filter((q) => q.prompt === 'how do I run these tests?' && q.files.length > 0)
+    assert.ok(runTests.length >= 5, `"how do I run these tests?" queries with files: ${runTests.length}`)
+  })
+
+  test(`${set.name}: every files-only query has a relevant note that names one of its files, a folder above it, or a glob matching it`, () => {
+    for (const { name, data } of retrieval) {
+      const byId = new Map(data.entries.map((e) => [e.id, e]))
+      for (const q of data.queries.filter((q) => queryKind(q) === 'files-only')) {
+        const named = q.relevant.some((r) => byId.has(r) && q.files.some((f) => entryNamesFile(byId.get(r), f)))
+        assert.ok(named, `${name}: ${q.id} (${q.files.join(', ')}): no relevant entry is about these files`)
+      }
+    }
+  })
+
+  test(`${set.name}: every held-out pair has a known kind, unique id, and the fields its kind needs; every named rule exists`, () => {
+    const ids = new Set()
+    for (const { name, data } of pairs) {
+      assertSource(data.source, name)
+      const rules = new Set()
+      for (const r of data.rules) {
+        assert.ok(typeof r.id === 'string' && typeof r.text === 'string' && r.text.length > 0, `${name}: bad rule ${JSON.stringify(r)}`)
+        assert.ok(!rules.has(r.id), `${name}: rule id ${r.id} is not unique`)
+        rules.add(r.id)
+      }
+      for (const p of data.pairs) {
+        assert.ok(p.kind in PAIR_KINDS, `${name}: ${p.id} has unknown kind ${p.kind}`)
+        assert.ok(!ids.has(p.id), `${name}: pair id ${p.id} is not unique`)
+        ids.add(p.id)
+        assert.ok(typeof p.topic === 'string' && p.topic.length > 0, `${name}: ${p.id} topic`)
+        assert.ok(typeof p.second === 'string' && p.second.length > 0, `${name}: ${p.id} second`)
+        if (p.kind === 'restates-rule' || p.kind === 'contradicts-rule') {
+          assert.ok(rules.has(p.rule), `${name}: ${p.id} names rule ${p.rule}, which is not in rules`)
+          assert.equal(p.first, undefined, `${name}: ${p.id} is about a rule and has a first`)
+        } else {
+          assert.ok(typeof p.first === 'string' && p.first.length > 0 && p.first !== p.second, `${name}: ${p.id} first`)
+          assert.equal(p.rule, undefined, `${name}: ${p.id} names a rule`)
+        }
+      }
+    }
+  })
+
+  test(`${set.name}: the held-out pairs meet their minimums per kind, and rewordings keep a token Jaccard between 0.3 and 0.95`, () => {
+    const counts = Object.fromEntries(Object.keys(PAIR_KINDS).map((k) => [k, 0]))
+    const words = (s) => new Set(s.toLowerCase().match(/[a-z0-9]+/g))
+    for (const { name, data } of pairs) {
+      for (const p of data.pairs) {
+        counts[p.kind]++
+        if (p.kind !== 'rewording') continue
+        const [a, b] = [words(p.first), words(p.second)]
+        const shared = [...a].filter((w) => b.has(w)).length
+        const jaccard = shared / (a.size + b.size - shared)
+        assert.ok(jaccard >= 0.3 && jaccard <= 0.95, `${name}: ${p.id} token Jaccard ${jaccard.toFixed(2)}`)
+      }
+    }
+    for (const [kind, min] of Object.entries(PAIR_KINDS)) assert.ok(counts[kind] >= min, `${kind}: ${counts[kind]} < ${min}`)
+  })
+}
+
+/** The repositories (lower-cased owner/name) a held-out set's retrieval and pairs files are written from. */
+function heldoutRepositories(set) {
+  const repos = new Set()
+  for (const dir of [set.retrievalDir, set.pairsDir]) for (const { data } of readSet(path.join(root, dir))) repos.add(data.source.repository.toLowerCase())
+  return repos
+}
+
+test('no repository is shared between any two of: the tuning sets, the first held-out set, the second held-out set', () => {
+  const groups = [{ name: 'tuning', repos: tuningRepositories() }, ...HELDOUT_SETS.map((set) => ({ name: set.name, repos: heldoutRepositories(set) }))]
+  for (const [i, a] of groups.entries()) {
+    for (const b of groups.slice(i + 1)) {
+      const shared = [...a.repos].filter((r) => b.repos.has(r))
+      assert.deepEqual(shared, [], `${a.name} and ${b.name} share ${shared.join(', ')}`)
+    }
+  }
+  for (const set of HELDOUT_SETS) {
+    for (const repo of heldoutRepositories(set)) assert.ok(!TUNING_PROJECTS.includes(repo.split('/')[1]), `${set.name}: ${repo} is one of the tuning projects`)
+  }
+  for (const repo of heldoutRepositories(HELDOUT_SETS[1])) {
+    assert.ok(!FIRST_HELDOUT_PROJECTS.includes(repo.split('/')[1]), `second held-out: ${repo} is one of the first held-out projects`)
   }
 })
 
-test('the held-out pairs meet their minimums per kind, and rewordings keep a token Jaccard between 0.3 and 0.95', () => {
-  const counts = Object.fromEntries(Object.keys(PAIR_KINDS).map((k) => [k, 0]))
-  const words = (s) => new Set(s.toLowerCase().match(/[a-z0-9]+/g))
-  for (const { name, data } of pairs) {
-    for (const p of data.pairs) {
-      counts[p.kind]++
-      if (p.kind !== 'rewording') continue
-      const [a, b] = [words(p.first), words(p.second)]
-      const shared = [...a].filter((w) => b.has(w)).length
-      const jaccard = shared / (a.size + b.size - shared)
-      assert.ok(jaccard >= 0.3 && jaccard <= 0.95, `${name}: ${p.id} token Jaccard ${jaccard.toFixed(2)}`)
-    }
+test('the second held-out set has five projects with the same names in its retrieval and pairs folders', () => {
+  const set = HELDOUT_SETS[1]
+  const names = (dir) => fs.readdirSync(path.join(root, dir)).filter((n) => n.endsWith('.json')).sort()
+  assert.equal(names(set.retrievalDir).length, 5)
+  assert.deepEqual(names(set.pairsDir), names(set.retrievalDir))
+  for (const name of names(set.retrievalDir)) {
+    const a = JSON.parse(fs.readFileSync(path.join(root, set.retrievalDir, name), 'utf8')).source
+    const b = JSON.parse(fs.readFileSync(path.join(root, set.pairsDir, name), 'utf8')).source
+    assert.equal(a.repository, b.repository, `${name}: retrieval and pairs name different repositories`)
+    assert.equal(a.commit, b.commit, `${name}: retrieval and pairs name different commits`)
   }
-  for (const [kind, min] of Object.entries(PAIR_KINDS)) assert.ok(counts[kind] >= min, `${kind}: ${counts[kind]} < ${min}`)
 })

@@ -144,24 +144,39 @@ impl Profile {
 /// without a negation are plain.
 pub fn polarities(text: &str) -> BTreeMap<String, bool> {
     let mut out: BTreeMap<String, Option<bool>> = BTreeMap::new();
+    let mut say = |word: String, negated: bool| {
+        let seen = out.entry(word).or_insert(Some(negated));
+        if *seen != Some(negated) {
+            *seen = None;
+        }
+    };
     for clause in clauses(text) {
         let tokens: Vec<&str> = clause.split_whitespace().collect();
         let first_negation = tokens.iter().position(|t| is_negation(t));
+        // `X is not needed`: nothing but function words after the negation,
+        // so it denies what comes before it.
+        let denies_before = first_negation.is_some_and(|at| {
+            let mut content = false;
+            for t in &tokens[at + 1..] {
+                terms::words(t, |w| content |= !is_function_word(w));
+            }
+            !content
+        });
         let mut negated = false;
         for (i, t) in tokens.iter().enumerate() {
             if is_negation(t) {
                 negated = !negated;
                 continue;
             }
-            if first_negation.is_some_and(|at| i < at) {
+            let before = first_negation.is_some_and(|at| i < at);
+            if before && !denies_before {
                 continue;
             }
-            terms::words(t, |w| {
-                let seen = out.entry(canonical(w).to_string()).or_insert(Some(negated));
-                if *seen != Some(negated) {
-                    *seen = None;
-                }
-            });
+            let negated = negated || before;
+            if let Some(name) = flag(t.trim_matches(|c: char| "()[]<>,;:.!?\"'`".contains(c))) {
+                say(name.to_string(), negated);
+            }
+            terms::words(t, |w| say(canonical(w).to_string(), negated));
         }
     }
     out.remove("not");
@@ -350,6 +365,8 @@ pub fn denies(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<bool> {
     let (mut same, mut other, mut negated_here) = (0.0, 0.0, 0.0);
     for (word, negated) in &a.negated {
         match b.negated.get(word) {
+            // A flag one says after a negation and the other without.
+            Some(n) if n != negated && word.starts_with('-') => return Some(*negated),
             Some(n) if n == negated => same += w.of(word),
             Some(_) => {
                 other += w.of(word);
@@ -802,12 +819,38 @@ mod tests {
         assert_eq!(p.get("commit"), Some(&true));
         assert_eq!(p.get("run"), Some(&false));
         assert_eq!(p.get("push"), Some(&true));
+        let p = polarities("Apply it with kubectl; --server-side is not needed.");
+        assert_eq!(
+            p.get("--server-side"),
+            Some(&true),
+            "nothing but `needed` after `not`"
+        );
+        assert_eq!(p.get("server"), Some(&true));
+        assert_eq!(p.get("kubectl"), Some(&false));
         let p = polarities("Pass --no-dts-cache to rebuild the types.");
         assert_eq!(
             p.get("rebuild"),
             Some(&false),
             "a flag's `no` is no negation"
         );
+    }
+
+    #[test]
+    fn a_flag_one_says_is_not_needed_denies_a_rule_giving_it() {
+        let w = realistic();
+        let rule = Profile::of("Apply manifests/setup with kubectl apply --server-side.");
+        let note = Profile::of(
+            "Apply manifests/setup with a plain kubectl apply -f; --server-side is not needed.",
+        );
+        assert_eq!(
+            conflict(&note, &rule, &w).map(|c| c.kind),
+            Some(ValueKind::Polarity)
+        );
+        assert!(!restates(&note, &rule, &w));
+        let same =
+            Profile::of("Use server-side apply (kubectl apply --server-side) for manifests/setup.");
+        assert_eq!(conflict(&same, &rule, &w), None);
+        assert!(restates(&same, &rule, &w));
     }
 
     #[test]
@@ -846,6 +889,7 @@ mod tests {
                 None,
             ),
             ("CI does not run the benchmarks.", None),
+            ("make docs is run by CI.", None),
             ("Never commit without running make test.", None),
         ] {
             let p = Profile::of(note);

@@ -13,8 +13,11 @@
 //!   say nearly the same words (weighted Dice similarity, the harmonic mean
 //!   of how much of the note is in the rule and of the rule in the note, at
 //!   least [`RESTATES_SIMILARITY`]: the note says what the rule says and
-//!   little else), no value of the note missing from the rule, and the note
-//!   does not deny what the rule says (below);
+//!   little else), or the note is nearly all in it (at least
+//!   [`RESTATES_CONTAINMENT`] of the note's weight: it says one point of a
+//!   longer rule); no value of the note missing from the rule, and what
+//!   they share not said mostly the other way (`tags are not signed` does
+//!   not restate `... tags are signed ...`; see the conflict below);
 //! - conflict: the same subject (the words that are not values: at least
 //!   [`CONFLICT_SUBJECT`] of the smaller subject's weight is in the other)
 //!   with different values of one kind: another command (a code span), flag
@@ -40,6 +43,9 @@ pub const DUPLICATE_SIMILARITY: f32 = 0.55;
 /// the tuning pairs, a few at 0.40-0.45; a note on the rule's subject that
 /// says more or another thing: 0.52 at most).
 pub const RESTATES_SIMILARITY: f32 = 0.55;
+/// Share of a note's weight found in one part of a rule from which the note
+/// restates the rule whatever else the rule says (see [`restates`]).
+pub const RESTATES_CONTAINMENT: f32 = 0.7;
 /// Share of the larger text's weight that one text says after a negation
 /// and the other without from which (with [`DENIED_RATIO`]) the two deny
 /// each other ([`denies`]).
@@ -297,6 +303,17 @@ pub fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>, w: &Weights<'_>) -
     }
 }
 
+/// Σ weight(a ∩ b) / Σ weight(a): how much of `a` is in `b`.
+pub fn containment(a: &BTreeSet<String>, b: &BTreeSet<String>, w: &Weights<'_>) -> f32 {
+    let inter: f32 = a.intersection(b).map(|x| w.of(x)).sum();
+    let all: f32 = a.iter().map(|x| w.of(x)).sum();
+    if all == 0.0 {
+        0.0
+    } else {
+        inter / all
+    }
+}
+
 /// Σ weight(a ∩ b) / min(Σ weight(a), Σ weight(b)): how much of the smaller
 /// set is in the other.
 pub fn overlap(a: &BTreeSet<String>, b: &BTreeSet<String>, w: &Weights<'_>) -> f32 {
@@ -352,35 +369,67 @@ pub fn dice(a: &BTreeSet<String>, b: &BTreeSet<String>, w: &Weights<'_>) -> f32 
 pub fn restates(note: &Profile, part: &Profile, w: &Weights<'_>) -> bool {
     !note.words.is_empty()
         && note.values.is_subset(&part.values)
-        && dice(&note.words, &part.words, w) >= RESTATES_SIMILARITY
-        && denies(note, part, w).is_none()
+        && (dice(&note.words, &part.words, w) >= RESTATES_SIMILARITY
+            || containment(&note.words, &part.words, w) >= RESTATES_CONTAINMENT)
+        && !Stances::of(note, part, w).opposed()
 }
 
-/// Whether `a` and `b` say words with other polarities (one after a
-/// negation, the other without) weighing at least [`DENIED_SHARE`] of the
-/// larger text (one shared verb does not make two short notes deny each
-/// other) and [`DENIED_RATIO`] times the words both say the same way:
-/// then whether `a` is the one that negates them (most of their weight).
-pub fn denies(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<bool> {
-    let (mut same, mut other, mut negated_here) = (0.0, 0.0, 0.0);
-    for (word, negated) in &a.negated {
-        match b.negated.get(word) {
-            // A flag one says after a negation and the other without.
-            Some(n) if n != negated && word.starts_with('-') => return Some(*negated),
-            Some(n) if n == negated => same += w.of(word),
-            Some(_) => {
-                other += w.of(word);
-                if *negated {
-                    negated_here += w.of(word);
+/// What two texts say with the same polarity and with other ones (one
+/// after a negation, the other without): the weight of the words of each,
+/// the weight of those `a` negates, and whether a flag is said both ways
+/// (then whether `a` negates it).
+struct Stances {
+    same: f32,
+    other: f32,
+    negated_here: f32,
+    flag: Option<bool>,
+}
+
+impl Stances {
+    fn of(a: &Profile, b: &Profile, w: &Weights<'_>) -> Stances {
+        let mut s = Stances {
+            same: 0.0,
+            other: 0.0,
+            negated_here: 0.0,
+            flag: None,
+        };
+        for (word, negated) in &a.negated {
+            match b.negated.get(word) {
+                Some(n) if n != negated && word.starts_with('-') => s.flag = Some(*negated),
+                Some(n) if n == negated => s.same += w.of(word),
+                Some(_) => {
+                    s.other += w.of(word);
+                    if *negated {
+                        s.negated_here += w.of(word);
+                    }
                 }
+                None => {}
             }
-            None => {}
         }
+        s
+    }
+
+    /// Whether what they say the other way outweighs what they say the same
+    /// way ([`DENIED_RATIO`]), however little they share.
+    fn opposed(&self) -> bool {
+        self.flag.is_some() || (self.other > 0.0 && self.other >= DENIED_RATIO * self.same)
+    }
+}
+
+/// Whether `a` and `b` deny each other: a flag said both ways, or words said
+/// with other polarities weighing at least [`DENIED_SHARE`] of the larger
+/// text (one shared verb does not make two short notes deny each other)
+/// and [`DENIED_RATIO`] times the words both say the same way; then whether
+/// `a` is the one that negates (most of) them.
+pub fn denies(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<bool> {
+    let s = Stances::of(a, b, w);
+    if s.flag.is_some() {
+        return s.flag;
     }
     let weight = |p: &Profile| p.words.iter().map(|x| w.of(x)).sum::<f32>();
     let most = weight(a).max(weight(b));
-    (most > 0.0 && other >= DENIED_SHARE * most && other >= DENIED_RATIO * same)
-        .then_some(negated_here * 2.0 >= other)
+    (most > 0.0 && s.other >= DENIED_SHARE * most && s.opposed())
+        .then_some(s.negated_here * 2.0 >= s.other)
 }
 
 /// Two notes on one subject with different values of a kind: that kind, and
@@ -804,6 +853,16 @@ mod tests {
             let p = Profile::of(note);
             assert_eq!(parts.iter().any(|r| restates(&p, r, &w)), yes, "{note}");
         }
+        // One point of a longer rule: the note is all in it.
+        let long = Profile::of(
+            "Releases are cut from main on Fridays. The changelog is written by the \
+             maintainer on duty, tags are signed, and the crates are published in \
+             dependency order by the release workflow.",
+        );
+        let point = Profile::of("Tags are signed.");
+        assert!(dice(&point.words, &long.words, &w) < RESTATES_SIMILARITY);
+        assert!(restates(&point, &long, &w));
+        assert!(!restates(&Profile::of("Tags are not signed."), &long, &w));
     }
 
     #[test]

@@ -270,6 +270,47 @@ fn rewordings_fold_and_distinct_notes_on_one_subject_are_kept() {
     assert_eq!(restated["rule"], "ports.md");
 }
 
+#[test]
+fn memory_write_flags_a_note_denying_a_rule_and_drops_one_restating_it_around_a_negation() {
+    let t = Tree::made();
+    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    t.project(
+        "generated.md",
+        "Never edit docs/api.md by hand: change the doc comments and run make docs.",
+    );
+    t.project(
+        "fmt.md",
+        "Run make fmt before every commit; CI fails on any formatting diff.",
+    );
+    let restated = write(
+        &t,
+        "docs",
+        "docs/api.md is generated, so do not hand-edit it; change the doc comments and rerun make docs.",
+    );
+    assert_eq!(restated["action"], "restated", "{restated}");
+    assert_eq!(restated["rule"], "generated.md");
+    let denied = write(
+        &t,
+        "docs",
+        "Small typos can be fixed straight in docs/api.md; no need to run make docs.",
+    );
+    assert_eq!(denied["action"], "stored", "{denied}");
+    let conflicts = denied["conflicts"].as_array().unwrap();
+    assert_eq!(conflicts.len(), 1, "{denied}");
+    assert_eq!(conflicts[0]["with"]["rule"], "generated.md");
+    assert_eq!(conflicts[0]["kind"], "polarity");
+    // Other facts near the rules' words stay unflagged.
+    for text in [
+        "make fmt also sorts the imports of every file.",
+        "CI does not run the benchmarks.",
+        "Never commit without running make test.",
+    ] {
+        let other = write(&t, "misc", text);
+        assert_eq!(other["action"], "stored", "{other}");
+        assert_eq!(other["conflicts"], serde_json::json!([]), "{other}");
+    }
+}
+
 /// One hook event through the binary with the tree's home, in its session.
 fn hook(t: &Tree, event: &str, extra: serde_json::Value, args: &[&str]) -> String {
     let mut input = serde_json::json!({

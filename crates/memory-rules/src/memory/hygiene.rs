@@ -9,18 +9,26 @@
 //!
 //! - duplicate: weighted Jaccard similarity of the two word sets at least
 //!   [`DUPLICATE_SIMILARITY`], and the same values (below);
-//! - restates a rule: at least [`RESTATES_CONTAINMENT`] of the note's
-//!   weight is in one paragraph or list item of the rule, with no value of
-//!   the note missing from it;
+//! - restates a rule: the note and one paragraph or list item of the rule
+//!   say nearly the same words (weighted Dice similarity, the harmonic mean
+//!   of how much of the note is in the rule and of the rule in the note, at
+//!   least [`RESTATES_SIMILARITY`]: the note says what the rule says and
+//!   little else), or the note is nearly all in it (at least
+//!   [`RESTATES_CONTAINMENT`] of the note's weight: it says one point of a
+//!   longer rule); no value of the note missing from the rule, and what
+//!   they share not said mostly the other way (`tags are not signed` does
+//!   not restate `... tags are signed ...`; see the conflict below);
 //! - conflict: the same subject (the words that are not values: at least
 //!   [`CONFLICT_SUBJECT`] of the smaller subject's weight is in the other)
-//!   with different values of one kind: another command (a code span),
-//!   version, number (a port, a size), address (a URL) or account (an
-//!   e-mail address or `@name`).
+//!   with different values of one kind: another command (a code span), flag
+//!   (`--release`), version, number (a port, a size), address (a URL) or
+//!   account (an e-mail address or `@name`); or the other polarity: one
+//!   says without a negation what the other says after one (`run make fmt
+//!   before committing` and `make fmt is not checked`; [`denies`]).
 
 use super::search::{MemoryHit, MemoryIndex, Query};
 use super::terms;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 // The thresholds are tuned on bench/memory-pairs/tuning (labelled pairs
 // written from six projects' docs; `node bench/memory-pairs.mjs`), never on
@@ -30,9 +38,22 @@ use std::collections::{BTreeSet, HashMap};
 /// 0.61 and up on the tuning set but one pair at 0.41; distinct notes on
 /// the same subject 0.32 at most).
 pub const DUPLICATE_SIMILARITY: f32 = 0.55;
+/// Weighted Dice similarity of a note and one part of a rule from which
+/// the note restates the rule (restatements in other words: 0.56 and up on
+/// the tuning pairs, a few at 0.40-0.45; a note on the rule's subject that
+/// says more or another thing: 0.52 at most).
+pub const RESTATES_SIMILARITY: f32 = 0.55;
 /// Share of a note's weight found in one part of a rule from which the note
-/// restates the rule (restatements in other words: 0.71 and up).
+/// restates the rule whatever else the rule says (see [`restates`]).
 pub const RESTATES_CONTAINMENT: f32 = 0.7;
+/// Share of the larger text's weight that one text says after a negation
+/// and the other without from which (with [`DENIED_RATIO`]) the two deny
+/// each other ([`denies`]).
+pub const DENIED_SHARE: f32 = 0.2;
+/// How many times what they say the same way the words said with other
+/// polarities must weigh (contradictions: 1.8 and up; restatements
+/// worded around a negation: 1.05 at most).
+pub const DENIED_RATIO: f32 = 1.5;
 /// Share of the smaller subject's weight found in the other from which two
 /// notes with different values conflict.
 pub const CONFLICT_SUBJECT: f32 = 0.5;
@@ -50,6 +71,9 @@ pub enum ValueKind {
     Number,
     Address,
     Account,
+    Flag,
+    /// Not a value: one says what the other denies ([`denies`]).
+    Polarity,
 }
 
 impl ValueKind {
@@ -60,6 +84,8 @@ impl ValueKind {
             ValueKind::Number => "number",
             ValueKind::Address => "address",
             ValueKind::Account => "account",
+            ValueKind::Flag => "flag",
+            ValueKind::Polarity => "polarity",
         }
     }
 }
@@ -75,6 +101,10 @@ pub struct Profile {
     pub subject: BTreeSet<String>,
     /// The text with white space folded and case folded (exact duplicates).
     pub folded: String,
+    /// Each word's polarity: `true` when it is said only in negated clauses
+    /// (`never edit X`, `X is not needed`), `false` when only in plain
+    /// ones; a word said both ways is left out ([`polarities`]).
+    pub negated: BTreeMap<String, bool>,
 }
 
 impl Profile {
@@ -93,6 +123,7 @@ impl Profile {
             values,
             subject,
             folded: crate::matchers::topic_matcher::fold(text),
+            negated: polarities(text),
         }
     }
 
@@ -107,6 +138,83 @@ impl Profile {
             .map(|(_, v)| v.as_str())
             .collect()
     }
+}
+
+/// Each word's polarity in `text` (see [`Profile::negated`]). A clause
+/// ends at `;`, or at `.`, `,`, `:`, `!`, `?` before white space (not the
+/// dots of `1.2` or `a.yaml`); the words after a negation in it (`not`,
+/// `no`, `never`, `nor`, `cannot`, `without`, a word ending in `n't`) are
+/// negated, and a second negation negates again (`never commit without
+/// running the tests`); the words before the first are not counted (the
+/// subject of `X must not do Y` is not denied); the words of a clause
+/// without a negation are plain.
+pub fn polarities(text: &str) -> BTreeMap<String, bool> {
+    let mut out: BTreeMap<String, Option<bool>> = BTreeMap::new();
+    let mut say = |word: String, negated: bool| {
+        let seen = out.entry(word).or_insert(Some(negated));
+        if *seen != Some(negated) {
+            *seen = None;
+        }
+    };
+    for clause in clauses(text) {
+        let tokens: Vec<&str> = clause.split_whitespace().collect();
+        let first_negation = tokens.iter().position(|t| is_negation(t));
+        // `X is not needed`: nothing but function words after the negation,
+        // so it denies what comes before it.
+        let denies_before = first_negation.is_some_and(|at| {
+            let mut content = false;
+            for t in &tokens[at + 1..] {
+                terms::words(t, |w| content |= !is_function_word(w));
+            }
+            !content
+        });
+        let mut negated = false;
+        for (i, t) in tokens.iter().enumerate() {
+            if is_negation(t) {
+                negated = !negated;
+                continue;
+            }
+            let before = first_negation.is_some_and(|at| i < at);
+            if before && !denies_before {
+                continue;
+            }
+            let negated = negated || before;
+            if let Some(name) = flag(t.trim_matches(|c: char| "()[]<>,;:.!?\"'`".contains(c))) {
+                say(name.to_string(), negated);
+            }
+            terms::words(t, |w| say(canonical(w).to_string(), negated));
+        }
+    }
+    out.remove("not");
+    out.into_iter().filter_map(|(w, n)| Some((w, n?))).collect()
+}
+
+/// Whether a word of text (between white space) is a negation.
+fn is_negation(token: &str) -> bool {
+    let t = token
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '\u{2019}')
+        .to_lowercase();
+    matches!(
+        t.as_str(),
+        "not" | "no" | "never" | "nor" | "cannot" | "without"
+    ) || t.ends_with("n't")
+        || t.ends_with("n\u{2019}t")
+}
+
+/// The clauses of a text (see [`polarities`]).
+fn clauses(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next_blank = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
+        if c == ';' || c == '\n' || (".,:!?".contains(c) && next_blank) {
+            out.push(&text[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&text[start..]);
+    out
 }
 
 /// Word weights: inverse document frequency over a corpus of `n` texts.
@@ -225,7 +333,15 @@ pub fn is_duplicate(a: &Profile, b: &Profile, w: &Weights<'_>) -> bool {
     if a.folded == b.folded {
         return true;
     }
-    if a.values != b.values {
+    // Flags are words too; `-n monitoring` may be said or left out.
+    let values = |p: &Profile| -> BTreeSet<(ValueKind, String)> {
+        p.values
+            .iter()
+            .filter(|(k, _)| *k != ValueKind::Flag)
+            .cloned()
+            .collect()
+    };
+    if values(a) != values(b) {
         return false;
     }
     let content = |p: &Profile| p.words.iter().filter(|x| !is_function_word(x)).count();
@@ -237,11 +353,83 @@ pub fn is_duplicate(a: &Profile, b: &Profile, w: &Weights<'_>) -> bool {
     similarity(&a.words, &b.words, w) >= DUPLICATE_SIMILARITY
 }
 
-/// Whether the note restates this part of a rule.
+/// 2 Σ weight(a ∩ b) / (Σ weight(a) + Σ weight(b)): the harmonic mean of
+/// how much of `a` is in `b` and of `b` in `a`; 0 for two empty sets.
+pub fn dice(a: &BTreeSet<String>, b: &BTreeSet<String>, w: &Weights<'_>) -> f32 {
+    let inter: f32 = a.intersection(b).map(|x| w.of(x)).sum();
+    let all: f32 = a.iter().chain(b).map(|x| w.of(x)).sum();
+    if all == 0.0 {
+        0.0
+    } else {
+        2.0 * inter / all
+    }
+}
+
+/// Whether the note restates this part of a rule (see the module comment).
 pub fn restates(note: &Profile, part: &Profile, w: &Weights<'_>) -> bool {
     !note.words.is_empty()
         && note.values.is_subset(&part.values)
-        && containment(&note.words, &part.words, w) >= RESTATES_CONTAINMENT
+        && (dice(&note.words, &part.words, w) >= RESTATES_SIMILARITY
+            || containment(&note.words, &part.words, w) >= RESTATES_CONTAINMENT)
+        && !Stances::of(note, part, w).opposed()
+}
+
+/// What two texts say with the same polarity and with other ones (one
+/// after a negation, the other without): the weight of the words of each,
+/// the weight of those `a` negates, and whether a flag is said both ways
+/// (then whether `a` negates it).
+struct Stances {
+    same: f32,
+    other: f32,
+    negated_here: f32,
+    flag: Option<bool>,
+}
+
+impl Stances {
+    fn of(a: &Profile, b: &Profile, w: &Weights<'_>) -> Stances {
+        let mut s = Stances {
+            same: 0.0,
+            other: 0.0,
+            negated_here: 0.0,
+            flag: None,
+        };
+        for (word, negated) in &a.negated {
+            match b.negated.get(word) {
+                Some(n) if n != negated && word.starts_with('-') => s.flag = Some(*negated),
+                Some(n) if n == negated => s.same += w.of(word),
+                Some(_) => {
+                    s.other += w.of(word);
+                    if *negated {
+                        s.negated_here += w.of(word);
+                    }
+                }
+                None => {}
+            }
+        }
+        s
+    }
+
+    /// Whether what they say the other way outweighs what they say the same
+    /// way ([`DENIED_RATIO`]), however little they share.
+    fn opposed(&self) -> bool {
+        self.flag.is_some() || (self.other > 0.0 && self.other >= DENIED_RATIO * self.same)
+    }
+}
+
+/// Whether `a` and `b` deny each other: a flag said both ways, or words said
+/// with other polarities weighing at least [`DENIED_SHARE`] of the larger
+/// text (one shared verb does not make two short notes deny each other)
+/// and [`DENIED_RATIO`] times the words both say the same way; then whether
+/// `a` is the one that negates (most of) them.
+pub fn denies(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<bool> {
+    let s = Stances::of(a, b, w);
+    if s.flag.is_some() {
+        return s.flag;
+    }
+    let weight = |p: &Profile| p.words.iter().map(|x| w.of(x)).sum::<f32>();
+    let most = weight(a).max(weight(b));
+    (most > 0.0 && s.other >= DENIED_SHARE * most && s.opposed())
+        .then_some(s.negated_here * 2.0 >= s.other)
 }
 
 /// Two notes on one subject with different values of a kind: that kind, and
@@ -253,9 +441,28 @@ pub struct Clash {
     pub theirs: Vec<String>,
 }
 
-/// Whether `a` and `b` conflict (see the module comment).
+/// Whether `a` and `b` conflict (see the module comment): different
+/// values first, then the other polarity ([`ValueKind::Polarity`]:
+/// `negated` here and `affirmed` there, or the other way round).
 pub fn conflict(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
-    if a.values.is_empty() || b.values.is_empty() || a.folded == b.folded {
+    if a.folded == b.folded {
+        return None;
+    }
+    if let Some(clash) = value_clash(a, b, w) {
+        return Some(clash);
+    }
+    let negated = denies(a, b, w)?;
+    let said = |negated: bool| if negated { "negated" } else { "affirmed" }.to_string();
+    Some(Clash {
+        kind: ValueKind::Polarity,
+        ours: vec![said(negated)],
+        theirs: vec![said(!negated)],
+    })
+}
+
+/// One kind of value all different between `a` and `b`, of one subject.
+fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
+    if a.values.is_empty() || b.values.is_empty() {
         return None;
     }
     if overlap(&a.subject, &b.subject, w) < CONFLICT_SUBJECT {
@@ -279,7 +486,7 @@ pub fn conflict(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
 /// same words ([`SUPERSEDE_SUBJECT`]): a new value of the same fact, not
 /// another fact with its own value.
 pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
-    let clash = conflict(new, old, w)?;
+    let clash = value_clash(new, old, w)?;
     (similarity(&new.subject, &old.subject, w) >= SUPERSEDE_SUBJECT).then_some(clash)
 }
 
@@ -323,7 +530,7 @@ pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
     let segments: Vec<&str> = text.split('`').collect();
     for (i, seg) in segments.iter().enumerate() {
         if i % 2 == 1 && i + 1 < segments.len() {
-            let code = seg.split_whitespace().collect::<Vec<_>>().join(" ");
+            let code = command(seg);
             if !code.is_empty() {
                 out.insert((ValueKind::Command, code));
             }
@@ -337,8 +544,13 @@ pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
     }
     for token in plain.split(|c: char| c.is_whitespace() || "()[]<>,;\"'".contains(c)) {
         let t = token.trim_end_matches(['.', ':', '!', '?']);
+        let t = t.strip_suffix('%').unwrap_or(t);
         let kind = if t.contains("://") {
             Some(ValueKind::Address)
+        } else if let Some(name) = flag(t) {
+            out.insert((ValueKind::Flag, name.to_string()));
+            rest.push(' ');
+            continue;
         } else if is_account(t) {
             Some(ValueKind::Account)
         } else if is_version(t) {
@@ -360,6 +572,32 @@ pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
         }
     }
     (out, rest)
+}
+
+/// A command as compared: white space folded, quotes dropped, `--flag=x`
+/// as `--flag x`.
+fn command(code: &str) -> String {
+    let unquoted: String = code.chars().filter(|c| !"\"'".contains(*c)).collect();
+    unquoted
+        .split_whitespace()
+        .map(|t| match flag(t) {
+            Some(name) if t.len() > name.len() => format!("{name} {}", &t[name.len() + 1..]),
+            _ => t.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The name of a flag (`-x`, `--use-cross`, `--features=pcre2`'s
+/// `--features`), outside code spans too.
+fn flag(t: &str) -> Option<&str> {
+    let name = t.split('=').next().unwrap_or(t);
+    let bare = name.strip_prefix("--").or_else(|| name.strip_prefix('-'))?;
+    (bare.starts_with(|c: char| c.is_ascii_alphabetic())
+        && bare
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    .then_some(name)
 }
 
 fn is_account(t: &str) -> bool {
@@ -615,5 +853,112 @@ mod tests {
             let p = Profile::of(note);
             assert_eq!(parts.iter().any(|r| restates(&p, r, &w)), yes, "{note}");
         }
+        // One point of a longer rule: the note is all in it.
+        let long = Profile::of(
+            "Releases are cut from main on Fridays. The changelog is written by the \
+             maintainer on duty, tags are signed, and the crates are published in \
+             dependency order by the release workflow.",
+        );
+        let point = Profile::of("Tags are signed.");
+        assert!(dice(&point.words, &long.words, &w) < RESTATES_SIMILARITY);
+        assert!(restates(&point, &long, &w));
+        assert!(!restates(&Profile::of("Tags are not signed."), &long, &w));
+    }
+
+    #[test]
+    fn polarity_is_per_clause_after_the_negation_and_a_second_negation_undoes_it() {
+        let p = polarities("Never edit docs/api.md by hand: change the doc comments.");
+        assert_eq!(p.get("edit"), Some(&true));
+        assert_eq!(p.get("api"), Some(&true));
+        assert_eq!(p.get("chang"), Some(&false));
+        let p = polarities("The ide crates must not depend on LSP types.");
+        assert_eq!(p.get("ide"), None, "the subject before the negation");
+        assert_eq!(p.get("depend"), Some(&true));
+        let p = polarities("Never commit without running the tests, and don't push.");
+        assert_eq!(p.get("commit"), Some(&true));
+        assert_eq!(p.get("run"), Some(&false));
+        assert_eq!(p.get("push"), Some(&true));
+        let p = polarities("Apply it with kubectl; --server-side is not needed.");
+        assert_eq!(
+            p.get("--server-side"),
+            Some(&true),
+            "nothing but `needed` after `not`"
+        );
+        assert_eq!(p.get("server"), Some(&true));
+        assert_eq!(p.get("kubectl"), Some(&false));
+        let p = polarities("Pass --no-dts-cache to rebuild the types.");
+        assert_eq!(
+            p.get("rebuild"),
+            Some(&false),
+            "a flag's `no` is no negation"
+        );
+    }
+
+    #[test]
+    fn a_flag_one_says_is_not_needed_denies_a_rule_giving_it() {
+        let w = realistic();
+        let rule = Profile::of("Apply manifests/setup with kubectl apply --server-side.");
+        let note = Profile::of(
+            "Apply manifests/setup with a plain kubectl apply -f; --server-side is not needed.",
+        );
+        assert_eq!(
+            conflict(&note, &rule, &w).map(|c| c.kind),
+            Some(ValueKind::Polarity)
+        );
+        assert!(!restates(&note, &rule, &w));
+        let same =
+            Profile::of("Use server-side apply (kubectl apply --server-side) for manifests/setup.");
+        assert_eq!(conflict(&same, &rule, &w), None);
+        assert!(restates(&same, &rule, &w));
+    }
+
+    #[test]
+    fn flags_are_values_and_commands_are_compared_normalised() {
+        assert_eq!(
+            v("Pass --features=pcre2 or -x, not -1."),
+            vec![
+                (ValueKind::Flag, "--features".into()),
+                (ValueKind::Flag, "-x".into()),
+            ],
+            "`-1` is no flag"
+        );
+        assert_eq!(
+            v("`cargo test --features=pcre2 '*.rs'`"),
+            v("`cargo test  --features pcre2 \"*.rs\"`")
+        );
+        assert_eq!(
+            v("at 100% coverage"),
+            vec![(ValueKind::Number, "100".into())]
+        );
+    }
+
+    #[test]
+    fn a_note_denying_what_a_rule_says_conflicts_and_does_not_restate_it() {
+        let w = realistic();
+        let rule = Profile::of(
+            "Never edit docs/api.md by hand: change the doc comments and run make docs.",
+        );
+        for (note, kind) in [
+            (
+                "Small typos can be fixed straight in docs/api.md; no need to run make docs.",
+                Some(ValueKind::Polarity),
+            ),
+            (
+                "docs/api.md is generated: do not hand-edit it; change the doc comments and run make docs.",
+                None,
+            ),
+            ("CI does not run the benchmarks.", None),
+            ("make docs is run by CI.", None),
+            ("Never commit without running make test.", None),
+        ] {
+            let p = Profile::of(note);
+            assert_eq!(conflict(&p, &rule, &w).map(|c| c.kind), kind, "{note}");
+            assert!(kind.is_none() || !restates(&p, &rule, &w), "{note}");
+        }
+        let denied = conflict(&Profile::of("Edit docs/api.md by hand."), &rule, &w).unwrap();
+        assert_eq!(
+            (denied.ours, denied.theirs),
+            (vec!["affirmed".to_string()], vec!["negated".to_string()])
+        );
     }
 }

@@ -19,7 +19,9 @@
 //! Ranking ([`MemoryIndex::search`]): BM25 (k1 1.2, b 0.75) over the three
 //! fields, the topic's name counting twice and the title once more, with the
 //! document frequencies of both scopes together and SQLite FTS5's idf
-//! (a word in over half the entries counts for nothing); plus a coverage
+//! (a word in over half the entries counts for nothing), the prompt's
+//! function words ([`super::terms::is_function_word`]) weighing
+//! [`super::terms::FUNCTION_WORD_WEIGHT`]; plus a coverage
 //! bonus, [`ranking::COVERAGE_WEIGHT`] times the share of the prompt's idf
 //! the entry holds; plus the entry's affinity
 //! to the files in context (it names the file: 1, a glob of its `paths`

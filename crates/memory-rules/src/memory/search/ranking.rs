@@ -90,13 +90,21 @@ pub(super) fn search(
 }
 
 /// The query's words, sorted and distinct, each with its weight: 1 for a
-/// word of the text, [`PATH_WORD_WEIGHT`] times the square of its nearness
+/// word of the text ([`terms::FUNCTION_WORD_WEIGHT`] for a function word,
+/// `the`, `how`: Snowball's stop words), [`PATH_WORD_WEIGHT`] times the square of its nearness
 /// for a path word of a file in context only ([`terms::path_words`]: the
 /// file's name counts whole, its folders less the farther they are).
 fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
     let mut words: Vec<(String, f32)> = terms::word_list(query.text)
         .into_iter()
-        .map(|w| (w, 1.0))
+        .map(|w| {
+            let weight = if terms::is_function_word(&w) {
+                terms::FUNCTION_WORD_WEIGHT
+            } else {
+                1.0
+            };
+            (w, weight)
+        })
         .collect();
     for file in query.files {
         words.extend(
@@ -146,7 +154,8 @@ impl TermScore {
     }
 }
 
-/// A word of the prompt (weight 1), not only of a file's path.
+/// A word of the prompt (weight 1), not a function word and not only of a
+/// file's path.
 fn is_prompt_word(weight: f32) -> bool {
     weight >= 1.0
 }

@@ -42,6 +42,8 @@
 //                                                bench/memory-heldout
 //   node bench/memory-retrieval.mjs --json       the numbers as JSON
 //   node bench/memory-retrieval.mjs --misses     also each query the new recall misses at 5
+//   node bench/memory-retrieval.mjs --versus     also each query where recall and FTS5
+//                                                differ (recall@5, rank of the first relevant)
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import fs from 'node:fs'
@@ -76,6 +78,7 @@ const argValue = (name) => {
 const setDir = path.resolve(argValue('--set') ?? path.join(here, 'memory-retrieval'))
 const wantJson = process.argv.includes('--json')
 const showMisses = process.argv.includes('--misses')
+const showVersus = process.argv.includes('--versus')
 
 const userFile = path.join(setDir, 'user.json')
 const user = fs.existsSync(userFile) ? JSON.parse(fs.readFileSync(userFile, 'utf8')) : { entries: [], queries: [] }
@@ -160,6 +163,14 @@ async function scoreQuery(tables, q, { store, conversations, engine, work, lines
 }
 
 const misses = []
+/** Queries where recall and FTS5 differ: recall@5 and the first relevant's rank of each. */
+const versus = []
+/** A ranking's recall@5 and the rank (1-based, '-' when absent) of its first relevant entry. */
+function standing(ranked, relevant) {
+  const r5 = relevant.filter((r) => ranked.slice(0, 5).includes(r)).length / relevant.length
+  const first = ranked.findIndex((id) => relevant.includes(id))
+  return { r5, first: first >= 0 ? first + 1 : '-' }
+}
 /** Project entries given for the prompts of another project (all irrelevant). */
 const unrelated = Object.fromEntries(['all', ...KINDS].map((k) => [k, { given: 0, n: 0 }]))
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-memory-retrieval-'))
@@ -186,6 +197,8 @@ try {
     )
     for (const q of queries) {
       const ranked = await scoreQuery([byKind.all, byKind[kindOf(q)]], q, { store, conversations, engine, work, lines, lineOrder, fts })
+      const [ours, theirs] = [standing(ranked, q.relevant), standing(fts[q.id] ?? [], q.relevant)]
+      if (showVersus && (ours.r5 !== theirs.r5 || ours.first !== theirs.first)) versus.push({ q, kind: kindOf(q), ours, theirs, got: ranked.slice(0, 5), fts: (fts[q.id] ?? []).slice(0, 5) })
       if (showMisses && !q.relevant.every((r) => ranked.slice(0, 5).includes(r))) misses.push({ q: q.id, prompt: q.prompt, files: q.files, relevant: q.relevant, got: ranked.slice(0, 5) })
     }
     // The next project's queries (every kind) against this project's memory.
@@ -256,5 +269,10 @@ if (wantJson) {
   console.log(`\nMemory retrieval: ${entries} entries (${user.entries.length ? 'user + ' : ''}${projects.length} projects), ${result.queries} queries (${result.set})`)
   printTable('All queries', result)
   for (const k of KINDS) printTable(k, result.kinds[k])
+  for (const v of versus) {
+    const better = v.ours.r5 > v.theirs.r5 || (v.ours.r5 === v.theirs.r5 && (v.theirs.first === '-' || v.ours.first < v.theirs.first)) ? 'recall' : 'FTS5'
+    console.log(`${better} ahead on ${v.q.id} (${v.kind}): recall@5 ${v.ours.r5.toFixed(2)} / ${v.theirs.r5.toFixed(2)}, first relevant at ${v.ours.first} / ${v.theirs.first}: ${v.q.prompt} [${v.q.files.join(' ')}]`)
+    console.log(`  relevant ${v.q.relevant.join(' ')}; recall ${v.got.join(' ')}; FTS5 ${v.fts.join(' ')}`)
+  }
   if (showMisses) for (const m of misses) console.log(`miss ${m.q}: ${m.prompt} [${m.files.join(' ')}]\n  relevant ${m.relevant.join(' ')}; top 5 ${m.got.join(' ')}`)
 }

@@ -27,7 +27,7 @@
 //!   before committing` and `make fmt is not checked`; [`denies`]).
 
 use super::search::{MemoryHit, MemoryIndex, Query};
-use super::terms;
+use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 // The thresholds are tuned on bench/memory-pairs/tuning (labelled pairs
@@ -255,33 +255,6 @@ pub const SHORT_DUPLICATE_SIMILARITY: f32 = 0.8;
 /// a word no note has yet would otherwise outweigh the words two notes
 /// share several times over.
 pub const MIN_IDF_DOCUMENTS: f32 = 50.0;
-
-/// What a function word weighs against its IDF: a memory of a few notes
-/// cannot tell `the` from `staging` by document frequency alone.
-pub const FUNCTION_WORD_WEIGHT: f32 = 0.15;
-
-/// Snowball's English stop word list (snowballstem.org, `english/stop.txt`),
-/// as [`terms::words`] gives them (folded and stemmed); the negations are
-/// one word, `not` ([`canonical`]).
-const FUNCTION_WORDS: &[&str] = &[
-    "a", "about", "abov", "after", "again", "against", "all", "am", "an", "and", "ani", "any",
-    "are", "as", "at", "be", "becaus", "been", "befor", "being", "below", "between", "both", "but",
-    "by", "can", "could", "did", "do", "doe", "down", "dure", "each", "few", "for", "from",
-    "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him",
-    "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me",
-    "more", "most", "my", "myself", "nor", "not", "of", "off", "on", "onc", "once", "onli", "or",
-    "other", "ought", "our", "ours", "ourselv", "out", "over", "own", "same", "she", "should",
-    "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselv", "then",
-    "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up",
-    "veri", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "whi",
-    "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselv", "s", "t",
-    "also", "now", "instead", "via", "use", "need", "must",
-];
-
-/// Whether a word (as [`terms::words`] gives it) is a function word.
-pub fn is_function_word(word: &str) -> bool {
-    FUNCTION_WORDS.contains(&word)
-}
 
 /// One word for words of one meaning: the negations (`never`, `no`,
 /// `don't`) are `not`.

@@ -10,6 +10,10 @@
 //! English stemmer (`migrations` and `migration`, `running` and `run` are
 //! one word); words of other scripts are left as they are.
 //!
+//! Function words ([`is_function_word`]: Snowball's English stop words)
+//! weigh [`FUNCTION_WORD_WEIGHT`] of a word, in a prompt searched and in
+//! notes compared.
+//!
 //! File keys (see [`file_keys`]) tie a note to files: the files it names in
 //! its text (`src/db/pool.rs`, `package.json`) and the globs of its `paths`;
 //! folder keys ([`folder_keys`]) the folders it names (it is about the files
@@ -65,6 +69,34 @@ pub fn word_list(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     words(text, |w| out.push(w.to_string()));
     out
+}
+
+/// What a function word weighs against its IDF, in a prompt searched
+/// and in notes compared: a memory of a few notes cannot tell `the` from
+/// `staging` by document frequency alone.
+pub const FUNCTION_WORD_WEIGHT: f32 = 0.15;
+
+/// Snowball's English stop word list (snowballstem.org, `english/stop.txt`),
+/// as [`words`] gives them (folded and stemmed); the negations are
+/// one word, `not` (`hygiene`'s `canonical`).
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "about", "abov", "after", "again", "against", "all", "am", "an", "and", "ani", "any",
+    "are", "as", "at", "be", "becaus", "been", "befor", "being", "below", "between", "both", "but",
+    "by", "can", "could", "did", "do", "doe", "down", "dure", "each", "few", "for", "from",
+    "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him",
+    "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me",
+    "more", "most", "my", "myself", "nor", "not", "of", "off", "on", "onc", "once", "onli", "or",
+    "other", "ought", "our", "ours", "ourselv", "out", "over", "own", "same", "she", "should",
+    "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselv", "then",
+    "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up",
+    "veri", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "whi",
+    "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselv", "s", "t",
+    "also", "now", "instead", "via", "use", "need", "must",
+];
+
+/// Whether a word (as [`words`] gives it) is a function word.
+pub fn is_function_word(word: &str) -> bool {
+    FUNCTION_WORDS.contains(&word)
 }
 
 /// `useEffect` -> `use`, `Effect`; `HTTPServer` -> `HTTP`, `Server`;

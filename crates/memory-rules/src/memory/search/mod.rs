@@ -18,17 +18,23 @@
 //!
 //! Ranking ([`MemoryIndex::search`]): BM25 (k1 1.2, b 0.75) over the three
 //! fields, the topic's name counting twice and the title once more, with the
-//! document frequencies of both scopes together; plus the entry's affinity
+//! document frequencies of both scopes together and SQLite FTS5's idf
+//! (a word in over half the entries counts for nothing), the prompt's
+//! function words ([`super::terms::is_function_word`]) weighing
+//! [`super::terms::FUNCTION_WORD_WEIGHT`]; plus a coverage
+//! bonus, [`ranking::COVERAGE_WEIGHT`] times the share of the prompt's idf
+//! the entry holds; plus the entry's affinity
 //! to the files in context (it names the file: 1, a glob of its `paths`
 //! matches the file, it names a folder above it: by nearness; see
 //! [`ranking`]), weighted by [`ranking::AFFINITY_WEIGHT`], and the files' path
-//! words ([`super::terms::path_words`]) as query words by their nearness;
+//! words ([`super::terms::path_words`]) as query words by the square of
+//! their nearness;
 //! ties go to the entry updated last, then
 //! to the smaller id. The same files give the same bytes and the same order.
 //!
 //! By file: `index_file.rs` (the saved format, read in place),
 //! `index_builder.rs` (building and encoding it), `refresh.rs` (bringing it
-//! up to date with the topic files), `ranking.rs` (BM25 and file affinity),
+//! up to date with the topic files), `ranking.rs` (BM25, coverage and file affinity),
 //! `query.rs` (what a search asks, what it answers).
 
 mod index_builder;

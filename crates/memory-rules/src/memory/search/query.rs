@@ -24,6 +24,8 @@ pub struct MemoryHit {
     pub text: String,
     /// `bm25 + AFFINITY_WEIGHT * affinity`.
     pub score: f32,
+    /// The text's score: BM25 plus the prompt's coverage
+    /// ([`super::ranking::COVERAGE_WEIGHT`]).
     pub bm25: f32,
     /// 0 to 1: how close the entry is to the files in context.
     pub affinity: f32,

@@ -1,9 +1,9 @@
-//! How a search ranks entries: BM25 over the three fields, plus the entry's
-//! affinity to the files in context (see the module comment of
-//! [`super`]).
+//! How a search ranks entries: BM25 over the three fields and the prompt's
+//! coverage, plus the entry's affinity to the files in context (see the
+//! module comment of [`super`]).
 //!
-//! A search runs in named steps: the BM25 scores of the query's words
-//! ([`bm25_scores`]), the files in context each entry is tied to
+//! A search runs in named steps: the scores of the query's words
+//! ([`bm25_scores`], each word's by [`TermScore`]), the files in context each entry is tied to
 //! ([`file_ties`]), the best candidates in order with the skipped ones left
 //! out ([`best_candidates`]), and a [`MemoryHit`] for each.
 
@@ -32,6 +32,15 @@ const K1: f32 = 1.2;
 const B: f32 = 0.75;
 const TOPIC_WEIGHT: f32 = 2.0;
 const TITLE_WEIGHT: f32 = 1.0;
+/// What a document holding every word of the prompt gets on top of its
+/// BM25 score; one holding some of them gets this times their share of the
+/// prompt's [`term_idf`] (the rarer the words it holds, the more). A prompt
+/// of common words only counts as one rarest word (its words' shares of
+/// that stay small).
+pub const COVERAGE_WEIGHT: f32 = 4.0;
+/// The least [`term_idf`] of a word (SQLite FTS5's floor): a word in more
+/// than half the documents counts for next to nothing.
+const MIN_TERM_IDF: f32 = 1e-6;
 
 /// Per scope, a value for each of its documents.
 type PerDoc<T> = Vec<Vec<T>>;
@@ -81,19 +90,27 @@ pub(super) fn search(
 }
 
 /// The query's words, sorted and distinct, each with its weight: 1 for a
-/// word of the text, [`PATH_WORD_WEIGHT`] times its nearness for a path
-/// word of a file in context only ([`terms::path_words`]: the file's name
-/// counts most, its top folder least).
+/// word of the text ([`terms::FUNCTION_WORD_WEIGHT`] for a function word,
+/// `the`, `how`: Snowball's stop words), [`PATH_WORD_WEIGHT`] times the square of its nearness
+/// for a path word of a file in context only ([`terms::path_words`]: the
+/// file's name counts whole, its folders less the farther they are).
 fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
     let mut words: Vec<(String, f32)> = terms::word_list(query.text)
         .into_iter()
-        .map(|w| (w, 1.0))
+        .map(|w| {
+            let weight = if terms::is_function_word(&w) {
+                terms::FUNCTION_WORD_WEIGHT
+            } else {
+                1.0
+            };
+            (w, weight)
+        })
         .collect();
     for file in query.files {
         words.extend(
             terms::path_words(file)
                 .into_iter()
-                .map(|(w, near)| (w, PATH_WORD_WEIGHT * near)),
+                .map(|(w, near)| (w, PATH_WORD_WEIGHT * near * near)),
         );
     }
     // The heaviest of each word first, then one of each.
@@ -102,8 +119,57 @@ fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
     words
 }
 
+/// What one word of the query adds to a document holding it: its BM25
+/// term (its weight times its [`term_idf`], saturated by the document's
+/// length norm) and, for a word of the prompt, its share of the prompt's
+/// coverage ([`COVERAGE_WEIGHT`]).
+struct TermScore {
+    /// The word's weight times its idf times (K1 + 1).
+    bm25: f32,
+    /// What holding the word adds whatever its frequency.
+    coverage: f32,
+}
+
+impl TermScore {
+    /// The score of a word of `weight` that `df` of `n` documents hold, in
+    /// a query whose prompt words' [`term_idf`] add up to `prompt_idf`.
+    fn new(weight: f32, n: f32, df: f32, prompt_idf: f32) -> TermScore {
+        let idf = term_idf(n, df);
+        let coverage = if is_prompt_word(weight) {
+            COVERAGE_WEIGHT * idf / prompt_idf.max(term_idf(n, 1.0))
+        } else {
+            0.0
+        };
+        TermScore {
+            bm25: weight * idf * (K1 + 1.0),
+            coverage,
+        }
+    }
+
+    /// What the word adds to a document with these field frequencies and
+    /// length norm, K1 (1 - B + B len / avg).
+    fn of(&self, body: u16, title: u8, topic: u8, norm: f32) -> f32 {
+        let tf = body as f32 + TITLE_WEIGHT * title as f32 + TOPIC_WEIGHT * topic as f32;
+        self.bm25 * tf / (tf + norm) + self.coverage
+    }
+}
+
+/// A word of the prompt (weight 1), not a function word and not only of a
+/// file's path.
+fn is_prompt_word(weight: f32) -> bool {
+    weight >= 1.0
+}
+
+/// The idf a word's score uses: Robertson and Sparck Jones' ln((n - df +
+/// 0.5) / (df + 0.5)), at least [`MIN_TERM_IDF`], as SQLite FTS5's bm25()
+/// (recall's relevance gates use [`idf`], always positive).
+fn term_idf(n: f32, df: f32) -> f32 {
+    ((n - df + 0.5) / (df + 0.5)).ln().max(MIN_TERM_IDF)
+}
+
 /// The BM25 score of each document for `words` (sorted, distinct, each
-/// with its weight), with the document frequencies of all scopes together.
+/// with its weight), with the document frequencies of all scopes together,
+/// plus what holding the prompt's words adds ([`TermScore`]).
 fn bm25_scores(scopes: &[ScopeIndex], words: &[(String, f32)]) -> PerDoc<f32> {
     let n_total: usize = scopes.iter().map(ScopeIndex::len).sum();
     let total_len: u64 = scopes.iter().map(|s| s.total_len).sum();
@@ -118,19 +184,24 @@ fn bm25_scores(scopes: &[ScopeIndex], words: &[(String, f32)]) -> PerDoc<f32> {
                 .collect()
         })
         .collect();
-    for (w, weight) in words {
-        let df: usize = scopes
-            .iter()
-            .map(|s| s.lookup(w).map_or(0, |(df, _)| df))
-            .sum();
-        if df == 0 {
-            continue;
-        }
-        let idf = weight * idf(n_total as f32, df as f32) * (K1 + 1.0);
+    let found: Vec<(&str, f32, usize)> = words
+        .iter()
+        .map(|(w, weight)| {
+            let df = scopes.iter().map(|s| s.lookup(w).map_or(0, |(df, _)| df));
+            (w.as_str(), *weight, df.sum())
+        })
+        .filter(|&(.., df)| df > 0)
+        .collect();
+    let prompt_idf: f32 = found
+        .iter()
+        .filter(|&&(_, weight, _)| is_prompt_word(weight))
+        .map(|&(.., df)| term_idf(n_total as f32, df as f32))
+        .sum();
+    for (w, weight, df) in found {
+        let term = TermScore::new(weight, n_total as f32, df as f32, prompt_idf);
         for ((s, acc), norm) in scopes.iter().zip(scores.iter_mut()).zip(&norms) {
             s.for_postings(w, |d, body, title, topic| {
-                let tf = body as f32 + TITLE_WEIGHT * title as f32 + TOPIC_WEIGHT * topic as f32;
-                acc[d] += idf * tf / (tf + norm[d]);
+                acc[d] += term.of(body, title, topic, norm[d]);
             });
         }
     }
@@ -392,6 +463,43 @@ mod tests {
         let h = &q("staging port")[0];
         assert_eq!(h.matched, ["port", "stage"]);
         assert_eq!(h.affinity, 0.0);
+    }
+
+    #[test]
+    fn a_note_holding_more_of_the_prompts_rare_words_ranks_first_and_common_words_count_for_little()
+    {
+        let idx = index(&[(
+            "notes.md",
+            "notes",
+            vec![
+                doc("Flaky snapshot tests: the snapshot snapshot snapshot diff."),
+                doc("Snapshot tests on the Windows runner are flaky."),
+                doc("The release is tagged on the main branch."),
+                doc("The docs are built in the CI."),
+                doc("The lint runs in the CI."),
+            ],
+        )]);
+        let q = |text: &str| {
+            idx.search(
+                &Query {
+                    text,
+                    files: &[],
+                    limit: 5,
+                },
+                &|_| false,
+            )
+        };
+        // Both hold "flaky" and "snapshot"; only the second holds "windows"
+        // too, however often the first repeats "snapshot".
+        assert_eq!(
+            ids(&q("flaky snapshot windows"))[0],
+            "Snapshot tests on the Windows runner are flaky."
+        );
+        // "the" is in every note: its score is next to nothing, coverage
+        // included.
+        let the = q("the");
+        assert_eq!(the.len(), 5);
+        assert!(the.iter().all(|h| h.score < 0.01), "{the:?}");
     }
 
     #[test]

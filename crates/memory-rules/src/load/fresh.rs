@@ -5,18 +5,17 @@
 //! per-file entries.
 //!
 //! The saved form ([`Loaded::to_bytes`](crate::load::Loaded::to_bytes),
-//! snapshot version 8) is JSON values in one file, one a line:
+//! snapshot version 7) is three JSON values in one file:
 //!
 //! 1. the check: the version, when the files were scanned, the config
 //!    (`Debug`), the workdir,
 //!    the layers' fingerprint and diagnostics, and the stamp (size, mtime
 //!    in ns, inode, device) of every input: each rules root (or its
 //!    absence), each directory of a rules folder the discovery listed,
-//!    each rule file, each `@path` import; and the length of each part of
-//!    the result;
-//! 2. the result in [`PARTS`] parts (parsed on as many threads): the rule
-//!    set's rules (with their origins and compiled patterns) in order, a
-//!    share in each part, and every diagnostic (in the first);
+//!    each rule file, each `@path` import; and the length of the second
+//!    value;
+//! 2. the result: the rule set's rules (with their origins and compiled
+//!    patterns) in order, and every diagnostic;
 //! 3. the [`Snapshot`] (every file's entry), read only when the check
 //!    fails, to reload only the files that changed.
 //!
@@ -37,7 +36,6 @@ use crate::base::workdir::Workdir;
 use crate::load::snapshot::{restore_rule, SavedRule, Snapshot, SnapshotError, VERSION};
 use crate::load::stamp::Stamp;
 use crate::load::Loaded;
-use crate::rules::parser::ParsedRule;
 use crate::rules::rule_set::RuleSet;
 use crate::sources::packs;
 use crate::sources::source::Config;
@@ -72,17 +70,11 @@ struct Check {
     layer_diagnostics: Vec<Diagnostic>,
     /// `None`: the discovery walked a project tree (not checkable by stamps).
     inputs: Option<Vec<(PathBuf, Option<Stamp>)>>,
-    /// The length in bytes of each part of the result (the values after
-    /// this one).
-    parts: Vec<usize>,
+    /// The second value's length in bytes.
+    result_len: usize,
 }
 
-/// The rule set is saved in this many parts, parsed on as many threads
-/// (the hook's 1,000 rules take about 10 M instructions to parse).
-const PARTS: usize = 2;
-
-/// A part of the result: the rule set's rules in order (this part's
-/// share), and the diagnostics (in the first part).
+/// The second value: the rule set's rules in order, and the diagnostics.
 #[derive(Serialize, Deserialize)]
 struct Outcome {
     rules: Vec<SavedRule>,
@@ -93,26 +85,16 @@ struct Outcome {
 pub(crate) fn to_bytes(loaded: &Loaded) -> Result<Vec<u8>, SnapshotError> {
     let save = |source| SnapshotError::Save { source };
     let set = &loaded.rules;
-    let share = set.rules().len().div_ceil(PARTS).max(1);
-    let mut results = Vec::with_capacity(PARTS);
-    for part in 0..PARTS {
-        let outcome = Outcome {
-            rules: set
-                .rules()
-                .iter()
-                .zip(set.patterns())
-                .skip(part * share)
-                .take(share)
-                .map(|(r, p)| SavedRule::of(r, p))
-                .collect(),
-            diagnostics: if part == 0 {
-                loaded.diagnostics.clone()
-            } else {
-                Vec::new()
-            },
-        };
-        results.push(serde_json::to_vec(&outcome).map_err(save)?);
-    }
+    let outcome = Outcome {
+        rules: set
+            .rules()
+            .iter()
+            .zip(set.patterns())
+            .map(|(r, p)| SavedRule::of(r, p))
+            .collect(),
+        diagnostics: loaded.diagnostics.clone(),
+    };
+    let result = serde_json::to_vec(&outcome).map_err(save)?;
     let snapshot = loaded.snapshot.to_bytes()?;
     let check = Check {
         version: VERSION,
@@ -122,14 +104,12 @@ pub(crate) fn to_bytes(loaded: &Loaded) -> Result<Vec<u8>, SnapshotError> {
         layers: loaded.snapshot.layers.clone(),
         layer_diagnostics: loaded.layer_diagnostics.clone(),
         inputs: inputs(loaded),
-        parts: results.iter().map(Vec::len).collect(),
+        result_len: result.len(),
     };
     let mut out = serde_json::to_vec(&check).map_err(save)?;
     out.push(b'\n');
-    for result in results {
-        out.extend_from_slice(&result);
-        out.push(b'\n');
-    }
+    out.extend_from_slice(&result);
+    out.push(b'\n');
     out.extend_from_slice(&snapshot);
     Ok(out)
 }
@@ -168,92 +148,29 @@ impl Restored {
                 version: check.version,
             });
         }
-        if check.parts.len() > PARTS {
-            return Err(not(serde::de::Error::custom("too many parts")));
+        let start = first + 1;
+        let result = utf8(
+            bytes
+                .get(start..start + check.result_len)
+                .ok_or_else(|| not(serde::de::Error::custom("truncated")))?,
+        )?;
+        if check.is_fresh(config) {
+            let outcome: Outcome = serde_json::from_str(result).map_err(not)?;
+            let rules = outcome
+                .rules
+                .into_iter()
+                .map(restore_rule)
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(Restored::Fresh {
+                rules: Arc::new(RuleSet::build(rules, Workdir::new(&config.workdir))),
+                diagnostics: outcome.diagnostics,
+            });
         }
-        let mut start = first + 1;
-        let mut parts = Vec::with_capacity(check.parts.len());
-        for &len in &check.parts {
-            let part = start
-                .checked_add(len)
-                .and_then(|end| bytes.get(start..end))
-                .ok_or_else(|| not(serde::de::Error::custom("truncated")))?;
-            parts.push(utf8(part)?);
-            start += len + 1;
-        }
-        if let Some(fresh) = parse_while_checking(config, &check, &parts) {
-            return fresh;
-        }
-        let rest = bytes.get(start..).unwrap_or_default();
+        let rest = bytes
+            .get(start + check.result_len + 1..)
+            .unwrap_or_default();
         Ok(Restored::Stale(Snapshot::from_bytes(rest)?))
     }
-}
-
-/// The parts of the rule set parsed on threads of their own while this one
-/// checks the stamps (a thousand `statx` and the check are about a fifth of
-/// the work): on a machine with a core free, the hook waits for the longest
-/// of them, not their sum. `None` when the check fails (the parse is
-/// dropped). A part whose thread cannot be started is parsed here.
-fn parse_while_checking(
-    config: &Config,
-    check: &Check,
-    parts: &[&str],
-) -> Option<Result<Restored, SnapshotError>> {
-    std::thread::scope(|scope| {
-        let parses: Vec<_> = parts
-            .iter()
-            .map(|&part| {
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, move || parse_part(part))
-                    .map_err(|_| part)
-            })
-            .collect();
-        let fresh = check.is_fresh(config);
-        // Every worker joined, fresh or not. One that panicked (it cannot:
-        // every error is a value) is no saved discovery.
-        let parsed: Vec<_> = parses
-            .into_iter()
-            .map(|p| match p {
-                Ok(handle) => handle.join().unwrap_or_else(|_| {
-                    Err(SnapshotError::NotASnapshot {
-                        source: serde::de::Error::custom("the parse panicked"),
-                    })
-                }),
-                Err(part) => parse_part(part),
-            })
-            .collect();
-        fresh.then(|| fresh_from(config, parsed.into_iter()))
-    })
-}
-
-/// A part of the result, parsed and its rules restored.
-fn parse_part(part: &str) -> Result<(Vec<ParsedRule>, Vec<Diagnostic>), SnapshotError> {
-    let outcome: Outcome =
-        serde_json::from_str(part).map_err(|source| SnapshotError::NotASnapshot { source })?;
-    let rules = outcome
-        .rules
-        .into_iter()
-        .map(restore_rule)
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((rules, outcome.diagnostics))
-}
-
-/// The fresh discovery of the parts, in order.
-fn fresh_from(
-    config: &Config,
-    parts: impl Iterator<Item = Result<(Vec<ParsedRule>, Vec<Diagnostic>), SnapshotError>>,
-) -> Result<Restored, SnapshotError> {
-    let mut rules = Vec::new();
-    let mut diagnostics = Vec::new();
-    for part in parts {
-        let (r, d) = part?;
-        rules.extend(r);
-        diagnostics.extend(d);
-    }
-    Ok(Restored::Fresh {
-        rules: Arc::new(RuleSet::build(rules, Workdir::new(&config.workdir))),
-        diagnostics,
-    })
 }
 
 impl Check {

@@ -31,9 +31,8 @@ use std::time::SystemTime;
 /// `CLAUDE.md` / `GEMINI.md` are read as memory files. 5: `enforce`,
 /// `commands`, `summary`. 6: the compiled patterns are saved (restoring
 /// compiles nothing). 7: the hooks' file puts the rule set and the stamps
-/// of every input before the snapshot (crate::load::fresh). 8: that rule
-/// set in parts, parsed on threads of their own.
-pub(crate) const VERSION: u32 = 8;
+/// of every input before the snapshot (crate::load::fresh).
+pub(crate) const VERSION: u32 = 7;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

@@ -67,7 +67,14 @@ pub fn fold(text: &str) -> String {
             out.push(' ');
             pending_space = false;
         }
-        out.extend(std::iter::once(ch).default_case_fold());
+        // Among ASCII characters full case folding changes only `A`-`Z`, to
+        // their lowercase: the folding table is looked up for the others
+        // alone (most topics and prompts are ASCII).
+        if ch.is_ascii() {
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.extend(std::iter::once(ch).default_case_fold());
+        }
     }
     out
 }
@@ -120,8 +127,11 @@ impl TopicMatcher {
             // Standard semantics allow overlapping search, so a topic that is a
             // prefix of another never hides it.
             let marked: Vec<Vec<u8>> = folded.iter().map(|t| marked(t, None)).collect();
+            // No prefilter: the scan steps the automaton itself and never
+            // asks for one, and building it costs as much as the trie.
             NFA::builder()
                 .match_kind(MatchKind::Standard)
+                .prefilter(false)
                 .build(&marked)
                 .ok()
         };

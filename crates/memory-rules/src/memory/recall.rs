@@ -322,5 +322,6 @@ fn hit_of(e: &super::search::EntryRef<'_>) -> MemoryHit {
         updated: e.updated(),
         pinned: e.pinned(),
         line: e.line(),
+        superseded_by: e.superseded_by(),
     }
 }

@@ -33,6 +33,7 @@
 
 mod index_builder;
 mod index_file;
+mod max_score;
 mod query;
 mod ranking;
 mod refresh;
@@ -153,7 +154,9 @@ impl MemoryIndex {
 
     /// Whether an entry has exactly this id.
     pub fn find_exact(&self, id: &str) -> bool {
-        self.entries().any(|e| e.id() == id)
+        self.scopes
+            .iter()
+            .any(|s| (0..s.n_docs).any(|d| s.doc_id_is(d, id)))
     }
 
     /// The inverse document frequency of a word over both scopes.

@@ -100,14 +100,25 @@ impl Floor {
 /// one scoring at least the final floor is), with their scores, in
 /// document order; and whether some document was left unscored.
 pub(super) fn top_k(terms: &[&dyn Postings], floor: &mut Floor) -> (Vec<(f32, usize)>, bool) {
+    let bound: Vec<f32> = terms.iter().map(|t| t.upper_bound()).collect();
+    let len: Vec<usize> = terms.iter().map(|t| t.len()).collect();
     // Terms by bound, smallest first, and the sums of the bounds before each.
     let mut order: Vec<usize> = (0..terms.len()).collect();
-    order.sort_by(|&a, &b| terms[a].upper_bound().total_cmp(&terms[b].upper_bound()));
+    order.sort_by(|&a, &b| bound[a].total_cmp(&bound[b]));
     let mut below = vec![0.0f32; order.len() + 1];
     for (i, &t) in order.iter().enumerate() {
-        below[i + 1] = below[i] + terms[t].upper_bound();
+        below[i + 1] = below[i] + bound[t];
     }
     let mut at = vec![0usize; terms.len()];
+    // The document at each term's cursor (past the end: none).
+    let doc_at = |t: usize, i: usize| {
+        if i < len[t] {
+            terms[t].doc(i)
+        } else {
+            usize::MAX
+        }
+    };
+    let mut cur: Vec<usize> = (0..terms.len()).map(|t| doc_at(t, 0)).collect();
     let mut out = Vec::new();
     let mut pruned = false;
     // order[..first]: the terms a document of its own cannot reach the floor with.
@@ -117,37 +128,42 @@ pub(super) fn top_k(terms: &[&dyn Postings], floor: &mut Floor) -> (Vec<(f32, us
             first += 1;
             pruned = true;
         }
-        let Some(d) = order[first..]
+        let d = order[first..]
             .iter()
-            .filter(|&&t| at[t] < terms[t].len())
-            .map(|&t| terms[t].doc(at[t]))
+            .map(|&t| cur[t])
             .min()
-        else {
+            .unwrap_or(usize::MAX);
+        if d == usize::MAX {
             break;
-        };
-        let mut bound = below[first];
+        }
+        let mut reach = below[first];
         for &t in &order[first..] {
-            if at[t] < terms[t].len() && terms[t].doc(at[t]) == d {
-                bound += terms[t]
-                    .upper_bound()
-                    .min(terms[t].score(at[t]) * (1.0 + SLACK));
+            if cur[t] == d {
+                reach += terms[t].score(at[t]) * (1.0 + SLACK);
             }
         }
-        if floor.excludes(bound) {
+        if floor.excludes(reach) {
             pruned = true;
         } else {
             for &t in &order[..first] {
                 at[t] = seek(terms[t], at[t], d);
+                cur[t] = doc_at(t, at[t]);
             }
-            let score = sum_at(terms, &at, d);
+            let mut score = 0.0f32;
+            for t in 0..terms.len() {
+                if cur[t] == d {
+                    score += terms[t].score(at[t]);
+                }
+            }
             if score > 0.0 && !floor.excludes(score) {
                 floor.push(score);
                 out.push((score, d));
             }
         }
         for &t in &order[first..] {
-            if at[t] < terms[t].len() && terms[t].doc(at[t]) == d {
+            if cur[t] == d {
                 at[t] += 1;
+                cur[t] = doc_at(t, at[t]);
             }
         }
     }

@@ -165,7 +165,8 @@ impl<'a> QueryTerms<'a> {
                     .map(|(&d, t)| (d, AFFINITY_WEIGHT * t.affinity))
                     .collect();
                 docs.sort_by_key(|p| p.0);
-                TiePostings(docs)
+                let most = docs.iter().map(|p| p.1).fold(0.0, f32::max);
+                TiePostings(docs, most)
             })
             .collect();
         QueryTerms {
@@ -249,8 +250,9 @@ impl Postings for WordPostings<'_> {
     }
 }
 
-/// The file ties of one scope as a term: by document, what each adds.
-struct TiePostings(Vec<(usize, f32)>);
+/// The file ties of one scope as a term: by document, what each adds; and
+/// the most any adds.
+struct TiePostings(Vec<(usize, f32)>, f32);
 
 impl Postings for TiePostings {
     fn len(&self) -> usize {
@@ -263,7 +265,7 @@ impl Postings for TiePostings {
         self.0[i].1
     }
     fn upper_bound(&self) -> f32 {
-        self.0.iter().map(|p| p.1).fold(0.0, f32::max)
+        self.1
     }
 }
 

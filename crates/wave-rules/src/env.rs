@@ -1,9 +1,11 @@
 //! What every command is given and gives back: the resolved global options
 //! ([`Env`]), what it prints and how it exits ([`Output`], the exit codes).
 
-use crate::args::Cli;
+use crate::args::{Cli, MemorySourceArg};
 use crate::color;
 use crate::display;
+use clap::ValueEnum;
+use memory_rules::memory::agent_memory::{AgentPlaces, MemorySources};
 use std::path::{Path, PathBuf};
 
 /// What a command prints and how it exits.
@@ -89,6 +91,33 @@ impl Env {
         match &self.root {
             Some(r) => format!("project root: {}", r.describe()),
             None => format!("workdir: {}", self.config.workdir.display()),
+        }
+    }
+
+    /// The memories read: `given` (`--memory-sources`), else
+    /// `memory_sources` in the project's `.wave/config.toml`, else ours
+    /// only. `Err`: the config cannot be read or names an unknown source
+    /// (naming the file and line).
+    pub fn memory_sources(&self, given: &[MemorySourceArg]) -> Result<MemorySources, String> {
+        if !given.is_empty() {
+            let names: Vec<String> = given
+                .iter()
+                .filter_map(|s| s.to_possible_value().map(|v| v.get_name().to_string()))
+                .collect();
+            return MemorySources::named(&names);
+        }
+        match MemorySources::chosen(&self.config.workdir) {
+            Ok(chosen) => Ok(chosen.unwrap_or_default()),
+            Err(d) => Err(d.to_string()),
+        }
+    }
+
+    /// Where the agents keep their memory for this project and home.
+    pub fn agent_places(&self) -> AgentPlaces {
+        AgentPlaces {
+            home: self.home_dir(),
+            project: self.config.workdir.clone(),
+            codex_home: std::env::var_os("CODEX_HOME").map(PathBuf::from),
         }
     }
 

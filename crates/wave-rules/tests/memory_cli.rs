@@ -650,6 +650,97 @@ fn every_agents_memory_is_searched_and_linted_read_only_and_bad_files_are_named(
     );
 }
 
+/// One hook event as [`hook`] runs it, with its exit code and stderr.
+fn hook_with_stderr(t: &Tree, prompt: &str, session: &str, args: &[&str]) -> (String, String) {
+    let input = serde_json::json!({
+        "session_id": session,
+        "cwd": t.workdir(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    });
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
+        .args(["hook", "UserPromptSubmit"])
+        .args(args)
+        .arg("--home")
+        .arg(t.home())
+        .current_dir(t.workdir())
+        .env("WAVE_RULES_STATE_DIR", t.home().join("state"))
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("CODEX_HOME")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "a hook never blocks");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_hooks_recall_reads_the_memory_sources_of_the_config_or_the_command_line() {
+    let t = tree();
+    agent_memories(&t);
+    write(&t, "testing", LOOM);
+    let asked = "how many criterion samples do the benchmarks take";
+    let (ours, _) = hook_with_stderr(&t, asked, "s1", &[]);
+    assert!(!ours.contains("criterion"), "ours only by default: {ours}");
+
+    std::fs::write(
+        t.workdir().join(".wave/config.toml"),
+        "memory_sources = [\"wave\", \"codex\"]\n",
+    )
+    .unwrap();
+    let (theirs, _) = hook_with_stderr(&t, asked, "s2", &[]);
+    assert!(
+        theirs.contains("read-only") && theirs.contains("use criterion with 100 samples"),
+        "the config's codex memory is recalled: {theirs}"
+    );
+    let (again, _) = hook_with_stderr(&t, asked, "s2", &[]);
+    assert!(!again.contains("criterion"), "given once: {again}");
+    let (loom, _) = hook_with_stderr(&t, "How do I run the loom tests?", "s2", &[]);
+    assert!(loom.contains("--cfg loom"), "ours still recalled: {loom}");
+    let found = json(&t.run(&["memory", "search", "benchmarks criterion samples", "--json"]));
+    assert_eq!(
+        found["agents"][0]["agent"], "codex",
+        "memory search reads it too: {found}"
+    );
+
+    let (flag, _) = hook_with_stderr(&t, asked, "s3", &["--memory-sources", "wave"]);
+    assert!(
+        !flag.contains("criterion"),
+        "the flag wins over the config: {flag}"
+    );
+    let (no_ours, _) = hook_with_stderr(
+        &t,
+        "How do I run the loom tests?",
+        "s4",
+        &["--memory-sources", "codex"],
+    );
+    assert!(!no_ours.contains("--cfg loom"), "wave left out: {no_ours}");
+
+    std::fs::write(
+        t.workdir().join(".wave/config.toml"),
+        "memory_sources = [\"wave\",\n  \"codx\"]\n",
+    )
+    .unwrap();
+    let (bad, why) = hook_with_stderr(&t, "How do I run the loom tests?", "s5", &[]);
+    assert!(bad.contains("--cfg loom"), "ours is read: {bad}");
+    assert!(
+        why.contains("config.toml:2:3") && why.contains("'codx'"),
+        "the hook warns, naming the place: {why}"
+    );
+    let r = t.run(&["memory", "search", "loom"]);
+    assert_eq!(r.code, 2, "a command stops: {}", r.stderr);
+    assert!(r.stderr.contains("config.toml:2:3"), "{}", r.stderr);
+}
+
 #[test]
 fn a_topic_file_with_broken_entries_is_named_and_the_rest_still_searched() {
     let t = tree();

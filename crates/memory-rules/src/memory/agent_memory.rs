@@ -12,8 +12,10 @@
 
 use super::entry;
 use super::hygiene::{self, Profile, Weights};
+use crate::base::diagnostic::Diagnostic;
 use crate::base::fs::{self, Links, ReadError};
 use crate::base::limits::{MAX_AGENT_MEMORY_FILES, MAX_AGENT_MEMORY_FILE_BYTES};
+use crate::sources::chosen::chosen_memory_sources;
 use std::path::{Path, PathBuf};
 
 /// An agent whose own memory we read.
@@ -39,6 +41,71 @@ impl AgentSource {
 
     pub fn parse(name: &str) -> Option<AgentSource> {
         AgentSource::ALL.into_iter().find(|a| a.as_str() == name)
+    }
+}
+
+/// The memories read: ours (`wave`) and, read-only, the agents' own. Chosen
+/// by `--memory-sources`, else by `memory_sources` in the project's
+/// `.wave/config.toml` ([`MemorySources::chosen`]), else ours only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemorySources {
+    /// Ours (the store) is read.
+    pub wave: bool,
+    pub agents: Vec<AgentSource>,
+}
+
+impl Default for MemorySources {
+    /// Ours only.
+    fn default() -> MemorySources {
+        MemorySources {
+            wave: true,
+            agents: Vec::new(),
+        }
+    }
+}
+
+impl MemorySources {
+    /// `wave`, `claude`, `codex`, `gemini`, as the command line and the
+    /// config file name them.
+    pub const NAMES: [&'static str; 4] = ["wave", "claude", "codex", "gemini"];
+
+    /// The sources these names give; `Err` names the first unknown one.
+    pub fn named<S: AsRef<str>>(names: &[S]) -> Result<MemorySources, String> {
+        let mut out = MemorySources {
+            wave: false,
+            agents: Vec::new(),
+        };
+        for name in names {
+            let name = name.as_ref();
+            match (name, AgentSource::parse(name)) {
+                ("wave", _) => out.wave = true,
+                (_, Some(a)) if !out.agents.contains(&a) => out.agents.push(a),
+                (_, Some(_)) => {}
+                (_, None) => {
+                    return Err(format!(
+                        "unknown memory source '{name}' (known: {})",
+                        Self::NAMES.join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `memory_sources = [...]` in the project's `.wave/config.toml`:
+    /// `Ok(None)` when it names none; `Err` naming the file, line and
+    /// column of a config that cannot be read or an unknown name.
+    pub fn chosen(workdir: &Path) -> Result<Option<MemorySources>, Diagnostic> {
+        let Some(chosen) = chosen_memory_sources(workdir)? else {
+            return Ok(None);
+        };
+        for (i, (name, _, _)) in chosen.names.iter().enumerate() {
+            if let Err(e) = MemorySources::named(&[name]) {
+                return Err(chosen.error_at(i, format!("memory_sources: {e}")));
+            }
+        }
+        let names: Vec<&str> = chosen.names.iter().map(|n| n.0.as_str()).collect();
+        Ok(Some(MemorySources::named(&names).unwrap_or_default()))
     }
 }
 

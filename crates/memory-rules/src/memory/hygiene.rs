@@ -484,8 +484,9 @@ pub fn search_current(
 pub fn without_superseded(index: &MemoryIndex, hits: Vec<MemoryHit>) -> Vec<MemoryHit> {
     hits.into_iter()
         .filter(|h| {
-            let newer = index.find(&h.id).ok().and_then(|e| e.meta().superseded_by);
-            !newer.is_some_and(|n| index.find_exact(&n))
+            !h.superseded_by
+                .as_deref()
+                .is_some_and(|n| index.find_exact(n))
         })
         .collect()
 }

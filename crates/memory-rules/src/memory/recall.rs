@@ -22,6 +22,7 @@
 //! budget is used ([`super::MemoryStore::load_for_prompt`]), stays
 //! available; docs/memory.md compares the two.
 
+use super::agent_memory::AgentMemory;
 use super::search::{MemoryHit, MemoryIndex, Query};
 use super::store::MemoryScope;
 use super::terms;
@@ -203,6 +204,41 @@ fn render(hits: Vec<MemoryHit>, heading: &str, budget: RecallBudget) -> Recalled
     out
 }
 
+/// The agents' own entries (read-only, `memory_sources`) most relevant to
+/// `query` that the conversation was not given ([`AgentMemory::search`]),
+/// within `budget`: the text and the entries' origins, which serve as
+/// their ids.
+pub fn recall_agents(
+    memory: &AgentMemory,
+    query: &str,
+    given: &dyn Fn(&str) -> bool,
+    budget: RecallBudget,
+) -> (String, Vec<String>) {
+    let heading = "## Memory (the agents' own, read-only)";
+    let mut text = String::new();
+    let mut ids = Vec::new();
+    for e in memory.search(query, CANDIDATES) {
+        let origin = e.origin();
+        if given(&origin) || ids.len() >= budget.entries {
+            continue;
+        }
+        let block = format!("[{origin} · {}] {}", e.topic, e.text.trim());
+        let sep = if text.is_empty() {
+            heading.len() + 1
+        } else {
+            2
+        };
+        if text.len() + sep + block.len() > budget.bytes {
+            continue;
+        }
+        text.push_str(if text.is_empty() { heading } else { "\n" });
+        text.push('\n');
+        text.push_str(&block);
+        ids.push(origin);
+    }
+    (text, ids)
+}
+
 fn start(
     index: &MemoryIndex,
     again: &[String],
@@ -286,5 +322,6 @@ fn hit_of(e: &super::search::EntryRef<'_>) -> MemoryHit {
         updated: e.updated(),
         pinned: e.pinned(),
         line: e.line(),
+        superseded_by: e.superseded_by(),
     }
 }

@@ -7,6 +7,10 @@
 //! sources = ["cursor", "wave"]   # or ["all"]
 //! ```
 //!
+//! `memory_sources = ["wave", "claude"]` names the memories the hooks'
+//! recall and the `memory` commands read ([`chosen_memory_sources`]: the
+//! names are the memory layer's to check).
+//!
 //! A config file that does not parse, or a `sources` that is not a list of
 //! source names, is an error naming the file, line and column: the caller
 //! stops there (a road does not guess which sources were meant).
@@ -49,6 +53,74 @@ impl ChosenSources {
 struct Raw {
     #[serde(default)]
     sources: Option<toml::Spanned<Vec<toml::Spanned<String>>>>,
+}
+
+#[derive(Deserialize)]
+struct RawMemory {
+    #[serde(default)]
+    memory_sources: Option<toml::Spanned<Vec<toml::Spanned<String>>>>,
+}
+
+/// `memory_sources = [...]` as a project's config file wrote it: each name
+/// with its line and column, for the memory layer to check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChosenNames {
+    pub names: Vec<(String, u32, u32)>,
+    pub path: PathBuf,
+    /// The line of the key.
+    pub line: u32,
+}
+
+impl ChosenNames {
+    /// An error about the name at `i`, naming the file, line and column.
+    pub fn error_at(&self, i: usize, message: String) -> Diagnostic {
+        let (_, l, c) = &self.names[i];
+        error(&self.path, message).at(*l, *c)
+    }
+}
+
+/// The project's `memory_sources`: `Ok(None)` when there is no config file
+/// or it names none; `Err` (naming the file, line and column) when the file
+/// cannot be read or is not TOML.
+pub fn chosen_memory_sources(workdir: &Path) -> Result<Option<ChosenNames>, Diagnostic> {
+    let path = workdir.join(PROJECT_CONFIG);
+    let text = match crate::base::fs::read_limited(&path, MAX_SETTINGS_BYTES as usize) {
+        Ok(Some(t)) => t,
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(error(&path, format!("cannot read it: {e}"))),
+    };
+    parse_memory(&path, &text)
+}
+
+/// [`chosen_memory_sources`] of a config file's text.
+pub fn parse_memory(path: &Path, text: &str) -> Result<Option<ChosenNames>, Diagnostic> {
+    let index = LineIndex::new(text);
+    let raw: RawMemory = toml::from_str(text).map_err(|e| {
+        let d = error(path, format!("not a config file: {}", e.message()));
+        match e.span() {
+            Some(s) => {
+                let (l, c) = index.at(s.start);
+                d.at(l, c)
+            }
+            None => d,
+        }
+    })?;
+    let Some(list) = raw.memory_sources else {
+        return Ok(None);
+    };
+    let names = list
+        .get_ref()
+        .iter()
+        .map(|n| {
+            let (l, c) = index.at(n.span().start);
+            (n.get_ref().clone(), l, c)
+        })
+        .collect();
+    Ok(Some(ChosenNames {
+        names,
+        path: path.to_path_buf(),
+        line: index.at(list.span().start).0,
+    }))
 }
 
 /// The project's chosen sources: `Ok(None)` when there is no config file or
@@ -124,6 +196,28 @@ mod tests {
             .unwrap();
         assert_eq!(all.formats, Format::ALL.to_vec());
         assert_eq!(parse(Path::new("c.toml"), "packs = []").unwrap(), None);
+    }
+
+    #[test]
+    fn memory_sources_are_read_with_the_place_of_each_name() {
+        let c = parse_memory(
+            Path::new("c.toml"),
+            "sources = [\"wave\"]\nmemory_sources = [\"wave\",\n  \"claude\"]\n",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            c.names,
+            vec![("wave".into(), 2, 19), ("claude".into(), 3, 3)]
+        );
+        assert_eq!(c.line, 2);
+        assert_eq!(c.error_at(1, "x".into()).line, Some(3));
+        assert_eq!(
+            parse_memory(Path::new("c.toml"), "sources = []").unwrap(),
+            None
+        );
+        let e = parse_memory(Path::new("c.toml"), "memory_sources = \"wave\"").unwrap_err();
+        assert!(e.message.contains("not a config file"), "{e}");
     }
 
     #[test]

@@ -320,13 +320,8 @@ pub struct MemorySearchArgs {
 /// Whose memory is read: ours (`wave`) and, read-only, the agents' own.
 #[derive(Args, Debug, Clone)]
 pub struct MemorySourcesArg {
-    /// The memories read: wave (ours), claude (Claude Code's auto memory), codex (Codex's memories), gemini (GEMINI.md's saved memories); comma-separated
-    #[arg(
-        long = "memory-sources",
-        value_enum,
-        value_delimiter = ',',
-        default_value = "wave"
-    )]
+    /// The memories read: wave (ours), claude (Claude Code's auto memory), codex (Codex's memories), gemini (GEMINI.md's saved memories); comma-separated [default: memory_sources in .wave/config.toml, else wave]
+    #[arg(long = "memory-sources", value_enum, value_delimiter = ',')]
     pub memory_sources: Vec<MemorySourceArg>,
 }
 

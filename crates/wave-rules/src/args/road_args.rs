@@ -201,6 +201,8 @@ pub struct BudgetArgs {
     /// At most this many UTF-8 bytes of memory recalled at one event
     #[arg(long, value_name = "N", default_value_t = memory_rules::base::limits::DEFAULT_RECALL_BYTES)]
     pub memory_bytes: usize,
+    #[command(flatten)]
+    pub sources: MemorySourcesArg,
 }
 
 impl Default for BudgetArgs {
@@ -210,6 +212,9 @@ impl Default for BudgetArgs {
             max_bytes: DEFAULT_RULES_BYTES,
             memory: MemoryMode::Recall,
             memory_bytes: memory_rules::base::limits::DEFAULT_RECALL_BYTES,
+            sources: MemorySourcesArg {
+                memory_sources: Vec::new(),
+            },
         }
     }
 }

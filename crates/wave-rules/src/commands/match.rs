@@ -374,7 +374,12 @@ fn agent_matches(
     env: &Env,
     args: &MatchArgs,
 ) -> Vec<memory_rules::memory::agent_memory::AgentEntry> {
-    let agents = super::memory::agent_entries(env, &args.sources.memory_sources);
+    // A config that cannot be read reads none of the agents' memory here;
+    // `memory search` names the problem.
+    let sources = env
+        .memory_sources(&args.sources.memory_sources)
+        .unwrap_or_default();
+    let agents = super::memory::agent_entries(env, &sources);
     let query = format!(
         "{} {}",
         args.prompt.as_deref().unwrap_or(""),

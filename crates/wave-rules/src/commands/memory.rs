@@ -18,7 +18,7 @@ use crate::args::{
 };
 use crate::display;
 use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-use memory_rules::memory::agent_memory::{self, AgentMemory, AgentPlaces, AgentSource};
+use memory_rules::memory::agent_memory::{self, AgentMemory, AgentSource, MemorySources};
 use memory_rules::memory::lint::{self, LintFinding};
 use memory_rules::memory::promote::{self, Promotion};
 use memory_rules::memory::{
@@ -53,14 +53,17 @@ pub fn run(env: &Env, args: &MemoryArgs) -> Output {
         MemoryAction::Write(a) => write_note(env, &store, a),
         MemoryAction::Search(a) => search(env, &store, a),
         MemoryAction::Lint(a) => {
+            let sources = match env.memory_sources(&a.sources.memory_sources) {
+                Ok(s) => s,
+                Err(e) => return Output::fail(EXIT_TROUBLE, e),
+            };
             let loaded = memory_rules::load(&env.config);
-            let sources = &a.sources.memory_sources;
-            let mut findings = if sources.contains(&MemorySourceArg::Wave) {
+            let mut findings = if sources.wave {
                 lint::lint(&store, Some(&loaded.rules), &env.config.workdir)
             } else {
                 Vec::new()
             };
-            let agents = agent_entries(env, sources);
+            let agents = agent_entries(env, &sources);
             findings.extend(lint::lint_agents(&store, Some(&loaded.rules), &agents));
             lint_output(env, &findings)
         }
@@ -74,17 +77,11 @@ pub fn run(env: &Env, args: &MemoryArgs) -> Output {
 }
 
 /// The agents' own memory the sources name (ours, `wave`, is not among them).
-pub fn agent_entries(env: &Env, sources: &[MemorySourceArg]) -> AgentMemory {
-    let agents: Vec<AgentSource> = sources.iter().filter_map(|s| agent_of(*s)).collect();
-    if agents.is_empty() {
+pub fn agent_entries(env: &Env, sources: &MemorySources) -> AgentMemory {
+    if sources.agents.is_empty() {
         return AgentMemory::default();
     }
-    let places = AgentPlaces {
-        home: env.home_dir(),
-        project: env.config.workdir.clone(),
-        codex_home: std::env::var_os("CODEX_HOME").map(std::path::PathBuf::from),
-    };
-    agent_memory::read(&agents, &places)
+    agent_memory::read(&sources.agents, &env.agent_places())
 }
 
 /// An agent entry as JSON (`memory search`, `match --memory`).
@@ -111,7 +108,13 @@ fn import(env: &Env, store: &MemoryStore, a: &MemoryImportArgs) -> Output {
             "import --from names another agent: claude, codex or gemini",
         );
     };
-    let agents = agent_entries(env, &[a.from]);
+    let agents = agent_entries(
+        env,
+        &MemorySources {
+            wave: false,
+            agents: vec![agent],
+        },
+    );
     let loaded = memory_rules::load(&env.config);
     let mut out = Output::default();
     for p in &agents.problems {
@@ -334,8 +337,11 @@ fn search(env: &Env, store: &MemoryStore, a: &crate::args::MemorySearchArgs) -> 
                 .unwrap_or_else(|| f.clone())
         })
         .collect();
-    let sources = &a.sources.memory_sources;
-    let hits = if sources.contains(&MemorySourceArg::Wave) {
+    let sources = match env.memory_sources(&a.sources.memory_sources) {
+        Ok(s) => s,
+        Err(e) => return Output::fail(EXIT_TROUBLE, e),
+    };
+    let hits = if sources.wave {
         memory_rules::memory::search_current(
             &index,
             &Query {
@@ -348,7 +354,7 @@ fn search(env: &Env, store: &MemoryStore, a: &crate::args::MemorySearchArgs) -> 
     } else {
         Vec::new()
     };
-    let agents = agent_entries(env, sources);
+    let agents = agent_entries(env, &sources);
     let theirs = agents.search(&a.query, a.limit);
     let mut out = Output::default();
     for p in index.problems().iter().chain(&agents.problems) {

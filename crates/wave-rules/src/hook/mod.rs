@@ -42,7 +42,7 @@ pub mod dialects;
 pub mod settings;
 pub mod state;
 
-use crate::args::{HookAction, HookAgent, MemoryMode};
+use crate::args::{BudgetArgs, HookAction, HookAgent, MemoryMode};
 use crate::env::{Env, Output};
 use crate::hook::agent::AgentDialect;
 use memory_rules::delivery::Budget;
@@ -51,6 +51,7 @@ use memory_rules::delivery::EventKind;
 use memory_rules::delivery::Responder;
 use memory_rules::delivery::Session;
 use memory_rules::delivery::Start;
+use memory_rules::memory::agent_memory::MemorySources;
 use memory_rules::memory::recall::RecallBudget;
 use memory_rules::sources::self_load::AgentModel;
 use memory_rules::RuleSet;
@@ -193,7 +194,7 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
             ),
         );
     }
-    let responder = responder(env, action, set);
+    let responder = responder(env, action, set, &mut out);
     if event.kind == EventKind::ToolBefore {
         before_tool(&store, key.as_deref(), &responder, &event, agent, &mut out);
         return out;
@@ -288,7 +289,12 @@ fn answer_in_session(
 /// The core's responder for a hook: the budget of the hook's command line,
 /// the user's home, the memory (`--memory`: recalled by relevance, the first
 /// lines of every topic at the start, or none).
-fn responder<'a>(env: &'a Env, action: &HookAction, set: &'a RuleSet) -> Responder<'a> {
+fn responder<'a>(
+    env: &'a Env,
+    action: &HookAction,
+    set: &'a RuleSet,
+    out: &mut Output,
+) -> Responder<'a> {
     let args = match action {
         HookAction::SessionStart(b)
         | HookAction::UserPromptSubmit(b)
@@ -313,15 +319,28 @@ fn responder<'a>(env: &'a Env, action: &HookAction, set: &'a RuleSet) -> Respond
         .budget(budget)
         .edit_distance(distance);
     match args.map_or(MemoryMode::Recall, |b| b.memory) {
-        MemoryMode::Recall => responder.with_recall(RecallBudget {
-            bytes: args.map_or(memory_rules::base::limits::DEFAULT_RECALL_BYTES, |b| {
-                b.memory_bytes
-            }),
-            ..RecallBudget::default()
-        }),
+        MemoryMode::Recall => responder
+            .with_recall(RecallBudget {
+                bytes: args.map_or(memory_rules::base::limits::DEFAULT_RECALL_BYTES, |b| {
+                    b.memory_bytes
+                }),
+                ..RecallBudget::default()
+            })
+            .memory_sources(recall_sources(env, args, out), env.agent_places()),
         MemoryMode::Lines => responder.with_memory(),
         MemoryMode::Off => responder,
     }
+}
+
+/// Whose memory the recall reads (`--memory-sources`, else the project's
+/// `memory_sources`, else ours). A config that cannot be read is warned
+/// about and ours is read: a hook never stops for it.
+fn recall_sources(env: &Env, args: Option<&BudgetArgs>, out: &mut Output) -> MemorySources {
+    let given = args.map_or(&[][..], |b| &b.sources.memory_sources[..]);
+    env.memory_sources(given).unwrap_or_else(|e| {
+        warn(out, e);
+        MemorySources::default()
+    })
 }
 
 /// Before a tool runs: a refusal in the agent's form when a rule that

@@ -5,6 +5,7 @@ use super::Responder;
 use crate::base::limits::DEFAULT_MEMORY_LINES;
 use crate::delivery::event::Event;
 use crate::delivery::session::{Due, RecallAt, Session, Start};
+use crate::memory::agent_memory::{self, AgentMemory, AgentPlaces, MemorySources};
 use crate::memory::recall::RecallBudget;
 use crate::memory::{MemoryIndex, MemoryLocations, MemoryStore};
 use crate::rules::rule_set::RuleSet;
@@ -46,6 +47,14 @@ impl Responder<'_> {
         self
     }
 
+    /// Whose memory the recall reads ([`Memory::Recall`]): ours unless
+    /// `sources.wave` is off, and the agents' own (read-only) at `places`.
+    /// By default ours only.
+    pub fn memory_sources(mut self, sources: MemorySources, places: AgentPlaces) -> Self {
+        self.recall_from = Some((sources, places));
+        self
+    }
+
     pub fn memory(mut self, memory: Memory) -> Self {
         self.memory = memory;
         self
@@ -65,29 +74,51 @@ impl Responder<'_> {
 }
 
 /// The memory recalled by relevance at one event ([`Memory::Recall`]): the
-/// store's index, opened once for the event, and the budget. In the other
-/// modes nothing is recalled.
+/// store's index (unless the sources leave ours out) and the agents' own
+/// memory the sources name, read once for the event, and the budget. In
+/// the other modes nothing is recalled.
 pub(super) struct MemoryAtEvent<'s> {
     set: &'s RuleSet,
-    recall: Option<(MemoryIndex, RecallBudget)>,
+    recall: Option<(Option<MemoryIndex>, RecallBudget)>,
+    agents: AgentMemory,
 }
 
 impl<'s> MemoryAtEvent<'s> {
-    pub(super) fn open(set: &'s RuleSet, memory: &Memory) -> MemoryAtEvent<'s> {
-        let recall = match memory {
-            Memory::Recall(locations, limit) => Some((
-                MemoryIndex::open(&MemoryStore::new(locations.clone())),
-                *limit,
-            )),
-            _ => None,
+    pub(super) fn open(
+        set: &'s RuleSet,
+        memory: &Memory,
+        from: Option<&(MemorySources, AgentPlaces)>,
+    ) -> MemoryAtEvent<'s> {
+        let Memory::Recall(locations, limit) = memory else {
+            return MemoryAtEvent {
+                set,
+                recall: None,
+                agents: AgentMemory::default(),
+            };
         };
-        MemoryAtEvent { set, recall }
+        let wave = from.is_none_or(|(s, _)| s.wave);
+        let index = wave.then(|| MemoryIndex::open(&MemoryStore::new(locations.clone())));
+        let agents = match from {
+            Some((s, places)) if !s.agents.is_empty() => agent_memory::read(&s.agents, places),
+            _ => AgentMemory::default(),
+        };
+        MemoryAtEvent {
+            set,
+            recall: Some((index, *limit)),
+            agents,
+        }
     }
 
-    /// Adds the entries due at `at` to `due` ([`Session::recall`]).
+    /// Adds the entries due at `at` to `due` ([`Session::recall`], then
+    /// [`Session::recall_agents`]).
     pub(super) fn add(&self, session: &Session, due: &mut Due, at: RecallAt<'_>) {
         if let Some((index, limit)) = &self.recall {
-            session.recall(due, self.set, index, at, *limit);
+            if let Some(index) = index {
+                session.recall(due, self.set, index, at, *limit);
+            }
+            if !self.agents.entries.is_empty() {
+                session.recall_agents(due, &self.agents, at, *limit);
+            }
         }
     }
 

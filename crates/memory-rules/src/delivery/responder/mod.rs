@@ -63,6 +63,7 @@ use crate::delivery::delivery_log::DeliveryLog;
 use crate::delivery::event::{Event, EventKind};
 use crate::delivery::session::{rule_version, Budget, Call, Due, RecallAt, Session, Start};
 use crate::delivery::touched::Touched;
+use crate::memory::agent_memory::{AgentPlaces, MemorySources};
 use crate::rules::rule_set::{Contents, RuleSet};
 use commit::LogPlace;
 use memory_at_event::MemoryAtEvent;
@@ -77,6 +78,8 @@ pub struct Responder<'a> {
     home: Option<PathBuf>,
     budget: Budget,
     memory: Memory,
+    /// Whose memory the recall reads; `None`: ours only.
+    recall_from: Option<(MemorySources, AgentPlaces)>,
     edit_distance: u64,
     log: LogPlace,
 }
@@ -101,6 +104,7 @@ impl<'a> Responder<'a> {
             home: None,
             budget: Budget::agents(),
             memory: Memory::None,
+            recall_from: None,
             edit_distance: DEFAULT_EDIT_DISTANCE,
             log: LogPlace::Home,
         }
@@ -241,7 +245,7 @@ impl<'a> Responder<'a> {
             event,
             touched,
             contents: set.has_content_rules().then_some(&read),
-            memory: MemoryAtEvent::open(set, &self.memory),
+            memory: MemoryAtEvent::open(set, &self.memory, self.recall_from.as_ref()),
         };
         match event.kind {
             EventKind::Start(how) => {

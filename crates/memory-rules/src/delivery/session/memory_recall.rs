@@ -117,18 +117,46 @@ impl Session {
             }
         }
         for part in parts {
-            if part.text.is_empty() {
-                continue;
-            }
-            if !due.text.is_empty() {
-                due.text.push_str("\n\n");
-            }
-            due.text.push_str(&part.text);
-            for id in part.ids() {
-                if !due.memory.contains(&id) {
-                    due.memory.push(id);
-                }
-            }
+            add_to(due, &part.text, part.ids());
+        }
+    }
+
+    /// Adds the agents' own entries (read-only: the project's
+    /// `memory_sources`) relevant to a prompt or to the files touched that
+    /// the conversation was not given to `due`
+    /// ([`crate::memory::recall::recall_agents`]); their origins serve as
+    /// their ids. Nothing at a start.
+    pub fn recall_agents(
+        &self,
+        due: &mut Due,
+        agents: &crate::memory::agent_memory::AgentMemory,
+        at: RecallAt<'_>,
+        budget: crate::memory::recall::RecallBudget,
+    ) {
+        let query = match at {
+            RecallAt::Start(_) => return,
+            RecallAt::Prompt(prompt) => prompt.to_string(),
+            RecallAt::Files(files) => files.join(" "),
+        };
+        let taken: HashSet<String> = due.memory.iter().cloned().collect();
+        let given = |id: &str| self.memory.contains(id) || taken.contains(id);
+        let (text, ids) = crate::memory::recall::recall_agents(agents, &query, &given, budget);
+        add_to(due, &text, ids);
+    }
+}
+
+/// `text` after what `due` holds, and its entries' ids.
+fn add_to(due: &mut Due, text: &str, ids: Vec<String>) {
+    if text.is_empty() {
+        return;
+    }
+    if !due.text.is_empty() {
+        due.text.push_str("\n\n");
+    }
+    due.text.push_str(text);
+    for id in ids {
+        if !due.memory.contains(&id) {
+            due.memory.push(id);
         }
     }
 }

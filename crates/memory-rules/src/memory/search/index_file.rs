@@ -176,6 +176,20 @@ impl ScopeIndex {
         u32_at(&self.data, self.doc_at(i) + 8) as usize
     }
 
+    /// Whether document `i`'s id is `id` (its bytes compared, not read as
+    /// a string).
+    pub(super) fn doc_id_is(&self, i: usize, id: &str) -> bool {
+        let at = self.doc_at(i);
+        let (off, len) = (
+            u32_at(&self.data, at) as usize,
+            u32_at(&self.data, at + 4) as usize,
+        );
+        len == id.len() && {
+            let start = self.str_off.saturating_add(off);
+            self.data.get(start..start.saturating_add(len)) == Some(id.as_bytes())
+        }
+    }
+
     pub(super) fn doc_flags(&self, i: usize) -> u32 {
         u32_at(&self.data, self.doc_at(i) + 12)
     }
@@ -231,23 +245,32 @@ impl ScopeIndex {
             .filter(|&(d, ..)| d < self.n_docs)
     }
 
-    /// Calls `f(doc, body, title, topic)` for each posting of `word`, read
-    /// straight from the bytes.
-    pub(super) fn for_postings(&self, word: &str, mut f: impl FnMut(usize, u16, u8, u8)) {
+    /// The bytes of `word`'s postings ([`POSTING`] each, sorted by
+    /// document), those of documents past the last left out; empty when
+    /// no entry holds it.
+    pub(super) fn posting_bytes(&self, word: &str) -> &[u8] {
         let Some((df, first)) = self.lookup(word) else {
-            return;
+            return &[];
         };
-        let start = self.post_off + first * POSTING;
-        let end = start.saturating_add(df * POSTING).min(self.str_off);
+        let start = self.post_off.saturating_add(first.saturating_mul(POSTING));
+        let end = start
+            .saturating_add(df.saturating_mul(POSTING))
+            .min(self.str_off);
         let Some(bytes) = self.data.get(start.min(end)..end) else {
-            return;
+            return &[];
         };
-        for p in bytes.chunks_exact(POSTING) {
-            let doc = u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as usize;
-            if doc < self.n_docs {
-                f(doc, u16::from_le_bytes([p[4], p[5]]), p[6], p[7]);
+        let n = bytes.len() / POSTING;
+        let doc = |i: usize| u32_at(bytes, i * POSTING) as usize;
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if doc(mid) < self.n_docs {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
         }
+        &bytes[..lo * POSTING]
     }
 
     /// Whether `doc` holds `word` (its postings are sorted by doc).
@@ -356,6 +379,15 @@ impl<'a> EntryRef<'a> {
     /// Its metadata (parsed from the JSON the index keeps).
     pub fn meta(&self) -> Meta {
         serde_json::from_str(self.index.doc_str(self.doc, 44)).unwrap_or_default()
+    }
+    /// Its metadata's `superseded_by` (parsed only when the JSON names it).
+    pub fn superseded_by(&self) -> Option<String> {
+        let json = self.index.doc_str(self.doc, 44);
+        if json.contains("superseded_by") {
+            self.meta().superseded_by
+        } else {
+            None
+        }
     }
     /// Seconds since the epoch of its last update; 0 unknown.
     pub fn updated(&self) -> i64 {

@@ -35,10 +35,13 @@
 //! By file: `index_file.rs` (the saved format, read in place),
 //! `index_builder.rs` (building and encoding it), `refresh.rs` (bringing it
 //! up to date with the topic files), `ranking.rs` (BM25, coverage and file affinity),
+//! `max_score.rs` (the best candidates without scoring every entry that
+//! holds a common word: MaxScore, exact),
 //! `query.rs` (what a search asks, what it answers).
 
 mod index_builder;
 mod index_file;
+mod max_score;
 mod query;
 mod ranking;
 mod refresh;
@@ -159,7 +162,9 @@ impl MemoryIndex {
 
     /// Whether an entry has exactly this id.
     pub fn find_exact(&self, id: &str) -> bool {
-        self.entries().any(|e| e.id() == id)
+        self.scopes
+            .iter()
+            .any(|s| (0..s.n_docs).any(|d| s.doc_id_is(d, id)))
     }
 
     /// The inverse document frequency of a word over both scopes.

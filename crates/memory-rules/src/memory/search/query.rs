@@ -40,6 +40,9 @@ pub struct MemoryHit {
     pub updated: i64,
     pub pinned: bool,
     pub line: usize,
+    /// The id of the newer entry that superseded it (its metadata's
+    /// `superseded_by`), whether or not that entry is still there.
+    pub superseded_by: Option<String>,
 }
 
 impl MemoryHit {

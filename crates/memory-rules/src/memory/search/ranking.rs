@@ -3,11 +3,12 @@
 //! module comment of [`super`]).
 //!
 //! A search runs in named steps: the scores of the query's words
-//! ([`bm25_scores`], each word's by [`TermScore`]), the files in context each entry is tied to
+//! ([`QueryTerms`], each word's by [`TermScore`], pruned by [`max_score`]), the files in context each entry is tied to
 //! ([`file_ties`]), the best candidates in order with the skipped ones left
 //! out ([`best_candidates`]), and a [`MemoryHit`] for each.
 
-use super::index_file::ScopeIndex;
+use super::index_file::{ScopeIndex, POSTING};
+use super::max_score::{self, Floor, Postings};
 use super::query::{MemoryHit, Query};
 use super::MemoryIndex;
 use crate::memory::terms::{self, FileKey};
@@ -42,15 +43,37 @@ pub const COVERAGE_WEIGHT: f32 = 4.0;
 /// than half the documents counts for next to nothing.
 const MIN_TERM_IDF: f32 = 1e-6;
 
-/// Per scope, a value for each of its documents.
-type PerDoc<T> = Vec<Vec<T>>;
-
-/// A file in context an entry is tied to: how close (0 to 1), which file,
-/// and how (`names it`, `names x.rs`, `paths <glob>`).
+/// A file in context an entry is tied to: how close (0 to 1), which file
+/// (its number in the query), and how: by its key of that number
+/// ([`tie_keys`]), or by a glob of the entry's `paths`. Described only for
+/// the hits ([`FileTie::describe`]).
 struct FileTie {
     affinity: f32,
-    file: String,
-    how: String,
+    file: usize,
+    how: TieHow,
+}
+
+enum TieHow {
+    Key(usize),
+    Glob(String),
+}
+
+impl FileTie {
+    /// (the file, how: `names it`, `names x.rs`, `below src`, `near src`,
+    /// `paths <glob>`).
+    fn describe(&self, files: &[String], keys: &[Vec<(FileKey, f32)>]) -> (String, String) {
+        let how = match &self.how {
+            TieHow::Glob(g) => format!("paths {g}"),
+            TieHow::Key(k) => match &keys[self.file][*k].0 {
+                FileKey::File(_) => "names it".to_string(),
+                FileKey::Base(b) => format!("names {b}"),
+                FileKey::Folder(f) => format!("below {f}"),
+                FileKey::Near(f) => format!("near {f}"),
+                FileKey::GlobDir(_) | FileKey::GlobAny => String::new(),
+            },
+        };
+        (files[self.file].clone(), how)
+    }
 }
 
 /// Per scope, the entries tied to a file in context, by document.
@@ -66,27 +89,198 @@ pub(super) fn search(
     query: &Query<'_>,
     skip: &dyn Fn(&str) -> bool,
 ) -> Vec<MemoryHit> {
+    search_with(index, query, skip, true)
+}
+
+/// [`search`], the candidates pruned ([`max_score::top_k`]) or every
+/// entry holding a word scored (`prune` false: the reference the tests
+/// hold the pruning to).
+fn search_with(
+    index: &MemoryIndex,
+    query: &Query<'_>,
+    skip: &dyn Fn(&str) -> bool,
+    prune: bool,
+) -> Vec<MemoryHit> {
     if index.is_empty() || query.limit == 0 {
         return Vec::new();
     }
     let words = query_words(query);
-    let bm25 = bm25_scores(&index.scopes, &words);
-    let ties = file_ties(&index.scopes, query.files);
-    let mut scores = bm25.clone();
-    for (acc, tie) in scores.iter_mut().zip(&ties) {
-        for (&d, t) in tie {
-            acc[d] += AFFINITY_WEIGHT * t.affinity;
+    let (ties, keys) = file_ties(&index.scopes, query.files);
+    let terms = QueryTerms::new(&index.scopes, &words, &ties);
+    let mut cut = query.limit.saturating_mul(2).saturating_add(16);
+    let best = loop {
+        let (found, all) = terms.candidates(prune.then_some(cut));
+        let whole = all && found.len() <= cut;
+        let kept = best_candidates(&index.scopes, found, cut, query.limit, skip);
+        if whole || kept.len() >= query.limit {
+            break kept;
         }
-    }
+        cut = cut.saturating_mul(4);
+    };
     let words: Vec<String> = words.into_iter().map(|(w, _)| w).collect();
-    best_candidates(&index.scopes, candidates(&scores), query.limit, skip)
-        .into_iter()
+    best.into_iter()
         .map(|(score, si, d)| {
             let (si, d) = (si as usize, d as usize);
+            let bm25 = terms.bm25_of(si, d);
             let tie = ties[si].get(&d);
-            hit(index, si, d, score, bm25[si][d], tie, &words)
+            let tie = tie.map(|t| (t.affinity, t.describe(query.files, &keys)));
+            hit(index, si, d, score, bm25, tie, &words)
         })
         .collect()
+}
+
+/// The query's terms in each scope, as [`max_score`] reads them: each word
+/// of the query the scope holds, scored by BM25 straight from the index's
+/// postings, then the file ties.
+struct QueryTerms<'a> {
+    words: Vec<Vec<WordPostings<'a>>>,
+    ties: Vec<TiePostings>,
+    n_docs: Vec<usize>,
+}
+
+impl<'a> QueryTerms<'a> {
+    /// With the document frequencies of all scopes together.
+    fn new(scopes: &'a [ScopeIndex], words: &[(String, f32)], ties: &FileTies) -> QueryTerms<'a> {
+        let n_total: usize = scopes.iter().map(ScopeIndex::len).sum();
+        let total_len: u64 = scopes.iter().map(|s| s.total_len).sum();
+        let avg = (total_len as f32 / n_total as f32).max(1.0);
+        let mut per_scope: Vec<Vec<WordPostings<'a>>> = scopes.iter().map(|_| Vec::new()).collect();
+        let found: Vec<(&str, f32, usize)> = words
+            .iter()
+            .map(|(w, weight)| {
+                let df = scopes.iter().map(|s| s.lookup(w).map_or(0, |(df, _)| df));
+                (w.as_str(), *weight, df.sum())
+            })
+            .filter(|&(.., df)| df > 0)
+            .collect();
+        let prompt_idf: f32 = found
+            .iter()
+            .filter(|&&(_, weight, _)| is_prompt_word(weight))
+            .map(|&(.., df)| term_idf(n_total as f32, df as f32))
+            .sum();
+        for (w, weight, df) in found {
+            let term = TermScore::new(weight, n_total as f32, df as f32, prompt_idf);
+            for (s, terms) in scopes.iter().zip(per_scope.iter_mut()) {
+                let bytes = s.posting_bytes(w);
+                if !bytes.is_empty() {
+                    terms.push(WordPostings {
+                        scope: s,
+                        bytes,
+                        term: term.clone(),
+                        avg,
+                    });
+                }
+            }
+        }
+        let ties = ties
+            .iter()
+            .map(|tie| {
+                let mut docs: Vec<(usize, f32)> = tie
+                    .iter()
+                    .map(|(&d, t)| (d, AFFINITY_WEIGHT * t.affinity))
+                    .collect();
+                docs.sort_by_key(|p| p.0);
+                let most = docs.iter().map(|p| p.1).fold(0.0, f32::max);
+                TiePostings(docs, most)
+            })
+            .collect();
+        QueryTerms {
+            words: per_scope,
+            ties,
+            n_docs: scopes.iter().map(ScopeIndex::len).collect(),
+        }
+    }
+
+    /// Scope `si`'s terms in the order their scores are added.
+    fn of_scope(&self, si: usize) -> Vec<&dyn Postings> {
+        let mut terms: Vec<&dyn Postings> =
+            self.words[si].iter().map(|w| w as &dyn Postings).collect();
+        if !self.ties[si].0.is_empty() {
+            terms.push(&self.ties[si]);
+        }
+        terms
+    }
+
+    /// The candidates with their scores: with `best`, those that may be
+    /// among the best `best` ([`max_score::top_k`]), else every entry with
+    /// a positive score; and whether none was left out.
+    fn candidates(&self, best: Option<usize>) -> (Vec<Candidate>, bool) {
+        let mut found = Vec::new();
+        let mut all = true;
+        let mut floor = Floor::new(best.unwrap_or(1));
+        for si in 0..self.words.len() {
+            let terms = self.of_scope(si);
+            let docs = match best {
+                Some(_) => {
+                    let (docs, pruned) = max_score::top_k(&terms, &mut floor);
+                    all &= !pruned;
+                    docs
+                }
+                None => max_score::exhaustive(&terms, self.n_docs[si]),
+            };
+            found.extend(docs.into_iter().map(|(s, d)| (s, si as u32, d as u32)));
+        }
+        if best.is_some() {
+            let bar = floor.value();
+            found.retain(|c| c.0 >= bar);
+        }
+        (found, all)
+    }
+
+    /// Document `d`'s BM25 score (its words only).
+    fn bm25_of(&self, si: usize, d: usize) -> f32 {
+        let terms: Vec<&dyn Postings> = self.words[si].iter().map(|w| w as &dyn Postings).collect();
+        max_score::score_of(&terms, d)
+    }
+}
+
+/// A word's postings in one scope, each scored by its [`TermScore`] (BM25
+/// and the prompt's coverage).
+struct WordPostings<'a> {
+    scope: &'a ScopeIndex,
+    bytes: &'a [u8],
+    term: TermScore,
+    avg: f32,
+}
+
+impl Postings for WordPostings<'_> {
+    fn len(&self) -> usize {
+        self.bytes.len() / POSTING
+    }
+    fn doc(&self, i: usize) -> usize {
+        let p = &self.bytes[i * POSTING..];
+        u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as usize
+    }
+    fn score(&self, i: usize) -> f32 {
+        let p = &self.bytes[i * POSTING..];
+        let d = u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as usize;
+        let (body, title, topic) = (u16::from_le_bytes([p[4], p[5]]), p[6], p[7]);
+        let norm = K1 * (1.0 - B + B * self.scope.doc_len(d) as f32 / self.avg);
+        self.term.of(body, title, topic, norm)
+    }
+    /// tf / (tf + norm) stays under 1: BM25's part is at most `bm25`.
+    fn upper_bound(&self) -> f32 {
+        self.term.bm25 + self.term.coverage
+    }
+}
+
+/// The file ties of one scope as a term: by document, what each adds; and
+/// the most any adds.
+struct TiePostings(Vec<(usize, f32)>, f32);
+
+impl Postings for TiePostings {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn doc(&self, i: usize) -> usize {
+        self.0[i].0
+    }
+    fn score(&self, i: usize) -> f32 {
+        self.0[i].1
+    }
+    fn upper_bound(&self) -> f32 {
+        self.1
+    }
 }
 
 /// The query's words, sorted and distinct, each with its weight: 1 for a
@@ -123,6 +317,7 @@ fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
 /// term (its weight times its [`term_idf`], saturated by the document's
 /// length norm) and, for a word of the prompt, its share of the prompt's
 /// coverage ([`COVERAGE_WEIGHT`]).
+#[derive(Clone)]
 struct TermScore {
     /// The word's weight times its idf times (K1 + 1).
     bm25: f32,
@@ -167,52 +362,14 @@ fn term_idf(n: f32, df: f32) -> f32 {
     ((n - df + 0.5) / (df + 0.5)).ln().max(MIN_TERM_IDF)
 }
 
-/// The BM25 score of each document for `words` (sorted, distinct, each
-/// with its weight), with the document frequencies of all scopes together,
-/// plus what holding the prompt's words adds ([`TermScore`]).
-fn bm25_scores(scopes: &[ScopeIndex], words: &[(String, f32)]) -> PerDoc<f32> {
-    let n_total: usize = scopes.iter().map(ScopeIndex::len).sum();
-    let total_len: u64 = scopes.iter().map(|s| s.total_len).sum();
-    let avg = (total_len as f32 / n_total as f32).max(1.0);
-    let mut scores: PerDoc<f32> = scopes.iter().map(|s| vec![0.0; s.n_docs]).collect();
-    // Each document's length norm, K1 (1 - B + B len / avg), once.
-    let norms: PerDoc<f32> = scopes
-        .iter()
-        .map(|s| {
-            (0..s.n_docs)
-                .map(|d| K1 * (1.0 - B + B * s.doc_len(d) as f32 / avg))
-                .collect()
-        })
-        .collect();
-    let found: Vec<(&str, f32, usize)> = words
-        .iter()
-        .map(|(w, weight)| {
-            let df = scopes.iter().map(|s| s.lookup(w).map_or(0, |(df, _)| df));
-            (w.as_str(), *weight, df.sum())
-        })
-        .filter(|&(.., df)| df > 0)
-        .collect();
-    let prompt_idf: f32 = found
-        .iter()
-        .filter(|&&(_, weight, _)| is_prompt_word(weight))
-        .map(|&(.., df)| term_idf(n_total as f32, df as f32))
-        .sum();
-    for (w, weight, df) in found {
-        let term = TermScore::new(weight, n_total as f32, df as f32, prompt_idf);
-        for ((s, acc), norm) in scopes.iter().zip(scores.iter_mut()).zip(&norms) {
-            s.for_postings(w, |d, body, title, topic| {
-                acc[d] += term.of(body, title, topic, norm[d]);
-            });
-        }
-    }
-    scores
-}
-
-/// For each document tied to a file in context, its closest tie.
-fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> FileTies {
+/// For each document tied to a file in context, its closest tie; and the
+/// keys of each file ([`tie_keys`]) the ties refer to.
+fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> (FileTies, Vec<Vec<(FileKey, f32)>>) {
     let mut ties: FileTies = scopes.iter().map(|_| HashMap::new()).collect();
-    for file in files {
-        for (key, weight) in tie_keys(file) {
+    let keys: Vec<Vec<(FileKey, f32)>> = files.iter().map(|f| tie_keys(f)).collect();
+    for (fi, file) in files.iter().enumerate() {
+        for (ki, (key, weight)) in keys[fi].iter().enumerate() {
+            let weight = *weight;
             let word = key.word();
             for (s, tie) in scopes.iter().zip(ties.iter_mut()) {
                 for (d, ..) in s.postings(&word) {
@@ -220,21 +377,18 @@ fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> FileTies {
                     if weight <= best {
                         continue;
                     }
-                    let how = match &key {
-                        FileKey::File(_) => "names it".to_string(),
-                        FileKey::Base(b) => format!("names {b}"),
-                        FileKey::Folder(f) => format!("below {f}"),
-                        FileKey::Near(f) => format!("near {f}"),
+                    let how = match key {
                         FileKey::GlobDir(_) | FileKey::GlobAny => {
                             match glob_match(&s.entry(d).meta().paths, file) {
-                                Some(g) => format!("paths {g}"),
+                                Some(g) => TieHow::Glob(g),
                                 None => continue,
                             }
                         }
+                        _ => TieHow::Key(ki),
                     };
                     let tied = FileTie {
                         affinity: weight,
-                        file: file.clone(),
+                        file: fi,
                         how,
                     };
                     tie.insert(d, tied);
@@ -242,7 +396,7 @@ fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> FileTies {
             }
         }
     }
-    ties
+    (ties, keys)
 }
 
 /// The keys to look up for a file in context, each with the affinity of a
@@ -271,19 +425,6 @@ fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
     keys
 }
 
-/// Every document with a positive score.
-fn candidates(scores: &PerDoc<f32>) -> Vec<Candidate> {
-    let mut found = Vec::new();
-    for (si, acc) in scores.iter().enumerate() {
-        for (d, &score) in acc.iter().enumerate() {
-            if score > 0.0 {
-                found.push((score, si as u32, d as u32));
-            }
-        }
-    }
-    found
-}
-
 /// Candidates by score; the newest, then the smaller id, on a tie (read
 /// only when scores tie).
 fn rank_order(scopes: &[ScopeIndex], a: &Candidate, b: &Candidate) -> Ordering {
@@ -297,35 +438,27 @@ fn rank_order(scopes: &[ScopeIndex], a: &Candidate, b: &Candidate) -> Ordering {
     })
 }
 
-/// The best `limit` candidates in order, skipped ids left out: the best
-/// `cut` are ordered first, and a bigger cut taken when skipping left fewer
-/// than the limit.
+/// The best `limit` of `found` in order, skipped ids left out, from the
+/// best `cut` of them (the caller takes a bigger cut when skipping left
+/// fewer than the limit).
 fn best_candidates(
     scopes: &[ScopeIndex],
-    found: Vec<Candidate>,
+    mut found: Vec<Candidate>,
+    cut: usize,
     limit: usize,
     skip: &dyn Fn(&str) -> bool,
 ) -> Vec<Candidate> {
     let order = |a: &Candidate, b: &Candidate| rank_order(scopes, a, b);
-    let mut cut = limit.saturating_mul(2).saturating_add(16);
-    loop {
-        let mut part = found.clone();
-        let whole = part.len() <= cut;
-        if !whole {
-            part.select_nth_unstable_by(cut - 1, order);
-            part.truncate(cut);
-        }
-        part.sort_by(order);
-        let kept: Vec<Candidate> = part
-            .into_iter()
-            .filter(|&(_, si, d)| !skip(scopes[si as usize].doc_str(d as usize, 0)))
-            .take(limit)
-            .collect();
-        if whole || kept.len() >= limit {
-            return kept;
-        }
-        cut = cut.saturating_mul(4);
+    if found.len() > cut {
+        found.select_nth_unstable_by(cut - 1, order);
+        found.truncate(cut);
     }
+    found.sort_by(order);
+    found
+        .into_iter()
+        .filter(|&(_, si, d)| !skip(scopes[si as usize].doc_str(d as usize, 0)))
+        .take(limit)
+        .collect()
 }
 
 /// Document `d` of scope number `si` as a hit.
@@ -335,7 +468,7 @@ fn hit(
     d: usize,
     score: f32,
     bm25: f32,
-    tie: Option<&FileTie>,
+    tie: Option<(f32, (String, String))>,
     words: &[String],
 ) -> MemoryHit {
     let s = &index.scopes[si];
@@ -350,13 +483,14 @@ fn hit(
         text: e.text().to_string(),
         score,
         bm25,
-        affinity: tie.map_or(0.0, |t| t.affinity),
-        tie: tie.map(|t| (t.file.clone(), t.how.clone())),
+        affinity: tie.as_ref().map_or(0.0, |t| t.0),
+        tie: tie.map(|t| t.1),
         matched: matched.clone(),
         matched_idf: matched.iter().map(|w| index.idf(w)).sum(),
         updated: e.updated(),
         pinned: e.pinned(),
         line: e.line(),
+        superseded_by: e.superseded_by(),
     }
 }
 
@@ -415,6 +549,85 @@ mod tests {
 
     fn ids(hits: &[MemoryHit]) -> Vec<&str> {
         hits.iter().map(|h| h.text.as_str()).collect()
+    }
+
+    /// A generated store: `n` entries in 20 topics over a vocabulary where
+    /// a few words are common and most are rare, some naming files and
+    /// globs; and queries of a few words, some with files.
+    fn generated(n: usize) -> (MemoryIndex, Vec<(String, Vec<String>)>) {
+        let mut seed: u64 = 11;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        let vocab: Vec<String> = (0..400).map(|i| format!("w{i}x")).collect();
+        let word = |next: &mut dyn FnMut(u64) -> u64| {
+            // Skewed: word i drawn about as often as 1 / (i + 1).
+            let r = next(400 * 400) as f64 / (400.0 * 400.0);
+            vocab[((400f64).powf(r) as usize - 1).min(399)].clone()
+        };
+        let files: Vec<(String, String, Vec<Entry>)> = (0..20)
+            .map(|t| {
+                let entries = (0..n / 20)
+                    .map(|_| {
+                        let len = 3 + next(12) as usize;
+                        let mut text: Vec<String> = (0..len).map(|_| word(&mut next)).collect();
+                        if next(5) == 0 {
+                            text.push(format!("src/m{}/f{}.rs", next(4), next(6)));
+                        }
+                        let mut e = doc(&text.join(" "));
+                        if next(9) == 0 {
+                            e.meta.paths = vec![format!("src/m{}/**", next(4))];
+                        }
+                        e
+                    })
+                    .collect();
+                (
+                    format!("t{t}.md"),
+                    format!("topic {}", word(&mut next)),
+                    entries,
+                )
+            })
+            .collect();
+        let refs: Vec<(&str, &str, Vec<Entry>)> = files
+            .iter()
+            .map(|(f, t, e)| (f.as_str(), t.as_str(), e.clone()))
+            .collect();
+        let queries = (0..60)
+            .map(|_| {
+                let len = 1 + next(8) as usize;
+                let text: Vec<String> = (0..len).map(|_| word(&mut next)).collect();
+                let files = if next(3) == 0 {
+                    vec![format!("src/m{}/f{}.rs", next(4), next(6))]
+                } else {
+                    Vec::new()
+                };
+                (text.join(" "), files)
+            })
+            .collect();
+        (index(&refs), queries)
+    }
+
+    #[test]
+    fn pruned_ranking_returns_exactly_what_scoring_every_entry_returns() {
+        let (idx, queries) = generated(1200);
+        let mut compared = 0;
+        for (text, files) in &queries {
+            for limit in [1, 5, 10, 40] {
+                let q = Query { text, files, limit };
+                // Skipping every third id makes the cut grow.
+                let skip = |id: &str| id.bytes().map(u32::from).sum::<u32>() % 3 == 0;
+                for skip in [&(|_: &str| false) as &dyn Fn(&str) -> bool, &skip] {
+                    let pruned = search_with(&idx, &q, skip, true);
+                    let every = search_with(&idx, &q, skip, false);
+                    assert_eq!(pruned, every, "{text:?} {files:?} limit {limit}");
+                    compared += pruned.len();
+                }
+            }
+        }
+        assert!(compared > 2_000, "the queries find entries: {compared}");
     }
 
     #[test]

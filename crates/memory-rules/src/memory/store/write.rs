@@ -688,8 +688,9 @@ fn superseded<'h>(
             Some((hygiene::similarity(&profile.subject, &old.subject, w), h))
         })
         .filter(|(_, h)| {
-            let newer = index.find(&h.id).ok().and_then(|e| e.meta().superseded_by);
-            !newer.is_some_and(|n| index.find_exact(&n))
+            !h.superseded_by
+                .as_deref()
+                .is_some_and(|n| index.find_exact(n))
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, h)| h)

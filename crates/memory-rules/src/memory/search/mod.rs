@@ -35,8 +35,7 @@
 //! By file: `index_file.rs` (the saved format, read in place),
 //! `index_builder.rs` (building and encoding it), `refresh.rs` (bringing it
 //! up to date with the topic files), `ranking.rs` (BM25, coverage and file affinity),
-//! `max_score.rs` (the best candidates without scoring every entry that
-//! holds a common word: MaxScore, exact),
+//! `max_score.rs` (a query's terms as postings, summed per entry),
 //! `query.rs` (what a search asks, what it answers).
 
 mod index_builder;

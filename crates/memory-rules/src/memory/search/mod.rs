@@ -35,12 +35,12 @@
 //! By file: `index_file.rs` (the saved format, read in place),
 //! `index_builder.rs` (building and encoding it), `refresh.rs` (bringing it
 //! up to date with the topic files), `ranking.rs` (BM25, coverage and file affinity),
-//! `max_score.rs` (a query's terms as postings, summed per entry),
+//! `postings.rs` (a query's terms as postings, summed per entry),
 //! `query.rs` (what a search asks, what it answers).
 
 mod index_builder;
 mod index_file;
-mod max_score;
+mod postings;
 mod query;
 mod ranking;
 mod refresh;

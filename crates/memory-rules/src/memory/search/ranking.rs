@@ -8,7 +8,7 @@
 //! out ([`best_candidates`]), and a [`MemoryHit`] for each.
 
 use super::index_file::{ScopeIndex, POSTING};
-use super::max_score::{self as postings, Postings};
+use super::postings::{self, Postings};
 use super::query::{MemoryHit, Query};
 use super::MemoryIndex;
 use crate::memory::terms::{self, FileKey};

@@ -313,6 +313,12 @@ fn memory_write_flags_a_note_denying_a_rule_and_drops_one_restating_it_around_a_
 
 /// One hook event through the binary with the tree's home, in its session.
 fn hook(t: &Tree, event: &str, extra: serde_json::Value, args: &[&str]) -> String {
+    hook_run(t, event, extra, args).0
+}
+
+/// One hook event (session `s1` unless `extra` names another): its stdout
+/// and stderr; a hook never blocks (exit 0).
+fn hook_run(t: &Tree, event: &str, extra: serde_json::Value, args: &[&str]) -> (String, String) {
     let mut input = serde_json::json!({
         "session_id": "s1",
         "cwd": t.workdir(),
@@ -329,6 +335,7 @@ fn hook(t: &Tree, event: &str, extra: serde_json::Value, args: &[&str]) -> Strin
         .current_dir(t.workdir())
         .env("WAVE_RULES_STATE_DIR", t.home().join("state"))
         .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("CODEX_HOME")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -341,8 +348,11 @@ fn hook(t: &Tree, event: &str, extra: serde_json::Value, args: &[&str]) -> Strin
         .write_all(input.to_string().as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    assert_eq!(out.status.code(), Some(0), "a hook never blocks");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -650,37 +660,10 @@ fn every_agents_memory_is_searched_and_linted_read_only_and_bad_files_are_named(
     );
 }
 
-/// One hook event as [`hook`] runs it, with its exit code and stderr.
+/// A prompt through [`hook_run`] in `session`: its stdout and stderr.
 fn hook_with_stderr(t: &Tree, prompt: &str, session: &str, args: &[&str]) -> (String, String) {
-    let input = serde_json::json!({
-        "session_id": session,
-        "cwd": t.workdir(),
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": prompt,
-    });
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
-        .args(["hook", "UserPromptSubmit"])
-        .args(args)
-        .arg("--home")
-        .arg(t.home())
-        .current_dir(t.workdir())
-        .env("WAVE_RULES_STATE_DIR", t.home().join("state"))
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("CODEX_HOME")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.to_string().as_bytes()).unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "a hook never blocks");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let extra = serde_json::json!({ "session_id": session, "prompt": prompt });
+    hook_run(t, "UserPromptSubmit", extra, args)
 }
 
 #[test]

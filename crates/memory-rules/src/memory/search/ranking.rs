@@ -614,6 +614,16 @@ mod tests {
         assert!(compared > 2_000, "the queries find entries: {compared}");
     }
 
+    /// The best 5 entries of `idx` for a prompt alone, none skipped.
+    fn prompt_search(idx: &MemoryIndex, text: &str) -> Vec<MemoryHit> {
+        let query = Query {
+            text,
+            files: &[],
+            limit: 5,
+        };
+        idx.search(&query, &|_| false)
+    }
+
     #[test]
     fn bm25_ranks_by_rare_words_and_fields() {
         let idx = index(&[
@@ -634,16 +644,7 @@ mod tests {
                 ],
             ),
         ]);
-        let q = |text: &str| {
-            idx.search(
-                &Query {
-                    text,
-                    files: &[],
-                    limit: 5,
-                },
-                &|_| false,
-            )
-        };
+        let q = |text: &str| prompt_search(&idx, text);
         assert_eq!(
             ids(&q("which port does staging use?"))[0],
             "The staging database listens on port 5433."
@@ -676,16 +677,7 @@ mod tests {
                 doc("The lint runs in the CI."),
             ],
         )]);
-        let q = |text: &str| {
-            idx.search(
-                &Query {
-                    text,
-                    files: &[],
-                    limit: 5,
-                },
-                &|_| false,
-            )
-        };
+        let q = |text: &str| prompt_search(&idx, text);
         // Both hold "flaky" and "snapshot"; only the second holds "windows"
         // too, however often the first repeats "snapshot".
         assert_eq!(

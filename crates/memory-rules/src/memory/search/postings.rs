@@ -21,6 +21,20 @@ pub(super) trait Postings {
     fn score(&self, i: usize) -> f32;
 }
 
+/// Postings given as (document, score) pairs, ascending by document (the
+/// file ties of a scope).
+impl Postings for Vec<(usize, f32)> {
+    fn len(&self) -> usize {
+        <[(usize, f32)]>::len(self)
+    }
+    fn doc(&self, i: usize) -> usize {
+        self[i].0
+    }
+    fn score(&self, i: usize) -> f32 {
+        self[i].1
+    }
+}
+
 /// The score of `d` (the terms whose posting at `at` is `d` add theirs, in
 /// term order).
 fn sum_at(terms: &[&dyn Postings], at: &[usize], d: usize) -> f32 {
@@ -86,19 +100,6 @@ pub(super) fn scores(terms: &[&dyn Postings], n_docs: usize) -> Vec<(f32, usize)
 mod tests {
     use super::*;
 
-    struct Fixed(Vec<(usize, f32)>);
-    impl Postings for Fixed {
-        fn len(&self) -> usize {
-            self.0.len()
-        }
-        fn doc(&self, i: usize) -> usize {
-            self.0[i].0
-        }
-        fn score(&self, i: usize) -> f32 {
-            self.0[i].1
-        }
-    }
-
     /// A small deterministic generator (no dependency).
     fn lcg(seed: &mut u64) -> u64 {
         *seed = seed
@@ -113,7 +114,7 @@ mod tests {
         for round in 0..200 {
             let n_docs = 50 + (lcg(&mut seed) % 400) as usize;
             let n_terms = 1 + (lcg(&mut seed) % 6) as usize;
-            let terms: Vec<Fixed> = (0..n_terms)
+            let terms: Vec<Vec<(usize, f32)>> = (0..n_terms)
                 .map(|_| {
                     let every = 1 + lcg(&mut seed) % 12;
                     let weight = 0.1 + (lcg(&mut seed) % 50) as f32 / 10.0;
@@ -124,7 +125,7 @@ mod tests {
                             postings.push((d, weight * tf / 4.0));
                         }
                     }
-                    Fixed(postings)
+                    postings
                 })
                 .collect();
             let refs: Vec<&dyn Postings> = terms.iter().map(|t| t as &dyn Postings).collect();
@@ -142,7 +143,7 @@ mod tests {
                 );
             }
             let held: usize = (0..n_docs)
-                .filter(|&d| terms.iter().any(|t| t.0.iter().any(|p| p.0 == d)))
+                .filter(|&d| terms.iter().any(|t| t.iter().any(|p| p.0 == d)))
                 .count();
             assert_eq!(
                 all.len(),

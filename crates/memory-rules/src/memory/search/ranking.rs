@@ -122,7 +122,8 @@ pub(super) fn search(
 /// postings, then the file ties.
 struct QueryTerms<'a> {
     words: Vec<Vec<WordPostings<'a>>>,
-    ties: Vec<TiePostings>,
+    /// Per scope, the file ties as postings: (entry, what its tie adds).
+    ties: Vec<Vec<(usize, f32)>>,
     n_docs: Vec<usize>,
 }
 
@@ -168,7 +169,7 @@ impl<'a> QueryTerms<'a> {
                     .map(|(&d, t)| (d, AFFINITY_WEIGHT * t.affinity))
                     .collect();
                 docs.sort_by_key(|p| p.0);
-                TiePostings(docs)
+                docs
             })
             .collect();
         QueryTerms {
@@ -182,7 +183,7 @@ impl<'a> QueryTerms<'a> {
     fn of_scope(&self, si: usize) -> Vec<&dyn Postings> {
         let mut terms: Vec<&dyn Postings> =
             self.words[si].iter().map(|w| w as &dyn Postings).collect();
-        if !self.ties[si].0.is_empty() {
+        if !self.ties[si].is_empty() {
             terms.push(&self.ties[si]);
         }
         terms
@@ -231,21 +232,6 @@ impl Postings for WordPostings<'_> {
         let (body, title, topic) = (u16::from_le_bytes([p[4], p[5]]), p[6], p[7]);
         let norm = K1 * (1.0 - B + B * self.scope.doc_len(d) as f32 / self.avg);
         self.term.of(body, title, topic, norm)
-    }
-}
-
-/// The file ties of one scope as a term: by document, what each adds.
-struct TiePostings(Vec<(usize, f32)>);
-
-impl Postings for TiePostings {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn doc(&self, i: usize) -> usize {
-        self.0[i].0
-    }
-    fn score(&self, i: usize) -> f32 {
-        self.0[i].1
     }
 }
 

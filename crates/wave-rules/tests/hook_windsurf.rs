@@ -15,9 +15,6 @@ const GEN: &str = "Generated files are rebuilt by `npm run gen`.";
 const DEPLOY: &str = "Production deploys go through CI.";
 
 fn project() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let work = tmp.path().join("work");
-    std::fs::create_dir_all(work.join(".wave/rules")).unwrap();
     let rules = [
         (
             "gen.md",
@@ -29,10 +26,7 @@ fn project() -> (tempfile::TempDir, PathBuf) {
         ),
         ("ts.md", "---\npaths: src/**\n---\nStrict TS.\n".to_string()),
     ];
-    for (name, text) in rules {
-        std::fs::write(work.join(".wave/rules").join(name), text).unwrap();
-    }
-    (tmp, work)
+    common::dialect::project_of(&rules)
 }
 
 /// A Cascade payload as its docs show it: the common fields and `tool_info`.

@@ -155,9 +155,6 @@ pub mod dialect {
 
     /// The temp dir (kept alive by the caller) and its project, `work/`.
     pub fn project() -> (tempfile::TempDir, PathBuf) {
-        let tmp = tempfile::tempdir().unwrap();
-        let work = tmp.path().join("work");
-        std::fs::create_dir_all(work.join(".wave/rules")).unwrap();
         let rules = [
             (
                 "gen.md",
@@ -167,6 +164,15 @@ pub mod dialect {
             ("always.md", format!("{ALWAYS}\n")),
             ("db.md", format!("---\ntopics: [customer]\n---\n{DB}\n")),
         ];
+        project_of(&rules)
+    }
+
+    /// A temp dir (kept alive by the caller) and its project, `work/`, with
+    /// these files in `.wave/rules`.
+    pub fn project_of(rules: &[(&str, String)]) -> (tempfile::TempDir, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let work = tmp.path().join("work");
+        std::fs::create_dir_all(work.join(".wave/rules")).unwrap();
         for (name, text) in rules {
             std::fs::write(work.join(".wave/rules").join(name), text).unwrap();
         }

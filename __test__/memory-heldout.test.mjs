@@ -1,20 +1,33 @@
 // The held-out sets of issue 37: the first (bench/memory-heldout/ for recall, bench/memory-pairs/heldout/ for hygiene, now
-// spent) and the second (bench/memory-heldout-2/, bench/memory-pairs/heldout-2/): their shape, their counts and that no
-// repository is shared between the tuning sets, the first and the second held-out set. Reads JSON only; no dependence on
-// the scoring code.
+// spent), the second (bench/memory-heldout-2/, bench/memory-pairs/heldout-2/) and the third (bench/memory-pairs/heldout-3/,
+// hygiene pairs only, no retrieval set): their shape, their counts and that no repository is shared between the tuning
+// sets and any two held-out sets. Reads JSON only; no dependence on the scoring code.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
+const PAIR_KINDS = { rewording: 30, distinct: 30, 'restates-rule': 15, 'contradicts-rule': 15, supersedes: 15 }
+// retrievalDir is undefined for a set of hygiene pairs without a retrieval set (the third).
 const HELDOUT_SETS = [
-  { name: 'first held-out', retrievalDir: 'bench/memory-heldout/projects', pairsDir: 'bench/memory-pairs/heldout' },
-  { name: 'second held-out', retrievalDir: 'bench/memory-heldout-2/projects', pairsDir: 'bench/memory-pairs/heldout-2' },
+  { name: 'first held-out', retrievalDir: 'bench/memory-heldout/projects', pairsDir: 'bench/memory-pairs/heldout', minimums: PAIR_KINDS },
+  { name: 'second held-out', retrievalDir: 'bench/memory-heldout-2/projects', pairsDir: 'bench/memory-pairs/heldout-2', minimums: PAIR_KINDS },
+  { name: 'third held-out', retrievalDir: undefined, pairsDir: 'bench/memory-pairs/heldout-3', minimums: { ...PAIR_KINDS, 'contradicts-rule': 25 } },
 ]
 const FIRST_HELDOUT_PROJECTS = ['httpx', 'argo-cd', 'excalidraw', 'kube-prometheus', 'govuk-infrastructure']
+const SECOND_HELDOUT_PROJECTS = ['rubygems.org', 'okhttp', 'libgit2', 'phoenix', 'composer']
 const TUNING_PROJECTS = ['ripgrep', 'biome', 'tokio', 'vite', 'rust-analyzer', 'napi-rs']
-const PAIR_KINDS = { rewording: 30, distinct: 30, 'restates-rule': 15, 'contradicts-rule': 15, supersedes: 15 }
+
+/** The set of lower-cased `[a-z0-9]+` words of `s`. */
+const words = (s) => new Set(s.toLowerCase().match(/[a-z0-9]+/g))
+
+/** Token Jaccard of two texts' word sets. */
+function tokenJaccard(x, y) {
+  const [a, b] = [words(x), words(y)]
+  const shared = [...a].filter((w) => b.has(w)).length
+  return shared / (a.size + b.size - shared)
+}
 
 /** Every `*.json` of `dir`, parsed, with its file name. */
 function readSet(dir) {
@@ -69,9 +82,9 @@ function entryNamesFile(e, file) {
   return e.text.includes(parts.at(-1)) || folders.some((f) => e.text.includes(f))
 }
 
-for (const set of HELDOUT_SETS) {
+/** The retrieval checks of one held-out set (only for sets that have a retrieval folder). */
+function retrievalTests(set) {
   const retrieval = readSet(path.join(root, set.retrievalDir))
-  const pairs = readSet(path.join(root, set.pairsDir))
 
   test(`${set.name}: every held-out retrieval project has a source, unique prefixed ids, and queries whose relevant ids exist`, () => {
     const entryIds = new Set()
@@ -128,6 +141,11 @@ for (const set of HELDOUT_SETS) {
       }
     }
   })
+}
+
+for (const set of HELDOUT_SETS) {
+  if (set.retrievalDir !== undefined) retrievalTests(set)
+  const pairs = readSet(path.join(root, set.pairsDir))
 
   test(`${set.name}: every held-out pair has a known kind, unique id, and the fields its kind needs; every named rule exists`, () => {
     const ids = new Set()
@@ -158,29 +176,28 @@ for (const set of HELDOUT_SETS) {
 
   test(`${set.name}: the held-out pairs meet their minimums per kind, and rewordings keep a token Jaccard between 0.3 and 0.95`, () => {
     const counts = Object.fromEntries(Object.keys(PAIR_KINDS).map((k) => [k, 0]))
-    const words = (s) => new Set(s.toLowerCase().match(/[a-z0-9]+/g))
     for (const { name, data } of pairs) {
       for (const p of data.pairs) {
         counts[p.kind]++
         if (p.kind !== 'rewording') continue
-        const [a, b] = [words(p.first), words(p.second)]
-        const shared = [...a].filter((w) => b.has(w)).length
-        const jaccard = shared / (a.size + b.size - shared)
+        const jaccard = tokenJaccard(p.first, p.second)
         assert.ok(jaccard >= 0.3 && jaccard <= 0.95, `${name}: ${p.id} token Jaccard ${jaccard.toFixed(2)}`)
       }
     }
-    for (const [kind, min] of Object.entries(PAIR_KINDS)) assert.ok(counts[kind] >= min, `${kind}: ${counts[kind]} < ${min}`)
+    for (const [kind, min] of Object.entries(set.minimums)) assert.ok(counts[kind] >= min, `${kind}: ${counts[kind]} < ${min}`)
   })
 }
 
 /** The repositories (lower-cased owner/name) a held-out set's retrieval and pairs files are written from. */
 function heldoutRepositories(set) {
   const repos = new Set()
-  for (const dir of [set.retrievalDir, set.pairsDir]) for (const { data } of readSet(path.join(root, dir))) repos.add(data.source.repository.toLowerCase())
+  for (const dir of [set.retrievalDir, set.pairsDir].filter((d) => d !== undefined)) {
+    for (const { data } of readSet(path.join(root, dir))) repos.add(data.source.repository.toLowerCase())
+  }
   return repos
 }
 
-test('no repository is shared between any two of: the tuning sets, the first held-out set, the second held-out set', () => {
+test('no repository is shared between any two of: the tuning sets, the first, the second and the third held-out set', () => {
   const groups = [{ name: 'tuning', repos: tuningRepositories() }, ...HELDOUT_SETS.map((set) => ({ name: set.name, repos: heldoutRepositories(set) }))]
   for (const [i, a] of groups.entries()) {
     for (const b of groups.slice(i + 1)) {
@@ -194,6 +211,10 @@ test('no repository is shared between any two of: the tuning sets, the first hel
   for (const repo of heldoutRepositories(HELDOUT_SETS[1])) {
     assert.ok(!FIRST_HELDOUT_PROJECTS.includes(repo.split('/')[1]), `second held-out: ${repo} is one of the first held-out projects`)
   }
+  for (const repo of heldoutRepositories(HELDOUT_SETS[2])) {
+    const name = repo.split('/')[1]
+    assert.ok(![...FIRST_HELDOUT_PROJECTS, ...SECOND_HELDOUT_PROJECTS].includes(name), `third held-out: ${repo} is one of the earlier held-out projects`)
+  }
 })
 
 test('the second held-out set has five projects with the same names in its retrieval and pairs folders', () => {
@@ -206,5 +227,18 @@ test('the second held-out set has five projects with the same names in its retri
     const b = JSON.parse(fs.readFileSync(path.join(root, set.pairsDir, name), 'utf8')).source
     assert.equal(a.repository, b.repository, `${name}: retrieval and pairs name different repositories`)
     assert.equal(a.commit, b.commit, `${name}: retrieval and pairs name different commits`)
+  }
+})
+
+test('the third held-out set has five projects of pairs only, 4 to 6 rules each, and at least three contradictions per file in the rule\'s own words', () => {
+  const set = HELDOUT_SETS[2]
+  const pairs = readSet(path.join(root, set.pairsDir))
+  assert.equal(set.retrievalDir, undefined)
+  assert.equal(pairs.length, 5)
+  for (const { name, data } of pairs) {
+    assert.ok(data.rules.length >= 4 && data.rules.length <= 6, `${name}: ${data.rules.length} rules`)
+    const rules = new Map(data.rules.map((r) => [r.id, r.text]))
+    const ownWords = data.pairs.filter((p) => p.kind === 'contradicts-rule' && tokenJaccard(rules.get(p.rule), p.second) >= 0.5)
+    assert.ok(ownWords.length >= 3, `${name}: ${ownWords.length} contradictions reuse the rule's wording`)
   }
 })

@@ -92,17 +92,22 @@ proptest! {
         }
     }
 
-    /// The topic scan agrees with brute force.
+    /// The topic scan agrees with brute force, both the direct lookup of a
+    /// fresh matcher and the automaton's scan (built by `hits`).
     #[test]
     fn topics_fire_like_brute_force(topics in prop::collection::vec("[aAbß é-]{1,4}", 1..6), prompt in "[aAbßé .,_-]{0,40}") {
         let lists: Vec<Vec<String>> = topics.iter().map(|t| vec![t.clone()]).collect();
         let m = TopicMatcher::new(lists.iter().enumerate().map(|(i, t)| (i, t.as_slice())));
         let mut active = vec![false; lists.len()];
         m.activate(&prompt, &mut active);
+        let hits = m.hits(&prompt);
+        let mut scanned = vec![false; lists.len()];
+        m.activate(&prompt, &mut scanned);
         for (i, t) in topics.iter().enumerate() {
-            prop_assert_eq!(active[i], oracle::topic_fires(t, &prompt), "topic {:?} prompt {:?}", t, prompt);
+            prop_assert_eq!(active[i], oracle::topic_fires(t, &prompt), "looked up: topic {:?} prompt {:?}", t, prompt);
+            prop_assert_eq!(scanned[i], active[i], "scanned: topic {:?} prompt {:?}", t, prompt);
         }
-        let hit_rules: std::collections::BTreeSet<usize> = m.hits(&prompt).into_iter().map(|h| h.rule).collect();
+        let hit_rules: std::collections::BTreeSet<usize> = hits.into_iter().map(|h| h.rule).collect();
         let active_rules: std::collections::BTreeSet<usize> = (0..lists.len()).filter(|&i| active[i]).collect();
         prop_assert_eq!(hit_rules, active_rules);
     }

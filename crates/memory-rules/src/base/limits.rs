@@ -53,6 +53,12 @@ pub const MAX_TOPIC_CHARS: usize = 256;
 /// rules after that (in result order) are reported and not matched.
 pub const MAX_TOPICS_TOTAL: usize = 20_000;
 
+/// A prompt is looked up among the topics directly (its word starts
+/// sorted, each topic binary searched) only when sorting them takes at most
+/// this many byte comparisons (word starts x their log x the longest topic
+/// in bytes); a longer prompt builds the topic automaton and scans.
+pub const MAX_DIRECT_STEPS: usize = 1 << 20;
+
 /// A memory topic larger than this (bytes) is refused on write and cut on read.
 pub const MAX_MEMORY_TOPIC_BYTES: usize = 256 * 1024;
 

@@ -95,11 +95,9 @@ impl Session {
                 self.topics.insert(id.clone());
             }
         }
-        let none: [&str; 0] = [];
-        let with_mentions = set.active(&none, Some(prompt));
-        self.mentioned = with_mentions
+        self.mentioned = set
+            .mentioned(prompt, &topic)
             .into_iter()
-            .filter(|&i| rules[i].metadata.activation != crate::rules::rule::Activation::Auto)
             .map(|i| rules[i].id.clone())
             .take(MAX_SESSION_RULES)
             .collect();

@@ -564,6 +564,24 @@ impl RuleSet {
             .collect()
     }
 
+    /// Indices (ascending) of the on-request and manual rules `prompt` makes
+    /// active (by a mention, or a topic among `topic`, the prompt's
+    /// [`topic_active`](Self::topic_active)): those of [`active`](Self::active)
+    /// for the prompt alone that are not automatic, without scanning the
+    /// topics again.
+    pub fn mentioned(&self, prompt: &str, topic: &[usize]) -> Vec<usize> {
+        let mut hit = vec![false; self.rules.len()];
+        for &i in topic {
+            hit[i] = true;
+        }
+        self.for_mentions(prompt, |rule, _| hit[rule] = true);
+        hit.iter()
+            .enumerate()
+            .filter(|&(i, &on)| on && self.rules[i].metadata.activation != Activation::Auto)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     /// For every rule, in result order: whether it is active for these files
     /// and prompt, every reason it fired, and the files a positive pattern
     /// matched but a `!` pattern excluded.

@@ -72,6 +72,8 @@ pub enum ValueKind {
     Address,
     Account,
     Flag,
+    /// A file or folder (`src/db/pool.rs`, `vendor/bin/phpunit`, `tests/`).
+    Path,
     /// Not a value: one says what the other denies ([`denies`]).
     Polarity,
 }
@@ -85,6 +87,7 @@ impl ValueKind {
             ValueKind::Address => "address",
             ValueKind::Account => "account",
             ValueKind::Flag => "flag",
+            ValueKind::Path => "path",
             ValueKind::Polarity => "polarity",
         }
     }
@@ -129,6 +132,15 @@ impl Profile {
 
     fn kinds(&self) -> BTreeSet<ValueKind> {
         self.values.iter().map(|(k, _)| *k).collect()
+    }
+
+    /// Whether it states this value: the same value, or for a path one
+    /// of the same file or folder ([`same_place`]).
+    fn has(&self, kind: ValueKind, value: &str) -> bool {
+        if kind != ValueKind::Path {
+            return self.values.contains(&(kind, value.to_string()));
+        }
+        self.of_kind(kind).iter().any(|p| same_place(p, value))
     }
 
     fn of_kind(&self, kind: ValueKind) -> BTreeSet<&str> {
@@ -306,11 +318,12 @@ pub fn is_duplicate(a: &Profile, b: &Profile, w: &Weights<'_>) -> bool {
     if a.folded == b.folded {
         return true;
     }
-    // Flags are words too; `-n monitoring` may be said or left out.
+    // Flags and paths are words too; `-n monitoring` may be said or left
+    // out, `tests/` said or not.
     let values = |p: &Profile| -> BTreeSet<(ValueKind, String)> {
         p.values
             .iter()
-            .filter(|(k, _)| *k != ValueKind::Flag)
+            .filter(|(k, _)| !matches!(k, ValueKind::Flag | ValueKind::Path))
             .cloned()
             .collect()
     };
@@ -341,7 +354,7 @@ pub fn dice(a: &BTreeSet<String>, b: &BTreeSet<String>, w: &Weights<'_>) -> f32 
 /// Whether the note restates this part of a rule (see the module comment).
 pub fn restates(note: &Profile, part: &Profile, w: &Weights<'_>) -> bool {
     !note.words.is_empty()
-        && note.values.is_subset(&part.values)
+        && note.values.iter().all(|(kind, v)| part.has(*kind, v))
         && (dice(&note.words, &part.words, w) >= RESTATES_SIMILARITY
             || containment(&note.words, &part.words, w) >= RESTATES_CONTAINMENT)
         && !Stances::of(note, part, w).opposed()
@@ -443,7 +456,7 @@ fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
     }
     for kind in a.kinds().intersection(&b.kinds()) {
         let (ours, theirs) = (a.of_kind(*kind), b.of_kind(*kind));
-        if ours.is_disjoint(&theirs) {
+        if !ours.iter().any(|v| b.has(*kind, v)) {
             return Some(Clash {
                 kind: *kind,
                 ours: ours.into_iter().map(str::to_string).collect(),
@@ -516,27 +529,17 @@ pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
             plain.push_str(seg);
         }
     }
+    let plain = quoted(&plain, &mut out);
     for token in plain.split(|c: char| c.is_whitespace() || "()[]<>,;\"'".contains(c)) {
-        let t = token.trim_end_matches(['.', ':', '!', '?']);
-        let t = t.strip_suffix('%').unwrap_or(t);
-        let kind = if t.contains("://") {
-            Some(ValueKind::Address)
-        } else if let Some(name) = flag(t) {
-            out.insert((ValueKind::Flag, name.to_string()));
-            rest.push(' ');
-            continue;
-        } else if is_account(t) {
-            Some(ValueKind::Account)
-        } else if is_version(t) {
-            Some(ValueKind::Version)
-        } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-            Some(ValueKind::Number)
-        } else {
-            None
-        };
-        match kind {
-            Some(k) => {
-                out.insert((k, t.trim_start_matches('v').to_lowercase()));
+        match token_value(token) {
+            // A path is a word of the subject too.
+            Some(value) if value.0 == ValueKind::Path => {
+                out.insert(value);
+                rest.push_str(token);
+                rest.push(' ');
+            }
+            Some(value) => {
+                out.insert(value);
                 rest.push(' ');
             }
             None => {
@@ -546,6 +549,100 @@ pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
         }
     }
     (out, rest)
+}
+
+/// The text without its double-quoted strings (`"r"`, `“main”`), each one
+/// a value as a code span is.
+fn quoted(text: &str, out: &mut BTreeSet<(ValueKind, String)>) -> String {
+    let text = text.replace(['\u{201c}', '\u{201d}'], "\"");
+    let segments: Vec<&str> = text.split('"').collect();
+    let mut plain = String::with_capacity(text.len());
+    for (i, seg) in segments.iter().enumerate() {
+        if i % 2 == 1 && i + 1 < segments.len() {
+            let literal = command(seg);
+            if !literal.is_empty() {
+                out.insert((ValueKind::Command, literal));
+            }
+            plain.push(' ');
+        } else {
+            plain.push_str(seg);
+        }
+    }
+    plain
+}
+
+/// The value a word of text (between white space and brackets) states, if
+/// any (see [`values`]).
+fn token_value(token: &str) -> Option<(ValueKind, String)> {
+    let t = token.trim_end_matches(['.', ':', '!', '?']);
+    let t = t.strip_suffix('%').unwrap_or(t);
+    let kind = if t.contains("://") || is_host_port(t) {
+        ValueKind::Address
+    } else if let Some(name) = flag(t) {
+        return Some((ValueKind::Flag, name.to_string()));
+    } else if is_account(t) {
+        ValueKind::Account
+    } else if is_version(t) {
+        return Some((ValueKind::Version, t.trim_start_matches(['v', 'V']).to_string()));
+    } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        ValueKind::Number
+    } else if let Some(path) = path(token) {
+        return Some((ValueKind::Path, path.to_lowercase()));
+    } else {
+        return None;
+    };
+    Some((kind, t.to_lowercase()))
+}
+
+/// A file or folder a word names, as file keys find them
+/// ([`terms::file_like`], [`terms::folder_like`]: `src/db/pool.rs`,
+/// `vendor/bin/phpunit`, `tests/`, `parent-X.Y.Z`), not an abbreviation
+/// (`e.g.`: no part of it longer than a letter).
+fn path(token: &str) -> Option<String> {
+    let literal;
+    let token = if token.contains(['*', '?', '[', '{']) {
+        // A glob names its literal folders: `cli/docs/*.md` is `cli/docs`.
+        let kept: Vec<&str> = token
+            .split('/')
+            .filter(|seg| !seg.contains(['*', '?', '[', '{']))
+            .collect();
+        literal = format!("{}/", kept.join("/"));
+        literal.as_str()
+    } else {
+        token
+    };
+    let p = terms::file_like(token).or_else(|| terms::folder_like(token))?;
+    let abbreviation = !p.contains('/') && p.split('.').all(|s| s.chars().count() <= 1);
+    (!abbreviation).then_some(p)
+}
+
+/// Whether two paths name one place in other spellings: the parts of one
+/// are a run of the other's (`CHANGELOG.md` and
+/// `packages/app/CHANGELOG.md`, `cli/docs` and `cli/docs/a.md`).
+fn same_place(a: &str, b: &str) -> bool {
+    let parts = |p: &str| -> Vec<String> {
+        p.split('/')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (a, b) = (parts(a), parts(b));
+    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    !short.is_empty() && long.windows(short.len()).any(|w| w == short.as_slice())
+}
+
+/// `host:port`: `localhost:3000`, `127.0.0.1:8080`, `db:5432`.
+fn is_host_port(t: &str) -> bool {
+    t.rsplit_once(':').is_some_and(|(host, port)| {
+        !host.is_empty()
+            && !port.is_empty()
+            && port.len() <= 5
+            && port.bytes().all(|b| b.is_ascii_digit())
+            && host.chars().any(|c| c.is_ascii_alphanumeric())
+            && host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c))
+    })
 }
 
 /// A command as compared: white space folded, quotes dropped, `--flag=x`

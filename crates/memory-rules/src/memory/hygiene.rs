@@ -170,7 +170,9 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
     };
     for clause in clauses(text) {
         let tokens: Vec<&str> = clause.split_whitespace().collect();
-        let first_negation = tokens.iter().position(|t| is_negation(t));
+        let first_negation = tokens
+            .iter()
+            .position(|t| is_negation(t) || opposite(t).is_some());
         // `X is not needed`: nothing but function words after the negation,
         // so it denies what comes before it.
         let denies_before = first_negation.is_some_and(|at| {
@@ -184,6 +186,13 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
         for (i, t) in tokens.iter().enumerate() {
             if is_negation(t) {
                 negated = !negated;
+                continue;
+            }
+            if let Some(partner) = opposite(t) {
+                negated = !negated;
+                if let Some(word) = partner {
+                    say(word.to_string(), negated);
+                }
                 continue;
             }
             let before = first_negation.is_some_and(|at| i < at);
@@ -211,6 +220,40 @@ fn is_negation(token: &str) -> bool {
         "not" | "no" | "never" | "nor" | "cannot" | "without"
     ) || t.ends_with("n't")
         || t.ends_with("n\u{2019}t")
+}
+
+/// Words that say "not" with another (`disable` is "not enable", `skip` and
+/// `avoid` "not do"), as [`terms::words`] gives them: `Some(word)` the word
+/// they deny, `None` plain denial. English's common opposites of
+/// instructions, not a project's words.
+const OPPOSITES: &[(&str, Option<&str>)] = &[
+    ("disabl", Some("enabl")),
+    ("forbid", Some("allow")),
+    ("forbidden", Some("allow")),
+    ("disallow", Some("allow")),
+    ("prohibit", Some("allow")),
+    ("exclud", Some("includ")),
+    ("reject", Some("accept")),
+    ("skip", None),
+    ("avoid", None),
+];
+
+/// What a word of text (between white space) denies, if it is one of
+/// [`OPPOSITES`] (`optional` is "not required"; its stem, `option`, is not).
+fn opposite(token: &str) -> Option<Option<&'static str>> {
+    let t = token.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    if t == "optional" {
+        return Some(Some("requir"));
+    }
+    let mut stem = None;
+    terms::words(&t, |w| {
+        stem.get_or_insert_with(|| w.to_string());
+    });
+    let stem = stem?;
+    OPPOSITES
+        .iter()
+        .find(|(w, _)| *w == stem && t.chars().all(char::is_alphabetic))
+        .map(|(_, partner)| *partner)
 }
 
 /// The clauses of a text (see [`polarities`]).

@@ -311,6 +311,47 @@ fn memory_write_flags_a_note_denying_a_rule_and_drops_one_restating_it_around_a_
     }
 }
 
+#[test]
+fn a_rule_in_its_own_words_with_a_swapped_port_or_command_is_stored_with_a_conflict() {
+    let t = Tree::made();
+    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    t.project(
+        "proxy.md",
+        "The basic-auth test proxy listens on 127.0.0.1:8080.",
+    );
+    t.project("phpunit.md", "Run the tests with vendor/bin/simple-phpunit.");
+    for (text, rule, kind) in [
+        (
+            "The basic-auth test proxy listens on 127.0.0.1:3128.",
+            "proxy.md",
+            "address",
+        ),
+        (
+            "Run the tests with vendor/bin/phpunit.",
+            "phpunit.md",
+            "path",
+        ),
+    ] {
+        let swapped = write(&t, "testing", text);
+        assert_eq!(swapped["action"], "stored", "{swapped}");
+        let conflicts = swapped["conflicts"].as_array().unwrap();
+        assert_eq!(conflicts.len(), 1, "{swapped}");
+        assert_eq!(conflicts[0]["with"]["rule"], rule, "{swapped}");
+        assert_eq!(conflicts[0]["kind"], kind, "{swapped}");
+    }
+    for (text, rule) in [
+        (
+            "The test proxy with basic auth listens on 127.0.0.1:8080.",
+            "proxy.md",
+        ),
+        ("The tests run with vendor/bin/simple-phpunit.", "phpunit.md"),
+    ] {
+        let same = write(&t, "testing", text);
+        assert_eq!(same["action"], "restated", "{same}");
+        assert_eq!(same["rule"], rule, "{same}");
+    }
+}
+
 /// One hook event through the binary with the tree's home, in its session.
 fn hook(t: &Tree, event: &str, extra: serde_json::Value, args: &[&str]) -> String {
     hook_run(t, event, extra, args).0

@@ -980,6 +980,67 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_in_its_own_words_with_another_value_or_an_antonym_conflicts_and_is_not_restated() {
+        let w = realistic();
+        for (rule, other, same) in [
+            (
+                "The basic-auth test proxy listens on 127.0.0.1:8080.",
+                "The basic-auth test proxy listens on 127.0.0.1:3128.",
+                "The basic-auth test proxy listens on 127.0.0.1:8080.",
+            ),
+            (
+                "Run the tests with vendor/bin/simple-phpunit.",
+                "Run the tests with vendor/bin/phpunit.",
+                "The tests run with vendor/bin/simple-phpunit.",
+            ),
+            (
+                "Release tags are named parent-X.Y.Z.",
+                "Release tags are named okhttp-X.Y.Z.",
+                "Name release tags parent-X.Y.Z.",
+            ),
+            (
+                "Enable the build cache in CI.",
+                "Disable the build cache in CI.",
+                "CI builds enable the build cache.",
+            ),
+            (
+                "Formatting with make fmt is required before committing.",
+                "Formatting with make fmt is optional before committing.",
+                "Formatting with make fmt is required before committing anything.",
+            ),
+        ] {
+            let (rule, other, same) = (Profile::of(rule), Profile::of(other), Profile::of(same));
+            assert!(!restates(&other, &rule, &w), "{other:?}");
+            assert!(conflict(&other, &rule, &w).is_some(), "{other:?}");
+            assert!(restates(&same, &rule, &w), "{same:?}");
+            assert_eq!(conflict(&same, &rule, &w), None, "{same:?}");
+        }
+    }
+
+    #[test]
+    fn paths_are_values_compared_as_places_and_words_of_the_subject() {
+        assert_eq!(
+            v("Edit cli/docs/*.md, CHANGELOG.md or ./gradlew (e.g. not bin/ci); db:5432"),
+            vec![
+                (ValueKind::Address, "db:5432".into()),
+                (ValueKind::Path, "bin/ci".into()),
+                (ValueKind::Path, "changelog.md".into()),
+                (ValueKind::Path, "cli/docs".into()),
+            ]
+        );
+        assert!(same_place("changelog.md", "packages/app/changelog.md"));
+        assert!(same_place("cli/docs", "cli/docs/a.md"));
+        assert!(!same_place("bin/ci", "bin/rails"));
+        assert!(!same_place("vendor/bin/phpunit", "vendor/bin/simple-phpunit"));
+        assert!(Profile::of("Edit src/lib.rs").subject.contains("lib"));
+        assert!(is_duplicate(
+            &Profile::of("Integration tests live in tests/ and use the rgtest macro."),
+            &Profile::of("Integration tests live in tests and use the rgtest macro."),
+            &realistic()
+        ));
+    }
+
+    #[test]
     fn polarity_is_per_clause_after_the_negation_and_a_second_negation_undoes_it() {
         let p = polarities("Never edit docs/api.md by hand: change the doc comments.");
         assert_eq!(p.get("edit"), Some(&true));

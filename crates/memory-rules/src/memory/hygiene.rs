@@ -20,11 +20,14 @@
 //!   not restate `... tags are signed ...`; see the conflict below);
 //! - conflict: the same subject (the words that are not values: at least
 //!   [`CONFLICT_SUBJECT`] of the smaller subject's weight is in the other)
-//!   with different values of one kind: another command (a code span), flag
-//!   (`--release`), version, number (a port, a size), address (a URL) or
-//!   account (an e-mail address or `@name`); or the other polarity: one
-//!   says without a negation what the other says after one (`run make fmt
-//!   before committing` and `make fmt is not checked`; [`denies`]).
+//!   with different values of one kind: another command (a code span or a
+//!   quoted string), flag (`--release`), version, number (a port, a size),
+//!   address (a URL, `host:port`), account (an e-mail address or `@name`)
+//!   or path (a file or folder as file keys find them, the same place in
+//!   other spellings one value); or the other polarity: one says without a
+//!   negation (or an opposite: `disable`, `optional`) what the other says
+//!   after one (`run make fmt before committing` and `make fmt is not
+//!   checked`; [`denies`]).
 
 use super::search::{MemoryHit, MemoryIndex, Query};
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};

@@ -319,7 +319,10 @@ fn a_rule_in_its_own_words_with_a_swapped_port_or_command_is_stored_with_a_confl
         "proxy.md",
         "The basic-auth test proxy listens on 127.0.0.1:8080.",
     );
-    t.project("phpunit.md", "Run the tests with vendor/bin/simple-phpunit.");
+    t.project(
+        "phpunit.md",
+        "Run the tests with vendor/bin/simple-phpunit.",
+    );
     for (text, rule, kind) in [
         (
             "The basic-auth test proxy listens on 127.0.0.1:3128.",
@@ -344,7 +347,10 @@ fn a_rule_in_its_own_words_with_a_swapped_port_or_command_is_stored_with_a_confl
             "The test proxy with basic auth listens on 127.0.0.1:8080.",
             "proxy.md",
         ),
-        ("The tests run with vendor/bin/simple-phpunit.", "phpunit.md"),
+        (
+            "The tests run with vendor/bin/simple-phpunit.",
+            "phpunit.md",
+        ),
     ] {
         let same = write(&t, "testing", text);
         assert_eq!(same["action"], "restated", "{same}");
@@ -714,7 +720,10 @@ fn the_hooks_recall_reads_the_memory_sources_of_the_config_or_the_command_line()
     write(&t, "testing", LOOM);
     let asked = "how many criterion samples do the benchmarks take";
     let (ours, _) = hook_with_stderr(&t, asked, "s1", &[]);
-    assert!(!ours.contains("criterion"), "ours only by default: {ours}");
+    assert!(
+        !ours.contains("100 samples"),
+        "ours only by default: {ours}"
+    );
 
     std::fs::write(
         t.workdir().join(".wave/config.toml"),
@@ -763,6 +772,47 @@ fn the_hooks_recall_reads_the_memory_sources_of_the_config_or_the_command_line()
     let r = t.run(&["memory", "search", "loom"]);
     assert_eq!(r.code, 2, "a command stops: {}", r.stderr);
     assert!(r.stderr.contains("config.toml:2:3"), "{}", r.stderr);
+}
+
+#[test]
+fn the_mcp_servers_recall_and_memory_search_read_the_memory_sources_of_the_config() {
+    let t = tree();
+    agent_memories(&t);
+    write(&t, "testing", LOOM);
+    let mcp = |tool: &str, args: serde_json::Value| {
+        common::mcp_call(&t.workdir(), &t.home(), &[], tool, args)
+    };
+    let search = serde_json::json!({"query": "benchmarks criterion samples"});
+    let recall = serde_json::json!({"paths": ["src/lib.rs"], "prompt": "how many criterion samples do the benchmarks take"});
+    let ours = mcp("memory_search", search.clone());
+    assert!(
+        !ours.contains("100 samples"),
+        "ours only by default: {ours}"
+    );
+
+    std::fs::write(
+        t.workdir().join(".wave/config.toml"),
+        "memory_sources = [\"wave\", \"codex\"]\n",
+    )
+    .unwrap();
+    let found = mcp("memory_search", search);
+    assert!(
+        found.contains("codex") && found.contains("use criterion with 100 samples"),
+        "the config's codex memory is searched: {found}"
+    );
+    let recalled = mcp("rules_for_files", recall);
+    assert!(
+        recalled.contains("use criterion with 100 samples"),
+        "and recalled: {recalled}"
+    );
+
+    std::fs::write(
+        t.workdir().join(".wave/config.toml"),
+        "memory_sources = [\"wave\", \"codx\"]\n",
+    )
+    .unwrap();
+    let bad = mcp("memory_search", serde_json::json!({"query": "loom tests"}));
+    assert!(bad.contains("--cfg loom"), "ours, never a failure: {bad}");
 }
 
 #[test]

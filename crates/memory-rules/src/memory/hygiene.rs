@@ -244,7 +244,9 @@ const OPPOSITES: &[(&str, Option<&str>)] = &[
 /// What a word of text (between white space) denies, if it is one of
 /// [`OPPOSITES`] (`optional` is "not required"; its stem, `option`, is not).
 fn opposite(token: &str) -> Option<Option<&'static str>> {
-    let t = token.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let t = token
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
     if t == "optional" {
         return Some(Some("requir"));
     }
@@ -629,7 +631,10 @@ fn token_value(token: &str) -> Option<(ValueKind, String)> {
     } else if is_account(t) {
         ValueKind::Account
     } else if is_version(t) {
-        return Some((ValueKind::Version, t.trim_start_matches(['v', 'V']).to_string()));
+        return Some((
+            ValueKind::Version,
+            t.trim_start_matches(['v', 'V']).to_string(),
+        ));
     } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
         ValueKind::Number
     } else if let Some(path) = path(token) {
@@ -673,7 +678,11 @@ fn same_place(a: &str, b: &str) -> bool {
             .collect()
     };
     let (a, b) = (parts(a), parts(b));
-    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
     !short.is_empty() && long.windows(short.len()).any(|w| w == short.as_slice())
 }
 
@@ -1034,7 +1043,10 @@ mod tests {
         assert!(same_place("changelog.md", "packages/app/changelog.md"));
         assert!(same_place("cli/docs", "cli/docs/a.md"));
         assert!(!same_place("bin/ci", "bin/rails"));
-        assert!(!same_place("vendor/bin/phpunit", "vendor/bin/simple-phpunit"));
+        assert!(!same_place(
+            "vendor/bin/phpunit",
+            "vendor/bin/simple-phpunit"
+        ));
         assert!(Profile::of("Edit src/lib.rs").subject.contains("lib"));
         assert!(is_duplicate(
             &Profile::of("Integration tests live in tests/ and use the rgtest macro."),

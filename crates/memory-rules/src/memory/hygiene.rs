@@ -22,9 +22,9 @@
 //!   [`CONFLICT_SUBJECT`] of the smaller subject's weight is in the other)
 //!   with different values of one kind: another command (a code span or a
 //!   quoted string), flag (`--release`), version, number (a port, a size),
-//!   address (a URL, `host:port`), account (an e-mail address or `@name`)
-//!   or path (a file or folder as file keys find them, the same place in
-//!   other spellings one value); or the other polarity: one says without a
+//!   address (a URL, `host:port`), account (an e-mail address or `@name`),
+//!   path (a file or folder as file keys find them, the same place in
+//!   other spellings one value) or setting (`RUST_LOG=debug`); or the other polarity: one says without a
 //!   negation (or an opposite: `disable`, `optional`) what the other says
 //!   after one (`run make fmt before committing` and `make fmt is not
 //!   checked`; [`denies`]).
@@ -77,6 +77,8 @@ pub enum ValueKind {
     Flag,
     /// A file or folder (`src/db/pool.rs`, `vendor/bin/phpunit`, `tests/`).
     Path,
+    /// A variable or setting given a value (`RUST_LOG=debug`).
+    Setting,
     /// Not a value: one says what the other denies ([`denies`]).
     Polarity,
 }
@@ -91,6 +93,7 @@ impl ValueKind {
             ValueKind::Account => "account",
             ValueKind::Flag => "flag",
             ValueKind::Path => "path",
+            ValueKind::Setting => "setting",
             ValueKind::Polarity => "polarity",
         }
     }
@@ -579,6 +582,10 @@ pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
     }
     let plain = quoted(&plain, &mut out);
     for token in plain.split(|c: char| c.is_whitespace() || "()[]<>,;\"'".contains(c)) {
+        // `--test-threads=4`: the flag, and its value as a value.
+        if let Some((_, given)) = token.split_once('=').filter(|_| flag(token).is_some()) {
+            out.extend(token_value(given));
+        }
         match token_value(token) {
             // A path is a word of the subject too.
             Some(value) if value.0 == ValueKind::Path => {
@@ -628,6 +635,8 @@ fn token_value(token: &str) -> Option<(ValueKind, String)> {
         ValueKind::Address
     } else if let Some(name) = flag(t) {
         return Some((ValueKind::Flag, name.to_string()));
+    } else if is_setting(t) {
+        ValueKind::Setting
     } else if is_account(t) {
         ValueKind::Account
     } else if is_version(t) {
@@ -684,6 +693,19 @@ fn same_place(a: &str, b: &str) -> bool {
         (&b, &a)
     };
     !short.is_empty() && long.windows(short.len()).any(|w| w == short.as_slice())
+}
+
+/// `NAME=value`, `key=value` outside a code span (a flag's is the flag's):
+/// an environment variable or a setting given its value.
+fn is_setting(t: &str) -> bool {
+    t.split_once('=').is_some_and(|(name, value)| {
+        name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+            && !value.is_empty()
+            && !value.starts_with('=')
+    })
 }
 
 /// `host:port`: `localhost:3000`, `127.0.0.1:8080`, `db:5432`.
@@ -1011,6 +1033,16 @@ mod tests {
                 "Name release tags parent-X.Y.Z.",
             ),
             (
+                "Run the database tests with --test-threads=1.",
+                "Run the database tests with --test-threads=4.",
+                "The database tests run with --test-threads=1.",
+            ),
+            (
+                "Set RUST_LOG=debug when debugging the tests.",
+                "Set RUST_LOG=trace when debugging the tests.",
+                "When debugging the tests, set RUST_LOG=debug.",
+            ),
+            (
                 "Enable the build cache in CI.",
                 "Disable the build cache in CI.",
                 "CI builds enable the build cache.",
@@ -1030,7 +1062,7 @@ mod tests {
     }
 
     #[test]
-    fn paths_are_values_compared_as_places_and_words_of_the_subject() {
+    fn paths_host_ports_and_settings_are_values_and_paths_compare_as_places() {
         assert_eq!(
             v("Edit cli/docs/*.md, CHANGELOG.md or ./gradlew (e.g. not bin/ci); db:5432"),
             vec![
@@ -1038,6 +1070,15 @@ mod tests {
                 (ValueKind::Path, "bin/ci".into()),
                 (ValueKind::Path, "changelog.md".into()),
                 (ValueKind::Path, "cli/docs".into()),
+            ]
+        );
+        assert_eq!(
+            v("RUST_LOG=debug with --jobs=4 and --features=pcre2"),
+            vec![
+                (ValueKind::Number, "4".into()),
+                (ValueKind::Flag, "--features".into()),
+                (ValueKind::Flag, "--jobs".into()),
+                (ValueKind::Setting, "rust_log=debug".into()),
             ]
         );
         assert!(same_place("changelog.md", "packages/app/changelog.md"));

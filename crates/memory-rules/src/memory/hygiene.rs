@@ -33,9 +33,10 @@ use super::search::{MemoryHit, MemoryIndex, Query};
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-// The thresholds are tuned on bench/memory-pairs/tuning (labelled pairs
-// written from six projects' docs; `node bench/memory-pairs.mjs`), never on
-// the held-out set; docs/memory.md gives the numbers.
+// The thresholds, value slots and opposites are chosen on labelled pairs
+// (bench/memory-pairs: tuning/, and the spent held-out sets heldout/ and
+// heldout-2/; `node bench/memory-pairs.mjs`), never on a held-out set not
+// yet scored; docs/memory.md gives the numbers.
 
 /// Weighted Jaccard similarity from which two notes are one (a rewording:
 /// 0.61 and up on the tuning set but one pair at 0.41; distinct notes on

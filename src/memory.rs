@@ -35,7 +35,7 @@ pub struct MemoryConflict {
     pub entry: Option<String>,
     /// The rule's id, or none for an entry.
     pub rule: Option<String>,
-    /// `command`, `version`, `number`, `address` or `account`.
+    /// `command`, `version`, `number`, `address`, `account`, `flag`, `path`, `setting` or `polarity`.
     pub kind: String,
     /// This note's values of that kind, and the other side's.
     pub ours: Vec<String>,

@@ -311,6 +311,53 @@ fn memory_write_flags_a_note_denying_a_rule_and_drops_one_restating_it_around_a_
     }
 }
 
+#[test]
+fn a_rule_in_its_own_words_with_a_swapped_port_or_command_is_stored_with_a_conflict() {
+    let t = Tree::made();
+    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    t.project(
+        "proxy.md",
+        "The basic-auth test proxy listens on 127.0.0.1:8080.",
+    );
+    t.project(
+        "phpunit.md",
+        "Run the tests with vendor/bin/simple-phpunit.",
+    );
+    for (text, rule, kind) in [
+        (
+            "The basic-auth test proxy listens on 127.0.0.1:3128.",
+            "proxy.md",
+            "address",
+        ),
+        (
+            "Run the tests with vendor/bin/phpunit.",
+            "phpunit.md",
+            "path",
+        ),
+    ] {
+        let swapped = write(&t, "testing", text);
+        assert_eq!(swapped["action"], "stored", "{swapped}");
+        let conflicts = swapped["conflicts"].as_array().unwrap();
+        assert_eq!(conflicts.len(), 1, "{swapped}");
+        assert_eq!(conflicts[0]["with"]["rule"], rule, "{swapped}");
+        assert_eq!(conflicts[0]["kind"], kind, "{swapped}");
+    }
+    for (text, rule) in [
+        (
+            "The test proxy with basic auth listens on 127.0.0.1:8080.",
+            "proxy.md",
+        ),
+        (
+            "The tests run with vendor/bin/simple-phpunit.",
+            "phpunit.md",
+        ),
+    ] {
+        let same = write(&t, "testing", text);
+        assert_eq!(same["action"], "restated", "{same}");
+        assert_eq!(same["rule"], rule, "{same}");
+    }
+}
+
 /// One hook event through the binary with the tree's home, in its session.
 fn hook(t: &Tree, event: &str, extra: serde_json::Value, args: &[&str]) -> String {
     hook_run(t, event, extra, args).0
@@ -673,7 +720,10 @@ fn the_hooks_recall_reads_the_memory_sources_of_the_config_or_the_command_line()
     write(&t, "testing", LOOM);
     let asked = "how many criterion samples do the benchmarks take";
     let (ours, _) = hook_with_stderr(&t, asked, "s1", &[]);
-    assert!(!ours.contains("criterion"), "ours only by default: {ours}");
+    assert!(
+        !ours.contains("100 samples"),
+        "ours only by default: {ours}"
+    );
 
     std::fs::write(
         t.workdir().join(".wave/config.toml"),
@@ -722,6 +772,47 @@ fn the_hooks_recall_reads_the_memory_sources_of_the_config_or_the_command_line()
     let r = t.run(&["memory", "search", "loom"]);
     assert_eq!(r.code, 2, "a command stops: {}", r.stderr);
     assert!(r.stderr.contains("config.toml:2:3"), "{}", r.stderr);
+}
+
+#[test]
+fn the_mcp_servers_recall_and_memory_search_read_the_memory_sources_of_the_config() {
+    let t = tree();
+    agent_memories(&t);
+    write(&t, "testing", LOOM);
+    let mcp = |tool: &str, args: serde_json::Value| {
+        common::mcp_call(&t.workdir(), &t.home(), &[], tool, args)
+    };
+    let search = serde_json::json!({"query": "benchmarks criterion samples"});
+    let recall = serde_json::json!({"paths": ["src/lib.rs"], "prompt": "how many criterion samples do the benchmarks take"});
+    let ours = mcp("memory_search", search.clone());
+    assert!(
+        !ours.contains("100 samples"),
+        "ours only by default: {ours}"
+    );
+
+    std::fs::write(
+        t.workdir().join(".wave/config.toml"),
+        "memory_sources = [\"wave\", \"codex\"]\n",
+    )
+    .unwrap();
+    let found = mcp("memory_search", search);
+    assert!(
+        found.contains("codex") && found.contains("use criterion with 100 samples"),
+        "the config's codex memory is searched: {found}"
+    );
+    let recalled = mcp("rules_for_files", recall);
+    assert!(
+        recalled.contains("use criterion with 100 samples"),
+        "and recalled: {recalled}"
+    );
+
+    std::fs::write(
+        t.workdir().join(".wave/config.toml"),
+        "memory_sources = [\"wave\", \"codx\"]\n",
+    )
+    .unwrap();
+    let bad = mcp("memory_search", serde_json::json!({"query": "loom tests"}));
+    assert!(bad.contains("--cfg loom"), "ours, never a failure: {bad}");
 }
 
 #[test]

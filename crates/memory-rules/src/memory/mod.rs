@@ -54,4 +54,4 @@ pub use store::write::{Forgotten, Note, NoteAction, NoteConflict, NoteWritten, O
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };
-pub use tools::{run_tool, run_tool_with, tool_definitions, ToolContext};
+pub use tools::{run_tool, run_tool_with, tool_definitions, ToolContext, DEFAULT_SEARCH_LIMIT};

@@ -253,7 +253,7 @@ pub fn folder_keys(text: &str, paths: &[String]) -> Vec<FileKey> {
 /// `._-@+`, none an extension-like file name) or `name/`; trailing `/`, `.`,
 /// `:` dropped, `./` too. Not a file ([`file_like`]), a URL, an absolute
 /// path or a `<placeholder>`.
-fn folder_like(token: &str) -> Option<String> {
+pub fn folder_like(token: &str) -> Option<String> {
     let t = token.trim_end_matches(['.', ':', '!', '?']);
     let t = t.strip_prefix("./").unwrap_or(t);
     let slash_end = t.ends_with('/');

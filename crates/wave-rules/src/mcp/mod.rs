@@ -46,6 +46,7 @@ use memory_rules::delivery::EventKind;
 use memory_rules::delivery::Memory;
 use memory_rules::delivery::Responder;
 use memory_rules::delivery::Session;
+use memory_rules::memory::agent_memory::{self, AgentPlaces, MemorySources};
 use memory_rules::memory::recall::RecallBudget;
 use memory_rules::memory::{self as memory_tools, MemoryLocations, MemoryStore};
 use memory_rules::{Activation, Loaded, Rule, RuleSet, Severity};
@@ -97,6 +98,11 @@ pub struct Server {
 struct Inner {
     config: memory_rules::sources::Config,
     memory: MemoryStore,
+    /// Whose memory recall and `memory_search` read: the project's
+    /// `memory_sources` (ours only when it names an unknown one), and
+    /// where the agents keep theirs.
+    sources: MemorySources,
+    places: AgentPlaces,
     /// Where deliveries are logged: the user's delivery log.
     log: memory_rules::delivery::delivery_log::DeliveryLog,
     /// This connection's conversation: one per server process.
@@ -137,6 +143,11 @@ impl Server {
                     &env.home_dir(),
                     &env.config.workdir,
                 )),
+                sources: env.memory_sources(&[]).unwrap_or_else(|e| {
+                    eprintln!("wave-rules mcp: {e}; our memory only");
+                    MemorySources::default()
+                }),
+                places: env.agent_places(),
                 log: memory_rules::delivery::delivery_log::DeliveryLog::for_home(&env.home_dir()),
                 conversation: Conversation::new(connection_id()),
                 max_bytes,
@@ -209,12 +220,48 @@ impl Server {
                 );
                 if text.starts_with("Error: ") {
                     Err(text)
+                } else if name == "memory_search" {
+                    Ok(self.with_agents(text, args))
                 } else {
                     Ok(text)
                 }
             }
             _ => return None,
         })
+    }
+
+    /// `memory_search`'s answer (`ours`) with the hits of the agents'
+    /// memories `memory_sources` names, read-only; without ours when it
+    /// leaves `wave` out.
+    fn with_agents(&self, ours: String, args: &Map<String, Value>) -> String {
+        let sources = &self.inner.sources;
+        let mut blocks = Vec::new();
+        if sources.wave {
+            blocks.push(ours);
+        }
+        if !sources.agents.is_empty() {
+            let query = args.get("query").and_then(Value::as_str).unwrap_or("");
+            let limit = args
+                .get("limit")
+                .and_then(Value::as_u64)
+                .map_or(memory_tools::DEFAULT_SEARCH_LIMIT, |n| {
+                    (n as usize).min(memory_rules::base::limits::MAX_SEARCH_LIMIT)
+                });
+            let agents = agent_memory::read(&sources.agents, &self.inner.places);
+            for e in agents.search(query, limit) {
+                blocks.push(format!(
+                    "[{}] {} memory (read-only), topic '{}'\n{}\n",
+                    e.origin(),
+                    e.agent.as_str(),
+                    e.topic,
+                    e.text
+                ));
+            }
+        }
+        if blocks.is_empty() {
+            return "No saved note matches in the memories memory_sources names.".to_string();
+        }
+        blocks.join("\n")
     }
 
     fn rules_for_files(&self, args: &Map<String, Value>) -> Result<String, String> {
@@ -274,7 +321,8 @@ impl Server {
             .memory(Memory::Recall(
                 self.inner.memory.locations().clone(),
                 RecallBudget::default(),
-            ));
+            ))
+            .memory_sources(self.inner.sources.clone(), self.inner.places.clone());
         let mut event = Event::new(
             self.inner.conversation.clone(),
             EventKind::Request { again },

@@ -13,7 +13,8 @@
 //!    joined) instead of adding it ([`crate::memory::hygiene`]);
 //! 4. stores the note otherwise, flagging the entries and rules it
 //!    conflicts with (same subject, another command, port, version,
-//!    address or account) in the answer; `memory lint` lists them too;
+//!    address, account, path or setting) in the answer; `memory lint`
+//!    lists them too;
 //! 5. marks the entry of the same scope it supersedes (the same fact in
 //!    nearly the same words with a new value, [`hygiene::supersedes`]; the
 //!    nearest one not superseded yet): its metadata gets `superseded_by`,

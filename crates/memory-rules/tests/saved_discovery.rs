@@ -130,6 +130,18 @@ fn an_added_removed_or_renamed_file_makes_it_stale() {
 }
 
 #[test]
+fn a_rules_root_absent_at_the_save_and_there_now_makes_it_stale() {
+    let t = Tree::new();
+    t.project("a.md", "A");
+    age_all(&t.workdir(), 60);
+    let bytes = t.load().to_bytes().unwrap();
+    assert!(matches!(restore(&t, &bytes), Restored::Fresh { .. }));
+    t.user("u.md", "U");
+    age_all(&t.home(), 30);
+    assert!(matches!(restore(&t, &bytes), Restored::Stale(_)));
+}
+
+#[test]
 fn a_stamp_within_the_racy_window_is_not_trusted() {
     let t = Tree::new();
     t.project("a.md", "A");

@@ -31,8 +31,9 @@ use std::time::SystemTime;
 /// `CLAUDE.md` / `GEMINI.md` are read as memory files. 5: `enforce`,
 /// `commands`, `summary`. 6: the compiled patterns are saved (restoring
 /// compiles nothing). 7: the hooks' file puts the rule set and the stamps
-/// of every input before the snapshot (crate::load::fresh).
-pub(crate) const VERSION: u32 = 7;
+/// of every input before the snapshot (crate::load::fresh). 8: the check
+/// keeps the inputs' paths and stamps as two strings.
+pub(crate) const VERSION: u32 = 8;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

@@ -394,7 +394,7 @@ export interface MemoryConflict {
   entry?: string
   /** The rule's id, or none for an entry. */
   rule?: string
-  /** `command`, `version`, `number`, `address` or `account`. */
+  /** `command`, `version`, `number`, `address`, `account`, `flag`, `path`, `setting` or `polarity`. */
   kind: string
   /** This note's values of that kind, and the other side's. */
   ours: Array<string>

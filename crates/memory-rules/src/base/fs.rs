@@ -115,6 +115,51 @@ pub fn read_bounded(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, Re
     Ok(bytes)
 }
 
+/// A file's bytes: mapped ([`map_bounded`]), or read.
+pub enum FileBytes {
+    Read(Vec<u8>),
+    #[cfg(not(target_family = "wasm"))]
+    Mapped(memmap2::Mmap),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Read(v) => v,
+            #[cfg(not(target_family = "wasm"))]
+            FileBytes::Mapped(m) => m,
+        }
+    }
+}
+
+/// A regular file of at most `limit` bytes, mapped: only the pages read are
+/// faulted in and nothing is copied (a hook's rules cache is 1 MB, of which
+/// a fresh check reads a third). Read as [`read_bounded`] reads it where
+/// mapping fails, and on WebAssembly. **Only for files that are replaced by
+/// a rename ([`replace`], [`replace_fast`]), never written in place**: a
+/// file truncated under its mapping would fault on the next read.
+pub fn map_bounded(path: &Path, limit: u64, links: Links) -> Result<FileBytes, ReadError> {
+    #[cfg(not(target_family = "wasm"))]
+    {
+        let file = open(path, links).map_err(ReadError::Io)?;
+        let meta = file.metadata().map_err(ReadError::Io)?;
+        if !meta.is_file() {
+            return Err(ReadError::NotFile);
+        }
+        if meta.len() > limit {
+            return Err(ReadError::TooLarge(meta.len()));
+        }
+        // SAFETY: the caller's files are only ever replaced by a rename,
+        // never written in place or truncated (see above), so the mapped
+        // file does not change under the mapping.
+        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+            return Ok(FileBytes::Mapped(map));
+        }
+    }
+    read_bounded(path, limit, links).map(FileBytes::Read)
+}
+
 /// The first `limit` bytes of a regular file, as text (invalid UTF-8, a
 /// character cut at the end included, replaced); the rest is not read.
 pub fn read_prefix(path: &Path, limit: u64, links: Links) -> io::Result<String> {

@@ -3,8 +3,7 @@
 //! over from the saved index when their topic or they are unchanged.
 
 use super::index_file::{
-    unreachable_empty, IndexBytes, ScopeIndex, DOC_REC, FILE_REC, HEADER, MAGIC, PINNED, TERM_REC,
-    VERSION,
+    unreachable_empty, ScopeIndex, DOC_REC, FILE_REC, HEADER, MAGIC, PINNED, TERM_REC, VERSION,
 };
 use crate::memory::entry::Entry;
 use crate::memory::store::MemoryScope;
@@ -285,8 +284,11 @@ impl IndexBuilder {
 
 /// An index with no entries.
 pub(super) fn empty_index(scope: MemoryScope) -> ScopeIndex {
-    ScopeIndex::from_data(scope, IndexBytes::Owned(IndexBuilder::default().encode(0)))
-        .unwrap_or_else(|| unreachable_empty(scope))
+    ScopeIndex::from_data(
+        scope,
+        crate::base::fs::FileBytes::Read(IndexBuilder::default().encode(0)),
+    )
+    .unwrap_or_else(|| unreachable_empty(scope))
 }
 
 #[cfg(test)]
@@ -306,18 +308,23 @@ mod tests {
         let mut b = IndexBuilder::default();
         b.add_file("a.md", "a", [0; 4], 0, &[doc("x")], None);
         let bytes = b.encode(0);
-        assert!(
-            ScopeIndex::from_data(MemoryScope::User, IndexBytes::Owned(bytes.clone())).is_some()
-        );
+        assert!(ScopeIndex::from_data(
+            MemoryScope::User,
+            crate::base::fs::FileBytes::Read(bytes.clone())
+        )
+        .is_some());
         for cut in [0, 8, HEADER, bytes.len() - 1] {
             assert!(ScopeIndex::from_data(
                 MemoryScope::User,
-                IndexBytes::Owned(bytes[..cut].to_vec())
+                crate::base::fs::FileBytes::Read(bytes[..cut].to_vec())
             )
             .is_none());
         }
         let mut other = bytes.clone();
         other[8] = 99;
-        assert!(ScopeIndex::from_data(MemoryScope::User, IndexBytes::Owned(other)).is_none());
+        assert!(
+            ScopeIndex::from_data(MemoryScope::User, crate::base::fs::FileBytes::Read(other))
+                .is_none()
+        );
     }
 }

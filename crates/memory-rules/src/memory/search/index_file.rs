@@ -8,6 +8,7 @@
 //! is mapped (read on WebAssembly), checked once ([`ScopeIndex::from_data`]),
 //! and read record by record.
 
+use crate::base::fs::{FileBytes, Links};
 use crate::base::limits::MAX_MEMORY_INDEX_BYTES;
 use crate::memory::entry::Meta;
 use crate::memory::store::MemoryScope;
@@ -26,29 +27,10 @@ pub(super) const POSTING: usize = 8;
 /// Flags of a document record.
 pub(super) const PINNED: u32 = 1;
 
-/// The bytes of an index: mapped, or read (WebAssembly, or a mapping that
-/// failed).
-pub(super) enum IndexBytes {
-    Owned(Vec<u8>),
-    #[cfg(not(target_family = "wasm"))]
-    Mapped(memmap2::Mmap),
-}
-
-impl std::ops::Deref for IndexBytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            IndexBytes::Owned(v) => v,
-            #[cfg(not(target_family = "wasm"))]
-            IndexBytes::Mapped(m) => m,
-        }
-    }
-}
-
 /// One scope's index, read in place.
 pub struct ScopeIndex {
     pub(super) scope: MemoryScope,
-    pub(super) data: IndexBytes,
+    pub(super) data: FileBytes,
     pub(super) n_files: usize,
     pub(super) n_docs: usize,
     n_terms: usize,
@@ -76,7 +58,7 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 impl ScopeIndex {
     /// Reads the header; `None` when it is not an index of this version or a
     /// table does not fit in the bytes.
-    pub(super) fn from_data(scope: MemoryScope, data: IndexBytes) -> Option<ScopeIndex> {
+    pub(super) fn from_data(scope: MemoryScope, data: FileBytes) -> Option<ScopeIndex> {
         let b: &[u8] = &data;
         if b.len() < HEADER || &b[..8] != MAGIC || u32_at(b, 8) != VERSION {
             return None;
@@ -118,7 +100,7 @@ impl ScopeIndex {
     pub(super) fn rescanned(&self, scanned_at: i64) -> Option<ScopeIndex> {
         let mut bytes = self.data.to_vec();
         bytes[32..40].copy_from_slice(&scanned_at.to_le_bytes());
-        ScopeIndex::from_data(self.scope, IndexBytes::Owned(bytes))
+        ScopeIndex::from_data(self.scope, FileBytes::Read(bytes))
     }
 
     pub fn scope(&self) -> MemoryScope {
@@ -325,7 +307,7 @@ pub(super) fn unreachable_empty(scope: MemoryScope) -> ScopeIndex {
     // the types.
     ScopeIndex {
         scope,
-        data: IndexBytes::Owned(Vec::new()),
+        data: FileBytes::Read(Vec::new()),
         n_files: 0,
         n_docs: 0,
         n_terms: 0,
@@ -405,24 +387,6 @@ impl<'a> EntryRef<'a> {
 /// Maps (or reads) a saved index; `None` when absent, too large, or not an
 /// index of this version.
 pub(super) fn load_saved(path: &Path, scope: MemoryScope) -> Option<ScopeIndex> {
-    let file = crate::base::fs::open(path, crate::base::fs::Links::Refuse).ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() > MAX_MEMORY_INDEX_BYTES {
-        return None;
-    }
-    #[cfg(not(target_family = "wasm"))]
-    {
-        // SAFETY: the index is only ever replaced by a rename (never written
-        // in place or truncated), so the mapped file does not change under
-        // the mapping.
-        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            return ScopeIndex::from_data(scope, IndexBytes::Mapped(map));
-        }
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    use std::io::Read;
-    file.take(MAX_MEMORY_INDEX_BYTES)
-        .read_to_end(&mut bytes)
-        .ok()?;
-    ScopeIndex::from_data(scope, IndexBytes::Owned(bytes))
+    let data = crate::base::fs::map_bounded(path, MAX_MEMORY_INDEX_BYTES, Links::Refuse).ok()?;
+    ScopeIndex::from_data(scope, data)
 }

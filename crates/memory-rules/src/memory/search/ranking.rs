@@ -481,9 +481,9 @@ fn glob_match(paths: &[String], file: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::fs::FileBytes;
     use crate::memory::entry::Entry;
     use crate::memory::search::index_builder::{empty_index, IndexBuilder};
-    use crate::memory::search::index_file::IndexBytes;
     use crate::memory::store::MemoryScope;
     use std::time::SystemTime;
 
@@ -500,7 +500,7 @@ mod tests {
             b.add_file(name, topic, [0; 4], 0, entries, None);
         }
         let scope =
-            ScopeIndex::from_data(MemoryScope::Project, IndexBytes::Owned(b.encode(0))).unwrap();
+            ScopeIndex::from_data(MemoryScope::Project, FileBytes::Read(b.encode(0))).unwrap();
         MemoryIndex {
             scopes: vec![empty_index(MemoryScope::User), scope],
             problems: Vec::new(),

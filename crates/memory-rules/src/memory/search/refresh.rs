@@ -7,8 +7,9 @@
 //! entries carried. The index is saved again only when something changed.
 
 use super::index_builder::{empty_index, IndexBuilder};
-use super::index_file::{load_saved, IndexBytes, ScopeIndex};
+use super::index_file::{load_saved, ScopeIndex};
 use super::INDEX_NAME;
+use crate::base::fs::FileBytes;
 use crate::base::limits::{MAX_MEMORY_ENTRIES, MAX_MEMORY_TOPICS, MAX_MEMORY_TOPIC_BYTES};
 use crate::memory::entry;
 use crate::memory::memory_md::TopicList;
@@ -279,7 +280,7 @@ fn refresh(
         }
     }
     let bytes = rebuild(scope, dir, saved.as_ref(), found, names, plan, problems);
-    match ScopeIndex::from_data(scope, IndexBytes::Owned(bytes)) {
+    match ScopeIndex::from_data(scope, FileBytes::Read(bytes)) {
         Some(index) => (index, read, true),
         None => (empty_index(scope), read, false),
     }

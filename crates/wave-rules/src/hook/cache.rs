@@ -59,11 +59,15 @@ impl Drop for Rules {
 /// load without one) and saved again.
 pub fn load(env: &Env, state_dir: &Path) -> Rules {
     let path = cache_path(env, state_dir);
-    let bytes = fs::read_bounded(&path, MAX_CACHE_BYTES, Links::Follow).unwrap_or_default();
+    // Mapped: a fresh check reads the check and the rules, not the snapshot
+    // after them (the file is only ever replaced by a rename: `write`).
+    let bytes = fs::map_bounded(&path, MAX_CACHE_BYTES, Links::Follow)
+        .unwrap_or(fs::FileBytes::Read(Vec::new()));
     let previous = match Restored::from_bytes(&env.config, &bytes) {
         Ok(Restored::Fresh { rules, diagnostics }) => {
             let broken = broken_lines(&diagnostics, &env.config.workdir);
             release(diagnostics);
+            release(bytes);
             return Rules { set: rules, broken };
         }
         Ok(Restored::Stale(snapshot)) => snapshot,

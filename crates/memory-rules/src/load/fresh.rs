@@ -5,7 +5,7 @@
 //! per-file entries.
 //!
 //! The saved form ([`Loaded::to_bytes`](crate::load::Loaded::to_bytes),
-//! snapshot version 8) is three JSON values in one file:
+//! snapshot version 9) is four parts in one file:
 //!
 //! 1. the check: the version, when the files were scanned, the config
 //!    (`Debug`), the workdir,
@@ -15,10 +15,11 @@
 //!    their stamps (size, mtime in ns, inode, device) in another, 64
 //!    hexadecimal digits each or 64 `-` for an absent one (two strings parse
 //!    at a fraction of the cost of 1,000 paths and 4,000 numbers); and the
-//!    length of the second value;
-//! 2. the result: the rule set's rules (with their origins and compiled
-//!    patterns) in order, and every diagnostic;
-//! 3. the [`Snapshot`] (every file's entry), read only when the check
+//!    lengths of the next two parts; then a newline;
+//! 2. the rule set's rules (with their origins and compiled patterns) in
+//!    order, as postcard ([`crate::load::compact`]);
+//! 3. every diagnostic (JSON), then a newline;
+//! 4. the [`Snapshot`] (every file's entry, JSON), read only when the check
 //!    fails, to reload only the files that changed.
 //!
 //! What is checked: every input is stat'ed (not read, not listed). A file
@@ -35,7 +36,9 @@
 
 use crate::base::diagnostic::Diagnostic;
 use crate::base::workdir::Workdir;
-use crate::load::snapshot::{restore_rule, SavedRule, Snapshot, SnapshotError, VERSION};
+use crate::load::compact;
+use crate::load::folder_stats::FolderStats;
+use crate::load::snapshot::{SavedRule, Snapshot, SnapshotError, VERSION};
 use crate::load::stamp::Stamp;
 use crate::load::Loaded;
 use crate::rules::rule_set::RuleSet;
@@ -76,31 +79,20 @@ struct Check {
     inputs: Option<String>,
     /// Every input's stamp, in order ([`stamp_digits`]).
     stamps: String,
-    /// The second value's length in bytes.
-    result_len: usize,
-}
-
-/// The second value: the rule set's rules in order, and the diagnostics.
-#[derive(Serialize, Deserialize)]
-struct Outcome {
-    rules: Vec<SavedRule>,
-    diagnostics: Vec<Diagnostic>,
+    /// The rules' length in bytes (postcard).
+    rules_len: usize,
+    /// The diagnostics' length in bytes (JSON).
+    diagnostics_len: usize,
 }
 
 /// The saved form of `loaded` (see the module documentation).
 pub(crate) fn to_bytes(loaded: &Loaded) -> Result<Vec<u8>, SnapshotError> {
     let save = |source| SnapshotError::Save { source };
     let set = &loaded.rules;
-    let outcome = Outcome {
-        rules: set
-            .rules()
-            .iter()
-            .zip(set.patterns())
-            .map(|(r, p)| SavedRule::of(r, p))
-            .collect(),
-        diagnostics: loaded.diagnostics.clone(),
-    };
-    let result = serde_json::to_vec(&outcome).map_err(save)?;
+    let saved = set.rules().iter().zip(set.patterns());
+    let rules = compact::to_bytes(saved.map(|(r, p)| SavedRule::of(r, p)).collect())
+        .map_err(|e| save(serde::ser::Error::custom(e)))?;
+    let diagnostics = serde_json::to_vec(&loaded.diagnostics).map_err(save)?;
     let snapshot = loaded.snapshot.to_bytes()?;
     let (inputs, stamps) = match inputs(loaded) {
         Some(all) => joined(&all, loaded.snapshot.scanned_at).map_err(save)?,
@@ -115,11 +107,13 @@ pub(crate) fn to_bytes(loaded: &Loaded) -> Result<Vec<u8>, SnapshotError> {
         layer_diagnostics: loaded.layer_diagnostics.clone(),
         inputs,
         stamps,
-        result_len: result.len(),
+        rules_len: rules.len(),
+        diagnostics_len: diagnostics.len(),
     };
     let mut out = serde_json::to_vec(&check).map_err(save)?;
     out.push(b'\n');
-    out.extend_from_slice(&result);
+    out.extend_from_slice(&rules);
+    out.extend_from_slice(&diagnostics);
     out.push(b'\n');
     out.extend_from_slice(&snapshot);
     Ok(out)
@@ -148,6 +142,10 @@ fn joined(
 ) -> Result<(Option<String>, String), serde_json::Error> {
     let mut paths = String::new();
     let mut stamps = String::with_capacity(inputs.len() * STAMP_DIGITS);
+    // By path: the files of one folder one after another, as FolderStats
+    // stats them best.
+    let mut inputs: Vec<&(PathBuf, Option<Stamp>)> = inputs.iter().collect();
+    inputs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     for (path, stamp) in inputs {
         let text = path
             .to_str()
@@ -171,9 +169,11 @@ const STAMP_DIGITS: usize = 64;
 fn stamp_digits(stamp: Option<&Stamp>) -> [u8; STAMP_DIGITS] {
     let mut out = [b'-'; STAMP_DIGITS];
     if let Some(s) = stamp {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
         for (digits, part) in out.chunks_exact_mut(16).zip(s.parts()) {
-            for (i, d) in digits.iter_mut().enumerate() {
-                *d = b"0123456789abcdef"[(part >> (60 - 4 * i)) as usize & 0xf];
+            for (pair, byte) in digits.chunks_exact_mut(2).zip(part.to_be_bytes()) {
+                pair[0] = HEX[usize::from(byte >> 4)];
+                pair[1] = HEX[usize::from(byte & 0xf)];
             }
         }
     }
@@ -200,27 +200,22 @@ impl Restored {
                 version: check.version,
             });
         }
+        let truncated = || not(serde::de::Error::custom("truncated"));
         let start = first + 1;
-        let result = utf8(
-            bytes
-                .get(start..start + check.result_len)
-                .ok_or_else(|| not(serde::de::Error::custom("truncated")))?,
-        )?;
+        let rules_end = start + check.rules_len;
+        let end = rules_end + check.diagnostics_len;
+        if bytes.len() < end {
+            return Err(truncated());
+        }
         if check.is_fresh(config) {
-            let outcome: Outcome = serde_json::from_str(result).map_err(not)?;
-            let rules = outcome
-                .rules
-                .into_iter()
-                .map(restore_rule)
-                .collect::<Result<Vec<_>, _>>()?;
+            let rules = compact::from_bytes(&bytes[start..rules_end])?;
+            let diagnostics = serde_json::from_str(utf8(&bytes[rules_end..end])?).map_err(not)?;
             return Ok(Restored::Fresh {
                 rules: Arc::new(RuleSet::build(rules, Workdir::new(&config.workdir))),
-                diagnostics: outcome.diagnostics,
+                diagnostics,
             });
         }
-        let rest = bytes
-            .get(start + check.result_len + 1..)
-            .unwrap_or_default();
+        let rest = bytes.get(end + 1..).unwrap_or_default();
         Ok(Restored::Stale(Snapshot::from_bytes(rest)?))
     }
 }
@@ -240,12 +235,15 @@ impl Check {
         }
         let mut saved = self.stamps.as_bytes().chunks_exact(STAMP_DIGITS);
         let paths = inputs.split_terminator('\0');
+        let mut stats = FolderStats::default();
         let same = paths
             .map(std::path::Path::new)
             .all(|path| match saved.next() {
                 // Absent (a rules root that is not there): still absent.
-                Some(s) if s.iter().all(|&b| b == b'-') => std::fs::symlink_metadata(path).is_err(),
-                Some(s) => Stamp::of(path).is_some_and(|now| stamp_digits(Some(&now)) == s),
+                Some(s) if s.iter().all(|&b| b == b'-') => !stats.exists(path),
+                Some(s) => stats
+                    .stamp(path)
+                    .is_some_and(|now| stamp_digits(Some(&now)) == s),
                 None => false,
             });
         if !same || saved.next().is_some() {
@@ -254,5 +252,21 @@ impl Check {
         let layers = packs::layers(config);
         layers.diagnostics == self.layer_diagnostics
             && super::layers_fingerprint(&layers) == self.layers
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stamp_is_its_four_parts_in_hexadecimal_and_none_is_dashes() {
+        let stamp = Stamp::from([1, 0x1234_5678_9abc_def0, 0xff, u64::MAX]);
+        let digits = stamp_digits(Some(&stamp));
+        assert_eq!(
+            std::str::from_utf8(&digits).unwrap(),
+            "0000000000000001123456789abcdef000000000000000ffffffffffffffffff"
+        );
+        assert_eq!(stamp_digits(None), [b'-'; STAMP_DIGITS]);
     }
 }

@@ -3,7 +3,9 @@
 //! overrides by id, the total topic limit, and the compiled rule set. This
 //! is the one home of `load` and `reload`.
 
+pub(crate) mod compact;
 pub mod fold;
+pub(crate) mod folder_stats;
 pub mod fresh;
 pub mod snapshot;
 pub mod stamp;

@@ -31,9 +31,11 @@ use std::time::SystemTime;
 /// `CLAUDE.md` / `GEMINI.md` are read as memory files. 5: `enforce`,
 /// `commands`, `summary`. 6: the compiled patterns are saved (restoring
 /// compiles nothing). 7: the hooks' file puts the rule set and the stamps
-/// of every input before the snapshot (crate::load::fresh). 8: the check
-/// keeps the inputs' paths and stamps as two strings.
-pub(crate) const VERSION: u32 = 8;
+/// of every input before the snapshot (crate::load::fresh). (8 was a
+/// layout tried and reverted.) 9: the check keeps the inputs' paths and
+/// stamps as two strings, and the rule set's rules are postcard
+/// (crate::load::compact).
+pub(crate) const VERSION: u32 = 9;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).
@@ -93,8 +95,8 @@ struct SavedFile {
 /// A parsed rule with what its `paths` that compiled were compiled to.
 #[derive(Serialize, Deserialize)]
 pub(crate) struct SavedRule {
-    rule: Rule,
-    compiled: Vec<SavedPattern>,
+    pub(crate) rule: Rule,
+    pub(crate) compiled: Vec<SavedPattern>,
 }
 
 impl SavedRule {
@@ -110,7 +112,7 @@ impl SavedRule {
 /// One compiled pattern: its index in `metadata.paths`, whether it
 /// excludes, and its matchers.
 #[derive(Serialize, Deserialize)]
-struct SavedPattern {
+pub(crate) struct SavedPattern {
     index: usize,
     negated: bool,
     matchers: Vec<SavedMatcher>,

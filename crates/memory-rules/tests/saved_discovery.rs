@@ -192,3 +192,31 @@ fn a_plain_snapshot_or_another_version_is_refused() {
     assert!(Restored::from_bytes(&config(&t), &plain).is_err());
     assert!(Restored::from_bytes(&config(&t), b"").is_err());
 }
+
+#[test]
+fn a_truncated_or_damaged_file_is_refused_or_stale_never_a_panic() {
+    let t = Tree::new();
+    let (bytes, _) = saved(&t);
+    let rules_start = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let Restored::Fresh { rules: whole, .. } = restore(&t, &bytes) else {
+        panic!("stale")
+    };
+    // A cut in the snapshot (the last part) still restores: it is read only
+    // when stale. Anywhere else: an error, or the rules whole.
+    for cut in (0..bytes.len()).step_by(7) {
+        if let Ok(Restored::Fresh { rules, .. }) = Restored::from_bytes(&config(&t), &bytes[..cut])
+        {
+            assert_eq!(
+                rules.rules(),
+                whole.rules(),
+                "cut at {cut} of {}",
+                bytes.len()
+            );
+        }
+    }
+    for at in rules_start..(rules_start + 200).min(bytes.len()) {
+        let mut damaged = bytes.clone();
+        damaged[at] = damaged[at].wrapping_add(0x41);
+        let _ = Restored::from_bytes(&config(&t), &damaged);
+    }
+}

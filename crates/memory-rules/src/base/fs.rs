@@ -97,6 +97,20 @@ impl std::fmt::Display for ReadError {
 /// its type and size checked on the handle, never more than `limit` plus
 /// one byte read (a file that grew after the check is caught too).
 pub fn read_bounded(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, ReadError> {
+    let (file, len) = open_bounded(path, limit, links)?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// A regular file of at most `limit` bytes, opened without blocking, with
+/// its length (type and size checked on the handle).
+fn open_bounded(path: &Path, limit: u64, links: Links) -> Result<(File, u64), ReadError> {
     let file = open(path, links).map_err(ReadError::Io)?;
     let meta = file.metadata().map_err(ReadError::Io)?;
     if !meta.is_file() {
@@ -105,14 +119,7 @@ pub fn read_bounded(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, Re
     if meta.len() > limit {
         return Err(ReadError::TooLarge(meta.len()));
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(ReadError::Io)?;
-    if bytes.len() as u64 > limit {
-        return Err(ReadError::TooLarge(bytes.len() as u64));
-    }
-    Ok(bytes)
+    Ok((file, meta.len()))
 }
 
 /// A file's bytes: mapped ([`map_bounded`]), or read.
@@ -142,14 +149,7 @@ impl std::ops::Deref for FileBytes {
 pub fn map_bounded(path: &Path, limit: u64, links: Links) -> Result<FileBytes, ReadError> {
     #[cfg(not(target_family = "wasm"))]
     {
-        let file = open(path, links).map_err(ReadError::Io)?;
-        let meta = file.metadata().map_err(ReadError::Io)?;
-        if !meta.is_file() {
-            return Err(ReadError::NotFile);
-        }
-        if meta.len() > limit {
-            return Err(ReadError::TooLarge(meta.len()));
-        }
+        let (file, _) = open_bounded(path, limit, links)?;
         // SAFETY: the caller's files are only ever replaced by a rename,
         // never written in place or truncated (see above), so the mapped
         // file does not change under the mapping.

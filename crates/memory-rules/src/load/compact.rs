@@ -17,18 +17,25 @@ use crate::rules::rule_format::Format;
 use crate::rules::scope::Scope;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// A rule with its compiled patterns, every field written.
 #[derive(Serialize, Deserialize)]
 struct CompactRule {
+    rule: CompactBody,
+    compiled: Vec<SavedPattern>,
+}
+
+/// [`Rule`], every field written.
+#[derive(Serialize, Deserialize)]
+struct CompactBody {
     id: String,
     scope: Scope,
     file_path: PathBuf,
-    content: String,
+    content: Arc<str>,
     metadata: CompactMetadata,
     format: Format,
     origin: CompactOrigin,
-    compiled: Vec<SavedPattern>,
 }
 
 /// [`Metadata`], every field written.
@@ -74,71 +81,28 @@ pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Vec<ParsedRule>, SnapshotError>
         })?;
     compact
         .into_iter()
-        .map(|c| restore_rule(c.into()))
+        .map(|c| restore_rule(SavedRule::from(c)))
         .collect()
 }
 
-impl From<SavedRule> for CompactRule {
-    fn from(saved: SavedRule) -> CompactRule {
-        let SavedRule { rule, compiled } = saved;
-        let Rule {
-            id,
-            scope,
-            file_path,
-            content,
-            metadata,
-            format,
-            origin,
-        } = rule;
-        CompactRule {
-            id,
-            scope,
-            file_path,
-            content: content.to_string(),
-            metadata: metadata.into(),
-            format,
-            origin: origin.into(),
-            compiled,
-        }
-    }
-}
-
-impl From<CompactRule> for SavedRule {
-    fn from(c: CompactRule) -> SavedRule {
-        let CompactRule {
-            id,
-            scope,
-            file_path,
-            content,
-            metadata,
-            format,
-            origin,
-            compiled,
-        } = c;
-        let rule = Rule {
-            id,
-            scope,
-            file_path,
-            content: content.into(),
-            metadata: metadata.into(),
-            format,
-            origin: origin.into(),
-        };
-        SavedRule { rule, compiled }
-    }
-}
-
-/// Moves every field of one struct into another of the same field names.
+/// Moves every field of one struct into the field of the same name of
+/// another, each converted (a mirror's field is the model's, or its mirror).
 macro_rules! same_fields {
     ($from:ident => $to:ident { $($field:ident),* $(,)? }) => {
         impl From<$from> for $to {
+            #[allow(clippy::useless_conversion)]
             fn from(x: $from) -> $to {
                 let $from { $($field),* } = x;
-                $to { $($field),* }
+                $to { $($field: $field.into()),* }
             }
         }
     };
 }
+
+same_fields!(SavedRule => CompactRule { rule, compiled });
+same_fields!(CompactRule => SavedRule { rule, compiled });
+same_fields!(Rule => CompactBody { id, scope, file_path, content, metadata, format, origin });
+same_fields!(CompactBody => Rule { id, scope, file_path, content, metadata, format, origin });
 
 same_fields!(Metadata => CompactMetadata {
     paths, priority, topics, description, remind, activation, regex, name,

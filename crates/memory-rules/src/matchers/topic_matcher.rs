@@ -97,6 +97,13 @@ pub fn fold(text: &str) -> String {
     out
 }
 
+/// What building the automaton of `patterns` costs, in the comparisons of a
+/// direct lookup.
+fn build_cost(patterns: &[Vec<u8>]) -> usize {
+    let bytes: usize = patterns.iter().map(Vec::len).sum();
+    bytes.saturating_mul(BUILD_COMPARISONS_PER_BYTE)
+}
+
 /// The topics of every rule, folded once; the automaton built when a scan
 /// first needs it.
 #[derive(Debug, Default)]
@@ -112,6 +119,8 @@ pub struct TopicMatcher {
     automaton: OnceLock<Option<NFA>>,
     /// The comparisons the direct lookups have cost so far.
     spent: AtomicUsize,
+    /// What building the automaton costs, in those comparisons.
+    build_cost: usize,
 }
 
 /// One topic occurrence in a prompt.
@@ -149,6 +158,7 @@ impl TopicMatcher {
         }
         TopicMatcher {
             longest: patterns.iter().map(Vec::len).max().unwrap_or(0),
+            build_cost: build_cost(&patterns),
             patterns,
             owners,
             automaton: OnceLock::new(),
@@ -189,8 +199,8 @@ impl TopicMatcher {
                 active[rule as usize] = true;
             }
         };
-        if self.looks_up(&text) {
-            self.look_up(&text).into_iter().for_each(&mut fire);
+        if let Some(starts) = self.looks_up(&text) {
+            self.look_up(starts).into_iter().for_each(&mut fire);
         } else if let Some(nfa) = self.automaton() {
             for (pid, _) in self.first_matches(nfa, &text) {
                 fire(pid.as_usize());
@@ -198,34 +208,40 @@ impl TopicMatcher {
         }
     }
 
-    /// Whether `text` is looked up directly: no automaton is built yet,
-    /// sorting its word starts stays within [`MAX_DIRECT_STEPS`] byte
-    /// comparisons, and the lookups so far, this one included, cost less
-    /// than building the automaton.
-    fn looks_up(&self, text: &[u8]) -> bool {
+    /// `text`'s word starts, each cut at the longest pattern, when `text` is
+    /// looked up directly: no automaton is built yet, sorting them stays
+    /// within [`MAX_DIRECT_STEPS`] byte comparisons, and the lookups so far,
+    /// this one included, cost less than building the automaton.
+    fn looks_up<'t>(&self, text: &'t [u8]) -> Option<Vec<&'t [u8]>> {
         if self.automaton.get().is_some() {
-            return false;
+            return None;
         }
-        let starts = text.iter().filter(|&&b| b == MARK).count();
-        let log = (usize::BITS - starts.leading_zeros()) as usize;
-        if starts.saturating_mul(log).saturating_mul(self.longest) > MAX_DIRECT_STEPS {
-            return false;
-        }
-        let cost = (starts + self.patterns.len()) * log.max(1);
-        let spent = self.spent.fetch_add(cost, Ordering::Relaxed) + cost;
-        let build: usize = self.patterns.iter().map(Vec::len).sum();
-        spent <= build.saturating_mul(BUILD_COMPARISONS_PER_BYTE)
-    }
-
-    /// The patterns that occur in `text` (at a word start, as every pattern
-    /// begins with [`MARK`]): the word starts cut at the longest pattern,
-    /// sorted; a pattern occurs if the first of them not below it starts
-    /// with it.
-    fn look_up(&self, text: &[u8]) -> Vec<usize> {
-        let mut starts: Vec<&[u8]> = (0..text.len())
+        // More word starts than this cannot be sorted within the bound: not
+        // collected past it.
+        let most = MAX_DIRECT_STEPS / self.longest.max(1) + 1;
+        let starts: Vec<&[u8]> = (0..text.len())
             .filter(|&i| text[i] == MARK)
             .map(|i| &text[i..text.len().min(i + self.longest)])
+            .take(most)
             .collect();
+        let log = (usize::BITS - starts.len().leading_zeros()) as usize;
+        if starts
+            .len()
+            .saturating_mul(log)
+            .saturating_mul(self.longest)
+            > MAX_DIRECT_STEPS
+        {
+            return None;
+        }
+        let cost = (starts.len() + self.patterns.len()) * log.max(1);
+        let spent = self.spent.fetch_add(cost, Ordering::Relaxed) + cost;
+        (spent <= self.build_cost).then_some(starts)
+    }
+
+    /// The patterns that occur at one of `starts` (word starts, as every
+    /// pattern begins with [`MARK`]): sorted, a pattern occurs if the first
+    /// of them not below it starts with it.
+    fn look_up(&self, mut starts: Vec<&[u8]>) -> Vec<usize> {
         starts.sort_unstable();
         starts.dedup();
         (0..self.patterns.len())

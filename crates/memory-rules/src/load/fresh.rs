@@ -130,6 +130,9 @@ fn inputs(loaded: &Loaded) -> Option<Vec<(PathBuf, Option<Stamp>)>> {
         out.push((path.clone(), entry.stamp()));
         out.extend(entry.deps().iter().cloned());
     }
+    // By path: the files of one folder one after another, as FolderStats
+    // stats them best.
+    out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     Some(out)
 }
 
@@ -142,10 +145,6 @@ fn joined(
 ) -> Result<(Option<String>, String), serde_json::Error> {
     let mut paths = String::new();
     let mut stamps = String::with_capacity(inputs.len() * STAMP_DIGITS);
-    // By path: the files of one folder one after another, as FolderStats
-    // stats them best.
-    let mut inputs: Vec<&(PathBuf, Option<Stamp>)> = inputs.iter().collect();
-    inputs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     for (path, stamp) in inputs {
         let text = path
             .to_str()

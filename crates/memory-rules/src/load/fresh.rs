@@ -206,8 +206,8 @@ impl Restored {
         if bytes.len() < end {
             return Err(truncated());
         }
-        if check.is_fresh(config) {
-            let rules = compact::from_bytes(&bytes[start..rules_end])?;
+        if let Some(rules) = check.fresh_while(config, || compact::from_bytes(&bytes[start..rules_end])) {
+            let rules = rules?;
             let diagnostics = serde_json::from_str(utf8(&bytes[rules_end..end])?).map_err(not)?;
             return Ok(Restored::Fresh {
                 rules: Arc::new(RuleSet::build(rules, Workdir::new(&config.workdir))),
@@ -219,7 +219,36 @@ impl Restored {
     }
 }
 
+/// From this many inputs on, a hook stats them on a second thread while
+/// it decodes the rules: at 1,000 rules the stats (one `fstatat` each) and
+/// the decoding cost about the same, and neither needs the other. Below it,
+/// starting a thread costs more than it overlaps.
+const PARALLEL_CHECK_INPUTS: usize = 256;
+
 impl Check {
+    /// `decode`'s result when the saved discovery is fresh
+    /// ([`Check::is_fresh`]), else `None`. With many inputs the check runs
+    /// on a second thread while `decode` runs here (its result is dropped
+    /// when the check fails); with few, or when no thread can be started,
+    /// the check runs first and `decode` only when it holds.
+    fn fresh_while<T>(&self, config: &Config, decode: impl FnOnce() -> T) -> Option<T> {
+        if self.stamps.len() / STAMP_DIGITS >= PARALLEL_CHECK_INPUTS {
+            return std::thread::scope(|scope| {
+                let check = std::thread::Builder::new()
+                    .name("wave-rules-check".into())
+                    .spawn_scoped(scope, || self.is_fresh(config));
+                match check {
+                    Ok(check) => {
+                        let decoded = decode();
+                        check.join().unwrap_or(false).then_some(decoded)
+                    }
+                    Err(_) => self.is_fresh(config).then(decode),
+                }
+            });
+        }
+        self.is_fresh(config).then(decode)
+    }
+
     /// Same workdir, same layers, and every input's stamp the same (none
     /// was racy at the save).
     fn is_fresh(&self, config: &Config) -> bool {

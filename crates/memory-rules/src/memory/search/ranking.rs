@@ -12,7 +12,8 @@ use super::postings::{self, Postings};
 use super::query::{MemoryHit, Query};
 use super::MemoryIndex;
 use crate::memory::terms::{self, FileKey};
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 
 /// What a file tie adds to a score, times the affinity (0 to 1).
 pub const AFFINITY_WEIGHT: f32 = 6.0;
@@ -475,9 +476,7 @@ fn best_candidates(
         // By score alone first (the order's first key, a float compare):
         // only the candidates at least the `cut`-th best score can be in
         // the cut, and only ties there need the whole order.
-        let mut scores: Vec<f32> = found.iter().map(|c| c.0).collect();
-        let (_, kth, _) = scores.select_nth_unstable_by(cut - 1, |a, b| b.total_cmp(a));
-        let kth = *kth;
+        let kth = kth_best(found.iter().map(|c| c.0), cut);
         found.iter().filter(|c| c.0 >= kth).copied().collect()
     } else {
         found.to_vec()
@@ -492,6 +491,41 @@ fn best_candidates(
         .filter(|&(_, si, d)| !skip(scopes[si as usize].doc_str(d as usize, 0)))
         .take(limit)
         .collect()
+}
+
+/// A score ordered by [`f32::total_cmp`].
+#[derive(Clone, Copy, PartialEq)]
+struct Total(f32);
+
+impl Eq for Total {}
+
+impl PartialOrd for Total {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Total {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// The `k`-th best of `scores` (`k` from 1; the least of them when there
+/// are fewer), as sorting them best first would place it: the best `k` kept
+/// in a heap in one pass (most scores are below its least and only compared).
+fn kth_best(scores: impl Iterator<Item = f32>, k: usize) -> f32 {
+    let mut best: BinaryHeap<Reverse<Total>> = BinaryHeap::with_capacity(k + 1);
+    for s in scores {
+        if best.len() < k {
+            best.push(Reverse(Total(s)));
+        } else if let Some(mut least) = best.peek_mut() {
+            if s.total_cmp(&least.0 .0) == Ordering::Greater {
+                *least = Reverse(Total(s));
+            }
+        }
+    }
+    best.peek().map_or(f32::NEG_INFINITY, |r| r.0 .0)
 }
 
 /// Document `d` of scope number `si` as a hit.
@@ -721,6 +755,30 @@ mod tests {
         assert_eq!(hits.len(), 1, "{hits:?}");
         let tie = hits[0].tie.as_ref().unwrap();
         assert_eq!(tie.1, "below services/billing/stripe");
+    }
+
+    #[test]
+    fn the_kth_best_score_is_the_one_a_sort_places_kth() {
+        let mut seed: u64 = 5;
+        for round in 0..300 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = 1 + (seed >> 33) as usize % 200;
+            let scores: Vec<f32> = (0..n)
+                .map(|i| ((seed >> (i % 40)) % 17) as f32 * 0.25)
+                .collect();
+            for k in [1, 2, 7, n.div_ceil(2), n].into_iter().filter(|&k| k <= n) {
+                let mut sorted = scores.clone();
+                sorted.sort_by(|a, b| b.total_cmp(a));
+                let kth = kth_best(scores.iter().copied(), k);
+                assert_eq!(
+                    kth.to_bits(),
+                    sorted[k - 1].to_bits(),
+                    "round {round}, k {k}"
+                );
+            }
+        }
     }
 
     /// The best 5 entries of `idx` for a prompt alone, none skipped.

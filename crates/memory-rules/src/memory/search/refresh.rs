@@ -48,7 +48,10 @@ fn topic_files(dir: &Path) -> std::io::Result<DirScan> {
     };
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
+        let name = entry
+            .file_name()
+            .into_string()
+            .unwrap_or_else(|n| n.to_string_lossy().into_owned());
         if !name.ends_with(".md") || name.starts_with('.') {
             continue;
         }

@@ -127,7 +127,8 @@ test('a rule object read after reloads still gives its own text, not the new rul
   tree.project('c.md', 'C1')
   const m = await discovered(tree)
   const [oldB, oldC] = m.getRules()
-  // Nothing read yet; the rules change and an added rule takes index 0.
+  assert.equal(oldC.content, 'C1')
+  // oldB not read yet; the rules change and an added rule takes index 0.
   fs.writeFileSync(b, 'B2, longer than before')
   tree.project('a.md', 'A1')
   assert.equal(await m.reload(), true)
@@ -144,6 +145,8 @@ test('the content of a rule is an own enumerable property: keys, spread, JSON an
   tree.project('a.md', '---\npaths: ["x/**"]\n---\nThe text.')
   const m = await discovered(tree)
   const [rule] = m.getRules()
+  // Read from the engine when asked, not held by the object (the text lives once, in the core).
+  assert.equal(typeof Object.getOwnPropertyDescriptor(rule, 'content').get, 'function')
   assert.deepEqual(Object.keys(rule), ['id', 'content', 'metadata', 'source', 'filePath'])
   assert.equal({ ...rule }.content, 'The text.')
   assert.equal(JSON.parse(JSON.stringify(rule)).content, 'The text.')

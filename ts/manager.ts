@@ -4,7 +4,7 @@
  * per-message call sends only the files and prompt across and gets back rule
  * indices, which map to rule objects held here. Those objects are shared
  * between calls: treat them as read-only. A rule's `content` is read from
- * the engine when asked (see `LAZY_CONTENT`), not held in JS.
+ * the engine when first asked (see `LAZY_CONTENT`).
  */
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
@@ -144,19 +144,21 @@ export interface ActiveRulesSplit {
  * sending the objects across.
  * @internal
  */
-export const ruleHome = new WeakMap<MemoryRule, { engine: RuleEngine; generation: number; index: number; texts: RuleTexts }>()
+export const ruleHome = new WeakMap<MemoryRule, { engine: RuleEngine; generation: number; index: number; texts: RuleTexts; text: string | undefined }>()
 
 /**
  * A manager's rule object's `content`: an own enumerable property (spread,
  * `JSON.stringify`, `Object.keys` and deep equality see it as before) whose
- * text is read from the engine's `RuleTexts` of the rule's discovery each
- * time, not kept in JS, so the text is held once (by the core), as the
- * pure-JS manager holds it once. Assigning it stores the value instead.
+ * text is read from the engine's `RuleTexts` of the rule's discovery when
+ * first asked, then kept with the object: a text nobody reads is held once
+ * (by the core), as the pure-JS manager holds it once. Assigning it stores
+ * the value instead.
  */
 const LAZY_CONTENT: PropertyDescriptor = {
   get(this: MemoryRule): string {
     const home = ruleHome.get(this)
-    return home?.texts.get(home.index) ?? ''
+    if (!home) return ''
+    return (home.text ??= home.texts.get(home.index) ?? '')
   },
   set(this: MemoryRule, value: unknown): void {
     Object.defineProperty(this, 'content', { value, writable: true, enumerable: true, configurable: true })
@@ -285,7 +287,7 @@ export class RuleManager {
     this.#unconditionalSet = new Set(this.#unconditional)
     const engine = this.#engine
     const generation = this.#engineGeneration
-    this.#rules.forEach((rule, index) => ruleHome.set(rule, { engine, generation, index, texts }))
+    this.#rules.forEach((rule, index) => ruleHome.set(rule, { engine, generation, index, texts, text: undefined }))
     this.#diagnostics = this.#engine.diagnostics()
     this.#indices = new Uint32Array(this.#rules.length)
     this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))

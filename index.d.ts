@@ -168,6 +168,16 @@ export declare class RuleEngine {
   reload(): Promise<boolean>
   /** Every rule, in result order (priority, project before user, id). */
   rules(): Array<MemoryRule>
+  /**
+   * `rules()` without their text, which `ruleTexts()` holds (the
+   * manager's rule objects read it from there when asked).
+   */
+  ruleFields(): Array<RuleFields>
+  /**
+   * The text of each rule of `rules()`, kept as long as the handle is,
+   * whatever discoveries come after.
+   */
+  ruleTexts(): RuleTexts
   /** For each rule of `rules()`: true when it has `paths` or `topics`. */
   conditional(): Array<boolean>
   /** Diagnostics of the last discovery, sorted by file and line. */
@@ -209,6 +219,16 @@ export declare class RuleEngine {
    */
   plan(indices: Uint32Array, options?: RenderOptions | undefined | null): RenderPlan
   readRule(input: any): string
+}
+
+/**
+ * The texts of one discovery's rules, by index into its `rules()`. Holds
+ * the core's text (shared, not copied) for as long as the handle lives, so
+ * a rule object from before a reload still reads its own text.
+ */
+export declare class RuleTexts {
+  /** The text of rule `index`; `null` past the end. */
+  get(index: number): string | null
 }
 
 /** One event of one conversation (the core's agent event). */
@@ -583,6 +603,19 @@ export interface RenderPlan {
   order: Array<string>
   /** Ids left out to fit the budget. */
   omitted: Array<string>
+}
+
+/**
+ * A rule's fields but its text: what `RuleEngine.ruleFields()` gives the
+ * manager, whose rule objects read their text from a `RuleTexts`.
+ */
+export interface RuleFields {
+  id: string
+  metadata: RuleMetadata
+  source: 'project' | 'user'
+  filePath: string
+  format?: RuleSource['format']
+  origin?: RuleOrigin
 }
 
 export interface RuleMetadata {

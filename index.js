@@ -840,6 +840,7 @@ module.exports.Conversations = nativeBinding.Conversations
 module.exports.NativeMemoryStore = nativeBinding.NativeMemoryStore
 module.exports.JsMemoryStore = nativeBinding.JsMemoryStore
 module.exports.RuleEngine = nativeBinding.RuleEngine
+module.exports.RuleTexts = nativeBinding.RuleTexts
 module.exports.checkToolCall = nativeBinding.checkToolCall
 module.exports.chosenSources = nativeBinding.chosenSources
 module.exports.defaultSources = nativeBinding.defaultSources

@@ -1445,6 +1445,7 @@ export const Conversations = __napiModule.exports.Conversations
 export const NativeMemoryStore = __napiModule.exports.NativeMemoryStore
 export const JsMemoryStore = __napiModule.exports.JsMemoryStore
 export const RuleEngine = __napiModule.exports.RuleEngine
+export const RuleTexts = __napiModule.exports.RuleTexts
 export const checkToolCall = __napiModule.exports.checkToolCall
 export const chosenSources = __napiModule.exports.chosenSources
 export const defaultSources = __napiModule.exports.defaultSources

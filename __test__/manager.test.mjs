@@ -120,6 +120,43 @@ test('reload sees added, changed and removed files', async (t) => {
   assert.deepEqual(ids(m.getRules()), ['c.md'])
 })
 
+test('a rule object read after reloads still gives its own text, not the new rule at its index', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  const b = tree.project('b.md', 'B1')
+  tree.project('c.md', 'C1')
+  const m = await discovered(tree)
+  const [oldB, oldC] = m.getRules()
+  assert.equal(oldC.content, 'C1')
+  // oldB not read yet; the rules change and an added rule takes index 0.
+  fs.writeFileSync(b, 'B2, longer than before')
+  tree.project('a.md', 'A1')
+  assert.equal(await m.reload(), true)
+  fs.rmSync(b)
+  assert.equal(await m.reload(), true)
+  assert.deepEqual(m.getRules().map((r) => [r.id, r.content]), [['a.md', 'A1'], ['c.md', 'C1']])
+  assert.equal(oldB.content, 'B1')
+  assert.equal(oldC.content, 'C1')
+})
+
+test('the content of a rule is an own enumerable property: keys, spread, JSON and assignment as before', async (t) => {
+  const tree = tempTree()
+  t.after(tree.cleanup)
+  tree.project('a.md', '---\npaths: ["x/**"]\n---\nThe text.')
+  const m = await discovered(tree)
+  const [rule] = m.getRules()
+  // Read from the engine when asked, not held by the object (the text lives once, in the core).
+  assert.equal(typeof Object.getOwnPropertyDescriptor(rule, 'content').get, 'function')
+  assert.deepEqual(Object.keys(rule), ['id', 'content', 'metadata', 'source', 'filePath'])
+  assert.equal({ ...rule }.content, 'The text.')
+  assert.equal(JSON.parse(JSON.stringify(rule)).content, 'The text.')
+  assert.equal(structuredClone(rule).content, 'The text.')
+  const [mine] = m.getRules()
+  mine.content = 'Changed by the caller.'
+  assert.equal(mine.content, 'Changed by the caller.')
+  assert.deepEqual(Object.keys(mine), ['id', 'content', 'metadata', 'source', 'filePath'])
+})
+
 test('bad input to the per-message call never throws', async (t) => {
   const tree = tempTree()
   t.after(tree.cleanup)

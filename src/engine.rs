@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use crate::config::{to_config, EngineOptions};
-use crate::rule::{to_js_rule, Diagnostic, MemoryRule};
+use crate::rule::{
+    to_js_fields, to_js_rule, to_js_texts, Diagnostic, MemoryRule, RuleFields, RuleTexts,
+};
 use crate::wasi::shim as wasi;
 
 /// What the per-message calls use: one discovery's result and its
@@ -137,6 +139,25 @@ impl RuleEngine {
             .iter()
             .map(to_js_rule)
             .collect()
+    }
+
+    /// `rules()` without their text, which `ruleTexts()` holds (the
+    /// manager's rule objects read it from there when asked).
+    #[napi(catch_unwind)]
+    pub fn rule_fields(&self) -> Vec<RuleFields> {
+        snapshot(&self.state)
+            .rules
+            .rules()
+            .iter()
+            .map(to_js_fields)
+            .collect()
+    }
+
+    /// The text of each rule of `rules()`, kept as long as the handle is,
+    /// whatever discoveries come after.
+    #[napi(catch_unwind)]
+    pub fn rule_texts(&self) -> RuleTexts {
+        to_js_texts(snapshot(&self.state).rules.rules())
     }
 
     /// For each rule of `rules()`: true when it has `paths` or `topics`.

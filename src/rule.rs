@@ -113,11 +113,61 @@ pub struct Diagnostic {
     pub text: String,
 }
 
+/// A rule's fields but its text: what `RuleEngine.ruleFields()` gives the
+/// manager, whose rule objects read their text from a `RuleTexts`.
+#[napi(object, object_from_js = false)]
+pub struct RuleFields {
+    pub id: String,
+    pub metadata: RuleMetadata,
+    #[napi(ts_type = "'project' | 'user'")]
+    pub source: String,
+    pub file_path: String,
+    #[napi(ts_type = "RuleSource['format']")]
+    pub format: Option<String>,
+    pub origin: Option<RuleOrigin>,
+}
+
+/// The texts of one discovery's rules, by index into its `rules()`. Holds
+/// the core's text (shared, not copied) for as long as the handle lives, so
+/// a rule object from before a reload still reads its own text.
+#[napi]
+pub struct RuleTexts {
+    texts: Box<[Arc<str>]>,
+}
+
+#[napi]
+impl RuleTexts {
+    /// The text of rule `index`; `null` past the end.
+    #[napi(ts_return_type = "string | null")]
+    pub fn get(&self, index: u32) -> Option<SharedText> {
+        let text = self.texts.get(index as usize)?;
+        Some(SharedText(text.clone()))
+    }
+}
+
+pub(crate) fn to_js_texts(rules: &[core::Rule]) -> RuleTexts {
+    RuleTexts {
+        texts: rules.iter().map(|r| r.content.clone()).collect(),
+    }
+}
+
 pub(crate) fn to_js_rule(rule: &core::Rule) -> MemoryRule {
-    let m = &rule.metadata;
+    let f = to_js_fields(rule);
     MemoryRule {
-        id: rule.id.clone(),
+        id: f.id,
         content: SharedText(rule.content.clone()),
+        metadata: f.metadata,
+        source: f.source,
+        file_path: f.file_path,
+        format: f.format,
+        origin: f.origin,
+    }
+}
+
+pub(crate) fn to_js_fields(rule: &core::Rule) -> RuleFields {
+    let m = &rule.metadata;
+    RuleFields {
+        id: rule.id.clone(),
         metadata: RuleMetadata {
             paths: m.paths.clone(),
             priority: m.priority,

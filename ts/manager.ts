@@ -3,14 +3,15 @@
  * engine. The engine compiles every rule's triggers once per discovery; a
  * per-message call sends only the files and prompt across and gets back rule
  * indices, which map to rule objects held here. Those objects are shared
- * between calls: treat them as read-only.
+ * between calls: treat them as read-only. A rule's `content` is read from
+ * the engine when first asked (see `LAZY_CONTENT`).
  */
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 // Before '../index': loads the engine with the package's clear error (every entry and subpath).
 import './binding'
 import { RuleEngine, chosenSources as nativeChosenSources, defaultSources as nativeDefaultSources, readRuleToolDefinition as nativeReadRuleDefinition, projectRoot as nativeProjectRoot, sourceNames as nativeSourceNames } from '../index'
-import type { Diagnostic, MemoryRule, ProjectRootInfo, RuleSource } from '../index'
+import type { Diagnostic, MemoryRule, ProjectRootInfo, RuleFields, RuleSource, RuleTexts } from '../index'
 
 /**
  * The project root of a directory: the nearest directory at or above it
@@ -138,11 +139,45 @@ export interface ActiveRulesSplit {
 
 /**
  * Where a rule object handed out by a manager lives: its engine, the
- * engine's generation and its index there. `planRules` renders such rules
- * by index, without sending the objects across.
+ * engine's generation and its index there, and the texts of that
+ * generation's rules. `planRules` renders such rules by index, without
+ * sending the objects across.
  * @internal
  */
-export const ruleHome = new WeakMap<MemoryRule, { engine: RuleEngine; generation: number; index: number }>()
+export const ruleHome = new WeakMap<MemoryRule, { engine: RuleEngine; generation: number; index: number; texts: RuleTexts; text: string | undefined }>()
+
+/**
+ * A manager's rule object's `content`: an own enumerable property (spread,
+ * `JSON.stringify`, `Object.keys` and deep equality see it as before) whose
+ * text is read from the engine's `RuleTexts` of the rule's discovery when
+ * first asked, then kept with the object: a text nobody reads is held once
+ * (by the core), as the pure-JS manager holds it once. Assigning it stores
+ * the value instead.
+ */
+const LAZY_CONTENT: PropertyDescriptor = {
+  get(this: MemoryRule): string {
+    const home = ruleHome.get(this)
+    if (!home) return ''
+    return (home.text ??= home.texts.get(home.index) ?? '')
+  },
+  set(this: MemoryRule, value: unknown): void {
+    Object.defineProperty(this, 'content', { value, writable: true, enumerable: true, configurable: true })
+  },
+  enumerable: true,
+  configurable: true,
+}
+
+/** A rule object of the engine's fields, its keys in `MemoryRule`'s order, `content` read when asked. */
+function lazyRule(fields: RuleFields): MemoryRule {
+  const rule = { id: fields.id } as MemoryRule
+  Object.defineProperty(rule, 'content', LAZY_CONTENT)
+  rule.metadata = fields.metadata
+  rule.source = fields.source
+  rule.filePath = fields.filePath
+  if (fields.format !== undefined) rule.format = fields.format
+  if (fields.origin !== undefined) rule.origin = fields.origin
+  return rule
+}
 
 export class RuleManager {
   readonly #engine: RuleEngine
@@ -245,13 +280,14 @@ export class RuleManager {
 
   #refresh(): void {
     this.#engineGeneration = this.#engine.generation
-    this.#rules = this.#engine.rules()
+    const texts = this.#engine.ruleTexts()
+    this.#rules = this.#engine.ruleFields().map(lazyRule)
     this.#conditional = this.#engine.conditional()
     this.#unconditional = this.#rules.filter((_, i) => !this.#conditional[i])
     this.#unconditionalSet = new Set(this.#unconditional)
     const engine = this.#engine
     const generation = this.#engineGeneration
-    this.#rules.forEach((rule, index) => ruleHome.set(rule, { engine, generation, index }))
+    this.#rules.forEach((rule, index) => ruleHome.set(rule, { engine, generation, index, texts, text: undefined }))
     this.#diagnostics = this.#engine.diagnostics()
     this.#indices = new Uint32Array(this.#rules.length)
     this.#sticky = new Set(this.#rules.filter((r) => r.metadata.remind === 'every-turn').map((r) => r.id))

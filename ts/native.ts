@@ -18,6 +18,7 @@ export const Conversations: typeof Binding.Conversations = native.Conversations
 export const NativeMemoryStore: typeof Binding.NativeMemoryStore = native.NativeMemoryStore
 export const JsMemoryStore = (native as unknown as { JsMemoryStore: typeof Binding.NativeMemoryStore }).JsMemoryStore
 export const RuleEngine: typeof Binding.RuleEngine = native.RuleEngine
+export const RuleTexts: typeof Binding.RuleTexts = native.RuleTexts
 export const chosenSources: typeof Binding.chosenSources = native.chosenSources
 export const defaultSources: typeof Binding.defaultSources = native.defaultSources
 export const eventMayMatter: typeof Binding.eventMayMatter = native.eventMayMatter

@@ -156,6 +156,9 @@ impl AgentMemory {
     /// the IDF (over these entries) of the query's words each has, at least
     /// one rare word shared.
     pub fn search(&self, query: &str, limit: usize) -> Vec<&AgentEntry> {
+        if self.entries.is_empty() {
+            return Vec::new();
+        }
         let profiles: Vec<Profile> = self.entries.iter().map(|e| Profile::of(&e.text)).collect();
         let df = hygiene::document_frequencies(profiles.iter());
         let dff = |w: &str| df.get(w).copied().unwrap_or(0.0);

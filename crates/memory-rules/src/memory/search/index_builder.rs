@@ -199,7 +199,9 @@ impl IndexBuilder {
         });
     }
 
-    pub(super) fn encode(mut self, scanned_at: i64) -> Vec<u8> {
+    /// The index's bytes: scanned at `scanned_at` (nanoseconds since the
+    /// epoch), of a directory of this `signature` (0: none).
+    pub(super) fn encode(mut self, scanned_at: i64, signature: u64) -> Vec<u8> {
         let mut strings: Vec<u8> = Vec::new();
         let mut put = |s: &str| -> (u32, u32) {
             let off = strings.len() as u32;
@@ -273,6 +275,7 @@ impl IndexBuilder {
         for v in [files_off, docs_off, terms_off, post_off, str_off, size] {
             out.extend_from_slice(&(v as u32).to_le_bytes());
         }
+        out.extend_from_slice(&signature.to_le_bytes());
         out.extend_from_slice(&files);
         out.extend_from_slice(&docs);
         out.extend_from_slice(&term_table);
@@ -286,7 +289,7 @@ impl IndexBuilder {
 pub(super) fn empty_index(scope: MemoryScope) -> ScopeIndex {
     ScopeIndex::from_data(
         scope,
-        crate::base::fs::FileBytes::Read(IndexBuilder::default().encode(0)),
+        crate::base::fs::FileBytes::Read(IndexBuilder::default().encode(0, 0)),
     )
     .unwrap_or_else(|| unreachable_empty(scope))
 }
@@ -307,7 +310,7 @@ mod tests {
     fn a_damaged_index_is_not_read() {
         let mut b = IndexBuilder::default();
         b.add_file("a.md", "a", [0; 4], 0, &[doc("x")], None);
-        let bytes = b.encode(0);
+        let bytes = b.encode(0, 0);
         assert!(ScopeIndex::from_data(
             MemoryScope::User,
             crate::base::fs::FileBytes::Read(bytes.clone())

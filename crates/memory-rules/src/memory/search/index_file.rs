@@ -1,8 +1,10 @@
 //! The saved index's file format, and reading it in place.
 //!
-//! One file per scope: a 64-byte header (magic, version, counts, the total
-//! length of all entries, the time of the scan, and the offsets of the
-//! tables), then fixed-size records for the topic files, the entries
+//! One file per scope: a 72-byte header (magic, version, counts, the total
+//! length of all entries, the time of the scan, the offsets of the tables,
+//! and the signature of the scope's directory as scanned: its topic files'
+//! and `MEMORY.md`'s names and stamps, 0 when the index does not hold every
+//! topic file), then fixed-size records for the topic files, the entries
 //! (documents) and the words, the postings of each word sorted by document,
 //! and the strings they point into. All numbers are little-endian. The file
 //! is mapped (read on WebAssembly), checked once ([`ScopeIndex::from_data`]),
@@ -17,8 +19,8 @@ use std::path::Path;
 pub(super) const MAGIC: &[u8; 8] = b"WMEMIDX\0";
 /// Bumped whenever the layout or the words change: an index of another
 /// version is rebuilt.
-pub(super) const VERSION: u32 = 2;
-pub(super) const HEADER: usize = 64;
+pub(super) const VERSION: u32 = 3;
+pub(super) const HEADER: usize = 72;
 pub(super) const FILE_REC: usize = 64;
 pub(super) const DOC_REC: usize = 64;
 pub(super) const TERM_REC: usize = 16;
@@ -36,6 +38,9 @@ pub struct ScopeIndex {
     n_terms: usize,
     pub(super) total_len: u64,
     pub(super) scanned_at: i64,
+    /// The directory's signature when it was scanned (see the module
+    /// comment); 0: none, the topic files are compared one by one.
+    pub(super) signature: u64,
     files_off: usize,
     docs_off: usize,
     terms_off: usize,
@@ -70,6 +75,7 @@ impl ScopeIndex {
         let scanned_at = u64_at(b, 32) as i64;
         let offs: Vec<usize> = (0..5).map(|i| u32_at(b, 40 + 4 * i) as usize).collect();
         let size = u32_at(b, 60) as usize;
+        let signature = u64_at(b, 64);
         let (files_off, docs_off, terms_off, post_off, str_off) =
             (offs[0], offs[1], offs[2], offs[3], offs[4]);
         let fits = size == b.len()
@@ -88,6 +94,7 @@ impl ScopeIndex {
             n_terms,
             total_len,
             scanned_at,
+            signature,
             files_off,
             docs_off,
             terms_off,
@@ -96,10 +103,12 @@ impl ScopeIndex {
         })
     }
 
-    /// The same index with another scan time (nanoseconds since the epoch).
-    pub(super) fn rescanned(&self, scanned_at: i64) -> Option<ScopeIndex> {
+    /// The same index with another scan time (nanoseconds since the epoch)
+    /// and directory signature.
+    pub(super) fn rescanned(&self, scanned_at: i64, signature: u64) -> Option<ScopeIndex> {
         let mut bytes = self.data.to_vec();
         bytes[32..40].copy_from_slice(&scanned_at.to_le_bytes());
+        bytes[64..72].copy_from_slice(&signature.to_le_bytes());
         ScopeIndex::from_data(self.scope, FileBytes::Read(bytes))
     }
 
@@ -184,6 +193,14 @@ impl ScopeIndex {
         u32_at(&self.data, self.doc_at(i) + 24)
     }
 
+    /// The documents' lengths, read from the document table in place.
+    pub(super) fn doc_lens(&self) -> DocLens<'_> {
+        let end = self
+            .docs_off
+            .saturating_add(self.n_docs.saturating_mul(DOC_REC));
+        DocLens(self.data.get(self.docs_off..end).unwrap_or(&[]))
+    }
+
     pub(super) fn term(&self, t: usize) -> (&str, usize, usize) {
         let at = self.terms_off + t * TERM_REC;
         let b = &self.data;
@@ -194,13 +211,19 @@ impl ScopeIndex {
         )
     }
 
-    /// The term's (document frequency, first posting), by binary search.
+    /// The term's (document frequency, first posting), by binary search
+    /// (the terms' bytes compared: the order of `str`).
     pub(super) fn lookup(&self, word: &str) -> Option<(usize, usize)> {
+        let b: &[u8] = &self.data;
         let (mut lo, mut hi) = (0, self.n_terms);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            let (t, df, first) = self.term(mid);
-            match t.cmp(word) {
+            let at = self.terms_off + mid * TERM_REC;
+            let start = self.str_off.saturating_add(u32_at(b, at) as usize);
+            let len = u32_at(b, at + 4) as usize;
+            let t = b.get(start..start.saturating_add(len)).unwrap_or(&[]);
+            let (df, first) = (u32_at(b, at + 8) as usize, u32_at(b, at + 12) as usize);
+            match t.cmp(word.as_bytes()) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
                 std::cmp::Ordering::Equal => return Some((df, first)),
@@ -313,11 +336,23 @@ pub(super) fn unreachable_empty(scope: MemoryScope) -> ScopeIndex {
         n_terms: 0,
         total_len: 0,
         scanned_at: 0,
+        signature: 0,
         files_off: 0,
         docs_off: 0,
         terms_off: 0,
         post_off: 0,
         str_off: 0,
+    }
+}
+
+/// The document table of an index, for the length of each document.
+pub(super) struct DocLens<'a>(&'a [u8]);
+
+impl DocLens<'_> {
+    /// Document `d`'s length (0 past the table).
+    #[inline]
+    pub(super) fn len_of(&self, d: usize) -> u32 {
+        u32_at(self.0, d * DOC_REC + 24)
     }
 }
 

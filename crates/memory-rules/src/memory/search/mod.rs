@@ -9,7 +9,11 @@
 //! snapshot uses, [`crate::load::stamp::Stamp`]) and a hash of its bytes.
 //!
 //! Opening ([`MemoryIndex::open`]) maps the file (reads it on WebAssembly)
-//! and stats each topic file: only the topics whose stamp changed, or whose
+//! and stats each topic file and `MEMORY.md`: when their names and stamps
+//! hash to the signature the index saved, and none has an mtime within
+//! [`crate::load::stamp::RACY_WINDOW`] of the index's scan, the index is
+//! used as it is (`MEMORY.md` not read, no record compared). Otherwise
+//! only the topics whose stamp changed, or whose
 //! mtime falls within [`crate::load::stamp::RACY_WINDOW`] of the index's scan and whose
 //! bytes changed, are read and indexed again; the other entries are kept as
 //! indexed, and the file is written again (atomically) only when something

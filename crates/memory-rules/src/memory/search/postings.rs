@@ -19,6 +19,15 @@ pub(super) trait Postings {
     fn doc(&self, i: usize) -> usize;
     /// What posting `i` adds to its document's score (above 0).
     fn score(&self, i: usize) -> f32;
+    /// Adds what each posting adds to its document's sum in `acc` (those
+    /// past its end left out), in posting order.
+    fn add_to(&self, acc: &mut [f32]) {
+        for i in 0..self.len() {
+            if let Some(a) = acc.get_mut(self.doc(i)) {
+                *a += self.score(i);
+            }
+        }
+    }
 }
 
 /// Postings given as (document, score) pairs, ascending by document (the
@@ -79,21 +88,31 @@ pub(super) fn score_of(terms: &[&dyn Postings], d: usize) -> f32 {
     sum_at(terms, &at, d)
 }
 
-/// Every document holding a term, with its score, in document order.
-pub(super) fn scores(terms: &[&dyn Postings], n_docs: usize) -> Vec<(f32, usize)> {
+/// Each document's score (0: it holds no term), the terms added in order;
+/// empty when there are no terms.
+pub(super) fn sums(terms: &[&dyn Postings], n_docs: usize) -> Vec<f32> {
+    if terms.is_empty() {
+        return Vec::new();
+    }
     let mut acc = vec![0.0f32; n_docs];
     for t in terms {
-        for i in 0..t.len() {
-            if let Some(a) = acc.get_mut(t.doc(i)) {
-                *a += t.score(i);
-            }
-        }
+        t.add_to(&mut acc);
     }
-    acc.into_iter()
-        .enumerate()
-        .filter(|(_, s)| *s > 0.0)
-        .map(|(d, s)| (s, d))
-        .collect()
+    acc
+}
+
+/// Every document holding a term, with its score, in document order.
+#[cfg(test)]
+pub(super) fn scores(terms: &[&dyn Postings], n_docs: usize) -> Vec<(f32, usize)> {
+    let acc = sums(terms, n_docs);
+    let mut out = Vec::with_capacity(acc.iter().filter(|s| **s > 0.0).count());
+    out.extend(
+        acc.into_iter()
+            .enumerate()
+            .filter(|(_, s)| *s > 0.0)
+            .map(|(d, s)| (s, d)),
+    );
+    out
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@ use super::postings::{self, Postings};
 use super::query::{MemoryHit, Query};
 use super::MemoryIndex;
 use crate::memory::terms::{self, FileKey};
-use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 
 /// What a file tie adds to a score, times the affinity (0 to 1).
 pub const AFFINITY_WEIGHT: f32 = 6.0;
@@ -76,8 +76,53 @@ impl FileTie {
     }
 }
 
+/// One scope's entries tied to a file in context: for each document, the
+/// number of its tie in `ties` (`NO_TIE`: none); a table, not a hash map,
+/// as a file ties most entries of a large memory.
+#[derive(Default)]
+struct ScopeTies {
+    slot: Vec<u32>,
+    ties: Vec<FileTie>,
+}
+
+const NO_TIE: u32 = u32::MAX;
+
+impl ScopeTies {
+    fn get(&self, d: usize) -> Option<&FileTie> {
+        let i = *self.slot.get(d)?;
+        self.ties.get(i as usize)
+    }
+
+    /// Ties `d` (replacing its tie, if any).
+    fn insert(&mut self, d: usize, tie: FileTie) {
+        let Some(slot) = self.slot.get_mut(d) else {
+            return;
+        };
+        match self.ties.get_mut(*slot as usize) {
+            Some(old) => *old = tie,
+            None => {
+                *slot = self.ties.len() as u32;
+                self.ties.push(tie);
+            }
+        }
+    }
+
+    /// The tied documents in order, each with what its tie adds to its
+    /// score.
+    fn postings(&self) -> Vec<(usize, f32)> {
+        self.slot
+            .iter()
+            .enumerate()
+            .filter_map(|(d, &i)| {
+                let t = self.ties.get(i as usize)?;
+                Some((d, AFFINITY_WEIGHT * t.affinity))
+            })
+            .collect()
+    }
+}
+
 /// Per scope, the entries tied to a file in context, by document.
-type FileTies = Vec<HashMap<usize, FileTie>>;
+type FileTies = Vec<ScopeTies>;
 
 /// An entry worth returning: (score, scope number, document).
 type Candidate = (f32, u32, u32);
@@ -99,7 +144,7 @@ pub(super) fn search(
     let mut cut = query.limit.saturating_mul(2).saturating_add(16);
     let best = loop {
         let whole = found.len() <= cut;
-        let kept = best_candidates(&index.scopes, found.clone(), cut, query.limit, skip);
+        let kept = best_candidates(&index.scopes, &found, cut, query.limit, skip);
         if whole || kept.len() >= query.limit {
             break kept;
         }
@@ -110,7 +155,7 @@ pub(super) fn search(
         .map(|(score, si, d)| {
             let (si, d) = (si as usize, d as usize);
             let bm25 = terms.bm25_of(si, d);
-            let tie = ties[si].get(&d);
+            let tie = ties[si].get(d);
             let tie = tie.map(|t| (t.affinity, t.describe(query.files, &keys)));
             hit(index, si, d, score, bm25, tie, &words)
         })
@@ -161,17 +206,7 @@ impl<'a> QueryTerms<'a> {
                 }
             }
         }
-        let ties = ties
-            .iter()
-            .map(|tie| {
-                let mut docs: Vec<(usize, f32)> = tie
-                    .iter()
-                    .map(|(&d, t)| (d, AFFINITY_WEIGHT * t.affinity))
-                    .collect();
-                docs.sort_by_key(|p| p.0);
-                docs
-            })
-            .collect();
+        let ties = ties.iter().map(ScopeTies::postings).collect();
         QueryTerms {
             words: per_scope,
             ties,
@@ -194,10 +229,17 @@ impl<'a> QueryTerms<'a> {
     /// posting measured cheaper than MaxScore pruning on 10,000 entries
     /// (docs/PERFORMANCE.md): a file tie keeps most entries in play.
     fn candidates(&self) -> Vec<Candidate> {
-        let mut found = Vec::new();
-        for si in 0..self.words.len() {
-            let docs = postings::scores(&self.of_scope(si), self.n_docs[si]);
-            found.extend(docs.into_iter().map(|(s, d)| (s, si as u32, d as u32)));
+        let sums: Vec<Vec<f32>> = (0..self.words.len())
+            .map(|si| postings::sums(&self.of_scope(si), self.n_docs[si]))
+            .collect();
+        let held = sums.iter().flatten().filter(|s| **s > 0.0).count();
+        let mut found = Vec::with_capacity(held);
+        for (si, acc) in sums.iter().enumerate() {
+            for (d, &s) in acc.iter().enumerate() {
+                if s > 0.0 {
+                    found.push((s, si as u32, d as u32));
+                }
+            }
         }
         found
     }
@@ -229,8 +271,27 @@ impl Postings for WordPostings<'_> {
     fn score(&self, i: usize) -> f32 {
         let p = &self.bytes[i * POSTING..];
         let d = u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as usize;
+        self.score_of(p, self.scope.doc_len(d))
+    }
+    /// The same sums as the trait's loop, the document table read in place
+    /// (every posting of a common word is added).
+    fn add_to(&self, acc: &mut [f32]) {
+        let docs = self.scope.doc_lens();
+        for p in self.bytes.chunks_exact(POSTING) {
+            let d = u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as usize;
+            if let Some(a) = acc.get_mut(d) {
+                *a += self.score_of(p, docs.len_of(d));
+            }
+        }
+    }
+}
+
+impl WordPostings<'_> {
+    /// What posting `p` (its bytes) adds to a document of length `len`.
+    #[inline]
+    fn score_of(&self, p: &[u8], len: u32) -> f32 {
         let (body, title, topic) = (u16::from_le_bytes([p[4], p[5]]), p[6], p[7]);
-        let norm = K1 * (1.0 - B + B * self.scope.doc_len(d) as f32 / self.avg);
+        let norm = K1 * (1.0 - B + B * len as f32 / self.avg);
         self.term.of(body, title, topic, norm)
     }
 }
@@ -317,15 +378,25 @@ fn term_idf(n: f32, df: f32) -> f32 {
 /// For each document tied to a file in context, its closest tie; and the
 /// keys of each file ([`tie_keys`]) the ties refer to.
 fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> (FileTies, Vec<Vec<(FileKey, f32)>>) {
-    let mut ties: FileTies = scopes.iter().map(|_| HashMap::new()).collect();
     let keys: Vec<Vec<(FileKey, f32)>> = files.iter().map(|f| tie_keys(f)).collect();
+    let mut ties: FileTies = scopes
+        .iter()
+        .map(|s| ScopeTies {
+            slot: if files.is_empty() {
+                Vec::new()
+            } else {
+                vec![NO_TIE; s.len()]
+            },
+            ties: Vec::new(),
+        })
+        .collect();
     for (fi, file) in files.iter().enumerate() {
         for (ki, (key, weight)) in keys[fi].iter().enumerate() {
             let weight = *weight;
             let word = key.word();
             for (s, tie) in scopes.iter().zip(ties.iter_mut()) {
                 for (d, ..) in s.postings(&word) {
-                    let best = tie.get(&d).map_or(0.0, |t| t.affinity);
+                    let best = tie.get(d).map_or(0.0, |t| t.affinity);
                     if weight <= best {
                         continue;
                     }
@@ -395,21 +466,21 @@ fn rank_order(scopes: &[ScopeIndex], a: &Candidate, b: &Candidate) -> Ordering {
 /// fewer than the limit).
 fn best_candidates(
     scopes: &[ScopeIndex],
-    mut found: Vec<Candidate>,
+    found: &[Candidate],
     cut: usize,
     limit: usize,
     skip: &dyn Fn(&str) -> bool,
 ) -> Vec<Candidate> {
     let order = |a: &Candidate, b: &Candidate| rank_order(scopes, a, b);
-    if found.len() > cut {
+    let mut found: Vec<Candidate> = if found.len() > cut {
         // By score alone first (the order's first key, a float compare):
         // only the candidates at least the `cut`-th best score can be in
         // the cut, and only ties there need the whole order.
-        let mut scores: Vec<f32> = found.iter().map(|c| c.0).collect();
-        let (_, kth, _) = scores.select_nth_unstable_by(cut - 1, |a, b| b.total_cmp(a));
-        let kth = *kth;
-        found.retain(|c| c.0 >= kth);
-    }
+        let kth = kth_best(found.iter().map(|c| c.0), cut);
+        found.iter().filter(|c| c.0 >= kth).copied().collect()
+    } else {
+        found.to_vec()
+    };
     if found.len() > cut {
         found.select_nth_unstable_by(cut - 1, order);
         found.truncate(cut);
@@ -420,6 +491,41 @@ fn best_candidates(
         .filter(|&(_, si, d)| !skip(scopes[si as usize].doc_str(d as usize, 0)))
         .take(limit)
         .collect()
+}
+
+/// A score ordered by [`f32::total_cmp`].
+#[derive(Clone, Copy, PartialEq)]
+struct Total(f32);
+
+impl Eq for Total {}
+
+impl PartialOrd for Total {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Total {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// The `k`-th best of `scores` (`k` from 1; the least of them when there
+/// are fewer), as sorting them best first would place it: the best `k` kept
+/// in a heap in one pass (most scores are below its least and only compared).
+fn kth_best(scores: impl Iterator<Item = f32>, k: usize) -> f32 {
+    let mut best: BinaryHeap<Reverse<Total>> = BinaryHeap::with_capacity(k + 1);
+    for s in scores {
+        if best.len() < k {
+            best.push(Reverse(Total(s)));
+        } else if let Some(mut least) = best.peek_mut() {
+            if s.total_cmp(&least.0 .0) == Ordering::Greater {
+                *least = Reverse(Total(s));
+            }
+        }
+    }
+    best.peek().map_or(f32::NEG_INFINITY, |r| r.0 .0)
 }
 
 /// Document `d` of scope number `si` as a hit.
@@ -500,7 +606,7 @@ mod tests {
             b.add_file(name, topic, [0; 4], 0, entries, None);
         }
         let scope =
-            ScopeIndex::from_data(MemoryScope::Project, FileBytes::Read(b.encode(0))).unwrap();
+            ScopeIndex::from_data(MemoryScope::Project, FileBytes::Read(b.encode(0, 0))).unwrap();
         MemoryIndex {
             scopes: vec![empty_index(MemoryScope::User), scope],
             problems: Vec::new(),
@@ -598,6 +704,81 @@ mod tests {
             }
         }
         assert!(compared > 2_000, "the queries find entries: {compared}");
+    }
+
+    #[test]
+    fn a_words_postings_add_to_each_entry_what_each_posting_scores_alone() {
+        let (idx, queries) = generated(1200);
+        let mut added = 0;
+        for (text, files) in &queries {
+            let words = query_words(&Query {
+                text,
+                files,
+                limit: 5,
+            });
+            let (ties, _) = file_ties(&idx.scopes, files);
+            let terms = QueryTerms::new(&idx.scopes, &words, &ties);
+            for (si, scope) in idx.scopes.iter().enumerate() {
+                for w in &terms.words[si] {
+                    let mut fast = vec![0.0f32; scope.len()];
+                    w.add_to(&mut fast);
+                    let mut one_by_one = vec![0.0f32; scope.len()];
+                    for i in 0..w.len() {
+                        one_by_one[w.doc(i)] += w.score(i);
+                    }
+                    let bits = |v: &[f32]| v.iter().map(|s| s.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&fast), bits(&one_by_one), "{text:?}");
+                    added += w.len();
+                }
+            }
+        }
+        assert!(added > 10_000, "the queries' words hold entries: {added}");
+    }
+
+    #[test]
+    fn an_entry_naming_a_files_name_and_a_folder_above_it_is_tied_by_the_closer() {
+        let idx = index(&[(
+            "notes.md",
+            "notes",
+            vec![
+                doc("webhook_test.go is flaky; services/billing/stripe has the fix."),
+                doc("Nothing about the files."),
+            ],
+        )]);
+        let files = ["services/billing/stripe/webhook_test.go".to_string()];
+        let query = Query {
+            text: "",
+            files: &files,
+            limit: 5,
+        };
+        let hits = idx.search(&query, &|_| false);
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        let tie = hits[0].tie.as_ref().unwrap();
+        assert_eq!(tie.1, "below services/billing/stripe");
+    }
+
+    #[test]
+    fn the_kth_best_score_is_the_one_a_sort_places_kth() {
+        let mut seed: u64 = 5;
+        for round in 0..300 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = 1 + (seed >> 33) as usize % 200;
+            let scores: Vec<f32> = (0..n)
+                .map(|i| ((seed >> (i % 40)) % 17) as f32 * 0.25)
+                .collect();
+            for k in [1, 2, 7, n.div_ceil(2), n].into_iter().filter(|&k| k <= n) {
+                let mut sorted = scores.clone();
+                sorted.sort_by(|a, b| b.total_cmp(a));
+                let kth = kth_best(scores.iter().copied(), k);
+                assert_eq!(
+                    kth.to_bits(),
+                    sorted[k - 1].to_bits(),
+                    "round {round}, k {k}"
+                );
+            }
+        }
     }
 
     /// The best 5 entries of `idx` for a prompt alone, none skipped.

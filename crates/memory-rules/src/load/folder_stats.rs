@@ -49,7 +49,9 @@ impl FolderStats {
         let (parent, name) = split(path.as_os_str().as_bytes())?;
         if self.folder.as_ref().is_none_or(|(open, _)| open != parent) {
             let folder = std::ffi::OsStr::from_bytes(parent);
-            self.folder = std::fs::File::open(folder).ok().map(|f| (parent.to_vec(), f));
+            self.folder = std::fs::File::open(folder)
+                .ok()
+                .map(|f| (parent.to_vec(), f));
         }
         let (_, folder) = self.folder.as_ref()?;
         // The name, NUL-terminated, on the stack (a file name is at most

@@ -206,11 +206,17 @@ impl Restored {
         if bytes.len() < end {
             return Err(truncated());
         }
-        if let Some(rules) = check.fresh_while(config, || compact::from_bytes(&bytes[start..rules_end])) {
-            let rules = rules?;
+        if let Some(rules) =
+            check.fresh_while(config, || compact::from_bytes(&bytes[start..rules_end]))
+        {
+            let (rules, patterns) = rules?;
             let diagnostics = serde_json::from_str(utf8(&bytes[rules_end..end])?).map_err(not)?;
             return Ok(Restored::Fresh {
-                rules: Arc::new(RuleSet::build(rules, Workdir::new(&config.workdir))),
+                rules: Arc::new(RuleSet::build_ordered(
+                    rules,
+                    patterns,
+                    Workdir::new(&config.workdir),
+                )),
                 diagnostics,
             });
         }

@@ -767,3 +767,47 @@ impl RuleSet {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::parser::parse_rule;
+    use crate::rules::rule::Scope;
+    use std::path::Path;
+
+    fn parsed(id: &str, text: &str) -> ParsedRule {
+        parse_rule(Scope::Project, id, Path::new(id), text)
+            .rule
+            .unwrap_or_else(|| panic!("{id} did not load"))
+    }
+
+    /// Rules given out of order to `build_ordered` are sorted with their
+    /// patterns, as `build` sorts them: each rule still matches its own files.
+    #[test]
+    fn rules_built_in_order_apart_from_their_patterns_match_as_built_together() {
+        let all = || {
+            vec![
+                parsed("z.md", "---\npaths: z/**\npriority: 9\n---\nZ"),
+                parsed("a.md", "---\npaths: a/**\n---\nA"),
+                parsed("m.md", "---\npaths: m/**\npriority: 2\n---\nM"),
+            ]
+        };
+        let workdir = || Workdir::new(Path::new("/w"));
+        let built = RuleSet::build(all(), workdir());
+        let (rules, patterns): (Vec<Rule>, Vec<Vec<RulePattern>>) =
+            all().into_iter().map(|p| (p.rule, p.patterns)).unzip();
+        let ordered = RuleSet::build_ordered(rules, patterns, workdir());
+        let ids = |s: &RuleSet, hits: Vec<usize>| -> Vec<String> {
+            hits.into_iter().map(|i| s.rules()[i].id.clone()).collect()
+        };
+        for file in ["z/x.ts", "a/x.ts", "m/x.ts"] {
+            assert_eq!(
+                ids(&ordered, ordered.active(&[file], None)),
+                ids(&built, built.active(&[file], None)),
+                "{file}"
+            );
+        }
+        let order = |s: &RuleSet| s.rules().iter().map(|r| r.id.clone()).collect::<Vec<_>>();
+        assert_eq!(order(&ordered), order(&built));
+    }
+}

@@ -45,6 +45,7 @@ use crate::rules::rule_set::RuleSet;
 use crate::sources::packs;
 use crate::sources::source::Config;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -62,9 +63,11 @@ pub enum Restored {
     Stale(Snapshot),
 }
 
-/// The first value: what the result was read from.
+/// The first value: what the result was read from. The two long strings
+/// are borrowed from the file when they hold no escape (paths seldom do):
+/// not copied on every event.
 #[derive(Serialize, Deserialize)]
-struct Check {
+struct Check<'a> {
     version: u32,
     scanned_at: Option<SystemTime>,
     /// The config the discovery ran with (`Debug`): another config's file
@@ -76,9 +79,11 @@ struct Check {
     /// Every input's path followed by a NUL; `None`: the discovery walked a
     /// project tree (not checkable by stamps), or an input's stamp was racy
     /// (never fresh).
-    inputs: Option<String>,
+    #[serde(borrow)]
+    inputs: Option<Cow<'a, str>>,
     /// Every input's stamp, in order ([`stamp_digits`]).
-    stamps: String,
+    #[serde(borrow)]
+    stamps: Cow<'a, str>,
     /// The rules' length in bytes (postcard).
     rules_len: usize,
     /// The diagnostics' length in bytes (JSON).
@@ -105,8 +110,8 @@ pub(crate) fn to_bytes(loaded: &Loaded) -> Result<Vec<u8>, SnapshotError> {
         workdir: loaded.snapshot.workdir.clone(),
         layers: loaded.snapshot.layers.clone(),
         layer_diagnostics: loaded.layer_diagnostics.clone(),
-        inputs,
-        stamps,
+        inputs: inputs.map(Cow::Owned),
+        stamps: stamps.into(),
         rules_len: rules.len(),
         diagnostics_len: diagnostics.len(),
     };
@@ -231,7 +236,7 @@ impl Restored {
 /// starting a thread costs more than it overlaps.
 const PARALLEL_CHECK_INPUTS: usize = 256;
 
-impl Check {
+impl Check<'_> {
     /// `decode`'s result when the saved discovery is fresh
     /// ([`Check::is_fresh`]), else `None`. With many inputs the check runs
     /// on a second thread while `decode` runs here (its result is dropped

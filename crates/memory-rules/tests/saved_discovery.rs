@@ -220,3 +220,29 @@ fn a_truncated_or_damaged_file_is_refused_or_stale_never_a_panic() {
         let _ = Restored::from_bytes(&config(&t), &damaged);
     }
 }
+
+/// At 300 rules the stamps are checked on a second thread while the rules
+/// decode: still fresh with nothing changed (every rule back, in order),
+/// still stale when one file deep in the list is edited in place.
+#[test]
+fn many_rules_checked_beside_the_decoding_are_fresh_or_stale_as_few_are() {
+    let t = Tree::new();
+    let files: Vec<PathBuf> = (0..300)
+        .map(|i| {
+            let topics = format!("---\ntopics: [t{i}]\n---\nRule {i}");
+            t.project(&format!("g{}/r{i:03}.md", i % 3), &topics)
+        })
+        .collect();
+    age_all(&t.workdir(), 60);
+    let loaded = t.load();
+    let bytes = loaded.to_bytes().unwrap();
+    let Restored::Fresh { rules, .. } = restore(&t, &bytes) else {
+        panic!("nothing changed, yet stale");
+    };
+    let ids =
+        |s: &memory_rules::RuleSet| s.rules().iter().map(|r| r.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&rules), ids(&loaded.rules));
+    std::fs::write(&files[250], "---\ntopics: [t250]\n---\nRule 250, edited").unwrap();
+    age(&files[250], 30);
+    assert!(matches!(restore(&t, &bytes), Restored::Stale(_)));
+}

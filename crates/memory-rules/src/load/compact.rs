@@ -11,7 +11,7 @@
 
 use crate::load::snapshot::{restore_rule, SavedPattern, SavedRule, SnapshotError};
 use crate::rules::origin::{LayerKind, Origin};
-use crate::rules::parser::ParsedRule;
+use crate::rules::parser::RulePattern;
 use crate::rules::rule::{Activation, Enforce, Metadata, Remind, Rule};
 use crate::rules::rule_format::Format;
 use crate::rules::scope::Scope;
@@ -32,6 +32,7 @@ struct CompactBody {
     id: String,
     scope: Scope,
     file_path: PathBuf,
+    #[serde(deserialize_with = "arc_str")]
     content: Arc<str>,
     metadata: CompactMetadata,
     format: Format,
@@ -73,16 +74,78 @@ pub(crate) fn to_bytes(rules: Vec<SavedRule>) -> Result<Vec<u8>, postcard::Error
 }
 
 /// The rules [`to_bytes`] wrote, with their patterns as saved; an error for
-/// anything else.
-pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Vec<ParsedRule>, SnapshotError> {
-    let compact: Vec<CompactRule> =
-        postcard::from_bytes(bytes).map_err(|e| SnapshotError::NotASnapshot {
-            source: serde::de::Error::custom(e),
-        })?;
-    compact
-        .into_iter()
-        .map(|c| restore_rule(SavedRule::from(c)))
-        .collect()
+/// anything else. Each rule is restored as soon as it is read, into a list
+/// made at its final size: no list of mirrors grows and is copied first.
+pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Restored, SnapshotError> {
+    let not = |e: postcard::Error| SnapshotError::NotASnapshot {
+        source: serde::de::Error::custom(e),
+    };
+    // A saved rule takes more bytes than this: room is made for no more
+    // rules than the bytes can hold, whatever count they claim.
+    const MIN_RULE_BYTES: usize = 16;
+    let seed = Restore {
+        most: bytes.len() / MIN_RULE_BYTES,
+    };
+    let mut de = postcard::Deserializer::from_bytes(bytes);
+    serde::de::DeserializeSeed::deserialize(seed, &mut de).map_err(not)?
+}
+
+/// The rules [`from_bytes`] gives, in order, and each one's patterns (at
+/// the same index), as [`RuleSet::build_ordered`](crate::rules::rule_set::RuleSet::build_ordered) takes them.
+pub(crate) type Restored = (Vec<Rule>, Vec<Vec<RulePattern>>);
+
+/// Reads the rules of [`from_bytes`], each restored as it is read, with
+/// room made for at most `most`; the first rule that cannot be restored is
+/// the error.
+struct Restore {
+    most: usize,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Restore {
+    type Value = Result<Restored, SnapshotError>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Restore {
+    type Value = Result<Restored, SnapshotError>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of rules")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let room = seq.size_hint().unwrap_or(0).min(self.most);
+        let (mut rules, mut patterns) = (Vec::with_capacity(room), Vec::with_capacity(room));
+        while let Some(rule) = seq.next_element::<CompactRule>()? {
+            match restore_rule(SavedRule::from(rule)) {
+                Ok(parsed) => {
+                    rules.push(parsed.rule);
+                    patterns.push(parsed.patterns);
+                }
+                Err(e) => return Ok(Err(e)),
+            }
+        }
+        Ok(Ok((rules, patterns)))
+    }
+}
+
+/// A text read straight into an [`Arc<str>`] from the bytes (one
+/// allocation; serde's `Arc<str>` reads a `Box<str>` first and copies it).
+fn arc_str<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Error> {
+    struct ArcStr;
+    impl serde::de::Visitor<'_> for ArcStr {
+        type Value = Arc<str>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Arc<str>, E> {
+            Ok(Arc::from(s))
+        }
+    }
+    d.deserialize_str(ArcStr)
 }
 
 /// Moves every field of one struct into the field of the same name of
@@ -144,10 +207,10 @@ mod tests {
         assert!(!parsed.patterns.is_empty());
         let want = parsed.rule.clone();
         let bytes = to_bytes(vec![SavedRule::of(&parsed.rule, &parsed.patterns)]).unwrap();
-        let back = from_bytes(&bytes).unwrap();
-        assert_eq!(back.len(), 1);
-        assert_eq!(back[0].rule, want);
-        assert_eq!(back[0].patterns.len(), parsed.patterns.len());
+        let (rules, patterns) = from_bytes(&bytes).unwrap();
+        assert_eq!(rules, [want]);
+        assert_eq!(patterns.len(), 1);
+        assert_eq!(patterns[0].len(), parsed.patterns.len());
         assert!(from_bytes(&bytes[..bytes.len() / 2]).is_err(), "truncated");
     }
 }

@@ -17,7 +17,7 @@ use std::path::Path;
 #[derive(Default)]
 pub(crate) struct FolderStats {
     #[cfg(unix)]
-    folder: Option<(std::path::PathBuf, std::fs::File)>,
+    folder: Option<(Vec<u8>, std::fs::File)>,
 }
 
 impl FolderStats {
@@ -46,14 +46,21 @@ impl FolderStats {
     fn stat(&mut self, path: &Path, flags: libc::c_int) -> Option<Result<libc::stat, ()>> {
         use std::os::fd::AsRawFd;
         use std::os::unix::ffi::OsStrExt;
-        let (parent, name) = (path.parent()?, path.file_name()?);
+        let (parent, name) = split(path.as_os_str().as_bytes())?;
         if self.folder.as_ref().is_none_or(|(open, _)| open != parent) {
-            self.folder = std::fs::File::open(parent)
+            let folder = std::ffi::OsStr::from_bytes(parent);
+            self.folder = std::fs::File::open(folder)
                 .ok()
-                .map(|f| (parent.to_path_buf(), f));
+                .map(|f| (parent.to_vec(), f));
         }
         let (_, folder) = self.folder.as_ref()?;
-        let name = std::ffi::CString::new(name.as_bytes()).ok()?;
+        // The name, NUL-terminated, on the stack (a file name is at most
+        // 255 bytes on the file systems rules live on).
+        let mut buf = [0u8; NAME_BUF];
+        buf.get_mut(..name.len())?.copy_from_slice(name);
+        let name = std::ffi::CStr::from_bytes_until_nul(&buf)
+            .ok()
+            .filter(|c| c.count_bytes() == name.len())?;
         let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
         // SAFETY: the folder's descriptor is open, `name` is NUL-terminated,
         // and `stat` is written by the call before it is read (on success).
@@ -66,6 +73,24 @@ impl FolderStats {
             Err(())
         })
     }
+}
+
+/// Room for a file name and its NUL; a longer name is stat'ed whole.
+#[cfg(unix)]
+const NAME_BUF: usize = 256;
+
+/// A path's folder and name, split at its last `/` (bytes, not
+/// components: this runs for every input of every event); `None` for a
+/// name that is empty, `.` or `..`, or a path with no `/`, which are
+/// stat'ed whole.
+#[cfg(unix)]
+fn split(path: &[u8]) -> Option<(&[u8], &[u8])> {
+    let at = path.iter().rposition(|&b| b == b'/')?;
+    let name = &path[at + 1..];
+    if matches!(name, b"" | b"." | b"..") {
+        return None;
+    }
+    Some((if at == 0 { b"/" } else { &path[..at] }, name))
 }
 
 /// A [`Stamp`] of what `fstatat` gave: the same parts as of

@@ -33,7 +33,6 @@ use aho_corasick::nfa::contiguous::NFA;
 use aho_corasick::{Anchored, MatchKind, PatternID};
 use caseless::Caseless;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -69,6 +68,33 @@ fn marked(text: &str, mut map: Option<&mut Vec<u32>>) -> Vec<u8> {
         }
     }
     out
+}
+
+/// `marked(&fold(text), None)` into `out` (cleared first); an ASCII text
+/// (most topics) in one pass, without the folded copy.
+fn marked_folded(text: &str, out: &mut Vec<u8>) {
+    out.clear();
+    if !text.is_ascii() {
+        out.extend(marked(&fold(text), None));
+        return;
+    }
+    out.push(MARK);
+    let (mut any, mut pending_space) = (false, false);
+    for &b in text.as_bytes() {
+        if char::from(b).is_whitespace() {
+            pending_space = any;
+            continue;
+        }
+        if pending_space {
+            out.extend([b' ', MARK]);
+            pending_space = false;
+        }
+        any = true;
+        out.push(b.to_ascii_lowercase());
+        if !b.is_ascii_alphanumeric() {
+            out.push(MARK);
+        }
+    }
 }
 
 /// Folds text for topic comparison: full case folding and white space runs
@@ -136,25 +162,30 @@ impl TopicMatcher {
     /// Builds the matcher from `(rule index, topics)` pairs. Empty topics are
     /// ignored (the parser reports them).
     pub fn new<'a>(rules: impl IntoIterator<Item = (usize, &'a [String])>) -> Self {
-        let mut patterns: Vec<Vec<u8>> = Vec::new();
         let mut index: FxHashMap<Vec<u8>, usize> = FxHashMap::default();
         let mut owners: Vec<Vec<(u32, u32)>> = Vec::new();
+        let mut key = Vec::new();
         for (rule, topics) in rules {
             for (t, topic) in topics.iter().enumerate() {
-                let key = fold(topic);
-                if key.is_empty() {
-                    continue;
+                marked_folded(topic, &mut key);
+                if key.len() <= 1 {
+                    continue; // nothing but the leading mark: an empty topic
                 }
                 let owner = (rule as u32, t as u32);
-                match index.entry(marked(&key, None)) {
-                    Entry::Occupied(at) => owners[*at.get()].push(owner),
-                    Entry::Vacant(at) => {
-                        patterns.push(at.key().clone());
-                        at.insert(owners.len());
+                match index.get(key.as_slice()) {
+                    Some(&at) => owners[at].push(owner),
+                    None => {
+                        index.insert(key.clone(), owners.len());
                         owners.push(vec![owner]);
                     }
                 }
             }
+        }
+        // Each key moved to its place, not copied (a hook builds this on
+        // every prompt event).
+        let mut patterns = vec![Vec::new(); owners.len()];
+        for (key, at) in index {
+            patterns[at] = key;
         }
         TopicMatcher {
             longest: patterns.iter().map(Vec::len).max().unwrap_or(0),
@@ -311,6 +342,28 @@ impl TopicMatcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_topic_marked_in_one_pass_is_marked_as_folded_then_marked() {
+        let texts = [
+            "",
+            " ",
+            "Billing",
+            "  Two  Words ",
+            "a\tb\nc\x0bd\x0ce\rf",
+            "C++ / C#",
+            "snake_case-and.dots",
+            "Ünïcode Straße",
+            "x  ",
+            "MIXED case 42",
+            "!!",
+        ];
+        for text in texts {
+            let mut out = vec![1, 2, 3];
+            marked_folded(text, &mut out);
+            assert_eq!(out, marked(&fold(text), None), "{text:?}");
+        }
+    }
 
     fn fires(topic: &str, prompt: &str) -> bool {
         let topics = vec![topic.to_string()];

@@ -101,11 +101,11 @@ impl FileMatcher {
 impl ContentRule {
     /// The content rule of `parsed` (rule `rule`), when it has a `regex`
     /// that compiles.
-    fn new(rule: u32, parsed: &ParsedRule) -> Option<ContentRule> {
-        let list = parsed.rule.metadata.regex.as_ref()?;
+    fn new(rule: u32, of: &Rule, patterns: &[RulePattern]) -> Option<ContentRule> {
+        let list = of.metadata.regex.as_ref()?;
         let regex = Regex::new_many(list).ok()?;
         let (mut include, mut exclude) = (Vec::new(), Vec::new());
-        for pat in &parsed.patterns {
+        for pat in patterns {
             let m = FileMatcher::new(&pat.compiled.matchers);
             if pat.compiled.negated {
                 exclude.push(m)
@@ -246,13 +246,40 @@ impl RuleSet {
     /// The matchers (globs, topics, commands) are compiled on first use.
     pub fn build(mut parsed: Vec<ParsedRule>, workdir: Workdir) -> RuleSet {
         parsed.sort_by(|a, b| rule::order(&a.rule, &b.rule));
-        let content_rules = parsed
+        let (rules, patterns) = parsed.into_iter().map(|p| (p.rule, p.patterns)).unzip();
+        RuleSet::assemble(rules, patterns, workdir)
+    }
+
+    /// [`RuleSet::build`] of rules given apart from their patterns (each
+    /// rule's at the same index), as a saved set restores them: already in
+    /// result order, so not paired up, sorted and split again (at 1,000
+    /// rules a second list of rules is a hundred pages written afresh).
+    pub fn build_ordered(
+        rules: Vec<Rule>,
+        patterns: Vec<Vec<RulePattern>>,
+        workdir: Workdir,
+    ) -> RuleSet {
+        let ordered = rules.len() == patterns.len()
+            && rules.is_sorted_by(|a, b| rule::order(a, b) != std::cmp::Ordering::Greater);
+        if !ordered {
+            let mut patterns = patterns.into_iter();
+            let parsed = rules.into_iter().map(|rule| ParsedRule {
+                rule,
+                patterns: patterns.next().unwrap_or_default(),
+            });
+            return RuleSet::build(parsed.collect(), workdir);
+        }
+        RuleSet::assemble(rules, patterns, workdir)
+    }
+
+    /// The set of `rules` in result order, each with its patterns.
+    fn assemble(rules: Vec<Rule>, patterns: Vec<Vec<RulePattern>>, workdir: Workdir) -> RuleSet {
+        let content_rules = rules
             .iter()
+            .zip(&patterns)
             .enumerate()
-            .filter_map(|(r, p)| ContentRule::new(r as u32, p))
+            .filter_map(|(r, (rule, p))| ContentRule::new(r as u32, rule, p))
             .collect();
-        let (rules, patterns): (Vec<Rule>, Vec<Vec<RulePattern>>) =
-            parsed.into_iter().map(|p| (p.rule, p.patterns)).unzip();
         let has_paths = patterns
             .iter()
             .flatten()
@@ -738,5 +765,49 @@ impl RuleSet {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::parser::parse_rule;
+    use crate::rules::rule::Scope;
+    use std::path::Path;
+
+    fn parsed(id: &str, text: &str) -> ParsedRule {
+        parse_rule(Scope::Project, id, Path::new(id), text)
+            .rule
+            .unwrap_or_else(|| panic!("{id} did not load"))
+    }
+
+    /// Rules given out of order to `build_ordered` are sorted with their
+    /// patterns, as `build` sorts them: each rule still matches its own files.
+    #[test]
+    fn rules_built_in_order_apart_from_their_patterns_match_as_built_together() {
+        let all = || {
+            vec![
+                parsed("z.md", "---\npaths: z/**\npriority: 9\n---\nZ"),
+                parsed("a.md", "---\npaths: a/**\n---\nA"),
+                parsed("m.md", "---\npaths: m/**\npriority: 2\n---\nM"),
+            ]
+        };
+        let workdir = || Workdir::new(Path::new("/w"));
+        let built = RuleSet::build(all(), workdir());
+        let (rules, patterns): (Vec<Rule>, Vec<Vec<RulePattern>>) =
+            all().into_iter().map(|p| (p.rule, p.patterns)).unzip();
+        let ordered = RuleSet::build_ordered(rules, patterns, workdir());
+        let ids = |s: &RuleSet, hits: Vec<usize>| -> Vec<String> {
+            hits.into_iter().map(|i| s.rules()[i].id.clone()).collect()
+        };
+        for file in ["z/x.ts", "a/x.ts", "m/x.ts"] {
+            assert_eq!(
+                ids(&ordered, ordered.active(&[file], None)),
+                ids(&built, built.active(&[file], None)),
+                "{file}"
+            );
+        }
+        let order = |s: &RuleSet| s.rules().iter().map(|r| r.id.clone()).collect::<Vec<_>>();
+        assert_eq!(order(&ordered), order(&built));
     }
 }

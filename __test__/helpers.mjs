@@ -27,6 +27,12 @@ export function tempTree() {
 }
 
 /** A temp tree with the project rules `rules` (`{ id: text }`), removed after the test `t`. */
+/** Makes `dir` a git repository's root as git takes it: a `.git` with its `HEAD` (an empty `.git` folder is none). */
+export function gitRoot(dir) {
+  fs.mkdirSync(path.join(dir, '.git'), { recursive: true })
+  fs.writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n')
+}
+
 export function projectTree(t, rules = {}) {
   const tree = tempTree()
   t.after(tree.cleanup)

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { tempTree } from './helpers.mjs'
+import { gitRoot, tempTree } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { RuleManager, projectRoot } = require('..')
@@ -15,7 +15,7 @@ const jsBin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin
 function project(t) {
   const tree = tempTree()
   t.after(tree.cleanup)
-  fs.mkdirSync(path.join(tree.workdir, '.git'))
+  gitRoot(tree.workdir)
   tree.project('api.md', '---\npaths: src/api/**\n---\nAPI rule.')
   const sub = path.join(tree.workdir, 'src', 'api')
   fs.mkdirSync(sub, { recursive: true })

@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { corpus } from './helpers.mjs'
+import { corpus, gitRoot } from './helpers.mjs'
 import { makeTree } from '../bench/report-tree.mjs'
 
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
@@ -138,7 +138,7 @@ function materialize(corpusDir, repo, dir) {
     fs.mkdirSync(path.join(dir, path.dirname(rel)), { recursive: true })
     fs.copyFileSync(src, path.join(dir, rel))
   }
-  fs.mkdirSync(path.join(dir, '.git'), { recursive: true })
+  gitRoot(dir)
   return list.length
 }
 
@@ -161,7 +161,7 @@ async function launch(t) {
 test('the report of a generated tree opens in Chromium with the numbers of --json', { skip: chromium.skip, timeout: 300_000 }, async (t) => {
   const d = temp(t)
   makeTree(d.workdir, { files: 3000, rules: 60 })
-  fs.mkdirSync(path.join(d.workdir, '.git'))
+  gitRoot(d.workdir)
   const browser = await launch(t)
   const { R, size } = await checkReport(t, browser, d)
   assert.equal(R.totals.files, 3000 + 60, 'the files (.gitignore among them) and the rules; dist/ is ignored')

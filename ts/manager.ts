@@ -16,7 +16,8 @@ import type { Diagnostic, MemoryRule, ProjectRootInfo, RuleFields, RuleSource, R
 /**
  * The project root of a directory: the nearest directory at or above it
  * holding a `.wave`, `.claude` or `.git` (the home's `.wave` and `.claude`
- * are the user's own and do not count), else the directory itself; what the
+ * are the user's own and do not count; a `.git` counts only as git takes it,
+ * with its `HEAD` or as a `gitdir:` file), else the directory itself; what the
  * CLI uses when no `--workdir` is given. `marker` says which entry was found.
  */
 export function projectRoot(dir: string, homeDir: string = homedir()): ProjectRootInfo {

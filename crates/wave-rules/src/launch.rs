@@ -22,6 +22,7 @@
 
 use crate::args::{HookAgent, McpClient, ScopeArg};
 use crate::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
+use memory_rules::sources::is_git_root;
 use std::path::{Path, PathBuf};
 
 /// Set by `bin/wave-rules.js`: `[node, script]` or `[executable]`, the
@@ -357,10 +358,11 @@ pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) ->
     }
 }
 
-/// The innermost directory at or above `dir` with a `.git` (a directory, or
-/// a worktree's file): the root `git rev-parse --show-toplevel` names.
+/// The innermost directory at or above `dir` holding a repository's `.git`
+/// (as git takes it: [`is_git_root`]): the root `git rev-parse
+/// --show-toplevel` names when the hook runs.
 fn git_root(dir: &Path) -> Option<&Path> {
-    dir.ancestors().find(|d| d.join(".git").exists())
+    dir.ancestors().find(|d| is_git_root(d))
 }
 
 /// The settings file a Claude Code hook install writes for `scope`: the
@@ -480,7 +482,10 @@ mod tests {
         let below = repo.join("my app");
         std::fs::create_dir_all(&alone).unwrap();
         std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         std::fs::create_dir_all(&below).unwrap();
+        // An empty .git folder (as a sandbox leaves in /tmp) is no repository.
+        std::fs::create_dir_all(alone.join(".git")).unwrap();
         let p = Program::Project(PROJECT_BIN.into());
         let top = "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/";
         assert_eq!(

@@ -25,7 +25,7 @@ fn rule_files(t: &Tree) -> Vec<String> {
 #[test]
 fn commands_run_from_a_subdirectory_use_the_project_root() {
     let t = Tree::made();
-    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    t.git_root(t.workdir());
     t.project("api.md", "---\npaths: src/api/**\n---\nAPI rule.");
     let sub = t.workdir().join("src/api");
     std::fs::create_dir_all(&sub).unwrap();
@@ -379,7 +379,7 @@ fn init_writes_one_valid_example_of_each_kind_and_installs_on_request() {
 #[test]
 fn memory_list_show_and_clear() {
     let t = Tree::made();
-    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    t.git_root(t.workdir());
     let store = MemoryStore::new(MemoryLocations::new(&t.home(), &t.workdir()));
     store
         .write_topic(

@@ -17,6 +17,7 @@ fn project() -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     let w = t.path();
     std::fs::create_dir_all(w.join(".git")).unwrap();
+    std::fs::write(w.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
     let rules = w.join(".wave/rules");
     std::fs::create_dir_all(&rules).unwrap();
     std::fs::write(rules.join("always.md"), "Be brief.").unwrap();

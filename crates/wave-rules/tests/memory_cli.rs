@@ -33,7 +33,7 @@ const OTHERS: [(&str, &str); 5] = [
 
 fn tree() -> Tree {
     let t = Tree::made();
-    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    t.git_root(t.workdir());
     t.project(
         "ports.md",
         "The dev server listens on port 5173; never change it.",
@@ -273,7 +273,7 @@ fn rewordings_fold_and_distinct_notes_on_one_subject_are_kept() {
 #[test]
 fn memory_write_flags_a_note_denying_a_rule_and_drops_one_restating_it_around_a_negation() {
     let t = Tree::made();
-    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    t.git_root(t.workdir());
     t.project(
         "generated.md",
         "Never edit docs/api.md by hand: change the doc comments and run make docs.",
@@ -314,7 +314,7 @@ fn memory_write_flags_a_note_denying_a_rule_and_drops_one_restating_it_around_a_
 #[test]
 fn a_rule_in_its_own_words_with_a_swapped_port_or_command_is_stored_with_a_conflict() {
     let t = Tree::made();
-    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    t.git_root(t.workdir());
     t.project(
         "proxy.md",
         "The basic-auth test proxy listens on 127.0.0.1:8080.",

@@ -49,7 +49,7 @@ fn made() -> (Tree, tempfile::TempDir) {
     std::fs::create_dir_all(t.workdir()).unwrap();
     std::fs::create_dir_all(t.home()).unwrap();
     // A git root, so the project root is the workdir.
-    std::fs::create_dir_all(t.workdir().join(".git")).unwrap();
+    t.git_root(t.workdir());
     (t, tempfile::tempdir().unwrap())
 }
 

@@ -2,8 +2,11 @@
 //! rules, its memory and its settings.
 //!
 //! [`project_root`] walks up from a directory to the nearest one holding a
-//! `.wave`, `.claude` or `.git` entry (`.git` may be a file, as in a git
-//! worktree or submodule). The home directory's `.wave` and `.claude` are the
+//! `.wave`, `.claude` or `.git` entry. A `.git` counts only where git would
+//! take it for a repository ([`is_git_root`]): a directory holding `HEAD`, or
+//! a `gitdir:` file, as in a git worktree or submodule; an empty `.git`
+//! folder, as sandboxes and tools leave in `/tmp`, does not make everything
+//! below it one project. The home directory's `.wave` and `.claude` are the
 //! user's own settings, not a project's, so they do not make the home a
 //! project root (its `.git` does). With no marker up to the filesystem root
 //! the start directory is the root. The walk is bounded by
@@ -59,7 +62,11 @@ pub fn project_root(start: &Path, home: Option<&Path>) -> std::io::Result<Projec
             if is_home && marker != ".git" {
                 continue;
             }
-            if std::fs::symlink_metadata(dir.join(marker)).is_ok() {
+            let found = match marker {
+                ".git" => is_git_root(dir),
+                _ => std::fs::symlink_metadata(dir.join(marker)).is_ok(),
+            };
+            if found {
                 return Ok(ProjectRoot {
                     dir: dir.to_path_buf(),
                     marker: Some(marker),
@@ -71,6 +78,24 @@ pub fn project_root(start: &Path, home: Option<&Path>) -> std::io::Result<Projec
         dir: start,
         marker: None,
     })
+}
+
+/// Whether `dir/.git` is a repository as git takes it: a directory holding a
+/// `HEAD` file (git's first check; `git rev-parse` refuses a folder without
+/// one), or a file starting `gitdir:` (a worktree's or a submodule's link).
+/// Reads at most the link's first 7 bytes.
+pub fn is_git_root(dir: &Path) -> bool {
+    let git = dir.join(".git");
+    match std::fs::metadata(&git) {
+        Ok(m) if m.is_dir() => git.join("HEAD").is_file(),
+        Ok(m) if m.is_file() => {
+            let mut head = [0u8; 7];
+            std::fs::File::open(&git)
+                .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+                .is_ok_and(|()| &head == b"gitdir:")
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -106,6 +131,15 @@ mod tests {
         let r = project_root(&deep, Some(&home)).unwrap();
         assert_eq!(r.dir, repo.join("src"));
         assert_eq!(r.marker, Some(".wave"));
+        std::fs::remove_dir_all(repo.join("src/.wave")).unwrap();
+        // A .git folder is a repository only with its HEAD, as git has it.
+        std::fs::remove_file(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        let r = project_root(&deep, Some(&home)).unwrap();
+        assert_eq!((r.dir.as_path(), r.marker), nothing);
+        std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        let r = project_root(&deep, Some(&home)).unwrap();
+        assert_eq!((r.dir.as_path(), r.marker), (repo.as_path(), Some(".git")));
         // Without a home, the home's .claude counts like any other.
         let r = project_root(&home.join("code"), None).unwrap();
         assert_eq!(

@@ -32,6 +32,11 @@ impl Tree {
         std::fs::write(&path, text).unwrap();
         path
     }
+    /// Makes `dir` a git repository's root as git takes it (a `.git` with
+    /// its `HEAD`); an empty `.git` folder is none.
+    pub fn git_root(&self, dir: impl AsRef<Path>) {
+        self.write(dir.as_ref().join(".git/HEAD"), "ref: refs/heads/main\n");
+    }
     pub fn project(&self, id: &str, text: &str) -> PathBuf {
         self.write(self.project_rules().join(id), text)
     }

@@ -2,6 +2,9 @@
 //! them: `.gitignore`d files and `.git` left out, `node_modules` linked),
 //! less the rule files under test in the arm without them, plus the
 //! scenario's files; and a home of its own. The project is never written.
+//! The copy is an empty git repository of its own (what a project usually
+//! is), so each agent takes the copy as the project, its root for hooks,
+//! trust and rule files, whatever lies above the temp directory.
 
 use super::{MAX_SCRATCH_BYTES, MAX_SCRATCH_FILES};
 use std::path::{Path, PathBuf};
@@ -57,6 +60,7 @@ impl Scratch {
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
         copy_project(project, &scratch.work)?;
+        init_repository(&scratch.work)?;
         link_node_modules(project, &scratch.work);
         for file in removed {
             if let Ok(rel) = file.strip_prefix(project) {
@@ -94,6 +98,18 @@ fn write_file(path: &Path, text: &str) -> Result<(), String> {
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Makes `work` an empty git repository, as git takes one (`HEAD`,
+/// `objects`, `refs`) and `git rev-parse --show-toplevel` names it, without
+/// needing git.
+fn init_repository(work: &Path) -> Result<(), String> {
+    let git = work.join(".git");
+    for dir in ["objects", "refs/heads", "refs/tags"] {
+        std::fs::create_dir_all(git.join(dir))
+            .map_err(|e| format!("cannot create {}: {e}", git.join(dir).display()))?;
+    }
+    write_file(&git.join("HEAD"), "ref: refs/heads/main\n")
 }
 
 /// The project's files as git sees them, within [`MAX_SCRATCH_FILES`] and
@@ -166,4 +182,32 @@ fn link_node_modules(project: &Path, work: &Path) {
         let _ = std::os::unix::fs::symlink(&modules, work.join("node_modules"));
     }
     let _ = (modules, work);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_copy_is_a_repository_of_its_own_without_the_projects_git() {
+        let t = tempfile::tempdir().unwrap();
+        let project = t.path().join("p");
+        std::fs::create_dir_all(project.join(".git/refs")).unwrap();
+        std::fs::write(project.join(".git/HEAD"), "ref: refs/heads/dev\n").unwrap();
+        std::fs::write(project.join("a.ts"), "a").unwrap();
+        let s = Scratch::create(&project, &[], &[], false).unwrap();
+        assert!(memory_rules::sources::is_git_root(&s.work));
+        let head = std::fs::read_to_string(s.work.join(".git/HEAD")).unwrap();
+        assert_eq!(head, "ref: refs/heads/main\n", "not the project's own");
+        assert_eq!(std::fs::read_to_string(s.work.join("a.ts")).unwrap(), "a");
+        let git = std::process::Command::new("git")
+            .args(["rev-parse", "--show-toplevel"])
+            .current_dir(&s.work)
+            .output();
+        if let Ok(out) = git {
+            let top = String::from_utf8_lossy(&out.stdout);
+            let want = std::fs::canonicalize(&s.work).unwrap();
+            assert_eq!(top.trim(), want.to_string_lossy(), "git names the copy");
+        }
+    }
 }

@@ -120,6 +120,20 @@ export function writeTree(root, files) {
   }
 }
 
+/**
+ * Makes `work` an empty git repository (`HEAD`, `objects`, `refs`, as the
+ * eval's scratch copies are) and trusts it in `home` for Copilot CLI, which
+ * takes the nearest `.git` at or above its folder as the project, for its
+ * hooks and its trust: a project of its own, as users' projects are, so a
+ * stray `.git` above the temp directory (sandboxes leave one in /tmp) does
+ * not take its place.
+ */
+export function copilotProject(work, home) {
+  for (const dir of ['objects', 'refs/heads', 'refs/tags']) fs.mkdirSync(path.join(work, '.git', dir), { recursive: true })
+  fs.writeFileSync(path.join(work, '.git', 'HEAD'), 'ref: refs/heads/main\n')
+  writeTree(home, { '.copilot/config.json': JSON.stringify({ trusted_folders: [work] }) })
+}
+
 /** The rules the agents' tests share, by name: `rules('general', 'ts')` gives their files for `writeTree`. */
 const RULE_TEXTS = {
   general: 'Keep functions small.\n',

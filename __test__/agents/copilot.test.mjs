@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { count, callDirective, isCompactionRequest, SUMMARY } from './fake-model.mjs'
-import { agentHarness, assertLogMatches, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree, installBin } from './agents.mjs'
+import { agentHarness, assertLogMatches, rules, SAID, copilotBinary, waveRulesBinary, run, isolatedEnv, writeTree, installBin, copilotProject } from './agents.mjs'
 
 const copilot = copilotBinary()
 const skip = copilot ? false : 'the @github/copilot devDependency is not installed for this platform'
@@ -39,7 +39,7 @@ test('Copilot CLI: rules reach the model through its native hooks, path rules af
   const work = path.join(h.root, 'work')
   const home = path.join(h.root, 'home')
   writeTree(work, RULES)
-  writeTree(home, { '.copilot/config.json': JSON.stringify({ trusted_folders: [work] }) })
+  copilotProject(work, home)
   const env = isolatedEnv(home, {
     COPILOT_OFFLINE: 'true',
     COPILOT_PROVIDER_BASE_URL: `${h.server.url}/v1`,
@@ -84,7 +84,7 @@ test('Copilot CLI: after a background compaction every active rule reaches the m
   const work = path.join(root, 'work')
   const home = path.join(root, 'home')
   writeTree(work, { ...rules('general', 'db', 'ts'), 'src/a.ts': 'export const a = 1\n', 'src/b.ts': 'export const b = 1\n' })
-  writeTree(home, { '.copilot/config.json': JSON.stringify({ trusted_folders: [work] }) })
+  copilotProject(work, home)
   const env = isolatedEnv(home, {
     COPILOT_OFFLINE: 'true',
     COPILOT_PROVIDER_BASE_URL: `${h.server.url}/v1`,
@@ -122,7 +122,7 @@ test('Copilot CLI: its skill tool activates a skill: its skills: rule reaches th
     '.wave/rules/replica.md': `---\nskills: [db-work]\n---\n${REPLICA}\n`,
     '.github/skills/db-work/SKILL.md': '---\nname: db-work\ndescription: Database work on the customer tables\n---\nFirst recall with memory_read (topic db); save findings with memory_write.\n',
   })
-  writeTree(home, { '.copilot/config.json': JSON.stringify({ trusted_folders: [work] }) })
+  copilotProject(work, home)
   const env = isolatedEnv(home, {
     COPILOT_OFFLINE: 'true',
     COPILOT_PROVIDER_BASE_URL: `${h.server.url}/v1`,

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process'
 import { userTexts } from './fake-model.mjs'
 import {
   repo, run, isolatedEnv, claudeEnv, geminiEnv, writeTree, installBin,
-  claudeBinary, codexBinary, geminiScript, copilotBinary, opencodeBinary,
+  claudeBinary, codexBinary, geminiScript, copilotBinary, opencodeBinary, copilotProject,
 } from './agents.mjs'
 
 const TIMEOUT = 150_000
@@ -95,7 +95,7 @@ export const DRIVERS = {
     project(h, bin, name, files, options = {}) {
       const { work, home } = dirs(h, name)
       writeTree(work, files)
-      writeTree(home, { '.copilot/config.json': JSON.stringify({ trusted_folders: [work] }) })
+      copilotProject(work, home)
       const env = isolatedEnv(home, {
         COPILOT_OFFLINE: 'true',
         COPILOT_PROVIDER_BASE_URL: `${h.server.url}/v1`,

@@ -41,12 +41,19 @@ after(async () => {
   if (!skip) console.log(`# package-managers: ${((Date.now() - started) / 1000).toFixed(1)} s`)
 })
 
-/** A directory with a `node` that records its start, then runs the real one. */
+/**
+ * A directory with a `node` and a `readlink` (the launcher's one possible
+ * fork) that record their start, then run the real ones.
+ */
 function nodeSpy(dir) {
   fs.mkdirSync(dir, { recursive: true })
   const log = path.join(dir, 'node-started')
+  const links = path.join(dir, 'readlink-started')
   fs.writeFileSync(path.join(dir, 'node'), `#!/bin/sh\necho "$$ $*" >> '${log}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 })
-  return { dir, log, starts: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []) }
+  const readlink = spawnSync('sh', ['-c', 'command -v readlink'], { encoding: 'utf8' }).stdout.trim()
+  fs.writeFileSync(path.join(dir, 'readlink'), `#!/bin/sh\necho "$$ $*" >> '${links}'\nexec '${readlink}' "$@"\n`, { mode: 0o755 })
+  const lines = (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim().split('\n') : [])
+  return { dir, log, starts: () => lines(log), readlinks: () => lines(links) }
 }
 
 // What a package manager says when it held back or ran an install script.
@@ -98,6 +105,12 @@ for (const manager of MANAGERS) {
     assert.equal(hook.status, 0, hook.stdout + hook.stderr)
     assert.match(hook.stdout, /PM-ALWAYS/, `the hook delivered the rule:\n${hook.stdout}\n${hook.stderr}`)
     assert.deepEqual(spy.starts(), [], `no node process for a hook (${command})`)
+    // The bin named relative to the project, as Copilot CLI's hooks name it:
+    // the launcher finds the package from the name, with no fork.
+    const bin = command.replace('"$CLAUDE_PROJECT_DIR"/', '').replace(/ hook SessionStart$/, '')
+    const relative = spawnSync('sh', ['-c', `${bin} --version`], { cwd: project, env: { ...env, PATH: `${spy.dir}:${env.PATH}` }, encoding: 'utf8' })
+    assert.equal(relative.status, 0, relative.stdout + relative.stderr)
+    assert.deepEqual([spy.starts(), spy.readlinks()], [[], []], 'the relative bin started neither node nor readlink')
     console.log(`# ${manager.name}: installed in ${seconds} s; hook: ${command}`)
   })
 }

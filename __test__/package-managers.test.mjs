@@ -151,3 +151,44 @@ test('the bin is both a shell script and a Node script', () => {
   assert.equal(pkg.scripts.preinstall, undefined, 'no install script')
   assert.equal(pkg.preferUnplugged, true, "Yarn PnP unplugs the package: its bin is a file on disk")
 })
+
+// The launcher's choice among the layouts package managers make, with a
+// stand-in executable per platform package that says its own name.
+test('the bin execs the platform package a layout holds: nested before hoisted, one of several by the host, from any name', { skip: process.platform === 'win32' && 'the shell launcher runs on Linux and macOS' }, (t) => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wave-launcher-')))
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }))
+  const layout = (name, platforms) => {
+    const nm = path.join(root, name, 'node_modules')
+    const pkg = path.join(nm, 'wave-memory-rules')
+    fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true })
+    fs.copyFileSync(path.join(repo, 'bin/wave-rules'), path.join(pkg, 'bin/wave-rules'))
+    fs.writeFileSync(path.join(pkg, 'bin/wave-rules.js'), '')
+    fs.mkdirSync(path.join(nm, '.bin'))
+    fs.symlinkSync('../wave-memory-rules/bin/wave-rules', path.join(nm, '.bin/wave-rules'))
+    for (const [where, platform] of platforms) {
+      const dir = where === 'nested' ? path.join(pkg, 'node_modules', `wave-memory-rules-${platform}`) : path.join(nm, `wave-memory-rules-${platform}`)
+      fs.mkdirSync(dir, { recursive: true })
+      fs.writeFileSync(path.join(dir, 'wave-rules'), `#!/bin/sh\necho ${where} ${platform} "$@"\n`, { mode: 0o755 })
+    }
+    return path.join(root, name)
+  }
+  const said = (cwd, bin) => {
+    const r = spawnSync('sh', ['-c', `${bin} --version`], { cwd, encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    return r.stdout.trim()
+  }
+  const host = `${process.platform === 'darwin' ? 'darwin' : 'linux'}-${process.arch === 'arm64' ? 'arm64' : 'x64'}`
+  const libc = process.platform === 'darwin' ? '' : fs.existsSync('/lib/ld-musl-x86_64.so.1') || fs.existsSync('/lib/ld-musl-aarch64.so.1') ? '-musl' : '-gnu'
+  const hoisted = layout('hoisted', [['hoisted', 'linux-x64-gnu']])
+  assert.equal(said(hoisted, 'node_modules/.bin/wave-rules'), 'hoisted linux-x64-gnu --version', 'named relative to the project')
+  assert.equal(said(root, `"${hoisted}/node_modules/.bin/wave-rules"`), 'hoisted linux-x64-gnu --version', 'named from the root')
+  assert.equal(said(root, `"${hoisted}/node_modules/wave-memory-rules/bin/wave-rules"`), 'hoisted linux-x64-gnu --version', "the package's own path (pnpm's shim)")
+  // The version this package needs, nested because another is hoisted: Node's resolution takes it first too.
+  const nested = layout('nested', [['hoisted', 'linux-x64-gnu'], ['nested', 'linux-x64-gnu']])
+  assert.equal(said(nested, 'node_modules/.bin/wave-rules'), 'nested linux-x64-gnu --version')
+  if (process.platform === 'linux' || process.platform === 'darwin') {
+    const several = layout('several', [['hoisted', 'linux-x64-gnu'], ['hoisted', 'linux-x64-musl'], ['hoisted', 'linux-arm64-gnu'], ['hoisted', 'darwin-arm64'], ['hoisted', 'darwin-x64']])
+    const want = process.platform === 'darwin' ? host : `${host}${libc}`
+    assert.equal(said(several, 'node_modules/.bin/wave-rules'), `hoisted ${want} --version`, 'the host, by uname and the C library')
+  }
+})

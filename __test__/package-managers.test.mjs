@@ -186,6 +186,19 @@ test('the bin execs the platform package a layout holds: nested before hoisted, 
   // The version this package needs, nested because another is hoisted: Node's resolution takes it first too.
   const nested = layout('nested', [['hoisted', 'linux-x64-gnu'], ['nested', 'linux-x64-gnu']])
   assert.equal(said(nested, 'node_modules/.bin/wave-rules'), 'nested linux-x64-gnu --version')
+  // Yarn Plug'n'Play: both packages unplugged, named from the root or relative to the project.
+  const pnp = path.join(root, 'pnp')
+  const unplugged = path.join(pnp, '.yarn/unplugged')
+  const ours = path.join(unplugged, 'wave-memory-rules-npm-1.0.0-abc/node_modules/wave-memory-rules')
+  fs.mkdirSync(path.join(ours, 'bin'), { recursive: true })
+  fs.copyFileSync(path.join(repo, 'bin/wave-rules'), path.join(ours, 'bin/wave-rules'))
+  fs.writeFileSync(path.join(ours, 'bin/wave-rules.js'), '')
+  const exe = path.join(unplugged, 'wave-memory-rules-linux-x64-gnu-npm-1.0.0-def/node_modules/wave-memory-rules-linux-x64-gnu')
+  fs.mkdirSync(exe, { recursive: true })
+  fs.writeFileSync(path.join(exe, 'wave-rules'), '#!/bin/sh\necho unplugged "$@"\n', { mode: 0o755 })
+  const rel = path.relative(pnp, path.join(ours, 'bin/wave-rules'))
+  assert.equal(said(pnp, rel), 'unplugged --version', 'relative to the project')
+  assert.equal(said(root, `"${path.join(pnp, rel)}"`), 'unplugged --version', 'from the root')
   if (process.platform === 'linux' || process.platform === 'darwin') {
     const several = layout('several', [['hoisted', 'linux-x64-gnu'], ['hoisted', 'linux-x64-musl'], ['hoisted', 'linux-arm64-gnu'], ['hoisted', 'darwin-arm64'], ['hoisted', 'darwin-x64']])
     const want = process.platform === 'darwin' ? host : `${host}${libc}`

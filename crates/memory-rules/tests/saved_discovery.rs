@@ -222,8 +222,9 @@ fn a_truncated_or_damaged_file_is_refused_or_stale_never_a_panic() {
 }
 
 /// At 300 rules the stamps are checked on a second thread while the rules
-/// decode: still fresh with nothing changed (every rule back, in order),
-/// still stale when one file deep in the list is edited in place.
+/// decode, and then by both threads: still fresh with nothing changed
+/// (every rule back, in order), still stale when one file is edited in
+/// place, first, deep in the list or last (whichever thread stats it).
 #[test]
 fn many_rules_checked_beside_the_decoding_are_fresh_or_stale_as_few_are() {
     let t = Tree::new();
@@ -242,7 +243,19 @@ fn many_rules_checked_beside_the_decoding_are_fresh_or_stale_as_few_are() {
     let ids =
         |s: &memory_rules::RuleSet| s.rules().iter().map(|r| r.id.clone()).collect::<Vec<_>>();
     assert_eq!(ids(&rules), ids(&loaded.rules));
-    std::fs::write(&files[250], "---\ntopics: [t250]\n---\nRule 250, edited").unwrap();
-    age(&files[250], 30);
-    assert!(matches!(restore(&t, &bytes), Restored::Stale(_)));
+    for i in [250, 0, 299] {
+        age_all(&t.workdir(), 60);
+        let bytes = t.load().to_bytes().unwrap();
+        assert!(matches!(restore(&t, &bytes), Restored::Fresh { .. }));
+        std::fs::write(
+            &files[i],
+            format!("---\ntopics: [t{i}]\n---\nRule {i}, edited"),
+        )
+        .unwrap();
+        age(&files[i], 30);
+        assert!(
+            matches!(restore(&t, &bytes), Restored::Stale(_)),
+            "rule {i} edited, yet fresh"
+        );
+    }
 }

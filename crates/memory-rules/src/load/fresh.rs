@@ -233,8 +233,8 @@ impl Restored {
 }
 
 /// From this many inputs on, a hook stats them on a second thread while
-/// it decodes the rules: at 1,000 rules the stats (one `fstatat` each) and
-/// the decoding cost about the same, and neither needs the other. Below it,
+/// it decodes the rules: at 1,000 rules the stats (one `fstatat` each) cost
+/// as much as the decoding or more, and neither needs the other. Below it,
 /// starting a thread costs more than it overlaps.
 const PARALLEL_CHECK_INPUTS: usize = 256;
 

@@ -260,13 +260,7 @@ impl Check<'_> {
         std::thread::scope(|scope| {
             let check = std::thread::Builder::new()
                 .name("wave-rules-check".into())
-                .spawn_scoped(scope, || {
-                    let same = self.same_setup(config);
-                    if !same {
-                        inputs.stale.store(true, Ordering::Relaxed);
-                    }
-                    same && inputs.hold()
-                });
+                .spawn_scoped(scope, || self.holds(config, &inputs));
             match check {
                 Ok(check) => {
                     let decoded = decode();
@@ -274,7 +268,7 @@ impl Check<'_> {
                     let there = check.join().unwrap_or(false);
                     (here && there).then_some(decoded)
                 }
-                Err(_) => (self.same_setup(config) && inputs.hold()).then(decode),
+                Err(_) => self.holds(config, &inputs).then(decode),
             }
         })
     }
@@ -283,7 +277,18 @@ impl Check<'_> {
     /// was racy at the save).
     fn is_fresh(&self, config: &Config) -> bool {
         self.inputs()
-            .is_some_and(|inputs| self.same_setup(config) && inputs.hold())
+            .is_some_and(|inputs| self.holds(config, &inputs))
+    }
+
+    /// The same setup as at the save ([`Check::same_setup`]) and `inputs`
+    /// holding their stamps ([`Inputs::hold`]); a different setup stops the
+    /// other thread's share too.
+    fn holds(&self, config: &Config, inputs: &Inputs) -> bool {
+        if !self.same_setup(config) {
+            inputs.stale.store(true, Ordering::Relaxed);
+            return false;
+        }
+        inputs.hold()
     }
 
     /// The inputs with their saved stamps, to check; `None` when there is

@@ -259,3 +259,41 @@ fn many_rules_checked_beside_the_decoding_are_fresh_or_stale_as_few_are() {
         );
     }
 }
+
+#[test]
+fn inputs_a_watcher_vouches_for_skip_the_stats_but_not_the_setup_or_a_walk() {
+    let t = Tree::new();
+    let (bytes, files) = saved(&t);
+    let inputs = memory_rules::Restored::inputs_of(&bytes).expect("checkable by stamps");
+    for file in &files {
+        assert!(inputs.paths.contains(file), "{file:?} is an input");
+    }
+    assert_eq!(inputs.paths.len(), inputs.absent.len());
+    assert!(memory_rules::Restored::inputs_hold(&bytes));
+    // Edited in place: the stats see it; a caller that vouches is trusted.
+    std::fs::write(&files[0], "---\npaths: lib/**\n---\nA, longer").unwrap();
+    assert!(!memory_rules::Restored::inputs_hold(&bytes));
+    assert!(matches!(restore(&t, &bytes), Restored::Stale(_)));
+    let vouched = Restored::from_bytes_unchanged(&config(&t), &bytes).unwrap();
+    assert!(matches!(vouched, Restored::Fresh { .. }));
+    // Another setup is never fresh, vouched or not.
+    let other = memory_rules::sources::Config::with_home(t.workdir(), t.workdir());
+    assert!(matches!(
+        Restored::from_bytes_unchanged(&other, &bytes).unwrap(),
+        Restored::Stale(_)
+    ));
+    // Nor is a discovery that walked the project (no stamps to vouch for).
+    let config = memory_rules::sources::Config::named(
+        t.workdir(),
+        t.home(),
+        &[memory_rules::Format::AgentsMd],
+    );
+    t.write(t.workdir().join("AGENTS.md"), "Run the tests.");
+    age_all(&t.workdir(), 60);
+    let walked = memory_rules::load(&config).to_bytes().unwrap();
+    assert!(memory_rules::Restored::inputs_of(&walked).is_none());
+    assert!(matches!(
+        Restored::from_bytes_unchanged(&config, &walked).unwrap(),
+        Restored::Stale(_)
+    ));
+}

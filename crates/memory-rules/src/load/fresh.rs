@@ -192,20 +192,24 @@ impl Restored {
     /// its snapshot. An error for anything that is no saved discovery of
     /// this version.
     pub fn from_bytes(config: &Config, bytes: &[u8]) -> Result<Restored, SnapshotError> {
+        Restored::restore(config, bytes, false)
+    }
+
+    /// [`Restored::from_bytes`] for a caller that knows none of the inputs
+    /// changed since their stamps last held (a watcher that saw no event on
+    /// them since it checked: [`Restored::inputs_of`]): they are not stat'ed again.
+    /// The setup still is, and a discovery not checkable by stamps is still
+    /// stale.
+    pub fn from_bytes_unchanged(config: &Config, bytes: &[u8]) -> Result<Restored, SnapshotError> {
+        Restored::restore(config, bytes, true)
+    }
+
+    fn restore(config: &Config, bytes: &[u8], unchanged: bool) -> Result<Restored, SnapshotError> {
         let not = |source| SnapshotError::NotASnapshot { source };
         // Each value checked as UTF-8 once, not string by string as it is
         // parsed; the values hold no raw newline (JSON escapes it in strings).
         let utf8 = |b| std::str::from_utf8(b).map_err(|e| not(serde::de::Error::custom(e)));
-        let first = bytes
-            .iter()
-            .position(|&b| b == b'\n')
-            .unwrap_or(bytes.len());
-        let check: Check = serde_json::from_str(utf8(&bytes[..first])?).map_err(not)?;
-        if check.version != VERSION {
-            return Err(SnapshotError::Version {
-                version: check.version,
-            });
-        }
+        let (check, first) = Check::of(bytes)?;
         let truncated = || not(serde::de::Error::custom("truncated"));
         let start = first + 1;
         let rules_end = start + check.rules_len;
@@ -213,9 +217,13 @@ impl Restored {
         if bytes.len() < end {
             return Err(truncated());
         }
-        if let Some(rules) =
-            check.fresh_while(config, || compact::from_bytes(&bytes[start..rules_end]))
-        {
+        let decode = || compact::from_bytes(&bytes[start..rules_end]);
+        let decoded = if unchanged {
+            (check.inputs().is_some() && check.same_setup(config)).then(decode)
+        } else {
+            check.fresh_while(config, decode)
+        };
+        if let Some(rules) = decoded {
             let (rules, patterns) = rules?;
             let diagnostics = serde_json::from_str(utf8(&bytes[rules_end..end])?).map_err(not)?;
             return Ok(Restored::Fresh {
@@ -242,6 +250,63 @@ const PARALLEL_CHECK_INPUTS: usize = 256;
 /// one folder stay together (the inputs are sorted by path), and the claims
 /// stay few.
 const CHECK_CHUNK: usize = 32;
+
+impl<'a> Check<'a> {
+    /// The check at the start of `bytes`, and where it ends; an error for
+    /// anything that is no saved discovery of this version.
+    fn of(bytes: &'a [u8]) -> Result<(Check<'a>, usize), SnapshotError> {
+        let not = |source| SnapshotError::NotASnapshot { source };
+        let first = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(bytes.len());
+        let text =
+            std::str::from_utf8(&bytes[..first]).map_err(|e| not(serde::de::Error::custom(e)))?;
+        let check: Check = serde_json::from_str(text).map_err(not)?;
+        if check.version != VERSION {
+            return Err(SnapshotError::Version {
+                version: check.version,
+            });
+        }
+        Ok((check, first))
+    }
+}
+
+/// What a saved discovery was read from ([`Restored::inputs_of`]), for a
+/// watcher that vouches for it ([`Restored::from_bytes_unchanged`]): every
+/// input's path (rules roots, listed directories, rule files, imports).
+#[derive(Debug)]
+pub struct SavedInputs {
+    pub paths: Vec<PathBuf>,
+    /// Whether each input was absent at the save (a rules root not there).
+    pub absent: Vec<bool>,
+}
+
+impl Restored {
+    /// The inputs of the saved discovery in `bytes`; `None` for one that is
+    /// not checkable by stamps (a project walk, a racy stamp) or no saved
+    /// discovery.
+    pub fn inputs_of(bytes: &[u8]) -> Option<SavedInputs> {
+        let (check, _) = Check::of(bytes).ok()?;
+        let inputs = check.inputs()?;
+        let absent = inputs
+            .stamps
+            .chunks_exact(STAMP_DIGITS)
+            .map(|s| s.iter().all(|&b| b == b'-'))
+            .collect();
+        let paths = inputs.paths.iter().map(PathBuf::from).collect();
+        Some(SavedInputs { paths, absent })
+    }
+
+    /// Whether every input of the saved discovery in `bytes` holds its
+    /// stamp now (stat'ed, one thread); false for one that is not checkable.
+    pub fn inputs_hold(bytes: &[u8]) -> bool {
+        Check::of(bytes)
+            .ok()
+            .and_then(|(check, _)| check.inputs().map(|inputs| inputs.hold()))
+            .unwrap_or(false)
+    }
+}
 
 impl Check<'_> {
     /// `decode`'s result when the saved discovery is fresh

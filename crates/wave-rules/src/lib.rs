@@ -88,6 +88,11 @@ where
     if let Command::Setup(SetupCommand::Completions(a)) = &cli.command {
         return setup::completions(a);
     }
+    if let Command::Hook(h) = &cli.command {
+        if let HookAction::Watch(a) = &h.action {
+            return hook::watch::run(&a.cache);
+        }
+    }
     let hook_input = match &cli.command {
         Command::Hook(h) if h.action.is_event() => Some(hook::Input::read(h.agent, stdin)),
         _ => None,

@@ -278,6 +278,26 @@ pub const TRANSCRIPT_TAIL_BYTES: u64 = 1 << 20;
 /// Seconds Claude Code gives each of our hooks before it moves on.
 pub const HOOK_TIMEOUT_SECS: u64 = 10;
 
+// ---- the hooks' watcher (wave-rules hook/watch.rs) ----
+
+/// A hook starts a watcher of its saved discovery from this many rules on
+/// (below it, the stats of the inputs cost less than starting one).
+pub const WATCH_MIN_RULES: usize = 256;
+
+/// A hook waits this long for a watcher's answer, then stats the inputs.
+pub const WATCH_ANSWER_MS: u64 = 50;
+
+/// A watcher asked nothing for this long ends.
+pub const WATCH_IDLE_SECS: u64 = 600;
+
+/// A watcher ends after this long, asked or not (a day).
+pub const WATCH_MAX_SECS: u64 = 86_400;
+
+/// A watcher of one cache file is started at most once in this long (one
+/// that cannot watch, or ends at every change, is not started on every
+/// event).
+pub const WATCH_RETRY_SECS: u64 = 60;
+
 // ---- the MCP server ----
 
 /// More directories than this under the sources: no watch (stamp checks).

@@ -154,6 +154,16 @@ pub enum HookAction {
     Install(InstallArgs),
     /// Remove our hooks from the agent's settings (and nothing else)
     Uninstall(InstallArgs),
+    /// The watcher a hook starts in a large project (see hook/watch.rs)
+    #[command(hide = true)]
+    Watch(WatchArgs),
+}
+
+/// `hook watch <cache file>` (started by a hook, never by hand).
+#[derive(Args, Debug, Clone)]
+pub struct WatchArgs {
+    /// The hook's saved discovery whose inputs to watch
+    pub cache: std::path::PathBuf,
 }
 
 impl HookAction {
@@ -167,6 +177,7 @@ impl HookAction {
         match (self.event(), self) {
             (Some(event), _) => event.name(),
             (None, HookAction::Install(_)) => "install",
+            (None, HookAction::Watch(_)) => "watch",
             (None, _) => "uninstall",
         }
     }
@@ -182,7 +193,7 @@ impl HookAction {
             HookAction::SubagentStop => Some(HookEvent::SubagentStop),
             HookAction::Stop => Some(HookEvent::Stop),
             HookAction::PreCompact => Some(HookEvent::PreCompact),
-            HookAction::Install(_) | HookAction::Uninstall(_) => None,
+            HookAction::Install(_) | HookAction::Uninstall(_) | HookAction::Watch(_) => None,
         }
     }
 }

@@ -427,9 +427,10 @@ pub fn event(agent: HookAgent, action: &HookAction, p: Payload) -> Event {
         HookAction::PreToolUse => EventKind::ToolBefore,
         HookAction::SubagentStart(_) => EventKind::SubagentStart,
         HookAction::SubagentStop => EventKind::SubagentStop,
-        HookAction::PostToolUse(_) | HookAction::Install(_) | HookAction::Uninstall(_) => {
-            EventKind::ToolDone
-        }
+        HookAction::PostToolUse(_)
+        | HookAction::Install(_)
+        | HookAction::Uninstall(_)
+        | HookAction::Watch(_) => EventKind::ToolDone,
     };
     // Gemini CLI's subagent tool: before it, the subagent starts (its task
     // is the tool's `prompt`); after it, the subagent stopped. It names its

@@ -15,6 +15,7 @@
 //! load; the cache never changes a result.
 
 use crate::env::Env;
+use crate::hook::watch;
 use memory_rules::base::fs::{self, Links};
 use memory_rules::{reload_from, Diagnostic, Restored, RuleSet, Severity, Snapshot};
 use std::path::{Path, PathBuf};
@@ -63,8 +64,17 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
     // after them (the file is only ever replaced by a rename: `write`).
     let bytes = fs::map_bounded(&path, MAX_CACHE_BYTES, Links::Follow)
         .unwrap_or(fs::FileBytes::Read(Vec::new()));
-    let previous = match Restored::from_bytes(&env.config, &bytes) {
+    let vouched = watch::vouches(&path);
+    let restored = if vouched {
+        Restored::from_bytes_unchanged(&env.config, &bytes)
+    } else {
+        Restored::from_bytes(&env.config, &bytes)
+    };
+    let previous = match restored {
         Ok(Restored::Fresh { rules, diagnostics }) => {
+            if !vouched && rules.rules().len() >= watch::WATCH_MIN_RULES {
+                start_watcher(&path);
+            }
             let broken = broken_lines(&diagnostics, &env.config.workdir);
             release(diagnostics);
             release(bytes);
@@ -85,6 +95,17 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
     let set = Arc::clone(&reloaded.loaded.rules);
     release(reloaded);
     Rules { set, broken }
+}
+
+/// Starts a watcher of `cache` (see [`watch`]) from the binary, which
+/// exits after one command; never from the addon, whose process is Node.
+fn start_watcher(cache: &Path) {
+    if !EXITS_AFTER.load(Ordering::Relaxed) {
+        return;
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        watch::start(&exe, cache);
+    }
 }
 
 /// `<state dir>/rules/<hash of the config>.json`: the workdir, the sources,

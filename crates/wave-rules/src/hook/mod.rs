@@ -41,6 +41,7 @@ pub mod cache;
 pub mod dialects;
 pub mod settings;
 pub mod state;
+pub mod watch;
 
 use crate::args::{BudgetArgs, HookAction, HookAgent, MemoryMode};
 use crate::env::{Env, Output};

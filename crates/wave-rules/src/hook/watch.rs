@@ -1,0 +1,362 @@
+//! The hooks' watcher: a process that outlives the hook and vouches that
+//! none of a saved discovery's inputs changed, so that a hook in a large
+//! project does not stat every rule file on every event (at 1,000 rules the
+//! stats cost about a third of a hook's run on a 2-core virtual machine,
+//! whose second core a second thread cannot count on).
+//!
+//! A hook that found its saved discovery fresh by the stats, with at least
+//! [`WATCH_MIN_RULES`] rules, starts `wave-rules hook watch <cache file>`
+//! (detached, no standard streams; at most once a
+//! [`WATCH_RETRY_SECS`](memory_rules::base::limits::WATCH_RETRY_SECS) per
+//! cache file). The watcher takes the cache file's lock (one watcher a
+//! cache file), sets an inotify watch on the cache file's folder and on
+//! every input's folder (every listed rules directory, the folder of every
+//! rule file and import, the closest existing folder of an input that was
+//! absent), then checks that every input still holds its saved stamp, and
+//! listens on `<cache file>.sock`.
+//!
+//! A hook asks it with one byte and gets `1` (unchanged) or `0`. Before it
+//! answers, the watcher drains its inotify queue: the kernel queues an
+//! event inside the write, rename or delete itself, so a change that was
+//! done before the hook started is in the queue when the hook asks. Any
+//! event that could change an input's stamp (the input's name in its
+//! folder, a file added, removed or renamed in a listed directory, an event
+//! on a watched folder itself, an overflow of the queue), and any change of
+//! the cache file, ends the watcher; the next hook stats as before and
+//! starts another. No answer within
+//! [`WATCH_ANSWER_MS`](memory_rules::base::limits::WATCH_ANSWER_MS), or no
+//! watcher: the hook stats. The watcher also ends after
+//! [`WATCH_IDLE_SECS`](memory_rules::base::limits::WATCH_IDLE_SECS) without
+//! a question and after
+//! [`WATCH_MAX_SECS`](memory_rules::base::limits::WATCH_MAX_SECS) in all.
+//! `WAVE_RULES_WATCH=off` turns it off. Linux only (inotify); elsewhere a
+//! hook always stats.
+
+use std::path::Path;
+
+pub use memory_rules::base::limits::WATCH_MIN_RULES;
+
+/// Whether a watcher of `cache` vouches that none of its inputs changed.
+pub fn vouches(cache: &Path) -> bool {
+    #[cfg(target_os = "linux")]
+    if linux::enabled() {
+        return linux::ask(cache).unwrap_or(false);
+    }
+    let _ = cache;
+    false
+}
+
+/// Starts a watcher of `cache` (running `exe`), unless watchers are off or
+/// one was started in the last [`WATCH_RETRY_SECS`].
+pub fn start(exe: &Path, cache: &Path) {
+    #[cfg(target_os = "linux")]
+    if linux::enabled() {
+        linux::start(exe, cache);
+    }
+    let _ = (exe, cache);
+}
+
+/// `wave-rules hook watch <cache file>`: watches until a change, idleness
+/// or its time limit ends it; nothing on stdout, exit 0.
+pub fn run(cache: &Path) -> crate::env::Output {
+    #[cfg(target_os = "linux")]
+    let _ = linux::serve(cache);
+    let _ = cache;
+    crate::env::Output::default()
+}
+
+#[cfg(target_os = "linux")]
+mod linux {
+    use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
+    use memory_rules::base::limits::{
+        MAX_CACHE_BYTES, MAX_WATCHED_DIRS, WATCH_ANSWER_MS, WATCH_IDLE_SECS, WATCH_MAX_SECS,
+        WATCH_RETRY_SECS,
+    };
+    use memory_rules::Restored;
+    use std::collections::{HashMap, HashSet};
+    use std::ffi::OsString;
+    use std::io::{Read, Write};
+    use std::os::fd::AsRawFd;
+    use std::os::unix::net::{UnixListener, UnixStream};
+    use std::os::unix::process::CommandExt;
+    use std::path::{Path, PathBuf};
+    use std::time::{Duration, Instant, SystemTime};
+
+    /// Whether watchers are on (`WAVE_RULES_WATCH=off` turns them off).
+    pub(super) fn enabled() -> bool {
+        std::env::var_os("WAVE_RULES_WATCH").is_none_or(|v| v != "off")
+    }
+
+    /// Where the watcher of `cache` listens.
+    fn socket_path(cache: &Path) -> PathBuf {
+        cache.with_extension("sock")
+    }
+
+    /// The watcher's lock, whose time is also when one was last started.
+    fn lock_path(cache: &Path) -> PathBuf {
+        cache.with_extension("watch")
+    }
+
+    pub(super) fn ask(cache: &Path) -> Option<bool> {
+        let mut stream = UnixStream::connect(socket_path(cache)).ok()?;
+        let wait = Some(Duration::from_millis(WATCH_ANSWER_MS));
+        stream.set_read_timeout(wait).ok()?;
+        stream.set_write_timeout(wait).ok()?;
+        stream.write_all(b"?").ok()?;
+        let mut answer = [0u8; 1];
+        stream.read_exact(&mut answer).ok()?;
+        Some(answer[0] == b'1')
+    }
+
+    pub(super) fn start(exe: &Path, cache: &Path) {
+        let lock = lock_path(cache);
+        let recent = std::fs::metadata(&lock)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| SystemTime::now().duration_since(t).ok())
+            .is_some_and(|age| age < Duration::from_secs(WATCH_RETRY_SECS));
+        if recent {
+            return;
+        }
+        let Ok(file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&lock)
+        else {
+            return;
+        };
+        let _ = file.set_modified(SystemTime::now());
+        let _ = std::process::Command::new(exe)
+            .arg("hook")
+            .arg("watch")
+            .arg(cache)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .process_group(0)
+            .spawn();
+    }
+
+    /// What counts on one watched folder: every child added, removed or
+    /// renamed (a listed directory: its mtime changes), and any event on
+    /// these names.
+    #[derive(Default)]
+    struct Interest {
+        listed: bool,
+        names: HashSet<OsString>,
+    }
+
+    /// The watches of one cache file's inputs.
+    struct Watch {
+        inotify: Inotify,
+        seen: Seen,
+        buffer: Vec<u8>,
+    }
+
+    /// What each watch is for.
+    struct Seen {
+        interest: HashMap<WatchDescriptor, Interest>,
+        /// The cache file's folder, and its name there.
+        cache_dir: WatchDescriptor,
+        cache_name: OsString,
+    }
+
+    fn mask() -> WatchMask {
+        WatchMask::MODIFY
+            | WatchMask::ATTRIB
+            | WatchMask::CLOSE_WRITE
+            | WatchMask::CREATE
+            | WatchMask::DELETE
+            | WatchMask::MOVED_FROM
+            | WatchMask::MOVED_TO
+            | WatchMask::DELETE_SELF
+            | WatchMask::MOVE_SELF
+    }
+
+    pub(super) fn serve(cache: &Path) -> Option<()> {
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(lock_path(cache))
+            .ok()?;
+        // SAFETY: flock on a descriptor this function owns.
+        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return None;
+        }
+        let mut watch = Watch::new(cache)?;
+        let socket = socket_path(cache);
+        let _ = std::fs::remove_file(&socket);
+        let listener = UnixListener::bind(&socket).ok()?;
+        watch.listen(&listener);
+        let _ = std::fs::remove_file(&socket);
+        drop(lock);
+        Some(())
+    }
+
+    impl Watch {
+        /// The watches of `cache`'s inputs, set before their stamps are
+        /// checked (a change in between is an event); `None` when they
+        /// cannot be set, are too many, or an input changed already.
+        fn new(cache: &Path) -> Option<Watch> {
+            let inotify = Inotify::init().ok()?;
+            let cache_dir = inotify.watches().add(cache.parent()?, mask()).ok()?;
+            let bytes = memory_rules::base::fs::read_bounded(
+                cache,
+                MAX_CACHE_BYTES,
+                memory_rules::base::fs::Links::Follow,
+            )
+            .ok()?;
+            let inputs = Restored::inputs_of(&bytes)?;
+            let mut watch = Watch {
+                inotify,
+                seen: Seen {
+                    interest: HashMap::new(),
+                    cache_dir,
+                    cache_name: cache.file_name()?.to_os_string(),
+                },
+                buffer: vec![0; 16 << 10],
+            };
+            for (path, absent) in inputs.paths.iter().zip(&inputs.absent) {
+                watch.add(path, *absent)?;
+                if watch.seen.interest.len() > MAX_WATCHED_DIRS {
+                    return None;
+                }
+            }
+            Restored::inputs_hold(&bytes).then_some(watch)
+        }
+
+        /// Watches what tells that `path` changed: its name in its folder
+        /// (the closest existing one, for an input that was absent), every
+        /// child of a listed directory, and a symlink's target.
+        fn add(&mut self, path: &Path, absent: bool) -> Option<()> {
+            let mut at = path;
+            if absent {
+                while !at.parent()?.is_dir() {
+                    at = at.parent()?;
+                }
+            }
+            self.note(at.parent()?, Some(at.file_name()?.to_os_string()))?;
+            let link = std::fs::symlink_metadata(at).is_ok_and(|m| m.file_type().is_symlink());
+            if !absent && (link || path.is_dir()) {
+                let wd = self.watch_dir(path)?;
+                self.seen.interest.entry(wd).or_default().listed = true;
+            }
+            Some(())
+        }
+
+        fn note(&mut self, dir: &Path, name: Option<OsString>) -> Option<()> {
+            let wd = self.watch_dir(dir)?;
+            self.seen.interest.entry(wd).or_default().names.extend(name);
+            Some(())
+        }
+
+        fn watch_dir(&mut self, dir: &Path) -> Option<WatchDescriptor> {
+            self.inotify.watches().add(dir, mask()).ok()
+        }
+
+        /// Answers questions until a change, idleness or the time limit.
+        fn listen(&mut self, listener: &UnixListener) {
+            let started = Instant::now();
+            let mut last = Instant::now();
+            let idle = Duration::from_secs(WATCH_IDLE_SECS);
+            let most = Duration::from_secs(WATCH_MAX_SECS);
+            while last.elapsed() < idle && started.elapsed() < most {
+                let wait = idle
+                    .saturating_sub(last.elapsed())
+                    .min(Duration::from_secs(60));
+                let mut fds = [
+                    libc::pollfd {
+                        fd: self.inotify.as_raw_fd(),
+                        events: libc::POLLIN,
+                        revents: 0,
+                    },
+                    libc::pollfd {
+                        fd: listener.as_raw_fd(),
+                        events: libc::POLLIN,
+                        revents: 0,
+                    },
+                ];
+                // SAFETY: two initialised pollfds, their count given.
+                let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, wait.as_millis() as i32) };
+                if ready < 0
+                    && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
+                {
+                    return;
+                }
+                if self.changed() {
+                    return;
+                }
+                if fds[1].revents & libc::POLLIN != 0 {
+                    if let Ok((stream, _)) = listener.accept() {
+                        last = Instant::now();
+                        if !self.answer(stream) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Answers one question (after draining the queue); false when an
+        /// input changed.
+        fn answer(&mut self, mut stream: UnixStream) -> bool {
+            let wait = Some(Duration::from_millis(WATCH_ANSWER_MS));
+            let _ = stream.set_read_timeout(wait);
+            let _ = stream.set_write_timeout(wait);
+            let mut question = [0u8; 1];
+            if stream.read_exact(&mut question).is_err() {
+                return true;
+            }
+            let changed = self.changed();
+            let _ = stream.write_all(if changed { b"0" } else { b"1" });
+            !changed
+        }
+
+        /// Drains the queue: whether any event could change an input's
+        /// stamp or the cache file (or the queue overflowed, or broke).
+        fn changed(&mut self) -> bool {
+            loop {
+                let events = match self.inotify.read_events(&mut self.buffer) {
+                    Ok(events) => events,
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return false,
+                    Err(_) => return true,
+                };
+                let mut any = false;
+                for event in events {
+                    any = true;
+                    if counts(&self.seen, &event.wd, event.mask, event.name) {
+                        return true;
+                    }
+                }
+                if !any {
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// Whether one event could change an input's stamp or the cache file.
+    fn counts(
+        seen: &Seen,
+        wd: &WatchDescriptor,
+        mask: EventMask,
+        name: Option<&std::ffi::OsStr>,
+    ) -> bool {
+        if mask.contains(EventMask::Q_OVERFLOW) {
+            return true;
+        }
+        let Some(name) = name else {
+            // On a watched folder itself: removed, moved, touched.
+            return true;
+        };
+        if *wd == seen.cache_dir && name == seen.cache_name.as_os_str() {
+            return true;
+        }
+        let Some(interest) = seen.interest.get(wd) else {
+            return false;
+        };
+        let children =
+            EventMask::CREATE | EventMask::DELETE | EventMask::MOVED_FROM | EventMask::MOVED_TO;
+        interest.names.contains(name) || (interest.listed && mask.intersects(children))
+    }
+}

@@ -10,6 +10,9 @@
 // from one run. With `--instructions`, each cell is also run once under
 // `valgrind --tool=callgrind` (after the timed rounds, on the same state):
 // instructions executed, which a loaded machine does not change.
+// In a project of 64 rules or more the first rounds start the hooks' watcher
+// (crates/wave-rules/src/hook/watch.rs), so the timed rounds are hooks it
+// vouches for, as in a session; `WAVE_RULES_WATCH=off` times the stats.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'

@@ -18,6 +18,8 @@ mod display;
 mod env;
 mod eval;
 mod hook;
+#[cfg(target_os = "linux")]
+mod inotify_changes;
 pub mod launch;
 #[cfg(not(target_family = "wasm"))]
 mod lsp;

@@ -67,7 +67,7 @@ pub fn run(cache: &Path) -> crate::env::Output {
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
+    use inotify::{EventMask, Inotify, WatchDescriptor};
     use memory_rules::base::limits::{
         MAX_CACHE_BYTES, MAX_WATCHED_DIRS, WATCH_ANSWER_MS, WATCH_IDLE_SECS, WATCH_MAX_SECS,
         WATCH_RETRY_SECS,
@@ -161,18 +161,6 @@ mod linux {
         cache_name: OsString,
     }
 
-    fn mask() -> WatchMask {
-        WatchMask::MODIFY
-            | WatchMask::ATTRIB
-            | WatchMask::CLOSE_WRITE
-            | WatchMask::CREATE
-            | WatchMask::DELETE
-            | WatchMask::MOVED_FROM
-            | WatchMask::MOVED_TO
-            | WatchMask::DELETE_SELF
-            | WatchMask::MOVE_SELF
-    }
-
     pub(super) fn serve(cache: &Path) -> Option<()> {
         let lock = std::fs::OpenOptions::new()
             .create(true)
@@ -199,7 +187,10 @@ mod linux {
         /// cannot be set, are too many, or an input changed already.
         fn new(cache: &Path) -> Option<Watch> {
             let inotify = Inotify::init().ok()?;
-            let cache_dir = inotify.watches().add(cache.parent()?, mask()).ok()?;
+            let cache_dir = inotify
+                .watches()
+                .add(cache.parent()?, crate::inotify_changes::mask())
+                .ok()?;
             let bytes = memory_rules::base::fs::read_bounded(
                 cache,
                 MAX_CACHE_BYTES,
@@ -251,7 +242,10 @@ mod linux {
         }
 
         fn watch_dir(&mut self, dir: &Path) -> Option<WatchDescriptor> {
-            self.inotify.watches().add(dir, mask()).ok()
+            self.inotify
+                .watches()
+                .add(dir, crate::inotify_changes::mask())
+                .ok()
         }
 
         /// Answers questions until a change, idleness or the time limit.

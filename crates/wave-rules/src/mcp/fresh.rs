@@ -71,7 +71,7 @@ impl Freshness {
 #[cfg(target_os = "linux")]
 mod linux {
     use super::MAX_WATCHED_DIRS;
-    use inotify::{Inotify, WatchMask};
+    use inotify::Inotify;
     use memory_rules::sources::Config;
     use memory_rules::Loaded;
     use std::collections::HashSet;
@@ -80,18 +80,6 @@ mod linux {
     pub struct Watch {
         inotify: Inotify,
         buffer: Vec<u8>,
-    }
-
-    fn mask() -> WatchMask {
-        WatchMask::MODIFY
-            | WatchMask::ATTRIB
-            | WatchMask::CLOSE_WRITE
-            | WatchMask::CREATE
-            | WatchMask::DELETE
-            | WatchMask::MOVED_FROM
-            | WatchMask::MOVED_TO
-            | WatchMask::DELETE_SELF
-            | WatchMask::MOVE_SELF
     }
 
     /// The closest ancestor of `dir` that exists (to see it created).
@@ -133,7 +121,7 @@ mod linux {
             let inotify = Inotify::init().ok()?;
             let mut watches = inotify.watches();
             for dir in &dirs {
-                watches.add(dir, mask()).ok()?;
+                watches.add(dir, crate::inotify_changes::mask()).ok()?;
             }
             Some(Watch {
                 inotify,
@@ -156,7 +144,10 @@ mod linux {
                         .map(|d| PathBuf::from(&d.file_path)),
                 );
             for file in files {
-                if file.is_symlink() && file.is_file() && watches.add(&file, mask()).is_err() {
+                if file.is_symlink()
+                    && file.is_file()
+                    && watches.add(&file, crate::inotify_changes::mask()).is_err()
+                {
                     return false;
                 }
             }

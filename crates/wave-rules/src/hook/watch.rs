@@ -162,6 +162,11 @@ mod linux {
     }
 
     pub(super) fn serve(cache: &Path) -> Option<()> {
+        // Nothing the agent left open in the hook is held for the
+        // watcher's life (its standard streams are /dev/null already).
+        // SAFETY: closes descriptors this process never uses; none is open
+        // in Rust's hands yet.
+        unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) };
         let lock = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -241,7 +246,12 @@ mod linux {
             Some(())
         }
 
+        /// A watch on `dir`; `None` on a file system whose changes inotify
+        /// does not all see (made by another machine or the host).
         fn watch_dir(&mut self, dir: &Path) -> Option<WatchDescriptor> {
+            if !local(dir) {
+                return None;
+            }
             self.inotify
                 .watches()
                 .add(dir, crate::inotify_changes::mask())
@@ -327,6 +337,37 @@ mod linux {
                 }
             }
         }
+    }
+
+    /// Whether `path` is on a file system that only this machine changes:
+    /// not a network or shared one (NFS, SMB, 9P, virtiofs, FUSE, Ceph,
+    /// AFS, Coda), where an edit from elsewhere makes no inotify event.
+    fn local(path: &Path) -> bool {
+        use std::os::unix::ffi::OsStrExt;
+        const REMOTE: [i64; 10] = [
+            0x6969,      // NFS
+            0x517B,      // SMB
+            0xFF53_4D42, // CIFS
+            0xFE53_4D42, // SMB2
+            0x0102_1997, // 9P
+            0x6A65_6A63, // virtiofs
+            0x6573_5546, // FUSE
+            0x00C3_6400, // Ceph
+            0x5346_414F, // AFS
+            0x7375_7245, // Coda
+        ];
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return false;
+        };
+        let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
+        // SAFETY: a NUL-terminated path, and `fs` read only when filled.
+        if unsafe { libc::statfs(c.as_ptr(), fs.as_mut_ptr()) } != 0 {
+            return false;
+        }
+        // SAFETY: statfs returned 0, so it filled `fs`.
+        #[allow(clippy::unnecessary_cast)] // `f_type`'s type differs by target
+        let kind = unsafe { fs.assume_init() }.f_type as i64;
+        !REMOTE.contains(&kind)
     }
 
     /// Whether one event could change an input's stamp or the cache file.

@@ -33,6 +33,11 @@ pub fn exits_after_command() {
     EXITS_AFTER.store(true, Ordering::Relaxed);
 }
 
+/// Whether this process exits after one command (the binary, not the addon).
+pub fn exits_after() -> bool {
+    EXITS_AFTER.load(Ordering::Relaxed)
+}
+
 /// Drops `value`, or leaves it to the process's exit (see [`EXITS_AFTER`]).
 fn release<T>(value: T) {
     if EXITS_AFTER.load(Ordering::Relaxed) {
@@ -100,7 +105,7 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
 /// Starts a watcher of `cache` (see [`watch`]) from the binary, which
 /// exits after one command; never from the addon, whose process is Node.
 fn start_watcher(cache: &Path) {
-    if !EXITS_AFTER.load(Ordering::Relaxed) {
+    if !exits_after() {
         return;
     }
     if let Ok(exe) = std::env::current_exe() {

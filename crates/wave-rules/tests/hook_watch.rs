@@ -143,3 +143,19 @@ fn a_project_of_few_rules_starts_no_watcher() {
         .collect();
     assert_eq!(files.len(), 1, "only the saved discovery: {files:?}");
 }
+
+#[test]
+fn a_watcher_stops_vouching_when_a_rules_root_that_was_absent_appears() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (work, state, socket) = watched(tmp.path());
+    // The hooks run with `--home work/no-home`: its rules root was absent.
+    let user = work.join("no-home/.wave/rules");
+    std::fs::create_dir_all(&user).unwrap();
+    assert!(!vouches(&socket), "a rules root appeared");
+    std::fs::write(
+        user.join("mine.md"),
+        "---\ntopics: [kw7]\n---\nMy own rule.\n",
+    )
+    .unwrap();
+    assert!(prompt(&work, &state, "f", "kw7").contains("My own rule."));
+}

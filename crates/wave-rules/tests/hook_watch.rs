@@ -71,12 +71,26 @@ fn vouches(socket: &Path) -> bool {
     ask(socket) == Some(true)
 }
 
+/// The question a hook asks about the save in `cache` (hook/watch.rs
+/// `question`: the length, then the first 256 bytes, zero-padded).
+fn question(cache: &Path) -> Vec<u8> {
+    let bytes = std::fs::read(cache).unwrap_or_default();
+    let mut q = (bytes.len() as u64).to_le_bytes().to_vec();
+    q.extend(bytes.iter().take(256));
+    q.resize(8 + 256, 0);
+    q
+}
+
 fn ask(socket: &Path) -> Option<bool> {
+    ask_about(socket, &question(&socket.with_extension("json")))
+}
+
+fn ask_about(socket: &Path, question: &[u8]) -> Option<bool> {
     let mut stream = UnixStream::connect(socket).ok()?;
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
-    stream.write_all(b"?").ok()?;
+    stream.write_all(question).ok()?;
     let mut answer = [0u8; 1];
     stream.read_exact(&mut answer).ok()?;
     Some(answer[0] == b'1')
@@ -100,6 +114,12 @@ fn a_watcher_vouches_until_a_rule_is_edited_in_place_and_the_next_hook_gives_the
     let tmp = tempfile::tempdir().unwrap();
     let (work, state, socket) = watched(tmp.path());
     assert!(prompt(&work, &state, "c", "kw7").contains("Rule 7: first line."));
+    // A question about another save (a hook that read an older one) is
+    // told no, and the watcher goes on.
+    let mut other = question(&socket.with_extension("json"));
+    other[0] ^= 1;
+    assert_eq!(ask_about(&socket, &other), Some(false));
+    assert!(vouches(&socket), "still watching");
     // Written in place: same file, same length, no rename.
     let mut file = std::fs::File::options()
         .write(true)

@@ -69,7 +69,7 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
     // after them (the file is only ever replaced by a rename: `write`).
     let bytes = fs::map_bounded(&path, MAX_CACHE_BYTES, Links::Follow)
         .unwrap_or(fs::FileBytes::Read(Vec::new()));
-    let vouched = watch::vouches(&path);
+    let vouched = watch::vouches(&path, &bytes);
     let restored = if vouched {
         Restored::from_bytes_unchanged(&env.config, &bytes)
     } else {

@@ -15,7 +15,8 @@
 //! absent), then checks that every input still holds its saved stamp, and
 //! listens on `<cache file>.sock`.
 //!
-//! A hook asks it with one byte and gets `1` (unchanged) or `0`. Before it
+//! A hook asks it about the save it read ([`question`]) and gets `1`
+//! (unchanged) or `0`. Before it
 //! answers, the watcher drains its inotify queue: the kernel queues an
 //! event inside the write, rename or delete itself, so a change that was
 //! done before the hook started is in the queue when the hook asks. Any
@@ -36,15 +37,32 @@ use std::path::Path;
 
 pub use memory_rules::base::limits::WATCH_MIN_RULES;
 
-/// Whether a watcher of `cache` vouches that none of its inputs changed.
-pub fn vouches(cache: &Path) -> bool {
+/// Whether a watcher of `cache` vouches that none of the inputs of
+/// `bytes` (the cache file as this hook read it) changed.
+pub fn vouches(cache: &Path, bytes: &[u8]) -> bool {
     #[cfg(target_os = "linux")]
     if linux::enabled() {
-        return linux::ask(cache).unwrap_or(false);
+        return linux::ask(cache, &question(bytes)).unwrap_or(false);
     }
-    let _ = cache;
+    let _ = (cache, bytes);
     false
 }
+
+/// The bytes of a saved discovery that tell one save from another, as a
+/// hook asks about them: its length (8 bytes, little-endian), then its first
+/// [`QUESTION_HEAD`] bytes (the check's version and scan time come first),
+/// zero-padded. A watcher vouches only for the save it read: a hook that
+/// read an older one (replaced while it asked) is told no.
+pub fn question(bytes: &[u8]) -> [u8; 8 + QUESTION_HEAD] {
+    let mut q = [0u8; 8 + QUESTION_HEAD];
+    q[..8].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+    let head = &bytes[..bytes.len().min(QUESTION_HEAD)];
+    q[8..8 + head.len()].copy_from_slice(head);
+    q
+}
+
+/// How much of a saved discovery's start a question carries.
+pub const QUESTION_HEAD: usize = 256;
 
 /// Starts a watcher of `cache` (running `exe`), unless watchers are off or
 /// one was started in the last [`WATCH_RETRY_SECS`].
@@ -101,12 +119,12 @@ mod linux {
         cache.with_extension("watch")
     }
 
-    pub(super) fn ask(cache: &Path) -> Option<bool> {
+    pub(super) fn ask(cache: &Path, question: &[u8]) -> Option<bool> {
         let mut stream = UnixStream::connect(socket_path(cache)).ok()?;
         let wait = Some(Duration::from_millis(WATCH_ANSWER_MS));
         stream.set_read_timeout(wait).ok()?;
         stream.set_write_timeout(wait).ok()?;
-        stream.write_all(b"?").ok()?;
+        stream.write_all(question).ok()?;
         let mut answer = [0u8; 1];
         stream.read_exact(&mut answer).ok()?;
         Some(answer[0] == b'1')
@@ -154,6 +172,8 @@ mod linux {
     struct Watch {
         inotify: Inotify,
         seen: Seen,
+        /// The question of the save it watches ([`super::question`]).
+        question: [u8; 8 + super::QUESTION_HEAD],
         buffer: Vec<u8>,
     }
 
@@ -214,6 +234,7 @@ mod linux {
                     cache_dir,
                     cache_name: cache.file_name()?.to_os_string(),
                 },
+                question: super::question(&bytes),
                 buffer: vec![0; 16 << 10],
             };
             for (path, absent) in inputs.paths.iter().zip(&inputs.absent) {
@@ -311,12 +332,13 @@ mod linux {
             let wait = Some(Duration::from_millis(WATCH_ANSWER_MS));
             let _ = stream.set_read_timeout(wait);
             let _ = stream.set_write_timeout(wait);
-            let mut question = [0u8; 1];
+            let mut question = [0u8; 8 + super::QUESTION_HEAD];
             if stream.read_exact(&mut question).is_err() {
                 return true;
             }
             let changed = self.changed();
-            let _ = stream.write_all(if changed { b"0" } else { b"1" });
+            let same = question == self.question;
+            let _ = stream.write_all(if same && !changed { b"1" } else { b"0" });
             !changed
         }
 

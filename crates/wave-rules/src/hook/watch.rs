@@ -53,6 +53,7 @@ pub fn vouches(cache: &Path, bytes: &[u8]) -> bool {
 /// [`QUESTION_HEAD`] bytes (the check's version and scan time come first),
 /// zero-padded. A watcher vouches only for the save it read: a hook that
 /// read an older one (replaced while it asked) is told no.
+#[cfg(target_os = "linux")]
 pub fn question(bytes: &[u8]) -> [u8; 8 + QUESTION_HEAD] {
     let mut q = [0u8; 8 + QUESTION_HEAD];
     q[..8].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
@@ -62,6 +63,7 @@ pub fn question(bytes: &[u8]) -> [u8; 8 + QUESTION_HEAD] {
 }
 
 /// How much of a saved discovery's start a question carries.
+#[cfg(target_os = "linux")]
 pub const QUESTION_HEAD: usize = 256;
 
 /// Starts a watcher of `cache` (running `exe`), unless watchers are off or

@@ -92,6 +92,10 @@ where
     }
     if let Command::Hook(h) = &cli.command {
         if let HookAction::Watch(a) = &h.action {
+            // Only where the process exits after it: never inside Node.
+            if !hook::cache::exits_after() {
+                return Output::default();
+            }
             return hook::watch::run(&a.cache);
         }
     }

@@ -77,14 +77,12 @@ pub fn start(exe: &Path, cache: &Path) {
 }
 
 /// `wave-rules hook watch <cache file>`: watches until a change, idleness
-/// or its time limit ends it; nothing on stdout, exit 0. Only in the
-/// binary: inside Node (the addon's `runCli`) it returns at once, since it
-/// would hold the caller for up to a day.
+/// or its time limit ends it; nothing on stdout, exit 0. The binary's
+/// only: the caller skips it inside Node (the addon's `runCli`), which it
+/// would hold for up to a day.
 pub fn run(cache: &Path) -> crate::env::Output {
     #[cfg(target_os = "linux")]
-    if super::cache::exits_after() {
-        let _ = linux::serve(cache);
-    }
+    let _ = linux::serve(cache);
     let _ = cache;
     crate::env::Output::default()
 }

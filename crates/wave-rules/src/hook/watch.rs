@@ -174,6 +174,8 @@ mod linux {
         seen: Seen,
         /// The question of the save it watches ([`super::question`]).
         question: [u8; 8 + super::QUESTION_HEAD],
+        /// Each folder watched, once (the rule files of a folder share it).
+        folders: HashMap<PathBuf, WatchDescriptor>,
         buffer: Vec<u8>,
     }
 
@@ -235,6 +237,7 @@ mod linux {
                     cache_name: cache.file_name()?.to_os_string(),
                 },
                 question: super::question(&bytes),
+                folders: HashMap::new(),
                 buffer: vec![0; 16 << 10],
             };
             for (path, absent) in inputs.paths.iter().zip(&inputs.absent) {
@@ -274,13 +277,19 @@ mod linux {
         /// A watch on `dir`; `None` on a file system whose changes inotify
         /// does not all see (made by another machine or the host).
         fn watch_dir(&mut self, dir: &Path) -> Option<WatchDescriptor> {
+            if let Some(wd) = self.folders.get(dir) {
+                return Some(wd.clone());
+            }
             if !local(dir) {
                 return None;
             }
-            self.inotify
+            let wd = self
+                .inotify
                 .watches()
                 .add(dir, crate::inotify_changes::mask())
-                .ok()
+                .ok()?;
+            self.folders.insert(dir.to_path_buf(), wd.clone());
+            Some(wd)
         }
 
         /// Answers questions until a change, idleness or the time limit.

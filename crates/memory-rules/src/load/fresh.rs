@@ -5,21 +5,24 @@
 //! per-file entries.
 //!
 //! The saved form ([`Loaded::to_bytes`](crate::load::Loaded::to_bytes),
-//! snapshot version 9) is four parts in one file:
+//! snapshot version 10) is five parts in one file:
 //!
-//! 1. the check: the version, when the files were scanned, the config
-//!    (`Debug`), the workdir,
-//!    the layers' fingerprint and diagnostics, every input (each rules root,
-//!    each directory of a rules folder the discovery listed, each rule file,
-//!    each `@path` import) in one string, each path followed by a NUL, and
-//!    their stamps (size, mtime in ns, inode, device) in another, 64
-//!    hexadecimal digits each or 64 `-` for an absent one (two strings parse
-//!    at a fraction of the cost of 1,000 paths and 4,000 numbers); and the
-//!    lengths of the next two parts; then a newline;
+//! 1. the check (JSON, one line): the version, when the files were scanned,
+//!    the config (`Debug`), the workdir, the layers' fingerprint and
+//!    diagnostics, and the lengths of the next three parts; then a newline;
 //! 2. the rule set's rules (with their origins and compiled patterns) in
 //!    order, as postcard ([`crate::load::compact`]);
-//! 3. every diagnostic (JSON), then a newline;
-//! 4. the [`Snapshot`] (every file's entry, JSON), read only when the check
+//! 3. every diagnostic (JSON);
+//! 4. the inputs (each rules root, each directory of a rules folder the
+//!    discovery listed, each rule file, each `@path` import): their paths,
+//!    each followed by a NUL, then their stamps, [`STAMP_BYTES`] each (size,
+//!    mtime in ns, inode, device, little-endian; every bit set for an
+//!    absent one); then a newline. They come after the rules, and not as
+//!    JSON strings, because a hook a watcher vouched for never reads them
+//!    (at 1,000 rules they are a third of what the check and the rules
+//!    take: pages that every event would fault in and scan), and one that
+//!    stats them has no escape to look for;
+//! 5. the [`Snapshot`] (every file's entry, JSON), read only when the check
 //!    fails, to reload only the files that changed.
 //!
 //! What is checked: every input is stat'ed (not read, not listed). A file
@@ -45,7 +48,6 @@ use crate::rules::rule_set::RuleSet;
 use crate::sources::packs;
 use crate::sources::source::Config;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -64,11 +66,10 @@ pub enum Restored {
     Stale(Snapshot),
 }
 
-/// The first value: what the result was read from. The two long strings
-/// are borrowed from the file when they hold no escape (paths seldom do):
-/// not copied on every event.
+/// The first line: what the result was read from, and where the parts
+/// after it end.
 #[derive(Serialize, Deserialize)]
-struct Check<'a> {
+struct Check {
     version: u32,
     scanned_at: Option<SystemTime>,
     /// The config the discovery ran with (`Debug`): another config's file
@@ -77,18 +78,29 @@ struct Check<'a> {
     workdir: PathBuf,
     layers: String,
     layer_diagnostics: Vec<Diagnostic>,
-    /// Every input's path followed by a NUL; `None`: the discovery walked a
-    /// project tree (not checkable by stamps), or an input's stamp was racy
-    /// (never fresh).
-    #[serde(borrow)]
-    inputs: Option<Cow<'a, str>>,
-    /// Every input's stamp, in order ([`stamp_digits`]).
-    #[serde(borrow)]
-    stamps: Cow<'a, str>,
     /// The rules' length in bytes (postcard).
     rules_len: usize,
     /// The diagnostics' length in bytes (JSON).
     diagnostics_len: usize,
+    /// The length in bytes of the inputs' paths (each followed by a NUL);
+    /// `None`: the discovery walked a project tree (not checkable by
+    /// stamps), or an input's stamp was racy (never fresh).
+    inputs_len: Option<usize>,
+    /// The length in bytes of the inputs' stamps ([`STAMP_BYTES`] each).
+    stamps_len: usize,
+}
+
+/// A saved discovery taken apart ([`Saved::of`]): its check, and each part
+/// after it, not yet read.
+struct Saved<'a> {
+    check: Check,
+    rules: &'a [u8],
+    diagnostics: &'a [u8],
+    /// The inputs' paths; `None` when not checkable by stamps.
+    paths: Option<&'a [u8]>,
+    stamps: &'a [u8],
+    /// What follows the stamps' newline.
+    snapshot: &'a [u8],
 }
 
 /// The saved form of `loaded` (see the module documentation).
@@ -100,9 +112,9 @@ pub(crate) fn to_bytes(loaded: &Loaded) -> Result<Vec<u8>, SnapshotError> {
         .map_err(|e| save(serde::ser::Error::custom(e)))?;
     let diagnostics = serde_json::to_vec(&loaded.diagnostics).map_err(save)?;
     let snapshot = loaded.snapshot.to_bytes()?;
-    let (inputs, stamps) = match inputs(loaded) {
+    let (paths, stamps) = match inputs(loaded) {
         Some(all) => joined(&all, loaded.snapshot.scanned_at).map_err(save)?,
-        None => (None, String::new()),
+        None => (None, Vec::new()),
     };
     let check = Check {
         version: VERSION,
@@ -111,15 +123,17 @@ pub(crate) fn to_bytes(loaded: &Loaded) -> Result<Vec<u8>, SnapshotError> {
         workdir: loaded.snapshot.workdir.clone(),
         layers: loaded.snapshot.layers.clone(),
         layer_diagnostics: loaded.layer_diagnostics.clone(),
-        inputs: inputs.map(Cow::Owned),
-        stamps: stamps.into(),
         rules_len: rules.len(),
         diagnostics_len: diagnostics.len(),
+        inputs_len: paths.as_ref().map(String::len),
+        stamps_len: stamps.len(),
     };
     let mut out = serde_json::to_vec(&check).map_err(save)?;
     out.push(b'\n');
     out.extend_from_slice(&rules);
     out.extend_from_slice(&diagnostics);
+    out.extend_from_slice(paths.unwrap_or_default().as_bytes());
+    out.extend_from_slice(&stamps);
     out.push(b'\n');
     out.extend_from_slice(&snapshot);
     Ok(out)
@@ -142,15 +156,15 @@ fn inputs(loaded: &Loaded) -> Option<Vec<(PathBuf, Option<Stamp>)>> {
     Some(out)
 }
 
-/// The inputs as [`Check`] keeps them: their paths, each followed by a NUL,
-/// and their stamps; no paths when a stamp is racy (it is never trusted, so
+/// The inputs as they are saved: their paths, each followed by a NUL, and
+/// their stamps; no paths when a stamp is racy (it is never trusted, so
 /// the check could never pass). An error for a path that is not UTF-8.
 fn joined(
     inputs: &[(PathBuf, Option<Stamp>)],
     scanned_at: Option<SystemTime>,
-) -> Result<(Option<String>, String), serde_json::Error> {
+) -> Result<(Option<String>, Vec<u8>), serde_json::Error> {
     let mut paths = String::new();
-    let mut stamps = String::with_capacity(inputs.len() * STAMP_DIGITS);
+    let mut stamps = Vec::with_capacity(inputs.len() * STAMP_BYTES);
     for (path, stamp) in inputs {
         let text = path
             .to_str()
@@ -158,30 +172,28 @@ fn joined(
         paths.push_str(text);
         paths.push('\0');
         if stamp.is_some_and(|s| s.is_racy(scanned_at)) {
-            return Ok((None, String::new()));
+            return Ok((None, Vec::new()));
         }
-        stamps.extend(stamp_digits(stamp.as_ref()).map(char::from));
+        stamps.extend_from_slice(&stamp_bytes(stamp.as_ref()));
     }
     Ok((Some(paths), stamps))
 }
 
-/// The digits of one stamp in [`Check::stamps`].
-const STAMP_DIGITS: usize = 64;
+/// The bytes of one saved stamp.
+const STAMP_BYTES: usize = 32;
 
-/// A stamp as [`STAMP_DIGITS`] hexadecimal digits (its four parts), or as
-/// many `-` for none (an absent input). Written by hand: `format!` took 5 M
-/// instructions for 1,000 stamps, a quarter of a hook's run.
-fn stamp_digits(stamp: Option<&Stamp>) -> [u8; STAMP_DIGITS] {
-    let mut out = [b'-'; STAMP_DIGITS];
-    if let Some(s) = stamp {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        for (k, part) in s.parts().into_iter().enumerate() {
-            // A nibble a digit, highest first: a loop the compiler unrolls
-            // (no chunk iterators, no bounds checks).
-            for i in 0..16 {
-                out[k * 16 + i] = HEX[((part >> (60 - 4 * i)) & 0xf) as usize];
-            }
-        }
+/// The saved stamp of an absent input: every bit set (no file is 2^64 - 1
+/// bytes long).
+const ABSENT: [u8; STAMP_BYTES] = [0xff; STAMP_BYTES];
+
+/// A stamp as saved: its four parts, little-endian; [`ABSENT`] for none.
+fn stamp_bytes(stamp: Option<&Stamp>) -> [u8; STAMP_BYTES] {
+    let Some(stamp) = stamp else {
+        return ABSENT;
+    };
+    let mut out = [0; STAMP_BYTES];
+    for (bytes, part) in out.chunks_exact_mut(8).zip(stamp.parts()) {
+        bytes.copy_from_slice(&part.to_le_bytes());
     }
     out
 }
@@ -205,27 +217,16 @@ impl Restored {
     }
 
     fn restore(config: &Config, bytes: &[u8], unchanged: bool) -> Result<Restored, SnapshotError> {
-        let not = |source| SnapshotError::NotASnapshot { source };
-        // Each value checked as UTF-8 once, not string by string as it is
-        // parsed; the values hold no raw newline (JSON escapes it in strings).
-        let utf8 = |b| std::str::from_utf8(b).map_err(|e| not(serde::de::Error::custom(e)));
-        let (check, first) = Check::of(bytes)?;
-        let truncated = || not(serde::de::Error::custom("truncated"));
-        let start = first + 1;
-        let rules_end = start + check.rules_len;
-        let end = rules_end + check.diagnostics_len;
-        if bytes.len() < end {
-            return Err(truncated());
-        }
-        let decode = || compact::from_bytes(&bytes[start..rules_end]);
+        let saved = Saved::of(bytes)?;
+        let decode = || compact::from_bytes(saved.rules);
         let decoded = if unchanged {
-            (check.inputs().is_some() && check.same_setup(config)).then(decode)
+            (saved.paths.is_some() && saved.check.same_setup(config)).then(decode)
         } else {
-            check.fresh_while(config, decode)
+            saved.fresh_while(config, decode)
         };
         if let Some(rules) = decoded {
             let (rules, patterns) = rules?;
-            let diagnostics = serde_json::from_str(utf8(&bytes[rules_end..end])?).map_err(not)?;
+            let diagnostics = serde_json::from_slice(saved.diagnostics).map_err(not_saved)?;
             return Ok(Restored::Fresh {
                 rules: Arc::new(RuleSet::build_ordered(
                     rules,
@@ -235,9 +236,13 @@ impl Restored {
                 diagnostics,
             });
         }
-        let rest = bytes.get(end + 1..).unwrap_or_default();
-        Ok(Restored::Stale(Snapshot::from_bytes(rest)?))
+        Ok(Restored::Stale(Snapshot::from_bytes(saved.snapshot)?))
     }
+}
+
+/// The error for bytes that are no saved discovery.
+fn not_saved(source: serde_json::Error) -> SnapshotError {
+    SnapshotError::NotASnapshot { source }
 }
 
 /// From this many inputs on, a hook stats them on a second thread while
@@ -251,24 +256,37 @@ const PARALLEL_CHECK_INPUTS: usize = 256;
 /// stay few.
 const CHECK_CHUNK: usize = 32;
 
-impl<'a> Check<'a> {
-    /// The check at the start of `bytes`, and where it ends; an error for
-    /// anything that is no saved discovery of this version.
-    fn of(bytes: &'a [u8]) -> Result<(Check<'a>, usize), SnapshotError> {
-        let not = |source| SnapshotError::NotASnapshot { source };
+impl<'a> Saved<'a> {
+    /// The check at the start of `bytes` and the parts after it; an error
+    /// for anything that is no saved discovery of this version, or one cut
+    /// short.
+    fn of(bytes: &'a [u8]) -> Result<Saved<'a>, SnapshotError> {
         let first = bytes
             .iter()
             .position(|&b| b == b'\n')
             .unwrap_or(bytes.len());
-        let text =
-            std::str::from_utf8(&bytes[..first]).map_err(|e| not(serde::de::Error::custom(e)))?;
-        let check: Check = serde_json::from_str(text).map_err(not)?;
+        let check: Check = serde_json::from_slice(&bytes[..first]).map_err(not_saved)?;
         if check.version != VERSION {
             return Err(SnapshotError::Version {
                 version: check.version,
             });
         }
-        Ok((check, first))
+        let mut rest = bytes.get(first + 1..).unwrap_or_default();
+        let mut take = |len: usize| match rest.split_at_checked(len) {
+            Some((part, after)) => {
+                rest = after;
+                Ok(part)
+            }
+            None => Err(not_saved(serde::de::Error::custom("truncated"))),
+        };
+        Ok(Saved {
+            rules: take(check.rules_len)?,
+            diagnostics: take(check.diagnostics_len)?,
+            paths: check.inputs_len.map(&mut take).transpose()?,
+            stamps: take(check.stamps_len)?,
+            snapshot: rest.get(1..).unwrap_or_default(),
+            check,
+        })
     }
 }
 
@@ -287,12 +305,12 @@ impl Restored {
     /// not checkable by stamps (a project walk, a racy stamp) or no saved
     /// discovery.
     pub fn inputs_of(bytes: &[u8]) -> Option<SavedInputs> {
-        let (check, _) = Check::of(bytes).ok()?;
-        let inputs = check.inputs()?;
+        let saved = Saved::of(bytes).ok()?;
+        let inputs = saved.inputs()?;
         let absent = inputs
             .stamps
-            .chunks_exact(STAMP_DIGITS)
-            .map(|s| s.iter().all(|&b| b == b'-'))
+            .chunks_exact(STAMP_BYTES)
+            .map(|s| s == ABSENT)
             .collect();
         let paths = inputs.paths.iter().map(PathBuf::from).collect();
         Some(SavedInputs { paths, absent })
@@ -301,14 +319,14 @@ impl Restored {
     /// Whether every input of the saved discovery in `bytes` holds its
     /// stamp now (stat'ed, one thread); false for one that is not checkable.
     pub fn inputs_hold(bytes: &[u8]) -> bool {
-        Check::of(bytes)
+        Saved::of(bytes)
             .ok()
-            .and_then(|(check, _)| check.inputs().map(|inputs| inputs.hold()))
+            .and_then(|saved| saved.inputs().map(|inputs| inputs.hold()))
             .unwrap_or(false)
     }
 }
 
-impl Check<'_> {
+impl Saved<'_> {
     /// `decode`'s result when the saved discovery is fresh
     /// ([`Check::is_fresh`]), else `None`. With many inputs the check runs
     /// on a second thread while `decode` runs here, and this thread then
@@ -318,7 +336,7 @@ impl Check<'_> {
     /// few inputs, or when no thread can be started, the check runs first
     /// and `decode` only when it holds.
     fn fresh_while<T>(&self, config: &Config, decode: impl FnOnce() -> T) -> Option<T> {
-        if self.stamps.len() / STAMP_DIGITS < PARALLEL_CHECK_INPUTS {
+        if self.stamps.len() / STAMP_BYTES < PARALLEL_CHECK_INPUTS {
             return self.is_fresh(config).then(decode);
         }
         let inputs = self.inputs()?;
@@ -349,7 +367,7 @@ impl Check<'_> {
     /// holding their stamps ([`Inputs::hold`]); a different setup stops the
     /// other thread's share too.
     fn holds(&self, config: &Config, inputs: &Inputs) -> bool {
-        if !self.same_setup(config) {
+        if !self.check.same_setup(config) {
             inputs.stale.store(true, Ordering::Relaxed);
             return false;
         }
@@ -359,15 +377,18 @@ impl Check<'_> {
     /// The inputs with their saved stamps, to check; `None` when there is
     /// nothing to check by stamps (never fresh) or the two lists differ.
     fn inputs(&self) -> Option<Inputs<'_>> {
-        let paths: Vec<&str> = self.inputs.as_deref()?.split_terminator('\0').collect();
-        (paths.len() * STAMP_DIGITS == self.stamps.len()).then(|| Inputs {
+        let paths = std::str::from_utf8(self.paths?).ok()?;
+        let paths: Vec<&str> = paths.split_terminator('\0').collect();
+        (paths.len() * STAMP_BYTES == self.stamps.len()).then(|| Inputs {
             paths,
-            stamps: self.stamps.as_bytes(),
+            stamps: self.stamps,
             next: AtomicUsize::new(0),
             stale: AtomicBool::new(false),
         })
     }
+}
 
+impl Check {
     /// The same workdir, config and layers as at the save.
     fn same_setup(&self, config: &Config) -> bool {
         if self.workdir != config.workdir
@@ -382,7 +403,7 @@ impl Check<'_> {
     }
 }
 
-/// The inputs of a [`Check`], claimed [`CHECK_CHUNK`] at a time by the
+/// The inputs of a [`Saved`] discovery, claimed [`CHECK_CHUNK`] at a time by the
 /// threads that check them; the first changed input stops every thread.
 struct Inputs<'a> {
     paths: Vec<&'a str>,
@@ -406,7 +427,7 @@ impl Inputs<'_> {
             }
             let end = (start + CHECK_CHUNK).min(self.paths.len());
             let saved =
-                self.stamps[start * STAMP_DIGITS..end * STAMP_DIGITS].chunks_exact(STAMP_DIGITS);
+                self.stamps[start * STAMP_BYTES..end * STAMP_BYTES].chunks_exact(STAMP_BYTES);
             let same = self.paths[start..end]
                 .iter()
                 .zip(saved)
@@ -422,12 +443,12 @@ impl Inputs<'_> {
 /// Whether `path` is as `saved` says: absent (a rules root that was not
 /// there) and still absent, or present with the same stamp.
 fn holds(stats: &mut FolderStats, path: &std::path::Path, saved: &[u8]) -> bool {
-    if saved.iter().all(|&b| b == b'-') {
+    if saved == ABSENT {
         return !stats.exists(path);
     }
     stats
         .stamp(path)
-        .is_some_and(|now| stamp_digits(Some(&now)) == saved)
+        .is_some_and(|now| stamp_bytes(Some(&now)) == saved)
 }
 
 #[cfg(test)]
@@ -435,13 +456,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_stamp_is_its_four_parts_in_hexadecimal_and_none_is_dashes() {
+    fn a_stamp_is_its_four_parts_little_endian_and_none_is_every_bit_set() {
         let stamp = Stamp::from([1, 0x1234_5678_9abc_def0, 0xff, u64::MAX]);
-        let digits = stamp_digits(Some(&stamp));
+        let bytes = stamp_bytes(Some(&stamp));
+        assert_eq!(bytes[..8], [1, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(
-            std::str::from_utf8(&digits).unwrap(),
-            "0000000000000001123456789abcdef000000000000000ffffffffffffffffff"
+            bytes[8..16],
+            [0xf0, 0xde, 0xbc, 0x9a, 0x78, 0x56, 0x34, 0x12]
         );
-        assert_eq!(stamp_digits(None), [b'-'; STAMP_DIGITS]);
+        assert_eq!(bytes[16..24], [0xff, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(bytes[24..], [0xff; 8]);
+        assert_eq!(stamp_bytes(None), ABSENT);
+        assert_ne!(bytes, ABSENT);
     }
 }

@@ -34,8 +34,9 @@ use std::time::SystemTime;
 /// of every input before the snapshot (crate::load::fresh). (8 was a
 /// layout tried and reverted.) 9: the check keeps the inputs' paths and
 /// stamps as two strings, and the rule set's rules are postcard
-/// (crate::load::compact).
-pub(crate) const VERSION: u32 = 9;
+/// (crate::load::compact). 10: the inputs' paths and stamps (in bytes)
+/// follow the rules and the diagnostics, outside the check.
+pub(crate) const VERSION: u32 = 10;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

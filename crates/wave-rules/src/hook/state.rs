@@ -100,12 +100,15 @@ impl Store {
             path: path.clone(),
             source,
         };
-        let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(unreadable)?;
-        if value.get("version").and_then(serde_json::Value::as_u64) != Some(SESSION_VERSION.into())
-        {
-            return Ok(None);
+        // Read straight into the state (not through a `Value` first); only
+        // a file this version cannot read is looked at for its version.
+        match serde_json::from_slice::<Session>(&bytes) {
+            Ok(state) => Ok((state.version == SESSION_VERSION).then_some(state)),
+            Err(e) => match serde_json::from_slice::<serde_json::Value>(&bytes) {
+                Ok(value) if value.get("version") != Some(&SESSION_VERSION.into()) => Ok(None),
+                _ => Err(unreadable(e)),
+            },
         }
-        serde_json::from_value(value).map(Some).map_err(unreadable)
     }
 
     /// Runs `f` on the session's state under the lock and saves what it
@@ -361,7 +364,12 @@ mod tests {
         });
         assert!(problems.is_empty(), "{problems:?}");
         let (short, _) = file_of(&store, "s1");
-        assert!(short.len() * 2 < long.len(), "{} of {}", short.len(), long.len());
+        assert!(
+            short.len() * 2 < long.len(),
+            "{} of {}",
+            short.len(),
+            long.len()
+        );
         assert!(!short.ends_with(b" "));
         assert!(store.read("s1").unwrap().unwrap().subagents().is_empty());
     }

@@ -8,7 +8,7 @@ use crate::matchers::glob_compile::Matcher;
 use crate::matchers::glob_index::GlobIndex;
 use crate::rules::parser::RulePattern;
 use regex_automata::{meta::Regex, MatchKind};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Who owns a matcher of the set.
 #[derive(Clone, Copy, Debug)]
@@ -57,10 +57,10 @@ impl PathIndex {
 /// Every distinct matcher (glob or regex) of the rules' patterns, each once
 /// with the (rule, pattern) pairs that own it, by matcher id.
 #[derive(Default)]
-struct MatcherTable {
+struct MatcherTable<'a> {
     owners: Vec<Vec<Owner>>,
     /// Matcher id of each distinct (is regex, text).
-    ids: HashMap<(bool, String), u32>,
+    ids: FxHashMap<(bool, &'a str), u32>,
     /// The globs, with their matcher id.
     globs: Vec<(Box<str>, u32)>,
     regex_texts: Vec<String>,
@@ -70,9 +70,9 @@ struct MatcherTable {
     has_negation: Vec<bool>,
 }
 
-impl MatcherTable {
+impl<'a> MatcherTable<'a> {
     /// The matchers of each rule's `patterns` (rules in result order).
-    fn new(patterns: &[Vec<RulePattern>]) -> MatcherTable {
+    fn new(patterns: &'a [Vec<RulePattern>]) -> MatcherTable<'a> {
         let mut table = MatcherTable {
             has_negation: vec![false; patterns.len()],
             ..MatcherTable::default()
@@ -94,10 +94,10 @@ impl MatcherTable {
     }
 
     /// Adds `owner` to `matcher`'s owners (a new id for a new matcher).
-    fn add(&mut self, matcher: &Matcher, owner: Owner) {
+    fn add(&mut self, matcher: &'a Matcher, owner: Owner) {
         let key = match matcher {
-            Matcher::Glob(text) => (false, text.to_string()),
-            Matcher::Regex(text) => (true, text.clone()),
+            Matcher::Glob(text) => (false, &**text),
+            Matcher::Regex(text) => (true, text.as_str()),
         };
         let next = self.owners.len() as u32;
         let id = *self.ids.entry(key).or_insert(next);

@@ -11,13 +11,14 @@
 //! | replace a file: a temp file beside it renamed over it, fsynced with its directory ([`replace`]) or not ([`replace_fast`], for caches); the directory made first ([`write_file`]) | [`replace`], [`replace_fast`], [`write_file`] |
 //! | an exclusive writer lock on a directory, waited for at most a timeout | [`Lock::acquire`] |
 //! | the temp files a killed writer left | [`remove_stray_temps`] |
+//! | where the user's state lives (hook sessions, caches, the delivery log) | [`state_dir`] |
 //!
 //! The rule walker, the memory store, the CLI's hooks, installs and caches
 //! all come here; nothing above opens a file another way.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -386,6 +387,30 @@ pub fn project_walk(root: &Path, max_depth: usize, max_threads: usize) -> ignore
         .require_git(false)
         .threads(worker_threads(max_threads));
     builder
+}
+
+/// The user's state directory (hook sessions, the hooks' rules cache, the
+/// delivery log): `$WAVE_RULES_STATE_DIR`, else `$XDG_STATE_HOME/wave-rules`,
+/// else `%LOCALAPPDATA%\wave-rules` on Windows, else
+/// `<home>/.local/state/wave-rules`.
+pub fn state_dir(home: &Path) -> PathBuf {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(d) = env("WAVE_RULES_STATE_DIR") {
+        return d;
+    }
+    if let Some(d) = env("XDG_STATE_HOME") {
+        return d.join("wave-rules");
+    }
+    if cfg!(windows) {
+        if let Some(d) = env("LOCALAPPDATA") {
+            return d.join("wave-rules");
+        }
+    }
+    home.join(".local").join("state").join("wave-rules")
 }
 
 #[cfg(test)]

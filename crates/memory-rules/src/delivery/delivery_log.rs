@@ -34,6 +34,7 @@
 //! (at most [`MAX_CACHED_TOKEN_COUNTS`] entries), so a hook builds the
 //! tokenizer only when it delivers a rule version it never counted.
 
+use crate::base::fs::state_dir;
 use crate::base::limits::{
     MAX_CACHED_TOKEN_COUNTS, MAX_LOG_AGE, MAX_LOG_FILE_BYTES, MAX_LOG_LINE_BYTES,
 };
@@ -53,30 +54,6 @@ pub const LOG_FILE: &str = "deliveries.jsonl";
 pub const LOG_FILES_KEPT: usize = 4;
 /// The environment variable that turns the log off (`off`, `0`, `false`, `no`).
 pub const LOG_SETTING: &str = "WAVE_RULES_LOG";
-
-/// The user's state directory (hook sessions, the hooks' rules cache, the
-/// delivery log): `$WAVE_RULES_STATE_DIR`, else `$XDG_STATE_HOME/wave-rules`,
-/// else `%LOCALAPPDATA%\wave-rules` on Windows, else
-/// `<home>/.local/state/wave-rules`.
-pub fn state_dir(home: &Path) -> PathBuf {
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    if let Some(d) = env("WAVE_RULES_STATE_DIR") {
-        return d;
-    }
-    if let Some(d) = env("XDG_STATE_HOME") {
-        return d.join("wave-rules");
-    }
-    if cfg!(windows) {
-        if let Some(d) = env("LOCALAPPDATA") {
-            return d.join("wave-rules");
-        }
-    }
-    home.join(".local").join("state").join("wave-rules")
-}
 
 /// Whether the log is on ([`LOG_SETTING`]).
 pub fn enabled() -> bool {

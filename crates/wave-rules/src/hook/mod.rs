@@ -165,7 +165,7 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     }
     let agent = input.agent;
     let mut event = agent::event(agent, action, input.payload);
-    let state_dir = state::state_dir(&env.home_dir());
+    let state_dir = memory_rules::base::fs::state_dir(&env.home_dir());
     let store = state::Store::new(state_dir.clone());
     if agent == HookAgent::Gemini {
         gemini_event(&store, &mut event, &mut out);

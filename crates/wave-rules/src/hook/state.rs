@@ -24,10 +24,6 @@ pub use memory_rules::base::limits::MAX_STATE_BYTES;
 use memory_rules::base::limits::STATE_LOCK_TIMEOUT;
 use memory_rules::base::limits::STATE_STALE_AFTER;
 
-/// The state directory (see the module comment): the core's, which the
-/// delivery log shares.
-pub use memory_rules::delivery::delivery_log::state_dir;
-
 /// A session id as a file name: itself when it is plain, else a hash.
 pub fn file_key(session: &str) -> String {
     let plain = !session.is_empty()

@@ -3,7 +3,7 @@
 //! reference matcher.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use memory_rules::matchers::glob_compile;
+use memory_rules::internals::matchers::glob_compile;
 
 #[path = "../../crates/memory-rules/tests/oracle/mod.rs"]
 mod oracle;

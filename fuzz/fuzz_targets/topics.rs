@@ -2,7 +2,7 @@
 //! matcher agrees with brute force.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use memory_rules::matchers::topic_matcher::TopicMatcher;
+use memory_rules::internals::matchers::topic_matcher::TopicMatcher;
 
 #[path = "../../crates/memory-rules/tests/oracle/mod.rs"]
 mod oracle;

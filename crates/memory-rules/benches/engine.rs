@@ -5,7 +5,7 @@
 //!
 //!   cargo bench -p memory-rules
 
-use memory_rules::rules::parser::{parse_rule, ParsedRule};
+use memory_rules::internals::rules::parser::{parse_rule, ParsedRule};
 use memory_rules::sources::Config;
 use memory_rules::{RuleSet, Scope};
 use std::path::{Path, PathBuf};
@@ -105,7 +105,7 @@ fn parsed(n: usize, paths: &[String]) -> Vec<ParsedRule> {
 fn rule_set(n: usize, paths: &[String]) -> RuleSet {
     RuleSet::build(
         parsed(n, paths),
-        memory_rules::base::workdir::Workdir::new(Path::new("/repo")),
+        memory_rules::Workdir::new(Path::new("/repo")),
     )
 }
 
@@ -114,9 +114,7 @@ fn build_rule_set(bencher: divan::Bencher, n: usize) {
     let paths = tree_paths();
     bencher
         .with_inputs(|| parsed(n, &paths))
-        .bench_values(|rules| {
-            RuleSet::build(rules, memory_rules::base::workdir::Workdir::default())
-        });
+        .bench_values(|rules| RuleSet::build(rules, memory_rules::Workdir::default()));
 }
 
 /// One path in context (the cost per path), for growing rule sets.

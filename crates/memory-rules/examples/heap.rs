@@ -8,9 +8,9 @@
 //! cargo run -p memory-rules --release --example heap -- <dir>/work
 //! ```
 
-use memory_rules::base::workdir::Workdir;
-use memory_rules::rules::parser::{parse_rule, ParsedRule};
+use memory_rules::internals::rules::parser::{parse_rule, ParsedRule};
 use memory_rules::sources::Config;
+use memory_rules::Workdir;
 use memory_rules::{load, RuleSet, Scope};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;

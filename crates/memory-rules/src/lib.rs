@@ -41,34 +41,41 @@
 
 // The layers, lowest first: each folder imports only those before it in
 // this list (the layering test, `crates/wave-rules/tests/acyclic.rs`). Four
-// are public namespaces; the others are private, and public (hidden) under
-// the `internals` feature, for the crate's own integration tests, benches
-// and fuzz targets. (Plain `mod` items, not a macro, so that rustfmt reaches
-// every file.)
+// are public namespaces; the others are private. What the crate's own tests
+// reach beyond the façade is opened in one place, [`internals`].
 pub mod base;
 pub mod delivery;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod formats;
-#[cfg(not(feature = "internals"))]
 mod formats;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod load;
-#[cfg(not(feature = "internals"))]
 mod load;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod matchers;
-#[cfg(not(feature = "internals"))]
 mod matchers;
 pub mod memory;
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod rules;
-#[cfg(not(feature = "internals"))]
 mod rules;
 pub mod sources;
+
+/// The one opening for the crate's own integration tests, benches and fuzz
+/// targets (the `internals` feature): the private layers and modules they
+/// test directly, at the paths they have inside the crate. Not an API.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    pub mod formats {
+        pub use crate::formats::*;
+    }
+    pub mod matchers {
+        pub use crate::matchers::*;
+    }
+    pub mod rules {
+        pub use crate::rules::*;
+    }
+    pub mod sources {
+        pub mod discover {
+            pub use crate::sources::discover::*;
+        }
+        pub mod nested {
+            pub use crate::sources::nested::*;
+        }
+    }
+}
 
 // The rule model and its loading, at the root.
 pub use base::diagnostic::{Code, Diagnostic, Fix, Severity};

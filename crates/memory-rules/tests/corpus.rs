@@ -3,7 +3,7 @@
 //! with one line, when the corpus is absent (see `common::corpus`).
 
 mod common;
-use memory_rules::rules::parser::parse_rule;
+use memory_rules::internals::rules::parser::parse_rule;
 use memory_rules::{Code, Scope, Severity};
 
 #[test]

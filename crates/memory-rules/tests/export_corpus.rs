@@ -11,9 +11,9 @@
 mod common;
 use common::corpus;
 use memory_rules::delivery::export::{self, Plan, Target};
-use memory_rules::formats;
-use memory_rules::rules::parser::Input;
-use memory_rules::sources::nested;
+use memory_rules::internals::formats;
+use memory_rules::internals::rules::parser::Input;
+use memory_rules::internals::sources::nested;
 use memory_rules::Format;
 use memory_rules::{RuleSet, Scope};
 use std::collections::{BTreeMap, BTreeSet};
@@ -286,10 +286,7 @@ fn round_trip_and_cross_tool_fidelity_on_the_corpus() {
         }
         let names: Vec<Vec<String>> = originals.iter().map(|r| vec![r.rule.id.clone()]).collect();
         let ids: Vec<String> = originals.iter().map(|r| r.rule.id.clone()).collect();
-        let orig_set = RuleSet::build(
-            originals,
-            memory_rules::base::workdir::Workdir::new(workdir),
-        );
+        let orig_set = RuleSet::build(originals, memory_rules::Workdir::new(workdir));
         let orig_names: Vec<Vec<String>> = orig_set
             .rules()
             .iter()

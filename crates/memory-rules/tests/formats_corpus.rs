@@ -5,8 +5,8 @@
 //! Skipped, with one line, when the corpus is absent (see `common::corpus`).
 
 mod common;
-use memory_rules::formats::{self, Input};
-use memory_rules::sources::nested;
+use memory_rules::internals::formats::{self, Input};
+use memory_rules::internals::sources::nested;
 use memory_rules::Format;
 use memory_rules::{Activation, Scope, Severity};
 use std::collections::BTreeMap;

@@ -3,13 +3,13 @@
 
 mod common;
 use common::*;
-use memory_rules::matchers::glob_compile::{self, PatternError};
-use memory_rules::matchers::topic_matcher::TopicMatcher;
+use memory_rules::internals::matchers::glob_compile::{self, PatternError};
+use memory_rules::internals::matchers::topic_matcher::TopicMatcher;
 use memory_rules::{Code, Severity};
 use std::path::Path;
 
-fn parse(text: &str) -> memory_rules::rules::parser::Outcome {
-    memory_rules::rules::parser::parse_rule(
+fn parse(text: &str) -> memory_rules::internals::rules::parser::Outcome {
+    memory_rules::internals::rules::parser::parse_rule(
         memory_rules::Scope::Project,
         "r.md",
         Path::new("/x/r.md"),
@@ -17,7 +17,7 @@ fn parse(text: &str) -> memory_rules::rules::parser::Outcome {
     )
 }
 
-fn rule_with_paths(pattern: &str) -> memory_rules::rules::parser::Outcome {
+fn rule_with_paths(pattern: &str) -> memory_rules::internals::rules::parser::Outcome {
     parse(&format!("---\npaths:\n  - '{pattern}'\n---\nbody\n"))
 }
 
@@ -250,10 +250,10 @@ fn reads_never_block_or_grow() {
     let fifo = dir.join("fifo.md");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
-    let d = memory_rules::sources::discover::read(&fifo).unwrap_err();
+    let d = memory_rules::internals::sources::discover::read(&fifo).unwrap_err();
     assert_eq!(d.code, Code::Unreadable);
     std::os::unix::fs::symlink("/dev/zero", dir.join("zero.md")).unwrap();
-    let d = memory_rules::sources::discover::read(&dir.join("zero.md")).unwrap_err();
+    let d = memory_rules::internals::sources::discover::read(&dir.join("zero.md")).unwrap_err();
     assert_eq!(d.code, Code::Unreadable, "{d}");
     // The whole load goes on.
     t.project("ok.md", "fine");

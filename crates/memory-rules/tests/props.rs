@@ -5,8 +5,8 @@
 
 mod oracle;
 
-use memory_rules::matchers::glob_compile::{self, PatternError};
-use memory_rules::matchers::topic_matcher::TopicMatcher;
+use memory_rules::internals::matchers::glob_compile::{self, PatternError};
+use memory_rules::internals::matchers::topic_matcher::TopicMatcher;
 use memory_rules::{Code, Scope};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -40,7 +40,7 @@ proptest! {
     /// Any text parses without a panic; every diagnostic has a sane location.
     #[test]
     fn parse_never_panics(text in "(---\n)?([a-z]{1,8}: ?[-*{}\\[\\]!,a-z0-9 \"']{0,20}\n){0,8}(---\n)?.{0,40}") {
-        let o = memory_rules::rules::parser::parse_rule(Scope::Project, "r.md", Path::new("/x/r.md"), &text);
+        let o = memory_rules::internals::rules::parser::parse_rule(Scope::Project, "r.md", Path::new("/x/r.md"), &text);
         let lines = text.lines().count().max(1) as u32 + 1;
         for d in &o.diagnostics {
             if let Some(l) = d.line {
@@ -121,7 +121,7 @@ proptest! {
             1 => format!("paths:\n{}", (0..keys * 2).map(|i| format!("  - d{i}/**\n")).collect::<String>()),
             _ => format!("topics:\n{}", (0..keys).map(|i| format!("  - t{i}\n")).collect::<String>()),
         };
-        let o = memory_rules::rules::parser::parse_rule(Scope::Project, "r.md", Path::new("/x/r.md"), &format!("---\n{body}---\nx"));
+        let o = memory_rules::internals::rules::parser::parse_rule(Scope::Project, "r.md", Path::new("/x/r.md"), &format!("---\n{body}---\nx"));
         let over = match kind { 0 => keys > 256, 1 => keys * 2 > 512, _ => keys > 256 };
         prop_assert_eq!(o.diagnostics.iter().any(|d| d.code == Code::Limit), over);
         if kind == 0 && !over {

@@ -320,7 +320,10 @@ fn bthps3_cursor_rule_scoped_to_a_folder() {
 
 fn formats_kind(l: &Loaded, id: &str) -> (&'static str, Activation) {
     let r = rule(l, id);
-    (memory_rules::formats::kind(r), r.metadata.activation)
+    (
+        memory_rules::internals::formats::activation_label(r),
+        r.metadata.activation,
+    )
 }
 
 /// AdoptOpenJDK/openjdk-website `.github/AGENTS.md` @

@@ -1,7 +1,7 @@
 //! The files shell command lines read and write: a table of the forms agents
 //! use, then the limits and bad input.
 
-use memory_rules::matchers::shell::{
+use memory_rules::internals::matchers::shell::{
     command_files, CommandWords, ShellError, MAX_COMMAND_BYTES, MAX_COMMAND_DEPTH,
     MAX_COMMAND_WORDS,
 };

@@ -18,13 +18,16 @@ mod eval;
 mod hook;
 #[cfg(not(target_family = "wasm"))]
 mod lsp;
-pub mod mcp;
+mod mcp;
 mod report;
 
-/// The recording proxy of `wave-rules eval`, for the tests.
+/// The one opening for the crate's own integration tests (the recording
+/// proxy of `wave-rules eval`, tested over real sockets). Not an API.
 #[doc(hidden)]
 #[cfg(not(target_family = "wasm"))]
-pub use eval::proxy as eval_proxy;
+pub mod internals {
+    pub use crate::eval::proxy;
+}
 
 pub use base::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 pub use cli::{run, run_with_input};

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use wave_rules::eval_proxy::{Api, Exchange, Proxy, Usage};
+use wave_rules::internals::proxy::{Api, Exchange, Proxy, Usage};
 
 /// One answer of the scripted upstream.
 struct Scripted {

@@ -8,19 +8,7 @@ pub mod fs;
 pub mod limits;
 pub mod suggest;
 
-#[cfg(feature = "internals")]
-pub mod diagnostic;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod diagnostic;
-#[cfg(feature = "internals")]
-pub mod line_index;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod line_index;
-#[cfg(feature = "internals")]
-pub mod slug;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod slug;
-#[cfg(feature = "internals")]
-pub mod workdir;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod workdir;

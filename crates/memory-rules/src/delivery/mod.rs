@@ -12,44 +12,17 @@ pub mod read_rule_tool;
 pub mod render;
 pub mod tokens;
 
-#[cfg(feature = "internals")]
-pub mod conversation;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod conversation;
-#[cfg(feature = "internals")]
-pub mod conversations;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod conversations;
-#[cfg(feature = "internals")]
-pub mod event;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod event;
-#[cfg(feature = "internals")]
-pub mod responder;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod responder;
-#[cfg(feature = "internals")]
-pub mod rules_at_edit;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod rules_at_edit;
-#[cfg(feature = "internals")]
-pub mod session;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod session;
-#[cfg(feature = "internals")]
-pub mod skills;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod skills;
-#[cfg(feature = "internals")]
-pub mod tool_call;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod tool_call;
-#[cfg(feature = "internals")]
-pub mod touched;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod touched;
 
-pub use crate::formats::kind as tool_kind;
+pub use crate::formats::activation_label;
 pub use crate::rules::rule_set::enforcement as enforce;
 pub use conversation::Conversation;
 pub use conversations::Conversations;

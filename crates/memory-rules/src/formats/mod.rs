@@ -117,7 +117,7 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
     let diagnostics = match rules.as_slice() {
         [only] => cx.finish_typos(&format!(
             ", so this rule is now {} ({})",
-            kind(&only.rule),
+            activation_label(&only.rule),
             only.rule.metadata.activation_kind()
         )),
         _ => cx.finish_typos(TYPO_TAIL),
@@ -131,7 +131,7 @@ pub fn parse(format: Format, input: &Input) -> Parsed {
 
 /// The tool's own name for how a rule is activated ("Auto Attached",
 /// "Model Decision", "inclusion: fileMatch", ...).
-pub fn kind(rule: &Rule) -> &'static str {
+pub fn activation_label(rule: &Rule) -> &'static str {
     let meta = &rule.metadata;
     match rule.format {
         Format::Cursor => cursor::kind(meta),

@@ -14,35 +14,17 @@
 //! read-modify-write of a topic and the index.
 
 pub mod agent_memory;
-#[cfg(feature = "internals")]
-pub mod entry;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod entry;
-#[cfg(feature = "internals")]
-pub mod hygiene;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod hygiene;
 pub mod lint;
 mod memory_md;
 mod name;
 pub mod promote;
 pub mod recall;
-#[cfg(feature = "internals")]
-pub mod search;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod search;
-#[cfg(feature = "internals")]
-pub mod secrets;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod secrets;
 mod store;
-#[cfg(feature = "internals")]
-pub mod terms;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod terms;
-#[cfg(feature = "internals")]
-pub mod tools;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod tools;
 
 pub use entry::{Entry, Meta, Proposal};

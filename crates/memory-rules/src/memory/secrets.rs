@@ -243,18 +243,13 @@ impl SecretRules {
         })
     }
 
-    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
+    #[cfg(test)]
     /// How many rules apply to notes.
     pub fn len(&self) -> usize {
         self.rules.len()
     }
 
-    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
-    pub fn is_empty(&self) -> bool {
-        self.rules.is_empty()
-    }
-
-    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
+    #[cfg(test)]
     /// The ids of the rules whose regex the engine refuses (compiles them all).
     pub fn refused(&self) -> Vec<&str> {
         self.rules

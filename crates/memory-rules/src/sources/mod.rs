@@ -8,21 +8,9 @@ pub mod chosen;
 pub mod packs;
 pub mod self_load;
 
-#[cfg(feature = "internals")]
-pub mod discover;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod discover;
-#[cfg(feature = "internals")]
-pub mod nested;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod nested;
-#[cfg(feature = "internals")]
-pub mod project_root;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod project_root;
-#[cfg(feature = "internals")]
-pub mod source;
-#[cfg(not(feature = "internals"))]
 pub(crate) mod source;
 
 pub use crate::rules::rule_file::read_bounded as read_rule_file;

@@ -64,7 +64,7 @@ fn match_segment(p: &[char], s: &[char]) -> bool {
 /// Whether `topic` starts a word of `prompt`, by brute force over every
 /// position of the folded prompt.
 pub fn topic_fires(topic: &str, prompt: &str) -> bool {
-    use memory_rules::matchers::topic_matcher::fold;
+    use memory_rules::internals::matchers::topic_matcher::fold;
     let t = fold(topic);
     if t.is_empty() {
         return false;

@@ -258,7 +258,7 @@ fn match_json(env: &Env, args: &MatchArgs, loaded: &memory_rules::Loaded, m: &Ma
             "priority": r.priority(),
             "format": r.format.as_str(),
             "activation": r.metadata.activation_kind(),
-            "kind": memory_rules::delivery::tool_kind(r),
+            "kind": memory_rules::delivery::activation_label(r),
         });
         display::origin_json(r, &mut v);
         v["reasons"] = e.reasons.iter().map(reason_json).collect();
@@ -543,7 +543,7 @@ fn describe(rule: &Rule, reason: &Reason) -> String {
         return plain;
     }
     let tool = rule.format.tool();
-    let kind = memory_rules::delivery::tool_kind(rule);
+    let kind = memory_rules::delivery::activation_label(rule);
     let key = rule.format.glob_key();
     match reason {
         Reason::Always => format!("{tool}: {kind}"),
@@ -604,14 +604,14 @@ fn why_not(
                 .unwrap_or_default();
             lines.push(format!(
                 "{tool}: {}: active only when the prompt mentions it, as @{name}",
-                memory_rules::delivery::tool_kind(rule)
+                memory_rules::delivery::activation_label(rule)
             ));
             return lines;
         }
         Activation::OnRequest => {
             lines.push(format!(
                 "{tool}: {}: offered to the model by its description; active when mentioned",
-                memory_rules::delivery::tool_kind(rule)
+                memory_rules::delivery::activation_label(rule)
             ));
             return lines;
         }
@@ -634,7 +634,7 @@ fn why_not(
             if qualified {
                 lines.push(format!(
                     "{tool}: {}, `{}`: {what} {}",
-                    memory_rules::delivery::tool_kind(rule),
+                    memory_rules::delivery::activation_label(rule),
                     rule.format.glob_key(),
                     paths.join(", ")
                 ));

@@ -146,7 +146,7 @@ fn rule_text(rule: &Rule) -> String {
         "**rule `{}`** ({}: {})\n\nfires {}\n\n{tokens} tokens in a rules section",
         rule.id,
         rule.format.tool(),
-        memory_rules::delivery::tool_kind(rule),
+        memory_rules::delivery::activation_label(rule),
         fires.join("; or "),
     )
 }

@@ -147,7 +147,7 @@ fn command_line(value: Option<&Value>) -> Option<String> {
             Some(
                 words
                     .iter()
-                    .map(|w| shell_quote(w))
+                    .map(|w| crate::base::sh::quote(w))
                     .collect::<Vec<_>>()
                     .join(" "),
             )
@@ -176,19 +176,6 @@ fn shell_files(command: &str, cwd: Option<&Path>, out: &mut Touched) {
         push_new(&mut out.written, &at(f));
     }
     out.commands.extend(found.commands);
-}
-
-/// One word quoted for the shell (`'...'`), so an argv joins into a command line.
-fn shell_quote(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b))
-    {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }
 
 /// The files an `apply_patch` text names (`*** Add File: p`, `*** Update

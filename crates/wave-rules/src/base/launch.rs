@@ -22,6 +22,7 @@
 
 use crate::base::args::{HookAgent, McpClient, ScopeArg};
 use crate::base::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
+use memory_rules::base::sh::quote;
 use memory_rules::sources::is_git_root;
 use std::path::{Path, PathBuf};
 
@@ -245,19 +246,6 @@ fn names_absolute_path(command: &str) -> bool {
     })
 }
 
-/// Quotes a word for the shell Claude Code runs hook commands with.
-pub fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@=,".contains(&b));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
 /// The options `hook install` writes after an event (`--edit-distance N`
 /// after `PostToolUse`), '' for none.
 pub fn hook_options(event: &str, edit_distance: Option<u64>) -> String {
@@ -288,11 +276,7 @@ pub fn without_hook_options(command: &str) -> &str {
 pub fn claude_hook_prefix(program: &Program) -> String {
     match program {
         Program::Project(bin) => format!("\"$CLAUDE_PROJECT_DIR\"/{bin}"),
-        Program::Machine(words) => words
-            .iter()
-            .map(|w| shell_quote(w))
-            .collect::<Vec<_>>()
-            .join(" "),
+        Program::Machine(words) => words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "),
         Program::Given(c) => c.clone(),
     }
 }
@@ -340,7 +324,7 @@ pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) ->
             };
             format!(
                 "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/{}",
-                shell_quote(&rest)
+                quote(&rest)
             )
         }
         (HookAgent::Gemini, Program::Project(bin)) => format!("$GEMINI_PROJECT_DIR/{bin}"),
@@ -441,12 +425,6 @@ mod tests {
     /// Code sets `$CLAUDE_PROJECT_DIR` for hooks).
     fn claude_hook_command(program: &Program, event: &str) -> String {
         format!("{} hook {event}", claude_hook_prefix(program))
-    }
-
-    #[test]
-    fn quoting() {
-        assert_eq!(shell_quote("/usr/bin/wave-rules"), "/usr/bin/wave-rules");
-        assert_eq!(shell_quote("/a b/it's"), r"'/a b/it'\''s'");
     }
 
     #[test]

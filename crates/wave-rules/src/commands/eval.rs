@@ -536,7 +536,7 @@ mod native {
             agent_args: args.agent_args.clone(),
             pass_env: args.pass_env.clone(),
             cmd: args.cmd.clone(),
-            hook_command: exe.map(|p| crate::base::launch::shell_quote(&p.to_string_lossy())),
+            hook_command: exe.map(|p| memory_rules::base::sh::quote(&p.to_string_lossy())),
         }
     }
 

@@ -7,7 +7,7 @@ use crate::base::args::PacksSyncArgs;
 use crate::base::display;
 use crate::base::env::{Env, Output, EXIT_FAILURE};
 use memory_rules::sources::packs::{
-    self, hash, manifest, Home, Locked, PackKind, PackLock, Pin, Spec,
+    self, hash, manifest, Home, LockDrift, Locked, PackKind, PackLock, Pin, Spec,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -266,19 +266,19 @@ fn sync_npm(home: &Home, spec: &Spec, locked: Option<&Locked>, frozen: bool) -> 
         ..row
     };
     if frozen {
-        let drift = match locked {
-            None => Some("not in the lock: run `wave-rules packs sync` and commit the lock".to_string()),
-            Some(l) if l.version.as_deref() != Some(version.as_str()) => Some(format!(
+        let drift = match LockDrift::of(locked, PackKind::Npm, Some(&version), Some(&hash)) {
+            None => None,
+            Some(LockDrift::NotLocked) => Some("not in the lock: run `wave-rules packs sync` and commit the lock".to_string()),
+            Some(LockDrift::Pin { locked }) => Some(format!(
                 "node_modules has {version}, the lock pins {}: install the locked version, or run `wave-rules packs sync` and commit the lock",
-                l.version.as_deref().unwrap_or("(none)")
+                locked.as_deref().unwrap_or("(none)")
             )),
-            Some(l) if l.hash != hash => Some(format!(
+            Some(LockDrift::Content { locked }) => Some(format!(
                 "the rule files of {} {version} are not what the lock pins ({} here, {} locked): the installed package was changed",
                 spec.name,
                 short_hash(&hash),
-                short_hash(&l.hash)
+                short_hash(&locked)
             )),
-            Some(_) => None,
         };
         if let Some(d) = drift {
             row = row.fail("drift", d);
@@ -384,12 +384,16 @@ fn sync_git(home: &Home, spec: &Spec, locked: Option<&Locked>, args: &PacksSyncA
         Err(e) => return row.fail("error", e.to_string()),
     };
     if drift.is_none() && args.frozen {
-        if let Some(l) = locked.filter(|l| l.hash != hash) {
+        // The commit was judged above (`git_target`): here only the files.
+        let pin = locked.and_then(|l| l.commit.as_deref());
+        if let Some(LockDrift::Content { locked }) =
+            LockDrift::of(locked, PackKind::Git, pin, Some(&hash))
+        {
             drift = Some(format!(
                 "the rule files at {} are not what the lock pins ({} here, {} locked)",
                 short(&target),
                 short_hash(&hash),
-                short_hash(&l.hash)
+                short_hash(&locked)
             ));
         }
     }

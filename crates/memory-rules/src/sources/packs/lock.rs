@@ -16,6 +16,7 @@
 //! hash = "sha256:9f2c..."
 //! ```
 
+use super::spec::PackKind;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -88,6 +89,50 @@ impl PackLock {
     }
 }
 
+/// How a pack as found differs from what the lock pins: the one lock-drift
+/// check, for the load's pack diagnostics and `packs sync --frozen`, each
+/// saying it in its own words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LockDrift {
+    /// The pack has no entry in the lock.
+    NotLocked,
+    /// Another version (npm, a folder) or commit (git) than the lock's
+    /// (`locked`: the lock's).
+    Pin { locked: Option<String> },
+    /// The pinned version or commit, other rule files (`locked`: the lock's
+    /// hash).
+    Content { locked: String },
+}
+
+impl LockDrift {
+    /// `locked` against a pack of `kind` resolved to `pin` (npm and folders:
+    /// the installed version; git: the commit) whose rule files hash to
+    /// `hash` (`None`: the content is not compared). `None`: no drift.
+    pub fn of(
+        locked: Option<&Locked>,
+        kind: PackKind,
+        pin: Option<&str>,
+        hash: Option<&str>,
+    ) -> Option<LockDrift> {
+        let Some(locked) = locked else {
+            return Some(LockDrift::NotLocked);
+        };
+        let pinned = match kind {
+            PackKind::Git => locked.commit.as_deref(),
+            _ => locked.version.as_deref(),
+        };
+        if pinned != pin {
+            return Some(LockDrift::Pin {
+                locked: pinned.map(str::to_string),
+            });
+        }
+        hash.filter(|h| *h != locked.hash)
+            .map(|_| LockDrift::Content {
+                locked: locked.hash.clone(),
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +170,50 @@ mod tests {
         assert_eq!(PackLock::read(&t.path().join("none")).unwrap(), None);
         std::fs::write(&p, "version = 9\n").unwrap();
         assert!(PackLock::read(&p).unwrap_err().contains("version 9"));
+    }
+
+    #[test]
+    fn lock_drift_names_a_missing_entry_another_pin_and_other_files() {
+        let locked = Locked {
+            kind: "npm".into(),
+            version: Some("2.3.1".into()),
+            commit: Some("abc".into()),
+            hash: "sha256:1".into(),
+            ..Locked::default()
+        };
+        let npm = |pin, hash| LockDrift::of(Some(&locked), PackKind::Npm, pin, hash);
+        assert_eq!(
+            LockDrift::of(None, PackKind::Npm, Some("2.3.1"), None),
+            Some(LockDrift::NotLocked)
+        );
+        assert_eq!(npm(Some("2.3.1"), None), None);
+        assert_eq!(npm(Some("2.3.1"), Some("sha256:1")), None);
+        assert_eq!(
+            npm(Some("2.4.0"), Some("sha256:1")),
+            Some(LockDrift::Pin {
+                locked: Some("2.3.1".into())
+            })
+        );
+        assert_eq!(
+            npm(Some("2.3.1"), Some("sha256:2")),
+            Some(LockDrift::Content {
+                locked: "sha256:1".into()
+            })
+        );
+        // A git pack is pinned by its commit, not a version.
+        let git = |pin| LockDrift::of(Some(&locked), PackKind::Git, pin, None);
+        assert_eq!(git(Some("abc")), None);
+        assert_eq!(
+            git(Some("2.3.1")),
+            Some(LockDrift::Pin {
+                locked: Some("abc".into())
+            })
+        );
+        assert_eq!(
+            git(None),
+            Some(LockDrift::Pin {
+                locked: Some("abc".into())
+            })
+        );
     }
 }

@@ -36,7 +36,7 @@ pub mod manifest;
 mod pack_error;
 pub mod spec;
 
-pub use lock::{Locked, PackLock};
+pub use lock::{LockDrift, Locked, PackLock};
 pub use manifest::Manifest;
 pub use pack_error::{PackError, RulesDirError};
 pub use spec::{PackKind, Spec, SpecError};
@@ -358,11 +358,7 @@ impl FoundPack {
     /// ([`FoundPack::resolved`]: the installed version, the checkout's commit);
     /// the content hash is not compared.
     pub fn pinned_by(&self, locked: &Locked) -> bool {
-        let pinned = match self.spec.kind {
-            PackKind::Git => locked.commit.as_deref(),
-            _ => locked.version.as_deref(),
-        };
-        pinned == self.resolved()
+        LockDrift::of(Some(locked), self.spec.kind, self.resolved(), None).is_none()
     }
 }
 
@@ -535,41 +531,46 @@ impl HomePacks {
             let Some(lock) = &self.lock else {
                 continue;
             };
-            let Some(locked) = lock.get(&p.spec.text) else {
-                diagnostics.push(at(Diagnostic::new(
-                    Severity::Warning,
-                    Code::PackStale,
-                    &config_path,
-                    format!(
-                        "the pack {} is not in {}: run `{sync}` and commit the lock",
-                        p.spec,
-                        self.home.lock().display()
-                    ),
-                )));
-                continue;
-            };
-            let stale = match p.spec.kind {
-                PackKind::Npm => (!p.pinned_by(locked)).then(|| {
-                    format!(
-                        "node_modules has {} {}, the lock pins {}: install the locked version, or run `{sync}` and commit the lock",
-                        p.spec.name,
-                        p.version.as_deref().unwrap_or("(no version)"),
-                        locked.version.as_deref().unwrap_or("(none)")
-                    )
-                }),
-                PackKind::Git => {
-                    let pin = p.pin.as_ref();
-                    (!p.pinned_by(locked) || pin.is_some_and(|pin| pin.hash != locked.hash))
-                    .then(|| {
-                        format!(
-                            "the checkout of {} is at {}, the lock pins {}: run `{sync}`",
-                            p.spec,
-                            pin.map_or("(nothing)", |p| p.commit.as_str()),
-                            locked.commit.as_deref().unwrap_or("(none)")
-                        )
-                    })
+            let hash = p.pin.as_ref().map(|pin| pin.hash.as_str());
+            let drift = match p.spec.kind {
+                PackKind::Npm => {
+                    LockDrift::of(lock.get(&p.spec.text), p.spec.kind, p.resolved(), None)
                 }
-                PackKind::Folder => None,
+                PackKind::Git => {
+                    LockDrift::of(lock.get(&p.spec.text), p.spec.kind, p.resolved(), hash)
+                }
+                PackKind::Folder => lock
+                    .get(&p.spec.text)
+                    .is_none()
+                    .then_some(LockDrift::NotLocked),
+            };
+            let stale = match (drift, p.spec.kind) {
+                (None, _) => None,
+                (Some(LockDrift::NotLocked), _) => {
+                    diagnostics.push(at(Diagnostic::new(
+                        Severity::Warning,
+                        Code::PackStale,
+                        &config_path,
+                        format!(
+                            "the pack {} is not in {}: run `{sync}` and commit the lock",
+                            p.spec,
+                            self.home.lock().display()
+                        ),
+                    )));
+                    continue;
+                }
+                (Some(LockDrift::Pin { locked }), PackKind::Npm) => Some(format!(
+                    "node_modules has {} {}, the lock pins {}: install the locked version, or run `{sync}` and commit the lock",
+                    p.spec.name,
+                    p.version.as_deref().unwrap_or("(no version)"),
+                    locked.as_deref().unwrap_or("(none)")
+                )),
+                (Some(_), _) => Some(format!(
+                    "the checkout of {} is at {}, the lock pins {}: run `{sync}`",
+                    p.spec,
+                    p.pin.as_ref().map_or("(nothing)", |p| p.commit.as_str()),
+                    lock.get(&p.spec.text).and_then(|l| l.commit.as_deref()).unwrap_or("(none)")
+                )),
             };
             if let Some(message) = stale {
                 diagnostics.push(at(Diagnostic::new(

@@ -35,19 +35,10 @@ fn from_argv(argv: &[&str]) -> String {
             return script.to_string();
         }
     }
-    argv.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")
-}
-
-fn quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
+    argv.iter()
+        .map(|w| memory_rules::base::sh::quote(w))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

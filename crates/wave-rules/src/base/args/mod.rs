@@ -1,4 +1,6 @@
-//! The command line, as clap sees it.
+//! The options each command takes, as clap reads them (plain structs with
+//! clap's derives, the bottom of the CLI so every layer may take them); the
+//! parser's root and the subcommand groups are `cli/`.
 
 use clap::{Args, Subcommand, ValueEnum};
 use memory_rules::base::limits::DEFAULT_RULES_BYTES;

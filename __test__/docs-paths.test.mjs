@@ -16,9 +16,7 @@
 // `<state dir>/rules`), and paths that begin like nothing here: the files users
 // create (`.wave/rules/x.md`, `~/.claude/rules`, `AGENTS.md` in their project).
 // ALLOWED lists the few paths of a user's project or another repository that
-// begin like one of ours (`src/api`, `.github/instructions/`), each with why;
-// PENDING_MOVE the CLI's files the docs still name where they were before
-// issue 52 moves them (the move fixes those lines).
+// begin like one of ours (`src/api`, `.github/instructions/`), each with why.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -40,9 +38,6 @@ const ALLOWED = new Map([
   ['tools/call', 'an MCP method, not a path'],
   ['docs/hooks.md', "a file of github.com/aws/amazon-q-developer-cli (Kiro's hook docs)"],
 ])
-
-/** The CLI's files under crates/wave-rules/src that issue 52's move (branch `house`) relocates. */
-const PENDING_MOVE = new Map([['hook/install.rs', 'docs/limits.md: HOOK_TIMEOUT_SECS is in hook/agent_install.rs and hook/settings.rs']])
 
 const allowed = (p) => [...ALLOWED.keys()].some((a) => (a.endsWith('/') ? p.startsWith(a) : p === a))
 const PLACEHOLDER = /[*?{}<>$[\]|]|\.\.\./
@@ -130,7 +125,7 @@ test('every file path README.md and docs/*.md name exists in the repository', ()
   let checked = 0
   for (const file of DOCS) {
     for (const { line, path: p, kind } of pathsOf(fs.readFileSync(path.join(repo, file), 'utf8'), file)) {
-      if (allowed(p) || PENDING_MOVE.has(p)) continue
+      if (allowed(p)) continue
       checked++
       if (!exists(p, kind)) dead.push(`${file}:${line}: ${p} (${kind === 'tail' ? 'no file ends with it' : kind}) does not exist`)
     }

@@ -261,6 +261,11 @@ impl Session {
             .env("PATH", self.root.join("bin"))
             .env("TZ", "UTC")
             .env("LANG", "C")
+            // A build of the whole workspace turns on clap's wrap_help (divan,
+            // a bench dependency, asks for it), which wraps help at the
+            // terminal's width, else $COLUMNS, else 100; the shipped binary
+            // (built alone) never wraps. So: wide enough never to wrap.
+            .env("COLUMNS", "10000")
             .env("WAVE_POLICY_DIR", self.root.join("policy"))
             // No watcher process left behind by a hook.
             .env("WAVE_RULES_WATCH", "off")

@@ -4,12 +4,22 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
-export function tempTree() {
+/**
+ * A temp tree: `root/work` (the project) and `root/home`. The workdir is a
+ * project root of its own (a `.git` with its `HEAD`), so nothing that finds
+ * the project root from it (`new RuleManager({ workdir })`, `projectRoot`,
+ * the CLI without `--workdir`) takes a folder above the temp folder for
+ * the project: another tool's `.wave`, `.claude` or `.git` there.
+ * `{ root: false }` leaves it without one, for a test of the walk that
+ * fences its own tree (`gitRoot(tree.root)`).
+ */
+export function tempTree({ root: ownRoot = true } = {}) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-rules-'))
   const workdir = path.join(root, 'work')
   const homeDir = path.join(root, 'home')
   fs.mkdirSync(workdir, { recursive: true })
   fs.mkdirSync(homeDir, { recursive: true })
+  if (ownRoot) gitRoot(workdir)
   const write = (file, text) => {
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, text)
@@ -26,13 +36,13 @@ export function tempTree() {
   }
 }
 
-/** A temp tree with the project rules `rules` (`{ id: text }`), removed after the test `t`. */
 /** Makes `dir` a git repository's root as git takes it: a `.git` with its `HEAD` (an empty `.git` folder is none). */
 export function gitRoot(dir) {
   fs.mkdirSync(path.join(dir, '.git'), { recursive: true })
   fs.writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n')
 }
 
+/** A temp tree with the project rules `rules` (`{ id: text }`), removed after the test `t`. */
 export function projectTree(t, rules = {}) {
   const tree = tempTree()
   t.after(tree.cleanup)

@@ -15,10 +15,11 @@ pub struct ProjectRootInfo {
     pub marker: Option<String>,
 }
 
-/// The nearest directory at or above `dir` holding a `.wave`, `.claude` or
-/// `.git` (the home's `.wave` and `.claude` are the user's settings and do
-/// not count), else `dir`: the project root the CLI uses when no
-/// `--workdir` is given.
+/// The nearest directory at or above `dir` holding a project's `.wave`,
+/// `.claude` or `.git` (a tool's user data folder so named, the home's
+/// `.wave` and `.claude` too, does not count: docs/cli.md "The project
+/// root"), else `dir`: the project root the CLI uses when no `--workdir` is
+/// given.
 #[napi(catch_unwind)]
 pub fn project_root(dir: String, home_dir: Option<String>) -> Result<ProjectRootInfo> {
     let home = home_dir.map(std::path::PathBuf::from);

@@ -122,15 +122,20 @@ export function writeTree(root, files) {
 
 /**
  * Makes `work` an empty git repository (`HEAD`, `objects`, `refs`, as the
- * eval's scratch copies are) and trusts it in `home` for Copilot CLI, which
- * takes the nearest `.git` at or above its folder as the project, for its
- * hooks and its trust: a project of its own, as users' projects are, so a
- * stray `.git` above the temp directory (sandboxes leave one in /tmp) does
- * not take its place.
+ * eval's scratch copies are): a project of its own, as users' projects are.
+ * The agents take the git root for the project (Codex reads AGENTS.md from
+ * it down, Copilot CLI its hooks and trust), and so does our project root:
+ * nothing above the temp folder (another tool's `.wave`, a stray `.git`
+ * sandboxes leave in /tmp, an AGENTS.md) takes its place.
  */
-export function copilotProject(work, home) {
+export function gitProject(work) {
   for (const dir of ['objects', 'refs/heads', 'refs/tags']) fs.mkdirSync(path.join(work, '.git', dir), { recursive: true })
   fs.writeFileSync(path.join(work, '.git', 'HEAD'), 'ref: refs/heads/main\n')
+}
+
+/** `gitProject(work)`, trusted in `home` for Copilot CLI. */
+export function copilotProject(work, home) {
+  gitProject(work)
   writeTree(home, { '.copilot/config.json': JSON.stringify({ trusted_folders: [work] }) })
 }
 

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process'
 import { userTexts } from './fake-model.mjs'
 import {
   repo, run, isolatedEnv, claudeEnv, geminiEnv, writeTree, installBin,
-  claudeBinary, codexBinary, geminiScript, copilotBinary, opencodeBinary, copilotProject,
+  claudeBinary, codexBinary, geminiScript, copilotBinary, opencodeBinary, copilotProject, gitProject,
 } from './agents.mjs'
 
 const TIMEOUT = 150_000
@@ -138,10 +138,11 @@ export const DRIVERS = {
   },
 }
 
+/** A project's folders under the harness root: `work`, a git repository of its own (`gitProject`), and `home`. */
 function dirs(h, name) {
   const work = path.join(h.root, name, 'work')
   const home = path.join(h.root, name, 'home')
-  fs.mkdirSync(work, { recursive: true })
+  gitProject(work)
   fs.mkdirSync(home, { recursive: true })
   return { work, home }
 }

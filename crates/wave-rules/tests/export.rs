@@ -22,7 +22,10 @@ impl Tree {
         let t = Tree {
             tmp: tempfile::tempdir().unwrap(),
         };
-        std::fs::create_dir_all(t.work()).unwrap();
+        // The project is a root of its own (a `.git` with its `HEAD`): the
+        // binary run in it finds it, never a folder above the temp folder.
+        std::fs::create_dir_all(t.work().join(".git")).unwrap();
+        std::fs::write(t.work().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         std::fs::create_dir_all(t.home()).unwrap();
         t
     }

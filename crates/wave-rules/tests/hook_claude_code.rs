@@ -104,6 +104,8 @@ fn age(path: &Path) {
 fn the_rules_cache_serves_other_agents_formats_until_a_file_changes() {
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("work");
+    // Cursor's and Copilot's files make no project root: the project is one.
+    common::git_root(&work);
     let state = tmp.path().join("state");
     let cursor = work.join(".cursor/rules/ts.mdc");
     let copilot = work.join(".github/instructions/sql.instructions.md");

@@ -24,6 +24,10 @@ impl T {
         for d in ["work/.git", "home", "policy"] {
             std::fs::create_dir_all(root.join(d)).unwrap();
         }
+        // The project is a repository (a `.git` with its `HEAD`; an empty
+        // `.git` folder is none), so it is its own root wherever the temp
+        // folder is.
+        std::fs::write(root.join("work/.git/HEAD"), "ref: refs/heads/main\n").unwrap();
         T { _t: t, root }
     }
     fn p(&self, rel: &str) -> PathBuf {

@@ -16,5 +16,7 @@ pub(crate) mod source;
 pub use crate::rules::rule_file::read_bounded as read_rule_file;
 pub use chosen::{chosen_sources, ChosenSources};
 pub use discover::RuleFile;
-pub use project_root::{is_git_root, project_root, ProjectRoot};
+pub use project_root::{
+    is_claude_project, is_git_root, is_wave_project, project_root, ProjectRoot,
+};
 pub use source::{Config, Source};

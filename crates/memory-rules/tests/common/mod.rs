@@ -1,4 +1,8 @@
-//! Helpers shared by the integration tests: real files in temp dirs.
+//! Helpers shared by the integration tests: real files in temp dirs. A
+//! test whose command finds the project root by walking up makes its own
+//! project a root ([`git_root`], or a `.wave/rules`), or passes the workdir:
+//! what lies above the temp folder (another tool's `.wave`, `.claude`,
+//! `.git`, `AGENTS.md`) is never the test's.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -35,7 +39,7 @@ impl Tree {
     /// Makes `dir` a git repository's root as git takes it (a `.git` with
     /// its `HEAD`); an empty `.git` folder is none.
     pub fn git_root(&self, dir: impl AsRef<Path>) {
-        self.write(dir.as_ref().join(".git/HEAD"), "ref: refs/heads/main\n");
+        git_root(dir);
     }
     pub fn project(&self, id: &str, text: &str) -> PathBuf {
         self.write(self.project_rules().join(id), text)
@@ -50,6 +54,16 @@ impl Tree {
             self.home(),
         ))
     }
+}
+
+/// Makes `dir` a project root of its own, as git takes a repository's (a
+/// `.git` with its `HEAD`; an empty `.git` folder is none): what finds the
+/// project root from inside it (the CLI without `--workdir`, a hook from
+/// its `cwd`) stops there, never at a folder above the temp folder.
+pub fn git_root(dir: impl AsRef<Path>) {
+    let git = dir.as_ref().join(".git");
+    std::fs::create_dir_all(&git).unwrap();
+    std::fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
 }
 
 pub fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {

@@ -455,6 +455,10 @@ mod tests {
     #[test]
     fn each_agent_names_the_project_bin_its_own_way() {
         let t = tempfile::tempdir().unwrap();
+        // The temp folder is a repository (a fence): what lies above it is
+        // never the test's.
+        std::fs::create_dir_all(t.path().join(".git")).unwrap();
+        std::fs::write(t.path().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         let alone = t.path().join("alone");
         let repo = t.path().join("repo");
         let below = repo.join("my app");
@@ -462,13 +466,14 @@ mod tests {
         std::fs::create_dir_all(repo.join(".git")).unwrap();
         std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
         std::fs::create_dir_all(&below).unwrap();
-        // An empty .git folder (as a sandbox leaves in /tmp) is no repository.
+        // An empty .git folder (as a sandbox leaves in /tmp) is no
+        // repository: `alone` is below the fence's.
         std::fs::create_dir_all(alone.join(".git")).unwrap();
         let p = Program::Project(PROJECT_BIN.into());
         let top = "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/";
         assert_eq!(
             agent_hook_prefix(HookAgent::Codex, &p, &alone),
-            format!("{top}node_modules/.bin/wave-rules")
+            format!("{top}alone/node_modules/.bin/wave-rules")
         );
         assert_eq!(
             agent_hook_prefix(HookAgent::Codex, &p, &repo),

@@ -383,6 +383,7 @@ fn json_report(env: &Env, c: &Checkup, rules: usize) -> String {
         "program": c.program,
         "projectBin": launch::project_bin_installed(workdir),
         "workdir": workdir,
+        "rootMarker": env.root.as_ref().and_then(|r| r.marker),
         "home": env.home_dir(),
         "sources": c.sources,
         "sourcesFrom": env.sources_from.describe(),
@@ -407,7 +408,7 @@ fn text_report(env: &Env, c: &Checkup, rules: &[memory_rules::Rule]) -> String {
         c.engine,
         c.program
     ));
-    s.push_str(&format!("project: {}\n", workdir.display()));
+    s.push_str(&display::line(&env.root_line()));
     s.push_str(&format!(
         "project bin: {}\n",
         if let Some(bin) = launch::project_bin(workdir) {

@@ -20,6 +20,10 @@ pub struct Run {
 
 /// A temp tree with its workdir and home made, and the binary run in it.
 pub trait CliTree {
+    /// The workdir is a project root of its own (a `.git` with its `HEAD`),
+    /// so the binary run in it without `--workdir` never takes a folder
+    /// above the temp folder for its project (another tool's `.wave` or
+    /// `.git` there). A test of the walk itself builds its own tree.
     fn made() -> Tree;
     /// Runs the binary in the workdir with `--home` set.
     fn run(&self, args: &[&str]) -> Run;
@@ -30,7 +34,7 @@ pub trait CliTree {
 impl CliTree for Tree {
     fn made() -> Tree {
         let t = Tree::new();
-        std::fs::create_dir_all(t.workdir()).unwrap();
+        t.git_root(t.workdir());
         std::fs::create_dir_all(t.home()).unwrap();
         t
     }

@@ -3,8 +3,8 @@
 //! spool, and shipping through a transport that answers as told.
 
 use memory_rules::delivery::telemetry::{
-    encode, names, ship, Origin, Outcome, Place, Places, Protocol, Record, Response, Settings,
-    Spool, Transport,
+    encode, names, ship, Origin, Outcome, Place, Places, Post, Protocol, Record, Response,
+    Settings, Spool, Transport,
 };
 use opentelemetry_proto::tonic::collector::logs::v1::ExportLogsServiceRequest;
 use prost::Message;

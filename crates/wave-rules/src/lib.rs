@@ -26,6 +26,7 @@ mod lsp;
 pub mod mcp;
 mod report;
 mod settings_file;
+mod telemetry;
 
 /// The recording proxy of `wave-rules eval`, for the tests.
 #[doc(hidden)]
@@ -131,6 +132,7 @@ where
         },
         Command::Packs(a) => packs::run(&env, a),
         Command::Eval(a) => evals::run(&env, a),
+        Command::Telemetry(a) => telemetry::command(&env, a),
         Command::Export(a) => export::run(&env, a),
         Command::Insight(InsightCommand::Report(a)) => report::run(&env, a),
         Command::Insight(InsightCommand::Log(a)) => log::run(&env, a),

@@ -5,7 +5,9 @@ use memory_rules::base::limits::DEFAULT_RULES_BYTES;
 use std::path::PathBuf;
 
 mod road_args;
+mod telemetry_args;
 pub use road_args::*;
+pub use telemetry_args::*;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -164,6 +166,8 @@ pub enum Command {
     /// without the rules under test, through a recording proxy in front of
     /// the model; pass rates with 95% intervals, the uplift, tokens
     Eval(EvalArgs),
+    /// Deliveries, refusals, recalls and eval results as OTLP log records in your OpenTelemetry (docs/telemetry.md): status, ship
+    Telemetry(TelemetryArgs),
 }
 
 /// `wave-rules eval`.

@@ -41,11 +41,13 @@ pub mod cache;
 pub mod dialects;
 pub mod settings;
 pub mod state;
+pub mod telemetry;
 pub mod watch;
 
 use crate::args::{BudgetArgs, HookAction, HookAgent, MemoryMode};
 use crate::env::{Env, Output};
 use crate::hook::agent::AgentDialect;
+use memory_rules::delivery::telemetry::Telemetry;
 use memory_rules::delivery::Budget;
 use memory_rules::delivery::Event;
 use memory_rules::delivery::EventKind;
@@ -154,8 +156,17 @@ fn warn(out: &mut Output, message: impl AsRef<str>) {
 /// Codex's `AGENTS.md`, ...) are left out here, whoever chose the sources:
 /// the model would get those rules twice.
 pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
+    let telemetry = telemetry::for_hook(env);
+    let session = input.payload.session.clone().unwrap_or_default();
+    let mut out = answer_event(env, action, input, &telemetry);
+    telemetry::finish(env, action, &session, &telemetry, &mut out);
+    out
+}
+
+/// [`run_event`]'s answer, its records given to `telemetry`.
+fn answer_event(env: &Env, action: &HookAction, input: Input, telemetry: &Telemetry) -> Output {
     if let Some(own) = without_self_loaded(env, input.agent) {
-        return run_event(&own, action, input);
+        return answer_event(&own, action, input, telemetry);
     }
     let mut out = Output::default();
     if let Some(problem) = &input.problem {
@@ -175,7 +186,8 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     {
         // No rule is read: a stop reads the state, a compaction records
         // itself, a subagent's stop drops its conversation.
-        answer_without_rules(env, &store, key.as_deref(), &event, agent, action, &mut out);
+        let asked = (&event, agent, action);
+        answer_without_rules(env, &store, key.as_deref(), asked, telemetry, &mut out);
         return out;
     }
     if !event.may_matter() {
@@ -195,7 +207,8 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
             ),
         );
     }
-    let responder = responder(env, action, set, &mut out);
+    telemetry::loaded(telemetry, &event, set, &loaded.broken);
+    let responder = responder(env, action, set, &mut out).telemetry(telemetry);
     if event.kind == EventKind::ToolBefore {
         before_tool(&store, key.as_deref(), &responder, &event, agent, &mut out);
         return out;
@@ -374,6 +387,7 @@ fn before_tool(
         }
         _ => responder.respond(&mut Session::new(), event),
     };
+    responder.record_verdict(&answer, event.tools.first().map(|t| t.name.as_str()));
     for why in &answer.verdict.unchecked {
         warn(
             out,
@@ -460,16 +474,17 @@ fn answer_without_rules(
     env: &Env,
     store: &state::Store,
     key: Option<&str>,
-    event: &Event,
-    agent: HookAgent,
-    action: &HookAction,
+    (event, agent, action): (&Event, HookAgent, &HookAction),
+    telemetry: &Telemetry,
     out: &mut Output,
 ) {
     let Some(key) = key else {
         return;
     };
     let none = RuleSet::default();
-    let responder = Responder::new(&none, &env.config.workdir).home(env.home_dir());
+    let responder = Responder::new(&none, &env.config.workdir)
+        .home(env.home_dir())
+        .telemetry(telemetry);
     if event.kind == EventKind::SubagentStop {
         let Some(id) = event
             .conversation

@@ -18,7 +18,7 @@ pub mod spool;
 pub use encode::Origin;
 pub use record::{names, Record, Value};
 pub use settings::{Place, Places, Protocol, Settings};
-pub use ship::{ship, Outcome, Response, Shipped, Transport};
+pub use ship::{ship, Outcome, Post, Response, Shipped, Transport};
 pub use spool::{Progress, Spool, State};
 
 use std::sync::{Mutex, OnceLock};
@@ -57,6 +57,11 @@ impl Telemetry {
     pub fn settings(&self) -> &Settings {
         self.settings
             .get_or_init(|| Settings::resolve(&self.places, &|k| std::env::var(k).ok()))
+    }
+
+    /// The settings if something already read them (no file is read).
+    pub fn resolved(&self) -> Option<&Settings> {
+        self.settings.get()
     }
 
     pub fn spool(&self) -> &Spool {

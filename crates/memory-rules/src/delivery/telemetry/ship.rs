@@ -23,16 +23,20 @@ pub struct Response {
     pub retry_after: Option<Duration>,
 }
 
+/// One export request: where, in which form, with which headers, and the
+/// longest it may take.
+pub struct Post<'a> {
+    pub url: &'a str,
+    pub content_type: &'a str,
+    pub headers: &'a [(String, String)],
+    pub body: &'a [u8],
+    pub timeout: Duration,
+}
+
 /// Posts one export request; an error is a failure to connect, send or
 /// read (a timeout included), in words.
 pub trait Transport {
-    fn post(
-        &self,
-        url: &str,
-        content_type: &str,
-        headers: &[(String, String)],
-        body: &[u8],
-    ) -> Result<Response, String>;
+    fn post(&self, post: &Post) -> Result<Response, String>;
 }
 
 /// How a shipping run ended.
@@ -102,8 +106,12 @@ pub fn ship(
             }
             sleep(wait);
         }
-        let (lines, end) = spool.pending(&progress, MAX_EXPORT_BYTES)?;
-        if lines.is_empty() {
+        let pending = spool.pending(&progress, MAX_EXPORT_BYTES)?;
+        if pending.0.is_empty() {
+            return Ok(shipped);
+        }
+        if Instant::now() >= deadline {
+            shipped.outcome = Outcome::Later;
             return Ok(shipped);
         }
         match send(
@@ -111,8 +119,8 @@ pub fn ship(
             settings,
             transport,
             &progress,
-            lines,
-            end,
+            pending,
+            deadline,
             &mut shipped,
         )? {
             Some(outcome) => {
@@ -133,8 +141,8 @@ fn send(
     settings: &Settings,
     transport: &dyn Transport,
     progress: &Progress,
-    lines: Vec<String>,
-    end: u64,
+    (lines, end): (Vec<String>, u64),
+    deadline: Instant,
     shipped: &mut Shipped,
 ) -> std::io::Result<Option<Outcome>> {
     let mut batch = Vec::new();
@@ -152,12 +160,13 @@ fn send(
     }
     let body = encode::request_body(batch, settings.protocol);
     shipped.requests += 1;
-    let answer = transport.post(
-        &settings.endpoint,
-        settings.protocol.content_type(),
-        &settings.headers,
-        &body,
-    );
+    let answer = transport.post(&Post {
+        url: &settings.endpoint,
+        content_type: settings.protocol.content_type(),
+        headers: &settings.headers,
+        body: &body,
+        timeout: deadline.saturating_duration_since(Instant::now()),
+    });
     let failure = match answer {
         Ok(r) if (200..300).contains(&r.status) => {
             spool.mark_shipped(progress.generation, end, |p| {

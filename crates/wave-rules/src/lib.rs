@@ -100,6 +100,11 @@ where
             return hook::watch::run(&a.cache);
         }
     }
+    if let Command::Telemetry(t) = &cli.command {
+        if t.action.reads_stdin() {
+            return telemetry::hook_event(&cli, t, stdin);
+        }
+    }
     let hook_input = match &cli.command {
         Command::Hook(h) if h.action.is_event() => Some(hook::Input::read(h.agent, stdin)),
         _ => None,

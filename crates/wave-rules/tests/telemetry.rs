@@ -13,6 +13,7 @@ use common::{CliTree, Tree};
 use otlp::{attr, free_port, Mode, Receiver};
 use serde_json::json;
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -533,4 +534,120 @@ fn hooks_inside_an_eval_run_emit_nothing_even_when_the_policy_says_on() {
         !receiver.wait_for(1, Duration::from_secs(10)).is_empty(),
         "the policy alone switches it on"
     );
+}
+
+/// `telemetry hook InstructionsLoaded` as Claude Code runs it.
+fn instructions_loaded(
+    t: &Tree,
+    env: &[(&str, String)],
+    file: &Path,
+    memory_type: &str,
+) -> (String, String, i32) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wave-rules"));
+    cmd.args(["telemetry", "hook", "InstructionsLoaded", "--home"])
+        .arg(t.home())
+        .current_dir(t.workdir())
+        .env("CLAUDE_PROJECT_DIR", t.workdir())
+        .env("WAVE_RULES_STATE_DIR", t.tmp.path().join("state"))
+        .env("WAVE_POLICY_DIR", t.tmp.path().join("no-policy"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let payload = json!({
+        "session_id": "sess-il", "hook_event_name": "InstructionsLoaded", "cwd": t.workdir(),
+        "file_path": file, "memory_type": memory_type, "load_reason": "session_start",
+    });
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn claude_codes_own_loads_are_deliveries_by_the_agent_with_project_relative_ids() {
+    let t = project();
+    t.write(t.workdir().join("CLAUDE.md"), "Project memory.");
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/protobuf");
+    let (stdout, _, code) =
+        instructions_loaded(&t, &env, &t.workdir().join("CLAUDE.md"), "Project");
+    assert_eq!((stdout.as_str(), code), ("", 0));
+    let (said, _) = ship(&t, &env, 5);
+    assert!(said.contains("Done"), "{said}");
+    let records = receiver.records();
+    let own = records
+        .iter()
+        .find(|r| attr(r, "wave_rules.delivered_by").as_deref() == Some("agent"))
+        .unwrap();
+    assert_eq!(
+        attr(own, "wave_rules.rule.id").as_deref(),
+        Some("CLAUDE.md")
+    );
+    assert_eq!(attr(own, "session.id").as_deref(), Some("sess-il"));
+    assert_eq!(attr(own, "gen_ai.agent.name").as_deref(), Some("claude"));
+    let sent = String::from_utf8_lossy(&receiver.requests()[0].body).into_owned();
+    assert!(
+        !sent.contains(&*t.workdir().to_string_lossy()),
+        "no absolute path"
+    );
+}
+
+#[test]
+fn a_self_load_the_table_does_not_list_is_a_doctor_finding() {
+    let t = project();
+    t.write(t.workdir().join("notes/extra.md"), "Loaded by an @import.");
+    instructions_loaded(&t, &[], &t.workdir().join("CLAUDE.md"), "Project");
+    instructions_loaded(&t, &[], &t.workdir().join("notes/extra.md"), "Project");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wave-rules"));
+    cmd.args(["telemetry", "status", "--home"])
+        .arg(t.home())
+        .current_dir(t.workdir())
+        .env("WAVE_RULES_STATE_DIR", t.tmp.path().join("state"))
+        .env("WAVE_POLICY_DIR", t.tmp.path().join("no-policy"));
+    let out = cmd.output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("self-load check: Claude Code loaded notes/extra.md by itself"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("loaded CLAUDE.md"),
+        "CLAUDE.md is in the table: {text}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn hook_install_adds_the_instructions_loaded_hook_and_uninstall_removes_it() {
+    let t = project();
+    let run = t.run(&["hook", "install", "--command", "/opt/wave-rules"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let file = ["settings.local.json", "settings.json"]
+        .iter()
+        .map(|f| t.workdir().join(".claude").join(f))
+        .find(|p| p.exists())
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let command = doc["hooks"]["InstructionsLoaded"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        command.ends_with("telemetry hook InstructionsLoaded"),
+        "{command}"
+    );
+    assert_eq!(t.run(&["hook", "uninstall"]).code, 0);
+    let after = std::fs::read_to_string(&file).unwrap_or_default();
+    assert!(!after.contains("InstructionsLoaded"), "{after}");
 }

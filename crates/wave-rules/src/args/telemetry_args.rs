@@ -14,6 +14,22 @@ pub enum TelemetryAction {
     Status,
     /// Ship the spool to the OTLP endpoint now (hooks start this by themselves at a session's start and stop)
     Ship(ShipArgs),
+    /// A hook that only records (Claude Code's `InstructionsLoaded`: the instruction files it loaded by itself); the event's JSON on stdin, nothing on stdout, exit 0
+    Hook(TelemetryHookArgs),
+}
+
+/// `telemetry hook <event>`.
+#[derive(Args, Debug)]
+pub struct TelemetryHookArgs {
+    /// The agent's event name (Claude Code's `InstructionsLoaded`)
+    pub event: String,
+}
+
+impl TelemetryAction {
+    /// Whether it reads the agent's event on stdin.
+    pub fn reads_stdin(&self) -> bool {
+        matches!(self, TelemetryAction::Hook(_))
+    }
 }
 
 /// `telemetry ship`.

@@ -47,8 +47,6 @@ pub fn finish(
     if !telemetry.enabled() {
         return;
     }
-    let mut problems = telemetry.settings().problems.clone();
-    problems.extend(telemetry.take_problem());
     if ends && !telemetry.settings().unshippable {
         crate::telemetry::shipper::start(
             telemetry.spool(),
@@ -56,6 +54,18 @@ pub fn finish(
             env.home.as_deref(),
         );
     }
+    warn_once(telemetry, session, out);
+}
+
+/// What went wrong (the settings' problems, a record that could not be
+/// spooled), said in one stderr line, once per session, when telemetry is
+/// on.
+pub fn warn_once(telemetry: &Telemetry, session: &str, out: &mut Output) {
+    if !telemetry.enabled() {
+        return;
+    }
+    let mut problems = telemetry.settings().problems.clone();
+    problems.extend(telemetry.take_problem());
     if let Some(first) = problems.first() {
         if first_warning(telemetry, session) {
             let more = match problems.len() {

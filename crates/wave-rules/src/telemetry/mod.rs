@@ -4,6 +4,9 @@
 //! timeouts on every phase), the shipper a hook starts as a detached child
 //! (`hook ship`), and what `doctor` says.
 
+#[cfg(not(target_family = "wasm"))]
+pub mod evaluation;
+pub mod instructions;
 pub mod shipper;
 #[cfg(not(target_family = "wasm"))]
 pub mod transport;
@@ -50,6 +53,8 @@ pub fn command(env: &Env, args: &crate::args::TelemetryArgs) -> crate::env::Outp
         crate::args::TelemetryAction::Ship(a) => {
             shipper::run(&places(env), &state_dir(&env.home_dir()), a.seconds)
         }
+        // Read from stdin before an Env is made: `hook_event`.
+        crate::args::TelemetryAction::Hook(_) => crate::env::Output::default(),
     }
 }
 
@@ -67,6 +72,7 @@ pub fn status(env: &Env) -> Status {
     let mut problems = settings.problems.clone();
     problems.extend(spool.problem.clone());
     let p = &spool.progress;
+    let disagreements = instructions::disagreements(&spool.dir);
     if let Some(e) = &p.last_error {
         problems.push(format!("telemetry: the last export failed: {e}"));
     }
@@ -87,6 +93,9 @@ pub fn status(env: &Env) -> Status {
     for problem in &problems {
         text.push_str(&format!("  problem: {problem}\n"));
     }
+    for finding in &disagreements {
+        text.push_str(&format!("  problem: {finding}\n"));
+    }
     let json = json!({
         "enabled": settings.enabled,
         "from": settings.enabled_from.to_string(),
@@ -106,11 +115,12 @@ pub fn status(env: &Env) -> Status {
             "lastShippedMs": p.last_shipped_ms,
         },
         "problems": problems,
+        "selfLoadDisagreements": disagreements,
     });
     Status {
         json,
         text,
-        problems: if settings.enabled { problems.len() } else { 0 },
+        problems: disagreements.len() + if settings.enabled { problems.len() } else { 0 },
     }
 }
 
@@ -123,4 +133,40 @@ pub fn with_status(report: String, status: Value) -> String {
         }
         _ => report,
     }
+}
+
+/// `telemetry hook <event>`: the agent's event read from stdin and
+/// recorded; nothing on stdout, exit 0 whatever happens (at most one line on
+/// stderr per session).
+pub fn hook_event(
+    cli: &crate::args::Cli,
+    args: &crate::args::TelemetryArgs,
+    stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
+) -> crate::env::Output {
+    let crate::args::TelemetryAction::Hook(hook) = &args.action else {
+        return crate::env::Output::default();
+    };
+    let bytes = stdin().unwrap_or_default();
+    let payload: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|d| !d.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| payload.get("cwd").and_then(Value::as_str).map(Into::into));
+    let env = match Env::new(cli, project) {
+        Ok(env) => env,
+        Err(out) => return crate::hook::skipped(out),
+    };
+    let mut out = crate::env::Output::default();
+    if hook.event != instructions::EVENT || !payload.is_object() {
+        return out;
+    }
+    let telemetry = for_env(&env);
+    let home = env.home.clone().or_else(crate::env::user_home);
+    instructions::record(&telemetry, &payload, &env.config.workdir, home.as_deref());
+    let session = payload
+        .get("session_id")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    crate::hook::telemetry::warn_once(&telemetry, session, &mut out);
+    out
 }

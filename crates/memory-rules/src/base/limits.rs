@@ -461,3 +461,19 @@ pub const MAX_SHIP_BATCHES: usize = 64;
 /// The longest wait between export attempts (the backoff's and a
 /// `Retry-After`'s cap).
 pub const MAX_BACKOFF_SECS: u64 = 300;
+
+/// Files Claude Code loaded by itself (`InstructionsLoaded`) remembered for
+/// `doctor`'s self-load check.
+pub const MAX_SELF_LOADS_SEEN: usize = 256;
+
+/// The telemetry shipper's connect timeout, in seconds.
+pub const TELEMETRY_CONNECT_SECS: u64 = 2;
+
+/// The telemetry shipper's send and receive timeouts, each, in seconds.
+pub const TELEMETRY_EXCHANGE_SECS: u64 = 10;
+
+/// A shipping run's longest time, in seconds (`telemetry ship --seconds`).
+pub const TELEMETRY_SHIP_SECS: u64 = 30;
+
+/// How long `eval` ships its results before it exits, in seconds.
+pub const TELEMETRY_EVAL_SHIP_SECS: u64 = 10;

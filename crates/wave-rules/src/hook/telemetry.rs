@@ -10,10 +10,6 @@ use crate::env::{Env, Output};
 use memory_rules::delivery::telemetry::{events, Telemetry};
 use memory_rules::delivery::{Event, EventKind, Start};
 use memory_rules::RuleSet;
-use std::io::Write;
-
-/// Sessions remembered as warned (the newest kept).
-const WARNED_KEPT: usize = 64;
 
 /// The hook's telemetry: off until its settings say otherwise (read on the
 /// first record, or at a start or a stop).
@@ -54,47 +50,5 @@ pub fn finish(
             env.home.as_deref(),
         );
     }
-    warn_once(telemetry, session, out);
-}
-
-/// What went wrong (the settings' problems, a record that could not be
-/// spooled), said in one stderr line, once per session, when telemetry is
-/// on.
-pub fn warn_once(telemetry: &Telemetry, session: &str, out: &mut Output) {
-    if !telemetry.enabled() {
-        return;
-    }
-    let mut problems = telemetry.settings().problems.clone();
-    problems.extend(telemetry.take_problem());
-    if let Some(first) = problems.first() {
-        if first_warning(telemetry, session) {
-            let more = match problems.len() {
-                1 => String::new(),
-                n => format!(" (and {} more: wave-rules doctor)", n - 1),
-            };
-            out.stderr.push_str(&format!(
-                "wave-rules hook: {}{more}\n",
-                first.replace('\n', " ")
-            ));
-        }
-    }
-}
-
-/// Whether this session was not warned yet (and remembers it now). A
-/// spool directory that cannot be written warns every time: still one
-/// line per event, never on stdout.
-fn first_warning(telemetry: &Telemetry, session: &str) -> bool {
-    let path = telemetry.spool().dir().join("warned");
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    if text.lines().any(|l| l == session) {
-        return false;
-    }
-    let mut lines: Vec<&str> = text.lines().collect();
-    lines.push(session);
-    let keep = &lines[lines.len().saturating_sub(WARNED_KEPT)..];
-    let _ = std::fs::create_dir_all(telemetry.spool().dir());
-    if let Ok(mut f) = std::fs::File::create(&path) {
-        let _ = f.write_all((keep.join("\n") + "\n").as_bytes());
-    }
-    true
+    crate::telemetry::warn_once(telemetry, session, out);
 }

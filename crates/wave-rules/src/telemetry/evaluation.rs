@@ -9,8 +9,7 @@ use crate::eval::summary::Report;
 use memory_rules::delivery::telemetry::events::{self, EvalArm};
 use memory_rules::delivery::telemetry::Record;
 
-/// How long `eval` ships its results before it exits.
-pub const EVAL_SHIP_SECONDS: u64 = 10;
+use memory_rules::base::limits::TELEMETRY_EVAL_SHIP_SECS as EVAL_SHIP_SECONDS;
 
 fn arm<'a>(
     name: &'a str,

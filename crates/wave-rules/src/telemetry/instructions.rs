@@ -26,8 +26,6 @@ use std::path::Path;
 pub const EVENT: &str = "InstructionsLoaded";
 /// The file of self-loads seen, beside the spool.
 const SEEN_FILE: &str = "self-loads.json";
-/// Files remembered there.
-const MAX_SEEN: usize = 256;
 
 /// Adds the hook to Claude Code's settings (`install` calls it after the
 /// other events); the command ends in `hook InstructionsLoaded`, so
@@ -128,7 +126,7 @@ fn remember(telemetry: &Telemetry, id: &str, memory_type: &str, load_reason: &st
     entry.load_reason = load_reason.to_string();
     entry.in_table = in_table(id, project);
     entry.count += 1;
-    while seen.len() > MAX_SEEN {
+    while seen.len() > memory_rules::base::limits::MAX_SELF_LOADS_SEEN {
         let Some(first) = seen.keys().next().cloned() else {
             break;
         };

@@ -15,6 +15,7 @@ use crate::env::Env;
 use memory_rules::delivery::delivery_log::state_dir;
 use memory_rules::delivery::telemetry::{Places, Settings, Spool, Telemetry};
 use serde_json::{json, Value};
+use std::io::Write;
 
 /// Where this command line's settings are read from: the policy
 /// directory, the project, the user's home.
@@ -154,7 +155,13 @@ pub fn hook_event(
         .or_else(|| payload.get("cwd").and_then(Value::as_str).map(Into::into));
     let env = match Env::new(cli, project) {
         Ok(env) => env,
-        Err(out) => return crate::hook::skipped(out),
+        // A hook never fails: it says why on stderr and exits 0.
+        Err(out) => {
+            return crate::env::Output {
+                stderr: out.stderr,
+                ..crate::env::Output::default()
+            }
+        }
     };
     let mut out = crate::env::Output::default();
     if hook.event != instructions::EVENT || !payload.is_object() {
@@ -167,6 +174,51 @@ pub fn hook_event(
         .get("session_id")
         .and_then(Value::as_str)
         .unwrap_or("");
-    crate::hook::telemetry::warn_once(&telemetry, session, &mut out);
+    warn_once(&telemetry, session, &mut out);
     out
+}
+
+/// Sessions remembered as warned (the newest kept).
+const WARNED_KEPT: usize = 64;
+
+/// What went wrong (the settings' problems, a record that could not be
+/// spooled), said in one stderr line, once per session, when telemetry is
+/// on.
+pub fn warn_once(telemetry: &Telemetry, session: &str, out: &mut crate::env::Output) {
+    if !telemetry.enabled() {
+        return;
+    }
+    let mut problems = telemetry.settings().problems.clone();
+    problems.extend(telemetry.take_problem());
+    if let Some(first) = problems.first() {
+        if first_warning(telemetry, session) {
+            let more = match problems.len() {
+                1 => String::new(),
+                n => format!(" (and {} more: wave-rules doctor)", n - 1),
+            };
+            out.stderr.push_str(&format!(
+                "wave-rules hook: {}{more}\n",
+                first.replace('\n', " ")
+            ));
+        }
+    }
+}
+
+/// Whether this session was not warned yet (and remembers it now). A
+/// spool directory that cannot be written warns every time: still one
+/// line per event, never on stdout.
+fn first_warning(telemetry: &Telemetry, session: &str) -> bool {
+    let path = telemetry.spool().dir().join("warned");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    if text.lines().any(|l| l == session) {
+        return false;
+    }
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.push(session);
+    let keep = &lines[lines.len().saturating_sub(WARNED_KEPT)..];
+    let _ = std::fs::create_dir_all(telemetry.spool().dir());
+    if let Ok(mut f) = std::fs::File::create(&path) {
+        let _ = f.write_all((keep.join("\n") + "\n").as_bytes());
+    }
+    true
 }

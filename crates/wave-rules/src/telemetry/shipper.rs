@@ -9,7 +9,7 @@ use memory_rules::delivery::telemetry::{Places, Settings, Spool};
 use std::path::Path;
 
 /// A shipping run's longest time.
-pub const SHIP_SECONDS: u64 = 30;
+pub use memory_rules::base::limits::TELEMETRY_SHIP_SECS as SHIP_SECONDS;
 
 /// Starts `telemetry ship` in `project`, detached, unless the spool is empty.
 /// Only from the native executable (never inside Node or WebAssembly).

@@ -4,10 +4,9 @@
 use memory_rules::delivery::telemetry::{Post, Response, Transport};
 use std::time::Duration;
 
-/// Connecting waits at most this long.
-pub const CONNECT_SECS: u64 = 2;
-/// Sending the request and receiving the answer each wait at most this long.
-pub const EXCHANGE_SECS: u64 = 10;
+use memory_rules::base::limits::{
+    TELEMETRY_CONNECT_SECS as CONNECT_SECS, TELEMETRY_EXCHANGE_SECS as EXCHANGE_SECS,
+};
 
 pub struct Http {
     agent: ureq::Agent,

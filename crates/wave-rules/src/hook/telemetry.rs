@@ -5,8 +5,8 @@
 //! session that says what is wrong (never stdout, which the agent reads;
 //! the answer is never changed).
 
-use crate::args::HookAction;
-use crate::env::{Env, Output};
+use crate::base::args::HookAction;
+use crate::base::env::{Env, Output};
 use memory_rules::delivery::telemetry::{events, Telemetry};
 use memory_rules::delivery::{Event, EventKind, Start};
 use memory_rules::RuleSet;

@@ -10,9 +10,9 @@
 //! reports. Claude Code fires this hook without waiting for it, so it only
 //! records; it never answers and never decides what is given.
 
-use crate::env::Output;
-use crate::launch::{self, Program};
-use crate::settings_file::{self, Json};
+use crate::base::env::Output;
+use crate::base::launch::{self, Program};
+use crate::base::settings_file::{self, Json};
 use jsonc_parser::cst::{CstInputValue, CstObject};
 use memory_rules::delivery::telemetry::{events, Telemetry};
 use memory_rules::sources::self_load::{AgentModel, Place};

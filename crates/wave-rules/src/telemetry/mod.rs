@@ -4,14 +4,12 @@
 //! timeouts on every phase), the shipper a hook starts as a detached child
 //! (`hook ship`), and what `doctor` says.
 
-#[cfg(not(target_family = "wasm"))]
-pub mod evaluation;
 pub mod instructions;
 pub mod shipper;
 #[cfg(not(target_family = "wasm"))]
 pub mod transport;
 
-use crate::env::Env;
+use crate::base::env::Env;
 use memory_rules::delivery::delivery_log::state_dir;
 use memory_rules::delivery::telemetry::{Places, Settings, Spool, Telemetry};
 use serde_json::{json, Value};
@@ -30,33 +28,6 @@ pub fn places(env: &Env) -> Places {
 /// This command line's telemetry (settings read on the first record).
 pub fn for_env(env: &Env) -> Telemetry {
     Telemetry::new(places(env), &state_dir(&env.home_dir()))
-}
-
-/// `wave-rules telemetry status|ship`.
-pub fn command(env: &Env, args: &crate::args::TelemetryArgs) -> crate::env::Output {
-    match &args.action {
-        crate::args::TelemetryAction::Status => {
-            let status = status(env);
-            crate::env::Output {
-                stdout: if env.json {
-                    format!("{}\n", status.json)
-                } else {
-                    status.text
-                },
-                stderr: String::new(),
-                code: if status.problems > 0 {
-                    crate::env::EXIT_FAILURE
-                } else {
-                    0
-                },
-            }
-        }
-        crate::args::TelemetryAction::Ship(a) => {
-            shipper::run(&places(env), &state_dir(&env.home_dir()), a.seconds)
-        }
-        // Read from stdin before an Env is made: `hook_event`.
-        crate::args::TelemetryAction::Hook(_) => crate::env::Output::default(),
-    }
 }
 
 /// What `doctor` says: on or off and from where, the endpoint and
@@ -130,52 +101,10 @@ pub fn with_status(report: String, status: Value) -> String {
     match serde_json::from_str::<Value>(&report) {
         Ok(Value::Object(mut map)) => {
             map.insert("telemetry".into(), status);
-            crate::display::json_text(&Value::Object(map))
+            crate::base::display::json_text(&Value::Object(map))
         }
         _ => report,
     }
-}
-
-/// `telemetry hook <event>`: the agent's event read from stdin and
-/// recorded; nothing on stdout, exit 0 whatever happens (at most one line on
-/// stderr per session).
-pub fn hook_event(
-    cli: &crate::args::Cli,
-    args: &crate::args::TelemetryArgs,
-    stdin: impl FnOnce() -> std::io::Result<Vec<u8>>,
-) -> crate::env::Output {
-    let crate::args::TelemetryAction::Hook(hook) = &args.action else {
-        return crate::env::Output::default();
-    };
-    let bytes = stdin().unwrap_or_default();
-    let payload: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
-        .filter(|d| !d.is_empty())
-        .map(std::path::PathBuf::from)
-        .or_else(|| payload.get("cwd").and_then(Value::as_str).map(Into::into));
-    let env = match Env::new(cli, project) {
-        Ok(env) => env,
-        // A hook never fails: it says why on stderr and exits 0.
-        Err(out) => {
-            return crate::env::Output {
-                stderr: out.stderr,
-                ..crate::env::Output::default()
-            }
-        }
-    };
-    let mut out = crate::env::Output::default();
-    if hook.event != instructions::EVENT || !payload.is_object() {
-        return out;
-    }
-    let telemetry = for_env(&env);
-    let home = env.home.clone().or_else(crate::env::user_home);
-    instructions::record(&telemetry, &payload, &env.config.workdir, home.as_deref());
-    let session = payload
-        .get("session_id")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    warn_once(&telemetry, session, &mut out);
-    out
 }
 
 /// Sessions remembered as warned (the newest kept).
@@ -184,7 +113,7 @@ const WARNED_KEPT: usize = 64;
 /// What went wrong (the settings' problems, a record that could not be
 /// spooled), said in one stderr line, once per session, when telemetry is
 /// on.
-pub fn warn_once(telemetry: &Telemetry, session: &str, out: &mut crate::env::Output) {
+pub fn warn_once(telemetry: &Telemetry, session: &str, out: &mut crate::base::env::Output) {
     if !telemetry.enabled() {
         return;
     }

@@ -2,19 +2,16 @@
 //! child (its own process group, no stdin/stdout/stderr) at a session's
 //! start and at each stop, so the records go within seconds of a session's
 //! end with no command run by hand. It ships for at most
-//! [`SHIP_SECONDS`] (`--seconds`) and exits; one runs at a time (the
+//! `TELEMETRY_SHIP_SECS` (`--seconds`) and exits; one runs at a time (the
 //! core's ship lock), a second one exits at once.
 
 use memory_rules::delivery::telemetry::{Places, Settings, Spool};
 use std::path::Path;
 
-/// A shipping run's longest time.
-pub use memory_rules::base::limits::TELEMETRY_SHIP_SECS as SHIP_SECONDS;
-
 /// Starts `telemetry ship` in `project`, detached, unless the spool is empty.
 /// Only from the native executable (never inside Node or WebAssembly).
 pub fn start(spool: &Spool, project: &Path, home: Option<&Path>) {
-    if spool.state().unsent_bytes == 0 || !crate::hook::cache::exits_after() {
+    if spool.state().unsent_bytes == 0 {
         return;
     }
     spawn(project, home);
@@ -23,7 +20,11 @@ pub fn start(spool: &Spool, project: &Path, home: Option<&Path>) {
 #[cfg(unix)]
 fn spawn(project: &Path, home: Option<&Path>) {
     use std::os::unix::process::CommandExt;
-    let Ok(exe) = std::env::current_exe() else {
+    // Only the `wave-rules` executable starts it (never Node running the addon).
+    let Some(exe) = std::env::current_exe().ok().filter(|p| {
+        p.file_stem()
+            .is_some_and(|s| s.to_string_lossy().starts_with("wave-rules"))
+    }) else {
         return;
     };
     let mut command = std::process::Command::new(exe);
@@ -46,7 +47,7 @@ fn spawn(_project: &Path, _home: Option<&Path>) {}
 /// `telemetry ship`: ships the spool of this user for this project's
 /// settings for at most `seconds`; one line on stdout saying what happened.
 #[cfg(not(target_family = "wasm"))]
-pub fn run(places: &Places, state_dir: &Path, seconds: u64) -> crate::env::Output {
+pub fn run(places: &Places, state_dir: &Path, seconds: u64) -> crate::base::env::Output {
     use memory_rules::delivery::telemetry::ship;
     use std::time::{Duration, Instant};
     let settings = Settings::resolve(places, &|k| std::env::var(k).ok());
@@ -54,7 +55,7 @@ pub fn run(places: &Places, state_dir: &Path, seconds: u64) -> crate::env::Outpu
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let transport = super::transport::Http::new();
     match ship(&spool, &settings, &transport, deadline, &std::thread::sleep) {
-        Ok(run) => crate::env::Output {
+        Ok(run) => crate::base::env::Output {
             stdout: format!(
                 "shipped {} records in {} requests: {:?}\n",
                 run.records, run.requests, run.outcome
@@ -62,8 +63,8 @@ pub fn run(places: &Places, state_dir: &Path, seconds: u64) -> crate::env::Outpu
             stderr: settings.problems.iter().map(|p| format!("{p}\n")).collect(),
             code: 0,
         },
-        Err(e) => crate::env::Output::fail(
-            crate::env::EXIT_TROUBLE,
+        Err(e) => crate::base::env::Output::fail(
+            crate::base::env::EXIT_TROUBLE,
             format!("telemetry: {}: {e}", spool.dir().display()),
         ),
     }
@@ -71,9 +72,9 @@ pub fn run(places: &Places, state_dir: &Path, seconds: u64) -> crate::env::Outpu
 
 /// The WebAssembly build has no HTTP client: the records stay spooled.
 #[cfg(target_family = "wasm")]
-pub fn run(_places: &Places, _state_dir: &Path, _seconds: u64) -> crate::env::Output {
-    crate::env::Output::fail(
-        crate::env::EXIT_TROUBLE,
+pub fn run(_places: &Places, _state_dir: &Path, _seconds: u64) -> crate::base::env::Output {
+    crate::base::env::Output::fail(
+        crate::base::env::EXIT_TROUBLE,
         "the WebAssembly build only spools telemetry; run the native wave-rules to ship it",
     )
 }

@@ -36,6 +36,6 @@ impl TelemetryAction {
 #[derive(Args, Debug)]
 pub struct ShipArgs {
     /// Ship for at most this many seconds
-    #[arg(long, value_name = "N", default_value_t = crate::telemetry::shipper::SHIP_SECONDS)]
+    #[arg(long, value_name = "N", default_value_t = memory_rules::base::limits::TELEMETRY_SHIP_SECS)]
     pub seconds: u64,
 }

@@ -3,7 +3,7 @@
 //! arm), spooled and shipped before `eval` exits (at most
 //! [`EVAL_SHIP_SECONDS`]; what is left goes with the next shipper).
 
-use crate::env::Env;
+use crate::base::env::Env;
 use crate::eval::results::ArmSummary;
 use crate::eval::summary::Report;
 use memory_rules::delivery::telemetry::events::{self, EvalArm};
@@ -60,7 +60,7 @@ pub fn send(
     model: Option<&str>,
     rules_of: &dyn Fn(&str) -> Vec<String>,
 ) -> String {
-    let telemetry = super::for_env(env);
+    let telemetry = crate::telemetry::for_env(env);
     if !telemetry.enabled() {
         return String::new();
     }
@@ -74,8 +74,8 @@ pub fn send(
         stderr.push_str(&format!("wave-rules: {e}\n"));
         return stderr;
     }
-    let out = super::shipper::run(
-        &super::places(env),
+    let out = crate::telemetry::shipper::run(
+        &crate::telemetry::places(env),
         &memory_rules::delivery::delivery_log::state_dir(&env.home_dir()),
         EVAL_SHIP_SECONDS,
     );

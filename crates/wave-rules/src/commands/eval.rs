@@ -507,7 +507,8 @@ mod native {
             let plan = plans.iter().find(|p| p.scenario.name == name);
             plan.map(|p| p.rule_ids.clone()).unwrap_or_default()
         };
-        stderr += &crate::eval::telemetry::send(env, &report, args.model.as_deref(), &rules_of);
+        stderr +=
+            &crate::eval::evaluation_records::send(env, &report, args.model.as_deref(), &rules_of);
         let code = if report.unreachable() {
             stderr += &display::line(&format!("wave-rules: the model at {} could not be reached or refused: see the errors above; no result is a measurement", args.base_url.as_deref().unwrap_or("")));
             EXIT_TROUBLE

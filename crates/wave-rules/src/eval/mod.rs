@@ -12,6 +12,8 @@ pub(crate) mod checks;
 pub(crate) mod eval_agent;
 pub(crate) mod eval_args;
 #[cfg(not(target_family = "wasm"))]
+pub(crate) mod evaluation_records;
+#[cfg(not(target_family = "wasm"))]
 pub(crate) mod process;
 #[cfg(not(target_family = "wasm"))]
 pub mod proxy;
@@ -23,8 +25,6 @@ pub(crate) mod scenario;
 pub(crate) mod scratch;
 pub(crate) mod stats;
 pub(crate) mod summary;
-#[cfg(not(target_family = "wasm"))]
-pub(crate) mod telemetry;
 
 pub use memory_rules::base::limits::{
     DEFAULT_RUN_TIMEOUT, MAX_AGENT_OUTPUT_BYTES, MAX_EVAL_JOBS, MAX_EVAL_RUNS, MAX_SCENARIO_BYTES,

@@ -40,9 +40,9 @@ pub mod agent_install;
 pub mod cache;
 pub mod dialects;
 pub mod install;
+pub mod session_telemetry;
 pub mod settings;
 pub mod state;
-pub mod telemetry;
 pub mod watch;
 
 use crate::base::args::{BudgetArgs, HookAction, HookAgent, MemoryMode};
@@ -157,10 +157,10 @@ fn warn(out: &mut Output, message: impl AsRef<str>) {
 /// Codex's `AGENTS.md`, ...) are left out here, whoever chose the sources:
 /// the model would get those rules twice.
 pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
-    let telemetry = telemetry::for_hook(env);
+    let telemetry = session_telemetry::for_hook(env);
     let session = input.payload.session.clone().unwrap_or_default();
     let mut out = answer_event(env, action, input, &telemetry);
-    telemetry::finish(env, action, &session, &telemetry, &mut out);
+    session_telemetry::finish(env, action, &session, &telemetry, &mut out);
     out
 }
 
@@ -208,7 +208,7 @@ fn answer_event(env: &Env, action: &HookAction, input: Input, telemetry: &Teleme
             ),
         );
     }
-    telemetry::loaded(telemetry, &event, set, &loaded.broken);
+    session_telemetry::loaded(telemetry, &event, set, &loaded.broken);
     let responder = responder(env, action, set, &mut out).telemetry(telemetry);
     if event.kind == EventKind::ToolBefore {
         before_tool(&store, key.as_deref(), &responder, &event, agent, &mut out);

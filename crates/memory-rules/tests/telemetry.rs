@@ -497,7 +497,10 @@ fn a_full_spool_drops_the_oldest_and_counts_them_in_a_record() {
         .unwrap()
         .clone();
     let newest = format!("IntValue({})", (limit / 100_000) + 9);
-    assert!(format!("{:?}", tokens.value).contains(&newest), "the newest record is kept");
+    assert!(
+        format!("{:?}", tokens.value).contains(&newest),
+        "the newest record is kept"
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ mod hook;
 mod lsp;
 mod mcp;
 mod report;
+mod telemetry;
 
 /// The one opening for the crate's own integration tests (the recording
 /// proxy of `wave-rules eval`, tested over real sockets). Not an API.

@@ -482,6 +482,7 @@ const LAYERED: [Layering; 2] = [
         "crates/wave-rules/src/lib.rs",
         &[
             &["base"],
+            &["telemetry"],
             &["hook", "mcp"],
             &["eval"],
             &["lsp", "report"],

@@ -440,3 +440,40 @@ pub const MAX_SCRATCH_FILES: usize = 50_000;
 pub const MAX_SCRATCH_BYTES: u64 = 1 << 30;
 /// What is kept of an agent's (and a `run:` check's) standard output and error.
 pub const MAX_AGENT_OUTPUT_BYTES: usize = 1 << 20;
+
+/// The telemetry spool (`delivery::telemetry::spool`) is kept under this
+/// size: a write that would pass it drops the oldest records first (a
+/// record counts them).
+pub const MAX_SPOOL_BYTES: u64 = 10 << 20;
+
+/// One spool line (the records of one event) is at most this long.
+pub const MAX_SPOOL_LINE_BYTES: usize = 256 * 1024;
+
+/// A spool writer waits at most this long for a rewrite of the spool.
+pub const SPOOL_LOCK_WAIT_MS: u64 = 20;
+
+/// One OTLP export request carries at most this many bytes of spool lines.
+pub const MAX_EXPORT_BYTES: usize = 1 << 20;
+
+/// One shipping run posts at most this many requests.
+pub const MAX_SHIP_BATCHES: usize = 64;
+
+/// The longest wait between export attempts (the backoff's and a
+/// `Retry-After`'s cap).
+pub const MAX_BACKOFF_SECS: u64 = 300;
+
+/// Files Claude Code loaded by itself (`InstructionsLoaded`) remembered for
+/// `doctor`'s self-load check.
+pub const MAX_SELF_LOADS_SEEN: usize = 256;
+
+/// The telemetry shipper's connect timeout, in seconds.
+pub const TELEMETRY_CONNECT_SECS: u64 = 2;
+
+/// The telemetry shipper's send and receive timeouts, each, in seconds.
+pub const TELEMETRY_EXCHANGE_SECS: u64 = 10;
+
+/// A shipping run's longest time, in seconds (`telemetry ship --seconds`).
+pub const TELEMETRY_SHIP_SECS: u64 = 30;
+
+/// How long `eval` ships its results before it exits, in seconds.
+pub const TELEMETRY_EVAL_SHIP_SECS: u64 = 10;

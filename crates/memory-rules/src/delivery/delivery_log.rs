@@ -320,7 +320,23 @@ impl DeliveryLog {
         if lines.is_empty() || !enabled() {
             return Ok(());
         }
-        std::fs::create_dir_all(&self.dir)?;
+        self.record_lines_counted(lines, sender).1
+    }
+
+    /// [`DeliveryLog::record_lines`], whether the log is on or off, giving
+    /// back the delivery with its tokens counted (for telemetry).
+    pub fn record_lines_counted(
+        &self,
+        lines: &[(&str, &str, &str)],
+        sender: &Sender,
+    ) -> (Delivery, io::Result<()>) {
+        let delivery = self.lines_delivery(lines, sender);
+        let appended = self.append(&delivery);
+        (delivery, appended)
+    }
+
+    fn lines_delivery(&self, lines: &[(&str, &str, &str)], sender: &Sender) -> Delivery {
+        let _ = std::fs::create_dir_all(&self.dir);
         let mut cache = TokenCache::read(&self.dir);
         let rules: Vec<LoggedRule> = lines
             .iter()
@@ -331,7 +347,7 @@ impl DeliveryLog {
             })
             .collect();
         cache.save(&self.dir);
-        let delivery = Delivery {
+        Delivery {
             time: now_ms(),
             session: sender.session.to_string(),
             subagent: sender.subagent.map(str::to_string),
@@ -340,8 +356,7 @@ impl DeliveryLog {
             project: sender.project.to_string(),
             tokens: rules.iter().map(|g| g.tokens).sum(),
             rules,
-        };
-        self.append(&delivery)
+        }
     }
 
     /// [`DeliveryLog::record`] for rules given as references.
@@ -349,10 +364,19 @@ impl DeliveryLog {
         if rules.is_empty() || !enabled() {
             return Ok(());
         }
-        std::fs::create_dir_all(&self.dir)?;
+        self.record_counted(rules, sender).1
+    }
+
+    /// [`DeliveryLog::record_rules`], whether the log is on or off, giving
+    /// back the delivery with its tokens counted (for telemetry).
+    pub fn record_counted(&self, rules: &[&Rule], sender: &Sender) -> (Delivery, io::Result<()>) {
         let mut delivery = Delivery::of(rules, sender);
+        if let Err(e) = std::fs::create_dir_all(&self.dir) {
+            return (delivery, Err(e));
+        }
         delivery.count_tokens(rules, &self.dir);
-        self.append(&delivery)
+        let appended = self.append(&delivery);
+        (delivery, appended)
     }
 
     /// Appends one delivery as it is (its tokens already counted), unless

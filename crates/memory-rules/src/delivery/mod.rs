@@ -3,13 +3,14 @@
 //! the delivery log, token counts and export to every agent's files.
 //!
 //! Public: the event and the responder's types below, and the namespaces
-//! [`delivery_log`], [`export`], [`read_rule_tool`], [`render`] and
-//! [`tokens`]; [`enforce`] is the rule set's verdict on a tool call.
+//! [`delivery_log`], [`export`], [`read_rule_tool`], [`render`],
+//! [`telemetry`] and [`tokens`]; [`enforce`] is the rule set's verdict on a tool call.
 
 pub mod delivery_log;
 pub mod export;
 pub mod read_rule_tool;
 pub mod render;
+pub mod telemetry;
 pub mod tokens;
 
 pub(crate) mod conversation;

@@ -61,6 +61,8 @@ pub enum Command {
     /// without the rules under test, through a recording proxy in front of
     /// the model; pass rates with 95% intervals, the uplift, tokens
     Eval(EvalArgs),
+    /// Deliveries, refusals, recalls and eval results as OTLP log records in your OpenTelemetry (docs/telemetry.md): status, ship
+    Telemetry(TelemetryArgs),
 }
 
 /// `init`, `memory` and `completions`: getting started and housekeeping.

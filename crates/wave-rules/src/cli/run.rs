@@ -5,7 +5,8 @@ use super::{Cli, Command, InsightCommand, McpAction, SetupCommand};
 use crate::base::args::HookAction;
 use crate::base::env::{Env, Output};
 use crate::commands::{
-    doctor, edit, eval as evals, export, list, log, matching, memory, packs, setup, validate,
+    doctor, edit, eval as evals, export, list, log, matching, memory, packs, setup, telemetry,
+    validate,
 };
 use crate::{hook, mcp, report};
 use clap::Parser;
@@ -60,6 +61,11 @@ where
             return hook::watch::run(&a.cache);
         }
     }
+    if let Command::Telemetry(t) = &cli.command {
+        if t.action.reads_stdin() {
+            return telemetry::hook_event(&cli.global, t, stdin);
+        }
+    }
     let hook_input = match &cli.command {
         Command::Hook(h) if h.action.is_event() => Some(hook::Input::read(h.agent, stdin)),
         _ => None,
@@ -92,6 +98,7 @@ where
         },
         Command::Packs(a) => packs::run(&env, a),
         Command::Eval(a) => evals::run(&env, a),
+        Command::Telemetry(a) => telemetry::run(&env, a),
         Command::Export(a) => export::run(&env, a),
         Command::Insight(InsightCommand::Report(a)) => report::run(&env, a),
         Command::Insight(InsightCommand::Log(a)) => log::run(&env, a),

@@ -236,15 +236,17 @@ struct Checkup<'a> {
 pub fn run(env: &Env) -> Output {
     let loaded = env.load();
     let checkup = examine(env, &loaded);
+    let telemetry = crate::telemetry::status(env);
     let stdout = if env.json {
-        json_report(env, &checkup, loaded.rules.rules().len())
+        let report = json_report(env, &checkup, loaded.rules.rules().len());
+        crate::telemetry::with_status(report, telemetry.json)
     } else {
-        text_report(env, &checkup, loaded.rules.rules())
+        text_report(env, &checkup, loaded.rules.rules()) + &telemetry.text
     };
     Output {
         stdout,
         stderr: String::new(),
-        code: if checkup.problems > 0 {
+        code: if checkup.problems + telemetry.problems > 0 {
             EXIT_FAILURE
         } else {
             0

@@ -503,6 +503,12 @@ mod native {
         } else {
             report.text()
         };
+        let rules_of = |name: &str| {
+            let plan = plans.iter().find(|p| p.scenario.name == name);
+            plan.map(|p| p.rule_ids.clone()).unwrap_or_default()
+        };
+        stderr +=
+            &crate::eval::evaluation_records::send(env, &report, args.model.as_deref(), &rules_of);
         let code = if report.unreachable() {
             stderr += &display::line(&format!("wave-rules: the model at {} could not be reached or refused: see the errors above; no result is a measurement", args.base_url.as_deref().unwrap_or("")));
             EXIT_TROUBLE

@@ -15,5 +15,6 @@ pub mod packs_git;
 pub mod packs_sync;
 pub mod sarif;
 pub mod setup;
+pub mod telemetry;
 pub mod validate;
 pub mod validate_fix;

@@ -12,6 +12,8 @@ pub(crate) mod checks;
 pub(crate) mod eval_agent;
 pub(crate) mod eval_args;
 #[cfg(not(target_family = "wasm"))]
+pub(crate) mod evaluation_records;
+#[cfg(not(target_family = "wasm"))]
 pub(crate) mod process;
 #[cfg(not(target_family = "wasm"))]
 pub mod proxy;

@@ -133,6 +133,12 @@ fn launch(
         "WAVE_RULES_STATE_DIR".into(),
         scratch.state.to_string_lossy().into_owned(),
     ));
+    // The hooks of a run emit no telemetry (a policy that switches it on
+    // must not flood it with eval runs): `eval` sends its results itself.
+    launch.env.push((
+        memory_rules::delivery::telemetry::settings::EVAL_RUN.into(),
+        "1".into(),
+    ));
     Ok(launch)
 }
 

@@ -40,6 +40,7 @@ pub mod agent_install;
 pub mod cache;
 pub mod dialects;
 pub mod install;
+pub mod session_telemetry;
 pub mod settings;
 pub mod state;
 pub mod watch;
@@ -47,6 +48,7 @@ pub mod watch;
 use crate::base::args::{BudgetArgs, HookAction, HookAgent, MemoryMode};
 use crate::base::env::{Env, Output};
 use crate::hook::agent::AgentDialect;
+use memory_rules::delivery::telemetry::Telemetry;
 use memory_rules::delivery::Budget;
 use memory_rules::delivery::Event;
 use memory_rules::delivery::EventKind;
@@ -155,8 +157,17 @@ fn warn(out: &mut Output, message: impl AsRef<str>) {
 /// Codex's `AGENTS.md`, ...) are left out here, whoever chose the sources:
 /// the model would get those rules twice.
 pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
+    let telemetry = session_telemetry::for_hook(env);
+    let session = input.payload.session.clone().unwrap_or_default();
+    let mut out = answer_event(env, action, input, &telemetry);
+    session_telemetry::finish(env, action, &session, &telemetry, &mut out);
+    out
+}
+
+/// [`run_event`]'s answer, its records given to `telemetry`.
+fn answer_event(env: &Env, action: &HookAction, input: Input, telemetry: &Telemetry) -> Output {
     if let Some(own) = without_self_loaded(env, input.agent) {
-        return run_event(&own, action, input);
+        return answer_event(&own, action, input, telemetry);
     }
     let mut out = Output::default();
     if let Some(problem) = &input.problem {
@@ -176,7 +187,8 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
     {
         // No rule is read: a stop reads the state, a compaction records
         // itself, a subagent's stop drops its conversation.
-        answer_without_rules(env, &store, key.as_deref(), &event, agent, action, &mut out);
+        let asked = (&event, agent, action);
+        answer_without_rules(env, &store, key.as_deref(), asked, telemetry, &mut out);
         return out;
     }
     if !event.may_matter() {
@@ -196,7 +208,8 @@ pub fn run_event(env: &Env, action: &HookAction, input: Input) -> Output {
             ),
         );
     }
-    let responder = responder(env, action, set, &mut out);
+    session_telemetry::loaded(telemetry, &event, set, &loaded.broken);
+    let responder = responder(env, action, set, &mut out).telemetry(telemetry);
     if event.kind == EventKind::ToolBefore {
         before_tool(&store, key.as_deref(), &responder, &event, agent, &mut out);
         return out;
@@ -375,6 +388,7 @@ fn before_tool(
         }
         _ => responder.respond(&mut Session::new(), event),
     };
+    responder.record_verdict(&answer, event.tools.first().map(|t| t.name.as_str()));
     for why in &answer.verdict.unchecked {
         warn(
             out,
@@ -461,16 +475,17 @@ fn answer_without_rules(
     env: &Env,
     store: &state::Store,
     key: Option<&str>,
-    event: &Event,
-    agent: HookAgent,
-    action: &HookAction,
+    (event, agent, action): (&Event, HookAgent, &HookAction),
+    telemetry: &Telemetry,
     out: &mut Output,
 ) {
     let Some(key) = key else {
         return;
     };
     let none = RuleSet::default();
-    let responder = Responder::new(&none, &env.config.workdir).home(env.home_dir());
+    let responder = Responder::new(&none, &env.config.workdir)
+        .home(env.home_dir())
+        .telemetry(telemetry);
     if event.kind == EventKind::SubagentStop {
         let Some(id) = event
             .conversation

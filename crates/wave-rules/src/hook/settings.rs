@@ -113,6 +113,7 @@ fn try_install(env: &Env, args: &InstallArgs) -> Result<Output, Output> {
         group.push(("hooks", CstInputValue::Array(vec![hook])));
         settings_file::add_hook(&json, &object, event, settings_file::object(group))?;
     }
+    crate::telemetry::instructions::install(&json, &object, &program, &flag)?;
     let mut out = Output::default();
     for other in &moved {
         out.stdout.push_str(&format!(

@@ -6,6 +6,8 @@ use crate::delivery::conversation::Conversation;
 use crate::delivery::delivery_log::{DeliveryLog, Sender};
 use crate::delivery::event::EventKind;
 use crate::delivery::session::Session;
+use crate::delivery::telemetry::events::{self, DeliveredBy};
+use crate::delivery::telemetry::Telemetry;
 
 /// Where [`Responder::commit`] logs what was delivered.
 #[derive(Clone, Debug)]
@@ -57,6 +59,33 @@ impl Responder<'_> {
             .iter()
             .chain(answer.reminders.iter().map(|r| &r.rule));
         self.record(answer, given, None);
+        if let Some(t) = self.telemetry_on() {
+            let session = &answer.conversation.session;
+            let recalled = events::recalled(&answer.memory, &answer.agent, session);
+            t.record_or_keep(recalled.as_slice());
+        }
+    }
+
+    /// The telemetry, when it is on.
+    fn telemetry_on(&self) -> Option<&Telemetry> {
+        self.telemetry.filter(|t| t.enabled())
+    }
+
+    /// Before a tool runs: the enforced rules the call triggered
+    /// (`answer.verdict`), recorded as telemetry (`wave_rules.rule.enforced`,
+    /// block or warn). `tool` is the agent's tool name.
+    pub fn record_verdict(&self, answer: &Answer, tool: Option<&str>) {
+        let Some(t) = self.telemetry_on() else {
+            return;
+        };
+        let session = &answer.conversation.session;
+        t.record_or_keep(&events::enforced(
+            self.set,
+            &answer.verdict,
+            &answer.agent,
+            session,
+            tool,
+        ));
     }
 
     /// The model read one rule through the `read_rule` tool (an on-request
@@ -96,9 +125,11 @@ impl Responder<'_> {
         given: impl Iterator<Item = &'g Given>,
         event: Option<&str>,
     ) {
-        let Some(log) = self.log_place() else {
+        let log = self.log_place();
+        let telemetry = self.telemetry_on();
+        if log.is_none() && telemetry.is_none() {
             return;
-        };
+        }
         let rules: Vec<&crate::rules::rule::Rule> = given
             .filter_map(|g| self.set.rules().get(g.index).filter(|r| r.id == g.id))
             .collect();
@@ -118,7 +149,21 @@ impl Responder<'_> {
             event: &event,
             project: &project,
         };
-        let _ = log.record_rules(&rules, &sender);
+        let delivery = match (log, telemetry) {
+            (Some(log), Some(_)) => log.record_counted(&rules, &sender).0,
+            (Some(log), None) => {
+                let _ = log.record_rules(&rules, &sender);
+                return;
+            }
+            (None, _) => crate::delivery::delivery_log::Delivery::of(&rules, &sender),
+        };
+        if let Some(t) = telemetry {
+            t.record_or_keep(&events::delivered(
+                &delivery,
+                &rules,
+                DeliveredBy::WaveRules,
+            ));
+        }
     }
 
     /// Where deliveries are logged: none when the log is off or no home
@@ -146,6 +191,7 @@ impl Responder<'_> {
         let Some(log) = self.log_place() else {
             return;
         };
+        let telemetry = self.telemetry_on();
         let lines: Vec<(&str, &str, &str)> = session
             .sticky()
             .iter()
@@ -160,7 +206,12 @@ impl Responder<'_> {
             event: EventKind::Stop { repeated: false }.name(),
             project: &project,
         };
-        let _ = log.record_lines(&lines, &sender);
+        let Some(t) = telemetry else {
+            let _ = log.record_lines(&lines, &sender);
+            return;
+        };
+        let (delivery, _) = log.record_lines_counted(&lines, &sender);
+        t.record_or_keep(&events::delivered(&delivery, &[], DeliveredBy::WaveRules));
     }
 
     /// Some of an answer's reminders reached the model (the road sent these

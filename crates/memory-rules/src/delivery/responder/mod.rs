@@ -82,6 +82,9 @@ pub struct Responder<'a> {
     recall_from: Option<(MemorySources, AgentPlaces)>,
     edit_distance: u64,
     log: LogPlace,
+    /// Where deliveries, refusals and recalls are recorded as telemetry
+    /// (off unless its settings switch it on).
+    telemetry: Option<&'a crate::delivery::telemetry::Telemetry>,
 }
 
 /// What answering one event reads besides the session: the event, the
@@ -107,7 +110,15 @@ impl<'a> Responder<'a> {
             recall_from: None,
             edit_distance: DEFAULT_EDIT_DISTANCE,
             log: LogPlace::Home,
+            telemetry: None,
         }
+    }
+
+    /// Records what is committed (and [`Responder::record_verdict`]) as
+    /// telemetry too, when `telemetry`'s settings switch it on.
+    pub fn telemetry(mut self, telemetry: &'a crate::delivery::telemetry::Telemetry) -> Self {
+        self.telemetry = Some(telemetry);
+        self
     }
 
     /// How many tool calls after a path rule was given a write to a file

@@ -7,7 +7,9 @@ use memory_rules::base::limits::DEFAULT_RULES_BYTES;
 use std::path::PathBuf;
 
 mod road_args;
+mod telemetry_args;
 pub use road_args::*;
+pub use telemetry_args::*;
 
 /// The options every command takes (`global`: given before or after the
 /// subcommand's name).

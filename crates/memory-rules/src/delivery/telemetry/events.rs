@@ -1,0 +1,245 @@
+//! What each event carries, built from the core's own values (a delivery
+//! as the log counts it, a verdict, a load, an eval arm). Attribute names
+//! are ours under `wave_rules.*`, and the semantic conventions' where they
+//! exist (`session.id`, `gen_ai.agent.name`, `gen_ai.tool.name`,
+//! `gen_ai.evaluation.*`, `gen_ai.request.model`).
+
+use super::record::{names, Record};
+use crate::delivery::delivery_log::Delivery;
+use crate::rules::rule::{Activation, Rule};
+use crate::rules::rule_set::enforcement::{EnforcedAction, Verdict};
+use crate::rules::rule_set::RuleSet;
+
+/// Who gave a rule to the model: us, or the agent by itself (its own
+/// instruction files: Claude Code's `InstructionsLoaded`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeliveredBy {
+    WaveRules,
+    Agent,
+}
+
+impl DeliveredBy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveredBy::WaveRules => "wave-rules",
+            DeliveredBy::Agent => "agent",
+        }
+    }
+}
+
+/// Why a rule was given at this event: `always`, `paths`, `topics`,
+/// `mention` (named in the prompt, or on request), `edit` (back at the
+/// write it governs), `subagent` (a subagent's start), `request` (the model
+/// read it with `read_rule`), `reminder` (a stop's every-turn line).
+pub fn why(rule: &Rule, event: &str) -> &'static str {
+    let m = &rule.metadata;
+    match event {
+        "read-rule" => return "request",
+        "stop" => return "reminder",
+        "subagent-start" => return "subagent",
+        _ => {}
+    }
+    if m.activation != Activation::Auto {
+        return "mention";
+    }
+    let paths = m.paths.as_ref().is_some_and(|p| !p.is_empty());
+    let topics = m.topics.as_ref().is_some_and(|t| !t.is_empty());
+    match (paths, topics, event) {
+        (true, _, "tool-done") => "paths",
+        (_, true, "prompt") => "topics",
+        (true, _, _) => "paths",
+        (_, true, _) => "topics",
+        _ if m.regex.is_some() => "paths",
+        _ => "always",
+    }
+}
+
+/// The rule's layer and, for a pack's, its name and version
+/// (`@acme/rules@2.3.1`).
+fn with_origin(record: Record, rule: Option<&Rule>) -> Record {
+    let Some(rule) = rule else { return record };
+    let mut record = record
+        .with("wave_rules.rule.format", rule.format.as_str())
+        .with("wave_rules.rule.layer", rule.origin.layer.as_str());
+    if let Some(pack) = &rule.origin.pack {
+        let (name, version) = match pack.rsplit_once('@').filter(|(n, _)| !n.is_empty()) {
+            Some((n, v)) => (n, Some(v)),
+            None => (pack.as_str(), None),
+        };
+        record = record
+            .with("wave_rules.pack.name", name)
+            .with_some("wave_rules.pack.version", version);
+    }
+    record
+}
+
+/// One `wave_rules.rule.delivered` per rule of a delivery (as the delivery
+/// log counted it); `rules` finds each rule's format and layer by id.
+pub fn delivered(delivery: &Delivery, rules: &[&Rule], by: DeliveredBy) -> Vec<Record> {
+    delivery
+        .rules
+        .iter()
+        .map(|given| {
+            let rule = rules.iter().copied().find(|r| r.id == given.id);
+            let why = match rule {
+                Some(r) => why(r, &delivery.event),
+                None if delivery.event == "stop" => "reminder",
+                None => "always",
+            };
+            let record = Record::new(names::RULE_DELIVERED)
+                .with("wave_rules.rule.id", given.id.as_str())
+                .with("wave_rules.rule.hash", given.version.as_str())
+                .with("wave_rules.delivery.why", why)
+                .with("wave_rules.delivery.event", delivery.event.as_str())
+                .with("wave_rules.delivered_by", by.as_str())
+                .with("wave_rules.rule.tokens", given.tokens)
+                .with("gen_ai.agent.name", delivery.agent.as_str())
+                .with("session.id", delivery.session.as_str())
+                .with_some("wave_rules.subagent.id", delivery.subagent.clone());
+            with_origin(record, rule)
+        })
+        .collect()
+}
+
+/// The agent gave the model one of its own instruction files by itself:
+/// a `wave_rules.rule.delivered` with `delivered_by: agent`. `id` is the
+/// file relative to the project (never an absolute path); `memory_type`
+/// and `load_reason` as the agent names them.
+pub fn self_loaded(
+    agent: &str,
+    session: &str,
+    id: &str,
+    memory_type: &str,
+    load_reason: &str,
+) -> Record {
+    Record::new(names::RULE_DELIVERED)
+        .with("wave_rules.rule.id", id)
+        .with("wave_rules.delivery.why", load_reason)
+        .with("wave_rules.delivery.event", "instructions-loaded")
+        .with("wave_rules.delivered_by", DeliveredBy::Agent.as_str())
+        .with("wave_rules.rule.layer", memory_type)
+        .with("gen_ai.agent.name", agent)
+        .with("session.id", session)
+}
+
+/// One `wave_rules.rule.enforced` per rule a tool call triggered.
+pub fn enforced(
+    set: &RuleSet,
+    verdict: &Verdict,
+    agent: &str,
+    session: &str,
+    tool: Option<&str>,
+) -> Vec<Record> {
+    verdict
+        .hits
+        .iter()
+        .filter_map(|hit| {
+            let rule = set.rules().get(hit.rule)?;
+            let (decision, action) = (
+                hit.enforce.as_str(),
+                match hit.action {
+                    EnforcedAction::Write(_) => "write",
+                    EnforcedAction::Command { .. } => "command",
+                },
+            );
+            let record = Record::new(names::RULE_ENFORCED)
+                .with("wave_rules.rule.id", rule.id.as_str())
+                .with(
+                    "wave_rules.rule.hash",
+                    crate::delivery::session::rule_version(rule),
+                )
+                .with("wave_rules.enforce.decision", decision)
+                .with("wave_rules.action.kind", action)
+                .with("gen_ai.agent.name", agent)
+                .with("session.id", session)
+                .with_some("gen_ai.tool.name", tool);
+            Some(with_origin(record, Some(rule)))
+        })
+        .collect()
+}
+
+/// `wave_rules.memory.recalled`: the entries given at an event.
+pub fn recalled(ids: &[String], agent: &str, session: &str) -> Option<Record> {
+    (!ids.is_empty()).then(|| {
+        Record::new(names::MEMORY_RECALLED)
+            .with("wave_rules.memory.ids", ids.to_vec())
+            .with("wave_rules.memory.count", ids.len())
+            .with("gen_ai.agent.name", agent)
+            .with("session.id", session)
+    })
+}
+
+/// `wave_rules.memory.written`: a note's outcome (`stored`, `folded`,
+/// `restated`, `refused`) and why, in a word (never the note's text).
+pub fn written(outcome: &str, why: Option<&str>, agent: &str, session: Option<&str>) -> Record {
+    Record::new(names::MEMORY_WRITTEN)
+        .with("wave_rules.memory.outcome", outcome)
+        .with_some("wave_rules.memory.why", why)
+        .with("gen_ai.agent.name", agent)
+        .with_some("session.id", session)
+}
+
+/// `wave_rules.rules.loaded` at a session's start: the rules per format
+/// (`wave_rules.rules.<format>`), the diagnostics per code
+/// (`wave_rules.diagnostics.<code>`), and the totals.
+pub fn loaded(set: &RuleSet, diagnostic_codes: &[&str], agent: &str, session: &str) -> Record {
+    let mut per_format = std::collections::BTreeMap::<&str, u64>::new();
+    for rule in set.rules() {
+        *per_format.entry(rule.format.as_str()).or_default() += 1;
+    }
+    let mut per_code = std::collections::BTreeMap::<&str, u64>::new();
+    for code in diagnostic_codes {
+        *per_code.entry(code).or_default() += 1;
+    }
+    let mut record = Record::new(names::RULES_LOADED)
+        .with("wave_rules.rules.count", set.rules().len())
+        .with("wave_rules.diagnostics.count", diagnostic_codes.len())
+        .with("gen_ai.agent.name", agent)
+        .with("session.id", session);
+    for (format, n) in per_format {
+        record = record.with(&format!("wave_rules.rules.{format}"), n);
+    }
+    for (code, n) in per_code {
+        record = record.with(&format!("wave_rules.diagnostics.{code}"), n);
+    }
+    record
+}
+
+/// One arm of one eval scenario, as `eval` measured it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EvalArm<'a> {
+    pub scenario: &'a str,
+    pub rule: Option<&'a str>,
+    pub agent: &'a str,
+    pub model: Option<&'a str>,
+    /// `with`, `without`, or a git ref.
+    pub arm: &'a str,
+    pub runs: u64,
+    pub passed: u64,
+    /// The pass rate and its interval.
+    pub rate: (f64, f64, f64),
+    /// The uplift over the other arm and its interval, on the `with` arm.
+    pub uplift: Option<(f64, f64, f64)>,
+}
+
+/// `gen_ai.evaluation.result` for one arm.
+pub fn evaluation(arm: &EvalArm) -> Record {
+    let mut record = Record::new(names::EVALUATION_RESULT)
+        .with("gen_ai.evaluation.name", arm.scenario)
+        .with("gen_ai.evaluation.score.value", arm.rate.0)
+        .with("gen_ai.agent.name", arm.agent)
+        .with_some("gen_ai.request.model", arm.model)
+        .with_some("wave_rules.rule.id", arm.rule)
+        .with("wave_rules.eval.arm", arm.arm)
+        .with("wave_rules.eval.runs", arm.runs)
+        .with("wave_rules.eval.passed", arm.passed)
+        .with("wave_rules.eval.rate.low", arm.rate.1)
+        .with("wave_rules.eval.rate.high", arm.rate.2);
+    if let Some((u, low, high)) = arm.uplift {
+        record = record
+            .with("wave_rules.eval.uplift", u)
+            .with("wave_rules.eval.uplift.low", low)
+            .with("wave_rules.eval.uplift.high", high);
+    }
+    record
+}

@@ -1,0 +1,80 @@
+//! The shipper: `wave-rules telemetry ship`, started by a hook as a detached
+//! child (its own process group, no stdin/stdout/stderr) at a session's
+//! start and at each stop, so the records go within seconds of a session's
+//! end with no command run by hand. It ships for at most
+//! `TELEMETRY_SHIP_SECS` (`--seconds`) and exits; one runs at a time (the
+//! core's ship lock), a second one exits at once.
+
+use memory_rules::delivery::telemetry::{Places, Settings, Spool};
+use std::path::Path;
+
+/// Starts `telemetry ship` in `project`, detached, unless the spool is empty.
+/// Only from the native executable (never inside Node or WebAssembly).
+pub fn start(spool: &Spool, project: &Path, home: Option<&Path>) {
+    if spool.state().unsent_bytes == 0 {
+        return;
+    }
+    spawn(project, home);
+}
+
+#[cfg(unix)]
+fn spawn(project: &Path, home: Option<&Path>) {
+    use std::os::unix::process::CommandExt;
+    // Only the `wave-rules` executable starts it (never Node running the addon).
+    let Some(exe) = std::env::current_exe().ok().filter(|p| {
+        p.file_stem()
+            .is_some_and(|s| s.to_string_lossy().starts_with("wave-rules"))
+    }) else {
+        return;
+    };
+    let mut command = std::process::Command::new(exe);
+    command.arg("--workdir").arg(project);
+    if let Some(home) = home {
+        command.arg("--home").arg(home);
+    }
+    let _ = command
+        .args(["telemetry", "ship"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn();
+}
+
+#[cfg(not(unix))]
+fn spawn(_project: &Path, _home: Option<&Path>) {}
+
+/// `telemetry ship`: ships the spool of this user for this project's
+/// settings for at most `seconds`; one line on stdout saying what happened.
+#[cfg(not(target_family = "wasm"))]
+pub fn run(places: &Places, state_dir: &Path, seconds: u64) -> crate::base::env::Output {
+    use memory_rules::delivery::telemetry::ship;
+    use std::time::{Duration, Instant};
+    let settings = Settings::resolve(places, &|k| std::env::var(k).ok());
+    let spool = Spool::in_state_dir(state_dir);
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let transport = super::transport::Http::new();
+    match ship(&spool, &settings, &transport, deadline, &std::thread::sleep) {
+        Ok(run) => crate::base::env::Output {
+            stdout: format!(
+                "shipped {} records in {} requests: {:?}\n",
+                run.records, run.requests, run.outcome
+            ),
+            stderr: settings.problems.iter().map(|p| format!("{p}\n")).collect(),
+            code: 0,
+        },
+        Err(e) => crate::base::env::Output::fail(
+            crate::base::env::EXIT_TROUBLE,
+            format!("telemetry: {}: {e}", spool.dir().display()),
+        ),
+    }
+}
+
+/// The WebAssembly build has no HTTP client: the records stay spooled.
+#[cfg(target_family = "wasm")]
+pub fn run(_places: &Places, _state_dir: &Path, _seconds: u64) -> crate::base::env::Output {
+    crate::base::env::Output::fail(
+        crate::base::env::EXIT_TROUBLE,
+        "the WebAssembly build only spools telemetry; run the native wave-rules to ship it",
+    )
+}

@@ -1,0 +1,653 @@
+//! Telemetry through the real binary: hooks spool their records and start
+//! the shipper, which posts them to a fake OTLP receiver on 127.0.0.1
+//! (decoded with the official definitions, protobuf and OTLP/JSON); the
+//! receiver down, failing, throttling or silent loses nothing and holds no
+//! hook; bad settings are one stderr line per session, the answer unchanged;
+//! nothing private leaves the machine.
+
+mod common;
+#[path = "common/otlp.rs"]
+mod otlp;
+
+use common::{CliTree, Tree};
+use otlp::{attr, free_port, Mode, Receiver};
+use serde_json::json;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ALWAYS: &str = "ALWAYS_RULE_BODY: indent with tabs.";
+const TS: &str = "TS_RULE_BODY: strict TypeScript only.";
+const GEN: &str = "GEN_RULE_BODY: never write generated files.";
+const PROMPT: &str = "PROMPT_TEXT_QX: please refactor";
+const CONTENT: &str = "FILE_CONTENT_QX";
+const COMMAND: &str = "COMMAND_TEXT_QX --flag";
+
+fn project() -> Tree {
+    let t = Tree::made();
+    t.git_root(t.workdir());
+    t.write(t.workdir().join(".wave/rules/always.md"), ALWAYS);
+    t.write(
+        t.workdir().join(".wave/rules/ts.md"),
+        &format!("---\npaths: src/**/*.ts\n---\n{TS}\n"),
+    );
+    t.write(
+        t.workdir().join(".wave/rules/gen.md"),
+        &format!("---\npaths: gen/**\nenforce: block\n---\n{GEN}\n"),
+    );
+    t.write(t.workdir().join("src/a.ts"), CONTENT);
+    t
+}
+
+/// Runs one Claude Code hook event in the tree with `env`; stdout, stderr,
+/// exit code.
+fn hook(
+    t: &Tree,
+    env: &[(&str, String)],
+    event: &str,
+    payload: serde_json::Value,
+) -> (String, String, i32) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wave-rules"));
+    cmd.args(["hook", event])
+        .arg("--home")
+        .arg(t.home())
+        .current_dir(t.workdir())
+        .env("WAVE_RULES_STATE_DIR", t.tmp.path().join("state"))
+        .env("WAVE_POLICY_DIR", t.tmp.path().join("no-policy"))
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("WAVE_RULES_TELEMETRY")
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("OTEL_EXPORTER_OTLP_PROTOCOL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A session of Claude Code's hooks: start, a prompt, a read of a path
+/// rule's file, a refused write, a command, a stop. The answers, in order.
+fn session(t: &Tree, env: &[(&str, String)], id: &str) -> Vec<(String, String, i32)> {
+    let work = t.workdir();
+    let cwd = work.to_string_lossy().to_string();
+    let base = |event: &str| json!({ "session_id": id, "cwd": cwd, "hook_event_name": event });
+    let with = |mut v: serde_json::Value, extra: serde_json::Value| {
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v
+    };
+    vec![
+        hook(
+            t,
+            env,
+            "SessionStart",
+            with(base("SessionStart"), json!({"source": "startup"})),
+        ),
+        hook(
+            t,
+            env,
+            "UserPromptSubmit",
+            with(base("UserPromptSubmit"), json!({"prompt": PROMPT})),
+        ),
+        hook(
+            t,
+            env,
+            "PostToolUse",
+            with(
+                base("PostToolUse"),
+                json!({"tool_name": "Read", "tool_input": {"file_path": work.join("src/a.ts")}, "tool_response": CONTENT}),
+            ),
+        ),
+        hook(
+            t,
+            env,
+            "PreToolUse",
+            with(
+                base("PreToolUse"),
+                json!({"tool_name": "Write", "tool_input": {"file_path": work.join("gen/out.ts"), "content": CONTENT}}),
+            ),
+        ),
+        hook(
+            t,
+            env,
+            "PostToolUse",
+            with(
+                base("PostToolUse"),
+                json!({"tool_name": "Bash", "tool_input": {"command": COMMAND}}),
+            ),
+        ),
+        hook(
+            t,
+            env,
+            "Stop",
+            with(base("Stop"), json!({"stop_hook_active": false})),
+        ),
+    ]
+}
+
+fn on(receiver: &str, protocol: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("WAVE_RULES_TELEMETRY", "1".into()),
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.to_string()),
+        ("OTEL_EXPORTER_OTLP_PROTOCOL", protocol.to_string()),
+        (
+            "OTEL_RESOURCE_ATTRIBUTES",
+            "deployment.environment=test".into(),
+        ),
+    ]
+}
+
+fn names(records: &[opentelemetry_proto::tonic::logs::v1::LogRecord]) -> Vec<String> {
+    records.iter().map(|r| r.event_name.clone()).collect()
+}
+
+fn shipped_session(protocol: &str) -> (Tree, Receiver, Vec<(String, String, i32)>) {
+    let t = project();
+    let receiver = Receiver::start(Mode::Accept);
+    let answers = session(&t, &on(&receiver.url(), protocol), "sess-1");
+    (t, receiver, answers)
+}
+
+#[test]
+fn a_sessions_deliveries_refusal_and_load_arrive_with_its_session_id_over_http_protobuf() {
+    let (t, receiver, answers) = shipped_session("http/protobuf");
+    let records = receiver.wait_for(4, Duration::from_secs(10));
+    let got = names(&records);
+    assert!(
+        got.iter().any(|n| n == "wave_rules.rules.loaded"),
+        "{got:?}"
+    );
+    assert!(
+        got.iter().any(|n| n == "wave_rules.rule.enforced"),
+        "{got:?}"
+    );
+    let delivered: Vec<String> = records
+        .iter()
+        .filter(|r| r.event_name == "wave_rules.rule.delivered")
+        .filter_map(|r| attr(r, "wave_rules.rule.id"))
+        .collect();
+    assert!(
+        delivered.contains(&"always.md".to_string()) && delivered.contains(&"ts.md".to_string()),
+        "{delivered:?}"
+    );
+    for r in &records {
+        assert_eq!(attr(r, "session.id").as_deref(), Some("sess-1"), "{r:?}");
+        assert_eq!(
+            attr(r, "event.name").as_deref(),
+            Some(r.event_name.as_str())
+        );
+        assert_eq!(attr(r, "wave_rules.record.id").map(|s| s.len()), Some(32));
+    }
+    let refusal = records
+        .iter()
+        .find(|r| r.event_name == "wave_rules.rule.enforced")
+        .unwrap();
+    assert_eq!(
+        attr(refusal, "wave_rules.rule.id").as_deref(),
+        Some("gen.md")
+    );
+    assert_eq!(
+        attr(refusal, "wave_rules.enforce.decision").as_deref(),
+        Some("block")
+    );
+    assert_eq!(
+        attr(refusal, "wave_rules.action.kind").as_deref(),
+        Some("write")
+    );
+    let ts = records
+        .iter()
+        .find(|r| attr(r, "wave_rules.rule.id").as_deref() == Some("ts.md"))
+        .unwrap();
+    assert_eq!(
+        attr(ts, "wave_rules.delivery.why").as_deref(),
+        Some("paths")
+    );
+    assert_eq!(
+        attr(ts, "wave_rules.rule.layer").as_deref(),
+        Some("project")
+    );
+    assert!(
+        attr(ts, "wave_rules.rule.tokens")
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            > 0
+    );
+    let request = &receiver.requests()[0];
+    assert_eq!(request.path, "/v1/logs");
+    assert_eq!(request.content_type, "application/x-protobuf");
+    let resource = request.decode().resource_logs[0].resource.clone().unwrap();
+    let keys: Vec<&str> = resource.attributes.iter().map(|a| a.key.as_str()).collect();
+    for k in [
+        "service.name",
+        "service.version",
+        "os.type",
+        "host.arch",
+        "deployment.environment",
+    ] {
+        assert!(keys.contains(&k), "{keys:?}");
+    }
+    assert!(answers.iter().all(|(_, _, code)| *code == 0));
+    assert!(
+        answers[3].0.contains("deny"),
+        "the refusal still refuses: {}",
+        answers[3].0
+    );
+    drop(t);
+}
+
+#[test]
+fn the_same_records_arrive_over_http_json() {
+    let (_t, receiver, _) = shipped_session("http/json");
+    let records = receiver.wait_for(4, Duration::from_secs(10));
+    assert!(names(&records)
+        .iter()
+        .any(|n| n == "wave_rules.rule.enforced"));
+    assert_eq!(receiver.requests()[0].content_type, "application/json");
+    let body: serde_json::Value = serde_json::from_slice(&receiver.requests()[0].body).unwrap();
+    let first = &body["resourceLogs"][0]["scopeLogs"][0]["logRecords"][0];
+    assert!(first["timeUnixNano"].is_string(), "{first}");
+}
+
+#[test]
+fn by_default_no_prompt_rule_text_file_content_command_or_path_leaves_the_machine() {
+    let (t, receiver, _) = shipped_session("http/json");
+    receiver.wait_for(4, Duration::from_secs(10));
+    let sent: Vec<u8> = receiver
+        .requests()
+        .iter()
+        .flat_map(|r| r.body.clone())
+        .collect();
+    let sent = String::from_utf8_lossy(&sent);
+    assert!(!sent.is_empty());
+    let work = t.workdir().to_string_lossy().to_string();
+    for secret in [
+        ALWAYS,
+        TS,
+        GEN,
+        PROMPT,
+        CONTENT,
+        COMMAND,
+        "src/a.ts",
+        "gen/out.ts",
+        work.as_str(),
+        "PROMPT_TEXT",
+        "BODY",
+    ] {
+        assert!(!sent.contains(secret), "`{secret}` left the machine");
+    }
+}
+
+#[test]
+fn the_answers_are_the_same_with_telemetry_on_and_off() {
+    let (_t, receiver, with) = shipped_session("http/protobuf");
+    let t2 = project();
+    let without = session(&t2, &[], "sess-1");
+    let strip = |s: &str, t: &Tree| s.replace(&t.workdir().to_string_lossy().to_string(), "W");
+    for (a, b) in with.iter().zip(&without) {
+        assert_eq!(strip(&a.0, &_t), strip(&b.0, &t2));
+        assert_eq!(a.2, b.2);
+    }
+    drop(receiver);
+}
+
+fn ship(t: &Tree, env: &[(&str, String)], seconds: u64) -> (String, Duration) {
+    let start = Instant::now();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wave-rules"));
+    cmd.args(["telemetry", "ship", "--seconds", &seconds.to_string()])
+        .arg("--home")
+        .arg(t.home())
+        .current_dir(t.workdir())
+        .env("WAVE_RULES_STATE_DIR", t.tmp.path().join("state"))
+        .env("WAVE_POLICY_DIR", t.tmp.path().join("no-policy"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        start.elapsed(),
+    )
+}
+
+/// Spools a session's records with nothing listening (the hooks' own
+/// shippers fail at once and back off).
+fn spooled_with_receiver_down(port: u16) -> Tree {
+    let t = project();
+    let env = on(&format!("http://127.0.0.1:{port}"), "http/protobuf");
+    session(&t, &env, "sess-down");
+    std::thread::sleep(Duration::from_millis(500));
+    t
+}
+
+fn clear_backoff(t: &Tree) {
+    let path = t.tmp.path().join("state/telemetry/progress.json");
+    let Ok(bytes) = std::fs::read(&path) else {
+        return;
+    };
+    let mut p: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    p["retry_at_ms"] = json!(0);
+    std::fs::write(&path, p.to_string()).unwrap();
+}
+
+#[test]
+fn with_the_receiver_down_records_wait_and_then_each_arrives_once() {
+    let port = free_port();
+    let t = spooled_with_receiver_down(port);
+    let progress: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(t.tmp.path().join("state/telemetry/progress.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(progress["last_error"].is_string(), "{progress}");
+    clear_backoff(&t);
+    let receiver = Receiver::on(port, Mode::Accept);
+    let env = on(&receiver.url(), "http/protobuf");
+    let (said, _) = ship(&t, &env, 10);
+    assert!(said.contains("Done"), "{said}");
+    let records = receiver.records();
+    let mut ids: Vec<String> = records
+        .iter()
+        .filter_map(|r| attr(r, "wave_rules.record.id"))
+        .collect();
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert!(n >= 4, "{n}");
+    assert_eq!(ids.len(), n, "every record once");
+    assert_eq!(
+        ship(&t, &env, 5).0,
+        "shipped 0 records in 0 requests: Done\n"
+    );
+}
+
+#[test]
+fn a_500_keeps_the_records_and_a_429_retry_after_is_honoured() {
+    let port = free_port();
+    let t = spooled_with_receiver_down(port);
+    clear_backoff(&t);
+    let failing = Receiver::on(port, Mode::Status(500));
+    let (said, _) = ship(&t, &on(&failing.url(), "http/protobuf"), 5);
+    assert!(said.contains("answered 500"), "{said}");
+    drop(failing);
+    clear_backoff(&t);
+    let throttling = Receiver::start(Mode::TooManyOnce(1));
+    let (said, took) = ship(&t, &on(&throttling.url(), "http/protobuf"), 10);
+    assert!(said.contains("Done"), "{said}");
+    assert!(
+        took >= Duration::from_millis(900),
+        "waited its Retry-After: {took:?}"
+    );
+    assert!(throttling.records().len() >= 4);
+}
+
+#[test]
+fn a_receiver_that_never_answers_holds_no_hook_and_the_shipper_stops_at_its_deadline() {
+    let receiver = Receiver::start(Mode::Silent);
+    let t = project();
+    let env = on(&receiver.url(), "http/protobuf");
+    let start = Instant::now();
+    let answers = session(&t, &env, "sess-silent");
+    assert!(answers.iter().all(|(_, _, c)| *c == 0));
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "six hooks, none waited: {:?}",
+        start.elapsed()
+    );
+    clear_backoff(&t);
+    let (said, took) = ship(&t, &env, 2);
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(
+        !said.contains("Done") || said.contains("0 records"),
+        "{said}"
+    );
+    assert!(
+        t.tmp
+            .path()
+            .join("state/telemetry/spool.jsonl")
+            .metadata()
+            .unwrap()
+            .len()
+            > 0,
+        "kept"
+    );
+}
+
+#[test]
+fn a_malformed_endpoint_is_one_stderr_line_per_session_and_doctor_names_it() {
+    let t = project();
+    let env = vec![
+        ("WAVE_RULES_TELEMETRY", "1".to_string()),
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", "localhost:4318".to_string()),
+    ];
+    let answers = session(&t, &env, "sess-bad");
+    let lines: Vec<&str> = answers
+        .iter()
+        .flat_map(|a| a.1.lines())
+        .filter(|l| l.contains("telemetry"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("not an http:// or https:// URL"),
+        "{lines:?}"
+    );
+    assert!(answers
+        .iter()
+        .all(|a| !a.0.contains("telemetry") && a.2 == 0));
+    let next = session(&t, &env, "sess-bad-2");
+    assert_eq!(
+        next.iter()
+            .flat_map(|a| a.1.lines())
+            .filter(|l| l.contains("telemetry"))
+            .count(),
+        1
+    );
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wave-rules"));
+    cmd.arg("doctor")
+        .arg("--home")
+        .arg(t.home())
+        .current_dir(t.workdir())
+        .env("WAVE_RULES_STATE_DIR", t.tmp.path().join("state"))
+        .env("WAVE_POLICY_DIR", t.tmp.path().join("no-policy"));
+    for (k, v) in &env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("telemetry: on (from the environment (WAVE_RULES_TELEMETRY))"),
+        "{text}"
+    );
+    assert!(
+        text.contains("problem: telemetry: the environment"),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn grpc_is_a_clear_error_and_an_unwritable_spool_never_changes_the_answer() {
+    let t = project();
+    let grpc = vec![
+        ("WAVE_RULES_TELEMETRY", "1".to_string()),
+        ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc".to_string()),
+    ];
+    let answers = session(&t, &grpc, "sess-grpc");
+    let said: String = answers.iter().map(|a| a.1.clone()).collect();
+    assert!(said.contains("`grpc` is not supported"), "{said}");
+    let t2 = project();
+    std::fs::create_dir_all(t2.tmp.path().join("state")).unwrap();
+    std::fs::write(
+        t2.tmp.path().join("state/telemetry"),
+        "a file, not a folder",
+    )
+    .unwrap();
+    let receiver = Receiver::start(Mode::Accept);
+    let broken = session(&t2, &on(&receiver.url(), "http/protobuf"), "sess-full");
+    let fine = session(&project(), &[], "sess-full");
+    for (a, b) in broken.iter().zip(&fine) {
+        assert_eq!(a.2, 0);
+        assert_eq!(a.0.is_empty(), b.0.is_empty());
+    }
+    let lines = broken
+        .iter()
+        .flat_map(|a| a.1.lines())
+        .filter(|l| l.contains("telemetry"))
+        .count();
+    assert!(
+        (1..=broken.len()).contains(&lines),
+        "said, never on stdout: {broken:?}"
+    );
+}
+
+#[test]
+fn hooks_inside_an_eval_run_emit_nothing_even_when_the_policy_says_on() {
+    let t = project();
+    let policy = t.tmp.path().join("policy");
+    std::fs::create_dir_all(&policy).unwrap();
+    std::fs::write(policy.join("config.toml"), "[telemetry]\nenabled = true\n").unwrap();
+    let receiver = Receiver::start(Mode::Accept);
+    let mut env = on(&receiver.url(), "http/protobuf");
+    env.retain(|(k, _)| *k != "WAVE_RULES_TELEMETRY");
+    env.push(("WAVE_POLICY_DIR", policy.to_string_lossy().into_owned()));
+    env.push(("WAVE_RULES_EVAL_RUN", "1".into()));
+    session(&t, &env, "sess-eval");
+    assert!(!t.tmp.path().join("state/telemetry/spool.jsonl").exists());
+    env.retain(|(k, _)| *k != "WAVE_RULES_EVAL_RUN");
+    session(&t, &env, "sess-policy");
+    assert!(
+        !receiver.wait_for(1, Duration::from_secs(10)).is_empty(),
+        "the policy alone switches it on"
+    );
+}
+
+/// `telemetry hook InstructionsLoaded` as Claude Code runs it.
+fn instructions_loaded(
+    t: &Tree,
+    env: &[(&str, String)],
+    file: &Path,
+    memory_type: &str,
+) -> (String, String, i32) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wave-rules"));
+    cmd.args(["telemetry", "hook", "InstructionsLoaded", "--home"])
+        .arg(t.home())
+        .current_dir(t.workdir())
+        .env("CLAUDE_PROJECT_DIR", t.workdir())
+        .env("WAVE_RULES_STATE_DIR", t.tmp.path().join("state"))
+        .env("WAVE_POLICY_DIR", t.tmp.path().join("no-policy"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let payload = json!({
+        "session_id": "sess-il", "hook_event_name": "InstructionsLoaded", "cwd": t.workdir(),
+        "file_path": file, "memory_type": memory_type, "load_reason": "session_start",
+    });
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn claude_codes_own_loads_are_deliveries_by_the_agent_with_project_relative_ids() {
+    let t = project();
+    t.write(t.workdir().join("CLAUDE.md"), "Project memory.");
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/protobuf");
+    let (stdout, _, code) =
+        instructions_loaded(&t, &env, &t.workdir().join("CLAUDE.md"), "Project");
+    assert_eq!((stdout.as_str(), code), ("", 0));
+    let (said, _) = ship(&t, &env, 5);
+    assert!(said.contains("Done"), "{said}");
+    let records = receiver.records();
+    let own = records
+        .iter()
+        .find(|r| attr(r, "wave_rules.delivered_by").as_deref() == Some("agent"))
+        .unwrap();
+    assert_eq!(
+        attr(own, "wave_rules.rule.id").as_deref(),
+        Some("CLAUDE.md")
+    );
+    assert_eq!(attr(own, "session.id").as_deref(), Some("sess-il"));
+    assert_eq!(attr(own, "gen_ai.agent.name").as_deref(), Some("claude"));
+    let sent = String::from_utf8_lossy(&receiver.requests()[0].body).into_owned();
+    assert!(
+        !sent.contains(&*t.workdir().to_string_lossy()),
+        "no absolute path"
+    );
+}
+
+#[test]
+fn a_self_load_the_table_does_not_list_is_a_doctor_finding() {
+    let t = project();
+    t.write(t.workdir().join("notes/extra.md"), "Loaded by an @import.");
+    instructions_loaded(&t, &[], &t.workdir().join("CLAUDE.md"), "Project");
+    instructions_loaded(&t, &[], &t.workdir().join("notes/extra.md"), "Project");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wave-rules"));
+    cmd.args(["telemetry", "status", "--home"])
+        .arg(t.home())
+        .current_dir(t.workdir())
+        .env("WAVE_RULES_STATE_DIR", t.tmp.path().join("state"))
+        .env("WAVE_POLICY_DIR", t.tmp.path().join("no-policy"));
+    let out = cmd.output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("self-load check: Claude Code loaded notes/extra.md by itself"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("loaded CLAUDE.md"),
+        "CLAUDE.md is in the table: {text}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn hook_install_adds_the_instructions_loaded_hook_and_uninstall_removes_it() {
+    let t = project();
+    let run = t.run(&["hook", "install", "--command", "/opt/wave-rules"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let file = ["settings.local.json", "settings.json"]
+        .iter()
+        .map(|f| t.workdir().join(".claude").join(f))
+        .find(|p| p.exists())
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let command = doc["hooks"]["InstructionsLoaded"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        command.ends_with("telemetry hook InstructionsLoaded"),
+        "{command}"
+    );
+    assert_eq!(t.run(&["hook", "uninstall"]).code, 0);
+    let after = std::fs::read_to_string(&file).unwrap_or_default();
+    assert!(!after.contains("InstructionsLoaded"), "{after}");
+}

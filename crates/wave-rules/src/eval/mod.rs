@@ -2,14 +2,27 @@
 //! how each runs headless ([`eval_agent`]), the scratch copy a run works in
 //! ([`scratch`]), the recording proxy in front of the model ([`proxy`]), one
 //! run ([`runner`]), its checks ([`checks`]), the numbers ([`stats`]) and
-//! the stored results ([`results`]). The command itself is
+//! the stored results ([`results`]); the plan of an eval ([`plan`],
+//! [`against`] for `--against`, [`options`]), its runs within a budget
+//! ([`execute`], [`budget`]), and what is concluded from them ([`gates`],
+//! [`suite`], [`conclude`], [`ci`], [`merge`] for shards). The command itself is
 //! `commands/eval.rs`. The WebAssembly build reads and plans scenarios but
 //! runs none (no process, no socket): what only the runs use is left out there.
 #![cfg_attr(target_family = "wasm", allow(dead_code, unused_imports))]
 
+pub(crate) mod against;
+pub(crate) mod budget;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod checks;
+pub(crate) mod ci;
+pub(crate) mod conclude;
 pub(crate) mod eval_agent;
+#[cfg(not(target_family = "wasm"))]
+pub(crate) mod execute;
+pub(crate) mod gates;
+pub(crate) mod merge;
+pub(crate) mod options;
+pub(crate) mod plan;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod process;
 #[cfg(not(target_family = "wasm"))]
@@ -21,6 +34,7 @@ pub(crate) mod scenario;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod scratch;
 pub(crate) mod stats;
+pub(crate) mod suite;
 pub(crate) mod summary;
 
 pub use memory_rules::base::limits::{

@@ -33,8 +33,10 @@ pub struct RunSpec<'a> {
     pub program: &'a Path,
     pub arm: Arm,
     pub index: u32,
-    /// The files of the rules under test (left out of the arm without).
+    /// The files of the rules under test (left out of the second arm).
     pub removed: &'a [PathBuf],
+    /// Rule files written in the second arm (`--against`: their text at the ref).
+    pub rewritten: &'a [(String, String)],
     /// A line of each rule under test, to see whether it reached the model.
     pub needles: &'a [String],
 }
@@ -53,6 +55,7 @@ pub fn run_one(spec: &RunSpec, settings: &Settings) -> RunOutcome {
         rule_reached: false,
         requests: 0,
         commands: Vec::new(),
+        scratch: None,
     };
     if let Err(e) = attempt(spec, settings, &mut outcome) {
         outcome.error = Some(e);
@@ -62,17 +65,20 @@ pub fn run_one(spec: &RunSpec, settings: &Settings) -> RunOutcome {
 }
 
 fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Result<(), String> {
-    let removed = if spec.arm == Arm::Without {
-        spec.removed
+    let (removed, rewritten) = if spec.arm == Arm::Without {
+        (spec.removed, spec.rewritten)
     } else {
-        &[]
+        (&[][..], &[][..])
     };
-    let scratch = Scratch::create(
-        &settings.project,
-        removed,
-        &spec.scenario.files,
-        settings.keep,
-    )?;
+    let files: Vec<(String, String)> = rewritten
+        .iter()
+        .chain(&spec.scenario.files)
+        .cloned()
+        .collect();
+    let scratch = Scratch::create(&settings.project, removed, &files, settings.keep)?;
+    if settings.keep {
+        outcome.scratch = Some(scratch.root.to_string_lossy().into_owned());
+    }
     install_hooks(spec.agent, &scratch, settings)?;
     let before = checks::snapshot(&spec.scenario.expect, &scratch.work);
     let proxy = Proxy::start(&settings.base_url).map_err(|e| e.to_string())?;
@@ -143,18 +149,46 @@ fn judge_agent(done: &Finished, timeout: Duration) -> Result<(), String> {
         ));
     }
     if done.code != Some(0) {
-        let tail: Vec<&str> = done
-            .stderr
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .collect();
         let code = done.code.map_or("by a signal".into(), |c| c.to_string());
         return Err(format!(
             "the agent exited {code}: {}",
-            tail[tail.len().saturating_sub(3)..].join(" | ")
+            telling_lines(&done.stderr)
         ));
     }
     Ok(())
+}
+
+/// What an agent's error output says went wrong: the first line that
+/// reads as the error (Node's `Error: Cannot find module ...`, a shell's
+/// `not found`), then the last lines, at most three in all.
+pub fn telling_lines(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let telling = |l: &&str| {
+        let low = l.to_ascii_lowercase();
+        [
+            "error",
+            "cannot",
+            "not found",
+            "no such",
+            "denied",
+            "failed",
+            "refused",
+        ]
+        .iter()
+        .any(|w| low.contains(w))
+            && !l.starts_with("at ")
+    };
+    let mut out: Vec<&str> = lines.iter().copied().find(telling).into_iter().collect();
+    for l in &lines[lines.len().saturating_sub(3)..] {
+        if out.len() < 3 && !out.contains(l) {
+            out.push(l);
+        }
+    }
+    out.join(" | ")
 }
 
 /// Tokens, commands, requests, and whether a rule under test reached the model.

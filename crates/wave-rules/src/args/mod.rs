@@ -163,7 +163,7 @@ pub enum Command {
     /// .wave/evals (and each rule's `evals:`) run by real agents with and
     /// without the rules under test, through a recording proxy in front of
     /// the model; pass rates with 95% intervals, the uplift, tokens
-    Eval(EvalArgs),
+    Eval(Box<EvalArgs>),
 }
 
 /// `wave-rules eval`.

@@ -199,7 +199,7 @@ fn check_bars(args: &EvalArgs) -> Result<(), String> {
     if args.ci.max_tokens == Some(0) {
         return Err("--max-tokens is 1 or more".into());
     }
-    if args.ci.max_cost.is_some_and(|x| !(x > 0.0)) {
+    if args.ci.max_cost.is_some_and(|x| x.is_nan() || x <= 0.0) {
         return Err("--max-cost is a number of US dollars above 0".into());
     }
     Ok(())

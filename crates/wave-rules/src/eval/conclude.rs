@@ -58,6 +58,25 @@ pub fn conclude(c: &Conclusion) -> Output {
     } else {
         0
     };
+    if let Err(e) = write_ci(c, &suites) {
+        stderr += &display::line(&format!("wave-rules: {e}"));
+        code = EXIT_TROUBLE;
+    }
+    let stdout = if c.json {
+        json(c, &suites)
+    } else {
+        text(c.report, &suites)
+    };
+    Output {
+        stdout,
+        stderr,
+        code,
+    }
+}
+
+/// The JUnit file (`--junit`) and GitHub's step summary (when
+/// `GITHUB_STEP_SUMMARY` is set), each row with the gates it failed.
+fn write_ci(c: &Conclusion, suites: &[Suite]) -> Result<(), String> {
     let gated = |i: usize| {
         let r = &c.report.rows[i];
         let mut m = gates::row_misses(r, &c.report.compare, &c.bars);
@@ -71,27 +90,14 @@ pub fn conclude(c: &Conclusion) -> Output {
         }
     };
     if let Some(file) = c.junit {
-        let xml = ci::junit(c.report, &gated);
-        if let Err(e) = std::fs::write(file, xml) {
-            stderr += &display::line(&format!("wave-rules: cannot write {}: {e}", file.display()));
-            code = EXIT_TROUBLE;
-        }
+        std::fs::write(file, ci::junit(c.report, &gated))
+            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     }
     if let Some(file) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|f| !f.is_empty()) {
-        if let Err(e) = ci::append(Path::new(&file), &ci::markdown(c.report, &suites, &gated)) {
-            stderr += &display::line(&format!("wave-rules: GITHUB_STEP_SUMMARY: {e}"));
-        }
+        ci::append(Path::new(&file), &ci::markdown(c.report, suites, &gated))
+            .map_err(|e| format!("GITHUB_STEP_SUMMARY: {e}"))?;
     }
-    let stdout = if c.json {
-        json(c, &suites)
-    } else {
-        text(c.report, &suites)
-    };
-    Output {
-        stdout,
-        stderr,
-        code,
-    }
+    Ok(())
 }
 
 fn text(report: &Report, suites: &[Suite]) -> String {

@@ -1012,3 +1012,133 @@ fn github_step_summary_gets_a_markdown_table() {
     assert!(md.contains("| hello | command | 2/2 100% ["), "{md}");
     assert!(md.contains("| pass |"), "{md}");
 }
+
+/// A project whose scenario is graded by a judge.
+fn judged_tree() -> Tree {
+    let t = Tree::made();
+    t.project("french.md", FRENCH);
+    t.write(
+        t.workdir().join(".wave/evals/hello.yaml"),
+        "prompt: Say hello.\nrules: [french]\nexpect:\n  - judge: the reply is in French\n",
+    );
+    t
+}
+
+/// A judge that passes a reply of Bonjour (it reads the evidence it is sent).
+fn judge_model() -> FakeModel {
+    FakeModel::start(1, |body, _| {
+        if body.contains("final reply:\\nBonjour") {
+            "{\"pass\": true, \"reason\": \"the reply is French\"}".into()
+        } else {
+            "{\"pass\": false, \"reason\": \"the reply is English\"}".into()
+        }
+    })
+}
+
+#[test]
+fn a_judge_check_is_graded_blind_by_the_judge_model_and_its_tokens_are_counted_apart() {
+    if node_missing() {
+        return;
+    }
+    let t = judged_tree();
+    let (model, judge) = (french_model(1.0), judge_model());
+    let r = run_eval(
+        &t,
+        &model,
+        &[
+            "--runs",
+            "2",
+            "--judge-base-url",
+            &judge.url,
+            "--judge-model",
+            "j",
+            "--judge-runs",
+            "3",
+            "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r);
+    let s = &v["scenarios"][0];
+    assert_eq!(
+        (
+            s["arms"]["with"]["passed"].as_u64(),
+            s["arms"]["without"]["passed"].as_u64()
+        ),
+        (Some(2), Some(0))
+    );
+    let failed = s["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["arm"] == "without")
+        .unwrap();
+    assert_eq!(
+        failed["failures"][0],
+        "the judge: 'the reply is in French' does not hold: the reply is English"
+    );
+    // 3 answers a check, 10 input and 5 output tokens each, apart from the agent's.
+    assert_eq!(
+        (
+            failed["judgeInputTokens"].as_u64(),
+            failed["judgeOutputTokens"].as_u64()
+        ),
+        (Some(30), Some(15))
+    );
+    assert_eq!(failed["inputTokens"], 10);
+    // Blind: the judge saw the rubric and the reply, never the rule nor the arm.
+    let asked = judge.requests();
+    assert_eq!(asked.len(), 12);
+    assert!(asked.iter().all(|b| b.contains("the reply is in French")
+        && !b.contains("Answer only in French")
+        && !b.contains("without")));
+}
+
+#[test]
+fn an_unreachable_judge_is_refused_before_any_run_and_a_judge_without_json_is_an_error() {
+    if node_missing() {
+        return;
+    }
+    let t = judged_tree();
+    let model = french_model(1.0);
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}/v1", l.local_addr().unwrap())
+    };
+    let r = run_eval(
+        &t,
+        &model,
+        &["--judge-base-url", &closed, "--judge-model", "j"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!(
+            "--judge-base-url: cannot reach the model at {closed}"
+        )),
+        "{}",
+        r.stderr
+    );
+    let none = run_eval(&t, &model, &[]);
+    assert_eq!(none.code, 2);
+    assert!(none.stderr.contains(".wave/evals/hello.yaml:1: scenario 'hello' has a judge: check: give --judge-base-url and --judge-model"), "{}", none.stderr);
+    assert!(model.requests().is_empty(), "a run started");
+    let mute = FakeModel::start(1, |_, _| "I think it passes.".into());
+    let r = run_eval(
+        &t,
+        &model,
+        &[
+            "--runs",
+            "1",
+            "--judge-base-url",
+            &mute.url,
+            "--judge-model",
+            "j",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the judge answered no verdict"),
+        "{}",
+        r.stderr
+    );
+}

@@ -87,11 +87,21 @@ fn prepare(env: &Env, args: &EvalArgs) -> Result<Prepared, Output> {
         }
         _ => None,
     };
-    let budget = Budget::new(args.ci.max_tokens, args.ci.max_cost, price);
+    let mut budget = Budget::new(args.ci.max_tokens, args.ci.max_cost, price);
+    let judged = check_judge(args, &plans).map_err(fail)?;
+    if judged && price.is_some() {
+        let file = args.ci.prices.as_deref().unwrap_or(Path::new(""));
+        budget.judge_price =
+            Some(budget::price_of(file, args.ci.judge_model.as_deref()).map_err(fail)?);
+    }
     let cells = cells(args, &project, &plans, &compare, shard)?;
     if !args.dry_run && !plans.is_empty() {
         let url = args.base_url.as_deref().unwrap_or_default();
         reachable(url).map_err(fail)?;
+        if judged {
+            let judge = args.ci.judge_base_url.as_deref().unwrap_or_default();
+            reachable(judge).map_err(|e| fail(format!("--judge-base-url: {e}")))?;
+        }
     }
     Ok(Prepared {
         plans,
@@ -113,6 +123,13 @@ fn cells(
     let timeout = args
         .timeout
         .map_or(DEFAULT_RUN_TIMEOUT, Duration::from_secs);
+    let judge = format!(
+        "{:?} {} {} {}",
+        args.ci.judge_api,
+        args.ci.judge_base_url.as_deref().unwrap_or(""),
+        args.ci.judge_model.as_deref().unwrap_or(""),
+        args.ci.judge_runs
+    );
     let mut out = Vec::new();
     for agent in dedup(&args.agent) {
         let program = agent
@@ -126,6 +143,7 @@ fn cells(
                 base_url: args.base_url.as_deref().unwrap_or(""),
                 timeout_secs: timeout.as_secs(),
                 compare,
+                judge: &judge,
             };
             // The eval's one order of work: agents, scenarios, arms, runs.
             let first = out.len() as u64 * 2 * u64::from(args.runs);
@@ -179,6 +197,37 @@ fn check_options(args: &EvalArgs) -> Result<Option<Shard>, String> {
         )),
         _ => Ok(shard),
     }
+}
+
+/// Whether a scenario has a `judge:` check; if one has, the judge's
+/// options must be given (the error names the scenario's file and line).
+fn check_judge(args: &EvalArgs, plans: &[Planned]) -> Result<bool, String> {
+    let ci = &args.ci;
+    if ci.judge_runs == 0 || ci.judge_runs > 9 || ci.judge_runs.is_multiple_of(2) {
+        return Err(format!(
+            "--judge-runs is odd, 1 to 9 (a majority), not {}",
+            ci.judge_runs
+        ));
+    }
+    if let Some(u) = ci.judge_base_url.as_deref() {
+        if !(u.starts_with("http://") || u.starts_with("https://")) {
+            return Err(format!(
+                "--judge-base-url '{u}' is not an http:// or https:// URL"
+            ));
+        }
+    }
+    let Some(p) = plans.iter().find(|p| p.judged()) else {
+        return Ok(false);
+    };
+    if ci.judge_base_url.is_none() || ci.judge_model.is_none() {
+        return Err(format!(
+            "{}:{}: scenario '{}' has a judge: check: give --judge-base-url and --judge-model (docs/eval.md)",
+            p.scenario.file.display(),
+            p.scenario.line,
+            p.scenario.name
+        ));
+    }
+    Ok(true)
 }
 
 /// The gates' and the budget's numbers are in range.
@@ -442,7 +491,23 @@ fn settings(env: &Env, args: &EvalArgs) -> crate::eval::runner::Settings {
         pass_env: args.pass_env.clone(),
         cmd: args.cmd.clone(),
         hook_command: exe.map(|p| crate::launch::shell_quote(&p.to_string_lossy())),
+        judge: judge(args),
     }
+}
+
+/// The judge of `judge:` checks, when its options are given.
+#[cfg(not(target_family = "wasm"))]
+fn judge(args: &EvalArgs) -> Option<crate::eval::judge::Judge> {
+    let ci = &args.ci;
+    Some(crate::eval::judge::Judge {
+        base_url: ci.judge_base_url.clone()?,
+        model: ci.judge_model.clone()?,
+        api: ci.judge_api,
+        runs: ci.judge_runs,
+        timeout: args
+            .timeout
+            .map_or(DEFAULT_RUN_TIMEOUT, Duration::from_secs),
+    })
 }
 
 /// The WebAssembly build runs no agent and opens no socket.

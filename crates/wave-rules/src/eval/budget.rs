@@ -21,6 +21,8 @@ pub struct Budget {
     pub max_tokens: Option<u64>,
     pub max_cost: Option<f64>,
     pub price: Option<Price>,
+    /// The judge model's price (`judge:` checks), when there is a judge.
+    pub judge_price: Option<Price>,
     spent: Mutex<(u64, f64)>,
 }
 
@@ -30,6 +32,7 @@ impl Budget {
             max_tokens,
             max_cost,
             price,
+            judge_price: None,
             spent: Mutex::new((0, 0.0)),
         }
     }
@@ -40,12 +43,21 @@ impl Budget {
         self.max_tokens.is_none_or(|m| tokens < m) && self.max_cost.is_none_or(|m| cost < m)
     }
 
-    /// Charges a finished run.
+    /// Charges a finished run: the agent's tokens and the judge's.
     pub fn charge(&self, run: &RunOutcome) {
-        let tokens = run.input_tokens + run.output_tokens;
-        let cost = self.price.map_or(0.0, |p| {
-            (run.input_tokens as f64 * p.input + run.output_tokens as f64 * p.output) / 1e6
-        });
+        let tokens =
+            run.input_tokens + run.output_tokens + run.judge_input_tokens + run.judge_output_tokens;
+        let priced = |p: Option<Price>, input: u64, output: u64| {
+            p.map_or(0.0, |p| {
+                (input as f64 * p.input + output as f64 * p.output) / 1e6
+            })
+        };
+        let cost = priced(self.price, run.input_tokens, run.output_tokens)
+            + priced(
+                self.judge_price,
+                run.judge_input_tokens,
+                run.judge_output_tokens,
+            );
         if let Ok(mut s) = self.spent.lock() {
             s.0 += tokens;
             s.1 += cost;
@@ -99,6 +111,8 @@ mod tests {
             requests: 1,
             commands: Vec::new(),
             scratch: None,
+            judge_input_tokens: 0,
+            judge_output_tokens: 0,
         }
     }
 

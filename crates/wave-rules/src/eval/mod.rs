@@ -5,7 +5,8 @@
 //! the stored results ([`results`]); the plan of an eval ([`plan`],
 //! [`against`] for `--against`, [`options`]), its runs within a budget
 //! ([`execute`], [`budget`]), and what is concluded from them ([`gates`],
-//! [`suite`], [`conclude`], [`ci`], [`merge`] for shards). The command itself is
+//! [`suite`], [`conclude`], [`ci`], [`merge`] for shards), and the judge of
+//! `judge:` checks ([`judge`]). The command itself is
 //! `commands/eval.rs`. The WebAssembly build reads and plans scenarios but
 //! runs none (no process, no socket): what only the runs use is left out there.
 #![cfg_attr(target_family = "wasm", allow(dead_code, unused_imports))]
@@ -20,6 +21,8 @@ pub(crate) mod eval_agent;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod execute;
 pub(crate) mod gates;
+#[cfg(not(target_family = "wasm"))]
+pub(crate) mod judge;
 pub(crate) mod merge;
 pub(crate) mod options;
 pub(crate) mod plan;

@@ -39,6 +39,29 @@ pub struct CiArgs {
     /// Write JUnit XML to FILE: one testcase per scenario and agent
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// The judge model's base URL, for `judge:` checks (best of another
+    /// model family than the agent's)
+    #[arg(long, value_name = "URL")]
+    pub judge_base_url: Option<String>,
+    /// The judge model
+    #[arg(long, value_name = "MODEL")]
+    pub judge_model: Option<String>,
+    /// The judge's API: openai (chat completions) or anthropic (Messages)
+    #[arg(long, value_enum, default_value_t, value_name = "API")]
+    pub judge_api: JudgeApi,
+    /// Ask the judge K times per check and take the majority (odd, 1 to 9)
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    pub judge_runs: u32,
+}
+
+/// The judge's API (`--judge-api`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum JudgeApi {
+    /// OpenAI chat completions (`POST {base}/chat/completions`)
+    #[default]
+    Openai,
+    /// Anthropic Messages (`POST {base}/v1/messages`)
+    Anthropic,
 }
 
 /// `--shard K/N`, checked: 1 <= K <= N.

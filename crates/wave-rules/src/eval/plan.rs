@@ -137,6 +137,14 @@ fn against(p: &mut Planned, rule: &memory_rules::Rule, project: &Path, at: &str)
 }
 
 impl Planned {
+    /// Whether the scenario has a `judge:` check.
+    pub fn judged(&self) -> bool {
+        self.scenario
+            .expect
+            .iter()
+            .any(|c| matches!(c, super::scenario::Check::Judge(_)))
+    }
+
     /// `--against`: whether a rule under test differs from its text at the ref.
     pub fn changed(&self) -> bool {
         self.hashes.iter().any(|h| h.current != h.base)
@@ -184,6 +192,8 @@ pub struct KeyParts<'a> {
     pub base_url: &'a str,
     pub timeout_secs: u64,
     pub compare: &'a Compare,
+    /// The judge (API, URL, model, runs): keys the scenarios with `judge:` checks.
+    pub judge: &'a str,
 }
 
 /// A cell: its key, its stored runs (unless `fresh`), and the runs of
@@ -203,6 +213,7 @@ pub fn cell(
         Compare::Against(_) => "against".to_string(),
     };
     let timeout = parts.timeout_secs.to_string();
+    let judge = if p.judged() { parts.judge } else { "" };
     let key = results::key(&[
         &p.scenario.source,
         &p.rules_text,
@@ -212,6 +223,7 @@ pub fn cell(
         parts.base_url,
         &timeout,
         &compare,
+        judge,
         env!("CARGO_PKG_VERSION"),
     ]);
     let file = results::file(project, &p.scenario.name, parts.agent.as_str(), parts.model);

@@ -67,6 +67,11 @@ pub struct RunOutcome {
     pub requests: usize,
     /// The shell commands the model called.
     pub commands: Vec<String>,
+    /// The judge's tokens (`judge:` checks), counted apart from the agent's.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub judge_input_tokens: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub judge_output_tokens: u64,
     /// Where the run's scratch copy was kept (`--keep`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scratch: Option<String>,
@@ -99,6 +104,10 @@ pub struct Stored {
     /// Whether the rules under test could be looked for in what reached the model.
     #[serde(default = "yes")]
     pub tested: bool,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn yes() -> bool {

@@ -7,7 +7,7 @@ use super::eval_agent::{EvalAgent, Launch, RunPlace};
 use super::process::{self, Finished, Job};
 use super::proxy::{Api, Exchange, Proxy};
 use super::results::{Arm, RunOutcome};
-use super::scenario::Scenario;
+use super::scenario::{Check, Scenario};
 use super::scratch::Scratch;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -24,6 +24,8 @@ pub struct Settings {
     pub cmd: Option<String>,
     /// What the installed hooks run (this program), when it is known.
     pub hook_command: Option<String>,
+    /// The judge of `judge:` checks.
+    pub judge: Option<super::judge::Judge>,
 }
 
 /// One run to do.
@@ -56,6 +58,8 @@ pub fn run_one(spec: &RunSpec, settings: &Settings) -> RunOutcome {
         requests: 0,
         commands: Vec::new(),
         scratch: None,
+        judge_input_tokens: 0,
+        judge_output_tokens: 0,
     };
     if let Err(e) = attempt(spec, settings, &mut outcome) {
         outcome.error = Some(e);
@@ -80,6 +84,14 @@ fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Res
         outcome.scratch = Some(scratch.root.to_string_lossy().into_owned());
     }
     install_hooks(spec.agent, &scratch, settings)?;
+    let judged = spec
+        .scenario
+        .expect
+        .iter()
+        .any(|c| matches!(c, Check::Judge(_)));
+    if judged {
+        scratch.commit_start()?;
+    }
     let before = checks::snapshot(&spec.scenario.expect, &scratch.work);
     let proxy = Proxy::start(&settings.base_url).map_err(|e| e.to_string())?;
     let launch = launch(spec, settings, &scratch, &proxy.url())?;
@@ -107,7 +119,47 @@ fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Res
         timeout: settings.timeout,
     };
     outcome.failures = checks::failures(&spec.scenario.expect, &seen);
+    if judged {
+        judge_checks(spec, settings, &scratch, &done.stdout, outcome)?;
+    }
     outcome.passed = outcome.failures.is_empty();
+    Ok(())
+}
+
+/// The `judge:` checks, graded blind; a judge that cannot answer is an error.
+fn judge_checks(
+    spec: &RunSpec,
+    settings: &Settings,
+    scratch: &Scratch,
+    reply: &str,
+    outcome: &mut RunOutcome,
+) -> Result<(), String> {
+    let judge = settings
+        .judge
+        .as_ref()
+        .ok_or("a judge: check needs --judge-base-url and --judge-model")?;
+    let diff = scratch.diff()?;
+    for check in &spec.scenario.expect {
+        let Check::Judge(rubric) = check else {
+            continue;
+        };
+        let seen = super::judge::Seen {
+            rubric,
+            prompt: &spec.scenario.prompt,
+            reply,
+            commands: &outcome.commands,
+            diff: &diff,
+        };
+        let verdict = judge.grade(&seen)?;
+        outcome.judge_input_tokens += verdict.input_tokens;
+        outcome.judge_output_tokens += verdict.output_tokens;
+        if !verdict.pass {
+            outcome.failures.push(format!(
+                "the judge: '{rubric}' does not hold: {}",
+                verdict.reason
+            ));
+        }
+    }
     Ok(())
 }
 

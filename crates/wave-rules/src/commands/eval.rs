@@ -15,7 +15,9 @@ use crate::eval::options::Shard;
 use crate::eval::plan::{self, Cell, KeyParts, Planned};
 use crate::eval::results::Compare;
 use crate::eval::scenario::{self, Problem, Scenario};
-use crate::eval::{DEFAULT_RUN_TIMEOUT, MAX_EVAL_JOBS, MAX_EVAL_RUNS, MAX_SCENARIO_FILES};
+use crate::eval::{
+    DEFAULT_RUN_TIMEOUT, MAX_EVAL_JOBS, MAX_EVAL_RUNS, MAX_JUDGE_RUNS, MAX_SCENARIO_FILES,
+};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -203,9 +205,9 @@ fn check_options(args: &EvalArgs) -> Result<Option<Shard>, String> {
 /// options must be given (the error names the scenario's file and line).
 fn check_judge(args: &EvalArgs, plans: &[Planned]) -> Result<bool, String> {
     let ci = &args.ci;
-    if ci.judge_runs == 0 || ci.judge_runs > 9 || ci.judge_runs.is_multiple_of(2) {
+    if ci.judge_runs == 0 || ci.judge_runs > MAX_JUDGE_RUNS || ci.judge_runs.is_multiple_of(2) {
         return Err(format!(
-            "--judge-runs is odd, 1 to 9 (a majority), not {}",
+            "--judge-runs is odd, 1 to {MAX_JUDGE_RUNS} (MAX_JUDGE_RUNS; a majority), not {}",
             ci.judge_runs
         ));
     }

@@ -8,6 +8,7 @@
 //! `--judge-runs K` asks K times and takes the majority.
 
 pub use super::options::JudgeApi;
+use super::MAX_JUDGE_EVIDENCE_BYTES;
 use std::time::Duration;
 
 /// The judge model and how to reach it.
@@ -39,9 +40,6 @@ pub struct Verdict {
 }
 
 const SYSTEM: &str = "You grade one run of a coding agent against a rubric. Judge only what the rubric asks, from the evidence given. Answer with JSON only: {\"pass\": true or false, \"reason\": \"one sentence\"}.";
-
-/// The most a judge sees of a reply or a diff (bytes each).
-pub const MAX_JUDGE_EVIDENCE_BYTES: usize = 64 * 1024;
 
 impl Judge {
     /// Asks `runs` times; the majority's verdict (a tie fails), with the

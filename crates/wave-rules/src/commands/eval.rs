@@ -6,11 +6,11 @@
 //! (no run started), 1 below `--min-uplift` / `--min-rate`.
 #![cfg_attr(target_family = "wasm", allow(dead_code))]
 
-use crate::args::EvalArgs;
-use crate::display;
-use crate::env::{Env, Output, EXIT_TROUBLE};
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_TROUBLE};
 use crate::eval::budget::{self, Budget};
 use crate::eval::eval_agent::EvalAgent;
+use crate::eval::eval_args::EvalArgs;
 use crate::eval::options::Shard;
 use crate::eval::plan::{self, Cell, KeyParts, Planned};
 use crate::eval::results::Compare;
@@ -492,7 +492,7 @@ fn settings(env: &Env, args: &EvalArgs) -> crate::eval::runner::Settings {
         agent_args: args.agent_args.clone(),
         pass_env: args.pass_env.clone(),
         cmd: args.cmd.clone(),
-        hook_command: exe.map(|p| crate::launch::shell_quote(&p.to_string_lossy())),
+        hook_command: exe.map(|p| crate::base::launch::shell_quote(&p.to_string_lossy())),
         judge: judge(args),
     }
 }

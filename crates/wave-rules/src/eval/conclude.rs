@@ -8,8 +8,8 @@ use super::gates::{self, Bars};
 use super::results::Compare;
 use super::suite::{suites, Suite};
 use super::summary::Report;
-use crate::display;
-use crate::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::base::display;
+use crate::base::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use std::path::Path;
 
 /// Exit 3: the budget stopped the runs.

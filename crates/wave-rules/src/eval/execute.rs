@@ -10,9 +10,9 @@ use super::plan::{Cell, Planned};
 use super::results::{self, Arm, Compare, Stored};
 use super::runner::{self, RunSpec, Settings};
 use super::summary::Report;
-use crate::args::EvalArgs;
-use crate::display;
-use crate::env::{Env, Output};
+use crate::base::display;
+use crate::base::env::{Env, Output};
+use crate::eval::eval_args::EvalArgs;
 use std::sync::{Arc, Mutex};
 
 /// What the command decided before the runs.

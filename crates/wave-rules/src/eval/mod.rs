@@ -18,6 +18,7 @@ pub(crate) mod checks;
 pub(crate) mod ci;
 pub(crate) mod conclude;
 pub(crate) mod eval_agent;
+pub(crate) mod eval_args;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod execute;
 pub(crate) mod gates;

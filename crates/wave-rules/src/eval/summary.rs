@@ -7,7 +7,7 @@ use super::results::RunOutcome;
 use super::results::{round, uplift, Arm, ArmSummary, Compare};
 use super::stats::{runs_needed, Uplift};
 use super::MAX_EVAL_RUNS;
-use crate::display;
+use crate::base::display;
 
 /// One scenario by one agent.
 pub struct Row<'a> {

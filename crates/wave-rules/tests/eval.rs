@@ -595,6 +595,15 @@ fn aa_runs_both_arms_with_the_rule_and_reports_that_the_interval_holds_0() {
         (Some(3), Some(3))
     );
     assert_eq!(s["holdsZero"], true);
+    let table = run_eval(&t, &model, &["--runs", "3", "--aa"]);
+    assert!(
+        table
+            .stdout
+            .contains("hello · command: --aa: the uplift's interval [")
+            && table.stdout.contains("] holds 0"),
+        "{}",
+        table.stdout
+    );
     // Every request carried the rule, in both arms.
     assert!(model
         .requests()

@@ -102,6 +102,24 @@ fn write_ci(c: &Conclusion, suites: &[Suite]) -> Result<(), String> {
 
 fn text(report: &Report, suites: &[Suite]) -> String {
     let mut out = report.text();
+    for r in report
+        .rows
+        .iter()
+        .filter(|r| report.compare == Compare::Aa && r.judged())
+    {
+        let holds = if gates::holds_zero(r) {
+            "holds 0"
+        } else {
+            "does not hold 0"
+        };
+        out += &display::line(&format!(
+            "  {} · {}: --aa: the uplift's interval [{}, {}] {holds}",
+            r.name,
+            r.agent.as_str(),
+            super::summary::signed(r.uplift.low),
+            super::summary::signed(r.uplift.high)
+        ));
+    }
     for s in suites.iter().filter(|s| s.scenarios > 1) {
         out += &display::line(&s.text());
     }

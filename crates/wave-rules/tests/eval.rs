@@ -1151,3 +1151,73 @@ fn an_unreachable_judge_is_refused_before_any_run_and_a_judge_without_json_is_an
         r.stderr
     );
 }
+
+#[test]
+fn regrade_runs_the_changed_checks_on_the_stored_runs_without_the_model() {
+    if node_missing() {
+        return;
+    }
+    let t = french_tree(&[]);
+    let scenario = |checks: &str| {
+        t.write(
+            t.workdir().join(".wave/evals/hello.yaml"),
+            &format!("prompt: Say hello.\nrules: [french]\nexpect:\n{checks}"),
+        );
+    };
+    scenario("  - file: answer.txt\n    contains: Bonjour\n");
+    let model = french_model(1.0);
+    // The agent's answer also goes to a file of the scratch copy.
+    let cmd = format!("{} | tee answer.txt", agent_cmd());
+    let eval = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "--agent",
+            "command",
+            "--cmd",
+            &cmd,
+            "--base-url",
+            &model.url,
+            "--runs",
+            "2",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        t.run(&args)
+    };
+    let first = eval(&[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let arms = |r: &common::Run| {
+        let v = json(r);
+        (
+            v["scenarios"][0]["arms"]["with"]["passed"].as_u64(),
+            v["scenarios"][0]["arms"]["without"]["passed"].as_u64(),
+        )
+    };
+    assert_eq!(arms(&first), (Some(2), Some(0)));
+    assert!(first.stdout.contains("\"index\"") && !first.stdout.contains("\"kept\""));
+    // The checks change: the same runs, graded again, no model call.
+    scenario("  - file: answer.txt\n    not_contains: Bonjour\n  - reply_contains: Hello\n");
+    let again = eval(&["--regrade"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(arms(&again), (Some(0), Some(2)));
+    assert_eq!(model.requests().len(), 4, "--regrade called the model");
+    let failures = &json(&again)["scenarios"][0]["runs"][0]["failures"];
+    assert_eq!(failures[0], "answer.txt contains 'Bonjour'", "{failures}");
+    // A run: check needs the whole copy, which only --keep keeps.
+    scenario("  - run: \"test -f answer.txt\"\n");
+    let refused = eval(&["--regrade"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("a run: check needs the whole scratch copy, kept only with --keep"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(model.requests().len(), 4);
+    // The refused re-grade left the stored runs: the checks back, they re-grade.
+    scenario("  - file: answer.txt\n    contains: Bonjour\n");
+    let back = eval(&["--regrade"]);
+    assert_eq!(arms(&back), (Some(2), Some(0)), "{}", back.stderr);
+    assert_eq!(model.requests().len(), 4);
+}

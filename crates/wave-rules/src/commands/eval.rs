@@ -99,7 +99,9 @@ fn prepare(env: &Env, args: &EvalArgs) -> Result<Prepared, Output> {
     let cells = cells(args, &project, &plans, &compare, shard)?;
     if !args.dry_run && !plans.is_empty() {
         let url = args.base_url.as_deref().unwrap_or_default();
-        reachable(url).map_err(fail)?;
+        if !args.ci.regrade {
+            reachable(url).map_err(fail)?;
+        }
         if judged {
             let judge = args.ci.judge_base_url.as_deref().unwrap_or_default();
             reachable(judge).map_err(|e| fail(format!("--judge-base-url: {e}")))?;
@@ -149,22 +151,21 @@ fn cells(
             };
             // The eval's one order of work: agents, scenarios, arms, runs.
             let first = out.len() as u64 * 2 * u64::from(args.runs);
-            let (key, file, runs, todo) = plan::cell(
-                project,
-                p,
-                &parts,
-                args.runs,
-                args.fresh,
-                shard.map(|s| (s, first)),
-            );
+            let reuse = plan::Reuse {
+                runs: args.runs,
+                fresh: args.fresh,
+                regrade: args.ci.regrade,
+            };
+            let c = plan::cell(project, p, &parts, reuse, shard.map(|s| (s, first)));
             out.push(Cell {
                 planned: i,
                 agent,
                 program: program.clone(),
-                key,
-                file,
-                runs,
-                todo,
+                key: c.key,
+                run_key: c.run_key,
+                file: c.file,
+                runs: c.runs,
+                todo: c.todo,
             });
         }
     }

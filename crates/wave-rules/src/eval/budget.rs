@@ -111,6 +111,7 @@ mod tests {
             requests: 1,
             commands: Vec::new(),
             scratch: None,
+            kept: None,
             judge_input_tokens: 0,
             judge_output_tokens: 0,
         }

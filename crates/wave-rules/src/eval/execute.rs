@@ -7,7 +7,7 @@ use super::budget::Budget;
 use super::conclude::{conclude, Conclusion};
 use super::gates::Bars;
 use super::plan::{Cell, Planned};
-use super::results::{self, Arm, Compare, Stored};
+use super::results::{self, Arm, Compare, RunOutcome, Stored};
 use super::runner::{self, RunSpec, Settings};
 use super::summary::Report;
 use crate::base::display;
@@ -32,9 +32,17 @@ pub fn execute(
     cells: &mut [Cell],
     ctx: &Context,
 ) -> Output {
-    let stopped = run_all(plans, cells, ctx, args.jobs);
+    let stopped = if args.ci.regrade {
+        regrade_all(plans, cells, ctx);
+        false
+    } else {
+        run_all(plans, cells, ctx, args.jobs)
+    };
     let mut stderr = String::new();
     for c in cells.iter() {
+        if args.ci.regrade && c.runs.iter().any(|r| r.error.is_some()) {
+            continue; // A re-grade that failed leaves the stored runs as they were.
+        }
         if let Err(e) = results::save(&c.file, &stored(c, &plans[c.planned], args, ctx)) {
             stderr += &display::line(&format!("wave-rules: {e}"));
         }
@@ -81,6 +89,7 @@ fn stored(c: &Cell, p: &Planned, args: &EvalArgs, ctx: &Context) -> Stored {
         .map_or(0, |d| d.as_secs());
     Stored {
         key: c.key.clone(),
+        run_key: c.run_key.clone(),
         scenario: p.scenario.name.clone(),
         agent: c.agent.as_str().into(),
         model: args.model.clone(),
@@ -99,6 +108,43 @@ fn stored(c: &Cell, p: &Planned, args: &EvalArgs, ctx: &Context) -> Stored {
         },
         aa: ctx.compare == Compare::Aa,
         tested: !p.needles.is_empty(),
+    }
+}
+
+/// `--regrade`: each cell's stored runs graded again by its checks now.
+fn regrade_all(plans: &[Planned], cells: &mut [Cell], ctx: &Context) {
+    for c in cells.iter_mut() {
+        let p = &plans[c.planned];
+        let runs: Vec<_> = c
+            .runs
+            .iter()
+            .map(|run| {
+                let spec = spec(c, p, run.arm, run.index);
+                super::regrade::regrade_one(&spec, &ctx.settings, run)
+            })
+            .collect();
+        for run in &runs {
+            ctx.budget.charge(&RunOutcome {
+                input_tokens: 0,
+                output_tokens: 0,
+                ..run.clone()
+            });
+        }
+        c.runs = runs;
+    }
+}
+
+/// The spec of one run of a cell.
+fn spec<'a>(c: &'a Cell, p: &'a Planned, arm: Arm, index: u32) -> RunSpec<'a> {
+    RunSpec {
+        scenario: &p.scenario,
+        agent: c.agent,
+        program: &c.program,
+        arm,
+        index,
+        removed: &p.removed,
+        rewritten: &p.rewritten,
+        needles: &p.needles,
     }
 }
 
@@ -125,17 +171,7 @@ fn run_all(plans: &[Planned], cells: &mut [Cell], ctx: &Context, jobs: u32) -> b
                 let Some((i, arm, index)) = next else { break };
                 let c = &cells_ro[i];
                 let p = &plans[c.planned];
-                let spec = RunSpec {
-                    scenario: &p.scenario,
-                    agent: c.agent,
-                    program: &c.program,
-                    arm,
-                    index,
-                    removed: &p.removed,
-                    rewritten: &p.rewritten,
-                    needles: &p.needles,
-                };
-                let outcome = runner::run_one(&spec, &ctx.settings);
+                let outcome = runner::run_one(&spec(c, p, arm, index), &ctx.settings);
                 ctx.budget.charge(&outcome);
                 if let Ok(mut d) = done.lock() {
                     d.push((i, outcome));

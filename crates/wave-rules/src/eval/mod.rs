@@ -31,6 +31,8 @@ pub(crate) mod plan;
 pub(crate) mod process;
 #[cfg(not(target_family = "wasm"))]
 pub mod proxy;
+#[cfg(not(target_family = "wasm"))]
+pub(crate) mod regrade;
 pub(crate) mod results;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod runner;
@@ -43,6 +45,6 @@ pub(crate) mod summary;
 
 pub use memory_rules::base::limits::{
     DEFAULT_RUN_TIMEOUT, MAX_AGENT_OUTPUT_BYTES, MAX_EVAL_JOBS, MAX_EVAL_RUNS,
-    MAX_JUDGE_EVIDENCE_BYTES, MAX_JUDGE_RUNS, MAX_SCENARIO_BYTES, MAX_SCENARIO_FILES,
-    MAX_SCRATCH_BYTES, MAX_SCRATCH_FILES,
+    MAX_JUDGE_EVIDENCE_BYTES, MAX_JUDGE_RUNS, MAX_REGRADE_KEPT_BYTES, MAX_SCENARIO_BYTES,
+    MAX_SCENARIO_FILES, MAX_SCRATCH_BYTES, MAX_SCRATCH_FILES,
 };

@@ -36,6 +36,10 @@ pub struct CiArgs {
     /// shard's .wave/evals/results); runs nothing
     #[arg(long, value_name = "DIR", num_args = 1..)]
     pub merge: Vec<PathBuf>,
+    /// Run only the checks again on the stored runs (after a scenario's
+    /// checks changed); no call to the agent's model
+    #[arg(long, conflicts_with_all = ["fresh", "shard", "merge"])]
+    pub regrade: bool,
     /// Write JUnit XML to FILE: one testcase per scenario and agent
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,

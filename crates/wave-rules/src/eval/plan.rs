@@ -41,6 +41,8 @@ pub struct Cell {
     pub agent: EvalAgent,
     pub program: PathBuf,
     pub key: String,
+    /// The key without the scenario's checks (`--regrade` matches it).
+    pub run_key: String,
     pub file: PathBuf,
     pub runs: Vec<RunOutcome>,
     pub todo: Vec<(Arm, u32)>,
@@ -196,38 +198,46 @@ pub struct KeyParts<'a> {
     pub judge: &'a str,
 }
 
-/// A cell: its key, its stored runs (unless `fresh`), and the runs of
+/// A cell's keys, file, runs (stored or, with `regrade`, stored under the
+/// run key whatever their checks) and the runs still to do.
+pub struct CellPlan {
+    pub key: String,
+    pub run_key: String,
+    pub file: PathBuf,
+    pub runs: Vec<RunOutcome>,
+    pub todo: Vec<(Arm, u32)>,
+}
+
+/// How a cell's stored runs are taken.
+#[derive(Clone, Copy)]
+pub struct Reuse {
+    pub runs: u32,
+    pub fresh: bool,
+    pub regrade: bool,
+}
+
+/// A cell: its keys, its stored runs (unless `fresh`), and the runs of
 /// `1..=runs` in each arm still to do that are this shard's (`first` is
 /// the cell's place in the eval's one order of work).
 pub fn cell(
     project: &Path,
     p: &Planned,
     parts: &KeyParts,
-    runs: u32,
-    fresh: bool,
+    reuse: Reuse,
     shard: Option<(Shard, u64)>,
-) -> (String, PathBuf, Vec<RunOutcome>, Vec<(Arm, u32)>) {
-    let compare = match parts.compare {
-        Compare::Ablation => "ablation".to_string(),
-        Compare::Aa => "aa".to_string(),
-        Compare::Against(_) => "against".to_string(),
-    };
-    let timeout = parts.timeout_secs.to_string();
-    let judge = if p.judged() { parts.judge } else { "" };
-    let key = results::key(&[
-        &p.scenario.source,
-        &p.rules_text,
-        parts.agent.as_str(),
-        parts.model.unwrap_or(""),
-        parts.cmd.unwrap_or(""),
-        parts.base_url,
-        &timeout,
-        &compare,
-        judge,
-        env!("CARGO_PKG_VERSION"),
-    ]);
+) -> CellPlan {
+    let key = cell_key(p, parts, &p.scenario.source);
+    // The run key: what the agent saw and did, not what was checked.
+    let run_source = format!(
+        "{:?}\u{0}{:?}\u{0}{:?}",
+        p.scenario.prompt, p.scenario.files, p.scenario.rules
+    );
+    let run_key = cell_key(p, parts, &run_source);
     let file = results::file(project, &p.scenario.name, parts.agent.as_str(), parts.model);
-    let stored = if fresh {
+    let runs = reuse.runs;
+    let stored = if reuse.regrade {
+        results::load_for_regrade(&file, &run_key)
+    } else if reuse.fresh {
         None
     } else {
         results::load(&file, &key)
@@ -243,12 +253,41 @@ pub fn cell(
         .collect();
     let mut todo = Vec::new();
     for arm in [Arm::With, Arm::Without] {
-        for index in 1..=runs {
+        for index in (1..=runs).filter(|_| !reuse.regrade) {
             if mine(arm, index) && !done.iter().any(|r| r.arm == arm && r.index == index) {
                 todo.push((arm, index));
             }
         }
     }
     done.sort_by_key(|r| (r.arm == Arm::Without, r.index));
-    (key, file, done, todo)
+    CellPlan {
+        key,
+        run_key,
+        file,
+        runs: done,
+        todo,
+    }
+}
+
+/// The key of a cell's results with `source` for the scenario.
+fn cell_key(p: &Planned, parts: &KeyParts, source: &str) -> String {
+    let compare = match parts.compare {
+        Compare::Ablation => "ablation",
+        Compare::Aa => "aa",
+        Compare::Against(_) => "against",
+    };
+    let timeout = parts.timeout_secs.to_string();
+    let judge = if p.judged() { parts.judge } else { "" };
+    results::key(&[
+        source,
+        &p.rules_text,
+        parts.agent.as_str(),
+        parts.model.unwrap_or(""),
+        parts.cmd.unwrap_or(""),
+        parts.base_url,
+        &timeout,
+        compare,
+        judge,
+        env!("CARGO_PKG_VERSION"),
+    ])
 }

@@ -72,9 +72,22 @@ pub struct RunOutcome {
     pub judge_input_tokens: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub judge_output_tokens: u64,
+    /// What `--regrade` needs of the run (not in the report's JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<Kept>,
     /// Where the run's scratch copy was kept (`--keep`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scratch: Option<String>,
+}
+
+/// What a run kept for its checks to run again without the model: the
+/// agent's reply, each file it changed as it ended (`None`: deleted), and
+/// the diff of the scratch copy.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Kept {
+    pub reply: String,
+    pub files: std::collections::BTreeMap<String, Option<String>>,
+    pub diff: String,
 }
 
 /// One scenario's runs by one agent, as stored.
@@ -82,6 +95,9 @@ pub struct RunOutcome {
 #[serde(rename_all = "camelCase")]
 pub struct Stored {
     pub key: String,
+    /// The key without the scenario's checks: what `--regrade` matches.
+    #[serde(default)]
+    pub run_key: String,
     pub scenario: String,
     pub agent: String,
     pub model: Option<String>,
@@ -219,6 +235,14 @@ pub fn load(file: &Path, key: &str) -> Option<Vec<RunOutcome>> {
     let text = std::fs::read_to_string(file).ok()?;
     let stored: Stored = serde_json::from_str(&text).ok()?;
     (stored.key == key).then_some(stored.runs)
+}
+
+/// The stored runs measured under `run_key` (whatever their checks were),
+/// for `--regrade`.
+pub fn load_for_regrade(file: &Path, run_key: &str) -> Option<Vec<RunOutcome>> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let stored: Stored = serde_json::from_str(&text).ok()?;
+    (!stored.run_key.is_empty() && stored.run_key == run_key).then_some(stored.runs)
 }
 
 /// Writes `stored` atomically (a temp file renamed over the old one).

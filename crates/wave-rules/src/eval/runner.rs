@@ -60,6 +60,7 @@ pub fn run_one(spec: &RunSpec, settings: &Settings) -> RunOutcome {
         requests: 0,
         commands: Vec::new(),
         scratch: None,
+        kept: None,
         judge_input_tokens: 0,
         judge_output_tokens: 0,
     };
@@ -71,29 +72,12 @@ pub fn run_one(spec: &RunSpec, settings: &Settings) -> RunOutcome {
 }
 
 fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Result<(), String> {
-    let (removed, rewritten) = if spec.arm == Arm::Without {
-        (spec.removed, spec.rewritten)
-    } else {
-        (&[][..], &[][..])
-    };
-    let files: Vec<(String, String)> = rewritten
-        .iter()
-        .chain(&spec.scenario.files)
-        .cloned()
-        .collect();
-    let scratch = Scratch::create(&settings.project, removed, &files, settings.keep)?;
+    let scratch = start(spec, settings, settings.keep)?;
     if settings.keep {
         outcome.scratch = Some(scratch.root.to_string_lossy().into_owned());
     }
     install_hooks(spec.agent, &scratch, settings)?;
-    let judged = spec
-        .scenario
-        .expect
-        .iter()
-        .any(|c| matches!(c, Check::Judge(_)));
-    if judged {
-        scratch.commit_start()?;
-    }
+    scratch.commit_start()?;
     let before = checks::snapshot(&spec.scenario.expect, &scratch.work);
     let proxy = Proxy::start(&settings.base_url).map_err(|e| e.to_string())?;
     let launch = launch(spec, settings, &scratch, &proxy.url())?;
@@ -112,6 +96,7 @@ fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Res
     record(outcome, &exchanges, spec.needles);
     judge_model(&exchanges, &settings.base_url)?;
     judge_agent(&done, settings.timeout)?;
+    outcome.kept = super::regrade::keep(&scratch, &done.stdout);
     let seen = Observed {
         work: &scratch.work,
         before: &before,
@@ -121,36 +106,54 @@ fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Res
         timeout: settings.timeout,
     };
     outcome.failures = checks::failures(&spec.scenario.expect, &seen);
-    if judged {
-        judge_checks(spec, settings, &scratch, &done.stdout, outcome)?;
-    }
+    let diff = outcome.kept.as_ref().map(|k| k.diff.clone());
+    let diff = match diff {
+        Some(d) => d,
+        None => scratch.diff()?,
+    };
+    judge_checks(spec, settings, &diff, &done.stdout, outcome)?;
     outcome.passed = outcome.failures.is_empty();
     Ok(())
 }
 
+/// The scratch copy of a run's arm: the project, the second arm's rule
+/// files left out or rewritten, the scenario's files written.
+pub fn start(spec: &RunSpec, settings: &Settings, keep: bool) -> Result<Scratch, String> {
+    let (removed, rewritten) = if spec.arm == Arm::Without {
+        (spec.removed, spec.rewritten)
+    } else {
+        (&[][..], &[][..])
+    };
+    let files: Vec<(String, String)> = rewritten
+        .iter()
+        .chain(&spec.scenario.files)
+        .cloned()
+        .collect();
+    Scratch::create(&settings.project, removed, &files, keep)
+}
+
 /// The `judge:` checks, graded blind; a judge that cannot answer is an error.
-fn judge_checks(
+pub fn judge_checks(
     spec: &RunSpec,
     settings: &Settings,
-    scratch: &Scratch,
+    diff: &str,
     reply: &str,
     outcome: &mut RunOutcome,
 ) -> Result<(), String> {
-    let judge = settings
-        .judge
-        .as_ref()
-        .ok_or("a judge: check needs --judge-base-url and --judge-model")?;
-    let diff = scratch.diff()?;
     for check in &spec.scenario.expect {
         let Check::Judge(rubric) = check else {
             continue;
         };
+        let judge = settings
+            .judge
+            .as_ref()
+            .ok_or("a judge: check needs --judge-base-url and --judge-model")?;
         let seen = super::judge::Seen {
             rubric,
             prompt: &spec.scenario.prompt,
             reply,
             commands: &outcome.commands,
-            diff: &diff,
+            diff,
         };
         let verdict = judge.grade(&seen)?;
         outcome.judge_input_tokens += verdict.input_tokens;

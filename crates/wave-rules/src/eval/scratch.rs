@@ -94,6 +94,24 @@ impl Scratch {
         self.git(&["diff", "--cached", "--no-color", "--no-ext-diff", "HEAD"])
     }
 
+    /// The paths the run changed since [`Scratch::commit_start`] (after a
+    /// [`Scratch::diff`], which stages them).
+    pub fn changed(&self) -> Result<Vec<String>, String> {
+        let names = self.git(&[
+            "diff",
+            "--cached",
+            "--name-only",
+            "--no-renames",
+            "-z",
+            "HEAD",
+        ])?;
+        Ok(names
+            .split('\0')
+            .filter(|n| !n.is_empty())
+            .map(String::from)
+            .collect())
+    }
+
     fn git(&self, args: &[&str]) -> Result<String, String> {
         let out = std::process::Command::new("git")
             .args([

@@ -136,6 +136,9 @@ impl<'a> Report<'a> {
     fn run_json(&self, run: &RunOutcome) -> serde_json::Value {
         let mut v = serde_json::to_value(run).unwrap_or_default();
         v["arm"] = self.compare.label(run.arm).into();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("kept"); // What --regrade needs, in the stored results only.
+        }
         v
     }
 }

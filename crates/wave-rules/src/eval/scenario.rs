@@ -649,7 +649,7 @@ mod tests {
     #[test]
     fn an_unknown_check_is_named_at_its_line() {
         let text = "prompt: p\nexpect:\n  - file: a.ts\n    contains: x\n  - commnd_ran: ls\n";
-        assert_eq!(problems(text), [".wave/evals/s.yaml:5: unknown check 'commnd_ran' (known: file, command_ran, command_not_run, reply_contains, reply_not_contains, run)"]);
+        assert_eq!(problems(text), [".wave/evals/s.yaml:5: unknown check 'commnd_ran' (known: file, command_ran, command_not_run, reply_contains, reply_not_contains, run, judge)"]);
     }
 
     #[test]

@@ -189,3 +189,43 @@ test('command: the reported rate and interval are those of what a seeded model d
   assert.ok(rule.tokens > 0 && rule.effect.uplift === s.uplift.value, JSON.stringify(rule))
   assert.equal(JSON.parse(report.stdout).rules.find((x) => x.id === 'style.md').effect, undefined)
 })
+
+// --against: the rule's text now against its text at a git ref, end to end
+// with real agents. At HEAD the rule said something else, so the base arm
+// runs with that text (which the model does not obey) and the current arm
+// with the logging rule (which it does).
+const OLD_LOGGING = 'Write a line to the log whenever you see fit.'
+import { spawnSync } from 'node:child_process'
+
+function git(cwd, ...args) {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' })
+  assert.equal(r.status, 0, r.stderr)
+}
+
+for (const name of ['claude', 'codex']) {
+  const agent = AGENTS[name]
+  test(`${name}: --against HEAD runs the rule's text now against its text at HEAD`, { skip: DRIVERS[name].skip, timeout: TIMEOUT }, async () => {
+    const work = path.join(h.root, `against-${name}`)
+    project(work)
+    fs.writeFileSync(path.join(work, '.wave/rules/logging.md'), `${OLD_LOGGING}\n`)
+    fs.writeFileSync(path.join(work, '.gitignore'), 'node_modules\n')
+    git(work, 'init', '-q')
+    git(work, 'add', '-A')
+    git(work, 'commit', '-qm', 'base')
+    fs.writeFileSync(path.join(work, '.wave/rules/logging.md'), `${LOGGING}\n`)
+    const first = h.server.requests.length
+    const r = await evaluate(work, ['--agent', name, '--agent-bin', agent.bin(), '--base-url', `${h.server.url}${agent.base}`, '--model', agent.model, '--runs', '3', '--jobs', '2', '--against', 'HEAD', '--min-uplift', '-0.1'])
+    assert.equal(r.status, 0, `${r.stderr}\n${r.stdout}`)
+    assert.deepEqual(r.json.arms, ['current', 'base'])
+    assert.equal(r.json.against.ref, 'HEAD')
+    const [s] = r.json.scenarios
+    assert.deepEqual([s.arms.current.passed, s.arms.current.judged, s.arms.base.passed, s.arms.base.judged], [3, 3, 0, 3], JSON.stringify(s.runs, null, 1))
+    assert.equal(s.rules[0].file, '.wave/rules/logging.md')
+    assert.ok(s.rules[0].current && s.rules[0].base && s.rules[0].current !== s.rules[0].base, JSON.stringify(s.rules))
+    // The base arm's runs got the text at HEAD, the current arm's the text now.
+    const bodies = h.server.requests.slice(first).map((q) => JSON.stringify(q.body))
+    assert.ok(bodies.some((b) => b.includes(OLD_LOGGING)), 'the text at HEAD never reached the model')
+    assert.ok(bodies.some((b) => b.includes(LOGGING)), 'the text now never reached the model')
+    assert.deepEqual(leftovers(), [])
+  })
+}

@@ -434,6 +434,13 @@ pub const DEFAULT_RUN_TIMEOUT: std::time::Duration = std::time::Duration::from_s
 pub const MAX_SCENARIO_BYTES: usize = 256 * 1024;
 /// Scenario files read from `.wave/evals`.
 pub const MAX_SCENARIO_FILES: usize = 1_000;
+/// What a judge model is sent of a run's reply, and of its diff (each).
+pub const MAX_JUDGE_EVIDENCE_BYTES: usize = 64 * 1024;
+/// What a run keeps for `--regrade` (its reply, the files it changed as
+/// they ended, its diff), in all; a run over it keeps nothing.
+pub const MAX_REGRADE_KEPT_BYTES: usize = 1024 * 1024;
+/// Asks of the judge per `judge:` check (`--judge-runs`, odd).
+pub const MAX_JUDGE_RUNS: u32 = 9;
 /// Files copied into one run's scratch copy of the project.
 pub const MAX_SCRATCH_FILES: usize = 50_000;
 /// Bytes copied into one run's scratch copy of the project.

@@ -60,7 +60,7 @@ pub enum Command {
     /// .wave/evals (and each rule's `evals:`) run by real agents with and
     /// without the rules under test, through a recording proxy in front of
     /// the model; pass rates with 95% intervals, the uplift, tokens
-    Eval(EvalArgs),
+    Eval(Box<EvalArgs>),
     /// Deliveries, refusals, recalls and eval results as OTLP log records in your OpenTelemetry (docs/telemetry.md): status, ship
     Telemetry(TelemetryArgs),
 }

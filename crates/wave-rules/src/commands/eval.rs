@@ -8,79 +8,172 @@
 
 use crate::base::display;
 use crate::base::env::{Env, Output, EXIT_TROUBLE};
+use crate::eval::budget::{self, Budget};
 use crate::eval::eval_agent::EvalAgent;
 use crate::eval::eval_args::EvalArgs;
-use crate::eval::results::{self, Arm, RunOutcome};
+use crate::eval::options::Shard;
+use crate::eval::plan::{self, Cell, KeyParts, Planned};
+use crate::eval::results::Compare;
 use crate::eval::scenario::{self, Problem, Scenario};
-use crate::eval::{MAX_EVAL_JOBS, MAX_EVAL_RUNS, MAX_SCENARIO_FILES};
+use crate::eval::{
+    DEFAULT_RUN_TIMEOUT, MAX_EVAL_JOBS, MAX_EVAL_RUNS, MAX_JUDGE_RUNS, MAX_SCENARIO_FILES,
+};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A scenario ready to run: the rule files it ablates and a line of each
-/// rule to look for in what reached the model.
-struct Planned {
-    scenario: Scenario,
-    removed: Vec<PathBuf>,
-    needles: Vec<String>,
-    /// The text of the rules it depends on (it keys the stored results).
-    rules_text: String,
-    /// The ids of the rules under test (none: the scenario tests every rule).
-    rule_ids: Vec<String>,
-}
-
-/// One (scenario, agent) pair and its runs.
-struct Cell {
-    planned: usize,
-    agent: EvalAgent,
-    program: PathBuf,
-    key: String,
-    file: PathBuf,
-    runs: Vec<RunOutcome>,
-    todo: Vec<(Arm, u32)>,
+/// What `prepare` decided: the plans, the cells, the comparison.
+struct Prepared {
+    plans: Vec<Planned>,
+    cells: Vec<Cell>,
+    compare: Compare,
+    commit: Option<String>,
+    budget: Budget,
 }
 
 pub fn run(env: &Env, args: &EvalArgs) -> Output {
+    if !args.ci.merge.is_empty() {
+        return merged(env, args);
+    }
     match prepare(env, args) {
-        Ok((plans, cells)) if args.dry_run => Output {
-            stdout: dry_run(env, args, &plans, &cells),
+        Ok(p) if p.plans.is_empty() => Output {
+            stdout: String::new(),
+            stderr: display::line(&format!(
+                "wave-rules: no rule under test changed since {}: nothing to run",
+                args.ci.against.as_deref().unwrap_or("")
+            )),
+            code: 0,
+        },
+        Ok(p) if args.dry_run => Output {
+            stdout: dry_run(env, args, &p.plans, &p.cells),
             stderr: String::new(),
             code: 0,
         },
-        Ok((plans, mut cells)) => execute(env, args, &plans, &mut cells),
+        Ok(mut p) => execute(env, args, &mut p),
         Err(out) => out,
     }
 }
 
 /// Everything checked before a run starts: the options, the scenarios, the
-/// rules under test, the agents, the model's address.
-fn prepare(env: &Env, args: &EvalArgs) -> Result<(Vec<Planned>, Vec<Cell>), Output> {
-    check_options(args).map_err(|m| Output::fail(EXIT_TROUBLE, m))?;
+/// rules under test (and `--against`'s ref), the agents, the price table,
+/// the model's address.
+fn prepare(env: &Env, args: &EvalArgs) -> Result<Prepared, Output> {
+    let fail = |m: String| Output::fail(EXIT_TROUBLE, m);
+    let shard = check_options(args).map_err(fail)?;
     let loaded = env.load();
     let project = env.config.workdir.clone();
     let scenarios = read_scenarios(&project, &loaded).map_err(problems)?;
-    let scenarios = select(scenarios, &args.names).map_err(|m| Output::fail(EXIT_TROUBLE, m))?;
-    let plans = scenarios
+    let scenarios = select(scenarios, &args.names).map_err(fail)?;
+    let (compare, commit) = match &args.ci.against {
+        Some(at) => {
+            let sha = crate::eval::against::resolve(&project, at).map_err(fail)?;
+            (Compare::Against(at.clone()), Some(sha))
+        }
+        None if args.ci.aa => (Compare::Aa, None),
+        None => (Compare::Ablation, None),
+    };
+    let at = match (&compare, &commit) {
+        (Compare::Against(_), Some(sha)) => Compare::Against(sha.clone()),
+        _ => compare.clone(),
+    };
+    let mut plans = scenarios
         .into_iter()
-        .map(|s| plan(s, &loaded))
+        .map(|s| plan::plan(s, &loaded, &at, &project))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|p| problems(vec![p]))?;
-    let mut cells = Vec::new();
-    for agent in dedup(&args.agent) {
-        let program = agent
-            .find(args.agent_bin.as_deref(), &project)
-            .map_err(|m| Output::fail(EXIT_TROUBLE, m))?;
-        for (i, p) in plans.iter().enumerate() {
-            cells.push(cell(&project, args, i, p, agent, program.clone()));
+    if commit.is_some() {
+        plans.retain(Planned::changed);
+    }
+    let price = match &args.ci.prices {
+        Some(file) if args.ci.max_cost.is_some() => {
+            Some(budget::price_of(file, args.model.as_deref()).map_err(fail)?)
+        }
+        _ => None,
+    };
+    let mut budget = Budget::new(args.ci.max_tokens, args.ci.max_cost, price);
+    let judged = check_judge(args, &plans).map_err(fail)?;
+    if judged && price.is_some() {
+        let file = args.ci.prices.as_deref().unwrap_or(Path::new(""));
+        budget.judge_price =
+            Some(budget::price_of(file, args.ci.judge_model.as_deref()).map_err(fail)?);
+    }
+    let cells = cells(args, &project, &plans, &compare, shard)?;
+    if !args.dry_run && !plans.is_empty() {
+        let url = args.base_url.as_deref().unwrap_or_default();
+        if !args.ci.regrade {
+            reachable(url).map_err(fail)?;
+        }
+        if judged {
+            let judge = args.ci.judge_base_url.as_deref().unwrap_or_default();
+            reachable(judge).map_err(|e| fail(format!("--judge-base-url: {e}")))?;
         }
     }
-    if !args.dry_run {
-        let url = args.base_url.as_deref().unwrap_or_default();
-        reachable(url).map_err(|m| Output::fail(EXIT_TROUBLE, m))?;
-    }
-    Ok((plans, cells))
+    Ok(Prepared {
+        plans,
+        cells,
+        compare,
+        commit,
+        budget,
+    })
 }
 
-fn check_options(args: &EvalArgs) -> Result<(), String> {
+/// A cell per (agent, scenario), each agent's program found.
+fn cells(
+    args: &EvalArgs,
+    project: &Path,
+    plans: &[Planned],
+    compare: &Compare,
+    shard: Option<Shard>,
+) -> Result<Vec<Cell>, Output> {
+    let timeout = args
+        .timeout
+        .map_or(DEFAULT_RUN_TIMEOUT, Duration::from_secs);
+    let judge = format!(
+        "{:?} {} {} {}",
+        args.ci.judge_api,
+        args.ci.judge_base_url.as_deref().unwrap_or(""),
+        args.ci.judge_model.as_deref().unwrap_or(""),
+        args.ci.judge_runs
+    );
+    let mut out = Vec::new();
+    for agent in dedup(&args.agent) {
+        let program = agent
+            .find(args.agent_bin.as_deref(), project)
+            .map_err(|m| Output::fail(EXIT_TROUBLE, m))?;
+        for (i, p) in plans.iter().enumerate() {
+            let parts = KeyParts {
+                agent,
+                model: args.model.as_deref(),
+                cmd: args.cmd.as_deref(),
+                base_url: args.base_url.as_deref().unwrap_or(""),
+                timeout_secs: timeout.as_secs(),
+                compare,
+                judge: &judge,
+            };
+            // The eval's one order of work: agents, scenarios, arms, runs.
+            let first = out.len() as u64 * 2 * u64::from(args.runs);
+            let reuse = plan::Reuse {
+                runs: args.runs,
+                fresh: args.fresh,
+                regrade: args.ci.regrade,
+            };
+            let c = plan::cell(project, p, &parts, reuse, shard.map(|s| (s, first)));
+            out.push(Cell {
+                planned: i,
+                agent,
+                program: program.clone(),
+                key: c.key,
+                run_key: c.run_key,
+                file: c.file,
+                runs: c.runs,
+                todo: c.todo,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The options' own problems; the shard, when one is asked for.
+fn check_options(args: &EvalArgs) -> Result<Option<Shard>, String> {
     if args.runs == 0 || args.runs > MAX_EVAL_RUNS {
         return Err(format!(
             "--runs is 1 to {MAX_EVAL_RUNS} (MAX_EVAL_RUNS), not {}",
@@ -96,14 +189,8 @@ fn check_options(args: &EvalArgs) -> Result<(), String> {
     if args.agent.contains(&EvalAgent::Command) != args.cmd.is_some() {
         return Err("--agent command and --cmd go together".into());
     }
-    for (name, bar) in [
-        ("--min-uplift", args.min_uplift),
-        ("--min-rate", args.min_rate),
-    ] {
-        if bar.is_some_and(|x| !(-1.0..=1.0).contains(&x)) {
-            return Err(format!("{name} is a fraction (0.2 for 20 points)"));
-        }
-    }
+    check_bars(args)?;
+    let shard = args.ci.shard.as_deref().map(Shard::parse).transpose()?;
     match args.base_url.as_deref() {
         None if !args.dry_run => Err(
             "--base-url is required: the model's address, as you would give it to the agent".into(),
@@ -111,8 +198,63 @@ fn check_options(args: &EvalArgs) -> Result<(), String> {
         Some(u) if !(u.starts_with("http://") || u.starts_with("https://")) => Err(format!(
             "--base-url '{u}' is not an http:// or https:// URL"
         )),
-        _ => Ok(()),
+        _ => Ok(shard),
     }
+}
+
+/// Whether a scenario has a `judge:` check; if one has, the judge's
+/// options must be given (the error names the scenario's file and line).
+fn check_judge(args: &EvalArgs, plans: &[Planned]) -> Result<bool, String> {
+    let ci = &args.ci;
+    if ci.judge_runs == 0 || ci.judge_runs > MAX_JUDGE_RUNS || ci.judge_runs.is_multiple_of(2) {
+        return Err(format!(
+            "--judge-runs is odd, 1 to {MAX_JUDGE_RUNS} (MAX_JUDGE_RUNS; a majority), not {}",
+            ci.judge_runs
+        ));
+    }
+    if let Some(u) = ci.judge_base_url.as_deref() {
+        if !(u.starts_with("http://") || u.starts_with("https://")) {
+            return Err(format!(
+                "--judge-base-url '{u}' is not an http:// or https:// URL"
+            ));
+        }
+    }
+    let Some(p) = plans.iter().find(|p| p.judged()) else {
+        return Ok(false);
+    };
+    if ci.judge_base_url.is_none() || ci.judge_model.is_none() {
+        return Err(format!(
+            "{}:{}: scenario '{}' has a judge: check: give --judge-base-url and --judge-model (docs/eval.md)",
+            p.scenario.file.display(),
+            p.scenario.line,
+            p.scenario.name
+        ));
+    }
+    Ok(true)
+}
+
+/// The gates' and the budget's numbers are in range.
+fn check_bars(args: &EvalArgs) -> Result<(), String> {
+    if args.min_uplift.is_some_and(|x| !(-1.0..=1.0).contains(&x)) {
+        return Err("--min-uplift is a fraction from -1 to 1 (0.2 for 20 points)".into());
+    }
+    if args.min_rate.is_some_and(|x| !(0.0..=1.0).contains(&x)) {
+        return Err("--min-rate is a fraction from 0 to 1 (0.9 for 90%)".into());
+    }
+    if args
+        .ci
+        .max_suite_p
+        .is_some_and(|x| !(0.0..=1.0).contains(&x))
+    {
+        return Err("--max-suite-p is a probability from 0 to 1 (0.05)".into());
+    }
+    if args.ci.max_tokens == Some(0) {
+        return Err("--max-tokens is 1 or more".into());
+    }
+    if args.ci.max_cost.is_some_and(|x| x.is_nan() || x <= 0.0) {
+        return Err("--max-cost is a number of US dollars above 0".into());
+    }
+    Ok(())
 }
 
 fn dedup(agents: &[EvalAgent]) -> Vec<EvalAgent> {
@@ -247,138 +389,6 @@ fn select(all: Vec<Scenario>, names: &[String]) -> Result<Vec<Scenario>, String>
         .collect())
 }
 
-/// The rules under test of a scenario: their files (to leave out) and a
-/// line of each (to look for); an unknown rule, or one that shares its
-/// file with other rules, is a problem at the scenario's line.
-fn plan(scenario: Scenario, loaded: &memory_rules::Loaded) -> Result<Planned, Problem> {
-    let rules = loaded.rules.rules();
-    let problem = |message: String| Problem {
-        file: scenario.file.clone(),
-        line: scenario.line,
-        message,
-    };
-    let mut removed = Vec::new();
-    let mut needles = Vec::new();
-    let mut rules_text = String::new();
-    let wanted: Vec<&memory_rules::Rule> = match &scenario.rules {
-        None => rules.iter().collect(),
-        Some(names) => names
-            .iter()
-            .map(|n| find_rule(rules, n).ok_or_else(|| problem(unknown_rule(n, rules))))
-            .collect::<Result<_, _>>()?,
-    };
-    for rule in &wanted {
-        if rules
-            .iter()
-            .filter(|r| r.file_path == rule.file_path)
-            .count()
-            > 1
-            && scenario.rules.is_some()
-        {
-            return Err(problem(format!("rule '{}' shares its file {} with other rules: leaving it out would leave them out too", rule.id, rule.file_path.display())));
-        }
-        removed.push(rule.file_path.clone());
-        needles.extend(needle(&rule.content));
-        rules_text.push_str(&rule.content);
-    }
-    if scenario.rules.is_none() {
-        // Every rule under test: keyed by all of them, none left out twice.
-        removed.dedup();
-    }
-    let rule_ids = if scenario.rules.is_some() {
-        wanted.iter().map(|r| r.id.clone()).collect()
-    } else {
-        Vec::new()
-    };
-    Ok(Planned {
-        scenario,
-        removed,
-        needles,
-        rules_text,
-        rule_ids,
-    })
-}
-
-fn find_rule<'r>(rules: &'r [memory_rules::Rule], name: &str) -> Option<&'r memory_rules::Rule> {
-    let stem = |id: &'r str| id.rsplit_once('.').map_or(id, |(s, _)| s);
-    rules.iter().find(|r| r.id == name).or_else(|| {
-        rules
-            .iter()
-            .find(|r| stem(&r.id) == name || r.file_path.ends_with(name))
-    })
-}
-
-fn unknown_rule(name: &str, rules: &[memory_rules::Rule]) -> String {
-    let ids: Vec<&str> = rules.iter().map(|r| r.id.as_str()).take(20).collect();
-    format!(
-        "rule '{name}' is not loaded (rules: {})",
-        if ids.is_empty() {
-            "none".into()
-        } else {
-            ids.join(", ")
-        }
-    )
-}
-
-/// The longest line of a rule's text (up to 200 characters): what shows
-/// that the rule reached the model, however it was wrapped.
-fn needle(content: &str) -> Option<String> {
-    let line = content
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.chars().count() >= 12)
-        .max_by_key(|l| l.len())?;
-    Some(line.chars().take(200).collect())
-}
-
-fn cell(
-    project: &Path,
-    args: &EvalArgs,
-    planned: usize,
-    p: &Planned,
-    agent: EvalAgent,
-    program: PathBuf,
-) -> Cell {
-    let model = args.model.as_deref();
-    let key = results::key(&[
-        &p.scenario.source,
-        &p.rules_text,
-        agent.as_str(),
-        model.unwrap_or(""),
-        args.cmd.as_deref().unwrap_or(""),
-        env!("CARGO_PKG_VERSION"),
-    ]);
-    let file = results::file(project, &p.scenario.name, agent.as_str(), model);
-    let stored = if args.fresh {
-        None
-    } else {
-        results::load(&file, &key)
-    };
-    let mut runs: Vec<RunOutcome> = stored
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|r| r.index < args.runs)
-        .collect();
-    let mut todo = Vec::new();
-    for arm in [Arm::With, Arm::Without] {
-        for index in 0..args.runs {
-            if !runs.iter().any(|r| r.arm == arm && r.index == index) {
-                todo.push((arm, index));
-            }
-        }
-    }
-    runs.sort_by_key(|r| (r.arm == Arm::Without, r.index));
-    Cell {
-        planned,
-        agent,
-        program,
-        key,
-        file,
-        runs,
-        todo,
-    }
-}
-
 /// The model's host and port answer a connection (within 5 s).
 fn reachable(url: &str) -> Result<(), String> {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
@@ -452,150 +462,101 @@ fn dry_run(env: &Env, args: &EvalArgs, plans: &[Planned], cells: &[Cell]) -> Str
 
 /// The runs themselves (not in the WebAssembly build: no process, no socket).
 #[cfg(not(target_family = "wasm"))]
-mod native {
-    use super::{Cell, Planned};
-    use crate::base::display;
-    use crate::base::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
-    use crate::eval::eval_args::EvalArgs;
-    use crate::eval::results::{self, Arm, Stored};
-    use crate::eval::runner::{self, RunSpec, Settings};
-    use crate::eval::summary::Report;
-    use crate::eval::DEFAULT_RUN_TIMEOUT;
-    use std::sync::{Arc, Mutex};
-    use std::time::Duration;
+fn execute(env: &Env, args: &EvalArgs, p: &mut Prepared) -> Output {
+    use crate::eval::execute::Context;
+    let ctx = Context {
+        compare: p.compare.clone(),
+        commit: p.commit.clone(),
+        sharded: args.ci.shard.is_some(),
+        budget: std::mem::take(&mut p.budget),
+        settings: settings(env, args),
+    };
+    crate::eval::execute::execute(env, args, &p.plans, &mut p.cells, &ctx)
+}
 
-    pub(super) fn execute(
-        env: &Env,
-        args: &EvalArgs,
-        plans: &[Planned],
-        cells: &mut [Cell],
-    ) -> Output {
-        let settings = settings(env, args);
-        run_all(plans, cells, &settings, args.jobs);
-        let mut stderr = String::new();
-        for c in cells.iter() {
-            let p = &plans[c.planned];
-            let measured = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs());
-            let stored = Stored {
-                key: c.key.clone(),
-                scenario: p.scenario.name.clone(),
-                agent: c.agent.as_str().into(),
-                model: args.model.clone(),
-                rules: p.rule_ids.clone(),
-                measured,
-                runs: c.runs.clone(),
-            };
-            if let Err(e) = results::save(&c.file, &stored) {
-                stderr += &display::line(&format!("wave-rules: {e}"));
-            }
-        }
-        let report = Report::new(
-            plans.iter().map(|p| p.scenario.name.as_str()).collect(),
-            cells
-                .iter()
-                .map(|c| (c.planned, c.agent, c.runs.as_slice()))
-                .collect(),
-        );
-        let stdout = if env.json {
-            report.json(args)
-        } else {
-            report.text()
-        };
-        let rules_of = |name: &str| {
-            let plan = plans.iter().find(|p| p.scenario.name == name);
-            plan.map(|p| p.rule_ids.clone()).unwrap_or_default()
-        };
-        stderr +=
-            &crate::eval::evaluation_records::send(env, &report, args.model.as_deref(), &rules_of);
-        let code = if report.unreachable() {
-            stderr += &display::line(&format!("wave-rules: the model at {} could not be reached or refused: see the errors above; no result is a measurement", args.base_url.as_deref().unwrap_or("")));
-            EXIT_TROUBLE
-        } else if report.below(args.min_uplift, args.min_rate) {
-            EXIT_FAILURE
-        } else {
-            0
-        };
-        Output {
-            stdout,
-            stderr: stderr + &report.bars(args.min_uplift, args.min_rate),
-            code,
-        }
-    }
-
-    fn settings(env: &Env, args: &EvalArgs) -> Settings {
-        // The hooks run this program when it is the CLI itself (not Node
-        // running the addon); else `hook install` picks the project's bin.
-        let exe = std::env::current_exe().ok().filter(|p| {
-            p.file_stem()
-                .is_some_and(|s| s.to_string_lossy().starts_with("wave-rules"))
-        });
-        Settings {
-            project: env.config.workdir.clone(),
-            base_url: args.base_url.clone().unwrap_or_default(),
-            model: args.model.clone(),
-            timeout: args
-                .timeout
-                .map_or(DEFAULT_RUN_TIMEOUT, Duration::from_secs),
-            keep: args.keep,
-            agent_args: args.agent_args.clone(),
-            pass_env: args.pass_env.clone(),
-            cmd: args.cmd.clone(),
-            hook_command: exe.map(|p| memory_rules::base::sh::quote(&p.to_string_lossy())),
-        }
-    }
-
-    /// Every run to do, `jobs` at a time, each in a thread of a bounded pool.
-    fn run_all(plans: &[Planned], cells: &mut [Cell], settings: &Settings, jobs: u32) {
-        let queue: Vec<(usize, Arm, u32)> = cells
-            .iter()
-            .enumerate()
-            .flat_map(|(i, c)| c.todo.iter().map(move |&(a, n)| (i, a, n)))
-            .collect();
-        let queue = Arc::new(Mutex::new(queue.into_iter()));
-        let done = Arc::new(Mutex::new(Vec::new()));
-        let cells_ro: &[Cell] = cells;
-        std::thread::scope(|s| {
-            for _ in 0..jobs {
-                let (queue, done) = (Arc::clone(&queue), Arc::clone(&done));
-                s.spawn(move || loop {
-                    let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
-                    let Some((i, arm, index)) = next else { break };
-                    let c = &cells_ro[i];
-                    let p = &plans[c.planned];
-                    let spec = RunSpec {
-                        scenario: &p.scenario,
-                        agent: c.agent,
-                        program: &c.program,
-                        arm,
-                        index,
-                        removed: &p.removed,
-                        needles: &p.needles,
-                    };
-                    let outcome = runner::run_one(&spec, settings);
-                    if let Ok(mut d) = done.lock() {
-                        d.push((i, outcome));
-                    }
-                });
-            }
-        });
-        let finished = Arc::try_unwrap(done)
-            .map(|m| m.into_inner().unwrap_or_default())
-            .unwrap_or_default();
-        for (i, outcome) in finished {
-            cells[i].runs.push(outcome);
-        }
-        for c in cells.iter_mut() {
-            c.runs.sort_by_key(|r| (r.arm == Arm::Without, r.index));
-        }
+#[cfg(not(target_family = "wasm"))]
+fn settings(env: &Env, args: &EvalArgs) -> crate::eval::runner::Settings {
+    // The hooks run this program when it is the CLI itself (not Node
+    // running the addon); else `hook install` picks the project's bin.
+    let exe = std::env::current_exe().ok().filter(|p| {
+        p.file_stem()
+            .is_some_and(|s| s.to_string_lossy().starts_with("wave-rules"))
+    });
+    crate::eval::runner::Settings {
+        project: env.config.workdir.clone(),
+        base_url: args.base_url.clone().unwrap_or_default(),
+        model: args.model.clone(),
+        timeout: args
+            .timeout
+            .map_or(DEFAULT_RUN_TIMEOUT, Duration::from_secs),
+        keep: args.keep,
+        agent_args: args.agent_args.clone(),
+        pass_env: args.pass_env.clone(),
+        cmd: args.cmd.clone(),
+        hook_command: exe.map(|p| memory_rules::base::sh::quote(&p.to_string_lossy())),
+        judge: judge(args),
     }
 }
+
+/// The judge of `judge:` checks, when its options are given.
 #[cfg(not(target_family = "wasm"))]
-use native::execute;
+fn judge(args: &EvalArgs) -> Option<crate::eval::judge::Judge> {
+    let ci = &args.ci;
+    Some(crate::eval::judge::Judge {
+        base_url: ci.judge_base_url.clone()?,
+        model: ci.judge_model.clone()?,
+        api: ci.judge_api,
+        runs: ci.judge_runs,
+        timeout: args
+            .timeout
+            .map_or(DEFAULT_RUN_TIMEOUT, Duration::from_secs),
+    })
+}
 
 /// The WebAssembly build runs no agent and opens no socket.
 #[cfg(target_family = "wasm")]
-fn execute(_env: &Env, _args: &EvalArgs, _plans: &[Planned], _cells: &mut [Cell]) -> Output {
+fn execute(_env: &Env, _args: &EvalArgs, _p: &mut Prepared) -> Output {
     Output::fail(EXIT_TROUBLE, "eval runs agents and a proxy: not in the WebAssembly build (install the native package for your platform)")
+}
+
+/// `--merge DIR...`: the union of shards' stored results, reported and
+/// gated as one eval; no run.
+fn merged(env: &Env, args: &EvalArgs) -> Output {
+    use crate::eval::conclude::{conclude, Conclusion};
+    use crate::eval::summary::Report;
+    let m = match crate::eval::merge::merge(&args.ci.merge) {
+        Ok(m) => m,
+        Err(e) => return Output::fail(EXIT_TROUBLE, e),
+    };
+    let compare = m.stored[0].compare();
+    if let Some(other) = m.stored.iter().find(|s| s.compare() != compare) {
+        return Output::fail(EXIT_TROUBLE, format!("--merge: the results of scenario '{}' compare {:?}, others {:?}: merge the shards of one eval only", other.scenario, other.compare().labels(), compare.labels()));
+    }
+    let report = Report::new(
+        m.stored.iter().map(|s| s.scenario.as_str()).collect(),
+        m.stored
+            .iter()
+            .zip(&m.agents)
+            .enumerate()
+            .map(|(i, (s, &a))| (i, a, s.runs.as_slice(), s.tested))
+            .collect(),
+        compare,
+    );
+    let base_url = m.stored[0].base_url.clone().unwrap_or_default();
+    conclude(&Conclusion {
+        report: &report,
+        base_url: &base_url,
+        model: m.stored[0].model.as_deref(),
+        bars: crate::eval::gates::Bars {
+            min_uplift: args.min_uplift,
+            min_rate: args.min_rate,
+            max_suite_p: args.ci.max_suite_p,
+        },
+        gate: true,
+        stopped: None,
+        commit: None,
+        hashes: Vec::new(),
+        json: env.json,
+        junit: args.ci.junit.as_deref(),
+    })
 }

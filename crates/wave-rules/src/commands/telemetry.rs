@@ -6,7 +6,7 @@
 use crate::base::args::{GlobalArgs, TelemetryAction, TelemetryArgs};
 use crate::base::env::{Env, Output, EXIT_FAILURE};
 use crate::telemetry;
-use memory_rules::delivery::delivery_log::state_dir;
+use memory_rules::base::fs::state_dir;
 use serde_json::Value;
 
 /// `wave-rules telemetry status|ship`.

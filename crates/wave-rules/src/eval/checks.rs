@@ -67,6 +67,8 @@ fn failure(check: &Check, seen: &Observed) -> Option<String> {
             .contains(t.as_str())
             .then(|| format!("the answer contains '{t}'")),
         Check::Run(cmd) => run_failure(cmd, seen),
+        // Graded after the others, by the judge model (`judge.rs`).
+        Check::Judge(_) => None,
     }
 }
 

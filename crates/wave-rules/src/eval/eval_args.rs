@@ -13,7 +13,12 @@ pub struct EvalArgs {
     pub names: Vec<String>,
     /// The agent to run (repeatable): claude, codex, gemini, copilot,
     /// opencode, or command (with --cmd)
-    #[arg(long, value_enum, value_name = "AGENT", required = true)]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "AGENT",
+        required_unless_present = "merge"
+    )]
     pub agent: Vec<EvalAgent>,
     /// The model's base URL, as you would give it to the agent (e.g.
     /// https://api.anthropic.com for claude, http://127.0.0.1:11434/v1 for
@@ -56,10 +61,13 @@ pub struct EvalArgs {
     /// Keep each run's scratch directory (its path is in the results)
     #[arg(long)]
     pub keep: bool,
-    /// Exit 1 when a scenario's uplift (with minus without) is below X (0 to 1)
-    #[arg(long, value_name = "X")]
+    /// Exit 1 when the lower bound of a scenario's uplift interval is below
+    /// X (-1 to 1; negative: "no regression beyond X")
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
     pub min_uplift: Option<f64>,
-    /// Exit 1 when a scenario's pass rate with the rules is below X (0 to 1)
+    /// Exit 1 when the lower bound of a scenario's pass rate with the rules is below X (0 to 1)
     #[arg(long, value_name = "X")]
     pub min_rate: Option<f64>,
+    #[command(flatten)]
+    pub ci: super::options::CiArgs,
 }

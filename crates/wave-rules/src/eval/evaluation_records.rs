@@ -76,7 +76,7 @@ pub fn send(
     }
     let out = crate::telemetry::shipper::run(
         &crate::telemetry::places(env),
-        &memory_rules::delivery::delivery_log::state_dir(&env.home_dir()),
+        &memory_rules::base::fs::state_dir(&env.home_dir()),
         EVAL_SHIP_SECONDS,
     );
     stderr + &out.stderr

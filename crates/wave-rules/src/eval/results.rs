@@ -20,16 +20,33 @@ pub enum Arm {
     Without,
 }
 
-impl Arm {
-    pub fn as_str(self) -> &'static str {
+/// What the two arms of an eval compare: a rule with and without it
+/// (ablation), its text now and at a git ref (`--against`), or the same
+/// rules twice (`--aa`, a check of the instrument).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Compare {
+    Ablation,
+    Against(String),
+    Aa,
+}
+
+impl Compare {
+    /// The names of the two arms in the table and the JSON.
+    pub fn labels(&self) -> [&'static str; 2] {
         match self {
-            Arm::With => "with",
-            Arm::Without => "without",
+            Compare::Ablation => ["with", "without"],
+            Compare::Against(_) => ["current", "base"],
+            Compare::Aa => ["a", "b"],
         }
+    }
+
+    /// The name of `arm` in this comparison.
+    pub fn label(&self, arm: Arm) -> &'static str {
+        self.labels()[usize::from(arm == Arm::Without)]
     }
 }
 
-/// How one run went.
+/// How one run went (`index` counts from 1, in the table as in the JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunOutcome {
@@ -50,6 +67,27 @@ pub struct RunOutcome {
     pub requests: usize,
     /// The shell commands the model called.
     pub commands: Vec<String>,
+    /// The judge's tokens (`judge:` checks), counted apart from the agent's.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub judge_input_tokens: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub judge_output_tokens: u64,
+    /// What `--regrade` needs of the run (not in the report's JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<Kept>,
+    /// Where the run's scratch copy was kept (`--keep`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scratch: Option<String>,
+}
+
+/// What a run kept for its checks to run again without the model: the
+/// agent's reply, each file it changed as it ended (`None`: deleted), and
+/// the diff of the scratch copy.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Kept {
+    pub reply: String,
+    pub files: std::collections::BTreeMap<String, Option<String>>,
+    pub diff: String,
 }
 
 /// One scenario's runs by one agent, as stored.
@@ -57,6 +95,9 @@ pub struct RunOutcome {
 #[serde(rename_all = "camelCase")]
 pub struct Stored {
     pub key: String,
+    /// The key without the scenario's checks: what `--regrade` matches.
+    #[serde(default)]
+    pub run_key: String,
     pub scenario: String,
     pub agent: String,
     pub model: Option<String>,
@@ -67,6 +108,37 @@ pub struct Stored {
     #[serde(default)]
     pub measured: u64,
     pub runs: Vec<RunOutcome>,
+    /// The model's address the runs went to.
+    #[serde(default)]
+    pub base_url: Option<String>,
+    /// `--against`'s ref, when the arms were `current` and `base`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against: Option<String>,
+    /// `--aa`: both arms had the same rules.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aa: bool,
+    /// Whether the rules under test could be looked for in what reached the model.
+    #[serde(default = "yes")]
+    pub tested: bool,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Stored {
+    /// What the two arms compared.
+    pub fn compare(&self) -> Compare {
+        match (&self.against, self.aa) {
+            (Some(at), _) => Compare::Against(at.clone()),
+            (None, true) => Compare::Aa,
+            (None, false) => Compare::Ablation,
+        }
+    }
 }
 
 /// A rule's last measured effect, for `report`.
@@ -99,6 +171,9 @@ pub fn effects(project: &Path) -> std::collections::HashMap<String, Effect> {
         else {
             continue;
         };
+        if stored.compare() != Compare::Ablation {
+            continue; // Not the rule against its absence.
+        }
         let (with, without) = (
             ArmSummary::of(&stored.runs, Arm::With),
             ArmSummary::of(&stored.runs, Arm::Without),
@@ -162,6 +237,14 @@ pub fn load(file: &Path, key: &str) -> Option<Vec<RunOutcome>> {
     (stored.key == key).then_some(stored.runs)
 }
 
+/// The stored runs measured under `run_key` (whatever their checks were),
+/// for `--regrade`.
+pub fn load_for_regrade(file: &Path, run_key: &str) -> Option<Vec<RunOutcome>> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let stored: Stored = serde_json::from_str(&text).ok()?;
+    (!stored.run_key.is_empty() && stored.run_key == run_key).then_some(stored.runs)
+}
+
 /// Writes `stored` atomically (a temp file renamed over the old one).
 pub fn save(file: &Path, stored: &Stored) -> Result<(), String> {
     let dir = file.parent().unwrap_or(Path::new("."));
@@ -210,15 +293,22 @@ impl ArmSummary {
         }
     }
 
-    /// The arm as JSON (`runs`, `passed`, `rate`, `interval`...).
+    /// Whether a run of the arm could be judged (else it has no rate).
+    pub fn judged(&self) -> bool {
+        self.rate.runs > 0
+    }
+
+    /// The arm as JSON (`runs`, `passed`, `rate`, `interval`...); with no
+    /// run judged, `rate` and `interval` are null.
     pub fn json(&self) -> serde_json::Value {
+        let judged = self.judged();
         serde_json::json!({
             "runs": self.runs,
             "judged": self.rate.runs,
             "passed": self.rate.passed,
             "errors": self.errors,
-            "rate": round(self.rate.rate),
-            "interval": [round(self.rate.low), round(self.rate.high)],
+            "rate": judged.then(|| round(self.rate.rate)),
+            "interval": judged.then(|| [round(self.rate.low), round(self.rate.high)]),
             "ruleReached": self.reached,
             "wallMs": self.wall_ms.round(),
         })

@@ -7,7 +7,7 @@ use super::eval_agent::{EvalAgent, Launch, RunPlace};
 use super::process::{self, Finished, Job};
 use super::proxy::{Api, Exchange, Proxy};
 use super::results::{Arm, RunOutcome};
-use super::scenario::Scenario;
+use super::scenario::{Check, Scenario};
 use super::scratch::Scratch;
 use crate::base::args::{GlobalArgs, InstallArgs, ScopeArg};
 use crate::base::env::Env;
@@ -26,6 +26,8 @@ pub struct Settings {
     pub cmd: Option<String>,
     /// What the installed hooks run (this program), when it is known.
     pub hook_command: Option<String>,
+    /// The judge of `judge:` checks.
+    pub judge: Option<super::judge::Judge>,
 }
 
 /// One run to do.
@@ -35,8 +37,10 @@ pub struct RunSpec<'a> {
     pub program: &'a Path,
     pub arm: Arm,
     pub index: u32,
-    /// The files of the rules under test (left out of the arm without).
+    /// The files of the rules under test (left out of the second arm).
     pub removed: &'a [PathBuf],
+    /// Rule files written in the second arm (`--against`: their text at the ref).
+    pub rewritten: &'a [(String, String)],
     /// A line of each rule under test, to see whether it reached the model.
     pub needles: &'a [String],
 }
@@ -55,6 +59,10 @@ pub fn run_one(spec: &RunSpec, settings: &Settings) -> RunOutcome {
         rule_reached: false,
         requests: 0,
         commands: Vec::new(),
+        scratch: None,
+        kept: None,
+        judge_input_tokens: 0,
+        judge_output_tokens: 0,
     };
     if let Err(e) = attempt(spec, settings, &mut outcome) {
         outcome.error = Some(e);
@@ -64,18 +72,12 @@ pub fn run_one(spec: &RunSpec, settings: &Settings) -> RunOutcome {
 }
 
 fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Result<(), String> {
-    let removed = if spec.arm == Arm::Without {
-        spec.removed
-    } else {
-        &[]
-    };
-    let scratch = Scratch::create(
-        &settings.project,
-        removed,
-        &spec.scenario.files,
-        settings.keep,
-    )?;
+    let scratch = start(spec, settings, settings.keep)?;
+    if settings.keep {
+        outcome.scratch = Some(scratch.root.to_string_lossy().into_owned());
+    }
     install_hooks(spec.agent, &scratch, settings)?;
+    scratch.commit_start()?;
     let before = checks::snapshot(&spec.scenario.expect, &scratch.work);
     let proxy = Proxy::start(&settings.base_url).map_err(|e| e.to_string())?;
     let launch = launch(spec, settings, &scratch, &proxy.url())?;
@@ -94,6 +96,7 @@ fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Res
     record(outcome, &exchanges, spec.needles);
     judge_model(&exchanges, &settings.base_url)?;
     judge_agent(&done, settings.timeout)?;
+    outcome.kept = super::regrade::keep(&scratch, &done.stdout);
     let seen = Observed {
         work: &scratch.work,
         before: &before,
@@ -103,7 +106,65 @@ fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Res
         timeout: settings.timeout,
     };
     outcome.failures = checks::failures(&spec.scenario.expect, &seen);
+    let diff = outcome.kept.as_ref().map(|k| k.diff.clone());
+    let diff = match diff {
+        Some(d) => d,
+        None => scratch.diff()?,
+    };
+    judge_checks(spec, settings, &diff, &done.stdout, outcome)?;
     outcome.passed = outcome.failures.is_empty();
+    Ok(())
+}
+
+/// The scratch copy of a run's arm: the project, the second arm's rule
+/// files left out or rewritten, the scenario's files written.
+pub fn start(spec: &RunSpec, settings: &Settings, keep: bool) -> Result<Scratch, String> {
+    let (removed, rewritten) = if spec.arm == Arm::Without {
+        (spec.removed, spec.rewritten)
+    } else {
+        (&[][..], &[][..])
+    };
+    let files: Vec<(String, String)> = rewritten
+        .iter()
+        .chain(&spec.scenario.files)
+        .cloned()
+        .collect();
+    Scratch::create(&settings.project, removed, &files, keep)
+}
+
+/// The `judge:` checks, graded blind; a judge that cannot answer is an error.
+pub fn judge_checks(
+    spec: &RunSpec,
+    settings: &Settings,
+    diff: &str,
+    reply: &str,
+    outcome: &mut RunOutcome,
+) -> Result<(), String> {
+    for check in &spec.scenario.expect {
+        let Check::Judge(rubric) = check else {
+            continue;
+        };
+        let judge = settings
+            .judge
+            .as_ref()
+            .ok_or("a judge: check needs --judge-base-url and --judge-model")?;
+        let seen = super::judge::Seen {
+            rubric,
+            prompt: &spec.scenario.prompt,
+            reply,
+            commands: &outcome.commands,
+            diff,
+        };
+        let verdict = judge.grade(&seen)?;
+        outcome.judge_input_tokens += verdict.input_tokens;
+        outcome.judge_output_tokens += verdict.output_tokens;
+        if !verdict.pass {
+            outcome.failures.push(format!(
+                "the judge: '{rubric}' does not hold: {}",
+                verdict.reason
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -151,18 +212,46 @@ fn judge_agent(done: &Finished, timeout: Duration) -> Result<(), String> {
         ));
     }
     if done.code != Some(0) {
-        let tail: Vec<&str> = done
-            .stderr
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .collect();
         let code = done.code.map_or("by a signal".into(), |c| c.to_string());
         return Err(format!(
             "the agent exited {code}: {}",
-            tail[tail.len().saturating_sub(3)..].join(" | ")
+            telling_lines(&done.stderr)
         ));
     }
     Ok(())
+}
+
+/// What an agent's error output says went wrong: the first line that
+/// reads as the error (Node's `Error: Cannot find module ...`, a shell's
+/// `not found`), then the last lines, at most three in all.
+pub fn telling_lines(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let telling = |l: &&str| {
+        let low = l.to_ascii_lowercase();
+        [
+            "error",
+            "cannot",
+            "not found",
+            "no such",
+            "denied",
+            "failed",
+            "refused",
+        ]
+        .iter()
+        .any(|w| low.contains(w))
+            && !l.starts_with("at ")
+    };
+    let mut out: Vec<&str> = lines.iter().copied().find(telling).into_iter().collect();
+    for l in &lines[lines.len().saturating_sub(3)..] {
+        if out.len() < 3 && !out.contains(l) {
+            out.push(l);
+        }
+    }
+    out.join(" | ")
 }
 
 /// Tokens, commands, requests, and whether a rule under test reached the model.

@@ -56,6 +56,8 @@ pub enum Check {
     ReplyNotContains(String),
     /// A shell command that must exit 0 in the scratch copy afterwards.
     Run(String),
+    /// What must hold, graded by a judge model (`--judge-base-url`).
+    Judge(String),
 }
 
 /// What a `file:` check asks of its file.
@@ -124,13 +126,14 @@ impl std::fmt::Display for Problem {
 /// The keys a scenario may have.
 pub const SCENARIO_KEYS: [&str; 5] = ["prompt", "rules", "files", "expect", "name"];
 /// The keys of one `expect` item.
-pub const CHECK_KEYS: [&str; 6] = [
+pub const CHECK_KEYS: [&str; 7] = [
     "file",
     "command_ran",
     "command_not_run",
     "reply_contains",
     "reply_not_contains",
     "run",
+    "judge",
 ];
 /// The tests a `file:` check may carry (one or more).
 pub const FILE_TESTS: [&str; 6] = [
@@ -480,6 +483,7 @@ impl Reader<'_> {
             "command_not_run" => Check::CommandNotRun(pattern(kind)?),
             "reply_contains" => Check::ReplyContains(text(kind)?),
             "reply_not_contains" => Check::ReplyNotContains(text(kind)?),
+            "judge" => Check::Judge(text(kind)?),
             _ => Check::Run(text(kind)?),
         }])
     }
@@ -645,7 +649,7 @@ mod tests {
     #[test]
     fn an_unknown_check_is_named_at_its_line() {
         let text = "prompt: p\nexpect:\n  - file: a.ts\n    contains: x\n  - commnd_ran: ls\n";
-        assert_eq!(problems(text), [".wave/evals/s.yaml:5: unknown check 'commnd_ran' (known: file, command_ran, command_not_run, reply_contains, reply_not_contains, run)"]);
+        assert_eq!(problems(text), [".wave/evals/s.yaml:5: unknown check 'commnd_ran' (known: file, command_ran, command_not_run, reply_contains, reply_not_contains, run, judge)"]);
     }
 
     #[test]

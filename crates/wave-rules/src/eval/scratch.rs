@@ -73,6 +73,74 @@ impl Scratch {
         Ok(scratch)
     }
 
+    /// Commits the copy as it starts (the scenario's files and the hooks
+    /// in), so [`Scratch::diff`] can show what the run changed.
+    pub fn commit_start(&self) -> Result<(), String> {
+        self.git(&["add", "-A"])?;
+        self.git(&[
+            "commit",
+            "-q",
+            "--allow-empty",
+            "--no-verify",
+            "-m",
+            "start",
+        ])
+        .map(drop)
+    }
+
+    /// What the run changed since [`Scratch::commit_start`], as a diff.
+    pub fn diff(&self) -> Result<String, String> {
+        self.git(&["add", "-A"])?;
+        self.git(&["diff", "--cached", "--no-color", "--no-ext-diff", "HEAD"])
+    }
+
+    /// The paths the run changed since [`Scratch::commit_start`] (after a
+    /// [`Scratch::diff`], which stages them).
+    pub fn changed(&self) -> Result<Vec<String>, String> {
+        let names = self.git(&[
+            "diff",
+            "--cached",
+            "--name-only",
+            "--no-renames",
+            "-z",
+            "HEAD",
+        ])?;
+        Ok(names
+            .split('\0')
+            .filter(|n| !n.is_empty())
+            .map(String::from)
+            .collect())
+    }
+
+    fn git(&self, args: &[&str]) -> Result<String, String> {
+        let out = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=wave-rules eval",
+                "-c",
+                "user.email=eval@localhost",
+            ])
+            .args([
+                "-c",
+                "commit.gpgsign=false",
+                "-c",
+                "core.hooksPath=/dev/null",
+            ])
+            .args(args)
+            .current_dir(&self.work)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run git in the scratch copy: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "git {} in the scratch copy failed: {}",
+                args[0],
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
     /// Writes `text` at `rel` under the work copy (creating folders).
     pub fn write(&self, rel: &str, text: &str) -> Result<(), String> {
         write_file(&self.work.join(rel), text)

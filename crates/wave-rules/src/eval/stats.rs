@@ -98,11 +98,50 @@ impl Uplift {
 /// smallest n whose Newcombe interval for the expected counts excludes 0),
 /// up to `max`; `None` past it.
 pub fn runs_needed(base: f64, uplift: f64, max: u32) -> Option<u32> {
-    (2..=max).find(|&n| {
-        let k0 = (base * f64::from(n)).round() as u32;
-        let k1 = ((base + uplift).clamp(0.0, 1.0) * f64::from(n)).round() as u32;
-        Uplift::new(&Rate::new(k1, n), &Rate::new(k0, n)).low > 0.0
-    })
+    let with = (base + uplift).clamp(0.0, 1.0);
+    (2..=max).find(|&n| uplift_at(with, base, n).low > 0.0)
+}
+
+/// The runs per arm at which the uplift's lower bound reaches `bar`, if
+/// the arms' rates stay `with` and `without` (up to `max`; `None` past it).
+pub fn runs_to_clear_uplift(with: f64, without: f64, bar: f64, max: u32) -> Option<u32> {
+    (2..=max).find(|&n| uplift_at(with, without, n).low >= bar)
+}
+
+/// The runs at which a rate's lower bound reaches `bar`, if the rate
+/// stays `rate` (up to `max`; `None` past it).
+pub fn runs_to_clear_rate(rate: f64, bar: f64, max: u32) -> Option<u32> {
+    (2..=max).find(|&n| Rate::new(expected(rate, n), n).low >= bar)
+}
+
+/// The uplift's interval for the counts `n` runs an arm give at these rates.
+fn uplift_at(with: f64, without: f64, n: u32) -> Uplift {
+    Uplift::new(
+        &Rate::new(expected(with, n), n),
+        &Rate::new(expected(without, n), n),
+    )
+}
+
+fn expected(rate: f64, n: u32) -> u32 {
+    (rate.clamp(0.0, 1.0) * f64::from(n)).round() as u32
+}
+
+/// The exact two-sided sign test: the chance, with no difference, of a
+/// split at least as uneven as `up` against `down` (ties left out before).
+pub fn sign_test(up: u32, down: u32) -> f64 {
+    let n = up + down;
+    if n == 0 {
+        return 1.0;
+    }
+    let ln_choose = |k: u32| -> f64 {
+        (1..=k)
+            .map(|i| (f64::from(n - k + i) / f64::from(i)).ln())
+            .sum()
+    };
+    let tail: f64 = (0..=up.min(down))
+        .map(|k| (ln_choose(k) - f64::from(n) * std::f64::consts::LN_2).exp())
+        .sum();
+    (2.0 * tail).min(1.0)
 }
 
 #[cfg(test)]
@@ -216,6 +255,35 @@ mod tests {
                 "p={p} n={n}: {held}/100 intervals held the true rate"
             );
         }
+    }
+
+    #[test]
+    fn the_sign_test_gives_the_exact_binomial_tails() {
+        // 4 of 4 one way: 2 * (1/2)^4; 5 of 5: 1/16; 7-1: 2 * 9/256.
+        assert!((sign_test(4, 0) - 0.125).abs() < 1e-12);
+        assert!((sign_test(0, 5) - 0.0625).abs() < 1e-12);
+        assert!((sign_test(7, 1) - 18.0 / 256.0).abs() < 1e-12);
+        assert!((sign_test(6, 0) - 0.03125).abs() < 1e-12);
+        assert_eq!(sign_test(3, 3), 1.0);
+        assert_eq!(sign_test(0, 0), 1.0);
+        // Fewer than 6 scenarios: even all one way is not under 0.05.
+        assert!((1..6).all(|n| sign_test(n, 0) > 0.05));
+        // 12 wins, 0 losses pooled over 4 scenarios of 3 runs: the
+        // scenarios say 4-0, not 12-0.
+        assert!(sign_test(12, 0) < 0.001 && sign_test(4, 0) > 0.1);
+    }
+
+    #[test]
+    fn the_runs_that_clear_a_bar_are_the_fewest_whose_bound_reaches_it() {
+        let n = runs_to_clear_uplift(0.8, 0.2, 0.2, 200).unwrap();
+        assert!(uplift_at(0.8, 0.2, n).low >= 0.2);
+        assert!(uplift_at(0.8, 0.2, n - 1).low < 0.2);
+        // A point estimate under the bar never clears it.
+        assert_eq!(runs_to_clear_uplift(0.5, 0.4, 0.2, 200), None);
+        let r = runs_to_clear_rate(0.95, 0.8, 200).unwrap();
+        assert!(Rate::new(expected(0.95, r), r).low >= 0.8);
+        assert!(Rate::new(expected(0.95, r - 1), r - 1).low < 0.8);
+        assert_eq!(runs_to_clear_rate(0.7, 0.8, 200), None);
     }
 
     #[test]

@@ -4,11 +4,10 @@
 
 use super::eval_agent::EvalAgent;
 use super::results::RunOutcome;
-use super::results::{round, uplift, Arm, ArmSummary};
+use super::results::{round, uplift, Arm, ArmSummary, Compare};
 use super::stats::{runs_needed, Uplift};
 use super::MAX_EVAL_RUNS;
 use crate::base::display;
-use crate::eval::eval_args::EvalArgs;
 
 /// One scenario by one agent.
 pub struct Row<'a> {
@@ -18,22 +17,27 @@ pub struct Row<'a> {
     pub without: ArmSummary,
     pub uplift: Uplift,
     pub runs: &'a [RunOutcome],
+    /// Whether the scenario has rules under test whose text can be looked
+    /// for in what reached the model.
+    pub tested: bool,
 }
 
 /// Every row of an eval.
 pub struct Report<'a> {
     pub rows: Vec<Row<'a>>,
+    pub compare: Compare,
 }
+
+/// One (scenario index, agent) pair: its runs, and whether its rules
+/// under test can be looked for in what reached the model.
+pub type CellRuns<'a> = (usize, EvalAgent, &'a [RunOutcome], bool);
 
 impl<'a> Report<'a> {
     /// From the scenario names and, per (scenario index, agent), its runs.
-    pub fn new(
-        names: Vec<&'a str>,
-        cells: Vec<(usize, EvalAgent, &'a [RunOutcome])>,
-    ) -> Report<'a> {
+    pub fn new(names: Vec<&'a str>, cells: Vec<CellRuns<'a>>, compare: Compare) -> Report<'a> {
         let rows = cells
             .into_iter()
-            .map(|(i, agent, runs)| {
+            .map(|(i, agent, runs, tested)| {
                 let with = ArmSummary::of(runs, Arm::With);
                 let without = ArmSummary::of(runs, Arm::Without);
                 Row {
@@ -43,72 +47,31 @@ impl<'a> Report<'a> {
                     with,
                     without,
                     runs,
+                    tested,
                 }
             })
             .collect();
-        Report { rows }
-    }
-
-    /// Whether a run could not reach the model (or the model refused it).
-    pub fn unreachable(&self) -> bool {
-        self.rows.iter().flat_map(|r| r.runs).any(|r| {
-            r.error.as_deref().is_some_and(|e| {
-                e.starts_with("cannot reach the model") || e.starts_with("the model at")
-            })
-        })
-    }
-
-    /// Whether a row is below `--min-uplift` or `--min-rate` (point estimates).
-    pub fn below(&self, min_uplift: Option<f64>, min_rate: Option<f64>) -> bool {
-        !self.misses(min_uplift, min_rate).is_empty()
-    }
-
-    fn misses(&self, min_uplift: Option<f64>, min_rate: Option<f64>) -> Vec<String> {
-        let mut out = Vec::new();
-        for r in &self.rows {
-            if let Some(bar) = min_uplift.filter(|&b| r.uplift.value < b) {
-                out.push(format!(
-                    "{} · {}: uplift {} is below --min-uplift {}",
-                    r.name,
-                    r.agent.as_str(),
-                    signed(r.uplift.value),
-                    pct(bar)
-                ));
-            }
-            if let Some(bar) = min_rate.filter(|&b| r.with.rate.rate < b) {
-                out.push(format!(
-                    "{} · {}: pass rate with the rules {} is below --min-rate {}",
-                    r.name,
-                    r.agent.as_str(),
-                    pct(r.with.rate.rate),
-                    pct(bar)
-                ));
-            }
-        }
-        out
-    }
-
-    /// The lines saying which bars were missed (stderr).
-    pub fn bars(&self, min_uplift: Option<f64>, min_rate: Option<f64>) -> String {
-        self.misses(min_uplift, min_rate)
-            .iter()
-            .map(|m| display::line(&format!("wave-rules: {m}")))
-            .collect()
+        Report { rows, compare }
     }
 
     /// The table, then why each failed or errored run did.
     pub fn text(&self) -> String {
+        let [first, second] = self.compare.labels();
         let mut out = display::line(&format!(
-            "{:<24} {:<24} {:<24} {:<26} tokens in/out per run (with | without)",
-            "scenario · agent", "with", "without", "uplift"
+            "{:<24} {:<24} {:<24} {:<26} tokens in/out per run ({first} | {second})",
+            "scenario · agent", first, second, "uplift"
         ));
         for r in &self.rows {
-            let uplift = format!(
-                "{} [{}, {}]",
-                signed(r.uplift.value),
-                signed(r.uplift.low),
-                signed(r.uplift.high)
-            );
+            let uplift = if r.judged() {
+                format!(
+                    "{} [{}, {}]",
+                    signed(r.uplift.value),
+                    signed(r.uplift.low),
+                    signed(r.uplift.high)
+                )
+            } else {
+                "none".into()
+            };
             let (w, wo) = (&r.with, &r.without);
             let tokens = format!(
                 "{:.0}/{:.0} | {:.0}/{:.0}",
@@ -125,7 +88,7 @@ impl<'a> Report<'a> {
         for r in self
             .rows
             .iter()
-            .filter(|r| r.uplift.low <= 0.0 && r.uplift.value > 0.0)
+            .filter(|r| r.uplift.low <= 0.0 && r.uplift.value > 0.0 && r.judged())
         {
             let hint = match runs_needed(r.without.rate.rate, r.uplift.value, MAX_EVAL_RUNS) {
                 Some(n) => format!("a difference this size needs about {n} runs an arm to show"),
@@ -140,38 +103,77 @@ impl<'a> Report<'a> {
             ));
         }
         for r in &self.rows {
-            out += &failures_text(r);
+            out += &failures_text(r, &self.compare);
         }
         out
     }
 
-    /// `{"scenarios":[{"name","agent","arms":{"with":{...},"without":{...}},"uplift":{...},"tokens":{...},"runs":[...]}]}`.
-    pub fn json(&self, args: &EvalArgs) -> String {
-        let rows: Vec<serde_json::Value> = self
-            .rows
+    /// `{"scenarios":[{"name","agent","arms":{"with":{...},"without":{...}},"uplift":{...},"tokens":{...},"runs":[...]}]}`
+    /// (the arms named as the comparison names them).
+    pub fn rows_json(&self, model: Option<&str>) -> Vec<serde_json::Value> {
+        let [first, second] = self.compare.labels();
+        self.rows
             .iter()
             .map(|r| {
+                let runs: Vec<serde_json::Value> = r.runs.iter().map(|x| self.run_json(x)).collect();
                 serde_json::json!({
                     "name": r.name,
                     "agent": r.agent.as_str(),
-                    "model": args.model,
-                    "arms": { "with": r.with.json(), "without": r.without.json() },
-                    "uplift": { "value": round(r.uplift.value), "interval": [round(r.uplift.low), round(r.uplift.high)] },
+                    "model": model,
+                    "arms": { first: r.with.json(), second: r.without.json() },
+                    "uplift": r.uplift_json(),
                     "tokens": {
-                        "with": { "input": r.with.input_tokens.round(), "output": r.with.output_tokens.round() },
-                        "without": { "input": r.without.input_tokens.round(), "output": r.without.output_tokens.round() },
+                        first: { "input": r.with.input_tokens.round(), "output": r.with.output_tokens.round() },
+                        second: { "input": r.without.input_tokens.round(), "output": r.without.output_tokens.round() },
                     },
-                    "runs": r.runs,
+                    "runs": runs,
                 })
             })
-            .collect();
-        display::json_text(&serde_json::json!({ "baseUrl": args.base_url, "scenarios": rows }))
+            .collect()
+    }
+
+    /// One run as JSON, its arm named as the comparison names it.
+    fn run_json(&self, run: &RunOutcome) -> serde_json::Value {
+        let mut v = serde_json::to_value(run).unwrap_or_default();
+        v["arm"] = self.compare.label(run.arm).into();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("kept"); // What --regrade needs, in the stored results only.
+        }
+        v
+    }
+}
+
+impl Row<'_> {
+    /// Whether both arms have a judged run (else there is no uplift).
+    pub fn judged(&self) -> bool {
+        self.with.judged() && self.without.judged()
+    }
+
+    /// `{"value","interval"}`, or nulls when an arm has no judged run.
+    pub fn uplift_json(&self) -> serde_json::Value {
+        if !self.judged() {
+            return serde_json::json!({ "value": null, "interval": null });
+        }
+        let u = &self.uplift;
+        serde_json::json!({ "value": round(u.value), "interval": [round(u.low), round(u.high)] })
+    }
+
+    /// The errors of the runs, each once, with how many runs had it.
+    pub fn errors(&self) -> Vec<(String, usize)> {
+        let mut out: Vec<(String, usize)> = Vec::new();
+        for e in self.runs.iter().filter_map(|r| r.error.as_ref()) {
+            match out.iter_mut().find(|(x, _)| x == e) {
+                Some(found) => found.1 += 1,
+                None => out.push((e.clone(), 1)),
+            }
+        }
+        out
     }
 }
 
 /// Why the runs of a row that did not pass did not, one line per arm and
 /// reason, with the runs it holds for.
-fn failures_text(r: &Row) -> String {
+fn failures_text(r: &Row, compare: &Compare) -> String {
     let mut groups: Vec<(Arm, String, Vec<u32>)> = Vec::new();
     for run in r.runs.iter().filter(|x| !x.passed) {
         let why = match &run.error {
@@ -182,8 +184,8 @@ fn failures_text(r: &Row) -> String {
             .iter_mut()
             .find(|(arm, w, _)| *arm == run.arm && *w == why)
         {
-            Some(group) => group.2.push(run.index + 1),
-            None => groups.push((run.arm, why, vec![run.index + 1])),
+            Some(group) => group.2.push(run.index),
+            None => groups.push((run.arm, why, vec![run.index])),
         }
     }
     let mut out = String::new();
@@ -196,7 +198,7 @@ fn failures_text(r: &Row) -> String {
             "  {} · {} {} {}: {why}",
             r.name,
             r.agent.as_str(),
-            arm.as_str(),
+            compare.label(arm),
             list.join(", ")
         ));
     }
@@ -209,6 +211,9 @@ fn arm_text(a: &ArmSummary) -> String {
     } else {
         String::new()
     };
+    if !a.judged() {
+        return format!("no run judged{errors}");
+    }
     format!(
         "{}/{} {} [{}, {}]{errors}",
         a.rate.passed,
@@ -219,10 +224,10 @@ fn arm_text(a: &ArmSummary) -> String {
     )
 }
 
-fn pct(x: f64) -> String {
+pub fn pct(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }
 
-fn signed(x: f64) -> String {
+pub fn signed(x: f64) -> String {
     format!("{:+.0}%", x * 100.0)
 }

@@ -10,7 +10,7 @@ pub mod shipper;
 pub mod transport;
 
 use crate::base::env::Env;
-use memory_rules::delivery::delivery_log::state_dir;
+use memory_rules::base::fs::state_dir;
 use memory_rules::delivery::telemetry::{Places, Settings, Spool, Telemetry};
 use serde_json::{json, Value};
 use std::io::Write;

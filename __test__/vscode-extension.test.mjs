@@ -110,7 +110,7 @@ test('with no server anywhere nothing is chosen and every place tried is named',
   assert.deepEqual(describeTried(r.tried).map((l) => l.replace(/ \(.*\)$/, '')), [
     'the setting waveRules.serverPath: not set',
     "the folder's node_modules/.bin: not found",
-    'the binary bundled with the extension: not found',
+    'the binary bundled with the extension: none in this package',
     'PATH: not found',
   ])
   assert.match(INSTALL_COMMAND, /^npm install --save-dev wave-memory-rules$/)

@@ -100,7 +100,7 @@ function notFound(tried, trusted) {
   const names = tried.map((t) => `${t.source} (${t.outcome.replace(/ \(.*\)$/, '')})`).join('; ')
   const restricted = trusted ? '' : ' In Restricted Mode only the bundled binary or your user setting runs.'
   output.appendLine('wave-rules: no language server could be started')
-  offerHelp(`wave-rules: no language server could be started. Tried ${names}.${restricted} Install it with \`${INSTALL_COMMAND}\` or set waveRules.serverPath.`)
+  offerHelp(`wave-rules: no language server could be started. Tried ${names}.${restricted} Install it in the project (${INSTALL_COMMAND}) or set waveRules.serverPath.`)
 }
 
 /** The notification: open the setting, copy the install command, or the log. */
@@ -109,12 +109,23 @@ async function offerHelp(message) {
   const COPY = 'Copy Install Command'
   const LOG = 'Show Output'
   const choice = await vscode.window.showWarningMessage(message, OPEN, COPY, LOG)
-  if (choice === OPEN) await vscode.commands.executeCommand('workbench.action.openSettings', 'waveRules.serverPath')
+  if (choice === OPEN) await openSetting()
   if (choice === COPY) {
     await vscode.env.clipboard.writeText(INSTALL_COMMAND)
     vscode.window.showInformationMessage(`Copied: ${INSTALL_COMMAND}`)
   }
   if (choice === LOG) output.show()
+}
+
+/**
+ * The settings editor on waveRules.serverPath. In a remote window (Remote
+ * SSH, WSL, code-server) the setting is the remote machine's: its User tab
+ * does not list machine-scoped settings, the Remote tab does.
+ */
+function openSetting() {
+  const query = 'waveRules.serverPath'
+  if (vscode.env.remoteName) return vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query })
+  return vscode.commands.executeCommand('workbench.action.openSettings', query)
 }
 
 function deactivate() {

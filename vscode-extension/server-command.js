@@ -75,7 +75,8 @@ async function chooseServer(candidates, cwd, probe = probeVersion) {
       continue
     }
     if (path.isAbsolute(c.command) && !isFile(c.command)) {
-      tried.push({ ...c, outcome: `not found (${c.command})` })
+      const none = c.source.includes('bundled') ? 'none in this package' : 'not found'
+      tried.push({ ...c, outcome: `${none} (${c.command})` })
       continue
     }
     makeExecutable(c)

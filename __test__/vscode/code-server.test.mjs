@@ -133,6 +133,18 @@ async function shot(page, name) {
   return file
 }
 
+/** Runs `fn`; on failure a screenshot of the page, named for the step, first. */
+async function step(page, name, fn) {
+  const t0 = Date.now()
+  try {
+    await fn()
+  } catch (err) {
+    if (page) await shot(page, `failed-${name}`).catch(() => {})
+    throw err
+  }
+  console.log(`# ${name}: ${Date.now() - t0} ms`)
+}
+
 /** Opens the folder, answers the trust prompt, opens the rule file. */
 async function openFolder(context, url, folder, trust) {
   const page = await context.newPage()
@@ -166,7 +178,7 @@ test('in VS Code the bundled server diagnoses a broken rule, fixes it, and hover
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-vscode-'))
   t.after(() => fs.rmSync(base, { recursive: true, force: true }))
   const started = Date.now()
-  installExtension(base, vsix)
+  await step(null, 'install the platform .vsix', () => installExtension(base, vsix))
   const url = await startCodeServer(t, base)
   const context = await browser(t)
 
@@ -209,20 +221,25 @@ test('in VS Code with no server anywhere, a notification names what was tried an
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-vscode-none-'))
   t.after(() => fs.rmSync(base, { recursive: true, force: true }))
   const started = Date.now()
-  installExtension(base, universal)
+  await step(null, 'install the universal .vsix', () => installExtension(base, universal))
   // The extension host's PATH comes from the login shell; none of it holds wave-rules here.
   assert.notEqual(spawnSync('sh', ['-lc', 'command -v wave-rules']).status, 0, 'wave-rules is on the login PATH of this machine')
   const url = await startCodeServer(t, base)
   const context = await browser(t)
-  const page = await openFolder(context, url, project(path.join(base, 'empty')), true)
+  let page
+  await step(null, 'open the folder', async () => {
+    page = await openFolder(context, url, project(path.join(base, 'empty')), true)
+  })
   const toast = page.locator('.notification-toast').filter({ hasText: 'no language server could be started' })
   await toast.waitFor()
   const text = await toast.innerText()
   for (const tried of ['waveRules.serverPath', 'node_modules/.bin', 'bundled', 'PATH']) assert.match(text, new RegExp(tried.replace('.', '\\.')))
   await toast.getByRole('button', { name: 'Copy Install Command' }).waitFor()
   await shot(page, '6-none-notification')
-  await toast.getByRole('button', { name: 'Open Setting' }).click()
-  await page.locator('.settings-editor').getByText('Server Path').first().waitFor()
+  await step(page, 'open-setting', async () => {
+    await toast.getByRole('button', { name: 'Open Setting' }).click()
+    await page.locator('.settings-editor .setting-item-label', { hasText: 'Server Path' }).first().waitFor()
+  })
   await shot(page, '7-none-setting')
   console.log(`# VS Code test (no server): ${((Date.now() - started) / 1000).toFixed(1)} s`)
 })

@@ -12,6 +12,7 @@
 // build:exe` leaves it (built here when missing, for this machine only), or
 // --binary FILE. --universal: no binary and no target (the package for the
 // platforms without one; it runs the project's or PATH's wave-rules).
+// --ls: list what the package holds (`vsce ls` on the staged folder), build nothing.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -96,6 +97,15 @@ try {
   await stage(work, binary, target)
   fs.mkdirSync(path.dirname(out), { recursive: true })
   const vsce = path.join(root, 'node_modules/@vscode/vsce/vsce')
+  if (process.argv.includes('--ls')) {
+    const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: work, stdio: 'inherit' })
+    process.exitCode = r.status ?? 1
+  } else pack(vsce, work)
+} finally {
+  fs.rmSync(work, { recursive: true, force: true })
+}
+
+function pack(vsce, work) {
   const args = [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', out, ...(target ? ['--target', target] : [])]
   const r = spawnSync(process.execPath, args, { cwd: work, encoding: 'utf8' })
   if (r.status !== 0) {
@@ -104,6 +114,4 @@ try {
   }
   const size = (fs.statSync(out).size / 1024 / 1024).toFixed(1)
   console.log(`packaged ${path.relative(process.cwd(), out) || out} (${target ?? 'universal'}, ${size} MiB)`)
-} finally {
-  fs.rmSync(work, { recursive: true, force: true })
 }

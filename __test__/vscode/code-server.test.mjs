@@ -183,23 +183,34 @@ test('in VS Code the bundled server diagnoses a broken rule, fixes it, and hover
   const context = await browser(t)
 
   await t.test('trusted: the bundled server, its diagnostic, the quick fix, the hover', async () => {
-    const page = await openFolder(context, url, project(path.join(base, 'trusted')), true)
+    let page
+    await step(null, 'open the trusted folder', async () => {
+      page = await openFolder(context, url, project(path.join(base, 'trusted')), true)
+    })
     const panel = await problems(page)
-    await panel.getByText("unknown key 'path': did you mean 'paths'?").waitFor()
+    await step(page, 'the diagnostic in the Problems panel', () => panel.getByText("unknown key 'path': did you mean 'paths'?").waitFor())
     await shot(page, '1-trusted-diagnostic')
-    await page.locator('.monaco-editor .view-line', { hasText: 'path: src/**' }).click()
-    await page.keyboard.press('Control+.')
-    await page.locator('.action-widget').getByText(/paths/).first().click()
-    await page.locator('.monaco-editor .view-line', { hasText: 'paths: src/**' }).waitFor()
-    await panel.getByText('No problems have been detected in the workspace.').waitFor()
+    await step(page, 'the quick fix', async () => {
+      await page.locator('.monaco-editor .view-line', { hasText: 'path: src/**' }).click()
+      await page.keyboard.press('Control+Home')
+      await page.keyboard.press('ArrowDown')
+      await page.keyboard.press('Control+.')
+      await page.locator('.action-widget').getByText(/paths/).first().click()
+      await page.locator('.monaco-editor .view-line', { hasText: 'paths: src/**' }).waitFor()
+      await panel.getByText('No problems have been detected in the workspace.').waitFor()
+    })
     await shot(page, '2-trusted-fixed')
-    await page.locator('.monaco-editor .view-line span', { hasText: 'src/**' }).last().hover()
-    const hover = page.locator('.monaco-hover').filter({ hasText: /match/ })
-    await hover.waitFor()
-    assert.match(await hover.innerText(), /1 of \d+ project files? match/)
+    await step(page, 'the hover on the glob', async () => {
+      await page.locator('.monaco-editor .view-line span', { hasText: 'src/**' }).last().hover()
+      const hover = page.locator('.monaco-hover').filter({ hasText: /match/ })
+      await hover.waitFor()
+      assert.match(await hover.innerText(), /1 of \d+ project files? match/)
+    })
     await shot(page, '3-trusted-hover')
-    await runCommand(page, 'wave-rules: Show Output')
-    await page.locator('.monaco-editor .view-line', { hasText: 'using the binary bundled with the extension' }).waitFor()
+    await step(page, 'the output channel names the bundled binary', async () => {
+      await runCommand(page, 'wave-rules: Show Output')
+      await page.locator('.monaco-editor .view-line', { hasText: 'using the binary bundled with the extension' }).waitFor()
+    })
     await shot(page, '4-trusted-output')
   })
 
@@ -207,10 +218,15 @@ test('in VS Code the bundled server diagnoses a broken rule, fixes it, and hover
     const folder = path.join(base, 'untrusted')
     const trap = path.join(folder, 'ran')
     project(folder, { 'node_modules/.bin/wave-rules': `#!/bin/sh\ntouch "${trap}"\necho "wave-rules 9.9.9"\n` })
-    const page = await openFolder(context, url, folder, false)
-    await page.getByText('Restricted Mode').first().waitFor()
-    const panel = await problems(page)
-    await panel.getByText("unknown key 'path': did you mean 'paths'?").waitFor()
+    let page
+    await step(null, 'open the untrusted folder', async () => {
+      page = await openFolder(context, url, folder, false)
+    })
+    await step(page, 'Restricted Mode and the diagnostic', async () => {
+      await page.getByText('Restricted Mode').first().waitFor()
+      const panel = await problems(page)
+      await panel.getByText("unknown key 'path': did you mean 'paths'?").waitFor()
+    })
     await shot(page, '5-untrusted-diagnostic')
     assert.ok(!fs.existsSync(trap), "the untrusted folder's own wave-rules ran")
   })

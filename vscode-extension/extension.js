@@ -37,7 +37,8 @@ let extensionPath
 
 async function activate(context) {
   extensionPath = context.extensionPath
-  output = vscode.window.createOutputChannel('wave-rules')
+  // A log channel: the language client writes its own lines with levels into it.
+  output = vscode.window.createOutputChannel('wave-rules', { log: true })
   context.subscriptions.push(
     output,
     vscode.commands.registerCommand('waveRules.restartServer', () => restart()),

@@ -209,7 +209,7 @@ test('in VS Code the bundled server diagnoses a broken rule, fixes it, and hover
     await shot(page, '3-trusted-hover')
     await step(page, 'the output channel names the bundled binary', async () => {
       await runCommand(page, 'wave-rules: Show Output')
-      await page.locator('.monaco-editor .view-line', { hasText: 'using the binary bundled with the extension' }).waitFor()
+      await page.locator('[id="workbench.panel.output"]').filter({ hasText: /using\s+the\s+binary\s+bundled/ }).waitFor()
     })
     await shot(page, '4-trusted-output')
   })

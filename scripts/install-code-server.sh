@@ -5,8 +5,10 @@
 #
 # The install is cached outside the clone, keyed by the lockfile's hash:
 # ${WAVE_TOOLS_CACHE:-~/.cache/wave-memory-rules}/node24-<hash>. The first
-# install downloads ~100 MB and builds code-server's native modules (about
-# 2-3 minutes on two cores); later ones, in any clone, reuse it in a second.
+# install downloads code-server and VS Code's server dependencies and builds
+# their native modules (806 MB installed; measured 10 min wall, 2.5 min of
+# CPU, on two cores busy with other builds); later ones, in any clone, reuse
+# it at once.
 # Needs a C++ toolchain and Kerberos headers (Debian: build-essential,
 # libkrb5-dev); the native modules are built against that Node 24's own
 # headers (npm_config_nodedir), never the machine's Node. Linux x64 only.

@@ -4,7 +4,7 @@
 // runs it) into a .vsix holding the manifest, README, CHANGELOG, icon,
 // LICENSE, one bundled extension.js with the language client inside and, in
 // a platform package, the wave-rules binary (nothing else, no node_modules).
-// The extension inside a real VS Code: __test__/vscode/code-server.test.mjs.
+// The extension inside a real VS Code: __test__/vscode/ (bundled.test.mjs, no-server.test.mjs).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm run test:vscode: the VS Code extension in a real VS Code
-# (__test__/vscode/code-server.test.mjs): installs code-server and Node 24
+# (__test__/vscode/): installs code-server and Node 24
 # (scripts/install-code-server.sh, pinned by tools/node24, cached outside
 # the clone), packages this machine's .vsix with the `wave-rules` binary
 # inside (npm/<platform>/wave-rules from `npm run build:exe`, built when
@@ -36,5 +36,9 @@ trap 'rm -rf "$out"' EXIT
 node scripts/package-vscode.mjs --out "$out/wave-rules-platform.vsix"
 node scripts/package-vscode.mjs --universal --out "$out/wave-rules-universal.vsix"
 export WAVE_CODE_SERVER_DIR WAVE_VSIX="$out/wave-rules-platform.vsix" WAVE_VSIX_UNIVERSAL="$out/wave-rules-universal.vsix"
-node --test --test-concurrency=1 __test__/vscode/*.test.mjs
+export WAVE_VSCODE_SHOTS="${WAVE_VSCODE_SHOTS:-$(mktemp -d "${TMPDIR:-/tmp}/wave-vscode-shots-XXXXXX")}"
+echo "test:vscode: screenshots in $WAVE_VSCODE_SHOTS"
+# The two files (the platform package; the universal one) each run their own
+# code-server and browser, side by side.
+node --test --test-concurrency=2 __test__/vscode/*.test.mjs
 echo "test:vscode: $((SECONDS - start)) s in all"

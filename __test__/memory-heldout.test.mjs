@@ -2,6 +2,8 @@
 // spent), the second (bench/memory-heldout-2/, bench/memory-pairs/heldout-2/) and the third (bench/memory-pairs/heldout-3/,
 // hygiene pairs only, no retrieval set): their shape, their counts and that no repository is shared between the tuning
 // sets and any two held-out sets. Reads JSON only; no dependence on the scoring code.
+// Issue 56 adds two retrieval-only sets written blind, about half files-only, whose notes name files by basename, module
+// or symbol: bench/memory-tune-3/ (for tuning) and bench/memory-heldout-4/ (reported once); RETRIEVAL_SETS below.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -10,10 +12,19 @@ import path from 'node:path'
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
 const PAIR_KINDS = { rewording: 30, distinct: 30, 'restates-rule': 15, 'contradicts-rule': 15, supersedes: 15 }
 // retrievalDir is undefined for a set of hygiene pairs without a retrieval set (the third).
+// The retrieval minimums of the issue 37 sets: 5 projects, 250 notes, 100 queries, a third files-only, a third prompt+files.
+const ISSUE37_RETRIEVAL = { projects: 5, entries: 250, queries: 100, filesOnly: 1 / 3, promptFiles: 1 / 3, runTests: 5, modules: false }
 const HELDOUT_SETS = [
-  { name: 'first held-out', retrievalDir: 'bench/memory-heldout/projects', pairsDir: 'bench/memory-pairs/heldout', minimums: PAIR_KINDS },
-  { name: 'second held-out', retrievalDir: 'bench/memory-heldout-2/projects', pairsDir: 'bench/memory-pairs/heldout-2', minimums: PAIR_KINDS },
+  { name: 'first held-out', retrievalDir: 'bench/memory-heldout/projects', pairsDir: 'bench/memory-pairs/heldout', minimums: PAIR_KINDS, retrieval: ISSUE37_RETRIEVAL },
+  { name: 'second held-out', retrievalDir: 'bench/memory-heldout-2/projects', pairsDir: 'bench/memory-pairs/heldout-2', minimums: PAIR_KINDS, retrieval: ISSUE37_RETRIEVAL },
   { name: 'third held-out', retrievalDir: undefined, pairsDir: 'bench/memory-pairs/heldout-3', minimums: { ...PAIR_KINDS, 'contradicts-rule': 25 } },
+]
+// Issue 56's retrieval-only sets: 4 projects, 170 notes, 80 queries, at least 45% files-only, 20% prompt+files; their
+// files-only queries may be answered by a note naming the file's module or symbol (a folder name or the file's stem).
+const ISSUE56_RETRIEVAL = { projects: 4, entries: 170, queries: 80, filesOnly: 0.45, promptFiles: 0.2, runTests: 4, modules: true }
+const RETRIEVAL_SETS = [
+  { name: 'tune-3 (tuning)', retrievalDir: 'bench/memory-tune-3/projects', retrieval: ISSUE56_RETRIEVAL },
+  { name: 'fourth held-out', retrievalDir: 'bench/memory-heldout-4/projects', retrieval: ISSUE56_RETRIEVAL },
 ]
 const FIRST_HELDOUT_PROJECTS = ['httpx', 'argo-cd', 'excalidraw', 'kube-prometheus', 'govuk-infrastructure']
 const SECOND_HELDOUT_PROJECTS = ['rubygems.org', 'okhttp', 'libgit2', 'phoenix', 'composer']
@@ -82,11 +93,27 @@ function entryNamesFile(e, file) {
   return e.text.includes(parts.at(-1)) || folders.some((f) => e.text.includes(f))
 }
 
-/** The retrieval checks of one held-out set (only for sets that have a retrieval folder). */
+/** The directory names of a path that say something about it (not src, test, main and the like). */
+const GENERIC_FOLDERS = new Set(['src', 'main', 'test', 'tests', 'java', 'lib', 'kotlin', 'resources', 'io', 'org', 'com', 'internal', 'docs'])
+
+/** Whether `name` occurs in `text` as a whole name (not inside a longer word, hyphens counted as part of a word). */
+function namesWord(text, name) {
+  return new RegExp(`(?<![\\w-])${name.replace(/[.+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text)
+}
+
+/** `entryNamesFile`, or the entry names the file's stem (a module or symbol) or one of its non-generic folder names. */
+function entryNamesFileOrModule(e, file, project) {
+  if (entryNamesFile(e, file)) return true
+  const parts = file.split('/')
+  const folders = parts.slice(0, -1).filter((f) => f.length >= 3 && !GENERIC_FOLDERS.has(f) && f !== project)
+  return namesWord(e.text, parts.at(-1).split('.')[0]) || folders.some((f) => namesWord(e.text, f))
+}
+
+/** The retrieval checks of one set (only for sets that have a retrieval folder). */
 function retrievalTests(set) {
   const retrieval = readSet(path.join(root, set.retrievalDir))
 
-  test(`${set.name}: every held-out retrieval project has a source, unique prefixed ids, and queries whose relevant ids exist`, () => {
+  test(`${set.name}: every retrieval project has a source, unique prefixed ids, and queries whose relevant ids exist`, () => {
     const entryIds = new Set()
     const queryIds = new Set()
     for (const { name, data } of retrieval) {
@@ -117,26 +144,29 @@ function retrievalTests(set) {
     }
   })
 
-  test(`${set.name}: the held-out retrieval set meets its minimums: 5 projects, 250 notes, 100 queries, a third files-only and a third prompt+files`, () => {
+  const min = set.retrieval
+  test(`${set.name}: the retrieval set meets its minimums: ${min.projects} projects, ${min.entries} notes, ${min.queries} queries, files-only and prompt+files shares`, () => {
     const entries = retrieval.reduce((n, { data }) => n + data.entries.length, 0)
     const queries = retrieval.flatMap(({ data }) => data.queries)
     const kinds = { 'files-only': 0, 'prompt+files': 0, 'prompt-only': 0 }
     for (const q of queries) kinds[queryKind(q)]++
-    assert.ok(retrieval.length >= 5, `projects: ${retrieval.length}`)
-    assert.ok(entries >= 250, `entries: ${entries}`)
-    assert.ok(queries.length >= 100, `queries: ${queries.length}`)
-    assert.ok(kinds['files-only'] * 3 >= queries.length, `files-only: ${kinds['files-only']} of ${queries.length}`)
-    assert.ok(kinds['prompt+files'] * 3 >= queries.length, `prompt+files: ${kinds['prompt+files']} of ${queries.length}`)
+    assert.ok(retrieval.length >= min.projects, `projects: ${retrieval.length}`)
+    assert.ok(entries >= min.entries, `entries: ${entries}`)
+    assert.ok(queries.length >= min.queries, `queries: ${queries.length}`)
+    assert.ok(kinds['files-only'] >= min.filesOnly * queries.length - 1e-9, `files-only: ${kinds['files-only']} of ${queries.length}`)
+    assert.ok(kinds['prompt+files'] >= min.promptFiles * queries.length - 1e-9, `prompt+files: ${kinds['prompt+files']} of ${queries.length}`)
     assert.ok(kinds['prompt-only'] > 0, 'no prompt-only query')
     const runTests = queries.filter((q) => q.prompt === 'how do I run these tests?' && q.files.length > 0)
-    assert.ok(runTests.length >= 5, `"how do I run these tests?" queries with files: ${runTests.length}`)
+    assert.ok(runTests.length >= min.runTests, `"how do I run these tests?" queries with files: ${runTests.length}`)
   })
 
-  test(`${set.name}: every files-only query has a relevant note that names one of its files, a folder above it, or a glob matching it`, () => {
+  const naming = min.modules ? 'one of its files, its module or symbol, a folder above it,' : 'one of its files, a folder above it,'
+  test(`${set.name}: every files-only query has a relevant note that names ${naming} or a glob matching it`, () => {
     for (const { name, data } of retrieval) {
       const byId = new Map(data.entries.map((e) => [e.id, e]))
+      const names = min.modules ? (e, f) => entryNamesFileOrModule(e, f, data.project) : entryNamesFile
       for (const q of data.queries.filter((q) => queryKind(q) === 'files-only')) {
-        const named = q.relevant.some((r) => byId.has(r) && q.files.some((f) => entryNamesFile(byId.get(r), f)))
+        const named = q.relevant.some((r) => byId.has(r) && q.files.some((f) => names(byId.get(r), f)))
         assert.ok(named, `${name}: ${q.id} (${q.files.join(', ')}): no relevant entry is about these files`)
       }
     }
@@ -188,7 +218,9 @@ for (const set of HELDOUT_SETS) {
   })
 }
 
-/** The repositories (lower-cased owner/name) a held-out set's retrieval and pairs files are written from. */
+for (const set of RETRIEVAL_SETS) retrievalTests(set)
+
+/** The repositories (lower-cased owner/name) a set's retrieval and pairs files are written from. */
 function heldoutRepositories(set) {
   const repos = new Set()
   for (const dir of [set.retrievalDir, set.pairsDir].filter((d) => d !== undefined)) {
@@ -197,8 +229,9 @@ function heldoutRepositories(set) {
   return repos
 }
 
-test('no repository is shared between any two of: the tuning sets, the first, the second and the third held-out set', () => {
-  const groups = [{ name: 'tuning', repos: tuningRepositories() }, ...HELDOUT_SETS.map((set) => ({ name: set.name, repos: heldoutRepositories(set) }))]
+test('no repository is shared between any two of: the tuning sets, the held-out sets and the issue 56 sets', () => {
+  const sets = [...HELDOUT_SETS, ...RETRIEVAL_SETS]
+  const groups = [{ name: 'tuning', repos: tuningRepositories() }, ...sets.map((set) => ({ name: set.name, repos: heldoutRepositories(set) }))]
   for (const [i, a] of groups.entries()) {
     for (const b of groups.slice(i + 1)) {
       const shared = [...a.repos].filter((r) => b.repos.has(r))

@@ -152,6 +152,10 @@ pub enum FileKey {
     /// directory of one of its globs is this folder or below it: it is near
     /// the files of this folder.
     Near(String),
+    /// It writes this name of words joined by `_` or `-` (`emqx_limiter`,
+    /// `codec-http2`), folded: a folder or a file's stem of that name
+    /// ([`path_names`]) may be what it is about (see [`name_keys`]).
+    Name(String),
 }
 
 impl FileKey {
@@ -164,6 +168,7 @@ impl FileKey {
             FileKey::GlobAny => format!("{KEY}*"),
             FileKey::Folder(d) => format!("{KEY}d{d}"),
             FileKey::Near(d) => format!("{KEY}n{d}"),
+            FileKey::Name(n) => format!("{KEY}i{n}"),
         }
     }
 }
@@ -201,6 +206,70 @@ pub fn file_keys(text: &str, paths: &[String]) -> Vec<FileKey> {
     }
     out.sort();
     out.dedup();
+    out
+}
+
+/// The name keys of a note (see [`FileKey::Name`]): each run of letters,
+/// digits, `_` and `-` in its text that joins words with `_` or `-`, its
+/// ends' `_` and `-` dropped, folded (`` `lock_objects.py` ``: `lock_objects`;
+/// `-pl codec-http2`: `codec-http2`). A name of one word is a word already
+/// ([`words`]).
+pub fn name_keys(text: &str) -> Vec<FileKey> {
+    let mut out = Vec::new();
+    let joined = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    for run in text.split(|c: char| !joined(c)) {
+        if let Some(name) = joined_name(run) {
+            out.push(FileKey::Name(name));
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `run` folded, its ends' `_` and `-` dropped, when it joins words with
+/// `_` or `-` and fits [`MAX_WORD_BYTES`].
+fn joined_name(run: &str) -> Option<String> {
+    let run = run.trim_matches(['_', '-']);
+    let joins = run.contains(['_', '-']);
+    if !joins || run.len() > MAX_WORD_BYTES || !run.chars().any(char::is_alphabetic) {
+        return None;
+    }
+    Some(crate::matchers::topic_matcher::fold(run))
+}
+
+/// A file's names, as query words, each with its nearness to the file (as
+/// [`path_words`] gives it): the stem of its name (`Http2FrameCodecTest`,
+/// `emqx_esockd_limiter`) and each folder's name (`codec-http2`, `http2`,
+/// `Writers`), a leading `.` dropped. A name joining words with `_` or `-`
+/// is its [`FileKey::Name`] key; a name of one word is that word (its first
+/// from [`words`]: the whole of a `camelCase` name); other names are left
+/// out. A name in several places keeps its nearest.
+pub fn path_names(file: &str) -> Vec<(String, f32)> {
+    let file = file.trim_start_matches("./");
+    let parts: Vec<&str> = file.split('/').filter(|p| !p.is_empty()).collect();
+    let n = parts.len() as f32;
+    let mut out: Vec<(String, f32)> = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let near = (i + 1) as f32 / n;
+        let part = part.trim_start_matches('.');
+        let name = if i + 1 == parts.len() {
+            part.split('.').next().unwrap_or(part)
+        } else {
+            part
+        };
+        if let Some(joined) = joined_name(name) {
+            out.push((FileKey::Name(joined).word(), near));
+        } else if !name.is_empty() && name.chars().all(char::is_alphanumeric) {
+            let mut first = None;
+            words(name, |w| {
+                first.get_or_insert_with(|| w.to_string());
+            });
+            out.extend(first.map(|w| (w, near)));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+    out.dedup_by(|a, b| a.0 == b.0);
     out
 }
 
@@ -475,6 +544,69 @@ mod tests {
             folder_like("packages/@biomejs/js-api/").as_deref(),
             Some("packages/@biomejs/js-api")
         );
+    }
+
+    #[test]
+    fn name_keys_table() {
+        let name = |n: &str| FileKey::Name(n.to_string());
+        for (text, want) in [
+            ("`lock_objects.py` in each app", vec![name("lock_objects")]),
+            ("./mvnw -pl codec-http2 -am test", vec![name("codec-http2")]),
+            (
+                "the netty_unix_*.c helpers and *_JNI_OnLoad",
+                vec![name("jni_onload"), name("netty_unix")],
+            ),
+            ("--vcr-record=once", vec![name("vcr-record")]),
+            (
+                "Emqx_Conf_Schema, emqx_conf_schema",
+                vec![name("emqx_conf_schema")],
+            ),
+            (
+                "plain words, ResourceLeakDetector, 2024-01-02, a - b",
+                vec![],
+            ),
+        ] {
+            assert_eq!(name_keys(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn path_names_give_the_stem_and_each_folders_name_by_nearness() {
+        let name = |n: &str| FileKey::Name(n.to_string()).word();
+        for (file, want) in [
+            (
+                "codec-http2/src/Http2FrameCodecTest.java",
+                vec![
+                    (name("codec-http2"), 1.0 / 3.0),
+                    ("http2framecodectest".to_string(), 1.0),
+                    ("src".to_string(), 2.0 / 3.0),
+                ],
+            ),
+            (
+                "apps/emqx_conf/src/emqx_conf_schema.erl",
+                vec![
+                    (name("emqx_conf"), 0.5),
+                    (name("emqx_conf_schema"), 1.0),
+                    ("app".to_string(), 0.25),
+                    ("src".to_string(), 0.75),
+                ],
+            ),
+            (
+                ".ci/UKenglish.lbx.strings",
+                vec![("ci".to_string(), 0.5), ("ukenglish".to_string(), 1.0)],
+            ),
+            (
+                "packages/@scope/.gitignore",
+                vec![
+                    ("gitignor".to_string(), 1.0),
+                    ("packag".to_string(), 1.0 / 3.0),
+                ],
+            ),
+        ] {
+            let mut want = want;
+            want.sort_by(|a, b| a.0.cmp(&b.0));
+            assert_eq!(path_names(file), want, "{file}");
+        }
     }
 
     #[test]

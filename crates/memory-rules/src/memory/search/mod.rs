@@ -29,10 +29,13 @@
 //! bonus, [`ranking::COVERAGE_WEIGHT`] times the share of the prompt's idf
 //! the entry holds; plus the entry's affinity
 //! to the files in context (it names the file: 1, a glob of its `paths`
-//! matches the file, it names a folder above it: by nearness; see
-//! [`ranking`]), weighted by [`ranking::AFFINITY_WEIGHT`], and the files' path
-//! words ([`super::terms::path_words`]) as query words by the square of
-//! their nearness;
+//! matches the file, it names a folder above it or a folder of the same
+//! name deeper in the file's path: by nearness, less for a folder many
+//! notes name; see [`ranking`]), weighted by [`ranking::AFFINITY_WEIGHT`],
+//! and the files' path words ([`super::terms::path_words`]) as query words
+//! by the square of their nearness, their names (the stem, each folder's
+//! name, whole: `codec-http2`, `emqx_conf_schema`;
+//! [`super::terms::path_names`]) by their nearness;
 //! ties go to the entry updated last, then
 //! to the smaller id. The same files give the same bytes and the same order.
 //!

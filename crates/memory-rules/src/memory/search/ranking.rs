@@ -19,15 +19,36 @@ use std::collections::BinaryHeap;
 pub const AFFINITY_WEIGHT: f32 = 6.0;
 /// A path word of a file in context weighs this much of a word of the text.
 pub const PATH_WORD_WEIGHT: f32 = 0.5;
-/// The affinity of a note naming a file of the same name elsewhere.
+/// The affinity of a note naming a file of the same name elsewhere, and
+/// of a note naming a folder of the same name (`tests/benchmark/`) that is
+/// not at the top of the file's path, times the square of its nearness
+/// (the file's own folder counts whole).
 pub const SAME_NAME: f32 = 0.6;
-/// The affinity of a note naming a folder above a file in context, plus
-/// [`BELOW_DEPTH`] times the share of the file's folders it covers.
+/// A name of a file in context ([`terms::path_names`]: its stem, its
+/// folders' names) weighs this much of a word of the text, times its
+/// nearness: a module's folder names the file better than the path words
+/// of its parts ([`PATH_WORD_WEIGHT`] times the square of the nearness).
+pub const NAME_WEIGHT: f32 = 0.5;
+/// How many of a file's folders, nearest first, are looked up as folders
+/// named elsewhere ([`SAME_NAME`]): the keys grow with the square of it.
+const MAX_NAMED_FOLDERS: usize = 8;
+/// How a name key ([`FileKey::Name`]) starts among the index's words.
+const NAME_KEY: &str = "\u{1}i";
+/// The affinity of a note whose `paths` glob is under a folder above a
+/// file in context, plus [`BELOW_DEPTH`] times the share of the file's
+/// folders it covers.
 pub const BELOW: f32 = 0.6;
 pub const BELOW_DEPTH: f32 = 0.35;
-/// The affinity of a note near the file's folder, times the share of the
-/// file's folders they have in common (under [`BELOW`]: nearness alone
-/// ranks, it does not tie).
+/// The affinity of a note whose text names a folder above a file in
+/// context (`apps/`, `services/billing`), plus [`NAMED_BELOW_DEPTH`] times
+/// the share of the file's folders it covers: a folder named in passing
+/// far above the file (the top of a monorepo) says less than a glob of the
+/// note's `paths` ([`BELOW`]); the file's own folder counts as much.
+pub const NAMED_BELOW: f32 = 0.3;
+pub const NAMED_BELOW_DEPTH: f32 = 0.65;
+/// The affinity of a note near the file's folder, times the square of the
+/// share of the file's folders they have in common (under [`BELOW`]:
+/// nearness alone ranks, it does not tie).
 pub const NEAR: f32 = 0.45;
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
@@ -67,9 +88,12 @@ impl FileTie {
             TieHow::Key(k) => match &keys[self.file][*k].0 {
                 FileKey::File(_) => "names it".to_string(),
                 FileKey::Base(b) => format!("names {b}"),
-                FileKey::Folder(f) => format!("below {f}"),
+                FileKey::Folder(f) if files[self.file].starts_with(&format!("{f}/")) => {
+                    format!("below {f}")
+                }
+                FileKey::Folder(f) => format!("in a {f} folder"),
                 FileKey::Near(f) => format!("near {f}"),
-                FileKey::GlobDir(_) | FileKey::GlobAny => String::new(),
+                FileKey::GlobDir(_) | FileKey::GlobAny | FileKey::Name(_) => String::new(),
             },
         };
         (files[self.file].clone(), how)
@@ -298,9 +322,12 @@ impl WordPostings<'_> {
 
 /// The query's words, sorted and distinct, each with its weight: 1 for a
 /// word of the text ([`terms::FUNCTION_WORD_WEIGHT`] for a function word,
-/// `the`, `how`: Snowball's stop words), [`PATH_WORD_WEIGHT`] times the square of its nearness
-/// for a path word of a file in context only ([`terms::path_words`]: the
-/// file's name counts whole, its folders less the farther they are).
+/// `the`, `how`: Snowball's stop words); for a word of the files in context
+/// only, the greater of [`PATH_WORD_WEIGHT`] times the square of its
+/// nearness ([`terms::path_words`]: the file's name counts whole, its
+/// folders less the farther they are) and [`NAME_WEIGHT`] times the
+/// nearness of a name it is ([`terms::path_names`]: the stem, a folder's
+/// name).
 fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
     let mut words: Vec<(String, f32)> = terms::word_list(query.text)
         .into_iter()
@@ -318,6 +345,11 @@ fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
             terms::path_words(file)
                 .into_iter()
                 .map(|(w, near)| (w, PATH_WORD_WEIGHT * near * near)),
+        );
+        words.extend(
+            terms::path_names(file)
+                .into_iter()
+                .map(|(w, near)| (w, NAME_WEIGHT * near)),
         );
     }
     // The heaviest of each word first, then one of each.
@@ -390,10 +422,11 @@ fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> (FileTies, Vec<Vec<(Fil
             ties: Vec::new(),
         })
         .collect();
+    let n: usize = scopes.iter().map(ScopeIndex::len).sum();
     for (fi, file) in files.iter().enumerate() {
         for (ki, (key, weight)) in keys[fi].iter().enumerate() {
-            let weight = *weight;
             let word = key.word();
+            let weight = *weight * hub_discount(scopes, key, &word, n);
             for (s, tie) in scopes.iter().zip(ties.iter_mut()) {
                 for (d, ..) in s.postings(&word) {
                     let best = tie.get(d).map_or(0.0, |t| t.affinity);
@@ -422,14 +455,37 @@ fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> (FileTies, Vec<Vec<(Fil
     (ties, keys)
 }
 
+/// What a folder named in notes' text ([`FileKey::Folder`],
+/// [`FileKey::Near`]) keeps of its affinity: its idf over the rarest idf
+/// (1 for a folder one note names). A folder many notes name (the top of a
+/// monorepo, `apps/`) is a hub: naming it says little about a file below.
+/// The globs of `paths` and the files named keep theirs.
+fn hub_discount(scopes: &[ScopeIndex], key: &FileKey, word: &str, n: usize) -> f32 {
+    if !matches!(key, FileKey::Folder(_) | FileKey::Near(_)) {
+        return 1.0;
+    }
+    let df: usize = scopes
+        .iter()
+        .map(|s| s.lookup(word).map_or(0, |(df, _)| df))
+        .sum();
+    if df <= 1 {
+        return 1.0;
+    }
+    idf(n as f32, df as f32) / idf(n as f32, 1.0)
+}
+
 /// The keys to look up for a file in context, each with the affinity of a
 /// note holding it: the file itself 1, a file of its name elsewhere
 /// [`SAME_NAME`], a glob of no literal folder (`**/*.snap`, checked against
 /// the file) [`BELOW`] + [`BELOW_DEPTH`]; then for each folder above the
-/// file at depth `j` of the file's `k`: a note naming that folder or a glob
-/// under it (checked) [`BELOW`] + [`BELOW_DEPTH`] j/k (the file's own folder
-/// counts most), and a note near it [`NEAR`] j/k (the same folder over a
-/// sibling over the same top folder).
+/// file at depth `j` of the file's `k`: a glob under it (checked)
+/// [`BELOW`] plus [`BELOW_DEPTH`] j/k, a note naming that folder
+/// [`NAMED_BELOW`] plus [`NAMED_BELOW_DEPTH`] j/k (the file's own folder
+/// counts most), and a
+/// note near it [`NEAR`] (j/k)² (the same folder over a sibling over the
+/// same top folder); then the folders of the file named elsewhere
+/// ([`named_folder_keys`]). A folder named in text loses what
+/// [`hub_discount`] says.
 fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
     let file = file.trim_start_matches("./");
     let mut keys = vec![
@@ -440,10 +496,33 @@ fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
     let (folders, k) = terms::folders_of(file);
     for (dir, j) in folders {
         let share = j as f32 / k as f32;
-        let below = BELOW + BELOW_DEPTH * share;
-        keys.push((FileKey::GlobDir(dir.to_string()), below));
-        keys.push((FileKey::Folder(dir.to_string()), below));
-        keys.push((FileKey::Near(dir.to_string()), NEAR * share));
+        keys.push((
+            FileKey::GlobDir(dir.to_string()),
+            BELOW + BELOW_DEPTH * share,
+        ));
+        let named = NAMED_BELOW + NAMED_BELOW_DEPTH * share;
+        keys.push((FileKey::Folder(dir.to_string()), named));
+        keys.push((FileKey::Near(dir.to_string()), NEAR * share * share));
+    }
+    keys.extend(named_folder_keys(file, k));
+    keys
+}
+
+/// The folders of `file` (`k` deep) named elsewhere: each run of its
+/// folders' names that does not start at the top (`a/tests/fixtures/x.py`:
+/// `tests`, `tests/fixtures`, `fixtures`), among its
+/// [`MAX_NAMED_FOLDERS`] nearest, with [`SAME_NAME`] times the square of the
+/// nearness of the run's last folder.
+fn named_folder_keys(file: &str, k: usize) -> Vec<(FileKey, f32)> {
+    let names: Vec<&str> = file.split('/').take(k).collect();
+    let first = 1.max(k.saturating_sub(MAX_NAMED_FOLDERS));
+    let mut keys = Vec::new();
+    for end in first + 1..=k {
+        let near = end as f32 / k as f32;
+        let near = SAME_NAME * near * near;
+        for start in first..end {
+            keys.push((FileKey::Folder(names[start..end].join("/")), near));
+        }
     }
     keys
 }
@@ -540,7 +619,13 @@ fn hit(
 ) -> MemoryHit {
     let s = &index.scopes[si];
     let e = s.entry(d);
-    let matched: Vec<String> = words.iter().filter(|w| s.holds(w, d)).cloned().collect();
+    let held: Vec<&String> = words.iter().filter(|w| s.holds(w, d)).collect();
+    let matched_idf = held.iter().map(|w| index.idf(w)).sum();
+    // A name key is shown as the name.
+    let matched: Vec<String> = held
+        .iter()
+        .map(|w| w.strip_prefix(NAME_KEY).unwrap_or(w).to_string())
+        .collect();
     MemoryHit {
         scope: s.scope,
         id: e.id().to_string(),
@@ -552,8 +637,8 @@ fn hit(
         bm25,
         affinity: tie.as_ref().map_or(0.0, |t| t.0),
         tie: tie.map(|t| t.1),
-        matched: matched.clone(),
-        matched_idf: matched.iter().map(|w| index.idf(w)).sum(),
+        matched,
+        matched_idf,
         updated: e.updated(),
         pinned: e.pinned(),
         line: e.line(),
@@ -969,6 +1054,78 @@ mod tests {
             ["Webhook signatures are checked with the signing secret."]
         );
         assert_eq!(hits[0].matched, ["webhook"]);
+    }
+
+    #[test]
+    fn a_note_naming_a_files_module_stem_or_folder_ranks_first_for_a_deep_file() {
+        // Each note names the file its own way, never by a path from the
+        // top; the decoys share the file's words but not its names.
+        let notes = [
+            "Test one module: ./mvnw -pl codec-http2 -am test.",
+            "The codec tests use http fixtures from the common module.",
+            "emqx_conf_schema holds the cluster-wide config.",
+            "Config schema descriptions live in rel/i18n.",
+            "Benchmark tests sit in each app's tests/benchmark/ folder.",
+            "Benchmark numbers are posted on the PR.",
+            "Docs for Text.Pandoc.Writers.Docx and its StyleMap.",
+            "Pandoc readers and writers are tested against goldens.",
+        ];
+        let idx = index(&[("notes.md", "notes", notes.iter().map(|t| doc(t)).collect())]);
+        for (file, first, how) in [
+            (
+                "codec-http2/src/test/java/io/netty/handler/codec/http2/FrameTest.java",
+                notes[0],
+                "",
+            ),
+            ("apps/emqx_conf/src/emqx_conf_schema.erl", notes[2], ""),
+            (
+                "saleor/graphql/product/tests/benchmark/test_category.py",
+                notes[4],
+                "in a tests/benchmark folder",
+            ),
+            ("src/Text/Pandoc/Writers/Docx/StyleMap.hs", notes[6], ""),
+        ] {
+            let files = [file.to_string()];
+            let query = Query {
+                text: "",
+                files: &files,
+                limit: 5,
+            };
+            let hits = idx.search(&query, &|_| false);
+            assert_eq!(hits[0].text, first, "{file}: {hits:?}");
+            let tie = hits[0].tie.as_ref().map_or("", |t| t.1.as_str());
+            assert_eq!(tie, how, "{file}");
+        }
+    }
+
+    #[test]
+    fn a_folder_many_notes_name_ties_less_than_one_a_single_note_names() {
+        let mut notes: Vec<Entry> = (0..4)
+            .map(|i| doc(&format!("Note {i} about every app under apps/.")))
+            .collect();
+        notes.push(doc("The proto folder apps/emqx/src/proto is versioned."));
+        notes.extend((0..6).map(|i| doc(&format!("Unrelated note {i}."))));
+        let idx = index(&[("notes.md", "notes", notes)]);
+        let files = ["apps/emqx/src/proto/emqx_broker_proto_v1.erl".to_string()];
+        let query = Query {
+            text: "",
+            files: &files,
+            limit: 5,
+        };
+        let hits = idx.search(&query, &|_| false);
+        assert_eq!(
+            hits[0].text,
+            "The proto folder apps/emqx/src/proto is versioned."
+        );
+        let hub = hits.iter().find(|h| h.text.contains("every app")).unwrap();
+        let named_once = NAMED_BELOW + NAMED_BELOW_DEPTH / 4.0;
+        assert!(hub.affinity < 0.8 * named_once, "{hub:?}");
+        assert_eq!(hub.tie.as_ref().unwrap().1, "below apps");
+    }
+
+    #[test]
+    fn the_name_key_prefix_is_the_one_terms_writes() {
+        assert_eq!(FileKey::Name(String::new()).word(), NAME_KEY);
     }
 
     #[test]

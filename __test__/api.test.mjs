@@ -54,7 +54,9 @@ test("ESM: import { RuleEngine } from 'wave-memory-rules/native' works, for ever
 test('a manager whose workdir does not exist reports it as a diagnostic', async () => {
   const { RuleManager } = require('wave-memory-rules')
   const missing = path.join(os.tmpdir(), `wave-missing-${process.pid}`, 'nope')
-  const rules = new RuleManager({ workdir: missing, homeDir: path.join(os.tmpdir(), `wave-missing-home-${process.pid}`) })
+  // The workdir as given (findRoot: false): a walk up from a missing folder
+  // would end at whatever marks a project above the temp folder.
+  const rules = new RuleManager({ workdir: missing, homeDir: path.join(os.tmpdir(), `wave-missing-home-${process.pid}`), findRoot: false })
   await rules.discoverRules()
   assert.equal(rules.getRules().length, 0)
   const d = rules.getDiagnostics().find((x) => x.severity === 'error')

@@ -248,7 +248,10 @@ test('the third held-out set has five projects of pairs only, 4 to 6 rules each,
 // `distinct-from-rule` (a note on a rule's subject that neither restates nor contradicts it).
 const SIZED_KINDS = { rewording: 10, distinct: 10, 'restates-rule': 10, 'contradicts-rule': 10, supersedes: 8, 'distinct-from-rule': 10 }
 const RULE_KINDS = new Set(['restates-rule', 'contradicts-rule', 'distinct-from-rule'])
-const SIZED_SETS = [{ name: 'tuning set 4', pairsDir: 'bench/memory-pairs/tune-4' }]
+const SIZED_SETS = [
+  { name: 'tuning set 4', pairsDir: 'bench/memory-pairs/tune-4' },
+  { name: 'fifth held-out', pairsDir: 'bench/memory-pairs/heldout-5' },
+]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */
 function allSetDirs() {

@@ -310,7 +310,7 @@ for (const set of SIZED_SETS) {
     }
   })
 
-  test(`${set.name}: two projects of realistic size: 30 rules, 200 notes loaded, the minimum pairs per kind, no text twice`, () => {
+  test(`${set.name}: two projects of realistic size: 30 rules, 200 notes loaded, the minimum pairs per kind, no text twice, three contradictions in the rule's words`, () => {
     assert.equal(files.length, 2, `${set.pairsDir}: ${files.length} projects`)
     for (const { name, data } of files) {
       assert.ok(data.rules.length >= 30, `${name}: ${data.rules.length} rules`)
@@ -329,6 +329,9 @@ for (const set of SIZED_SETS) {
         const jaccard = tokenJaccard(p.first, p.second)
         assert.ok(jaccard >= 0.3 && jaccard <= 0.95, `${name}: ${p.id} token Jaccard ${jaccard.toFixed(2)}`)
       }
+      const ruleText = new Map(data.rules.map((r) => [r.id, r.text]))
+      const ownWords = data.pairs.filter((p) => p.kind === 'contradicts-rule' && tokenJaccard(ruleText.get(p.rule), p.second) >= 0.5)
+      assert.ok(ownWords.length >= 3, `${name}: ${ownWords.length} contradictions reuse the rule's wording`)
     }
   })
 

@@ -115,11 +115,19 @@ pub struct Profile {
     /// (`never edit X`, `X is not needed`), `false` when only in plain
     /// ones; a word said both ways is left out ([`polarities`]).
     pub negated: BTreeMap<String, bool>,
+    /// Each value's slot: the nearest word either side of it that is not a
+    /// function word nor a value ([`SLOT_REACH`]), what the value is the
+    /// value of (`Node 20` and `Node 22` fill one slot; `port 5433` and
+    /// `30 days` do not).
+    pub slots: BTreeMap<(ValueKind, String), BTreeSet<String>>,
+    /// The values said as the old ones (`bumped from 1.2 to 1.3`: 1.2).
+    pub previous: BTreeSet<(ValueKind, String)>,
 }
 
 impl Profile {
     pub fn of(text: &str) -> Profile {
         let (values, rest) = values(text);
+        let (slots, previous) = slots(text);
         let mut words = BTreeSet::new();
         terms::words(text, |w| {
             words.insert(canonical(w).to_string());
@@ -134,7 +142,27 @@ impl Profile {
             subject,
             folded: crate::matchers::topic_matcher::fold(text),
             negated: polarities(text),
+            slots,
+            previous,
         }
+    }
+
+    /// Whether a value of `kind` here and one there fill one slot (share a
+    /// word next to them). Commands (code spans) are not slotted: true.
+    fn same_slot(&self, other: &Profile, kind: ValueKind) -> bool {
+        if kind == ValueKind::Command {
+            return true;
+        }
+        let slot = |p: &'_ Profile, v: &str| p.slots.get(&(kind, v.to_string())).cloned();
+        self.of_kind(kind).iter().any(|x| {
+            other
+                .of_kind(kind)
+                .iter()
+                .any(|y| match (slot(self, x), slot(other, y)) {
+                    (Some(a), Some(b)) => !a.is_disjoint(&b),
+                    _ => false,
+                })
+        })
     }
 
     fn kinds(&self) -> BTreeSet<ValueKind> {
@@ -215,6 +243,64 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
     }
     out.remove("not");
     out.into_iter().filter_map(|(w, n)| Some((w, n?))).collect()
+}
+
+/// How far (in words) either side of a value its slot's words are looked
+/// for ([`Profile::slots`]).
+pub const SLOT_REACH: usize = 3;
+
+/// Each value's slot, and the values said as the old ones: a value right
+/// after `from` when a value of its kind follows after `to` (`moved from
+/// 0.18 to 0.20`).
+#[allow(clippy::type_complexity)]
+fn slots(
+    text: &str,
+) -> (
+    BTreeMap<(ValueKind, String), BTreeSet<String>>,
+    BTreeSet<(ValueKind, String)>,
+) {
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || "()[]<>,;\"'`".contains(c))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let found: Vec<Option<(ValueKind, String)>> = tokens.iter().map(|t| token_value(t)).collect();
+    let mut slots: BTreeMap<(ValueKind, String), BTreeSet<String>> = BTreeMap::new();
+    let mut previous = BTreeSet::new();
+    let said = |j: usize, word: &str| tokens.get(j).is_some_and(|t| t.eq_ignore_ascii_case(word));
+    for (i, value) in found.iter().enumerate() {
+        let Some(value) = value else { continue };
+        let content = |j: &usize| slot_words(tokens[*j], found[*j].is_some());
+        let before = (i.saturating_sub(SLOT_REACH)..i)
+            .rev()
+            .map(|j| content(&j))
+            .find(|ws| !ws.is_empty());
+        let after = (i + 1..(i + SLOT_REACH + 1).min(tokens.len()))
+            .map(|j| content(&j))
+            .find(|ws| !ws.is_empty());
+        let slot = slots.entry(value.clone()).or_default();
+        slot.extend(before.into_iter().chain(after).flatten());
+        let later = (i + 1..tokens.len().min(i + 4))
+            .any(|j| said(j - 1, "to") && found[j].as_ref().is_some_and(|v| v.0 == value.0));
+        if i > 0 && said(i - 1, "from") && later {
+            previous.insert(value.clone());
+        }
+    }
+    (slots, previous)
+}
+
+/// The words of a token that can make a slot: none for a value, a function
+/// word or a negation.
+fn slot_words(token: &str, is_value: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if !is_value {
+        terms::words(token, |w| {
+            let w = canonical(w);
+            if !is_function_word(w) && w != "not" {
+                out.push(w.to_string());
+            }
+        });
+    }
+    out
 }
 
 /// Whether a word of text (between white space) is a negation.
@@ -508,7 +594,7 @@ fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
     }
     for kind in a.kinds().intersection(&b.kinds()) {
         let (ours, theirs) = (a.of_kind(*kind), b.of_kind(*kind));
-        if !ours.iter().any(|v| b.has(*kind, v)) {
+        if !ours.iter().any(|v| b.has(*kind, v)) && a.same_slot(b, *kind) {
             return Some(Clash {
                 kind: *kind,
                 ours: ours.into_iter().map(str::to_string).collect(),
@@ -524,6 +610,17 @@ fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
 /// same words ([`SUPERSEDE_SUBJECT`]): a new value of the same fact, not
 /// another fact with its own value.
 pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
+    // `bumped from 1.2 to 1.3` gives 1.3; 1.2 is the old value.
+    let current;
+    let new = if new.previous.is_empty() {
+        new
+    } else {
+        current = Profile {
+            values: new.values.difference(&new.previous).cloned().collect(),
+            ..new.clone()
+        };
+        &current
+    };
     let clash = value_clash(new, old, w)?;
     (similarity(&new.subject, &old.subject, w) >= SUPERSEDE_SUBJECT).then_some(clash)
 }
@@ -647,12 +744,24 @@ fn token_value(token: &str) -> Option<(ValueKind, String)> {
         ));
     } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
         ValueKind::Number
+    } else if let Some(n) = spelled_number(t) {
+        return Some((ValueKind::Number, n.to_string()));
     } else if let Some(path) = path(token) {
         return Some((ValueKind::Path, path.to_lowercase()));
     } else {
         return None;
     };
     Some((kind, t.to_lowercase()))
+}
+
+/// English's numbers one to twelve, spelled (`two` is 2).
+fn spelled_number(t: &str) -> Option<usize> {
+    const NUMBERS: [&str; 12] = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve",
+    ];
+    let t = t.to_lowercase();
+    NUMBERS.iter().position(|n| *n == t).map(|i| i + 1)
 }
 
 /// A file or folder a word names, as file keys find them

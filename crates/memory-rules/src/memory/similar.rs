@@ -14,6 +14,8 @@
 //! together): what is rare and shared counts, long rules are not favoured
 //! over short notes, and entries and rule parts rank on one scale.
 
+#[cfg(test)]
+use super::hygiene::ValueKind;
 use super::hygiene::{self, Clash, Profile, Weights};
 use super::search::{MemoryHit, MemoryIndex, Query};
 use super::store::write::{df_fn, weights, Other, RuleParts, COMPARED_ENTRIES};
@@ -261,4 +263,174 @@ pub fn similar(
     };
     let ranked = rank(&note, &near, &parts, &w, limit);
     (text, ranked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn hit(id: &str, text: &str) -> MemoryHit {
+        MemoryHit {
+            scope: MemoryScope::Project,
+            id: id.into(),
+            topic: "t".into(),
+            file: "t.md".into(),
+            title: String::new(),
+            text: text.into(),
+            score: 0.0,
+            bm25: 0.0,
+            affinity: 0.0,
+            tie: None,
+            matched: Vec::new(),
+            matched_idf: 0.0,
+            updated: 0,
+            pinned: false,
+            line: 1,
+            superseded_by: None,
+        }
+    }
+
+    fn rules(list: &[(&str, &str)]) -> RuleParts {
+        let parts: Vec<(String, String, Profile)> = list
+            .iter()
+            .flat_map(|(id, text)| {
+                hygiene::parts(text)
+                    .into_iter()
+                    .map(|p| (id.to_string(), p.clone(), Profile::of(&p)))
+            })
+            .collect();
+        let df = hygiene::document_frequencies(parts.iter().map(|(_, _, p)| p));
+        let files = list
+            .iter()
+            .map(|(id, _)| (id.to_string(), format!(".wave/rules/{id}")))
+            .collect();
+        RuleParts { parts, df, files }
+    }
+
+    /// Weights over the texts given, as a memory of that many notes.
+    fn ranked(note: &str, hits: &[MemoryHit], parts: &RuleParts) -> Vec<Candidate> {
+        let mut df: HashMap<String, f32> = parts.df.clone();
+        for h in hits {
+            for w in Profile::of(&h.text).words {
+                *df.entry(w).or_default() += 1.0;
+            }
+        }
+        let dff = |x: &str| df.get(x).copied().unwrap_or(0.0);
+        let w = Weights {
+            n: (hits.len() + parts.parts.len()) as f32,
+            df: &dff,
+        };
+        let profile = Profile::of(note);
+        let subject = Subject {
+            profile: &profile,
+            scope: MemoryScope::Project,
+            entry: Some("self"),
+        };
+        rank(&subject, hits, parts, &w, 3)
+    }
+
+    fn what(c: &Candidate) -> String {
+        match &c.with {
+            Other::Entry { id, .. } => id.clone(),
+            Other::Rule { id } => id.clone(),
+        }
+    }
+
+    #[test]
+    fn the_nearest_rule_or_entry_ranks_first_with_its_verdict_and_evidence() {
+        let parts = rules(&[
+            (
+                "node.md",
+                "Building Electron needs Node.js 22.12.0 or newer.",
+            ),
+            (
+                "lists.md",
+                "In the docs, unordered lists use asterisks, not dashes.",
+            ),
+            (
+                "npx.md",
+                "Never run tools with npx; run node_modules/.bin/<tool> directly.",
+            ),
+        ]);
+        let hits = [
+            hit("self", "Building Electron needs Node.js 20.11.0 or newer."),
+            hit("chromium", "DEPS pins Chromium 153.0.8001.0."),
+            hit(
+                "nvm",
+                "The .nvmrc file lets nvm users switch Node.js lines.",
+            ),
+            hit(
+                "yarn",
+                "Yarn's release file is committed at .yarn/releases/.",
+            ),
+        ];
+        for (note, first, verdict, kind) in [
+            (
+                "Building Electron needs Node.js 20.11.0 or newer.",
+                "node.md",
+                Verdict::Conflict,
+                Some(ValueKind::Version),
+            ),
+            (
+                "npx is off limits; use node_modules/.bin instead.",
+                "npx.md",
+                Verdict::Related,
+                None,
+            ),
+            (
+                "DEPS now pins Chromium 154.0.8046.0.",
+                "chromium",
+                Verdict::Supersedes,
+                Some(ValueKind::Version),
+            ),
+            (
+                "DEPS pins Chromium 153.0.8001.0 .",
+                "chromium",
+                Verdict::Duplicate,
+                None,
+            ),
+            (
+                "Bullet lists in the docs take asterisks, not dashes.",
+                "lists.md",
+                Verdict::Restates,
+                None,
+            ),
+        ] {
+            let got = ranked(note, &hits, &parts);
+            assert_eq!(what(&got[0]), first, "{note}: {got:?}");
+            assert_eq!(got[0].verdict, verdict, "{note}: {got:?}");
+            assert_eq!(got[0].clash.as_ref().map(|c| c.kind), kind, "{note}");
+            assert!(
+                !got[0].shared.is_empty(),
+                "{note}: the shared subject is named"
+            );
+            assert!(
+                got.windows(2).all(|p| p[0].score >= p[1].score),
+                "best first"
+            );
+            assert!(
+                got.iter().all(|c| what(c) != "self"),
+                "the note itself is left out"
+            );
+        }
+        let rule = &ranked(
+            "Building Electron needs Node.js 20.11.0 or newer.",
+            &hits,
+            &parts,
+        )[0];
+        assert_eq!(rule.file.as_deref(), Some(".wave/rules/node.md"));
+        assert_eq!(
+            rule.text,
+            "Building Electron needs Node.js 22.12.0 or newer."
+        );
+        assert_eq!(
+            rule.to_json()["differs"]["theirs"],
+            serde_json::json!(["22.12.0"])
+        );
+        assert!(
+            ranked("zyxw qvut", &hits, &parts).is_empty(),
+            "nothing shares a word"
+        );
+    }
 }

@@ -199,7 +199,7 @@ fn of_rule(
 /// The candidates for a note, best first, at most `limit`: the entries a
 /// search for its words finds ([`COMPARED_ENTRIES`]) and every rule part,
 /// one (the best part) per rule; nothing that shares no word.
-pub fn rank(
+pub(crate) fn rank(
     note: &Subject<'_>,
     near: &[MemoryHit],
     parts: &RuleParts,

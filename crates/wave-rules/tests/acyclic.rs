@@ -140,6 +140,10 @@ impl<'ast> Visit<'ast> for Paths {
         syn::visit::visit_path(self, p);
     }
 
+    // `pub(crate)` and `pub(in path)` name who may see an item, not a path
+    // this file reaches.
+    fn visit_vis_restricted(&mut self, _: &'ast syn::VisRestricted) {}
+
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         self.visit_path(&m.path);
         // The arguments of `format!`, `assert!`, `matches!` and the like are
@@ -183,7 +187,9 @@ fn resolve(tree: &BTreeSet<Vec<String>>, at: &[String], path: &[String]) -> Opti
 }
 
 /// The file-to-file edges of one crate, without each module's own family
-/// (its children and its parent).
+/// (its children and its parent). An import of the crate root (`crate::X`)
+/// is an edge to it: the layering names it; the circles leave it out, as
+/// the root declares and re-exports every module.
 fn edges(root: &Path) -> (Vec<Module>, BTreeMap<usize, BTreeSet<usize>>) {
     let mods = modules(root);
     let tree: BTreeSet<Vec<String>> = mods.iter().map(|m| m.names.clone()).collect();
@@ -212,7 +218,7 @@ fn edges(root: &Path) -> (Vec<Module>, BTreeMap<usize, BTreeSet<usize>>) {
             }
             let family = target.len() + 1 == m.names.len() && m.names.starts_with(&target)
                 || m.names.len() + 1 == target.len() && target.starts_with(&m.names);
-            if target == m.names || family || target.is_empty() {
+            if target == m.names || family {
                 continue;
             }
             graph.entry(i).or_default().insert(index[target.as_slice()]);
@@ -312,7 +318,10 @@ fn circles(n: usize, graph: &BTreeMap<usize, BTreeSet<usize>>) -> Vec<Vec<usize>
 
 /// The circles of the crate rooted at `root`, as text (one line each).
 fn report(root: &Path, workspace: &Path) -> Vec<String> {
-    let (mods, graph) = edges(root);
+    let (mods, mut graph) = edges(root);
+    for tos in graph.values_mut() {
+        tos.retain(|&to| !mods[to].names.is_empty());
+    }
     circles(mods.len(), &graph)
         .into_iter()
         .map(|chain| {
@@ -442,36 +451,76 @@ fn a_circle_through_a_macro_argument_or_super_path_is_found() {
     );
 }
 
-/// The core's layers (folders of `crates/memory-rules/src`), lowest first.
-/// A module may import from its own layer and the layers before it, never
-/// from a later one.
-const CORE_LAYERS: [&str; 8] = [
-    "base", "matchers", "rules", "formats", "sources", "load", "memory", "delivery",
+/// One layered crate: its root file, its layers (the folders of its
+/// `src`), lowest first, the folders of one layer being peers; and whether
+/// the crate root counts as its top (its modules then name an item's own
+/// module, never the root's re-export of it).
+type Layering = (&'static str, &'static [&'static [&'static str]], bool);
+
+/// The layered crates: the one place the layer order is declared.
+const LAYERED: [Layering; 2] = [
+    (
+        "crates/memory-rules/src/lib.rs",
+        &[
+            &["base"],
+            &["matchers"],
+            &["rules"],
+            &["formats"],
+            &["sources"],
+            &["load"],
+            &["memory"],
+            &["delivery"],
+        ],
+        // The core's modules reach the façade's names (`crate::Rule`).
+        false,
+    ),
+    // The CLI: its base (options, environment, output, settings files,
+    // launch); the roads (hooks, the MCP server); eval (which installs
+    // hooks); the tools over eval's results (report, the language server);
+    // one file per subcommand; the command line and `run` on top.
+    (
+        "crates/wave-rules/src/lib.rs",
+        &[
+            &["base"],
+            &["hook", "mcp"],
+            &["eval"],
+            &["lsp", "report"],
+            &["commands"],
+            &["cli"],
+        ],
+        true,
+    ),
 ];
 
-/// Every import from a lower layer to a higher one, as text (one line
-/// each). A module outside every layer (the crate root) is not checked.
-fn wrong_way(root: &Path, workspace: &Path, layers: &[&str]) -> Vec<String> {
+/// Every import from a lower layer to a higher one, or (`root_on_top`) to
+/// the crate root, the façade over every layer, as text (one line each).
+/// The root itself is not checked.
+fn wrong_way(root: &Path, workspace: &Path, layers: &[&[&str]], root_on_top: bool) -> Vec<String> {
     let (mods, graph) = edges(root);
-    let rank = |m: &Module| {
+    let rank = |m: &Module| match m.names.first() {
+        None => root_on_top.then_some(layers.len()),
+        Some(top) => layers.iter().position(|l| l.contains(&top.as_str())),
+    };
+    let layer = |m: &Module| {
         m.names
             .first()
-            .and_then(|top| layers.iter().position(|l| l == top))
+            .map_or("the crate root", String::as_str)
+            .to_string()
     };
     let name = |m: &Module| shown(&m.file, workspace);
     let mut out = Vec::new();
     for (&from, tos) in &graph {
-        let Some(low) = rank(&mods[from]) else {
+        let Some(low) = rank(&mods[from]).filter(|_| !mods[from].names.is_empty()) else {
             continue;
         };
         for &to in tos {
-            if let Some(high) = rank(&mods[to]).filter(|&r| r > low) {
+            if rank(&mods[to]).is_some_and(|r| r > low) {
                 out.push(format!(
                     "{} ({}) imports {} ({}), a higher layer",
                     name(&mods[from]),
-                    layers[low],
+                    layer(&mods[from]),
                     name(&mods[to]),
-                    layers[high]
+                    layer(&mods[to])
                 ));
             }
         }
@@ -530,25 +579,29 @@ fn stray_impls(root: &Path, workspace: &Path) -> Vec<String> {
 }
 
 #[test]
-fn the_core_layers_import_only_the_layers_below_them() {
+fn each_layered_crate_imports_only_the_layers_below_each_layer() {
     let ws = workspace();
-    let root = ws.join("crates/memory-rules/src/lib.rs");
-    let found = wrong_way(&root, &ws, &CORE_LAYERS);
-    assert!(
-        found.is_empty(),
-        "imports running up the layers ({}; move the shared piece down):\n{}",
-        CORE_LAYERS.join(" < "),
-        found.join("\n")
-    );
-    // Every folder of the core is a layer, so none is left unchecked.
-    for entry in std::fs::read_dir(ws.join("crates/memory-rules/src")).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_dir() {
-            let dir = entry.file_name().to_string_lossy().into_owned();
-            assert!(
-                CORE_LAYERS.contains(&dir.as_str()),
-                "crates/memory-rules/src/{dir} is in no layer of CORE_LAYERS"
-            );
+    for (root, layers, root_on_top) in LAYERED {
+        let found = wrong_way(&ws.join(root), &ws, layers, root_on_top);
+        let order: Vec<String> = layers.iter().map(|l| l.join(", ")).collect();
+        assert!(
+            found.is_empty(),
+            "imports running up the layers of {root} ({}; move the shared piece down):\n{}",
+            order.join(" < "),
+            found.join("\n")
+        );
+        // Every folder of the crate is a layer, so none is left unchecked.
+        let src = ws.join(root).parent().unwrap().to_path_buf();
+        for entry in std::fs::read_dir(&src).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                let dir = entry.file_name().to_string_lossy().into_owned();
+                assert!(
+                    layers.iter().any(|l| l.contains(&dir.as_str())),
+                    "{}/{dir} is in no layer of LAYERED",
+                    shown(&src, &ws)
+                );
+            }
         }
     }
 }
@@ -583,7 +636,12 @@ fn an_import_up_the_layers_and_a_method_away_from_its_type_are_named() {
             "use crate::rules::parser::Reader;\nimpl Reader { pub fn key(&self) {} }\n",
         ),
     ]);
-    let up = wrong_way(&t.path().join("lib.rs"), t.path(), &["base", "rules"]);
+    let up = wrong_way(
+        &t.path().join("lib.rs"),
+        t.path(),
+        &[&["base"], &["rules"]],
+        false,
+    );
     assert_eq!(
         up,
         ["base/fs.rs (base) imports rules/parser.rs (rules), a higher layer"]
@@ -593,6 +651,42 @@ fn an_import_up_the_layers_and_a_method_away_from_its_type_are_named() {
         stray,
         ["impl Reader in rules/keys.rs, defined in rules/parser.rs"]
     );
+}
+
+#[test]
+fn a_peer_import_passes_and_an_import_of_a_higher_layer_or_the_crate_root_is_named() {
+    let t = fixture(&[
+        (
+            "lib.rs",
+            "mod base;\nmod hook;\nmod mcp;\nmod cli;\npub use cli::run;\npub const LIMIT: usize = 1;\n",
+        ),
+        ("base/mod.rs", "pub mod env;\n"),
+        ("base/env.rs", "pub struct Env;\n"),
+        ("hook/mod.rs", "pub mod agent;\n"),
+        (
+            "hook/agent.rs",
+            "use crate::base::env::Env;\nuse crate::mcp::serve::answer;\nuse crate::LIMIT;\n",
+        ),
+        ("mcp/mod.rs", "pub mod serve;\n"),
+        ("mcp/serve.rs", "pub fn answer() {}\n"),
+        ("cli/mod.rs", "pub mod dispatch;\npub fn run() {}\n"),
+        ("cli/dispatch.rs", "use crate::hook::agent;\n"),
+    ]);
+    let layers: &[&[&str]] = &[&["base"], &["hook", "mcp"], &["cli"]];
+    let up = wrong_way(&t.path().join("lib.rs"), t.path(), layers, true);
+    assert_eq!(
+        up,
+        ["hook/agent.rs (hook) imports lib.rs (the crate root), a higher layer"]
+    );
+    // The same import from the crate's base, one layer down, is named too.
+    std::fs::write(
+        t.path().join("base/env.rs"),
+        "pub struct Env;\nuse crate::cli::run;\n",
+    )
+    .unwrap();
+    let up = wrong_way(&t.path().join("lib.rs"), t.path(), layers, true);
+    assert_eq!(up.len(), 2, "{up:?}");
+    assert!(up.contains(&"base/env.rs (base) imports cli/mod.rs (cli), a higher layer".to_string()));
 }
 
 /// The core's façade: at most 4 public modules and at most 40 names

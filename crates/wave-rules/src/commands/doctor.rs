@@ -8,11 +8,11 @@
 //! Exit 0 when nothing is wrong, 1 when an installed entry is stale or
 //! non-portable or a rule has an error (so CI can run it), 2 on trouble.
 
-use crate::args::{McpClient, ScopeArg};
-use crate::display;
-use crate::env::{Env, Output, EXIT_FAILURE};
+use crate::base::args::{McpClient, ScopeArg};
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_FAILURE};
+use crate::base::launch;
 use crate::hook::settings::{is_ours, EVENTS};
-use crate::launch;
 use crate::mcp::client_install;
 use crate::mcp::client_install::ClientSettings;
 use clap::ValueEnum;
@@ -123,7 +123,7 @@ fn hook_entries(env: &Env) -> Vec<Entry> {
         if !file.exists() {
             continue;
         }
-        let Some(value) = crate::settings_file::Json::read(&file)
+        let Some(value) = crate::base::settings_file::Json::read(&file)
             .ok()
             .and_then(|json| json.value())
         else {

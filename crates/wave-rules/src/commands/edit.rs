@@ -1,8 +1,8 @@
 //! `wave-rules add` and `wave-rules remove`: write and delete rule files.
 
-use crate::args::{AddArgs, RemoveArgs};
-use crate::display;
-use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::base::args::{AddArgs, RemoveArgs};
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::sources::RuleFile;
 use memory_rules::{GlobProblem, Scope};
 use std::io::Write;

@@ -6,10 +6,10 @@
 //! (no run started), 1 below `--min-uplift` / `--min-rate`.
 #![cfg_attr(target_family = "wasm", allow(dead_code))]
 
-use crate::args::EvalArgs;
-use crate::display;
-use crate::env::{Env, Output, EXIT_TROUBLE};
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_TROUBLE};
 use crate::eval::eval_agent::EvalAgent;
+use crate::eval::eval_args::EvalArgs;
 use crate::eval::results::{self, Arm, RunOutcome};
 use crate::eval::scenario::{self, Problem, Scenario};
 use crate::eval::{MAX_EVAL_JOBS, MAX_EVAL_RUNS, MAX_SCENARIO_FILES};
@@ -454,9 +454,9 @@ fn dry_run(env: &Env, args: &EvalArgs, plans: &[Planned], cells: &[Cell]) -> Str
 #[cfg(not(target_family = "wasm"))]
 mod native {
     use super::{Cell, Planned};
-    use crate::args::EvalArgs;
-    use crate::display;
-    use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+    use crate::base::display;
+    use crate::base::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+    use crate::eval::eval_args::EvalArgs;
     use crate::eval::results::{self, Arm, Stored};
     use crate::eval::runner::{self, RunSpec, Settings};
     use crate::eval::summary::Report;
@@ -536,7 +536,7 @@ mod native {
             agent_args: args.agent_args.clone(),
             pass_env: args.pass_env.clone(),
             cmd: args.cmd.clone(),
-            hook_command: exe.map(|p| crate::launch::shell_quote(&p.to_string_lossy())),
+            hook_command: exe.map(|p| crate::base::launch::shell_quote(&p.to_string_lossy())),
         }
     }
 

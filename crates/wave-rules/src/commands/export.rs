@@ -4,9 +4,9 @@
 //! `memory_rules::formats` (a writer beside each reader); this module runs
 //! them against the disk and reports.
 
-use crate::args::{ExportArgs, ImportArgs, OutputFormat};
-use crate::display;
-use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::base::args::{ExportArgs, ImportArgs, OutputFormat};
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::delivery::export::{self, Plan, Sync, Target};
 use memory_rules::sources::self_load;
 use std::fmt::Write as _;

@@ -1,7 +1,7 @@
 //! `wave-rules list`: one row per loaded rule.
 
-use crate::env::{Env, Output};
-use crate::{color, display};
+use crate::base::env::{Env, Output};
+use crate::base::{color, display};
 use memory_rules::{Code, Severity};
 
 pub fn run(env: &Env) -> Output {
@@ -217,7 +217,10 @@ fn other_tools(env: &Env) -> Vec<(memory_rules::Format, &'static str, usize)> {
 pub(crate) fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
     let rows: Vec<[String; N]> = rows
         .iter()
-        .map(|r| r.clone().map(|c| crate::display::clean(&c).into_owned()))
+        .map(|r| {
+            r.clone()
+                .map(|c| crate::base::display::clean(&c).into_owned())
+        })
         .collect();
     let mut widths = header.map(|h| h.chars().count());
     for row in &rows {

@@ -3,9 +3,9 @@
 //! when, which event, which rules and how many tokens. This project's
 //! sessions unless `--all` or `--session` says otherwise.
 
-use crate::args::LogArgs;
-use crate::display;
-use crate::env::{Env, Output, EXIT_TROUBLE};
+use crate::base::args::LogArgs;
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_TROUBLE};
 use memory_rules::delivery::delivery_log::{self, Delivery, DeliveryLog, Filter};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -2,9 +2,9 @@
 //! why (or why not); `--write PATH` and `--command 'LINE'`: what the
 //! enforced rules would refuse or warn about, and what the model reads.
 
-use crate::args::MatchArgs;
-use crate::display;
-use crate::env::{Env, Output};
+use crate::base::args::MatchArgs;
+use crate::base::display;
+use crate::base::env::{Env, Output};
 use memory_rules::{Activation, Excluded, Reason, Rule};
 
 /// Files typed on the command line are relative to the current directory,

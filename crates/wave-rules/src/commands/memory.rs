@@ -13,12 +13,12 @@
 //! | `forget ENTRY` | removes an entry | 1 for an unknown entry |
 //! | `list`, `show`, `clear` | topics | 1 for an unknown topic |
 
-use crate::args::{
+use crate::base::args::{
     MemoryAction, MemoryArgs, MemoryClearArgs, MemoryEntryArgs, MemoryImportArgs,
     MemoryPromoteArgs, MemorySourceArg, MemoryWriteArgs, ScopeArg,
 };
-use crate::display;
-use crate::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::memory::agent_memory::{self, AgentMemory, AgentSource, MemorySources};
 use memory_rules::memory::lint::{self, LintFinding};
 use memory_rules::memory::promote::{self, Promotion};
@@ -327,7 +327,7 @@ pub fn why(h: &MemoryHit) -> String {
     format!("score {:.2}: {}", h.score, parts.join("; "))
 }
 
-fn search(env: &Env, store: &MemoryStore, a: &crate::args::MemorySearchArgs) -> Output {
+fn search(env: &Env, store: &MemoryStore, a: &crate::base::args::MemorySearchArgs) -> Output {
     let index = MemoryIndex::open(store);
     let files: Vec<String> = a
         .files

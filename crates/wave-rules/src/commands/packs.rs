@@ -7,9 +7,9 @@
 
 use super::packs_git as git;
 use super::packs_sync::{satisfies, short, show, sync};
-use crate::args::{PacksAction, PacksArgs, PacksSyncArgs};
-use crate::display;
-use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::base::args::{PacksAction, PacksArgs, PacksSyncArgs};
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::sources::packs::{self, Home, PackKind, Spec};
 use serde_json::json;
 use std::path::Path;
@@ -84,7 +84,7 @@ fn add(env: &Env, home: &Home, text: &str) -> Output {
         out.stdout = display::line(&format!("{spec} is already in {}", show(&path, env)));
     } else {
         array.push(spec.text.as_str());
-        if let Err(o) = crate::settings_file::save(&path, &doc.to_string()) {
+        if let Err(o) = crate::base::settings_file::save(&path, &doc.to_string()) {
             return o;
         }
         out.stdout = display::line(&format!("added {spec} to {}", show(&path, env)));

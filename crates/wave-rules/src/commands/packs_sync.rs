@@ -3,9 +3,9 @@
 //! lockfile written (or, with `--frozen`, compared). `packs add` syncs too.
 
 use super::packs_git::{self as git, GitError};
-use crate::args::PacksSyncArgs;
-use crate::display;
-use crate::env::{Env, Output, EXIT_FAILURE};
+use crate::base::args::PacksSyncArgs;
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_FAILURE};
 use memory_rules::sources::packs::{
     self, hash, manifest, Home, Locked, PackKind, PackLock, Pin, Spec,
 };
@@ -92,7 +92,7 @@ pub(super) fn sync(env: &Env, home: &Home, args: &PacksSyncArgs) -> Output {
         && (lock.is_some() || !new_lock.packs.is_empty())
         && lock.as_ref() != Some(&new_lock)
     {
-        if let Err(o) = crate::settings_file::save(&lock_path, &new_lock.to_text()) {
+        if let Err(o) = crate::base::settings_file::save(&lock_path, &new_lock.to_text()) {
             return o;
         }
         written = true;
@@ -497,7 +497,7 @@ fn materialize(
         hash: hash.clone(),
     };
     if let Ok(text) = serde_json::to_string_pretty(&pin) {
-        if let Err(o) = crate::settings_file::save(&pin_path, &text) {
+        if let Err(o) = crate::base::settings_file::save(&pin_path, &text) {
             return Err(GitSyncError::PinNotSaved(o.stderr.trim().to_string()));
         }
     }

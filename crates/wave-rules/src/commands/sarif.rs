@@ -5,7 +5,7 @@
 //! project root (`%SRCROOT%`) and its region: the line, and the columns of
 //! the text it is about (the fix's text, else to the end of the line).
 
-use crate::display;
+use crate::base::display;
 use memory_rules::{Code, Diagnostic, Severity};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -30,7 +30,7 @@ pub(crate) fn log(diagnostics: &[Diagnostic], workdir: &Path) -> Value {
         .iter()
         .map(|d| result(d, &codes, workdir))
         .collect();
-    let root = format!("{}/", crate::display::file_uri(workdir));
+    let root = format!("{}/", crate::base::display::file_uri(workdir));
     json!({
         "$schema": SCHEMA,
         "version": "2.1.0",

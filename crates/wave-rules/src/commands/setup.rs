@@ -1,9 +1,11 @@
 //! `wave-rules init` and `wave-rules completions`: getting a project
 //! started (`wave-rules memory` is `memory.rs`).
 
-use crate::args::{CompletionsArgs, HookClient, InitArgs, InstallArgs, McpInstallArgs, ScopeArg};
-use crate::display;
-use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::base::args::{
+    CompletionsArgs, HookClient, InitArgs, InstallArgs, McpInstallArgs, ScopeArg,
+};
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::Scope;
 
 /// The example rules `init` writes: one of each activation kind, each one
@@ -128,10 +130,8 @@ pub fn init(env: &Env, args: &InitArgs) -> Output {
     out
 }
 
-/// `completions <shell>`: the script on stdout.
-pub fn completions(args: &CompletionsArgs) -> Output {
-    use clap::CommandFactory;
-    let mut cmd = crate::args::Cli::command();
+/// `completions <shell>`: the script of the command line `cmd` on stdout.
+pub fn completions(args: &CompletionsArgs, mut cmd: clap::Command) -> Output {
     let mut buf = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "wave-rules", &mut buf);
     Output {

@@ -2,10 +2,10 @@
 //! `--fix` applies their fixes first (validate_fix.rs), `--format sarif`
 //! writes a SARIF log (sarif.rs).
 
-use crate::args::{ValidateArgs, ValidateFormat};
-use crate::color;
-use crate::display::{self, Sources};
-use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::base::args::{ValidateArgs, ValidateFormat};
+use crate::base::color;
+use crate::base::display::{self, Sources};
+use crate::base::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::sources::self_load;
 use memory_rules::{Diagnostic, Severity};
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! made by rename and never over an existing file. `--dry-run` shows the
 //! diff and writes nothing.
 
-use crate::display;
+use crate::base::display;
 use memory_rules::delivery::export::unified;
 use memory_rules::{Diagnostic, Fix};
 use std::collections::BTreeMap;

@@ -2,6 +2,7 @@
 //! at the recording proxy: how to find it, its command, its environment and
 //! the files it needs in its scratch home, and how its hooks are installed.
 
+use crate::base::args::HookAgent;
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
@@ -75,12 +76,14 @@ impl EvalAgent {
         }
     }
 
-    /// The `hook install --agent` name, for the agents with hooks.
-    pub fn hook_agent(self) -> Option<&'static str> {
+    /// The agent whose hooks `hook install --agent` writes, for the agents
+    /// with hooks.
+    pub fn hook_agent(self) -> Option<HookAgent> {
         match self {
-            EvalAgent::Claude | EvalAgent::Codex | EvalAgent::Gemini | EvalAgent::Copilot => {
-                Some(self.as_str())
-            }
+            EvalAgent::Claude => Some(HookAgent::Claude),
+            EvalAgent::Codex => Some(HookAgent::Codex),
+            EvalAgent::Gemini => Some(HookAgent::Gemini),
+            EvalAgent::Copilot => Some(HookAgent::Copilot),
             EvalAgent::Opencode | EvalAgent::Command => None,
         }
     }

@@ -10,6 +10,7 @@
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod checks;
 pub(crate) mod eval_agent;
+pub(crate) mod eval_args;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod process;
 #[cfg(not(target_family = "wasm"))]

@@ -9,6 +9,8 @@ use super::proxy::{Api, Exchange, Proxy};
 use super::results::{Arm, RunOutcome};
 use super::scenario::Scenario;
 use super::scratch::Scratch;
+use crate::base::args::{GlobalArgs, InstallArgs, ScopeArg};
+use crate::base::env::Env;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -211,25 +213,27 @@ fn install_hooks(agent: EvalAgent, scratch: &Scratch, settings: &Settings) -> Re
             )
         };
     }
-    let Some(name) = agent.hook_agent() else {
+    let Some(hook_agent) = agent.hook_agent() else {
         return Ok(());
     };
-    let mut args: Vec<String> = ["wave-rules", "hook", "install", "--agent", name]
-        .map(String::from)
-        .to_vec();
-    args.extend([
-        "--workdir".into(),
-        scratch.work.to_string_lossy().into_owned(),
-        "--home".into(),
-        scratch.home.to_string_lossy().into_owned(),
-    ]);
-    if let Some(cmd) = &settings.hook_command {
-        args.extend(["--command".into(), cmd.clone()]);
-    }
-    let out = crate::run(args);
+    let global = GlobalArgs {
+        workdir: Some(scratch.work.clone()),
+        home: Some(scratch.home.clone()),
+        ..GlobalArgs::default()
+    };
+    let options = InstallArgs {
+        scope: ScopeArg::Project,
+        command: settings.hook_command.clone(),
+        edit_distance: None,
+    };
+    let out = match Env::new(&global, None, false) {
+        Ok(env) => crate::hook::install::install(&env, hook_agent, &options),
+        Err(out) => out,
+    };
     if out.code != 0 {
         return Err(format!(
-            "hook install --agent {name} failed: {}",
+            "hook install --agent {} failed: {}",
+            hook_agent.as_str(),
             out.stderr.trim()
         ));
     }

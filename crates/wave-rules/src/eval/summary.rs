@@ -7,8 +7,8 @@ use super::results::RunOutcome;
 use super::results::{round, uplift, Arm, ArmSummary};
 use super::stats::{runs_needed, Uplift};
 use super::MAX_EVAL_RUNS;
-use crate::args::EvalArgs;
-use crate::display;
+use crate::base::display;
+use crate::eval::eval_args::EvalArgs;
 
 /// One scenario by one agent.
 pub struct Row<'a> {

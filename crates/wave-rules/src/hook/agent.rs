@@ -35,7 +35,7 @@
 //! (Gemini's BeforeAgent `prompt` is the user's message; the SessionStart
 //! context is not in it).
 
-use crate::args::{HookAction, HookAgent, HookEvent};
+use crate::base::args::{HookAction, HookAgent, HookEvent};
 use memory_rules::delivery::Conversation;
 use memory_rules::delivery::Event;
 use memory_rules::delivery::EventKind;
@@ -565,12 +565,17 @@ pub fn output(agent: HookAgent, event: &HookAction, text: &str) -> Option<Value>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::BudgetArgs;
+    use crate::base::args::BudgetArgs;
+
+    /// `hook NAME` as the command line parses it.
+    fn parse_hook(name: &str) -> Result<HookAction, clap::Error> {
+        use clap::{FromArgMatches, Subcommand};
+        let cmd = HookAction::augment_subcommands(clap::Command::new("hook"));
+        HookAction::from_arg_matches(&cmd.try_get_matches_from(["hook", name])?)
+    }
 
     #[test]
     fn each_event_name_comes_from_one_table_from_command_line_to_agent_answer() {
-        use crate::args::{Cli, Command};
-        use clap::Parser;
         let all = [
             HookEvent::SessionStart,
             HookEvent::UserPromptSubmit,
@@ -578,13 +583,10 @@ mod tests {
             HookEvent::Stop,
         ];
         for event in all {
-            let cli = Cli::try_parse_from(["wave-rules", "hook", event.name()]).unwrap();
-            let Command::Hook(args) = cli.command else {
-                panic!("`hook {event}` is not the hook command")
-            };
-            assert_eq!(args.action.event(), Some(event));
-            assert_eq!(args.action.event_name(), event.name());
-            assert_eq!(HookAgent::Claude.event_name(&args.action), event.name());
+            let action = parse_hook(event.name()).unwrap();
+            assert_eq!(action.event(), Some(event));
+            assert_eq!(action.event_name(), event.name());
+            assert_eq!(HookAgent::Claude.event_name(&action), event.name());
             for agent in [
                 HookAgent::Claude,
                 HookAgent::Codex,
@@ -600,11 +602,8 @@ mod tests {
         }
         // The compaction event: installed where the agent tells a compaction
         // only by it (Claude Code and Codex say it in SessionStart's source).
-        let cli = Cli::try_parse_from(["wave-rules", "hook", "PreCompact"]).unwrap();
-        let Command::Hook(args) = cli.command else {
-            panic!("`hook PreCompact` is not the hook command")
-        };
-        assert_eq!(args.action.event(), Some(HookEvent::PreCompact));
+        let compact = parse_hook("PreCompact").unwrap();
+        assert_eq!(compact.event(), Some(HookEvent::PreCompact));
         let installs = |agent: HookAgent| {
             agent
                 .events()
@@ -613,20 +612,20 @@ mod tests {
         };
         assert!(installs(HookAgent::Gemini) && installs(HookAgent::Copilot));
         assert!(!installs(HookAgent::Claude) && !installs(HookAgent::Codex));
-        assert_eq!(HookAgent::Gemini.event_name(&args.action), "PreCompress");
-        assert_eq!(HookAgent::Copilot.event_name(&args.action), "preCompact");
+        assert_eq!(HookAgent::Gemini.event_name(&compact), "PreCompress");
+        assert_eq!(HookAgent::Copilot.event_name(&compact), "preCompact");
         let prompt = HookAction::UserPromptSubmit(BudgetArgs::default());
         assert_eq!(HookAgent::Gemini.event_name(&prompt), "BeforeAgent");
         assert_eq!(
             HookAgent::Copilot.event_name(&HookAction::Stop),
             "agentStop"
         );
-        assert!(Cli::try_parse_from(["wave-rules", "hook", "sessionstart"]).is_err());
+        assert!(parse_hook("sessionstart").is_err());
     }
 
     #[test]
     fn each_dialect_maps_onto_the_core_event() {
-        let post = HookAction::PostToolUse(crate::args::ToolArgs::default());
+        let post = HookAction::PostToolUse(crate::base::args::ToolArgs::default());
         let files = |agent: HookAgent, payload: Value| {
             let Value::Object(v) = payload else { panic!() };
             let e = event(agent, &post, super::payload(agent, &v));
@@ -747,7 +746,7 @@ mod tests {
 
     #[test]
     fn output_only_where_the_agent_gives_it_to_the_model() {
-        let post = HookAction::PostToolUse(crate::args::ToolArgs::default());
+        let post = HookAction::PostToolUse(crate::base::args::ToolArgs::default());
         assert_eq!(
             output(HookAgent::Gemini, &post, "R").unwrap()["hookSpecificOutput"]["hookEventName"],
             "AfterTool"

@@ -15,7 +15,7 @@
 //!
 //! The table is [`HookAgent::events`]; this copy is for reading.
 //!
-//! What the hooks run is [`crate::launch`]'s choice, as for Claude Code's
+//! What the hooks run is [`crate::base::launch`]'s choice, as for Claude Code's
 //! hooks and `mcp install`: `--command` as given; else, when the package is
 //! installed in the project (`node_modules/.bin/wave-rules`), the project's
 //! bin named the way the agent finds it from wherever it runs the hook
@@ -29,11 +29,11 @@
 //! (`settings_file`): comments (Gemini CLI reads JSON with comments), key
 //! order and every byte not ours stay as they were.
 
-use crate::args::{HookAgent, InstallArgs, ScopeArg};
-use crate::env::{Env, Output};
+use crate::base::args::{HookAgent, InstallArgs, ScopeArg};
+use crate::base::env::{Env, Output};
+use crate::base::launch::{self, Program, SettingsFile};
+use crate::base::settings_file::{self, Json};
 use crate::hook::agent::AgentDialect;
-use crate::launch::{self, Program, SettingsFile};
-use crate::settings_file::{self, Json};
 use clap::ValueEnum;
 use jsonc_parser::cst::CstInputValue;
 use std::path::{Path, PathBuf};

@@ -14,7 +14,7 @@
 //! file is written again. Any trouble with the cache file means a full
 //! load; the cache never changes a result.
 
-use crate::env::Env;
+use crate::base::env::Env;
 use crate::hook::watch;
 use memory_rules::base::fs::{self, Links};
 use memory_rules::{reload_from, Diagnostic, Restored, RuleSet, Severity, Snapshot};
@@ -147,7 +147,7 @@ fn broken_lines(diagnostics: &[Diagnostic], workdir: &Path) -> Vec<String> {
         .map(|d| {
             format!(
                 "{}{} {}",
-                crate::display::show(Path::new(&d.file_path), workdir),
+                crate::base::display::show(Path::new(&d.file_path), workdir),
                 d.position(),
                 d.message
             )

@@ -39,12 +39,13 @@ pub mod agent;
 pub mod agent_install;
 pub mod cache;
 pub mod dialects;
+pub mod install;
 pub mod settings;
 pub mod state;
 pub mod watch;
 
-use crate::args::{BudgetArgs, HookAction, HookAgent, MemoryMode};
-use crate::env::{Env, Output};
+use crate::base::args::{BudgetArgs, HookAction, HookAgent, MemoryMode};
+use crate::base::env::{Env, Output};
 use crate::hook::agent::AgentDialect;
 use memory_rules::delivery::Budget;
 use memory_rules::delivery::Event;
@@ -116,7 +117,7 @@ impl Input {
             return Some(PathBuf::from(dir));
         }
         let cwd = PathBuf::from(self.payload.cwd.as_ref()?);
-        let home = crate::env::user_home();
+        let home = crate::base::env::user_home();
         Some(
             memory_rules::sources::project_root(&cwd, home.as_deref())
                 .map(|r| r.dir)
@@ -300,7 +301,7 @@ fn responder<'a>(
         HookAction::SessionStart(b)
         | HookAction::UserPromptSubmit(b)
         | HookAction::SubagentStart(b)
-        | HookAction::PostToolUse(crate::args::ToolArgs { budget: b, .. }) => Some(b),
+        | HookAction::PostToolUse(crate::base::args::ToolArgs { budget: b, .. }) => Some(b),
         _ => None,
     };
     let budget = match args {

@@ -8,15 +8,15 @@
 //! for byte; an earlier install of ours is replaced, so running it twice
 //! changes nothing. Our entries are the commands that end in
 //! `hook <Event>` and name `wave-rules`; uninstall removes those and nothing
-//! else. What the command runs is [`crate::launch`]'s choice: the project's
+//! else. What the command runs is [`crate::base::launch`]'s choice: the project's
 //! `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules` when the package is
 //! installed there (safe to commit), else this program's absolute path (in
 //! the local file), or `--command`; never a PATH lookup.
 
-use crate::args::{HookEvent, InstallArgs, ScopeArg};
-use crate::env::{Env, Output, SourcesFrom, EXIT_FAILURE};
-use crate::launch::{self, Program};
-use crate::settings_file::{self, Json};
+use crate::base::args::{HookEvent, InstallArgs, ScopeArg};
+use crate::base::env::{Env, Output, SourcesFrom, EXIT_FAILURE};
+use crate::base::launch::{self, Program};
+use crate::base::settings_file::{self, Json};
 use jsonc_parser::cst::CstInputValue;
 use std::path::PathBuf;
 

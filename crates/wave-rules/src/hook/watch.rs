@@ -80,11 +80,11 @@ pub fn start(exe: &Path, cache: &Path) {
 /// or its time limit ends it; nothing on stdout, exit 0. The binary's
 /// only: the caller skips it inside Node (the addon's `runCli`), which it
 /// would hold for up to a day.
-pub fn run(cache: &Path) -> crate::env::Output {
+pub fn run(cache: &Path) -> crate::base::env::Output {
     #[cfg(target_os = "linux")]
     let _ = linux::serve(cache);
     let _ = cache;
-    crate::env::Output::default()
+    crate::base::env::Output::default()
 }
 
 #[cfg(target_os = "linux")]
@@ -220,7 +220,7 @@ mod linux {
             let inotify = Inotify::init().ok()?;
             let cache_dir = inotify
                 .watches()
-                .add(cache.parent()?, crate::inotify_changes::mask())
+                .add(cache.parent()?, crate::base::inotify_changes::mask())
                 .ok()?;
             let bytes = memory_rules::base::fs::read_bounded(
                 cache,
@@ -286,7 +286,7 @@ mod linux {
             let wd = self
                 .inotify
                 .watches()
-                .add(dir, crate::inotify_changes::mask())
+                .add(dir, crate::base::inotify_changes::mask())
                 .ok()?;
             self.folders.insert(dir.to_path_buf(), wd.clone());
             Some(wd)

@@ -117,7 +117,7 @@ pub(super) fn path_of(uri: &Uri) -> Option<PathBuf> {
 
 /// The `file:` URI of a path (the one encoding every output uses).
 pub(super) fn uri_of(path: &Path) -> Option<Uri> {
-    Uri::from_str(&crate::display::file_uri(path)).ok()
+    Uri::from_str(&crate::base::display::file_uri(path)).ok()
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ mod server;
 mod symbols;
 mod workspace;
 
-use crate::env::{Env, Output, EXIT_TROUBLE};
+use crate::base::env::{Env, Output, EXIT_TROUBLE};
 
 /// Serves one client on stdin/stdout until it sends `exit` (or closes
 /// stdin); a protocol error ends the server with exit code 2.

@@ -5,7 +5,7 @@
 
 use super::workspace::Workspace;
 use super::{code_actions, completion, diagnostics, hover, symbols};
-use crate::env::Env;
+use crate::base::env::Env;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,

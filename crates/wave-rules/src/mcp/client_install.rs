@@ -17,15 +17,15 @@
 //! for byte. Install is idempotent (an entry that is already ours and the
 //! same leaves the file untouched); uninstall removes our entry only (and the
 //! container or the file when install created them and nothing else is left).
-//! The command is [`crate::launch::mcp_command`]'s: the project's
+//! The command is [`crate::base::launch::mcp_command`]'s: the project's
 //! `node_modules/.bin/wave-rules` through the client's project variable
 //! when the package is installed in the project (safe to commit), else this
 //! machine's program (the report says not to commit it); never a PATH lookup.
 
-use crate::args::{McpClient, McpInstallArgs, ScopeArg};
-use crate::env::{Env, Output, EXIT_FAILURE};
-use crate::launch::{self, Program, SettingsFile};
-use crate::settings_file::{self, Edited, Json};
+use crate::base::args::{McpClient, McpInstallArgs, ScopeArg};
+use crate::base::env::{Env, Output, EXIT_FAILURE};
+use crate::base::launch::{self, Program, SettingsFile};
+use crate::base::settings_file::{self, Edited, Json};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 

@@ -121,7 +121,9 @@ mod linux {
             let inotify = Inotify::init().ok()?;
             let mut watches = inotify.watches();
             for dir in &dirs {
-                watches.add(dir, crate::inotify_changes::mask()).ok()?;
+                watches
+                    .add(dir, crate::base::inotify_changes::mask())
+                    .ok()?;
             }
             Some(Watch {
                 inotify,
@@ -146,7 +148,9 @@ mod linux {
             for file in files {
                 if file.is_symlink()
                     && file.is_file()
-                    && watches.add(&file, crate::inotify_changes::mask()).is_err()
+                    && watches
+                        .add(&file, crate::base::inotify_changes::mask())
+                        .is_err()
                 {
                     return false;
                 }

@@ -37,7 +37,7 @@ pub mod strict;
 
 pub(crate) use stdio::serve;
 
-use crate::env::Env;
+use crate::base::env::Env;
 use memory_rules::delivery::read_rule_tool;
 use memory_rules::delivery::Budget;
 use memory_rules::delivery::Conversation;
@@ -475,7 +475,7 @@ pub fn list_rules(set: &RuleSet) -> String {
                 "description": describe(r),
                 "uri": rule_uri(&r.id),
             });
-            crate::display::origin_json(r, &mut v);
+            crate::base::display::origin_json(r, &mut v);
             v
         })
         .collect();

@@ -8,7 +8,7 @@
 
 #[cfg(not(target_family = "wasm"))]
 use super::{strict, Server, WATCH_INTERVAL};
-use crate::env::{Env, Output, EXIT_TROUBLE};
+use crate::base::env::{Env, Output, EXIT_TROUBLE};
 #[cfg(not(target_family = "wasm"))]
 use rmcp::service::ServiceExt;
 use std::sync::Arc;

@@ -6,8 +6,8 @@
 
 use super::model::*;
 use super::walk;
-use crate::display;
-use crate::env::Env;
+use crate::base::display;
+use crate::base::env::Env;
 use memory_rules::base::limits::{MAX_CHECK_FILES_LISTED, MAX_REPORT_MATCH_THREADS};
 use memory_rules::delivery::delivery_log::{self, DeliveryLog};
 use memory_rules::delivery::export::{self, Target};
@@ -136,7 +136,7 @@ fn with_cuts(
 
 /// Per agent: what it loads by itself, what we add, what it gets twice.
 fn self_load_rows(seen: &[self_load::RuleFileSeen], workdir: &Path) -> Vec<SelfLoadRow> {
-    let show = |i: &usize| crate::display::show(&seen[*i].path, workdir);
+    let show = |i: &usize| crate::base::display::show(&seen[*i].path, workdir);
     self_load::agent_loads(seen, workdir)
         .into_iter()
         .map(|a| SelfLoadRow {

@@ -17,8 +17,8 @@ mod problems;
 mod text;
 pub(crate) mod walk;
 
-use crate::args::ReportArgs;
-use crate::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::base::args::ReportArgs;
+use crate::base::env::{Env, Output, EXIT_FAILURE, EXIT_TROUBLE};
 
 pub fn run(env: &Env, args: &ReportArgs) -> Output {
     let report = compute::build(
@@ -45,9 +45,9 @@ pub fn run(env: &Env, args: &ReportArgs) -> Output {
             );
         }
         if !env.json {
-            out.stdout.push_str(&crate::display::line(&format!(
+            out.stdout.push_str(&crate::base::display::line(&format!(
                 "wrote {} ({})",
-                crate::display::show(&path, &env.config.workdir),
+                crate::base::display::show(&path, &env.config.workdir),
                 text::size(page.len() as u64)
             )));
         }

@@ -4,7 +4,7 @@
 //! rules too large for a rules section.
 
 use super::model::{Problem, RuleRow};
-use crate::display;
+use crate::base::display;
 use memory_rules::base::limits::DEFAULT_RULES_BYTES;
 use memory_rules::TopicMatcher;
 use memory_rules::{Code, Diagnostic, RuleSet, Severity};

@@ -3,8 +3,8 @@
 //! sessions of the delivery log.
 
 use super::model::{Check, Folder, Report};
-use crate::color::{paint, Style};
-use crate::display::clean;
+use crate::base::color::{paint, Style};
+use crate::base::display::clean;
 use std::fmt::Write as _;
 
 /// Rows of each table in the summary (the page and `--json` have them all).

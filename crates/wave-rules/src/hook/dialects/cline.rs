@@ -20,8 +20,8 @@
 //! Cline's tools: `read_file`, `write_to_file`, `replace_in_file`,
 //! `execute_command`, ... (their `path`, `command` parameters).
 
-use crate::args::{HookAgent, HookEvent, InstallArgs, ScopeArg};
-use crate::env::{Env, Output, EXIT_FAILURE};
+use crate::base::args::{HookAgent, HookEvent, InstallArgs, ScopeArg};
+use crate::base::env::{Env, Output, EXIT_FAILURE};
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -111,7 +111,7 @@ fn hooks_dir(env: &Env, scope: ScopeArg) -> PathBuf {
 
 /// Whether the file at `path` is a script we wrote (`None`: no file).
 fn ours(path: &Path) -> Result<Option<bool>, Output> {
-    match crate::settings_file::read_text(path)? {
+    match crate::base::settings_file::read_text(path)? {
         None => Ok(None),
         Some(text) => Ok(Some(text.lines().nth(1) == Some(MARK))),
     }
@@ -128,8 +128,9 @@ pub fn install(env: &Env, args: &InstallArgs) -> Output {
 
 fn try_install(env: &Env, args: &InstallArgs) -> Result<Output, Output> {
     let workdir = &env.config.workdir;
-    let program = crate::launch::Program::locate(args.command.as_deref(), args.scope, workdir)?;
-    let prefix = crate::launch::agent_hook_prefix(HookAgent::Cline, &program, workdir);
+    let program =
+        crate::base::launch::Program::locate(args.command.as_deref(), args.scope, workdir)?;
+    let prefix = crate::base::launch::agent_hook_prefix(HookAgent::Cline, &program, workdir);
     let dir = hooks_dir(env, args.scope);
     for (name, _, _) in EVENTS {
         let path = dir.join(name);
@@ -161,14 +162,14 @@ fn try_install(env: &Env, args: &InstallArgs) -> Result<Output, Output> {
 }
 
 fn write_script(path: &Path, text: &str) -> Result<(), Output> {
-    crate::settings_file::save(path, text)?;
+    crate::base::settings_file::save(path, text)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::Permissions::from_mode(0o755);
         std::fs::set_permissions(path, mode).map_err(|e| {
             Output::fail(
-                crate::env::EXIT_TROUBLE,
+                crate::base::env::EXIT_TROUBLE,
                 format!("cannot make {} executable: {e}", path.display()),
             )
         })?;
@@ -184,7 +185,7 @@ pub fn uninstall(env: &Env, args: &InstallArgs) -> Output {
         let path = dir.join(name);
         match ours(&path) {
             Ok(Some(true)) => {
-                if let Err(out) = crate::settings_file::remove(&path) {
+                if let Err(out) = crate::base::settings_file::remove(&path) {
                     return out;
                 }
                 removed += 1;

@@ -33,7 +33,7 @@
 //! in `USER_PROMPT` (before 1.0; JSON on stdin since 1.x, measured by
 //! awslabs.github.io/aidlc-workflows/reference/kiro-ide-hook-payload, not here).
 
-use crate::args::HookEvent;
+use crate::base::args::HookEvent;
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
 

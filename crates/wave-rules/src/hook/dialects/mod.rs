@@ -9,8 +9,8 @@ pub mod qwen;
 pub mod vscode;
 pub mod windsurf;
 
-use crate::args::HookAgent;
-use crate::env::Output;
+use crate::base::args::HookAgent;
+use crate::base::env::Output;
 
 /// Refuses a tool call where the agent reads no JSON from a hook: Windsurf
 /// (Devin Desktop) and Kiro read its exit code 2 and the reason on stderr. False

@@ -21,7 +21,7 @@
 //! Its subagents' hooks (`SubagentStart`, the `agent` tool) are not
 //! installed: they are not yet run end to end here.
 
-use crate::args::HookEvent;
+use crate::base::args::HookEvent;
 use memory_rules::delivery::ToolKind;
 
 /// The hooks installed: (Qwen Code's event, ours, the tool matcher).

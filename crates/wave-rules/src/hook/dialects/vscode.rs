@@ -26,7 +26,7 @@
 //!
 //! Its subagent events are not installed: not run here.
 
-use crate::args::HookEvent;
+use crate::base::args::HookEvent;
 use memory_rules::delivery::ToolKind;
 use serde_json::{json, Value};
 

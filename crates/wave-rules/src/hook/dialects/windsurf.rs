@@ -20,8 +20,8 @@
 //! and topic rules cannot reach Cascade's model by a hook; export them to
 //! `.devin/rules` (`export --to devin`), which Devin Desktop reads itself.
 
-use crate::args::HookEvent;
-use crate::env::Output;
+use crate::base::args::HookEvent;
+use crate::base::env::Output;
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
 

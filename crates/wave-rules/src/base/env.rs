@@ -1,9 +1,9 @@
 //! What every command is given and gives back: the resolved global options
 //! ([`Env`]), what it prints and how it exits ([`Output`], the exit codes).
 
-use crate::args::{Cli, MemorySourceArg};
-use crate::color;
-use crate::display;
+use crate::base::args::{GlobalArgs, MemorySourceArg};
+use crate::base::color;
+use crate::base::display;
 use clap::ValueEnum;
 use memory_rules::memory::agent_memory::{AgentPlaces, MemorySources};
 use std::path::{Path, PathBuf};
@@ -127,8 +127,14 @@ impl Env {
     }
 
     /// `fallback_workdir` is used when `--workdir` is not given (a hook's
-    /// project directory); the default is the current directory.
-    pub(crate) fn new(cli: &Cli, fallback_workdir: Option<PathBuf>) -> Result<Env, Output> {
+    /// project directory); the default is the current directory. `lsp`: for
+    /// the language server, which serves the default sources when the
+    /// project's config cannot be read.
+    pub(crate) fn new(
+        cli: &GlobalArgs,
+        fallback_workdir: Option<PathBuf>,
+        lsp: bool,
+    ) -> Result<Env, Output> {
         let home_dir = cli
             .home
             .as_ref()
@@ -204,7 +210,7 @@ impl Env {
             });
         }
         // The project's choice (`sources` in .wave/config.toml), else the defaults.
-        let chosen = project_sources(cli, &workdir)?;
+        let chosen = project_sources(lsp, &workdir)?;
         let (config, sources_from) = match chosen {
             Some(c) => (c.config(&workdir, &home), SourcesFrom::Project(c)),
             None => (
@@ -228,12 +234,12 @@ impl Env {
 /// editor shows the problem in that file, and the rest is served from the
 /// default sources.
 fn project_sources(
-    cli: &Cli,
+    lsp: bool,
     workdir: &Path,
 ) -> Result<Option<memory_rules::sources::ChosenSources>, Output> {
     match memory_rules::sources::chosen_sources(workdir) {
         Ok(chosen) => Ok(chosen),
-        Err(d) if matches!(cli.command, crate::args::Command::Lsp) => {
+        Err(d) if lsp => {
             eprintln!("{d}; serving the default sources");
             Ok(None)
         }

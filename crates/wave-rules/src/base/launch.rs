@@ -20,8 +20,8 @@
 //! directory with its own variables, so the project's bin is named the way
 //! that agent finds it from wherever it runs the hook.
 
-use crate::args::{HookAgent, McpClient, ScopeArg};
-use crate::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::base::args::{HookAgent, McpClient, ScopeArg};
+use crate::base::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::sources::is_git_root;
 use std::path::{Path, PathBuf};
 
@@ -258,17 +258,11 @@ pub fn shell_quote(word: &str) -> String {
     }
 }
 
-/// Claude Code: the hook command for `event` (a shell command line; Claude
-/// Code sets `$CLAUDE_PROJECT_DIR` for hooks).
-pub fn claude_hook_command(program: &Program, event: &str) -> String {
-    format!("{} hook {event}", claude_hook_prefix(program))
-}
-
 /// The options `hook install` writes after an event (`--edit-distance N`
 /// after `PostToolUse`), '' for none.
 pub fn hook_options(event: &str, edit_distance: Option<u64>) -> String {
     match edit_distance {
-        Some(n) if event == crate::args::HookEvent::PostToolUse.name() => {
+        Some(n) if event == crate::base::args::HookEvent::PostToolUse.name() => {
             format!(" --edit-distance {n}")
         }
         _ => String::new(),
@@ -442,6 +436,12 @@ pub fn expand(command: &str, project: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Claude Code: the hook command for `event` (a shell command line; Claude
+    /// Code sets `$CLAUDE_PROJECT_DIR` for hooks).
+    fn claude_hook_command(program: &Program, event: &str) -> String {
+        format!("{} hook {event}", claude_hook_prefix(program))
+    }
 
     #[test]
     fn quoting() {

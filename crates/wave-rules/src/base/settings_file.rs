@@ -15,7 +15,7 @@
 //! Claude Code, Codex, Gemini CLI) or entries (`{type, bash, timeoutSec}`,
 //! `{command}`: Copilot CLI, Cursor).
 
-use crate::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
+use crate::base::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use jsonc_parser::cst::{CstInputValue, CstNode, CstObject, CstRootNode};
 use jsonc_parser::ParseOptions;
 use memory_rules::base::fs::{self, Links, ReadError};

@@ -1,21 +1,16 @@
 //! The command line, as clap sees it.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 use memory_rules::base::limits::DEFAULT_RULES_BYTES;
 use std::path::PathBuf;
 
 mod road_args;
 pub use road_args::*;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = "wave-rules",
-    version,
-    about = "Memory rules and memory for coding agents: check and edit the rules (.wave/rules and every agent's rule files), deliver them through hooks and an MCP server, export them to every agent"
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
+/// The options every command takes (`global`: given before or after the
+/// subcommand's name).
+#[derive(Args, Debug, Default)]
+pub struct GlobalArgs {
     /// The project root; project rules live in DIR/.wave/rules [default: the
     /// nearest directory at or above the current one with a .wave, .claude or
     /// .git, else the current directory]
@@ -56,8 +51,9 @@ pub struct Cli {
 }
 
 /// `--color`.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ColorChoice {
+    #[default]
     Auto,
     Always,
     Never,
@@ -126,114 +122,6 @@ impl SourceArg {
             self.depth,
         )
     }
-}
-
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    /// Check every rule (or the given files and directories) and print diagnostics
-    Validate(ValidateArgs),
-    /// List the rules: id, scope, priority, triggers, first line
-    List,
-    /// Show which rules are active for these files (and prompt), and why
-    Match(MatchArgs),
-    /// Write a new rule file
-    Add(AddArgs),
-    /// Delete a rule's file
-    Remove(RemoveArgs),
-    /// Agent hooks for Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, Windsurf, Cline and Qwen Code (--agent): run one (the agent's JSON on stdin), or install them in the agent's settings
-    Hook(HookArgs),
-    /// The MCP server on stdin/stdout (rules and memory for any MCP client), or install it in a client's settings (claude, cursor, vscode, codex, opencode, gemini, copilot)
-    Mcp(McpArgs),
-    /// The Language Server on stdin/stdout: diagnostics as you type, quick fixes, hover, completion, go to definition on @imports, symbols, for every rule file (docs/lsp.md)
-    Lsp,
-    /// Check the install: engine and platform, sources and their rule counts, diagnostics, installed hooks and MCP entries (stale or non-portable paths), memory locations; exit 1 on a problem
-    Doctor,
-    /// Write every named agent's native rule files from the configured
-    /// sources (default: .claude/rules and .wave/rules of the project)
-    Export(ExportArgs),
-    /// Convert other agents' rule files into .wave/rules, with the same meaning
-    Import(ImportArgs),
-    #[command(flatten)]
-    Setup(SetupCommand),
-    #[command(flatten)]
-    Insight(InsightCommand),
-    /// Rule packs (npm packages, git repositories, folders) and the policy's: add, list, sync [--frozen], outdated, why
-    Packs(PacksArgs),
-    /// Measure whether rules change what an agent does: each scenario of
-    /// .wave/evals (and each rule's `evals:`) run by real agents with and
-    /// without the rules under test, through a recording proxy in front of
-    /// the model; pass rates with 95% intervals, the uplift, tokens
-    Eval(EvalArgs),
-}
-
-/// `wave-rules eval`.
-#[derive(Args, Debug)]
-pub struct EvalArgs {
-    /// The scenarios to run, by name [default: all]
-    #[arg(value_name = "NAME")]
-    pub names: Vec<String>,
-    /// The agent to run (repeatable): claude, codex, gemini, copilot,
-    /// opencode, or command (with --cmd)
-    #[arg(long, value_enum, value_name = "AGENT", required = true)]
-    pub agent: Vec<crate::eval::eval_agent::EvalAgent>,
-    /// The model's base URL, as you would give it to the agent (e.g.
-    /// https://api.anthropic.com for claude, http://127.0.0.1:11434/v1 for
-    /// an OpenAI-compatible local server); nothing is sent anywhere else
-    #[arg(long, value_name = "URL")]
-    pub base_url: Option<String>,
-    /// The model the agent is told to use [default: the agent's own]
-    #[arg(long, value_name = "MODEL")]
-    pub model: Option<String>,
-    /// The agent's program [default: its command on PATH, else node_modules/.bin]
-    #[arg(long, value_name = "PATH")]
-    pub agent_bin: Option<PathBuf>,
-    /// --agent command: the shell command line that runs the agent (it finds
-    /// the proxy in WAVE_EVAL_BASE_URL, OPENAI_BASE_URL, ANTHROPIC_BASE_URL and
-    /// the prompt in WAVE_EVAL_PROMPT)
-    #[arg(long, value_name = "CMD")]
-    pub cmd: Option<String>,
-    /// More arguments for the agent's command line (repeatable)
-    #[arg(long = "agent-arg", value_name = "ARG", allow_hyphen_values = true)]
-    pub agent_args: Vec<String>,
-    /// Also pass this variable of ours to the agent (repeatable; the API key
-    /// variables are passed already)
-    #[arg(long = "pass-env", value_name = "NAME")]
-    pub pass_env: Vec<String>,
-    /// Runs per scenario, agent and arm
-    #[arg(long, default_value_t = 5, value_name = "N")]
-    pub runs: u32,
-    /// Runs at once
-    #[arg(long, default_value_t = 1, value_name = "J")]
-    pub jobs: u32,
-    /// One run's time limit in seconds; its processes are killed after it
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<u64>,
-    /// Print the plan (runs, agents, a token estimate) and send nothing
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Run again even where stored results match
-    #[arg(long)]
-    pub fresh: bool,
-    /// Keep each run's scratch directory (its path is in the results)
-    #[arg(long)]
-    pub keep: bool,
-    /// Exit 1 when a scenario's uplift (with minus without) is below X (0 to 1)
-    #[arg(long, value_name = "X")]
-    pub min_uplift: Option<f64>,
-    /// Exit 1 when a scenario's pass rate with the rules is below X (0 to 1)
-    #[arg(long, value_name = "X")]
-    pub min_rate: Option<f64>,
-}
-
-/// `init`, `memory` and `completions`: getting started and housekeeping.
-#[derive(Subcommand, Debug)]
-pub enum SetupCommand {
-    /// Create .wave/rules with one example rule of each kind (and, with a flag, install hooks or the MCP server)
-    Init(InitArgs),
-    /// The memory the agents keep: write, search, lint, promote, forget, list, show, clear
-    Memory(MemoryArgs),
-    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
-    Completions(CompletionsArgs),
 }
 
 #[derive(Args, Debug)]
@@ -574,18 +462,6 @@ pub struct ImportArgs {
 }
 
 // ---- `report` and `log`: what the rules do (issue 32) ----
-
-/// `report` and `log`: which rules apply where and what they cost, and
-/// what each session was given.
-#[derive(Subcommand, Debug)]
-pub enum InsightCommand {
-    /// Which rules apply where in the repository and what they cost, what
-    /// each agent keeps after export, and what the delivery log says was
-    /// given: a terminal summary, --json, or one HTML page (--out)
-    Report(ReportArgs),
-    /// What each session was given: the delivery log as timelines
-    Log(LogArgs),
-}
 
 /// `wave-rules report`.
 #[derive(Args, Debug)]

@@ -3,7 +3,7 @@
 //! is not `dumb`; `always` and `never` decide alone. The Node package runs
 //! the same code in its own process, so it decides the same way.
 
-use crate::args::ColorChoice;
+use crate::base::args::ColorChoice;
 use std::io::IsTerminal;
 
 /// Whether to write ANSI colour.

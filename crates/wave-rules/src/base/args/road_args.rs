@@ -5,23 +5,6 @@ use super::*;
 use clap::{Args, Subcommand, ValueEnum};
 
 #[derive(Args, Debug)]
-pub struct McpArgs {
-    #[command(subcommand)]
-    pub action: Option<McpAction>,
-    /// At most this many UTF-8 bytes of rules in one rules_for_files answer
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_RULES_BYTES)]
-    pub max_bytes: usize,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum McpAction {
-    /// Add the server to an agent's MCP settings (keeps every other setting)
-    Install(McpInstallArgs),
-    /// Remove our server from an agent's MCP settings (and nothing else)
-    Uninstall(McpInstallArgs),
-}
-
-#[derive(Args, Debug)]
 pub struct McpInstallArgs {
     /// The agent whose settings to edit
     #[arg(long, value_enum)]
@@ -48,15 +31,6 @@ pub enum McpClient {
     Gemini,
     /// GitHub Copilot CLI
     Copilot,
-}
-
-#[derive(Args, Debug)]
-pub struct HookArgs {
-    /// The agent that runs the hook: its payload and answer format
-    #[arg(long, global = true, value_enum, default_value_t = HookAgent::Claude)]
-    pub agent: HookAgent,
-    #[command(subcommand)]
-    pub action: HookAction,
 }
 
 /// An agent CLI with lifecycle hooks (`hook --agent`, `hook install --agent`).

@@ -5,9 +5,9 @@
 //! core's `memory::similar`. Exit 0 (a ranking is information, not a
 //! problem); 1 for an empty text.
 
-use crate::args::MemorySimilarArgs;
-use crate::display;
-use crate::{Env, Output, EXIT_FAILURE};
+use crate::base::args::MemorySimilarArgs;
+use crate::base::display;
+use crate::base::env::{Env, Output, EXIT_FAILURE};
 use memory_rules::memory::{Candidate, MemoryStore, Other};
 use serde_json::{json, Value};
 

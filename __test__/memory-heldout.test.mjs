@@ -275,3 +275,110 @@ test('the third held-out set has five projects of pairs only, 4 to 6 rules each,
     assert.ok(ownWords.length >= 3, `${name}: ${ownWords.length} contradictions reuse the rule's wording`)
   }
 })
+
+// Sets of realistic size (issue 56, item 2): tune-4 for tuning, and held-out sets from other projects. Each project has
+// 30 or more rules, a `notes` array of background notes (the haystack, loaded before the pairs) and hard negatives of kind
+// `distinct-from-rule` (a note on a rule's subject that neither restates nor contradicts it).
+const SIZED_KINDS = { rewording: 10, distinct: 10, 'restates-rule': 10, 'contradicts-rule': 10, supersedes: 8, 'distinct-from-rule': 10 }
+const RULE_KINDS = new Set(['restates-rule', 'contradicts-rule', 'distinct-from-rule'])
+const SIZED_SETS = [
+  { name: 'tuning set 4', pairsDir: 'bench/memory-pairs/tune-4' },
+  { name: 'fifth held-out', pairsDir: 'bench/memory-pairs/heldout-5' },
+]
+
+/** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */
+function allSetDirs() {
+  const pairs = path.join(root, 'bench/memory-pairs')
+  const pairDirs = fs.readdirSync(pairs, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `bench/memory-pairs/${d.name}`)
+  const projectDirs = fs
+    .readdirSync(path.join(root, 'bench'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name.startsWith('memory-') && fs.existsSync(path.join(root, 'bench', d.name, 'projects')))
+    .map((d) => `bench/${d.name}/projects`)
+  return [...pairDirs, ...projectDirs]
+}
+
+/** The repositories (lower-cased owner/name) the JSON files of `dir` are written from. */
+function repositoriesOf(dir) {
+  return new Set(readSet(path.join(root, dir)).map(({ data }) => data.source?.repository?.toLowerCase()).filter(Boolean))
+}
+
+function assertSizedPair(p, rules, name) {
+  assert.ok(p.kind in SIZED_KINDS, `${name}: ${p.id} has unknown kind ${p.kind}`)
+  assert.ok(typeof p.topic === 'string' && p.topic.length > 0, `${name}: ${p.id} topic`)
+  assert.ok(typeof p.second === 'string' && p.second.length > 0, `${name}: ${p.id} second`)
+  if (RULE_KINDS.has(p.kind)) {
+    assert.ok(rules.has(p.rule), `${name}: ${p.id} names rule ${p.rule}, which is not in rules`)
+    assert.equal(p.first, undefined, `${name}: ${p.id} is about a rule and has a first`)
+  } else {
+    assert.ok(typeof p.first === 'string' && p.first.length > 0 && p.first !== p.second, `${name}: ${p.id} first`)
+    assert.equal(p.rule, undefined, `${name}: ${p.id} names a rule`)
+  }
+}
+
+for (const set of SIZED_SETS) {
+  const files = readSet(path.join(root, set.pairsDir))
+
+  test(`${set.name}: rules, notes and pairs have their fields, unique ids, and every named rule exists`, () => {
+    const ids = new Set()
+    for (const { name, data } of files) {
+      assertSource(data.source, name)
+      assert.ok(typeof data.source.language === 'string' && data.source.language.length > 0, `${name}: source.language`)
+      const rules = new Set()
+      for (const r of data.rules) {
+        assert.ok(typeof r.id === 'string' && typeof r.text === 'string' && r.text.length > 0, `${name}: bad rule ${JSON.stringify(r)}`)
+        assert.ok(!rules.has(r.id), `${name}: rule id ${r.id} is not unique`)
+        rules.add(r.id)
+      }
+      assert.ok(Array.isArray(data.notes), `${name}: no notes array`)
+      for (const n of data.notes) {
+        assert.ok(typeof n.id === 'string' && typeof n.topic === 'string' && n.topic.length > 0 && typeof n.text === 'string' && n.text.length > 0, `${name}: bad note ${JSON.stringify(n)}`)
+        assert.ok(!ids.has(n.id), `${name}: note id ${n.id} is not unique`)
+        ids.add(n.id)
+      }
+      for (const p of data.pairs) {
+        assert.ok(!ids.has(p.id), `${name}: pair id ${p.id} is not unique`)
+        ids.add(p.id)
+        assertSizedPair(p, rules, name)
+      }
+    }
+  })
+
+  test(`${set.name}: two projects of realistic size: 30 rules, 200 notes loaded, the minimum pairs per kind, no text twice, three contradictions in the rule's words`, () => {
+    assert.equal(files.length, 2, `${set.pairsDir}: ${files.length} projects`)
+    for (const { name, data } of files) {
+      assert.ok(data.rules.length >= 30, `${name}: ${data.rules.length} rules`)
+      const firsts = data.pairs.filter((p) => p.first !== undefined).map((p) => p.first)
+      assert.ok(data.notes.length + firsts.length >= 200, `${name}: ${data.notes.length} notes and ${firsts.length} firsts`)
+      const counts = Object.fromEntries(Object.keys(SIZED_KINDS).map((k) => [k, 0]))
+      for (const p of data.pairs) counts[p.kind]++
+      for (const [kind, min] of Object.entries(SIZED_KINDS)) assert.ok(counts[kind] >= min, `${name}: ${kind}: ${counts[kind]} < ${min}`)
+      const texts = [...data.notes.map((n) => n.text), ...firsts, ...data.pairs.map((p) => p.second)]
+      const seen = new Set()
+      for (const t of texts) {
+        assert.ok(!seen.has(t.toLowerCase()), `${name}: the text "${t}" appears twice`)
+        seen.add(t.toLowerCase())
+      }
+      for (const p of data.pairs.filter((p) => p.kind === 'rewording')) {
+        const jaccard = tokenJaccard(p.first, p.second)
+        assert.ok(jaccard >= 0.3 && jaccard <= 0.95, `${name}: ${p.id} token Jaccard ${jaccard.toFixed(2)}`)
+      }
+      const ruleText = new Map(data.rules.map((r) => [r.id, r.text]))
+      const ownWords = data.pairs.filter((p) => p.kind === 'contradicts-rule' && tokenJaccard(ruleText.get(p.rule), p.second) >= 0.5)
+      assert.ok(ownWords.length >= 3, `${name}: ${ownWords.length} contradictions reuse the rule's wording`)
+    }
+  })
+
+  test(`${set.name}: no repository (or repository name) is shared with any other set in bench/`, () => {
+    const own = repositoriesOf(set.pairsDir)
+    assert.equal(own.size, files.length, `${set.pairsDir}: two files name one repository`)
+    for (const dir of allSetDirs().filter((d) => d !== set.pairsDir)) {
+      const names = new Set([...repositoriesOf(dir)].map((r) => r.split('/')[1]))
+      for (const repo of own) assert.ok(!names.has(repo.split('/')[1]), `${set.pairsDir} and ${dir} share ${repo}`)
+    }
+  })
+}
+
+test('the sets of realistic size are written from projects of different languages', () => {
+  const languages = SIZED_SETS.flatMap((set) => readSet(path.join(root, set.pairsDir)).map(({ data }) => data.source.language.toLowerCase()))
+  assert.equal(new Set(languages).size, languages.length, `languages: ${languages.join(', ')}`)
+})

@@ -56,43 +56,85 @@ if (files.length === 0) {
   process.exit(2)
 }
 
+const envOf = (home) => ({ ...process.env, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config') })
+
 function write(home, project, topic, text) {
   const out = execFileSync(bin, ['memory', 'write', '--json', '--', topic, text], {
     cwd: project,
-    env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+    env: envOf(home),
     encoding: 'utf8',
     timeout: 30_000,
   })
   return JSON.parse(out)
 }
 
-/** One pair in a fresh home and project: the second answer and first's id. */
-function runPair(rules, pair) {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memory-pairs-'))
+/** The answers of `memory similar` (null when the binary has none). */
+function similar(home, project, text) {
   try {
-    const home = path.join(root, 'home')
-    const project = path.join(root, 'project')
-    fs.mkdirSync(home)
-    fs.mkdirSync(path.join(project, '.wave/rules'), { recursive: true })
-    execFileSync('git', ['init', '-q'], { cwd: project })
-    for (const r of rules) fs.writeFileSync(path.join(project, '.wave/rules', `${r.id}.md`), `---\nid: ${r.id}\n---\n${r.text}\n`)
-    const first = pair.first === undefined ? null : write(home, project, pair.topic, pair.first)
-    const second = write(home, project, pair.topic, pair.second)
-    return { firstId: first?.id ?? null, second }
-  } finally {
-    fs.rmSync(root, { recursive: true, force: true })
+    const out = execFileSync(bin, ['memory', 'similar', '--json', '--', text], {
+      cwd: project,
+      env: envOf(home),
+      encoding: 'utf8',
+      timeout: 30_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    return JSON.parse(out).candidates ?? null
+  } catch {
+    return null
   }
+}
+
+/**
+ * A project of the set: a temp git project whose .wave/rules hold the
+ * rules and a home whose memory holds the set's background `notes`, written
+ * one by one with `memory write` (each answer kept: a flag on a background
+ * note is a false flag); `memory.tar` of that home's .wave is restored
+ * before each pair.
+ */
+function projectOf(set) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memory-pairs-'))
+  const home = path.join(root, 'home')
+  const project = path.join(root, 'project')
+  fs.mkdirSync(home)
+  fs.mkdirSync(path.join(project, '.wave/rules'), { recursive: true })
+  execFileSync('git', ['init', '-q'], { cwd: project })
+  for (const r of set.rules ?? []) fs.writeFileSync(path.join(project, '.wave/rules', `${r.id}.md`), `---\nid: ${r.id}\n---\n${r.text}\n`)
+  const notes = (set.notes ?? []).map((n) => ({ note: n, answer: write(home, project, n.topic, n.text) }))
+  const saved = path.join(root, 'memory-saved')
+  if (fs.existsSync(path.join(home, '.wave'))) fs.cpSync(path.join(home, '.wave'), saved, { recursive: true })
+  const reset = () => {
+    fs.rmSync(path.join(home, '.wave'), { recursive: true, force: true })
+    if (fs.existsSync(saved)) fs.cpSync(saved, path.join(home, '.wave'), { recursive: true })
+  }
+  return { root, home, project, notes, reset }
+}
+
+/** One pair in the project's memory as the notes left it: the second answer, first's id, and the candidates for the second. */
+function runPair(p, pair) {
+  p.reset()
+  const first = pair.first === undefined ? null : write(p.home, p.project, pair.topic, pair.first)
+  const candidates = pair.rule !== undefined ? similar(p.home, p.project, pair.second) : null
+  const second = write(p.home, p.project, pair.topic, pair.second)
+  return { firstId: first?.id ?? null, second, candidates }
 }
 
 /** A rule's id is its path under .wave/rules (`port.md`); the set names it `port`. */
 const sameRule = (got, want) => got === want || got === `${want}.md`
+const ruleFlag = (r) => r.second.action === 'restated' || (r.second.conflicts ?? []).some((c) => c.with?.rule !== undefined)
 const measures = {
-  folding: { positive: 'rewording', negatives: ['distinct'], hit: (p, r) => r.second.action === 'folded' },
+  folding: { positive: 'rewording', negatives: ['distinct', 'note'], hit: (p, r) => r.second.action === 'folded', any: (r) => r.second.action === 'folded' },
   restatement: { positive: 'restates-rule', hit: (p, r) => r.second.action === 'restated' && sameRule(r.second.rule, p.rule), any: (r) => r.second.action === 'restated' },
   contradiction: {
     positive: 'contradicts-rule',
     hit: (p, r) => r.second.action === 'stored' && (r.second.conflicts ?? []).some((c) => c.with?.rule !== undefined && sameRule(c.with.rule, p.rule)),
     any: (r) => (r.second.conflicts ?? []).some((c) => c.with?.rule !== undefined),
+  },
+  // Restated or contradicted: a flag naming a rule, right when it names the
+  // pair's rule in the pair's kind.
+  'rule flags': {
+    positive: ['restates-rule', 'contradicts-rule'],
+    hit: (p, r) => (p.kind === 'restates-rule' ? measures.restatement.hit(p, r) : measures.contradiction.hit(p, r)),
+    any: ruleFlag,
   },
   supersession: {
     positive: 'supersedes',
@@ -100,33 +142,71 @@ const measures = {
     any: (r) => (r.second.supersedes ?? []).length > 0,
   },
 }
+const isPositive = (m, kind) => (Array.isArray(m.positive) ? m.positive.includes(kind) : m.positive === kind)
+
+/**
+ * Where the pair's rule ranks among the candidates `memory similar` gives
+ * for the second note (1-based; 0 when absent). Without the command (an
+ * older binary) the write's own answer stands in: a flag naming the rule
+ * is rank 1, else absent.
+ */
+function ruleRank(pair, r) {
+  if (r.candidates === null) {
+    const named = r.second.rule ?? (r.second.conflicts ?? []).find((c) => c.with?.rule !== undefined)?.with.rule
+    return named !== undefined && named !== null && sameRule(named, pair.rule) ? 1 : 0
+  }
+  const at = r.candidates.findIndex((c) => c.rule !== undefined && sameRule(c.rule, pair.rule))
+  return at + 1
+}
 
 const counts = Object.fromEntries(Object.keys(measures).map((m) => [m, { tp: 0, fp: 0, fn: 0, positives: 0 }]))
+const top3 = { 'restates-rule': { in: 0, of: 0 }, 'contradicts-rule': { in: 0, of: 0 } }
+let usedSimilar = false
 const misses = []
 let pairs = 0
-for (const f of files) {
-  const set = JSON.parse(fs.readFileSync(path.join(setDir, f), 'utf8'))
-  for (const pair of set.pairs) {
-    pairs++
-    const r = runPair(set.rules ?? [], pair)
-    for (const [name, m] of Object.entries(measures)) {
-      const c = counts[name]
-      const predicted = m.any ? m.any(r) : m.hit(pair, r)
-      if (pair.kind === m.positive) {
-        c.positives++
-        if (m.hit(pair, r)) c.tp++
-        else {
-          c.fn++
-          misses.push({ file: f, id: pair.id, measure: name, missed: true, answer: short(r.second) })
-        }
-        if (predicted && !m.hit(pair, r)) c.fp++
-      } else if (m.negatives === undefined || m.negatives.includes(pair.kind)) {
-        if (predicted) {
-          c.fp++
-          misses.push({ file: f, id: pair.id, measure: name, missed: false, answer: short(r.second) })
-        }
+let notes = 0
+function score(f, pair, r) {
+  for (const [name, m] of Object.entries(measures)) {
+    const c = counts[name]
+    const predicted = m.any(r)
+    if (isPositive(m, pair.kind)) {
+      c.positives++
+      if (m.hit(pair, r)) c.tp++
+      else {
+        c.fn++
+        misses.push({ file: f, id: pair.id, measure: name, missed: true, answer: short(r.second) })
+      }
+      if (predicted && !m.hit(pair, r)) c.fp++
+    } else if (m.negatives === undefined || m.negatives.includes(pair.kind)) {
+      if (predicted) {
+        c.fp++
+        misses.push({ file: f, id: pair.id, measure: name, missed: false, answer: short(r.second) })
       }
     }
+  }
+  const t = top3[pair.kind]
+  if (t !== undefined) {
+    usedSimilar ||= r.candidates !== null
+    const rank = ruleRank(pair, r)
+    t.of++
+    if (rank >= 1 && rank <= 3) t.in++
+    else misses.push({ file: f, id: pair.id, measure: 'top 3', missed: true, answer: { rank, candidates: (r.candidates ?? []).slice(0, 3).map((c) => c.rule ?? c.entry) } })
+  }
+}
+for (const f of files) {
+  const set = JSON.parse(fs.readFileSync(path.join(setDir, f), 'utf8'))
+  const p = projectOf(set)
+  try {
+    for (const { note, answer } of p.notes) {
+      notes++
+      score(f, { id: note.id, kind: 'note' }, { firstId: null, second: answer, candidates: null })
+    }
+    for (const pair of set.pairs) {
+      pairs++
+      score(f, pair, runPair(p, pair))
+    }
+  } finally {
+    fs.rmSync(p.root, { recursive: true, force: true })
   }
 }
 
@@ -137,12 +217,20 @@ const ratio = (a, b) => (b === 0 ? null : Math.round((a / b) * 1000) / 1000)
 const table = Object.fromEntries(
   Object.entries(counts).map(([name, c]) => [name, { ...c, precision: ratio(c.tp, c.tp + c.fp), recall: ratio(c.tp, c.positives) }]),
 )
+const ranked = Object.fromEntries(Object.entries(top3).map(([kind, t]) => [kind, { ...t, share: ratio(t.in, t.of) }]))
+const both = { in: ranked['restates-rule'].in + ranked['contradicts-rule'].in, of: ranked['restates-rule'].of + ranked['contradicts-rule'].of }
+ranked.both = { ...both, share: ratio(both.in, both.of) }
+const rankedBy = usedSimilar ? '`memory similar`' : 'the write answer (no `memory similar` in this binary)'
 if (wantJson) {
-  console.log(JSON.stringify({ set: path.relative(repo, setDir), pairs, measures: table, misses: showMisses ? misses : undefined }, null, 1))
+  console.log(JSON.stringify({ set: path.relative(repo, setDir), pairs, notes, measures: table, top3: { by: rankedBy, ...ranked }, misses: showMisses ? misses : undefined }, null, 1))
 } else {
-  console.log(`memory hygiene on ${path.relative(repo, setDir) || setDir}: ${pairs} pairs in ${files.length} files (${path.relative(repo, bin)})\n`)
+  console.log(`memory hygiene on ${path.relative(repo, setDir) || setDir}: ${pairs} pairs, ${notes} background notes in ${files.length} files (${path.relative(repo, bin)})\n`)
   console.log('| measure | positives | TP | FP | FN | precision | recall |')
   console.log('| --- | --- | --- | --- | --- | --- | --- |')
   for (const [name, c] of Object.entries(table)) console.log(`| ${name} | ${c.positives} | ${c.tp} | ${c.fp} | ${c.fn} | ${c.precision ?? '-'} | ${c.recall ?? '-'} |`)
+  console.log(`\nthe pair's rule in the top 3 candidates (by ${rankedBy}):\n`)
+  console.log('| notes that | in top 3 | of | share |')
+  console.log('| --- | --- | --- | --- |')
+  for (const [kind, t] of Object.entries(ranked)) console.log(`| ${kind} | ${t.in} | ${t.of} | ${t.share ?? '-'} |`)
   if (showMisses) for (const m of misses) console.log(`${m.missed ? 'missed' : 'false '} ${m.measure} ${m.file} ${m.id}: ${JSON.stringify(m.answer)}`)
 }

@@ -852,3 +852,110 @@ fn a_topic_file_with_broken_entries_is_named_and_the_rest_still_searched() {
         "nothing rewritten"
     );
 }
+
+#[test]
+fn memory_similar_ranks_the_rule_a_note_contradicts_first_with_the_shared_subject_and_the_differing_value(
+) {
+    let t = tree();
+    t.project(
+        "node.md",
+        "Building the app needs Node.js 22.12.0 or newer.",
+    );
+    for (topic, text) in OTHERS {
+        assert_eq!(write(&t, topic, text)["action"], "stored");
+    }
+    let pnpm = write(&t, "setup", "The repo pins pnpm 9.15.0 in packageManager.");
+    let pnpm_id = pnpm["id"].as_str().unwrap().to_string();
+
+    let r = t.run(&[
+        "memory",
+        "similar",
+        "Building the app needs Node.js 20.11.0 or newer.",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = json(&r);
+    let first = &got["candidates"][0];
+    assert_eq!(first["rule"], "node.md", "{got}");
+    assert_eq!(first["verdict"], "conflict", "{got}");
+    assert_eq!(first["differs"]["kind"], "version", "{got}");
+    assert_eq!(first["differs"]["ours"], serde_json::json!(["20.11.0"]));
+    assert_eq!(first["differs"]["theirs"], serde_json::json!(["22.12.0"]));
+    for word in ["build", "node", "app"] {
+        assert!(
+            first["shared"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|w| w == word),
+            "{word} in the shared subject: {got}"
+        );
+    }
+    assert_eq!(
+        first["text"],
+        "Building the app needs Node.js 22.12.0 or newer."
+    );
+
+    // The same in text: rank, what, score and verdict, then the evidence.
+    let text = t.run(&[
+        "memory",
+        "similar",
+        "Building the app needs Node.js 20.11.0 or newer.",
+    ]);
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("1. rule node.md (.wave/rules/node.md)"),
+        "{}",
+        text.stdout
+    );
+    assert!(lines[0].ends_with(" conflict"), "{}", text.stdout);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.trim() == "differs: version 20.11.0 here, 22.12.0 there"),
+        "{}",
+        text.stdout
+    );
+
+    // An entry's id: its text compared, the entry itself left out; a newer
+    // value of its fact is ranked with the verdict a write would give.
+    let by_id = json(&t.run(&["memory", "similar", &pnpm_id, "--json"]));
+    assert_eq!(
+        by_id["note"],
+        "The repo pins pnpm 9.15.0 in packageManager."
+    );
+    assert!(
+        by_id["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["entry"] != pnpm_id.as_str()),
+        "{by_id}"
+    );
+    let newer = json(&t.run(&[
+        "memory",
+        "similar",
+        "The repo now pins pnpm 10.4.1 in packageManager.",
+        "--json",
+        "--limit",
+        "1",
+    ]));
+    assert_eq!(newer["candidates"].as_array().unwrap().len(), 1, "{newer}");
+    assert_eq!(newer["candidates"][0]["entry"], pnpm_id.as_str(), "{newer}");
+    assert_eq!(newer["candidates"][0]["verdict"], "supersedes", "{newer}");
+
+    let nothing = t.run(&["memory", "similar", "zyxw qvut"]);
+    assert_eq!(nothing.code, 0);
+    assert!(
+        nothing.stdout.contains("nothing similar"),
+        "{}",
+        nothing.stdout
+    );
+    let empty = t.run(&["memory", "similar", "  "]);
+    assert_eq!(empty.code, 1);
+    assert!(
+        empty.stderr.contains("give an entry's id or a note's text"),
+        "{}",
+        empty.stderr
+    );
+}

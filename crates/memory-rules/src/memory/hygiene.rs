@@ -67,6 +67,33 @@ pub const CONFLICT_SUBJECT: f32 = 0.5;
 /// commands: 0.56).
 pub const SUPERSEDE_SUBJECT: f32 = 0.8;
 
+/// For a version or a number (a newer release, a new limit): the share of
+/// the smaller subject's weight found in the other from which the newer
+/// supersedes the older, however much the larger says besides (`... now
+/// needs Visual Studio 2022 17.0.0; 2019 no longer works`: 1.0; another
+/// fact of one subject with its own path or flag: 0.81).
+pub const SUPERSEDE_OVERLAP: f32 = 0.85;
+
+/// [`SUPERSEDE_OVERLAP`] for a note that says it changed (`now`, `moved
+/// to`, `bumped`; [`CHANGE_WORDS`]): `codespell moved up to v2.5.0` of
+/// `codespell runs at rev v2.4.1`, 0.68.
+pub const SUPERSEDE_CHANGED_OVERLAP: f32 = 0.6;
+
+/// English words that say a value changed (as [`terms::words`] stems
+/// them), not a project's words.
+const CHANGE_WORDS: &[&str] = &[
+    "now", "moved", "bumped", "raised", "lowered", "upgraded", "updated", "changed", "switched",
+];
+
+/// Whether a note says that something changed ([`CHANGE_WORDS`]).
+fn says_change(p: &Profile) -> bool {
+    CHANGE_WORDS.iter().any(|c| {
+        let mut hit = false;
+        terms::words(c, |w| hit |= p.words.contains(w));
+        hit
+    })
+}
+
 /// The kind of a value a note states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ValueKind {
@@ -115,11 +142,21 @@ pub struct Profile {
     /// (`never edit X`, `X is not needed`), `false` when only in plain
     /// ones; a word said both ways is left out ([`polarities`]).
     pub negated: BTreeMap<String, bool>,
+    /// Each value's slot: the nearest word either side of it that is not a
+    /// function word nor a value ([`SLOT_REACH`]) and the text's first
+    /// such word (what it is about), what the value is the value of (`Node
+    /// 20` and `Node 22` fill one slot; `port 5433` and `30 days` do not).
+    pub slots: BTreeMap<(ValueKind, String), BTreeSet<String>>,
+    /// The values said as the old ones (`bumped from 1.2 to 1.3`: 1.2),
+    /// not among `values`.
+    pub previous: BTreeSet<(ValueKind, String)>,
 }
 
 impl Profile {
     pub fn of(text: &str) -> Profile {
-        let (values, rest) = values(text);
+        let (mut values, rest) = values(text);
+        let (slots, previous) = slots(text);
+        values.retain(|v| !previous.contains(v));
         let mut words = BTreeSet::new();
         terms::words(text, |w| {
             words.insert(canonical(w).to_string());
@@ -134,7 +171,27 @@ impl Profile {
             subject,
             folded: crate::matchers::topic_matcher::fold(text),
             negated: polarities(text),
+            slots,
+            previous,
         }
+    }
+
+    /// Whether a value of `kind` here and one there fill one slot (share a
+    /// word next to them). Commands (code spans) are not slotted: true.
+    fn same_slot(&self, other: &Profile, kind: ValueKind) -> bool {
+        if kind == ValueKind::Command {
+            return true;
+        }
+        let slot = |p: &'_ Profile, v: &str| p.slots.get(&(kind, v.to_string())).cloned();
+        self.of_kind(kind).iter().any(|x| {
+            other
+                .of_kind(kind)
+                .iter()
+                .any(|y| match (slot(self, x), slot(other, y)) {
+                    (Some(a), Some(b)) => !a.is_disjoint(&b),
+                    _ => false,
+                })
+        })
     }
 
     fn kinds(&self) -> BTreeSet<ValueKind> {
@@ -215,6 +272,84 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
     }
     out.remove("not");
     out.into_iter().filter_map(|(w, n)| Some((w, n?))).collect()
+}
+
+/// How far (in words) after a value its slot's word is looked for
+/// ([`Profile::slots`]; before it, as far as the text goes).
+pub const SLOT_REACH: usize = 3;
+
+/// Each value's slot, and the values said as the old ones: a value right
+/// after `from` when a value of its kind follows after `to` (`moved from
+/// 0.18 to 0.20`).
+#[allow(clippy::type_complexity)]
+fn slots(
+    text: &str,
+) -> (
+    BTreeMap<(ValueKind, String), BTreeSet<String>>,
+    BTreeSet<(ValueKind, String)>,
+) {
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || "()[]<>,;\"'`".contains(c))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let found: Vec<Option<(ValueKind, String)>> = tokens.iter().map(|t| token_value(t)).collect();
+    let mut slots: BTreeMap<(ValueKind, String), BTreeSet<String>> = BTreeMap::new();
+    let mut previous = BTreeSet::new();
+    let said = |j: usize, word: &str| tokens.get(j).is_some_and(|t| t.eq_ignore_ascii_case(word));
+    // What the text is about, its first word: `mirrors-mypy runs at v2.3.1`.
+    let first: Vec<String> = (0..tokens.len())
+        .map(|j| slot_words(tokens[j], found[j].is_some()))
+        .find(|ws| !ws.is_empty())
+        .unwrap_or_default();
+    for (i, value) in found.iter().enumerate() {
+        let Some(value) = value else { continue };
+        let content = |j: &usize| slot_words(tokens[*j], found[*j].is_some());
+        let before = (0..i).rev().map(|j| content(&j)).find(|ws| !ws.is_empty());
+        let after = (i + 1..tokens.len())
+            .take(SLOT_REACH)
+            .map(|j| content(&j))
+            .find(|ws| !ws.is_empty());
+        // `setuptools>=80`: the name is the slot.
+        let named = tokens[i]
+            .split_once(['>', '<', '=', '~', '^'])
+            .map(|(name, _)| slot_words(name, false));
+        let mut words: BTreeSet<String> = before
+            .into_iter()
+            .chain(after)
+            .chain(named)
+            .flatten()
+            .collect();
+        words.extend(first.iter().cloned());
+        // `--test-threads=4`: 4 is a value too, in the flag's slot.
+        let given = tokens[i]
+            .split_once('=')
+            .filter(|_| flag(tokens[i]).is_some());
+        if let Some(v) = given.and_then(|(_, given)| token_value(given)) {
+            slots.entry(v).or_default().extend(words.iter().cloned());
+        }
+        slots.entry(value.clone()).or_default().extend(words);
+        let later = (i + 1..tokens.len().min(i + 4))
+            .any(|j| said(j - 1, "to") && found[j].as_ref().is_some_and(|v| v.0 == value.0));
+        if i > 0 && said(i - 1, "from") && later {
+            previous.insert(value.clone());
+        }
+    }
+    (slots, previous)
+}
+
+/// The words of a token that can make a slot: none for a value, a function
+/// word or a negation.
+fn slot_words(token: &str, is_value: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if !is_value {
+        terms::words(token, |w| {
+            let w = canonical(w);
+            if !is_function_word(w) && w != "not" {
+                out.push(w.to_string());
+            }
+        });
+    }
+    out
 }
 
 /// Whether a word of text (between white space) is a negation.
@@ -371,11 +506,13 @@ pub fn is_duplicate(a: &Profile, b: &Profile, w: &Weights<'_>) -> bool {
         return true;
     }
     // Flags and paths are words too; `-n monitoring` may be said or left
-    // out, `tests/` said or not.
+    // out, `tests/` said or not; `one` is as often a pronoun as a number
+    // (`a CommonJS one`, `for one playground`).
     let values = |p: &Profile| -> BTreeSet<(ValueKind, String)> {
         p.values
             .iter()
             .filter(|(k, _)| !matches!(k, ValueKind::Flag | ValueKind::Path))
+            .filter(|(k, v)| !(*k == ValueKind::Number && v == "1"))
             .cloned()
             .collect()
     };
@@ -410,6 +547,21 @@ pub fn restates(note: &Profile, part: &Profile, w: &Weights<'_>) -> bool {
         && (dice(&note.words, &part.words, w) >= RESTATES_SIMILARITY
             || containment(&note.words, &part.words, w) >= RESTATES_CONTAINMENT)
         && !Stances::of(note, part, w).opposed()
+        && !affirms_what_it_denies(note, part)
+}
+
+/// Whether a note that negates nothing says a word the part negates
+/// (`lists are written with dashes` of `lists use asterisks, not dashes`;
+/// `squash-merge the release` of `merged, never squash-merged`): the other
+/// side of a contrast, however much else they share. A note worded around
+/// a negation of its own (`do not hand-edit it`) is left to [`Stances`].
+fn affirms_what_it_denies(note: &Profile, part: &Profile) -> bool {
+    let plain = note.negated.values().all(|n| !n);
+    plain
+        && note
+            .negated
+            .keys()
+            .any(|w| !is_function_word(w) && part.negated.get(w) == Some(&true))
 }
 
 /// What two texts say with the same polarity and with other ones (one
@@ -508,7 +660,7 @@ fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
     }
     for kind in a.kinds().intersection(&b.kinds()) {
         let (ours, theirs) = (a.of_kind(*kind), b.of_kind(*kind));
-        if !ours.iter().any(|v| b.has(*kind, v)) {
+        if !ours.iter().any(|v| b.has(*kind, v)) && a.same_slot(b, *kind) {
             return Some(Clash {
                 kind: *kind,
                 ours: ours.into_iter().map(str::to_string).collect(),
@@ -525,7 +677,12 @@ fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
 /// another fact with its own value.
 pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
     let clash = value_clash(new, old, w)?;
-    (similarity(&new.subject, &old.subject, w) >= SUPERSEDE_SUBJECT).then_some(clash)
+    let counted = matches!(clash.kind, ValueKind::Version | ValueKind::Number);
+    let share = overlap(&new.subject, &old.subject, w);
+    let same = similarity(&new.subject, &old.subject, w) >= SUPERSEDE_SUBJECT
+        || (counted && share >= SUPERSEDE_OVERLAP)
+        || (counted && says_change(new) && share >= SUPERSEDE_CHANGED_OVERLAP);
+    same.then_some(clash)
 }
 
 /// A search without the entries a newer one superseded (their metadata's
@@ -640,19 +797,28 @@ fn token_value(token: &str) -> Option<(ValueKind, String)> {
         ValueKind::Setting
     } else if is_account(t) {
         ValueKind::Account
-    } else if is_version(t) {
-        return Some((
-            ValueKind::Version,
-            t.trim_start_matches(['v', 'V']).to_string(),
-        ));
+    } else if let Some(version) = version_of(t) {
+        return Some((ValueKind::Version, version.to_string()));
     } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
         ValueKind::Number
+    } else if let Some(n) = spelled_number(t) {
+        return Some((ValueKind::Number, n.to_string()));
     } else if let Some(path) = path(token) {
         return Some((ValueKind::Path, path.to_lowercase()));
     } else {
         return None;
     };
     Some((kind, t.to_lowercase()))
+}
+
+/// English's numbers one to twelve, spelled (`two` is 2).
+fn spelled_number(t: &str) -> Option<usize> {
+    const NUMBERS: [&str; 12] = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve",
+    ];
+    let t = t.to_lowercase();
+    NUMBERS.iter().position(|n| *n == t).map(|i| i + 1)
 }
 
 /// A file or folder a word names, as file keys find them
@@ -763,6 +929,19 @@ fn is_account(t: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// A version, ranges' marks dropped: `v1.2`, `^0.20.0`, `~1.2`, `>=3.10`,
+/// `setuptools>=80`'s `80`.
+fn version_of(t: &str) -> Option<&str> {
+    let given = match t.find(['>', '<', '=', '~', '^']) {
+        Some(at) => t[at..].trim_start_matches(['>', '<', '=', '~', '^']),
+        None => t,
+    };
+    let bare = given.trim_start_matches(['v', 'V']);
+    let ranged = given.len() != t.len();
+    let number = !bare.is_empty() && bare.bytes().all(|b| b.is_ascii_digit());
+    (is_version(given) || (ranged && number)).then_some(bare)
 }
 
 fn is_version(t: &str) -> bool {
@@ -880,6 +1059,12 @@ mod tests {
                 "Never use std concurrency primitives directly; go through the crate's loom shims.",
                 true,
             ),
+            // `one` may be a pronoun.
+            (
+                "--esm emits an ESM loader instead of CommonJS, only with --platform.",
+                "Only with --platform, --esm emits an ESM loader instead of a CommonJS one.",
+                true,
+            ),
             // Short notes told apart by one word.
             ("Port of service alpha is 5.", "Port of service beta is 5.", false),
             ("a 5", "b 5", false),
@@ -976,6 +1161,95 @@ mod tests {
     }
 
     #[test]
+    fn a_value_conflicts_or_supersedes_only_in_its_slot_and_a_change_note_supersedes_its_old_value()
+    {
+        let w = realistic();
+        for (old, new, conflict_kind, supersedes_too) in [
+            // One slot, another value.
+            (
+                "Code is formatted by ruff format at 88 columns.",
+                "Code is formatted by ruff format at 100 columns.",
+                Some(ValueKind::Number),
+                true,
+            ),
+            // Spelled numbers are numbers.
+            (
+                "Each plugin has at least three people who can release it.",
+                "Each plugin has at least two people who can release it.",
+                Some(ValueKind::Number),
+                true,
+            ),
+            // `from X to Y` gives Y; a range's marks are dropped.
+            (
+                "mirrors-mypy runs at rev v2.3.1.",
+                "mirrors-mypy was bumped from v2.3.1 to v2.4.0.",
+                Some(ValueKind::Version),
+                true,
+            ),
+            (
+                "markdownlint-cli2 is at ^0.18.0 in devDependencies.",
+                "markdownlint-cli2 moved to ^0.20.0.",
+                Some(ValueKind::Version),
+                true,
+            ),
+            (
+                "The build needs setuptools>=77.",
+                "The build now needs setuptools>=80.",
+                Some(ValueKind::Version),
+                true,
+            ),
+            // Values of other slots: no conflict.
+            (
+                "Python scripts under script/ are written for Python 3.9.",
+                "typings/ holds hand-written TypeScript declarations used while compiling lib/.",
+                None,
+                false,
+            ),
+            (
+                "The staging port is 5433 and backups are kept 30 days.",
+                "The staging backups are kept 14 days.",
+                Some(ValueKind::Number),
+                true,
+            ),
+            (
+                "The staging port is 5433.",
+                "Staging backups are kept 14 days.",
+                None,
+                false,
+            ),
+            // Another fact of one subject, with its own path: a conflict at most, never superseding.
+            (
+                "release.yml publishes the Linux release binaries.",
+                "macos-publish.yml publishes the macOS release binaries.",
+                Some(ValueKind::Path),
+                false,
+            ),
+        ] {
+            let (o, n) = (Profile::of(old), Profile::of(new));
+            assert_eq!(
+                conflict(&n, &o, &w).map(|c| c.kind),
+                conflict_kind,
+                "{old} / {new}"
+            );
+            assert_eq!(
+                supersedes(&n, &o, &w).is_some(),
+                supersedes_too,
+                "{old} / {new}"
+            );
+        }
+        assert_eq!(
+            v("rev ^0.20.0, ~1.2 and >=3.10"),
+            vec![
+                (ValueKind::Version, "0.20.0".into()),
+                (ValueKind::Version, "1.2".into()),
+                (ValueKind::Version, "3.10".into()),
+            ]
+        );
+        assert_eq!(Profile::of("bumped from 1.2 to 1.3").previous.len(), 1);
+        assert!(Profile::of("from 1.2 onwards").previous.is_empty());
+    }
+
+    #[test]
     fn function_words_weigh_little_and_negations_are_one_word() {
         // A memory of two notes: every word seen once.
         let w = Weights {
@@ -1012,6 +1286,18 @@ mod tests {
         assert!(dice(&point.words, &long.words, &w) < RESTATES_SIMILARITY);
         assert!(restates(&point, &long, &w));
         assert!(!restates(&Profile::of("Tags are not signed."), &long, &w));
+        // The other side of a contrast the rule draws is no restatement.
+        let contrast = Profile::of("In the docs, unordered lists use asterisks, not dashes.");
+        assert!(!restates(
+            &Profile::of("Unordered lists in the docs are written with dashes."),
+            &contrast,
+            &w
+        ));
+        assert!(restates(
+            &Profile::of("Unordered lists in the docs use asterisks."),
+            &contrast,
+            &w
+        ));
     }
 
     #[test]

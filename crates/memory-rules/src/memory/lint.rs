@@ -193,7 +193,7 @@ fn rule_findings(
     w: &Weights<'_>,
     out: &mut Vec<LintFinding>,
 ) {
-    if let Some((rule, _, _)) = parts
+    if let Some((rule, part, p)) = parts
         .parts
         .iter()
         .find(|(_, _, p)| hygiene::restates(profile, p, w))
@@ -202,7 +202,9 @@ fn rule_findings(
             FindingKind::RestatesRule,
             Some(rule.clone()),
             format!(
-                "restates the rule {rule}; forget it (`wave-rules memory forget {}`)",
+                "restates the rule {rule} (\"{}\"{}); forget it (`wave-rules memory forget {}`)",
+                short(part),
+                shared_text(profile, p, w),
                 about.id
             ),
         ));
@@ -213,12 +215,25 @@ fn rule_findings(
                 FindingKind::Conflict,
                 Some(rule.clone()),
                 format!(
-                    "conflicts with the rule {rule}: {} (\"{}\")",
+                    "conflicts with the rule {rule}: {} (\"{}\"{}); `wave-rules memory similar {}` ranks what else is near",
                     clash_text(&c),
-                    short(part)
+                    short(part),
+                    shared_text(profile, p, w),
+                    about.id
                 ),
             ));
         }
+    }
+}
+
+/// The evidence of a finding: `; shared: a, b` (the shared subject, see
+/// [`super::similar::shared_subject`]), empty when they share no word.
+fn shared_text(a: &Profile, b: &Profile, w: &Weights<'_>) -> String {
+    let shared = super::similar::shared_subject(a, b, w);
+    if shared.is_empty() {
+        String::new()
+    } else {
+        format!("; shared: {}", shared.join(", "))
     }
 }
 
@@ -265,13 +280,14 @@ fn entry_findings(
                 FindingKind::Conflict,
                 Some(them),
                 format!(
-                    "conflicts with {} in '{}' ({}:{}): {} (\"{}\")",
+                    "conflicts with {} in '{}' ({}:{}): {} (\"{}\"{})",
                     h.id,
                     h.topic,
                     h.file,
                     h.line,
                     clash_text(&c),
-                    short(&h.text)
+                    short(&h.text),
+                    shared_text(profile, &other, w)
                 ),
             ));
         }

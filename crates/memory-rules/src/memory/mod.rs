@@ -23,6 +23,10 @@ pub mod promote;
 pub mod recall;
 pub(crate) mod search;
 pub(crate) mod secrets;
+#[cfg(feature = "internals")]
+pub mod similar;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod similar;
 mod store;
 pub(crate) mod terms;
 pub(crate) mod tools;
@@ -32,6 +36,7 @@ pub use hygiene::{search_current, without_superseded};
 pub use name::topic_file;
 pub use search::{EntryRef, MemoryHit, MemoryIndex, Query};
 pub use secrets::SecretFinding;
+pub use similar::{similar, Candidate, Verdict};
 pub use store::write::{Forgotten, Note, NoteAction, NoteConflict, NoteWritten, Other};
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,

@@ -6,6 +6,7 @@
 //! | --- | --- | --- |
 //! | `write TOPIC TEXT` | the core's `write_note` with the project's rules: `stored`, `replaced`, `folded`, `restated` or `refused` | 1 when refused |
 //! | `search QUERY [--files F...]` | ranked entries of both scopes | 0 |
+//! | `similar ENTRY\|TEXT` | the nearest entries and rules, ranked, with their evidence (`memory_similar.rs`) | 0 |
 //! | `lint` | the core's `memory::lint` with the project's rules | 1 on a problem |
 //! | `import --from AGENT` | an agent's own memory written into ours, each note through `write_note` | 1 when nothing could be read |
 //! | `promote ENTRY` | the entry becomes a `.wave/rules` rule, and leaves memory | 1 for an unknown entry |
@@ -52,6 +53,7 @@ pub fn run(env: &Env, args: &MemoryArgs) -> Output {
     match &args.action {
         MemoryAction::Write(a) => write_note(env, &store, a),
         MemoryAction::Search(a) => search(env, &store, a),
+        MemoryAction::Similar(a) => super::memory_similar::run(env, &store, a),
         MemoryAction::Lint(a) => {
             let sources = match env.memory_sources(&a.sources.memory_sources) {
                 Ok(s) => s,

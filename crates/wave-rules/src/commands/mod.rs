@@ -10,6 +10,7 @@ pub mod log;
 #[path = "match.rs"]
 pub mod matching;
 pub mod memory;
+pub mod memory_similar;
 pub mod packs;
 pub mod packs_git;
 pub mod packs_sync;

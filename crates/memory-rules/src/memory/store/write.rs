@@ -277,19 +277,23 @@ pub struct Forgotten {
 pub(crate) struct RuleParts {
     pub parts: Vec<(String, String, Profile)>,
     pub df: HashMap<String, f32>,
+    /// Each rule's file.
+    pub files: HashMap<String, String>,
 }
 
 impl RuleParts {
     pub(crate) fn of(rules: Option<&RuleSet>) -> RuleParts {
         let mut parts = Vec::new();
+        let mut files = HashMap::new();
         for rule in rules.map(RuleSet::rules).unwrap_or(&[]) {
+            files.insert(rule.id.clone(), rule.file_path.display().to_string());
             for p in hygiene::parts(&rule.content) {
                 let profile = Profile::of(&p);
                 parts.push((rule.id.clone(), p, profile));
             }
         }
         let df = hygiene::document_frequencies(parts.iter().map(|(_, _, p)| p));
-        RuleParts { parts, df }
+        RuleParts { parts, df, files }
     }
 }
 

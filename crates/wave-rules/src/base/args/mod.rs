@@ -156,6 +156,8 @@ pub enum MemoryAction {
     Write(MemoryWriteArgs),
     /// The entries most relevant to words and files, from both scopes
     Search(MemorySearchArgs),
+    /// The entries and rules nearest to a note (an entry's id or a text), ranked, with their evidence: the shared subject, the value that differs, the rule's line
+    Similar(MemorySimilarArgs),
     /// Duplicates, notes that restate or contradict rules or each other, superseded notes, files that no longer exist, topics too large (exit 1 on a problem)
     Lint(MemoryLintArgs),
     /// Copy an agent's own memory (Claude Code's auto memory, Codex's memories, GEMINI.md's saved memories) into ours, through the normal write
@@ -207,6 +209,15 @@ pub struct MemorySearchArgs {
     pub limit: usize,
     #[command(flatten)]
     pub sources: MemorySourcesArg,
+}
+
+#[derive(Args, Debug)]
+pub struct MemorySimilarArgs {
+    /// An entry's id (or a prefix only one id has), or a note's text
+    pub what: String,
+    /// At most this many candidates
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub limit: usize,
 }
 
 /// Whose memory is read: ours (`wave`) and, read-only, the agents' own.

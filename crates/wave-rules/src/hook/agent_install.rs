@@ -20,7 +20,7 @@
 //! hooks and `mcp install`: `--command` as given; else, when the package is
 //! installed in the project (`node_modules/.bin/wave-rules`), the project's
 //! bin named the way the agent finds it from wherever it runs the hook
-//! ([`launch::agent_hook_prefix`]: safe to commit); else this machine's
+//! ([`dialects::hook_prefix`]: safe to commit); else this machine's
 //! program by its absolute path, with a warning not to commit the file (none
 //! of these agents has a local, uncommitted hooks file). User scope never
 //! points into one project's `node_modules`. Install replaces our previous
@@ -124,7 +124,7 @@ pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
 fn try_install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Output, Output> {
     let workdir = &env.config.workdir;
     let program = Program::locate(args.command.as_deref(), args.scope, workdir)?;
-    let prefix = launch::agent_hook_prefix(agent, &program, workdir)
+    let prefix = dialects::hook_prefix(agent, &program, workdir)
         + &crate::hook::settings::sources_flag(env, args.scope);
     let file = path(agent, args.scope, workdir, &env.home_dir());
     let json = Json::read(&file)?;

@@ -9,11 +9,12 @@
 
 use super::{Dialect, HookEntry, Payload};
 use crate::base::args::{HookAgent, HookEvent, ScopeArg};
+use crate::base::launch;
 use crate::base::settings_file;
 use jsonc_parser::cst::CstInputValue;
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{Map, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct ClaudeCode;
 
@@ -60,6 +61,11 @@ impl Dialect for ClaudeCode {
 
     fn file(&self, _scope: ScopeArg) -> PathBuf {
         PathBuf::from(".claude/settings.json")
+    }
+
+    /// Claude Code sets `CLAUDE_PROJECT_DIR` for hooks.
+    fn project_bin(&self, bin: &str, _workdir: &Path) -> String {
+        launch::claude_hook_prefix(&launch::Program::Project(bin.to_string()))
     }
 }
 

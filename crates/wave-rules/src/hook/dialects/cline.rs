@@ -194,7 +194,7 @@ fn try_install(env: &Env, args: &InstallArgs) -> Result<Output, Output> {
     let workdir = &env.config.workdir;
     let program =
         crate::base::launch::Program::locate(args.command.as_deref(), args.scope, workdir)?;
-    let prefix = crate::base::launch::agent_hook_prefix(HookAgent::Cline, &program, workdir);
+    let prefix = super::hook_prefix(HookAgent::Cline, &program, workdir);
     let dir = hooks_dir(env, args.scope);
     for (name, _, _) in EVENTS {
         let path = dir.join(name);

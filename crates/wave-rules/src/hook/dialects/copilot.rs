@@ -16,7 +16,7 @@ use crate::base::settings_file;
 use jsonc_parser::cst::CstInputValue;
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct Copilot;
 
@@ -100,6 +100,12 @@ impl Dialect for Copilot {
             ScopeArg::Project => ".github/hooks/wave-rules.json",
             ScopeArg::User => ".copilot/hooks/wave-rules.json",
         })
+    }
+
+    /// Copilot CLI (1.0.88 and later) runs a hook without `cwd` in the
+    /// project root.
+    fn project_bin(&self, bin: &str, _workdir: &Path) -> String {
+        bin.to_string()
     }
 
     fn trust_step(&self) -> &'static str {

@@ -13,7 +13,7 @@ use crate::base::settings_file;
 use jsonc_parser::cst::CstInputValue;
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct Cursor;
 
@@ -118,6 +118,12 @@ impl Dialect for Cursor {
 
     fn file(&self, _scope: ScopeArg) -> PathBuf {
         PathBuf::from(".cursor/hooks.json")
+    }
+
+    /// Cursor runs project hooks in the project root and sets
+    /// `CURSOR_PROJECT_DIR`.
+    fn project_bin(&self, bin: &str, _workdir: &Path) -> String {
+        format!("\"${{CURSOR_PROJECT_DIR:-.}}\"/{bin}")
     }
 
     fn trust_step(&self) -> &'static str {

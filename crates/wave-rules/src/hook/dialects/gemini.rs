@@ -21,7 +21,7 @@ use jsonc_parser::cst::CstInputValue;
 use memory_rules::base::limits::TRANSCRIPT_TAIL_BYTES;
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct Gemini;
 
@@ -95,6 +95,13 @@ impl Dialect for Gemini {
 
     fn file(&self, _scope: ScopeArg) -> PathBuf {
         PathBuf::from(".gemini/settings.json")
+    }
+
+    /// Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the command with the
+    /// project directory, shell-quoted (so no quotes around it), and sets it
+    /// in the hook's environment.
+    fn project_bin(&self, bin: &str, _workdir: &Path) -> String {
+        format!("$GEMINI_PROJECT_DIR/{bin}")
     }
 
     fn trust_step(&self) -> &'static str {

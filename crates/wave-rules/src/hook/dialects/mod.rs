@@ -17,10 +17,11 @@ pub mod windsurf;
 
 use crate::base::args::{HookAction, HookAgent, HookEvent, InstallArgs, ScopeArg};
 use crate::base::env::{Env, Output};
+use crate::base::launch::{self, Program};
 use jsonc_parser::cst::CstInputValue;
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Each agent's dialect: the one line per agent.
 pub fn of(agent: HookAgent) -> &'static dyn Dialect {
@@ -131,6 +132,13 @@ pub trait Dialect: Sync {
     /// Its hooks file, from the project (or the user's home).
     fn file(&self, scope: ScopeArg) -> PathBuf;
 
+    /// The project's bin (`bin`, relative to the project) named the way the
+    /// agent finds it from wherever it runs the hook. Default: from git's
+    /// root (no project variable documented for its hooks).
+    fn project_bin(&self, bin: &str, workdir: &Path) -> String {
+        launch::git_root_bin(bin, workdir)
+    }
+
     /// The step the agent needs before it runs project hooks ("": none).
     fn trust_step(&self) -> &'static str {
         ""
@@ -204,6 +212,17 @@ pub fn tool_kind(agent: HookAgent, name: &str) -> ToolKind {
     }
 }
 
+/// The command before `hook --agent <name> <event>` in an agent's hook:
+/// the project's bin as its dialect names it ([`Dialect::project_bin`];
+/// safe to commit); a machine's program its quoted absolute words;
+/// `--command` as given.
+pub fn hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) -> String {
+    match program {
+        Program::Project(bin) => of(agent).project_bin(bin, workdir),
+        Program::Machine(_) | Program::Given(_) => launch::claude_hook_prefix(program),
+    }
+}
+
 /// Refuses a tool call where the agent reads no JSON from a hook: Windsurf
 /// (Devin Desktop) and Kiro read its exit code 2 and the reason on stderr. False
 /// for the others, which read `agent::refusal` on stdout.
@@ -221,6 +240,64 @@ mod tests {
         for agent in HookAgent::value_variants() {
             assert_eq!(of(*agent).agent(), *agent, "{}", agent.as_str());
             assert!(!of(*agent).events().is_empty(), "{}", agent.as_str());
+        }
+    }
+
+    #[test]
+    fn each_agent_names_the_project_bin_its_own_way() {
+        let t = tempfile::tempdir().unwrap();
+        let alone = t.path().join("alone");
+        let repo = t.path().join("repo");
+        let below = repo.join("my app");
+        std::fs::create_dir_all(&alone).unwrap();
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::create_dir_all(&below).unwrap();
+        // An empty .git folder (as a sandbox leaves in /tmp) is no repository.
+        std::fs::create_dir_all(alone.join(".git")).unwrap();
+        let p = launch::Program::Project(launch::PROJECT_BIN.into());
+        let top = "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/";
+        assert_eq!(
+            hook_prefix(HookAgent::Codex, &p, &alone),
+            format!("{top}node_modules/.bin/wave-rules")
+        );
+        assert_eq!(
+            hook_prefix(HookAgent::Codex, &p, &repo),
+            format!("{top}node_modules/.bin/wave-rules")
+        );
+        assert_eq!(
+            hook_prefix(HookAgent::Codex, &p, &below),
+            format!("{top}'my app/node_modules/.bin/wave-rules'")
+        );
+        assert_eq!(
+            hook_prefix(HookAgent::Gemini, &p, &alone),
+            "$GEMINI_PROJECT_DIR/node_modules/.bin/wave-rules"
+        );
+        assert_eq!(
+            hook_prefix(HookAgent::Copilot, &p, &alone),
+            "node_modules/.bin/wave-rules"
+        );
+        assert_eq!(
+            hook_prefix(HookAgent::Cursor, &p, &alone),
+            "\"${CURSOR_PROJECT_DIR:-.}\"/node_modules/.bin/wave-rules"
+        );
+        assert_eq!(
+            hook_prefix(HookAgent::Claude, &p, &alone),
+            launch::claude_hook_prefix(&p)
+        );
+        let machine = launch::Program::Machine(vec!["/opt/a b/wave-rules".into()]);
+        let given = launch::Program::Given("my-wrapper run".into());
+        for agent in [
+            HookAgent::Codex,
+            HookAgent::Gemini,
+            HookAgent::Copilot,
+            HookAgent::Cursor,
+        ] {
+            assert_eq!(
+                hook_prefix(agent, &machine, &alone),
+                "'/opt/a b/wave-rules'"
+            );
+            assert_eq!(hook_prefix(agent, &given, &alone), "my-wrapper run");
         }
     }
 }

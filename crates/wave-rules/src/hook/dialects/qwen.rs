@@ -24,7 +24,7 @@
 use super::{Dialect, HookEntry};
 use crate::base::args::{HookAgent, HookEvent, ScopeArg};
 use memory_rules::delivery::ToolKind;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct Qwen;
 
@@ -43,6 +43,12 @@ impl Dialect for Qwen {
 
     fn file(&self, _scope: ScopeArg) -> PathBuf {
         PathBuf::from(".qwen/settings.json")
+    }
+
+    /// Qwen Code sets `QWEN_PROJECT_DIR` for hooks and passes a bash command
+    /// unchanged (it replaces it, quoted, only for cmd.exe and PowerShell).
+    fn project_bin(&self, bin: &str, _workdir: &Path) -> String {
+        format!("\"$QWEN_PROJECT_DIR\"/{bin}")
     }
 
     fn trust_step(&self) -> &'static str {

@@ -16,9 +16,10 @@
 //! User scope never points into one project's `node_modules`.
 //!
 //! The agents' hook installs reuse [`Program::locate`] and name the program
-//! with [`agent_hook_prefix`]: each agent runs hook commands in its own
-//! directory with its own variables, so the project's bin is named the way
-//! that agent finds it from wherever it runs the hook.
+//! by their hook dialect (`hook/dialects/`, `project_bin`; [`git_root_bin`]
+//! where the agent names no project directory): each agent runs hook
+//! commands in its own directory with its own variables, so the project's
+//! bin is named the way that agent finds it from wherever it runs the hook.
 
 use crate::base::args::{McpClient, ScopeArg};
 use crate::base::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};

@@ -88,9 +88,9 @@ pub fn payload(agent: HookAgent, v: &Map<String, Value>) -> Payload {
     dialects::of(agent).payload(v)
 }
 
-/// One of our hook events, with what the payload says, as the core's event.
-pub fn event(agent: HookAgent, action: &HookAction, p: Payload) -> Event {
-    let kind = match action {
+/// The core's kind of one of our hook events, before a subagent tool.
+fn kind(agent: HookAgent, action: &HookAction, p: &Payload) -> EventKind {
+    match action {
         HookAction::SessionStart(_) => {
             EventKind::Start(Start::parse(p.source.as_deref().unwrap_or("startup")))
         }
@@ -108,7 +108,12 @@ pub fn event(agent: HookAgent, action: &HookAction, p: Payload) -> Event {
         | HookAction::Install(_)
         | HookAction::Uninstall(_)
         | HookAction::Watch(_) => EventKind::ToolDone,
-    };
+    }
+}
+
+/// One of our hook events, with what the payload says, as the core's event.
+pub fn event(agent: HookAgent, action: &HookAction, p: Payload) -> Event {
+    let kind = kind(agent, action, &p);
     // Gemini CLI's subagent tool: before it, the subagent starts (its task
     // is the tool's `prompt`); after it, the subagent stopped. It names its
     // subagents nowhere: the start's time names it, the stop is the latest

@@ -16,11 +16,12 @@
 //! User scope never points into one project's `node_modules`.
 //!
 //! The agents' hook installs reuse [`Program::locate`] and name the program
-//! with [`agent_hook_prefix`]: each agent runs hook commands in its own
-//! directory with its own variables, so the project's bin is named the way
-//! that agent finds it from wherever it runs the hook.
+//! by their hook dialect (`hook/dialects/`, `project_bin`; [`git_root_bin`]
+//! where the agent names no project directory): each agent runs hook
+//! commands in its own directory with its own variables, so the project's
+//! bin is named the way that agent finds it from wherever it runs the hook.
 
-use crate::base::args::{HookAgent, McpClient, ScopeArg};
+use crate::base::args::{McpClient, ScopeArg};
 use crate::base::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 use memory_rules::base::sh::quote;
 use memory_rules::sources::is_git_root;
@@ -281,59 +282,31 @@ pub fn claude_hook_prefix(program: &Program) -> String {
     }
 }
 
-/// The command before `hook --agent <name> <event>` in an agent's hook.
-///
-/// | agent | project (package installed) | why |
-/// | --- | --- | --- |
-/// | claude | `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/wave-rules` | Claude Code sets it for hooks |
-/// | codex | `"$(git rev-parse --show-toplevel 2>/dev/null \|\| pwd)"/node_modules/.bin/wave-rules` | Codex runs hooks in the session's directory (any subdirectory of the project; `$SHELL -lc`) and sets no project variable; its project root is the git root (`project_root_markers`), else the session's directory. A project below the git root adds its path from there |
-/// | gemini | `$GEMINI_PROJECT_DIR/node_modules/.bin/wave-rules` | Gemini CLI replaces `$GEMINI_PROJECT_DIR` in the command with the project directory, shell-quoted (so no quotes around it), and sets it in the hook's environment |
-/// | copilot | `node_modules/.bin/wave-rules` | Copilot CLI (1.0.88 and later) runs a hook without `cwd` in the project root |
-/// | cursor | `"${CURSOR_PROJECT_DIR:-.}"/node_modules/.bin/wave-rules` | Cursor runs project hooks in the project root and sets `CURSOR_PROJECT_DIR` |
-/// | windsurf, cline, kiro, vscode | as codex: git's root | none of them documents a project variable for its hooks (VS Code's `cwd` property is relative to the repository root) |
-/// | qwen | `"$QWEN_PROJECT_DIR"/node_modules/.bin/wave-rules` | Qwen Code sets it for hooks and passes a bash command unchanged (it replaces it, quoted, only for cmd.exe and PowerShell) |
-///
-/// A machine's program is its quoted absolute words; `--command` as given.
-pub fn agent_hook_prefix(agent: HookAgent, program: &Program, workdir: &Path) -> String {
-    match (agent, program) {
-        (HookAgent::Claude, _) | (_, Program::Machine(_) | Program::Given(_)) => {
-            claude_hook_prefix(program)
-        }
-        // Cascade and Kiro name no project directory for their hooks: git's root.
-        (
-            HookAgent::Codex
-            | HookAgent::Windsurf
-            | HookAgent::Cline
-            | HookAgent::Kiro
-            | HookAgent::Vscode,
-            Program::Project(bin),
-        ) => {
-            let below = git_root(workdir)
-                .and_then(|root| workdir.strip_prefix(root).ok())
-                .map(|p| {
-                    p.components()
-                        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                        .collect::<Vec<_>>()
-                        .join("/")
-                })
-                .unwrap_or_default();
-            let rest = if below.is_empty() {
-                bin.clone()
-            } else {
-                format!("{below}/{bin}")
-            };
-            format!(
-                "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/{}",
-                quote(&rest)
-            )
-        }
-        (HookAgent::Gemini, Program::Project(bin)) => format!("$GEMINI_PROJECT_DIR/{bin}"),
-        (HookAgent::Qwen, Program::Project(bin)) => format!("\"$QWEN_PROJECT_DIR\"/{bin}"),
-        (HookAgent::Copilot, Program::Project(bin)) => bin.clone(),
-        (HookAgent::Cursor, Program::Project(bin)) => {
-            format!("\"${{CURSOR_PROJECT_DIR:-.}}\"/{bin}")
-        }
-    }
+/// The project's bin named from git's root, for an agent that runs its
+/// hooks in the session's directory (any subdirectory of the project) and
+/// sets no project variable: `"$(git rev-parse --show-toplevel 2>/dev/null
+/// || pwd)"/node_modules/.bin/wave-rules`. A project below the git root
+/// adds its path from there. Each agent's choice is its hook dialect's
+/// (`hook/dialects/`, `project_bin`).
+pub fn git_root_bin(bin: &str, workdir: &Path) -> String {
+    let below = git_root(workdir)
+        .and_then(|root| workdir.strip_prefix(root).ok())
+        .map(|p| {
+            p.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .unwrap_or_default();
+    let rest = if below.is_empty() {
+        bin.to_string()
+    } else {
+        format!("{below}/{bin}")
+    };
+    format!(
+        "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/{}",
+        quote(&rest)
+    )
 }
 
 /// The innermost directory at or above `dir` holding a repository's `.git`
@@ -449,69 +422,6 @@ mod tests {
                 expand(&cmd, Path::new("/w")),
                 Path::new("/w/node_modules/.bin/wave-rules")
             );
-        }
-    }
-
-    #[test]
-    fn each_agent_names_the_project_bin_its_own_way() {
-        let t = tempfile::tempdir().unwrap();
-        // The temp folder is a repository (a fence): what lies above it is
-        // never the test's.
-        std::fs::create_dir_all(t.path().join(".git")).unwrap();
-        std::fs::write(t.path().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
-        let alone = t.path().join("alone");
-        let repo = t.path().join("repo");
-        let below = repo.join("my app");
-        std::fs::create_dir_all(&alone).unwrap();
-        std::fs::create_dir_all(repo.join(".git")).unwrap();
-        std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
-        std::fs::create_dir_all(&below).unwrap();
-        // An empty .git folder (as a sandbox leaves in /tmp) is no
-        // repository: `alone` is below the fence's.
-        std::fs::create_dir_all(alone.join(".git")).unwrap();
-        let p = Program::Project(PROJECT_BIN.into());
-        let top = "\"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\"/";
-        assert_eq!(
-            agent_hook_prefix(HookAgent::Codex, &p, &alone),
-            format!("{top}alone/node_modules/.bin/wave-rules")
-        );
-        assert_eq!(
-            agent_hook_prefix(HookAgent::Codex, &p, &repo),
-            format!("{top}node_modules/.bin/wave-rules")
-        );
-        assert_eq!(
-            agent_hook_prefix(HookAgent::Codex, &p, &below),
-            format!("{top}'my app/node_modules/.bin/wave-rules'")
-        );
-        assert_eq!(
-            agent_hook_prefix(HookAgent::Gemini, &p, &alone),
-            "$GEMINI_PROJECT_DIR/node_modules/.bin/wave-rules"
-        );
-        assert_eq!(
-            agent_hook_prefix(HookAgent::Copilot, &p, &alone),
-            "node_modules/.bin/wave-rules"
-        );
-        assert_eq!(
-            agent_hook_prefix(HookAgent::Cursor, &p, &alone),
-            "\"${CURSOR_PROJECT_DIR:-.}\"/node_modules/.bin/wave-rules"
-        );
-        assert_eq!(
-            agent_hook_prefix(HookAgent::Claude, &p, &alone),
-            claude_hook_prefix(&p)
-        );
-        let machine = Program::Machine(vec!["/opt/a b/wave-rules".into()]);
-        let given = Program::Given("my-wrapper run".into());
-        for agent in [
-            HookAgent::Codex,
-            HookAgent::Gemini,
-            HookAgent::Copilot,
-            HookAgent::Cursor,
-        ] {
-            assert_eq!(
-                agent_hook_prefix(agent, &machine, &alone),
-                "'/opt/a b/wave-rules'"
-            );
-            assert_eq!(agent_hook_prefix(agent, &given, &alone), "my-wrapper run");
         }
     }
 

@@ -13,13 +13,14 @@
 //! | `vscode` (Local harness) | `.github/hooks/wave-rules-vscode.json` | `~/.copilot/hooks/wave-rules-vscode.json` | SessionStart, PreToolUse, PostToolUse, Stop, PreCompact ([`crate::hook::dialects::vscode`]) |
 //! | `kiro` | `.kiro/agents/wave-rules.json` (an agent: its `hooks`; `name`, `tools`, `resources` when new) | `~/.kiro/agents/wave-rules.json` | agentSpawn, userPromptSubmit, preToolUse ([`crate::hook::dialects::kiro`]) |
 //!
-//! The table is [`HookAgent::events`]; this copy is for reading.
+//! The table is each agent's [`dialects::Dialect`] (its `events`, `file`,
+//! `entry`); this copy is for reading.
 //!
 //! What the hooks run is [`crate::base::launch`]'s choice, as for Claude Code's
 //! hooks and `mcp install`: `--command` as given; else, when the package is
 //! installed in the project (`node_modules/.bin/wave-rules`), the project's
 //! bin named the way the agent finds it from wherever it runs the hook
-//! ([`launch::agent_hook_prefix`]: safe to commit); else this machine's
+//! ([`dialects::hook_prefix`]: safe to commit); else this machine's
 //! program by its absolute path, with a warning not to commit the file (none
 //! of these agents has a local, uncommitted hooks file). User scope never
 //! points into one project's `node_modules`. Install replaces our previous
@@ -34,56 +35,22 @@ use crate::base::env::{Env, Output};
 use crate::base::launch::{self, Program, SettingsFile};
 use crate::base::settings_file::{self, Json};
 use crate::hook::agent::AgentDialect;
+use crate::hook::dialects;
 use clap::ValueEnum;
 use jsonc_parser::cst::CstInputValue;
 use std::path::{Path, PathBuf};
-
-/// Seconds each agent gives our hook (Claude Code's too).
-use memory_rules::base::limits::HOOK_TIMEOUT_SECS;
 
 pub fn path(agent: HookAgent, scope: ScopeArg, workdir: &Path, home: &Path) -> PathBuf {
     let base = match scope {
         ScopeArg::Project => workdir,
         ScopeArg::User => home,
     };
-    match (agent, scope) {
-        (HookAgent::Claude, _) => base.join(".claude/settings.json"),
-        (HookAgent::Codex, _) => base.join(".codex/hooks.json"),
-        (HookAgent::Gemini, _) => base.join(".gemini/settings.json"),
-        (HookAgent::Copilot, ScopeArg::Project) => base.join(".github/hooks/wave-rules.json"),
-        (HookAgent::Copilot, ScopeArg::User) => base.join(".copilot/hooks/wave-rules.json"),
-        (HookAgent::Cursor, _) => base.join(".cursor/hooks.json"),
-        (HookAgent::Windsurf, ScopeArg::Project) => base.join(".windsurf/hooks.json"),
-        (HookAgent::Windsurf, ScopeArg::User) => base.join(".codeium/windsurf/hooks.json"),
-        (HookAgent::Cline, ScopeArg::Project) => base.join(".clinerules/hooks"),
-        (HookAgent::Cline, ScopeArg::User) => base.join("Documents/Cline/Hooks"),
-        (HookAgent::Qwen, _) => base.join(".qwen/settings.json"),
-        (HookAgent::Kiro, _) => base
-            .join(".kiro/agents")
-            .join(format!("{}.json", crate::hook::dialects::kiro::AGENT_NAME)),
-        (HookAgent::Vscode, ScopeArg::Project) => base
-            .join(".github/hooks")
-            .join(crate::hook::dialects::vscode::FILE_NAME),
-        (HookAgent::Vscode, ScopeArg::User) => base
-            .join(".copilot/hooks")
-            .join(crate::hook::dialects::vscode::FILE_NAME),
-    }
+    base.join(dialects::of(agent).file(scope))
 }
 
 /// The trust step each agent needs before it runs project hooks.
 pub fn trust_step(agent: HookAgent) -> &'static str {
-    match agent {
-        HookAgent::Claude => "",
-        HookAgent::Codex => "Codex runs project hooks only in a trusted project, once the hooks are trusted too: run `codex` once in the project and accept both (or add it under [projects] with trust_level = \"trusted\" in ~/.codex/config.toml).",
-        HookAgent::Gemini => "Gemini CLI runs project hooks only in a trusted folder: trust it when asked (or set GEMINI_CLI_TRUST_WORKSPACE=true in CI).",
-        HookAgent::Copilot => "Copilot CLI runs repository hooks only in a trusted folder: trust it when asked, or add it to \"trusted_folders\" in ~/.copilot/config.json.",
-        HookAgent::Cursor => "Cursor reads .cursor/hooks.json when the project opens; restart Cursor after installing.",
-        HookAgent::Cline => "Cline runs hooks once they are turned on in its settings.",
-        HookAgent::Qwen => "Qwen Code runs project hooks unless \"disableAllHooks\" is set in its settings.",
-        HookAgent::Vscode => "VS Code runs these hooks in its Local agent harness (agent hooks are in Preview; chat.hookFilesLocations must keep .github/hooks). In its Copilot CLI, Claude or Codex harness, install those agents' hooks: `hook install --agent copilot`, `claude` or `codex`.",
-        HookAgent::Kiro => "Kiro CLI runs an agent's hooks: start it with `kiro-cli chat --agent wave-rules` (or make it the default: `kiro-cli settings chat.defaultAgent wave-rules`). Its hooks cannot give path rules after a read or a write: `wave-rules export --to kiro` gives them to Kiro as fileMatch steering.",
-        HookAgent::Windsurf => "Devin Desktop (Windsurf) runs these hooks before Cascade writes a file or runs a command: they refuse what an enforced rule forbids. Its hooks cannot give the model rules: run `wave-rules export --to devin` for those.",
-    }
+    dialects::of(agent).trust_step()
 }
 
 /// Is this hook command one of ours? It names `wave-rules` and ends in
@@ -104,64 +71,6 @@ pub fn is_ours(command: &str) -> bool {
             .any(|a| a.events().iter().any(|(_, e, _)| e.name() == tail[3]))
 }
 
-/// Our entry for one of the agent's events, in its layout.
-fn entry(agent: HookAgent, command: String, matcher: Option<&str>) -> CstInputValue {
-    let text = |s: &str| CstInputValue::String(s.to_string());
-    match agent {
-        HookAgent::Copilot => settings_file::object(vec![
-            ("type", text("command")),
-            ("bash", CstInputValue::String(command)),
-            (
-                "timeoutSec",
-                CstInputValue::Number(HOOK_TIMEOUT_SECS.to_string()),
-            ),
-        ]),
-        HookAgent::Cursor => {
-            settings_file::object(vec![("command", CstInputValue::String(command))])
-        }
-        // Flat entries, no matcher: VS Code's documented layout.
-        HookAgent::Vscode => settings_file::object(vec![
-            ("type", text("command")),
-            ("command", CstInputValue::String(command)),
-            (
-                "timeout",
-                CstInputValue::Number(HOOK_TIMEOUT_SECS.to_string()),
-            ),
-        ]),
-        HookAgent::Kiro => settings_file::object(vec![
-            ("command", CstInputValue::String(command)),
-            (
-                "timeout_ms",
-                CstInputValue::Number((HOOK_TIMEOUT_SECS * 1000).to_string()),
-            ),
-        ]),
-        // A refusal's reason reaches the agent from stderr; stdout is for the user.
-        HookAgent::Windsurf => settings_file::object(vec![
-            ("command", CstInputValue::String(command)),
-            ("show_output", CstInputValue::Bool(false)),
-        ]),
-        _ => {
-            // Gemini CLI counts the timeout in milliseconds, Codex in seconds.
-            let timeout = if agent == HookAgent::Gemini {
-                HOOK_TIMEOUT_SECS * 1000
-            } else {
-                HOOK_TIMEOUT_SECS
-            };
-            let hook = settings_file::object(vec![
-                ("type", text("command")),
-                ("command", CstInputValue::String(command)),
-                ("timeout", CstInputValue::Number(timeout.to_string())),
-            ]);
-            let mut group = Vec::new();
-            if let Some(m) = matcher {
-                group.push(("matcher", text(m)));
-            }
-            group.push(("hooks", CstInputValue::Array(vec![hook])));
-            settings_file::object(group)
-        }
-    }
-}
-
 /// Removes our entries (both layouts); returns how many went.
 fn remove_ours(json: &Json) -> Result<usize, Output> {
     let object = json.object()?;
@@ -178,9 +87,14 @@ fn add_ours(
     edit_distance: Option<u64>,
 ) -> Result<(), Output> {
     let object = json.object()?;
-    // A new Kiro agent file: the agent itself (every tool, Kiro's own resources).
-    if agent == HookAgent::Kiro && object.get("name").is_none() {
-        for (key, value) in crate::hook::dialects::kiro::agent_members() {
+    let dialect = dialects::of(agent);
+    // A new file's own members (Kiro's agent: every tool, its own resources).
+    let members = dialect.file_members();
+    if members
+        .first()
+        .is_some_and(|(k, _)| object.get(k).is_none())
+    {
+        for (key, value) in members {
             object.append(key, settings_file::input(&value, &[]));
         }
     }
@@ -190,17 +104,17 @@ fn add_ours(
             agent.as_str(),
             launch::hook_options(ours.name(), edit_distance)
         );
-        settings_file::add_hook(json, &object, theirs, entry(agent, command, *matcher))?;
+        settings_file::add_hook(json, &object, theirs, dialect.entry(command, *matcher))?;
     }
-    if matches!(agent, HookAgent::Copilot | HookAgent::Cursor) && object.get("version").is_none() {
+    if dialect.versioned() && object.get("version").is_none() {
         object.append("version", CstInputValue::Number("1".into()));
     }
     Ok(())
 }
 
 pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
-    if agent == HookAgent::Cline {
-        return crate::hook::dialects::cline::install(env, args);
+    if let Some(out) = dialects::of(agent).install(env, args) {
+        return out;
     }
     match try_install(env, agent, args) {
         Ok(out) | Err(out) => out,
@@ -210,7 +124,7 @@ pub fn install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
 fn try_install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Output, Output> {
     let workdir = &env.config.workdir;
     let program = Program::locate(args.command.as_deref(), args.scope, workdir)?;
-    let prefix = launch::agent_hook_prefix(agent, &program, workdir)
+    let prefix = dialects::hook_prefix(agent, &program, workdir)
         + &crate::hook::settings::sources_flag(env, args.scope);
     let file = path(agent, args.scope, workdir, &env.home_dir());
     let json = Json::read(&file)?;
@@ -248,8 +162,8 @@ fn try_install(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Output
 }
 
 pub fn uninstall(env: &Env, agent: HookAgent, args: &InstallArgs) -> Output {
-    if agent == HookAgent::Cline {
-        return crate::hook::dialects::cline::uninstall(env, args);
+    if let Some(out) = dialects::of(agent).uninstall(env, args) {
+        return out;
     }
     match try_uninstall(env, agent, args) {
         Ok(out) | Err(out) => out,
@@ -273,13 +187,8 @@ fn try_uninstall(env: &Env, agent: HookAgent, args: &InstallArgs) -> Result<Outp
         .iter()
         .filter_map(|p| p.decoded_name())
         .collect();
-    let made = |k: &String| {
-        k == "version"
-            || (agent == HookAgent::Kiro
-                && crate::hook::dialects::kiro::agent_members()
-                    .iter()
-                    .any(|(m, _)| m == k))
-    };
+    let members = dialects::of(agent).file_members();
+    let made = |k: &String| k == "version" || members.iter().any(|(m, _)| m == k);
     let only_ours = rest.iter().all(made);
     if only_ours && !settings_file::has_comments(&object.to_string()) {
         settings_file::remove(&file)?;

@@ -20,14 +20,17 @@
 //! Cline's tools: `read_file`, `write_to_file`, `replace_in_file`,
 //! `execute_command`, ... (their `path`, `command` parameters).
 
-use crate::base::args::{HookAgent, HookEvent, InstallArgs, ScopeArg};
+use super::{Dialect, HookEntry, Payload};
+use crate::base::args::{HookAction, HookAgent, HookEvent, InstallArgs, ScopeArg};
 use crate::base::env::{Env, Output, EXIT_FAILURE};
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 
+pub struct Cline;
+
 /// The hooks installed: (Cline's event, its file's name, ours).
-pub const EVENTS: [(&str, HookEvent, Option<&str>); 6] = [
+pub const EVENTS: [HookEntry; 6] = [
     ("TaskStart", HookEvent::SessionStart, None),
     ("TaskResume", HookEvent::SessionStart, None),
     ("UserPromptSubmit", HookEvent::UserPromptSubmit, None),
@@ -36,7 +39,68 @@ pub const EVENTS: [(&str, HookEvent, Option<&str>); 6] = [
     ("PreCompact", HookEvent::PreCompact, None),
 ];
 
-/// What a Cline payload says (`agent.rs` makes it the common `Payload`).
+impl Dialect for Cline {
+    fn agent(&self) -> HookAgent {
+        HookAgent::Cline
+    }
+
+    fn events(&self) -> &'static [HookEntry] {
+        &EVENTS
+    }
+
+    fn delivers(&self, event: &HookAction) -> bool {
+        !matches!(event, HookAction::Stop)
+    }
+
+    fn tool_kind(&self, name: &str) -> ToolKind {
+        tool_kind(name)
+    }
+
+    fn payload(&self, v: &Map<String, Value>) -> Payload {
+        let c = payload(v);
+        Payload {
+            session: c.session,
+            cwd: c.cwd,
+            prompt: c.prompt,
+            source: c.source,
+            tool: c.tool,
+            ..Payload::default()
+        }
+    }
+
+    fn refusal(&self, reason: &str) -> Value {
+        refusal(reason)
+    }
+
+    fn subagent_context(&self, _text: &str, _tool: Option<&ToolCall>) -> Option<Value> {
+        None
+    }
+
+    fn output(&self, _event: &HookAction, text: &str) -> Value {
+        context(text)
+    }
+
+    fn file(&self, scope: ScopeArg) -> PathBuf {
+        PathBuf::from(match scope {
+            ScopeArg::Project => ".clinerules/hooks",
+            ScopeArg::User => "Documents/Cline/Hooks",
+        })
+    }
+
+    fn trust_step(&self) -> &'static str {
+        "Cline runs hooks once they are turned on in its settings."
+    }
+
+    fn install(&self, env: &Env, args: &InstallArgs) -> Option<Output> {
+        Some(install(env, args))
+    }
+
+    fn uninstall(&self, env: &Env, args: &InstallArgs) -> Option<Output> {
+        Some(uninstall(env, args))
+    }
+}
+
+/// What a Cline payload says (its dialect makes it the common `Payload`).
 #[derive(Debug, Default, PartialEq)]
 pub struct ClineEvent {
     /// `taskId`.
@@ -130,7 +194,7 @@ fn try_install(env: &Env, args: &InstallArgs) -> Result<Output, Output> {
     let workdir = &env.config.workdir;
     let program =
         crate::base::launch::Program::locate(args.command.as_deref(), args.scope, workdir)?;
-    let prefix = crate::base::launch::agent_hook_prefix(HookAgent::Cline, &program, workdir);
+    let prefix = super::hook_prefix(HookAgent::Cline, &program, workdir);
     let dir = hooks_dir(env, args.scope);
     for (name, _, _) in EVENTS {
         let path = dir.join(name);

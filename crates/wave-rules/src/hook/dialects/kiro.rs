@@ -33,12 +33,19 @@
 //! in `USER_PROMPT` (before 1.0; JSON on stdin since 1.x, measured by
 //! awslabs.github.io/aidlc-workflows/reference/kiro-ide-hook-payload, not here).
 
-use crate::base::args::HookEvent;
+use super::{Dialect, HookEntry, Payload, HOOK_TIMEOUT_SECS};
+use crate::base::args::{HookAction, HookAgent, HookEvent, ScopeArg};
+use crate::base::env::Output;
+use crate::base::settings_file;
+use jsonc_parser::cst::CstInputValue;
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
+use std::path::PathBuf;
+
+pub struct Kiro;
 
 /// The hooks installed: (Kiro's event, ours, no matcher: every tool).
-pub const EVENTS: [(&str, HookEvent, Option<&str>); 3] = [
+pub const EVENTS: [HookEntry; 3] = [
     ("agentSpawn", HookEvent::SessionStart, None),
     ("userPromptSubmit", HookEvent::UserPromptSubmit, None),
     ("preToolUse", HookEvent::PreToolUse, None),
@@ -47,6 +54,80 @@ pub const EVENTS: [(&str, HookEvent, Option<&str>); 3] = [
 /// The agent file `hook install --agent kiro` writes (in `.kiro/agents/`),
 /// and the agent's name: run it with `kiro-cli chat --agent wave-rules`.
 pub const AGENT_NAME: &str = "wave-rules";
+
+impl Dialect for Kiro {
+    fn agent(&self) -> HookAgent {
+        HookAgent::Kiro
+    }
+
+    fn events(&self) -> &'static [HookEntry] {
+        &EVENTS
+    }
+
+    /// Only agentSpawn's and userPromptSubmit's stdout reach its model.
+    fn delivers(&self, event: &HookAction) -> bool {
+        matches!(
+            event,
+            HookAction::SessionStart(_) | HookAction::UserPromptSubmit(_) | HookAction::PreToolUse
+        )
+    }
+
+    fn tool_kind(&self, name: &str) -> ToolKind {
+        tool_kind(name)
+    }
+
+    fn payload(&self, v: &Map<String, Value>) -> Payload {
+        let k = payload(v);
+        Payload {
+            session: k.session,
+            cwd: k.cwd,
+            prompt: k.prompt,
+            tool: k.tool,
+            ..Payload::default()
+        }
+    }
+
+    /// Reads no JSON: exit 2 and the reason on stderr, as Cascade.
+    fn refusal(&self, reason: &str) -> Value {
+        json!(reason)
+    }
+
+    fn refuse(&self, reason: &str, out: &mut Output) -> bool {
+        super::windsurf::refuse(reason, out);
+        true
+    }
+
+    fn subagent_context(&self, _text: &str, _tool: Option<&ToolCall>) -> Option<Value> {
+        None
+    }
+
+    fn output(&self, _event: &HookAction, text: &str) -> Value {
+        context(text)
+    }
+
+    fn file(&self, _scope: ScopeArg) -> PathBuf {
+        PathBuf::from(".kiro/agents").join(format!("{AGENT_NAME}.json"))
+    }
+
+    fn trust_step(&self) -> &'static str {
+        "Kiro CLI runs an agent's hooks: start it with `kiro-cli chat --agent wave-rules` (or make it the default: `kiro-cli settings chat.defaultAgent wave-rules`). Its hooks cannot give path rules after a read or a write: `wave-rules export --to kiro` gives them to Kiro as fileMatch steering."
+    }
+
+    fn entry(&self, command: String, _matcher: Option<&str>) -> CstInputValue {
+        settings_file::object(vec![
+            ("command", CstInputValue::String(command)),
+            (
+                "timeout_ms",
+                CstInputValue::Number((HOOK_TIMEOUT_SECS * 1000).to_string()),
+            ),
+        ])
+    }
+
+    /// A new agent file: the agent itself (every tool, Kiro's own resources).
+    fn file_members(&self) -> Vec<(&'static str, Value)> {
+        agent_members().to_vec()
+    }
+}
 
 /// What Kiro CLI's built-in tools do (their names and short aliases).
 pub fn tool_kind(name: &str) -> ToolKind {
@@ -58,7 +139,7 @@ pub fn tool_kind(name: &str) -> ToolKind {
     }
 }
 
-/// What a Kiro payload says (`agent.rs` makes it the common `Payload`).
+/// What a Kiro payload says (its dialect makes it the common `Payload`).
 #[derive(Debug, Default, PartialEq)]
 pub struct KiroEvent {
     pub session: Option<String>,

@@ -21,11 +21,43 @@
 //! Its subagents' hooks (`SubagentStart`, the `agent` tool) are not
 //! installed: they are not yet run end to end here.
 
-use crate::base::args::HookEvent;
+use super::{Dialect, HookEntry};
+use crate::base::args::{HookAgent, HookEvent, ScopeArg};
 use memory_rules::delivery::ToolKind;
+use std::path::{Path, PathBuf};
+
+pub struct Qwen;
+
+impl Dialect for Qwen {
+    fn agent(&self) -> HookAgent {
+        HookAgent::Qwen
+    }
+
+    fn events(&self) -> &'static [HookEntry] {
+        &EVENTS
+    }
+
+    fn tool_kind(&self, name: &str) -> ToolKind {
+        tool_kind(name)
+    }
+
+    fn file(&self, _scope: ScopeArg) -> PathBuf {
+        PathBuf::from(".qwen/settings.json")
+    }
+
+    /// Qwen Code sets `QWEN_PROJECT_DIR` for hooks and passes a bash command
+    /// unchanged (it replaces it, quoted, only for cmd.exe and PowerShell).
+    fn project_bin(&self, bin: &str, _workdir: &Path) -> String {
+        format!("\"$QWEN_PROJECT_DIR\"/{bin}")
+    }
+
+    fn trust_step(&self) -> &'static str {
+        "Qwen Code runs project hooks unless \"disableAllHooks\" is set in its settings."
+    }
+}
 
 /// The hooks installed: (Qwen Code's event, ours, the tool matcher).
-pub const EVENTS: [(&str, HookEvent, Option<&str>); 5] = [
+pub const EVENTS: [HookEntry; 5] = [
     ("SessionStart", HookEvent::SessionStart, None),
     ("UserPromptSubmit", HookEvent::UserPromptSubmit, None),
     (

@@ -26,18 +26,94 @@
 //!
 //! Its subagent events are not installed: not run here.
 
-use crate::base::args::HookEvent;
+use super::{Dialect, HookEntry, Payload, HOOK_TIMEOUT_SECS};
+use crate::base::args::{HookAction, HookAgent, HookEvent, ScopeArg};
+use crate::base::settings_file;
+use jsonc_parser::cst::CstInputValue;
 use memory_rules::delivery::ToolKind;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
+use std::path::PathBuf;
+
+pub struct Vscode;
 
 /// The hooks installed: (VS Code's event, ours, no matcher).
-pub const EVENTS: [(&str, HookEvent, Option<&str>); 5] = [
+pub const EVENTS: [HookEntry; 5] = [
     ("SessionStart", HookEvent::SessionStart, None),
     ("PreToolUse", HookEvent::PreToolUse, None),
     ("PostToolUse", HookEvent::PostToolUse, None),
     ("Stop", HookEvent::Stop, None),
     ("PreCompact", HookEvent::PreCompact, None),
 ];
+
+impl Dialect for Vscode {
+    fn agent(&self) -> HookAgent {
+        HookAgent::Vscode
+    }
+
+    fn events(&self) -> &'static [HookEntry] {
+        &EVENTS
+    }
+
+    /// Its UserPromptSubmit reads the common output only.
+    fn delivers(&self, event: &HookAction) -> bool {
+        !matches!(event, HookAction::UserPromptSubmit(_))
+    }
+
+    fn tool_kind(&self, name: &str) -> ToolKind {
+        tool_kind(name)
+    }
+
+    /// Claude Code's keys, but `sessionId`; a new session's `source` is `new`.
+    fn payload(&self, v: &Map<String, Value>) -> Payload {
+        let mut p = super::claude_code::read(HookAgent::Vscode, v);
+        let id = v.get("sessionId").and_then(Value::as_str);
+        if let Some(id) = id.filter(|s| !s.is_empty()) {
+            p.session = Some(id.to_string());
+        }
+        if p.source.as_deref() == Some("new") {
+            p.source = Some("startup".into());
+        }
+        p
+    }
+
+    fn refusal(&self, reason: &str) -> Value {
+        refusal(reason)
+    }
+
+    fn output(&self, event: &HookAction, text: &str) -> Value {
+        match event {
+            HookAction::Stop => stop(text),
+            _ => json!({ "hookSpecificOutput": {
+                "hookEventName": self.event_name(event),
+                "additionalContext": text,
+            } }),
+        }
+    }
+
+    fn file(&self, scope: ScopeArg) -> PathBuf {
+        let dir = match scope {
+            ScopeArg::Project => ".github/hooks",
+            ScopeArg::User => ".copilot/hooks",
+        };
+        PathBuf::from(dir).join(FILE_NAME)
+    }
+
+    fn trust_step(&self) -> &'static str {
+        "VS Code runs these hooks in its Local agent harness (agent hooks are in Preview; chat.hookFilesLocations must keep .github/hooks). In its Copilot CLI, Claude or Codex harness, install those agents' hooks: `hook install --agent copilot`, `claude` or `codex`."
+    }
+
+    /// Flat entries, no matcher: VS Code's documented layout.
+    fn entry(&self, command: String, _matcher: Option<&str>) -> CstInputValue {
+        settings_file::object(vec![
+            ("type", CstInputValue::String("command".into())),
+            ("command", CstInputValue::String(command)),
+            (
+                "timeout",
+                CstInputValue::Number(HOOK_TIMEOUT_SECS.to_string()),
+            ),
+        ])
+    }
+}
 
 /// The hooks file `hook install --agent vscode` writes, in `.github/hooks/`
 /// (or `~/.copilot/hooks/`): beside Copilot CLI's `wave-rules.json`.

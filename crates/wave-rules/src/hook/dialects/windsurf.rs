@@ -20,21 +20,85 @@
 //! and topic rules cannot reach Cascade's model by a hook; export them to
 //! `.devin/rules` (`export --to devin`), which Devin Desktop reads itself.
 
-use crate::base::args::HookEvent;
+use super::{Dialect, HookEntry, Payload};
+use crate::base::args::{HookAction, HookAgent, HookEvent, ScopeArg};
 use crate::base::env::Output;
+use crate::base::settings_file;
+use jsonc_parser::cst::CstInputValue;
 use memory_rules::delivery::{ToolCall, ToolKind};
 use serde_json::{json, Map, Value};
+use std::path::PathBuf;
+
+pub struct Windsurf;
 
 /// The exit code that blocks a Cascade pre-hook's action.
 pub const BLOCK_EXIT: i32 = 2;
 
 /// The hooks installed: (Cascade's event, ours, no matcher).
-pub const EVENTS: [(&str, HookEvent, Option<&str>); 2] = [
+pub const EVENTS: [HookEntry; 2] = [
     ("pre_write_code", HookEvent::PreToolUse, None),
     ("pre_run_command", HookEvent::PreToolUse, None),
 ];
 
-/// What a Cascade payload says (`agent.rs` makes it the common `Payload`).
+impl Dialect for Windsurf {
+    fn agent(&self) -> HookAgent {
+        HookAgent::Windsurf
+    }
+
+    fn events(&self) -> &'static [HookEntry] {
+        &EVENTS
+    }
+
+    fn delivers(&self, event: &HookAction) -> bool {
+        matches!(event, HookAction::PreToolUse)
+    }
+
+    fn payload(&self, v: &Map<String, Value>) -> Payload {
+        let c = payload(v);
+        Payload {
+            session: c.session,
+            cwd: c.cwd,
+            timestamp: c.timestamp,
+            tool: c.tool,
+            ..Payload::default()
+        }
+    }
+
+    /// Reads no JSON: exit 2 and the reason on stderr ([`refuse`]).
+    fn refusal(&self, reason: &str) -> Value {
+        json!(reason)
+    }
+
+    fn refuse(&self, reason: &str, out: &mut Output) -> bool {
+        refuse(reason, out);
+        true
+    }
+
+    fn subagent_context(&self, _text: &str, _tool: Option<&ToolCall>) -> Option<Value> {
+        None
+    }
+
+    fn file(&self, scope: ScopeArg) -> PathBuf {
+        PathBuf::from(match scope {
+            ScopeArg::Project => ".windsurf/hooks.json",
+            ScopeArg::User => ".codeium/windsurf/hooks.json",
+        })
+    }
+
+    fn trust_step(&self) -> &'static str {
+        "Devin Desktop (Windsurf) runs these hooks before Cascade writes a file or runs a command: they refuse what an enforced rule forbids. Its hooks cannot give the model rules: run `wave-rules export --to devin` for those."
+    }
+
+    /// A refusal's reason reaches the agent from stderr; stdout is for the user.
+    fn entry(&self, command: String, _matcher: Option<&str>) -> CstInputValue {
+        settings_file::object(vec![
+            ("command", CstInputValue::String(command)),
+            ("show_output", CstInputValue::Bool(false)),
+        ])
+    }
+}
+
+/// What a Cascade payload says (its dialect makes it the common `Payload`).
 #[derive(Debug, Default, PartialEq)]
 pub struct Cascade {
     /// `trajectory_id`: the conversation.

@@ -332,7 +332,21 @@ fn spooled_with_receiver_down(port: u16) -> Tree {
     let t = project();
     let env = on(&format!("http://127.0.0.1:{port}"), "http/protobuf");
     session(&t, &env, "sess-down");
-    std::thread::sleep(Duration::from_millis(500));
+    // The session's hooks started detached shippers: wait (bounded, 10 s)
+    // until none holds the spool on two checks in a row, so the test's own
+    // `telemetry ship` is not Busy.
+    let mut free_in_a_row = 0;
+    for _ in 0..40 {
+        std::thread::sleep(Duration::from_millis(250));
+        if ship(&t, &env, 1).0.contains("Busy") {
+            free_in_a_row = 0;
+        } else {
+            free_in_a_row += 1;
+            if free_in_a_row == 2 {
+                break;
+            }
+        }
+    }
     t
 }
 

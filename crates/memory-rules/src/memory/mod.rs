@@ -19,6 +19,7 @@ pub(crate) mod hygiene;
 pub mod lint;
 mod memory_md;
 mod name;
+pub(crate) mod note_values;
 pub mod promote;
 pub mod recall;
 pub(crate) mod search;

@@ -14,9 +14,9 @@
 //! together): what is rare and shared counts, long rules are not favoured
 //! over short notes, and entries and rule parts rank on one scale.
 
-#[cfg(test)]
-use super::hygiene::ValueKind;
 use super::hygiene::{self, Clash, Profile, Weights};
+#[cfg(test)]
+use super::note_values::ValueKind;
 use super::search::{MemoryHit, MemoryIndex, Query};
 use super::store::write::{df_fn, weights, Other, RuleParts, COMPARED_ENTRIES};
 use super::store::{MemoryScope, MemoryStore};

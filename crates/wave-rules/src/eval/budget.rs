@@ -99,7 +99,7 @@ mod tests {
 
     fn run(input: u64, output: u64) -> RunOutcome {
         RunOutcome {
-            arm: super::super::results::Arm::With,
+            arm: crate::eval::results::Arm::With,
             index: 1,
             passed: true,
             error: None,

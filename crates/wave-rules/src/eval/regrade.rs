@@ -10,32 +10,7 @@ use super::checks::{self, Observed};
 use super::results::{Kept, RunOutcome};
 use super::runner::{self, RunSpec, Settings};
 use super::scenario::Check;
-use super::scratch::Scratch;
-use super::MAX_REGRADE_KEPT_BYTES;
 use std::path::{Path, PathBuf};
-
-/// What a finished run keeps for a re-grade; `None` when it is over
-/// [`MAX_REGRADE_KEPT_BYTES`] or a changed file is not text.
-pub fn keep(scratch: &Scratch, reply: &str) -> Option<Kept> {
-    let diff = scratch.diff().ok()?;
-    let mut kept = Kept {
-        reply: reply.to_string(),
-        files: Default::default(),
-        diff,
-    };
-    let mut bytes = kept.reply.len() + kept.diff.len();
-    for rel in scratch.changed().ok()? {
-        let path = scratch.work.join(&rel);
-        let text = if path.symlink_metadata().is_ok() {
-            Some(std::fs::read_to_string(&path).ok()?)
-        } else {
-            None
-        };
-        bytes += text.as_ref().map_or(0, String::len);
-        kept.files.insert(rel, text);
-    }
-    (bytes <= MAX_REGRADE_KEPT_BYTES).then_some(kept)
-}
 
 /// The run graded again by the scenario's checks as they are now; an
 /// error (in the outcome) when it kept nothing or a `run:` check needs a

@@ -96,7 +96,7 @@ fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Res
     record(outcome, &exchanges, spec.needles);
     judge_model(&exchanges, &settings.base_url)?;
     judge_agent(&done, settings.timeout)?;
-    outcome.kept = super::regrade::keep(&scratch, &done.stdout);
+    outcome.kept = scratch.keep(&done.stdout);
     let seen = Observed {
         work: &scratch.work,
         before: &before,

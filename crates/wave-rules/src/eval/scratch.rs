@@ -6,7 +6,8 @@
 //! is), so each agent takes the copy as the project, its root for hooks,
 //! trust and rule files, whatever lies above the temp directory.
 
-use super::{MAX_SCRATCH_BYTES, MAX_SCRATCH_FILES};
+use super::results::Kept;
+use super::{MAX_REGRADE_KEPT_BYTES, MAX_SCRATCH_BYTES, MAX_SCRATCH_FILES};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -27,6 +28,29 @@ pub struct Scratch {
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
 impl Scratch {
+    /// What a finished run keeps for a re-grade; `None` when it is over
+    /// [`MAX_REGRADE_KEPT_BYTES`] or a changed file is not text.
+    pub fn keep(&self, reply: &str) -> Option<Kept> {
+        let diff = self.diff().ok()?;
+        let mut kept = Kept {
+            reply: reply.to_string(),
+            files: Default::default(),
+            diff,
+        };
+        let mut bytes = kept.reply.len() + kept.diff.len();
+        for rel in self.changed().ok()? {
+            let path = self.work.join(&rel);
+            let text = if path.symlink_metadata().is_ok() {
+                Some(std::fs::read_to_string(&path).ok()?)
+            } else {
+                None
+            };
+            bytes += text.as_ref().map_or(0, String::len);
+            kept.files.insert(rel, text);
+        }
+        (bytes <= MAX_REGRADE_KEPT_BYTES).then_some(kept)
+    }
+
     /// Copies `project` into a new directory under the system's temp
     /// directory, leaves out `removed` (absolute paths of rule files), and
     /// writes `files` (relative path, text) over it.

@@ -5,7 +5,7 @@
 //! `TELEMETRY_SHIP_SECS` (`--seconds`) and exits; one runs at a time (the
 //! core's ship lock), a second one exits at once.
 
-use memory_rules::delivery::telemetry::{Places, Settings, Spool};
+use memory_rules::delivery::telemetry::{Places, Spool};
 use std::path::Path;
 
 /// Starts `telemetry ship` in `project`, detached, unless the spool is empty.
@@ -50,7 +50,8 @@ fn spawn(_project: &Path, _home: Option<&Path>) {}
 pub fn run(places: &Places, state_dir: &Path, seconds: u64) -> crate::base::env::Output {
     use memory_rules::delivery::telemetry::ship;
     use std::time::{Duration, Instant};
-    let settings = Settings::resolve(places, &|k| std::env::var(k).ok());
+    let settings =
+        memory_rules::delivery::telemetry::Settings::resolve(places, &|k| std::env::var(k).ok());
     let spool = Spool::in_state_dir(state_dir);
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let transport = super::transport::Http::new();

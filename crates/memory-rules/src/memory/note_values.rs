@@ -1,0 +1,281 @@
+//! The values a note states, by kind: commands (a code span or a quoted
+//! string), flags, versions, numbers, addresses, accounts, paths and
+//! settings; two notes on one subject with different values of one kind
+//! conflict (hygiene.rs).
+
+use super::terms;
+use std::collections::BTreeSet;
+
+/// The kind of a value a note states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ValueKind {
+    Command,
+    Version,
+    Number,
+    Address,
+    Account,
+    Flag,
+    /// A file or folder (`src/db/pool.rs`, `vendor/bin/phpunit`, `tests/`).
+    Path,
+    /// A variable or setting given a value (`RUST_LOG=debug`).
+    Setting,
+    /// Not a value: one says what the other denies (`denies` in hygiene.rs).
+    Polarity,
+}
+
+impl ValueKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ValueKind::Command => "command",
+            ValueKind::Version => "version",
+            ValueKind::Number => "number",
+            ValueKind::Address => "address",
+            ValueKind::Account => "account",
+            ValueKind::Flag => "flag",
+            ValueKind::Path => "path",
+            ValueKind::Setting => "setting",
+            ValueKind::Polarity => "polarity",
+        }
+    }
+}
+
+/// The values a text states, and the text without them (for its subject).
+/// Code spans are commands; outside them, URLs are addresses, e-mail
+/// addresses and `@name`s accounts, dotted numbers versions, and the other
+/// numbers numbers.
+pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
+    let mut out = BTreeSet::new();
+    let mut rest = String::with_capacity(text.len());
+    // Code spans first: what is inside is one value. Segment `i` of the
+    // split is inside backticks when `i` is odd and a backtick closes it.
+    let mut plain = String::with_capacity(text.len());
+    let segments: Vec<&str> = text.split('`').collect();
+    for (i, seg) in segments.iter().enumerate() {
+        if i % 2 == 1 && i + 1 < segments.len() {
+            let code = command(seg);
+            if !code.is_empty() {
+                out.insert((ValueKind::Command, code));
+            }
+            plain.push(' ');
+        } else {
+            if i % 2 == 1 {
+                plain.push('`');
+            }
+            plain.push_str(seg);
+        }
+    }
+    let plain = quoted(&plain, &mut out);
+    for token in plain.split(|c: char| c.is_whitespace() || "()[]<>,;\"'".contains(c)) {
+        // `--test-threads=4`: the flag, and its value as a value.
+        if let Some((_, given)) = token.split_once('=').filter(|_| flag(token).is_some()) {
+            out.extend(token_value(given));
+        }
+        match token_value(token) {
+            // A path is a word of the subject too.
+            Some(value) if value.0 == ValueKind::Path => {
+                out.insert(value);
+                rest.push_str(token);
+                rest.push(' ');
+            }
+            Some(value) => {
+                out.insert(value);
+                rest.push(' ');
+            }
+            None => {
+                rest.push_str(token);
+                rest.push(' ');
+            }
+        }
+    }
+    (out, rest)
+}
+
+/// The text without its double-quoted strings (`"r"`, `“main”`), each one
+/// a value as a code span is.
+pub(crate) fn quoted(text: &str, out: &mut BTreeSet<(ValueKind, String)>) -> String {
+    let text = text.replace(['\u{201c}', '\u{201d}'], "\"");
+    let segments: Vec<&str> = text.split('"').collect();
+    let mut plain = String::with_capacity(text.len());
+    for (i, seg) in segments.iter().enumerate() {
+        if i % 2 == 1 && i + 1 < segments.len() {
+            let literal = command(seg);
+            if !literal.is_empty() {
+                out.insert((ValueKind::Command, literal));
+            }
+            plain.push(' ');
+        } else {
+            plain.push_str(seg);
+        }
+    }
+    plain
+}
+
+/// The value a word of text (between white space and brackets) states, if
+/// any (see [`values`]).
+pub(crate) fn token_value(token: &str) -> Option<(ValueKind, String)> {
+    let t = token.trim_end_matches(['.', ':', '!', '?']);
+    let t = t.strip_suffix('%').unwrap_or(t);
+    let kind = if t.contains("://") || is_host_port(t) {
+        ValueKind::Address
+    } else if let Some(name) = flag(t) {
+        return Some((ValueKind::Flag, name.to_string()));
+    } else if is_setting(t) {
+        ValueKind::Setting
+    } else if is_account(t) {
+        ValueKind::Account
+    } else if let Some(version) = version_of(t) {
+        return Some((ValueKind::Version, version.to_string()));
+    } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        ValueKind::Number
+    } else if let Some(n) = spelled_number(t) {
+        return Some((ValueKind::Number, n.to_string()));
+    } else if let Some(path) = path(token) {
+        return Some((ValueKind::Path, path.to_lowercase()));
+    } else {
+        return None;
+    };
+    Some((kind, t.to_lowercase()))
+}
+
+/// English's numbers one to twelve, spelled (`two` is 2).
+pub(crate) fn spelled_number(t: &str) -> Option<usize> {
+    const NUMBERS: [&str; 12] = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve",
+    ];
+    let t = t.to_lowercase();
+    NUMBERS.iter().position(|n| *n == t).map(|i| i + 1)
+}
+
+/// A file or folder a word names, as file keys find them
+/// ([`terms::file_like`], [`terms::folder_like`]: `src/db/pool.rs`,
+/// `vendor/bin/phpunit`, `tests/`, `parent-X.Y.Z`), not an abbreviation
+/// (`e.g.`: no part of it longer than a letter).
+pub(crate) fn path(token: &str) -> Option<String> {
+    let literal;
+    let token = if token.contains(['*', '?', '[', '{']) {
+        // A glob names its literal folders: `cli/docs/*.md` is `cli/docs`.
+        let kept: Vec<&str> = token
+            .split('/')
+            .filter(|seg| !seg.contains(['*', '?', '[', '{']))
+            .collect();
+        literal = format!("{}/", kept.join("/"));
+        literal.as_str()
+    } else {
+        token
+    };
+    let p = terms::file_like(token).or_else(|| terms::folder_like(token))?;
+    let abbreviation = !p.contains('/') && p.split('.').all(|s| s.chars().count() <= 1);
+    (!abbreviation).then_some(p)
+}
+
+/// Whether two paths name one place in other spellings: the parts of one
+/// are a run of the other's (`CHANGELOG.md` and
+/// `packages/app/CHANGELOG.md`, `cli/docs` and `cli/docs/a.md`).
+pub(crate) fn same_place(a: &str, b: &str) -> bool {
+    let parts = |p: &str| -> Vec<String> {
+        p.split('/')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (a, b) = (parts(a), parts(b));
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    !short.is_empty() && long.windows(short.len()).any(|w| w == short.as_slice())
+}
+
+/// `NAME=value`, `key=value` outside a code span (a flag's is the flag's):
+/// an environment variable or a setting given its value.
+pub(crate) fn is_setting(t: &str) -> bool {
+    t.split_once('=').is_some_and(|(name, value)| {
+        name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+            && !value.is_empty()
+            && !value.starts_with('=')
+    })
+}
+
+/// `host:port`: `localhost:3000`, `127.0.0.1:8080`, `db:5432`.
+pub(crate) fn is_host_port(t: &str) -> bool {
+    t.rsplit_once(':').is_some_and(|(host, port)| {
+        !host.is_empty()
+            && !port.is_empty()
+            && port.len() <= 5
+            && port.bytes().all(|b| b.is_ascii_digit())
+            && host.chars().any(|c| c.is_ascii_alphanumeric())
+            && host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c))
+    })
+}
+
+/// A command as compared: white space folded, quotes dropped, `--flag=x`
+/// as `--flag x`.
+pub(crate) fn command(code: &str) -> String {
+    let unquoted: String = code.chars().filter(|c| !"\"'".contains(*c)).collect();
+    unquoted
+        .split_whitespace()
+        .map(|t| match flag(t) {
+            Some(name) if t.len() > name.len() => format!("{name} {}", &t[name.len() + 1..]),
+            _ => t.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The name of a flag (`-x`, `--use-cross`, `--features=pcre2`'s
+/// `--features`), outside code spans too.
+pub(crate) fn flag(t: &str) -> Option<&str> {
+    let name = t.split('=').next().unwrap_or(t);
+    let bare = name.strip_prefix("--").or_else(|| name.strip_prefix('-'))?;
+    (bare.starts_with(|c: char| c.is_ascii_alphabetic())
+        && bare
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    .then_some(name)
+}
+
+pub(crate) fn is_account(t: &str) -> bool {
+    if let Some(name) = t.strip_prefix('@') {
+        return !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-_./".contains(c))
+            && name.chars().any(char::is_alphabetic);
+    }
+    match t.split_once('@') {
+        Some((user, host)) => {
+            !user.is_empty() && host.contains('.') && !host.starts_with('.') && !host.contains('/')
+        }
+        None => false,
+    }
+}
+
+/// A version, ranges' marks dropped: `v1.2`, `^0.20.0`, `~1.2`, `>=3.10`,
+/// `setuptools>=80`'s `80`.
+pub(crate) fn version_of(t: &str) -> Option<&str> {
+    let given = match t.find(['>', '<', '=', '~', '^']) {
+        Some(at) => t[at..].trim_start_matches(['>', '<', '=', '~', '^']),
+        None => t,
+    };
+    let bare = given.trim_start_matches(['v', 'V']);
+    let ranged = given.len() != t.len();
+    let number = !bare.is_empty() && bare.bytes().all(|b| b.is_ascii_digit());
+    (is_version(given) || (ranged && number)).then_some(bare)
+}
+
+pub(crate) fn is_version(t: &str) -> bool {
+    let t = t.strip_prefix(['v', 'V']).unwrap_or(t);
+    let parts: Vec<&str> = t.split('.').collect();
+    parts.len() >= 2
+        && parts.len() <= 4
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 6 && p.bytes().all(|b| b.is_ascii_digit()))
+}

@@ -37,6 +37,8 @@ const ALLOWED = new Map([
   ['bin/claude.exe', "Claude Code's own binary in its npm package"],
   ['tools/call', 'an MCP method, not a path'],
   ['docs/hooks.md', "a file of github.com/aws/amazon-q-developer-cli (Kiro's hook docs)"],
+  ['src/proto', "a folder deep in another project's tree (docs/memory.md's retrieval examples)"],
+  ['dist/extension.js', "a file inside the VS Code extension's .vsix (built by npm run package:vscode, not committed)"],
 ])
 
 const allowed = (p) => [...ALLOWED.keys()].some((a) => (a.endsWith('/') ? p.startsWith(a) : p === a))

@@ -211,7 +211,7 @@ test('hook install merges into settings.json, is idempotent, uninstall removes o
 
   const u = spawnSync(rust, ['hook', 'uninstall', '--home', tree.homeDir], { cwd: tree.workdir, encoding: 'utf8' })
   assert.equal(u.status, 0, u.stderr)
-  assert.match(u.stdout, /removed 7 wave-rules hooks from .*settings\.local\.json/)
+  assert.match(u.stdout, /removed 8 wave-rules hooks from .*settings\.local\.json/)
   assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), mine)
 
   // A broken settings file is never overwritten.

@@ -243,7 +243,7 @@ test('a second clone at another path, with another HOME: the installs change not
   // $CLAUDE_PROJECT_DIR set to the clone, the event JSON on stdin.
   const settings = JSON.parse(committed['.claude/settings.json'])
   const events = Object.keys(settings.hooks)
-  assert.deepEqual(events.sort(), ['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'SubagentStart', 'SubagentStop', 'UserPromptSubmit'])
+  assert.deepEqual(events.sort(), ['InstructionsLoaded', 'PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'SubagentStart', 'SubagentStop', 'UserPromptSubmit'])
   for (const event of events) {
     for (const h of settings.hooks[event].flatMap((g) => g.hooks)) {
       const input = JSON.stringify({

@@ -484,3 +484,8 @@ pub const TELEMETRY_SHIP_SECS: u64 = 30;
 
 /// How long `eval` ships its results before it exits, in seconds.
 pub const TELEMETRY_EVAL_SHIP_SECS: u64 = 10;
+
+/// How many of an open file's folders, nearest first, a memory search looks
+/// up as folders named elsewhere in its path (`tests/fixtures` in
+/// `a/tests/fixtures/x.py`): the lookups grow with the square of it.
+pub const MAX_NAMED_FOLDERS: usize = 8;

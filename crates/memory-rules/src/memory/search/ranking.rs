@@ -29,9 +29,7 @@ pub const SAME_NAME: f32 = 0.6;
 /// nearness: a module's folder names the file better than the path words
 /// of its parts ([`PATH_WORD_WEIGHT`] times the square of the nearness).
 pub const NAME_WEIGHT: f32 = 0.5;
-/// How many of a file's folders, nearest first, are looked up as folders
-/// named elsewhere ([`SAME_NAME`]): the keys grow with the square of it.
-const MAX_NAMED_FOLDERS: usize = 8;
+use crate::base::limits::MAX_NAMED_FOLDERS;
 /// How a name key ([`FileKey::Name`]) starts among the index's words.
 const NAME_KEY: &str = "\u{1}i";
 /// The affinity of a note whose `paths` glob is under a folder above a

@@ -55,12 +55,7 @@ impl Dialect for Copilot {
     /// parent's as `parentAgentId`; its start and stop carry the parent's
     /// as `sessionId`.
     fn payload(&self, v: &Map<String, Value>) -> Payload {
-        let text = |keys: &[&str]| {
-            keys.iter()
-                .find_map(|k| v.get(*k).and_then(Value::as_str))
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-        };
+        let text = |keys: &[&str]| super::first_text(v, keys);
         let mut p = super::claude_code::read(HookAgent::Copilot, v);
         p.session = text(&["parentAgentId", "sessionId", "session_id"]);
         p.agent_id = text(&["agentId"]);
@@ -69,11 +64,7 @@ impl Dialect for Copilot {
             p.source = Some("startup".into());
         }
         if let Some(name) = text(&["toolName", "tool_name"]) {
-            let args = match v.get("toolArgs").or_else(|| v.get("tool_input")) {
-                Some(Value::String(s)) => serde_json::from_str(s).unwrap_or(Value::Null),
-                Some(other) => other.clone(),
-                None => Value::Null,
-            };
+            let args = super::tool_input(v.get("toolArgs").or_else(|| v.get("tool_input")));
             let kind = super::tool_kind(HookAgent::Copilot, &name);
             p.tool = Some(ToolCall::new(name, kind, args));
         }

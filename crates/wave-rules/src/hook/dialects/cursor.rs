@@ -53,12 +53,7 @@ impl Dialect for Cursor {
     /// shell events `command` (the rest, a file's content or a command's
     /// output, is not looked at).
     fn payload(&self, v: &Map<String, Value>) -> Payload {
-        let text = |keys: &[&str]| {
-            keys.iter()
-                .find_map(|k| v.get(*k).and_then(Value::as_str))
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-        };
+        let text = |keys: &[&str]| super::first_text(v, keys);
         let mut p = super::claude_code::read(HookAgent::Cursor, v);
         p.session = text(&["conversation_id", "session_id"]);
         let root = v
@@ -71,11 +66,7 @@ impl Dialect for Cursor {
         let event = text(&["hook_event_name"]).unwrap_or_default();
         p.tool = if let (Some(name), "preToolUse") = (text(&["tool_name"]), event.as_str()) {
             // A tool about to run: its name and input (`tool_input`, maybe a JSON string).
-            let input = match v.get("tool_input") {
-                Some(Value::String(s)) => serde_json::from_str(s).unwrap_or(Value::Null),
-                Some(other) => other.clone(),
-                None => Value::Null,
-            };
+            let input = super::tool_input(v.get("tool_input"));
             let kind = super::tool_kind(HookAgent::Cursor, &name);
             Some(ToolCall::new(name, kind, input))
         } else if let Some(f) = text(&["file_path"]) {

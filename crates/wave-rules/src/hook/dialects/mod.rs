@@ -197,6 +197,25 @@ pub struct Payload {
     pub timestamp: Option<String>,
 }
 
+/// The first of `keys` in a payload that holds a non-empty string.
+pub fn first_text(v: &Map<String, Value>, keys: &[&str]) -> Option<String> {
+    keys.iter()
+        .find_map(|k| v.get(*k).and_then(Value::as_str))
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+/// A tool's input as the agent sends it: an object, or that object as a
+/// JSON string (Copilot CLI's `toolArgs`, Cursor's `tool_input`); `Null`
+/// when absent or not JSON.
+pub fn tool_input(value: Option<&Value>) -> Value {
+    match value {
+        Some(Value::String(s)) => serde_json::from_str(s).unwrap_or(Value::Null),
+        Some(other) => other.clone(),
+        None => Value::Null,
+    }
+}
+
 /// What each agent's tool names are, as far as the core needs to know (a
 /// skill tool's input names a skill; a file tool reads or writes): Claude
 /// Code's names for every agent, then the agent's own. The files come from

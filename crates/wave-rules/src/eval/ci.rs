@@ -3,7 +3,7 @@
 //! message) and a Markdown table for GitHub's step summary.
 
 use super::suite::Suite;
-use super::summary::{pct, signed, Report, Row};
+use super::summary::{pct, Report, Row};
 use std::io::Write;
 use std::path::Path;
 
@@ -61,17 +61,7 @@ fn cells(r: &Row) -> [String; 3] {
             format!("no run judged ({} errors)", a.errors)
         }
     };
-    let uplift = if r.judged() {
-        format!(
-            "{} [{}, {}]",
-            signed(r.uplift.value),
-            signed(r.uplift.low),
-            signed(r.uplift.high)
-        )
-    } else {
-        "none".into()
-    };
-    [arm(&r.with), arm(&r.without), uplift]
+    [arm(&r.with), arm(&r.without), r.uplift_text()]
 }
 
 fn escape(s: &str) -> String {

@@ -62,16 +62,7 @@ impl<'a> Report<'a> {
             "scenario · agent", first, second, "uplift"
         ));
         for r in &self.rows {
-            let uplift = if r.judged() {
-                format!(
-                    "{} [{}, {}]",
-                    signed(r.uplift.value),
-                    signed(r.uplift.low),
-                    signed(r.uplift.high)
-                )
-            } else {
-                "none".into()
-            };
+            let uplift = r.uplift_text();
             let (w, wo) = (&r.with, &r.without);
             let tokens = format!(
                 "{:.0}/{:.0} | {:.0}/{:.0}",
@@ -147,6 +138,20 @@ impl Row<'_> {
     /// Whether both arms have a judged run (else there is no uplift).
     pub fn judged(&self) -> bool {
         self.with.judged() && self.without.judged()
+    }
+
+    /// `+80% [+41%, +95%]`, or `none` when an arm has no judged run.
+    pub fn uplift_text(&self) -> String {
+        if !self.judged() {
+            return "none".into();
+        }
+        let u = &self.uplift;
+        format!(
+            "{} [{}, {}]",
+            signed(u.value),
+            signed(u.low),
+            signed(u.high)
+        )
     }
 
     /// `{"value","interval"}`, or nulls when an arm has no judged run.

@@ -246,12 +246,9 @@ fn joined_name(run: &str) -> Option<String> {
 /// from [`words`]: the whole of a `camelCase` name); other names are left
 /// out. A name in several places keeps its nearest.
 pub fn path_names(file: &str) -> Vec<(String, f32)> {
-    let file = file.trim_start_matches("./");
-    let parts: Vec<&str> = file.split('/').filter(|p| !p.is_empty()).collect();
-    let n = parts.len() as f32;
+    let parts = path_parts(file);
     let mut out: Vec<(String, f32)> = Vec::new();
-    for (i, part) in parts.iter().enumerate() {
-        let near = (i + 1) as f32 / n;
+    for (i, &(part, near)) in parts.iter().enumerate() {
         let part = part.trim_start_matches('.');
         let name = if i + 1 == parts.len() {
             part.split('.').next().unwrap_or(part)
@@ -268,9 +265,28 @@ pub fn path_names(file: &str) -> Vec<(String, f32)> {
             out.extend(first.map(|w| (w, near)));
         }
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-    out.dedup_by(|a, b| a.0 == b.0);
-    out
+    nearest_once(out)
+}
+
+/// A path's parts (`./` and empty parts dropped), each with its nearness to
+/// the file: the part at depth `i` of `n`, `(i + 1) / n` (the file's name 1).
+fn path_parts(file: &str) -> Vec<(&str, f32)> {
+    let file = file.trim_start_matches("./");
+    let parts: Vec<&str> = file.split('/').filter(|p| !p.is_empty()).collect();
+    let n = parts.len() as f32;
+    let near = |i: usize| (i + 1) as f32 / n;
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (*p, near(i)))
+        .collect()
+}
+
+/// Each word once, at its nearest, in word order.
+fn nearest_once(mut words: Vec<(String, f32)>) -> Vec<(String, f32)> {
+    words.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+    words.dedup_by(|a, b| a.0 == b.0);
+    words
 }
 
 /// The folder keys of a note (see [`FileKey::Folder`], [`FileKey::Near`]):
@@ -351,12 +367,8 @@ pub fn folder_like(token: &str) -> Option<String> {
 /// folders, `j / (k + 1)` (the file's own folder counts most, the top
 /// folder least). A word in several places keeps its nearest.
 pub fn path_words(file: &str) -> Vec<(String, f32)> {
-    let file = file.trim_start_matches("./");
-    let parts: Vec<&str> = file.split('/').filter(|p| !p.is_empty()).collect();
-    let n = parts.len() as f32;
     let mut out: Vec<(String, f32)> = Vec::new();
-    for (i, part) in parts.iter().enumerate() {
-        let near = (i + 1) as f32 / n;
+    for (part, near) in path_parts(file) {
         words(part, |w| out.push((w.to_string(), near)));
     }
     let name = base(file);
@@ -364,9 +376,7 @@ pub fn path_words(file: &str) -> Vec<(String, f32)> {
         let family = ext_family(&name[i + 1..].to_ascii_lowercase());
         words(family, |w| out.push((w.to_string(), 1.0)));
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-    out.dedup_by(|a, b| a.0 == b.0);
-    out
+    nearest_once(out)
 }
 
 /// The name of the language or format family of an extension ('' when

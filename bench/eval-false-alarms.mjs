@@ -16,6 +16,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
+import { mulberry32 as generator } from '../__test__/agents/fake-model.mjs'
 
 const args = process.argv.slice(2)
 const opt = (name, dflt) => {
@@ -26,18 +27,6 @@ const bin = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? path.re
 const RUNS = opt('--runs', 10)
 const SUITES = opt('--suites', 20)
 const SCENARIOS = 8
-
-/** mulberry32: a small seeded generator. */
-function generator(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 let draw = generator(1)
 const server = http.createServer((req, res) => {

@@ -58,7 +58,7 @@ export function obeyDirective(marker, then, otherwise, { p, seed } = {}) {
 }
 
 /** A seeded generator in [0, 1) (mulberry32). */
-function mulberry32(seed) {
+export function mulberry32(seed) {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

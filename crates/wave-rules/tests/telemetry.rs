@@ -48,8 +48,20 @@ fn hook(
     event: &str,
     payload: serde_json::Value,
 ) -> (String, String, i32) {
+    run(t, &["hook", event], env, &payload)
+}
+
+/// Runs `wave-rules ARGS --home HOME` in the tree with `payload` on stdin,
+/// the machine's telemetry and project variables removed and `env` set;
+/// stdout, stderr, exit code.
+fn run(
+    t: &Tree,
+    args: &[&str],
+    env: &[(&str, String)],
+    payload: &serde_json::Value,
+) -> (String, String, i32) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_wave-rules"));
-    cmd.args(["hook", event])
+    cmd.args(args)
         .arg("--home")
         .arg(t.home())
         .current_dir(t.workdir())
@@ -557,36 +569,17 @@ fn instructions_loaded(
     file: &Path,
     memory_type: &str,
 ) -> (String, String, i32) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wave-rules"));
-    cmd.args(["telemetry", "hook", "InstructionsLoaded", "--home"])
-        .arg(t.home())
-        .current_dir(t.workdir())
-        .env("CLAUDE_PROJECT_DIR", t.workdir())
-        .env("WAVE_RULES_STATE_DIR", t.tmp.path().join("state"))
-        .env("WAVE_POLICY_DIR", t.tmp.path().join("no-policy"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
     let payload = json!({
         "session_id": "sess-il", "hook_event_name": "InstructionsLoaded", "cwd": t.workdir(),
         "file_path": file, "memory_type": memory_type, "load_reason": "session_start",
     });
-    let mut child = cmd.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    let project = (
+        "CLAUDE_PROJECT_DIR",
+        t.workdir().to_string_lossy().into_owned(),
+    );
+    let env: Vec<(&str, String)> = env.iter().cloned().chain([project]).collect();
+    let args = ["telemetry", "hook", "InstructionsLoaded"];
+    run(t, &args, &env, &payload)
 }
 
 #[test]

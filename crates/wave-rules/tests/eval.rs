@@ -296,6 +296,15 @@ fn french_tree(scenarios: &[&str]) -> Tree {
     t
 }
 
+/// [`french_tree`] and [`french_model`], or `None` (the test skips) when
+/// Node is missing.
+fn french(scenarios: &[&str], follow: f64) -> Option<(Tree, FakeModel)> {
+    if node_missing() {
+        return None;
+    }
+    Some((french_tree(scenarios), french_model(follow)))
+}
+
 fn run_eval(t: &Tree, model: &FakeModel, extra: &[&str]) -> common::Run {
     let cmd = agent_cmd();
     let mut args = vec![
@@ -328,11 +337,9 @@ fn stored_runs(t: &Tree) -> Vec<serde_json::Value> {
 
 #[test]
 fn an_agent_that_crashes_in_every_run_has_no_rate_names_its_error_and_nothing_is_stored() {
-    if node_missing() {
+    let Some((t, model)) = french(&["hello"], 1.0) else {
         return;
-    }
-    let t = french_tree(&["hello"]);
-    let model = french_model(1.0);
+    };
     let url = model.url.clone();
     let r = t.run(&[
         "eval",
@@ -452,11 +459,9 @@ fn a_rule_that_never_reached_the_model_is_no_measurement() {
 
 #[test]
 fn keep_reports_each_runs_scratch_path_and_runs_are_numbered_from_1_in_table_and_json() {
-    if node_missing() {
+    let Some((t, model)) = french(&["hello"], 0.0) else {
         return;
-    }
-    let t = french_tree(&["hello"]);
-    let model = french_model(0.0);
+    };
     let r = run_eval(
         &t,
         &model,
@@ -517,11 +522,9 @@ fn keep_reports_each_runs_scratch_path_and_runs_are_numbered_from_1_in_table_and
 
 #[test]
 fn min_uplift_gates_on_the_lower_bound_and_names_the_runs_that_would_clear_it() {
-    if node_missing() {
+    let Some((t, model)) = french(&["hello"], 1.0) else {
         return;
-    }
-    let t = french_tree(&["hello"]);
-    let model = french_model(1.0);
+    };
     // 3/3 against 0/3: point +100%, lower bound about +30%.
     let r = run_eval(
         &t,
@@ -577,11 +580,9 @@ fn min_uplift_gates_on_the_lower_bound_and_names_the_runs_that_would_clear_it() 
 
 #[test]
 fn aa_runs_both_arms_with_the_rule_and_reports_that_the_interval_holds_0() {
-    if node_missing() {
+    let Some((t, model)) = french(&["hello"], 1.0) else {
         return;
-    }
-    let t = french_tree(&["hello"]);
-    let model = french_model(1.0);
+    };
     let r = run_eval(&t, &model, &["--runs", "3", "--aa", "--json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v = json(&r);
@@ -613,11 +614,9 @@ fn aa_runs_both_arms_with_the_rule_and_reports_that_the_interval_holds_0() {
 
 #[test]
 fn a_suite_counts_scenarios_not_runs_and_its_gate_names_the_sign_tests_p() {
-    if node_missing() {
+    let Some((t, model)) = french(&["one", "two", "three"], 1.0) else {
         return;
-    }
-    let t = french_tree(&["one", "two", "three"]);
-    let model = french_model(1.0);
+    };
     let r = run_eval(
         &t,
         &model,
@@ -765,11 +764,9 @@ fn against_a_ref_with_no_rule_changed_runs_nothing_and_an_unknown_ref_is_refused
 
 #[test]
 fn a_token_budget_stops_the_runs_keeps_those_done_and_exits_3() {
-    if node_missing() {
+    let Some((t, model)) = french(&["hello"], 1.0) else {
         return;
-    }
-    let t = french_tree(&["hello"]);
-    let model = french_model(1.0);
+    };
     // 15 tokens a run: after 2 runs, 30 >= 30, no run starts.
     let r = run_eval(
         &t,
@@ -832,11 +829,9 @@ fn a_token_budget_stops_the_runs_keeps_those_done_and_exits_3() {
 
 #[test]
 fn errors_come_before_the_budget_in_the_exit_code() {
-    if node_missing() {
+    let Some((t, model)) = french(&["hello"], 1.0) else {
         return;
-    }
-    let t = french_tree(&["hello"]);
-    let model = french_model(1.0);
+    };
     // Each run asks the model (15 tokens), then the agent fails: the
     // budget of 15 stops the runs after one, which was an error.
     let cmd = format!("{}; exit 1", agent_cmd());
@@ -867,11 +862,9 @@ fn move_results(t: &Tree, to: &str) -> String {
 
 #[test]
 fn shards_merged_give_the_numbers_of_one_unsharded_eval() {
-    if node_missing() {
+    let Some((t, model)) = french(&["one", "two"], 1.0) else {
         return;
-    }
-    let t = french_tree(&["one", "two"]);
-    let model = french_model(1.0);
+    };
     let whole = run_eval(&t, &model, &["--runs", "3", "--json"]);
     assert_eq!(whole.code, 0, "{}", whole.stderr);
     std::fs::remove_dir_all(t.workdir().join(".wave/evals/results")).unwrap();
@@ -928,11 +921,9 @@ fn shards_merged_give_the_numbers_of_one_unsharded_eval() {
 
 #[test]
 fn bad_shard_specs_and_a_merge_of_different_scenario_texts_are_refused() {
-    if node_missing() {
+    let Some((t, model)) = french(&["hello"], 1.0) else {
         return;
-    }
-    let t = french_tree(&["hello"]);
-    let model = french_model(1.0);
+    };
     for bad in ["3/2", "0/4"] {
         let r = run_eval(&t, &model, &["--shard", bad]);
         assert_eq!(r.code, 2, "{bad}");
@@ -977,11 +968,9 @@ fn bad_shard_specs_and_a_merge_of_different_scenario_texts_are_refused() {
 
 #[test]
 fn github_step_summary_gets_a_markdown_table() {
-    if node_missing() {
+    let Some((t, model)) = french(&["hello"], 1.0) else {
         return;
-    }
-    let t = french_tree(&["hello"]);
-    let model = french_model(1.0);
+    };
     let summary = t.tmp.path().join("summary.md");
     std::fs::write(&summary, "earlier step\n").unwrap();
     let cmd = agent_cmd();

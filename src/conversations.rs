@@ -569,7 +569,7 @@ pub fn check_tool_call(engine: &RuleEngine, call: AgentToolCall, cwd: Option<Str
     let verdict = responder.verdict(&event);
     let max = core::base::limits::DEFAULT_RULES_BYTES;
     let blocks = verdict.blocks();
-    let warned = core::delivery::enforce::Verdict {
+    let warned = core::delivery::enforcement::Verdict {
         hits: verdict
             .hits
             .iter()
@@ -581,11 +581,11 @@ pub fn check_tool_call(engine: &RuleEngine, call: AgentToolCall, cwd: Option<Str
     ToolCheck {
         refused: blocks,
         reason: if blocks {
-            core::delivery::enforce::reason(&set, &verdict, max, &[])
+            core::delivery::enforcement::reason(&set, &verdict, max, &[])
         } else {
             String::new()
         },
-        warning: core::delivery::enforce::reason(&set, &warned, max, &[]),
+        warning: core::delivery::enforcement::reason(&set, &warned, max, &[]),
         rule_ids: verdict
             .hits
             .iter()

@@ -81,7 +81,7 @@ pub mod internals {
 pub use base::diagnostic::{Code, Diagnostic, Fix, Severity};
 pub use base::slug::slug;
 pub use base::workdir::Workdir;
-pub use formats::keys as frontmatter_keys;
+pub use formats::frontmatter_keys;
 pub use load::fresh::Restored;
 pub use load::snapshot::{Snapshot, SnapshotError};
 pub use load::{check_paths, check_text, load, reload, reload_from, Loaded, Reloaded};
@@ -92,4 +92,4 @@ pub use rules::parser::parse_rule;
 pub use rules::rule::{Activation, Enforce, Metadata, Remind, Rule, Scope};
 pub use rules::rule_format::{formats_named, Format};
 pub use rules::rule_set::{Contents, Excluded, Explanation, Reason, RuleSet};
-pub use rules::skill_name::name as skill_name;
+pub use rules::skill_name;

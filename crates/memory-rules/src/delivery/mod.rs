@@ -24,7 +24,7 @@ pub(crate) mod tool_call;
 pub(crate) mod touched;
 
 pub use crate::formats::activation_label;
-pub use crate::rules::rule_set::enforcement as enforce;
+pub use crate::rules::rule_set::enforcement;
 pub use conversation::Conversation;
 pub use conversations::Conversations;
 pub use event::{Event, EventKind};

@@ -17,7 +17,7 @@ use crate::rules::rule_format::Format;
 pub(crate) const KEYS: [&str; 4] = ["applyTo", "description", "excludeAgent", "name"];
 
 /// The file that always applies.
-pub use crate::rules::rule_format::COPILOT_REPOSITORY_FILE as REPOSITORY_FILE;
+use crate::rules::rule_format::COPILOT_REPOSITORY_FILE;
 
 /// Copilot's name for how a rule is activated.
 pub fn kind(meta: &Metadata) -> &'static str {
@@ -46,11 +46,14 @@ fn dialect(p: &str) -> String {
 
 pub(crate) fn parse<'a>(cx: &mut RuleReader<'a>, input: &Input<'a>) -> Option<ParsedRule> {
     let fm = cx.frontmatter(input.text)?;
-    let repository_wide = input.path.file_name().is_some_and(|n| n == REPOSITORY_FILE)
+    let repository_wide = input
+        .path
+        .file_name()
+        .is_some_and(|n| n == COPILOT_REPOSITORY_FILE)
         && Format::Copilot.is_rule_file(input.path)
         && !input
             .path
-            .ends_with(format!("instructions/{REPOSITORY_FILE}"));
+            .ends_with(format!("instructions/{COPILOT_REPOSITORY_FILE}"));
     let mut meta = Metadata::default();
     let mut apply: Option<(Vec<String>, At)> = None;
     let mut apply_present = false;
@@ -153,7 +156,7 @@ pub(crate) fn write(r: &mut Resolved) -> WrittenRule {
     match r.kind {
         TargetActivation::Always => {
             return WrittenRule::Section {
-                rel: format!(".github/{REPOSITORY_FILE}"),
+                rel: format!(".github/{COPILOT_REPOSITORY_FILE}"),
             }
         }
         TargetActivation::Paths => {

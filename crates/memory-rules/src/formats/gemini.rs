@@ -18,7 +18,7 @@ use crate::rules::rule::Metadata;
 use std::path::Path;
 
 /// Gemini CLI's default context file name.
-pub use crate::rules::rule_format::GEMINI_FILE_NAME as DEFAULT_FILE_NAME;
+use crate::rules::rule_format::GEMINI_FILE_NAME;
 
 /// Gemini CLI's name for how a context file applies.
 pub fn kind(meta: &Metadata) -> &'static str {
@@ -30,11 +30,11 @@ pub fn kind(meta: &Metadata) -> &'static str {
 }
 
 /// The context file names of the project at `root`: `context.fileName` of
-/// its `.gemini/settings.json`, else [`DEFAULT_FILE_NAME`]; and a diagnostic
+/// its `.gemini/settings.json`, else [`GEMINI_FILE_NAME`]; and a diagnostic
 /// when the settings file cannot be read as Gemini CLI reads it.
 pub fn context_file_names(root: &Path) -> (Vec<String>, Option<Diagnostic>) {
     let path = root.join(".gemini").join("settings.json");
-    let default = || vec![DEFAULT_FILE_NAME.to_string()];
+    let default = || vec![GEMINI_FILE_NAME.to_string()];
     // Read as a rule file is (at most its size limit; a larger one is not
     // read), without the discovery's reader, which sits above the formats.
     let limit = crate::base::limits::MAX_RULE_BYTES;

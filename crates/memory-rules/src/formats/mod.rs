@@ -65,7 +65,7 @@ pub fn is_claude_memory(path: &std::path::Path) -> bool {
 
 /// The frontmatter keys `format` reads (an editor completes them); each
 /// rule's keys for `rules.yaml`; none for the whole-file memory formats.
-pub fn keys(format: Format) -> &'static [&'static str] {
+pub fn frontmatter_keys(format: Format) -> &'static [&'static str] {
     match format {
         Format::Wave | Format::Claude => &parser::KNOWN_KEYS,
         Format::Cursor => &cursor::KEYS,

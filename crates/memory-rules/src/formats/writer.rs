@@ -185,7 +185,7 @@ impl Target {
         in_place
             || match self {
                 Target::AgentsMd => crate::rules::rule_format::AGENTS_MD_FILE_NAMES.contains(&name),
-                Target::Gemini => name == super::gemini::DEFAULT_FILE_NAME,
+                Target::Gemini => name == crate::rules::rule_format::GEMINI_FILE_NAME,
                 Target::Claude => crate::rules::rule_format::CLAUDE_MEMORY_NAMES.contains(&name),
                 _ => false,
             }

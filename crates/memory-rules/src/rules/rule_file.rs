@@ -10,7 +10,7 @@ use std::path::Path;
 /// A rule file's bytes: a regular file of at most [`MAX_RULE_BYTES`], read
 /// through the file-system layer ([`crate::base::fs::read_bounded`]: opened without
 /// blocking, checked on the handle, never more than the limit plus one byte).
-pub fn read_bounded(path: &Path) -> Result<Vec<u8>, ReadError> {
+pub fn read_rule_file(path: &Path) -> Result<Vec<u8>, ReadError> {
     crate::base::fs::read_bounded(path, MAX_RULE_BYTES, Links::Follow)
 }
 
@@ -21,7 +21,7 @@ pub fn read_bounded(path: &Path) -> Result<Vec<u8>, ReadError> {
 /// or a device after the walk is refused), and at most the size limit plus
 /// one byte is read, whatever the file is.
 pub fn read(path: &Path) -> Result<String, Diagnostic> {
-    let bytes = read_bounded(path).map_err(|e| match e {
+    let bytes = read_rule_file(path).map_err(|e| match e {
         ReadError::Io(e) => Diagnostic::new(
             Severity::Error,
             Code::Unreadable,

@@ -21,7 +21,7 @@ use crate::base::diagnostic::{Code, Diagnostic, Severity};
 use crate::base::limits::MAX_RULE_FILES_PER_SOURCE;
 use crate::formats;
 use crate::rules::parser::ParsedRule;
-pub use crate::rules::rule_file::{read, read_bounded};
+pub use crate::rules::rule_file::{read, read_rule_file};
 use crate::rules::rule_format::Format;
 use crate::rules::scope::Scope;
 use crate::sources::nested;

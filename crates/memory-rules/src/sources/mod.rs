@@ -13,7 +13,7 @@ pub(crate) mod nested;
 pub(crate) mod project_root;
 pub(crate) mod source;
 
-pub use crate::rules::rule_file::read_bounded as read_rule_file;
+pub use crate::rules::rule_file::read_rule_file;
 pub use chosen::{chosen_sources, ChosenSources};
 pub use discover::RuleFile;
 pub use project_root::{

@@ -34,7 +34,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
         skills: args
             .skills
             .iter()
-            .filter_map(|s| memory_rules::skill_name(s).ok())
+            .filter_map(|s| memory_rules::skill_name::name(s).ok())
             .collect(),
         all: args.all,
         memory: args.memory,
@@ -74,7 +74,7 @@ pub fn run(env: &Env, args: &MatchArgs) -> Output {
 struct EnforcementCheck {
     kind: &'static str,
     target: String,
-    verdict: Result<memory_rules::delivery::enforce::Verdict, String>,
+    verdict: Result<memory_rules::delivery::enforcement::Verdict, String>,
 }
 
 fn enforcement(set: &memory_rules::RuleSet, args: &MatchArgs) -> Vec<EnforcementCheck> {
@@ -91,7 +91,7 @@ fn enforcement(set: &memory_rules::RuleSet, args: &MatchArgs) -> Vec<Enforcement
         out.push(EnforcementCheck {
             kind: "command",
             target: line.clone(),
-            verdict: memory_rules::delivery::enforce::check_shell(set, line, cwd.as_deref())
+            verdict: memory_rules::delivery::enforcement::check_shell(set, line, cwd.as_deref())
                 .map_err(|e| e.to_string()),
         });
     }
@@ -102,9 +102,9 @@ fn enforcement(set: &memory_rules::RuleSet, args: &MatchArgs) -> Vec<Enforcement
 /// the pattern it matched.
 fn hit_reason(
     set: &memory_rules::RuleSet,
-    hit: &memory_rules::delivery::enforce::EnforcedHit,
+    hit: &memory_rules::delivery::enforcement::EnforcedHit,
 ) -> String {
-    use memory_rules::delivery::enforce::EnforcedAction;
+    use memory_rules::delivery::enforcement::EnforcedAction;
     match &hit.action {
         EnforcedAction::Write(file) => {
             let pattern = set
@@ -150,7 +150,7 @@ fn enforcement_output(
                         "enforce": h.enforce.as_str(),
                         "why": hit_reason(set, h),
                     })).collect::<Vec<_>>(),
-                    "reason": memory_rules::delivery::enforce::reason(set, v, DEFAULT_RULES_BYTES, &[]),
+                    "reason": memory_rules::delivery::enforcement::reason(set, v, DEFAULT_RULES_BYTES, &[]),
                 }),
             })
             .collect();
@@ -193,8 +193,8 @@ fn enforcement_output(
         }
         if !v.is_empty() {
             out.stdout.push_str("  the model reads:\n");
-            for l in
-                memory_rules::delivery::enforce::reason(set, v, DEFAULT_RULES_BYTES, &[]).lines()
+            for l in memory_rules::delivery::enforcement::reason(set, v, DEFAULT_RULES_BYTES, &[])
+                .lines()
             {
                 out.stdout.push_str(&display::line(&format!("    | {l}")));
             }

@@ -59,10 +59,6 @@ use super::store::{MemoryScope, MemoryStore};
 use ranking::idf;
 use refresh::open_scope;
 
-/// The saved index's file name in a scope's directory (kept with the store,
-/// which clears it with the topics).
-pub use super::store::SEARCH_INDEX_FILE as INDEX_NAME;
-
 /// The index of both scopes (user first), opened once per process or event.
 pub struct MemoryIndex {
     scopes: Vec<ScopeIndex>,

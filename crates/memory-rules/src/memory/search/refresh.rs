@@ -12,12 +12,11 @@
 
 use super::index_builder::{empty_index, IndexBuilder};
 use super::index_file::{load_saved, ScopeIndex};
-use super::INDEX_NAME;
 use crate::base::fs::FileBytes;
 use crate::base::limits::{MAX_MEMORY_ENTRIES, MAX_MEMORY_TOPICS, MAX_MEMORY_TOPIC_BYTES};
 use crate::memory::entry;
 use crate::memory::memory_md::TopicList;
-use crate::memory::store::{MemoryScope, MemoryStore, INDEX_FILE};
+use crate::memory::store::{MemoryScope, MemoryStore, INDEX_FILE, SEARCH_INDEX_FILE};
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::SystemTime;
@@ -164,7 +163,7 @@ pub(super) fn open_scope(
             dir.display()
         ));
     }
-    let path = dir.join(INDEX_NAME);
+    let path = dir.join(SEARCH_INDEX_FILE);
     // Over the limit, the files kept depend on the directory's order: no
     // signature, every open compares them.
     let signature = if scan.over { 0 } else { dir_signature(&scan) };
@@ -525,7 +524,7 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let (s, dir) = aged_store(root.path());
         open(&s);
-        let path = dir.join(INDEX_NAME);
+        let path = dir.join(SEARCH_INDEX_FILE);
         let good = std::fs::read(&path).unwrap();
         let mut older = good.clone();
         older[8..12].copy_from_slice(&2u32.to_le_bytes());

@@ -45,7 +45,7 @@ pub fn read(root: &Path, folder: bool) -> Result<Manifest, PackError> {
     let mut declared = None;
     if package.is_file() {
         let path = package.clone();
-        let bytes = crate::sources::discover::read_bounded(&package).map_err(|e| match e {
+        let bytes = crate::sources::discover::read_rule_file(&package).map_err(|e| match e {
             ReadError::TooLarge(size) => PackError::TooLarge { path, size },
             ReadError::NotFile => PackError::NotFile { path },
             ReadError::Io(source) => PackError::Read { path, source },

@@ -150,7 +150,7 @@ pub struct Pin {
 
 impl Pin {
     pub fn read(path: &Path) -> Option<Pin> {
-        let bytes = crate::sources::discover::read_bounded(path).ok()?;
+        let bytes = crate::sources::discover::read_rule_file(path).ok()?;
         serde_json::from_slice(&bytes).ok()
     }
 }

@@ -6,15 +6,11 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { onWasi, tempTree } from './helpers.mjs'
+import { rustBin } from './rust-bin.mjs'
 
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
 const jsBin = path.join(root, 'bin/wave-rules.js')
 
-function rustBin() {
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'wave-rules'], { cwd: root, encoding: 'utf8' })
-  assert.equal(build.status, 0, build.stderr)
-  return path.join(root, 'target/debug/wave-rules' + (process.platform === 'win32' ? '.exe' : ''))
-}
 
 const run = (cmd, args, cwd) => {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' })

@@ -9,17 +9,13 @@ import { createRequire } from 'node:module'
 import fs from 'node:fs'
 import path from 'node:path'
 import { tempTree, discovered } from './helpers.mjs'
+import { rustBin } from './rust-bin.mjs'
 
 const require = createRequire(import.meta.url)
 const { renderRules, MemoryStore } = require('..')
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
 const jsBin = path.join(root, 'bin/wave-rules.js')
 
-function rustBin() {
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'wave-rules'], { cwd: root, encoding: 'utf8' })
-  assert.equal(build.status, 0, build.stderr)
-  return path.join(root, 'target/debug/wave-rules')
-}
 const rust = rustBin()
 
 /** Runs one hook event through `bin` (the Rust binary or the JS bin). */

@@ -13,16 +13,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { hostPlatform } from './rust-bin.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 
-function hostPlatform() {
-  const { platform, arch } = process
-  if (platform === 'linux') return `linux-${arch}-${process.report?.getReport()?.header?.glibcVersionRuntime ? 'gnu' : 'musl'}`
-  if (platform === 'win32') return `win32-${arch}-msvc`
-  return `${platform}-${arch}`
-}
 const platform = hostPlatform()
 const addon = `${pkg.napi.binaryName}.${platform}.node`
 const exeName = process.platform === 'win32' ? 'wave-rules.exe' : 'wave-rules'

@@ -10,16 +10,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { tempTree } from './helpers.mjs'
+import { rustBin } from './rust-bin.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const jsBin = path.join(root, 'bin/wave-rules.js')
 let bin
-function rustBin() {
-  if (bin) return bin
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'wave-rules'], { cwd: root, encoding: 'utf8' })
-  if (build.status !== 0) throw new Error(`cargo build failed: ${build.stderr}`)
-  return (bin = path.join(root, 'target/debug/wave-rules'))
-}
 
 function cli(tree, args, { npx = false } = {}) {
   const all = ['--workdir', tree.workdir, '--home', tree.homeDir, ...args]

@@ -15,17 +15,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { tempTree, onWasi } from './helpers.mjs'
+import { rustBin } from './rust-bin.mjs'
 
 const require = createRequire(import.meta.url)
 const { RuleManager, MemoryStore, renderRules } = require('..')
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const jsBin = path.join(root, 'bin/wave-rules.js')
 
-function rustBin() {
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'wave-rules'], { cwd: root, encoding: 'utf8' })
-  if (build.status !== 0) throw new Error(`cargo build failed: ${build.stderr}`)
-  return path.join(root, 'target/debug/wave-rules')
-}
 
 const SOURCES = ['wave', 'cursor']
 const RULES = {

@@ -12,15 +12,11 @@ import path from 'node:path'
 import Ajv from 'ajv-draft-04'
 import addFormats from 'ajv-formats'
 import { corpus, tempTree } from './helpers.mjs'
+import { rustBin } from './rust-bin.mjs'
 
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..')
 const schema = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures/sarif-2.1.0-rtm.5.json'), 'utf8'))
 
-function rustBin() {
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'wave-rules'], { cwd: root, encoding: 'utf8' })
-  assert.equal(build.status, 0, build.stderr)
-  return path.join(root, 'target/debug/wave-rules' + (process.platform === 'win32' ? '.exe' : ''))
-}
 
 function validator() {
   // unicodeRegExp off: the schema's `language` pattern has a stray `]` that only

@@ -7,6 +7,7 @@ import path from 'node:path'
 import { after } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { startFakeModel } from './fake-model.mjs'
+import { rustBin } from '../rust-bin.mjs'
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const platform = `${process.platform}-${process.arch}`
@@ -34,11 +35,9 @@ export function opencodeBinary() {
   ])
 }
 
-/** The Rust CLI (debug build), built if needed. */
+/** The Rust CLI ([`rustBin`]: the shipped release executable when current, else a debug build). */
 export function waveRulesBinary() {
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'wave-rules'], { cwd: repo, encoding: 'utf8' })
-  if (build.status !== 0) throw new Error(`cargo build failed: ${build.stderr}`)
-  return path.join(repo, 'target/debug/wave-rules')
+  return rustBin()
 }
 
 /**

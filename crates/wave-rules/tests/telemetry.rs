@@ -78,12 +78,12 @@ fn run(
         cmd.env(k, v);
     }
     let mut child = cmd.spawn().unwrap();
-    child
+    // A command that reads no stdin (`memory write`) may be gone already.
+    let _ = child
         .stdin
         .take()
         .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
+        .write_all(payload.to_string().as_bytes());
     let out = child.wait_with_output().unwrap();
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -344,13 +344,19 @@ fn spooled_with_receiver_down(port: u16) -> Tree {
     let t = project();
     let env = on(&format!("http://127.0.0.1:{port}"), "http/protobuf");
     session(&t, &env, "sess-down");
-    // The session's hooks started detached shippers: wait (bounded, 10 s)
-    // until none holds the spool on two checks in a row, so the test's own
-    // `telemetry ship` is not Busy.
+    ship_when_free(&t, &env);
+    t
+}
+
+/// The detached shippers a session started are done: `telemetry ship` run
+/// (bounded, 10 s) until none holds the spool on two checks in a row, so
+/// the test's own next `telemetry ship` is not Busy; each run that was not
+/// Busy shipped what it could.
+fn ship_when_free(t: &Tree, env: &[(&str, String)]) {
     let mut free_in_a_row = 0;
     for _ in 0..40 {
         std::thread::sleep(Duration::from_millis(250));
-        if ship(&t, &env, 1).0.contains("Busy") {
+        if ship(t, env, 1).0.contains("Busy") {
             free_in_a_row = 0;
         } else {
             free_in_a_row += 1;
@@ -359,7 +365,6 @@ fn spooled_with_receiver_down(port: u16) -> Tree {
             }
         }
     }
-    t
 }
 
 fn clear_backoff(t: &Tree) {
@@ -657,4 +662,103 @@ fn hook_install_adds_the_instructions_loaded_hook_and_uninstall_removes_it() {
     assert_eq!(t.run(&["hook", "uninstall"]).code, 0);
     let after = std::fs::read_to_string(&file).unwrap_or_default();
     assert!(!after.contains("InstructionsLoaded"), "{after}");
+}
+
+const NOTE: &str = "NOTE_TEXT_QX: the build needs make twice";
+const NOTE_TOPIC: &str = "TOPIC_NAME_QX";
+const NOTE_PATHS: &str = "NOTE_PATH_QX/**";
+const CREDENTIAL: &str = "The CI token is ghp_a8Kd2LqPz9Xw3MvN7bTcY1eRf5GhJ0uVsQiZ";
+
+/// The records of one event, by name.
+fn named<'r>(
+    records: &'r [opentelemetry_proto::tonic::logs::v1::LogRecord],
+    name: &str,
+) -> Vec<&'r opentelemetry_proto::tonic::logs::v1::LogRecord> {
+    records.iter().filter(|r| r.event_name == name).collect()
+}
+
+/// Everything the receiver was sent, as text, with none of `secrets` in it.
+fn assert_none_sent(receiver: &Receiver, secrets: &[&str]) {
+    let sent: Vec<u8> = receiver
+        .requests()
+        .iter()
+        .flat_map(|r| r.body.clone())
+        .collect();
+    let sent = String::from_utf8_lossy(&sent);
+    assert!(!sent.is_empty());
+    for secret in secrets {
+        assert!(!sent.contains(secret), "`{secret}` left the machine");
+    }
+}
+
+#[test]
+fn memory_write_sends_each_notes_outcome_and_why_and_never_its_text() {
+    let t = project();
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/json");
+    let write = |text: &str| {
+        let args = ["memory", "write", NOTE_TOPIC, text, "--paths", NOTE_PATHS];
+        run(&t, &args, &env, &json!(null))
+    };
+    assert_eq!(write(NOTE).2, 0);
+    let first = receiver.wait_for(1, Duration::from_secs(10));
+    assert_eq!(
+        names(&first),
+        ["wave_rules.memory.written"],
+        "the command started the shipper"
+    );
+    assert_eq!(write(NOTE).2, 0);
+    assert_eq!(write(CREDENTIAL).2, 1);
+    ship_when_free(&t, &env);
+    let records = receiver.records();
+    let written = named(&records, "wave_rules.memory.written");
+    let what: Vec<(Option<String>, Option<String>)> = written
+        .iter()
+        .map(|r| {
+            (
+                attr(r, "wave_rules.memory.outcome"),
+                attr(r, "wave_rules.memory.why"),
+            )
+        })
+        .collect();
+    let pair = |o: &str, w: &str| (Some(o.to_string()), Some(w.to_string()));
+    assert_eq!(
+        what,
+        [
+            pair("stored", "new"),
+            pair("folded", "duplicate"),
+            pair("refused", "credential")
+        ]
+    );
+    let id = attr(written[0], "wave_rules.memory.id").unwrap();
+    assert_eq!(attr(written[1], "wave_rules.memory.id"), Some(id));
+    assert_eq!(
+        attr(written[2], "wave_rules.memory.credential.rule").as_deref(),
+        Some("github-pat")
+    );
+    for r in &written {
+        assert_eq!(attr(r, "gen_ai.agent.name").as_deref(), Some("cli"));
+        assert_eq!(
+            attr(r, "wave_rules.memory.scope").as_deref(),
+            Some("project")
+        );
+        assert_eq!(attr(r, "session.id"), None);
+    }
+    let work = t.workdir().to_string_lossy().to_string();
+    assert_none_sent(
+        &receiver,
+        &[NOTE, "NOTE_TEXT", NOTE_TOPIC, "NOTE_PATH", "ghp_", &work],
+    );
+}
+
+#[test]
+fn memory_write_inside_an_eval_run_spools_nothing() {
+    let t = project();
+    let mut env = on("http://127.0.0.1:9", "http/protobuf");
+    env.push(("WAVE_RULES_EVAL_RUN", "1".into()));
+    assert_eq!(
+        run(&t, &["memory", "write", "build", NOTE], &env, &json!(null)).2,
+        0
+    );
+    assert!(!t.tmp.path().join("state/telemetry/spool.jsonl").exists());
 }

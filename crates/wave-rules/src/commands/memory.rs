@@ -164,6 +164,8 @@ fn import(env: &Env, store: &MemoryStore, a: &MemoryImportArgs) -> Output {
     if agents.entries.is_empty() && !agents.problems.is_empty() {
         out.code = EXIT_FAILURE;
     }
+    let notes: Vec<&NoteWritten> = answers.iter().map(|(_, w)| w).collect();
+    record_written(env, &notes, agent.as_str(), &mut out);
     out
 }
 
@@ -177,8 +179,24 @@ fn write_note(env: &Env, store: &MemoryStore, a: &MemoryWriteArgs) -> Output {
     note.replace = a.replace;
     note.agent = Some("cli".into());
     match store.write_note(&note, Some(&loaded.rules)) {
-        Ok(w) => written(env, &w),
+        Ok(w) => {
+            let mut out = written(env, &w);
+            record_written(env, &[&w], "cli", &mut out);
+            out
+        }
         Err(e) => trouble(e),
+    }
+}
+
+/// The notes' `wave_rules.memory.written` records spooled and the shipper
+/// started (a command is a session of its own; docs/telemetry.md), when
+/// telemetry is on; what went wrong on stderr. Inside an eval run, nothing.
+fn record_written(env: &Env, notes: &[&NoteWritten], agent: &str, out: &mut Output) {
+    let telemetry = crate::telemetry::for_env(env);
+    crate::telemetry::notes_written(&telemetry, notes, agent, None);
+    crate::telemetry::shipper::start(&telemetry, &env.config.workdir, env.home.as_deref());
+    if let Some(line) = crate::telemetry::problem_line(&telemetry, "memory") {
+        out.stderr.push_str(&line);
     }
 }
 

@@ -217,7 +217,8 @@ impl Server {
                     name,
                     &Value::Object(args.clone()),
                     &context,
-                );
+                )
+                .text;
                 if text.starts_with("Error: ") {
                     Err(text)
                 } else if name == "memory_search" {

@@ -6,6 +6,7 @@
 
 use super::record::{names, Record};
 use crate::delivery::delivery_log::Delivery;
+use crate::memory::{NoteAction, NoteWritten};
 use crate::rules::rule::{Activation, Rule};
 use crate::rules::rule_set::enforcement::{EnforcedAction, Verdict};
 use crate::rules::rule_set::RuleSet;
@@ -169,14 +170,43 @@ pub fn recalled(ids: &[String], agent: &str, session: &str) -> Option<Record> {
     })
 }
 
-/// `wave_rules.memory.written`: a note's outcome (`stored`, `folded`,
-/// `restated`, `refused`) and why, in a word (never the note's text).
-pub fn written(outcome: &str, why: Option<&str>, agent: &str, session: Option<&str>) -> Record {
+/// `wave_rules.memory.written`: what a note's write did
+/// (`wave_rules.memory.outcome`: `stored`, `replaced`, `folded`,
+/// `restated`, `refused`) and why, in a word (`wave_rules.memory.why`:
+/// `new`, `supersedes`, `replace`, `duplicate`, `rule`, `credential`), with
+/// ids and counts only: the scope, the entry's id, the entries it
+/// supersedes, its conflicts, the rule it restates, the credential rule
+/// that refused it. Never the note's text, its topic or a path.
+pub fn written(note: &NoteWritten, agent: &str, session: Option<&str>) -> Record {
     Record::new(names::MEMORY_WRITTEN)
-        .with("wave_rules.memory.outcome", outcome)
-        .with_some("wave_rules.memory.why", why)
+        .with("wave_rules.memory.outcome", note.action.as_str())
+        .with("wave_rules.memory.why", written_why(note))
+        .with("wave_rules.memory.scope", note.scope.as_str())
+        .with_some("wave_rules.memory.id", note.id.clone())
+        .with("wave_rules.memory.conflicts", note.conflicts.len())
+        .with_some(
+            "wave_rules.memory.supersedes",
+            (!note.supersedes.is_empty()).then(|| note.supersedes.clone()),
+        )
+        .with_some("wave_rules.rule.id", note.rule.clone())
+        .with_some(
+            "wave_rules.memory.credential.rule",
+            note.credential.as_ref().map(|c| c.rule.clone()),
+        )
         .with("gen_ai.agent.name", agent)
         .with_some("session.id", session)
+}
+
+/// Why a write did what it did, in a word.
+fn written_why(note: &NoteWritten) -> &'static str {
+    match note.action {
+        NoteAction::Stored if !note.supersedes.is_empty() => "supersedes",
+        NoteAction::Stored => "new",
+        NoteAction::Replaced => "replace",
+        NoteAction::Folded => "duplicate",
+        NoteAction::Restated => "rule",
+        NoteAction::Refused => "credential",
+    }
 }
 
 /// `wave_rules.rules.loaded` at a session's start: the rules per format

@@ -9,7 +9,7 @@ mod common;
 #[path = "common/otlp.rs"]
 mod otlp;
 
-use common::{CliTree, Tree};
+use common::{mcp_calls, CliTree, Tree};
 use otlp::{attr, free_port, Mode, Receiver};
 use serde_json::json;
 use std::io::Write;
@@ -761,4 +761,120 @@ fn memory_write_inside_an_eval_run_spools_nothing() {
         0
     );
     assert!(!t.tmp.path().join("state/telemetry/spool.jsonl").exists());
+}
+
+/// `wave-rules mcp` as a client drives it, in the tree with `env`: a note
+/// written about `src/`, the rules for `src/a.ts` (the note recalled with
+/// them), an on-request read of `gen.md`; `meta` is each call's `_meta`.
+fn mcp_session(t: &Tree, env: &[(&str, String)], meta: serde_json::Value) -> Vec<String> {
+    let mut env = env.to_vec();
+    env.push((
+        "WAVE_RULES_STATE_DIR",
+        t.tmp.path().join("state").to_string_lossy().into_owned(),
+    ));
+    env.push((
+        "WAVE_POLICY_DIR",
+        t.tmp
+            .path()
+            .join("no-policy")
+            .to_string_lossy()
+            .into_owned(),
+    ));
+    let call = |name: &str, arguments: serde_json::Value| json!({"name": name, "arguments": arguments, "_meta": meta});
+    let calls = [
+        call(
+            "memory_write",
+            json!({"topic": NOTE_TOPIC, "content": NOTE, "paths": ["src/**"]}),
+        ),
+        call(
+            "rules_for_files",
+            json!({"paths": ["src/a.ts"], "prompt": PROMPT}),
+        ),
+        call("read_rule", json!({"id": "gen.md"})),
+    ];
+    mcp_calls(&t.workdir(), &t.home(), &[], &env, &calls)
+}
+
+#[test]
+fn the_mcp_server_sends_deliveries_recalls_and_notes_with_the_clients_session_id() {
+    let t = project();
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/protobuf");
+    let answers = mcp_session(&t, &env, json!({"sessionID": "oc-sess-7"}));
+    assert!(answers[1].contains(TS), "{answers:?}");
+    ship_when_free(&t, &env);
+    let records = receiver.records();
+    let delivered: Vec<(Option<String>, Option<String>)> =
+        named(&records, "wave_rules.rule.delivered")
+            .iter()
+            .map(|r| {
+                (
+                    attr(r, "wave_rules.rule.id"),
+                    attr(r, "wave_rules.delivery.why"),
+                )
+            })
+            .collect();
+    for (id, why) in [
+        ("always.md", "always"),
+        ("ts.md", "paths"),
+        ("gen.md", "request"),
+    ] {
+        assert!(
+            delivered.contains(&(Some(id.into()), Some(why.into()))),
+            "{delivered:?}"
+        );
+    }
+    assert_eq!(
+        named(&records, "wave_rules.memory.recalled").len(),
+        1,
+        "{:?}",
+        names(&records)
+    );
+    let written = named(&records, "wave_rules.memory.written");
+    assert_eq!(
+        attr(written[0], "wave_rules.memory.outcome").as_deref(),
+        Some("stored")
+    );
+    for r in &records {
+        assert_eq!(attr(r, "session.id").as_deref(), Some("oc-sess-7"), "{r:?}");
+        assert_eq!(
+            attr(r, "gen_ai.agent.name").as_deref(),
+            Some("mcp"),
+            "{r:?}"
+        );
+    }
+    let work = t.workdir().to_string_lossy().to_string();
+    assert_none_sent(
+        &receiver,
+        &[
+            NOTE,
+            "NOTE_TEXT",
+            NOTE_TOPIC,
+            PROMPT,
+            TS,
+            ALWAYS,
+            GEN,
+            &work,
+        ],
+    );
+}
+
+#[test]
+fn without_the_clients_session_id_the_mcp_server_names_its_connection() {
+    let t = project();
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/json");
+    mcp_session(&t, &env, json!({}));
+    ship_when_free(&t, &env);
+    let records = receiver.records();
+    assert!(records.len() >= 4, "{:?}", names(&records));
+    let sessions: std::collections::BTreeSet<String> = records
+        .iter()
+        .filter_map(|r| attr(r, "session.id"))
+        .collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    assert!(
+        sessions.iter().all(|s| s.starts_with("mcp-")),
+        "{sessions:?}"
+    );
 }

@@ -281,12 +281,7 @@ fn the_same_records_arrive_over_http_json() {
 fn by_default_no_prompt_rule_text_file_content_command_or_path_leaves_the_machine() {
     let (t, receiver, _) = shipped_session("http/json");
     receiver.wait_for(4, Duration::from_secs(10));
-    let sent: Vec<u8> = receiver
-        .requests()
-        .iter()
-        .flat_map(|r| r.body.clone())
-        .collect();
-    let sent = String::from_utf8_lossy(&sent);
+    let sent = receiver.sent();
     assert!(!sent.is_empty());
     let work = t.workdir().to_string_lossy().to_string();
     for secret in [
@@ -679,12 +674,7 @@ fn named<'r>(
 
 /// Everything the receiver was sent, as text, with none of `secrets` in it.
 fn assert_none_sent(receiver: &Receiver, secrets: &[&str]) {
-    let sent: Vec<u8> = receiver
-        .requests()
-        .iter()
-        .flat_map(|r| r.body.clone())
-        .collect();
-    let sent = String::from_utf8_lossy(&sent);
+    let sent = receiver.sent();
     assert!(!sent.is_empty());
     for secret in secrets {
         assert!(!sent.contains(secret), "`{secret}` left the machine");
@@ -876,5 +866,61 @@ fn without_the_clients_session_id_the_mcp_server_names_its_connection() {
     assert!(
         sessions.iter().all(|s| s.starts_with("mcp-")),
         "{sessions:?}"
+    );
+}
+
+/// The records of a hook session and an MCP session in the tree, shipped,
+/// and everything sent as text.
+fn hook_and_mcp_records(
+    t: &Tree,
+) -> (Vec<opentelemetry_proto::tonic::logs::v1::LogRecord>, String) {
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/json");
+    session(t, &env, "sess-paths");
+    mcp_session(t, &env, json!({"sessionID": "sess-paths"}));
+    ship_when_free(t, &env);
+    (receiver.records(), receiver.sent())
+}
+
+#[test]
+fn paths_leave_only_with_the_opt_in_and_only_relative_to_the_project() {
+    let keys = [
+        "wave_rules.rule.file",
+        "wave_rules.action.file",
+        "wave_rules.trigger.files",
+    ];
+    let (records, _) = hook_and_mcp_records(&project());
+    assert!(records.len() >= 6, "{:?}", names(&records));
+    assert!(records
+        .iter()
+        .all(|r| keys.iter().all(|k| attr(r, k).is_none())));
+    let t = project();
+    t.write(
+        t.workdir().join(".wave/config.toml"),
+        "[telemetry]\ninclude = [\"paths\"]\n",
+    );
+    let (records, sent) = hook_and_mcp_records(&t);
+    let by = |name: &str, id: &str| {
+        named(&records, name)
+            .into_iter()
+            .find(|r| attr(r, "wave_rules.rule.id").as_deref() == Some(id))
+            .unwrap_or_else(|| panic!("no {name} of {id}: {:?}", names(&records)))
+    };
+    let ts = by("wave_rules.rule.delivered", "ts.md");
+    assert_eq!(
+        attr(ts, "wave_rules.rule.file").as_deref(),
+        Some(".wave/rules/ts.md")
+    );
+    let refusal = by("wave_rules.rule.enforced", "gen.md");
+    assert_eq!(
+        attr(refusal, "wave_rules.action.file").as_deref(),
+        Some("gen/out.ts")
+    );
+    let recalled = named(&records, "wave_rules.memory.recalled");
+    let trigger = attr(recalled[0], "wave_rules.trigger.files").unwrap();
+    assert!(trigger.contains("\"src/a.ts\""), "{trigger}");
+    assert!(
+        !sent.contains(&*t.workdir().to_string_lossy()),
+        "no absolute path"
     );
 }

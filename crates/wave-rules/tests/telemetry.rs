@@ -742,6 +742,30 @@ fn memory_write_sends_each_notes_outcome_and_why_and_never_its_text() {
 }
 
 #[test]
+fn memory_import_sends_one_record_per_note_with_the_agent_it_came_from() {
+    let t = project();
+    let gemini = "# Mine\n\n## Gemini Added Memories\n- IMPORTED_NOTE_QX: run make twice.\n";
+    t.write(t.home().join(".gemini/GEMINI.md"), gemini);
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/protobuf");
+    let args = ["memory", "import", "--from", "gemini"];
+    assert_eq!(run(&t, &args, &env, &json!(null)).2, 0);
+    ship_when_free(&t, &env);
+    let records = receiver.records();
+    let written = named(&records, "wave_rules.memory.written");
+    assert_eq!(written.len(), 1, "{:?}", names(&records));
+    assert_eq!(
+        attr(written[0], "gen_ai.agent.name").as_deref(),
+        Some("gemini")
+    );
+    assert_eq!(
+        attr(written[0], "wave_rules.memory.outcome").as_deref(),
+        Some("stored")
+    );
+    assert_none_sent(&receiver, &["IMPORTED_NOTE", "make twice", "GEMINI.md"]);
+}
+
+#[test]
 fn memory_write_inside_an_eval_run_spools_nothing() {
     let t = project();
     let mut env = on("http://127.0.0.1:9", "http/protobuf");

@@ -135,7 +135,6 @@ fn import(env: &Env, store: &MemoryStore, a: &MemoryImportArgs) -> Output {
             ))),
         }
     }
-    let count = |action: NoteAction| answers.iter().filter(|(_, w)| w.action == action).count();
     if env.json {
         let list: Vec<Value> = answers
             .iter()
@@ -145,21 +144,7 @@ fn import(env: &Env, store: &MemoryStore, a: &MemoryImportArgs) -> Output {
             &json!({ "from": agent.as_str(), "notes": list, "problems": agents.problems }),
         );
     } else {
-        for (origin, w) in &answers {
-            out.stdout.push_str(&display::line(&format!(
-                "{origin}: {} {}",
-                w.action.as_str(),
-                w.id.as_deref().unwrap_or("")
-            )));
-        }
-        out.stdout.push_str(&format!(
-            "imported from {}: {} stored, {} folded, {} restated, {} refused\n",
-            agent.as_str(),
-            count(NoteAction::Stored),
-            count(NoteAction::Folded),
-            count(NoteAction::Restated),
-            count(NoteAction::Refused)
-        ));
+        out.stdout = imported_text(agent.as_str(), &answers);
     }
     if agents.entries.is_empty() && !agents.problems.is_empty() {
         out.code = EXIT_FAILURE;
@@ -167,6 +152,28 @@ fn import(env: &Env, store: &MemoryStore, a: &MemoryImportArgs) -> Output {
     let notes: Vec<&NoteWritten> = answers.iter().map(|(_, w)| w).collect();
     record_written(env, &notes, agent.as_str(), &mut out);
     out
+}
+
+/// `memory import`'s text: each note's origin, action and id, then the
+/// counts.
+fn imported_text(from: &str, answers: &[(String, NoteWritten)]) -> String {
+    let count = |action: NoteAction| answers.iter().filter(|(_, w)| w.action == action).count();
+    let mut text = String::new();
+    for (origin, w) in answers {
+        text.push_str(&display::line(&format!(
+            "{origin}: {} {}",
+            w.action.as_str(),
+            w.id.as_deref().unwrap_or("")
+        )));
+    }
+    text.push_str(&format!(
+        "imported from {from}: {} stored, {} folded, {} restated, {} refused\n",
+        count(NoteAction::Stored),
+        count(NoteAction::Folded),
+        count(NoteAction::Restated),
+        count(NoteAction::Refused)
+    ));
+    text
 }
 
 /// `memory write`: the note, checked against the project's rules.

@@ -9,7 +9,7 @@ mod common;
 #[path = "common/otlp.rs"]
 mod otlp;
 
-use common::{CliTree, Tree};
+use common::{mcp_calls, CliTree, Tree};
 use otlp::{attr, free_port, Mode, Receiver};
 use serde_json::json;
 use std::io::Write;
@@ -78,12 +78,12 @@ fn run(
         cmd.env(k, v);
     }
     let mut child = cmd.spawn().unwrap();
-    child
+    // A command that reads no stdin (`memory write`) may be gone already.
+    let _ = child
         .stdin
         .take()
         .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
+        .write_all(payload.to_string().as_bytes());
     let out = child.wait_with_output().unwrap();
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -281,12 +281,7 @@ fn the_same_records_arrive_over_http_json() {
 fn by_default_no_prompt_rule_text_file_content_command_or_path_leaves_the_machine() {
     let (t, receiver, _) = shipped_session("http/json");
     receiver.wait_for(4, Duration::from_secs(10));
-    let sent: Vec<u8> = receiver
-        .requests()
-        .iter()
-        .flat_map(|r| r.body.clone())
-        .collect();
-    let sent = String::from_utf8_lossy(&sent);
+    let sent = receiver.sent();
     assert!(!sent.is_empty());
     let work = t.workdir().to_string_lossy().to_string();
     for secret in [
@@ -344,13 +339,19 @@ fn spooled_with_receiver_down(port: u16) -> Tree {
     let t = project();
     let env = on(&format!("http://127.0.0.1:{port}"), "http/protobuf");
     session(&t, &env, "sess-down");
-    // The session's hooks started detached shippers: wait (bounded, 10 s)
-    // until none holds the spool on two checks in a row, so the test's own
-    // `telemetry ship` is not Busy.
+    ship_when_free(&t, &env);
+    t
+}
+
+/// The detached shippers a session started are done: `telemetry ship` run
+/// (bounded, 10 s) until none holds the spool on two checks in a row, so
+/// the test's own next `telemetry ship` is not Busy; each run that was not
+/// Busy shipped what it could.
+fn ship_when_free(t: &Tree, env: &[(&str, String)]) {
     let mut free_in_a_row = 0;
     for _ in 0..40 {
         std::thread::sleep(Duration::from_millis(250));
-        if ship(&t, &env, 1).0.contains("Busy") {
+        if ship(t, env, 1).0.contains("Busy") {
             free_in_a_row = 0;
         } else {
             free_in_a_row += 1;
@@ -359,7 +360,6 @@ fn spooled_with_receiver_down(port: u16) -> Tree {
             }
         }
     }
-    t
 }
 
 fn clear_backoff(t: &Tree) {
@@ -657,4 +657,294 @@ fn hook_install_adds_the_instructions_loaded_hook_and_uninstall_removes_it() {
     assert_eq!(t.run(&["hook", "uninstall"]).code, 0);
     let after = std::fs::read_to_string(&file).unwrap_or_default();
     assert!(!after.contains("InstructionsLoaded"), "{after}");
+}
+
+const NOTE: &str = "NOTE_TEXT_QX: the build needs make twice";
+const NOTE_TOPIC: &str = "TOPIC_NAME_QX";
+const NOTE_PATHS: &str = "NOTE_PATH_QX/**";
+const CREDENTIAL: &str = "The CI token is ghp_a8Kd2LqPz9Xw3MvN7bTcY1eRf5GhJ0uVsQiZ";
+
+/// The records of one event, by name.
+fn named<'r>(
+    records: &'r [opentelemetry_proto::tonic::logs::v1::LogRecord],
+    name: &str,
+) -> Vec<&'r opentelemetry_proto::tonic::logs::v1::LogRecord> {
+    records.iter().filter(|r| r.event_name == name).collect()
+}
+
+/// Everything the receiver was sent, as text, with none of `secrets` in it.
+fn assert_none_sent(receiver: &Receiver, secrets: &[&str]) {
+    let sent = receiver.sent();
+    assert!(!sent.is_empty());
+    for secret in secrets {
+        assert!(!sent.contains(secret), "`{secret}` left the machine");
+    }
+}
+
+#[test]
+fn memory_write_sends_each_notes_outcome_and_why_and_never_its_text() {
+    let t = project();
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/json");
+    let write = |text: &str| {
+        let args = ["memory", "write", NOTE_TOPIC, text, "--paths", NOTE_PATHS];
+        run(&t, &args, &env, &json!(null))
+    };
+    assert_eq!(write(NOTE).2, 0);
+    let first = receiver.wait_for(1, Duration::from_secs(10));
+    assert_eq!(
+        names(&first),
+        ["wave_rules.memory.written"],
+        "the command started the shipper"
+    );
+    assert_eq!(write(NOTE).2, 0);
+    assert_eq!(write(CREDENTIAL).2, 1);
+    ship_when_free(&t, &env);
+    let records = receiver.records();
+    let written = named(&records, "wave_rules.memory.written");
+    let what: Vec<(Option<String>, Option<String>)> = written
+        .iter()
+        .map(|r| {
+            (
+                attr(r, "wave_rules.memory.outcome"),
+                attr(r, "wave_rules.memory.why"),
+            )
+        })
+        .collect();
+    let pair = |o: &str, w: &str| (Some(o.to_string()), Some(w.to_string()));
+    assert_eq!(
+        what,
+        [
+            pair("stored", "new"),
+            pair("folded", "duplicate"),
+            pair("refused", "credential")
+        ]
+    );
+    let id = attr(written[0], "wave_rules.memory.id").unwrap();
+    assert_eq!(attr(written[1], "wave_rules.memory.id"), Some(id));
+    assert_eq!(
+        attr(written[2], "wave_rules.memory.credential.rule").as_deref(),
+        Some("github-pat")
+    );
+    for r in &written {
+        assert_eq!(attr(r, "gen_ai.agent.name").as_deref(), Some("cli"));
+        assert_eq!(
+            attr(r, "wave_rules.memory.scope").as_deref(),
+            Some("project")
+        );
+        assert_eq!(attr(r, "session.id"), None);
+    }
+    let work = t.workdir().to_string_lossy().to_string();
+    assert_none_sent(
+        &receiver,
+        &[NOTE, "NOTE_TEXT", NOTE_TOPIC, "NOTE_PATH", "ghp_", &work],
+    );
+}
+
+#[test]
+fn memory_import_sends_one_record_per_note_with_the_agent_it_came_from() {
+    let t = project();
+    let gemini = "# Mine\n\n## Gemini Added Memories\n- IMPORTED_NOTE_QX: run make twice.\n";
+    t.write(t.home().join(".gemini/GEMINI.md"), gemini);
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/protobuf");
+    let args = ["memory", "import", "--from", "gemini"];
+    assert_eq!(run(&t, &args, &env, &json!(null)).2, 0);
+    ship_when_free(&t, &env);
+    let records = receiver.records();
+    let written = named(&records, "wave_rules.memory.written");
+    assert_eq!(written.len(), 1, "{:?}", names(&records));
+    assert_eq!(
+        attr(written[0], "gen_ai.agent.name").as_deref(),
+        Some("gemini")
+    );
+    assert_eq!(
+        attr(written[0], "wave_rules.memory.outcome").as_deref(),
+        Some("stored")
+    );
+    assert_none_sent(&receiver, &["IMPORTED_NOTE", "make twice", "GEMINI.md"]);
+}
+
+#[test]
+fn memory_write_inside_an_eval_run_spools_nothing() {
+    let t = project();
+    let mut env = on("http://127.0.0.1:9", "http/protobuf");
+    env.push(("WAVE_RULES_EVAL_RUN", "1".into()));
+    assert_eq!(
+        run(&t, &["memory", "write", "build", NOTE], &env, &json!(null)).2,
+        0
+    );
+    assert!(!t.tmp.path().join("state/telemetry/spool.jsonl").exists());
+}
+
+/// `wave-rules mcp` as a client drives it, in the tree with `env`: a note
+/// written about `src/`, the rules for `src/a.ts` (the note recalled with
+/// them), an on-request read of `gen.md`; `meta` is each call's `_meta`.
+fn mcp_session(t: &Tree, env: &[(&str, String)], meta: serde_json::Value) -> Vec<String> {
+    let mut env = env.to_vec();
+    env.push((
+        "WAVE_RULES_STATE_DIR",
+        t.tmp.path().join("state").to_string_lossy().into_owned(),
+    ));
+    env.push((
+        "WAVE_POLICY_DIR",
+        t.tmp
+            .path()
+            .join("no-policy")
+            .to_string_lossy()
+            .into_owned(),
+    ));
+    let call = |name: &str, arguments: serde_json::Value| json!({"name": name, "arguments": arguments, "_meta": meta});
+    let calls = [
+        call(
+            "memory_write",
+            json!({"topic": NOTE_TOPIC, "content": NOTE, "paths": ["src/**"]}),
+        ),
+        call(
+            "rules_for_files",
+            json!({"paths": ["src/a.ts"], "prompt": PROMPT}),
+        ),
+        call("read_rule", json!({"id": "gen.md"})),
+    ];
+    mcp_calls(&t.workdir(), &t.home(), &[], &env, &calls)
+}
+
+#[test]
+fn the_mcp_server_sends_deliveries_recalls_and_notes_with_the_clients_session_id() {
+    let t = project();
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/protobuf");
+    let answers = mcp_session(&t, &env, json!({"sessionID": "oc-sess-7"}));
+    assert!(answers[1].contains(TS), "{answers:?}");
+    ship_when_free(&t, &env);
+    let records = receiver.records();
+    let delivered: Vec<(Option<String>, Option<String>)> =
+        named(&records, "wave_rules.rule.delivered")
+            .iter()
+            .map(|r| {
+                (
+                    attr(r, "wave_rules.rule.id"),
+                    attr(r, "wave_rules.delivery.why"),
+                )
+            })
+            .collect();
+    for (id, why) in [
+        ("always.md", "always"),
+        ("ts.md", "paths"),
+        ("gen.md", "request"),
+    ] {
+        assert!(
+            delivered.contains(&(Some(id.into()), Some(why.into()))),
+            "{delivered:?}"
+        );
+    }
+    assert_eq!(
+        named(&records, "wave_rules.memory.recalled").len(),
+        1,
+        "{:?}",
+        names(&records)
+    );
+    let written = named(&records, "wave_rules.memory.written");
+    assert_eq!(
+        attr(written[0], "wave_rules.memory.outcome").as_deref(),
+        Some("stored")
+    );
+    for r in &records {
+        assert_eq!(attr(r, "session.id").as_deref(), Some("oc-sess-7"), "{r:?}");
+        assert_eq!(
+            attr(r, "gen_ai.agent.name").as_deref(),
+            Some("mcp"),
+            "{r:?}"
+        );
+    }
+    let work = t.workdir().to_string_lossy().to_string();
+    assert_none_sent(
+        &receiver,
+        &[
+            NOTE,
+            "NOTE_TEXT",
+            NOTE_TOPIC,
+            PROMPT,
+            TS,
+            ALWAYS,
+            GEN,
+            &work,
+        ],
+    );
+}
+
+#[test]
+fn without_the_clients_session_id_the_mcp_server_names_its_connection() {
+    let t = project();
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/json");
+    mcp_session(&t, &env, json!({}));
+    ship_when_free(&t, &env);
+    let records = receiver.records();
+    assert!(records.len() >= 4, "{:?}", names(&records));
+    let sessions: std::collections::BTreeSet<String> = records
+        .iter()
+        .filter_map(|r| attr(r, "session.id"))
+        .collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    assert!(
+        sessions.iter().all(|s| s.starts_with("mcp-")),
+        "{sessions:?}"
+    );
+}
+
+/// The records of a hook session and an MCP session in the tree, shipped,
+/// and everything sent as text.
+fn hook_and_mcp_records(
+    t: &Tree,
+) -> (Vec<opentelemetry_proto::tonic::logs::v1::LogRecord>, String) {
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/json");
+    session(t, &env, "sess-paths");
+    mcp_session(t, &env, json!({"sessionID": "sess-paths"}));
+    ship_when_free(t, &env);
+    (receiver.records(), receiver.sent())
+}
+
+#[test]
+fn paths_leave_only_with_the_opt_in_and_only_relative_to_the_project() {
+    let keys = [
+        "wave_rules.rule.file",
+        "wave_rules.action.file",
+        "wave_rules.trigger.files",
+    ];
+    let (records, _) = hook_and_mcp_records(&project());
+    assert!(records.len() >= 6, "{:?}", names(&records));
+    assert!(records
+        .iter()
+        .all(|r| keys.iter().all(|k| attr(r, k).is_none())));
+    let t = project();
+    t.write(
+        t.workdir().join(".wave/config.toml"),
+        "[telemetry]\ninclude = [\"paths\"]\n",
+    );
+    let (records, sent) = hook_and_mcp_records(&t);
+    let by = |name: &str, id: &str| {
+        named(&records, name)
+            .into_iter()
+            .find(|r| attr(r, "wave_rules.rule.id").as_deref() == Some(id))
+            .unwrap_or_else(|| panic!("no {name} of {id}: {:?}", names(&records)))
+    };
+    let ts = by("wave_rules.rule.delivered", "ts.md");
+    assert_eq!(
+        attr(ts, "wave_rules.rule.file").as_deref(),
+        Some(".wave/rules/ts.md")
+    );
+    let refusal = by("wave_rules.rule.enforced", "gen.md");
+    assert_eq!(
+        attr(refusal, "wave_rules.action.file").as_deref(),
+        Some("gen/out.ts")
+    );
+    let recalled = named(&records, "wave_rules.memory.recalled");
+    let trigger = attr(recalled[0], "wave_rules.trigger.files").unwrap();
+    assert!(trigger.contains("\"src/a.ts\""), "{trigger}");
+    assert!(
+        !sent.contains(&*t.workdir().to_string_lossy()),
+        "no absolute path"
+    );
 }

@@ -485,6 +485,15 @@ pub const TELEMETRY_SHIP_SECS: u64 = 30;
 /// How long `eval` ships its results before it exits, in seconds.
 pub const TELEMETRY_EVAL_SHIP_SECS: u64 = 10;
 
+/// A long-lived road (the MCP server) holds at most this many telemetry
+/// records in the process before it spools them (it spools what it holds
+/// every `WATCH_INTERVAL` and at its end too).
+pub const MAX_TELEMETRY_BATCH_RECORDS: usize = 256;
+
+/// An MCP client's session id (`_meta.sessionID`) is kept up to this many
+/// bytes; a longer one is ignored (the connection's own id is used).
+pub const MAX_CLIENT_SESSION_BYTES: usize = 256;
+
 /// How many of an open file's folders, nearest first, a memory search looks
 /// up as folders named elsewhere in its path (`tests/fixtures` in
 /// `a/tests/fixtures/x.py`): the lookups grow with the square of it.

@@ -42,4 +42,6 @@ pub use store::write::{Forgotten, Note, NoteAction, NoteConflict, NoteWritten, O
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };
-pub use tools::{run_tool, run_tool_with, tool_definitions, ToolContext, DEFAULT_SEARCH_LIMIT};
+pub use tools::{
+    run_tool, run_tool_with, tool_definitions, ToolAnswer, ToolContext, DEFAULT_SEARCH_LIMIT,
+};

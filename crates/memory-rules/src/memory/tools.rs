@@ -6,7 +6,7 @@
 pub use super::entry::day;
 use super::entry::Proposal;
 use super::search::{MemoryIndex, Query};
-use super::store::write::Note;
+use super::store::write::{Note, NoteWritten};
 use super::store::{MemoryError, MemoryScope, MemoryStore};
 pub use crate::base::limits::MAX_SEARCH_LIMIT;
 use crate::rules::rule_set::RuleSet;
@@ -101,19 +101,31 @@ pub struct ToolContext<'a> {
 /// Runs a memory tool without rules to compare notes with; the result is
 /// always text for the model.
 pub fn run_tool(store: &MemoryStore, name: &str, input: &Value) -> String {
-    run_tool_with(store, name, input, &ToolContext::default())
+    run_tool_with(store, name, input, &ToolContext::default()).text
 }
 
-/// Runs a memory tool; the result is always text for the model.
+/// What a memory tool answered: the text for the model and, for a
+/// `memory_write` that reached the store, what the write did (for a road
+/// that records it: telemetry's `wave_rules.memory.written`).
+#[derive(Clone, Debug)]
+pub struct ToolAnswer {
+    pub text: String,
+    pub written: Option<NoteWritten>,
+}
+
+/// Runs a memory tool; the answer's text is always text for the model.
 pub fn run_tool_with(
     store: &MemoryStore,
     name: &str,
     input: &Value,
     context: &ToolContext<'_>,
-) -> String {
+) -> ToolAnswer {
     match run(store, name, input, context) {
-        Ok(text) => text,
-        Err(message) => format!("Error: {message}"),
+        Ok((text, written)) => ToolAnswer { text, written },
+        Err(message) => ToolAnswer {
+            text: format!("Error: {message}"),
+            written: None,
+        },
     }
 }
 
@@ -153,7 +165,7 @@ fn run(
     name: &str,
     input: &Value,
     context: &ToolContext<'_>,
-) -> Result<String, ToolError> {
+) -> Result<(String, Option<NoteWritten>), ToolError> {
     let empty = serde_json::Map::new();
     let input = match input {
         Value::Object(map) => ToolInput { map },
@@ -169,13 +181,17 @@ fn run(
         None => MemoryScope::Project,
         Some(s) => MemoryScope::parse(s).ok_or_else(|| ToolError::BadScope(s.to_string()))?,
     };
-    match name {
+    let text = match name {
         "memory_read" => read(store, scope, &input),
-        "memory_write" => write(store, scope, &input, context),
+        "memory_write" => {
+            let written = write(store, scope, &input, context)?;
+            return Ok((written.message(), Some(written)));
+        }
         "memory_search" => search(store, &input),
         "memory_propose_rule" => propose_rule(store, &input),
         other => Err(ToolError::UnknownTool(other.to_string())),
-    }
+    };
+    text.map(|t| (t, None))
 }
 
 /// A tool's input object, read key by key.
@@ -257,7 +273,7 @@ fn write(
     scope: MemoryScope,
     input: &ToolInput<'_>,
     context: &ToolContext<'_>,
-) -> Result<String, ToolError> {
+) -> Result<NoteWritten, ToolError> {
     let topic = input.needed("memory_write", "topic")?;
     let content = input.needed("memory_write", "content")?;
     if content.trim().is_empty() {
@@ -274,8 +290,7 @@ fn write(
     note.topics = input.list("topics")?;
     note.agent = context.agent.map(str::to_string);
     note.session = context.session.map(str::to_string);
-    let written = store.write_note(&note, context.rules)?;
-    Ok(written.message())
+    Ok(store.write_note(&note, context.rules)?)
 }
 
 /// `memory_search`: the best entries of both scopes, one block each.

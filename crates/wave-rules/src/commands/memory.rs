@@ -135,7 +135,6 @@ fn import(env: &Env, store: &MemoryStore, a: &MemoryImportArgs) -> Output {
             ))),
         }
     }
-    let count = |action: NoteAction| answers.iter().filter(|(_, w)| w.action == action).count();
     if env.json {
         let list: Vec<Value> = answers
             .iter()
@@ -145,26 +144,36 @@ fn import(env: &Env, store: &MemoryStore, a: &MemoryImportArgs) -> Output {
             &json!({ "from": agent.as_str(), "notes": list, "problems": agents.problems }),
         );
     } else {
-        for (origin, w) in &answers {
-            out.stdout.push_str(&display::line(&format!(
-                "{origin}: {} {}",
-                w.action.as_str(),
-                w.id.as_deref().unwrap_or("")
-            )));
-        }
-        out.stdout.push_str(&format!(
-            "imported from {}: {} stored, {} folded, {} restated, {} refused\n",
-            agent.as_str(),
-            count(NoteAction::Stored),
-            count(NoteAction::Folded),
-            count(NoteAction::Restated),
-            count(NoteAction::Refused)
-        ));
+        out.stdout = imported_text(agent.as_str(), &answers);
     }
     if agents.entries.is_empty() && !agents.problems.is_empty() {
         out.code = EXIT_FAILURE;
     }
+    let notes: Vec<&NoteWritten> = answers.iter().map(|(_, w)| w).collect();
+    record_written(env, &notes, agent.as_str(), &mut out);
     out
+}
+
+/// `memory import`'s text: each note's origin, action and id, then the
+/// counts.
+fn imported_text(from: &str, answers: &[(String, NoteWritten)]) -> String {
+    let count = |action: NoteAction| answers.iter().filter(|(_, w)| w.action == action).count();
+    let mut text = String::new();
+    for (origin, w) in answers {
+        text.push_str(&display::line(&format!(
+            "{origin}: {} {}",
+            w.action.as_str(),
+            w.id.as_deref().unwrap_or("")
+        )));
+    }
+    text.push_str(&format!(
+        "imported from {from}: {} stored, {} folded, {} restated, {} refused\n",
+        count(NoteAction::Stored),
+        count(NoteAction::Folded),
+        count(NoteAction::Restated),
+        count(NoteAction::Refused)
+    ));
+    text
 }
 
 /// `memory write`: the note, checked against the project's rules.
@@ -177,8 +186,24 @@ fn write_note(env: &Env, store: &MemoryStore, a: &MemoryWriteArgs) -> Output {
     note.replace = a.replace;
     note.agent = Some("cli".into());
     match store.write_note(&note, Some(&loaded.rules)) {
-        Ok(w) => written(env, &w),
+        Ok(w) => {
+            let mut out = written(env, &w);
+            record_written(env, &[&w], "cli", &mut out);
+            out
+        }
         Err(e) => trouble(e),
+    }
+}
+
+/// The notes' `wave_rules.memory.written` records spooled and the shipper
+/// started (a command is a session of its own; docs/telemetry.md), when
+/// telemetry is on; what went wrong on stderr. Inside an eval run, nothing.
+fn record_written(env: &Env, notes: &[&NoteWritten], agent: &str, out: &mut Output) {
+    let telemetry = crate::telemetry::for_env(env);
+    crate::telemetry::notes_written(&telemetry, notes, agent, None);
+    crate::telemetry::shipper::start(&telemetry, &env.config.workdir, env.home.as_deref());
+    if let Some(line) = crate::telemetry::problem_line(&telemetry, "memory") {
+        out.stderr.push_str(&line);
     }
 }
 

@@ -72,6 +72,6 @@ pub fn hook_event(
         .get("session_id")
         .and_then(Value::as_str)
         .unwrap_or("");
-    telemetry::warn_once(&telemetry, session, &mut out);
+    telemetry::warn_once(&telemetry, session, "hook", &mut out);
     out
 }

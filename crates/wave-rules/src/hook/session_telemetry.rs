@@ -43,12 +43,8 @@ pub fn finish(
     if !telemetry.enabled() {
         return;
     }
-    if ends && !telemetry.settings().unshippable {
-        crate::telemetry::shipper::start(
-            telemetry.spool(),
-            &env.config.workdir,
-            env.home.as_deref(),
-        );
+    if ends {
+        crate::telemetry::shipper::start(telemetry, &env.config.workdir, env.home.as_deref());
     }
-    crate::telemetry::warn_once(telemetry, session, out);
+    crate::telemetry::warn_once(telemetry, session, "hook", out);
 }

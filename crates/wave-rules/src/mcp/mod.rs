@@ -32,9 +32,12 @@
 
 pub mod client_install;
 mod fresh;
+mod server_telemetry;
 mod stdio;
 pub mod strict;
 
+#[cfg(not(target_family = "wasm"))]
+use server_telemetry::ServerTelemetry;
 pub(crate) use stdio::serve;
 
 use crate::base::env::Env;
@@ -76,7 +79,8 @@ pub const URI_PREFIX: &str = "wave-rules://rule/";
 const TOOL_RULES_FOR_FILES: &str = "rules_for_files";
 /// The conversation of this connection: a server serves one client for
 /// its whole life, so one per process (`mcp-<pid>-<start, ms>`), which the
-/// delivery log names as its session.
+/// delivery log and telemetry name as its session unless the client gives
+/// its own ([`Server::client_session`]).
 #[cfg(not(target_family = "wasm"))]
 fn connection_id() -> String {
     let ms = std::time::SystemTime::now()
@@ -105,8 +109,11 @@ struct Inner {
     places: AgentPlaces,
     /// Where deliveries are logged: the user's delivery log.
     log: memory_rules::delivery::delivery_log::DeliveryLog,
-    /// This connection's conversation: one per server process.
-    conversation: Conversation,
+    /// This connection's own session id: one per server process.
+    connection: String,
+    /// Deliveries, recalls and notes written, as telemetry
+    /// (`server_telemetry`).
+    telemetry: ServerTelemetry,
     max_bytes: usize,
     state: Mutex<State>,
     peer: OnceLock<Peer<RoleServer>>,
@@ -120,6 +127,8 @@ struct State {
     instructions: String,
     /// Whether the rule files must be looked at again.
     fresh: fresh::Freshness,
+    /// The session id the client gave in a request's `_meta` (the latest).
+    client_session: Option<String>,
 }
 
 #[cfg(not(target_family = "wasm"))]
@@ -135,6 +144,7 @@ impl Server {
             session: Session::new(),
             instructions,
             fresh,
+            client_session: None,
         };
         Server {
             inner: Arc::new(Inner {
@@ -149,7 +159,8 @@ impl Server {
                 }),
                 places: env.agent_places(),
                 log: memory_rules::delivery::delivery_log::DeliveryLog::for_home(&env.home_dir()),
-                conversation: Conversation::new(connection_id()),
+                connection: connection_id(),
+                telemetry: ServerTelemetry::new(env),
                 max_bytes,
                 state: Mutex::new(state),
                 peer: OnceLock::new(),
@@ -206,28 +217,65 @@ impl Server {
             read_rule_tool::TOOL_NAME => self.read_rule(args),
             TOOL_LIST_RULES => Ok(list_rules(&self.rules())),
             "memory_read" | "memory_write" | "memory_search" | "memory_propose_rule" => {
-                let rules = self.rules();
-                let context = memory_tools::ToolContext {
-                    rules: Some(&rules),
-                    agent: Some("mcp"),
-                    session: None,
-                };
-                let text = memory_tools::run_tool_with(
-                    &self.inner.memory,
-                    name,
-                    &Value::Object(args.clone()),
-                    &context,
-                );
-                if text.starts_with("Error: ") {
-                    Err(text)
-                } else if name == "memory_search" {
-                    Ok(self.with_agents(text, args))
-                } else {
-                    Ok(text)
-                }
+                self.memory_tool(name, args)
             }
             _ => return None,
         })
+    }
+
+    /// One of the memory tools, through the core's runner; a note written
+    /// is recorded as telemetry (`wave_rules.memory.written`).
+    fn memory_tool(&self, name: &str, args: &Map<String, Value>) -> Result<String, String> {
+        let rules = self.rules();
+        let context = memory_tools::ToolContext {
+            rules: Some(&rules),
+            agent: Some("mcp"),
+            session: None,
+        };
+        let input = Value::Object(args.clone());
+        let answer = memory_tools::run_tool_with(&self.inner.memory, name, &input, &context);
+        if let Some(w) = &answer.written {
+            let session = self.conversation(&self.state()).session;
+            let telemetry = &self.inner.telemetry.records;
+            crate::telemetry::notes_written(telemetry, &[w], "mcp", Some(&session));
+        }
+        let text = answer.text;
+        if text.starts_with("Error: ") {
+            Err(text)
+        } else if name == "memory_search" {
+            Ok(self.with_agents(text, args))
+        } else {
+            Ok(text)
+        }
+    }
+
+    /// This connection's conversation: the session id the client gave,
+    /// else the connection's own.
+    fn conversation(&self, state: &State) -> Conversation {
+        let own = || self.inner.connection.clone();
+        Conversation::new(state.client_session.clone().unwrap_or_else(own))
+    }
+
+    /// Keeps the session id a client gives in a request's `_meta`
+    /// (`server_telemetry::client_session`): this connection's deliveries,
+    /// recalls and notes carry it from then on.
+    fn client_session(&self, meta: &JsonObject) {
+        if let Some(id) = server_telemetry::client_session(meta) {
+            self.state().client_session = Some(id);
+        }
+    }
+
+    /// Spools the telemetry held since the last call (and at the `end`, the
+    /// shipper started, what went wrong said on stderr).
+    pub(crate) fn flush_telemetry(&self, end: Option<&mut crate::base::env::Output>) {
+        let telemetry = &self.inner.telemetry;
+        match end {
+            None => telemetry.flush(None),
+            Some(out) => {
+                let session = self.conversation(&self.state()).session;
+                telemetry.flush(Some((&session, out)));
+            }
+        }
     }
 
     /// `memory_search`'s answer (`ours`) with the hits of the agents'
@@ -318,17 +366,15 @@ impl Server {
         let responder = Responder::new(&set, &self.inner.config.workdir)
             .budget(budget)
             .log(Some(self.inner.log.clone()))
+            .telemetry(&self.inner.telemetry.records)
             .memory(Memory::Recall(
                 self.inner.memory.locations().clone(),
                 RecallBudget::default(),
             ))
             .memory_sources(self.inner.sources.clone(), self.inner.places.clone());
-        let mut event = Event::new(
-            self.inner.conversation.clone(),
-            EventKind::Request { again },
-        )
-        .agent("mcp")
-        .files(paths);
+        let mut event = Event::new(self.conversation(&state), EventKind::Request { again })
+            .agent("mcp")
+            .files(paths);
         event.prompt = prompt.map(str::to_string);
         let answer = responder.respond(&mut state.session, &event);
         let mut blocks = Vec::new();
@@ -371,10 +417,12 @@ impl Server {
         let text = read_rule_tool::run(&set, &json!({ "id": id }));
         // The rule's text goes back as the tool's result: delivered.
         let mut state = self.state();
-        let responder =
-            Responder::new(&set, &self.inner.config.workdir).log(Some(self.inner.log.clone()));
+        let responder = Responder::new(&set, &self.inner.config.workdir)
+            .log(Some(self.inner.log.clone()))
+            .telemetry(&self.inner.telemetry.records);
         let id = rule.id.clone();
-        responder.commit_read(&mut state.session, &self.inner.conversation, "mcp", &id);
+        let conversation = self.conversation(&state);
+        responder.commit_read(&mut state.session, &conversation, "mcp", &id);
         Ok(text)
     }
 }
@@ -669,6 +717,7 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.refresh_and_notify(Some(&context.peer)).await;
+        self.client_session(&context.meta.0 .0);
         let args = request.arguments.unwrap_or_default();
         match self.call(&request.name, &args) {
             Some(result) => Ok(text_result(result).into()),

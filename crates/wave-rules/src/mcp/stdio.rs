@@ -26,6 +26,7 @@ pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
         Err(e) => return Output::fail(EXIT_TROUBLE, format!("mcp: cannot start the runtime: {e}")),
     };
     let server = Server::new(env, max_bytes);
+    let ending = server.clone();
     let result = runtime.block_on(async move {
         // stdin -> strict check -> the SDK; the SDK's answers and ours -> stdout,
         // whole lines only (see `strict`).
@@ -58,12 +59,14 @@ pub(crate) fn serve(env: &Env, max_bytes: usize) -> Output {
     });
     // Do not wait for a blocking stdin read that cannot be cancelled.
     runtime.shutdown_background();
-    match result {
+    let mut out = match result {
         Ok(()) => Output::default(),
         // The client went away before `initialize`: nothing to serve.
         Err(e) if e.contains("connection closed") => Output::default(),
         Err(e) => Output::fail(EXIT_TROUBLE, format!("mcp: {e}")),
-    }
+    };
+    ending.flush_telemetry(Some(&mut out));
+    out
 }
 
 /// The in-memory pipes between the stdio pump and the SDK hold this much.
@@ -211,5 +214,6 @@ async fn watch(server: Server) {
     loop {
         tokio::time::sleep(WATCH_INTERVAL).await;
         server.refresh_and_notify(None).await;
+        server.flush_telemetry(None);
     }
 }

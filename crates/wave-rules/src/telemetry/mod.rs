@@ -9,9 +9,10 @@ pub mod shipper;
 #[cfg(not(target_family = "wasm"))]
 pub mod transport;
 
-use crate::base::env::Env;
+use crate::base::env::{Env, Output};
 use memory_rules::base::fs::state_dir;
-use memory_rules::delivery::telemetry::{Places, Settings, Spool, Telemetry};
+use memory_rules::delivery::telemetry::{events, Places, Settings, Spool, Telemetry};
+use memory_rules::memory::NoteWritten;
 use serde_json::{json, Value};
 use std::io::Write;
 
@@ -112,25 +113,48 @@ const WARNED_KEPT: usize = 64;
 
 /// What went wrong (the settings' problems, a record that could not be
 /// spooled), said in one stderr line, once per session, when telemetry is
-/// on.
-pub fn warn_once(telemetry: &Telemetry, session: &str, out: &mut crate::base::env::Output) {
+/// on; `who` is the road (`hook`, `mcp`).
+pub fn warn_once(telemetry: &Telemetry, session: &str, who: &str, out: &mut Output) {
+    if let Some(line) = problem_line(telemetry, who) {
+        if first_warning(telemetry, session) {
+            out.stderr.push_str(&line);
+        }
+    }
+}
+
+/// What went wrong as one stderr line, when telemetry is on: the first
+/// problem, and how many more `doctor` names.
+pub fn problem_line(telemetry: &Telemetry, who: &str) -> Option<String> {
     if !telemetry.enabled() {
-        return;
+        return None;
     }
     let mut problems = telemetry.settings().problems.clone();
     problems.extend(telemetry.take_problem());
-    if let Some(first) = problems.first() {
-        if first_warning(telemetry, session) {
-            let more = match problems.len() {
-                1 => String::new(),
-                n => format!(" (and {} more: wave-rules doctor)", n - 1),
-            };
-            out.stderr.push_str(&format!(
-                "wave-rules hook: {}{more}\n",
-                first.replace('\n', " ")
-            ));
-        }
-    }
+    let first = problems.first()?;
+    let more = match problems.len() {
+        1 => String::new(),
+        n => format!(" (and {} more: wave-rules doctor)", n - 1),
+    };
+    Some(format!(
+        "wave-rules {who}: {}{more}\n",
+        first.replace('\n', " ")
+    ))
+}
+
+/// Notes written through our code (`memory write`, `memory import`, the
+/// MCP server's `memory_write`): one `wave_rules.memory.written` each, when
+/// on; `agent` is who wrote them.
+pub fn notes_written(
+    telemetry: &Telemetry,
+    notes: &[&NoteWritten],
+    agent: &str,
+    session: Option<&str>,
+) {
+    let records: Vec<_> = notes
+        .iter()
+        .map(|w| events::written(w, agent, session))
+        .collect();
+    telemetry.record_or_keep(&records);
 }
 
 /// Whether this session was not warned yet (and remembers it now). A

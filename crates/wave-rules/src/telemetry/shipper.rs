@@ -5,13 +5,19 @@
 //! `TELEMETRY_SHIP_SECS` (`--seconds`) and exits; one runs at a time (the
 //! core's ship lock), a second one exits at once.
 
-use memory_rules::delivery::telemetry::{Places, Spool};
+use memory_rules::delivery::telemetry::{Places, Spool, Telemetry};
 use std::path::Path;
 
-/// Starts `telemetry ship` in `project`, detached, unless the spool is empty.
-/// Only from the native executable (never inside Node or WebAssembly).
-pub fn start(spool: &Spool, project: &Path, home: Option<&Path>) {
-    if spool.state().unsent_bytes == 0 {
+/// Starts `telemetry ship` in `project`, detached, unless telemetry is off,
+/// its settings cannot ship or the spool is empty: at a session's end (a
+/// hook's start or stop, the MCP server's end and now and then while it
+/// runs, a command that wrote a note). Only from the native executable
+/// (never inside Node or WebAssembly).
+pub fn start(telemetry: &Telemetry, project: &Path, home: Option<&Path>) {
+    if !telemetry.enabled()
+        || telemetry.settings().unshippable
+        || telemetry.spool().state().unsent_bytes == 0
+    {
         return;
     }
     spawn(project, home);

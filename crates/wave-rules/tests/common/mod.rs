@@ -100,28 +100,62 @@ pub fn mcp_call(
     tool: &str,
     arguments: serde_json::Value,
 ) -> String {
-    use std::io::BufRead;
+    let call = serde_json::json!({"name": tool, "arguments": arguments});
+    mcp_calls(work, home, args, &[], &[call]).remove(0)
+}
+
+/// Tool calls through the real `wave-rules mcp` on stdio, in `work` with
+/// `--home home`, `args` and `env` set: each call's params (`name`,
+/// `arguments`, and `_meta` if the client gives it) in order, and the text
+/// of each answer (bounded: 30 s); then stdin closes, as a client ends the
+/// server, and the server is waited for (10 s, then killed).
+pub fn mcp_calls(
+    work: &Path,
+    home: &Path,
+    args: &[&str],
+    env: &[(&str, String)],
+    calls: &[serde_json::Value],
+) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_wave-rules"))
         .arg("mcp")
         .args(args)
         .arg("--home")
         .arg(home)
         .current_dir(work)
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let call = serde_json::json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":tool,"arguments":arguments}});
-    for line in [
+    let mut lines = vec![
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#.to_string(),
         r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_string(),
-        call.to_string(),
-    ] {
+    ];
+    for (i, params) in calls.iter().enumerate() {
+        lines.push(
+            serde_json::json!({"jsonrpc":"2.0","id":i + 2,"method":"tools/call","params":params})
+                .to_string(),
+        );
+    }
+    for line in lines {
         writeln!(stdin, "{line}").unwrap();
     }
-    let stdout = child.stdout.take().unwrap();
+    let answers = mcp_answers(child.stdout.take().unwrap(), calls.len());
+    drop(stdin);
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed().as_secs() < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    answers
+}
+
+/// The texts of the answers to requests 2 to `n + 1`, in order (bounded: 30 s).
+fn mcp_answers(stdout: std::process::ChildStdout, n: usize) -> Vec<String> {
+    use std::io::BufRead;
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for line in std::io::BufReader::new(stdout)
@@ -130,21 +164,25 @@ pub fn mcp_call(
             .take(100)
         {
             let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
-            if v["id"] == 2 {
-                let _ = tx.send(v);
+            if v["id"].as_u64().is_some_and(|id| id >= 2) && tx.send(v).is_err() {
                 return;
             }
         }
     });
-    let answer = rx.recv_timeout(std::time::Duration::from_secs(30));
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
-    let answer = answer.expect("the tool call answered within 30 s");
-    answer["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut answers = vec![String::new(); n];
+    for _ in 0..n {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let answer = rx
+            .recv_timeout(left)
+            .expect("the tool calls answered within 30 s");
+        let i = answer["id"].as_u64().unwrap() as usize - 2;
+        answers[i] = answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+    }
+    answers
 }
 
 /// The rules the agent dialects' tests share: an enforced path rule, a path

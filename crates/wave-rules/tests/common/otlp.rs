@@ -85,6 +85,16 @@ impl Receiver {
         self.requests.lock().unwrap().clone()
     }
 
+    /// The bodies of every request received and accepted, as one text.
+    pub fn sent(&self) -> String {
+        let bytes: Vec<u8> = self
+            .requests()
+            .iter()
+            .flat_map(|r| r.body.clone())
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
     /// Every log record received and accepted, in order.
     pub fn records(&self) -> Vec<LogRecord> {
         self.requests()

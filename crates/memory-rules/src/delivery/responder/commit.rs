@@ -61,7 +61,8 @@ impl Responder<'_> {
         self.record(answer, given, None);
         if let Some(t) = self.telemetry_on() {
             let session = &answer.conversation.session;
-            let recalled = events::recalled(&answer.memory, &answer.agent, session);
+            let files = self.paths(t).map(|p| (answer.touched.as_slice(), p));
+            let recalled = events::recalled(&answer.memory, &answer.agent, session, files);
             t.record_or_keep(recalled.as_slice());
         }
     }
@@ -69,6 +70,12 @@ impl Responder<'_> {
     /// The telemetry, when it is on.
     fn telemetry_on(&self) -> Option<&Telemetry> {
         self.telemetry.filter(|t| t.enabled())
+    }
+
+    /// The project, when telemetry's settings include paths (`include =
+    /// ["paths"]`): what a record's paths are relative to.
+    fn paths(&self, telemetry: &Telemetry) -> Option<&std::path::Path> {
+        telemetry.settings().include_paths.then_some(self.workdir)
     }
 
     /// Before a tool runs: the enforced rules the call triggered
@@ -85,6 +92,7 @@ impl Responder<'_> {
             &answer.agent,
             session,
             tool,
+            self.paths(t),
         ));
     }
 
@@ -162,6 +170,7 @@ impl Responder<'_> {
                 &delivery,
                 &rules,
                 DeliveredBy::WaveRules,
+                self.paths(t),
             ));
         }
     }
@@ -211,7 +220,8 @@ impl Responder<'_> {
             return;
         };
         let (delivery, _) = log.record_lines_counted(&lines, &sender);
-        t.record_or_keep(&events::delivered(&delivery, &[], DeliveredBy::WaveRules));
+        let records = events::delivered(&delivery, &[], DeliveredBy::WaveRules, None);
+        t.record_or_keep(&records);
     }
 
     /// Some of an answer's reminders reached the model (the road sent these

@@ -6,9 +6,11 @@
 
 use super::record::{names, Record};
 use crate::delivery::delivery_log::Delivery;
+use crate::memory::{NoteAction, NoteWritten};
 use crate::rules::rule::{Activation, Rule};
 use crate::rules::rule_set::enforcement::{EnforcedAction, Verdict};
 use crate::rules::rule_set::RuleSet;
+use std::path::{Component, Path};
 
 /// Who gave a rule to the model: us, or the agent by itself (its own
 /// instruction files: Claude Code's `InstructionsLoaded`).
@@ -73,9 +75,33 @@ fn with_origin(record: Record, rule: Option<&Rule>) -> Record {
     record
 }
 
+/// `path` relative to `project`, `/`-separated, for the `include =
+/// ["paths"]` opt-in: only a path inside the project (an absolute one
+/// under it, or a relative one that does not climb out), never an
+/// absolute path.
+pub fn project_path(path: &Path, project: &Path) -> Option<String> {
+    let rel = if path.is_absolute() {
+        path.strip_prefix(project).ok()?
+    } else {
+        path
+    };
+    let inside = rel
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    let text = rel.to_string_lossy().replace('\\', "/");
+    (inside && !text.is_empty()).then_some(text)
+}
+
 /// One `wave_rules.rule.delivered` per rule of a delivery (as the delivery
 /// log counted it); `rules` finds each rule's format and layer by id.
-pub fn delivered(delivery: &Delivery, rules: &[&Rule], by: DeliveredBy) -> Vec<Record> {
+/// `paths`: the project, when the settings include paths (the rule's file
+/// as `wave_rules.rule.file`, relative to it).
+pub fn delivered(
+    delivery: &Delivery,
+    rules: &[&Rule],
+    by: DeliveredBy,
+    paths: Option<&Path>,
+) -> Vec<Record> {
     delivery
         .rules
         .iter()
@@ -95,7 +121,13 @@ pub fn delivered(delivery: &Delivery, rules: &[&Rule], by: DeliveredBy) -> Vec<R
                 .with("wave_rules.rule.tokens", given.tokens)
                 .with("gen_ai.agent.name", delivery.agent.as_str())
                 .with("session.id", delivery.session.as_str())
-                .with_some("wave_rules.subagent.id", delivery.subagent.clone());
+                .with_some("wave_rules.subagent.id", delivery.subagent.clone())
+                .with_some(
+                    "wave_rules.rule.file",
+                    paths
+                        .zip(rule)
+                        .and_then(|(p, r)| project_path(&r.file_path, p)),
+                );
             with_origin(record, rule)
         })
         .collect()
@@ -123,25 +155,29 @@ pub fn self_loaded(
 }
 
 /// One `wave_rules.rule.enforced` per rule a tool call triggered.
+/// `paths`: the project, when the settings include paths (a write's file
+/// as `wave_rules.action.file`, relative to it).
 pub fn enforced(
     set: &RuleSet,
     verdict: &Verdict,
     agent: &str,
     session: &str,
     tool: Option<&str>,
+    paths: Option<&Path>,
 ) -> Vec<Record> {
     verdict
         .hits
         .iter()
         .filter_map(|hit| {
             let rule = set.rules().get(hit.rule)?;
-            let (decision, action) = (
-                hit.enforce.as_str(),
-                match hit.action {
-                    EnforcedAction::Write(_) => "write",
-                    EnforcedAction::Command { .. } => "command",
-                },
-            );
+            let decision = hit.enforce.as_str();
+            let (action, file) = match &hit.action {
+                EnforcedAction::Write(f) => ("write", Some(f)),
+                EnforcedAction::Command { .. } => ("command", None),
+            };
+            let file = paths
+                .zip(file)
+                .and_then(|(p, f)| project_path(Path::new(f), p));
             let record = Record::new(names::RULE_ENFORCED)
                 .with("wave_rules.rule.id", rule.id.as_str())
                 .with(
@@ -152,31 +188,73 @@ pub fn enforced(
                 .with("wave_rules.action.kind", action)
                 .with("gen_ai.agent.name", agent)
                 .with("session.id", session)
-                .with_some("gen_ai.tool.name", tool);
+                .with_some("gen_ai.tool.name", tool)
+                .with_some("wave_rules.action.file", file);
             Some(with_origin(record, Some(rule)))
         })
         .collect()
 }
 
-/// `wave_rules.memory.recalled`: the entries given at an event.
-pub fn recalled(ids: &[String], agent: &str, session: &str) -> Option<Record> {
+/// `wave_rules.memory.recalled`: the entries given at an event. `files`:
+/// the files in context that brought them up (relative to the project),
+/// when the settings include paths (`wave_rules.trigger.files`).
+pub fn recalled(
+    ids: &[String],
+    agent: &str,
+    session: &str,
+    files: Option<(&[String], &Path)>,
+) -> Option<Record> {
+    let files: Option<Vec<String>> = files.map(|(files, project)| {
+        let paths = files.iter().map(|f| project_path(Path::new(f), project));
+        paths.flatten().collect()
+    });
     (!ids.is_empty()).then(|| {
         Record::new(names::MEMORY_RECALLED)
             .with("wave_rules.memory.ids", ids.to_vec())
             .with("wave_rules.memory.count", ids.len())
             .with("gen_ai.agent.name", agent)
             .with("session.id", session)
+            .with_some("wave_rules.trigger.files", files.filter(|f| !f.is_empty()))
     })
 }
 
-/// `wave_rules.memory.written`: a note's outcome (`stored`, `folded`,
-/// `restated`, `refused`) and why, in a word (never the note's text).
-pub fn written(outcome: &str, why: Option<&str>, agent: &str, session: Option<&str>) -> Record {
+/// `wave_rules.memory.written`: what a note's write did
+/// (`wave_rules.memory.outcome`: `stored`, `replaced`, `folded`,
+/// `restated`, `refused`) and why, in a word (`wave_rules.memory.why`:
+/// `new`, `supersedes`, `replace`, `duplicate`, `rule`, `credential`), with
+/// ids and counts only: the scope, the entry's id, the entries it
+/// supersedes, its conflicts, the rule it restates, the credential rule
+/// that refused it. Never the note's text, its topic or a path.
+pub fn written(note: &NoteWritten, agent: &str, session: Option<&str>) -> Record {
     Record::new(names::MEMORY_WRITTEN)
-        .with("wave_rules.memory.outcome", outcome)
-        .with_some("wave_rules.memory.why", why)
+        .with("wave_rules.memory.outcome", note.action.as_str())
+        .with("wave_rules.memory.why", written_why(note))
+        .with("wave_rules.memory.scope", note.scope.as_str())
+        .with_some("wave_rules.memory.id", note.id.clone())
+        .with("wave_rules.memory.conflicts", note.conflicts.len())
+        .with_some(
+            "wave_rules.memory.supersedes",
+            (!note.supersedes.is_empty()).then(|| note.supersedes.clone()),
+        )
+        .with_some("wave_rules.rule.id", note.rule.clone())
+        .with_some(
+            "wave_rules.memory.credential.rule",
+            note.credential.as_ref().map(|c| c.rule.clone()),
+        )
         .with("gen_ai.agent.name", agent)
         .with_some("session.id", session)
+}
+
+/// Why a write did what it did, in a word.
+fn written_why(note: &NoteWritten) -> &'static str {
+    match note.action {
+        NoteAction::Stored if !note.supersedes.is_empty() => "supersedes",
+        NoteAction::Stored => "new",
+        NoteAction::Replaced => "replace",
+        NoteAction::Folded => "duplicate",
+        NoteAction::Restated => "rule",
+        NoteAction::Refused => "credential",
+    }
 }
 
 /// `wave_rules.rules.loaded` at a session's start: the rules per format

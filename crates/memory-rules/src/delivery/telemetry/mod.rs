@@ -21,6 +21,7 @@ pub use settings::{Place, Places, Protocol, Settings};
 pub use ship::{ship, Outcome, Post, Response, Shipped, Transport};
 pub use spool::{Progress, Spool, State};
 
+use crate::base::limits::MAX_TELEMETRY_BATCH_RECORDS;
 use std::sync::{Mutex, OnceLock};
 
 /// A road's telemetry: the settings resolved on the first record (a road
@@ -33,6 +34,9 @@ pub struct Telemetry {
     origin: OnceLock<Origin>,
     /// The first error of a record, kept for the road to say once.
     problem: Mutex<Option<String>>,
+    /// A long-lived road's records, held in the process until
+    /// [`Telemetry::flush`] ([`Telemetry::batched`]).
+    batch: Option<Mutex<Vec<Record>>>,
 }
 
 impl Telemetry {
@@ -44,7 +48,16 @@ impl Telemetry {
             settings: OnceLock::new(),
             origin: OnceLock::new(),
             problem: Mutex::new(None),
+            batch: None,
         }
+    }
+
+    /// Records held in the process and spooled together by
+    /// [`Telemetry::flush`] (or once [`MAX_TELEMETRY_BATCH_RECORDS`] wait),
+    /// for a long-lived road (the MCP server) that flushes now and then.
+    pub fn batched(mut self) -> Telemetry {
+        self.batch = Some(Mutex::new(Vec::new()));
+        self
     }
 
     /// With settings already resolved (tests, a road that resolved them).
@@ -88,9 +101,41 @@ impl Telemetry {
 
 impl Telemetry {
     /// [`Telemetry::record`], its error kept for [`Telemetry::take_problem`]
-    /// (the core's roads record where they cannot report).
+    /// (the core's roads record where they cannot report); held in the
+    /// process when [`Telemetry::batched`].
     pub fn record_or_keep(&self, records: &[Record]) {
-        if let Err(e) = self.record(records) {
+        let Some(batch) = &self.batch else {
+            return self.keep(self.record(records));
+        };
+        if records.is_empty() || !self.enabled() {
+            return;
+        }
+        let full = batch.lock().is_ok_and(|mut b| {
+            b.extend_from_slice(records);
+            b.len() >= MAX_TELEMETRY_BATCH_RECORDS
+        });
+        if full {
+            self.flush();
+        }
+    }
+
+    /// Spools the records a [`Telemetry::batched`] road holds; true when
+    /// there were some.
+    pub fn flush(&self) -> bool {
+        let Some(records) = self
+            .batch
+            .as_ref()
+            .and_then(|b| b.lock().ok().map(|mut b| std::mem::take(&mut *b)))
+            .filter(|r| !r.is_empty())
+        else {
+            return false;
+        };
+        self.keep(self.record(&records));
+        true
+    }
+
+    fn keep(&self, result: Result<(), String>) {
+        if let Err(e) = result {
             if let Ok(mut p) = self.problem.lock() {
                 p.get_or_insert(e);
             }

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { count } from './fake-model.mjs'
-import { agentHarness, waveRulesBinary } from './agents.mjs'
+import { agentHarness, waveRulesBinary, writeTree } from './agents.mjs'
 import { DRIVERS, conversation } from './drivers.mjs'
 
 const TIMEOUT = 150_000
@@ -47,10 +47,11 @@ const FILES = {
 }
 const without = (name) => Object.fromEntries(Object.entries(FILES).filter(([f]) => f !== name))
 
-/** How many times each marker reached the model in one headless turn. */
-async function reachedCounts(agent, name, files, prompt, install) {
+/** How many times each marker reached the model in one headless turn; `outer`: files in the folder above the project. */
+async function reachedCounts(agent, name, files, prompt, install, outer = {}) {
   const d = DRIVERS[agent]
   const p = d.project(h, bin, name, files, { install })
+  writeTree(path.join(h.root, name), outer)
   const tag = `q7-${name}`
   const r = await p.run(`${tag} ${prompt}`)
   const requests = conversation(r.requests, tag)
@@ -81,13 +82,29 @@ for (const [agent, expected] of Object.entries(ITSELF)) {
   })
 }
 
-test('Claude Code by itself gives the model AGENTS.md when there is no CLAUDE.md, and a .claude/rules path rule after a Write and after a shell cat', { skip: DRIVERS.claude.skip, timeout: 3 * TIMEOUT }, async () => {
+/** Whether a folder above `dir` holds a CLAUDE.md (CI's temp folder lies under one: .ci/run). */
+function claudeMdAbove(dir) {
+  for (let d = path.dirname(dir); d !== path.dirname(d); d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, 'CLAUDE.md'))) return true
+  }
+  return false
+}
+
+test('Claude Code by itself gives the model AGENTS.md when there is no CLAUDE.md (in the project or above it), and a .claude/rules path rule after a Write and after a shell cat', { skip: DRIVERS.claude.skip, timeout: 3 * TIMEOUT }, async () => {
   const noClaudeMd = await reachedCounts('claude', 'claude-no-claude-md', without('CLAUDE.md'), 'READ:src/a.ts', false)
-  assert.equal(noClaudeMd.counts.agentsMd, 1)
+  assert.equal(noClaudeMd.counts.agentsMd, claudeMdAbove(h.root) ? 0 : 1, 'AGENTS.md, unless a CLAUDE.md lies above the temp folder')
   const write = await reachedCounts('claude', 'claude-write', FILES, 'WRITE:src/new.ts', false)
   assert.equal(write.counts.claudeRule, 1, 'the path rule after a Write')
   const cat = await reachedCounts('claude', 'claude-cat', FILES, 'CAT:src/a.ts', false)
   assert.equal(cat.counts.claudeRule, 1, 'the path rule after a shell cat')
+})
+
+test('a CLAUDE.md in a folder above the project: Claude Code gives no AGENTS.md by itself, and with the hooks it reaches the model once', { skip: DRIVERS.claude.skip, timeout: 2 * TIMEOUT }, async () => {
+  const outer = { 'CLAUDE.md': 'Above the project.\n' }
+  const itself = await reachedCounts('claude', 'claude-outer-itself', without('CLAUDE.md'), 'READ:src/a.ts', false, outer)
+  assert.equal(itself.counts.agentsMd, 0, JSON.stringify(itself.counts))
+  const hooked = await reachedCounts('claude', 'claude-outer-hooks', without('CLAUDE.md'), 'READ:src/a.ts', ['--sources', 'all'], outer)
+  assert.equal(hooked.counts.agentsMd, 1, JSON.stringify(hooked.counts))
 })
 
 test('opencode by itself gives the model CLAUDE.md when there is no AGENTS.md', { skip: DRIVERS.opencode.skip, timeout: TIMEOUT }, async () => {

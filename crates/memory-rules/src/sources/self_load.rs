@@ -104,13 +104,40 @@ pub enum When {
 pub struct SelfLoad {
     pub place: Place,
     pub when: When,
-    /// Only when no file of this kind is in the project's root (Claude Code
+    /// A fallback: loaded only when no such file is there (Claude Code
     /// reads `AGENTS.md` only where there is no `CLAUDE.md`).
-    pub unless: Option<Place>,
+    pub unless: Option<Unless>,
     /// The first agent version that does it, as far as measured or reported.
     pub since: &'static str,
     /// The test (or the report) that shows it.
     pub evidence: &'static str,
+}
+
+/// Where a file stops a fallback load ([`SelfLoad::unless`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unless {
+    /// A file of this kind in the project's root (opencode reads `CLAUDE.md`
+    /// only without an `AGENTS.md` there, whatever lies above).
+    InRoot(Place),
+    /// A file of this kind in the project's root, or a `CLAUDE.md` in any
+    /// folder above it: Claude Code 2.1.330 gives no `AGENTS.md` under a
+    /// folder with a `CLAUDE.md`, even outside the repository (measured;
+    /// the user's `~/.claude/CLAUDE.md` does not count).
+    InRootOrAbove(Place),
+}
+
+impl Unless {
+    /// Whether this stops the fallback in a project at `workdir`.
+    fn holds(self, workdir: &Path) -> bool {
+        match self {
+            Unless::InRoot(place) => place_in_root(place, workdir),
+            Unless::InRootOrAbove(place) => {
+                place_in_root(place, workdir)
+                    || (place == Place::ClaudeMd
+                        && workdir.ancestors().skip(1).any(|d| d.join("CLAUDE.md").is_file()))
+            }
+        }
+    }
 }
 
 /// How a cap counts.
@@ -161,7 +188,7 @@ pub const AGENTS: &[AgentModel] = &[
                 since: "2.0",
                 evidence: SELF_LOAD_TEST,
             },
-            SelfLoad { place: Place::AgentsMd, when: START, unless: Some(Place::ClaudeMd), since: "2.1.277", evidence: SELF_LOAD_TEST },
+            SelfLoad { place: Place::AgentsMd, when: START, unless: Some(Unless::InRootOrAbove(Place::ClaudeMd)), since: "2.1.277", evidence: SELF_LOAD_TEST },
         ],
         caps: &[],
     },
@@ -201,7 +228,7 @@ pub const AGENTS: &[AgentModel] = &[
         version: "1.18.33",
         loads: &[
             SelfLoad { place: Place::AgentsMd, when: START, unless: None, since: "0.1", evidence: SELF_LOAD_TEST },
-            SelfLoad { place: Place::ClaudeMd, when: START, unless: Some(Place::AgentsMd), since: "0.1", evidence: SELF_LOAD_TEST },
+            SelfLoad { place: Place::ClaudeMd, when: START, unless: Some(Unless::InRoot(Place::AgentsMd)), since: "0.1", evidence: SELF_LOAD_TEST },
         ],
         caps: &[],
     },
@@ -259,11 +286,11 @@ impl AgentModel {
     }
 
     /// Whether this agent loads a file of `place` by itself in a project
-    /// at `workdir` (its `unless` checked in the project's root).
+    /// at `workdir` (its `unless` checked there).
     pub fn loads_itself(&self, place: Place, workdir: &Path) -> bool {
         self.loads
             .iter()
-            .any(|l| l.place == place && l.unless.is_none_or(|u| !place_in_root(u, workdir)))
+            .any(|l| l.place == place && l.unless.is_none_or(|u| !u.holds(workdir)))
     }
 
     /// `config` without the sources this agent gives the model by itself:
@@ -546,6 +573,17 @@ mod tests {
         assert!(kept_with.contains(&Place::AgentsMd), "{kept_with:?}");
         let without = tree(&["AGENTS.md"]);
         assert!(!kept("claude", without.path()).contains(&Place::AgentsMd));
+    }
+
+    #[test]
+    fn a_claude_md_above_the_project_stops_claude_codes_agents_md_but_not_opencodes_claude_md() {
+        let outer = tree(&["CLAUDE.md", "AGENTS.md", "work/AGENTS.md", "work/CLAUDE.md"]);
+        std::fs::remove_file(outer.path().join("work/CLAUDE.md")).unwrap();
+        let work = outer.path().join("work");
+        assert!(kept("claude", &work).contains(&Place::AgentsMd), "ours to give");
+        std::fs::remove_file(work.join("AGENTS.md")).unwrap();
+        std::fs::write(work.join("CLAUDE.md"), "x\n").unwrap();
+        assert!(!kept("opencode", &work).contains(&Place::ClaudeMd), "opencode's own");
     }
 
     #[test]

@@ -1,7 +1,11 @@
 // `npm run build:exe [-- TARGET]`: builds the `wave-rules` executable in
-// release (`cargo build --release -p wave-rules`, for TARGET when given) and
-// copies it into its platform package, npm/<platform>/wave-rules (.exe on
-// Windows), beside the addon: what the npm bin (bin/wave-rules) execs.
+// release (`cargo build --release -p wave-rules --target TARGET`, this
+// machine's triple when none is given: the triple `napi build` passes, so
+// the dependencies the addon's build compiled are reused, not built again)
+// and copies it into its platform package, npm/<platform>/wave-rules (.exe
+// on Windows), beside the addon: what the npm bin (bin/wave-rules) execs.
+// A build for this machine is copied to target/release/ too, where the
+// benches and scripts that take `cargo build --release`'s binary look.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -27,7 +31,9 @@ function hostPlatform() {
 }
 const platform = target ? platforms[target] : hostPlatform()
 if (!platform) throw new Error(`no platform package for ${target}`)
-const args = ['build', '--release', '-q', '-p', 'wave-rules', ...(target ? ['--target', target] : [])]
+const triple = target ?? /^host: (\S+)$/m.exec(spawnSync('rustc', ['-vV'], { encoding: 'utf8' }).stdout ?? '')?.[1]
+if (!triple) throw new Error('rustc -vV names no host triple (is Rust installed?)')
+const args = ['build', '--release', '-q', '-p', 'wave-rules', '--target', triple]
 if (!process.argv.includes('--no-build')) {
   const r = spawnSync('cargo', args, { cwd: root, stdio: 'inherit' })
   if (r.status !== 0) process.exit(r.status ?? 1)
@@ -35,8 +41,12 @@ if (!process.argv.includes('--no-build')) {
 const exe = platform.startsWith('win32') ? 'wave-rules.exe' : 'wave-rules'
 // Cargo's build directory: CARGO_TARGET_DIR when set (relative to the root), else target/.
 const targetDir = path.resolve(root, process.env.CARGO_TARGET_DIR || 'target')
-const built = path.join(targetDir, ...(target ? [target] : []), 'release', exe)
-const dest = path.join(root, 'npm', platform, exe)
-fs.copyFileSync(built, dest)
-fs.chmodSync(dest, 0o755)
-console.log(`${path.relative(root, built)} -> ${path.relative(root, dest)}`)
+const built = path.join(targetDir, triple, 'release', exe)
+const dests = [path.join(root, 'npm', platform, exe), ...(target ? [] : [path.join(targetDir, 'release', exe)])]
+for (const dest of dests) {
+  fs.mkdirSync(path.dirname(dest), { recursive: true })
+  fs.rmSync(dest, { force: true }) // cargo hard-links target/release/wave-rules to its own copy
+  fs.copyFileSync(built, dest)
+  fs.chmodSync(dest, 0o755)
+}
+console.log(`${path.relative(root, built)} -> ${dests.map((d) => path.relative(root, d)).join(', ')}`)

@@ -522,10 +522,11 @@ export interface NoteInput {
 }
 
 /**
- * The nearest directory at or above `dir` holding a `.wave`, `.claude` or
- * `.git` (the home's `.wave` and `.claude` are the user's settings and do
- * not count), else `dir`: the project root the CLI uses when no
- * `--workdir` is given.
+ * The nearest directory at or above `dir` holding a project's `.wave`,
+ * `.claude` or `.git` (a tool's user data folder so named, the home's
+ * `.wave` and `.claude` too, does not count: docs/cli.md "The project
+ * root"), else `dir`: the project root the CLI uses when no `--workdir` is
+ * given.
  */
 export declare function projectRoot(dir: string, homeDir?: string | undefined | null): ProjectRootInfo
 

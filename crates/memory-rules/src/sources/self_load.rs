@@ -134,7 +134,10 @@ impl Unless {
             Unless::InRootOrAbove(place) => {
                 place_in_root(place, workdir)
                     || (place == Place::ClaudeMd
-                        && workdir.ancestors().skip(1).any(|d| d.join("CLAUDE.md").is_file()))
+                        && workdir
+                            .ancestors()
+                            .skip(1)
+                            .any(|d| d.join("CLAUDE.md").is_file()))
             }
         }
     }
@@ -580,10 +583,16 @@ mod tests {
         let outer = tree(&["CLAUDE.md", "AGENTS.md", "work/AGENTS.md", "work/CLAUDE.md"]);
         std::fs::remove_file(outer.path().join("work/CLAUDE.md")).unwrap();
         let work = outer.path().join("work");
-        assert!(kept("claude", &work).contains(&Place::AgentsMd), "ours to give");
+        assert!(
+            kept("claude", &work).contains(&Place::AgentsMd),
+            "ours to give"
+        );
         std::fs::remove_file(work.join("AGENTS.md")).unwrap();
         std::fs::write(work.join("CLAUDE.md"), "x\n").unwrap();
-        assert!(!kept("opencode", &work).contains(&Place::ClaudeMd), "opencode's own");
+        assert!(
+            !kept("opencode", &work).contains(&Place::ClaudeMd),
+            "opencode's own"
+        );
     }
 
     #[test]

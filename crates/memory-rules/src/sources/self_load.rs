@@ -574,8 +574,13 @@ mod tests {
         let kept_with = kept("claude", with.path());
         assert!(!kept_with.contains(&Place::ClaudeRules) && !kept_with.contains(&Place::ClaudeMd));
         assert!(kept_with.contains(&Place::AgentsMd), "{kept_with:?}");
+        // Without a CLAUDE.md, Claude Code reads AGENTS.md itself, unless a
+        // folder above the temp folder has one (CI's does: .ci/run).
         let without = tree(&["AGENTS.md"]);
-        assert!(!kept("claude", without.path()).contains(&Place::AgentsMd));
+        let mut above = without.path().ancestors().skip(1);
+        let claude_md_above = above.any(|d| d.join("CLAUDE.md").is_file());
+        let ours = kept("claude", without.path()).contains(&Place::AgentsMd);
+        assert_eq!(ours, claude_md_above);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! message) and a Markdown table for GitHub's step summary.
 
 use super::suite::Suite;
-use super::summary::{pct, Report, Row};
+use super::summary::{rate_text, Report, Row};
 use std::io::Write;
 use std::path::Path;
 
@@ -49,14 +49,7 @@ fn numbers(report: &Report, r: &Row) -> String {
 fn cells(r: &Row) -> [String; 3] {
     let arm = |a: &super::results::ArmSummary| {
         if a.judged() {
-            format!(
-                "{}/{} {} [{}, {}]",
-                a.rate.passed,
-                a.rate.runs,
-                pct(a.rate.rate),
-                pct(a.rate.low),
-                pct(a.rate.high)
-            )
+            rate_text(a)
         } else {
             format!("no run judged ({} errors)", a.errors)
         }

@@ -219,13 +219,19 @@ fn arm_text(a: &ArmSummary) -> String {
     if !a.judged() {
         return format!("no run judged{errors}");
     }
+    format!("{}{errors}", rate_text(a))
+}
+
+/// `9/10 90% [55%, 100%]`: a judged arm's passes, rate and interval.
+pub fn rate_text(a: &ArmSummary) -> String {
+    let r = &a.rate;
     format!(
-        "{}/{} {} [{}, {}]{errors}",
-        a.rate.passed,
-        a.rate.runs,
-        pct(a.rate.rate),
-        pct(a.rate.low),
-        pct(a.rate.high)
+        "{}/{} {} [{}, {}]",
+        r.passed,
+        r.runs,
+        pct(r.rate),
+        pct(r.low),
+        pct(r.high)
     )
 }
 

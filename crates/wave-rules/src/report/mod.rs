@@ -2,7 +2,8 @@
 //! apply where in the repository and what they cost, what each agent keeps
 //! of them after `export`, and what the delivery log says was given.
 //!
-//! One [`model::Report`] is built ([`compute`]) and shown three ways: a
+//! One [`model::Report`] is built ([`compute`]; the delivery log's part in
+//! [`sessions`]) and shown three ways: a
 //! terminal summary ([`text`]), `--json` (the value itself, compact), and
 //! with `--out`, one self-contained HTML page ([`html`]: inline CSS and
 //! script, the same value embedded, no request to anywhere).
@@ -14,6 +15,7 @@ mod compute;
 mod html;
 pub mod model;
 mod problems;
+mod sessions;
 mod text;
 pub(crate) mod walk;
 

@@ -7,9 +7,10 @@
 //! (see the core's `skill`). A compaction: PreCompact, PostCompact (their
 //! output reaches no model), then SessionStart `source: "compact"`.
 
-use super::{Dialect, HookEntry};
+use super::{Dialect, HookEntry, Payload};
 use crate::base::args::{HookAgent, ScopeArg};
 use memory_rules::delivery::ToolKind;
+use serde_json::{Map, Value};
 use std::path::PathBuf;
 
 pub struct Codex;
@@ -21,6 +22,12 @@ impl Dialect for Codex {
 
     fn events(&self) -> &'static [HookEntry] {
         &super::claude_code::EVENTS
+    }
+
+    /// Its payload: Claude Code's fields (`session_id`, `hook_event_name`,
+    /// `tool_name`, `tool_input`, `cwd`, ...), read as Claude Code's.
+    fn payload(&self, v: &Map<String, Value>) -> Payload {
+        super::claude_code::read(self.agent(), v)
     }
 
     fn tool_kind(&self, name: &str) -> ToolKind {

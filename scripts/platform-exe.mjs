@@ -6,6 +6,7 @@
 // on Windows), beside the addon: what the npm bin (bin/wave-rules) execs.
 // A build for this machine is copied to target/release/ too, where the
 // benches and scripts that take `cargo build --release`'s binary look.
+// `--no-build` copies only: `npm run build:all` built it with the addon.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'

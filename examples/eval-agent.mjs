@@ -10,7 +10,10 @@
 // project's rules in its system prompt (every `.wave/rules/*.md`, as an SDK
 // app that reads them at start would give them), and one tool, `bash`, run
 // in the scratch copy, for at most 8 steps. It prints the model's last
-// answer (what `reply_contains` checks). No dependency: Node 18 or later.
+// answer (what `reply_contains` checks). A scenario of several turns runs
+// it once per turn: after the first (WAVE_EVAL_TURN above 1) it goes on with
+// the conversation it saved under the scratch home, by its id
+// (WAVE_EVAL_CONVERSATION). No dependency: Node 18 or later.
 import fs from 'node:fs'
 import path from 'node:path'
 import { execSync } from 'node:child_process'
@@ -34,10 +37,18 @@ if (!base || !prompt) {
   console.error('eval-agent: run me with wave-rules eval --agent command (OPENAI_BASE_URL and WAVE_EVAL_PROMPT are not set)')
   process.exit(2)
 }
-const messages = [
-  { role: 'system', content: `You are a coding agent in ${process.cwd()}.\nProject rules:\n${rules()}` },
-  { role: 'user', content: prompt },
-]
+// The conversation so far (turns after the first), saved outside the project.
+const saved = path.join(process.env.HOME ?? '.', '.eval-agent', `${process.env.WAVE_EVAL_CONVERSATION ?? 'conversation'}.json`)
+const turn = Number(process.env.WAVE_EVAL_TURN ?? '1')
+const messages =
+  turn > 1 && fs.existsSync(saved)
+    ? JSON.parse(fs.readFileSync(saved, 'utf8'))
+    : [{ role: 'system', content: `You are a coding agent in ${process.cwd()}.\nProject rules:\n${rules()}` }]
+messages.push({ role: 'user', content: prompt })
+function save() {
+  fs.mkdirSync(path.dirname(saved), { recursive: true })
+  fs.writeFileSync(saved, JSON.stringify(messages))
+}
 const tools = [
   {
     type: 'function',
@@ -71,6 +82,7 @@ for (let step = 0; step < MAX_STEPS; step++) {
   if (!message) throw new Error('eval-agent: the model answered no message')
   messages.push(message)
   if (!message.tool_calls?.length) {
+    save()
     console.log(message.content ?? '')
     process.exit(0)
   }

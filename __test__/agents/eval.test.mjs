@@ -229,3 +229,53 @@ for (const name of ['claude', 'codex']) {
     assert.deepEqual(leftovers(), [])
   })
 }
+
+// turns: one conversation of two turns, end to end with real agents, each
+// continuing by its own means (Claude Code --continue, Codex exec resume
+// --last). The second turn's directive is followed only when the first
+// turn's prompt is still in the request (the conversation went on);
+// `after_turn: 1` checks the file between the turns.
+const FIRST_TURN = 'Start the notes file for the release.'
+function twoTurns() {
+  const first = `${FIRST_TURN} ${shDirective("echo one > notes.txt")}`
+  const second = `Add the second line. ${obeyDirective(FIRST_TURN, shDirective("echo two >> notes.txt"), shDirective("echo lost >> notes.txt"))}`
+  return [
+    'turns:',
+    `  - ${JSON.stringify(first)}`,
+    `  - ${JSON.stringify(second)}`,
+    'rules: [logging]',
+    'expect:',
+    '  - file: notes.txt',
+    '    contains: one',
+    '    after_turn: 1',
+    '  - file: notes.txt',
+    '    not_contains: two',
+    '    after_turn: 1',
+    '  - file: notes.txt',
+    '    matches: "^one\\\\ntwo\\\\n$"',
+    '',
+  ].join('\n')
+}
+
+for (const name of ['claude', 'codex']) {
+  const agent = AGENTS[name]
+  test(`${name}: turns run one conversation, the second turn continuing the first, and after_turn checks between them`, { skip: DRIVERS[name].skip, timeout: TIMEOUT }, async () => {
+    const work = path.join(h.root, `turns-${name}`)
+    project(work)
+    fs.writeFileSync(path.join(work, '.wave/evals/logging.yaml'), twoTurns())
+    const first = h.server.requests.length
+    const r = await evaluate(work, ['--agent', name, '--agent-bin', agent.bin(), '--base-url', `${h.server.url}${agent.base}`, '--model', agent.model, '--runs', '1', '--jobs', '2'])
+    assert.equal(r.status, 0, `${r.stderr}\n${r.stdout}`)
+    const [s] = r.json.scenarios
+    assert.deepEqual([s.arms.with.passed, s.arms.without.passed], [1, 1], JSON.stringify(s.runs, null, 1))
+    // Every request of a second turn to the model at work (one offered
+    // tools: not a title or topic request) held the first turn's prompt,
+    // and in the arm with the rule, the rule too.
+    const bodies = h.server.requests.slice(first).filter((q) => q.body?.tools?.length).map((q) => JSON.stringify(q.body))
+    const second = bodies.filter((b) => b.includes('Add the second line.'))
+    assert.ok(second.length >= 2, `${second.length} requests of a second turn`)
+    for (const b of second) assert.ok(b.includes(FIRST_TURN), 'a second turn started a new conversation')
+    assert.ok(second.some((b) => b.includes(LOGGING)), 'the rule did not reach the model in the second turn')
+    assert.deepEqual(leftovers(), [])
+  })
+}

@@ -1210,3 +1210,135 @@ fn regrade_runs_the_changed_checks_on_the_stored_runs_without_the_model() {
     assert_eq!(arms(&back), (Some(2), Some(0)), "{}", back.stderr);
     assert_eq!(model.requests().len(), 4);
 }
+
+// ---- Multi-turn: `turns:` runs one conversation, `after_turn: N` checks
+// after turn N. ----
+
+/// A model that says hello in French when the rule reached it, and answers
+/// the second turn by what it still has of the first: "Au revoir" only when
+/// the first turn's prompt is in the request (the conversation went on).
+fn two_turn_model() -> FakeModel {
+    FakeModel::start(7, |body, _| {
+        let french = body.contains("Answer only in French");
+        let second = body.contains("Now say goodbye");
+        let remembers = body.contains("Say hello.");
+        match (second, remembers, french) {
+            (true, true, true) => "Au revoir".into(),
+            (true, true, false) => "Goodbye".into(),
+            (true, false, _) => "Goodbye to whom?".into(),
+            (false, _, true) => "Bonjour".into(),
+            (false, _, false) => "Hello".into(),
+        }
+    })
+}
+
+const TWO_TURNS: &str = "turns:\n  - Say hello.\n  - Now say goodbye.\nrules: [french]\nexpect:\n  - reply_contains: Bonjour\n    after_turn: 1\n  - reply_contains: Au revoir\n  - reply_not_contains: Bonjour\n";
+
+#[test]
+fn turns_run_one_conversation_and_after_turn_checks_the_answer_of_that_turn() {
+    if node_missing() {
+        return;
+    }
+    let t = Tree::made();
+    t.project("french.md", FRENCH);
+    t.write(t.workdir().join(".wave/evals/talk.yaml"), TWO_TURNS);
+    let model = two_turn_model();
+    let r = run_eval(&t, &model, &["--runs", "2", "--json"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, r.stdout);
+    let v = json(&r);
+    let s = &v["scenarios"][0];
+    assert_eq!(s["arms"]["with"]["passed"], 2, "{s}");
+    assert_eq!(s["arms"]["without"]["passed"], 0, "{s}");
+    // Without the rule, each turn's check fails, named by its turn; the
+    // last turn's checks carry no turn.
+    for run in s["runs"].as_array().unwrap() {
+        if run["arm"] == "without" {
+            let failures: Vec<&str> = run["failures"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f.as_str().unwrap())
+                .collect();
+            assert_eq!(
+                failures,
+                [
+                    "after turn 1: the answer does not contain 'Bonjour'",
+                    "the answer does not contain 'Au revoir'"
+                ],
+                "{run}"
+            );
+        }
+    }
+    // Four conversations of two turns: every second turn's requests held the
+    // first turn's prompt and answer (the agent went on with its conversation).
+    let requests = model.requests();
+    let second: Vec<&String> = requests
+        .iter()
+        .filter(|b| b.contains("Now say goodbye"))
+        .collect();
+    assert_eq!(second.len(), 4, "{requests:#?}");
+    assert!(second
+        .iter()
+        .all(|b| b.contains("Say hello.") && (b.contains("Bonjour") || b.contains("Hello"))));
+    let conversations = requests.iter().filter(|b| b.contains("Say hello.")).count();
+    assert_eq!(conversations, 8, "{requests:#?}");
+}
+
+#[test]
+fn turns_and_after_turn_on_bad_input_are_named_with_their_line() {
+    let both = tree("prompt: p\nturns: [a, b]\nexpect:\n  - reply_contains: ok\n");
+    let r = eval(&both, &[]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("logging.yaml:2: a scenario has 'prompt' (one turn) or 'turns'"),
+        "{}",
+        r.stderr
+    );
+    let past = tree("turns: [a, b]\nexpect:\n  - reply_contains: ok\n    after_turn: 3\n");
+    let r = eval(&past, &[]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("logging.yaml:3: 'after_turn: 3': the scenario has 2 turn(s)"),
+        "{}",
+        r.stderr
+    );
+    let zero = tree("prompt: p\nexpect:\n  - reply_contains: ok\n    after_turn: 0\n");
+    assert!(eval(&zero, &[])
+        .stderr
+        .contains("logging.yaml:3: 'after_turn' takes a turn's number, 1 for the first"));
+    let many = format!(
+        "turns: [{}]\nexpect:\n  - reply_contains: ok\n",
+        vec!["p"; 21].join(", ")
+    );
+    assert!(eval(&tree(&many), &[])
+        .stderr
+        .contains("logging.yaml:1: 'turns' has 21 prompts, over the limit of 20 (MAX_EVAL_TURNS)"));
+    let empty = tree("turns: []\nexpect:\n  - reply_contains: ok\n");
+    assert!(eval(&empty, &[])
+        .stderr
+        .contains("'turns' is a list of prompts, each a non-empty string"));
+}
+
+#[test]
+fn regrade_refuses_a_scenario_that_checks_after_an_earlier_turn() {
+    if node_missing() {
+        return;
+    }
+    let t = Tree::made();
+    t.project("french.md", FRENCH);
+    t.write(t.workdir().join(".wave/evals/talk.yaml"), TWO_TURNS);
+    let model = two_turn_model();
+    assert_eq!(run_eval(&t, &model, &["--runs", "1"]).code, 0);
+    let sent = model.requests().len();
+    let r = run_eval(&t, &model, &["--runs", "1", "--regrade"]);
+    assert_eq!(r.code, 2, "{}\n{}", r.stderr, r.stdout);
+    assert!(
+        r.stderr
+            .contains("cannot be re-graded: its scenario checks after turn 1"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(model.requests().len(), sent, "re-grading called the model");
+}

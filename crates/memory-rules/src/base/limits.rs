@@ -434,6 +434,9 @@ pub const DEFAULT_RUN_TIMEOUT: std::time::Duration = std::time::Duration::from_s
 pub const MAX_SCENARIO_BYTES: usize = 256 * 1024;
 /// Scenario files read from `.wave/evals`.
 pub const MAX_SCENARIO_FILES: usize = 1_000;
+/// Turns of one scenario's conversation (`turns:`); each turn is one run of
+/// the agent, bounded by `--timeout`.
+pub const MAX_EVAL_TURNS: usize = 20;
 /// What a judge model is sent of a run's reply, and of its diff (each).
 pub const MAX_JUDGE_EVIDENCE_BYTES: usize = 64 * 1024;
 /// What a run keeps for `--regrade` (its reply, the files it changed as

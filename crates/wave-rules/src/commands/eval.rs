@@ -433,7 +433,7 @@ fn dry_run(env: &Env, args: &EvalArgs, plans: &[Planned], cells: &[Cell]) -> Str
     let mut total_runs = 0usize;
     for c in cells {
         let p = &plans[c.planned];
-        let size = p.scenario.prompt.len()
+        let size = p.scenario.turns.iter().map(String::len).sum::<usize>()
             + p.scenario.files.iter().map(|(_, t)| t.len()).sum::<usize>()
             + p.rules_text.len();
         total_runs += c.todo.len();

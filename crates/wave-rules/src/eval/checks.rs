@@ -24,9 +24,12 @@ pub struct Observed<'a> {
 }
 
 /// The files that `unchanged` checks compare against, read before the run.
-pub fn snapshot(checks: &[Check], work: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
+pub fn snapshot<'c>(
+    checks: impl IntoIterator<Item = &'c Check>,
+    work: &Path,
+) -> BTreeMap<String, Option<Vec<u8>>> {
     checks
-        .iter()
+        .into_iter()
         .filter_map(|c| match c {
             Check::File {
                 path,

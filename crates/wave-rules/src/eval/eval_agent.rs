@@ -39,7 +39,15 @@ pub struct RunPlace<'a> {
     pub work: &'a Path,
     pub home: &'a Path,
     pub proxy_url: &'a str,
+    /// This turn's prompt.
     pub prompt: &'a str,
+    /// The turn (1-based): after the first, the agent continues its
+    /// conversation by its own flag ([`EvalAgent::continuation`]).
+    pub turn: usize,
+    /// The turns in all, and the conversation's id (the same in each turn
+    /// of one run), for a command agent.
+    pub turns: usize,
+    pub conversation: &'a str,
     pub model: Option<&'a str>,
     pub extra_args: &'a [String],
     /// Variables copied from our environment (the keys the agent needs).
@@ -73,6 +81,20 @@ impl EvalAgent {
             EvalAgent::Copilot => "copilot",
             EvalAgent::Opencode => "opencode",
             EvalAgent::Command => "command",
+        }
+    }
+
+    /// The arguments that make a turn after the first continue the run's
+    /// conversation, each agent's own (the most recent one of the scratch
+    /// home and copy: a run's turns are its only conversation). Codex's
+    /// `resume --last` comes last, before the prompt. A command agent reads
+    /// `WAVE_EVAL_TURN` and `WAVE_EVAL_CONVERSATION` instead.
+    pub fn continuation(self) -> &'static [&'static str] {
+        match self {
+            EvalAgent::Claude | EvalAgent::Copilot | EvalAgent::Opencode => &["--continue"],
+            EvalAgent::Codex => &["resume", "--last"],
+            EvalAgent::Gemini => &["--resume", "latest"],
+            EvalAgent::Command => &[],
         }
     }
 
@@ -134,6 +156,9 @@ impl EvalAgent {
             EvalAgent::Command => command(&mut l, at, model),
         }
         l.args.extend(at.extra_args.iter().cloned());
+        if at.turn > 1 {
+            l.arg(self.continuation());
+        }
         if self == EvalAgent::Codex {
             l.args.push(at.prompt.into());
         }
@@ -236,7 +261,9 @@ fn opencode(l: &mut Launch, at: &RunPlace, model: Option<&str>) {
     l.arg(&["run", at.prompt, "--model", &format!("wave_eval/{model}")]);
 }
 
-/// `sh -c CMD`, the proxy in the base URL variables SDKs read, the prompt in WAVE_EVAL_PROMPT.
+/// `sh -c CMD`, the proxy in the base URL variables SDKs read, the prompt in
+/// WAVE_EVAL_PROMPT, the turn and the conversation's id in WAVE_EVAL_TURN,
+/// WAVE_EVAL_TURNS and WAVE_EVAL_CONVERSATION.
 fn command(l: &mut Launch, at: &RunPlace, model: Option<&str>) {
     for key in [
         "WAVE_EVAL_BASE_URL",
@@ -247,6 +274,9 @@ fn command(l: &mut Launch, at: &RunPlace, model: Option<&str>) {
         l.set(key, at.proxy_url);
     }
     l.set("WAVE_EVAL_PROMPT", at.prompt);
+    l.set("WAVE_EVAL_TURN", &at.turn.to_string());
+    l.set("WAVE_EVAL_TURNS", &at.turns.to_string());
+    l.set("WAVE_EVAL_CONVERSATION", at.conversation);
     if let Some(m) = model {
         l.set("WAVE_EVAL_MODEL", m);
     }

@@ -142,8 +142,7 @@ impl Planned {
     /// Whether the scenario has a `judge:` check.
     pub fn judged(&self) -> bool {
         self.scenario
-            .expect
-            .iter()
+            .all_checks()
             .any(|c| matches!(c, super::scenario::Check::Judge(_)))
     }
 
@@ -228,9 +227,14 @@ pub fn cell(
 ) -> CellPlan {
     let key = cell_key(p, parts, &p.scenario.source);
     // The run key: what the agent saw and did, not what was checked.
+    // (One turn keys as a `prompt:` always has: its stored runs stay found.)
+    let prompts = match p.scenario.turns.as_slice() {
+        [one] => format!("{one:?}"),
+        many => format!("{many:?}"),
+    };
     let run_source = format!(
-        "{:?}\u{0}{:?}\u{0}{:?}",
-        p.scenario.prompt, p.scenario.files, p.scenario.rules
+        "{prompts}\u{0}{:?}\u{0}{:?}",
+        p.scenario.files, p.scenario.rules
     );
     let run_key = cell_key(p, parts, &run_source);
     let file = results::file(project, &p.scenario.name, parts.agent.as_str(), parts.model);

@@ -39,6 +39,9 @@ fn grade(
             run.index
         )
     })?;
+    if let Some(turn) = spec.scenario.turn_expect.keys().next() {
+        return Err(format!("run #{} cannot be re-graded: its scenario checks after turn {turn} (after_turn), and a run keeps only how it ended (run again with --fresh)", run.index));
+    }
     let needs_copy = spec
         .scenario
         .expect
@@ -80,7 +83,13 @@ fn grade(
         timeout: settings.timeout,
     };
     out.failures = checks::failures(&spec.scenario.expect, &seen);
-    runner::judge_checks(spec, settings, &kept.diff, &kept.reply, out)
+    let asked = runner::Asked {
+        checks: &spec.scenario.expect,
+        prompt: &spec.scenario.prompts_through(spec.scenario.turns.len()),
+        reply: &kept.reply,
+        diff: &kept.diff,
+    };
+    runner::judge_checks(settings, &asked, out, "")
 }
 
 /// The files a run changed, as they ended, over a fresh start of its copy.

@@ -78,24 +78,18 @@ fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Res
     }
     install_hooks(spec.agent, &scratch, settings)?;
     scratch.commit_start()?;
-    let before = checks::snapshot(&spec.scenario.expect, &scratch.work);
+    let before = checks::snapshot(spec.scenario.all_checks(), &scratch.work);
     let proxy = Proxy::start(&settings.base_url).map_err(|e| e.to_string())?;
-    let launch = launch(spec, settings, &scratch, &proxy.url())?;
-    let job = Job {
-        program: &launch.program,
-        args: &launch.args,
-        cwd: &scratch.work,
-        env: &launch.env,
-        timeout: settings.timeout,
+    let conversation = Conversation {
+        spec,
+        settings,
+        scratch: &scratch,
+        proxy: &proxy,
+        before: &before,
     };
-    let done = process::run(&job);
-    let exchanges = proxy.exchanges();
+    let last = conversation.converse(outcome);
     proxy.stop();
-    let done = done?;
-    outcome.wall_ms = done.elapsed.as_millis() as u64;
-    record(outcome, &exchanges, spec.needles);
-    judge_model(&exchanges, &settings.base_url)?;
-    judge_agent(&done, settings.timeout)?;
+    let (done, launch) = last?;
     outcome.kept = scratch.keep(&done.stdout);
     let seen = Observed {
         work: &scratch.work,
@@ -105,15 +99,122 @@ fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Res
         env: &launch.env,
         timeout: settings.timeout,
     };
-    outcome.failures = checks::failures(&spec.scenario.expect, &seen);
+    outcome
+        .failures
+        .extend(checks::failures(&spec.scenario.expect, &seen));
     let diff = outcome.kept.as_ref().map(|k| k.diff.clone());
     let diff = match diff {
         Some(d) => d,
         None => scratch.diff()?,
     };
-    judge_checks(spec, settings, &diff, &done.stdout, outcome)?;
+    let turns = spec.scenario.turns.len();
+    let asked = Asked {
+        checks: &spec.scenario.expect,
+        prompt: &spec.scenario.prompts_through(turns),
+        reply: &done.stdout,
+        diff: &diff,
+    };
+    judge_checks(settings, &asked, outcome, "")?;
     outcome.passed = outcome.failures.is_empty();
     Ok(())
+}
+
+/// One run's conversation: its scratch copy, the proxy its agent talks
+/// through, and the files `unchanged` checks compare against.
+struct Conversation<'a> {
+    spec: &'a RunSpec<'a>,
+    settings: &'a Settings,
+    scratch: &'a Scratch,
+    proxy: &'a Proxy,
+    before: &'a std::collections::BTreeMap<String, Option<Vec<u8>>>,
+}
+
+impl Conversation<'_> {
+    /// Each turn in order: the agent once per prompt (continuing its
+    /// conversation after the first), what reached the model recorded,
+    /// then the checks of that turn (`after_turn`), their failures named
+    /// by turn. Returns the last turn's process and launch; an error (the
+    /// agent's, the model's) ends the conversation.
+    fn converse(&self, outcome: &mut RunOutcome) -> Result<(Finished, Launch), String> {
+        let (spec, settings) = (self.spec, self.settings);
+        let turns = spec.scenario.turns.len();
+        let mut last = None;
+        for (i, prompt) in spec.scenario.turns.iter().enumerate() {
+            let turn = i + 1;
+            let launch = launch(
+                spec,
+                settings,
+                self.scratch,
+                &self.proxy.url(),
+                (turn, prompt),
+            )?;
+            let job = Job {
+                program: &launch.program,
+                args: &launch.args,
+                cwd: &self.scratch.work,
+                env: &launch.env,
+                timeout: settings.timeout,
+            };
+            let done = process::run(&job)?;
+            outcome.wall_ms += done.elapsed.as_millis() as u64;
+            let exchanges = self.proxy.exchanges();
+            record(outcome, &exchanges, spec.needles);
+            judge_model(&exchanges, &settings.base_url)?;
+            judge_agent(&done, settings.timeout).map_err(|e| {
+                if turns > 1 {
+                    format!("turn {turn}: {e}")
+                } else {
+                    e
+                }
+            })?;
+            if let Some(checks) = spec.scenario.turn_expect.get(&turn) {
+                self.check_turn(turn, checks, &done, &launch, outcome)?;
+            }
+            last = Some((done, launch));
+        }
+        last.ok_or_else(|| "the scenario has no turn".to_string())
+    }
+
+    /// The checks after turn `turn` (not the last): the files as they are
+    /// then, the commands called so far, that turn's answer.
+    fn check_turn(
+        &self,
+        turn: usize,
+        checks: &[Check],
+        done: &Finished,
+        launch: &Launch,
+        outcome: &mut RunOutcome,
+    ) -> Result<(), String> {
+        let seen = Observed {
+            work: &self.scratch.work,
+            before: self.before,
+            commands: &outcome.commands,
+            reply: &done.stdout,
+            env: &launch.env,
+            timeout: self.settings.timeout,
+        };
+        let failed = checks::failures(checks, &seen);
+        outcome.failures.extend(
+            failed
+                .into_iter()
+                .map(|f| format!("after turn {turn}: {f}")),
+        );
+        if !checks.iter().any(|c| matches!(c, Check::Judge(_))) {
+            return Ok(());
+        }
+        let asked = Asked {
+            checks,
+            prompt: &self.spec.scenario.prompts_through(turn),
+            reply: &done.stdout,
+            diff: &self.scratch.diff()?,
+        };
+        judge_checks(
+            self.settings,
+            &asked,
+            outcome,
+            &format!("after turn {turn}: "),
+        )
+    }
 }
 
 /// The scratch copy of a run's arm: the project, the second arm's rule
@@ -132,15 +233,23 @@ pub fn start(spec: &RunSpec, settings: &Settings, keep: bool) -> Result<Scratch,
     Scratch::create(&settings.project, removed, &files, keep)
 }
 
-/// The `judge:` checks, graded blind; a judge that cannot answer is an error.
+/// What a judge is shown of a run at the time its checks run.
+pub struct Asked<'a> {
+    pub checks: &'a [Check],
+    pub prompt: &'a str,
+    pub reply: &'a str,
+    pub diff: &'a str,
+}
+
+/// The `judge:` checks of `asked`, graded blind, a failure's text after
+/// `label`; a judge that cannot answer is an error.
 pub fn judge_checks(
-    spec: &RunSpec,
     settings: &Settings,
-    diff: &str,
-    reply: &str,
+    asked: &Asked,
     outcome: &mut RunOutcome,
+    label: &str,
 ) -> Result<(), String> {
-    for check in &spec.scenario.expect {
+    for check in asked.checks {
         let Check::Judge(rubric) = check else {
             continue;
         };
@@ -150,17 +259,17 @@ pub fn judge_checks(
             .ok_or("a judge: check needs --judge-base-url and --judge-model")?;
         let seen = super::judge::Seen {
             rubric,
-            prompt: &spec.scenario.prompt,
-            reply,
+            prompt: asked.prompt,
+            reply: asked.reply,
             commands: &outcome.commands,
-            diff,
+            diff: asked.diff,
         };
         let verdict = judge.grade(&seen)?;
         outcome.judge_input_tokens += verdict.input_tokens;
         outcome.judge_output_tokens += verdict.output_tokens;
         if !verdict.pass {
             outcome.failures.push(format!(
-                "the judge: '{rubric}' does not hold: {}",
+                "{label}the judge: '{rubric}' does not hold: {}",
                 verdict.reason
             ));
         }
@@ -168,19 +277,28 @@ pub fn judge_checks(
     Ok(())
 }
 
-/// The agent's launch for this run, its home files written, the hooks'
+/// The agent's launch for one turn of this run, its home files written, the hooks'
 /// state kept in the scratch directory.
 fn launch(
     spec: &RunSpec,
     settings: &Settings,
     scratch: &Scratch,
     proxy_url: &str,
+    (turn, prompt): (usize, &str),
 ) -> Result<Launch, String> {
+    let conversation = scratch
+        .root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let place = RunPlace {
         work: &scratch.work,
         home: &scratch.home,
         proxy_url,
-        prompt: &spec.scenario.prompt,
+        prompt,
+        turn,
+        turns: spec.scenario.turns.len(),
+        conversation: &conversation,
         model: settings.model.as_deref(),
         extra_args: &settings.agent_args,
         pass_env: &settings.pass_env,

@@ -12,8 +12,12 @@
 //!   - reply_contains: logger       # also reply_not_contains
 //!   - run: npm test                # must exit 0 in the scratch copy afterwards
 //! ```
+//!
+//! A conversation of several turns has `turns:` (a list of prompts) instead
+//! of `prompt:`; a check with `after_turn: N` runs after turn N instead of
+//! after the last.
 
-use super::MAX_SCENARIO_BYTES;
+use super::{MAX_EVAL_TURNS, MAX_SCENARIO_BYTES};
 use regex_automata::meta::Regex;
 use serde_json::Value;
 use serde_saphyr::Spanned;
@@ -30,14 +34,41 @@ pub struct Scenario {
     /// Where it was written, and its line there.
     pub file: PathBuf,
     pub line: u64,
-    pub prompt: String,
+    /// The prompts of the conversation, in order: one for `prompt:`, each
+    /// of `turns:` for a conversation of several turns.
+    pub turns: Vec<String>,
     /// The rules under test, as written (ids or file names); `None`: every rule.
     pub rules: Option<Vec<String>>,
     /// Files written into the scratch copy before the run: (relative path, text).
     pub files: Vec<(String, String)>,
+    /// The checks after the last turn.
     pub expect: Vec<Check>,
+    /// The checks after an earlier turn (`after_turn: N`), by turn (1-based).
+    pub turn_expect: BTreeMap<usize, Vec<Check>>,
     /// The scenario as written (it keys the stored results).
     pub source: String,
+}
+
+impl Scenario {
+    /// Every check, those after an earlier turn first.
+    pub fn all_checks(&self) -> impl Iterator<Item = &Check> {
+        self.turn_expect.values().flatten().chain(&self.expect)
+    }
+
+    /// What the agent was asked up to turn `turn` (1-based), as a judge
+    /// reads it: the prompt itself for one turn, else each turn's prompt
+    /// after its number.
+    pub fn prompts_through(&self, turn: usize) -> String {
+        match &self.turns[..turn.min(self.turns.len())] {
+            [one] => one.clone(),
+            many => many
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("Turn {}: {p}", i + 1))
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+        }
+    }
 }
 
 /// One check of a finished run.
@@ -124,7 +155,9 @@ impl std::fmt::Display for Problem {
 }
 
 /// The keys a scenario may have.
-pub const SCENARIO_KEYS: [&str; 5] = ["prompt", "rules", "files", "expect", "name"];
+pub const SCENARIO_KEYS: [&str; 6] = ["prompt", "turns", "rules", "files", "expect", "name"];
+/// The key of a check that runs it after an earlier turn than the last.
+pub const AFTER_TURN: &str = "after_turn";
 /// The keys of one `expect` item.
 pub const CHECK_KEYS: [&str; 7] = [
     "file",
@@ -146,6 +179,12 @@ pub const FILE_TESTS: [&str; 6] = [
 ];
 
 type Item = Spanned<BTreeMap<String, Spanned<Value>>>;
+
+/// One item of `expect`: its checks, and `after_turn` with its line.
+struct Staged {
+    after_turn: Option<(usize, u64)>,
+    checks: Vec<Check>,
+}
 
 /// Reads one `.wave/evals/*.yaml` file.
 pub fn parse_file(file: &Path, text: &str) -> Result<Scenario, Vec<Problem>> {
@@ -310,26 +349,13 @@ impl Reader<'_> {
                 ));
             }
         }
-        let prompt = match map.get("prompt").map(|v| (&v.value, v.referenced.line())) {
-            Some((Value::String(s), _)) if !s.trim().is_empty() => s.clone(),
-            Some((_, l)) => {
-                problems.push(self.problem(
-                    l,
-                    "'prompt' is the text given to the agent, a non-empty string".into(),
-                ));
-                String::new()
-            }
-            None => {
-                problems.push(self.problem(line, "a scenario needs a 'prompt'".into()));
-                String::new()
-            }
-        };
+        let turns = self.turns(map, line, &mut problems);
         let rules = map.get("rules").and_then(|v| self.rules(v, &mut problems));
         let files = map
             .get("files")
             .map(|v| self.files(v, &mut problems))
             .unwrap_or_default();
-        let expect = match map.get("expect") {
+        let staged = match map.get("expect") {
             Some(v) => self.checks(v, &mut problems),
             None => {
                 problems
@@ -337,6 +363,7 @@ impl Reader<'_> {
                 Vec::new()
             }
         };
+        let (expect, turn_expect) = self.by_turn(staged, turns.len(), &mut problems);
         let name = match map.get("name").map(|v| &v.value) {
             Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
             _ => name,
@@ -348,12 +375,93 @@ impl Reader<'_> {
             name,
             file: self.file.to_path_buf(),
             line,
-            prompt,
+            turns,
             rules,
             files,
             expect,
+            turn_expect,
             source,
         })
+    }
+
+    /// The prompts: `prompt:` (one turn) or `turns:` (a list of at least
+    /// one, at most [`MAX_EVAL_TURNS`]), never both.
+    fn turns(
+        &self,
+        map: &BTreeMap<String, Spanned<Value>>,
+        line: u64,
+        problems: &mut Vec<Problem>,
+    ) -> Vec<String> {
+        let text = |v: &Value| {
+            v.as_str()
+                .filter(|s| !s.trim().is_empty())
+                .map(str::to_string)
+        };
+        match (map.get("prompt"), map.get("turns")) {
+            (Some(p), Some(t)) => {
+                let l = p.referenced.line().max(t.referenced.line());
+                problems.push(self.problem(l, "a scenario has 'prompt' (one turn) or 'turns' (a list of prompts), not both".into()));
+                Vec::new()
+            }
+            (Some(p), None) => match text(&p.value) {
+                Some(s) => vec![s],
+                None => {
+                    problems.push(self.problem(
+                        p.referenced.line(),
+                        "'prompt' is the text given to the agent, a non-empty string".into(),
+                    ));
+                    Vec::new()
+                }
+            },
+            (None, Some(t)) => {
+                let l = t.referenced.line();
+                let list: Option<Vec<String>> = match &t.value {
+                    Value::Array(items) if !items.is_empty() => items.iter().map(text).collect(),
+                    _ => None,
+                };
+                match list {
+                    Some(list) if list.len() <= MAX_EVAL_TURNS => list,
+                    Some(list) => {
+                        problems.push(self.problem(l, format!("'turns' has {} prompts, over the limit of {MAX_EVAL_TURNS} (MAX_EVAL_TURNS)", list.len())));
+                        Vec::new()
+                    }
+                    None => {
+                        problems.push(self.problem(l, "'turns' is a list of prompts, each a non-empty string, given to the agent in one conversation".into()));
+                        Vec::new()
+                    }
+                }
+            }
+            (None, None) => {
+                problems.push(self.problem(
+                    line,
+                    "a scenario needs a 'prompt' (or 'turns', a list of prompts)".into(),
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    /// The checks after the last turn, and those after an earlier one by
+    /// turn; an `after_turn` past the last turn is a problem.
+    fn by_turn(
+        &self,
+        staged: Vec<Staged>,
+        turns: usize,
+        problems: &mut Vec<Problem>,
+    ) -> (Vec<Check>, BTreeMap<usize, Vec<Check>>) {
+        let mut last = Vec::new();
+        let mut earlier: BTreeMap<usize, Vec<Check>> = BTreeMap::new();
+        for s in staged {
+            match s.after_turn {
+                Some((n, l)) if turns > 0 && n > turns => problems.push(self.problem(
+                    l,
+                    format!("'after_turn: {n}': the scenario has {turns} turn(s)"),
+                )),
+                Some((n, _)) if n < turns => earlier.entry(n).or_default().extend(s.checks),
+                _ => last.extend(s.checks),
+            }
+        }
+        (last, earlier)
     }
 
     fn rules(&self, value: &Spanned<Value>, problems: &mut Vec<Problem>) -> Option<Vec<String>> {
@@ -399,7 +507,7 @@ impl Reader<'_> {
         out
     }
 
-    fn checks(&self, value: &Spanned<Value>, problems: &mut Vec<Problem>) -> Vec<Check> {
+    fn checks(&self, value: &Spanned<Value>, problems: &mut Vec<Problem>) -> Vec<Staged> {
         let Value::Array(items) = &value.value else {
             problems.push(self.problem(
                 value.referenced.line(),
@@ -411,8 +519,12 @@ impl Reader<'_> {
         // Each item's own line: read the list again with spans.
         let spans: Vec<u64> = self.item_lines(value, items.len());
         for (item, line) in items.iter().zip(spans) {
-            match self.check(item, line) {
-                Ok(checks) => out.extend(checks),
+            let staged = self.after_turn(item, line).and_then(|(after_turn, item)| {
+                self.check(&item, line)
+                    .map(|checks| Staged { after_turn, checks })
+            });
+            match staged {
+                Ok(s) => out.push(s),
                 Err(p) => problems.push(p),
             }
         }
@@ -430,6 +542,33 @@ impl Reader<'_> {
         (0..n)
             .map(|i| found.get(i).copied().unwrap_or(first))
             .collect()
+    }
+
+    /// An item's `after_turn: N` (N at least 1) and the item without it.
+    fn after_turn(
+        &self,
+        item: &Value,
+        line: u64,
+    ) -> Result<(Option<(usize, u64)>, Value), Problem> {
+        let Value::Object(map) = item else {
+            return Ok((None, item.clone()));
+        };
+        let Some(n) = map.get(AFTER_TURN) else {
+            return Ok((None, item.clone()));
+        };
+        let n = n
+            .as_u64()
+            .filter(|&n| n >= 1)
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| {
+                self.problem(
+                    line,
+                    format!("'{AFTER_TURN}' takes a turn's number, 1 for the first"),
+                )
+            })?;
+        let mut rest = map.clone();
+        rest.remove(AFTER_TURN);
+        Ok((Some((n, line)), Value::Object(rest)))
     }
 
     fn check(&self, item: &Value, line: u64) -> Result<Vec<Check>, Problem> {

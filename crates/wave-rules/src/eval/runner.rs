@@ -9,8 +9,6 @@ use super::proxy::{Api, Exchange, Proxy};
 use super::results::{Arm, RunOutcome};
 use super::scenario::{Check, Scenario};
 use super::scratch::Scratch;
-use crate::base::args::{GlobalArgs, InstallArgs, ScopeArg};
-use crate::base::env::Env;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -76,7 +74,7 @@ fn attempt(spec: &RunSpec, settings: &Settings, outcome: &mut RunOutcome) -> Res
     if settings.keep {
         outcome.scratch = Some(scratch.root.to_string_lossy().into_owned());
     }
-    install_hooks(spec.agent, &scratch, settings)?;
+    scratch.install_hooks(spec.agent, settings.hook_command.as_deref())?;
     scratch.commit_start()?;
     let before = checks::snapshot(spec.scenario.all_checks(), &scratch.work);
     let proxy = Proxy::start(&settings.base_url).map_err(|e| e.to_string())?;
@@ -400,54 +398,6 @@ fn judge_model(exchanges: &[Exchange], base_url: &str) -> Result<(), String> {
             e.method,
             e.path,
             e.status.unwrap_or(0)
-        ));
-    }
-    Ok(())
-}
-
-/// The product's hooks in the scratch copy, as `hook install` writes them
-/// (opencode: the plugin line a user adds); the same in both arms.
-fn install_hooks(agent: EvalAgent, scratch: &Scratch, settings: &Settings) -> Result<(), String> {
-    if agent == EvalAgent::Opencode {
-        let plugins = scratch.work.join(".opencode/plugin");
-        let has = std::fs::read_dir(&plugins)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|e| {
-                std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("wave-memory-rules"))
-            });
-        return if has {
-            Ok(())
-        } else {
-            scratch.write(
-                ".opencode/plugin/wave-memory-rules.js",
-                "export { WaveMemoryRules } from 'wave-memory-rules/opencode'\n",
-            )
-        };
-    }
-    let Some(hook_agent) = agent.hook_agent() else {
-        return Ok(());
-    };
-    let global = GlobalArgs {
-        workdir: Some(scratch.work.clone()),
-        home: Some(scratch.home.clone()),
-        ..GlobalArgs::default()
-    };
-    let options = InstallArgs {
-        scope: ScopeArg::Project,
-        command: settings.hook_command.clone(),
-        edit_distance: None,
-    };
-    let out = match Env::new(&global, None, false) {
-        Ok(env) => crate::hook::install::install(&env, hook_agent, &options),
-        Err(out) => out,
-    };
-    if out.code != 0 {
-        return Err(format!(
-            "hook install --agent {} failed: {}",
-            hook_agent.as_str(),
-            out.stderr.trim()
         ));
     }
     Ok(())

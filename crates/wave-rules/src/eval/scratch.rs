@@ -4,10 +4,15 @@
 //! scenario's files; and a home of its own. The project is never written.
 //! The copy is an empty git repository of its own (what a project usually
 //! is), so each agent takes the copy as the project, its root for hooks,
-//! trust and rule files, whatever lies above the temp directory.
+//! trust and rule files, whatever lies above the temp directory. The
+//! product's hooks are installed in it as `hook install` writes them
+//! ([`Scratch::install_hooks`]).
 
+use super::eval_agent::EvalAgent;
 use super::results::Kept;
 use super::{MAX_REGRADE_KEPT_BYTES, MAX_SCRATCH_BYTES, MAX_SCRATCH_FILES};
+use crate::base::args::{GlobalArgs, InstallArgs, ScopeArg};
+use crate::base::env::Env;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -173,6 +178,59 @@ impl Scratch {
     /// Writes `text` at `rel` under the home.
     pub fn write_home(&self, rel: &str, text: &str) -> Result<(), String> {
         write_file(&self.home.join(rel), text)
+    }
+
+    /// The product's hooks in the copy, as `hook install` writes them
+    /// (opencode: the plugin line a user adds), the hooks running
+    /// `hook_command` when it is known; the same in both arms.
+    pub fn install_hooks(
+        &self,
+        agent: EvalAgent,
+        hook_command: Option<&str>,
+    ) -> Result<(), String> {
+        if agent == EvalAgent::Opencode {
+            let plugins = self.work.join(".opencode/plugin");
+            let has = std::fs::read_dir(&plugins)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|e| {
+                    std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("wave-memory-rules"))
+                });
+            return if has {
+                Ok(())
+            } else {
+                self.write(
+                    ".opencode/plugin/wave-memory-rules.js",
+                    "export { WaveMemoryRules } from 'wave-memory-rules/opencode'\n",
+                )
+            };
+        }
+        let Some(hook_agent) = agent.hook_agent() else {
+            return Ok(());
+        };
+        let global = GlobalArgs {
+            workdir: Some(self.work.clone()),
+            home: Some(self.home.clone()),
+            ..GlobalArgs::default()
+        };
+        let options = InstallArgs {
+            scope: ScopeArg::Project,
+            command: hook_command.map(str::to_string),
+            edit_distance: None,
+        };
+        let out = match Env::new(&global, None, false) {
+            Ok(env) => crate::hook::install::install(&env, hook_agent, &options),
+            Err(out) => out,
+        };
+        if out.code != 0 {
+            return Err(format!(
+                "hook install --agent {} failed: {}",
+                hook_agent.as_str(),
+                out.stderr.trim()
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -41,7 +41,8 @@ function hookInstall(bin, work, env, agent, extra) {
  * `options.install`: more arguments for `hook install` (or none for opencode),
  * or `false` for no hooks at all (no plugin for opencode);
  * `options.model`: the model the agent is told to use (Codex offers
- * `apply_patch` to `gpt-5.5` and `spawn_agent` to `fake-model`).
+ * `apply_patch` to `gpt-5.5` and `spawn_agent` to `fake-model`);
+ * `options.env` (Codex): more variables for the agent and its hooks.
  */
 export const DRIVERS = {
   claude: {
@@ -65,7 +66,7 @@ export const DRIVERS = {
       const { work, home } = dirs(h, name)
       fs.mkdirSync(path.join(home, '.codex'), { recursive: true })
       writeTree(work, files)
-      const env = isolatedEnv(home, { WAVE_RULES_STATE_DIR: path.join(h.root, name, 'state'), CODEX_HOME: path.join(home, '.codex') })
+      const env = isolatedEnv(home, { WAVE_RULES_STATE_DIR: path.join(h.root, name, 'state'), CODEX_HOME: path.join(home, '.codex'), ...options.env })
       installBin(work, bin)
       hookInstall(bin, work, env, 'codex', options.install ?? [])
       const model = options.model ?? 'fake-model'

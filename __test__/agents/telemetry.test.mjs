@@ -1,4 +1,4 @@
-// Telemetry end to end: the real Claude Code (pinned, headless, against the
+// Telemetry end to end: the real Claude Code and Codex (pinned, headless, against the
 // fake model) with the hooks installed and its own OpenTelemetry on, both
 // sending to one OTLP receiver on 127.0.0.1. Our records (http/protobuf, as
 // the policy's config.toml chooses) and Claude Code's (http/json) are decoded
@@ -6,7 +6,9 @@
 // otlp_decode.rs: the opentelemetry-proto crate). Checked: our records carry
 // Claude Code's session.id; the deliveries and a refusal arrive; with the
 // receiver down during a session and back for the next, every record
-// arrives, once. About 1-2 minutes (three short Claude Code sessions).
+// arrives, once. Codex: its hooks' records carry Codex's own session id
+// (its rollout file's), deliveries and a refusal of a shell write. About
+// 1-2 minutes (three short Claude Code sessions, one Codex session).
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -14,9 +16,11 @@ import http from 'node:http'
 import path from 'node:path'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { agentHarness, claudeEnv, installBin, rules, claudeBinary, waveRulesBinary, run, writeTree } from './agents.mjs'
+import { DRIVERS } from './drivers.mjs'
 
 const claude = claudeBinary()
 const skip = claude ? false : 'the @anthropic-ai/claude-code devDependency is not installed'
+const codexSkip = DRIVERS.codex.skip
 const TIMEOUT = 90_000
 const MODEL = 'claude-sonnet-4-5'
 const repo = path.resolve(import.meta.dirname, '../..')
@@ -25,7 +29,7 @@ const h = agentHarness({ prefix: 'wave-telemetry-' })
 let bin
 let decoder
 before(async () => {
-  if (skip) return
+  if (skip && codexSkip) return
   bin = waveRulesBinary()
   const built = spawnSync('cargo', ['build', '-q', '-p', 'wave-rules', '--example', 'otlp_decode'], { cwd: repo, encoding: 'utf8' })
   assert.equal(built.status, 0, built.stderr)
@@ -164,4 +168,39 @@ test('Claude Code and wave-rules telemetry: one receiver, one session id, delive
   assert.ok(after.some((r) => r.attrs['session.id'] === s3 && r.name === 'wave_rules.rule.delivered'))
   const ids = after.map((r) => r.attrs['wave_rules.record.id'])
   assert.equal(new Set(ids).size, ids.length, 'every record once')
+})
+
+test('Codex and wave-rules telemetry: the hooks\' records carry Codex\'s session id; deliveries and a refusal arrive', { skip: codexSkip, timeout: 3 * TIMEOUT }, async () => {
+  const root = path.join(h.root, 'telemetry-codex')
+  const policy = path.join(root, 'policy')
+  const dump = path.join(root, 'received')
+  const codexRx = await receiver(dump)
+  try {
+    writeTree(policy, { 'config.toml': `[telemetry]\nenabled = true\nprotocol = "http/protobuf"\nendpoint = "http://127.0.0.1:${codexRx.port}"\n` })
+    const files = {
+      ...rules('general', 'ts'),
+      '.wave/rules/gen.md': '---\npaths: gen/**\nenforce: block\n---\nGenerated files are rebuilt by `npm run gen`.\n',
+      'src/a.ts': 'export const a = 1\n',
+    }
+    const p = DRIVERS.codex.project(h, bin, 'telemetry-codex', files, { env: { WAVE_POLICY_DIR: policy } })
+    const t = await p.run('fix the query READ:src/a.ts WRITE:gen/new.ts')
+    assert.ok(!fs.existsSync(path.join(p.work, 'gen/new.ts')), `the write was refused\n${t.stderr.slice(-2000)}`)
+    // Codex's session id: its rollout file's name (CODEX_HOME/sessions/.../rollout-<time>-<id>.jsonl).
+    const sessions = path.join(p.env.CODEX_HOME, 'sessions')
+    const rollouts = fs.readdirSync(sessions, { recursive: true }).map(String).filter((f) => /rollout-.*\.jsonl$/.test(f))
+    assert.equal(rollouts.length, 1, JSON.stringify(rollouts))
+    const id = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(rollouts[0])?.[1]
+    assert.ok(id, rollouts[0])
+    await until(() => ours(received(dump)).some((r) => r.name === 'wave_rules.rule.enforced'), 15_000)
+    const mine = ours(received(dump))
+    assert.ok(mine.length > 0 && mine.every((r) => r.attrs['session.id'] === id), `every record carries Codex's session id ${id}: ${JSON.stringify(mine.map((r) => r.attrs['session.id']))}`)
+    assert.ok(mine.filter((r) => r.name === 'wave_rules.rule.delivered').every((r) => r.attrs['gen_ai.agent.name'] === 'codex'), JSON.stringify(mine.map((r) => r.attrs['gen_ai.agent.name'])))
+    const delivered = mine.filter((r) => r.name === 'wave_rules.rule.delivered').map((r) => r.attrs['wave_rules.rule.id'])
+    assert.ok(delivered.includes('general.md') && delivered.includes('ts.md'), JSON.stringify(delivered))
+    const refusal = mine.find((r) => r.name === 'wave_rules.rule.enforced')
+    assert.equal(refusal?.attrs['wave_rules.rule.id'], 'gen.md')
+    assert.equal(refusal?.attrs['wave_rules.enforce.decision'], 'block')
+  } finally {
+    await codexRx.close()
+  }
 })

@@ -45,13 +45,13 @@ function instructions(cell, dir) {
   return totals ? Number(totals[1]) : null
 }
 
-/** The cells of one binary: `--version`, then every event at every rule count. */
-function cellsOf(label, bin, root) {
-  const cells = [{ label, event: '--version', rules: 0, cmd: bin, args: ['--version'], input: '', env: process.env, cwd: root, times: [] }]
+/** The cells of one binary (with `extra` variables): `--version`, then every event at every rule count. */
+function cellsOf(label, bin, root, extra = {}) {
+  const cells = [{ label, event: '--version', rules: 0, cmd: bin, args: ['--version'], input: '', env: { ...process.env, ...extra }, cwd: root, times: [] }]
   for (const rules of RULE_COUNTS) {
     const work = path.join(root, `project-${rules}`)
     if (!fs.existsSync(work)) writeRuleProject(work, rules)
-    const env = { ...process.env, HOME: path.join(root, 'home'), WAVE_RULES_STATE_DIR: path.join(root, `state-${label}`), CLAUDE_PROJECT_DIR: work }
+    const env = { ...process.env, ...extra, HOME: path.join(root, 'home'), WAVE_RULES_STATE_DIR: path.join(root, `state-${label}`), CLAUDE_PROJECT_DIR: work }
     for (const [name, event, extra] of hookEvents(work)) {
       const input = JSON.stringify({ session_id: `bench-${rules}`, cwd: work, hook_event_name: event, ...extra })
       cells.push({ label, event: name, rules, cmd: bin, args: ['hook', event], input, env, cwd: work, times: [] })
@@ -61,12 +61,13 @@ function cellsOf(label, bin, root) {
 }
 
 /**
- * Runs the table for `bins` (`[[label, path], ...]`) and returns its
+ * Runs the table for `bins` (`[[label, path, variables?], ...]`: the same
+ * binary twice with other variables is a column too) and returns its
  * Markdown lines.
  */
 export function eventTable(bins, root, runs, withInstructions) {
   fs.mkdirSync(path.join(root, 'home'), { recursive: true })
-  const cells = bins.flatMap(([label, bin]) => cellsOf(label, bin, root))
+  const cells = bins.flatMap(([label, bin, extra]) => cellsOf(label, bin, root, extra))
   // One round unmeasured: the rules cache and the session state are warm, as in a session.
   for (const c of cells) once(c)
   for (let round = 0; round < runs; round++) for (const c of cells) c.times.push(once(c))

@@ -20,6 +20,8 @@
 // Rust binary), through the agent's shell (Codex: sh -lc, Gemini CLI and
 // Copilot CLI: bash -c, Cursor: sh -c) in the project with the variables it
 // sets (Gemini CLI's $GEMINI_PROJECT_DIR replaced in the text, as it does).
+// After the first table, the same events with telemetry off and on
+// (`--no-telemetry` leaves it out).
 // A fourth: the Claude Code hook as each package manager installs the
 // package (npm, pnpm 10, pnpm 11, Yarn 4 node-modules and Plug'n'Play, Bun,
 // from a registry on 127.0.0.1, default settings: bench/package-managers.mjs),
@@ -41,6 +43,20 @@ const runsArg = process.argv.indexOf('--runs')
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 100
 const RULES = 100
 
+/**
+ * Telemetry's cost (issue 54: within 1.1x at 100 rules): every event of this
+ * build with telemetry off and on (WAVE_RULES_TELEMETRY=1, the endpoint a
+ * closed port on 127.0.0.1: the records go to the spool, and the detached
+ * shipper a start and a stop start finds nobody), in the same rounds.
+ */
+function telemetryTable(bin, dir) {
+  const on = { WAVE_RULES_TELEMETRY: '1', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }
+  const lines = eventTable([['telemetry off', bin], ['telemetry on', bin, on]], dir, RUNS, false)
+  console.log(`Telemetry off and on, this build, ${RUNS} interleaved rounds; p50 ms and its ratio to \`--version\` (with the same variables)\n`)
+  console.log(lines.join('\n'))
+  console.log('')
+}
+
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-hook-bench-'))
 {
   const bin = path.resolve(repo, process.env.WAVE_RULES_BIN ?? 'target/release/wave-rules')
@@ -51,6 +67,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wave-hook-bench-'))
     console.log(`Every event against \`--version\` of the same binary (${bins.map(([l, b]) => `${l}: ${path.relative(repo, b) || b}`).join(', ')}), ${RUNS} interleaved rounds, load ${load.map((l) => l.toFixed(1)).join(' ')} -> ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; p50 ms and its ratio to \`--version\`\n`)
     console.log(lines.join('\n'))
     console.log('')
+    if (!process.argv.includes('--no-telemetry')) telemetryTable(bin, path.join(root, 'telemetry'))
   }
   if (process.argv.includes('--events-only')) {
     fs.rmSync(root, { recursive: true, force: true })

@@ -413,6 +413,12 @@ export interface EntryMoved {
  */
 export declare function eventMayMatter(event: AgentEvent): boolean
 
+/**
+ * Spools the telemetry records this process holds (the package calls it
+ * when the process exits; records are otherwise spooled every 500 ms).
+ */
+export declare function flushTelemetry(): void
+
 /** A note another entry or a rule conflicts with (`writeNote`). */
 export interface MemoryConflict {
   /** The other entry's id, or none for a rule. */

@@ -845,6 +845,7 @@ module.exports.checkToolCall = nativeBinding.checkToolCall
 module.exports.chosenSources = nativeBinding.chosenSources
 module.exports.defaultSources = nativeBinding.defaultSources
 module.exports.eventMayMatter = nativeBinding.eventMayMatter
+module.exports.flushTelemetry = nativeBinding.flushTelemetry
 module.exports.memoryToolDefinitions = nativeBinding.memoryToolDefinitions
 module.exports.nativePlanRules = nativeBinding.nativePlanRules
 module.exports.projectRoot = nativeBinding.projectRoot

@@ -1450,6 +1450,7 @@ export const checkToolCall = __napiModule.exports.checkToolCall
 export const chosenSources = __napiModule.exports.chosenSources
 export const defaultSources = __napiModule.exports.defaultSources
 export const eventMayMatter = __napiModule.exports.eventMayMatter
+export const flushTelemetry = __napiModule.exports.flushTelemetry
 export const memoryToolDefinitions = __napiModule.exports.memoryToolDefinitions
 export const nativePlanRules = __napiModule.exports.nativePlanRules
 export const projectRoot = __napiModule.exports.projectRoot

@@ -55,6 +55,7 @@ const FILES = {
   'project-root.test.mjs': { wasi: true, node22: true, why: "the project root as the manager finds it: WASI's paths" },
   'report.test.mjs': { wasi: false, node22: false, why: 'the page in Chromium: the page is the same bytes whichever loader made it (cli.test.mjs compares `report` on WASI)' },
   'sarif.test.mjs': { wasi: false, node22: false, why: 'the Rust debug binary against the SARIF schema: no loader, no Node' },
+  'telemetry.test.mjs': { wasi: false, node22: false, why: "the addon's telemetry thread posting to a receiver: the WASI build has no HTTP client (it spools only); Node 22 runs the same Rust" },
   'vscode-extension.test.mjs': { wasi: false, node22: false, why: 'packages the extension once with vsce' },
   'wave-agent.test.mjs': { wasi: true, node22: true, why: "the agent SDK drop-in, on Node 22 the SDK's own Node" },
 }

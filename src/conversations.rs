@@ -7,6 +7,8 @@ use crate::engine::RuleEngine;
 use memory_rules as core;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
+use std::sync::Arc;
+use wave_rules::InProcess;
 
 /// Which conversation: a session and, inside it, a subagent.
 #[napi(object)]
@@ -301,15 +303,27 @@ pub struct Conversations {
     edit_distance: u64,
 }
 
+/// The telemetry of this process for an engine's project and home
+/// (docs/telemetry.md: off unless the settings switch it on).
+fn telemetry_of(
+    places: &(std::path::PathBuf, Option<std::path::PathBuf>),
+) -> Option<Arc<InProcess>> {
+    InProcess::of(&places.0, places.1.as_deref())
+}
+
 impl Conversations {
     fn responder<'a>(
         &self,
         set: &'a core::RuleSet,
         places: &'a (std::path::PathBuf, Option<std::path::PathBuf>),
+        telemetry: Option<&'a InProcess>,
     ) -> core::delivery::Responder<'a> {
         let mut r = core::delivery::Responder::new(set, &places.0)
             .budget(self.budget)
             .edit_distance(self.edit_distance);
+        if let Some(t) = telemetry {
+            r = r.telemetry(t.telemetry());
+        }
         if let Some(home) = &places.1 {
             r = r.home(home.clone());
         }
@@ -374,7 +388,8 @@ impl Conversations {
         let event = self::event(event)?;
         let set = engine.rule_set();
         let places = engine.places();
-        let responder = self.responder(&set, &places);
+        let telemetry = telemetry_of(&places);
+        let responder = self.responder(&set, &places, telemetry.as_deref());
         if event.kind == core::delivery::EventKind::SubagentStart {
             if let Some((parent, child)) = self.inner.with_parent(&event.conversation) {
                 let (answer, forgotten) = responder.subagent_start(parent, child, &event);
@@ -402,8 +417,15 @@ impl Conversations {
             });
         }
         let session = self.inner.session(&event.conversation);
+        let answer = responder.respond(session, &event);
+        // A refusal (or warning) before a tool runs is recorded here; what
+        // is given, when the answer is committed.
+        responder.record_verdict(&answer, event.tools.first().map(|t| t.name.as_str()));
+        if let Some(t) = &telemetry {
+            t.recorded();
+        }
         Ok(Answer {
-            inner: responder.respond(session, &event),
+            inner: answer,
             set: set.clone(),
         })
     }
@@ -413,9 +435,13 @@ impl Conversations {
     pub fn commit(&mut self, engine: &RuleEngine, answer: &Answer) {
         let set = engine.rule_set();
         let places = engine.places();
-        let responder = self.responder(&set, &places);
+        let telemetry = telemetry_of(&places);
+        let responder = self.responder(&set, &places, telemetry.as_deref());
         let session = self.inner.session(&answer.inner.conversation);
         responder.commit(session, &answer.inner);
+        if let Some(t) = &telemetry {
+            t.recorded();
+        }
     }
 
     /// These rules (by id, in their current versions) reached the model;
@@ -430,11 +456,15 @@ impl Conversations {
     ) {
         let set = engine.rule_set();
         let places = engine.places();
-        let responder = self.responder(&set, &places);
+        let telemetry = telemetry_of(&places);
+        let responder = self.responder(&set, &places, telemetry.as_deref());
         let conversation = key(conversation);
         let session = self.inner.session(&conversation);
         let agent = agent.unwrap_or_else(|| "sdk".to_string());
         responder.commit_ids(session, &conversation, &agent, &ids);
+        if let Some(t) = &telemetry {
+            t.recorded();
+        }
     }
 
     /// A conversation not seen by this process: its transcript (since the
@@ -451,7 +481,8 @@ impl Conversations {
     ) {
         let set = engine.rule_set();
         let places = engine.places();
-        let responder = self.responder(&set, &places);
+        // Restoring a conversation records nothing.
+        let responder = self.responder(&set, &places, None);
         let conversation = key(conversation);
         let mut seen =
             core::delivery::Event::new(conversation.clone(), core::delivery::EventKind::ToolDone);
@@ -565,8 +596,17 @@ pub fn check_tool_call(engine: &RuleEngine, call: AgentToolCall, cwd: Option<Str
     )
     .tool(tool(call));
     event.cwd = cwd.map(Into::into);
-    let responder = core::delivery::Responder::new(&set, &places.0);
+    let telemetry = telemetry_of(&places);
+    let mut responder = core::delivery::Responder::new(&set, &places.0);
+    if let Some(t) = &telemetry {
+        responder = responder.telemetry(t.telemetry());
+    }
     let verdict = responder.verdict(&event);
+    let tool_name = event.tools.first().map(|t| t.name.as_str());
+    responder.record_tool_verdict(&verdict, "sdk", "check", tool_name);
+    if let Some(t) = &telemetry {
+        t.recorded();
+    }
     let max = core::base::limits::DEFAULT_RULES_BYTES;
     let blocks = verdict.blocks();
     let warned = core::delivery::enforcement::Verdict {
@@ -593,6 +633,13 @@ pub fn check_tool_call(engine: &RuleEngine, call: AgentToolCall, cwd: Option<Str
             .collect(),
         unchecked: verdict.unchecked,
     }
+}
+
+/// Spools the telemetry records this process holds (the package calls it
+/// when the process exits; records are otherwise spooled every 500 ms).
+#[napi(catch_unwind)]
+pub fn flush_telemetry() {
+    InProcess::flush_all();
 }
 
 /// The files each of these tool calls touched, one list per call (the core

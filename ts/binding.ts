@@ -107,3 +107,14 @@ export function syncWorkingDir(): void {
 }
 
 syncWorkingDir()
+
+// Telemetry (docs/telemetry.md): the records this process holds are spooled
+// every 500 ms, and the last ones here, when it exits; the next road that
+// ships (this process's thread, a hook's shipper) sends them.
+process.once('exit', () => {
+  try {
+    native.flushTelemetry?.()
+  } catch {
+    // never in the way of the process's exit
+  }
+})

@@ -22,6 +22,7 @@ export const RuleTexts: typeof Binding.RuleTexts = native.RuleTexts
 export const chosenSources: typeof Binding.chosenSources = native.chosenSources
 export const defaultSources: typeof Binding.defaultSources = native.defaultSources
 export const eventMayMatter: typeof Binding.eventMayMatter = native.eventMayMatter
+export const flushTelemetry: typeof Binding.flushTelemetry = native.flushTelemetry
 export const memoryToolDefinitions: typeof Binding.memoryToolDefinitions = native.memoryToolDefinitions
 export const nativePlanRules: typeof Binding.nativePlanRules = native.nativePlanRules
 export const projectRoot: typeof Binding.projectRoot = native.projectRoot

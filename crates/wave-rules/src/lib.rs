@@ -32,6 +32,9 @@ pub mod internals {
 
 pub use base::env::{Output, EXIT_FAILURE, EXIT_TROUBLE};
 pub use cli::{run, run_with_input};
+/// Telemetry in a long-lived process that is not ours: the addon in an
+/// SDK's Node process (docs/telemetry.md).
+pub use telemetry::in_process::InProcess;
 
 /// The most a hook reads from standard input; a larger event is skipped
 /// (with one line on stderr).

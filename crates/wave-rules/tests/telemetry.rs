@@ -948,3 +948,65 @@ fn paths_leave_only_with_the_opt_in_and_only_relative_to_the_project() {
         "no absolute path"
     );
 }
+
+#[test]
+fn a_path_rule_given_again_at_the_edit_it_governs_is_a_delivery_why_edit() {
+    let t = project();
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/protobuf");
+    let work = t.workdir();
+    let cwd = work.to_string_lossy().to_string();
+    let payload = |event: &str, extra: serde_json::Value| {
+        let mut v = json!({ "session_id": "sess-edit", "cwd": cwd, "hook_event_name": event });
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v
+    };
+    let post = ["hook", "PostToolUse", "--edit-distance", "1"];
+    hook(
+        &t,
+        &env,
+        "SessionStart",
+        payload("SessionStart", json!({"source": "startup"})),
+    );
+    let read = json!({"tool_name": "Read", "tool_input": {"file_path": work.join("src/a.ts")}});
+    run(&t, &post, &env, &payload("PostToolUse", read));
+    for _ in 0..2 {
+        let ls = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+        run(&t, &post, &env, &payload("PostToolUse", ls));
+    }
+    let edit = json!({"tool_name": "Edit", "tool_input": {"file_path": work.join("src/a.ts"), "old_string": "a", "new_string": "b"}});
+    let (out, err, code) = run(&t, &post, &env, &payload("PostToolUse", edit));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("ts.md"),
+        "the rule came back at the edit: {out}"
+    );
+    ship(&t, &env, 5);
+    let records = receiver.wait_for(4, Duration::from_secs(10));
+    let why = |r: &opentelemetry_proto::tonic::logs::v1::LogRecord| {
+        (
+            attr(r, "wave_rules.rule.id"),
+            attr(r, "wave_rules.delivery.why"),
+            attr(r, "wave_rules.delivery.event"),
+        )
+    };
+    let delivered: Vec<_> = records
+        .iter()
+        .filter(|r| r.event_name == "wave_rules.rule.delivered")
+        .map(why)
+        .collect();
+    let ts = |w: &str, e: &str| {
+        (
+            Some("ts.md".to_string()),
+            Some(w.to_string()),
+            Some(e.to_string()),
+        )
+    };
+    assert!(
+        delivered.contains(&ts("paths", "tool-done")),
+        "{delivered:?}"
+    );
+    assert!(delivered.contains(&ts("edit", "edit")), "{delivered:?}");
+}

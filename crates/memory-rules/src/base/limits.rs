@@ -484,6 +484,10 @@ pub const TELEMETRY_EXCHANGE_SECS: u64 = 10;
 
 /// A shipping run's longest time, in seconds (`telemetry ship --seconds`).
 pub const TELEMETRY_SHIP_SECS: u64 = 30;
+/// The shipper a hook starts waits this many seconds, after the spool is
+/// shipped, for the records of the session's next events (within its
+/// `TELEMETRY_SHIP_SECS`); while it waits, hooks start no other.
+pub const TELEMETRY_LINGER_SECS: u64 = 10;
 
 /// How long `eval` ships its results before it exits, in seconds.
 pub const TELEMETRY_EVAL_SHIP_SECS: u64 = 10;
@@ -492,6 +496,9 @@ pub const TELEMETRY_EVAL_SHIP_SECS: u64 = 10;
 /// records in the process before it spools them (it spools what it holds
 /// every `WATCH_INTERVAL` and at its end too).
 pub const MAX_TELEMETRY_BATCH_RECORDS: usize = 256;
+/// Projects one long-lived process (the addon in an SDK's Node process)
+/// keeps telemetry for; past it, a new project's records are not kept.
+pub const MAX_TELEMETRY_PROJECTS: usize = 64;
 
 /// An MCP client's session id (`_meta.sessionID`) is kept up to this many
 /// bytes; a longer one is ignored (the connection's own id is used).

@@ -28,6 +28,7 @@ pub fn run(env: &Env, args: &TelemetryArgs) -> Output {
             &telemetry::places(env),
             &state_dir(&env.home_dir()),
             a.seconds,
+            a.linger,
         ),
         // Read from stdin before an Env is made: `hook_event`.
         TelemetryAction::Hook(_) => Output::default(),

@@ -78,6 +78,7 @@ pub fn send(
         &crate::telemetry::places(env),
         &memory_rules::base::fs::state_dir(&env.home_dir()),
         EVAL_SHIP_SECONDS,
+        0,
     );
     stderr + &out.stderr
 }

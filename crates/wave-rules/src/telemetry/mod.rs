@@ -4,6 +4,7 @@
 //! timeouts on every phase), the shipper a hook starts as a detached child
 //! (`hook ship`), and what `doctor` says.
 
+pub mod in_process;
 pub mod instructions;
 pub mod shipper;
 #[cfg(not(target_family = "wasm"))]

@@ -8,6 +8,7 @@ use crate::delivery::event::EventKind;
 use crate::delivery::session::Session;
 use crate::delivery::telemetry::events::{self, DeliveredBy};
 use crate::delivery::telemetry::Telemetry;
+use crate::rules::rule_set::enforcement::Verdict;
 
 /// Where [`Responder::commit`] logs what was delivered.
 #[derive(Clone, Debug)]
@@ -64,7 +65,38 @@ impl Responder<'_> {
             let files = self.paths(t).map(|p| (answer.touched.as_slice(), p));
             let recalled = events::recalled(&answer.memory, &answer.agent, session, files);
             t.record_or_keep(recalled.as_slice());
+            self.record_at_edit(answer, t);
         }
+    }
+
+    /// The path rules an answer gave again in short form at a write they
+    /// govern (`answer.recalled`): telemetry's deliveries `why: edit`, event
+    /// `edit`. The delivery log keeps only full givings, so it is not
+    /// written here.
+    fn record_at_edit(&self, answer: &Answer, t: &Telemetry) {
+        let rules: Vec<&crate::rules::rule::Rule> = answer
+            .recalled
+            .iter()
+            .filter_map(|g| self.set.rules().get(g.index).filter(|r| r.id == g.id))
+            .collect();
+        if rules.is_empty() {
+            return;
+        }
+        let project = self.workdir.to_string_lossy();
+        let sender = Sender {
+            agent: &answer.agent,
+            session: &answer.conversation.session,
+            subagent: answer.conversation.subagent.as_deref(),
+            event: "edit",
+            project: &project,
+        };
+        let delivery = crate::delivery::delivery_log::Delivery::of(&rules, &sender);
+        t.record_or_keep(&events::delivered(
+            &delivery,
+            &rules,
+            DeliveredBy::WaveRules,
+            self.paths(t),
+        ));
     }
 
     /// The telemetry, when it is on.
@@ -82,14 +114,31 @@ impl Responder<'_> {
     /// (`answer.verdict`), recorded as telemetry (`wave_rules.rule.enforced`,
     /// block or warn). `tool` is the agent's tool name.
     pub fn record_verdict(&self, answer: &Answer, tool: Option<&str>) {
+        let session = &answer.conversation.session;
+        self.record_tool_verdict(&answer.verdict, &answer.agent, session, tool);
+    }
+
+    /// [`Responder::record_verdict`] for a verdict with no conversation's
+    /// answer (a tool guard that checks each call), `agent` and `session` as
+    /// the road names them. Nothing, not even the settings read, for a
+    /// verdict no rule gave.
+    pub fn record_tool_verdict(
+        &self,
+        verdict: &Verdict,
+        agent: &str,
+        session: &str,
+        tool: Option<&str>,
+    ) {
+        if verdict.hits.is_empty() {
+            return;
+        }
         let Some(t) = self.telemetry_on() else {
             return;
         };
-        let session = &answer.conversation.session;
         t.record_or_keep(&events::enforced(
             self.set,
-            &answer.verdict,
-            &answer.agent,
+            verdict,
+            agent,
             session,
             tool,
             self.paths(t),

@@ -37,6 +37,7 @@ pub fn why(rule: &Rule, event: &str) -> &'static str {
     let m = &rule.metadata;
     match event {
         "read-rule" => return "request",
+        "edit" => return "edit",
         "stop" => return "reminder",
         "subagent-start" => return "subagent",
         _ => {}

@@ -11,6 +11,9 @@
 //!   lock exclusively and keeps the newest unsent lines that fit in half,
 //!   the first of them a [`names::RECORDS_DROPPED`] record counting the
 //!   records dropped. When everything was shipped the file is emptied.
+//! - `shipper.lock`: held by a lingering shipper (`telemetry ship
+//!   --linger`, the one a hook starts) for its whole life, so a hook that
+//!   finds it held starts no other ([`Spool::shipper_running`]).
 //! - Never in the way: every call returns an error for the caller to
 //!   report once and go on; a corrupt line is skipped (and counted), a
 //!   corrupt progress file is read as "nothing shipped" (a receiver may get
@@ -29,6 +32,7 @@ pub const SPOOL_FILE: &str = "spool.jsonl";
 pub const PROGRESS_FILE: &str = "progress.json";
 const LOCK_FILE: &str = "spool.lock";
 pub(super) const SHIP_LOCK_FILE: &str = "ship.lock";
+const SHIPPER_LOCK_FILE: &str = "shipper.lock";
 
 /// What the shipper keeps between runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,6 +83,32 @@ impl Spool {
 
     pub fn at(dir: impl Into<PathBuf>) -> Spool {
         Spool { dir: dir.into() }
+    }
+
+    /// The lingering shipper's lock, held while the file returned lives;
+    /// `None` when another shipper holds it (or the folder cannot be made).
+    pub fn hold_shipper(&self) -> Option<File> {
+        std::fs::create_dir_all(&self.dir).ok()?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.dir.join(SHIPPER_LOCK_FILE))
+            .ok()?;
+        file.try_lock().ok()?;
+        Some(file)
+    }
+
+    /// Whether a lingering shipper holds its lock now: it will ship what is
+    /// appended before it lets go (it looks once more after).
+    pub fn shipper_running(&self) -> bool {
+        let Ok(file) = OpenOptions::new()
+            .write(true)
+            .open(self.dir.join(SHIPPER_LOCK_FILE))
+        else {
+            return false;
+        };
+        matches!(file.try_lock(), Err(std::fs::TryLockError::WouldBlock))
     }
 
     pub fn dir(&self) -> &Path {

@@ -38,4 +38,8 @@ pub struct ShipArgs {
     /// Ship for at most this many seconds
     #[arg(long, value_name = "N", default_value_t = memory_rules::base::limits::TELEMETRY_SHIP_SECS)]
     pub seconds: u64,
+    /// Once the spool is shipped, wait up to this many seconds for more
+    /// records (the shipper a hook starts: TELEMETRY_LINGER_SECS)
+    #[arg(long, value_name = "N", default_value_t = 0, hide = true)]
+    pub linger: u64,
 }

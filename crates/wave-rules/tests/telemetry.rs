@@ -1010,3 +1010,42 @@ fn a_path_rule_given_again_at_the_edit_it_governs_is_a_delivery_why_edit() {
     );
     assert!(delivered.contains(&ts("edit", "edit")), "{delivered:?}");
 }
+
+#[test]
+fn a_hook_starts_no_shipper_while_a_lingering_one_holds_the_lock_and_one_once_it_is_gone() {
+    let t = project();
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/json");
+    let spool = memory_rules::delivery::telemetry::Spool::in_state_dir(&t.tmp.path().join("state"));
+    let cwd = t.workdir().to_string_lossy().to_string();
+    let stop = |id: &str| {
+        let payload = json!({ "session_id": id, "cwd": cwd, "hook_event_name": "Stop", "stop_hook_active": false });
+        hook(&t, &env, "Stop", payload)
+    };
+    let start = json!({ "session_id": "s-held", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup" });
+    // A lingering shipper holds the lock (here, this test): the hooks spool
+    // their records and start none, so nothing is sent.
+    let held = spool.hold_shipper().expect("the lock is free");
+    assert!(spool.shipper_running());
+    hook(&t, &env, "SessionStart", start);
+    stop("s-held");
+    assert!(spool.state().unsent_bytes > 0, "the records are spooled");
+    assert!(
+        receiver.wait_for(1, Duration::from_secs(3)).is_empty(),
+        "a shipper was started while the lock was held"
+    );
+    // Gone: the next stop starts one, and every record goes.
+    drop(held);
+    assert!(!spool.shipper_running());
+    stop("s-held");
+    let records = receiver.wait_for(2, Duration::from_secs(15));
+    let got = names(&records);
+    assert!(
+        got.contains(&"wave_rules.rules.loaded".to_string()),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&"wave_rules.rule.delivered".to_string()),
+        "{got:?}"
+    );
+}

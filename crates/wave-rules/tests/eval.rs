@@ -1284,41 +1284,39 @@ fn turns_run_one_conversation_and_after_turn_checks_the_answer_of_that_turn() {
     assert_eq!(conversations, 8, "{requests:#?}");
 }
 
+/// The scenario is refused (exit 2, nothing run) with `message` on stderr.
+fn refused(scenario: &str, message: &str) {
+    let r = eval(&tree(scenario), &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains(message), "{}", r.stderr);
+}
+
 #[test]
 fn turns_and_after_turn_on_bad_input_are_named_with_their_line() {
-    let both = tree("prompt: p\nturns: [a, b]\nexpect:\n  - reply_contains: ok\n");
-    let r = eval(&both, &[]);
-    assert_eq!(r.code, 2);
-    assert!(
-        r.stderr
-            .contains("logging.yaml:2: a scenario has 'prompt' (one turn) or 'turns'"),
-        "{}",
-        r.stderr
+    refused(
+        "prompt: p\nturns: [a, b]\nexpect:\n  - reply_contains: ok\n",
+        "logging.yaml:2: a scenario has 'prompt' (one turn) or 'turns'",
     );
-    let past = tree("turns: [a, b]\nexpect:\n  - reply_contains: ok\n    after_turn: 3\n");
-    let r = eval(&past, &[]);
-    assert_eq!(r.code, 2);
-    assert!(
-        r.stderr
-            .contains("logging.yaml:3: 'after_turn: 3': the scenario has 2 turn(s)"),
-        "{}",
-        r.stderr
+    refused(
+        "turns: [a, b]\nexpect:\n  - reply_contains: ok\n    after_turn: 3\n",
+        "logging.yaml:3: 'after_turn: 3': the scenario has 2 turn(s)",
     );
-    let zero = tree("prompt: p\nexpect:\n  - reply_contains: ok\n    after_turn: 0\n");
-    assert!(eval(&zero, &[])
-        .stderr
-        .contains("logging.yaml:3: 'after_turn' takes a turn's number, 1 for the first"));
+    refused(
+        "prompt: p\nexpect:\n  - reply_contains: ok\n    after_turn: 0\n",
+        "logging.yaml:3: 'after_turn' takes a turn's number, 1 for the first",
+    );
     let many = format!(
         "turns: [{}]\nexpect:\n  - reply_contains: ok\n",
         vec!["p"; 21].join(", ")
     );
-    assert!(eval(&tree(&many), &[])
-        .stderr
-        .contains("logging.yaml:1: 'turns' has 21 prompts, over the limit of 20 (MAX_EVAL_TURNS)"));
-    let empty = tree("turns: []\nexpect:\n  - reply_contains: ok\n");
-    assert!(eval(&empty, &[])
-        .stderr
-        .contains("'turns' is a list of prompts, each a non-empty string"));
+    refused(
+        &many,
+        "logging.yaml:1: 'turns' has 21 prompts, over the limit of 20 (MAX_EVAL_TURNS)",
+    );
+    refused(
+        "turns: []\nexpect:\n  - reply_contains: ok\n",
+        "'turns' is a list of prompts, each a non-empty string",
+    );
 }
 
 #[test]

@@ -10,7 +10,6 @@
 use memory_rules::base::fs::state_dir;
 use memory_rules::base::limits::{MAX_TELEMETRY_PROJECTS, WATCH_INTERVAL};
 use memory_rules::delivery::telemetry::{Places, Telemetry};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -20,11 +19,14 @@ pub struct InProcess {
     worker: OnceLock<()>,
 }
 
-type Key = (PathBuf, Option<PathBuf>);
+/// The process's telemetries: (project, home as given, its telemetry), at
+/// most `MAX_TELEMETRY_PROJECTS`: a short list, searched by borrowed paths
+/// (no allocation on a message's way).
+type Registry = Vec<(PathBuf, Option<PathBuf>, Arc<InProcess>)>;
 
-fn registry() -> &'static Mutex<HashMap<Key, Arc<InProcess>>> {
-    static ALL: OnceLock<Mutex<HashMap<Key, Arc<InProcess>>>> = OnceLock::new();
-    ALL.get_or_init(|| Mutex::new(HashMap::new()))
+fn registry() -> &'static Mutex<Registry> {
+    static ALL: OnceLock<Mutex<Registry>> = OnceLock::new();
+    ALL.get_or_init(|| Mutex::new(Vec::new()))
 }
 
 impl InProcess {
@@ -32,26 +34,29 @@ impl InProcess {
     /// `None`; the policy directory is the default one, as for the command
     /// line without flags); `None` past [`MAX_TELEMETRY_PROJECTS`] projects.
     pub fn of(project: &Path, home: Option<&Path>) -> Option<Arc<InProcess>> {
-        let key = (project.to_path_buf(), home.map(Path::to_path_buf));
         let mut all = registry().lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(found) = all.get(&key) {
-            return Some(Arc::clone(found));
+        let found = all
+            .iter()
+            .find(|(p, h, _)| p == project && h.as_deref() == home);
+        if let Some((_, _, one)) = found {
+            return Some(Arc::clone(one));
         }
         if all.len() >= MAX_TELEMETRY_PROJECTS {
             return None;
         }
-        let home = key.1.clone().or_else(crate::base::env::user_home);
+        let given = home.map(Path::to_path_buf);
+        let home = given.clone().or_else(crate::base::env::user_home);
         let state = state_dir(home.as_deref().unwrap_or(Path::new(".")));
         let places = Places {
             policy_dir: memory_rules::sources::packs::default_policy_dir(),
-            project: Some(key.0.clone()),
+            project: Some(project.to_path_buf()),
             home,
         };
         let made = Arc::new(InProcess {
             telemetry: Arc::new(Telemetry::new(places, &state).batched()),
             worker: OnceLock::new(),
         });
-        all.insert(key, Arc::clone(&made));
+        all.push((project.to_path_buf(), given, Arc::clone(&made)));
         Some(made)
     }
 
@@ -77,7 +82,7 @@ impl InProcess {
     /// Spools every project's held records now (the process is ending).
     pub fn flush_all() {
         let all = registry().lock().unwrap_or_else(|p| p.into_inner());
-        for one in all.values() {
+        for (_, _, one) in all.iter() {
             one.telemetry.flush();
         }
     }

@@ -7,10 +7,9 @@
 //! (see the core's `skill`). A compaction: PreCompact, PostCompact (their
 //! output reaches no model), then SessionStart `source: "compact"`.
 
-use super::{Dialect, HookEntry, Payload};
+use super::{Dialect, HookEntry};
 use crate::base::args::{HookAgent, ScopeArg};
 use memory_rules::delivery::ToolKind;
-use serde_json::{Map, Value};
 use std::path::PathBuf;
 
 pub struct Codex;
@@ -24,11 +23,9 @@ impl Dialect for Codex {
         &super::claude_code::EVENTS
     }
 
-    /// Its payload: Claude Code's fields (`session_id`, `hook_event_name`,
-    /// `tool_name`, `tool_input`, `cwd`, ...), read as Claude Code's.
-    fn payload(&self, v: &Map<String, Value>) -> Payload {
-        super::claude_code::read(self.agent(), v)
-    }
+    // Its payload: Claude Code's fields (`session_id`, `hook_event_name`,
+    // `tool_name`, `tool_input`, `cwd`, ...): the trait's default `payload`,
+    // `claude_code::read`.
 
     fn tool_kind(&self, name: &str) -> ToolKind {
         match name {

@@ -3,7 +3,8 @@
 // hygiene pairs only, no retrieval set): their shape, their counts and that no repository is shared between the tuning
 // sets and any two held-out sets. Reads JSON only; no dependence on the scoring code.
 // Issue 56 adds two retrieval-only sets written blind, about half files-only, whose notes name files by basename, module
-// or symbol: bench/memory-tune-3/ (for tuning) and bench/memory-heldout-4/ (reported once); RETRIEVAL_SETS below.
+// or symbol: bench/memory-tune-3/ (for tuning), bench/memory-heldout-4/ (reported once, spent) and bench/memory-heldout-6/
+// (reported once); RETRIEVAL_SETS below. Sets of realistic size for hygiene: SIZED_SETS further down.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -25,6 +26,7 @@ const ISSUE56_RETRIEVAL = { projects: 4, entries: 170, queries: 80, filesOnly: 0
 const RETRIEVAL_SETS = [
   { name: 'tune-3 (tuning)', retrievalDir: 'bench/memory-tune-3/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'fourth held-out', retrievalDir: 'bench/memory-heldout-4/projects', retrieval: ISSUE56_RETRIEVAL },
+  { name: 'sixth held-out', retrievalDir: 'bench/memory-heldout-6/projects', retrieval: ISSUE56_RETRIEVAL },
 ]
 const FIRST_HELDOUT_PROJECTS = ['httpx', 'argo-cd', 'excalidraw', 'kube-prometheus', 'govuk-infrastructure']
 const SECOND_HELDOUT_PROJECTS = ['rubygems.org', 'okhttp', 'libgit2', 'phoenix', 'composer']
@@ -284,6 +286,7 @@ const RULE_KINDS = new Set(['restates-rule', 'contradicts-rule', 'distinct-from-
 const SIZED_SETS = [
   { name: 'tuning set 4', pairsDir: 'bench/memory-pairs/tune-4' },
   { name: 'fifth held-out', pairsDir: 'bench/memory-pairs/heldout-5' },
+  { name: 'sixth held-out', pairsDir: 'bench/memory-pairs/heldout-6' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */
@@ -378,7 +381,12 @@ for (const set of SIZED_SETS) {
   })
 }
 
-test('the sets of realistic size are written from projects of different languages', () => {
-  const languages = SIZED_SETS.flatMap((set) => readSet(path.join(root, set.pairsDir)).map(({ data }) => data.source.language.toLowerCase()))
-  assert.equal(new Set(languages).size, languages.length, `languages: ${languages.join(', ')}`)
+test('the sets of realistic size are each written from projects of different languages, every held-out set with one the tuning set has not', () => {
+  const languagesOf = (set) => readSet(path.join(root, set.pairsDir)).map(({ data }) => data.source.language.toLowerCase())
+  const tuning = new Set(languagesOf(SIZED_SETS[0]))
+  for (const set of SIZED_SETS) {
+    const languages = languagesOf(set)
+    assert.equal(new Set(languages).size, languages.length, `${set.name}: languages ${languages.join(', ')}`)
+    if (set !== SIZED_SETS[0]) assert.ok(languages.some((l) => !tuning.has(l)), `${set.name}: only the tuning set's languages (${languages.join(', ')})`)
+  }
 })

@@ -1,10 +1,6 @@
 //! `wave-rules`: the binary. All behaviour is in the library's `run`, which
 //! the Node package calls too, so both print the same bytes.
 
-#[cfg(not(target_family = "wasm"))]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let is_hook = args.get(1).is_some_and(|a| a == "hook");

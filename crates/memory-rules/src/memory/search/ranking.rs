@@ -26,8 +26,8 @@ pub const PATH_WORD_WEIGHT: f32 = 0.5;
 pub const SAME_NAME: f32 = 0.6;
 /// A name of a file in context ([`terms::path_names`]: its stem, its
 /// folders' names) weighs this much of a word of the text, times its
-/// nearness: a module's folder names the file better than the path words
-/// of its parts ([`PATH_WORD_WEIGHT`] times the square of the nearness).
+/// nearness: a module's folder, whole, counts on top of the path words of
+/// its parts ([`PATH_WORD_WEIGHT`] times the nearness).
 pub const NAME_WEIGHT: f32 = 0.5;
 use crate::base::limits::MAX_NAMED_FOLDERS;
 /// How a name key ([`FileKey::Name`]) starts among the index's words.
@@ -321,11 +321,12 @@ impl WordPostings<'_> {
 /// The query's words, sorted and distinct, each with its weight: 1 for a
 /// word of the text ([`terms::FUNCTION_WORD_WEIGHT`] for a function word,
 /// `the`, `how`: Snowball's stop words); for a word of the files in context
-/// only, the greater of [`PATH_WORD_WEIGHT`] times the square of its
-/// nearness ([`terms::path_words`]: the file's name counts whole, its
-/// folders less the farther they are) and [`NAME_WEIGHT`] times the
-/// nearness of a name it is ([`terms::path_names`]: the stem, a folder's
-/// name).
+/// only, the greater of [`PATH_WORD_WEIGHT`] times its nearness
+/// ([`terms::path_words`]: the file's name counts whole, its folders less
+/// the farther they are: a plain word of the file's own folder, `proto`,
+/// `expect`, counts nearly as much as its extension) and [`NAME_WEIGHT`]
+/// times the nearness of a name it is ([`terms::path_names`]: the stem, a
+/// folder's name).
 fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
     let mut words: Vec<(String, f32)> = terms::word_list(query.text)
         .into_iter()
@@ -342,7 +343,7 @@ fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
         words.extend(
             terms::path_words(file)
                 .into_iter()
-                .map(|(w, near)| (w, PATH_WORD_WEIGHT * near * near)),
+                .map(|(w, near)| (w, PATH_WORD_WEIGHT * near)),
         );
         words.extend(
             terms::path_names(file)
@@ -1119,6 +1120,40 @@ mod tests {
         let named_once = NAMED_BELOW + NAMED_BELOW_DEPTH / 4.0;
         assert!(hub.affinity < 0.8 * named_once, "{hub:?}");
         assert_eq!(hub.tie.as_ref().unwrap().1, "below apps");
+    }
+
+    /// The best 5 entries of `idx` for `file` alone.
+    fn file_search(idx: &MemoryIndex, file: &str) -> Vec<MemoryHit> {
+        let files = [file.to_string()];
+        let query = Query {
+            text: "",
+            files: &files,
+            limit: 5,
+        };
+        idx.search(&query, &|_| false)
+    }
+
+    #[test]
+    fn a_note_holding_the_words_of_the_files_folder_ranks_above_one_holding_a_word_of_its_name() {
+        let idx = index(&[(
+            "notes.md",
+            "notes",
+            vec![
+                doc("The proto codec checks each length prefix."),
+                doc("The frame size is capped at sixteen kilobytes by default."),
+                doc("Unrelated note about the docs."),
+                doc("Unrelated note about the release."),
+                doc("Unrelated note about the changelog."),
+            ],
+        )]);
+        let hits = file_search(&idx, "src/proto-codec/frame.ml");
+        assert_eq!(
+            ids(&hits),
+            [
+                "The proto codec checks each length prefix.",
+                "The frame size is capped at sixteen kilobytes by default."
+            ]
+        );
     }
 
     #[test]

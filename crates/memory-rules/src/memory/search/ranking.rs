@@ -85,7 +85,10 @@ impl FileTie {
             TieHow::Glob(g) => format!("paths {g}"),
             TieHow::Key(k) => match &keys[self.file][*k].0 {
                 FileKey::File(_) => "names it".to_string(),
-                FileKey::Base(b) => format!("names {b}"),
+                FileKey::Base(b) => match folder_named(&files[self.file], b) {
+                    Some(dir) => format!("below {dir}"),
+                    None => format!("names {b}"),
+                },
                 FileKey::Folder(f) if files[self.file].starts_with(&format!("{f}/")) => {
                     format!("below {f}")
                 }
@@ -96,6 +99,16 @@ impl FileTie {
         };
         (files[self.file].clone(), how)
     }
+}
+
+/// The folder of `file` whose name is `name` (`Emby.Naming/Video/x.cs`,
+/// `Emby.Naming`: `Emby.Naming`), nearest the file.
+fn folder_named<'f>(file: &'f str, name: &str) -> Option<&'f str> {
+    let (folders, _) = terms::folders_of(file);
+    folders
+        .into_iter()
+        .map(|(dir, _)| dir)
+        .find(|dir| terms::base(dir) == name)
 }
 
 /// One scope's entries tied to a file in context: for each document, the
@@ -454,13 +467,18 @@ fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> (FileTies, Vec<Vec<(Fil
     (ties, keys)
 }
 
-/// What a folder named in notes' text ([`FileKey::Folder`],
-/// [`FileKey::Near`]) keeps of its affinity: its idf over the rarest idf
-/// (1 for a folder one note names). A folder many notes name (the top of a
-/// monorepo, `apps/`) is a hub: naming it says little about a file below.
-/// The globs of `paths` and the files named keep theirs.
+/// What a folder or a file's name written in notes' text
+/// ([`FileKey::Folder`], [`FileKey::Near`], [`FileKey::Base`]) keeps of its
+/// affinity: its idf over the rarest idf (1 for a name one note writes). A
+/// folder many notes name (the top of a monorepo, `apps/`) is a hub: naming
+/// it says little about a file below; so is a file's name many notes
+/// write (`Cargo.toml`). The globs of `paths` and the paths named keep
+/// theirs.
 fn hub_discount(scopes: &[ScopeIndex], key: &FileKey, word: &str, n: usize) -> f32 {
-    if !matches!(key, FileKey::Folder(_) | FileKey::Near(_)) {
+    if !matches!(
+        key,
+        FileKey::Folder(_) | FileKey::Near(_) | FileKey::Base(_)
+    ) {
         return 1.0;
     }
     let df: usize = scopes
@@ -482,8 +500,11 @@ fn hub_discount(scopes: &[ScopeIndex], key: &FileKey, word: &str, n: usize) -> f
 /// [`NAMED_BELOW`] plus [`NAMED_BELOW_DEPTH`] j/k (the file's own folder
 /// counts most), and a
 /// note near it [`NEAR`] (j/k)² (the same folder over a sibling over the
-/// same top folder); then the folders of the file named elsewhere
-/// ([`named_folder_keys`]). A folder named in text loses what
+/// same top folder); a folder whose name is shaped like a file's
+/// (`Emby.Naming`, `Jellyfin.Naming.Tests`: a .NET project, a dotted
+/// module) named in a note's text by that name ties as a note naming that
+/// folder; then the folders of the file named elsewhere
+/// ([`named_folder_keys`]). A folder or a name written in text loses what
 /// [`hub_discount`] says.
 fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
     let file = file.trim_start_matches("./");
@@ -501,6 +522,10 @@ fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
         ));
         let named = NAMED_BELOW + NAMED_BELOW_DEPTH * share;
         keys.push((FileKey::Folder(dir.to_string()), named));
+        let name = terms::base(dir);
+        if terms::file_like(name).is_some() {
+            keys.push((FileKey::Base(name.to_string()), named));
+        }
         keys.push((FileKey::Near(dir.to_string()), NEAR * share * share));
     }
     keys.extend(named_folder_keys(file, k));
@@ -1134,6 +1159,27 @@ mod tests {
     }
 
     #[test]
+    fn a_note_writing_a_dotted_folders_name_ties_the_files_below_it() {
+        let idx = index(&[(
+            "notes.md",
+            "notes",
+            vec![
+                doc("File name parsing is Emby.Naming; NamingOptions holds the regexes."),
+                doc("Dates and times in migrations parse as ISO 8601."),
+                doc("Unrelated note about the docs."),
+                doc("Unrelated note about the release."),
+            ],
+        )]);
+        let hits = file_search(&idx, "Emby.Naming/Video/CleanDateTimeParser.cs");
+        assert_eq!(
+            hits[0].text, "File name parsing is Emby.Naming; NamingOptions holds the regexes.",
+            "{hits:?}"
+        );
+        assert_eq!(hits[0].tie.as_ref().unwrap().1, "below Emby.Naming");
+        assert!(hits[0].affinity >= NAMED_BELOW + NAMED_BELOW_DEPTH / 2.0);
+    }
+
+    #[test]
     fn a_note_holding_the_words_of_the_files_folder_ranks_above_one_holding_a_word_of_its_name() {
         let idx = index(&[(
             "notes.md",
@@ -1154,6 +1200,21 @@ mod tests {
                 "The frame size is capped at sixteen kilobytes by default."
             ]
         );
+    }
+
+    #[test]
+    fn a_file_name_many_notes_write_ties_less_than_one_a_single_note_writes() {
+        let mut notes: Vec<Entry> = (0..4)
+            .map(|i| doc(&format!("Note {i}: bump the version in Cargo.toml.")))
+            .collect();
+        notes.extend((0..6).map(|i| doc(&format!("Unrelated note {i}."))));
+        let idx = index(&[("notes.md", "notes", notes)]);
+        let hits = file_search(&idx, "crates/parser/Cargo.toml");
+        assert_eq!(hits.len(), 4, "{hits:?}");
+        for h in &hits {
+            assert_eq!(h.tie.as_ref().unwrap().1, "names Cargo.toml");
+            assert!(h.affinity > 0.0 && h.affinity < 0.8 * SAME_NAME, "{h:?}");
+        }
     }
 
     #[test]

@@ -1186,7 +1186,7 @@ mod tests {
             "notes",
             vec![
                 doc("The proto codec checks each length prefix."),
-                doc("The frame size is capped at sixteen kilobytes by default."),
+                doc("The frame size is capped."),
                 doc("Unrelated note about the docs."),
                 doc("Unrelated note about the release."),
                 doc("Unrelated note about the changelog."),
@@ -1197,7 +1197,7 @@ mod tests {
             ids(&hits),
             [
                 "The proto codec checks each length prefix.",
-                "The frame size is capped at sixteen kilobytes by default."
+                "The frame size is capped."
             ]
         );
     }

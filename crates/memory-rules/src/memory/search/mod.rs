@@ -33,7 +33,7 @@
 //! name deeper in the file's path: by nearness, less for a folder many
 //! notes name; see [`ranking`]), weighted by [`ranking::AFFINITY_WEIGHT`],
 //! and the files' path words ([`super::terms::path_words`]) as query words
-//! by the square of their nearness, their names (the stem, each folder's
+//! by their nearness, their names (the stem, each folder's
 //! name, whole: `codec-http2`, `emqx_conf_schema`;
 //! [`super::terms::path_names`]) by their nearness;
 //! ties go to the entry updated last, then

@@ -26,8 +26,8 @@ pub const PATH_WORD_WEIGHT: f32 = 0.5;
 pub const SAME_NAME: f32 = 0.6;
 /// A name of a file in context ([`terms::path_names`]: its stem, its
 /// folders' names) weighs this much of a word of the text, times its
-/// nearness: a module's folder names the file better than the path words
-/// of its parts ([`PATH_WORD_WEIGHT`] times the square of the nearness).
+/// nearness: a module's folder, whole, counts on top of the path words of
+/// its parts ([`PATH_WORD_WEIGHT`] times the nearness).
 pub const NAME_WEIGHT: f32 = 0.5;
 use crate::base::limits::MAX_NAMED_FOLDERS;
 /// How a name key ([`FileKey::Name`]) starts among the index's words.
@@ -85,7 +85,10 @@ impl FileTie {
             TieHow::Glob(g) => format!("paths {g}"),
             TieHow::Key(k) => match &keys[self.file][*k].0 {
                 FileKey::File(_) => "names it".to_string(),
-                FileKey::Base(b) => format!("names {b}"),
+                FileKey::Base(b) => match folder_named(&files[self.file], b) {
+                    Some(dir) => format!("below {dir}"),
+                    None => format!("names {b}"),
+                },
                 FileKey::Folder(f) if files[self.file].starts_with(&format!("{f}/")) => {
                     format!("below {f}")
                 }
@@ -96,6 +99,16 @@ impl FileTie {
         };
         (files[self.file].clone(), how)
     }
+}
+
+/// The folder of `file` whose name is `name` (`Emby.Naming/Video/x.cs`,
+/// `Emby.Naming`: `Emby.Naming`), nearest the file.
+fn folder_named<'f>(file: &'f str, name: &str) -> Option<&'f str> {
+    let (folders, _) = terms::folders_of(file);
+    folders
+        .into_iter()
+        .map(|(dir, _)| dir)
+        .find(|dir| terms::base(dir) == name)
 }
 
 /// One scope's entries tied to a file in context: for each document, the
@@ -321,11 +334,12 @@ impl WordPostings<'_> {
 /// The query's words, sorted and distinct, each with its weight: 1 for a
 /// word of the text ([`terms::FUNCTION_WORD_WEIGHT`] for a function word,
 /// `the`, `how`: Snowball's stop words); for a word of the files in context
-/// only, the greater of [`PATH_WORD_WEIGHT`] times the square of its
-/// nearness ([`terms::path_words`]: the file's name counts whole, its
-/// folders less the farther they are) and [`NAME_WEIGHT`] times the
-/// nearness of a name it is ([`terms::path_names`]: the stem, a folder's
-/// name).
+/// only, the greater of [`PATH_WORD_WEIGHT`] times its nearness
+/// ([`terms::path_words`]: the file's name counts whole, its folders less
+/// the farther they are: a plain word of the file's own folder, `proto`,
+/// `expect`, counts nearly as much as its extension) and [`NAME_WEIGHT`]
+/// times the nearness of a name it is ([`terms::path_names`]: the stem, a
+/// folder's name).
 fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
     let mut words: Vec<(String, f32)> = terms::word_list(query.text)
         .into_iter()
@@ -342,7 +356,7 @@ fn query_words(query: &Query<'_>) -> Vec<(String, f32)> {
         words.extend(
             terms::path_words(file)
                 .into_iter()
-                .map(|(w, near)| (w, PATH_WORD_WEIGHT * near * near)),
+                .map(|(w, near)| (w, PATH_WORD_WEIGHT * near)),
         );
         words.extend(
             terms::path_names(file)
@@ -453,13 +467,18 @@ fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> (FileTies, Vec<Vec<(Fil
     (ties, keys)
 }
 
-/// What a folder named in notes' text ([`FileKey::Folder`],
-/// [`FileKey::Near`]) keeps of its affinity: its idf over the rarest idf
-/// (1 for a folder one note names). A folder many notes name (the top of a
-/// monorepo, `apps/`) is a hub: naming it says little about a file below.
-/// The globs of `paths` and the files named keep theirs.
+/// What a folder or a file's name written in notes' text
+/// ([`FileKey::Folder`], [`FileKey::Near`], [`FileKey::Base`]) keeps of its
+/// affinity: its idf over the rarest idf (1 for a name one note writes). A
+/// folder many notes name (the top of a monorepo, `apps/`) is a hub: naming
+/// it says little about a file below; so is a file's name many notes
+/// write (`Cargo.toml`). The globs of `paths` and the paths named keep
+/// theirs.
 fn hub_discount(scopes: &[ScopeIndex], key: &FileKey, word: &str, n: usize) -> f32 {
-    if !matches!(key, FileKey::Folder(_) | FileKey::Near(_)) {
+    if !matches!(
+        key,
+        FileKey::Folder(_) | FileKey::Near(_) | FileKey::Base(_)
+    ) {
         return 1.0;
     }
     let df: usize = scopes
@@ -481,8 +500,11 @@ fn hub_discount(scopes: &[ScopeIndex], key: &FileKey, word: &str, n: usize) -> f
 /// [`NAMED_BELOW`] plus [`NAMED_BELOW_DEPTH`] j/k (the file's own folder
 /// counts most), and a
 /// note near it [`NEAR`] (j/k)² (the same folder over a sibling over the
-/// same top folder); then the folders of the file named elsewhere
-/// ([`named_folder_keys`]). A folder named in text loses what
+/// same top folder); a folder whose name is shaped like a file's
+/// (`Emby.Naming`, `Jellyfin.Naming.Tests`: a .NET project, a dotted
+/// module) named in a note's text by that name ties as a note naming that
+/// folder; then the folders of the file named elsewhere
+/// ([`named_folder_keys`]). A folder or a name written in text loses what
 /// [`hub_discount`] says.
 fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
     let file = file.trim_start_matches("./");
@@ -500,6 +522,10 @@ fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
         ));
         let named = NAMED_BELOW + NAMED_BELOW_DEPTH * share;
         keys.push((FileKey::Folder(dir.to_string()), named));
+        let name = terms::base(dir);
+        if terms::file_like(name).is_some() {
+            keys.push((FileKey::Base(name.to_string()), named));
+        }
         keys.push((FileKey::Near(dir.to_string()), NEAR * share * share));
     }
     keys.extend(named_folder_keys(file, k));
@@ -1119,6 +1145,76 @@ mod tests {
         let named_once = NAMED_BELOW + NAMED_BELOW_DEPTH / 4.0;
         assert!(hub.affinity < 0.8 * named_once, "{hub:?}");
         assert_eq!(hub.tie.as_ref().unwrap().1, "below apps");
+    }
+
+    /// The best 5 entries of `idx` for `file` alone.
+    fn file_search(idx: &MemoryIndex, file: &str) -> Vec<MemoryHit> {
+        let files = [file.to_string()];
+        let query = Query {
+            text: "",
+            files: &files,
+            limit: 5,
+        };
+        idx.search(&query, &|_| false)
+    }
+
+    #[test]
+    fn a_note_writing_a_dotted_folders_name_ties_the_files_below_it() {
+        let idx = index(&[(
+            "notes.md",
+            "notes",
+            vec![
+                doc("File name parsing is Emby.Naming; NamingOptions holds the regexes."),
+                doc("Dates and times in migrations parse as ISO 8601."),
+                doc("Unrelated note about the docs."),
+                doc("Unrelated note about the release."),
+            ],
+        )]);
+        let hits = file_search(&idx, "Emby.Naming/Video/CleanDateTimeParser.cs");
+        assert_eq!(
+            hits[0].text, "File name parsing is Emby.Naming; NamingOptions holds the regexes.",
+            "{hits:?}"
+        );
+        assert_eq!(hits[0].tie.as_ref().unwrap().1, "below Emby.Naming");
+        assert!(hits[0].affinity >= NAMED_BELOW + NAMED_BELOW_DEPTH / 2.0);
+    }
+
+    #[test]
+    fn a_note_holding_the_words_of_the_files_folder_ranks_above_one_holding_a_word_of_its_name() {
+        let idx = index(&[(
+            "notes.md",
+            "notes",
+            vec![
+                doc("The proto codec checks each length prefix."),
+                doc("The frame size is capped."),
+                doc("Unrelated note about the docs."),
+                doc("Unrelated note about the release."),
+                doc("Unrelated note about the changelog."),
+            ],
+        )]);
+        let hits = file_search(&idx, "src/proto-codec/frame.ml");
+        assert_eq!(
+            ids(&hits),
+            [
+                "The proto codec checks each length prefix.",
+                "The frame size is capped."
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_name_many_notes_write_ties_less_than_one_a_single_note_writes() {
+        let mut notes: Vec<Entry> = (0..4)
+            .map(|i| doc(&format!("Note {i}: bump the version in Cargo.toml.")))
+            .collect();
+        notes.extend((0..6).map(|i| doc(&format!("Unrelated note {i}."))));
+        let idx = index(&[("notes.md", "notes", notes)]);
+        let hits = file_search(&idx, "crates/parser/Cargo.toml");
+        assert_eq!(hits.len(), 4, "{hits:?}");
+        for h in &hits {
+            assert_eq!(h.tie.as_ref().unwrap().1, "names Cargo.toml");
+            assert!(h.affinity > 0.0 && h.affinity < 0.8 * SAME_NAME, "{h:?}");
+        }
     }
 
     #[test]

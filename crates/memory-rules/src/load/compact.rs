@@ -67,71 +67,19 @@ struct CompactOrigin {
     overrides: Vec<String>,
 }
 
-/// The rules (with their compiled patterns), in order, as postcard: two
-/// lists, the first half of the rules then the rest, and where the second
-/// list starts (so that [`from_bytes`] can read them on two threads).
-pub(crate) fn to_bytes(rules: Vec<SavedRule>) -> Result<(Vec<u8>, usize), postcard::Error> {
+/// The rules (with their compiled patterns), in order, as postcard.
+pub(crate) fn to_bytes(rules: Vec<SavedRule>) -> Result<Vec<u8>, postcard::Error> {
     let compact: Vec<CompactRule> = rules.into_iter().map(CompactRule::from).collect();
-    let (first, second) = compact.split_at(compact.len() / 2);
-    let mut out = postcard::to_allocvec(first)?;
-    let split = out.len();
-    out.extend_from_slice(&postcard::to_allocvec(second)?);
-    Ok((out, split))
+    postcard::to_allocvec(&compact)
 }
 
-/// From this many bytes of rules on (about 250 rules of a few lines), the
-/// second list is read on a second thread while this one reads the first:
-/// a hook decodes every rule on every event, and at 1,000 rules that is
-/// the largest part of its work. Below it, starting a thread costs more
-/// than it saves.
-const PARALLEL_DECODE_BYTES: usize = 48 * 1024;
-
-/// The rules [`to_bytes`] wrote (the second list starting at `split`), with
-/// their patterns as saved; an error for anything else.
-pub(crate) fn from_bytes(bytes: &[u8], split: usize) -> Result<Restored, SnapshotError> {
-    let Some((first, second)) = bytes.split_at_checked(split) else {
-        return Err(not_saved("the second list of rules starts past their end"));
+/// The rules [`to_bytes`] wrote, with their patterns as saved; an error for
+/// anything else. Each rule is restored as soon as it is read, into a list
+/// made at its final size: no list of mirrors grows and is copied first.
+pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Restored, SnapshotError> {
+    let not = |e: postcard::Error| SnapshotError::NotASnapshot {
+        source: serde::de::Error::custom(e),
     };
-    if bytes.len() < PARALLEL_DECODE_BYTES {
-        return joined(from_list(first), from_list(second));
-    }
-    std::thread::scope(|scope| {
-        let other = std::thread::Builder::new()
-            .name("wave-rules-decode".into())
-            .spawn_scoped(scope, || from_list(second));
-        let here = from_list(first);
-        let there = match other {
-            Ok(other) => other
-                .join()
-                .unwrap_or_else(|_| Err(not_saved("the rules could not be read"))),
-            Err(_) => from_list(second),
-        };
-        joined(here, there)
-    })
-}
-
-/// The rules of two lists, the first's then the second's.
-fn joined(
-    first: Result<Restored, SnapshotError>,
-    second: Result<Restored, SnapshotError>,
-) -> Result<Restored, SnapshotError> {
-    let ((mut rules, mut patterns), (more_rules, more_patterns)) = (first?, second?);
-    rules.extend(more_rules);
-    patterns.extend(more_patterns);
-    Ok((rules, patterns))
-}
-
-/// The error for bytes that are no list of saved rules.
-fn not_saved(why: &str) -> SnapshotError {
-    SnapshotError::NotASnapshot {
-        source: serde::de::Error::custom(why),
-    }
-}
-
-/// One list of rules as [`to_bytes`] writes it; an error for anything
-/// else. Each rule is restored as soon as it is read, into a list made at
-/// its final size: no list of mirrors grows and is copied first.
-fn from_list(bytes: &[u8]) -> Result<Restored, SnapshotError> {
     // A saved rule takes more bytes than this: room is made for no more
     // rules than the bytes can hold, whatever count they claim.
     const MIN_RULE_BYTES: usize = 16;
@@ -139,7 +87,7 @@ fn from_list(bytes: &[u8]) -> Result<Restored, SnapshotError> {
         most: bytes.len() / MIN_RULE_BYTES,
     };
     let mut de = postcard::Deserializer::from_bytes(bytes);
-    serde::de::DeserializeSeed::deserialize(seed, &mut de).map_err(|e| not_saved(&e.to_string()))?
+    serde::de::DeserializeSeed::deserialize(seed, &mut de).map_err(not)?
 }
 
 /// The rules [`from_bytes`] gives, in order, and each one's patterns (at
@@ -258,41 +206,11 @@ mod tests {
         };
         assert!(!parsed.patterns.is_empty());
         let want = parsed.rule.clone();
-        let (bytes, split) = to_bytes(vec![SavedRule::of(&parsed.rule, &parsed.patterns)]).unwrap();
-        let (rules, patterns) = from_bytes(&bytes, split).unwrap();
+        let bytes = to_bytes(vec![SavedRule::of(&parsed.rule, &parsed.patterns)]).unwrap();
+        let (rules, patterns) = from_bytes(&bytes).unwrap();
         assert_eq!(rules, [want]);
         assert_eq!(patterns.len(), 1);
         assert_eq!(patterns[0].len(), parsed.patterns.len());
-        assert!(
-            from_bytes(&bytes[..bytes.len() / 2], split).is_err(),
-            "truncated"
-        );
-        assert!(
-            from_bytes(&bytes, bytes.len() + 1).is_err(),
-            "split past the end"
-        );
-    }
-
-    /// Enough rules to be read on two threads come back all, in order; a
-    /// second list cut short is an error, not half the rules.
-    #[test]
-    fn rules_read_on_two_threads_come_back_in_order_and_a_cut_second_list_is_an_error() {
-        let saved: Vec<SavedRule> = (0..800)
-            .map(|i| {
-                let text = format!("---\npaths: \"src/m{i}/**\"\n---\nRule {i}.\n");
-                let path = format!("/w/r{i:04}.md");
-                let parsed = parse_rule(Scope::Project, &path[3..], Path::new(&path), &text);
-                let parsed = parsed.rule.expect("a rule");
-                SavedRule::of(&parsed.rule, &parsed.patterns)
-            })
-            .collect();
-        let (bytes, split) = to_bytes(saved).unwrap();
-        assert!(bytes.len() >= PARALLEL_DECODE_BYTES, "{} bytes", bytes.len());
-        let (rules, patterns) = from_bytes(&bytes, split).unwrap();
-        let ids: Vec<String> = rules.iter().map(|r| r.id.clone()).collect();
-        let want: Vec<String> = (0..800).map(|i| format!("r{i:04}.md")).collect();
-        assert_eq!(ids, want);
-        assert!(patterns.iter().all(|p| p.len() == 1));
-        assert!(from_bytes(&bytes[..bytes.len() - 10], split).is_err());
+        assert!(from_bytes(&bytes[..bytes.len() / 2]).is_err(), "truncated");
     }
 }

@@ -5,14 +5,13 @@
 //! per-file entries.
 //!
 //! The saved form ([`Loaded::to_bytes`](crate::load::Loaded::to_bytes),
-//! snapshot version 11) is five parts in one file:
+//! snapshot version 10) is five parts in one file:
 //!
 //! 1. the check (JSON, one line): the version, when the files were scanned,
 //!    the config (`Debug`), the workdir, the layers' fingerprint and
 //!    diagnostics, and the lengths of the next three parts; then a newline;
 //! 2. the rule set's rules (with their origins and compiled patterns) in
-//!    order, as postcard ([`crate::load::compact`]): two lists, the first
-//!    half then the rest, which a hook reads on two threads from 48 KiB on;
+//!    order, as postcard ([`crate::load::compact`]);
 //! 3. every diagnostic (JSON);
 //! 4. the inputs (each rules root, each directory of a rules folder the
 //!    discovery listed, each rule file, each `@path` import): their paths,
@@ -81,8 +80,6 @@ struct Check {
     layer_diagnostics: Vec<Diagnostic>,
     /// The rules' length in bytes (postcard).
     rules_len: usize,
-    /// Where the rules' second list starts, in bytes from their start.
-    rules_split: usize,
     /// The diagnostics' length in bytes (JSON).
     diagnostics_len: usize,
     /// The length in bytes of the inputs' paths (each followed by a NUL);
@@ -111,7 +108,7 @@ pub(crate) fn to_bytes(loaded: &Loaded) -> Result<Vec<u8>, SnapshotError> {
     let save = |source| SnapshotError::Save { source };
     let set = &loaded.rules;
     let saved = set.rules().iter().zip(set.patterns());
-    let (rules, rules_split) = compact::to_bytes(saved.map(|(r, p)| SavedRule::of(r, p)).collect())
+    let rules = compact::to_bytes(saved.map(|(r, p)| SavedRule::of(r, p)).collect())
         .map_err(|e| save(serde::ser::Error::custom(e)))?;
     let diagnostics = serde_json::to_vec(&loaded.diagnostics).map_err(save)?;
     let snapshot = loaded.snapshot.to_bytes()?;
@@ -127,7 +124,6 @@ pub(crate) fn to_bytes(loaded: &Loaded) -> Result<Vec<u8>, SnapshotError> {
         layers: loaded.snapshot.layers.clone(),
         layer_diagnostics: loaded.layer_diagnostics.clone(),
         rules_len: rules.len(),
-        rules_split,
         diagnostics_len: diagnostics.len(),
         inputs_len: paths.as_ref().map(String::len),
         stamps_len: stamps.len(),
@@ -222,7 +218,7 @@ impl Restored {
 
     fn restore(config: &Config, bytes: &[u8], unchanged: bool) -> Result<Restored, SnapshotError> {
         let saved = Saved::of(bytes)?;
-        let decode = || compact::from_bytes(saved.rules, saved.check.rules_split);
+        let decode = || compact::from_bytes(saved.rules);
         let decoded = if unchanged {
             (saved.paths.is_some() && saved.check.same_setup(config)).then(decode)
         } else {

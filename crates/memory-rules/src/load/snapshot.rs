@@ -35,10 +35,8 @@ use std::time::SystemTime;
 /// layout tried and reverted.) 9: the check keeps the inputs' paths and
 /// stamps as two strings, and the rule set's rules are postcard
 /// (crate::load::compact). 10: the inputs' paths and stamps (in bytes)
-/// follow the rules and the diagnostics, outside the check. 11: the rules
-/// are two postcard lists (read on two threads), the check says where the
-/// second starts.
-pub(crate) const VERSION: u32 = 11;
+/// follow the rules and the diagnostics, outside the check.
+pub(crate) const VERSION: u32 = 10;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

@@ -353,7 +353,11 @@ fn another_fact_of_a_rules_subject_is_a_possible_conflict_not_a_flag_and_lint_st
         "Issues labelled question are closed after 30 days without activity.",
     );
     let flagged = swapped["conflicts"].as_array().unwrap();
-    assert_eq!(flagged.len(), 1, "the rule's sentence, another value: {swapped}");
+    assert_eq!(
+        flagged.len(),
+        1,
+        "the rule's sentence, another value: {swapped}"
+    );
     assert_eq!(flagged[0]["with"]["rule"], "stale.md");
 }
 

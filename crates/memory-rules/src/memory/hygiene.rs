@@ -202,13 +202,12 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
     };
     for clause in clauses(text) {
         let tokens: Vec<&str> = clause.split_whitespace().collect();
-        let negation = |t: &&str| is_negation(t) || opposite(t).is_some();
         // `never wider than 79 columns`: a bound, said plainly.
         let first_negation = tokens
             .iter()
-            .position(|t| negation(&t))
+            .position(|t| denies_word(t))
             .filter(|at| !is_bound(&tokens[*at..]));
-        let bound = first_negation.is_none() && tokens.iter().any(|t| negation(&t));
+        let bound = first_negation.is_none() && tokens.iter().any(|t| denies_word(t));
         // `X is not needed`: nothing but function words after the negation,
         // so it denies what comes before it.
         let denies_before = first_negation.is_some_and(|at| {
@@ -220,7 +219,7 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
         });
         let mut negated = false;
         for (i, t) in tokens.iter().enumerate() {
-            if bound && negation(&t) {
+            if bound && denies_word(t) {
                 continue;
             }
             if is_negation(t) {
@@ -340,6 +339,12 @@ fn is_bound(from_negation: &[&str]) -> bool {
             .to_lowercase();
         BOUND_WORDS.contains(&t.as_str())
     })
+}
+
+/// Whether a word of text (between white space) is a negation or one of
+/// [`OPPOSITES`].
+fn denies_word(token: &str) -> bool {
+    is_negation(token) || opposite(token).is_some()
 }
 
 /// Whether a word of text (between white space) is a negation.

@@ -163,6 +163,7 @@ test('writeNote folds a duplicate, names the rule a note restates, refuses a cre
   const conflict = await store.writeNote({ topic: 'dev', text: 'The dev server listens on port 3000.' }, manager.engine)
   assert.equal(conflict.action, 'stored', conflict.message)
   assert.ok(conflict.conflicts.length > 0, conflict.message)
+  assert.deepEqual(conflict.possibleConflicts, [], 'the rule in its own words with another port is a flag, not a possible conflict')
 
   const hits = await store.search('how do I run the loom tests', { limit: 3 })
   assert.equal(hits[0].id, first.id)

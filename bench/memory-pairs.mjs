@@ -14,8 +14,13 @@
 // - restatement: action "restated" naming the pair's rule (its id is its
 //   path, `port.md` for the set's `port`) is a true positive;
 //   "restated" on any other pair is a false positive;
-// - contradiction: action "stored" with a conflict whose with.rule is the
-//   pair's rule; a rule conflict on a pair of another kind is a false positive;
+// - contradiction: action "stored" with a *flagged* conflict (the answer's
+//   `conflicts`, what a user sees as a flag) whose with.rule is the pair's
+//   rule; a flagged rule conflict on a pair of another kind is a false
+//   positive. The answer's `possible_conflicts` (conflicts found but not
+//   precise enough to flag, listed apart to read) are no flags: they count
+//   only in "contradiction, flagged or possible", recall of the rule among
+//   either list;
 // - supersession: action "stored" and `supersedes` lists first's id; a
 //   non-empty `supersedes` on any other pair is a false positive.
 //
@@ -120,6 +125,7 @@ function runPair(p, pair) {
 
 /** A rule's id is its path under .wave/rules (`port.md`); the set names it `port`. */
 const sameRule = (got, want) => got === want || got === `${want}.md`
+const readConflicts = (r) => [...(r.second.conflicts ?? []), ...(r.second.possible_conflicts ?? [])]
 const ruleFlag = (r) => r.second.action === 'restated' || (r.second.conflicts ?? []).some((c) => c.with?.rule !== undefined)
 const measures = {
   folding: { positive: 'rewording', negatives: ['distinct', 'note'], hit: (p, r) => r.second.action === 'folded', any: (r) => r.second.action === 'folded' },
@@ -128,6 +134,13 @@ const measures = {
     positive: 'contradicts-rule',
     hit: (p, r) => r.second.action === 'stored' && (r.second.conflicts ?? []).some((c) => c.with?.rule !== undefined && sameRule(c.with.rule, p.rule)),
     any: (r) => (r.second.conflicts ?? []).some((c) => c.with?.rule !== undefined),
+  },
+  // The pair's rule among the flagged or the possible conflicts: what a
+  // reader is pointed at. Its precision counts any rule in either list.
+  'contradiction, flagged or possible': {
+    positive: 'contradicts-rule',
+    hit: (p, r) => r.second.action === 'stored' && readConflicts(r).some((c) => c.with?.rule !== undefined && sameRule(c.with.rule, p.rule)),
+    any: (r) => readConflicts(r).some((c) => c.with?.rule !== undefined),
   },
   // Restated or contradicted: a flag naming a rule, right when it names the
   // pair's rule in the pair's kind.

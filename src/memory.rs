@@ -42,6 +42,8 @@ pub struct MemoryConflict {
     pub theirs: Vec<String>,
     /// The other side's text.
     pub text: String,
+    /// The shared subject: the heaviest words both say, values aside.
+    pub shared: Vec<String>,
 }
 
 /// The answer to `writeNote`.
@@ -58,7 +60,10 @@ pub struct WriteAnswer {
     pub respelled: Option<String>,
     /// The rule it restates.
     pub rule: Option<String>,
+    /// The conflicts flagged (precise: the same sentence with another value, or a denial of one subject).
     pub conflicts: Vec<MemoryConflict>,
+    /// Conflicts found but not flagged (perhaps another fact of the same subject): to read, with their evidence.
+    pub possible_conflicts: Vec<MemoryConflict>,
     /// The entries of its scope it supersedes (a newer value of the same fact).
     pub supersedes: Vec<String>,
     /// The gitleaks rule that found a credential.
@@ -95,7 +100,7 @@ pub struct MemoryHit {
 /// A finding of `lint`.
 #[napi(object)]
 pub struct MemoryFinding {
-    /// `duplicate`, `restates-rule`, `conflict`, `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`.
+    /// `duplicate`, `restates-rule`, `conflict`, `possible-conflict` (not a problem), `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`.
     pub kind: String,
     /// False for `proposed` (information, not a problem).
     pub problem: bool,
@@ -127,8 +132,24 @@ pub(crate) fn hit_to_js(h: &core::memory::MemoryHit) -> MemoryHit {
     }
 }
 
-fn written_to_js(w: core::memory::NoteWritten) -> WriteAnswer {
+fn conflict_to_js(c: core::memory::NoteConflict) -> MemoryConflict {
     use core::memory::Other;
+    let (entry, rule) = match c.with {
+        Other::Entry { id, .. } => (Some(id), None),
+        Other::Rule { id } => (None, Some(id)),
+    };
+    MemoryConflict {
+        entry,
+        rule,
+        kind: c.clash.kind.as_str().into(),
+        ours: c.clash.ours,
+        theirs: c.clash.theirs,
+        text: c.text,
+        shared: c.shared,
+    }
+}
+
+fn written_to_js(w: core::memory::NoteWritten) -> WriteAnswer {
     WriteAnswer {
         action: w.action.as_str().into(),
         message: w.message(),
@@ -139,23 +160,11 @@ fn written_to_js(w: core::memory::NoteWritten) -> WriteAnswer {
         respelled: w.respelled,
         rule: w.rule,
         supersedes: w.supersedes,
-        conflicts: w
-            .conflicts
+        conflicts: w.conflicts.into_iter().map(conflict_to_js).collect(),
+        possible_conflicts: w
+            .possible_conflicts
             .into_iter()
-            .map(|c| {
-                let (entry, rule) = match c.with {
-                    Other::Entry { id, .. } => (Some(id), None),
-                    Other::Rule { id } => (None, Some(id)),
-                };
-                MemoryConflict {
-                    entry,
-                    rule,
-                    kind: c.clash.kind.as_str().into(),
-                    ours: c.clash.ours,
-                    theirs: c.clash.theirs,
-                    text: c.text,
-                }
-            })
+            .map(conflict_to_js)
             .collect(),
         credential: w.credential.map(|f| f.rule),
     }

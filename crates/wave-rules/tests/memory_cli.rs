@@ -312,6 +312,56 @@ fn memory_write_flags_a_note_denying_a_rule_and_drops_one_restating_it_around_a_
 }
 
 #[test]
+fn another_fact_of_a_rules_subject_is_a_possible_conflict_not_a_flag_and_lint_still_passes() {
+    let t = Tree::made();
+    t.git_root(t.workdir());
+    t.project(
+        "stale.md",
+        "Issues labelled question are closed after 14 days without activity.",
+    );
+    let other = write(
+        &t,
+        "triage",
+        "Issues labelled proposal are closed after six months without activity.",
+    );
+    assert_eq!(other["action"], "stored", "{other}");
+    assert_eq!(other["conflicts"], serde_json::json!([]), "{other}");
+    let possible = other["possible_conflicts"].as_array().unwrap();
+    assert_eq!(possible.len(), 1, "{other}");
+    assert_eq!(possible[0]["with"]["rule"], "stale.md");
+    assert_eq!(possible[0]["kind"], "number");
+    assert!(
+        possible[0]["shared"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("activ")),
+        "the shared subject is its evidence: {other}"
+    );
+    assert!(
+        other["message"]
+            .as_str()
+            .unwrap()
+            .contains("Possible conflict (not flagged: read it)"),
+        "{other}"
+    );
+    let r = t.run(&["memory", "lint", "--json"]);
+    assert_eq!(r.code, 0, "a possible conflict is no problem: {}", r.stdout);
+    assert!(r.stdout.contains("possible-conflict"), "{}", r.stdout);
+    let swapped = write(
+        &t,
+        "triage",
+        "Issues labelled question are closed after 30 days without activity.",
+    );
+    let flagged = swapped["conflicts"].as_array().unwrap();
+    assert_eq!(
+        flagged.len(),
+        1,
+        "the rule's sentence, another value: {swapped}"
+    );
+    assert_eq!(flagged[0]["with"]["rule"], "stale.md");
+}
+
+#[test]
 fn a_rule_in_its_own_words_with_a_swapped_port_or_command_is_stored_with_a_conflict() {
     let t = Tree::made();
     t.git_root(t.workdir());

@@ -202,9 +202,12 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
     };
     for clause in clauses(text) {
         let tokens: Vec<&str> = clause.split_whitespace().collect();
+        // `never wider than 79 columns`: a bound, said plainly.
         let first_negation = tokens
             .iter()
-            .position(|t| is_negation(t) || opposite(t).is_some());
+            .position(|t| denies_word(t))
+            .filter(|at| !is_bound(&tokens[*at..]));
+        let bound = first_negation.is_none() && tokens.iter().any(|t| denies_word(t));
         // `X is not needed`: nothing but function words after the negation,
         // so it denies what comes before it.
         let denies_before = first_negation.is_some_and(|at| {
@@ -216,6 +219,9 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
         });
         let mut negated = false;
         for (i, t) in tokens.iter().enumerate() {
+            if bound && denies_word(t) {
+                continue;
+            }
             if is_negation(t) {
                 negated = !negated;
                 continue;
@@ -320,6 +326,27 @@ fn slot_words(token: &str, is_value: bool) -> Vec<String> {
     out
 }
 
+/// English's words of comparison that make a negation a bound: `never
+/// wider than 79 columns`, `no -j value above 200`, `no deeper than two
+/// levels` say a limit (`79 columns at most`), not a denial.
+const BOUND_WORDS: &[&str] = &["than", "above", "below", "beyond"];
+
+/// Whether the tokens from a negation on say a bound ([`BOUND_WORDS`]).
+fn is_bound(from_negation: &[&str]) -> bool {
+    from_negation.iter().any(|t| {
+        let t = t
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        BOUND_WORDS.contains(&t.as_str())
+    })
+}
+
+/// Whether a word of text (between white space) is a negation or one of
+/// [`OPPOSITES`].
+fn denies_word(token: &str) -> bool {
+    is_negation(token) || opposite(token).is_some()
+}
+
 /// Whether a word of text (between white space) is a negation.
 fn is_negation(token: &str) -> bool {
     let t = token
@@ -368,14 +395,40 @@ fn opposite(token: &str) -> Option<Option<&'static str>> {
         .map(|(_, partner)| *partner)
 }
 
-/// The clauses of a text (see [`polarities`]).
+/// English conjunctions that start another clause, where a negation's
+/// reach ends (`// comments are not allowed because curl is written in
+/// C89` does not deny C89).
+const CLAUSE_WORDS: &[&str] = &[
+    "because", "since", "so", "but", "although", "though", "whereas",
+];
+
+/// The clauses of a text (see [`polarities`]): cut at punctuation, then
+/// before each of [`CLAUSE_WORDS`].
 fn clauses(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for clause in punctuated(text) {
+        let mut start = 0;
+        for t in clause.split_whitespace() {
+            let at = t.as_ptr() as usize - clause.as_ptr() as usize;
+            if at > start && CLAUSE_WORDS.contains(&t.to_lowercase().as_str()) {
+                out.push(&clause[start..at]);
+                start = at;
+            }
+        }
+        out.push(&clause[start..]);
+    }
+    out
+}
+
+/// A text cut at `;`, at a line's end, at `(` and `)`, and at `.`, `,`,
+/// `:`, `!`, `?` before white space.
+fn punctuated(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         let next_blank = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
-        if c == ';' || c == '\n' || (".,:!?".contains(c) && next_blank) {
+        if ";\n()".contains(c) || (".,:!?".contains(c) && next_blank) {
             out.push(&text[start..i]);
             start = i + c.len_utf8();
         }
@@ -616,6 +669,46 @@ pub fn conflict(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
         ours: vec![said(negated)],
         theirs: vec![said(!negated)],
     })
+}
+
+/// Share of the smaller subject's weight (the words outside the values)
+/// found in the other from which a value conflict is a flag ([`flagged`]):
+/// all of it but glue words, the same sentence with another value
+/// (`Node.js 20.11.0` for `Node.js 22.12.0`: 1.0). Below it the two may
+/// be two facts of one subject (`tox-uv 1.25 or newer` and `Python 3.10
+/// and newer`: 0.51; `security fixes for three years` and `bug fixes for
+/// one year`: 0.89), and the conflict is a possible one.
+pub const FLAG_SUBJECT: f32 = 0.95;
+
+/// Share of the smaller text's weight found in the other from which a
+/// denial is a flag ([`flagged`]): true denials 0.47 and up on the tuning
+/// sets but two (`Tag repositories with the govuk topic` against `Do not
+/// use GitHub topics`: 0.22); false ones on a shared `pull request` or
+/// `GitHub` 0.22-0.38, and a few at 0.5 that deny another subject's verb
+/// (`they are never backported`, said of new features).
+pub const DENIAL_SUBJECT: f32 = 0.45;
+
+/// Whether a conflict found by [`conflict`] is precise enough to flag
+/// (a write's `conflicts`, `memory lint`'s `conflict`), or only a possible
+/// conflict to read with its evidence (`possible_conflicts`,
+/// `possible-conflict`): another command (a command is a whole
+/// instruction); another value of another kind when the two say the same
+/// sentence with it ([`FLAG_SUBJECT`]); a denial when they share a subject
+/// ([`DENIAL_SUBJECT`]: one shared `pull request` or `GitHub` is no
+/// subject) and give no number or version alike (`79 columns is the hard
+/// limit` and `never wider than 79 columns` say one bound in two ways).
+pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool {
+    match clash.kind {
+        // A command is a whole instruction: another one for one task.
+        ValueKind::Command => return true,
+        ValueKind::Polarity => {}
+        _ => return overlap(&a.subject, &b.subject, w) >= FLAG_SUBJECT,
+    }
+    let one_bound = a
+        .values
+        .iter()
+        .any(|(kind, v)| matches!(kind, ValueKind::Number | ValueKind::Version) && b.has(*kind, v));
+    !one_bound && overlap(&a.words, &b.words, w) >= DENIAL_SUBJECT
 }
 
 /// One kind of value all different between `a` and `b`, of one subject.
@@ -1205,5 +1298,115 @@ mod tests {
             (denied.ours, denied.theirs),
             (vec!["affirmed".to_string()], vec!["negated".to_string()])
         );
+    }
+
+    /// `conflict` then `flagged`: `None` no conflict, `Some(flag)`.
+    fn flag_of(note: &str, rule: &str, w: &Weights<'_>) -> Option<bool> {
+        let (a, b) = (Profile::of(note), Profile::of(rule));
+        let clash = conflict(&a, &b, w)?;
+        Some(flagged(&a, &b, &clash, w))
+    }
+
+    #[test]
+    fn a_swapped_value_in_the_rules_own_sentence_is_a_flag_another_fact_of_its_subject_only_possible(
+    ) {
+        let w = realistic();
+        let rule = "Issues labelled question are closed after 14 days without activity.";
+        assert_eq!(
+            flag_of(
+                "Issues labelled question are closed after 30 days without activity.",
+                rule,
+                &w
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            flag_of(
+                "Issues labelled proposal are closed after six months without activity.",
+                rule,
+                &w
+            ),
+            Some(false),
+            "another label, another unit: a possible conflict"
+        );
+        assert_eq!(
+            flag_of(
+                "Format the code with `cargo fmt --all`.",
+                "Format with `rustfmt --check`; cargo fmt does not work here.",
+                &w
+            ),
+            Some(true),
+            "another command for one task"
+        );
+    }
+
+    #[test]
+    fn a_note_of_history_is_no_flag() {
+        let w = realistic();
+        let rule = "pytest supports Python 3.10 and newer; requires-python is >=3.10.";
+        assert_eq!(
+            flag_of("pytest supports Python 3.9 and newer.", rule, &w),
+            Some(true)
+        );
+        assert_ne!(
+            flag_of(
+                "The pytest 8.0 to 8.3 series supported Python 3.8 and newer.",
+                rule,
+                &w
+            ),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn a_denial_on_one_shared_word_is_no_flag_and_one_of_the_rules_subject_is() {
+        let w = realistic();
+        let rule = "Never report a security vulnerability in a public GitHub issue.";
+        assert_ne!(
+            flag_of(
+                "GitHub Codespaces can start a development environment from the devcontainer.",
+                rule,
+                &w
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            flag_of(
+                "Report a security vulnerability in a public GitHub issue.",
+                rule,
+                &w
+            ),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn a_negated_comparison_is_a_bound_and_a_negation_ends_at_because_or_a_parenthesis() {
+        let w = realistic();
+        let bound = polarities("With reclient, never run autoninja with a -j value above 200.");
+        assert_eq!(bound.get("autoninja"), Some(&false));
+        assert_eq!(
+            flag_of(
+                "With reclient set up, e build picks the autoninja -j value for you.",
+                "With reclient, never run autoninja with a -j value above 200.",
+                &w
+            ),
+            None,
+            "no denial"
+        );
+        assert_ne!(
+            flag_of(
+                "79 columns is the hard limit for any line of C code.",
+                "C source lines are never wider than 79 columns.",
+                &w
+            ),
+            Some(true)
+        );
+        let p = polarities("// comments are not allowed because curl is written in C89.");
+        assert_eq!(p.get("allow"), Some(&true));
+        assert_eq!(p.get("c89"), Some(&false));
+        let p = polarities("parent-X.Y.Z is the tag name format (not vX.Y.Z).");
+        assert_eq!(p.get("parent"), Some(&false));
+        assert_eq!(p.get("tag"), Some(&false));
     }
 }

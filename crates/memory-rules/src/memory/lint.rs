@@ -6,7 +6,9 @@
 //! `memory forget` removes one), project entries that name files that no
 //! longer exist, entry comments that cannot be read, and topics over
 //! [`MEMORY_TOPIC_LINT_BYTES`]. Promotions an agent proposed are listed too,
-//! as information (they are not problems).
+//! as information (they are not problems), and so are possible conflicts:
+//! conflicts found but not precise enough to flag ([`hygiene::flagged`]),
+//! with their evidence, to read.
 //!
 //! Each entry is compared with the best matches of a search for its own
 //! words ([`super::store::write::COMPARED_ENTRIES`]), not with every other entry, so
@@ -31,6 +33,8 @@ pub enum FindingKind {
     Duplicate,
     RestatesRule,
     Conflict,
+    /// Not a problem: a conflict found but not flagged, to read.
+    PossibleConflict,
     /// A newer entry gives another value of the same fact.
     Superseded,
     /// An agent's own memory holds a credential (ours refuses them on write).
@@ -43,14 +47,15 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
-    /// `duplicate`, `restates-rule`, `conflict`, `superseded`, `credential`,
-    /// `missing-file`,
+    /// `duplicate`, `restates-rule`, `conflict`, `possible-conflict`,
+    /// `superseded`, `credential`, `missing-file`,
     /// `broken-entry`, `topic-too-large`, `proposed`.
     pub fn as_str(self) -> &'static str {
         match self {
             FindingKind::Duplicate => "duplicate",
             FindingKind::RestatesRule => "restates-rule",
             FindingKind::Conflict => "conflict",
+            FindingKind::PossibleConflict => "possible-conflict",
             FindingKind::Superseded => "superseded",
             FindingKind::Credential => "credential",
             FindingKind::MissingFile => "missing-file",
@@ -60,9 +65,10 @@ impl FindingKind {
         }
     }
 
-    /// Everything but [`FindingKind::Proposed`] makes `memory lint` fail.
+    /// Everything but [`FindingKind::Proposed`] and
+    /// [`FindingKind::PossibleConflict`] makes `memory lint` fail.
     pub fn is_problem(self) -> bool {
-        self != FindingKind::Proposed
+        !matches!(self, FindingKind::Proposed | FindingKind::PossibleConflict)
     }
 }
 
@@ -211,11 +217,12 @@ fn rule_findings(
     }
     for (rule, part, p) in &parts.parts {
         if let Some(c) = hygiene::conflict(profile, p, w) {
+            let (kind, says) = conflict_kind(profile, p, &c, w);
             out.push(about.finding(
-                FindingKind::Conflict,
+                kind,
                 Some(rule.clone()),
                 format!(
-                    "conflicts with the rule {rule}: {} (\"{}\"{}); `wave-rules memory similar {}` ranks what else is near",
+                    "{says} the rule {rule}: {} (\"{}\"{}); `wave-rules memory similar {}` ranks what else is near",
                     clash_text(&c),
                     short(part),
                     shared_text(profile, p, w),
@@ -223,6 +230,24 @@ fn rule_findings(
                 ),
             ));
         }
+    }
+}
+
+/// A conflict's finding and how its message starts: flagged
+/// ([`hygiene::flagged`]) or possible.
+fn conflict_kind(
+    a: &Profile,
+    b: &Profile,
+    c: &Clash,
+    w: &Weights<'_>,
+) -> (FindingKind, &'static str) {
+    if hygiene::flagged(a, b, c, w) {
+        (FindingKind::Conflict, "conflicts with")
+    } else {
+        (
+            FindingKind::PossibleConflict,
+            "may conflict with (not flagged: read it)",
+        )
     }
 }
 
@@ -276,11 +301,12 @@ fn entry_findings(
             ));
         } else if let Some(c) = hygiene::conflict(profile, &other, w) {
             paired.insert(key);
+            let (kind, says) = conflict_kind(profile, &other, &c, w);
             out.push(about.finding(
-                FindingKind::Conflict,
+                kind,
                 Some(them),
                 format!(
-                    "conflicts with {} in '{}' ({}:{}): {} (\"{}\"{})",
+                    "{says} {} in '{}' ({}:{}): {} (\"{}\"{})",
                     h.id,
                     h.topic,
                     h.file,

@@ -35,20 +35,26 @@ pub enum Verdict {
     Restates,
     /// A newer value of this entry's fact: a write marks it superseded.
     Supersedes,
-    /// The same subject with another value, or denied.
+    /// The same subject with another value, or denied, precisely enough
+    /// to flag ([`hygiene::flagged`]): a write lists it in `conflicts`.
     Conflict,
+    /// A conflict found but not flagged (perhaps another fact of the same
+    /// subject): a write lists it in `possible_conflicts`; read the evidence.
+    PossibleConflict,
     /// Near, and nothing claimed: read the evidence.
     Related,
 }
 
 impl Verdict {
-    /// `duplicate`, `restates`, `supersedes`, `conflict`, `related`.
+    /// `duplicate`, `restates`, `supersedes`, `conflict`,
+    /// `possible-conflict`, `related`.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Duplicate => "duplicate",
             Verdict::Restates => "restates",
             Verdict::Supersedes => "supersedes",
             Verdict::Conflict => "conflict",
+            Verdict::PossibleConflict => "possible-conflict",
             Verdict::Related => "related",
         }
     }
@@ -137,6 +143,16 @@ pub struct Subject<'a> {
     pub entry: Option<&'a str>,
 }
 
+/// `Conflict` for a flagged clash, `PossibleConflict` for another, else
+/// `Related`.
+fn conflict_verdict(a: &Profile, b: &Profile, clash: Option<&Clash>, w: &Weights<'_>) -> Verdict {
+    match clash {
+        Some(c) if hygiene::flagged(a, b, c, w) => Verdict::Conflict,
+        Some(_) => Verdict::PossibleConflict,
+        None => Verdict::Related,
+    }
+}
+
 /// An entry as a candidate for `note`.
 fn of_entry(note: &Subject<'_>, h: &MemoryHit, w: &Weights<'_>) -> Candidate {
     let other = Profile::of(&h.text);
@@ -146,10 +162,8 @@ fn of_entry(note: &Subject<'_>, h: &MemoryHit, w: &Weights<'_>) -> Candidate {
         Verdict::Duplicate
     } else if same_scope && hygiene::supersedes(note.profile, &other, w).is_some() {
         Verdict::Supersedes
-    } else if clash.is_some() {
-        Verdict::Conflict
     } else {
-        Verdict::Related
+        conflict_verdict(note.profile, &other, clash.as_ref(), w)
     };
     Candidate {
         with: Other::Entry {
@@ -178,10 +192,8 @@ fn of_rule(
     let clash = hygiene::conflict(note, p, w);
     let verdict = if hygiene::restates(note, p, w) {
         Verdict::Restates
-    } else if clash.is_some() {
-        Verdict::Conflict
     } else {
-        Verdict::Related
+        conflict_verdict(note, p, clash.as_ref(), w)
     };
     Candidate {
         with: Other::Rule {

@@ -13,8 +13,10 @@
 //!    joined) instead of adding it ([`crate::memory::hygiene`]);
 //! 4. stores the note otherwise, flagging the entries and rules it
 //!    conflicts with (same subject, another command, port, version,
-//!    address, account, path or setting) in the answer; `memory lint`
-//!    lists them too;
+//!    address, account, path or setting, or denied) in the answer
+//!    (`conflicts`) when the conflict is precise ([`hygiene::flagged`]),
+//!    else listing it as a possible conflict to read, with its evidence
+//!    (`possible_conflicts`); `memory lint` lists both, apart;
 //! 5. marks the entry of the same scope it supersedes (the same fact in
 //!    nearly the same words with a new value, [`hygiene::supersedes`]; the
 //!    nearest one not superseded yet): its metadata gets `superseded_by`,
@@ -130,13 +132,48 @@ impl Other {
     }
 }
 
-/// A conflict found on write.
+/// A conflict found on write: a flag, or a possible conflict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoteConflict {
     pub with: Other,
     pub clash: Clash,
     /// The other side's text (an entry's, or the rule's part).
     pub text: String,
+    /// The shared subject: the heaviest words both say, values aside
+    /// ([`crate::memory::similar::shared_subject`]).
+    pub shared: Vec<String>,
+}
+
+impl NoteConflict {
+    fn to_json(&self) -> serde_json::Value {
+        let with = match &self.with {
+            Other::Entry { scope, id, topic } => {
+                serde_json::json!({ "entry": id, "scope": scope.as_str(), "topic": topic })
+            }
+            Other::Rule { id } => serde_json::json!({ "rule": id }),
+        };
+        serde_json::json!({
+            "with": with, "kind": self.clash.kind.as_str(),
+            "ours": self.clash.ours, "theirs": self.clash.theirs, "text": self.text,
+            "shared": self.shared,
+        })
+    }
+
+    /// One line of the answer's message: `Conflict` or `Possible conflict`.
+    fn line(&self, what: &str, advice: &str) -> String {
+        let other = match &self.with {
+            Other::Entry { scope, id, topic } => format!("{scope} memory entry {id} ('{topic}')"),
+            Other::Rule { id } => format!("rule {id}"),
+        };
+        format!(
+            "\n{what}: {other} gives another {} ({} here, {} there; shared: {}): \"{}\". {advice}",
+            self.clash.kind.as_str(),
+            self.clash.ours.join(", "),
+            self.clash.theirs.join(", "),
+            self.shared.join(", "),
+            short(&self.text, 160)
+        )
+    }
 }
 
 /// The answer to a write.
@@ -153,7 +190,11 @@ pub struct NoteWritten {
     pub respelled: Option<String>,
     /// The rule it restates.
     pub rule: Option<String>,
+    /// The conflicts flagged ([`hygiene::flagged`]).
     pub conflicts: Vec<NoteConflict>,
+    /// The conflicts found but not precise enough to flag: to read, with
+    /// their evidence.
+    pub possible_conflicts: Vec<NoteConflict>,
     /// The entries (same scope) this note supersedes.
     pub supersedes: Vec<String>,
     pub credential: Option<SecretFinding>,
@@ -161,26 +202,13 @@ pub struct NoteWritten {
 
 impl NoteWritten {
     /// As JSON (the CLI's `--json`, the binding): `action`, `id`, `scope`,
-    /// `topic`, `file`, `respelled`, `rule`, `conflicts`, `supersedes`,
-    /// `credential`, `message`.
+    /// `topic`, `file`, `respelled`, `rule`, `conflicts`,
+    /// `possible_conflicts`, `supersedes`, `credential`, `message`.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
-        let conflicts: Vec<serde_json::Value> = self
-            .conflicts
-            .iter()
-            .map(|c| {
-                let with = match &c.with {
-                    Other::Entry { scope, id, topic } => {
-                        json!({ "entry": id, "scope": scope.as_str(), "topic": topic })
-                    }
-                    Other::Rule { id } => json!({ "rule": id }),
-                };
-                json!({
-                    "with": with, "kind": c.clash.kind.as_str(),
-                    "ours": c.clash.ours, "theirs": c.clash.theirs, "text": c.text,
-                })
-            })
-            .collect();
+        let all = |cs: &[NoteConflict]| -> Vec<serde_json::Value> {
+            cs.iter().map(NoteConflict::to_json).collect()
+        };
         json!({
             "action": self.action.as_str(),
             "id": self.id,
@@ -189,7 +217,8 @@ impl NoteWritten {
             "file": self.file,
             "respelled": self.respelled,
             "rule": self.rule,
-            "conflicts": conflicts,
+            "conflicts": all(&self.conflicts),
+            "possible_conflicts": all(&self.possible_conflicts),
             "supersedes": self.supersedes,
             "credential": self.credential.as_ref().map(|f| json!({ "rule": f.rule, "masked": f.masked })),
             "message": self.message(),
@@ -235,18 +264,15 @@ impl NoteWritten {
             ));
         }
         for c in &self.conflicts {
-            let other = match &c.with {
-                Other::Entry { scope, id, topic } => {
-                    format!("{scope} memory entry {id} ('{topic}')")
-                }
-                Other::Rule { id } => format!("rule {id}"),
-            };
-            out.push_str(&format!(
-                "\nConflict: {other} gives another {} ({} here, {} there): \"{}\". Check which is right; `wave-rules memory lint` lists this.",
-                c.clash.kind.as_str(),
-                c.clash.ours.join(", "),
-                c.clash.theirs.join(", "),
-                short(&c.text, 160)
+            out.push_str(&c.line(
+                "Conflict",
+                "Check which is right; `wave-rules memory lint` lists this.",
+            ));
+        }
+        for c in &self.possible_conflicts {
+            out.push_str(&c.line(
+                "Possible conflict (not flagged: read it)",
+                "It may be another fact of the same subject.",
             ));
         }
         out
@@ -366,6 +392,7 @@ impl MemoryStore {
             respelled: None,
             rule: None,
             conflicts: Vec::new(),
+            possible_conflicts: Vec::new(),
             supersedes: Vec::new(),
             credential: None,
         };
@@ -413,15 +440,21 @@ impl MemoryStore {
                 return self.fold_into(note, hit, now, written);
             }
         }
-        written.conflicts = conflicts(&profile, &near, &parts, &w);
         let superseded = if note.replace {
             None
         } else {
             superseded(&profile, scope, &near, &index, &w)
         };
-        written
-            .conflicts
-            .retain(|c| !superseded.is_some_and(|h| c.with.is_entry(h.scope, &h.id)));
+        let found = conflicts(&profile, &near, &parts, &w)
+            .into_iter()
+            .filter(|(c, _)| !superseded.is_some_and(|h| c.with.is_entry(h.scope, &h.id)));
+        for (c, flag) in found {
+            if flag {
+                written.conflicts.push(c);
+            } else {
+                written.possible_conflicts.push(c);
+            }
+        }
         let new = new_entry(note, text, &index, now);
         self.store_entry(note, &new, &file, &given, &mut topics)?;
         if let Some(old) = superseded {
@@ -642,36 +675,42 @@ fn restated_rule(profile: &Profile, parts: &RuleParts, w: &Weights<'_>) -> Optio
         .map(|(rule, _, _)| rule.clone())
 }
 
-/// The entries among `near`, then the rules' parts, a note conflicts with.
+/// The entries among `near`, then the rules' parts, a note conflicts with,
+/// each with whether it is flagged ([`hygiene::flagged`]) or possible.
 fn conflicts(
     profile: &Profile,
     near: &[MemoryHit],
     parts: &RuleParts,
     w: &Weights<'_>,
-) -> Vec<NoteConflict> {
-    let mut out = Vec::new();
-    for h in near {
-        if let Some(clash) = hygiene::conflict(profile, &Profile::of(&h.text), w) {
-            out.push(NoteConflict {
-                with: Other::Entry {
-                    scope: h.scope,
-                    id: h.id.clone(),
-                    topic: h.topic.clone(),
-                },
-                clash,
-                text: h.text.clone(),
-            });
-        }
-    }
-    for (rule, part, p) in &parts.parts {
-        if let Some(clash) = hygiene::conflict(profile, p, w) {
-            out.push(NoteConflict {
-                with: Other::Rule { id: rule.clone() },
-                clash,
-                text: part.clone(),
-            });
-        }
-    }
+) -> Vec<(NoteConflict, bool)> {
+    let found = |with: &dyn Fn() -> Other, text: &str, other: &Profile| {
+        let clash = hygiene::conflict(profile, other, w)?;
+        let flag = hygiene::flagged(profile, other, &clash, w);
+        let conflict = NoteConflict {
+            with: with(),
+            clash,
+            text: text.to_string(),
+            shared: crate::memory::similar::shared_subject(profile, other, w),
+        };
+        Some((conflict, flag))
+    };
+    let mut out: Vec<(NoteConflict, bool)> = near
+        .iter()
+        .filter_map(|h| {
+            let with = || Other::Entry {
+                scope: h.scope,
+                id: h.id.clone(),
+                topic: h.topic.clone(),
+            };
+            found(&with, &h.text, &Profile::of(&h.text))
+        })
+        .collect();
+    out.extend(
+        parts
+            .parts
+            .iter()
+            .filter_map(|(rule, part, p)| found(&|| Other::Rule { id: rule.clone() }, part, p)),
+    );
     out
 }
 

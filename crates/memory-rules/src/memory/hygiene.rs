@@ -120,7 +120,27 @@ pub struct Profile {
     pub previous: BTreeSet<(ValueKind, String)>,
 }
 
+/// How many shared words a candidate's evidence names (the heaviest).
+pub const SHARED_WORDS: usize = 6;
+
 impl Profile {
+    /// The heaviest words both subjects say, function words aside, at most
+    /// [`SHARED_WORDS`]: the shared subject a candidate's evidence names.
+    pub fn shared_subject(&self, other: &Profile, w: &Weights<'_>) -> Vec<String> {
+        let mut shared: Vec<(f32, &String)> = self
+            .subject
+            .intersection(&other.subject)
+            .filter(|x| !is_function_word(x))
+            .map(|x| (w.of(x), x))
+            .collect();
+        shared.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(y.1)));
+        shared
+            .into_iter()
+            .take(SHARED_WORDS)
+            .map(|(_, x)| x.clone())
+            .collect()
+    }
+
     pub fn of(text: &str) -> Profile {
         let (mut values, rest) = values(text);
         let (slots, previous) = slots(text);

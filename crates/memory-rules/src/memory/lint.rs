@@ -252,9 +252,9 @@ fn conflict_kind(
 }
 
 /// The evidence of a finding: `; shared: a, b` (the shared subject, see
-/// [`super::similar::shared_subject`]), empty when they share no word.
+/// [`super::hygiene::Profile::shared_subject`]), empty when they share no word.
 fn shared_text(a: &Profile, b: &Profile, w: &Weights<'_>) -> String {
-    let shared = super::similar::shared_subject(a, b, w);
+    let shared = a.shared_subject(b, w);
     if shared.is_empty() {
         String::new()
     } else {

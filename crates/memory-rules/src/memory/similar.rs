@@ -20,11 +20,7 @@ use super::note_values::ValueKind;
 use super::search::{MemoryHit, MemoryIndex, Query};
 use super::store::write::{df_fn, weights, Other, RuleParts, COMPARED_ENTRIES};
 use super::store::{MemoryScope, MemoryStore};
-use super::terms::is_function_word;
 use crate::rules::rule_set::RuleSet;
-
-/// How many shared words a candidate's evidence names (the heaviest).
-pub const SHARED_WORDS: usize = 6;
 
 /// What hygiene makes of a candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -118,22 +114,6 @@ pub fn cosine(a: &Profile, b: &Profile, w: &Weights<'_>) -> f32 {
     }
 }
 
-/// The heaviest words of both subjects, at most [`SHARED_WORDS`].
-pub fn shared_subject(a: &Profile, b: &Profile, w: &Weights<'_>) -> Vec<String> {
-    let mut shared: Vec<(f32, &String)> = a
-        .subject
-        .intersection(&b.subject)
-        .filter(|x| !is_function_word(x))
-        .map(|x| (w.of(x), x))
-        .collect();
-    shared.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(y.1)));
-    shared
-        .into_iter()
-        .take(SHARED_WORDS)
-        .map(|(_, x)| x.clone())
-        .collect()
-}
-
 /// A note and what it is compared with: its scope (for duplicates and
 /// superseding, which stay within one) and the entry it is, if any (left
 /// out of its own candidates).
@@ -174,7 +154,7 @@ fn of_entry(note: &Subject<'_>, h: &MemoryHit, w: &Weights<'_>) -> Candidate {
         text: h.text.clone(),
         file: None,
         score: cosine(note.profile, &other, w),
-        shared: shared_subject(note.profile, &other, w),
+        shared: note.profile.shared_subject(&other, w),
         clash,
         verdict,
     }
@@ -202,7 +182,7 @@ fn of_rule(
         text: part.to_string(),
         file: file.cloned(),
         score: cosine(note, p, w),
-        shared: shared_subject(note, p, w),
+        shared: note.shared_subject(p, w),
         clash,
         verdict,
     }

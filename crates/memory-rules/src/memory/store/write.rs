@@ -140,7 +140,7 @@ pub struct NoteConflict {
     /// The other side's text (an entry's, or the rule's part).
     pub text: String,
     /// The shared subject: the heaviest words both say, values aside
-    /// ([`crate::memory::similar::shared_subject`]).
+    /// ([`Profile::shared_subject`](crate::memory::hygiene::Profile::shared_subject)).
     pub shared: Vec<String>,
 }
 
@@ -690,7 +690,7 @@ fn conflicts(
             with: with(),
             clash,
             text: text.to_string(),
-            shared: crate::memory::similar::shared_subject(profile, other, w),
+            shared: profile.shared_subject(other, w),
         };
         Some((conflict, flag))
     };

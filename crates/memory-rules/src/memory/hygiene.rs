@@ -30,7 +30,6 @@
 //!   checked`; [`denies`]).
 
 use super::note_values::*;
-use super::search::{MemoryHit, MemoryIndex, Query};
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -764,34 +763,6 @@ pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash
         || (counted && share >= SUPERSEDE_OVERLAP)
         || (counted && says_change(new) && share >= SUPERSEDE_CHANGED_OVERLAP);
     same.then_some(clash)
-}
-
-/// A search without the entries a newer one superseded (their metadata's
-/// `superseded_by` names an entry still there): the best `query.limit` of
-/// the best twice as many.
-pub fn search_current(
-    index: &MemoryIndex,
-    query: &Query<'_>,
-    skip: &dyn Fn(&str) -> bool,
-) -> Vec<MemoryHit> {
-    let wider = Query {
-        limit: query.limit.saturating_mul(2),
-        ..*query
-    };
-    let mut hits = without_superseded(index, index.search(&wider, skip));
-    hits.truncate(query.limit);
-    hits
-}
-
-/// `hits` without the entries a newer entry superseded.
-pub fn without_superseded(index: &MemoryIndex, hits: Vec<MemoryHit>) -> Vec<MemoryHit> {
-    hits.into_iter()
-        .filter(|h| {
-            !h.superseded_by
-                .as_deref()
-                .is_some_and(|n| index.find_exact(n))
-        })
-        .collect()
 }
 
 /// The parts of a rule (or of any note): paragraphs and list items, as

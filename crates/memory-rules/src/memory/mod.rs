@@ -33,9 +33,8 @@ pub(crate) mod terms;
 pub(crate) mod tools;
 
 pub use entry::{Entry, Meta, Proposal};
-pub use hygiene::{search_current, without_superseded};
 pub use name::topic_file;
-pub use search::{EntryRef, MemoryHit, MemoryIndex, Query};
+pub use search::{search_current, without_superseded, EntryRef, MemoryHit, MemoryIndex, Query};
 pub use secrets::SecretFinding;
 pub use similar::{similar, Candidate, Verdict};
 pub use store::write::{Forgotten, Note, NoteAction, NoteConflict, NoteWritten, Other};

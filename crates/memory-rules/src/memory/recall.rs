@@ -127,7 +127,7 @@ fn candidates(
     given: &dyn Fn(&str) -> bool,
 ) -> Vec<MemoryHit> {
     // A superseded entry is never recalled: its newer note is.
-    super::hygiene::search_current(
+    super::search::search_current(
         index,
         &Query {
             text,

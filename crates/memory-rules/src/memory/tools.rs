@@ -306,7 +306,7 @@ fn search(store: &MemoryStore, input: &ToolInput<'_>) -> Result<String, ToolErro
             .ok_or_else(|| ToolError::BadLimit(v.clone()))?,
     };
     let index = MemoryIndex::open(store);
-    let hits = super::hygiene::search_current(
+    let hits = super::search::search_current(
         &index,
         &Query {
             text: query,

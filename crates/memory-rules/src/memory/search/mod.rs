@@ -45,6 +45,7 @@
 //! `postings.rs` (a query's terms as postings, summed per entry),
 //! `query.rs` (what a search asks, what it answers).
 
+mod current;
 mod index_builder;
 mod index_file;
 mod postings;
@@ -52,6 +53,7 @@ mod query;
 mod ranking;
 mod refresh;
 
+pub use current::{search_current, without_superseded};
 pub use index_file::{EntryRef, ScopeIndex};
 pub use query::{MemoryHit, Query};
 

@@ -201,6 +201,24 @@ pub struct NoteWritten {
 }
 
 impl NoteWritten {
+    /// The answer for a note of `scope` to `topic` (its `file`) before
+    /// anything is decided: refused, nothing found.
+    fn refused(scope: MemoryScope, topic: String, file: String) -> NoteWritten {
+        NoteWritten {
+            action: NoteAction::Refused,
+            scope,
+            id: None,
+            topic,
+            file,
+            respelled: None,
+            rule: None,
+            conflicts: Vec::new(),
+            possible_conflicts: Vec::new(),
+            supersedes: Vec::new(),
+            credential: None,
+        }
+    }
+
     /// As JSON (the CLI's `--json`, the binding): `action`, `id`, `scope`,
     /// `topic`, `file`, `respelled`, `rule`, `conflicts`,
     /// `possible_conflicts`, `supersedes`, `credential`, `message`.
@@ -383,19 +401,7 @@ impl MemoryStore {
         if text.len() >= MAX_MEMORY_TOPIC_BYTES {
             return Err(too_large(note, text.len() + 1));
         }
-        let mut written = NoteWritten {
-            action: NoteAction::Refused,
-            scope,
-            id: None,
-            topic: given.clone(),
-            file: file.clone(),
-            respelled: None,
-            rule: None,
-            conflicts: Vec::new(),
-            possible_conflicts: Vec::new(),
-            supersedes: Vec::new(),
-            credential: None,
-        };
+        let mut written = NoteWritten::refused(scope, given.clone(), file.clone());
         if let Some(found) = SecretRules::shipped().find(text) {
             written.credential = Some(found);
             return Ok(written);

@@ -427,11 +427,13 @@ export interface MemoryConflict {
   theirs: Array<string>
   /** The other side's text. */
   text: string
+  /** The shared subject: the heaviest words both say, values aside. */
+  shared: Array<string>
 }
 
 /** A finding of `lint`. */
 export interface MemoryFinding {
-  /** `duplicate`, `restates-rule`, `conflict`, `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`. */
+  /** `duplicate`, `restates-rule`, `conflict`, `possible-conflict` (not a problem), `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`. */
   kind: string
   /** False for `proposed` (information, not a problem). */
   problem: boolean
@@ -766,7 +768,10 @@ export interface WriteAnswer {
   respelled?: string
   /** The rule it restates. */
   rule?: string
+  /** The conflicts flagged (precise: the same sentence with another value, or a denial of one subject). */
   conflicts: Array<MemoryConflict>
+  /** Conflicts found but not flagged (perhaps another fact of the same subject): to read, with their evidence. */
+  possibleConflicts: Array<MemoryConflict>
   /** The entries of its scope it supersedes (a newer value of the same fact). */
   supersedes: Array<string>
   /** The gitleaks rule that found a credential. */

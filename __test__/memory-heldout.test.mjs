@@ -3,8 +3,8 @@
 // hygiene pairs only, no retrieval set): their shape, their counts and that no repository is shared between the tuning
 // sets and any two held-out sets. Reads JSON only; no dependence on the scoring code.
 // Issue 56 adds two retrieval-only sets written blind, about half files-only, whose notes name files by basename, module
-// or symbol: bench/memory-tune-3/ (for tuning), bench/memory-heldout-4/ (reported once, spent) and bench/memory-heldout-6/
-// (reported once); RETRIEVAL_SETS below. Sets of realistic size for hygiene: SIZED_SETS further down.
+// or symbol: bench/memory-tune-3/ (for tuning), bench/memory-heldout-4/ and bench/memory-heldout-6/ (each reported
+// once, spent) and bench/memory-heldout-7/; RETRIEVAL_SETS below. Sets of realistic size for hygiene: SIZED_SETS below.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -27,6 +27,7 @@ const RETRIEVAL_SETS = [
   { name: 'tune-3 (tuning)', retrievalDir: 'bench/memory-tune-3/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'fourth held-out', retrievalDir: 'bench/memory-heldout-4/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'sixth held-out', retrievalDir: 'bench/memory-heldout-6/projects', retrieval: ISSUE56_RETRIEVAL },
+  { name: 'seventh held-out', retrievalDir: 'bench/memory-heldout-7/projects', retrieval: ISSUE56_RETRIEVAL },
 ]
 const FIRST_HELDOUT_PROJECTS = ['httpx', 'argo-cd', 'excalidraw', 'kube-prometheus', 'govuk-infrastructure']
 const SECOND_HELDOUT_PROJECTS = ['rubygems.org', 'okhttp', 'libgit2', 'phoenix', 'composer']
@@ -287,6 +288,7 @@ const SIZED_SETS = [
   { name: 'tuning set 4', pairsDir: 'bench/memory-pairs/tune-4' },
   { name: 'fifth held-out', pairsDir: 'bench/memory-pairs/heldout-5' },
   { name: 'sixth held-out', pairsDir: 'bench/memory-pairs/heldout-6' },
+  { name: 'seventh held-out', pairsDir: 'bench/memory-pairs/heldout-7' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

@@ -30,6 +30,7 @@
 //!   checked`; [`denies`]).
 
 use super::note_values::*;
+use super::slots::{canonical, slots};
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -82,16 +83,34 @@ pub const SUPERSEDE_CHANGED_OVERLAP: f32 = 0.6;
 /// English words that say a value changed (as [`terms::words`] stems
 /// them), not a project's words.
 const CHANGE_WORDS: &[&str] = &[
-    "now", "moved", "bumped", "raised", "lowered", "upgraded", "updated", "changed", "switched",
+    "now",
+    "moved",
+    "bumped",
+    "raised",
+    "lowered",
+    "upgraded",
+    "updated",
+    "changed",
+    "switched",
+    "went",
+    "became",
+    "increased",
+    "decreased",
+    "reduced",
+    "replaced",
+    "replacing",
+    "instead",
 ];
 
-/// Whether a note says that something changed ([`CHANGE_WORDS`]).
+/// Whether a note says that something changed ([`CHANGE_WORDS`], or a
+/// value said as the old one: `went from 3 days to 7 days`).
 fn says_change(p: &Profile) -> bool {
-    CHANGE_WORDS.iter().any(|c| {
-        let mut hit = false;
-        terms::words(c, |w| hit |= p.words.contains(w));
-        hit
-    })
+    !p.previous.is_empty()
+        || CHANGE_WORDS.iter().any(|c| {
+            let mut hit = false;
+            terms::words(c, |w| hit |= p.words.contains(w));
+            hit
+        })
 }
 
 /// A note as compared: its words, its values and its subject.
@@ -110,7 +129,7 @@ pub struct Profile {
     /// ones; a word said both ways is left out ([`polarities`]).
     pub negated: BTreeMap<String, bool>,
     /// Each value's slot: the nearest word either side of it that is not a
-    /// function word nor a value ([`SLOT_REACH`]) and the text's first
+    /// function word nor a value ([`super::slots::SLOT_REACH`]) and the text's first
     /// such word (what it is about), what the value is the value of (`Node
     /// 20` and `Node 22` fill one slot; `port 5433` and `30 days` do not).
     pub slots: BTreeMap<(ValueKind, String), BTreeSet<String>>,
@@ -141,6 +160,7 @@ impl Profile {
     }
 
     pub fn of(text: &str) -> Profile {
+        let text = &dated(text);
         let (mut values, rest) = values(text);
         let (slots, previous) = slots(text);
         values.retain(|v| !previous.contains(v));
@@ -265,84 +285,6 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
     }
     out.remove("not");
     out.into_iter().filter_map(|(w, n)| Some((w, n?))).collect()
-}
-
-/// How far (in words) after a value its slot's word is looked for
-/// ([`Profile::slots`]; before it, as far as the text goes).
-pub const SLOT_REACH: usize = 3;
-
-/// Each value's slot, and the values said as the old ones: a value right
-/// after `from` when a value of its kind follows after `to` (`moved from
-/// 0.18 to 0.20`).
-#[allow(clippy::type_complexity)]
-fn slots(
-    text: &str,
-) -> (
-    BTreeMap<(ValueKind, String), BTreeSet<String>>,
-    BTreeSet<(ValueKind, String)>,
-) {
-    let tokens: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || "()[]<>,;\"'`".contains(c))
-        .filter(|t| !t.is_empty())
-        .collect();
-    let found: Vec<Option<(ValueKind, String)>> = tokens.iter().map(|t| token_value(t)).collect();
-    let mut slots: BTreeMap<(ValueKind, String), BTreeSet<String>> = BTreeMap::new();
-    let mut previous = BTreeSet::new();
-    let said = |j: usize, word: &str| tokens.get(j).is_some_and(|t| t.eq_ignore_ascii_case(word));
-    // What the text is about, its first word: `mirrors-mypy runs at v2.3.1`.
-    let first: Vec<String> = (0..tokens.len())
-        .map(|j| slot_words(tokens[j], found[j].is_some()))
-        .find(|ws| !ws.is_empty())
-        .unwrap_or_default();
-    for (i, value) in found.iter().enumerate() {
-        let Some(value) = value else { continue };
-        let content = |j: &usize| slot_words(tokens[*j], found[*j].is_some());
-        let before = (0..i).rev().map(|j| content(&j)).find(|ws| !ws.is_empty());
-        let after = (i + 1..tokens.len())
-            .take(SLOT_REACH)
-            .map(|j| content(&j))
-            .find(|ws| !ws.is_empty());
-        // `setuptools>=80`: the name is the slot.
-        let named = tokens[i]
-            .split_once(['>', '<', '=', '~', '^'])
-            .map(|(name, _)| slot_words(name, false));
-        let mut words: BTreeSet<String> = before
-            .into_iter()
-            .chain(after)
-            .chain(named)
-            .flatten()
-            .collect();
-        words.extend(first.iter().cloned());
-        // `--test-threads=4`: 4 is a value too, in the flag's slot.
-        let given = tokens[i]
-            .split_once('=')
-            .filter(|_| flag(tokens[i]).is_some());
-        if let Some(v) = given.and_then(|(_, given)| token_value(given)) {
-            slots.entry(v).or_default().extend(words.iter().cloned());
-        }
-        slots.entry(value.clone()).or_default().extend(words);
-        let later = (i + 1..tokens.len().min(i + 4))
-            .any(|j| said(j - 1, "to") && found[j].as_ref().is_some_and(|v| v.0 == value.0));
-        if i > 0 && said(i - 1, "from") && later {
-            previous.insert(value.clone());
-        }
-    }
-    (slots, previous)
-}
-
-/// The words of a token that can make a slot: none for a value, a function
-/// word or a negation.
-fn slot_words(token: &str, is_value: bool) -> Vec<String> {
-    let mut out = Vec::new();
-    if !is_value {
-        terms::words(token, |w| {
-            let w = canonical(w);
-            if !is_function_word(w) && w != "not" {
-                out.push(w.to_string());
-            }
-        });
-    }
-    out
 }
 
 /// English's words of comparison that make a negation a bound: `never
@@ -495,15 +437,6 @@ pub const SHORT_DUPLICATE_SIMILARITY: f32 = 0.8;
 /// share several times over.
 pub const MIN_IDF_DOCUMENTS: f32 = 50.0;
 
-/// One word for words of one meaning: the negations (`never`, `no`,
-/// `don't`) are `not`.
-fn canonical(word: &str) -> &str {
-    match word {
-        "never" | "no" | "don" | "doesn" | "isn" | "aren" | "cannot" | "nt" => "not",
-        w => w,
-    }
-}
-
 /// Σ weight(a ∩ b) / Σ weight(a ∪ b); 0 for two empty sets.
 pub fn similarity(a: &BTreeSet<String>, b: &BTreeSet<String>, w: &Weights<'_>) -> f32 {
     let inter: f32 = a.intersection(b).map(|x| w.of(x)).sum();
@@ -556,7 +489,11 @@ pub fn is_duplicate(a: &Profile, b: &Profile, w: &Weights<'_>) -> bool {
             .cloned()
             .collect()
     };
-    if values(a) != values(b) {
+    // Paths both give, none of one place: two files, not one said twice.
+    let (pa, pb) = (a.of_kind(ValueKind::Path), b.of_kind(ValueKind::Path));
+    let other_places =
+        !pa.is_empty() && !pb.is_empty() && !pa.iter().any(|x| b.has(ValueKind::Path, x));
+    if values(a) != values(b) || other_places {
         return false;
     }
     let content = |p: &Profile| p.words.iter().filter(|x| !is_function_word(x)).count();
@@ -756,6 +693,9 @@ fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
 /// same words ([`SUPERSEDE_SUBJECT`]): a new value of the same fact, not
 /// another fact with its own value.
 pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
+    if let Some(clash) = names_old(new, old) {
+        return Some(clash);
+    }
     let clash = value_clash(new, old, w)?;
     let counted = matches!(clash.kind, ValueKind::Version | ValueKind::Number);
     let share = overlap(&new.subject, &old.subject, w);
@@ -763,6 +703,20 @@ pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash
         || (counted && share >= SUPERSEDE_OVERLAP)
         || (counted && says_change(new) && share >= SUPERSEDE_CHANGED_OVERLAP);
     same.then_some(clash)
+}
+
+/// Whether the newer note says the old one's value as its previous one
+/// (`raised from 2.1.0 to 2.5.0`, `3001 instead of 3000`) and gives
+/// another in its slot: a new value of that fact, however it is worded.
+fn names_old(new: &Profile, old: &Profile) -> Option<Clash> {
+    let (kind, _) = new.previous.iter().find(|(k, v)| old.has(*k, v))?;
+    let ours = new.of_kind(*kind);
+    let fresh = !ours.is_empty() && !ours.iter().any(|v| old.has(*kind, v));
+    (fresh && new.same_slot(old, *kind)).then(|| Clash {
+        kind: *kind,
+        ours: ours.into_iter().map(str::to_string).collect(),
+        theirs: old.of_kind(*kind).into_iter().map(str::to_string).collect(),
+    })
 }
 
 /// The parts of a rule (or of any note): paragraphs and list items, as
@@ -968,6 +922,118 @@ mod tests {
         ] {
             let got = supersedes(&Profile::of(new), &Profile::of(old), &w).is_some();
             assert_eq!(got, yes, "{old} / {new}");
+        }
+    }
+
+    #[test]
+    fn a_date_in_words_is_one_value_and_another_month_supersedes() {
+        let p = Profile::of("Django 5.2 LTS is supported until at least April 2028.");
+        assert!(p.values.contains(&(ValueKind::Number, "2028-04".into())));
+        assert!(!p.subject.contains("april"));
+        let p = Profile::of("GA on Aug 4, 2026 (or 2026-08-11).");
+        assert!(p.values.contains(&(ValueKind::Number, "2026-08-04".into())));
+        assert!(p.values.contains(&(ValueKind::Number, "2026-08-11".into())));
+        // `may` is a month only before a year.
+        assert!(Profile::of("It may 2 fail.")
+            .values
+            .iter()
+            .all(|(_, v)| v != "2026-05"));
+        let w = realistic();
+        let old = Profile::of("The bundled local crypto code is removed in October 2026.");
+        let new = Profile::of("The bundled local crypto code is now removed in December 2026.");
+        assert!(supersedes(&new, &old, &w).is_some());
+    }
+
+    #[test]
+    fn a_pre_release_a_wildcard_a_name_glued_to_its_version_and_a_number_with_its_unit_are_values()
+    {
+        for (text, kind, value) in [
+            (
+                "VERSION on main now reads 3.15.0-rc.0.",
+                ValueKind::Version,
+                "3.15.0-rc.0",
+            ),
+            (
+                "RAILS_VERSION reads 8.2.0.beta1 on main.",
+                ValueKind::Version,
+                "8.2.0.beta1",
+            ),
+            ("The CI job uses Node 24.x.", ValueKind::Version, "24.x"),
+            (
+                "The docs env builds with python3.15.",
+                ValueKind::Version,
+                "3.15",
+            ),
+            (
+                "The latest release branch is release-0.18.",
+                ValueKind::Version,
+                "0.18",
+            ),
+            ("Lint runs with --timeout=5m.", ValueKind::Number, "5m"),
+        ] {
+            let p = Profile::of(text);
+            assert!(
+                p.values.contains(&(kind, value.into())),
+                "{text}: {:?}",
+                p.values
+            );
+        }
+        let w = realistic();
+        let old = Profile::of("The docs tox env builds with python3.14.");
+        let new = Profile::of("The docs tox env now builds with python3.15.");
+        assert!(!is_duplicate(&new, &old, &w));
+        assert!(supersedes(&new, &old, &w).is_some());
+    }
+
+    #[test]
+    fn notes_that_name_other_files_are_not_folded_and_one_file_said_twice_is() {
+        let w = realistic();
+        let dup = |a: &str, b: &str| is_duplicate(&Profile::of(a), &Profile::of(b), &w);
+        assert!(!dup(
+            "The release workflow is defined in .github/workflows/release.yml today.",
+            "The release workflow is defined in .github/workflows/publish.yml today.",
+        ));
+        assert!(dup(
+            "Every change is noted in packages/app/CHANGELOG.md by its author.",
+            "Every change is noted by its author in CHANGELOG.md.",
+        ));
+    }
+
+    #[test]
+    fn a_lower_bound_said_in_other_words_is_one_word() {
+        let words = |t: &str| Profile::of(t).subject;
+        for t in [
+            "Python 3.10 or newer",
+            "3.10 or later",
+            "the oldest is 3.10",
+            "minimum 3.10",
+        ] {
+            assert!(words(t).contains("minimum"), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_value_after_instead_of_is_the_old_one_and_naming_the_old_value_supersedes() {
+        let p = Profile::of("The cluster now listens on port 3001 instead of 3000.");
+        assert!(p.previous.contains(&(ValueKind::Number, "3000".into())));
+        assert!(!p.values.contains(&(ValueKind::Number, "3000".into())));
+        let w = realistic();
+        for (old, new) in [
+            (
+                "Django requires asgiref 3.11.0 or newer.",
+                "Django's minimum asgiref went from 3.11.0 to 3.12.0.",
+            ),
+            (
+                "The lock workflow locks an issue after 180 days of inactivity.",
+                "The lock workflow now locks an issue after 365 days of inactivity instead of 180.",
+            ),
+            (
+                "The quick-start cluster listens on port 3000.",
+                "The quick-start cluster now listens on port 3001 instead of 3000.",
+            ),
+        ] {
+            let (o, n) = (Profile::of(old), Profile::of(new));
+            assert!(supersedes(&n, &o, &w).is_some(), "{old} / {new}");
         }
     }
 

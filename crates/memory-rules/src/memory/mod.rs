@@ -28,6 +28,7 @@ pub(crate) mod secrets;
 pub mod similar;
 #[cfg(not(feature = "internals"))]
 pub(crate) mod similar;
+mod slots;
 mod store;
 pub(crate) mod terms;
 pub(crate) mod tools;

@@ -4,6 +4,7 @@
 //! conflict (hygiene.rs).
 
 use super::terms;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// The kind of a value a note states.
@@ -125,7 +126,7 @@ pub(crate) fn token_value(token: &str) -> Option<(ValueKind, String)> {
         ValueKind::Account
     } else if let Some(version) = version_of(t) {
         return Some((ValueKind::Version, version.to_string()));
-    } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+    } else if is_number(t) || is_date(t) || is_quantity(t) {
         ValueKind::Number
     } else if let Some(n) = spelled_number(t) {
         return Some((ValueKind::Number, n.to_string()));
@@ -135,6 +136,131 @@ pub(crate) fn token_value(token: &str) -> Option<(ValueKind, String)> {
         return None;
     };
     Some((kind, t.to_lowercase()))
+}
+
+/// `2026-10-21`, `2028-04` (as [`dated`] writes `April 2028`): a date, a
+/// number of its own.
+pub(crate) fn is_date(t: &str) -> bool {
+    let parts: Vec<&str> = t.split('-').collect();
+    let digits = |p: &str, most: usize| {
+        !p.is_empty() && p.len() <= most && p.bytes().all(|b| b.is_ascii_digit())
+    };
+    (2..=3).contains(&parts.len())
+        && parts[0].len() == 4
+        && digits(parts[0], 4)
+        && parts[1..].iter().all(|p| digits(p, 2))
+}
+
+/// Digits only: `5433`.
+fn is_number(t: &str) -> bool {
+    !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A number with its unit in one word: `3m`, `30s`, `512MB`.
+fn is_quantity(t: &str) -> bool {
+    let unit = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    unit.len() < t.len()
+        && (1..=3).contains(&unit.len())
+        && unit.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// English month names (and their first three letters, `Sept`): 1 to 12.
+fn month(word: &str) -> Option<usize> {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let w = word.trim_end_matches(['.', ',']).to_lowercase();
+    let named = |m: &&str| {
+        *m == w || (w.len() == 3 && m.starts_with(&w)) || w == "sept" && *m == "september"
+    };
+    MONTHS.iter().position(named).map(|i| i + 1)
+}
+
+/// The text with its dates in English words written as numbers: `April
+/// 2028` is `2028-04`, `June 24, 2026` and `4 Aug 2026` are `2026-06-24`
+/// and `2026-08-04` (a month is a value, not a word: `October 2028` is
+/// another date than `April 2028`).
+pub(crate) fn dated(text: &str) -> Cow<'_, str> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out = String::with_capacity(text.len());
+    let (mut copied, mut i, mut changed) = (0, 0, false);
+    while i < words.len() {
+        let Some((n, date)) = date_at(&words[i..]) else {
+            i += 1;
+            continue;
+        };
+        let start = words[i].as_ptr() as usize - text.as_ptr() as usize;
+        let last = words[i + n - 1];
+        let end = last.as_ptr() as usize - text.as_ptr() as usize + last.len();
+        out.push_str(&text[copied..start]);
+        out.push_str(&date);
+        (copied, i, changed) = (end, i + n, true);
+    }
+    if !changed {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// A year (1900 to 2099) a word starts with, and what follows it (`2026).`).
+fn year(t: &str) -> Option<(&str, &str)> {
+    let y = t.trim_end_matches(|c: char| !c.is_ascii_digit());
+    let year = y.len() == 4 && y.bytes().all(|b| b.is_ascii_digit());
+    (year && (y.starts_with("19") || y.starts_with("20"))).then(|| (y, &t[y.len()..]))
+}
+
+/// A day of a month (`4`, `24,`, `21st`).
+fn day(t: &str) -> Option<u8> {
+    let d = t.trim_end_matches(',');
+    let d = ["st", "nd", "rd", "th"]
+        .iter()
+        .find_map(|s| d.strip_suffix(s))
+        .unwrap_or(d);
+    d.parse::<u8>().ok().filter(|d| (1..=31).contains(d))
+}
+
+/// The date the words start with (see [`dated`]): how many words it
+/// takes, and it as numbers with what punctuation the words had around it.
+fn date_at(ws: &[&str]) -> Option<(usize, String)> {
+    let first = ws.first()?;
+    let lead_len = first.len()
+        - first
+            .trim_start_matches(|c: char| !c.is_alphanumeric())
+            .len();
+    let (lead, ws0) = first.split_at(lead_len);
+    let word = |i: usize| {
+        if i == 0 {
+            Some(ws0)
+        } else {
+            ws.get(i).copied()
+        }
+    };
+    if let (Some(d), Some(m), Some((y, tail))) = (
+        word(0).and_then(day),
+        word(1).and_then(month),
+        word(2).and_then(year),
+    ) {
+        return Some((3, format!("{lead}{y}-{m:02}-{d:02}{tail}")));
+    }
+    let m = month(word(0)?)?;
+    if let Some((y, tail)) = word(1).and_then(year) {
+        return Some((2, format!("{lead}{y}-{m:02}{tail}")));
+    }
+    let d = word(1).and_then(day)?;
+    let (y, tail) = word(2).and_then(year)?;
+    Some((3, format!("{lead}{y}-{m:02}-{d:02}{tail}")))
 }
 
 /// English's numbers one to twelve, spelled (`two` is 2).
@@ -267,7 +393,34 @@ pub(crate) fn version_of(t: &str) -> Option<&str> {
     let bare = given.trim_start_matches(['v', 'V']);
     let ranged = given.len() != t.len();
     let number = !bare.is_empty() && bare.bytes().all(|b| b.is_ascii_digit());
-    (is_version(given) || (ranged && number)).then_some(bare)
+    if is_version(given) || (ranged && number) || (!ranged && tagged_version(bare)) {
+        return Some(bare);
+    }
+    // `python3.14`, `release-0.17`: a name and its version in one word.
+    let (name, rest) = t.split_at(t.find(|c: char| c.is_ascii_digit())?);
+    let name = name.strip_suffix('-').unwrap_or(name);
+    let named = name.len() >= 2 && name.chars().all(|c| c.is_ascii_alphabetic() || c == '-');
+    (named && !ranged && is_version(rest)).then_some(rest)
+}
+
+/// English's marks of a pre-release (`rc`, `beta1`, `alpha`) and `x` (any).
+const VERSION_TAGS: &[&str] = &["alpha", "beta", "rc", "pre", "dev", "x"];
+
+/// A version with a pre-release or a wildcard: `3.15.0-rc.0`,
+/// `8.2.0.beta1`, `20.x`.
+fn tagged_version(t: &str) -> bool {
+    let tagged = |tag: &str| {
+        VERSION_TAGS.iter().any(|m| {
+            tag.strip_prefix(m)
+                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+        })
+    };
+    let number = |c: &str| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit());
+    if let Some((core, tag)) = t.split_once('-') {
+        return (is_version(core) || number(core)) && tagged(tag);
+    }
+    t.rsplit_once('.')
+        .is_some_and(|(core, tag)| (is_version(core) || number(core)) && tagged(tag))
 }
 
 pub(crate) fn is_version(t: &str) -> bool {

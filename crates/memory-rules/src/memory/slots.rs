@@ -1,0 +1,120 @@
+//! Where a note's values sit: each value's slot (the words next to it:
+//! what it is the value of) and the values it says as the old ones
+//! (`bumped from 1.2 to 1.3`), for hygiene.rs's conflicts and superseding.
+
+use super::note_values::{flag, token_value, ValueKind};
+use super::terms::{self, is_function_word};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How far (in words) after a value its slot's word is looked for
+/// ([`Profile::slots`]; before it, as far as the text goes).
+pub const SLOT_REACH: usize = 3;
+
+/// Each value's slot, and the values said as the old ones: a value right
+/// after `from` when a value of its kind follows after `to` (`moved from
+/// 0.18 to 0.20`), or after `instead of`, `rather than`, `replacing`
+/// ([`REPLACED_WORDS`]: `on port 3001 instead of 3000`).
+#[allow(clippy::type_complexity)]
+pub(crate) fn slots(
+    text: &str,
+) -> (
+    BTreeMap<(ValueKind, String), BTreeSet<String>>,
+    BTreeSet<(ValueKind, String)>,
+) {
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || "()[]<>,;\"'`".contains(c))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let found: Vec<Option<(ValueKind, String)>> = tokens.iter().map(|t| token_value(t)).collect();
+    let mut slots: BTreeMap<(ValueKind, String), BTreeSet<String>> = BTreeMap::new();
+    let mut previous = BTreeSet::new();
+    let said = |j: usize, word: &str| tokens.get(j).is_some_and(|t| t.eq_ignore_ascii_case(word));
+    // What the text is about, its first word: `mirrors-mypy runs at v2.3.1`.
+    let first: Vec<String> = (0..tokens.len())
+        .map(|j| slot_words(tokens[j], found[j].is_some()))
+        .find(|ws| !ws.is_empty())
+        .unwrap_or_default();
+    for (i, value) in found.iter().enumerate() {
+        let Some(value) = value else { continue };
+        let content = |j: &usize| slot_words(tokens[*j], found[*j].is_some());
+        let before = (0..i).rev().map(|j| content(&j)).find(|ws| !ws.is_empty());
+        let after = (i + 1..tokens.len())
+            .take(SLOT_REACH)
+            .map(|j| content(&j))
+            .find(|ws| !ws.is_empty());
+        // `setuptools>=80`: the name is the slot.
+        let named = tokens[i]
+            .split_once(['>', '<', '=', '~', '^'])
+            .map(|(name, _)| slot_words(name, false));
+        let mut words: BTreeSet<String> = before
+            .into_iter()
+            .chain(after)
+            .chain(named)
+            .flatten()
+            .collect();
+        words.extend(first.iter().cloned());
+        // `--test-threads=4`: 4 is a value too, in the flag's slot.
+        let given = tokens[i]
+            .split_once('=')
+            .filter(|_| flag(tokens[i]).is_some());
+        if let Some(v) = given.and_then(|(_, given)| token_value(given)) {
+            slots.entry(v).or_default().extend(words.iter().cloned());
+        }
+        slots.entry(value.clone()).or_default().extend(words);
+        let later = (i + 1..tokens.len().min(i + 4))
+            .any(|j| said(j - 1, "to") && found[j].as_ref().is_some_and(|v| v.0 == value.0));
+        if (i > 0 && said(i - 1, "from") && later) || replaced(&tokens[..i]) {
+            previous.insert(value.clone());
+        }
+    }
+    (slots, previous)
+}
+
+/// English words after which a value is the old one (`instead of 3000`,
+/// `rather than 1.2`, `replacing 2.1.0`), function words between them and
+/// the value aside.
+const REPLACED_WORDS: &[&str] = &["instead", "rather", "replacing", "replaces"];
+
+/// Whether the tokens before a value end in one of [`REPLACED_WORDS`] and
+/// at most two function words (`instead of the`).
+fn replaced(before: &[&str]) -> bool {
+    let glue = |t: &str| {
+        let mut all = true;
+        terms::words(t, |w| all &= is_function_word(w));
+        all
+    };
+    // `instead` is a glue word too: a marker is looked for first.
+    let marker = |t: &&&str| REPLACED_WORDS.contains(&t.to_lowercase().as_str());
+    before
+        .iter()
+        .rev()
+        .take(3)
+        .find(|t| marker(t) || !glue(t))
+        .is_some_and(|t| marker(&t))
+}
+
+/// The words of a token that can make a slot: none for a value, a function
+/// word or a negation.
+fn slot_words(token: &str, is_value: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if !is_value {
+        terms::words(token, |w| {
+            let w = canonical(w);
+            if !is_function_word(w) && w != "not" {
+                out.push(w.to_string());
+            }
+        });
+    }
+    out
+}
+
+/// One word for words of one meaning: the negations (`never`, `no`,
+/// `don't`) are `not`; the words of a lower bound (`or newer`, `or later`,
+/// `the oldest`, `minimum`) are `minimum`.
+pub(crate) fn canonical(word: &str) -> &str {
+    match word {
+        "never" | "no" | "don" | "doesn" | "isn" | "aren" | "cannot" | "nt" => "not",
+        "newer" | "later" | "oldest" | "minimum" => "minimum",
+        w => w,
+    }
+}

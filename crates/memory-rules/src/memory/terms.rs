@@ -156,6 +156,10 @@ pub enum FileKey {
     /// `codec-http2`), folded: a folder or a file's stem of that name
     /// ([`path_names`]) may be what it is about (see [`name_keys`]).
     Name(String),
+    /// It writes a dotted module or package, read as this path of folders
+    /// ([`dotted_module`]: `io.netty.util`, `io/netty/util`): a run of a
+    /// file's folders, or of its folders and its stem, may be it.
+    Module(String),
 }
 
 impl FileKey {
@@ -169,6 +173,7 @@ impl FileKey {
             FileKey::Folder(d) => format!("{KEY}d{d}"),
             FileKey::Near(d) => format!("{KEY}n{d}"),
             FileKey::Name(n) => format!("{KEY}i{n}"),
+            FileKey::Module(m) => format!("{KEY}m{m}"),
         }
     }
 }
@@ -289,7 +294,8 @@ fn nearest_once(mut words: Vec<(String, f32)>) -> Vec<(String, f32)> {
     words
 }
 
-/// The folder keys of a note (see [`FileKey::Folder`], [`FileKey::Near`]):
+/// The folder keys of a note (see [`FileKey::Folder`], [`FileKey::Near`],
+/// and [`FileKey::Module`] for each dotted module it writes):
 /// the folders its text names (a path of folders without an extension,
 /// `services/billing/stripe`, or one folder with a trailing slash,
 /// `tests/`), and, for nearness, every folder above them, the folders of
@@ -311,6 +317,9 @@ pub fn folder_keys(text: &str, paths: &[String]) -> Vec<FileKey> {
         } else if let Some(dir) = folder_like(token) {
             out.push(FileKey::Folder(dir.clone()));
             near(&dir, &mut out);
+        }
+        if let Some(dir) = dotted_module(token) {
+            out.push(FileKey::Module(dir));
         }
     }
     for glob in paths {
@@ -358,6 +367,31 @@ pub fn folder_like(token: &str) -> Option<String> {
         return None;
     }
     Some(t.to_string())
+}
+
+/// A dotted module or package written in a note, as the path of folders
+/// it is (`io.netty.util`: `io/netty/util`; `Tests.Readers.*`:
+/// `Tests/Readers`; `Text.Pandoc.Writers.Docx`: `Text/Pandoc/Writers/Docx`,
+/// a module whose last part may be a file's stem): three parts or more, or
+/// two before a `.*`, each an identifier starting with a letter; trailing
+/// punctuation dropped. Not a version (`v1.2.3`), a path or a name of two
+/// parts (`Cargo.toml`, `Emby.Naming`: a file's or a folder's name).
+pub fn dotted_module(token: &str) -> Option<String> {
+    let t = token.trim_end_matches([':', '!', '?', ',']);
+    let (t, star) = match t.strip_suffix(".*") {
+        Some(t) => (t, true),
+        None => (t.trim_end_matches('.'), false),
+    };
+    let parts: Vec<&str> = t.split('.').collect();
+    let identifier = |p: &&str| {
+        p.chars().next().is_some_and(char::is_alphabetic)
+            && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    let enough = parts.len() >= 3 || (star && parts.len() == 2);
+    if !enough || t.len() > 512 || !parts.iter().all(identifier) {
+        return None;
+    }
+    Some(parts.join("/"))
 }
 
 /// A file's path words, as query words, each with its nearness to the file
@@ -554,6 +588,36 @@ mod tests {
             folder_like("packages/@biomejs/js-api/").as_deref(),
             Some("packages/@biomejs/js-api")
         );
+    }
+
+    #[test]
+    fn dotted_modules_are_paths_of_folders() {
+        for (token, want) in [
+            ("io.netty.util", Some("io/netty/util")),
+            ("`Tests.Readers.*`", None),
+            ("Tests.Readers.*", Some("Tests/Readers")),
+            (
+                "org.mockito.internal.exceptions.",
+                Some("org/mockito/internal/exceptions"),
+            ),
+            ("Text.Pandoc.Writers.Docx", Some("Text/Pandoc/Writers/Docx")),
+            ("Emby.Naming", None),
+            ("Cargo.toml", None),
+            ("v1.2.3", None),
+            ("1.2.3", None),
+            ("e.g.", None),
+            ("src/io.netty.util", None),
+        ] {
+            assert_eq!(dotted_module(token).as_deref(), want, "{token}");
+        }
+        let words: Vec<String> =
+            folder_keys("Readers live in `Tests.Readers.*`; see io.netty.util.", &[])
+                .iter()
+                .map(FileKey::word)
+                .collect();
+        for want in ["\u{1}mTests/Readers", "\u{1}mio/netty/util"] {
+            assert!(words.iter().any(|w| w == want), "{want:?} in {words:?}");
+        }
     }
 
     #[test]

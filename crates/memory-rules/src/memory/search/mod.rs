@@ -31,7 +31,9 @@
 //! to the files in context (it names the file: 1, a glob of its `paths`
 //! matches the file, it names a folder above it or a folder of the same
 //! name deeper in the file's path: by nearness, less for a folder many
-//! notes name; see [`ranking`]), weighted by [`ranking::AFFINITY_WEIGHT`],
+//! notes name; it writes its module or package dotted, `io.netty.util`,
+//! weakly: [`ranking::MODULE`]; see [`ranking`]), weighted by
+//! [`ranking::AFFINITY_WEIGHT`],
 //! and the files' path words ([`super::terms::path_words`]) as query words
 //! by their nearness, their names (the stem, each folder's
 //! name, whole: `codec-http2`, `emqx_conf_schema`;

@@ -92,6 +92,10 @@ impl FileTie {
                 FileKey::Folder(f) if files[self.file].starts_with(&format!("{f}/")) => {
                     format!("below {f}")
                 }
+                FileKey::Module(m) if is_module_of(&files[self.file], m) => {
+                    format!("names module {m}")
+                }
+                FileKey::Module(m) => format!("in module {m}"),
                 FileKey::Folder(f) => format!("in a {f} folder"),
                 FileKey::Near(f) => format!("near {f}"),
                 FileKey::GlobDir(_) | FileKey::GlobAny | FileKey::Name(_) => String::new(),
@@ -99,6 +103,16 @@ impl FileTie {
         };
         (files[self.file].clone(), how)
     }
+}
+
+/// Whether `run` (a path of folders) is `file`'s folders ending at its own
+/// and its stem ([`module_keys`]).
+fn is_module_of(file: &str, run: &str) -> bool {
+    let stem = terms::base(file).split('.').next().unwrap_or_default();
+    let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
+    run.strip_suffix(stem)
+        .and_then(|r| r.strip_suffix('/'))
+        .is_some_and(|r| dir == r || dir.ends_with(&format!("/{r}")))
 }
 
 /// The folder of `file` whose name is `name` (`Emby.Naming/Video/x.cs`,
@@ -477,7 +491,7 @@ fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> (FileTies, Vec<Vec<(Fil
 fn hub_discount(scopes: &[ScopeIndex], key: &FileKey, word: &str, n: usize) -> f32 {
     if !matches!(
         key,
-        FileKey::Folder(_) | FileKey::Near(_) | FileKey::Base(_)
+        FileKey::Folder(_) | FileKey::Near(_) | FileKey::Base(_) | FileKey::Module(_)
     ) {
         return 1.0;
     }
@@ -529,6 +543,46 @@ fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
         keys.push((FileKey::Near(dir.to_string()), NEAR * share * share));
     }
     keys.extend(named_folder_keys(file, k));
+    keys.extend(module_keys(file, k));
+    keys
+}
+
+/// The affinity of a note naming a file's module (`Text.Pandoc.Writers.Docx`
+/// for `src/Text/Pandoc/Writers/Docx.hs`, [`terms::dotted_module`]): as
+/// [`NEAR`], under recall's tie (0.5): a module written in a sentence ranks
+/// the note for the file, it does not tie it (a note naming the module of a
+/// file in context need not be about the task).
+pub const MODULE: f32 = NEAR;
+/// The affinity of a note naming a module or package that is a run of a
+/// file's folders (`io.netty.util` for `.../java/io/netty/util/X.java`,
+/// `Tests.Readers.*` for `test/Tests/Readers/Markdown.hs`), times the
+/// nearness of the run's last folder: a package holds many files, so it
+/// only breaks ties among the notes the file's words find.
+pub const MODULE_FOLDER: f32 = 0.1;
+
+/// The modules `file` (`k` folders deep) may be written as, as paths of
+/// folders ([`FileKey::Module`], as a note's dotted module is read): each
+/// run of two or more of its [`MAX_NAMED_FOLDERS`] nearest folders,
+/// [`MODULE_FOLDER`] times the nearness of its last; each run of them that
+/// ends at its own folder with its stem (the name before its first `.`)
+/// after it, [`MODULE`].
+fn module_keys(file: &str, k: usize) -> Vec<(FileKey, f32)> {
+    let names: Vec<&str> = file.split('/').collect();
+    let stem = terms::base(file).split('.').next().unwrap_or_default();
+    if stem.is_empty() || k == 0 {
+        return Vec::new();
+    }
+    let first = k.saturating_sub(MAX_NAMED_FOLDERS);
+    let mut keys = Vec::new();
+    for start in first..k {
+        let run = format!("{}/{stem}", names[start..k].join("/"));
+        keys.push((FileKey::Module(run), MODULE));
+        for end in start + 2..=k {
+            let near = end as f32 / k as f32;
+            let run = names[start..end].join("/");
+            keys.push((FileKey::Module(run), MODULE_FOLDER * near));
+        }
+    }
     keys
 }
 
@@ -1107,7 +1161,11 @@ mod tests {
                 notes[4],
                 "in a tests/benchmark folder",
             ),
-            ("src/Text/Pandoc/Writers/Docx/StyleMap.hs", notes[6], ""),
+            (
+                "src/Text/Pandoc/Writers/Docx/StyleMap.hs",
+                notes[6],
+                "in module Text/Pandoc/Writers/Docx",
+            ),
         ] {
             let files = [file.to_string()];
             let query = Query {
@@ -1177,6 +1235,54 @@ mod tests {
         );
         assert_eq!(hits[0].tie.as_ref().unwrap().1, "below Emby.Naming");
         assert!(hits[0].affinity >= NAMED_BELOW + NAMED_BELOW_DEPTH / 2.0);
+    }
+
+    #[test]
+    fn a_note_naming_a_dotted_package_ranks_first_for_a_file_below_its_folders() {
+        let idx = index(&[(
+            "notes.md",
+            "notes",
+            vec![
+                doc("Leak detection lives in io.netty.util; keep it allocation free."),
+                doc("Buffers are pooled by default in this project."),
+                doc("Unrelated note about the docs."),
+                doc("Unrelated note about the release."),
+            ],
+        )]);
+        let hits = file_search(
+            &idx,
+            "common/src/main/java/io/netty/util/ResourceLeakDetector.java",
+        );
+        assert_eq!(
+            hits[0].text, "Leak detection lives in io.netty.util; keep it allocation free.",
+            "{hits:?}"
+        );
+        assert_eq!(hits[0].tie.as_ref().unwrap().1, "in module io/netty/util");
+    }
+
+    #[test]
+    fn a_note_naming_a_files_dotted_module_ranks_first_for_it_and_not_for_a_sibling() {
+        let idx = index(&[(
+            "notes.md",
+            "notes",
+            vec![
+                doc("Text.Pandoc.Writers.Docx keeps the reference styles."),
+                doc("Writers of the formats share the options record."),
+                doc("Unrelated note about the docs."),
+                doc("Unrelated note about the release."),
+            ],
+        )]);
+        let hits = file_search(&idx, "src/Text/Pandoc/Writers/Docx.hs");
+        assert_eq!(
+            hits[0].text,
+            "Text.Pandoc.Writers.Docx keeps the reference styles."
+        );
+        let tie = hits[0].tie.as_ref().unwrap();
+        assert_eq!(tie.1, "names module Text/Pandoc/Writers/Docx");
+        assert_eq!(hits[0].affinity, MODULE);
+        assert!(file_search(&idx, "src/Text/Pandoc/Writers/Odt.hs")
+            .iter()
+            .all(|h| h.affinity < MODULE));
     }
 
     #[test]

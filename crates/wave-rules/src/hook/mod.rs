@@ -36,6 +36,7 @@
 //! processes as a small state file (`state`).
 
 pub mod agent;
+pub mod arena;
 pub mod agent_install;
 pub mod cache;
 pub mod dialects;

@@ -44,7 +44,3 @@ pub use memory_rules::base::limits::MAX_HOOK_INPUT_BYTES;
 /// `wave-rules` binary; never the addon): large structures a hook built are
 /// then left to the exit rather than freed one by one.
 pub use hook::cache::exits_after_command;
-
-/// The hook process's allocator (installed by the binary, started for a
-/// hook event only): see the module's text.
-pub use hook::arena::Arena;

@@ -1,18 +1,9 @@
 //! `wave-rules`: the binary. All behaviour is in the library's `run`, which
 //! the Node package calls too, so both print the same bytes.
 
-/// A hook event's allocations are cut from one block and left to the exit
-/// (see [`wave_rules::Arena`]); every other command's are the system's.
-#[global_allocator]
-static ALLOCATOR: wave_rules::Arena = wave_rules::Arena::new();
-
 fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let is_hook = args.get(1).is_some_and(|a| a == "hook");
-    // Not for `hook watch`, which lives for minutes, nor `hook install`.
-    if is_hook && args.get(2).is_some_and(|a| a != "watch" && a != "install") {
-        ALLOCATOR.start();
-    }
     // This process exits after one command.
     wave_rules::exits_after_command();
     if is_hook {
@@ -40,8 +31,5 @@ fn main() {
     use std::io::Write;
     let _ = std::io::stdout().write_all(out.stdout.as_bytes());
     let _ = std::io::stderr().write_all(out.stderr.as_bytes());
-    if std::env::var_os("WAVE_ARENA_STATS").is_some() {
-        eprintln!("arena used {}", ALLOCATOR.used());
-    }
     std::process::exit(out.code);
 }

@@ -36,7 +36,6 @@
 //! processes as a small state file (`state`).
 
 pub mod agent;
-pub mod arena;
 pub mod agent_install;
 pub mod cache;
 pub mod dialects;

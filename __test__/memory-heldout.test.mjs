@@ -3,8 +3,8 @@
 // hygiene pairs only, no retrieval set): their shape, their counts and that no repository is shared between the tuning
 // sets and any two held-out sets. Reads JSON only; no dependence on the scoring code.
 // Issue 56 adds two retrieval-only sets written blind, about half files-only, whose notes name files by basename, module
-// or symbol: bench/memory-tune-3/ (for tuning), bench/memory-heldout-4/ and bench/memory-heldout-6/ (each reported
-// once, spent) and bench/memory-heldout-7/; RETRIEVAL_SETS below. Sets of realistic size for hygiene: SIZED_SETS below.
+// or symbol: bench/memory-tune-3/ (for tuning), bench/memory-heldout-4/, -6/ and -7/ (each reported once, spent);
+// RETRIEVAL_SETS below. Sets of realistic size for hygiene: SIZED_SETS below.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'

@@ -38,6 +38,7 @@ const ALLOWED = new Map([
   ['tools/call', 'an MCP method, not a path'],
   ['docs/hooks.md', "a file of github.com/aws/amazon-q-developer-cli (Kiro's hook docs)"],
   ['src/proto', "a folder deep in another project's tree (docs/memory.md's retrieval examples)"],
+  ['src/Text/Pandoc/Writers/Docx.hs', "a file of jgm/pandoc (docs/memory.md's dotted-module example)"],
   ['dist/extension.js', "a file inside the VS Code extension's .vsix (built by npm run package:vscode, not committed)"],
 ])
 

@@ -608,6 +608,18 @@ pub struct Clash {
     pub theirs: Vec<String>,
 }
 
+impl Clash {
+    /// The clash of two notes' values of `kind`, each as the note gives them.
+    fn of_values(kind: ValueKind, ours: BTreeSet<&str>, theirs: BTreeSet<&str>) -> Clash {
+        let owned = |v: BTreeSet<&str>| v.into_iter().map(str::to_string).collect();
+        Clash {
+            kind,
+            ours: owned(ours),
+            theirs: owned(theirs),
+        }
+    }
+}
+
 /// Whether `a` and `b` conflict (see the module comment): different
 /// values first, then the other polarity ([`ValueKind::Polarity`]:
 /// `negated` here and `affirmed` there, or the other way round).
@@ -678,11 +690,7 @@ fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
     for kind in a.kinds().intersection(&b.kinds()) {
         let (ours, theirs) = (a.of_kind(*kind), b.of_kind(*kind));
         if !ours.iter().any(|v| b.has(*kind, v)) && a.same_slot(b, *kind) {
-            return Some(Clash {
-                kind: *kind,
-                ours: ours.into_iter().map(str::to_string).collect(),
-                theirs: theirs.into_iter().map(str::to_string).collect(),
-            });
+            return Some(Clash::of_values(*kind, ours, theirs));
         }
     }
     None
@@ -712,11 +720,7 @@ fn names_old(new: &Profile, old: &Profile) -> Option<Clash> {
     let (kind, _) = new.previous.iter().find(|(k, v)| old.has(*k, v))?;
     let ours = new.of_kind(*kind);
     let fresh = !ours.is_empty() && !ours.iter().any(|v| old.has(*kind, v));
-    (fresh && new.same_slot(old, *kind)).then(|| Clash {
-        kind: *kind,
-        ours: ours.into_iter().map(str::to_string).collect(),
-        theirs: old.of_kind(*kind).into_iter().map(str::to_string).collect(),
-    })
+    (fresh && new.same_slot(old, *kind)).then(|| Clash::of_values(*kind, ours, old.of_kind(*kind)))
 }
 
 /// The parts of a rule (or of any note): paragraphs and list items, as

@@ -392,8 +392,7 @@ pub(crate) fn version_of(t: &str) -> Option<&str> {
     };
     let bare = given.trim_start_matches(['v', 'V']);
     let ranged = given.len() != t.len();
-    let number = !bare.is_empty() && bare.bytes().all(|b| b.is_ascii_digit());
-    if is_version(given) || (ranged && number) || (!ranged && tagged_version(bare)) {
+    if is_version(given) || (ranged && is_number(bare)) || (!ranged && tagged_version(bare)) {
         return Some(bare);
     }
     // `python3.14`, `release-0.17`: a name and its version in one word.
@@ -415,12 +414,12 @@ fn tagged_version(t: &str) -> bool {
                 .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
         })
     };
-    let number = |c: &str| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit());
-    if let Some((core, tag)) = t.split_once('-') {
-        return (is_version(core) || number(core)) && tagged(tag);
+    let core = |c: &str| is_version(c) || is_number(c);
+    if let Some((c, tag)) = t.split_once('-') {
+        return core(c) && tagged(tag);
     }
     t.rsplit_once('.')
-        .is_some_and(|(core, tag)| (is_version(core) || number(core)) && tagged(tag))
+        .is_some_and(|(c, tag)| core(c) && tagged(tag))
 }
 
 pub(crate) fn is_version(t: &str) -> bool {

@@ -108,11 +108,16 @@ impl FileTie {
 /// Whether `run` (a path of folders) is `file`'s folders ending at its own
 /// and its stem ([`module_keys`]).
 fn is_module_of(file: &str, run: &str) -> bool {
-    let stem = terms::base(file).split('.').next().unwrap_or_default();
+    let stem = module_stem(file);
     let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
     run.strip_suffix(stem)
         .and_then(|r| r.strip_suffix('/'))
         .is_some_and(|r| dir == r || dir.ends_with(&format!("/{r}")))
+}
+
+/// The last part of `file`'s module: its name before the first `.`.
+fn module_stem(file: &str) -> &str {
+    terms::base(file).split('.').next().unwrap_or_default()
 }
 
 /// The folder of `file` whose name is `name` (`Emby.Naming/Video/x.cs`,
@@ -568,7 +573,7 @@ pub const MODULE_FOLDER: f32 = 0.1;
 /// after it, [`MODULE`].
 fn module_keys(file: &str, k: usize) -> Vec<(FileKey, f32)> {
     let names: Vec<&str> = file.split('/').collect();
-    let stem = terms::base(file).split('.').next().unwrap_or_default();
+    let stem = module_stem(file);
     if stem.is_empty() || k == 0 {
         return Vec::new();
     }

@@ -3,7 +3,7 @@
 // hygiene pairs only, no retrieval set): their shape, their counts and that no repository is shared between the tuning
 // sets and any two held-out sets. Reads JSON only; no dependence on the scoring code.
 // Issue 56 adds two retrieval-only sets written blind, about half files-only, whose notes name files by basename, module
-// or symbol: bench/memory-tune-3/ (for tuning), bench/memory-heldout-4/, -6/ and -7/ (each reported once, spent);
+// or symbol: bench/memory-tune-3/ (for tuning), bench/memory-heldout-4/, -6/, -7/ (each reported once, spent) and -8/ (held out, not yet reported);
 // RETRIEVAL_SETS below. Sets of realistic size for hygiene: SIZED_SETS below.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -28,6 +28,7 @@ const RETRIEVAL_SETS = [
   { name: 'fourth held-out', retrievalDir: 'bench/memory-heldout-4/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'sixth held-out', retrievalDir: 'bench/memory-heldout-6/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'seventh held-out', retrievalDir: 'bench/memory-heldout-7/projects', retrieval: ISSUE56_RETRIEVAL },
+  { name: 'eighth held-out', retrievalDir: 'bench/memory-heldout-8/projects', retrieval: ISSUE56_RETRIEVAL },
 ]
 const FIRST_HELDOUT_PROJECTS = ['httpx', 'argo-cd', 'excalidraw', 'kube-prometheus', 'govuk-infrastructure']
 const SECOND_HELDOUT_PROJECTS = ['rubygems.org', 'okhttp', 'libgit2', 'phoenix', 'composer']

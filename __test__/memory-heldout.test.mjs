@@ -290,6 +290,7 @@ const SIZED_SETS = [
   { name: 'fifth held-out', pairsDir: 'bench/memory-pairs/heldout-5' },
   { name: 'sixth held-out', pairsDir: 'bench/memory-pairs/heldout-6' },
   { name: 'seventh held-out', pairsDir: 'bench/memory-pairs/heldout-7' },
+  { name: 'eighth held-out', pairsDir: 'bench/memory-pairs/heldout-8' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

@@ -5,7 +5,7 @@
 
 mod common;
 use common::*;
-use memory_rules::Restored;
+use memory_rules::{Restored, RulesNeeded};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -63,7 +63,12 @@ fn an_unchanged_project_restores_the_rules_and_diagnostics_as_built() {
     let (bytes, _) = saved(&t);
     let loaded = t.load();
     match restore(&t, &bytes) {
-        Restored::Fresh { rules, diagnostics } => {
+        Restored::Fresh {
+            rules,
+            diagnostics,
+            partial,
+        } => {
+            assert!(!partial, "every rule is restored unless told otherwise");
             assert_eq!(rules.rules(), loaded.rules.rules());
             assert_eq!(rules.rules().len(), 3, "broken.md is not loaded");
             assert_eq!(diagnostics, loaded.diagnostics);
@@ -296,4 +301,40 @@ fn inputs_a_watcher_vouches_for_skip_the_stats_but_not_the_setup_or_a_walk() {
         Restored::from_bytes_unchanged(&config, &walked).unwrap(),
         Restored::Stale(_)
     ));
+}
+
+/// The ids of the rules restored with `need`, and whether any was left out.
+fn restored_ids(t: &Tree, bytes: &[u8], need: RulesNeeded) -> (Vec<String>, bool) {
+    match Restored::restore(&config(t), bytes, false, need).unwrap() {
+        Restored::Fresh { rules, partial, .. } => (
+            rules.rules().iter().map(|r| r.id.clone()).collect(),
+            partial,
+        ),
+        Restored::Stale(_) => panic!("stale"),
+    }
+}
+
+#[test]
+fn a_restore_in_part_leaves_out_only_the_rules_the_event_cannot_activate() {
+    let t = Tree::new();
+    let (bytes, _) = saved(&t);
+    let (all, partial) = restored_ids(&t, &bytes, RulesNeeded::ALL);
+    assert_eq!(all.len(), 3, "{all:?}");
+    assert!(!partial);
+    // In the order of the whole set, without the rules left out.
+    let without = |end: &str| -> Vec<String> {
+        all.iter()
+            .filter(|id| !id.ends_with(end))
+            .cloned()
+            .collect()
+    };
+    let needs = |paths, topics| restored_ids(&t, &bytes, RulesNeeded { paths, topics });
+    assert_eq!(needs(false, true), (without("a.md"), true), "paths only");
+    assert_eq!(needs(true, false), (without("b.md"), true), "topics only");
+    let always: Vec<String> = all
+        .iter()
+        .filter(|id| id.ends_with("u.md"))
+        .cloned()
+        .collect();
+    assert_eq!(needs(false, false), (always, true));
 }

@@ -19,6 +19,7 @@ use crate::delivery::conversation::Conversation;
 use crate::delivery::session::Start;
 use crate::delivery::tool_call::{ToolCall, ToolKind};
 use crate::delivery::touched::{tool_files, Touched};
+use crate::load::fresh::RulesNeeded;
 use std::path::PathBuf;
 
 /// What happened. New kinds are additions: a road matches the kinds it
@@ -220,6 +221,39 @@ impl Event {
         out
     }
 
+    /// The rules a road must restore to answer this event as the whole set
+    /// would ([`RulesNeeded`]). A rule only `paths` can activate matters
+    /// to a tool's event and to any event that touched a file; one only
+    /// `topics` can activate, to a prompt and a subagent's task; neither
+    /// to a session's start, nor before a tool (only the enforced rules
+    /// decide there, and no such rule is one of them). Every rule is needed after a compaction: a start after
+    /// one, or any event of a session that has to give again what one
+    /// took (`regive`, [`crate::delivery::Session::regive`]) or that tells
+    /// the prompt's size (a smaller one is a compaction), and at a new
+    /// session's start when the loaded rules are counted (`counted`,
+    /// telemetry's `wave_rules.rules.loaded`). Other events need them all.
+    pub fn rules_needed(
+        &self,
+        regive: impl FnOnce() -> bool,
+        counted: impl FnOnce() -> bool,
+    ) -> RulesNeeded {
+        let needs = |paths: bool, topics: bool| RulesNeeded { paths, topics };
+        let touches =
+            || (!self.tools.is_empty() || !self.files.is_empty()) && !self.touched().is_empty();
+        match self.kind {
+            EventKind::Start(Start::Compact | Start::Clear) => RulesNeeded::ALL,
+            EventKind::Start(Start::Startup) if counted() => RulesNeeded::ALL,
+            EventKind::Start(_) => needs(touches(), false),
+            EventKind::ToolBefore => needs(false, false),
+            // A prompt's size smaller than the last one seen is itself a
+            // compaction ([`crate::delivery::Session::prompt_size`]).
+            _ if self.prompt_tokens.is_some() || regive() => RulesNeeded::ALL,
+            EventKind::Prompt | EventKind::SubagentStart => needs(touches(), true),
+            EventKind::ToolDone => needs(true, false),
+            _ => RulesNeeded::ALL,
+        }
+    }
+
     /// Whether the event could make anything due before the rules are
     /// loaded: a tool event that touched no file, ran no command and
     /// activated no skill cannot (a hook answers it without reading a rule).
@@ -263,6 +297,43 @@ mod tests {
         assert!(event(skill).may_matter());
         let prompt = Event::new(Conversation::new("s"), EventKind::Prompt);
         assert!(prompt.may_matter());
+    }
+
+    #[test]
+    fn an_event_needs_only_the_rules_it_can_activate_unless_a_compaction_took_them() {
+        let at = |kind| Event::new(Conversation::new("s"), kind);
+        let needs = |paths, topics| RulesNeeded { paths, topics };
+        let (no, yes) = (|| false, || true);
+        let read = ToolCall::new("Read", ToolKind::Read, json!({"file_path": "src/a.ts"}));
+        let file_done = at(EventKind::ToolDone).tool(read.clone());
+        assert_eq!(file_done.rules_needed(no, no), needs(true, false));
+        assert_eq!(file_done.rules_needed(yes, no), RulesNeeded::ALL, "regive");
+        let prompt = at(EventKind::Prompt).prompt("fix billing");
+        assert_eq!(prompt.rules_needed(no, no), needs(false, true));
+        assert_eq!(prompt.rules_needed(yes, no), RulesNeeded::ALL, "regive");
+        let sized = at(EventKind::Prompt).prompt("go on").prompt_tokens(1_200);
+        assert_eq!(sized.rules_needed(no, no), RulesNeeded::ALL, "may shrink");
+        let with_file = at(EventKind::Prompt).prompt("fix it").tool(read.clone());
+        assert_eq!(with_file.rules_needed(no, no), needs(true, true));
+        assert_eq!(
+            at(EventKind::SubagentStart).rules_needed(no, no),
+            needs(false, true)
+        );
+        assert_eq!(
+            at(EventKind::ToolBefore).tool(read).rules_needed(yes, no),
+            needs(false, false)
+        );
+        let startup = at(EventKind::Start(Start::Startup));
+        assert_eq!(startup.rules_needed(yes, no), needs(false, false));
+        assert_eq!(startup.rules_needed(no, yes), RulesNeeded::ALL, "counted");
+        for how in [Start::Compact, Start::Clear] {
+            assert_eq!(
+                at(EventKind::Start(how)).rules_needed(no, no),
+                RulesNeeded::ALL
+            );
+        }
+        let request = at(EventKind::Request { again: false });
+        assert_eq!(request.rules_needed(no, no), RulesNeeded::ALL);
     }
 
     #[test]

@@ -9,10 +9,11 @@
 //! Each mirror is built and taken apart by naming every field, so a field
 //! added to the model does not compile until it is added here too.
 
+use crate::load::fresh::RulesNeeded;
 use crate::load::snapshot::{restore_rule, SavedPattern, SavedRule, SnapshotError};
 use crate::rules::origin::{LayerKind, Origin};
 use crate::rules::parser::RulePattern;
-use crate::rules::rule::{Activation, Enforce, Metadata, Remind, Rule};
+use crate::rules::rule::{Activation, Enforce, Metadata, Remind, Rule, Trigger};
 use crate::rules::rule_format::Format;
 use crate::rules::scope::Scope;
 use serde::{Deserialize, Serialize};
@@ -67,68 +68,124 @@ struct CompactOrigin {
     overrides: Vec<String>,
 }
 
-/// The rules (with their compiled patterns), in order, as postcard.
+/// The rules (with their compiled patterns), in order: how many (4 bytes),
+/// then for each its [`Metadata::sole_trigger`] (1 byte: [`OTHER`],
+/// [`PATHS`] or [`TOPICS`]) and the length of its record (4 bytes), all
+/// little-endian, then the records, each a rule as postcard. A restore
+/// that does not need a rule skips its record unread ([`from_bytes`]).
 pub(crate) fn to_bytes(rules: Vec<SavedRule>) -> Result<Vec<u8>, postcard::Error> {
-    let compact: Vec<CompactRule> = rules.into_iter().map(CompactRule::from).collect();
-    postcard::to_allocvec(&compact)
+    let count = u32::try_from(rules.len()).map_err(|_| postcard::Error::SerializeBufferFull)?;
+    let mut index = count.to_le_bytes().to_vec();
+    let mut records = Vec::new();
+    for saved in rules {
+        let trigger = trigger_byte(saved.rule.metadata.sole_trigger());
+        let before = records.len();
+        records = postcard::to_extend(&CompactRule::from(saved), records)?;
+        let len = u32::try_from(records.len() - before)
+            .map_err(|_| postcard::Error::SerializeBufferFull)?;
+        index.push(trigger);
+        index.extend_from_slice(&len.to_le_bytes());
+    }
+    index.extend_from_slice(&records);
+    Ok(index)
 }
 
-/// The rules [`to_bytes`] wrote, with their patterns as saved; an error for
-/// anything else. Each rule is restored as soon as it is read, into a list
-/// made at its final size: no list of mirrors grows and is copied first.
-pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Restored, SnapshotError> {
-    let not = |e: postcard::Error| SnapshotError::NotASnapshot {
-        source: serde::de::Error::custom(e),
+/// A rule any event may activate.
+const OTHER: u8 = 0;
+/// A rule only `paths` can activate.
+const PATHS: u8 = 1;
+/// A rule only `topics` can activate.
+const TOPICS: u8 = 2;
+/// The bytes of one rule's entry in the index: its trigger and its length.
+const ENTRY_BYTES: usize = 5;
+/// A saved rule's record takes more bytes than this: room is made for no
+/// more rules than the records can hold, whatever count the index claims.
+const MIN_RULE_BYTES: usize = 16;
+
+fn trigger_byte(trigger: Option<Trigger>) -> u8 {
+    match trigger {
+        None => OTHER,
+        Some(Trigger::Paths) => PATHS,
+        Some(Trigger::Topics) => TOPICS,
+    }
+}
+
+/// The rules [`to_bytes`] wrote that `need` takes, in order, with their
+/// patterns as saved, and whether any was left out; an error for anything
+/// else (an index that does not add up to the records, a record that is
+/// no rule). The rules left out are never read.
+pub(crate) fn from_bytes(bytes: &[u8], need: RulesNeeded) -> Result<Restored, SnapshotError> {
+    let not = |why: &str| SnapshotError::NotASnapshot {
+        source: serde::de::Error::custom(why),
     };
-    // A saved rule takes more bytes than this: room is made for no more
-    // rules than the bytes can hold, whatever count they claim.
-    const MIN_RULE_BYTES: usize = 16;
-    let seed = Restore {
-        most: bytes.len() / MIN_RULE_BYTES,
-    };
-    let mut de = postcard::Deserializer::from_bytes(bytes);
-    serde::de::DeserializeSeed::deserialize(seed, &mut de).map_err(not)?
+    let (count, rest) = bytes
+        .split_at_checked(4)
+        .ok_or_else(|| not("no rule count"))?;
+    let count = u32::from_le_bytes(count.try_into().unwrap_or_default()) as usize;
+    let index_len = count
+        .checked_mul(ENTRY_BYTES)
+        .filter(|&n| n <= rest.len())
+        .ok_or_else(|| not("a rule count beyond the bytes"))?;
+    let (index, mut records) = rest.split_at(index_len);
+    if count.saturating_mul(MIN_RULE_BYTES) > records.len() {
+        return Err(not("more rules than the bytes can hold"));
+    }
+    let mut restored = Restored::with_room(count, need);
+    for entry in index.chunks_exact(ENTRY_BYTES) {
+        let len = u32::from_le_bytes([entry[1], entry[2], entry[3], entry[4]]) as usize;
+        let (record, after) = records
+            .split_at_checked(len)
+            .ok_or_else(|| not("a rule beyond the bytes"))?;
+        records = after;
+        if !need.takes(entry[0]) {
+            restored.partial = true;
+            continue;
+        }
+        let rule: CompactRule =
+            postcard::from_bytes(record).map_err(|e| SnapshotError::NotASnapshot {
+                source: serde::de::Error::custom(e),
+            })?;
+        let parsed = restore_rule(SavedRule::from(rule))?;
+        restored.rules.push(parsed.rule);
+        restored.patterns.push(parsed.patterns);
+    }
+    if !records.is_empty() {
+        return Err(not("bytes after the last rule"));
+    }
+    Ok(restored)
 }
 
 /// The rules [`from_bytes`] gives, in order, and each one's patterns (at
 /// the same index), as [`RuleSet::build_ordered`](crate::rules::rule_set::RuleSet::build_ordered) takes them.
-pub(crate) type Restored = (Vec<Rule>, Vec<Vec<RulePattern>>);
-
-/// Reads the rules of [`from_bytes`], each restored as it is read, with
-/// room made for at most `most`; the first rule that cannot be restored is
-/// the error.
-struct Restore {
-    most: usize,
+pub(crate) struct Restored {
+    pub rules: Vec<Rule>,
+    pub patterns: Vec<Vec<RulePattern>>,
+    /// Some saved rule was left out (not needed).
+    pub partial: bool,
 }
 
-impl<'de> serde::de::DeserializeSeed<'de> for Restore {
-    type Value = Result<Restored, SnapshotError>;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Restore {
-    type Value = Result<Restored, SnapshotError>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a list of rules")
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let room = seq.size_hint().unwrap_or(0).min(self.most);
-        let (mut rules, mut patterns) = (Vec::with_capacity(room), Vec::with_capacity(room));
-        while let Some(rule) = seq.next_element::<CompactRule>()? {
-            match restore_rule(SavedRule::from(rule)) {
-                Ok(parsed) => {
-                    rules.push(parsed.rule);
-                    patterns.push(parsed.patterns);
-                }
-                Err(e) => return Ok(Err(e)),
-            }
+impl Restored {
+    /// Room for the `count` rules of an index, or for the share of them a
+    /// partial restore is likely to take.
+    fn with_room(count: usize, need: RulesNeeded) -> Restored {
+        let room = if need.is_all() { count } else { count / 2 };
+        Restored {
+            rules: Vec::with_capacity(room),
+            patterns: Vec::with_capacity(room),
+            partial: false,
         }
-        Ok(Ok((rules, patterns)))
+    }
+}
+
+impl RulesNeeded {
+    /// Whether a rule of this trigger byte ([`to_bytes`]) is needed; an
+    /// unknown byte is.
+    fn takes(self, trigger: u8) -> bool {
+        match trigger {
+            PATHS => self.paths,
+            TOPICS => self.topics,
+            _ => true,
+        }
     }
 }
 
@@ -207,10 +264,12 @@ mod tests {
         assert!(!parsed.patterns.is_empty());
         let want = parsed.rule.clone();
         let bytes = to_bytes(vec![SavedRule::of(&parsed.rule, &parsed.patterns)]).unwrap();
-        let (rules, patterns) = from_bytes(&bytes).unwrap();
-        assert_eq!(rules, [want]);
-        assert_eq!(patterns.len(), 1);
-        assert_eq!(patterns[0].len(), parsed.patterns.len());
-        assert!(from_bytes(&bytes[..bytes.len() / 2]).is_err(), "truncated");
+        let restored = from_bytes(&bytes, RulesNeeded::ALL).unwrap();
+        assert_eq!(restored.rules, [want]);
+        assert_eq!(restored.patterns.len(), 1);
+        assert_eq!(restored.patterns[0].len(), parsed.patterns.len());
+        assert!(!restored.partial);
+        let cut = &bytes[..bytes.len() / 2];
+        assert!(from_bytes(cut, RulesNeeded::ALL).is_err(), "truncated");
     }
 }

@@ -60,10 +60,36 @@ pub enum Restored {
     Fresh {
         rules: Arc<RuleSet>,
         diagnostics: Vec<Diagnostic>,
+        /// Some saved rules were left out, as the [`RulesNeeded`] allowed.
+        partial: bool,
     },
     /// Something changed, or cannot be told without a walk: the snapshot to
     /// [`reload_from`](crate::load::reload_from).
     Stale(Snapshot),
+}
+
+/// Which saved rules a restore takes ([`Restored::restore`]): all, or all
+/// but those that only `paths` (`paths: false`) or only `topics`
+/// (`topics: false`) can activate ([`Metadata::sole_trigger`](crate::rules::rule::Metadata::sole_trigger)), for an event that
+/// can activate no rule that way. Those are skipped unread: at 1,000 rules
+/// decoding every rule is most of what a hook event costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RulesNeeded {
+    pub paths: bool,
+    pub topics: bool,
+}
+
+impl RulesNeeded {
+    /// Every rule.
+    pub const ALL: RulesNeeded = RulesNeeded {
+        paths: true,
+        topics: true,
+    };
+
+    /// Whether every rule is taken.
+    pub fn is_all(self) -> bool {
+        self == RulesNeeded::ALL
+    }
 }
 
 /// The first line: what the result was read from, and where the parts
@@ -204,7 +230,7 @@ impl Restored {
     /// its snapshot. An error for anything that is no saved discovery of
     /// this version.
     pub fn from_bytes(config: &Config, bytes: &[u8]) -> Result<Restored, SnapshotError> {
-        Restored::restore(config, bytes, false)
+        Restored::restore(config, bytes, false, RulesNeeded::ALL)
     }
 
     /// [`Restored::from_bytes`] for a caller that knows none of the inputs
@@ -213,27 +239,36 @@ impl Restored {
     /// The setup still is, and a discovery not checkable by stamps is still
     /// stale.
     pub fn from_bytes_unchanged(config: &Config, bytes: &[u8]) -> Result<Restored, SnapshotError> {
-        Restored::restore(config, bytes, true)
+        Restored::restore(config, bytes, true, RulesNeeded::ALL)
     }
 
-    fn restore(config: &Config, bytes: &[u8], unchanged: bool) -> Result<Restored, SnapshotError> {
+    /// [`Restored::from_bytes`] (or, `unchanged`, [`Restored::from_bytes_unchanged`])
+    /// with only the rules `need` takes: a rule set in part, for an event
+    /// that cannot activate the others (see [`RulesNeeded`]).
+    pub fn restore(
+        config: &Config,
+        bytes: &[u8],
+        unchanged: bool,
+        need: RulesNeeded,
+    ) -> Result<Restored, SnapshotError> {
         let saved = Saved::of(bytes)?;
-        let decode = || compact::from_bytes(saved.rules);
+        let decode = || compact::from_bytes(saved.rules, need);
         let decoded = if unchanged {
             (saved.paths.is_some() && saved.check.same_setup(config)).then(decode)
         } else {
             saved.fresh_while(config, decode)
         };
-        if let Some(rules) = decoded {
-            let (rules, patterns) = rules?;
+        if let Some(restored) = decoded {
+            let restored = restored?;
             let diagnostics = serde_json::from_slice(saved.diagnostics).map_err(not_saved)?;
             return Ok(Restored::Fresh {
                 rules: Arc::new(RuleSet::build_ordered(
-                    rules,
-                    patterns,
+                    restored.rules,
+                    restored.patterns,
                     Workdir::new(&config.workdir),
                 )),
                 diagnostics,
+                partial: restored.partial,
             });
         }
         Ok(Restored::Stale(Snapshot::from_bytes(saved.snapshot)?))

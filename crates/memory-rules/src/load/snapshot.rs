@@ -35,8 +35,10 @@ use std::time::SystemTime;
 /// layout tried and reverted.) 9: the check keeps the inputs' paths and
 /// stamps as two strings, and the rule set's rules are postcard
 /// (crate::load::compact). 10: the inputs' paths and stamps (in bytes)
-/// follow the rules and the diagnostics, outside the check.
-pub(crate) const VERSION: u32 = 10;
+/// follow the rules and the diagnostics, outside the check. 11: the rules
+/// start with an index (each rule's sole trigger and length), so that a
+/// hook restores only the rules its event can activate.
+pub(crate) const VERSION: u32 = 11;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

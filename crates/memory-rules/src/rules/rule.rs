@@ -123,7 +123,36 @@ impl Remind {
     }
 }
 
+/// The one trigger that alone can activate a rule ([`Metadata::sole_trigger`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trigger {
+    /// Only a file its `paths` match.
+    Paths,
+    /// Only a prompt (or a subagent's task) naming one of its `topics`.
+    Topics,
+}
+
 impl Metadata {
+    /// `Paths` or `Topics` when that alone can activate the rule: an `auto`
+    /// rule with one of the two and no other trigger or duty (no `regex`,
+    /// `skills`, enforcement, `commands`, every-turn reminder or nested
+    /// `directory`); `None` for every other rule. A hook whose event can
+    /// activate no rule that way need not restore it at all.
+    pub fn sole_trigger(&self) -> Option<Trigger> {
+        let nothing_else = self.activation == Activation::Auto
+            && self.regex.is_none()
+            && self.skills.is_none()
+            && self.enforce.is_none()
+            && self.commands.is_none()
+            && self.remind != Some(Remind::EveryTurn)
+            && self.directory.is_none();
+        match (nothing_else, self.paths.is_some(), self.topics.is_some()) {
+            (true, true, false) => Some(Trigger::Paths),
+            (true, false, true) => Some(Trigger::Topics),
+            _ => None,
+        }
+    }
+
     /// A rule with neither `paths` nor `topics` (nor `regex`, nor
     /// `skills`, nor enforced `commands`) is always active, unless it is on
     /// request or manual.

@@ -8,7 +8,8 @@
 //!
 //! A run stats those inputs ([`Restored::from_bytes`]): when none changed
 //! (and none is within the core's racy window of the scan), the rule set is
-//! used as saved, with no walk and no file read. Otherwise it reloads from
+//! used as saved, with no walk and no file read, and only the rules the
+//! event can activate are decoded ([`RulesNeeded`]). Otherwise it reloads from
 //! the snapshot through the core's [`reload_from`]: only the files whose
 //! stamp changed are read and parsed again, whatever their format, and the
 //! file is written again. Any trouble with the cache file means a full
@@ -17,7 +18,7 @@
 use crate::base::env::Env;
 use crate::hook::watch;
 use memory_rules::base::fs::{self, Links};
-use memory_rules::{reload_from, Diagnostic, Restored, RuleSet, Severity, Snapshot};
+use memory_rules::{reload_from, Diagnostic, Restored, RuleSet, RulesNeeded, Severity, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -52,6 +53,8 @@ use memory_rules::base::limits::MAX_CACHE_BYTES;
 pub struct Rules {
     pub set: Arc<RuleSet>,
     pub broken: Vec<String>,
+    /// Only the rules the event needed were restored ([`RulesNeeded`]).
+    pub partial: bool,
 }
 
 impl Drop for Rules {
@@ -61,29 +64,33 @@ impl Drop for Rules {
 }
 
 /// The rules of `env`'s sources, as saved in `state_dir` when nothing they
-/// were read from changed, else reloaded from the saved snapshot (a full
-/// load without one) and saved again.
-pub fn load(env: &Env, state_dir: &Path) -> Rules {
+/// were read from changed (only those `need` takes), else reloaded from the
+/// saved snapshot (a full load without one; every rule) and saved again.
+pub fn load(env: &Env, state_dir: &Path, need: RulesNeeded) -> Rules {
     let path = cache_path(env, state_dir);
     // Mapped: a fresh check reads the check and the rules, not the snapshot
     // after them (the file is only ever replaced by a rename: `write`).
     let bytes = fs::map_bounded(&path, MAX_CACHE_BYTES, Links::Follow)
         .unwrap_or(fs::FileBytes::Read(Vec::new()));
     let vouched = watch::vouches(&path, &bytes);
-    let restored = if vouched {
-        Restored::from_bytes_unchanged(&env.config, &bytes)
-    } else {
-        Restored::from_bytes(&env.config, &bytes)
-    };
+    let restored = Restored::restore(&env.config, &bytes, vouched, need);
     let previous = match restored {
-        Ok(Restored::Fresh { rules, diagnostics }) => {
+        Ok(Restored::Fresh {
+            rules,
+            diagnostics,
+            partial,
+        }) => {
             if !vouched && rules.rules().len() >= watch::WATCH_MIN_RULES {
                 start_watcher(&path);
             }
             let broken = broken_lines(&diagnostics, &env.config.workdir);
             release(diagnostics);
             release(bytes);
-            return Rules { set: rules, broken };
+            return Rules {
+                set: rules,
+                broken,
+                partial,
+            };
         }
         Ok(Restored::Stale(snapshot)) => snapshot,
         Err(_) => Snapshot::default(),
@@ -99,7 +106,11 @@ pub fn load(env: &Env, state_dir: &Path) -> Rules {
     let broken = broken_lines(&reloaded.loaded.diagnostics, &env.config.workdir);
     let set = Arc::clone(&reloaded.loaded.rules);
     release(reloaded);
-    Rules { set, broken }
+    Rules {
+        set,
+        broken,
+        partial: false,
+    }
 }
 
 /// Starts a watcher of `cache` (see [`watch`]) from the binary, which

@@ -130,7 +130,11 @@ fn answer_event(env: &Env, action: &HookAction, input: Input, telemetry: &Teleme
         // A tool that touched no file and named no skill: no rule is loaded.
         return out;
     }
-    let loaded = cache::load(env, &state_dir);
+    let need = event.rules_needed(
+        || key.as_deref().is_some_and(|k| store.regives(k)),
+        || telemetry.enabled(),
+    );
+    let loaded = cache::load(env, &state_dir, need);
     let set = &*loaded.set;
     if !loaded.broken.is_empty() {
         let n = loaded.broken.len();
@@ -160,7 +164,16 @@ fn answer_event(env: &Env, action: &HookAction, input: Input, telemetry: &Teleme
         subagent_start(&store, &key, &responder, &event, agent, delivers, &mut out);
         return out;
     }
-    answer_in_session(&store, &key, &responder, &event, agent, action, &mut out);
+    let asked = (agent, action);
+    answer_in_session(
+        &store,
+        &key,
+        &responder,
+        &event,
+        asked,
+        loaded.partial,
+        &mut out,
+    );
     out
 }
 
@@ -201,25 +214,31 @@ fn gemini_event(store: &state::Store, event: &mut Event, out: &mut Output) {
 
 /// The answer of a conversation with state: the session updated under its
 /// lock (committed where the agent gives the answer to the model), the
-/// delivery logged after it, stale sessions cleaned at a startup.
+/// delivery logged after it, stale sessions cleaned at a startup. `partial`:
+/// the responder's rules are only those the event needed.
 fn answer_in_session(
     store: &state::Store,
     key: &str,
     responder: &Responder,
     event: &Event,
-    agent: HookAgent,
-    action: &HookAction,
+    (agent, action): (HookAgent, &HookAction),
+    partial: bool,
     out: &mut Output,
 ) {
     let mut problems = Vec::new();
     let delivers = agent.delivers(action);
     let answer = store.update(key, &mut problems, |session| {
+        // A compaction recorded by another hook after this one looked
+        // (`Store::regives`): these rules are not all it took, so the next
+        // event gives again what this one could not.
+        let regive_after = partial && session.regive;
         let answer = responder.respond(session, event);
         // Printed on stdout, where this agent gives it to the model:
         // delivered. Where it does not, the rules stay due.
         if delivers {
             responder.commit_unlogged(session, &answer);
         }
+        session.regive |= regive_after;
         answer
     });
     // Logged once the session's lock is released.

@@ -83,6 +83,23 @@ impl Store {
         state
     }
 
+    /// Whether the session has to give again what a compaction took
+    /// ([`Session::regive`]), read without the lock and without parsing
+    /// the state: it is compact JSON in which `"regive":` can only be that
+    /// field (inside a string it is escaped), and it comes near the start.
+    /// A state that cannot be read counts as yes (the caller then restores
+    /// every rule); none at all, as no.
+    pub fn regives(&self, session: &str) -> bool {
+        const FIELD: &[u8] = br#""regive":"#;
+        match fs::read_bounded(&self.path(session), MAX_STATE_BYTES, Links::Follow) {
+            Ok(bytes) => match bytes.windows(FIELD.len()).position(|w| w == FIELD) {
+                Some(at) => bytes[at + FIELD.len()..].starts_with(b"true"),
+                None => !bytes.is_empty(),
+            },
+            Err(e) => !e.is_not_found(),
+        }
+    }
+
     /// [`Store::read`] for a caller that holds the lock.
     fn read_unlocked(&self, session: &str) -> Result<Option<Session>, StateError> {
         let path = self.path(session);
@@ -283,6 +300,25 @@ mod tests {
         assert_eq!(file_key("0b7c-aa_1"), "0b7c-aa_1");
         assert!(file_key("../etc/passwd").starts_with("h-"));
         assert_ne!(file_key("a/b"), file_key("a\\b"));
+    }
+
+    #[test]
+    fn regives_reads_the_field_as_saved_and_never_a_string_holding_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path().to_path_buf());
+        assert!(!store.regives("s1"), "no state yet");
+        let mut problems = Vec::new();
+        store.update("s1", &mut problems, |s| {
+            s.commit_given([(r#"docs/"regive":true.md"#, "v1")]);
+        });
+        assert!(!store.regives("s1"));
+        store.update("s1", &mut problems, |s| s.regive = true);
+        assert!(store.regives("s1"));
+        store.update("s1", &mut problems, |s| s.regive = false);
+        assert!(!store.regives("s1"));
+        assert!(problems.is_empty(), "{problems:?}");
+        std::fs::write(store.path("s1"), "{not json").unwrap();
+        assert!(store.regives("s1"), "unreadable: every rule is restored");
     }
 
     #[test]

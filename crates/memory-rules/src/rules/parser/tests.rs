@@ -426,3 +426,31 @@ fn unmatchable_patterns_warn() {
         vec![(Severity::Warning, Code::UnmatchableGlob, Some(2))]
     );
 }
+
+#[test]
+fn only_a_rule_with_paths_or_topics_and_nothing_else_has_a_sole_trigger() {
+    use crate::rules::rule::Trigger;
+    let trigger = |front: &str| {
+        let text = format!("---\n{front}\n---\nBody");
+        parse(&text)
+            .rule
+            .expect("a rule")
+            .rule
+            .metadata
+            .sole_trigger()
+    };
+    assert_eq!(trigger("paths: src/**"), Some(Trigger::Paths));
+    assert_eq!(trigger("topics: [billing]"), Some(Trigger::Topics));
+    assert_eq!(trigger("paths: src/**\nremind: once"), Some(Trigger::Paths));
+    for other in [
+        "description: always on",
+        "paths: src/**\ntopics: [billing]",
+        "paths: src/**\nremind: every-turn",
+        "paths: src/**\nenforce: block",
+        "topics: [billing]\nactivation: on-request",
+        "topics: [billing]\nskills: [deploy]",
+        "paths: src/**\nactivation: manual",
+    ] {
+        assert_eq!(trigger(other), None, "{other}");
+    }
+}

@@ -328,6 +328,7 @@ fn normalise(text: &str, root: &Path) -> String {
     text = text.replace(&platform, "@PLATFORM@");
     text = replace_all(&text, TIME, "@TIME@");
     text = replace_all(&text, EPOCH_MS, "@MS@");
+    text = replace_all(&text, UPDATED, r#""updated": "@DATE@""#);
     text = number_all(&text, PROJECT_KEY, "/projects/@KEY");
     number_all(&text, MEMORY_ID, "@M")
 }
@@ -338,6 +339,10 @@ const EPOCH_MS: &str = r"\b1[6-9]\d{11}\b";
 const PROJECT_KEY: &str = r"/projects/[0-9a-f]{16}";
 /// A memory entry's id (a hash of its text and the time it was written).
 const MEMORY_ID: &str = r"\bm[0-9a-f]{12}\b";
+
+/// A memory entry's day of writing, in `memory search --json` (the day
+/// the transcript runs).
+const UPDATED: &str = r#""updated": "\d{4}-\d{2}-\d{2}""#;
 
 /// RFC 3339 and `YYYY-MM-DD HH:MM[:SS]` times.
 const TIME: &str = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}| UTC)?";

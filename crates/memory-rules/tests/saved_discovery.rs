@@ -66,9 +66,9 @@ fn an_unchanged_project_restores_the_rules_and_diagnostics_as_built() {
         Restored::Fresh {
             rules,
             diagnostics,
-            partial,
+            saved,
         } => {
-            assert!(!partial, "every rule is restored unless told otherwise");
+            assert_eq!(saved, 3, "every rule is restored unless told otherwise");
             assert_eq!(rules.rules(), loaded.rules.rules());
             assert_eq!(rules.rules().len(), 3, "broken.md is not loaded");
             assert_eq!(diagnostics, loaded.diagnostics);
@@ -306,9 +306,9 @@ fn inputs_a_watcher_vouches_for_skip_the_stats_but_not_the_setup_or_a_walk() {
 /// The ids of the rules restored with `need`, and whether any was left out.
 fn restored_ids(t: &Tree, bytes: &[u8], need: RulesNeeded) -> (Vec<String>, bool) {
     match Restored::restore(&config(t), bytes, false, need).unwrap() {
-        Restored::Fresh { rules, partial, .. } => (
+        Restored::Fresh { rules, saved, .. } => (
             rules.rules().iter().map(|r| r.id.clone()).collect(),
-            partial,
+            saved > rules.rules().len(),
         ),
         Restored::Stale(_) => panic!("stale"),
     }
@@ -328,13 +328,44 @@ fn a_restore_in_part_leaves_out_only_the_rules_the_event_cannot_activate() {
             .cloned()
             .collect()
     };
-    let needs = |paths, topics| restored_ids(&t, &bytes, RulesNeeded { paths, topics });
-    assert_eq!(needs(false, true), (without("a.md"), true), "paths only");
-    assert_eq!(needs(true, false), (without("b.md"), true), "topics only");
-    let always: Vec<String> = all
-        .iter()
-        .filter(|id| id.ends_with("u.md"))
-        .cloned()
-        .collect();
-    assert_eq!(needs(false, false), (always, true));
+    let needs = |paths, topics, always| {
+        restored_ids(
+            &t,
+            &bytes,
+            RulesNeeded {
+                paths,
+                topics,
+                always,
+                prompt: None,
+            },
+        )
+    };
+    assert_eq!(
+        needs(false, true, true),
+        (without("a.md"), true),
+        "paths only"
+    );
+    assert_eq!(
+        needs(true, false, true),
+        (without("b.md"), true),
+        "topics only"
+    );
+    assert_eq!(
+        needs(true, true, false),
+        (without("u.md"), true),
+        "always on"
+    );
+    let only =
+        |end: &str| -> Vec<String> { all.iter().filter(|id| id.ends_with(end)).cloned().collect() };
+    assert_eq!(needs(false, false, true), (only("u.md"), true));
+    assert_eq!(needs(false, false, false), (vec![], true));
+    let named = |prompt| {
+        let need = RulesNeeded {
+            prompt: Some(prompt),
+            ..RulesNeeded::ALL
+        };
+        restored_ids(&t, &bytes, need)
+    };
+    assert_eq!(named("the billing run"), (all.clone(), false));
+    assert_eq!(named("rename a variable"), (without("b.md"), true));
 }

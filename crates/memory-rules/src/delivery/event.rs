@@ -224,9 +224,11 @@ impl Event {
     /// The rules a road must restore to answer this event as the whole set
     /// would ([`RulesNeeded`]). A rule only `paths` can activate matters
     /// to a tool's event and to any event that touched a file; one only
-    /// `topics` can activate, to a prompt and a subagent's task; neither
-    /// to a session's start, nor before a tool (only the enforced rules
-    /// decide there, and no such rule is one of them). Every rule is needed after a compaction: a start after
+    /// `topics` can activate, to a prompt that names one of its topics and
+    /// to a subagent's task; an
+    /// always-on one, to a start, a prompt and a subagent's task (a tool's
+    /// event gives only conditional rules); none of them before a tool
+    /// (only the enforced rules decide there, and none is one of them). Every rule is needed after a compaction: a start after
     /// one, or any event of a session that has to give again what one
     /// took (`regive`, [`crate::delivery::Session::regive`]) or that tells
     /// the prompt's size (a smaller one is a compaction), and at a new
@@ -236,20 +238,31 @@ impl Event {
         &self,
         regive: impl FnOnce() -> bool,
         counted: impl FnOnce() -> bool,
-    ) -> RulesNeeded {
-        let needs = |paths: bool, topics: bool| RulesNeeded { paths, topics };
+    ) -> RulesNeeded<'_> {
+        let needs = |paths: bool, topics: bool, always: bool| RulesNeeded {
+            paths,
+            topics,
+            always,
+            prompt: None,
+        };
         let touches =
             || (!self.tools.is_empty() || !self.files.is_empty()) && !self.touched().is_empty();
         match self.kind {
             EventKind::Start(Start::Compact | Start::Clear) => RulesNeeded::ALL,
             EventKind::Start(Start::Startup) if counted() => RulesNeeded::ALL,
-            EventKind::Start(_) => needs(touches(), false),
-            EventKind::ToolBefore => needs(false, false),
+            EventKind::Start(_) => needs(touches(), false, true),
+            EventKind::ToolBefore => needs(false, false, false),
             // A prompt's size smaller than the last one seen is itself a
             // compaction ([`crate::delivery::Session::prompt_size`]).
             _ if self.prompt_tokens.is_some() || regive() => RulesNeeded::ALL,
-            EventKind::Prompt | EventKind::SubagentStart => needs(touches(), true),
-            EventKind::ToolDone => needs(true, false),
+            // Of the topic-only rules, those the prompt names (a subagent's
+            // task may be in its parent's state, unread here: all of them).
+            EventKind::Prompt => RulesNeeded {
+                prompt: self.prompt.as_deref(),
+                ..needs(touches(), true, true)
+            },
+            EventKind::SubagentStart => needs(touches(), true, true),
+            EventKind::ToolDone => needs(true, false, false),
             _ => RulesNeeded::ALL,
         }
     }
@@ -302,29 +315,42 @@ mod tests {
     #[test]
     fn an_event_needs_only_the_rules_it_can_activate_unless_a_compaction_took_them() {
         let at = |kind| Event::new(Conversation::new("s"), kind);
-        let needs = |paths, topics| RulesNeeded { paths, topics };
+        let needs = |paths, topics, always| RulesNeeded {
+            paths,
+            topics,
+            always,
+            prompt: None,
+        };
         let (no, yes) = (|| false, || true);
         let read = ToolCall::new("Read", ToolKind::Read, json!({"file_path": "src/a.ts"}));
         let file_done = at(EventKind::ToolDone).tool(read.clone());
-        assert_eq!(file_done.rules_needed(no, no), needs(true, false));
+        assert_eq!(file_done.rules_needed(no, no), needs(true, false, false));
         assert_eq!(file_done.rules_needed(yes, no), RulesNeeded::ALL, "regive");
         let prompt = at(EventKind::Prompt).prompt("fix billing");
-        assert_eq!(prompt.rules_needed(no, no), needs(false, true));
+        let named = RulesNeeded {
+            prompt: Some("fix billing"),
+            ..needs(false, true, true)
+        };
+        assert_eq!(prompt.rules_needed(no, no), named);
         assert_eq!(prompt.rules_needed(yes, no), RulesNeeded::ALL, "regive");
         let sized = at(EventKind::Prompt).prompt("go on").prompt_tokens(1_200);
         assert_eq!(sized.rules_needed(no, no), RulesNeeded::ALL, "may shrink");
         let with_file = at(EventKind::Prompt).prompt("fix it").tool(read.clone());
-        assert_eq!(with_file.rules_needed(no, no), needs(true, true));
+        let named = RulesNeeded {
+            prompt: Some("fix it"),
+            ..needs(true, true, true)
+        };
+        assert_eq!(with_file.rules_needed(no, no), named);
         assert_eq!(
             at(EventKind::SubagentStart).rules_needed(no, no),
-            needs(false, true)
+            needs(false, true, true)
         );
         assert_eq!(
             at(EventKind::ToolBefore).tool(read).rules_needed(yes, no),
-            needs(false, false)
+            needs(false, false, false)
         );
         let startup = at(EventKind::Start(Start::Startup));
-        assert_eq!(startup.rules_needed(yes, no), needs(false, false));
+        assert_eq!(startup.rules_needed(yes, no), needs(false, false, true));
         assert_eq!(startup.rules_needed(no, yes), RulesNeeded::ALL, "counted");
         for how in [Start::Compact, Start::Clear] {
             assert_eq!(

@@ -56,15 +56,6 @@ impl RulesAtEdit {
         }
     }
 
-    /// [`RulesAtEdit::given`] of the rules of `set` with these ids.
-    pub fn given_ids<S: AsRef<str>>(&mut self, set: &RuleSet, ids: &[S]) {
-        let indices: Vec<usize> = ids
-            .iter()
-            .filter_map(|id| set.rules().iter().position(|r| r.id == id.as_ref()))
-            .collect();
-        self.given(set, &indices);
-    }
-
     /// The rules (indices, in rule order) that come back for a write to
     /// `written`: rules whose `paths` match a written file, given in this
     /// conversation more than `distance` tool calls ago. At most

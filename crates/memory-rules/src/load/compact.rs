@@ -10,10 +10,11 @@
 //! added to the model does not compile until it is added here too.
 
 use crate::load::fresh::RulesNeeded;
+use crate::load::rule_index;
 use crate::load::snapshot::{restore_rule, SavedPattern, SavedRule, SnapshotError};
 use crate::rules::origin::{LayerKind, Origin};
 use crate::rules::parser::RulePattern;
-use crate::rules::rule::{Activation, Enforce, Metadata, Remind, Rule, Trigger};
+use crate::rules::rule::{Activation, Enforce, Metadata, Remind, Rule};
 use crate::rules::rule_format::Format;
 use crate::rules::scope::Scope;
 use serde::{Deserialize, Serialize};
@@ -68,46 +69,23 @@ struct CompactOrigin {
     overrides: Vec<String>,
 }
 
-/// The rules (with their compiled patterns), in order: how many (4 bytes),
-/// then for each its [`Metadata::sole_trigger`] (1 byte: [`OTHER`],
-/// [`PATHS`] or [`TOPICS`]) and the length of its record (4 bytes), all
-/// little-endian, then the records, each a rule as postcard. A restore
-/// that does not need a rule skips its record unread ([`from_bytes`]).
+/// The rules (with their compiled patterns), in order: their index
+/// ([`crate::load::rule_index`]: what alone activates each, its length),
+/// then their records, each a rule as postcard. A restore that does not
+/// need a rule skips its record unread ([`from_bytes`]).
 pub(crate) fn to_bytes(rules: Vec<SavedRule>) -> Result<Vec<u8>, postcard::Error> {
-    let count = u32::try_from(rules.len()).map_err(|_| postcard::Error::SerializeBufferFull)?;
-    let mut index = count.to_le_bytes().to_vec();
+    let too_many = || postcard::Error::SerializeBufferFull;
+    let mut index = rule_index::start(rules.len()).ok_or_else(too_many)?;
     let mut records = Vec::new();
     for saved in rules {
-        let trigger = trigger_byte(saved.rule.metadata.sole_trigger());
+        let metadata = saved.rule.metadata.clone();
         let before = records.len();
         records = postcard::to_extend(&CompactRule::from(saved), records)?;
-        let len = u32::try_from(records.len() - before)
-            .map_err(|_| postcard::Error::SerializeBufferFull)?;
-        index.push(trigger);
-        index.extend_from_slice(&len.to_le_bytes());
+        let len = u32::try_from(records.len() - before).map_err(|_| too_many())?;
+        rule_index::push(&mut index, &metadata, len);
     }
     index.extend_from_slice(&records);
     Ok(index)
-}
-
-/// A rule any event may activate.
-const OTHER: u8 = 0;
-/// A rule only `paths` can activate.
-const PATHS: u8 = 1;
-/// A rule only `topics` can activate.
-const TOPICS: u8 = 2;
-/// The bytes of one rule's entry in the index: its trigger and its length.
-const ENTRY_BYTES: usize = 5;
-/// A saved rule's record takes more bytes than this: room is made for no
-/// more rules than the records can hold, whatever count the index claims.
-const MIN_RULE_BYTES: usize = 16;
-
-fn trigger_byte(trigger: Option<Trigger>) -> u8 {
-    match trigger {
-        None => OTHER,
-        Some(Trigger::Paths) => PATHS,
-        Some(Trigger::Topics) => TOPICS,
-    }
 }
 
 /// The rules [`to_bytes`] wrote that `need` takes, in order, with their
@@ -115,44 +93,33 @@ fn trigger_byte(trigger: Option<Trigger>) -> u8 {
 /// else (an index that does not add up to the records, a record that is
 /// no rule). The rules left out are never read.
 pub(crate) fn from_bytes(bytes: &[u8], need: RulesNeeded) -> Result<Restored, SnapshotError> {
-    let not = |why: &str| SnapshotError::NotASnapshot {
-        source: serde::de::Error::custom(why),
-    };
-    let (count, rest) = bytes
-        .split_at_checked(4)
-        .ok_or_else(|| not("no rule count"))?;
-    let count = u32::from_le_bytes(count.try_into().unwrap_or_default()) as usize;
-    let index_len = count
-        .checked_mul(ENTRY_BYTES)
-        .filter(|&n| n <= rest.len())
-        .ok_or_else(|| not("a rule count beyond the bytes"))?;
-    let (index, mut records) = rest.split_at(index_len);
-    if count.saturating_mul(MIN_RULE_BYTES) > records.len() {
-        return Err(not("more rules than the bytes can hold"));
-    }
-    let mut restored = Restored::with_room(count, need);
-    for entry in index.chunks_exact(ENTRY_BYTES) {
-        let len = u32::from_le_bytes([entry[1], entry[2], entry[3], entry[4]]) as usize;
+    let (entries, mut records) = rule_index::read(bytes)?;
+    let wanted = rule_index::wanted(&entries, need)?;
+    let mut restored = Restored::with_room(wanted.iter().filter(|&&w| w).count());
+    restored.saved = entries.len();
+    for (entry, wanted) in entries.iter().zip(wanted) {
         let (record, after) = records
-            .split_at_checked(len)
-            .ok_or_else(|| not("a rule beyond the bytes"))?;
+            .split_at_checked(entry.len)
+            .ok_or_else(|| not_a_rule("a rule beyond the bytes"))?;
         records = after;
-        if !need.takes(entry[0]) {
-            restored.partial = true;
+        if !wanted {
             continue;
         }
-        let rule: CompactRule =
-            postcard::from_bytes(record).map_err(|e| SnapshotError::NotASnapshot {
-                source: serde::de::Error::custom(e),
-            })?;
+        let rule: CompactRule = postcard::from_bytes(record).map_err(not_a_rule)?;
         let parsed = restore_rule(SavedRule::from(rule))?;
         restored.rules.push(parsed.rule);
         restored.patterns.push(parsed.patterns);
     }
     if !records.is_empty() {
-        return Err(not("bytes after the last rule"));
+        return Err(not_a_rule("bytes after the last rule"));
     }
     Ok(restored)
+}
+
+fn not_a_rule(why: impl std::fmt::Display) -> SnapshotError {
+    SnapshotError::NotASnapshot {
+        source: serde::de::Error::custom(why),
+    }
 }
 
 /// The rules [`from_bytes`] gives, in order, and each one's patterns (at
@@ -160,31 +127,18 @@ pub(crate) fn from_bytes(bytes: &[u8], need: RulesNeeded) -> Result<Restored, Sn
 pub(crate) struct Restored {
     pub rules: Vec<Rule>,
     pub patterns: Vec<Vec<RulePattern>>,
-    /// Some saved rule was left out (not needed).
-    pub partial: bool,
+    /// How many rules were saved (more than `rules` holds when some were
+    /// not needed).
+    pub saved: usize,
 }
 
 impl Restored {
-    /// Room for the `count` rules of an index, or for the share of them a
-    /// partial restore is likely to take.
-    fn with_room(count: usize, need: RulesNeeded) -> Restored {
-        let room = if need.is_all() { count } else { count / 2 };
+    /// Room for `count` rules.
+    fn with_room(count: usize) -> Restored {
         Restored {
-            rules: Vec::with_capacity(room),
-            patterns: Vec::with_capacity(room),
-            partial: false,
-        }
-    }
-}
-
-impl RulesNeeded {
-    /// Whether a rule of this trigger byte ([`to_bytes`]) is needed; an
-    /// unknown byte is.
-    fn takes(self, trigger: u8) -> bool {
-        match trigger {
-            PATHS => self.paths,
-            TOPICS => self.topics,
-            _ => true,
+            rules: Vec::with_capacity(count),
+            patterns: Vec::with_capacity(count),
+            saved: 0,
         }
     }
 }
@@ -268,7 +222,7 @@ mod tests {
         assert_eq!(restored.rules, [want]);
         assert_eq!(restored.patterns.len(), 1);
         assert_eq!(restored.patterns[0].len(), parsed.patterns.len());
-        assert!(!restored.partial);
+        assert_eq!(restored.saved, 1);
         let cut = &bytes[..bytes.len() / 2];
         assert!(from_bytes(cut, RulesNeeded::ALL).is_err(), "truncated");
     }

@@ -60,8 +60,9 @@ pub enum Restored {
     Fresh {
         rules: Arc<RuleSet>,
         diagnostics: Vec<Diagnostic>,
-        /// Some saved rules were left out, as the [`RulesNeeded`] allowed.
-        partial: bool,
+        /// How many rules were saved: more than `rules` holds when only
+        /// those the [`RulesNeeded`] took were restored.
+        saved: usize,
     },
     /// Something changed, or cannot be told without a walk: the snapshot to
     /// [`reload_from`](crate::load::reload_from).
@@ -70,26 +71,28 @@ pub enum Restored {
 
 /// Which saved rules a restore takes ([`Restored::restore`]): all, or all
 /// but those that only `paths` (`paths: false`) or only `topics`
-/// (`topics: false`) can activate ([`Metadata::sole_trigger`](crate::rules::rule::Metadata::sole_trigger)), for an event that
-/// can activate no rule that way. Those are skipped unread: at 1,000 rules
-/// decoding every rule is most of what a hook event costs.
+/// (`topics: false`) can activate, or that are always active (`always:
+/// false`) ([`Metadata::sole_trigger`](crate::rules::rule::Metadata::sole_trigger)), for an event that
+/// cannot give a rule of that kind. Those are skipped unread: at 1,000
+/// rules decoding every rule is most of what a hook event costs.
+/// With `prompt`, of the topic-only rules only those whose topics it names
+/// are taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RulesNeeded {
+pub struct RulesNeeded<'a> {
     pub paths: bool,
     pub topics: bool,
+    pub always: bool,
+    pub prompt: Option<&'a str>,
 }
 
-impl RulesNeeded {
+impl RulesNeeded<'_> {
     /// Every rule.
-    pub const ALL: RulesNeeded = RulesNeeded {
+    pub const ALL: RulesNeeded<'static> = RulesNeeded {
         paths: true,
         topics: true,
+        always: true,
+        prompt: None,
     };
-
-    /// Whether every rule is taken.
-    pub fn is_all(self) -> bool {
-        self == RulesNeeded::ALL
-    }
 }
 
 /// The first line: what the result was read from, and where the parts
@@ -268,7 +271,7 @@ impl Restored {
                     Workdir::new(&config.workdir),
                 )),
                 diagnostics,
-                partial: restored.partial,
+                saved: restored.saved,
             });
         }
         Ok(Restored::Stale(Snapshot::from_bytes(saved.snapshot)?))

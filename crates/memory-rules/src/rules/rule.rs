@@ -130,14 +130,17 @@ pub enum Trigger {
     Paths,
     /// Only a prompt (or a subagent's task) naming one of its `topics`.
     Topics,
+    /// Nothing: it is always active ([`Metadata::is_unconditional`]).
+    Always,
 }
 
 impl Metadata {
-    /// `Paths` or `Topics` when that alone can activate the rule: an `auto`
-    /// rule with one of the two and no other trigger or duty (no `regex`,
-    /// `skills`, enforcement, `commands`, every-turn reminder or nested
-    /// `directory`); `None` for every other rule. A hook whose event can
-    /// activate no rule that way need not restore it at all.
+    /// `Paths` or `Topics` when that alone can activate the rule, `Always`
+    /// when it is always active: an `auto` rule with one of the two or
+    /// neither, and no other trigger or duty (no `regex`, `skills`,
+    /// enforcement, `commands`, every-turn reminder or nested `directory`);
+    /// `None` for every other rule. A hook whose event cannot give a rule of
+    /// that kind need not restore it at all.
     pub fn sole_trigger(&self) -> Option<Trigger> {
         let nothing_else = self.activation == Activation::Auto
             && self.regex.is_none()
@@ -149,6 +152,7 @@ impl Metadata {
         match (nothing_else, self.paths.is_some(), self.topics.is_some()) {
             (true, true, false) => Some(Trigger::Paths),
             (true, false, true) => Some(Trigger::Topics),
+            (true, false, false) => Some(Trigger::Always),
             _ => None,
         }
     }

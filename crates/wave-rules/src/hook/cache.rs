@@ -78,18 +78,18 @@ pub fn load(env: &Env, state_dir: &Path, need: RulesNeeded) -> Rules {
         Ok(Restored::Fresh {
             rules,
             diagnostics,
-            partial,
+            saved,
         }) => {
-            if !vouched && rules.rules().len() >= watch::WATCH_MIN_RULES {
+            if !vouched && saved >= watch::WATCH_MIN_RULES {
                 start_watcher(&path);
             }
             let broken = broken_lines(&diagnostics, &env.config.workdir);
             release(diagnostics);
             release(bytes);
             return Rules {
+                partial: saved > rules.rules().len(),
                 set: rules,
                 broken,
-                partial,
             };
         }
         Ok(Restored::Stale(snapshot)) => snapshot,

@@ -42,14 +42,18 @@ impl Responder<'_> {
         session.commit_given(given.map(|g| (g.id.as_str(), g.version.as_str())));
         session.commit_flags(answer.starts, answer.regives);
         session.commit_memory(&answer.memory);
-        // In front of the model now: the distance to the edit counts from here.
-        let shown: Vec<&str> = answer
+        // In front of the model now: the distance to the edit counts from
+        // here. Each by its index in this responder's set (not looked up
+        // by id among all the rules).
+        let rules = self.set.rules();
+        let shown: Vec<usize> = answer
             .rules
             .iter()
             .chain(&answer.recalled)
-            .map(|g| g.id.as_str())
+            .filter(|g| rules.get(g.index).is_some_and(|r| r.id == g.id))
+            .map(|g| g.index)
             .collect();
-        session.at_edit.given_ids(self.set, &shown);
+        session.at_edit.given(self.set, &shown);
     }
 
     /// The delivery log's part of [`Responder::commit`]: appends what the

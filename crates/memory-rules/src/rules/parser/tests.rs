@@ -428,7 +428,7 @@ fn unmatchable_patterns_warn() {
 }
 
 #[test]
-fn only_a_rule_with_paths_or_topics_and_nothing_else_has_a_sole_trigger() {
+fn a_rule_has_a_sole_trigger_only_when_paths_topics_or_nothing_alone_activate_it() {
     use crate::rules::rule::Trigger;
     let trigger = |front: &str| {
         let text = format!("---\n{front}\n---\nBody");
@@ -442,8 +442,9 @@ fn only_a_rule_with_paths_or_topics_and_nothing_else_has_a_sole_trigger() {
     assert_eq!(trigger("paths: src/**"), Some(Trigger::Paths));
     assert_eq!(trigger("topics: [billing]"), Some(Trigger::Topics));
     assert_eq!(trigger("paths: src/**\nremind: once"), Some(Trigger::Paths));
+    assert_eq!(trigger("description: always on"), Some(Trigger::Always));
     for other in [
-        "description: always on",
+        "description: always\nremind: every-turn",
         "paths: src/**\ntopics: [billing]",
         "paths: src/**\nremind: every-turn",
         "paths: src/**\nenforce: block",

@@ -29,6 +29,7 @@
 //!   after one (`run make fmt before committing` and `make fmt is not
 //!   checked`; [`denies`]).
 
+use super::mood;
 use super::note_values::*;
 use super::slots::{canonical, slots};
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
@@ -136,6 +137,9 @@ pub struct Profile {
     /// The values said as the old ones (`bumped from 1.2 to 1.3`: 1.2),
     /// not among `values`.
     pub previous: BTreeSet<(ValueKind, String)>,
+    /// The words said in clauses that prescribe (an instruction, not a
+    /// description: [`super::mood::prescribes`]).
+    pub prescribed: BTreeSet<String>,
 }
 
 /// How many shared words a candidate's evidence names (the heaviest).
@@ -180,6 +184,7 @@ impl Profile {
             negated: polarities(text),
             slots,
             previous,
+            prescribed: mood::prescribed_words(clauses(text), |w| canonical(w).to_string()),
         }
     }
 
@@ -664,7 +669,9 @@ pub const DENIAL_SUBJECT: f32 = 0.45;
 /// sentence with it ([`FLAG_SUBJECT`]); a denial when they share a subject
 /// ([`DENIAL_SUBJECT`]: one shared `pull request` or `GitHub` is no
 /// subject) and give no number or version alike (`79 columns is the hard
-/// limit` and `never wider than 79 columns` say one bound in two ways).
+/// limit` and `never wider than 79 columns` say one bound in two ways), and,
+/// when the note affirms what the other denies, the note prescribes it
+/// (an instruction, not a description of it happening: [`super::mood`]).
 pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool {
     match clash.kind {
         // A command is a whole instruction: another one for one task.
@@ -672,11 +679,26 @@ pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool
         ValueKind::Polarity => {}
         _ => return overlap(&a.subject, &b.subject, w) >= FLAG_SUBJECT,
     }
+    if clash.ours == ["affirmed"] && !prescribes_denied(a, b) {
+        return false;
+    }
     let one_bound = a
         .values
         .iter()
         .any(|(kind, v)| matches!(kind, ValueKind::Number | ValueKind::Version) && b.has(*kind, v));
     !one_bound && overlap(&a.words, &b.words, w) >= DENIAL_SUBJECT
+}
+
+/// Whether the note `a`, affirming what `b` negates, says it in a clause
+/// that prescribes ([`super::mood`]): `Commit the generated files` against
+/// `never commit generated files` is a flag; `A bot commits the generated
+/// files` (a description of it happening) is not.
+fn prescribes_denied(a: &Profile, b: &Profile) -> bool {
+    a.negated.iter().any(|(word, negated)| {
+        !is_function_word(word)
+            && b.negated.get(word).is_some_and(|n| n != negated)
+            && a.prescribed.contains(word)
+    })
 }
 
 /// One kind of value all different between `a` and `b`, of one subject.
@@ -1469,5 +1491,43 @@ mod tests {
         let p = polarities("parent-X.Y.Z is the tag name format (not vX.Y.Z).");
         assert_eq!(p.get("parent"), Some(&false));
         assert_eq!(p.get("tag"), Some(&false));
+    }
+
+    #[test]
+    fn a_note_describing_what_a_rule_forbids_is_no_flag_and_one_telling_to_do_it_is() {
+        let w = realistic();
+        let rule = "Never commit the generated API clients; CI regenerates them.";
+        assert_eq!(
+            flag_of(
+                "Commit the generated API clients with your change.",
+                rule,
+                &w
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            flag_of(
+                "The generated API clients are committed by the release bot.",
+                rule,
+                &w
+            ),
+            Some(false),
+            "a description: a possible conflict, not a flag"
+        );
+        let rule = "Release branches are never rebased.";
+        assert_eq!(
+            flag_of("The release branches are rebased nightly.", rule, &w),
+            Some(false),
+            "what happens to them, described"
+        );
+        assert_eq!(
+            flag_of("Always rebase the release branches.", rule, &w),
+            Some(true)
+        );
+        assert_eq!(
+            flag_of("Release branches must be rebased.", rule, &w),
+            Some(true),
+            "a modal prescribes whatever the clause's form"
+        );
     }
 }

@@ -140,6 +140,11 @@ pub struct Profile {
     /// The words said in clauses that prescribe (an instruction, not a
     /// description: [`super::mood::prescribes`]).
     pub prescribed: BTreeSet<String>,
+    /// Whether each of its negations is a hedge (`not every`, `not all`:
+    /// some are not), which denies only a universal ([`mood::hedges`]).
+    pub hedged: bool,
+    /// Whether it says a universal (`every`, `all`, `always`, `each`).
+    pub universal: bool,
 }
 
 /// How many shared words a candidate's evidence names (the heaviest).
@@ -185,6 +190,8 @@ impl Profile {
             slots,
             previous,
             prescribed: mood::prescribed_words(clauses(text), |w| canonical(w).to_string()),
+            hedged: only_hedged(text),
+            universal: text.split_whitespace().any(mood::is_universal),
         }
     }
 
@@ -305,6 +312,19 @@ fn is_bound(from_negation: &[&str]) -> bool {
             .to_lowercase();
         BOUND_WORDS.contains(&t.as_str())
     })
+}
+
+/// Whether `text` negates and each of its negations is a hedge
+/// ([`mood::hedges`]: `not every preview rule is promoted`).
+fn only_hedged(text: &str) -> bool {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let negations: Vec<usize> = (0..tokens.len())
+        .filter(|i| denies_word(tokens[*i]))
+        .collect();
+    !negations.is_empty()
+        && negations
+            .iter()
+            .all(|i| tokens.get(i + 1).is_some_and(|t| mood::hedges(t)))
 }
 
 /// Whether a word of text (between white space) is a negation or one of
@@ -679,14 +699,27 @@ pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool
         ValueKind::Polarity => {}
         _ => return overlap(&a.subject, &b.subject, w) >= FLAG_SUBJECT,
     }
-    if clash.ours == ["affirmed"] && !prescribes_denied(a, b) {
+    let affirmed = clash.ours == ["affirmed"];
+    if (affirmed && !prescribes_denied(a, b)) || (!affirmed && a.hedged && !b.universal) {
         return false;
     }
-    let one_bound = a
-        .values
-        .iter()
-        .any(|(kind, v)| matches!(kind, ValueKind::Number | ValueKind::Version) && b.has(*kind, v));
-    !one_bound && overlap(&a.words, &b.words, w) >= DENIAL_SUBJECT
+    !gives_alike(a, b) && overlap(&a.words, &b.words, w) >= DENIAL_SUBJECT
+}
+
+/// Whether `a` and `b` give a value alike: a number or version (`79
+/// columns is the hard limit` and `never wider than 79 columns` say one
+/// bound), or a flag neither says the other way (`git commit -s adds a
+/// sign-off and does not sign the commit` and `sign off with git commit
+/// -s` agree on the command; what one denies is beside it).
+fn gives_alike(a: &Profile, b: &Profile) -> bool {
+    a.values.iter().any(|(kind, v)| match kind {
+        ValueKind::Number | ValueKind::Version => b.has(*kind, v),
+        ValueKind::Flag => {
+            let (here, there) = (a.negated.get(v), b.negated.get(v));
+            b.has(*kind, v) && !matches!((here, there), (Some(x), Some(y)) if x != y)
+        }
+        _ => false,
+    })
 }
 
 /// Whether the note `a`, affirming what `b` negates, says it in a clause
@@ -695,8 +728,9 @@ pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool
 /// files` (a description of it happening) is not.
 fn prescribes_denied(a: &Profile, b: &Profile) -> bool {
     a.negated.iter().any(|(word, negated)| {
-        !is_function_word(word)
-            && b.negated.get(word).is_some_and(|n| n != negated)
+        !negated
+            && !is_function_word(word)
+            && b.negated.get(word) == Some(&true)
             && a.prescribed.contains(word)
     })
 }
@@ -1528,6 +1562,42 @@ mod tests {
             flag_of("Release branches must be rebased.", rule, &w),
             Some(true),
             "a modal prescribes whatever the clause's form"
+        );
+    }
+
+    #[test]
+    fn a_flag_both_give_alike_or_a_hedged_negation_is_no_denial_flag() {
+        let w = realistic();
+        let rule = "Sign off every commit with git commit -s for the DCO.";
+        assert_eq!(
+            flag_of(
+                "The DCO sign-off is no signature: git commit -s does not sign the commit with GPG.",
+                rule,
+                &w
+            ),
+            Some(false),
+            "the same flag said alike: they agree on the command"
+        );
+        assert_eq!(
+            flag_of("Never sign off a commit with git commit -s.", rule, &w),
+            Some(true),
+            "the flag denied"
+        );
+        let rule = "A deprecated feature stays through a minor release before it is removed.";
+        let note = "Not every deprecated feature is removed in the next major release.";
+        assert_eq!(
+            flag_of(note, rule, &w),
+            Some(false),
+            "not every: some are not, which the rule does not deny"
+        );
+        assert_eq!(
+            flag_of(
+                note,
+                "Every deprecated feature is removed in the next major release.",
+                &w
+            ),
+            Some(true),
+            "not every against every"
         );
     }
 }

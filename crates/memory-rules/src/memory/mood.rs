@@ -49,10 +49,7 @@ const LEAD_ADVERBS: &[&str] = &["please", "just", "also", "then", "first", "only
 pub fn prescribes(clause: &str) -> bool {
     let tokens: Vec<String> = clause
         .split_whitespace()
-        .map(|t| {
-            t.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-                .to_lowercase()
-        })
+        .map(bare)
         .filter(|t| !t.is_empty())
         .collect();
     if tokens.iter().any(|t| MODALS.contains(&t.as_str())) {
@@ -79,6 +76,30 @@ pub fn prescribed_words<'a>(
         });
     }
     out
+}
+
+/// The universals: what is said of each one of a kind.
+const UNIVERSALS: &[&str] = &["every", "all", "always", "each"];
+
+/// Whether a word of text (between white space) is a universal
+/// (`every`, `all`, `always`, `each`).
+pub fn is_universal(token: &str) -> bool {
+    UNIVERSALS.contains(&bare(token).as_str())
+}
+
+/// Whether a word after a negation makes it a hedge: `not every`, `not
+/// all`, `not always`, `not necessarily` say that some are not, which
+/// denies a universal (`every rule is promoted`) and nothing else.
+pub fn hedges(token_after_negation: &str) -> bool {
+    let t = bare(token_after_negation);
+    t == "necessarily" || UNIVERSALS.contains(&t.as_str())
+}
+
+/// A word of text without its punctuation, in lower case.
+fn bare(token: &str) -> String {
+    token
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+        .to_lowercase()
 }
 
 #[cfg(test)]
@@ -108,5 +129,14 @@ mod tests {
         ] {
             assert!(!prescribes(clause), "{clause}");
         }
+    }
+
+    #[test]
+    fn not_every_and_not_all_hedge_and_every_all_always_each_are_universals() {
+        for word in ["every", "all", "always,", "Each", "necessarily"] {
+            assert!(hedges(word), "{word}");
+        }
+        assert!(!hedges("the") && !hedges("run"));
+        assert!(is_universal("Every") && is_universal("all") && !is_universal("some"));
     }
 }

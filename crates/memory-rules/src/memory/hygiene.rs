@@ -1600,4 +1600,31 @@ mod tests {
             "not every against every"
         );
     }
+
+    #[test]
+    fn a_placeholder_in_a_command_is_no_part_of_it_so_the_template_and_its_words_do_not_clash() {
+        let w = realistic();
+        assert_eq!(
+            v("Publish with `npm publish --tag <dist-tag>`."),
+            vec![(ValueKind::Command, "npm publish --tag".to_string())]
+        );
+        assert_eq!(
+            flag_of(
+                "Each setting reads as \"enable\" plus its name; never a negative name.",
+                "Settings read as \"enable <setting>\" and are never named in the negative.",
+                &w
+            ),
+            None,
+            "the template and its literal word are one command"
+        );
+        assert_eq!(
+            flag_of(
+                "Publish with `npm publish --tag next`.",
+                "Publish with `yarn npm publish --tag <dist-tag>`.",
+                &w
+            ),
+            Some(true),
+            "another command is still a clash"
+        );
+    }
 }

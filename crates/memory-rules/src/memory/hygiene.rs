@@ -29,6 +29,7 @@
 //!   after one (`run make fmt before committing` and `make fmt is not
 //!   checked`; [`denies`]).
 
+use super::mood;
 use super::note_values::*;
 use super::slots::{canonical, slots};
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
@@ -136,6 +137,14 @@ pub struct Profile {
     /// The values said as the old ones (`bumped from 1.2 to 1.3`: 1.2),
     /// not among `values`.
     pub previous: BTreeSet<(ValueKind, String)>,
+    /// The words said in clauses that prescribe (an instruction, not a
+    /// description: [`super::mood::prescribes`]).
+    pub prescribed: BTreeSet<String>,
+    /// Whether each of its negations is a hedge (`not every`, `not all`:
+    /// some are not), which denies only a universal ([`mood::hedges`]).
+    pub hedged: bool,
+    /// Whether it says a universal (`every`, `all`, `always`, `each`).
+    pub universal: bool,
 }
 
 /// How many shared words a candidate's evidence names (the heaviest).
@@ -180,6 +189,9 @@ impl Profile {
             negated: polarities(text),
             slots,
             previous,
+            prescribed: mood::prescribed_words(clauses(text), |w| canonical(w).to_string()),
+            hedged: only_hedged(text),
+            universal: text.split_whitespace().any(mood::is_universal),
         }
     }
 
@@ -300,6 +312,19 @@ fn is_bound(from_negation: &[&str]) -> bool {
             .to_lowercase();
         BOUND_WORDS.contains(&t.as_str())
     })
+}
+
+/// Whether `text` negates and each of its negations is a hedge
+/// ([`mood::hedges`]: `not every preview rule is promoted`).
+fn only_hedged(text: &str) -> bool {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let negations: Vec<usize> = (0..tokens.len())
+        .filter(|i| denies_word(tokens[*i]))
+        .collect();
+    !negations.is_empty()
+        && negations
+            .iter()
+            .all(|i| tokens.get(i + 1).is_some_and(|t| mood::hedges(t)))
 }
 
 /// Whether a word of text (between white space) is a negation or one of
@@ -664,7 +689,9 @@ pub const DENIAL_SUBJECT: f32 = 0.45;
 /// sentence with it ([`FLAG_SUBJECT`]); a denial when they share a subject
 /// ([`DENIAL_SUBJECT`]: one shared `pull request` or `GitHub` is no
 /// subject) and give no number or version alike (`79 columns is the hard
-/// limit` and `never wider than 79 columns` say one bound in two ways).
+/// limit` and `never wider than 79 columns` say one bound in two ways), and,
+/// when the note affirms what the other denies, the note prescribes it
+/// (an instruction, not a description of it happening: [`super::mood`]).
 pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool {
     match clash.kind {
         // A command is a whole instruction: another one for one task.
@@ -672,11 +699,40 @@ pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool
         ValueKind::Polarity => {}
         _ => return overlap(&a.subject, &b.subject, w) >= FLAG_SUBJECT,
     }
-    let one_bound = a
-        .values
-        .iter()
-        .any(|(kind, v)| matches!(kind, ValueKind::Number | ValueKind::Version) && b.has(*kind, v));
-    !one_bound && overlap(&a.words, &b.words, w) >= DENIAL_SUBJECT
+    let affirmed = clash.ours == ["affirmed"];
+    if (affirmed && !prescribes_denied(a, b)) || (!affirmed && a.hedged && !b.universal) {
+        return false;
+    }
+    !gives_alike(a, b) && overlap(&a.words, &b.words, w) >= DENIAL_SUBJECT
+}
+
+/// Whether `a` and `b` give a value alike: a number or version (`79
+/// columns is the hard limit` and `never wider than 79 columns` say one
+/// bound), or a flag neither says the other way (`git commit -s adds a
+/// sign-off and does not sign the commit` and `sign off with git commit
+/// -s` agree on the command; what one denies is beside it).
+fn gives_alike(a: &Profile, b: &Profile) -> bool {
+    a.values.iter().any(|(kind, v)| match kind {
+        ValueKind::Number | ValueKind::Version => b.has(*kind, v),
+        ValueKind::Flag => {
+            let (here, there) = (a.negated.get(v), b.negated.get(v));
+            b.has(*kind, v) && !matches!((here, there), (Some(x), Some(y)) if x != y)
+        }
+        _ => false,
+    })
+}
+
+/// Whether the note `a`, affirming what `b` negates, says it in a clause
+/// that prescribes ([`super::mood`]): `Commit the generated files` against
+/// `never commit generated files` is a flag; `A bot commits the generated
+/// files` (a description of it happening) is not.
+fn prescribes_denied(a: &Profile, b: &Profile) -> bool {
+    a.negated.iter().any(|(word, negated)| {
+        !negated
+            && !is_function_word(word)
+            && b.negated.get(word) == Some(&true)
+            && a.prescribed.contains(word)
+    })
 }
 
 /// One kind of value all different between `a` and `b`, of one subject.
@@ -1469,5 +1525,106 @@ mod tests {
         let p = polarities("parent-X.Y.Z is the tag name format (not vX.Y.Z).");
         assert_eq!(p.get("parent"), Some(&false));
         assert_eq!(p.get("tag"), Some(&false));
+    }
+
+    #[test]
+    fn a_note_describing_what_a_rule_forbids_is_no_flag_and_one_telling_to_do_it_is() {
+        let w = realistic();
+        let rule = "Never commit the generated API clients; CI regenerates them.";
+        assert_eq!(
+            flag_of(
+                "Commit the generated API clients with your change.",
+                rule,
+                &w
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            flag_of(
+                "The generated API clients are committed by the release bot.",
+                rule,
+                &w
+            ),
+            Some(false),
+            "a description: a possible conflict, not a flag"
+        );
+        let rule = "Release branches are never rebased.";
+        assert_eq!(
+            flag_of("The release branches are rebased nightly.", rule, &w),
+            Some(false),
+            "what happens to them, described"
+        );
+        assert_eq!(
+            flag_of("Always rebase the release branches.", rule, &w),
+            Some(true)
+        );
+        assert_eq!(
+            flag_of("Release branches must be rebased.", rule, &w),
+            Some(true),
+            "a modal prescribes whatever the clause's form"
+        );
+    }
+
+    #[test]
+    fn a_flag_both_give_alike_or_a_hedged_negation_is_no_denial_flag() {
+        let w = realistic();
+        let rule = "Sign off every commit with git commit -s for the DCO.";
+        assert_eq!(
+            flag_of(
+                "The DCO sign-off is no signature: git commit -s does not sign the commit with GPG.",
+                rule,
+                &w
+            ),
+            Some(false),
+            "the same flag said alike: they agree on the command"
+        );
+        assert_eq!(
+            flag_of("Never sign off a commit with git commit -s.", rule, &w),
+            Some(true),
+            "the flag denied"
+        );
+        let rule = "A deprecated feature stays through a minor release before it is removed.";
+        let note = "Not every deprecated feature is removed in the next major release.";
+        assert_eq!(
+            flag_of(note, rule, &w),
+            Some(false),
+            "not every: some are not, which the rule does not deny"
+        );
+        assert_eq!(
+            flag_of(
+                note,
+                "Every deprecated feature is removed in the next major release.",
+                &w
+            ),
+            Some(true),
+            "not every against every"
+        );
+    }
+
+    #[test]
+    fn a_placeholder_in_a_command_is_no_part_of_it_so_the_template_and_its_words_do_not_clash() {
+        let w = realistic();
+        assert_eq!(
+            v("Publish with `npm publish --tag <dist-tag>`."),
+            vec![(ValueKind::Command, "npm publish --tag".to_string())]
+        );
+        assert_eq!(
+            flag_of(
+                "Each setting reads as \"enable\" plus its name; never a negative name.",
+                "Settings read as \"enable <setting>\" and are never named in the negative.",
+                &w
+            ),
+            None,
+            "the template and its literal word are one command"
+        );
+        assert_eq!(
+            flag_of(
+                "Publish with `npm publish --tag next`.",
+                "Publish with `yarn npm publish --tag <dist-tag>`.",
+                &w
+            ),
+            Some(true),
+            "another command is still a clash"
+        );
     }
 }

@@ -18,6 +18,7 @@ pub(crate) mod entry;
 pub(crate) mod hygiene;
 pub mod lint;
 mod memory_md;
+mod mood;
 mod name;
 pub(crate) mod note_values;
 pub mod promote;

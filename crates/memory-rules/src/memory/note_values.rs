@@ -342,17 +342,25 @@ pub(crate) fn is_host_port(t: &str) -> bool {
 }
 
 /// A command as compared: white space folded, quotes dropped, `--flag=x`
-/// as `--flag x`.
+/// as `--flag x`, placeholders (`<rule>`, `<crate-name>`) left out: they
+/// stand for what the reader puts there, so `"allow <rule>"` and `"allow"`
+/// name one command.
 pub(crate) fn command(code: &str) -> String {
     let unquoted: String = code.chars().filter(|c| !"\"'".contains(*c)).collect();
     unquoted
         .split_whitespace()
+        .filter(|t| !is_placeholder(t))
         .map(|t| match flag(t) {
             Some(name) if t.len() > name.len() => format!("{name} {}", &t[name.len() + 1..]),
             _ => t.to_string(),
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Whether a word of a command is a placeholder: `<name>`.
+fn is_placeholder(t: &str) -> bool {
+    t.len() > 2 && t.starts_with('<') && t.ends_with('>') && !t[1..t.len() - 1].contains(['<', '>'])
 }
 
 /// The name of a flag (`-x`, `--use-cross`, `--features=pcre2`'s

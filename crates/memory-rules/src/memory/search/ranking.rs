@@ -294,15 +294,15 @@ impl<'a> QueryTerms<'a> {
     /// tie times [`tie_share`] of the query's words the document holds.
     fn scope_sums(&self, si: usize) -> Vec<f32> {
         let n = self.n_docs[si];
-        let words: Vec<&dyn Postings> = self.words[si].iter().map(|w| w as &dyn Postings).collect();
-        let mut acc = postings::sums(&words, n);
         if self.ties[si].is_empty() {
-            return acc;
+            let words: Vec<&dyn Postings> =
+                self.words[si].iter().map(|w| w as &dyn Postings).collect();
+            return postings::sums(&words, n);
         }
-        acc.resize(n, 0.0);
+        let mut acc = vec![0.0f32; n];
         let mut held = vec![0.0f32; n];
         for w in &self.words[si] {
-            w.add_held(&mut held);
+            w.add_with_held(&mut acc, &mut held);
         }
         for &(d, tie, by_text) in &self.ties[si] {
             if let (Some(a), Some(h)) = (acc.get_mut(d), held.get(d)) {
@@ -379,11 +379,14 @@ impl Postings for WordPostings<'_> {
 }
 
 impl WordPostings<'_> {
-    /// Adds the word's weighted idf to each document holding it.
-    fn add_held(&self, held: &mut [f32]) {
+    /// As [`Postings::add_to`], and the word's weighted idf
+    /// ([`TermScore::held`]) to each document's in `held`, in one pass.
+    fn add_with_held(&self, acc: &mut [f32], held: &mut [f32]) {
+        let docs = self.scope.doc_lens();
         for p in self.bytes.chunks_exact(POSTING) {
             let d = u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as usize;
-            if let Some(h) = held.get_mut(d) {
+            if let (Some(a), Some(h)) = (acc.get_mut(d), held.get_mut(d)) {
+                *a += self.score_of(p, docs.len_of(d));
                 *h += self.term.held;
             }
         }
@@ -959,6 +962,15 @@ mod tests {
                     }
                     let bits = |v: &[f32]| v.iter().map(|s| s.to_bits()).collect::<Vec<_>>();
                     assert_eq!(bits(&fast), bits(&one_by_one), "{text:?}");
+                    let (mut with_held, mut held) =
+                        (vec![0.0f32; scope.len()], vec![0.0f32; scope.len()]);
+                    w.add_with_held(&mut with_held, &mut held);
+                    assert_eq!(bits(&with_held), bits(&one_by_one), "{text:?}");
+                    assert_eq!(
+                        held.iter().filter(|h| **h > 0.0).count(),
+                        w.len(),
+                        "{text:?}"
+                    );
                     added += w.len();
                 }
             }

@@ -33,7 +33,9 @@
 //! name deeper in the file's path: by nearness, less for a folder many
 //! notes name; it writes its module or package dotted, `io.netty.util`,
 //! weakly: [`ranking::MODULE`]; see [`ranking`]), weighted by
-//! [`ranking::AFFINITY_WEIGHT`],
+//! [`ranking::AFFINITY_WEIGHT`] (a tie by a name the note writes, not the
+//! file's path or a glob, down to [`ranking::TEXT_TIE_FLOOR`] when the note
+//! holds little of the query's words),
 //! and the files' path words ([`super::terms::path_words`]) as query words
 //! by their nearness, their names (the stem, each folder's
 //! name, whole: `codec-http2`, `emqx_conf_schema`;

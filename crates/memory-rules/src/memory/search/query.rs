@@ -22,7 +22,8 @@ pub struct MemoryHit {
     pub file: String,
     pub title: String,
     pub text: String,
-    /// `bm25 + AFFINITY_WEIGHT * affinity`.
+    /// `bm25 + AFFINITY_WEIGHT * affinity`, a tie by the note's text
+    /// weighed by the query's words it holds ([`super::ranking::TEXT_TIE_FLOOR`]).
     pub score: f32,
     /// The text's score: BM25 plus the prompt's coverage
     /// ([`super::ranking::COVERAGE_WEIGHT`]).

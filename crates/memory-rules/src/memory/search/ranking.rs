@@ -44,6 +44,17 @@ pub const BELOW_DEPTH: f32 = 0.35;
 /// note's `paths` ([`BELOW`]); the file's own folder counts as much.
 pub const NAMED_BELOW: f32 = 0.3;
 pub const NAMED_BELOW_DEPTH: f32 = 0.65;
+/// What a tie by the note's text ([`FileTie::by_text`]: a folder named far
+/// above the file, `tests/`, `scripts/`; a file of the same name elsewhere)
+/// keeps when the note holds none of the query's words: a folder written
+/// in passing says less about the file than the file's own rarer words
+/// (its stem, its folder's name) do, so a note holding those comes first.
+/// A note naming the file itself and a glob of its `paths` keep their tie
+/// whole.
+pub const TEXT_TIE_FLOOR: f32 = 0.7;
+/// The share of the query's weighted idf ([`TermScore::held`]) from which a
+/// tie by text counts whole.
+pub const TEXT_TIE_FULL: f32 = 0.25;
 /// The affinity of a note near the file's folder, times the square of the
 /// share of the file's folders they have in common (under [`BELOW`]:
 /// nearness alone ranks, it does not tie).
@@ -70,6 +81,10 @@ struct FileTie {
     affinity: f32,
     file: usize,
     how: TieHow,
+    /// Tied by a name the note's text writes (a folder, a file's name
+    /// elsewhere, a module, a folder near it), not by the file's path or a
+    /// glob of its `paths`.
+    by_text: bool,
 }
 
 enum TieHow {
@@ -162,14 +177,14 @@ impl ScopeTies {
     }
 
     /// The tied documents in order, each with what its tie adds to its
-    /// score.
-    fn postings(&self) -> Vec<(usize, f32)> {
+    /// score and whether the tie is by the note's text ([`FileTie::by_text`]).
+    fn postings(&self) -> Vec<(usize, f32, bool)> {
         self.slot
             .iter()
             .enumerate()
             .filter_map(|(d, &i)| {
                 let t = self.ties.get(i as usize)?;
-                Some((d, AFFINITY_WEIGHT * t.affinity))
+                Some((d, AFFINITY_WEIGHT * t.affinity, t.by_text))
             })
             .collect()
     }
@@ -222,8 +237,10 @@ pub(super) fn search(
 struct QueryTerms<'a> {
     words: Vec<Vec<WordPostings<'a>>>,
     /// Per scope, the file ties as postings: (entry, what its tie adds).
-    ties: Vec<Vec<(usize, f32)>>,
+    ties: Vec<Vec<(usize, f32, bool)>>,
     n_docs: Vec<usize>,
+    /// The query's words' weights times their [`term_idf`], summed.
+    query_idf: f32,
 }
 
 impl<'a> QueryTerms<'a> {
@@ -246,6 +263,10 @@ impl<'a> QueryTerms<'a> {
             .filter(|&&(_, weight, _)| is_prompt_word(weight))
             .map(|&(.., df)| term_idf(n_total as f32, df as f32))
             .sum();
+        let query_idf: f32 = found
+            .iter()
+            .map(|&(_, weight, df)| weight * term_idf(n_total as f32, df as f32))
+            .sum();
         for (w, weight, df) in found {
             let term = TermScore::new(weight, n_total as f32, df as f32, prompt_idf);
             for (s, terms) in scopes.iter().zip(per_scope.iter_mut()) {
@@ -265,17 +286,34 @@ impl<'a> QueryTerms<'a> {
             words: per_scope,
             ties,
             n_docs: scopes.iter().map(ScopeIndex::len).collect(),
+            query_idf: query_idf.max(f32::MIN_POSITIVE),
         }
     }
 
-    /// Scope `si`'s terms in the order their scores are added.
-    fn of_scope(&self, si: usize) -> Vec<&dyn Postings> {
-        let mut terms: Vec<&dyn Postings> =
-            self.words[si].iter().map(|w| w as &dyn Postings).collect();
-        if !self.ties[si].is_empty() {
-            terms.push(&self.ties[si]);
+    /// Scope `si`'s sums by document: its words' scores, then each file
+    /// tie times [`tie_share`] of the query's words the document holds.
+    fn scope_sums(&self, si: usize) -> Vec<f32> {
+        let n = self.n_docs[si];
+        if self.ties[si].is_empty() {
+            let words: Vec<&dyn Postings> =
+                self.words[si].iter().map(|w| w as &dyn Postings).collect();
+            return postings::sums(&words, n);
         }
-        terms
+        let mut acc = vec![0.0f32; n];
+        let mut held = vec![0.0f32; n];
+        for w in &self.words[si] {
+            w.add_with_held(&mut acc, &mut held);
+        }
+        for &(d, tie, by_text) in &self.ties[si] {
+            if let (Some(a), Some(h)) = (acc.get_mut(d), held.get(d)) {
+                *a += if by_text {
+                    tie * tie_share(*h / self.query_idf)
+                } else {
+                    tie
+                };
+            }
+        }
+        acc
     }
 
     /// Every entry with a positive score, with its score (the terms of
@@ -284,7 +322,7 @@ impl<'a> QueryTerms<'a> {
     /// (docs/PERFORMANCE.md): a file tie keeps most entries in play.
     fn candidates(&self) -> Vec<Candidate> {
         let sums: Vec<Vec<f32>> = (0..self.words.len())
-            .map(|si| postings::sums(&self.of_scope(si), self.n_docs[si]))
+            .map(|si| self.scope_sums(si))
             .collect();
         let held = sums.iter().flatten().filter(|s| **s > 0.0).count();
         let mut found = Vec::with_capacity(held);
@@ -341,6 +379,19 @@ impl Postings for WordPostings<'_> {
 }
 
 impl WordPostings<'_> {
+    /// As [`Postings::add_to`], and the word's weighted idf
+    /// ([`TermScore::held`]) to each document's in `held`, in one pass.
+    fn add_with_held(&self, acc: &mut [f32], held: &mut [f32]) {
+        let docs = self.scope.doc_lens();
+        for p in self.bytes.chunks_exact(POSTING) {
+            let d = u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as usize;
+            if let (Some(a), Some(h)) = (acc.get_mut(d), held.get_mut(d)) {
+                *a += self.score_of(p, docs.len_of(d));
+                *h += self.term.held;
+            }
+        }
+    }
+
     /// What posting `p` (its bytes) adds to a document of length `len`.
     #[inline]
     fn score_of(&self, p: &[u8], len: u32) -> f32 {
@@ -399,6 +450,9 @@ struct TermScore {
     bm25: f32,
     /// What holding the word adds whatever its frequency.
     coverage: f32,
+    /// The word's weight times its idf: its part of the query's words a
+    /// document holds ([`tie_share`]).
+    held: f32,
 }
 
 impl TermScore {
@@ -414,6 +468,7 @@ impl TermScore {
         TermScore {
             bm25: weight * idf * (K1 + 1.0),
             coverage,
+            held: weight * idf,
         }
     }
 
@@ -423,6 +478,15 @@ impl TermScore {
         let tf = body as f32 + TITLE_WEIGHT * title as f32 + TOPIC_WEIGHT * topic as f32;
         self.bm25 * tf / (tf + norm) + self.coverage
     }
+}
+
+/// How much of a tie by text ([`FileTie::by_text`]) counts for a note
+/// holding `share` of the query's weighted idf ([`TermScore::held`]):
+/// [`TEXT_TIE_FLOOR`] for a note holding none of the query's words, rising
+/// to all of it at [`TEXT_TIE_FULL`] of them.
+fn tie_share(share: f32) -> f32 {
+    let held = (share / TEXT_TIE_FULL).min(1.0);
+    TEXT_TIE_FLOOR + (1.0 - TEXT_TIE_FLOOR) * held
 }
 
 /// A word of the prompt (weight 1), not a function word and not only of a
@@ -473,10 +537,12 @@ fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> (FileTies, Vec<Vec<(Fil
                         }
                         _ => TieHow::Key(ki),
                     };
+                    let by_text = !matches!(key, FileKey::File(_)) && matches!(how, TieHow::Key(_));
                     let tied = FileTie {
                         affinity: weight,
                         file: fi,
                         how,
+                        by_text,
                     };
                     tie.insert(d, tied);
                 }
@@ -896,6 +962,15 @@ mod tests {
                     }
                     let bits = |v: &[f32]| v.iter().map(|s| s.to_bits()).collect::<Vec<_>>();
                     assert_eq!(bits(&fast), bits(&one_by_one), "{text:?}");
+                    let (mut with_held, mut held) =
+                        (vec![0.0f32; scope.len()], vec![0.0f32; scope.len()]);
+                    w.add_with_held(&mut with_held, &mut held);
+                    assert_eq!(bits(&with_held), bits(&one_by_one), "{text:?}");
+                    assert_eq!(
+                        held.iter().filter(|h| **h > 0.0).count(),
+                        w.len(),
+                        "{text:?}"
+                    );
                     added += w.len();
                 }
             }
@@ -1326,6 +1401,64 @@ mod tests {
             assert_eq!(h.tie.as_ref().unwrap().1, "names Cargo.toml");
             assert!(h.affinity > 0.0 && h.affinity < 0.8 * SAME_NAME, "{h:?}");
         }
+    }
+
+    #[test]
+    fn a_note_holding_the_files_rarer_words_comes_before_one_tied_only_by_a_folder_far_above_it() {
+        let mut notes = vec![
+            doc("Everything under tests/ runs with pytest -n auto in CI; keep tests independent."),
+            doc("The rate limiter allows 100 requests a minute per API token."),
+        ];
+        notes.extend(
+            [
+                "A test that needs the network is marked slow.",
+                "Snapshot tests are updated with --snapshot-update.",
+                "Every bug fix comes with a test.",
+                "Factories, not fixtures, build the models in tests.",
+                "Deploys go through the staging cluster first.",
+                "The changelog is written at release time.",
+            ]
+            .map(doc),
+        );
+        let idx = index(&[("notes.md", "notes", notes)]);
+        let hits = file_search(&idx, "tests/integration/api/test_rate_limiter.py");
+        assert_eq!(
+            ids(&hits)[..2],
+            [
+                "The rate limiter allows 100 requests a minute per API token.",
+                "Everything under tests/ runs with pytest -n auto in CI; keep tests independent.",
+            ],
+            "{hits:?}"
+        );
+        assert_eq!(hits[1].tie.as_ref().unwrap().1, "below tests");
+    }
+
+    #[test]
+    fn a_tie_by_text_counts_less_when_the_note_holds_none_of_the_querys_words_and_a_path_or_glob_counts_whole(
+    ) {
+        let mut glob = doc("Keep these idempotent.");
+        glob.meta.paths = vec!["db/migrations/**".into()];
+        let notes = vec![
+            doc("Everything in db/ is reviewed by the data team."),
+            doc("Never rewrite db/migrations/0042_orders.sql by hand."),
+            glob,
+            doc("The orders table in db/ is partitioned by month."),
+        ];
+        let idx = index(&[("notes.md", "notes", notes)]);
+        let hits = file_search(&idx, "db/migrations/0042_orders.sql");
+        let tie_part = |text: &str| {
+            let h = hits.iter().find(|h| h.text.starts_with(text)).unwrap();
+            (h.score - h.bm25) / (AFFINITY_WEIGHT * h.affinity)
+        };
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-4;
+        assert!(
+            close(tie_part("Everything in db/"), TEXT_TIE_FLOOR),
+            "{hits:?}"
+        );
+        assert!(close(tie_part("Never rewrite"), 1.0), "{hits:?}");
+        assert!(close(tie_part("Keep these"), 1.0), "{hits:?}");
+        let orders = tie_part("The orders table");
+        assert!(orders > TEXT_TIE_FLOOR && orders <= 1.0, "{hits:?}");
     }
 
     #[test]

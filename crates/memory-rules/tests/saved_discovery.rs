@@ -5,7 +5,8 @@
 
 mod common;
 use common::*;
-use memory_rules::{Restored, RulesNeeded};
+use memory_rules::delivery::RulesNeeded;
+use memory_rules::Restored;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 

@@ -19,7 +19,7 @@ use crate::delivery::conversation::Conversation;
 use crate::delivery::session::Start;
 use crate::delivery::tool_call::{ToolCall, ToolKind};
 use crate::delivery::touched::{tool_files, Touched};
-use crate::load::fresh::RulesNeeded;
+use crate::load::rule_index::RulesNeeded;
 use std::path::PathBuf;
 
 /// What happened. New kinds are additions: a road matches the kinds it

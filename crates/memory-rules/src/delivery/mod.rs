@@ -24,6 +24,7 @@ pub(crate) mod tool_call;
 pub(crate) mod touched;
 
 pub use crate::formats::activation_label;
+pub use crate::load::rule_index::RulesNeeded;
 pub use crate::rules::rule_set::enforcement;
 pub use conversation::Conversation;
 pub use conversations::Conversations;

@@ -9,8 +9,7 @@
 //! Each mirror is built and taken apart by naming every field, so a field
 //! added to the model does not compile until it is added here too.
 
-use crate::load::fresh::RulesNeeded;
-use crate::load::rule_index;
+use crate::load::rule_index::{self, RulesNeeded};
 use crate::load::snapshot::{restore_rule, SavedPattern, SavedRule, SnapshotError};
 use crate::rules::origin::{LayerKind, Origin};
 use crate::rules::parser::RulePattern;

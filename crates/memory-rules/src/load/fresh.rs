@@ -41,6 +41,7 @@ use crate::base::diagnostic::Diagnostic;
 use crate::base::workdir::Workdir;
 use crate::load::compact;
 use crate::load::folder_stats::FolderStats;
+use crate::load::rule_index::RulesNeeded;
 use crate::load::snapshot::{SavedRule, Snapshot, SnapshotError, VERSION};
 use crate::load::stamp::Stamp;
 use crate::load::Loaded;
@@ -67,32 +68,6 @@ pub enum Restored {
     /// Something changed, or cannot be told without a walk: the snapshot to
     /// [`reload_from`](crate::load::reload_from).
     Stale(Snapshot),
-}
-
-/// Which saved rules a restore takes ([`Restored::restore`]): all, or all
-/// but those that only `paths` (`paths: false`) or only `topics`
-/// (`topics: false`) can activate, or that are always active (`always:
-/// false`) ([`Metadata::sole_trigger`](crate::rules::rule::Metadata::sole_trigger)), for an event that
-/// cannot give a rule of that kind. Those are skipped unread: at 1,000
-/// rules decoding every rule is most of what a hook event costs.
-/// With `prompt`, of the topic-only rules only those whose topics it names
-/// are taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RulesNeeded<'a> {
-    pub paths: bool,
-    pub topics: bool,
-    pub always: bool,
-    pub prompt: Option<&'a str>,
-}
-
-impl RulesNeeded<'_> {
-    /// Every rule.
-    pub const ALL: RulesNeeded<'static> = RulesNeeded {
-        paths: true,
-        topics: true,
-        always: true,
-        prompt: None,
-    };
 }
 
 /// The first line: what the result was read from, and where the parts

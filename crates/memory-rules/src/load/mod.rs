@@ -7,7 +7,7 @@ pub(crate) mod compact;
 pub mod fold;
 pub(crate) mod folder_stats;
 pub mod fresh;
-mod rule_index;
+pub(crate) mod rule_index;
 pub mod snapshot;
 pub mod stamp;
 

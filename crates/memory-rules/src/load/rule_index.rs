@@ -11,10 +11,35 @@
 //! text. A rule whose topics do not fit those widths is indexed as
 //! [`OTHER`] (always read).
 
-use crate::load::fresh::RulesNeeded;
 use crate::load::snapshot::SnapshotError;
 use crate::matchers::topic_matcher::TopicMatcher;
 use crate::rules::rule::{Metadata, Trigger};
+
+/// Which saved rules a restore takes ([`Restored::restore`](crate::load::fresh::Restored::restore)): all, or all
+/// but those that only `paths` (`paths: false`) or only `topics`
+/// (`topics: false`) can activate, or that are always active (`always:
+/// false`) ([`Metadata::sole_trigger`](crate::rules::rule::Metadata::sole_trigger)), for an event that
+/// cannot give a rule of that kind. Those are skipped unread: at 1,000
+/// rules decoding every rule is most of what a hook event costs.
+/// With `prompt`, of the topic-only rules only those whose topics it names
+/// are taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RulesNeeded<'a> {
+    pub paths: bool,
+    pub topics: bool,
+    pub always: bool,
+    pub prompt: Option<&'a str>,
+}
+
+impl RulesNeeded<'_> {
+    /// Every rule.
+    pub const ALL: RulesNeeded<'static> = RulesNeeded {
+        paths: true,
+        topics: true,
+        always: true,
+        prompt: None,
+    };
+}
 
 /// A rule any event may activate.
 const OTHER: u8 = 0;

@@ -32,7 +32,7 @@
 //! matches the file, it names a folder above it or a folder of the same
 //! name deeper in the file's path: by nearness, less for a folder many
 //! notes name; it writes its module or package dotted, `io.netty.util`,
-//! weakly: [`ranking::MODULE`]; see [`ranking`]), weighted by
+//! weakly: [`file_keys::MODULE`]; see [`ranking`]), weighted by
 //! [`ranking::AFFINITY_WEIGHT`] (a tie by a name the note writes, not the
 //! file's path or a glob, down to [`ranking::TEXT_TIE_FLOOR`] when the note
 //! holds little of the query's words),
@@ -50,6 +50,7 @@
 //! `query.rs` (what a search asks, what it answers).
 
 mod current;
+mod file_keys;
 mod index_builder;
 mod index_file;
 mod postings;

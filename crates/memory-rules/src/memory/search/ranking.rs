@@ -7,6 +7,9 @@
 //! ([`file_ties`]), the best candidates in order with the skipped ones left
 //! out ([`best_candidates`]), and a [`MemoryHit`] for each.
 
+use super::file_keys::{
+    folder_named, is_module_of, module_keys, named_folder_keys, NEAR, SAME_NAME,
+};
 use super::index_file::{ScopeIndex, POSTING};
 use super::postings::{self, Postings};
 use super::query::{MemoryHit, Query};
@@ -19,17 +22,11 @@ use std::collections::BinaryHeap;
 pub const AFFINITY_WEIGHT: f32 = 6.0;
 /// A path word of a file in context weighs this much of a word of the text.
 pub const PATH_WORD_WEIGHT: f32 = 0.5;
-/// The affinity of a note naming a file of the same name elsewhere, and
-/// of a note naming a folder of the same name (`tests/benchmark/`) that is
-/// not at the top of the file's path, times the square of its nearness
-/// (the file's own folder counts whole).
-pub const SAME_NAME: f32 = 0.6;
 /// A name of a file in context ([`terms::path_names`]: its stem, its
 /// folders' names) weighs this much of a word of the text, times its
 /// nearness: a module's folder, whole, counts on top of the path words of
 /// its parts ([`PATH_WORD_WEIGHT`] times the nearness).
 pub const NAME_WEIGHT: f32 = 0.5;
-use crate::base::limits::MAX_NAMED_FOLDERS;
 /// How a name key ([`FileKey::Name`]) starts among the index's words.
 const NAME_KEY: &str = "\u{1}i";
 /// The affinity of a note whose `paths` glob is under a folder above a
@@ -55,10 +52,6 @@ pub const TEXT_TIE_FLOOR: f32 = 0.7;
 /// The share of the query's weighted idf ([`TermScore::held`]) from which a
 /// tie by text counts whole.
 pub const TEXT_TIE_FULL: f32 = 0.25;
-/// The affinity of a note near the file's folder, times the square of the
-/// share of the file's folders they have in common (under [`BELOW`]:
-/// nearness alone ranks, it does not tie).
-pub const NEAR: f32 = 0.45;
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
 const TOPIC_WEIGHT: f32 = 2.0;
@@ -118,31 +111,6 @@ impl FileTie {
         };
         (files[self.file].clone(), how)
     }
-}
-
-/// Whether `run` (a path of folders) is `file`'s folders ending at its own
-/// and its stem ([`module_keys`]).
-fn is_module_of(file: &str, run: &str) -> bool {
-    let stem = module_stem(file);
-    let dir = file.rsplit_once('/').map_or("", |(d, _)| d);
-    run.strip_suffix(stem)
-        .and_then(|r| r.strip_suffix('/'))
-        .is_some_and(|r| dir == r || dir.ends_with(&format!("/{r}")))
-}
-
-/// The last part of `file`'s module: its name before the first `.`.
-fn module_stem(file: &str) -> &str {
-    terms::base(file).split('.').next().unwrap_or_default()
-}
-
-/// The folder of `file` whose name is `name` (`Emby.Naming/Video/x.cs`,
-/// `Emby.Naming`: `Emby.Naming`), nearest the file.
-fn folder_named<'f>(file: &'f str, name: &str) -> Option<&'f str> {
-    let (folders, _) = terms::folders_of(file);
-    folders
-        .into_iter()
-        .map(|(dir, _)| dir)
-        .find(|dir| terms::base(dir) == name)
 }
 
 /// One scope's entries tied to a file in context: for each document, the
@@ -618,64 +586,6 @@ fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
     keys
 }
 
-/// The affinity of a note naming a file's module (`Text.Pandoc.Writers.Docx`
-/// for `src/Text/Pandoc/Writers/Docx.hs`, [`terms::dotted_module`]): as
-/// [`NEAR`], under recall's tie (0.5): a module written in a sentence ranks
-/// the note for the file, it does not tie it (a note naming the module of a
-/// file in context need not be about the task).
-pub const MODULE: f32 = NEAR;
-/// The affinity of a note naming a module or package that is a run of a
-/// file's folders (`io.netty.util` for `.../java/io/netty/util/X.java`,
-/// `Tests.Readers.*` for `test/Tests/Readers/Markdown.hs`), times the
-/// nearness of the run's last folder: a package holds many files, so it
-/// only breaks ties among the notes the file's words find.
-pub const MODULE_FOLDER: f32 = 0.1;
-
-/// The modules `file` (`k` folders deep) may be written as, as paths of
-/// folders ([`FileKey::Module`], as a note's dotted module is read): each
-/// run of two or more of its [`MAX_NAMED_FOLDERS`] nearest folders,
-/// [`MODULE_FOLDER`] times the nearness of its last; each run of them that
-/// ends at its own folder with its stem (the name before its first `.`)
-/// after it, [`MODULE`].
-fn module_keys(file: &str, k: usize) -> Vec<(FileKey, f32)> {
-    let names: Vec<&str> = file.split('/').collect();
-    let stem = module_stem(file);
-    if stem.is_empty() || k == 0 {
-        return Vec::new();
-    }
-    let first = k.saturating_sub(MAX_NAMED_FOLDERS);
-    let mut keys = Vec::new();
-    for start in first..k {
-        let run = format!("{}/{stem}", names[start..k].join("/"));
-        keys.push((FileKey::Module(run), MODULE));
-        for end in start + 2..=k {
-            let near = end as f32 / k as f32;
-            let run = names[start..end].join("/");
-            keys.push((FileKey::Module(run), MODULE_FOLDER * near));
-        }
-    }
-    keys
-}
-
-/// The folders of `file` (`k` deep) named elsewhere: each run of its
-/// folders' names that does not start at the top (`a/tests/fixtures/x.py`:
-/// `tests`, `tests/fixtures`, `fixtures`), among its
-/// [`MAX_NAMED_FOLDERS`] nearest, with [`SAME_NAME`] times the square of the
-/// nearness of the run's last folder.
-fn named_folder_keys(file: &str, k: usize) -> Vec<(FileKey, f32)> {
-    let names: Vec<&str> = file.split('/').take(k).collect();
-    let first = 1.max(k.saturating_sub(MAX_NAMED_FOLDERS));
-    let mut keys = Vec::new();
-    for end in first + 1..=k {
-        let near = end as f32 / k as f32;
-        let near = SAME_NAME * near * near;
-        for start in first..end {
-            keys.push((FileKey::Folder(names[start..end].join("/")), near));
-        }
-    }
-    keys
-}
-
 /// Candidates by score; the newest, then the smaller id, on a tie (read
 /// only when scores tie).
 fn rank_order(scopes: &[ScopeIndex], a: &Candidate, b: &Candidate) -> Ordering {
@@ -823,6 +733,7 @@ mod tests {
     use super::*;
     use crate::base::fs::FileBytes;
     use crate::memory::entry::Entry;
+    use crate::memory::search::file_keys::MODULE;
     use crate::memory::search::index_builder::{empty_index, IndexBuilder};
     use crate::memory::store::MemoryScope;
     use std::time::SystemTime;

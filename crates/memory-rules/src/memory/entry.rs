@@ -410,6 +410,12 @@ pub fn day(secs: i64) -> String {
     rfc3339(t).chars().take(10).collect()
 }
 
+/// The parts of a rule (or of any note): paragraphs and list items, as
+/// [`parse`] splits text without comments.
+pub fn parts(text: &str) -> Vec<String> {
+    parse("", text).into_iter().map(|e| e.text).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

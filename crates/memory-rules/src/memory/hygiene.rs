@@ -779,15 +779,6 @@ fn names_old(new: &Profile, old: &Profile) -> Option<Clash> {
     (fresh && new.same_slot(old, *kind)).then(|| Clash::of_values(*kind, ours, old.of_kind(*kind)))
 }
 
-/// The parts of a rule (or of any note): paragraphs and list items, as
-/// [`super::entry::parse`] splits text without comments.
-pub fn parts(text: &str) -> Vec<String> {
-    super::entry::parse("", text)
-        .into_iter()
-        .map(|e| e.text)
-        .collect()
-}
-
 /// Document frequencies over texts (the rules' parts).
 pub fn document_frequencies<'a>(
     texts: impl IntoIterator<Item = &'a Profile>,
@@ -1202,7 +1193,10 @@ mod tests {
     fn restates_table() {
         let w = realistic();
         let rule = "Never edit a migration that has been applied; write a new one.\n\n- Use pnpm, not npm.";
-        let parts: Vec<Profile> = parts(rule).iter().map(|p| Profile::of(p)).collect();
+        let parts: Vec<Profile> = crate::memory::entry::parts(rule)
+            .iter()
+            .map(|p| Profile::of(p))
+            .collect();
         assert_eq!(parts.len(), 2);
         for (note, yes) in [
             ("never edit an applied migration", true),

@@ -287,7 +287,7 @@ mod tests {
         let parts: Vec<(String, String, Profile)> = list
             .iter()
             .flat_map(|(id, text)| {
-                hygiene::parts(text)
+                crate::memory::entry::parts(text)
                     .into_iter()
                     .map(|p| (id.to_string(), p.clone(), Profile::of(&p)))
             })

@@ -331,7 +331,7 @@ impl RuleParts {
         let mut files = HashMap::new();
         for rule in rules.map(RuleSet::rules).unwrap_or(&[]) {
             files.insert(rule.id.clone(), rule.file_path.display().to_string());
-            for p in hygiene::parts(&rule.content) {
+            for p in crate::memory::entry::parts(&rule.content) {
                 let profile = Profile::of(&p);
                 parts.push((rule.id.clone(), p, profile));
             }

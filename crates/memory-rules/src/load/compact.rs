@@ -77,11 +77,11 @@ pub(crate) fn to_bytes(rules: Vec<SavedRule>) -> Result<Vec<u8>, postcard::Error
     let mut index = rule_index::start(rules.len()).ok_or_else(too_many)?;
     let mut records = Vec::new();
     for saved in rules {
-        let metadata = saved.rule.metadata.clone();
+        let head = rule_index::Head::of(&saved.rule.metadata);
         let before = records.len();
         records = postcard::to_extend(&CompactRule::from(saved), records)?;
         let len = u32::try_from(records.len() - before).map_err(|_| too_many())?;
-        rule_index::push(&mut index, &metadata, len);
+        head.push(&mut index, len);
     }
     index.extend_from_slice(&records);
     Ok(index)

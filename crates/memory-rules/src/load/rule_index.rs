@@ -62,22 +62,39 @@ pub(crate) struct Entry<'a> {
     topics: &'a [u8],
 }
 
-/// Appends the entry of a rule with `metadata` whose record takes `len`
-/// bytes to `index` (which starts with the count, [`start`]).
-pub(crate) fn push(index: &mut Vec<u8>, metadata: &Metadata, len: u32) {
-    let topics = match metadata.sole_trigger() {
-        Some(Trigger::Topics) => metadata.topics.as_deref().and_then(topic_bytes),
-        _ => None,
-    };
-    let trigger = match (metadata.sole_trigger(), &topics) {
-        (Some(Trigger::Paths), _) => PATHS,
-        (Some(Trigger::Topics), Some(_)) => TOPICS,
-        (Some(Trigger::Always), _) => ALWAYS,
-        _ => OTHER,
-    };
-    index.push(trigger);
-    index.extend_from_slice(&len.to_le_bytes());
-    index.extend_from_slice(&topics.unwrap_or_default());
+/// A rule's entry before its record's length is known: its trigger and,
+/// for a topic-only rule, its topics as the index keeps them.
+pub(crate) struct Head {
+    trigger: u8,
+    topics: Vec<u8>,
+}
+
+impl Head {
+    /// The head of a rule with `metadata` (one whose topics do not fit the
+    /// index's widths is [`OTHER`]).
+    pub(crate) fn of(metadata: &Metadata) -> Head {
+        let (trigger, topics) = match metadata.sole_trigger() {
+            Some(Trigger::Paths) => (PATHS, None),
+            Some(Trigger::Topics) => match metadata.topics.as_deref().and_then(topic_bytes) {
+                Some(topics) => (TOPICS, Some(topics)),
+                None => (OTHER, None),
+            },
+            Some(Trigger::Always) => (ALWAYS, None),
+            None => (OTHER, None),
+        };
+        Head {
+            trigger,
+            topics: topics.unwrap_or_default(),
+        }
+    }
+
+    /// Appends the entry to `index` (which starts with the count,
+    /// [`start`]), with its record's length `len`.
+    pub(crate) fn push(self, index: &mut Vec<u8>, len: u32) {
+        index.push(self.trigger);
+        index.extend_from_slice(&len.to_le_bytes());
+        index.extend_from_slice(&self.topics);
+    }
 }
 
 /// An index's start: the count of rules.
@@ -209,7 +226,7 @@ mod tests {
     fn index(rules: &[Metadata]) -> Vec<u8> {
         let mut index = start(rules.len()).unwrap();
         for m in rules {
-            push(&mut index, m, 20);
+            Head::of(m).push(&mut index, 20);
         }
         index.extend_from_slice(&vec![0u8; 20 * rules.len()]);
         index

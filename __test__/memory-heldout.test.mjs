@@ -29,6 +29,7 @@ const RETRIEVAL_SETS = [
   { name: 'sixth held-out', retrievalDir: 'bench/memory-heldout-6/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'seventh held-out', retrievalDir: 'bench/memory-heldout-7/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'eighth held-out', retrievalDir: 'bench/memory-heldout-8/projects', retrieval: ISSUE56_RETRIEVAL },
+  { name: 'ninth held-out', retrievalDir: 'bench/memory-heldout-9/projects', retrieval: ISSUE56_RETRIEVAL },
 ]
 const FIRST_HELDOUT_PROJECTS = ['httpx', 'argo-cd', 'excalidraw', 'kube-prometheus', 'govuk-infrastructure']
 const SECOND_HELDOUT_PROJECTS = ['rubygems.org', 'okhttp', 'libgit2', 'phoenix', 'composer']
@@ -291,6 +292,7 @@ const SIZED_SETS = [
   { name: 'sixth held-out', pairsDir: 'bench/memory-pairs/heldout-6' },
   { name: 'seventh held-out', pairsDir: 'bench/memory-pairs/heldout-7' },
   { name: 'eighth held-out', pairsDir: 'bench/memory-pairs/heldout-8' },
+  { name: 'ninth held-out', pairsDir: 'bench/memory-pairs/heldout-9' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

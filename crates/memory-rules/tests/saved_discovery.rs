@@ -338,6 +338,7 @@ fn a_restore_in_part_leaves_out_only_the_rules_the_event_cannot_activate() {
                 topics,
                 always,
                 prompt: None,
+                files: None,
             },
         )
     };
@@ -369,4 +370,21 @@ fn a_restore_in_part_leaves_out_only_the_rules_the_event_cannot_activate() {
     };
     assert_eq!(named("the billing run"), (all.clone(), false));
     assert_eq!(named("rename a variable"), (without("b.md"), true));
+    // Of the path rules, those a glob of which may match a file touched
+    // (absolute or relative to the workdir).
+    let touching = |files: &[String]| {
+        let need = RulesNeeded {
+            files: Some(files),
+            ..RulesNeeded::ALL
+        };
+        restored_ids(&t, &bytes, need)
+    };
+    let inside = t.workdir().join("src/deep/x.rs").display().to_string();
+    assert_eq!(touching(&[inside]), (all.clone(), false));
+    assert_eq!(touching(&["src/y.rs".into()]), (all.clone(), false));
+    assert_eq!(touching(&["lib/src/y.rs".into()]), (without("a.md"), true));
+    assert_eq!(
+        touching(&["/elsewhere/src/y.rs".into()]),
+        (without("a.md"), true)
+    );
 }

@@ -243,3 +243,67 @@ fn live_subagents_are_bounded_the_oldest_forgotten() {
     // The session's own state, and the live subagents' only.
     assert_eq!(state_files(&t), max + 1);
 }
+
+/// Sets the mtime of every file and folder under `dir` (and its own) long
+/// past, outside the racy window: the hooks then answer from their saved
+/// rules, restoring only those an event can activate.
+fn age_tree(dir: &Path) {
+    let past = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            age_tree(&path);
+        } else {
+            let f = std::fs::File::options().write(true).open(&path).unwrap();
+            f.set_modified(past).unwrap();
+        }
+    }
+    std::fs::File::open(dir)
+        .unwrap()
+        .set_modified(past)
+        .unwrap();
+}
+
+#[test]
+fn from_saved_rules_a_subagent_gets_its_waiting_tasks_topic_rules_and_its_files_path_rules() {
+    let t = project();
+    t.project(
+        "billing.md",
+        "---\ntopics: [billing]\n---\nBilling is in cents.\n",
+    );
+    t.project(
+        "docs.md",
+        "---\npaths: docs/**/*.md\n---\nWrite docs plainly.\n",
+    );
+    let w = t.workdir();
+    std::fs::create_dir_all(w.join("state")).unwrap();
+    age_tree(&w);
+    age_tree(&t.home());
+    let start = json!({"session_id": "s1", "cwd": w, "source": "startup"});
+    assert!(context(&hook(&t, "claude", "SessionStart", start.clone())).contains(GENERAL));
+    // Saved now; this session's events restore from it, in part.
+    let s2 = json!({"session_id": "s2", "cwd": w, "source": "startup"});
+    assert!(context(&hook(&t, "claude", "SessionStart", s2)).contains(GENERAL));
+    let api = hook(
+        &t,
+        "claude",
+        "PostToolUse",
+        read(&w, json!({"session_id": "s2"})),
+    );
+    assert!(context(&api).contains(API) && !context(&api).contains("docs.md"));
+    let agent = json!({"session_id": "s2", "cwd": w, "hook_event_name": "PreToolUse", "tool_name": "Agent", "tool_input": {"description": "d", "prompt": "check the customer orders", "subagent_type": "general-purpose"}});
+    hook(&t, "claude", "PreToolUse", agent);
+    let sub = hook(
+        &t,
+        "claude",
+        "SubagentStart",
+        json!({"session_id": "s2", "cwd": w, "agent_id": "a1", "agent_type": "general-purpose", "hook_event_name": "SubagentStart"}),
+    );
+    let text = context(&sub);
+    assert!(text.contains(GENERAL) && text.contains(DB), "{text}");
+    assert!(!text.contains("billing.md"), "{text}");
+    let doc = json!({"session_id": "s2", "cwd": w, "hook_event_name": "PostToolUse", "tool_name": "Read", "agent_id": "a1", "agent_type": "general-purpose", "tool_input": {"file_path": w.join("docs/guide/intro.md")}});
+    let text = context(&hook(&t, "claude", "PostToolUse", doc));
+    assert!(text.contains("[docs.md] Write docs plainly."), "{text}");
+    assert!(!text.contains(API), "{text}");
+}

@@ -222,47 +222,54 @@ impl Event {
     }
 
     /// The rules a road must restore to answer this event as the whole set
-    /// would ([`RulesNeeded`]). A rule only `paths` can activate matters
-    /// to a tool's event and to any event that touched a file; one only
-    /// `topics` can activate, to a prompt that names one of its topics and
-    /// to a subagent's task; an
-    /// always-on one, to a start, a prompt and a subagent's task (a tool's
-    /// event gives only conditional rules); none of them before a tool
-    /// (only the enforced rules decide there, and none is one of them). Every rule is needed after a compaction: a start after
-    /// one, or any event of a session that has to give again what one
-    /// took (`regive`, [`crate::delivery::Session::regive`]) or that tells
-    /// the prompt's size (a smaller one is a compaction), and at a new
-    /// session's start when the loaded rules are counted (`counted`,
-    /// telemetry's `wave_rules.rules.loaded`). Other events need them all.
-    pub fn rules_needed(
-        &self,
+    /// would ([`RulesNeeded`]), `touched` being what it touched
+    /// ([`Event::touched`]). A rule only `paths` can activate matters to an
+    /// event that touched a file, when one of its globs may match one of
+    /// them; one only `topics` can activate, to a prompt that names one of
+    /// its topics and to a subagent's task; an always-on one, to a start, a
+    /// prompt and a subagent's task (a tool's event gives only conditional
+    /// rules); none of them before a tool (only the enforced rules decide
+    /// there, and none is one of them). Every rule is needed after a
+    /// compaction: a start after one, or any event of a session that has
+    /// to give again what one took (`regive`,
+    /// [`crate::delivery::Session::regive`]) or that tells the prompt's
+    /// size (a smaller one is a compaction), and at a new session's start
+    /// when the loaded rules are counted (`counted`, telemetry's
+    /// `wave_rules.rules.loaded`). Other events need them all.
+    pub fn rules_needed<'a>(
+        &'a self,
+        touched: &'a [String],
         regive: impl FnOnce() -> bool,
         counted: impl FnOnce() -> bool,
-    ) -> RulesNeeded<'_> {
-        let needs = |paths: bool, topics: bool, always: bool| RulesNeeded {
-            paths,
+    ) -> RulesNeeded<'a> {
+        let touches = !touched.is_empty();
+        let needs = |topics: bool, always: bool| RulesNeeded {
+            paths: touches,
             topics,
             always,
             prompt: None,
+            files: Some(touched),
         };
-        let touches =
-            || (!self.tools.is_empty() || !self.files.is_empty()) && !self.touched().is_empty();
         match self.kind {
             EventKind::Start(Start::Compact | Start::Clear) => RulesNeeded::ALL,
             EventKind::Start(Start::Startup) if counted() => RulesNeeded::ALL,
-            EventKind::Start(_) => needs(touches(), false, true),
-            EventKind::ToolBefore => needs(false, false, false),
+            EventKind::Start(_) => needs(false, true),
+            EventKind::ToolBefore => RulesNeeded {
+                paths: false,
+                files: None,
+                ..needs(false, false)
+            },
             // A prompt's size smaller than the last one seen is itself a
             // compaction ([`crate::delivery::Session::prompt_size`]).
             _ if self.prompt_tokens.is_some() || regive() => RulesNeeded::ALL,
             // Of the topic-only rules, those the prompt names (a subagent's
-            // task may be in its parent's state, unread here: all of them).
-            EventKind::Prompt => RulesNeeded {
+            // task may be in its parent's state, unread here: without a
+            // prompt, all of them).
+            EventKind::Prompt | EventKind::SubagentStart => RulesNeeded {
                 prompt: self.prompt.as_deref(),
-                ..needs(touches(), true, true)
+                ..needs(true, true)
             },
-            EventKind::SubagentStart => needs(touches(), true, true),
-            EventKind::ToolDone => needs(true, false, false),
+            EventKind::ToolDone => needs(false, false),
             _ => RulesNeeded::ALL,
         }
     }
@@ -315,51 +322,78 @@ mod tests {
     #[test]
     fn an_event_needs_only_the_rules_it_can_activate_unless_a_compaction_took_them() {
         let at = |kind| Event::new(Conversation::new("s"), kind);
-        let needs = |paths, topics, always| RulesNeeded {
-            paths,
-            topics,
-            always,
-            prompt: None,
-        };
         let (no, yes) = (|| false, || true);
         let read = ToolCall::new("Read", ToolKind::Read, json!({"file_path": "src/a.ts"}));
         let file_done = at(EventKind::ToolDone).tool(read.clone());
-        assert_eq!(file_done.rules_needed(no, no), needs(true, false, false));
-        assert_eq!(file_done.rules_needed(yes, no), RulesNeeded::ALL, "regive");
+        let a_ts = file_done.touched();
+        assert_eq!(a_ts, ["src/a.ts"]);
+        let needs = |files: &'static [String], topics, always| RulesNeeded {
+            paths: !files.is_empty(),
+            topics,
+            always,
+            prompt: None,
+            files: Some(files),
+        };
+        let a_ts: &'static [String] = a_ts.leak();
+        let none: &'static [String] = &[];
+        assert_eq!(
+            file_done.rules_needed(a_ts, no, no),
+            needs(a_ts, false, false)
+        );
+        assert_eq!(
+            file_done.rules_needed(a_ts, yes, no),
+            RulesNeeded::ALL,
+            "regive"
+        );
         let prompt = at(EventKind::Prompt).prompt("fix billing");
         let named = RulesNeeded {
             prompt: Some("fix billing"),
-            ..needs(false, true, true)
+            ..needs(none, true, true)
         };
-        assert_eq!(prompt.rules_needed(no, no), named);
-        assert_eq!(prompt.rules_needed(yes, no), RulesNeeded::ALL, "regive");
+        assert_eq!(prompt.rules_needed(none, no, no), named);
+        assert_eq!(
+            prompt.rules_needed(none, yes, no),
+            RulesNeeded::ALL,
+            "regive"
+        );
         let sized = at(EventKind::Prompt).prompt("go on").prompt_tokens(1_200);
-        assert_eq!(sized.rules_needed(no, no), RulesNeeded::ALL, "may shrink");
+        assert_eq!(
+            sized.rules_needed(none, no, no),
+            RulesNeeded::ALL,
+            "may shrink"
+        );
         let with_file = at(EventKind::Prompt).prompt("fix it").tool(read.clone());
         let named = RulesNeeded {
             prompt: Some("fix it"),
-            ..needs(true, true, true)
+            ..needs(a_ts, true, true)
         };
-        assert_eq!(with_file.rules_needed(no, no), named);
-        assert_eq!(
-            at(EventKind::SubagentStart).rules_needed(no, no),
-            needs(false, true, true)
-        );
-        assert_eq!(
-            at(EventKind::ToolBefore).tool(read).rules_needed(yes, no),
-            needs(false, false, false)
-        );
+        assert_eq!(with_file.rules_needed(a_ts, no, no), named);
+        let subagent = at(EventKind::SubagentStart);
+        assert_eq!(subagent.rules_needed(none, no, no), needs(none, true, true));
+        let before = at(EventKind::ToolBefore).tool(read);
+        let nothing = RulesNeeded {
+            files: None,
+            ..needs(none, false, false)
+        };
+        assert_eq!(before.rules_needed(a_ts, yes, no), nothing);
         let startup = at(EventKind::Start(Start::Startup));
-        assert_eq!(startup.rules_needed(yes, no), needs(false, false, true));
-        assert_eq!(startup.rules_needed(no, yes), RulesNeeded::ALL, "counted");
+        assert_eq!(
+            startup.rules_needed(none, yes, no),
+            needs(none, false, true)
+        );
+        assert_eq!(
+            startup.rules_needed(none, no, yes),
+            RulesNeeded::ALL,
+            "counted"
+        );
         for how in [Start::Compact, Start::Clear] {
             assert_eq!(
-                at(EventKind::Start(how)).rules_needed(no, no),
+                at(EventKind::Start(how)).rules_needed(none, no, no),
                 RulesNeeded::ALL
             );
         }
         let request = at(EventKind::Request { again: false });
-        assert_eq!(request.rules_needed(no, no), RulesNeeded::ALL);
+        assert_eq!(request.rules_needed(none, no, no), RulesNeeded::ALL);
     }
 
     #[test]

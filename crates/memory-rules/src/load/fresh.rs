@@ -230,7 +230,12 @@ impl Restored {
         need: RulesNeeded,
     ) -> Result<Restored, SnapshotError> {
         let saved = Saved::of(bytes)?;
-        let decode = || compact::from_bytes(saved.rules, need);
+        let workdir = Workdir::new(&config.workdir);
+        let files: Option<Vec<String>> = need.files.map(|files| {
+            let relative = files.iter().filter_map(|f| workdir.relative(f));
+            relative.map(|r| r.into_owned()).collect()
+        });
+        let decode = || compact::from_bytes(saved.rules, need, files.as_deref());
         let decoded = if unchanged {
             (saved.paths.is_some() && saved.check.same_setup(config)).then(decode)
         } else {
@@ -243,7 +248,7 @@ impl Restored {
                 rules: Arc::new(RuleSet::build_ordered(
                     restored.rules,
                     restored.patterns,
-                    Workdir::new(&config.workdir),
+                    workdir,
                 )),
                 diagnostics,
                 saved: restored.saved,

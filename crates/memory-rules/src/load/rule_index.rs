@@ -1,17 +1,21 @@
 //! The index in front of the saved rules ([`crate::load::compact`]): for
 //! each rule, what alone can activate it ([`Metadata::sole_trigger`]), the
-//! length of its record and, for a rule only `topics` activate, its topics.
+//! length of its record and, for a rule only `topics` activate, its topics;
+//! for one only `paths` activate, the [`PathKey`] of each of its globs.
 //! A restore for one event reads the index and then only the records of the
 //! rules that event can activate ([`RulesNeeded`]): a prompt decodes the
-//! topic-only rules its words name, not the others.
+//! topic-only rules its words name, a file's event the path-only rules
+//! whose keys admit one of its files, not the others.
 //!
 //! Layout, little-endian: the count of rules (4 bytes); then per rule its
 //! trigger (1 byte), its record's length (4 bytes) and, for a topic-only
-//! rule, how many topics (2 bytes) and each one's length (2 bytes) and
-//! text. A rule whose topics do not fit those widths is indexed as
+//! rule, its topics, for a path-only rule each key's start and end, as a
+//! list of texts: how many (2 bytes), then each one's length (2 bytes) and
+//! text. A rule whose texts do not fit those widths is indexed as
 //! [`OTHER`] (always read).
 
 use crate::load::snapshot::SnapshotError;
+use crate::matchers::path_key::PathKey;
 use crate::matchers::topic_matcher::TopicMatcher;
 use crate::rules::rule::{Metadata, Trigger};
 
@@ -22,13 +26,16 @@ use crate::rules::rule::{Metadata, Trigger};
 /// cannot give a rule of that kind. Those are skipped unread: at 1,000
 /// rules decoding every rule is most of what a hook event costs.
 /// With `prompt`, of the topic-only rules only those whose topics it names
-/// are taken.
+/// are taken; with `files` (as the event names them: absolute or relative
+/// to the workdir), of the path-only rules only those a glob of which may
+/// match one of them ([`PathKey`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RulesNeeded<'a> {
     pub paths: bool,
     pub topics: bool,
     pub always: bool,
     pub prompt: Option<&'a str>,
+    pub files: Option<&'a [String]>,
 }
 
 impl RulesNeeded<'_> {
@@ -38,6 +45,7 @@ impl RulesNeeded<'_> {
         topics: true,
         always: true,
         prompt: None,
+        files: None,
     };
 }
 
@@ -58,34 +66,43 @@ pub(crate) struct Entry<'a> {
     trigger: u8,
     /// Its record's length.
     pub len: usize,
-    /// Its topics as saved (a topic-only rule's; empty otherwise).
-    topics: &'a [u8],
+    /// Its texts as saved: a topic-only rule's topics, a path-only rule's
+    /// keys (start, end, ...); empty otherwise.
+    texts: &'a [u8],
 }
 
 /// A rule's entry before its record's length is known: its trigger and,
-/// for a topic-only rule, its topics as the index keeps them.
+/// for a topic-only or path-only rule, its texts as the index keeps them.
 pub(crate) struct Head {
     trigger: u8,
-    topics: Vec<u8>,
+    texts: Vec<u8>,
 }
 
 impl Head {
-    /// The head of a rule with `metadata` (one whose topics do not fit the
-    /// index's widths is [`OTHER`]).
-    pub(crate) fn of(metadata: &Metadata) -> Head {
-        let (trigger, topics) = match metadata.sole_trigger() {
-            Some(Trigger::Paths) => (PATHS, None),
-            Some(Trigger::Topics) => match metadata.topics.as_deref().and_then(topic_bytes) {
-                Some(topics) => (TOPICS, Some(topics)),
-                None => (OTHER, None),
-            },
-            Some(Trigger::Always) => (ALWAYS, None),
-            None => (OTHER, None),
+    /// The head of a rule with `metadata` whose positive patterns are
+    /// `globs` (globset texts; `None` when one is matched by a regex,
+    /// whose key is [`PathKey::ANY`]). One whose texts do not fit the
+    /// index's widths is [`OTHER`].
+    pub(crate) fn of(metadata: &Metadata, globs: Option<Vec<&str>>) -> Head {
+        let texts = match metadata.sole_trigger() {
+            Some(Trigger::Paths) => {
+                let keys: Vec<PathKey> = match globs {
+                    Some(globs) => globs.into_iter().map(PathKey::of).collect(),
+                    None => vec![PathKey::ANY],
+                };
+                let texts: Vec<&[u8]> = keys.iter().flat_map(|k| [k.start, k.end]).collect();
+                text_bytes(&texts).map(|t| (PATHS, t))
+            }
+            Some(Trigger::Topics) => metadata
+                .topics
+                .as_deref()
+                .and_then(|t| text_bytes(&t.iter().map(String::as_bytes).collect::<Vec<_>>()))
+                .map(|t| (TOPICS, t)),
+            Some(Trigger::Always) => Some((ALWAYS, Vec::new())),
+            None => None,
         };
-        Head {
-            trigger,
-            topics: topics.unwrap_or_default(),
-        }
+        let (trigger, texts) = texts.unwrap_or((OTHER, Vec::new()));
+        Head { trigger, texts }
     }
 
     /// Appends the entry to `index` (which starts with the count,
@@ -93,7 +110,7 @@ impl Head {
     pub(crate) fn push(self, index: &mut Vec<u8>, len: u32) {
         index.push(self.trigger);
         index.extend_from_slice(&len.to_le_bytes());
-        index.extend_from_slice(&self.topics);
+        index.extend_from_slice(&self.texts);
     }
 }
 
@@ -102,12 +119,12 @@ pub(crate) fn start(count: usize) -> Option<Vec<u8>> {
     Some(u32::try_from(count).ok()?.to_le_bytes().to_vec())
 }
 
-/// `topics` as the index keeps them; `None` when they do not fit.
-fn topic_bytes(topics: &[String]) -> Option<Vec<u8>> {
-    let mut out = u16::try_from(topics.len()).ok()?.to_le_bytes().to_vec();
-    for t in topics {
+/// `texts` as the index keeps them; `None` when they do not fit.
+fn text_bytes(texts: &[&[u8]]) -> Option<Vec<u8>> {
+    let mut out = u16::try_from(texts.len()).ok()?.to_le_bytes().to_vec();
+    for t in texts {
         out.extend_from_slice(&u16::try_from(t.len()).ok()?.to_le_bytes());
-        out.extend_from_slice(t.as_bytes());
+        out.extend_from_slice(t);
     }
     Some(out)
 }
@@ -125,43 +142,61 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Vec<Entry<'_>>, &[u8]), SnapshotErro
     for _ in 0..count {
         let head = take(&mut rest, 5)?;
         let len = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let topics = if head[0] == TOPICS {
-            topics_of(&mut rest)?
+        let texts = if matches!(head[0], TOPICS | PATHS) {
+            texts_of(&mut rest)?
         } else {
             &[]
         };
         entries.push(Entry {
             trigger: head[0],
             len,
-            topics,
+            texts,
         });
     }
     Ok((entries, rest))
 }
 
-/// The saved topics at the start of `rest` (taken off it).
-fn topics_of<'a>(rest: &mut &'a [u8]) -> Result<&'a [u8], SnapshotError> {
+/// The saved texts at the start of `rest` (taken off it).
+fn texts_of<'a>(rest: &mut &'a [u8]) -> Result<&'a [u8], SnapshotError> {
     let all = *rest;
-    let n = u16::from_le_bytes(take(rest, 2)?.try_into().unwrap_or_default());
-    for _ in 0..n {
-        let len = u16::from_le_bytes(take(rest, 2)?.try_into().unwrap_or_default());
-        take(rest, len as usize)?;
+    for _ in 0..count(rest)? {
+        text(rest)?;
     }
     Ok(&all[..all.len() - rest.len()])
 }
 
-/// Which of `entries` `need` takes: by trigger, and of the topic-only rules,
+/// Which of `entries` `need` takes: by trigger; of the topic-only rules,
 /// when `need` names a prompt, only those whose topics the prompt names
-/// (by the same [`TopicMatcher`] the rule set matches with).
-pub(crate) fn wanted(entries: &[Entry], need: RulesNeeded) -> Result<Vec<bool>, SnapshotError> {
+/// (by the same [`TopicMatcher`] the rule set matches with); of the
+/// path-only rules, when `files` are given (workdir-relative), only those
+/// with a key that admits one of them.
+pub(crate) fn wanted(
+    entries: &[Entry],
+    need: RulesNeeded,
+    files: Option<&[String]>,
+) -> Result<Vec<bool>, SnapshotError> {
     let mut take: Vec<bool> = entries.iter().map(|e| takes(need, e.trigger)).collect();
+    if let Some(files) = files.filter(|_| need.paths) {
+        for (i, e) in entries.iter().enumerate() {
+            if e.trigger == PATHS {
+                take[i] = admits_any(e.texts, files)?;
+            }
+        }
+    }
     let Some(prompt) = need.prompt.filter(|_| need.topics) else {
         return Ok(take);
     };
+    if prompt.trim().is_empty() {
+        // No topic in it (a subagent's start with no task waiting).
+        for (i, e) in entries.iter().enumerate() {
+            take[i] &= e.trigger != TOPICS;
+        }
+        return Ok(take);
+    }
     let mut topics = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         if e.trigger == TOPICS {
-            topics.push((i, decode_topics(e.topics)?));
+            topics.push((i, decode_topics(e.texts)?));
         }
     }
     let matcher = TopicMatcher::new(topics.iter().map(|(i, t)| (*i, t.as_slice())));
@@ -171,6 +206,22 @@ pub(crate) fn wanted(entries: &[Entry], need: RulesNeeded) -> Result<Vec<bool>, 
         take[*i] = hit[*i];
     }
     Ok(take)
+}
+
+/// Whether a key of a path-only rule's `texts` (start, end, ...) admits
+/// one of `files`.
+fn admits_any(mut texts: &[u8], files: &[String]) -> Result<bool, SnapshotError> {
+    let n = count(&mut texts)?;
+    for _ in 0..n / 2 {
+        let key = PathKey {
+            start: text(&mut texts)?,
+            end: text(&mut texts)?,
+        };
+        if files.iter().any(|f| key.admits(f.as_bytes())) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Whether a rule of this trigger byte is needed; an unknown byte is.
@@ -183,17 +234,29 @@ fn takes(need: RulesNeeded, trigger: u8) -> bool {
     }
 }
 
-/// The topics [`topic_bytes`] wrote.
+/// A topic-only rule's topics, as [`text_bytes`] wrote them.
 fn decode_topics(mut bytes: &[u8]) -> Result<Vec<String>, SnapshotError> {
-    let n = u16::from_le_bytes(take(&mut bytes, 2)?.try_into().unwrap_or_default());
+    let n = count(&mut bytes)?;
     let mut out = Vec::with_capacity(n as usize);
     for _ in 0..n {
-        let len = u16::from_le_bytes(take(&mut bytes, 2)?.try_into().unwrap_or_default());
-        let text = std::str::from_utf8(take(&mut bytes, len as usize)?)
+        let topic = std::str::from_utf8(text(&mut bytes)?)
             .map_err(|_| damaged("a topic that is not UTF-8"))?;
-        out.push(text.to_string());
+        out.push(topic.to_string());
     }
     Ok(out)
+}
+
+/// How many texts follow, at the start of `rest` (taken off it).
+fn count(rest: &mut &[u8]) -> Result<u16, SnapshotError> {
+    Ok(u16::from_le_bytes(
+        take(rest, 2)?.try_into().unwrap_or_default(),
+    ))
+}
+
+/// The text at the start of `rest`, after its length (both taken off it).
+fn text<'a>(rest: &mut &'a [u8]) -> Result<&'a [u8], SnapshotError> {
+    let len = count(rest)?;
+    take(rest, len as usize)
 }
 
 /// The first `n` bytes of `rest` (taken off it).
@@ -226,7 +289,7 @@ mod tests {
     fn index(rules: &[Metadata]) -> Vec<u8> {
         let mut index = start(rules.len()).unwrap();
         for m in rules {
-            Head::of(m).push(&mut index, 20);
+            Head::of(m, Some(vec!["src/**"])).push(&mut index, 20);
         }
         index.extend_from_slice(&vec![0u8; 20 * rules.len()]);
         index
@@ -249,13 +312,46 @@ mod tests {
             topics: true,
             always: true,
             prompt,
+            files: None,
         };
-        let all = wanted(&entries, need(true, None)).unwrap();
+        let all = wanted(&entries, need(true, None), None).unwrap();
         assert_eq!(all, [true; 5]);
-        let billing = wanted(&entries, need(false, Some("the Invoice run failed"))).unwrap();
-        assert_eq!(billing, [true, false, false, true, true]);
-        let none = wanted(&entries, need(false, Some("rename a variable"))).unwrap();
+        let billing = wanted(&entries, need(false, Some("the Invoice run failed")), None);
+        assert_eq!(billing.unwrap(), [true, false, false, true, true]);
+        let none = wanted(&entries, need(false, Some("rename a variable")), None).unwrap();
+        let empty = wanted(&entries, need(false, Some(" ")), None).unwrap();
+        assert_eq!(empty, [false, false, false, true, true]);
         assert_eq!(none, [false, false, false, true, true]);
+    }
+
+    #[test]
+    fn a_files_event_takes_the_path_rules_a_glob_of_which_may_match_one_of_its_files() {
+        let paths = metadata(true, &[]);
+        let mut bytes = start(4).unwrap();
+        Head::of(&paths, Some(vec!["src/**", "lib/**/*.rs"])).push(&mut bytes, 20);
+        Head::of(&paths, Some(vec!["docs/**/*.md"])).push(&mut bytes, 20);
+        Head::of(&paths, None).push(&mut bytes, 20);
+        Head::of(&paths, Some(vec![])).push(&mut bytes, 20);
+        bytes.extend_from_slice(&[0u8; 80]);
+        let (entries, _) = read(&bytes).unwrap();
+        let need = RulesNeeded {
+            paths: true,
+            topics: false,
+            always: false,
+            prompt: None,
+            files: None,
+        };
+        let on = |files: &[&str]| {
+            let files: Vec<String> = files.iter().map(|f| f.to_string()).collect();
+            wanted(&entries, need, Some(&files)).unwrap()
+        };
+        assert_eq!(on(&["lib/a/b.rs"]), [true, false, true, false]);
+        assert_eq!(
+            on(&["lib/a/b.ts", "docs/x/y.md"]),
+            [false, true, true, false]
+        );
+        assert_eq!(on(&[]), [false; 4]);
+        assert_eq!(wanted(&entries, need, None).unwrap(), [true; 4]);
     }
 
     #[test]

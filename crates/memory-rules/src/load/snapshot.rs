@@ -37,8 +37,10 @@ use std::time::SystemTime;
 /// (crate::load::compact). 10: the inputs' paths and stamps (in bytes)
 /// follow the rules and the diagnostics, outside the check. 11: the rules
 /// start with an index (each rule's sole trigger and length), so that a
-/// hook restores only the rules its event can activate.
-pub(crate) const VERSION: u32 = 11;
+/// hook restores only the rules its event can activate. 12: the index
+/// keeps a path-only rule's keys (crate::matchers::path_key), so that a
+/// file's event restores only the path rules its files may match.
+pub(crate) const VERSION: u32 = 12;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).
@@ -203,6 +205,23 @@ impl SavedPattern {
                 })
                 .collect(),
         }
+    }
+}
+
+impl SavedRule {
+    /// The globset texts of its patterns that include (not `!`); `None`
+    /// when one of them is matched by a regex.
+    pub(crate) fn positive_globs(&self) -> Option<Vec<&str>> {
+        let mut globs = Vec::new();
+        for p in self.compiled.iter().filter(|p| !p.negated) {
+            for m in &p.matchers {
+                match m {
+                    SavedMatcher::Glob(g) => globs.push(&**g),
+                    SavedMatcher::Regex(_) => return None,
+                }
+            }
+        }
+        Some(globs)
     }
 }
 

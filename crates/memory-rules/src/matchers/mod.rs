@@ -6,5 +6,6 @@ pub mod command_matcher;
 pub mod glob_check;
 pub mod glob_compile;
 pub mod glob_index;
+pub mod path_key;
 pub mod shell;
 pub mod topic_matcher;

@@ -54,6 +54,7 @@ use memory_rules::delivery::Budget;
 use memory_rules::delivery::Event;
 use memory_rules::delivery::EventKind;
 use memory_rules::delivery::Responder;
+use memory_rules::delivery::RulesNeeded;
 use memory_rules::delivery::Session;
 use memory_rules::delivery::Start;
 use memory_rules::memory::agent_memory::MemorySources;
@@ -130,10 +131,19 @@ fn answer_event(env: &Env, action: &HookAction, input: Input, telemetry: &Teleme
         // A tool that touched no file and named no skill: no rule is loaded.
         return out;
     }
-    let need = event.rules_needed(
+    let touched = event.touched();
+    let mut need = event.rules_needed(
+        &touched,
         || key.as_deref().is_some_and(|k| store.regives(k)),
         || telemetry.enabled(),
     );
+    // A subagent's task waits in its parent's state: the topic rules it
+    // names are those restored (checked under the lock: `subagent_start`).
+    let tasks = waiting_tasks(&store, &event, need);
+    let joined = tasks.as_ref().map(|t| t.join("\n"));
+    if joined.is_some() {
+        need.prompt = joined.as_deref();
+    }
     let loaded = cache::load(env, &state_dir, need);
     let set = &*loaded.set;
     if !loaded.broken.is_empty() {
@@ -160,8 +170,15 @@ fn answer_event(env: &Env, action: &HookAction, input: Input, telemetry: &Teleme
         return out;
     };
     if event.kind == EventKind::SubagentStart {
-        let delivers = agent.delivers(action);
-        subagent_start(&store, &key, &responder, &event, agent, delivers, &mut out);
+        let asked = (agent, agent.delivers(action));
+        let with = (&store, key.as_str());
+        if !subagent_start(with, &responder, &event, asked, tasks.as_deref(), &mut out) {
+            // Its task came after the look: every rule, then.
+            let loaded = cache::load(env, &state_dir, RulesNeeded::ALL);
+            let responder = self::responder(env, action, &loaded.set, &mut out);
+            let responder = responder.telemetry(telemetry);
+            subagent_start(with, &responder, &event, asked, None, &mut out);
+        }
         return out;
     }
     let asked = (agent, action);
@@ -358,20 +375,28 @@ fn before_tool(
 
 /// A subagent starts: recorded live in its parent's conversation, and its
 /// own conversation given the always-on rules and its task's topic rules
-/// (the subagents forgotten past the bound are dropped).
+/// (the subagents forgotten past the bound are dropped). With
+/// `restored_for`, the tasks whose topic rules the responder's set holds:
+/// when the task it takes is none of them (it was announced after they
+/// were read), nothing is done and it returns false.
 fn subagent_start(
-    store: &state::Store,
-    child_key: &str,
+    (store, child_key): (&state::Store, &str),
     responder: &Responder,
     event: &Event,
-    agent: HookAgent,
-    delivers: bool,
+    (agent, delivers): (HookAgent, bool),
+    restored_for: Option<&[String]>,
     out: &mut Output,
-) {
+) -> bool {
     let session = event.conversation.session.clone();
     let parent_key = memory_rules::delivery::Conversation::new(session.clone()).key();
     let mut problems = Vec::new();
     let answer = store.update_pair((&parent_key, child_key), &mut problems, |parent, child| {
+        let task = parent.task_for(event.subagent_type.as_deref());
+        if let (Some(task), Some(tasks)) = (task, restored_for) {
+            if !tasks.iter().any(|t| t == task) {
+                return (None, Vec::new());
+            }
+        }
         let (answer, forgotten) = responder.subagent_start(parent, child, event);
         if delivers {
             responder.commit_unlogged(child, &answer);
@@ -380,8 +405,11 @@ fn subagent_start(
             .into_iter()
             .map(|id| memory_rules::delivery::Conversation::subagent(session.clone(), id).key())
             .collect();
-        (answer, drop)
+        (Some(answer), drop)
     });
+    let Some(answer) = answer else {
+        return false;
+    };
     // Logged once the sessions' lock is released.
     if delivers {
         responder.log_answer(&answer);
@@ -393,6 +421,23 @@ fn subagent_start(
     if let Some(doc) = agent::subagent_context(agent, &text, event.tools.first()) {
         out.stdout = format!("{doc}\n");
     }
+    true
+}
+
+/// The tasks waiting in the parent's state for a subagent's start whose
+/// event names none, when only some topic rules are restored for it
+/// (`None` otherwise, or when the state cannot be read: every topic rule).
+fn waiting_tasks(store: &state::Store, event: &Event, need: RulesNeeded) -> Option<Vec<String>> {
+    let wanted = event.kind == EventKind::SubagentStart
+        && event.prompt.is_none()
+        && need.topics
+        && need != RulesNeeded::ALL
+        && !event.conversation.session.is_empty();
+    if !wanted {
+        return None;
+    }
+    let parent = memory_rules::delivery::Conversation::new(event.conversation.session.clone());
+    store.waiting_tasks(&parent.key())
 }
 
 /// Gemini CLI's subagents (see [`agent::GEMINI_SUBAGENT_TOOL`]): a tool

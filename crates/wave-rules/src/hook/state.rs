@@ -100,6 +100,18 @@ impl Store {
         }
     }
 
+    /// The tasks waiting in the session for their subagent's start
+    /// ([`Session::waiting_tasks`]), read without the lock: a subagent's
+    /// start restores the topic rules they name before it takes the lock
+    /// (and checks then that its task is one of them). `None` when the
+    /// state cannot be read.
+    pub fn waiting_tasks(&self, session: &str) -> Option<Vec<String>> {
+        let state = self.read_unlocked(session).ok()?;
+        Some(state.map_or_else(Vec::new, |s| {
+            s.waiting_tasks().map(str::to_string).collect()
+        }))
+    }
+
     /// [`Store::read`] for a caller that holds the lock.
     fn read_unlocked(&self, session: &str) -> Result<Option<Session>, StateError> {
         let path = self.path(session);

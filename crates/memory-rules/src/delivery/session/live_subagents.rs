@@ -48,12 +48,7 @@ impl Session {
         kind: Option<&str>,
     ) -> (Option<String>, Vec<String>) {
         let kind = kind.unwrap_or("");
-        let at = self.tasks.iter().position(|t| t.kind == kind).or_else(|| {
-            self.tasks
-                .iter()
-                .position(|t| t.kind.is_empty() || kind.is_empty())
-        });
-        let task = at.map(|i| self.tasks.remove(i).prompt);
+        let task = self.task_at(kind).map(|i| self.tasks.remove(i).prompt);
         self.subagents.retain(|s| s.id != id);
         let mut forgotten = Vec::new();
         while self.subagents.len() >= MAX_SUBAGENTS {
@@ -64,6 +59,28 @@ impl Session {
             kind: kind.to_string(),
         });
         (task, forgotten)
+    }
+
+    /// The task a subagent of type `kind` starting now would take
+    /// ([`Session::subagent_started`]), left waiting.
+    pub fn task_for(&self, kind: Option<&str>) -> Option<&str> {
+        let at = self.task_at(kind.unwrap_or(""))?;
+        Some(&self.tasks[at].prompt)
+    }
+
+    /// The tasks waiting for their subagent's start, oldest first.
+    pub fn waiting_tasks(&self) -> impl Iterator<Item = &str> {
+        self.tasks.iter().map(|t| t.prompt.as_str())
+    }
+
+    /// Where the task for a subagent of type `kind` is: the oldest of its
+    /// type, else of no type.
+    fn task_at(&self, kind: &str) -> Option<usize> {
+        self.tasks.iter().position(|t| t.kind == kind).or_else(|| {
+            self.tasks
+                .iter()
+                .position(|t| t.kind.is_empty() || kind.is_empty())
+        })
     }
 
     /// A subagent of this session stopped. Returns whether it was live.

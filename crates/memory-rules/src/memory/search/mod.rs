@@ -21,7 +21,8 @@
 //! returns.
 //!
 //! Ranking ([`MemoryIndex::search`]): BM25 (k1 1.2, b 0.75) over the three
-//! fields, the topic's name counting twice and the title once more, with the
+//! fields, the topic's name counting twice and the title once more (a word
+//! of the prompt there 1.75 times more, `PROMPT_TITLE_WEIGHT`), with the
 //! document frequencies of both scopes together and SQLite FTS5's idf
 //! (a word in over half the entries counts for nothing), the prompt's
 //! function words ([`super::terms::is_function_word`]) weighing

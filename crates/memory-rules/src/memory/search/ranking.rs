@@ -56,6 +56,15 @@ const K1: f32 = 1.2;
 const B: f32 = 0.75;
 const TOPIC_WEIGHT: f32 = 2.0;
 const TITLE_WEIGHT: f32 = 1.0;
+/// A word of the prompt ([`is_prompt_word`]) in the entry's title (its
+/// first line) counts this much on top of its count in the text, not
+/// [`TITLE_WEIGHT`]: a note's first line says what it is about, as its
+/// topic does, so a word the prompt asks about weighs nearly as much
+/// there as in the topic. A word of a file's path keeps [`TITLE_WEIGHT`]:
+/// a folder or a name in a note's first line is often only where it
+/// applies (weighing it more put other notes before the ones a file's own
+/// notes give, on files-only queries).
+const PROMPT_TITLE_WEIGHT: f32 = 1.75;
 /// What a document holding every word of the prompt gets on top of its
 /// BM25 score; one holding some of them gets this times their share of the
 /// prompt's [`term_idf`] (the rarer the words it holds, the more). A prompt
@@ -421,6 +430,9 @@ struct TermScore {
     /// The word's weight times its idf: its part of the query's words a
     /// document holds ([`tie_share`]).
     held: f32,
+    /// What the title's count weighs: [`PROMPT_TITLE_WEIGHT`] for a word
+    /// of the prompt, [`TITLE_WEIGHT`] otherwise.
+    title: f32,
 }
 
 impl TermScore {
@@ -428,7 +440,8 @@ impl TermScore {
     /// a query whose prompt words' [`term_idf`] add up to `prompt_idf`.
     fn new(weight: f32, n: f32, df: f32, prompt_idf: f32) -> TermScore {
         let idf = term_idf(n, df);
-        let coverage = if is_prompt_word(weight) {
+        let prompt = is_prompt_word(weight);
+        let coverage = if prompt {
             COVERAGE_WEIGHT * idf / prompt_idf.max(term_idf(n, 1.0))
         } else {
             0.0
@@ -437,13 +450,18 @@ impl TermScore {
             bm25: weight * idf * (K1 + 1.0),
             coverage,
             held: weight * idf,
+            title: if prompt {
+                PROMPT_TITLE_WEIGHT
+            } else {
+                TITLE_WEIGHT
+            },
         }
     }
 
     /// What the word adds to a document with these field frequencies and
     /// length norm, K1 (1 - B + B len / avg).
     fn of(&self, body: u16, title: u8, topic: u8, norm: f32) -> f32 {
-        let tf = body as f32 + TITLE_WEIGHT * title as f32 + TOPIC_WEIGHT * topic as f32;
+        let tf = body as f32 + self.title * title as f32 + TOPIC_WEIGHT * topic as f32;
         self.bm25 * tf / (tf + norm) + self.coverage
     }
 }
@@ -1375,6 +1393,32 @@ mod tests {
     #[test]
     fn the_name_key_prefix_is_the_one_terms_writes() {
         assert_eq!(FileKey::Name(String::new()).word(), NAME_KEY);
+    }
+
+    #[test]
+    fn a_prompt_word_in_a_notes_first_line_outweighs_it_written_twice_below() {
+        // The same length and the same topic: `flaky` once in the first
+        // line against twice below it (the newer note, first on a tie).
+        let lead = doc("Flaky tests retry once.\nCI logs stay a week.");
+        let mut below = doc("Slow tests retry once.\nFlaky jobs: see flaky list.");
+        below.meta.updated = Some("2030-01-01T00:00:00Z".into());
+        let others = [
+            "Deploy with make deploy.",
+            "Backups run nightly.",
+            "Lint with clippy.",
+        ];
+        let mut entries = vec![lead, below];
+        entries.extend(others.iter().map(|t| doc(t)));
+        let idx = index(&[("ci.md", "ci", entries)]);
+        let hits = prompt_search(&idx, "flaky");
+        assert_eq!(
+            ids(&hits)[..2],
+            [
+                "Flaky tests retry once.\nCI logs stay a week.",
+                "Slow tests retry once.\nFlaky jobs: see flaky list."
+            ]
+        );
+        assert!(hits[0].score > hits[1].score, "not a tie broken by date");
     }
 
     #[test]

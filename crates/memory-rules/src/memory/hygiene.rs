@@ -761,6 +761,9 @@ pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash
         return Some(clash);
     }
     let clash = value_clash(new, old, w)?;
+    if clash.kind == ValueKind::Version && all_older(&clash.ours, &clash.theirs) {
+        return None; // an older release's fact, not a newer value
+    }
     let counted = matches!(clash.kind, ValueKind::Version | ValueKind::Number);
     let share = overlap(&new.subject, &old.subject, w);
     let same = similarity(&new.subject, &old.subject, w) >= SUPERSEDE_SUBJECT
@@ -962,6 +965,23 @@ mod tests {
             (
                 "Run one playground in serve mode with `pnpm run test-serve`.",
                 "Run one playground in build mode with `pnpm run test-build`.",
+                false,
+            ),
+            // A newer version, part by part as numbers (271 after 27).
+            (
+                "The crypto crate is at 0.27.0.",
+                "The crypto crate is at 0.271.0.",
+                true,
+            ),
+            // An older version is an older release's fact, no newer value.
+            (
+                "The crypto crate is at 0.271.0.",
+                "The crypto crate is at 0.27.0.",
+                false,
+            ),
+            (
+                "Poetry 2.4.0 was released on a Monday.",
+                "Poetry 2.3.0 was released on a Monday.",
                 false,
             ),
             // Another subject.

@@ -439,3 +439,50 @@ pub(crate) fn is_version(t: &str) -> bool {
             .iter()
             .all(|p| !p.is_empty() && p.len() <= 6 && p.bytes().all(|b| b.is_ascii_digit()))
 }
+
+/// Two versions in release order: part by part (at `.`, `-`, `+`), parts
+/// that are numbers as numbers (`0.271.0` after `0.27.0`, `1.10` after
+/// `1.9`), others as text (`beta1` after `alpha`); a version that is a
+/// prefix of the other comes first.
+pub(crate) fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let parts = |v: &str| -> Vec<String> { v.split(['.', '-', '+']).map(str::to_string).collect() };
+    let (pa, pb) = (parts(a), parts(b));
+    for (x, y) in pa.iter().zip(&pb) {
+        let order = match (x.parse::<u64>(), y.parse::<u64>()) {
+            (Ok(m), Ok(n)) => m.cmp(&n),
+            _ => x.cmp(y),
+        };
+        if order.is_ne() {
+            return order;
+        }
+    }
+    pa.len().cmp(&pb.len())
+}
+
+/// Whether every version of `new` is older than every one of `old`: no
+/// newer value of it (`Poetry 2.3.0 was released ...` after `Poetry 2.4.0
+/// was released ...` is another fact, an older release's).
+pub(crate) fn all_older(new: &[String], old: &[String]) -> bool {
+    !new.is_empty()
+        && new
+            .iter()
+            .all(|n| old.iter().all(|o| version_order(n, o).is_lt()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_ordered_part_by_part_numbers_as_numbers() {
+        assert!(version_order("1.10", "1.9").is_gt());
+        assert!(version_order("0.271.0", "0.27.0").is_gt());
+        assert!(version_order("8.2.0.alpha", "8.2.0.beta1").is_lt());
+        assert!(version_order("3.15", "3.15.0").is_lt());
+        assert!(version_order("2.4.0", "2.4.0").is_eq());
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert!(all_older(&s(&["2.3.0"]), &s(&["2.4.0", "2.5"])));
+        assert!(!all_older(&s(&["3.20"]), &s(&["3.17", "8.20.0"])));
+        assert!(!all_older(&s(&[]), &s(&["1.0"])));
+    }
+}

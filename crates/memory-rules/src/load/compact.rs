@@ -87,18 +87,14 @@ pub(crate) fn to_bytes(rules: Vec<SavedRule>) -> Result<Vec<u8>, postcard::Error
     Ok(index)
 }
 
-/// The rules [`to_bytes`] wrote that `need` takes (with its `files`
-/// relative to the workdir: `files`), in order, with their
+/// The rules [`to_bytes`] wrote that `need` takes (its `files` relative
+/// to the workdir), in order, with their
 /// patterns as saved, and whether any was left out; an error for anything
 /// else (an index that does not add up to the records, a record that is
 /// no rule). The rules left out are never read.
-pub(crate) fn from_bytes(
-    bytes: &[u8],
-    need: RulesNeeded,
-    files: Option<&[String]>,
-) -> Result<Restored, SnapshotError> {
+pub(crate) fn from_bytes(bytes: &[u8], need: RulesNeeded) -> Result<Restored, SnapshotError> {
     let (entries, mut records) = rule_index::read(bytes)?;
-    let wanted = rule_index::wanted(&entries, need, files)?;
+    let wanted = rule_index::wanted(&entries, need)?;
     let mut restored = Restored::with_room(wanted.iter().filter(|&&w| w).count());
     restored.saved = entries.len();
     for (entry, wanted) in entries.iter().zip(wanted) {
@@ -222,15 +218,12 @@ mod tests {
         assert!(!parsed.patterns.is_empty());
         let want = parsed.rule.clone();
         let bytes = to_bytes(vec![SavedRule::of(&parsed.rule, &parsed.patterns)]).unwrap();
-        let restored = from_bytes(&bytes, RulesNeeded::ALL, None).unwrap();
+        let restored = from_bytes(&bytes, RulesNeeded::ALL).unwrap();
         assert_eq!(restored.rules, [want]);
         assert_eq!(restored.patterns.len(), 1);
         assert_eq!(restored.patterns[0].len(), parsed.patterns.len());
         assert_eq!(restored.saved, 1);
         let cut = &bytes[..bytes.len() / 2];
-        assert!(
-            from_bytes(cut, RulesNeeded::ALL, None).is_err(),
-            "truncated"
-        );
+        assert!(from_bytes(cut, RulesNeeded::ALL).is_err(), "truncated");
     }
 }

@@ -235,7 +235,12 @@ impl Restored {
             let relative = files.iter().filter_map(|f| workdir.relative(f));
             relative.map(|r| r.into_owned()).collect()
         });
-        let decode = || compact::from_bytes(saved.rules, need, files.as_deref());
+        // The index matches workdir-relative paths.
+        let need = RulesNeeded {
+            files: files.as_deref(),
+            ..need
+        };
+        let decode = || compact::from_bytes(saved.rules, need);
         let decoded = if unchanged {
             (saved.paths.is_some() && saved.check.same_setup(config)).then(decode)
         } else {

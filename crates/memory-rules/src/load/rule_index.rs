@@ -168,15 +168,12 @@ fn texts_of<'a>(rest: &mut &'a [u8]) -> Result<&'a [u8], SnapshotError> {
 /// Which of `entries` `need` takes: by trigger; of the topic-only rules,
 /// when `need` names a prompt, only those whose topics the prompt names
 /// (by the same [`TopicMatcher`] the rule set matches with); of the
-/// path-only rules, when `files` are given (workdir-relative), only those
-/// with a key that admits one of them.
-pub(crate) fn wanted(
-    entries: &[Entry],
-    need: RulesNeeded,
-    files: Option<&[String]>,
-) -> Result<Vec<bool>, SnapshotError> {
+/// path-only rules, when `need` gives `files` (workdir-relative by then:
+/// [`Restored::restore`](crate::load::fresh::Restored::restore) makes them
+/// so), only those with a key that admits one of them.
+pub(crate) fn wanted(entries: &[Entry], need: RulesNeeded) -> Result<Vec<bool>, SnapshotError> {
     let mut take: Vec<bool> = entries.iter().map(|e| takes(need, e.trigger)).collect();
-    if let Some(files) = files.filter(|_| need.paths) {
+    if let Some(files) = need.files.filter(|_| need.paths) {
         for (i, e) in entries.iter().enumerate() {
             if e.trigger == PATHS {
                 take[i] = admits_any(e.texts, files)?;
@@ -314,12 +311,12 @@ mod tests {
             prompt,
             files: None,
         };
-        let all = wanted(&entries, need(true, None), None).unwrap();
+        let all = wanted(&entries, need(true, None)).unwrap();
         assert_eq!(all, [true; 5]);
-        let billing = wanted(&entries, need(false, Some("the Invoice run failed")), None);
+        let billing = wanted(&entries, need(false, Some("the Invoice run failed")));
         assert_eq!(billing.unwrap(), [true, false, false, true, true]);
-        let none = wanted(&entries, need(false, Some("rename a variable")), None).unwrap();
-        let empty = wanted(&entries, need(false, Some(" ")), None).unwrap();
+        let none = wanted(&entries, need(false, Some("rename a variable"))).unwrap();
+        let empty = wanted(&entries, need(false, Some(" "))).unwrap();
         assert_eq!(empty, [false, false, false, true, true]);
         assert_eq!(none, [false, false, false, true, true]);
     }
@@ -343,7 +340,11 @@ mod tests {
         };
         let on = |files: &[&str]| {
             let files: Vec<String> = files.iter().map(|f| f.to_string()).collect();
-            wanted(&entries, need, Some(&files)).unwrap()
+            let need = RulesNeeded {
+                files: Some(&files),
+                ..need
+            };
+            wanted(&entries, need).unwrap()
         };
         assert_eq!(on(&["lib/a/b.rs"]), [true, false, true, false]);
         assert_eq!(
@@ -351,7 +352,7 @@ mod tests {
             [false, true, true, false]
         );
         assert_eq!(on(&[]), [false; 4]);
-        assert_eq!(wanted(&entries, need, None).unwrap(), [true; 4]);
+        assert_eq!(wanted(&entries, need).unwrap(), [true; 4]);
     }
 
     #[test]

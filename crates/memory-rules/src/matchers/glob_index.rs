@@ -84,8 +84,11 @@ enum Shape<'a> {
     Other(Option<&'a str>),
 }
 
+/// The characters of globset's syntax that are not plain text.
+pub(crate) const SYNTAX: [char; 8] = ['*', '?', '[', ']', '{', '}', '\\', ','];
+
 fn plain(s: &str) -> bool {
-    !s.is_empty() && !s.contains(['*', '?', '[', ']', '{', '}', '\\', ','])
+    !s.is_empty() && !s.contains(SYNTAX)
 }
 
 /// A `.`-suffix: `.ts`, `.test.ts` (what a file name can be looked up by).

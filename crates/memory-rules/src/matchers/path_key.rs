@@ -6,9 +6,7 @@
 //! file without compiling a glob (the hooks' saved rules,
 //! [`crate::load::rule_index`]).
 
-/// The characters of globset's syntax that are not plain text (as
-/// [`crate::matchers::glob_index`] counts them).
-const SYNTAX: [char; 8] = ['*', '?', '[', ']', '{', '}', '\\', ','];
+use crate::matchers::glob_index::SYNTAX;
 
 /// A path's required start and end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -445,7 +445,7 @@ pub(crate) fn is_version(t: &str) -> bool {
 /// `1.9`), others as text (`beta1` after `alpha`); a version that is a
 /// prefix of the other comes first.
 pub(crate) fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
-    let parts = |v: &str| -> Vec<String> { v.split(['.', '-', '+']).map(str::to_string).collect() };
+    let parts = |v| -> Vec<&str> { str::split(v, ['.', '-', '+']).collect() };
     let (pa, pb) = (parts(a), parts(b));
     for (x, y) in pa.iter().zip(&pb) {
         let order = match (x.parse::<u64>(), y.parse::<u64>()) {

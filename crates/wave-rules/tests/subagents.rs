@@ -244,26 +244,6 @@ fn live_subagents_are_bounded_the_oldest_forgotten() {
     assert_eq!(state_files(&t), max + 1);
 }
 
-/// Sets the mtime of every file and folder under `dir` (and its own) long
-/// past, outside the racy window: the hooks then answer from their saved
-/// rules, restoring only those an event can activate.
-fn age_tree(dir: &Path) {
-    let past = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            age_tree(&path);
-        } else {
-            let f = std::fs::File::options().write(true).open(&path).unwrap();
-            f.set_modified(past).unwrap();
-        }
-    }
-    std::fs::File::open(dir)
-        .unwrap()
-        .set_modified(past)
-        .unwrap();
-}
-
 #[test]
 fn from_saved_rules_a_subagent_gets_its_waiting_tasks_topic_rules_and_its_files_path_rules() {
     let t = project();

@@ -9,7 +9,7 @@ mod common;
 #[path = "common/otlp.rs"]
 mod otlp;
 
-use common::{mcp_calls, CliTree, Tree};
+use common::{age_tree, mcp_calls, CliTree, Tree};
 use otlp::{attr, free_port, Mode, Receiver};
 use serde_json::json;
 use std::io::Write;
@@ -174,6 +174,46 @@ fn shipped_session(protocol: &str) -> (Tree, Receiver, Vec<(String, String, i32)
     let receiver = Receiver::start(Mode::Accept);
     let answers = session(&t, &on(&receiver.url(), protocol), "sess-1");
     (t, receiver, answers)
+}
+
+/// The `wave_rules.rules.loaded` record of session `id`: its total and its
+/// count of `.wave` rules.
+fn loaded_counts(
+    records: &[opentelemetry_proto::tonic::logs::v1::LogRecord],
+    id: &str,
+) -> Option<(String, String)> {
+    let r = records.iter().find(|r| {
+        r.event_name == "wave_rules.rules.loaded" && attr(r, "session.id").as_deref() == Some(id)
+    })?;
+    let n = |k: &str| attr(r, k).unwrap_or_default();
+    Some((n("wave_rules.rules.count"), n("wave_rules.rules.wave")))
+}
+
+#[test]
+fn the_rules_loaded_at_a_start_are_counted_alike_from_a_full_load_and_from_the_saved_index() {
+    let t = project();
+    t.write(t.home().join(".wave/rules/user.md"), "USER_RULE_BODY\n");
+    std::fs::create_dir_all(t.tmp.path().join("state")).unwrap();
+    age_tree(&t.workdir());
+    age_tree(&t.home());
+    let receiver = Receiver::start(Mode::Accept);
+    let env = on(&receiver.url(), "http/json");
+    let cwd = t.workdir().to_string_lossy().to_string();
+    // The first start loads every rule and saves them; the second restores
+    // only the always-on one and counts the others from the saved index.
+    for id in ["s-full", "s-saved"] {
+        let start = json!({ "session_id": id, "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup" });
+        let (_, stderr, code) = hook(&t, &env, "SessionStart", start);
+        assert_eq!(code, 0, "{stderr}");
+        let stop = json!({ "session_id": id, "cwd": cwd, "hook_event_name": "Stop", "stop_hook_active": false });
+        hook(&t, &env, "Stop", stop);
+    }
+    // Each start: its count and the always-on rule's delivery, twice.
+    let records = receiver.wait_for(6, Duration::from_secs(15));
+    // The project's three and the user's one.
+    let want = Some(("4".to_string(), "4".to_string()));
+    assert_eq!(loaded_counts(&records, "s-full"), want);
+    assert_eq!(loaded_counts(&records, "s-saved"), want);
 }
 
 #[test]

@@ -233,14 +233,13 @@ impl Event {
     /// compaction: a start after one, or any event of a session that has
     /// to give again what one took (`regive`,
     /// [`crate::delivery::Session::regive`]) or that tells the prompt's
-    /// size (a smaller one is a compaction), and at a new session's start
-    /// when the loaded rules are counted (`counted`, telemetry's
-    /// `wave_rules.rules.loaded`). Other events need them all.
+    /// size (a smaller one is a compaction). Other events need them all.
+    /// (Telemetry's count of the rules loaded at a start reads the saved
+    /// rules' index: [`RuleCensus`](crate::RuleCensus).)
     pub fn rules_needed<'a>(
         &'a self,
         touched: &'a [String],
         regive: impl FnOnce() -> bool,
-        counted: impl FnOnce() -> bool,
     ) -> RulesNeeded<'a> {
         let touches = !touched.is_empty();
         let needs = |topics: bool, always: bool| RulesNeeded {
@@ -252,7 +251,6 @@ impl Event {
         };
         match self.kind {
             EventKind::Start(Start::Compact | Start::Clear) => RulesNeeded::ALL,
-            EventKind::Start(Start::Startup) if counted() => RulesNeeded::ALL,
             EventKind::Start(_) => needs(false, true),
             EventKind::ToolBefore => RulesNeeded {
                 paths: false,
@@ -336,12 +334,9 @@ mod tests {
         };
         let a_ts: &'static [String] = a_ts.leak();
         let none: &'static [String] = &[];
+        assert_eq!(file_done.rules_needed(a_ts, no), needs(a_ts, false, false));
         assert_eq!(
-            file_done.rules_needed(a_ts, no, no),
-            needs(a_ts, false, false)
-        );
-        assert_eq!(
-            file_done.rules_needed(a_ts, yes, no),
+            file_done.rules_needed(a_ts, yes),
             RulesNeeded::ALL,
             "regive"
         );
@@ -350,50 +345,34 @@ mod tests {
             prompt: Some("fix billing"),
             ..needs(none, true, true)
         };
-        assert_eq!(prompt.rules_needed(none, no, no), named);
-        assert_eq!(
-            prompt.rules_needed(none, yes, no),
-            RulesNeeded::ALL,
-            "regive"
-        );
+        assert_eq!(prompt.rules_needed(none, no), named);
+        assert_eq!(prompt.rules_needed(none, yes), RulesNeeded::ALL, "regive");
         let sized = at(EventKind::Prompt).prompt("go on").prompt_tokens(1_200);
-        assert_eq!(
-            sized.rules_needed(none, no, no),
-            RulesNeeded::ALL,
-            "may shrink"
-        );
+        assert_eq!(sized.rules_needed(none, no), RulesNeeded::ALL, "may shrink");
         let with_file = at(EventKind::Prompt).prompt("fix it").tool(read.clone());
         let named = RulesNeeded {
             prompt: Some("fix it"),
             ..needs(a_ts, true, true)
         };
-        assert_eq!(with_file.rules_needed(a_ts, no, no), named);
+        assert_eq!(with_file.rules_needed(a_ts, no), named);
         let subagent = at(EventKind::SubagentStart);
-        assert_eq!(subagent.rules_needed(none, no, no), needs(none, true, true));
+        assert_eq!(subagent.rules_needed(none, no), needs(none, true, true));
         let before = at(EventKind::ToolBefore).tool(read);
         let nothing = RulesNeeded {
             files: None,
             ..needs(none, false, false)
         };
-        assert_eq!(before.rules_needed(a_ts, yes, no), nothing);
+        assert_eq!(before.rules_needed(a_ts, yes), nothing);
         let startup = at(EventKind::Start(Start::Startup));
-        assert_eq!(
-            startup.rules_needed(none, yes, no),
-            needs(none, false, true)
-        );
-        assert_eq!(
-            startup.rules_needed(none, no, yes),
-            RulesNeeded::ALL,
-            "counted"
-        );
+        assert_eq!(startup.rules_needed(none, yes), needs(none, false, true));
         for how in [Start::Compact, Start::Clear] {
             assert_eq!(
-                at(EventKind::Start(how)).rules_needed(none, no, no),
+                at(EventKind::Start(how)).rules_needed(none, no),
                 RulesNeeded::ALL
             );
         }
         let request = at(EventKind::Request { again: false });
-        assert_eq!(request.rules_needed(none, no, no), RulesNeeded::ALL);
+        assert_eq!(request.rules_needed(none, no), RulesNeeded::ALL);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::rules::origin::{LayerKind, Origin};
 use crate::rules::parser::RulePattern;
 use crate::rules::rule::{Activation, Enforce, Metadata, Remind, Rule};
 use crate::rules::rule_format::Format;
+use crate::rules::rule_set::RuleCensus;
 use crate::rules::scope::Scope;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -77,7 +78,11 @@ pub(crate) fn to_bytes(rules: Vec<SavedRule>) -> Result<Vec<u8>, postcard::Error
     let mut index = rule_index::start(rules.len()).ok_or_else(too_many)?;
     let mut records = Vec::new();
     for saved in rules {
-        let head = rule_index::Head::of(&saved.rule.metadata, saved.positive_globs());
+        let head = rule_index::Head::of(
+            &saved.rule.metadata,
+            saved.positive_globs(),
+            saved.rule.format,
+        );
         let before = records.len();
         records = postcard::to_extend(&CompactRule::from(saved), records)?;
         let len = u32::try_from(records.len() - before).map_err(|_| too_many())?;
@@ -96,7 +101,7 @@ pub(crate) fn from_bytes(bytes: &[u8], need: RulesNeeded) -> Result<Restored, Sn
     let (entries, mut records) = rule_index::read(bytes)?;
     let wanted = rule_index::wanted(&entries, need)?;
     let mut restored = Restored::with_room(wanted.iter().filter(|&&w| w).count());
-    restored.saved = entries.len();
+    restored.saved = rule_index::census(&entries)?;
     for (entry, wanted) in entries.iter().zip(wanted) {
         let (record, after) = records
             .split_at_checked(entry.len)
@@ -127,9 +132,9 @@ fn not_a_rule(why: impl std::fmt::Display) -> SnapshotError {
 pub(crate) struct Restored {
     pub rules: Vec<Rule>,
     pub patterns: Vec<Vec<RulePattern>>,
-    /// How many rules were saved (more than `rules` holds when some were
-    /// not needed).
-    pub saved: usize,
+    /// The rules saved, counted by format (more than `rules` holds when
+    /// some were not needed).
+    pub saved: RuleCensus,
 }
 
 impl Restored {
@@ -138,7 +143,7 @@ impl Restored {
         Restored {
             rules: Vec::with_capacity(count),
             patterns: Vec::with_capacity(count),
-            saved: 0,
+            saved: RuleCensus::default(),
         }
     }
 }
@@ -222,7 +227,7 @@ mod tests {
         assert_eq!(restored.rules, [want]);
         assert_eq!(restored.patterns.len(), 1);
         assert_eq!(restored.patterns[0].len(), parsed.patterns.len());
-        assert_eq!(restored.saved, 1);
+        assert_eq!(restored.saved.total(), 1);
         let cut = &bytes[..bytes.len() / 2];
         assert!(from_bytes(cut, RulesNeeded::ALL).is_err(), "truncated");
     }

@@ -45,7 +45,7 @@ use crate::load::rule_index::RulesNeeded;
 use crate::load::snapshot::{SavedRule, Snapshot, SnapshotError, VERSION};
 use crate::load::stamp::Stamp;
 use crate::load::Loaded;
-use crate::rules::rule_set::RuleSet;
+use crate::rules::rule_set::{RuleCensus, RuleSet};
 use crate::sources::packs;
 use crate::sources::source::Config;
 use serde::{Deserialize, Serialize};
@@ -61,9 +61,9 @@ pub enum Restored {
     Fresh {
         rules: Arc<RuleSet>,
         diagnostics: Vec<Diagnostic>,
-        /// How many rules were saved: more than `rules` holds when only
-        /// those the [`RulesNeeded`] took were restored.
-        saved: usize,
+        /// The rules saved, counted by format: more than `rules` holds
+        /// when only those the [`RulesNeeded`] took were restored.
+        saved: RuleCensus,
     },
     /// Something changed, or cannot be told without a walk: the snapshot to
     /// [`reload_from`](crate::load::reload_from).

@@ -8,7 +8,8 @@
 //! whose keys admit one of its files, not the others.
 //!
 //! Layout, little-endian: the count of rules (4 bytes); then per rule its
-//! trigger (1 byte), its record's length (4 bytes) and, for a topic-only
+//! trigger (1 byte), its format (1 byte: its place in [`Format::ALL`]),
+//! its record's length (4 bytes) and, for a topic-only
 //! rule, its topics, for a path-only rule each key's start and end, as a
 //! list of texts: how many (2 bytes), then each one's length (2 bytes) and
 //! text. A rule whose texts do not fit those widths is indexed as
@@ -18,6 +19,8 @@ use crate::load::snapshot::SnapshotError;
 use crate::matchers::path_key::PathKey;
 use crate::matchers::topic_matcher::TopicMatcher;
 use crate::rules::rule::{Metadata, Trigger};
+use crate::rules::rule_format::Format;
+use crate::rules::rule_set::RuleCensus;
 
 /// Which saved rules a restore takes ([`Restored::restore`](crate::load::fresh::Restored::restore)): all, or all
 /// but those that only `paths` (`paths: false`) or only `topics`
@@ -64,6 +67,8 @@ const MIN_RULE_BYTES: usize = 16;
 /// One rule's entry.
 pub(crate) struct Entry<'a> {
     trigger: u8,
+    /// Its format's place in [`Format::ALL`].
+    format: u8,
     /// Its record's length.
     pub len: usize,
     /// Its texts as saved: a topic-only rule's topics, a path-only rule's
@@ -75,15 +80,16 @@ pub(crate) struct Entry<'a> {
 /// for a topic-only or path-only rule, its texts as the index keeps them.
 pub(crate) struct Head {
     trigger: u8,
+    format: u8,
     texts: Vec<u8>,
 }
 
 impl Head {
     /// The head of a rule with `metadata` whose positive patterns are
     /// `globs` (globset texts; `None` when one is matched by a regex,
-    /// whose key is [`PathKey::ANY`]). One whose texts do not fit the
-    /// index's widths is [`OTHER`].
-    pub(crate) fn of(metadata: &Metadata, globs: Option<Vec<&str>>) -> Head {
+    /// whose key is [`PathKey::ANY`]), read as `format`. One whose texts
+    /// do not fit the index's widths is [`OTHER`].
+    pub(crate) fn of(metadata: &Metadata, globs: Option<Vec<&str>>, format: Format) -> Head {
         let texts = match metadata.sole_trigger() {
             Some(Trigger::Paths) => {
                 let keys: Vec<PathKey> = match globs {
@@ -102,13 +108,19 @@ impl Head {
             None => None,
         };
         let (trigger, texts) = texts.unwrap_or((OTHER, Vec::new()));
-        Head { trigger, texts }
+        let place = Format::ALL.iter().position(|&f| f == format);
+        Head {
+            trigger,
+            format: place.and_then(|p| u8::try_from(p).ok()).unwrap_or(u8::MAX),
+            texts,
+        }
     }
 
     /// Appends the entry to `index` (which starts with the count,
     /// [`start`]), with its record's length `len`.
     pub(crate) fn push(self, index: &mut Vec<u8>, len: u32) {
         index.push(self.trigger);
+        index.push(self.format);
         index.extend_from_slice(&len.to_le_bytes());
         index.extend_from_slice(&self.texts);
     }
@@ -140,8 +152,8 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Vec<Entry<'_>>, &[u8]), SnapshotErro
     }
     let mut entries = Vec::with_capacity(count);
     for _ in 0..count {
-        let head = take(&mut rest, 5)?;
-        let len = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        let head = take(&mut rest, 6)?;
+        let len = u32::from_le_bytes([head[2], head[3], head[4], head[5]]) as usize;
         let texts = if matches!(head[0], TOPICS | PATHS) {
             texts_of(&mut rest)?
         } else {
@@ -149,11 +161,29 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(Vec<Entry<'_>>, &[u8]), SnapshotErro
         };
         entries.push(Entry {
             trigger: head[0],
+            format: head[1],
             len,
             texts,
         });
     }
     Ok((entries, rest))
+}
+
+/// The rules of `entries`, counted by format, none of them restored; an
+/// error for a format the index does not know.
+pub(crate) fn census(entries: &[Entry]) -> Result<RuleCensus, SnapshotError> {
+    let mut counts = [0usize; 256];
+    for entry in entries {
+        counts[usize::from(entry.format)] += 1;
+    }
+    if counts[Format::ALL.len()..].iter().any(|&n| n > 0) {
+        return Err(damaged("a rule of no known format"));
+    }
+    let mut census = RuleCensus::default();
+    for (&format, &n) in Format::ALL.iter().zip(&counts) {
+        census.add(format, n);
+    }
+    Ok(census)
 }
 
 /// The saved texts at the start of `rest` (taken off it).
@@ -286,7 +316,7 @@ mod tests {
     fn index(rules: &[Metadata]) -> Vec<u8> {
         let mut index = start(rules.len()).unwrap();
         for m in rules {
-            Head::of(m, Some(vec!["src/**"])).push(&mut index, 20);
+            Head::of(m, Some(vec!["src/**"]), Format::Wave).push(&mut index, 20);
         }
         index.extend_from_slice(&vec![0u8; 20 * rules.len()]);
         index
@@ -322,13 +352,32 @@ mod tests {
     }
 
     #[test]
+    fn the_census_counts_every_saved_rule_by_format_without_its_record() {
+        let m = metadata(false, &[]);
+        let mut bytes = start(3).unwrap();
+        for format in [Format::Cursor, Format::Wave, Format::Cursor] {
+            Head::of(&m, None, format).push(&mut bytes, 20);
+        }
+        bytes.extend_from_slice(&[0u8; 60]);
+        let (entries, _) = read(&bytes).unwrap();
+        let counted = census(&entries).unwrap();
+        assert_eq!(counted.total(), 3);
+        let per: Vec<_> = counted.per_format().collect();
+        assert_eq!(per, vec![(Format::Wave, 1), (Format::Cursor, 2)]);
+        // A format byte past every known format is a damaged index.
+        bytes[5] = u8::MAX;
+        let (entries, _) = read(&bytes).unwrap();
+        assert!(census(&entries).is_err());
+    }
+
+    #[test]
     fn a_files_event_takes_the_path_rules_a_glob_of_which_may_match_one_of_its_files() {
         let paths = metadata(true, &[]);
         let mut bytes = start(4).unwrap();
-        Head::of(&paths, Some(vec!["src/**", "lib/**/*.rs"])).push(&mut bytes, 20);
-        Head::of(&paths, Some(vec!["docs/**/*.md"])).push(&mut bytes, 20);
-        Head::of(&paths, None).push(&mut bytes, 20);
-        Head::of(&paths, Some(vec![])).push(&mut bytes, 20);
+        Head::of(&paths, Some(vec!["src/**", "lib/**/*.rs"]), Format::Wave).push(&mut bytes, 20);
+        Head::of(&paths, Some(vec!["docs/**/*.md"]), Format::Wave).push(&mut bytes, 20);
+        Head::of(&paths, None, Format::Wave).push(&mut bytes, 20);
+        Head::of(&paths, Some(vec![]), Format::Wave).push(&mut bytes, 20);
         bytes.extend_from_slice(&[0u8; 80]);
         let (entries, _) = read(&bytes).unwrap();
         let need = RulesNeeded {

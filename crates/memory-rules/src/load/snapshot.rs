@@ -39,8 +39,10 @@ use std::time::SystemTime;
 /// start with an index (each rule's sole trigger and length), so that a
 /// hook restores only the rules its event can activate. 12: the index
 /// keeps a path-only rule's keys (crate::matchers::path_key), so that a
-/// file's event restores only the path rules its files may match.
-pub(crate) const VERSION: u32 = 12;
+/// file's event restores only the path rules its files may match. 13:
+/// the index keeps each rule's format, so that telemetry counts the rules
+/// loaded without restoring them.
+pub(crate) const VERSION: u32 = 13;
 
 /// Every file of a discovery with its stamp and parse outcome (see the
 /// module documentation).

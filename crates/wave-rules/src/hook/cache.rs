@@ -19,7 +19,7 @@ use crate::base::env::Env;
 use crate::hook::watch;
 use memory_rules::base::fs::{self, Links};
 use memory_rules::delivery::RulesNeeded;
-use memory_rules::{reload_from, Diagnostic, Restored, RuleSet, Severity, Snapshot};
+use memory_rules::{reload_from, Diagnostic, Restored, RuleCensus, RuleSet, Severity, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -56,6 +56,8 @@ pub struct Rules {
     pub broken: Vec<String>,
     /// Only the rules the event needed were restored ([`RulesNeeded`]).
     pub partial: bool,
+    /// Every rule of the sources, counted by format (restored or not).
+    pub census: RuleCensus,
 }
 
 impl Drop for Rules {
@@ -81,16 +83,17 @@ pub fn load(env: &Env, state_dir: &Path, need: RulesNeeded) -> Rules {
             diagnostics,
             saved,
         }) => {
-            if !vouched && saved >= watch::WATCH_MIN_RULES {
+            if !vouched && saved.total() >= watch::WATCH_MIN_RULES {
                 start_watcher(&path);
             }
             let broken = broken_lines(&diagnostics, &env.config.workdir);
             release(diagnostics);
             release(bytes);
             return Rules {
-                partial: saved > rules.rules().len(),
+                partial: saved.total() > rules.rules().len(),
                 set: rules,
                 broken,
+                census: saved,
             };
         }
         Ok(Restored::Stale(snapshot)) => snapshot,
@@ -108,6 +111,7 @@ pub fn load(env: &Env, state_dir: &Path, need: RulesNeeded) -> Rules {
     let set = Arc::clone(&reloaded.loaded.rules);
     release(reloaded);
     Rules {
+        census: set.census(),
         set,
         broken,
         partial: false,

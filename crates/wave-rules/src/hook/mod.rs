@@ -132,11 +132,9 @@ fn answer_event(env: &Env, action: &HookAction, input: Input, telemetry: &Teleme
         return out;
     }
     let touched = event.touched();
-    let mut need = event.rules_needed(
-        &touched,
-        || key.as_deref().is_some_and(|k| store.regives(k)),
-        || telemetry.enabled(),
-    );
+    let mut need = event.rules_needed(&touched, || {
+        key.as_deref().is_some_and(|k| store.regives(k))
+    });
     // A subagent's task waits in its parent's state: the topic rules it
     // names are those restored (checked under the lock: `subagent_start`).
     let tasks = waiting_tasks(&store, &event, need);
@@ -157,7 +155,7 @@ fn answer_event(env: &Env, action: &HookAction, input: Input, telemetry: &Teleme
             ),
         );
     }
-    session_telemetry::loaded(telemetry, &event, set, &loaded.broken);
+    session_telemetry::loaded(telemetry, &event, &loaded.census, &loaded.broken);
     let responder = responder(env, action, set, &mut out).telemetry(telemetry);
     if event.kind == EventKind::ToolBefore {
         before_tool(&store, key.as_deref(), &responder, &event, agent, &mut out);

@@ -9,7 +9,7 @@ use crate::base::args::HookAction;
 use crate::base::env::{Env, Output};
 use memory_rules::delivery::telemetry::{events, Telemetry};
 use memory_rules::delivery::{Event, EventKind, Start};
-use memory_rules::RuleSet;
+use memory_rules::RuleCensus;
 
 /// The hook's telemetry: off until its settings say otherwise (read on the
 /// first record, or at a start or a stop).
@@ -18,12 +18,12 @@ pub fn for_hook(env: &Env) -> Telemetry {
 }
 
 /// At a session's start (a new one, not a resume): `wave_rules.rules.loaded`.
-pub fn loaded(telemetry: &Telemetry, event: &Event, set: &RuleSet, broken: &[String]) {
+pub fn loaded(telemetry: &Telemetry, event: &Event, census: &RuleCensus, broken: &[String]) {
     if event.kind != EventKind::Start(Start::Startup) || !telemetry.enabled() {
         return;
     }
     let codes: Vec<&str> = broken.iter().map(|_| "broken").collect();
-    let record = events::loaded(set, &codes, &event.agent, &event.conversation.session);
+    let record = events::loaded(census, &codes, &event.agent, &event.conversation.session);
     telemetry.record_or_keep(&[record]);
 }
 

@@ -9,7 +9,7 @@ use crate::delivery::delivery_log::Delivery;
 use crate::memory::{NoteAction, NoteWritten};
 use crate::rules::rule::{Activation, Rule};
 use crate::rules::rule_set::enforcement::{EnforcedAction, Verdict};
-use crate::rules::rule_set::RuleSet;
+use crate::rules::rule_set::{RuleCensus, RuleSet};
 use std::path::{Component, Path};
 
 /// Who gave a rule to the model: us, or the agent by itself (its own
@@ -261,22 +261,23 @@ fn written_why(note: &NoteWritten) -> &'static str {
 /// `wave_rules.rules.loaded` at a session's start: the rules per format
 /// (`wave_rules.rules.<format>`), the diagnostics per code
 /// (`wave_rules.diagnostics.<code>`), and the totals.
-pub fn loaded(set: &RuleSet, diagnostic_codes: &[&str], agent: &str, session: &str) -> Record {
-    let mut per_format = std::collections::BTreeMap::<&str, u64>::new();
-    for rule in set.rules() {
-        *per_format.entry(rule.format.as_str()).or_default() += 1;
-    }
+pub fn loaded(
+    census: &RuleCensus,
+    diagnostic_codes: &[&str],
+    agent: &str,
+    session: &str,
+) -> Record {
     let mut per_code = std::collections::BTreeMap::<&str, u64>::new();
     for code in diagnostic_codes {
         *per_code.entry(code).or_default() += 1;
     }
     let mut record = Record::new(names::RULES_LOADED)
-        .with("wave_rules.rules.count", set.rules().len())
+        .with("wave_rules.rules.count", census.total())
         .with("wave_rules.diagnostics.count", diagnostic_codes.len())
         .with("gen_ai.agent.name", agent)
         .with("session.id", session);
-    for (format, n) in per_format {
-        record = record.with(&format!("wave_rules.rules.{format}"), n);
+    for (format, n) in census.per_format() {
+        record = record.with(&format!("wave_rules.rules.{}", format.as_str()), n);
     }
     for (code, n) in per_code {
         record = record.with(&format!("wave_rules.diagnostics.{code}"), n);

@@ -5,8 +5,11 @@
 //! `TopicMatcher`. Activation touches each context file once, and a glob
 //! whose owners are all active already is skipped for the files after.
 
+mod census;
 pub mod enforcement;
 mod path_index;
+
+pub use census::RuleCensus;
 
 use crate::base::workdir::Workdir;
 use crate::matchers::command_matcher::CommandMatcher;

@@ -293,6 +293,7 @@ const SIZED_SETS = [
   { name: 'seventh held-out', pairsDir: 'bench/memory-pairs/heldout-7' },
   { name: 'eighth held-out', pairsDir: 'bench/memory-pairs/heldout-8' },
   { name: 'ninth held-out', pairsDir: 'bench/memory-pairs/heldout-9' },
+  { name: 'tenth held-out', pairsDir: 'bench/memory-pairs/heldout-10' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

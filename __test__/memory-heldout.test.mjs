@@ -30,6 +30,7 @@ const RETRIEVAL_SETS = [
   { name: 'seventh held-out', retrievalDir: 'bench/memory-heldout-7/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'eighth held-out', retrievalDir: 'bench/memory-heldout-8/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'ninth held-out', retrievalDir: 'bench/memory-heldout-9/projects', retrieval: ISSUE56_RETRIEVAL },
+  { name: 'tenth held-out', retrievalDir: 'bench/memory-heldout-10/projects', retrieval: ISSUE56_RETRIEVAL },
 ]
 const FIRST_HELDOUT_PROJECTS = ['httpx', 'argo-cd', 'excalidraw', 'kube-prometheus', 'govuk-infrastructure']
 const SECOND_HELDOUT_PROJECTS = ['rubygems.org', 'okhttp', 'libgit2', 'phoenix', 'composer']

@@ -1,7 +1,8 @@
 //! The index in front of the saved rules ([`crate::load::compact`]): for
 //! each rule, what alone can activate it ([`Metadata::sole_trigger`]), the
-//! length of its record and, for a rule only `topics` activate, its topics;
-//! for one only `paths` activate, the [`PathKey`] of each of its globs.
+//! length of its record and, for a rule only `topics` activate, its topics
+//! as the topic matcher looks them up (folded and marked); for one only
+//! `paths` activate, the [`PathKey`] of each of its globs.
 //! A restore for one event reads the index and then only the records of the
 //! rules that event can activate ([`RulesNeeded`]): a prompt decodes the
 //! topic-only rules its words name, a file's event the path-only rules
@@ -10,14 +11,14 @@
 //! Layout, little-endian: the count of rules (4 bytes); then per rule its
 //! trigger (1 byte), its format (1 byte: its place in [`Format::ALL`]),
 //! its record's length (4 bytes) and, for a topic-only
-//! rule, its topics, for a path-only rule each key's start and end, as a
+//! rule, its marked topics, for a path-only rule each key's start and end, as a
 //! list of texts: how many (2 bytes), then each one's length (2 bytes) and
 //! text. A rule whose texts do not fit those widths is indexed as
 //! [`OTHER`] (always read).
 
 use crate::load::snapshot::SnapshotError;
 use crate::matchers::path_key::PathKey;
-use crate::matchers::topic_matcher::TopicMatcher;
+use crate::matchers::topic_matcher::{fold, marked, marked_folded, WordStarts};
 use crate::rules::rule::{Metadata, Trigger};
 use crate::rules::rule_format::Format;
 use crate::rules::rule_set::RuleCensus;
@@ -99,11 +100,11 @@ impl Head {
                 let texts: Vec<&[u8]> = keys.iter().flat_map(|k| [k.start, k.end]).collect();
                 text_bytes(&texts).map(|t| (PATHS, t))
             }
-            Some(Trigger::Topics) => metadata
-                .topics
-                .as_deref()
-                .and_then(|t| text_bytes(&t.iter().map(String::as_bytes).collect::<Vec<_>>()))
-                .map(|t| (TOPICS, t)),
+            Some(Trigger::Topics) => {
+                let keys = topic_keys(metadata.topics.as_deref().unwrap_or_default());
+                let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+                text_bytes(&keys).map(|t| (TOPICS, t))
+            }
             Some(Trigger::Always) => Some((ALWAYS, Vec::new())),
             None => None,
         };
@@ -124,6 +125,20 @@ impl Head {
         index.extend_from_slice(&len.to_le_bytes());
         index.extend_from_slice(&self.texts);
     }
+}
+
+/// Each of `topics` as the topic matcher looks it up ([`marked_folded`]),
+/// empty ones left out (the matcher ignores them).
+fn topic_keys(topics: &[String]) -> Vec<Vec<u8>> {
+    let mut keys = Vec::with_capacity(topics.len());
+    for topic in topics {
+        let mut key = Vec::new();
+        marked_folded(topic, &mut key);
+        if key.len() > 1 {
+            keys.push(key);
+        }
+    }
+    keys
 }
 
 /// An index's start: the count of rules.
@@ -197,7 +212,9 @@ fn texts_of<'a>(rest: &mut &'a [u8]) -> Result<&'a [u8], SnapshotError> {
 
 /// Which of `entries` `need` takes: by trigger; of the topic-only rules,
 /// when `need` names a prompt, only those whose topics the prompt names
-/// (by the same [`TopicMatcher`] the rule set matches with); of the
+/// (looked up as the rule set's [`TopicMatcher`](crate::matchers::topic_matcher::TopicMatcher)
+/// does, with the topics saved marked: nothing is folded or built here;
+/// a prompt too long for that takes them all); of the
 /// path-only rules, when `need` gives `files` (workdir-relative by then:
 /// [`Restored::restore`](crate::load::fresh::Restored::restore) makes them
 /// so), only those with a key that admits one of them.
@@ -220,17 +237,22 @@ pub(crate) fn wanted(entries: &[Entry], need: RulesNeeded) -> Result<Vec<bool>, 
         }
         return Ok(take);
     }
-    let mut topics = Vec::new();
+    let text = marked(&fold(prompt), None);
+    let mut longest = 0;
+    for e in entries.iter().filter(|e| e.trigger == TOPICS) {
+        for_each_text(e.texts, |key| longest = longest.max(key.len()))?;
+    }
+    // A prompt too long to look up directly: every topic rule is taken,
+    // and the rule set's own matcher scans it.
+    let Some(starts) = WordStarts::of(&text, longest) else {
+        return Ok(take);
+    };
     for (i, e) in entries.iter().enumerate() {
         if e.trigger == TOPICS {
-            topics.push((i, decode_topics(e.texts)?));
+            let mut named = false;
+            for_each_text(e.texts, |key| named |= starts.has(key))?;
+            take[i] = named;
         }
-    }
-    let matcher = TopicMatcher::new(topics.iter().map(|(i, t)| (*i, t.as_slice())));
-    let mut hit = vec![false; entries.len()];
-    matcher.activate(prompt, &mut hit);
-    for (i, _) in &topics {
-        take[*i] = hit[*i];
     }
     Ok(take)
 }
@@ -261,16 +283,12 @@ fn takes(need: RulesNeeded, trigger: u8) -> bool {
     }
 }
 
-/// A topic-only rule's topics, as [`text_bytes`] wrote them.
-fn decode_topics(mut bytes: &[u8]) -> Result<Vec<String>, SnapshotError> {
-    let n = count(&mut bytes)?;
-    let mut out = Vec::with_capacity(n as usize);
-    for _ in 0..n {
-        let topic = std::str::from_utf8(text(&mut bytes)?)
-            .map_err(|_| damaged("a topic that is not UTF-8"))?;
-        out.push(topic.to_string());
+/// Calls `f` with each of the texts [`text_bytes`] wrote in `bytes`.
+fn for_each_text(mut bytes: &[u8], mut f: impl FnMut(&[u8])) -> Result<(), SnapshotError> {
+    for _ in 0..count(&mut bytes)? {
+        f(text(&mut bytes)?);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// How many texts follow, at the start of `rest` (taken off it).
@@ -349,6 +367,74 @@ mod tests {
         let empty = wanted(&entries, need(false, Some(" "))).unwrap();
         assert_eq!(empty, [false, false, false, true, true]);
         assert_eq!(none, [false, false, false, true, true]);
+    }
+
+    #[test]
+    fn a_prompt_takes_exactly_the_topic_rules_the_topic_matcher_activates() {
+        use crate::matchers::topic_matcher::TopicMatcher;
+        let topics: Vec<Vec<String>> = [
+            &["billing"][..],
+            &["Invoice Run", "  "],
+            &["C++", "c#"],
+            &["Straße"],
+            &["ÜNÏCODE"],
+            &["sql"],
+            &["customer"],
+            &["deploy", "release train"],
+            &["a"],
+            &[""],
+        ]
+        .iter()
+        .map(|t| t.iter().map(|s| s.to_string()).collect())
+        .collect();
+        let rules: Vec<Metadata> = topics
+            .iter()
+            .map(|t| Metadata {
+                topics: Some(t.clone()),
+                ..Metadata::default()
+            })
+            .collect();
+        let bytes = index(&rules);
+        let (entries, _) = read(&bytes).unwrap();
+        let matcher = TopicMatcher::new(topics.iter().enumerate().map(|(i, t)| (i, t.as_slice())));
+        let long = "word ".repeat(300_000) + "billing";
+        let prompts = [
+            "fix the BILLING and the invoice\n run",
+            "MySQL customers, c++ and C# in the strasse",
+            "STRASSE; ünïcode; release  train",
+            "an apple",
+            "a bill for the release, not the cust or the straw",
+            "nothing here",
+            long.as_str(),
+        ];
+        for prompt in prompts {
+            let need = RulesNeeded {
+                prompt: Some(prompt),
+                ..RulesNeeded::ALL
+            };
+            let taken = wanted(&entries, need).unwrap();
+            let mut active = vec![false; rules.len()];
+            matcher.activate(prompt, &mut active);
+            if prompt.len() > 1_000_000 {
+                // Too long to look up: every topic rule, for the set's own
+                // matcher to scan.
+                assert!(taken.iter().all(|&t| t), "{taken:?}");
+                assert!(active[0]);
+            } else {
+                assert_eq!(taken, active, "{prompt}");
+            }
+        }
+        assert!(wanted(
+            &entries,
+            RulesNeeded {
+                prompt: Some("c++ a"),
+                ..RulesNeeded::ALL
+            }
+        )
+        .unwrap()
+        .iter()
+        .zip([false, false, true, false, false, false, false, false, true, false])
+        .all(|(&got, want)| got == want));
     }
 
     #[test]

@@ -41,7 +41,9 @@ use std::time::SystemTime;
 /// keeps a path-only rule's keys (crate::matchers::path_key), so that a
 /// file's event restores only the path rules its files may match. 13:
 /// the index keeps each rule's format, so that telemetry counts the rules
-/// loaded without restoring them.
+/// loaded without restoring them, and each topic-only rule's topics as the
+/// topic matcher looks them up (folded and marked), so that a prompt
+/// neither folds them nor builds a matcher to choose its rules.
 pub(crate) const VERSION: u32 = 13;
 
 /// Every file of a discovery with its stamp and parse outcome (see the

@@ -49,7 +49,7 @@ const BUILD_COMPARISONS_PER_BYTE: usize = 32;
 /// `text` with [`MARK`] before its first character and after every character
 /// that is not alphanumeric; with `map`, the byte offset in `text` of each
 /// output byte.
-fn marked(text: &str, mut map: Option<&mut Vec<u32>>) -> Vec<u8> {
+pub(crate) fn marked(text: &str, mut map: Option<&mut Vec<u32>>) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len() + text.len() / 4 + 1);
     let mut push = |out: &mut Vec<u8>, b: u8, at: usize| {
         out.push(b);
@@ -72,7 +72,7 @@ fn marked(text: &str, mut map: Option<&mut Vec<u32>>) -> Vec<u8> {
 
 /// `marked(&fold(text), None)` into `out` (cleared first); an ASCII text
 /// (most topics) in one pass, without the folded copy.
-fn marked_folded(text: &str, out: &mut Vec<u8>) {
+pub(crate) fn marked_folded(text: &str, out: &mut Vec<u8>) {
     out.clear();
     if !text.is_ascii() {
         out.extend(marked(&fold(text), None));
@@ -147,6 +147,51 @@ pub struct TopicMatcher {
     spent: AtomicUsize,
     /// What building the automaton costs, in those comparisons.
     build_cost: usize,
+}
+
+/// A marked text's word starts, sorted, each cut at the longest pattern
+/// looked up: a pattern (which begins with [`MARK`]) occurs at a word
+/// start if and only if the first of them not below it starts with it.
+/// The same lookup serves the matcher and the hooks' saved rules
+/// ([`crate::load::rule_index`]), which keep each topic marked.
+pub(crate) struct WordStarts<'t> {
+    starts: Vec<&'t [u8]>,
+    /// The log of their count (the comparisons of one binary search).
+    log: usize,
+}
+
+impl<'t> WordStarts<'t> {
+    /// The word starts of `text` (from [`marked`]) cut at `longest`;
+    /// `None` when sorting them would take more than [`MAX_DIRECT_STEPS`]
+    /// byte comparisons (a long prompt: scanned by the automaton instead).
+    pub(crate) fn of(text: &'t [u8], longest: usize) -> Option<WordStarts<'t>> {
+        // More word starts than this cannot be sorted within the bound: not
+        // collected past it.
+        let most = MAX_DIRECT_STEPS / longest.max(1) + 1;
+        let mut starts: Vec<&[u8]> = (0..text.len())
+            .filter(|&i| text[i] == MARK)
+            .map(|i| &text[i..text.len().min(i + longest)])
+            .take(most)
+            .collect();
+        let log = (usize::BITS - starts.len().leading_zeros()) as usize;
+        if starts.len().saturating_mul(log).saturating_mul(longest) > MAX_DIRECT_STEPS {
+            return None;
+        }
+        starts.sort_unstable();
+        starts.dedup();
+        Some(WordStarts { starts, log })
+    }
+
+    /// What looking up `patterns` patterns costs, in comparisons.
+    fn cost(&self, patterns: usize) -> usize {
+        (self.starts.len() + patterns) * self.log.max(1)
+    }
+
+    /// Whether `pattern` occurs at one of the word starts.
+    pub(crate) fn has(&self, pattern: &[u8]) -> bool {
+        let at = self.starts.partition_point(|s| *s < pattern);
+        self.starts.get(at).is_some_and(|s| s.starts_with(pattern))
+    }
 }
 
 /// One topic occurrence in a prompt.
@@ -239,48 +284,24 @@ impl TopicMatcher {
         }
     }
 
-    /// `text`'s word starts, each cut at the longest pattern, when `text` is
-    /// looked up directly: no automaton is built yet, sorting them stays
-    /// within [`MAX_DIRECT_STEPS`] byte comparisons, and the lookups so far,
-    /// this one included, cost less than building the automaton.
-    fn looks_up<'t>(&self, text: &'t [u8]) -> Option<Vec<&'t [u8]>> {
+    /// `text`'s word starts when `text` is looked up directly: no automaton
+    /// is built yet, they are few enough ([`WordStarts::of`]), and the
+    /// lookups so far, this one included, cost less than building the
+    /// automaton.
+    fn looks_up<'t>(&self, text: &'t [u8]) -> Option<WordStarts<'t>> {
         if self.automaton.get().is_some() {
             return None;
         }
-        // More word starts than this cannot be sorted within the bound: not
-        // collected past it.
-        let most = MAX_DIRECT_STEPS / self.longest.max(1) + 1;
-        let starts: Vec<&[u8]> = (0..text.len())
-            .filter(|&i| text[i] == MARK)
-            .map(|i| &text[i..text.len().min(i + self.longest)])
-            .take(most)
-            .collect();
-        let log = (usize::BITS - starts.len().leading_zeros()) as usize;
-        if starts
-            .len()
-            .saturating_mul(log)
-            .saturating_mul(self.longest)
-            > MAX_DIRECT_STEPS
-        {
-            return None;
-        }
-        let cost = (starts.len() + self.patterns.len()) * log.max(1);
+        let starts = WordStarts::of(text, self.longest)?;
+        let cost = starts.cost(self.patterns.len());
         let spent = self.spent.fetch_add(cost, Ordering::Relaxed) + cost;
         (spent <= self.build_cost).then_some(starts)
     }
 
-    /// The patterns that occur at one of `starts` (word starts, as every
-    /// pattern begins with [`MARK`]): sorted, a pattern occurs if the first
-    /// of them not below it starts with it.
-    fn look_up(&self, mut starts: Vec<&[u8]>) -> Vec<usize> {
-        starts.sort_unstable();
-        starts.dedup();
+    /// The patterns that occur at one of `starts`.
+    fn look_up(&self, starts: WordStarts) -> Vec<usize> {
         (0..self.patterns.len())
-            .filter(|&pid| {
-                let p = self.patterns[pid].as_slice();
-                let at = starts.partition_point(|s| *s < p);
-                starts.get(at).is_some_and(|s| s.starts_with(p))
-            })
+            .filter(|&pid| starts.has(&self.patterns[pid]))
             .collect()
     }
 

@@ -110,7 +110,17 @@ pub fn stable_order<'r>(rules: Vec<&'r Rule>, previous: &[String]) -> Vec<&'r Ru
 
 /// One rule in a rules section: `[id] content`.
 pub fn entry(r: &Rule) -> String {
-    format!("[{}] {}", r.id, r.content)
+    let mut out = String::with_capacity(r.id.len() + 3 + r.content.len());
+    write_entry(&mut out, r);
+    out
+}
+
+/// [`entry`], written at the end of `out`.
+fn write_entry(out: &mut String, r: &Rule) {
+    out.push('[');
+    out.push_str(&r.id);
+    out.push_str("] ");
+    out.push_str(&r.content);
 }
 
 fn escape_attr(s: &str) -> String {
@@ -176,30 +186,58 @@ pub fn stop_reminder(lines: &[String]) -> String {
 }
 
 fn layout(ordered: &[&Rule], topic: &HashSet<&str>, omitted: &[String]) -> String {
-    let mut blocks = Vec::new();
-    let mandatory: Vec<String> = ordered
-        .iter()
-        .filter(|r| topic.contains(r.id.as_str()))
-        .map(|r| entry(r))
-        .collect();
-    let others: Vec<String> = ordered
-        .iter()
-        .filter(|r| !topic.contains(r.id.as_str()))
-        .map(|r| entry(r))
-        .collect();
-    if !mandatory.is_empty() {
-        blocks.push(format!(
-            "{MANDATORY_HEADER}\n{}\n{MANDATORY_FOOTER}",
-            mandatory.join("\n")
-        ));
+    // Written in place, in one string sized once (a start gives every
+    // always-on rule: no string per rule, no joins).
+    let (mut mandatory, mut others) = (Part::default(), Part::default());
+    for r in ordered {
+        let (bytes, newlines) = Part::entry(r);
+        let part = if topic.contains(r.id.as_str()) {
+            &mut mandatory
+        } else {
+            &mut others
+        };
+        part.add(bytes, newlines, 1);
     }
-    if !others.is_empty() {
-        blocks.push(format!("{RULES_HEADING}\n{}", others.join("\n")));
+    let cost = layout_cost(mandatory, others, Part::of_ids(omitted));
+    let mut out = String::with_capacity(cost.bytes as usize);
+    let rules = |out: &mut String, in_topic: bool| {
+        let mut first = true;
+        for r in ordered
+            .iter()
+            .filter(|r| topic.contains(r.id.as_str()) == in_topic)
+        {
+            if !std::mem::take(&mut first) {
+                out.push('\n');
+            }
+            write_entry(out, r);
+        }
+    };
+    let block = |out: &mut String| {
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+    };
+    if mandatory.n > 0 {
+        block(&mut out);
+        out.push_str(MANDATORY_HEADER);
+        out.push('\n');
+        rules(&mut out, true);
+        out.push('\n');
+        out.push_str(MANDATORY_FOOTER);
+    }
+    if others.n > 0 {
+        block(&mut out);
+        out.push_str(RULES_HEADING);
+        out.push('\n');
+        rules(&mut out, false);
     }
     if !omitted.is_empty() {
-        blocks.push(format!("{LEFT_OUT}{})", omitted.join(", ")));
+        block(&mut out);
+        out.push_str(LEFT_OUT);
+        out.push_str(&omitted.join(", "));
+        out.push(')');
     }
-    blocks.join("\n\n")
+    out
 }
 
 /// Some texts to be joined with one separator: how many, their bytes and

@@ -8,6 +8,7 @@
 
 use sha2::{Digest, Sha256};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The event names, one per kind of record.
@@ -130,18 +131,49 @@ pub(crate) fn now_ns() -> u64 {
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// 32 hex digits, unique across processes and machines in practice: a hash
-/// of the time, the process, a counter and the address of a stack value.
+/// 32 hex digits, unique across processes and machines in practice: this
+/// process's seed (a hash of the time, the process, the address of a stack
+/// value and the host, taken once) mixed with a counter by a bijection, so
+/// no two ids of one process are the same. One hash a process, not one a
+/// record: a hook's start records one per rule it gives.
 fn unique_id(time_ns: u64) -> String {
-    let mut h = Sha256::new();
-    h.update(time_ns.to_le_bytes());
-    h.update(std::process::id().to_le_bytes());
-    h.update(COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
-    let local = 0u8;
-    h.update((&local as *const u8 as usize).to_le_bytes());
-    if let Ok(host) = std::env::var("HOSTNAME") {
-        h.update(host.as_bytes());
+    static SEED: OnceLock<[u64; 2]> = OnceLock::new();
+    let seed = SEED.get_or_init(|| {
+        let mut h = Sha256::new();
+        h.update(time_ns.to_le_bytes());
+        h.update(std::process::id().to_le_bytes());
+        let local = 0u8;
+        h.update((&local as *const u8 as usize).to_le_bytes());
+        if let Ok(host) = std::env::var("HOSTNAME") {
+            h.update(host.as_bytes());
+        }
+        let d = h.finalize();
+        let half = |at: usize| u64::from_le_bytes(d[at..at + 8].try_into().unwrap_or_default());
+        [half(0), half(8)]
+    });
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let (hi, lo) = (mix(seed[0] ^ n), mix(seed[1].wrapping_add(n)));
+    format!("{hi:016x}{lo:016x}")
+}
+
+/// SplitMix64's finaliser: a bijection of `u64` that spreads every bit.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_ids_are_32_hex_digits_and_never_repeat_in_a_process() {
+        let ids: std::collections::HashSet<String> =
+            (0..10_000).map(|_| unique_id(now_ns())).collect();
+        assert_eq!(ids.len(), 10_000);
+        assert!(ids
+            .iter()
+            .all(|id| id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())));
     }
-    let digest = h.finalize();
-    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
 }

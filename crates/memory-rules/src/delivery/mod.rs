@@ -11,6 +11,7 @@ pub mod export;
 pub mod read_rule_tool;
 pub mod render;
 pub mod telemetry;
+mod token_cache;
 pub mod tokens;
 
 pub(crate) mod conversation;

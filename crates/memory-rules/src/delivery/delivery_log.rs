@@ -635,20 +635,18 @@ mod tests {
             project: "/p",
         };
         log.record_rules(&[&rule], &sender).unwrap();
-        let cache = std::fs::read_to_string(log.dir().join("tokens.json")).unwrap();
+        let cache = std::fs::read(log.dir().join("tokens.bin")).unwrap();
         let version = crate::delivery::session::rule_version(&rule);
-        let tokens = crate::delivery::tokens::rule_tokens(&rule) as u64;
-        assert_eq!(cache, format!("{{\"{version}\":{tokens}}}"));
+        let tokens = crate::delivery::tokens::rule_tokens(&rule) as u32;
+        let key = u64::from_str_radix(&version, 16).unwrap();
+        let record = |n: u32| [&key.to_le_bytes()[..], &n.to_le_bytes()[..]].concat();
+        assert_eq!(cache, record(tokens));
         // A count in the cache is used as it is.
-        std::fs::write(
-            log.dir().join("tokens.json"),
-            format!("{{\"{version}\":77}}"),
-        )
-        .unwrap();
+        std::fs::write(log.dir().join("tokens.bin"), record(77)).unwrap();
         log.record_rules(&[&rule, &rule], &sender).unwrap();
         let read = log.read(&Filter::default()).deliveries;
         assert_eq!(read.len(), 2);
-        assert_eq!(read[0].tokens, tokens);
+        assert_eq!(read[0].tokens, u64::from(tokens));
         assert_eq!(read[0].rules[0].version, version);
         assert_eq!(read[1].tokens, 154);
         assert_eq!(

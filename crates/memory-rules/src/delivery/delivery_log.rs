@@ -30,8 +30,8 @@
 //! - **Never in the way.** Appending returns an error for the caller to
 //!   report and go on; nothing here can fail a delivery.
 //!
-//! Token counts are cached per rule version in `<state dir>/log/tokens.json`
-//! (at most [`MAX_CACHED_TOKEN_COUNTS`] entries), so a hook builds the
+//! Token counts are cached per rule version in `<state dir>/log/tokens.bin`
+//! (at most `MAX_CACHED_TOKEN_COUNTS` entries, looked up in place), so a hook builds the
 //! tokenizer only when it delivers a rule version it never counted.
 
 use crate::base::fs::state_dir;

@@ -855,7 +855,9 @@ pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash
     let subject = unchanged_subject(new);
     let share = overlap(&subject, &old.subject, w);
     let changed = says_change(new) && share >= SUPERSEDE_CHANGED_OVERLAP;
-    let clash = value_clash(new, old, w).or_else(|| changed_clash(new, old, changed));
+    let clash = value_clash(new, old, w)
+        .or_else(|| changed_clash(new, old, changed))
+        .or_else(|| shifted(new, old, &subject, w));
     let Some(clash) = clash else {
         return retires(new, old, w);
     };
@@ -889,6 +891,30 @@ fn changed_clash(new: &Profile, old: &Profile, changed: bool) -> Option<Clash> {
             (differ && !ours.iter().any(|v| old.has(kind, v)))
                 .then(|| Clash::of_values(kind, ours, theirs))
         })
+}
+
+/// Versions that moved up, some kept (`checks Kubernetes 1.34, 1.35 and
+/// 1.36` of `... 1.33, 1.34 and 1.35`): the newer's oldest and newest both
+/// after the older's, said in nearly the same words ([`SUPERSEDE_SUBJECT`]).
+fn shifted(
+    new: &Profile,
+    old: &Profile,
+    subject: &BTreeSet<String>,
+    w: &Weights<'_>,
+) -> Option<Clash> {
+    let kind = ValueKind::Version;
+    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
+    let ((a, b), (c, d)) = (ends(&ours)?, ends(&theirs)?);
+    let up = version_order(a, c).is_gt() && version_order(b, d).is_gt();
+    (up && similarity(subject, &old.subject, w) >= SUPERSEDE_SUBJECT)
+        .then(|| Clash::of_values(kind, ours, theirs))
+}
+
+/// The oldest and the newest of some versions.
+fn ends<'a>(v: &BTreeSet<&'a str>) -> Option<(&'a str, &'a str)> {
+    let first = v.iter().copied().min_by(|a, b| version_order(a, b))?;
+    let last = v.iter().copied().max_by(|a, b| version_order(a, b))?;
+    Some((first, last))
 }
 
 /// Share of the words a newer note retires ([`Profile::retired`]) that
@@ -1655,6 +1681,19 @@ mod tests {
             ),
             None,
             "another subject"
+        );
+    }
+
+    #[test]
+    fn versions_moved_up_in_the_same_sentence_supersede() {
+        let w = realistic();
+        let old = Profile::of("make validate checks Kubernetes 1.33, 1.34 and 1.35.");
+        let new = Profile::of("make validate checks Kubernetes 1.34, 1.35 and 1.36.");
+        assert!(supersedes(&new, &old, &w).is_some());
+        assert_eq!(
+            supersedes(&old, &new, &w),
+            None,
+            "moved down: an older fact"
         );
     }
 

@@ -71,8 +71,12 @@ pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
     }
     let plain = quoted(&plain, &mut out);
     for token in plain.split(|c: char| c.is_whitespace() || "()[]<>,;\"'".contains(c)) {
-        // `--test-threads=4`: the flag, and its value as a value.
-        if let Some((_, given)) = token.split_once('=').filter(|_| flag(token).is_some()) {
+        // `--test-threads=4`, `version=4.0.0-SNAPSHOT`: the flag or the
+        // setting, and its value as a value.
+        let given = token
+            .split_once('=')
+            .filter(|_| flag(token).is_some() || is_setting(token));
+        if let Some((_, given)) = given {
             out.extend(token_value(given));
         }
         match token_value(token) {
@@ -535,6 +539,15 @@ mod tests {
         assert_eq!(v("ops@example.com").map(|x| x.0), Some(ValueKind::Account));
         assert_eq!(v("2026-10-21").map(|x| x.0), Some(ValueKind::Number));
         assert_eq!(v("x86-64"), None);
+    }
+
+    #[test]
+    fn a_settings_value_is_a_value_too() {
+        let (found, _) = values("trunk's gradle.properties sets version=4.0.0-SNAPSHOT.");
+        assert!(found.contains(&(ValueKind::Version, "4.0.0-SNAPSHOT".to_string())));
+        assert!(found.contains(&(ValueKind::Setting, "version=4.0.0-snapshot".to_string())));
+        let (found, _) = values("Set RUST_LOG=debug.");
+        assert_eq!(found.len(), 1, "debug is no value of its own");
     }
 
     #[test]

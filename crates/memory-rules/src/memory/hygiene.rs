@@ -31,7 +31,7 @@
 
 use super::mood;
 use super::note_values::*;
-use super::slots::{canonical, slots};
+use super::slots::{canonical, retired, slots};
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -107,11 +107,25 @@ const CHANGE_WORDS: &[&str] = &[
 /// value said as the old one: `went from 3 days to 7 days`).
 fn says_change(p: &Profile) -> bool {
     !p.previous.is_empty()
+        || p.retires
         || CHANGE_WORDS.iter().any(|c| {
             let mut hit = false;
             terms::words(c, |w| hit |= p.words.contains(w));
             hit
         })
+}
+
+/// A subject without the words that say a change ([`CHANGE_WORDS`]): what
+/// a newer note is about, not that it is newer (`NTLM removal is now
+/// planned for ...` is about `NTLM removal`).
+fn unchanged_subject(p: &Profile) -> BTreeSet<String> {
+    let mut said = BTreeSet::new();
+    for c in CHANGE_WORDS {
+        terms::words(c, |w| {
+            said.insert(canonical(w).to_string());
+        });
+    }
+    p.subject.difference(&said).cloned().collect()
 }
 
 /// A note as compared: its words, its values and its subject.
@@ -145,6 +159,11 @@ pub struct Profile {
     pub hedged: bool,
     /// Whether it says a universal (`every`, `all`, `always`, `each`).
     pub universal: bool,
+    /// The words it says as the old ones (`replacing black and isort`,
+    /// `chromedriver is no longer used`; [`super::slots::retired`]).
+    pub retired: BTreeSet<String>,
+    /// Whether it says outright that something is no longer so.
+    pub retires: bool,
 }
 
 /// How many shared words a candidate's evidence names (the heaviest).
@@ -172,6 +191,7 @@ impl Profile {
         let text = &dated(text);
         let (mut values, rest) = values(text);
         let (slots, previous) = slots(text);
+        let (retired, retires) = retired(text);
         values.retain(|v| !previous.contains(v));
         let mut words = BTreeSet::new();
         terms::words(text, |w| {
@@ -192,6 +212,8 @@ impl Profile {
             prescribed: mood::prescribed_words(clauses(text), |w| canonical(w).to_string()),
             hedged: only_hedged(text),
             universal: text.split_whitespace().any(mood::is_universal),
+            retired,
+            retires,
         }
     }
 
@@ -550,6 +572,7 @@ pub fn restates(note: &Profile, part: &Profile, w: &Weights<'_>) -> bool {
             || containment(&note.words, &part.words, w) >= RESTATES_CONTAINMENT)
         && !Stances::of(note, part, w).opposed()
         && !affirms_what_it_denies(note, part)
+        && swapped(note, part).is_none()
 }
 
 /// Whether a note that negates nothing says a word the part negates
@@ -655,12 +678,75 @@ pub fn conflict(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
     if let Some(clash) = value_clash(a, b, w) {
         return Some(clash);
     }
-    let negated = denies(a, b, w)?;
+    let Some(negated) = denies(a, b, w) else {
+        return swapped(a, b);
+    };
     let said = |negated: bool| if negated { "negated" } else { "affirmed" }.to_string();
     Some(Clash {
         kind: ValueKind::Polarity,
         ours: vec![said(negated)],
         theirs: vec![said(!negated)],
+    })
+}
+
+/// At most this many words of one sentence in place of as many of another
+/// ([`swapped`]).
+pub const SWAP_WORDS: usize = 3;
+
+/// Share of the longer text's words from which two texts that differ in
+/// one run of words are one sentence with a word swapped ([`swapped`]).
+pub const SWAP_KEPT: f32 = 0.6;
+
+/// Whether `a` and `b` are one sentence with a run of words swapped (`...
+/// starts with an uppercase letter` and `... a lowercase letter`; `Run the
+/// test suite with pixi run test` and `... pixi run pytest-all`): the same
+/// words before and after it ([`SWAP_KEPT`] of the longer), at most
+/// [`SWAP_WORDS`] on either side, each side with a word (not a function
+/// word) the other lacks. Another value said in words, or another subject:
+/// no restatement, a possible conflict ([`ValueKind::Name`], never a flag).
+fn swapped(a: &Profile, b: &Profile) -> Option<Clash> {
+    let tokens = |p: &Profile| -> Vec<String> {
+        p.folded
+            .split_whitespace()
+            .map(|t| {
+                t.trim_matches(|c: char| ",;:.!?()\"'`".contains(c))
+                    .to_string()
+            })
+            .filter(|t| !t.is_empty())
+            .collect()
+    };
+    let (ta, tb) = (tokens(a), tokens(b));
+    let prefix = ta.iter().zip(&tb).take_while(|(x, y)| x == y).count();
+    let most = ta.len().min(tb.len()) - prefix;
+    let suffix = (0..most)
+        .take_while(|i| ta[ta.len() - 1 - i] == tb[tb.len() - 1 - i])
+        .count();
+    let (ma, mb) = (
+        &ta[prefix..ta.len() - suffix],
+        &tb[prefix..tb.len() - suffix],
+    );
+    let kept = (prefix + suffix) as f32 >= SWAP_KEPT * ta.len().max(tb.len()) as f32;
+    let short = |m: &[String]| (1..=SWAP_WORDS).contains(&m.len());
+    if !(kept && short(ma) && short(mb)) {
+        return None;
+    }
+    let stems = |m: &[String]| {
+        let mut out = BTreeSet::new();
+        for t in m {
+            terms::words(t, |x| {
+                if !is_function_word(canonical(x)) {
+                    out.insert(canonical(x).to_string());
+                }
+            });
+        }
+        out
+    };
+    let (sa, sb) = (stems(ma), stems(mb));
+    let own = |x: &BTreeSet<String>, y: &BTreeSet<String>| x.difference(y).next().is_some();
+    (own(&sa, &sb) && own(&sb, &sa)).then(|| Clash {
+        kind: ValueKind::Name,
+        ours: vec![ma.join(" ")],
+        theirs: vec![mb.join(" ")],
     })
 }
 
@@ -696,6 +782,8 @@ pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool
     match clash.kind {
         // A command is a whole instruction: another one for one task.
         ValueKind::Command => return true,
+        // A swapped word may be another subject as well as another value.
+        ValueKind::Name => return false,
         ValueKind::Polarity => {}
         _ => return overlap(&a.subject, &b.subject, w) >= FLAG_SUBJECT,
     }
@@ -755,31 +843,114 @@ fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
 /// Whether the newer note `new` supersedes `old`: they conflict (one kind
 /// of value, all different) and say it of the same subject in nearly the
 /// same words ([`SUPERSEDE_SUBJECT`]): a new value of the same fact, not
-/// another fact with its own value.
+/// another fact with its own value. The words that say the change (`now`,
+/// `bumped`) are no part of the subject; a note that says it changed needs
+/// no slot shared for a version or a number ([`changed_clash`]); one that
+/// retires what the older one says (`replacing black`) supersedes it
+/// ([`retires`]).
 pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
-    if let Some(clash) = names_old(new, old) {
+    if let Some(clash) = names_old(new, old, w) {
         return Some(clash);
     }
-    let clash = value_clash(new, old, w)?;
+    let subject = unchanged_subject(new);
+    let share = overlap(&subject, &old.subject, w);
+    let changed = says_change(new) && share >= SUPERSEDE_CHANGED_OVERLAP;
+    let clash = value_clash(new, old, w)
+        .or_else(|| changed_clash(new, old, changed))
+        .or_else(|| shifted(new, old, &subject, w));
+    let Some(clash) = clash else {
+        return retires(new, old, w);
+    };
     if clash.kind == ValueKind::Version && all_older(&clash.ours, &clash.theirs) {
         return None; // an older release's fact, not a newer value
     }
     let counted = matches!(clash.kind, ValueKind::Version | ValueKind::Number);
-    let share = overlap(&new.subject, &old.subject, w);
-    let same = similarity(&new.subject, &old.subject, w) >= SUPERSEDE_SUBJECT
+    let same = similarity(&subject, &old.subject, w) >= SUPERSEDE_SUBJECT
         || (counted && share >= SUPERSEDE_OVERLAP)
-        || (counted && says_change(new) && share >= SUPERSEDE_CHANGED_OVERLAP);
-    same.then_some(clash)
+        || (counted && changed);
+    if same {
+        Some(clash)
+    } else {
+        retires(new, old, w)
+    }
+}
+
+/// For a note that says it changed (`changed`): a version or a number all
+/// different from the older note's, wherever it sits (`The spotless plugin
+/// was bumped to 7.0.1` of `The com.diffplug.spotless Gradle plugin is at
+/// 6.25.0`).
+fn changed_clash(new: &Profile, old: &Profile, changed: bool) -> Option<Clash> {
+    if !changed {
+        return None;
+    }
+    [ValueKind::Version, ValueKind::Number]
+        .into_iter()
+        .find_map(|kind| {
+            let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
+            let differ = !ours.is_empty() && !theirs.is_empty();
+            (differ && !ours.iter().any(|v| old.has(kind, v)))
+                .then(|| Clash::of_values(kind, ours, theirs))
+        })
+}
+
+/// Versions that moved up, some kept (`checks Kubernetes 1.34, 1.35 and
+/// 1.36` of `... 1.33, 1.34 and 1.35`): the newer's oldest and newest both
+/// after the older's, said in nearly the same words ([`SUPERSEDE_SUBJECT`]).
+fn shifted(
+    new: &Profile,
+    old: &Profile,
+    subject: &BTreeSet<String>,
+    w: &Weights<'_>,
+) -> Option<Clash> {
+    let kind = ValueKind::Version;
+    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
+    let ((a, b), (c, d)) = (ends(&ours)?, ends(&theirs)?);
+    let up = version_order(a, c).is_gt() && version_order(b, d).is_gt();
+    (up && similarity(subject, &old.subject, w) >= SUPERSEDE_SUBJECT)
+        .then(|| Clash::of_values(kind, ours, theirs))
+}
+
+/// The oldest and the newest of some versions.
+fn ends<'a>(v: &BTreeSet<&'a str>) -> Option<(&'a str, &'a str)> {
+    let first = v.iter().copied().min_by(|a, b| version_order(a, b))?;
+    let last = v.iter().copied().max_by(|a, b| version_order(a, b))?;
+    Some((first, last))
+}
+
+/// Share of the words a newer note retires ([`Profile::retired`]) that
+/// the older one must say for the newer to supersede it ([`retires`]).
+pub const RETIRED_FOUND: f32 = 0.5;
+
+/// Whether the newer note retires what `old` says: it says it changed,
+/// most of the words it says as the old ones ([`RETIRED_FOUND`]) are
+/// `old`'s (and not retired there too), and they share a subject
+/// ([`CONFLICT_SUBJECT`]): `System tests moved from Selenium to
+/// Playwright` of `System tests run on Selenium`.
+fn retires(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
+    // What the older one retires too is no newer news (`X is deprecated`
+    // said twice).
+    let said: BTreeSet<String> = old.words.difference(&old.retired).cloned().collect();
+    let found: Vec<String> = new.retired.intersection(&said).cloned().collect();
+    let shared = overlap(&unchanged_subject(new), &old.subject, w) >= CONFLICT_SUBJECT;
+    let enough = !found.is_empty() && containment(&new.retired, &said, w) >= RETIRED_FOUND;
+    (says_change(new) && enough && shared).then(|| Clash {
+        kind: ValueKind::Name,
+        ours: Vec::new(),
+        theirs: found,
+    })
 }
 
 /// Whether the newer note says the old one's value as its previous one
 /// (`raised from 2.1.0 to 2.5.0`, `3001 instead of 3000`) and gives
-/// another in its slot: a new value of that fact, however it is worded.
-fn names_old(new: &Profile, old: &Profile) -> Option<Clash> {
+/// another in its slot or of their shared subject ([`CONFLICT_SUBJECT`]):
+/// a new value of that fact, however it is worded.
+fn names_old(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
     let (kind, _) = new.previous.iter().find(|(k, v)| old.has(*k, v))?;
     let ours = new.of_kind(*kind);
     let fresh = !ours.is_empty() && !ours.iter().any(|v| old.has(*kind, v));
-    (fresh && new.same_slot(old, *kind)).then(|| Clash::of_values(*kind, ours, old.of_kind(*kind)))
+    let placed = new.same_slot(old, *kind)
+        || overlap(&unchanged_subject(new), &old.subject, w) >= CONFLICT_SUBJECT;
+    (fresh && placed).then(|| Clash::of_values(*kind, ours, old.of_kind(*kind)))
 }
 
 /// Document frequencies over texts (the rules' parts).
@@ -1478,6 +1649,116 @@ mod tests {
             Some(true),
             "another command for one task"
         );
+    }
+
+    #[test]
+    fn a_note_saying_it_changed_supersedes_without_the_change_words_in_its_subject() {
+        let w = realistic();
+        for (old, new) in [
+            (
+                "NTLM support gets removed in September 2026.",
+                "NTLM removal is now planned for January 2027 in NTLM support.",
+            ),
+            (
+                "kamal is required at 2.1.0 or newer in the Gemfile.",
+                "The Gemfile's kamal requirement was raised from 2.1.0 to 2.5.0.",
+            ),
+            (
+                "The com.diffplug.spotless Gradle plugin is at 6.25.0.",
+                "The spotless Gradle plugin was bumped to 7.0.1.",
+            ),
+        ] {
+            assert!(
+                supersedes(&Profile::of(new), &Profile::of(old), &w).is_some(),
+                "{new}"
+            );
+        }
+        assert_eq!(
+            supersedes(
+                &Profile::of("The release bot now opens pull requests at 4am."),
+                &Profile::of("Renovate pins its lockfile maintenance to 12 weeks."),
+                &w
+            ),
+            None,
+            "another subject"
+        );
+    }
+
+    #[test]
+    fn versions_moved_up_in_the_same_sentence_supersede() {
+        let w = realistic();
+        let old = Profile::of("make validate checks Kubernetes 1.33, 1.34 and 1.35.");
+        let new = Profile::of("make validate checks Kubernetes 1.34, 1.35 and 1.36.");
+        assert!(supersedes(&new, &old, &w).is_some());
+        assert_eq!(
+            supersedes(&old, &new, &w),
+            None,
+            "moved down: an older fact"
+        );
+    }
+
+    #[test]
+    fn a_note_retiring_what_an_older_one_names_supersedes_it() {
+        let w = realistic();
+        let old = Profile::of("System tests run on Selenium with chromedriver.");
+        let new = Profile::of(
+            "System tests moved from Selenium to Playwright; chromedriver is no longer used.",
+        );
+        assert!(new.retired.contains("selenium"));
+        assert_eq!(
+            supersedes(&new, &old, &w).map(|c| c.kind),
+            Some(ValueKind::Name)
+        );
+        let plain = Profile::of("System tests run on Playwright with its own browsers.");
+        assert_eq!(
+            supersedes(&plain, &old, &w),
+            None,
+            "no change said, nothing retired"
+        );
+        let old = Profile::of("Code is formatted with black and imports are sorted with isort.");
+        let new = Profile::of(
+            "Formatting and import order are now handled by ruff, replacing black and isort.",
+        );
+        assert!(supersedes(&new, &old, &w).is_some());
+        let other = Profile::of("Release notes are written by hand in CHANGELOG.md.");
+        assert_eq!(supersedes(&new, &other, &w), None, "nothing of it retired");
+        let old =
+            Profile::of("Flow logs in the root module are deprecated; use the flow-log module.");
+        let again =
+            Profile::of("The root module's flow logs are deprecated: use the flow-log module.");
+        assert_eq!(supersedes(&again, &old, &w), None, "retired in both");
+        let old = Profile::of("Backport pull requests are squashed, never merged.");
+        let contrast = Profile::of("Backport pull requests are merged rather than squashed.");
+        assert_eq!(
+            supersedes(&contrast, &old, &w),
+            None,
+            "a contrast, no change"
+        );
+    }
+
+    #[test]
+    fn one_sentence_with_a_word_swapped_is_no_restatement_but_a_possible_conflict() {
+        let w = realistic();
+        let rule = "PR titles use a conventional commit prefix and the subject starts with an uppercase letter.";
+        let note = "PR titles use a conventional commit prefix and the subject starts with a lowercase letter.";
+        let (n, r) = (Profile::of(note), Profile::of(rule));
+        assert!(!restates(&n, &r, &w));
+        assert_eq!(flag_of(note, rule, &w), Some(false));
+        assert_eq!(conflict(&n, &r, &w).map(|c| c.kind), Some(ValueKind::Name));
+        assert_eq!(
+            flag_of(
+                "Run the test suite with pixi run pytest-all.",
+                "Run the test suite with pixi run test.",
+                &w
+            ),
+            Some(false)
+        );
+        for same in [
+            "PR titles use a conventional commit prefix, and the subject starts with an uppercase letter.",
+            "PR titles use a conventional commit prefix and their subject starts with an uppercase letter.",
+        ] {
+            assert!(swapped(&Profile::of(same), &r).is_none(), "{same}");
+        }
     }
 
     #[test]

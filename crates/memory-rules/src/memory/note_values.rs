@@ -22,6 +22,9 @@ pub enum ValueKind {
     Setting,
     /// Not a value: one says what the other denies (`denies` in hygiene.rs).
     Polarity,
+    /// Not a value: the words a newer note retires (`replacing black`;
+    /// superseding in hygiene.rs).
+    Name,
 }
 
 impl ValueKind {
@@ -36,6 +39,7 @@ impl ValueKind {
             ValueKind::Path => "path",
             ValueKind::Setting => "setting",
             ValueKind::Polarity => "polarity",
+            ValueKind::Name => "name",
         }
     }
 }
@@ -67,8 +71,12 @@ pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
     }
     let plain = quoted(&plain, &mut out);
     for token in plain.split(|c: char| c.is_whitespace() || "()[]<>,;\"'".contains(c)) {
-        // `--test-threads=4`: the flag, and its value as a value.
-        if let Some((_, given)) = token.split_once('=').filter(|_| flag(token).is_some()) {
+        // `--test-threads=4`, `version=4.0.0-SNAPSHOT`: the flag or the
+        // setting, and its value as a value.
+        let given = token
+            .split_once('=')
+            .filter(|_| flag(token).is_some() || is_setting(token));
+        if let Some((_, given)) = given {
             out.extend(token_value(given));
         }
         match token_value(token) {
@@ -116,8 +124,10 @@ pub(crate) fn quoted(text: &str, out: &mut BTreeSet<(ValueKind, String)>) -> Str
 pub(crate) fn token_value(token: &str) -> Option<(ValueKind, String)> {
     let t = token.trim_end_matches(['.', ':', '!', '?']);
     let t = t.strip_suffix('%').unwrap_or(t);
-    let kind = if t.contains("://") || is_host_port(t) {
+    let kind = if t.contains("://") || is_host_port(t) || is_network(t) {
         ValueKind::Address
+    } else if let Some(version) = pinned_version(t) {
+        return Some((ValueKind::Version, version.to_string()));
     } else if let Some(name) = flag(t) {
         return Some((ValueKind::Flag, name.to_string()));
     } else if is_setting(t) {
@@ -126,7 +136,7 @@ pub(crate) fn token_value(token: &str) -> Option<(ValueKind, String)> {
         ValueKind::Account
     } else if let Some(version) = version_of(t) {
         return Some((ValueKind::Version, version.to_string()));
-    } else if is_number(t) || is_date(t) || is_quantity(t) {
+    } else if is_number(t) || is_date(t) || is_quantity(t) || is_measure(t) {
         ValueKind::Number
     } else if let Some(n) = spelled_number(t) {
         return Some((ValueKind::Number, n.to_string()));
@@ -162,6 +172,34 @@ fn is_quantity(t: &str) -> bool {
     unit.len() < t.len()
         && (1..=3).contains(&unit.len())
         && unit.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// A number and its unit joined by a hyphen: `4-space`, `120-column`,
+/// `64-bit` (the unit a word of letters).
+fn is_measure(t: &str) -> bool {
+    t.split_once('-').is_some_and(|(n, unit)| {
+        is_number(n) && unit.len() >= 2 && unit.chars().all(|c| c.is_ascii_alphabetic())
+    })
+}
+
+/// A name pinned at a version: `apache/kafka:3.7.0`, `actions/checkout@v4.2.1`,
+/// `golang-builder:1.26-base`: the version after the last `:` or `@`.
+fn pinned_version(t: &str) -> Option<&str> {
+    let at = t.rfind([':', '@'])?;
+    let (name, version) = (&t[..at], &t[at + 1..]);
+    let bare = version.trim_start_matches(['v', 'V']);
+    let named = name.chars().any(|c| c.is_ascii_alphabetic()) && !name.contains("://");
+    (named && (is_version(bare) || tagged_version(bare))).then_some(bare)
+}
+
+/// An IPv4 network: `10.0.0.0/16` (an address with its prefix length).
+fn is_network(t: &str) -> bool {
+    t.split_once('/').is_some_and(|(ip, bits)| {
+        let parts: Vec<&str> = ip.split('.').collect();
+        parts.len() == 4
+            && parts.iter().all(|p| p.parse::<u8>().is_ok())
+            && bits.parse::<u8>().is_ok_and(|b| b <= 32)
+    })
 }
 
 /// English month names (and their first three letters, `Sept`): 1 to 12.
@@ -424,7 +462,11 @@ fn tagged_version(t: &str) -> bool {
     };
     let core = |c: &str| is_version(c) || is_number(c);
     if let Some((c, tag)) = t.split_once('-') {
-        return core(c) && tagged(tag);
+        // `1.5.6-6`, `4.0.0-SNAPSHOT`: a dotted version takes any build tag.
+        let build = !tag.is_empty()
+            && tag.len() <= 12
+            && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '.');
+        return core(c) && tagged(tag) || is_version(c) && build;
     }
     t.rsplit_once('.')
         .is_some_and(|(c, tag)| core(c) && tagged(tag))
@@ -472,6 +514,41 @@ pub(crate) fn all_older(new: &[String], old: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pinned_images_build_tags_networks_and_hyphenated_measures_are_values() {
+        let v = |t: &str| token_value(t);
+        let version = |x: &str| Some((ValueKind::Version, x.to_string()));
+        assert_eq!(v("apache/kafka:3.7.0"), version("3.7.0"));
+        assert_eq!(v("clowdhaus/terraform-min-max@v2.1.0"), version("2.1.0"));
+        assert_eq!(
+            v("quay.io/x/golang-builder:1.26-base"),
+            version("1.26-base")
+        );
+        assert_eq!(v("1.5.6-6"), version("1.5.6-6"));
+        assert_eq!(v("4.0.0-SNAPSHOT"), version("4.0.0-SNAPSHOT"));
+        assert_eq!(
+            v("10.0.0.0/16"),
+            Some((ValueKind::Address, "10.0.0.0/16".to_string()))
+        );
+        assert_eq!(
+            v("4-space"),
+            Some((ValueKind::Number, "4-space".to_string()))
+        );
+        assert_eq!(v("localhost:3000").map(|x| x.0), Some(ValueKind::Address));
+        assert_eq!(v("ops@example.com").map(|x| x.0), Some(ValueKind::Account));
+        assert_eq!(v("2026-10-21").map(|x| x.0), Some(ValueKind::Number));
+        assert_eq!(v("x86-64"), None);
+    }
+
+    #[test]
+    fn a_settings_value_is_a_value_too() {
+        let (found, _) = values("trunk's gradle.properties sets version=4.0.0-SNAPSHOT.");
+        assert!(found.contains(&(ValueKind::Version, "4.0.0-SNAPSHOT".to_string())));
+        assert!(found.contains(&(ValueKind::Setting, "version=4.0.0-snapshot".to_string())));
+        let (found, _) = values("Set RUST_LOG=debug.");
+        assert_eq!(found.len(), 1, "debug is no value of its own");
+    }
 
     #[test]
     fn versions_are_ordered_part_by_part_numbers_as_numbers() {

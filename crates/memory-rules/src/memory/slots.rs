@@ -2,7 +2,7 @@
 //! what it is the value of) and the values it says as the old ones
 //! (`bumped from 1.2 to 1.3`), for hygiene.rs's conflicts and superseding.
 
-use super::note_values::{flag, token_value, ValueKind};
+use super::note_values::{flag, is_setting, token_value, ValueKind};
 use super::terms::{self, is_function_word};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -56,7 +56,7 @@ pub(crate) fn slots(
         // `--test-threads=4`: 4 is a value too, in the flag's slot.
         let given = tokens[i]
             .split_once('=')
-            .filter(|_| flag(tokens[i]).is_some());
+            .filter(|_| flag(tokens[i]).is_some() || is_setting(tokens[i]));
         if let Some(v) = given.and_then(|(_, given)| token_value(given)) {
             slots.entry(v).or_default().extend(words.iter().cloned());
         }
@@ -91,6 +91,69 @@ fn replaced(before: &[&str]) -> bool {
         .take(3)
         .find(|t| marker(t) || !glue(t))
         .is_some_and(|t| marker(&t))
+}
+
+/// English words after which what a clause says is the old one
+/// (`replacing black and isort`); not `instead` nor `rather`, which as
+/// often contrast two ways of doing a thing (`squash rather than merge`).
+const RETIRING_WORDS: &[&str] = &["replacing", "replaces"];
+
+/// English words before which what a clause says is no longer so
+/// (`chromedriver is no longer used`, `ADR 0007 is deprecated`).
+const RETIRED_WORDS: &[&str] = &["longer", "deprecated", "obsolete"];
+
+/// The words a text says as the old ones, which it retires: after
+/// [`RETIRING_WORDS`] to the clause's end, between `from` and `to` (`moved
+/// from Selenium to Playwright`), before [`RETIRED_WORDS`] (`OSSRH staging
+/// is no longer used`); function words aside. And whether it says a
+/// retirement outright (before [`RETIRED_WORDS`]).
+pub(crate) fn retired(text: &str) -> (BTreeSet<String>, bool) {
+    let mut out = BTreeSet::new();
+    let mut outright = false;
+    for clause in clauses(text) {
+        let tokens: Vec<String> = clause
+            .split_whitespace()
+            .map(|t| {
+                t.trim_matches(|c: char| "()[]<>,;:.!?\"'`".contains(c))
+                    .to_lowercase()
+            })
+            .filter(|t| !t.is_empty())
+            .collect();
+        let is = |t: &String, set: &[&str]| set.contains(&t.as_str());
+        let (span, says): (&[String], bool) =
+            if let Some(at) = tokens.iter().position(|t| is(t, RETIRING_WORDS)) {
+                (&tokens[at + 1..], false)
+            } else if let Some(at) = tokens.iter().position(|t| is(t, RETIRED_WORDS)) {
+                (&tokens[..at], true)
+            } else {
+                let from_to = tokens.iter().position(|t| t == "from").and_then(|from| {
+                    let to = (from + 2..tokens.len().min(from + 6)).find(|j| tokens[*j] == "to")?;
+                    Some(&tokens[from + 1..to])
+                });
+                (from_to.unwrap_or_default(), false)
+            };
+        let words: Vec<String> = span.iter().flat_map(|t| slot_words(t, false)).collect();
+        outright |= says && !words.is_empty();
+        out.extend(words);
+    }
+    (out, outright)
+}
+
+/// A text's clauses for [`retired`]: cut at `;`, `(`, `)`, a line's end,
+/// and `.`, `,`, `:`, `!`, `?` before white space.
+fn clauses(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next_blank = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
+        if ";\n()".contains(c) || (".,:!?".contains(c) && next_blank) {
+            out.push(&text[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&text[start..]);
+    out
 }
 
 /// The words of a token that can make a slot: none for a value, a function

@@ -245,9 +245,16 @@ fn write_value(out: &mut Vec<u8>, value: &Value) {
     out.push(b'}');
 }
 
-/// A JSON string, escaped as serde_json escapes it.
+/// A JSON string, escaped as serde_json escapes it (by serde_json itself
+/// when it holds a byte to escape: most ids and names hold none).
 fn write_str(out: &mut Vec<u8>, s: &str) {
-    let _ = serde_json::to_writer(&mut *out, s);
+    if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        let _ = serde_json::to_writer(&mut *out, s);
+        return;
+    }
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
 }
 
 /// A spool line read back (`None`: not OTLP/JSON logs).

@@ -93,10 +93,13 @@ impl Record {
         Record {
             name,
             time_ns,
-            attributes: vec![
-                ("event.name".into(), Value::from(name)),
-                (RECORD_ID.into(), Value::Str(unique_id(time_ns))),
-            ],
+            attributes: {
+                // Room for what the events add (a delivery adds about 12).
+                let mut a = Vec::with_capacity(16);
+                a.push(("event.name".into(), Value::from(name)));
+                a.push((RECORD_ID.into(), Value::Str(unique_id(time_ns))));
+                a
+            },
         }
     }
 

@@ -91,5 +91,5 @@ pub use rules::origin::{provenance, LayerKind, Origin};
 pub use rules::parser::parse_rule;
 pub use rules::rule::{Activation, Enforce, Metadata, Remind, Rule, Scope};
 pub use rules::rule_format::{formats_named, Format};
-pub use rules::rule_set::{Contents, Excluded, Explanation, Reason, RuleCensus, RuleSet};
+pub use rules::rule_set::{Contents, Excluded, Explanation, Reason, RuleSet};
 pub use rules::skill_name;

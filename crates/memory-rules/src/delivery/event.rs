@@ -235,7 +235,7 @@ impl Event {
     /// [`crate::delivery::Session::regive`]) or that tells the prompt's
     /// size (a smaller one is a compaction). Other events need them all.
     /// (Telemetry's count of the rules loaded at a start reads the saved
-    /// rules' index: [`RuleCensus`](crate::RuleCensus).)
+    /// rules' index: [`RuleCensus`](crate::delivery::telemetry::RuleCensus).)
     pub fn rules_needed<'a>(
         &'a self,
         touched: &'a [String],

@@ -21,6 +21,7 @@ mod memory_md;
 mod mood;
 mod name;
 pub(crate) mod note_values;
+mod polarity;
 pub mod promote;
 pub mod recall;
 pub(crate) mod search;

@@ -18,8 +18,9 @@
 use crate::base::env::Env;
 use crate::hook::watch;
 use memory_rules::base::fs::{self, Links};
+use memory_rules::delivery::telemetry::RuleCensus;
 use memory_rules::delivery::RulesNeeded;
-use memory_rules::{reload_from, Diagnostic, Restored, RuleCensus, RuleSet, Severity, Snapshot};
+use memory_rules::{reload_from, Diagnostic, Restored, RuleSet, Severity, Snapshot};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

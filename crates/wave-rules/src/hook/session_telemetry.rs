@@ -7,9 +7,9 @@
 
 use crate::base::args::HookAction;
 use crate::base::env::{Env, Output};
+use memory_rules::delivery::telemetry::RuleCensus;
 use memory_rules::delivery::telemetry::{events, Telemetry};
 use memory_rules::delivery::{Event, EventKind, Start};
-use memory_rules::RuleCensus;
 
 /// The hook's telemetry: off until its settings say otherwise (read on the
 /// first record, or at a start or a stop).

@@ -15,6 +15,7 @@ pub mod settings;
 pub mod ship;
 pub mod spool;
 
+pub use crate::rules::rule_set::RuleCensus;
 pub use encode::Origin;
 pub use record::{names, Record, Value};
 pub use settings::{Place, Places, Protocol, Settings};

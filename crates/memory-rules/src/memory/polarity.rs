@@ -182,7 +182,7 @@ pub(super) fn clauses(text: &str) -> Vec<&str> {
 
 /// A text cut at `;`, at a line's end, at `(` and `)`, and at `.`, `,`,
 /// `:`, `!`, `?` before white space.
-fn punctuated(text: &str) -> Vec<&str> {
+pub(super) fn punctuated(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut chars = text.char_indices().peekable();

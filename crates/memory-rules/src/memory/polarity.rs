@@ -5,7 +5,7 @@
 
 use super::mood;
 use super::note_values::flag;
-use super::slots::canonical;
+use super::slots::{canonical, punctuated};
 use super::terms::{self, is_function_word};
 use std::collections::BTreeMap;
 
@@ -177,22 +177,5 @@ pub(super) fn clauses(text: &str) -> Vec<&str> {
         }
         out.push(&clause[start..]);
     }
-    out
-}
-
-/// A text cut at `;`, at a line's end, at `(` and `)`, and at `.`, `,`,
-/// `:`, `!`, `?` before white space.
-pub(super) fn punctuated(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let next_blank = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
-        if ";\n()".contains(c) || (".,:!?".contains(c) && next_blank) {
-            out.push(&text[start..i]);
-            start = i + c.len_utf8();
-        }
-    }
-    out.push(&text[start..]);
     out
 }

@@ -3,7 +3,6 @@
 //! (`bumped from 1.2 to 1.3`), for hygiene.rs's conflicts and superseding.
 
 use super::note_values::{flag, is_setting, token_value, ValueKind};
-use super::polarity::punctuated;
 use super::terms::{self, is_function_word};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -138,6 +137,23 @@ pub(crate) fn retired(text: &str) -> (BTreeSet<String>, bool) {
         out.extend(words);
     }
     (out, outright)
+}
+
+/// A text cut at `;`, at a line's end, at `(` and `)`, and at `.`, `,`,
+/// `:`, `!`, `?` before white space.
+pub(super) fn punctuated(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next_blank = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
+        if ";\n()".contains(c) || (".,:!?".contains(c) && next_blank) {
+            out.push(&text[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&text[start..]);
+    out
 }
 
 /// The words of a token that can make a slot: none for a value, a function

@@ -9,6 +9,7 @@
 //! hash; a line's, the same hash of its text with [`LINE_KEY`] mixed in.
 //! A file that is not such records is taken as empty (counted again).
 
+use crate::base::fnv::fnv1a;
 use crate::base::limits::MAX_CACHED_TOKEN_COUNTS;
 use crate::rules::rule::Rule;
 use std::collections::BTreeMap;
@@ -50,13 +51,14 @@ impl TokenCache {
     }
 
     pub(crate) fn get(&mut self, version: &str, rule: &Rule) -> u64 {
-        let key = u64::from_str_radix(version, 16).unwrap_or_else(|_| fnv(version) ^ LINE_KEY);
+        let key = u64::from_str_radix(version, 16)
+            .unwrap_or_else(|_| fnv1a(version.as_bytes()) ^ LINE_KEY);
         self.cached(key, || crate::delivery::tokens::rule_tokens(rule))
     }
 
     /// The tokens of a line of text, cached by a hash of it.
     pub(crate) fn get_text(&mut self, text: &str) -> u64 {
-        self.cached(fnv(text) ^ LINE_KEY, || {
+        self.cached(fnv1a(text.as_bytes()) ^ LINE_KEY, || {
             crate::delivery::tokens::count(text)
         })
     }
@@ -122,15 +124,6 @@ fn valid(bytes: &[u8]) -> bool {
     bytes.len().is_multiple_of(RECORD)
         && n <= MAX_CACHED_TOKEN_COUNTS
         && (1..n).all(|i| record(bytes, i - 1).0 < record(bytes, i).0)
-}
-
-/// FNV-1a, 64 bits (as [`rule_version`](crate::delivery::session::rule_version)).
-fn fnv(text: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 #[cfg(test)]

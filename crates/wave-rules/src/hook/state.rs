@@ -34,11 +34,7 @@ pub fn file_key(session: &str) -> String {
     if plain {
         return session.to_string();
     }
-    // FNV-1a, 64 bits: stable across versions and platforms.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in session.bytes() {
-        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-    }
+    let h = memory_rules::base::fnv::fnv1a(session.as_bytes());
     format!("h-{h:016x}")
 }
 

@@ -53,6 +53,7 @@ pub use live_subagents::{LiveSubagent, PendingTask};
 pub use memory_recall::RecallAt;
 pub use model_call::Call;
 
+use crate::base::fnv::Fnv1a;
 pub use crate::base::limits::{MAX_SKILLS, MAX_SUBAGENTS};
 use crate::rules::rule::Rule;
 use crate::rules::rule_set::RuleSet;
@@ -137,10 +138,11 @@ pub use crate::base::limits::MAX_SESSION_MEMORY;
 /// The version of a rule: a hash of its id and text (FNV-1a, 64 bits,
 /// stable across versions and platforms), as 16 hex digits.
 pub fn rule_version(rule: &Rule) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in rule.id.bytes().chain([0]).chain(rule.content.bytes()) {
-        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-    }
+    let h = Fnv1a::default()
+        .update(rule.id.as_bytes())
+        .update(&[0])
+        .update(rule.content.as_bytes())
+        .finish();
     format!("{h:016x}")
 }
 

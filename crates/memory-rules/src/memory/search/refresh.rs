@@ -12,6 +12,7 @@
 
 use super::index_builder::{empty_index, IndexBuilder};
 use super::index_file::{load_saved, ScopeIndex};
+use crate::base::fnv::fnv1a;
 use crate::base::fs::FileBytes;
 use crate::base::limits::{MAX_MEMORY_ENTRIES, MAX_MEMORY_TOPICS, MAX_MEMORY_TOPIC_BYTES};
 use crate::memory::entry;
@@ -97,7 +98,7 @@ fn dir_signature(scan: &DirScan) -> u64 {
     let one = |f: &TopicFileStamp| {
         f.stamp
             .iter()
-            .fold(hash_bytes(f.name.as_bytes()), |h, &p| mix(h ^ p))
+            .fold(fnv1a(f.name.as_bytes()), |h, &p| mix(h ^ p))
     };
     let files = scan
         .files
@@ -126,15 +127,6 @@ fn now_ns() -> i64 {
     SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64)
-}
-
-fn hash_bytes(bytes: &[u8]) -> u64 {
-    // FNV-1a: stable across processes and versions (the index is saved).
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 /// One scope's index, up to date; how many topic files were indexed again.
@@ -299,7 +291,7 @@ impl<'a> TopicPlanner<'a> {
                 }
             },
         };
-        let hash = hash_bytes(text.as_bytes());
+        let hash = fnv1a(text.as_bytes());
         match prev {
             // Racy but the same bytes: nothing changed. Once its mtime is
             // out of the racy window of now, a new scan time saved stops

@@ -663,17 +663,17 @@ fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
 /// retires what the older one says (`replacing black`) supersedes it
 /// ([`retires`]).
 pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
-    if let Some(clash) = names_old(new, old, w) {
+    let subject = unchanged_subject(new);
+    if let Some(clash) = names_old(new, old, &subject, w) {
         return Some(clash);
     }
-    let subject = unchanged_subject(new);
     let share = overlap(&subject, &old.subject, w);
     let changed = says_change(new) && share >= SUPERSEDE_CHANGED_OVERLAP;
     let clash = value_clash(new, old, w)
         .or_else(|| changed_clash(new, old, changed))
         .or_else(|| shifted(new, old, &subject, w));
     let Some(clash) = clash else {
-        return retires(new, old, w);
+        return retires(new, old, &subject, w);
     };
     if clash.kind == ValueKind::Version && all_older(&clash.ours, &clash.theirs) {
         return None; // an older release's fact, not a newer value
@@ -685,7 +685,7 @@ pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash
     if same {
         Some(clash)
     } else {
-        retires(new, old, w)
+        retires(new, old, &subject, w)
     }
 }
 
@@ -738,14 +738,20 @@ pub const RETIRED_FOUND: f32 = 0.5;
 /// Whether the newer note retires what `old` says: it says it changed,
 /// most of the words it says as the old ones ([`RETIRED_FOUND`]) are
 /// `old`'s (and not retired there too), and they share a subject
-/// ([`CONFLICT_SUBJECT`]): `System tests moved from Selenium to
-/// Playwright` of `System tests run on Selenium`.
-fn retires(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
+/// ([`CONFLICT_SUBJECT`]; `subject` is `new`'s without its change words):
+/// `System tests moved from Selenium to Playwright` of `System tests run on
+/// Selenium`.
+fn retires(
+    new: &Profile,
+    old: &Profile,
+    subject: &BTreeSet<String>,
+    w: &Weights<'_>,
+) -> Option<Clash> {
     // What the older one retires too is no newer news (`X is deprecated`
     // said twice).
     let said: BTreeSet<String> = old.words.difference(&old.retired).cloned().collect();
     let found: Vec<String> = new.retired.intersection(&said).cloned().collect();
-    let shared = overlap(&unchanged_subject(new), &old.subject, w) >= CONFLICT_SUBJECT;
+    let shared = overlap(subject, &old.subject, w) >= CONFLICT_SUBJECT;
     let enough = !found.is_empty() && containment(&new.retired, &said, w) >= RETIRED_FOUND;
     (says_change(new) && enough && shared).then(|| Clash {
         kind: ValueKind::Name,
@@ -757,13 +763,18 @@ fn retires(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
 /// Whether the newer note says the old one's value as its previous one
 /// (`raised from 2.1.0 to 2.5.0`, `3001 instead of 3000`) and gives
 /// another in its slot or of their shared subject ([`CONFLICT_SUBJECT`]):
-/// a new value of that fact, however it is worded.
-fn names_old(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
+/// a new value of that fact, however it is worded (`subject` is `new`'s
+/// without its change words).
+fn names_old(
+    new: &Profile,
+    old: &Profile,
+    subject: &BTreeSet<String>,
+    w: &Weights<'_>,
+) -> Option<Clash> {
     let (kind, _) = new.previous.iter().find(|(k, v)| old.has(*k, v))?;
     let ours = new.of_kind(*kind);
     let fresh = !ours.is_empty() && !ours.iter().any(|v| old.has(*kind, v));
-    let placed = new.same_slot(old, *kind)
-        || overlap(&unchanged_subject(new), &old.subject, w) >= CONFLICT_SUBJECT;
+    let placed = new.same_slot(old, *kind) || overlap(subject, &old.subject, w) >= CONFLICT_SUBJECT;
     (fresh && placed).then(|| Clash::of_values(*kind, ours, old.of_kind(*kind)))
 }
 

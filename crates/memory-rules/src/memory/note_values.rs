@@ -71,14 +71,7 @@ pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
     }
     let plain = quoted(&plain, &mut out);
     for token in plain.split(|c: char| c.is_whitespace() || "()[]<>,;\"'".contains(c)) {
-        // `--test-threads=4`, `version=4.0.0-SNAPSHOT`: the flag or the
-        // setting, and its value as a value.
-        let given = token
-            .split_once('=')
-            .filter(|_| flag(token).is_some() || is_setting(token));
-        if let Some((_, given)) = given {
-            out.extend(token_value(given));
-        }
+        out.extend(assigned(token).and_then(token_value));
         match token_value(token) {
             // A path is a word of the subject too.
             Some(value) if value.0 == ValueKind::Path => {
@@ -200,6 +193,14 @@ fn is_network(t: &str) -> bool {
             && parts.iter().all(|p| p.parse::<u8>().is_ok())
             && bits.parse::<u8>().is_ok_and(|b| b <= 32)
     })
+}
+
+/// The value a flag or a setting is given (`--test-threads=4`,
+/// `version=4.0.0-SNAPSHOT`): a value of its own, beside the flag or the
+/// setting.
+pub(crate) fn assigned(token: &str) -> Option<&str> {
+    let (_, given) = token.split_once('=')?;
+    (flag(token).is_some() || is_setting(token)).then_some(given)
 }
 
 /// English month names (and their first three letters, `Sept`): 1 to 12.

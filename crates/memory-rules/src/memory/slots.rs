@@ -2,7 +2,7 @@
 //! what it is the value of) and the values it says as the old ones
 //! (`bumped from 1.2 to 1.3`), for hygiene.rs's conflicts and superseding.
 
-use super::note_values::{flag, is_setting, token_value, ValueKind};
+use super::note_values::{assigned, token_value, ValueKind};
 use super::terms::{self, is_function_word};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -54,10 +54,7 @@ pub(crate) fn slots(
             .collect();
         words.extend(first.iter().cloned());
         // `--test-threads=4`: 4 is a value too, in the flag's slot.
-        let given = tokens[i]
-            .split_once('=')
-            .filter(|_| flag(tokens[i]).is_some() || is_setting(tokens[i]));
-        if let Some(v) = given.and_then(|(_, given)| token_value(given)) {
+        if let Some(v) = assigned(tokens[i]).and_then(token_value) {
             slots.entry(v).or_default().extend(words.iter().cloned());
         }
         slots.entry(value.clone()).or_default().extend(words);

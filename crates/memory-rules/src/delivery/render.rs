@@ -186,54 +186,38 @@ pub fn stop_reminder(lines: &[String]) -> String {
 }
 
 fn layout(ordered: &[&Rule], topic: &HashSet<&str>, omitted: &[String]) -> String {
-    // Written in place, in one string sized once (a start gives every
-    // always-on rule: no string per rule, no joins).
-    let (mut mandatory, mut others) = (Part::default(), Part::default());
-    for r in ordered {
-        let (bytes, newlines) = Part::entry(r);
-        let part = if topic.contains(r.id.as_str()) {
-            &mut mandatory
-        } else {
-            &mut others
-        };
-        part.add(bytes, newlines, 1);
-    }
-    let cost = layout_cost(mandatory, others, Part::of_ids(omitted));
+    // Written in place, in one string sized once by the tallied cost (a
+    // start gives every always-on rule: no string per rule, no joins).
+    let (mandatory, others): (Vec<&Rule>, Vec<&Rule>) = ordered
+        .iter()
+        .copied()
+        .partition(|r| topic.contains(r.id.as_str()));
+    let cost = layout_cost(
+        Part::of_rules(&mandatory),
+        Part::of_rules(&others),
+        Part::of_ids(omitted),
+    );
     let mut out = String::with_capacity(cost.bytes as usize);
-    let rules = |out: &mut String, in_topic: bool| {
-        let mut first = true;
-        for r in ordered
-            .iter()
-            .filter(|r| topic.contains(r.id.as_str()) == in_topic)
-        {
-            if !std::mem::take(&mut first) {
-                out.push('\n');
-            }
-            write_entry(out, r);
-        }
-    };
-    let block = |out: &mut String| {
+    let block = |out: &mut String, heading: &str, rules: &[&Rule]| {
         if !out.is_empty() {
             out.push_str("\n\n");
         }
+        out.push_str(heading);
+        for r in rules {
+            out.push('\n');
+            write_entry(out, r);
+        }
     };
-    if mandatory.n > 0 {
-        block(&mut out);
-        out.push_str(MANDATORY_HEADER);
-        out.push('\n');
-        rules(&mut out, true);
+    if !mandatory.is_empty() {
+        block(&mut out, MANDATORY_HEADER, &mandatory);
         out.push('\n');
         out.push_str(MANDATORY_FOOTER);
     }
-    if others.n > 0 {
-        block(&mut out);
-        out.push_str(RULES_HEADING);
-        out.push('\n');
-        rules(&mut out, false);
+    if !others.is_empty() {
+        block(&mut out, RULES_HEADING, &others);
     }
     if !omitted.is_empty() {
-        block(&mut out);
-        out.push_str(LEFT_OUT);
+        block(&mut out, LEFT_OUT, &[]);
         out.push_str(&omitted.join(", "));
         out.push(')');
     }
@@ -269,6 +253,15 @@ impl Part {
             r.id.len() + 3 + r.content.len(),
             newlines_in(&r.id) + newlines_in(&r.content),
         )
+    }
+
+    fn of_rules(rules: &[&Rule]) -> Part {
+        let mut part = Part::default();
+        for r in rules {
+            let (bytes, newlines) = Part::entry(r);
+            part.add(bytes, newlines, 1);
+        }
+        part
     }
 
     fn of_ids(ids: &[String]) -> Part {

@@ -121,13 +121,18 @@ fn says_change(p: &Profile) -> bool {
 /// a newer note is about, not that it is newer (`NTLM removal is now
 /// planned for ...` is about `NTLM removal`).
 fn unchanged_subject(p: &Profile) -> BTreeSet<String> {
-    let mut said = BTreeSet::new();
-    for c in CHANGE_WORDS {
-        terms::words(c, |w| {
-            said.insert(canonical(w).to_string());
-        });
-    }
-    p.subject.difference(&said).cloned().collect()
+    // The change words as a subject holds them, stemmed once a process.
+    static SAID: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    let said = SAID.get_or_init(|| {
+        let mut said = BTreeSet::new();
+        for c in CHANGE_WORDS {
+            terms::words(c, |w| {
+                said.insert(canonical(w).to_string());
+            });
+        }
+        said
+    });
+    p.subject.difference(said).cloned().collect()
 }
 
 /// A note as compared: its words, its values and its subject.

@@ -31,6 +31,7 @@ const RETRIEVAL_SETS = [
   { name: 'eighth held-out', retrievalDir: 'bench/memory-heldout-8/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'ninth held-out', retrievalDir: 'bench/memory-heldout-9/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'tenth held-out', retrievalDir: 'bench/memory-heldout-10/projects', retrieval: ISSUE56_RETRIEVAL },
+  { name: 'eleventh held-out', retrievalDir: 'bench/memory-heldout-11/projects', retrieval: ISSUE56_RETRIEVAL },
 ]
 const FIRST_HELDOUT_PROJECTS = ['httpx', 'argo-cd', 'excalidraw', 'kube-prometheus', 'govuk-infrastructure']
 const SECOND_HELDOUT_PROJECTS = ['rubygems.org', 'okhttp', 'libgit2', 'phoenix', 'composer']
@@ -295,6 +296,7 @@ const SIZED_SETS = [
   { name: 'eighth held-out', pairsDir: 'bench/memory-pairs/heldout-8' },
   { name: 'ninth held-out', pairsDir: 'bench/memory-pairs/heldout-9' },
   { name: 'tenth held-out', pairsDir: 'bench/memory-pairs/heldout-10' },
+  { name: 'eleventh held-out', pairsDir: 'bench/memory-pairs/heldout-11' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

@@ -31,9 +31,36 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     Fnv1a::default().update(bytes).finish()
 }
 
+/// `h` as 16 lower-case hex digits, as `format!("{h:016x}")` writes it,
+/// without the formatting machinery (a hook writes one per rule it gives,
+/// three times over).
+pub fn hex16(h: u64) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let bytes: Vec<u8> = (0..16)
+        .rev()
+        .map(|i| DIGITS[((h >> (i * 4)) & 0xf) as usize])
+        .collect();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex16_writes_what_format_writes() {
+        for h in [
+            0,
+            1,
+            0xf,
+            0xabc,
+            0x0123_4567_89ab_cdef,
+            u64::MAX,
+            fnv1a(b"x"),
+        ] {
+            assert_eq!(hex16(h), format!("{h:016x}"));
+        }
+    }
 
     #[test]
     fn fnv1a_gives_the_published_values_and_feeds_in_parts() {

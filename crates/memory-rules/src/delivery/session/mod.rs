@@ -53,13 +53,13 @@ pub use live_subagents::{LiveSubagent, PendingTask};
 pub use memory_recall::RecallAt;
 pub use model_call::Call;
 
-use crate::base::fnv::Fnv1a;
+use crate::base::fnv::{fnv1a, Fnv1a};
 pub use crate::base::limits::{MAX_SKILLS, MAX_SUBAGENTS};
 use crate::rules::rule::Rule;
 use crate::rules::rule_set::RuleSet;
 use model_call::Derived;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 pub use crate::base::limits::MAX_SESSION_RULES;
 
@@ -143,7 +143,7 @@ pub fn rule_version(rule: &Rule) -> String {
         .update(&[0])
         .update(rule.content.as_bytes())
         .finish();
-    format!("{h:016x}")
+    crate::base::fnv::hex16(h)
 }
 
 /// The rules that fire on something (files, topics, content, a mention, a
@@ -179,11 +179,7 @@ impl Session {
 
     /// The text of `due` reached the model: its rules count as delivered.
     pub fn commit(&mut self, set: &RuleSet, due: &Due) {
-        for &i in &due.rules {
-            if let Some(rule) = set.rules().get(i) {
-                self.mark(rule);
-            }
-        }
+        self.commit_ids(set, &due.rules);
         self.started |= due.starts;
         if due.regives {
             self.regive = false;
@@ -198,43 +194,59 @@ impl Session {
 
     /// These rules (indices) reached the model.
     pub fn commit_ids(&mut self, set: &RuleSet, indices: &[usize]) {
-        for &i in indices {
-            if let Some(rule) = set.rules().get(i) {
-                self.mark(rule);
-            }
-        }
+        let rules = set.rules();
+        self.mark_all(
+            indices
+                .iter()
+                .filter_map(|&i| rules.get(i))
+                .map(|r| (r.id.as_str(), rule_version(r))),
+        );
     }
 
     /// These rules (by id, as found in `set`) reached the model; `starts`:
     /// the answer to a session start.
     pub fn commit_named<S: AsRef<str>>(&mut self, set: &RuleSet, ids: &[S], starts: bool) {
-        for id in ids {
-            if let Some(rule) = set.find(id.as_ref()) {
-                self.mark(rule);
-            }
-        }
+        self.mark_all(
+            ids.iter()
+                .filter_map(|id| set.find(id.as_ref()))
+                .map(|r| (r.id.as_str(), rule_version(r))),
+        );
         self.started |= starts;
     }
 
-    fn mark(&mut self, rule: &Rule) {
-        self.mark_version(&rule.id, &rule_version(rule));
-    }
-
-    fn mark_version(&mut self, id: &str, version: &str) {
-        if self.delivered.len() < MAX_SESSION_RULES || self.delivered.contains_key(id) {
-            self.delivered.insert(id.to_string(), version.to_string());
-        }
-        if self.order.len() < MAX_SESSION_RULES && !self.order.iter().any(|o| o == id) {
-            self.order.push(id.to_string());
+    /// Marks each rule (id, version) delivered, and rendered in this order
+    /// after the ones before. Whether an id is in the order already is
+    /// asked of a set of the ids' hashes, built once for all of them (a
+    /// session start gives a hundred rules at 1,000); only a hash seen
+    /// before (the same id, or rarely another's) searches the list.
+    pub(super) fn mark_all<'a, V: AsRef<str>>(
+        &mut self,
+        marks: impl IntoIterator<Item = (&'a str, V)>,
+    ) {
+        let mut in_order: HashSet<u64> = self.order.iter().map(|o| fnv1a(o.as_bytes())).collect();
+        for (id, version) in marks {
+            let version = version.as_ref();
+            let full = self.delivered.len() >= MAX_SESSION_RULES;
+            match self.delivered.get_mut(id) {
+                Some(v) if v == version => {}
+                Some(v) => *v = version.to_string(),
+                None if !full => {
+                    self.delivered.insert(id.to_string(), version.to_string());
+                }
+                None => {}
+            }
+            if self.order.len() < MAX_SESSION_RULES
+                && (in_order.insert(fnv1a(id.as_bytes())) || !self.order.iter().any(|o| o == id))
+            {
+                self.order.push(id.to_string());
+            }
         }
     }
 
     /// These rules, each in the version given (id, [`rule_version`]),
     /// reached the model (see [`crate::delivery::responder::Responder::commit`]).
     pub fn commit_given<'a>(&mut self, given: impl IntoIterator<Item = (&'a str, &'a str)>) {
-        for (id, version) in given {
-            self.mark_version(id, version);
-        }
+        self.mark_all(given);
     }
 
     /// An answer that reached the model started the session (`starts`) or

@@ -13,13 +13,11 @@ impl Session {
         let reminded: HashSet<String> = crate::delivery::render::reminder_ids(transcript)
             .into_iter()
             .collect();
-        for rule in set.rules() {
-            if reminded.contains(&rule.id)
+        let seen = set.rules().iter().filter(|rule| {
+            reminded.contains(&rule.id)
                 || transcript.contains(&crate::delivery::render::entry(rule))
-            {
-                self.mark(rule);
-            }
-        }
+        });
+        self.mark_all(seen.map(|r| (r.id.as_str(), super::rule_version(r))));
         self.started |= !self.delivered.is_empty();
     }
 }

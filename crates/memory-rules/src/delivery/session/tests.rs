@@ -392,3 +392,13 @@ fn rules_at_edit_keep_their_name_in_state_files() {
     let back: Session = serde_json::from_value(json).unwrap();
     assert_eq!(back, session);
 }
+
+#[test]
+fn committing_rules_again_keeps_each_once_in_its_first_place_with_its_newest_version() {
+    let mut s = Session::new();
+    s.commit_given([("a.md", "v1"), ("b.md", "v1")]);
+    s.commit_given([("c.md", "v1"), ("a.md", "v2"), ("c.md", "v1")]);
+    assert_eq!(s.order, ["a.md", "b.md", "c.md"]);
+    assert_eq!(s.delivered["a.md"], "v2");
+    assert_eq!(s.delivered_ids(), ["a.md", "b.md", "c.md"]);
+}

@@ -110,11 +110,26 @@ pub struct Delivery {
 impl Delivery {
     /// A delivery of `rules`, now, by `sender` (tokens not counted yet).
     pub fn of(rules: &[&Rule], sender: &Sender) -> Delivery {
+        let versions = rules
+            .iter()
+            .map(|r| crate::delivery::session::rule_version(r));
+        Delivery::of_versions(rules, versions, sender)
+    }
+
+    /// [`Delivery::of`] with each rule's version already known (an answer's
+    /// [`crate::delivery::responder::Given`] carries it): hashing a rule's
+    /// text is most of what a delivery costs per rule.
+    pub fn of_versions(
+        rules: &[&Rule],
+        versions: impl IntoIterator<Item = String>,
+        sender: &Sender,
+    ) -> Delivery {
         let given: Vec<LoggedRule> = rules
             .iter()
-            .map(|r| LoggedRule {
+            .zip(versions)
+            .map(|(r, version)| LoggedRule {
                 id: r.id.clone(),
-                version: crate::delivery::session::rule_version(r),
+                version,
                 tokens: 0,
             })
             .collect();
@@ -298,7 +313,16 @@ impl DeliveryLog {
     /// [`DeliveryLog::record_rules`], whether the log is on or off, giving
     /// back the delivery with its tokens counted (for telemetry).
     pub fn record_counted(&self, rules: &[&Rule], sender: &Sender) -> (Delivery, io::Result<()>) {
-        let mut delivery = Delivery::of(rules, sender);
+        self.record_delivery(Delivery::of(rules, sender), rules)
+    }
+
+    /// [`DeliveryLog::record_counted`] for a delivery made already (of
+    /// `rules`, in order).
+    pub fn record_delivery(
+        &self,
+        mut delivery: Delivery,
+        rules: &[&Rule],
+    ) -> (Delivery, io::Result<()>) {
         if let Err(e) = std::fs::create_dir_all(&self.dir) {
             return (delivery, Err(e));
         }

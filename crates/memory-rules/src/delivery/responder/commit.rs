@@ -191,9 +191,12 @@ impl Responder<'_> {
         if log.is_none() && telemetry.is_none() {
             return;
         }
-        let rules: Vec<&crate::rules::rule::Rule> = given
-            .filter_map(|g| self.set.rules().get(g.index).filter(|r| r.id == g.id))
-            .collect();
+        let (rules, versions): (Vec<&crate::rules::rule::Rule>, Vec<String>) = given
+            .filter_map(|g| {
+                let rule = self.set.rules().get(g.index).filter(|r| r.id == g.id)?;
+                Some((rule, g.version.clone()))
+            })
+            .unzip();
         if rules.is_empty() {
             return;
         }
@@ -210,13 +213,16 @@ impl Responder<'_> {
             event: &event,
             project: &project,
         };
+        let made = crate::delivery::delivery_log::Delivery::of_versions(&rules, versions, &sender);
         let delivery = match (log, telemetry) {
-            (Some(log), Some(_)) => log.record_counted(&rules, &sender).0,
+            (Some(log), Some(_)) => log.record_delivery(made, &rules).0,
             (Some(log), None) => {
-                let _ = log.record_rules(&rules, &sender);
+                if crate::delivery::delivery_log::enabled() {
+                    let _ = log.record_delivery(made, &rules);
+                }
                 return;
             }
-            (None, _) => crate::delivery::delivery_log::Delivery::of(&rules, &sender),
+            (None, _) => made,
         };
         if let Some(t) = telemetry {
             t.record_or_keep(&events::delivered(

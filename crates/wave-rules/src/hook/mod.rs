@@ -538,7 +538,13 @@ fn emit(agent: HookAgent, action: &HookAction, text: &str, out: &mut Output) {
     match agent::output(agent, action, text) {
         // Plain text (Kiro reads stdout as it is).
         Some(serde_json::Value::String(plain)) => out.stdout = format!("{plain}\n"),
-        Some(doc) => out.stdout = format!("{doc}\n"),
+        // Serialized straight into the string: `Value`'s `Display` goes
+        // through the formatter a piece at a time (about twice the
+        // instructions on a session start's hundred rules).
+        Some(doc) => {
+            out.stdout = serde_json::to_string(&doc).unwrap_or_default();
+            out.stdout.push('\n');
+        }
         None => {}
     }
 }

@@ -36,11 +36,11 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 /// three times over).
 pub fn hex16(h: u64) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let bytes: Vec<u8> = (0..16)
-        .rev()
-        .map(|i| DIGITS[((h >> (i * 4)) & 0xf) as usize])
-        .collect();
-    String::from_utf8(bytes).unwrap_or_default()
+    let mut out = String::with_capacity(16);
+    for i in (0..16).rev() {
+        out.push(char::from(DIGITS[((h >> (i * 4)) & 0xf) as usize]));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -59,7 +59,7 @@ use crate::rules::rule::Rule;
 use crate::rules::rule_set::RuleSet;
 use model_call::Derived;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 pub use crate::base::limits::MAX_SESSION_RULES;
 
@@ -216,14 +216,15 @@ impl Session {
 
     /// Marks each rule (id, version) delivered, and rendered in this order
     /// after the ones before. Whether an id is in the order already is
-    /// asked of a set of the ids' hashes, built once for all of them (a
-    /// session start gives a hundred rules at 1,000); only a hash seen
-    /// before (the same id, or rarely another's) searches the list.
+    /// asked of the ids' hashes, made once for all of them and compared as
+    /// numbers (a session start gives a hundred rules at 1,000); only a
+    /// hash seen before (the same id, or rarely another's) searches the
+    /// strings.
     pub(super) fn mark_all<'a, V: AsRef<str>>(
         &mut self,
         marks: impl IntoIterator<Item = (&'a str, V)>,
     ) {
-        let mut in_order: HashSet<u64> = self.order.iter().map(|o| fnv1a(o.as_bytes())).collect();
+        let mut in_order: Vec<u64> = self.order.iter().map(|o| fnv1a(o.as_bytes())).collect();
         for (id, version) in marks {
             let version = version.as_ref();
             let full = self.delivered.len() >= MAX_SESSION_RULES;
@@ -235,10 +236,11 @@ impl Session {
                 }
                 None => {}
             }
-            if self.order.len() < MAX_SESSION_RULES
-                && (in_order.insert(fnv1a(id.as_bytes())) || !self.order.iter().any(|o| o == id))
-            {
+            let h = fnv1a(id.as_bytes());
+            let seen = in_order.contains(&h) && self.order.iter().any(|o| o == id);
+            if self.order.len() < MAX_SESSION_RULES && !seen {
                 self.order.push(id.to_string());
+                in_order.push(h);
             }
         }
     }

@@ -29,6 +29,7 @@
 //!   after one (`run make fmt before committing` and `make fmt is not
 //!   checked`; [`denies`]).
 
+use super::holders::{held_apart, holders, holds_old, leading_kinds, taken_to, two_records, Held};
 use super::mood;
 use super::note_values::*;
 pub use super::polarity::polarities;
@@ -105,11 +106,13 @@ const CHANGE_WORDS: &[&str] = &[
     "instead",
 ];
 
-/// Whether a note says that something changed ([`CHANGE_WORDS`], or a
-/// value said as the old one: `went from 3 days to 7 days`).
+/// Whether a note says that something changed ([`CHANGE_WORDS`], a value
+/// said as the old one: `went from 3 days to 7 days`, or one taken to:
+/// `autoupdated to v0.16.2`).
 fn says_change(p: &Profile) -> bool {
     !p.previous.is_empty()
         || p.retires
+        || p.taken
         || CHANGE_WORDS.iter().any(|c| {
             let mut hit = false;
             terms::words(c, |w| hit |= p.words.contains(w));
@@ -171,6 +174,12 @@ pub struct Profile {
     pub retired: BTreeSet<String>,
     /// Whether it says outright that something is no longer so.
     pub retires: bool,
+    /// Each value's holder, the name it is said of
+    /// ([`super::holders::holders`]: `click` of `click 8.1.3`).
+    pub holders: BTreeMap<(ValueKind, String), BTreeSet<String>>,
+    /// Whether it says a value was taken somewhere (`autoupdated to
+    /// v0.16.2`: [`super::holders::taken_to`]).
+    pub taken: bool,
 }
 
 /// How many shared words a candidate's evidence names (the heaviest).
@@ -221,6 +230,8 @@ impl Profile {
             universal: text.split_whitespace().any(mood::is_universal),
             retired,
             retires,
+            holders: holders(text, CHANGE_WORDS),
+            taken: taken_to(text, CHANGE_WORDS),
         }
     }
 
@@ -242,6 +253,20 @@ impl Profile {
         })
     }
 
+    /// Its holders and words, as [`held_apart`] reads them.
+    fn held(&self) -> Held<'_> {
+        Held {
+            holders: &self.holders,
+            words: &self.words,
+        }
+    }
+
+    /// Whether it says a value of `old` as the old one (`3001 instead of
+    /// 3000` of a note giving 3000): the entry it most plainly replaces.
+    pub fn names_old_of(&self, old: &Profile) -> bool {
+        self.previous.iter().any(|(k, v)| old.has(*k, v))
+    }
+
     fn kinds(&self) -> BTreeSet<ValueKind> {
         self.values.iter().map(|(k, _)| *k).collect()
     }
@@ -249,10 +274,11 @@ impl Profile {
     /// Whether it states this value: the same value, or for a path one
     /// of the same file or folder ([`same_place`]).
     fn has(&self, kind: ValueKind, value: &str) -> bool {
-        if kind != ValueKind::Path {
-            return self.values.contains(&(kind, value.to_string()));
+        match kind {
+            ValueKind::Path => self.of_kind(kind).iter().any(|p| same_place(p, value)),
+            ValueKind::Version => self.of_kind(kind).iter().any(|v| same_version(v, value)),
+            _ => self.values.contains(&(kind, value.to_string())),
         }
-        self.of_kind(kind).iter().any(|p| same_place(p, value))
     }
 
     fn of_kind(&self, kind: ValueKind) -> BTreeSet<&str> {
@@ -674,24 +700,72 @@ pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash
     }
     let share = overlap(&subject, &old.subject, w);
     let changed = says_change(new) && share >= SUPERSEDE_CHANGED_OVERLAP;
+    let held = held_clash(new, old, &subject, w);
     let clash = value_clash(new, old, w)
         .or_else(|| changed_clash(new, old, changed))
-        .or_else(|| shifted(new, old, &subject, w));
+        .or_else(|| shifted(new, old, &subject, w))
+        .or_else(|| held.clone());
     let Some(clash) = clash else {
         return retires(new, old, &subject, w);
     };
     if clash.kind == ValueKind::Version && all_older(&clash.ours, &clash.theirs) {
         return None; // an older release's fact, not a newer value
     }
+    if another_fact(new, old, clash.kind) {
+        return retires(new, old, &subject, w);
+    }
     let counted = matches!(clash.kind, ValueKind::Version | ValueKind::Number);
     let same = similarity(&subject, &old.subject, w) >= SUPERSEDE_SUBJECT
         || (counted && share >= SUPERSEDE_OVERLAP)
-        || (counted && changed);
+        || (counted && changed)
+        || held.is_some_and(|h| h.kind == clash.kind);
     if same {
         Some(clash)
     } else {
         retires(new, old, &subject, w)
     }
+}
+
+/// Whether two notes with other values of `kind` tell of two things rather
+/// than one thing's newer value: the values are held by other names
+/// ([`held_apart`]: `publint 0.3.15`, `eslint ^9.39.3`), or they differ in
+/// two kinds of value ([`two_records`]), one of a kind both lead with
+/// ([`leading_kinds`]: `Flask 3.1.1 was released on ...`, two releases,
+/// each with its date; not `The newest CI job now runs Elixir 1.20.2 on OTP
+/// 29`, one job's newer pair).
+fn another_fact(new: &Profile, old: &Profile, kind: ValueKind) -> bool {
+    let led = !leading_kinds(&new.folded).is_disjoint(&leading_kinds(&old.folded));
+    held_apart(&new.held(), &old.held(), kind)
+        || (led && two_records(&new.values, &old.values, |k, v| old.has(k, v)))
+}
+
+/// Share of the smaller subject's weight found in the other from which a
+/// note that says it changed supersedes one whose value of its kind is held
+/// by a name it says ([`held_clash`]): set by hand, below
+/// [`SUPERSEDE_CHANGED_OVERLAP`] since the held name says what the value
+/// is of.
+pub const SUPERSEDE_HELD_OVERLAP: f32 = 0.3;
+
+/// For a note that says it changed: a version all different from the
+/// older note's, whose holder it names ([`holds_old`]:
+/// `The .readthedocs.yaml build moved to Python 3.14` of `... with Python
+/// 3.13 on ubuntu-24.04`), of a shared subject
+/// ([`SUPERSEDE_HELD_OVERLAP`]).
+fn held_clash(
+    new: &Profile,
+    old: &Profile,
+    subject: &BTreeSet<String>,
+    w: &Weights<'_>,
+) -> Option<Clash> {
+    if !says_change(new) || overlap(subject, &old.subject, w) < SUPERSEDE_HELD_OVERLAP {
+        return None;
+    }
+    let kind = ValueKind::Version;
+    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
+    let differ = !ours.is_empty() && !theirs.is_empty();
+    let named = holds_old(&new.held(), &old.held(), kind);
+    (differ && named && !ours.iter().any(|v| old.has(kind, v)))
+        .then(|| Clash::of_values(kind, ours, theirs))
 }
 
 /// For a note that says it changed (`changed`): a version or a number all

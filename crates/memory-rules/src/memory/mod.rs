@@ -33,6 +33,7 @@ pub mod similar;
 pub(crate) mod similar;
 mod slots;
 mod store;
+mod supersede;
 pub(crate) mod terms;
 pub(crate) mod tools;
 

@@ -146,15 +146,32 @@ pub(crate) fn taken_to(text: &str, changes: &[&str]) -> bool {
 /// ([`leading_kinds`]).
 pub const LEAD_TOKENS: usize = 3;
 
-/// The kinds of value among a text's first [`LEAD_TOKENS`] words: a value
-/// that names what the sentence tells of (`Flask 3.1.1 was released on
-/// ...`), not what it says of it (`The next minor release is v3.6`).
-pub(crate) fn leading_kinds(text: &str) -> BTreeSet<ValueKind> {
+/// The values among a text's first [`LEAD_TOKENS`] words: a value that
+/// names what the sentence tells of (`Flask 3.1.1 was released on ...`),
+/// not what it says of it (`The next minor release is v3.6`).
+pub(crate) fn leading(text: &str) -> BTreeSet<(ValueKind, String)> {
     text.split_whitespace()
         .take(LEAD_TOKENS)
         .filter_map(|t| token_value(t.trim_matches(|c: char| ",;()\"'`".contains(c))))
-        .map(|(k, _)| k)
         .collect()
+}
+
+/// Whether both texts lead with a version ([`leading`]), none alike: each
+/// tells of its own release (`Sidekiq 7.0 reduced the default
+/// concurrency ...` and `Sidekiq 8.1.0 moved to connection_pool 3.0`), and
+/// one release's news is no newer value of another's.
+pub(crate) fn two_releases(
+    a: &BTreeSet<(ValueKind, String)>,
+    b: &BTreeSet<(ValueKind, String)>,
+) -> bool {
+    let versions = |v: &BTreeSet<(ValueKind, String)>| -> BTreeSet<String> {
+        v.iter()
+            .filter(|(k, _)| *k == ValueKind::Version)
+            .map(|(_, v)| v.clone())
+            .collect()
+    };
+    let (x, y) = (versions(a), versions(b));
+    !x.is_empty() && !y.is_empty() && x.is_disjoint(&y)
 }
 
 /// How many kinds of value must differ entirely (none given alike) for two
@@ -310,9 +327,20 @@ mod tests {
 
     #[test]
     fn a_version_among_the_first_words_leads_and_one_said_of_the_subject_does_not() {
-        assert!(
-            leading_kinds("Flask 3.1.1 was released on 2025-05-13.").contains(&ValueKind::Version)
+        let lead = leading("Flask 3.1.1 was released on 2025-05-13.");
+        assert!(lead.contains(&(ValueKind::Version, "3.1.1".to_string())));
+        assert!(leading("The next minor release is v3.6, GA Nov 3 2026.").is_empty());
+    }
+
+    #[test]
+    fn two_notes_led_by_other_versions_tell_of_two_releases_and_by_one_version_do_not() {
+        let (a, b, c) = (
+            leading("Sidekiq 7.0 reduced the default concurrency from 10 to 5."),
+            leading("Sidekiq 8.1.0 moved to connection_pool 3.0."),
+            leading("Sidekiq 8.1.0 dropped Ruby 3.1."),
         );
-        assert!(leading_kinds("The next minor release is v3.6, GA Nov 3 2026.").is_empty());
+        assert!(two_releases(&a, &b));
+        assert!(!two_releases(&b, &c));
+        assert!(!two_releases(&a, &leading("The latest Sidekiq is 8.1.0.")));
     }
 }

@@ -35,10 +35,12 @@ use super::note_values::*;
 pub use super::polarity::polarities;
 use super::polarity::{clauses, only_hedged};
 use super::slots::{canonical, retired, slots};
-pub use super::supersede::supersedes;
-use super::supersede::CHANGE_WORDS;
+#[path = "supersede.rs"]
+mod supersede;
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+pub use supersede::supersedes;
+use supersede::CHANGE_WORDS;
 
 // The thresholds, value slots and opposites are chosen on labelled pairs
 // (bench/memory-pairs: tuning/, and the spent held-out sets heldout/ and

@@ -33,7 +33,6 @@ pub mod similar;
 pub(crate) mod similar;
 mod slots;
 mod store;
-mod supersede;
 pub(crate) mod terms;
 pub(crate) mod tools;
 

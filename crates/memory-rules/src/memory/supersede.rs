@@ -2,13 +2,13 @@
 //! value of the same fact (docs/memory.md, "Superseded notes"), for
 //! hygiene.rs's writes and `memory similar`.
 
-use super::holders::{held_apart, holds_old, leading_kinds, two_records};
-use super::hygiene::{
+use super::{
     containment, overlap, similarity, value_clash, Clash, Profile, Weights, CONFLICT_SUBJECT,
 };
-use super::note_values::{all_older, version_order, ValueKind};
-use super::slots::canonical;
-use super::terms;
+use crate::memory::holders::{held_apart, holds_old, leading, two_records, two_releases};
+use crate::memory::note_values::{all_older, version_order, ValueKind};
+use crate::memory::slots::canonical;
+use crate::memory::terms;
 use std::collections::BTreeSet;
 
 /// Weighted Jaccard similarity of two conflicting notes' subjects from
@@ -31,7 +31,7 @@ pub const SUPERSEDE_CHANGED_OVERLAP: f32 = 0.6;
 
 /// English words that say a value changed (as [`terms::words`] stems
 /// them), not a project's words.
-pub(super) const CHANGE_WORDS: &[&str] = &[
+pub(crate) const CHANGE_WORDS: &[&str] = &[
     "now",
     "moved",
     "bumped",
@@ -54,7 +54,7 @@ pub(super) const CHANGE_WORDS: &[&str] = &[
 /// Whether a note says that something changed ([`CHANGE_WORDS`], a value
 /// said as the old one: `went from 3 days to 7 days`, or one taken to:
 /// `autoupdated to v0.16.2`).
-pub(super) fn says_change(p: &Profile) -> bool {
+pub(crate) fn says_change(p: &Profile) -> bool {
     !p.previous.is_empty()
         || p.retires
         || p.taken
@@ -128,12 +128,18 @@ pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash
 /// than one thing's newer value: the values are held by other names
 /// ([`held_apart`]: `publint 0.3.15`, `eslint ^9.39.3`), or they differ in
 /// two kinds of value ([`two_records`]), one of a kind both lead with
-/// ([`leading_kinds`]: `Flask 3.1.1 was released on ...`, two releases,
-/// each with its date; not `The newest CI job now runs Elixir 1.20.2 on OTP
-/// 29`, one job's newer pair).
+/// ([`leading`]: `Flask 3.1.1 was released on ...`, two releases, each
+/// with its date; not `The newest CI job now runs Elixir 1.20.2 on OTP
+/// 29`, one job's newer pair), or both lead with other versions
+/// ([`two_releases`]).
 fn another_fact(new: &Profile, old: &Profile, kind: ValueKind) -> bool {
-    let led = !leading_kinds(&new.folded).is_disjoint(&leading_kinds(&old.folded));
+    let (ours, theirs) = (leading(&new.folded), leading(&old.folded));
+    let kinds = |v: &BTreeSet<(ValueKind, String)>| -> BTreeSet<ValueKind> {
+        v.iter().map(|(k, _)| *k).collect()
+    };
+    let led = !kinds(&ours).is_disjoint(&kinds(&theirs));
     held_apart(&new.held(), &old.held(), kind)
+        || two_releases(&ours, &theirs)
         || (led && two_records(&new.values, &old.values, |k, v| old.has(k, v)))
 }
 
@@ -145,7 +151,8 @@ fn another_fact(new: &Profile, old: &Profile, kind: ValueKind) -> bool {
 pub const SUPERSEDE_HELD_OVERLAP: f32 = 0.3;
 
 /// For a note that says it changed: a version all different from the
-/// older note's, whose holder it names ([`holds_old`]:
+/// older note's and not the one it leads with ([`leading`]), whose holder
+/// it names ([`holds_old`]:
 /// `The .readthedocs.yaml build moved to Python 3.14` of `... with Python
 /// 3.13 on ubuntu-24.04`), of a shared subject
 /// ([`SUPERSEDE_HELD_OVERLAP`]).
@@ -161,7 +168,10 @@ fn held_clash(
     let kind = ValueKind::Version;
     let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
     let differ = !ours.is_empty() && !theirs.is_empty();
-    let named = holds_old(&new.held(), &old.held(), kind);
+    // A version the note leads with is the release it tells of, not a
+    // newer value (`Sidekiq 8.1.6 replaced its uses of Rack::Utils`).
+    let led = leading(&new.folded).iter().any(|(k, _)| *k == kind);
+    let named = !led && holds_old(&new.held(), &old.held(), kind);
     (differ && named && !ours.iter().any(|v| old.has(kind, v)))
         .then(|| Clash::of_values(kind, ours, theirs))
 }

@@ -29,13 +29,18 @@
 //!   after one (`run make fmt before committing` and `make fmt is not
 //!   checked`; [`denies`]).
 
+use super::holders::{holders, taken_to, Held};
 use super::mood;
 use super::note_values::*;
 pub use super::polarity::polarities;
 use super::polarity::{clauses, only_hedged};
 use super::slots::{canonical, retired, slots};
+#[path = "supersede.rs"]
+mod supersede;
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+pub use supersede::supersedes;
+use supersede::CHANGE_WORDS;
 
 // The thresholds, value slots and opposites are chosen on labelled pairs
 // (bench/memory-pairs: tuning/, and the spent held-out sets heldout/ and
@@ -65,76 +70,6 @@ pub const DENIED_RATIO: f32 = 1.5;
 /// Share of the smaller subject's weight found in the other from which two
 /// notes with different values conflict.
 pub const CONFLICT_SUBJECT: f32 = 0.5;
-/// Weighted Jaccard similarity of two conflicting notes' subjects from
-/// which the newer supersedes the older (the same sentence with another
-/// value: 0.91 and up; two facts on one subject, e.g. serve and build mode's
-/// commands: 0.56).
-pub const SUPERSEDE_SUBJECT: f32 = 0.8;
-
-/// For a version or a number (a newer release, a new limit): the share of
-/// the smaller subject's weight found in the other from which the newer
-/// supersedes the older, however much the larger says besides (`... now
-/// needs Visual Studio 2022 17.0.0; 2019 no longer works`: 1.0; another
-/// fact of one subject with its own path or flag: 0.81).
-pub const SUPERSEDE_OVERLAP: f32 = 0.85;
-
-/// [`SUPERSEDE_OVERLAP`] for a note that says it changed (`now`, `moved
-/// to`, `bumped`; [`CHANGE_WORDS`]): `codespell moved up to v2.5.0` of
-/// `codespell runs at rev v2.4.1`, 0.68.
-pub const SUPERSEDE_CHANGED_OVERLAP: f32 = 0.6;
-
-/// English words that say a value changed (as [`terms::words`] stems
-/// them), not a project's words.
-const CHANGE_WORDS: &[&str] = &[
-    "now",
-    "moved",
-    "bumped",
-    "raised",
-    "lowered",
-    "upgraded",
-    "updated",
-    "changed",
-    "switched",
-    "went",
-    "became",
-    "increased",
-    "decreased",
-    "reduced",
-    "replaced",
-    "replacing",
-    "instead",
-];
-
-/// Whether a note says that something changed ([`CHANGE_WORDS`], or a
-/// value said as the old one: `went from 3 days to 7 days`).
-fn says_change(p: &Profile) -> bool {
-    !p.previous.is_empty()
-        || p.retires
-        || CHANGE_WORDS.iter().any(|c| {
-            let mut hit = false;
-            terms::words(c, |w| hit |= p.words.contains(w));
-            hit
-        })
-}
-
-/// A subject without the words that say a change ([`CHANGE_WORDS`]): what
-/// a newer note is about, not that it is newer (`NTLM removal is now
-/// planned for ...` is about `NTLM removal`).
-fn unchanged_subject(p: &Profile) -> BTreeSet<String> {
-    // The change words as a subject holds them, stemmed once a process.
-    static SAID: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
-    let said = SAID.get_or_init(|| {
-        let mut said = BTreeSet::new();
-        for c in CHANGE_WORDS {
-            terms::words(c, |w| {
-                said.insert(canonical(w).to_string());
-            });
-        }
-        said
-    });
-    p.subject.difference(said).cloned().collect()
-}
-
 /// A note as compared: its words, its values and its subject.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Profile {
@@ -171,6 +106,12 @@ pub struct Profile {
     pub retired: BTreeSet<String>,
     /// Whether it says outright that something is no longer so.
     pub retires: bool,
+    /// Each value's holder, the name it is said of
+    /// ([`super::holders::holders`]: `click` of `click 8.1.3`).
+    pub holders: BTreeMap<(ValueKind, String), BTreeSet<String>>,
+    /// Whether it says a value was taken somewhere (`autoupdated to
+    /// v0.16.2`: [`super::holders::taken_to`]).
+    pub taken: bool,
 }
 
 /// How many shared words a candidate's evidence names (the heaviest).
@@ -221,12 +162,14 @@ impl Profile {
             universal: text.split_whitespace().any(mood::is_universal),
             retired,
             retires,
+            holders: holders(text, CHANGE_WORDS),
+            taken: taken_to(text, CHANGE_WORDS),
         }
     }
 
     /// Whether a value of `kind` here and one there fill one slot (share a
     /// word next to them). Commands (code spans) are not slotted: true.
-    fn same_slot(&self, other: &Profile, kind: ValueKind) -> bool {
+    pub(super) fn same_slot(&self, other: &Profile, kind: ValueKind) -> bool {
         if kind == ValueKind::Command {
             return true;
         }
@@ -242,20 +185,35 @@ impl Profile {
         })
     }
 
-    fn kinds(&self) -> BTreeSet<ValueKind> {
+    /// Its holders and words, as [`held_apart`] reads them.
+    pub(super) fn held(&self) -> Held<'_> {
+        Held {
+            holders: &self.holders,
+            words: &self.words,
+        }
+    }
+
+    /// Whether it says a value of `old` as the old one (`3001 instead of
+    /// 3000` of a note giving 3000): the entry it most plainly replaces.
+    pub fn names_old_of(&self, old: &Profile) -> bool {
+        self.previous.iter().any(|(k, v)| old.has(*k, v))
+    }
+
+    pub(super) fn kinds(&self) -> BTreeSet<ValueKind> {
         self.values.iter().map(|(k, _)| *k).collect()
     }
 
     /// Whether it states this value: the same value, or for a path one
     /// of the same file or folder ([`same_place`]).
-    fn has(&self, kind: ValueKind, value: &str) -> bool {
-        if kind != ValueKind::Path {
-            return self.values.contains(&(kind, value.to_string()));
+    pub(super) fn has(&self, kind: ValueKind, value: &str) -> bool {
+        match kind {
+            ValueKind::Path => self.of_kind(kind).iter().any(|p| same_place(p, value)),
+            ValueKind::Version => self.of_kind(kind).iter().any(|v| same_version(v, value)),
+            _ => self.values.contains(&(kind, value.to_string())),
         }
-        self.of_kind(kind).iter().any(|p| same_place(p, value))
     }
 
-    fn of_kind(&self, kind: ValueKind) -> BTreeSet<&str> {
+    pub(super) fn of_kind(&self, kind: ValueKind) -> BTreeSet<&str> {
         self.values
             .iter()
             .filter(|(k, _)| *k == kind)
@@ -477,7 +435,11 @@ pub struct Clash {
 
 impl Clash {
     /// The clash of two notes' values of `kind`, each as the note gives them.
-    fn of_values(kind: ValueKind, ours: BTreeSet<&str>, theirs: BTreeSet<&str>) -> Clash {
+    pub(super) fn of_values(
+        kind: ValueKind,
+        ours: BTreeSet<&str>,
+        theirs: BTreeSet<&str>,
+    ) -> Clash {
         let owned = |v: BTreeSet<&str>| v.into_iter().map(str::to_string).collect();
         Clash {
             kind,
@@ -643,7 +605,7 @@ fn prescribes_denied(a: &Profile, b: &Profile) -> bool {
 }
 
 /// One kind of value all different between `a` and `b`, of one subject.
-fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
+pub(super) fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
     if a.values.is_empty() || b.values.is_empty() {
         return None;
     }
@@ -657,130 +619,6 @@ fn value_clash(a: &Profile, b: &Profile, w: &Weights<'_>) -> Option<Clash> {
         }
     }
     None
-}
-
-/// Whether the newer note `new` supersedes `old`: they conflict (one kind
-/// of value, all different) and say it of the same subject in nearly the
-/// same words ([`SUPERSEDE_SUBJECT`]): a new value of the same fact, not
-/// another fact with its own value. The words that say the change (`now`,
-/// `bumped`) are no part of the subject; a note that says it changed needs
-/// no slot shared for a version or a number ([`changed_clash`]); one that
-/// retires what the older one says (`replacing black`) supersedes it
-/// ([`retires`]).
-pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
-    let subject = unchanged_subject(new);
-    if let Some(clash) = names_old(new, old, &subject, w) {
-        return Some(clash);
-    }
-    let share = overlap(&subject, &old.subject, w);
-    let changed = says_change(new) && share >= SUPERSEDE_CHANGED_OVERLAP;
-    let clash = value_clash(new, old, w)
-        .or_else(|| changed_clash(new, old, changed))
-        .or_else(|| shifted(new, old, &subject, w));
-    let Some(clash) = clash else {
-        return retires(new, old, &subject, w);
-    };
-    if clash.kind == ValueKind::Version && all_older(&clash.ours, &clash.theirs) {
-        return None; // an older release's fact, not a newer value
-    }
-    let counted = matches!(clash.kind, ValueKind::Version | ValueKind::Number);
-    let same = similarity(&subject, &old.subject, w) >= SUPERSEDE_SUBJECT
-        || (counted && share >= SUPERSEDE_OVERLAP)
-        || (counted && changed);
-    if same {
-        Some(clash)
-    } else {
-        retires(new, old, &subject, w)
-    }
-}
-
-/// For a note that says it changed (`changed`): a version or a number all
-/// different from the older note's, wherever it sits (`The spotless plugin
-/// was bumped to 7.0.1` of `The com.diffplug.spotless Gradle plugin is at
-/// 6.25.0`).
-fn changed_clash(new: &Profile, old: &Profile, changed: bool) -> Option<Clash> {
-    if !changed {
-        return None;
-    }
-    [ValueKind::Version, ValueKind::Number]
-        .into_iter()
-        .find_map(|kind| {
-            let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
-            let differ = !ours.is_empty() && !theirs.is_empty();
-            (differ && !ours.iter().any(|v| old.has(kind, v)))
-                .then(|| Clash::of_values(kind, ours, theirs))
-        })
-}
-
-/// Versions that moved up, some kept (`checks Kubernetes 1.34, 1.35 and
-/// 1.36` of `... 1.33, 1.34 and 1.35`): the newer's oldest and newest both
-/// after the older's, said in nearly the same words ([`SUPERSEDE_SUBJECT`]).
-fn shifted(
-    new: &Profile,
-    old: &Profile,
-    subject: &BTreeSet<String>,
-    w: &Weights<'_>,
-) -> Option<Clash> {
-    let kind = ValueKind::Version;
-    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
-    let ((a, b), (c, d)) = (ends(&ours)?, ends(&theirs)?);
-    let up = version_order(a, c).is_gt() && version_order(b, d).is_gt();
-    (up && similarity(subject, &old.subject, w) >= SUPERSEDE_SUBJECT)
-        .then(|| Clash::of_values(kind, ours, theirs))
-}
-
-/// The oldest and the newest of some versions.
-fn ends<'a>(v: &BTreeSet<&'a str>) -> Option<(&'a str, &'a str)> {
-    let first = v.iter().copied().min_by(|a, b| version_order(a, b))?;
-    let last = v.iter().copied().max_by(|a, b| version_order(a, b))?;
-    Some((first, last))
-}
-
-/// Share of the words a newer note retires ([`Profile::retired`]) that
-/// the older one must say for the newer to supersede it ([`retires`]).
-pub const RETIRED_FOUND: f32 = 0.5;
-
-/// Whether the newer note retires what `old` says: it says it changed,
-/// most of the words it says as the old ones ([`RETIRED_FOUND`]) are
-/// `old`'s (and not retired there too), and they share a subject
-/// ([`CONFLICT_SUBJECT`]; `subject` is `new`'s without its change words):
-/// `System tests moved from Selenium to Playwright` of `System tests run on
-/// Selenium`.
-fn retires(
-    new: &Profile,
-    old: &Profile,
-    subject: &BTreeSet<String>,
-    w: &Weights<'_>,
-) -> Option<Clash> {
-    // What the older one retires too is no newer news (`X is deprecated`
-    // said twice).
-    let said: BTreeSet<String> = old.words.difference(&old.retired).cloned().collect();
-    let found: Vec<String> = new.retired.intersection(&said).cloned().collect();
-    let shared = overlap(subject, &old.subject, w) >= CONFLICT_SUBJECT;
-    let enough = !found.is_empty() && containment(&new.retired, &said, w) >= RETIRED_FOUND;
-    (says_change(new) && enough && shared).then(|| Clash {
-        kind: ValueKind::Name,
-        ours: Vec::new(),
-        theirs: found,
-    })
-}
-
-/// Whether the newer note says the old one's value as its previous one
-/// (`raised from 2.1.0 to 2.5.0`, `3001 instead of 3000`) and gives
-/// another in its slot or of their shared subject ([`CONFLICT_SUBJECT`]):
-/// a new value of that fact, however it is worded (`subject` is `new`'s
-/// without its change words).
-fn names_old(
-    new: &Profile,
-    old: &Profile,
-    subject: &BTreeSet<String>,
-    w: &Weights<'_>,
-) -> Option<Clash> {
-    let (kind, _) = new.previous.iter().find(|(k, v)| old.has(*k, v))?;
-    let ours = new.of_kind(*kind);
-    let fresh = !ours.is_empty() && !ours.iter().any(|v| old.has(*kind, v));
-    let placed = new.same_slot(old, *kind) || overlap(subject, &old.subject, w) >= CONFLICT_SUBJECT;
-    (fresh && placed).then(|| Clash::of_values(*kind, ours, old.of_kind(*kind)))
 }
 
 /// Document frequencies over texts (the rules' parts).

@@ -15,6 +15,7 @@
 
 pub mod agent_memory;
 pub(crate) mod entry;
+mod holders;
 pub(crate) mod hygiene;
 pub mod lint;
 mod memory_md;

@@ -502,6 +502,19 @@ pub(crate) fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
     pa.len().cmp(&pb.len())
 }
 
+/// Whether two versions are one release, trailing zero parts aside (`2.2`
+/// and `2.2.0`; not `2.2` and `2.2.1`).
+pub(crate) fn same_version(a: &str, b: &str) -> bool {
+    let trimmed = |v: &str| -> String {
+        let mut v = v.to_string();
+        while let Some(rest) = v.strip_suffix(".0").filter(|r| r.contains('.')) {
+            v = rest.to_string();
+        }
+        v
+    };
+    a == b || trimmed(a) == trimmed(b)
+}
+
 /// Whether every version of `new` is older than every one of `old`: no
 /// newer value of it (`Poetry 2.3.0 was released ...` after `Poetry 2.4.0
 /// was released ...` is another fact, an older release's).

@@ -96,8 +96,17 @@ fn replaced(before: &[&str]) -> bool {
 const RETIRING_WORDS: &[&str] = &["replacing", "replaces"];
 
 /// English words before which what a clause says is no longer so
-/// (`chromedriver is no longer used`, `ADR 0007 is deprecated`).
+/// (`chromedriver is no longer used`, `ADR 0007 is deprecated`), each said
+/// so only after the words of [`RETIRED_AFTER`].
 const RETIRED_WORDS: &[&str] = &["longer", "deprecated", "obsolete"];
+
+/// What must come right before a word of [`RETIRED_WORDS`] for it to say
+/// a retirement: `no` (`no longer`) or a form of `be` (the participle as
+/// what is said of the subject: `X is deprecated`, not `removes the
+/// deprecated X` nor `made X obsolete`, which name or tell of it).
+const RETIRED_AFTER: &[&str] = &[
+    "no", "is", "are", "was", "were", "be", "been", "being", "now", "became",
+];
 
 /// The words a text says as the old ones, which it retires: after
 /// [`RETIRING_WORDS`] to the clause's end, between `from` and `to` (`moved
@@ -120,7 +129,9 @@ pub(crate) fn retired(text: &str) -> (BTreeSet<String>, bool) {
         let (span, says): (&[String], bool) =
             if let Some(at) = tokens.iter().position(|t| is(t, RETIRING_WORDS)) {
                 (&tokens[at + 1..], false)
-            } else if let Some(at) = tokens.iter().position(|t| is(t, RETIRED_WORDS)) {
+            } else if let Some(at) = (1..tokens.len())
+                .find(|at| is(&tokens[*at], RETIRED_WORDS) && is(&tokens[at - 1], RETIRED_AFTER))
+            {
                 (&tokens[..at], true)
             } else {
                 let from_to = tokens.iter().position(|t| t == "from").and_then(|from| {

@@ -720,8 +720,8 @@ fn conflicts(
     out
 }
 
-/// The entry of `scope` among `near` the note supersedes: the one whose
-/// subject is nearest, among those no other entry superseded yet (a chain
+/// The entry of `scope` among `near` the note supersedes: one whose value
+/// the note names as the old one, else the one whose subject is nearest, among those no other entry superseded yet (a chain
 /// moves on from its newest).
 fn superseded<'h>(
     profile: &Profile,
@@ -735,14 +735,21 @@ fn superseded<'h>(
         .filter_map(|h| {
             let old = Profile::of(&h.text);
             hygiene::supersedes(profile, &old, w)?;
-            Some((hygiene::similarity(&profile.subject, &old.subject, w), h))
+            let named = profile.names_old_of(&old);
+            Some((
+                (
+                    named,
+                    hygiene::similarity(&profile.subject, &old.subject, w),
+                ),
+                h,
+            ))
         })
         .filter(|(_, h)| {
             !h.superseded_by
                 .as_deref()
                 .is_some_and(|n| index.find_exact(n))
         })
-        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .max_by(|a, b| a.0 .0.cmp(&b.0 .0).then(a.0 .1.total_cmp(&b.0 .1)))
         .map(|(_, h)| h)
 }
 

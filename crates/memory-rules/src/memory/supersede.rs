@@ -1,0 +1,266 @@
+//! Whether a newer note supersedes an older one of its scope: a newer
+//! value of the same fact (docs/memory.md, "Superseded notes"), for
+//! hygiene.rs's writes and `memory similar`.
+
+use super::{
+    containment, overlap, similarity, value_clash, Clash, Profile, Weights, CONFLICT_SUBJECT,
+};
+use crate::memory::holders::{held_apart, holds_old, leading, two_records, two_releases};
+use crate::memory::note_values::{all_older, version_order, ValueKind};
+use crate::memory::slots::canonical;
+use crate::memory::terms;
+use std::collections::BTreeSet;
+
+/// Weighted Jaccard similarity of two conflicting notes' subjects from
+/// which the newer supersedes the older (the same sentence with another
+/// value: 0.91 and up; two facts on one subject, e.g. serve and build mode's
+/// commands: 0.56).
+pub const SUPERSEDE_SUBJECT: f32 = 0.8;
+
+/// For a version or a number (a newer release, a new limit): the share of
+/// the smaller subject's weight found in the other from which the newer
+/// supersedes the older, however much the larger says besides (`... now
+/// needs Visual Studio 2022 17.0.0; 2019 no longer works`: 1.0; another
+/// fact of one subject with its own path or flag: 0.81).
+pub const SUPERSEDE_OVERLAP: f32 = 0.85;
+
+/// [`SUPERSEDE_OVERLAP`] for a note that says it changed (`now`, `moved
+/// to`, `bumped`; [`CHANGE_WORDS`]): `codespell moved up to v2.5.0` of
+/// `codespell runs at rev v2.4.1`, 0.68.
+pub const SUPERSEDE_CHANGED_OVERLAP: f32 = 0.6;
+
+/// English words that say a value changed (as [`terms::words`] stems
+/// them), not a project's words.
+pub(crate) const CHANGE_WORDS: &[&str] = &[
+    "now",
+    "moved",
+    "bumped",
+    "raised",
+    "lowered",
+    "upgraded",
+    "updated",
+    "changed",
+    "switched",
+    "went",
+    "became",
+    "increased",
+    "decreased",
+    "reduced",
+    "replaced",
+    "replacing",
+    "instead",
+];
+
+/// Whether a note says that something changed ([`CHANGE_WORDS`], a value
+/// said as the old one: `went from 3 days to 7 days`, or one taken to:
+/// `autoupdated to v0.16.2`).
+pub(crate) fn says_change(p: &Profile) -> bool {
+    !p.previous.is_empty()
+        || p.retires
+        || p.taken
+        || CHANGE_WORDS.iter().any(|c| {
+            let mut hit = false;
+            terms::words(c, |w| hit |= p.words.contains(w));
+            hit
+        })
+}
+
+/// A subject without the words that say a change ([`CHANGE_WORDS`]): what
+/// a newer note is about, not that it is newer (`NTLM removal is now
+/// planned for ...` is about `NTLM removal`).
+fn unchanged_subject(p: &Profile) -> BTreeSet<String> {
+    // The change words as a subject holds them, stemmed once a process.
+    static SAID: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    let said = SAID.get_or_init(|| {
+        let mut said = BTreeSet::new();
+        for c in CHANGE_WORDS {
+            terms::words(c, |w| {
+                said.insert(canonical(w).to_string());
+            });
+        }
+        said
+    });
+    p.subject.difference(said).cloned().collect()
+}
+
+/// Whether the newer note `new` supersedes `old`: they conflict (one kind
+/// of value, all different) and say it of the same subject in nearly the
+/// same words ([`SUPERSEDE_SUBJECT`]): a new value of the same fact, not
+/// another fact with its own value. The words that say the change (`now`,
+/// `bumped`) are no part of the subject; a note that says it changed needs
+/// no slot shared for a version or a number ([`changed_clash`]); one that
+/// retires what the older one says (`replacing black`) supersedes it
+/// ([`retires`]).
+pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
+    let subject = unchanged_subject(new);
+    if let Some(clash) = names_old(new, old, &subject, w) {
+        return Some(clash);
+    }
+    let share = overlap(&subject, &old.subject, w);
+    let changed = says_change(new) && share >= SUPERSEDE_CHANGED_OVERLAP;
+    let held = held_clash(new, old, &subject, w);
+    let clash = value_clash(new, old, w)
+        .or_else(|| changed_clash(new, old, changed))
+        .or_else(|| shifted(new, old, &subject, w))
+        .or_else(|| held.clone());
+    let Some(clash) = clash else {
+        return retires(new, old, &subject, w);
+    };
+    if clash.kind == ValueKind::Version && all_older(&clash.ours, &clash.theirs) {
+        return None; // an older release's fact, not a newer value
+    }
+    if another_fact(new, old, clash.kind) {
+        return retires(new, old, &subject, w);
+    }
+    let counted = matches!(clash.kind, ValueKind::Version | ValueKind::Number);
+    let same = similarity(&subject, &old.subject, w) >= SUPERSEDE_SUBJECT
+        || (counted && share >= SUPERSEDE_OVERLAP)
+        || (counted && changed)
+        || held.is_some_and(|h| h.kind == clash.kind);
+    if same {
+        Some(clash)
+    } else {
+        retires(new, old, &subject, w)
+    }
+}
+
+/// Whether two notes with other values of `kind` tell of two things rather
+/// than one thing's newer value: the values are held by other names
+/// ([`held_apart`]: `publint 0.3.15`, `eslint ^9.39.3`), or they differ in
+/// two kinds of value ([`two_records`]), one of a kind both lead with
+/// ([`leading`]: `Flask 3.1.1 was released on ...`, two releases, each
+/// with its date; not `The newest CI job now runs Elixir 1.20.2 on OTP
+/// 29`, one job's newer pair), or both lead with other versions
+/// ([`two_releases`]).
+fn another_fact(new: &Profile, old: &Profile, kind: ValueKind) -> bool {
+    let (ours, theirs) = (leading(&new.folded), leading(&old.folded));
+    let kinds = |v: &BTreeSet<(ValueKind, String)>| -> BTreeSet<ValueKind> {
+        v.iter().map(|(k, _)| *k).collect()
+    };
+    let led = !kinds(&ours).is_disjoint(&kinds(&theirs));
+    held_apart(&new.held(), &old.held(), kind)
+        || two_releases(&ours, &theirs)
+        || (led && two_records(&new.values, &old.values, |k, v| old.has(k, v)))
+}
+
+/// Share of the smaller subject's weight found in the other from which a
+/// note that says it changed supersedes one whose value of its kind is held
+/// by a name it says ([`held_clash`]): set by hand, below
+/// [`SUPERSEDE_CHANGED_OVERLAP`] since the held name says what the value
+/// is of.
+pub const SUPERSEDE_HELD_OVERLAP: f32 = 0.3;
+
+/// For a note that says it changed: a version all different from the
+/// older note's and not the one it leads with ([`leading`]), whose holder
+/// it names ([`holds_old`]:
+/// `The .readthedocs.yaml build moved to Python 3.14` of `... with Python
+/// 3.13 on ubuntu-24.04`), of a shared subject
+/// ([`SUPERSEDE_HELD_OVERLAP`]).
+fn held_clash(
+    new: &Profile,
+    old: &Profile,
+    subject: &BTreeSet<String>,
+    w: &Weights<'_>,
+) -> Option<Clash> {
+    if !says_change(new) || overlap(subject, &old.subject, w) < SUPERSEDE_HELD_OVERLAP {
+        return None;
+    }
+    let kind = ValueKind::Version;
+    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
+    let differ = !ours.is_empty() && !theirs.is_empty();
+    // A version the note leads with is the release it tells of, not a
+    // newer value (`Sidekiq 8.1.6 replaced its uses of Rack::Utils`).
+    let led = leading(&new.folded).iter().any(|(k, _)| *k == kind);
+    let named = !led && holds_old(&new.held(), &old.held(), kind);
+    (differ && named && !ours.iter().any(|v| old.has(kind, v)))
+        .then(|| Clash::of_values(kind, ours, theirs))
+}
+
+/// For a note that says it changed (`changed`): a version or a number all
+/// different from the older note's, wherever it sits (`The spotless plugin
+/// was bumped to 7.0.1` of `The com.diffplug.spotless Gradle plugin is at
+/// 6.25.0`).
+fn changed_clash(new: &Profile, old: &Profile, changed: bool) -> Option<Clash> {
+    if !changed {
+        return None;
+    }
+    [ValueKind::Version, ValueKind::Number]
+        .into_iter()
+        .find_map(|kind| {
+            let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
+            let differ = !ours.is_empty() && !theirs.is_empty();
+            (differ && !ours.iter().any(|v| old.has(kind, v)))
+                .then(|| Clash::of_values(kind, ours, theirs))
+        })
+}
+
+/// Versions that moved up, some kept (`checks Kubernetes 1.34, 1.35 and
+/// 1.36` of `... 1.33, 1.34 and 1.35`): the newer's oldest and newest both
+/// after the older's, said in nearly the same words ([`SUPERSEDE_SUBJECT`]).
+fn shifted(
+    new: &Profile,
+    old: &Profile,
+    subject: &BTreeSet<String>,
+    w: &Weights<'_>,
+) -> Option<Clash> {
+    let kind = ValueKind::Version;
+    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
+    let ((a, b), (c, d)) = (ends(&ours)?, ends(&theirs)?);
+    let up = version_order(a, c).is_gt() && version_order(b, d).is_gt();
+    (up && similarity(subject, &old.subject, w) >= SUPERSEDE_SUBJECT)
+        .then(|| Clash::of_values(kind, ours, theirs))
+}
+
+/// The oldest and the newest of some versions.
+fn ends<'a>(v: &BTreeSet<&'a str>) -> Option<(&'a str, &'a str)> {
+    let first = v.iter().copied().min_by(|a, b| version_order(a, b))?;
+    let last = v.iter().copied().max_by(|a, b| version_order(a, b))?;
+    Some((first, last))
+}
+
+/// Share of the words a newer note retires ([`Profile::retired`]) that
+/// the older one must say for the newer to supersede it ([`retires`]).
+pub const RETIRED_FOUND: f32 = 0.5;
+
+/// Whether the newer note retires what `old` says: it says it changed,
+/// most of the words it says as the old ones ([`RETIRED_FOUND`]) are
+/// `old`'s (and not retired there too), and they share a subject
+/// ([`CONFLICT_SUBJECT`]; `subject` is `new`'s without its change words):
+/// `System tests moved from Selenium to Playwright` of `System tests run on
+/// Selenium`.
+fn retires(
+    new: &Profile,
+    old: &Profile,
+    subject: &BTreeSet<String>,
+    w: &Weights<'_>,
+) -> Option<Clash> {
+    // What the older one retires too is no newer news (`X is deprecated`
+    // said twice).
+    let said: BTreeSet<String> = old.words.difference(&old.retired).cloned().collect();
+    let found: Vec<String> = new.retired.intersection(&said).cloned().collect();
+    let shared = overlap(subject, &old.subject, w) >= CONFLICT_SUBJECT;
+    let enough = !found.is_empty() && containment(&new.retired, &said, w) >= RETIRED_FOUND;
+    (says_change(new) && enough && shared).then(|| Clash {
+        kind: ValueKind::Name,
+        ours: Vec::new(),
+        theirs: found,
+    })
+}
+
+/// Whether the newer note says the old one's value as its previous one
+/// (`raised from 2.1.0 to 2.5.0`, `3001 instead of 3000`) and gives
+/// another in its slot or of their shared subject ([`CONFLICT_SUBJECT`]):
+/// a new value of that fact, however it is worded (`subject` is `new`'s
+/// without its change words).
+fn names_old(
+    new: &Profile,
+    old: &Profile,
+    subject: &BTreeSet<String>,
+    w: &Weights<'_>,
+) -> Option<Clash> {
+    let (kind, _) = new.previous.iter().find(|(k, v)| old.has(*k, v))?;
+    let ours = new.of_kind(*kind);
+    let fresh = !ours.is_empty() && !ours.iter().any(|v| old.has(*kind, v));
+    let placed = new.same_slot(old, *kind) || overlap(subject, &old.subject, w) >= CONFLICT_SUBJECT;
+    (fresh && placed).then(|| Clash::of_values(*kind, ours, old.of_kind(*kind)))
+}

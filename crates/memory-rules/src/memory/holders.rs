@@ -18,10 +18,7 @@ pub(crate) fn holders(
     text: &str,
     changes: &[&str],
 ) -> BTreeMap<(ValueKind, String), BTreeSet<String>> {
-    let tokens: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || "()[]<>,;\"'`".contains(c))
-        .filter(|t| !t.is_empty())
-        .collect();
+    let tokens: Vec<&str> = terms::tokens(text).collect();
     let mut out: BTreeMap<(ValueKind, String), BTreeSet<String>> = BTreeMap::new();
     for (i, t) in tokens.iter().enumerate() {
         let Some(value) = token_value(t) else {
@@ -121,11 +118,7 @@ pub(crate) fn holds_old(new: &Held<'_>, old: &Held<'_>, kind: ValueKind) -> bool
 /// then `to` (or `up to`, `down to`), then a value at most one word on
 /// (`autoupdated to v0.16.2`, `moved to Python 3.14`, `went up to 8.2.0`).
 pub(crate) fn taken_to(text: &str, changes: &[&str]) -> bool {
-    let tokens: Vec<String> = text
-        .split(|c: char| c.is_whitespace() || "()[]<>,;\"'`".contains(c))
-        .filter(|t| !t.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let tokens: Vec<String> = terms::tokens(text).map(str::to_lowercase).collect();
     (0..tokens.len()).any(|i| {
         let verb = |t: &String| {
             let t = t.trim_end_matches(|c: char| !c.is_alphanumeric());

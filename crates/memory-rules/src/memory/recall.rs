@@ -104,10 +104,7 @@ pub fn recall(
     match event {
         RecallEvent::Start { again } => start(index, again, given, budget),
         RecallEvent::Prompt(prompt) => {
-            let files: Vec<String> = prompt
-                .split(|c: char| c.is_whitespace() || "`'\"()[]<>,;".contains(c))
-                .filter_map(terms::file_like)
-                .collect();
+            let files: Vec<String> = terms::tokens(prompt).filter_map(terms::file_like).collect();
             let hits = candidates(index, prompt, &files, given);
             let hits = relevant(index, hits, false);
             render(hits, "## Memory (recalled for this prompt)", budget)

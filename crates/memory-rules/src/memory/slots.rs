@@ -21,10 +21,7 @@ pub(crate) fn slots(
     BTreeMap<(ValueKind, String), BTreeSet<String>>,
     BTreeSet<(ValueKind, String)>,
 ) {
-    let tokens: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || "()[]<>,;\"'`".contains(c))
-        .filter(|t| !t.is_empty())
-        .collect();
+    let tokens: Vec<&str> = super::terms::tokens(text).collect();
     let found: Vec<Option<(ValueKind, String)>> = tokens.iter().map(|t| token_value(t)).collect();
     let mut slots: BTreeMap<(ValueKind, String), BTreeSet<String>> = BTreeMap::new();
     let mut previous = BTreeSet::new();

@@ -166,14 +166,19 @@ fn held_clash(
         return None;
     }
     let kind = ValueKind::Version;
-    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
-    let differ = !ours.is_empty() && !theirs.is_empty();
     // A version the note leads with is the release it tells of, not a
     // newer value (`Sidekiq 8.1.6 replaced its uses of Rack::Utils`).
     let led = leading(&new.folded).iter().any(|(k, _)| *k == kind);
     let named = !led && holds_old(&new.held(), &old.held(), kind);
-    (differ && named && !ours.iter().any(|v| old.has(kind, v)))
-        .then(|| Clash::of_values(kind, ours, theirs))
+    named.then(|| other_values(new, old, kind)).flatten()
+}
+
+/// The clash of `new`'s values of `kind` with `old`'s, when both have some
+/// and none of `new`'s is `old`'s.
+fn other_values(new: &Profile, old: &Profile, kind: ValueKind) -> Option<Clash> {
+    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
+    let differ = !ours.is_empty() && !theirs.is_empty();
+    (differ && !ours.iter().any(|v| old.has(kind, v))).then(|| Clash::of_values(kind, ours, theirs))
 }
 
 /// For a note that says it changed (`changed`): a version or a number all
@@ -186,12 +191,7 @@ fn changed_clash(new: &Profile, old: &Profile, changed: bool) -> Option<Clash> {
     }
     [ValueKind::Version, ValueKind::Number]
         .into_iter()
-        .find_map(|kind| {
-            let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
-            let differ = !ours.is_empty() && !theirs.is_empty();
-            (differ && !ours.iter().any(|v| old.has(kind, v)))
-                .then(|| Clash::of_values(kind, ours, theirs))
-        })
+        .find_map(|kind| other_values(new, old, kind))
 }
 
 /// Versions that moved up, some kept (`checks Kubernetes 1.34, 1.35 and

@@ -182,7 +182,7 @@ impl FileKey {
 /// `paths`.
 pub fn file_keys(text: &str, paths: &[String]) -> Vec<FileKey> {
     let mut out = Vec::new();
-    for token in text.split(|c: char| c.is_whitespace() || "`'\"()[]<>,;".contains(c)) {
+    for token in tokens(text) {
         if let Some(path) = file_like(token) {
             out.push(FileKey::Base(base(&path).to_string()));
             if path.contains('/') {
@@ -309,7 +309,7 @@ pub fn folder_keys(text: &str, paths: &[String]) -> Vec<FileKey> {
             d = d.rfind('/').map_or("", |i| &d[..i]);
         }
     };
-    for token in text.split(|c: char| c.is_whitespace() || "`'\"()[]<>,;".contains(c)) {
+    for token in tokens(text) {
         if let Some(path) = file_like(token) {
             if let Some(i) = path.rfind('/') {
                 near(&path[..i], &mut out);
@@ -443,6 +443,14 @@ pub fn folders_of(file: &str) -> (Vec<(&str, usize)>, usize) {
         out.push((dir, dir.matches('/').count() + 1));
     }
     (out, depth)
+}
+
+/// The tokens of a note or prompt: split at white space, quotes, brackets,
+/// commas and semicolons, none empty (what file names, values and their
+/// holders are read from).
+pub fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || "`'\"()[]<>,;".contains(c))
+        .filter(|t| !t.is_empty())
 }
 
 /// A token that names a file: a path with `/` and a name, or a name with an

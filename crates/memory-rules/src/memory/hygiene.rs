@@ -35,7 +35,6 @@ use super::note_values::*;
 pub use super::polarity::polarities;
 use super::polarity::{clauses, only_hedged};
 use super::slots::{canonical, retired, slots};
-#[path = "supersede.rs"]
 mod supersede;
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -32,6 +32,7 @@ const RETRIEVAL_SETS = [
   { name: 'ninth held-out', retrievalDir: 'bench/memory-heldout-9/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'tenth held-out', retrievalDir: 'bench/memory-heldout-10/projects', retrieval: ISSUE56_RETRIEVAL },
   { name: 'eleventh held-out', retrievalDir: 'bench/memory-heldout-11/projects', retrieval: ISSUE56_RETRIEVAL },
+  { name: 'twelfth held-out', retrievalDir: 'bench/memory-heldout-12/projects', retrieval: ISSUE56_RETRIEVAL },
 ]
 const FIRST_HELDOUT_PROJECTS = ['httpx', 'argo-cd', 'excalidraw', 'kube-prometheus', 'govuk-infrastructure']
 const SECOND_HELDOUT_PROJECTS = ['rubygems.org', 'okhttp', 'libgit2', 'phoenix', 'composer']

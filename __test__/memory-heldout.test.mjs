@@ -298,6 +298,7 @@ const SIZED_SETS = [
   { name: 'ninth held-out', pairsDir: 'bench/memory-pairs/heldout-9' },
   { name: 'tenth held-out', pairsDir: 'bench/memory-pairs/heldout-10' },
   { name: 'eleventh held-out', pairsDir: 'bench/memory-pairs/heldout-11' },
+  { name: 'twelfth held-out', pairsDir: 'bench/memory-pairs/heldout-12' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

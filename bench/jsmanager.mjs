@@ -73,6 +73,9 @@ export class JsManager {
     await jsScan(path.join(this.workdir, '.wave/rules'), 'project', rules)
     this.rules = rules
   }
+  getRules() {
+    return this.rules.slice()
+  }
   getActiveRules(files, prompt) {
     return this.rules.filter((rule) => {
       const { paths, topics } = rule.metadata

@@ -28,6 +28,7 @@
 //
 //   node bench/memory.mjs                every mix at 1,000 and 10,000 rules, 3 runs per side
 //   node bench/memory.mjs --runs 5 --sizes 1000,10000,30000 --mixes shared
+//   node bench/memory.mjs --list         the same after getRules() too (the SDK's listing: ids and descriptions read)
 //   node bench/memory.mjs --child <ours|js> <dir>   (internal: one measurement)
 //   node bench/memory.mjs --write 10000 [--mix shared]   writes the rules, prints the directory
 //                                          (cargo run -p memory-rules --example heap -- <dir>/work)
@@ -124,7 +125,7 @@ function settle() {
 }
 
 /** One side, in this (fresh) process: prints {base, after, peak} in kB. */
-async function child(side, root) {
+async function child(side, root, listing) {
   const require = createRequire(import.meta.url)
   const pkg = require('..')
   const { JsManager } = await import('./jsmanager.mjs')
@@ -141,15 +142,18 @@ async function child(side, root) {
   const manager = side === 'ours' ? new pkg.RuleManager({ workdir, homeDir }) : new JsManager(workdir, homeDir)
   await manager.discoverRules()
   const active = manager.getActiveRules(files, prompt)
+  // `--list`: the SDK's listing too (getRules(), each rule's id and metadata read, as a listing shows them).
+  const listed = listing ? manager.getRules().map((r) => [r.id, r.metadata.description]) : []
   settle()
   const after = rssKb()
-  console.log(JSON.stringify({ base, after, peak: hwmKb(), active: active.length }))
+  console.log(JSON.stringify({ base, after, peak: hwmKb(), active: active.length, listed: listed.length }))
   // Keep the manager alive until measured.
   if (!manager) throw new Error('unreachable')
 }
 
-function measure(side, root) {
-  const out = execFileSync(process.execPath, ['--expose-gc', self, '--child', side, root], { encoding: 'utf8' })
+function measure(side, root, listing) {
+  const args = ['--expose-gc', self, '--child', side, root, ...(listing ? ['--list'] : [])]
+  const out = execFileSync(process.execPath, args, { encoding: 'utf8' })
   return JSON.parse(out.trim().split('\n').pop())
 }
 
@@ -160,6 +164,7 @@ async function main() {
   const runs = Number(arg('--runs', '3'))
   const sizes = arg('--sizes', '1000,10000').split(',').map(Number)
   const mixes = arg('--mixes', 'unique,shared,long').split(',')
+  const listing = process.argv.includes('--list')
   const out = []
   const log = (s) => {
     out.push(s)
@@ -174,7 +179,7 @@ async function main() {
     try {
       const r = { ours: [], js: [] }
       // Alternate the sides, so the machine's load falls on both alike.
-      for (let i = 0; i < runs; i++) for (const side of ['ours', 'js']) r[side].push(measure(side, root))
+      for (let i = 0; i < runs; i++) for (const side of ['ours', 'js']) r[side].push(measure(side, root, listing))
       const growth = (side) => r[side].map((m) => m.after - m.base)
       const peak = (side) => r[side].map((m) => m.peak - m.base)
       const all = (xs) => xs.map(mib).join(' / ')
@@ -185,7 +190,8 @@ async function main() {
     }
   }
   log('')
-  log(`growth: resident set after discovering the rules and one getActiveRules (${contextFiles().length} files), after a full GC,`)
+  const listed = listing ? ', then getRules() with each rule\'s id and description read (--list)' : ''
+  log(`growth: resident set after discovering the rules and one getActiveRules (${contextFiles().length} files)${listed}, after a full GC,`)
   log('minus before (package loaded, a full GC); runs separated by /; ours / JS is the ratio of the medians.')
   if (process.env.BENCH_OUT) fs.appendFileSync(process.env.BENCH_OUT, out.join('\n') + '\n')
 }
@@ -193,5 +199,5 @@ async function main() {
 if (process.argv.includes('--write')) {
   // `--write N`: writes a tree of N rules and prints its directory (for the Rust heap example).
   console.log(writeTree(Number(arg('--write')), arg('--mix', 'unique')))
-} else if (process.argv.includes('--child')) await child(arg('--child'), process.argv[process.argv.indexOf('--child') + 2])
+} else if (process.argv.includes('--child')) await child(arg('--child'), process.argv[process.argv.indexOf('--child') + 2], process.argv.includes('--list'))
 else await main()

@@ -3,7 +3,7 @@
 //! exactly 4.107.0`), and when two notes with other values are two records
 //! rather than one fact given a newer value.
 
-use super::note_values::{token_value, ValueKind};
+use super::note_values::{command, token_value, ValueKind};
 use super::slots::canonical;
 use super::terms::{self, is_function_word};
 use std::collections::{BTreeMap, BTreeSet};
@@ -133,6 +133,88 @@ pub(crate) fn taken_to(text: &str, changes: &[&str]) -> bool {
         };
         verb(&tokens[i]) && to.is_some_and(valued)
     })
+}
+
+/// Verbs (third person, present) by which a text says what a thing runs
+/// (`The lint job runs X`, `make docs wraps X`): the thing is a runner and
+/// the code after the verb is what it runs, not what to run.
+const RUN_VERBS: &[&str] = &[
+    "runs", "calls", "invokes", "executes", "wraps", "triggers", "lists",
+];
+
+/// The commands a text says a runner runs, each with the runner's words:
+/// the code spans of a sentence that starts with one (`` `make lint` runs
+/// lint-python ``: the first span is what it is about, a definition; no
+/// words, the command is its own runner), and those after one of
+/// [`RUN_VERBS`] to the sentence's end (`The lint job runs `pnpm lint` and
+/// `pnpm check``: the job's words). Such a command is
+/// a fact about its runner, not an instruction for a task (hygiene.rs,
+/// `flagged`). A colon does not end a sentence here: `Run the tests with:
+/// `pytest`` instructs. Commands as [`command`] gives them.
+pub(crate) fn run_by(text: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out = BTreeMap::new();
+    // The sentence's plain words so far, and its runner once known.
+    let mut before: Vec<&str> = Vec::new();
+    let mut runner: Option<BTreeSet<String>> = None;
+    for (i, seg) in text.split('`').enumerate() {
+        if i % 2 == 0 {
+            for (k, piece) in sentences(seg).into_iter().enumerate() {
+                if k > 0 {
+                    (before, runner) = (Vec::new(), None);
+                }
+                before.extend(piece.split_whitespace());
+            }
+            continue;
+        }
+        if runner.is_none() && before.is_empty() {
+            runner = Some(BTreeSet::new());
+        } else if runner.is_none() && before.last().is_some_and(|t| is_run_verb(t)) {
+            let words = before[..before.len() - 1].iter().flat_map(|t| name_words(t));
+            runner = Some(words.collect());
+        }
+        let code = command(seg);
+        if let (Some(r), false) = (&runner, code.is_empty()) {
+            out.insert(code, r.clone());
+        }
+        before.push(seg);
+    }
+    out
+}
+
+/// A plain stretch of text cut where a sentence ends: `.`, `;`, `!`, `?`
+/// before white space (or at its end), and a line's end; not the `.` of an
+/// abbreviation (`e.g.`, `i.e.`: a word of one letter, or with another `.`).
+fn sentences(plain: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = plain.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next_blank = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
+        let ends = match c {
+            '\n' => true,
+            '.' => next_blank && !abbreviated(&plain[start..i]),
+            ';' | '!' | '?' => next_blank,
+            _ => false,
+        };
+        if ends {
+            out.push(&plain[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&plain[start..]);
+    out
+}
+
+/// Whether the last word of `text` (what a `.` closes) is an abbreviation:
+/// one letter, or with a `.` of its own (`e.g`).
+fn abbreviated(text: &str) -> bool {
+    let word = text.rsplit(char::is_whitespace).next().unwrap_or("");
+    word.chars().count() == 1 || word.contains('.')
+}
+
+/// Whether a word of text is one of [`RUN_VERBS`].
+fn is_run_verb(token: &str) -> bool {
+    RUN_VERBS.contains(&token.to_lowercase().as_str())
 }
 
 /// How many words a text's leading values are looked for in
@@ -335,5 +417,22 @@ mod tests {
         assert!(two_releases(&a, &b));
         assert!(!two_releases(&b, &c));
         assert!(!two_releases(&a, &leading("The latest Sidekiq is 8.1.0.")));
+    }
+
+    #[test]
+    fn a_command_said_as_what_a_job_or_another_command_runs_has_that_runner() {
+        let words = |ws: &[&str]| ws.iter().map(|w| w.to_string()).collect::<BTreeSet<_>>();
+        let job = run_by("The docs job runs `mkdocs build` and `vale docs/`.");
+        assert_eq!(job.get("mkdocs build"), Some(&words(&["doc", "job"])));
+        assert_eq!(job.get("vale docs/"), Some(&words(&["doc", "job"])));
+        let defined = run_by("`make check` runs ruff and mypy.");
+        assert_eq!(defined.get("make check"), Some(&BTreeSet::new()));
+        // Instructions: the command is what to run.
+        assert!(run_by("Run the tests with `tox -e py312`.").is_empty());
+        assert!(run_by("Lint with: `ruff check`").is_empty());
+        // A new sentence starts with its own runner, or none; `e.g.` ends none.
+        let two = run_by("The hook runs `ruff`. Format with `black .` first.");
+        assert!(two.contains_key("ruff") && !two.contains_key("black ."));
+        assert!(run_by("Test with a filter, e.g. `pytest -k unit`.").is_empty());
     }
 }

@@ -29,7 +29,7 @@
 //!   after one (`run make fmt before committing` and `make fmt is not
 //!   checked`; [`denies`]).
 
-use super::holders::{holders, taken_to, Held};
+use super::holders::{holders, run_by, taken_to, Held};
 use super::mood;
 use super::note_values::*;
 pub use super::polarity::polarities;
@@ -111,6 +111,9 @@ pub struct Profile {
     /// Whether it says a value was taken somewhere (`autoupdated to
     /// v0.16.2`: [`super::holders::taken_to`]).
     pub taken: bool,
+    /// The commands it says a runner runs, with the runner's words
+    /// (`The lint job runs ...`: [`super::holders::run_by`]).
+    pub run_by: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// How many shared words a candidate's evidence names (the heaviest).
@@ -163,6 +166,7 @@ impl Profile {
             retires,
             holders: holders(text, CHANGE_WORDS),
             taken: taken_to(text, CHANGE_WORDS),
+            run_by: run_by(text),
         }
     }
 
@@ -561,7 +565,7 @@ pub const DENIAL_SUBJECT: f32 = 0.45;
 pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool {
     match clash.kind {
         // A command is a whole instruction: another one for one task.
-        ValueKind::Command => return true,
+        ValueKind::Command => return instructs(a, b, clash),
         // A swapped word may be another subject as well as another value.
         ValueKind::Name => return false,
         ValueKind::Polarity => {}
@@ -572,6 +576,43 @@ pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool
         return false;
     }
     !gives_alike(a, b) && overlap(&a.words, &b.words, w) >= DENIAL_SUBJECT
+}
+
+/// Whether a clash of commands is another instruction for one task: the
+/// note gives one of its commands as what to run ([`is_program`]: not an
+/// option or a glob, which say how to run one), not as what a runner runs
+/// (`The lint job runs `pnpm check``, `` `make lint` runs ruff ``:
+/// [`super::holders::run_by`], a fact about the job, one of whose steps a
+/// rule's command may be); or both give options only (another option for
+/// one thing); or it gives another command for a runner the other names
+/// too (`the typecheck hook runs X` and `the typecheck pre-commit hook runs
+/// Y`: one's words all the other's).
+fn instructs(a: &Profile, b: &Profile, clash: &Clash) -> bool {
+    let told = |c: &String| is_program(c) && !a.run_by.contains_key(c);
+    if clash.ours.iter().any(told) {
+        return true;
+    }
+    let options = |cs: &[String]| cs.iter().all(|c| !is_program(c));
+    if options(&clash.ours) && options(&clash.theirs) {
+        return true;
+    }
+    let runners = |p: &Profile, cs: &[String]| -> Vec<BTreeSet<String>> {
+        cs.iter().filter_map(|c| p.run_by.get(c)).cloned().collect()
+    };
+    let theirs = runners(b, &clash.theirs);
+    runners(a, &clash.ours).iter().any(|x| {
+        theirs
+            .iter()
+            .any(|y| !x.is_empty() && !y.is_empty() && (x.is_subset(y) || y.is_subset(x)))
+    })
+}
+
+/// Whether a command (a code span or quoted string, as compared) starts
+/// with a program to run, not an option (`--config e2e`) nor a glob
+/// (`tests/i18n/*`): those say how to run a command or what it takes.
+fn is_program(command: &str) -> bool {
+    let first = command.split_whitespace().next().unwrap_or("");
+    !first.is_empty() && !first.starts_with('-') && !first.contains(['*', '?', '['])
 }
 
 /// Whether `a` and `b` give a value alike: a number or version (`79
@@ -1401,6 +1442,30 @@ mod tests {
             None,
             "a contrast, no change"
         );
+    }
+
+    #[test]
+    fn another_command_is_a_flag_when_told_to_run_not_when_said_of_what_a_job_runs() {
+        let rule = Profile::of("Run the unit tests with `pnpm test:unit`.");
+        let w = realistic();
+        let flag = |note: &str| {
+            let p = Profile::of(note);
+            let clash = conflict(&p, &rule, &w)?;
+            Some(flagged(&p, &rule, &clash, &w))
+        };
+        assert_eq!(flag("Run the unit tests with `vitest run`."), Some(true));
+        assert_eq!(flag("The unit test job runs `vitest run --coverage`."), Some(false));
+        assert_eq!(flag("`pnpm test` runs the unit tests and the lint."), Some(false));
+        // An option or a glob says how to run a command, not another one.
+        assert_eq!(flag("Run the unit tests with `--coverage` to see it."), Some(false));
+        assert_eq!(flag("Unit tests can be picked with `src/**/*.spec.ts`."), Some(false));
+        // Both say what one runner runs: another command for it.
+        let hook = Profile::of("The pre-commit hook runs `lint-staged`.");
+        let note = Profile::of("The pre-commit hook runs `pretty-quick --staged`.");
+        let clash = conflict(&note, &hook, &w).unwrap();
+        assert!(flagged(&note, &hook, &clash, &w));
+        let other = Profile::of("The commit-msg hook runs `commitlint --edit`.");
+        assert!(conflict(&other, &hook, &w).is_none_or(|c| !flagged(&other, &hook, &c, &w)));
     }
 
     #[test]

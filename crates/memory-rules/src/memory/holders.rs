@@ -169,7 +169,9 @@ pub(crate) fn run_by(text: &str) -> BTreeMap<String, BTreeSet<String>> {
         if runner.is_none() && before.is_empty() {
             runner = Some(BTreeSet::new());
         } else if runner.is_none() && before.last().is_some_and(|t| is_run_verb(t)) {
-            let words = before[..before.len() - 1].iter().flat_map(|t| name_words(t));
+            let words = before[..before.len() - 1]
+                .iter()
+                .flat_map(|t| name_words(t));
             runner = Some(words.collect());
         }
         let code = command(seg);

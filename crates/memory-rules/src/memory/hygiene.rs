@@ -1454,11 +1454,23 @@ mod tests {
             Some(flagged(&p, &rule, &clash, &w))
         };
         assert_eq!(flag("Run the unit tests with `vitest run`."), Some(true));
-        assert_eq!(flag("The unit test job runs `vitest run --coverage`."), Some(false));
-        assert_eq!(flag("`pnpm test` runs the unit tests and the lint."), Some(false));
+        assert_eq!(
+            flag("The unit test job runs `vitest run --coverage`."),
+            Some(false)
+        );
+        assert_eq!(
+            flag("`pnpm test` runs the unit tests and the lint."),
+            Some(false)
+        );
         // An option or a glob says how to run a command, not another one.
-        assert_eq!(flag("Run the unit tests with `--coverage` to see it."), Some(false));
-        assert_eq!(flag("Unit tests can be picked with `src/**/*.spec.ts`."), Some(false));
+        assert_eq!(
+            flag("Run the unit tests with `--coverage` to see it."),
+            Some(false)
+        );
+        assert_eq!(
+            flag("Unit tests can be picked with `src/**/*.spec.ts`."),
+            Some(false)
+        );
         // Both say what one runner runs: another command for it.
         let hook = Profile::of("The pre-commit hook runs `lint-staged`.");
         let note = Profile::of("The pre-commit hook runs `pretty-quick --staged`.");

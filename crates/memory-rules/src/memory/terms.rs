@@ -156,6 +156,10 @@ pub enum FileKey {
     /// `codec-http2`), folded: a folder or a file's stem of that name
     /// ([`path_names`]) may be what it is about (see [`name_keys`]).
     Name(String),
+    /// It writes a pattern of file names (`*.spec.js`, `<name>.test.ts`,
+    /// `test_*.py`), as `prefix*suffix` ([`pattern_keys`]): the files of that
+    /// name are its subject.
+    Pattern(String),
     /// It writes a dotted module or package, read as this path of folders
     /// ([`dotted_module`]: `io.netty.util`, `io/netty/util`): a run of a
     /// file's folders, or of its folders and its stem, may be it.
@@ -174,6 +178,7 @@ impl FileKey {
             FileKey::Near(d) => format!("{KEY}n{d}"),
             FileKey::Name(n) => format!("{KEY}i{n}"),
             FileKey::Module(m) => format!("{KEY}m{m}"),
+            FileKey::Pattern(p) => format!("{KEY}p{p}"),
         }
     }
 }
@@ -230,6 +235,51 @@ pub fn name_keys(text: &str) -> Vec<FileKey> {
     out.sort();
     out.dedup();
     out
+}
+
+/// The file name patterns a note writes ([`FileKey::Pattern`]): each word
+/// (between white space, quotes, brackets and `,;`) whose last part
+/// (after its last `/`) has one wildcard run, a `*` or a placeholder
+/// (`<name>`), and after it an extension (`*.spec.js`, `<name>.test.ts`,
+/// `src/**/test_*.py`: `*.spec.js`, `*.test.ts`, `test_*.py`), folded. A
+/// run of several wildcards (`{a,b}_<x>_<y>.md`) says too little.
+pub fn pattern_keys(text: &str) -> Vec<FileKey> {
+    let mut out = Vec::new();
+    for token in text.split(|c: char| c.is_whitespace() || "`'\"(),;[]".contains(c)) {
+        let token = token.trim_end_matches(['.', ':', '!', '?']);
+        let name = token.rsplit('/').next().unwrap_or(token);
+        if let Some(p) = name_pattern(name) {
+            out.push(FileKey::Pattern(p));
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `name` as `prefix*suffix` when it has one wildcard run (`*`, `**` or
+/// one `<placeholder>`), no braces, and after it an extension (a `.` then
+/// up to 10 letters or digits) with the suffix starting at a `.` or a
+/// prefix before the run (`test_*.py`), folded; none over
+/// [`MAX_WORD_BYTES`].
+fn name_pattern(name: &str) -> Option<String> {
+    if name.len() > MAX_WORD_BYTES || name.contains(['{', '}', '?']) {
+        return None;
+    }
+    let (start, end) = match (name.find('*'), name.find('<')) {
+        (Some(s), None) => (s, name.rfind('*')? + 1),
+        (None, Some(s)) => (s, s + name[s..].find('>')? + 1),
+        _ => return None,
+    };
+    let (prefix, wild, suffix) = (&name[..start], &name[start..end], &name[end..]);
+    let one_run = wild.chars().all(|c| c == '*') || !wild[1..wild.len() - 1].contains(['<', '*']);
+    let literal = |t: &str| !t.contains(['*', '<', '>']);
+    let ext = suffix.rsplit_once('.').is_some_and(|(_, e)| {
+        (1..=10).contains(&e.len()) && e.chars().all(|c| c.is_ascii_alphanumeric())
+    });
+    let shaped = suffix.starts_with('.') || !prefix.is_empty();
+    (one_run && literal(prefix) && literal(suffix) && ext && shaped)
+        .then(|| crate::matchers::topic_matcher::fold(&format!("{prefix}*{suffix}")))
 }
 
 /// `run` folded, its ends' `_` and `-` dropped, when it joins words with
@@ -625,6 +675,35 @@ mod tests {
                 .collect();
         for want in ["\u{1}mTests/Readers", "\u{1}mio/netty/util"] {
             assert!(words.iter().any(|w| w == want), "{want:?} in {words:?}");
+        }
+    }
+
+    #[test]
+    fn pattern_keys_read_one_wildcard_or_placeholder_before_an_extension() {
+        let keys = |t: &str| -> Vec<String> {
+            pattern_keys(t)
+                .into_iter()
+                .map(|k| match k {
+                    FileKey::Pattern(p) => p,
+                    other => panic!("{other:?}"),
+                })
+                .collect()
+        };
+        assert_eq!(keys("Unit tests are `<name>.spec.js` files"), ["*.spec.js"]);
+        assert_eq!(
+            keys("run src/**/test_*.py and *.snap."),
+            ["*.snap", "test_*.py"]
+        );
+        assert_eq!(keys("Docs pages are cops_*.adoc"), ["cops_*.adoc"]);
+        // Two runs, braces, no extension, a bare wildcard: no pattern.
+        for t in [
+            "issue-<n>-<slug>.test.ts",
+            "{new,fix}_<x>.md",
+            "packages/*",
+            "a * b",
+            "x*y",
+        ] {
+            assert!(keys(t).is_empty(), "{t}");
         }
     }
 

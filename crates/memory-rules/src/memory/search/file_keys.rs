@@ -30,6 +30,38 @@ pub const MODULE: f32 = NEAR;
 /// only breaks ties among the notes the file's words find.
 pub const MODULE_FOLDER: f32 = 0.1;
 
+/// The file name patterns `file` matches ([`FileKey::Pattern`], as
+/// [`terms::pattern_keys`] reads a note's): its name from each `.` on
+/// (`csp.spec.js`: `*.spec.js`, `*.js`), each also after the name up to
+/// its first `_` or `-` (`test_app.py`: `test_*.py`). A pattern with a
+/// prefix or of two extensions or more names a kind of file, [`SAME_NAME`];
+/// one extension alone (`*.py`) a language, which holds many files as a
+/// package does, [`MODULE_FOLDER`] (it only breaks ties among the notes the
+/// file's words find).
+pub(super) fn pattern_keys(file: &str) -> Vec<(FileKey, f32)> {
+    let name = terms::base(file);
+    let folded = crate::matchers::topic_matcher::fold(name);
+    let lead = folded.len() - folded.trim_start_matches('.').len();
+    let body = &folded[lead..];
+    let prefix = body
+        .find(['_', '-'])
+        .map(|j| &body[..=j])
+        .filter(|p| p.len() > 1);
+    let mut keys = Vec::new();
+    for (i, _) in body.match_indices('.').filter(|(i, _)| *i > 0) {
+        let suffix = &body[i..];
+        let kind = suffix.matches('.').count() >= 2;
+        keys.push((
+            FileKey::Pattern(format!("*{suffix}")),
+            if kind { SAME_NAME } else { MODULE_FOLDER },
+        ));
+        if let Some(p) = prefix.filter(|p| p.len() <= i) {
+            keys.push((FileKey::Pattern(format!("{p}*{suffix}")), SAME_NAME));
+        }
+    }
+    keys
+}
+
 /// The modules `file` (`k` folders deep) may be written as, as paths of
 /// folders ([`FileKey::Module`], as a note's dotted module is read): each
 /// run of two or more of its [`MAX_NAMED_FOLDERS`] nearest folders,

@@ -134,6 +134,9 @@ impl IndexBuilder {
         for key in terms::name_keys(&e.text) {
             counts.entry(key.word()).or_default().0 = 1;
         }
+        for key in terms::pattern_keys(&e.text) {
+            counts.entry(key.word()).or_default().0 = 1;
+        }
         for (w, (body, title, topic)) in counts {
             self.terms
                 .entry(w)

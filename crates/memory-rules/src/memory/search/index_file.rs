@@ -19,7 +19,7 @@ use std::path::Path;
 pub(super) const MAGIC: &[u8; 8] = b"WMEMIDX\0";
 /// Bumped whenever the layout or the words change: an index of another
 /// version is rebuilt.
-pub(super) const VERSION: u32 = 5;
+pub(super) const VERSION: u32 = 6;
 pub(super) const HEADER: usize = 72;
 pub(super) const FILE_REC: usize = 64;
 pub(super) const DOC_REC: usize = 64;

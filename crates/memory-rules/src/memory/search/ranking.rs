@@ -8,7 +8,7 @@
 //! out ([`best_candidates`]), and a [`MemoryHit`] for each.
 
 use super::file_keys::{
-    folder_named, is_module_of, module_keys, named_folder_keys, NEAR, SAME_NAME,
+    folder_named, is_module_of, module_keys, named_folder_keys, pattern_keys, NEAR, SAME_NAME,
 };
 use super::index_file::{ScopeIndex, POSTING};
 use super::postings::{self, Postings};
@@ -95,8 +95,8 @@ enum TieHow {
 }
 
 impl FileTie {
-    /// (the file, how: `names it`, `names x.rs`, `below src`, `near src`,
-    /// `paths <glob>`).
+    /// (the file, how: `names it`, `names x.rs`, `names *.spec.js`, `below
+    /// src`, `near src`, `paths <glob>`).
     fn describe(&self, files: &[String], keys: &[Vec<(FileKey, f32)>]) -> (String, String) {
         let how = match &self.how {
             TieHow::Glob(g) => format!("paths {g}"),
@@ -115,6 +115,7 @@ impl FileTie {
                 FileKey::Module(m) => format!("in module {m}"),
                 FileKey::Folder(f) => format!("in a {f} folder"),
                 FileKey::Near(f) => format!("near {f}"),
+                FileKey::Pattern(p) => format!("names {p}"),
                 FileKey::GlobDir(_) | FileKey::GlobAny | FileKey::Name(_) => String::new(),
             },
         };
@@ -548,7 +549,11 @@ fn file_ties(scopes: &[ScopeIndex], files: &[String]) -> (FileTies, Vec<Vec<(Fil
 fn hub_discount(scopes: &[ScopeIndex], key: &FileKey, word: &str, n: usize) -> f32 {
     if !matches!(
         key,
-        FileKey::Folder(_) | FileKey::Near(_) | FileKey::Base(_) | FileKey::Module(_)
+        FileKey::Folder(_)
+            | FileKey::Near(_)
+            | FileKey::Base(_)
+            | FileKey::Module(_)
+            | FileKey::Pattern(_)
     ) {
         return 1.0;
     }
@@ -601,6 +606,7 @@ fn tie_keys(file: &str) -> Vec<(FileKey, f32)> {
     }
     keys.extend(named_folder_keys(file, k));
     keys.extend(module_keys(file, k));
+    keys.extend(pattern_keys(file));
     keys
 }
 
@@ -751,7 +757,7 @@ mod tests {
     use super::*;
     use crate::base::fs::FileBytes;
     use crate::memory::entry::Entry;
-    use crate::memory::search::file_keys::MODULE;
+    use crate::memory::search::file_keys::{MODULE, MODULE_FOLDER};
     use crate::memory::search::index_builder::{empty_index, IndexBuilder};
     use crate::memory::store::MemoryScope;
     use std::time::SystemTime;
@@ -838,6 +844,35 @@ mod tests {
             })
             .collect();
         (index(&refs), queries)
+    }
+
+    #[test]
+    fn a_file_matches_the_name_patterns_of_its_extensions_and_prefix() {
+        let keys = |f: &str| -> Vec<(String, f32)> {
+            pattern_keys(f)
+                .into_iter()
+                .map(|(k, w)| (k.word().trim_start_matches("\u{1}p").to_string(), w))
+                .collect()
+        };
+        assert_eq!(
+            keys("packages/kit/src/csp.spec.js"),
+            [
+                ("*.spec.js".to_string(), SAME_NAME),
+                ("*.js".to_string(), MODULE_FOLDER)
+            ]
+        );
+        assert_eq!(
+            keys("tests/test_app.py"),
+            [
+                ("*.py".to_string(), MODULE_FOLDER),
+                ("test_*.py".to_string(), SAME_NAME)
+            ]
+        );
+        assert!(keys(".github/CODEOWNERS").is_empty());
+        assert_eq!(
+            keys(".eslintrc.json"),
+            [("*.json".to_string(), MODULE_FOLDER)]
+        );
     }
 
     #[test]

@@ -512,18 +512,26 @@ mod tests {
     }
 
     #[test]
-    fn an_index_saved_before_dotted_modules_were_read_is_rebuilt() {
-        // Version 4 had no module keys (`io.netty.util` as io/netty/util).
+    fn an_index_saved_before_name_patterns_were_read_is_rebuilt() {
+        // Version 4 had no module keys (`io.netty.util` as io/netty/util),
+        // version 5 no name patterns (`*.spec.js`).
+        use super::super::index_file::VERSION;
         let root = tempfile::tempdir().unwrap();
         let (s, dir) = aged_store(root.path());
         open(&s);
         let path = dir.join(SEARCH_INDEX_FILE);
-        let mut v4 = std::fs::read(&path).unwrap();
-        v4[8..12].copy_from_slice(&4u32.to_le_bytes());
-        std::fs::write(&path, &v4).unwrap();
-        open(&s);
-        let saved = std::fs::read(&path).unwrap();
-        assert_eq!(u32::from_le_bytes(saved[8..12].try_into().unwrap()), 5);
+        for old in [4u32, 5] {
+            let mut saved = std::fs::read(&path).unwrap();
+            saved[8..12].copy_from_slice(&old.to_le_bytes());
+            std::fs::write(&path, &saved).unwrap();
+            open(&s);
+            let saved = std::fs::read(&path).unwrap();
+            assert_eq!(
+                u32::from_le_bytes(saved[8..12].try_into().unwrap()),
+                VERSION
+            );
+        }
+        assert_eq!(VERSION, 6);
     }
 
     #[test]

@@ -168,7 +168,7 @@ pub(crate) fn run_by(text: &str) -> BTreeMap<String, BTreeSet<String>> {
         }
         if runner.is_none() && before.is_empty() {
             runner = Some(BTreeSet::new());
-        } else if runner.is_none() && before.last().is_some_and(|t| is_run_verb(t)) {
+        } else if runner.is_none() && before.last().is_some_and(|t| runs(t, &before)) {
             let words = before[..before.len() - 1]
                 .iter()
                 .flat_map(|t| name_words(t));
@@ -214,9 +214,21 @@ fn abbreviated(text: &str) -> bool {
     word.chars().count() == 1 || word.contains('.')
 }
 
-/// Whether a word of text is one of [`RUN_VERBS`].
-fn is_run_verb(token: &str) -> bool {
-    RUN_VERBS.contains(&token.to_lowercase().as_str())
+/// Whether `verb`, the last of a sentence's words `before` a code span,
+/// says what a runner runs: one of [`RUN_VERBS`], or its plural
+/// (`the unit envs run`) in a clause that describes rather than
+/// prescribes (`Always run`, `Then run` instruct: [`super::mood`]).
+fn runs(verb: &str, before: &[&str]) -> bool {
+    let verb = verb.to_lowercase();
+    if RUN_VERBS.contains(&verb.as_str()) {
+        return true;
+    }
+    let plural = RUN_VERBS
+        .iter()
+        .any(|v| v.strip_suffix('s') == Some(verb.as_str()));
+    // The clause the verb ends: the words after the last comma.
+    let clause = before.rsplit(|t| t.ends_with(',')).next().unwrap_or(before);
+    plural && clause.len() > 1 && !super::mood::prescribes(&clause.join(" "))
 }
 
 /// How many words a text's leading values are looked for in
@@ -436,5 +448,10 @@ mod tests {
         let two = run_by("The hook runs `ruff`. Format with `black .` first.");
         assert!(two.contains_key("ruff") && !two.contains_key("black ."));
         assert!(run_by("Test with a filter, e.g. `pytest -k unit`.").is_empty());
+        // A plural said of its runner describes; an instruction does not.
+        let envs = run_by("After the tests, the unit envs run `coverage xml`.");
+        assert!(envs.get("coverage xml").is_some_and(|r| r.contains("env")));
+        assert!(run_by("Always run `make lint` first.").is_empty());
+        assert!(run_by("Then run `make lint`.").is_empty());
     }
 }

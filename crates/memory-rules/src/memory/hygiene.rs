@@ -555,8 +555,10 @@ pub const DENIAL_SUBJECT: f32 = 0.45;
 /// (a write's `conflicts`, `memory lint`'s `conflict`), or only a possible
 /// conflict to read with its evidence (`possible_conflicts`,
 /// `possible-conflict`): another command (a command is a whole
-/// instruction); another value of another kind when the two say the same
-/// sentence with it ([`FLAG_SUBJECT`]); a denial when they share a subject
+/// instruction told, [`instructs`]); another value of another kind when
+/// the two say the same sentence with it ([`FLAG_SUBJECT`]) and it is the
+/// value of one thing (not of two: [`super::holders::held_apart`]); a
+/// denial when they share a subject
 /// ([`DENIAL_SUBJECT`]: one shared `pull request` or `GitHub` is no
 /// subject) and give no number or version alike (`79 columns is the hard
 /// limit` and `never wider than 79 columns` say one bound in two ways), and,
@@ -569,7 +571,12 @@ pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool
         // A swapped word may be another subject as well as another value.
         ValueKind::Name => return false,
         ValueKind::Polarity => {}
-        _ => return overlap(&a.subject, &b.subject, w) >= FLAG_SUBJECT,
+        // Values of other things (`@rollup/plugin-replace 5.0.4` and
+        // `TypeScript ~6.0.3`) are two facts, however alike the sentences.
+        kind => {
+            let apart = super::holders::held_apart(&a.held(), &b.held(), kind);
+            return !apart && overlap(&a.subject, &b.subject, w) >= FLAG_SUBJECT;
+        }
     }
     let affirmed = clash.ours == ["affirmed"];
     if (affirmed && !prescribes_denied(a, b)) || (!affirmed && a.hedged && !b.universal) {
@@ -1441,6 +1448,21 @@ mod tests {
             supersedes(&contrast, &old, &w),
             None,
             "a contrast, no change"
+        );
+    }
+
+    #[test]
+    fn another_version_is_a_flag_only_when_it_is_the_same_things() {
+        let w = realistic();
+        let rule = Profile::of("TypeScript is pinned to 5.4.2.");
+        let flag = |note: &str| {
+            let p = Profile::of(note);
+            conflict(&p, &rule, &w).map(|c| flagged(&p, &rule, &c, &w))
+        };
+        assert_eq!(flag("TypeScript is pinned to 5.6.0."), Some(true));
+        assert_ne!(
+            flag("@rollup/plugin-replace is pinned to 5.0.4."),
+            Some(true)
         );
     }
 

@@ -29,7 +29,7 @@
 //!   after one (`run make fmt before committing` and `make fmt is not
 //!   checked`; [`denies`]).
 
-use super::holders::{holders, run_by, taken_to, Held};
+use super::holders::{held_apart, holders, run_by, taken_to, Held};
 use super::mood;
 use super::note_values::*;
 pub use super::polarity::polarities;
@@ -574,7 +574,7 @@ pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool
         // Values of other things (`@rollup/plugin-replace 5.0.4` and
         // `TypeScript ~6.0.3`) are two facts, however alike the sentences.
         kind => {
-            let apart = super::holders::held_apart(&a.held(), &b.held(), kind);
+            let apart = held_apart(&a.held(), &b.held(), kind);
             return !apart && overlap(&a.subject, &b.subject, w) >= FLAG_SUBJECT;
         }
     }
@@ -603,15 +603,17 @@ fn instructs(a: &Profile, b: &Profile, clash: &Clash) -> bool {
     if options(&clash.ours) && options(&clash.theirs) {
         return true;
     }
-    let runners = |p: &Profile, cs: &[String]| -> Vec<BTreeSet<String>> {
-        cs.iter().filter_map(|c| p.run_by.get(c)).cloned().collect()
-    };
     let theirs = runners(b, &clash.theirs);
-    runners(a, &clash.ours).iter().any(|x| {
-        theirs
-            .iter()
-            .any(|y| !x.is_empty() && !y.is_empty() && (x.is_subset(y) || y.is_subset(x)))
-    })
+    runners(a, &clash.ours)
+        .into_iter()
+        .any(|x| theirs.iter().any(|y| x.is_subset(y) || y.is_subset(x)))
+}
+
+/// The runners' words of those of `commands` `p` says a runner runs
+/// ([`Profile::run_by`]); a command defining itself names no runner.
+fn runners<'p>(p: &'p Profile, commands: &[String]) -> Vec<&'p BTreeSet<String>> {
+    let named = commands.iter().filter_map(|c| p.run_by.get(c));
+    named.filter(|r| !r.is_empty()).collect()
 }
 
 /// Whether a command (a code span or quoted string, as compared) starts

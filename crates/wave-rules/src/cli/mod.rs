@@ -25,6 +25,19 @@ pub struct Cli {
     pub global: GlobalArgs,
 }
 
+/// `wave-rules hook ...` alone: the hook's arguments and the global ones,
+/// the same as under [`Cli`], parsed without building every other
+/// subcommand (a hook is a process per agent event, and building and
+/// dropping the whole command line was over a quarter of its instructions).
+#[derive(Parser, Debug)]
+#[command(name = "wave-rules hook")]
+pub(crate) struct HookCli {
+    #[command(flatten)]
+    pub hook: HookArgs,
+    #[command(flatten)]
+    pub global: GlobalArgs,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Check every rule (or the given files and directories) and print diagnostics

@@ -1,7 +1,7 @@
 //! `run`: parses the command line and hands each subcommand to its
 //! command, returning what to print and the exit code.
 
-use super::{Cli, Command, InsightCommand, McpAction, SetupCommand};
+use super::{Cli, Command, HookCli, InsightCommand, McpAction, SetupCommand};
 use crate::base::args::HookAction;
 use crate::base::env::{Env, Output};
 use crate::commands::{
@@ -9,7 +9,7 @@ use crate::commands::{
     validate,
 };
 use crate::{hook, mcp, report};
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use std::ffi::OsString;
 
 /// Runs the command line `args` (the first item is the program name).
@@ -29,7 +29,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match parse(args.into_iter().map(Into::into).collect()) {
         Ok(cli) => cli,
         Err(e) => {
             let text = e.render().to_string();
@@ -124,4 +124,76 @@ fn lsp_server(_env: &Env) -> Output {
         crate::base::env::EXIT_TROUBLE,
         "lsp is not available in the WebAssembly build; run the native wave-rules",
     )
+}
+
+/// Parses `args`: a hook's line through [`HookCli`] alone (the same
+/// meaning, a fraction of the work); anything else, and a hook's line that
+/// does not parse there (help, a mistake), through the whole command line.
+fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    match parse_hook(&args) {
+        Some(cli) => Ok(cli),
+        None => Cli::try_parse_from(args),
+    }
+}
+
+/// `wave-rules hook ...` parsed by [`HookCli`]; `None` for another command
+/// or on any error. What clap built is left to the exit where the process
+/// exits after the command.
+fn parse_hook(args: &[OsString]) -> Option<Cli> {
+    if args.get(1).is_none_or(|a| a != "hook") {
+        return None;
+    }
+    let mut command = HookCli::command();
+    let line = std::iter::once(OsString::from("wave-rules hook")).chain(args[2..].iter().cloned());
+    let parsed = command.try_get_matches_from_mut(line).ok().and_then(|mut matches| {
+        let parsed = HookCli::from_arg_matches_mut(&mut matches).ok();
+        hook::cache::release(matches);
+        parsed
+    });
+    hook::cache::release(command);
+    parsed.map(|h| Cli {
+        command: Command::Hook(h.hook),
+        global: h.global,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(words: &str) -> Vec<OsString> {
+        words.split(' ').map(OsString::from).collect()
+    }
+
+    #[test]
+    fn a_hook_line_parses_alone_as_under_the_whole_command_line() {
+        for words in [
+            "wave-rules hook SessionStart",
+            "wave-rules hook --agent codex PostToolUse --max-bytes 500 --edit-distance 3",
+            "wave-rules hook PostToolUse --agent gemini --memory off --workdir /w",
+            "wave-rules hook --json UserPromptSubmit --max-lines 40 --home /h",
+            "wave-rules hook SubagentStart --source user=/x --source project:wave:any=.r",
+            "wave-rules hook install --agent cursor --scope user",
+            "wave-rules hook watch /s/rules/h-1.json",
+        ] {
+            let alone = parse_hook(&line(words)).unwrap_or_else(|| panic!("{words}"));
+            let whole = Cli::try_parse_from(line(words)).unwrap();
+            assert_eq!(format!("{alone:?}"), format!("{whole:?}"), "{words}");
+        }
+    }
+
+    #[test]
+    fn help_mistakes_and_other_commands_go_to_the_whole_command_line() {
+        for words in [
+            "wave-rules hook --help",
+            "wave-rules hook SessionStart --max-bytes many",
+            "wave-rules hook",
+            "wave-rules --json hook SessionStart",
+            "wave-rules list",
+        ] {
+            assert!(parse_hook(&line(words)).is_none(), "{words}");
+        }
+        let help = run(line("wave-rules hook --help"));
+        assert!(help.stdout.contains("Usage: wave-rules hook"), "{}", help.stdout);
+    }
 }

@@ -42,7 +42,7 @@ pub fn exits_after() -> bool {
 }
 
 /// Drops `value`, or leaves it to the process's exit (see [`EXITS_AFTER`]).
-fn release<T>(value: T) {
+pub(crate) fn release<T>(value: T) {
     if EXITS_AFTER.load(Ordering::Relaxed) {
         std::mem::forget(value);
     }

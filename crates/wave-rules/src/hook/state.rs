@@ -102,10 +102,10 @@ impl Store {
     /// (and checks then that its task is one of them). `None` when the
     /// state cannot be read.
     pub fn waiting_tasks(&self, session: &str) -> Option<Vec<String>> {
-        let state = self.read_unlocked(session).ok()?;
-        Some(state.map_or_else(Vec::new, |s| {
-            s.waiting_tasks().map(str::to_string).collect()
-        }))
+        match fs::read_bounded(&self.path(session), MAX_STATE_BYTES, Links::Follow) {
+            Ok(bytes) => Session::waiting_tasks_saved(&bytes).ok(),
+            Err(e) => e.is_not_found().then(Vec::new),
+        }
     }
 
     /// [`Store::read`] for a caller that holds the lock.

@@ -73,6 +73,25 @@ impl Session {
         self.tasks.iter().map(|t| t.prompt.as_str())
     }
 
+    /// [`Session::waiting_tasks`] of a saved state (`json` as a session
+    /// serializes), read without building the rest of the state: its other
+    /// fields are skipped, not kept (a subagent's start reads them before
+    /// its lock, and the whole state once under it). No tasks for a state
+    /// of another version, which [`Session`] reads as a fresh session.
+    pub fn waiting_tasks_saved(json: &[u8]) -> serde_json::Result<Vec<String>> {
+        #[derive(Deserialize, Default)]
+        #[serde(default)]
+        struct Saved {
+            version: u32,
+            tasks: Vec<PendingTask>,
+        }
+        let saved: Saved = serde_json::from_slice(json)?;
+        Ok(match saved.version == super::SESSION_VERSION {
+            true => saved.tasks.into_iter().map(|t| t.prompt).collect(),
+            false => Vec::new(),
+        })
+    }
+
     /// Where the task for a subagent of type `kind` is: the oldest of its
     /// type, else of no type.
     fn task_at(&self, kind: &str) -> Option<usize> {

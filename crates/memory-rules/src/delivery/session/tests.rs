@@ -402,3 +402,20 @@ fn committing_rules_again_keeps_each_once_in_its_first_place_with_its_newest_ver
     assert_eq!(s.delivered["a.md"], "v2");
     assert_eq!(s.delivered_ids(), ["a.md", "b.md", "c.md"]);
 }
+
+#[test]
+fn waiting_tasks_read_from_a_saved_state_are_those_of_the_whole_state() {
+    let mut s = Session::new();
+    s.commit_given([("a.md", "v1")]);
+    s.task_announced("explore", "map the parser");
+    s.task_announced("", "write the docs");
+    s.version = SESSION_VERSION;
+    let json = serde_json::to_vec(&s).unwrap();
+    let whole: Vec<&str> = s.waiting_tasks().collect();
+    assert_eq!(Session::waiting_tasks_saved(&json).unwrap(), whole);
+    assert_eq!(whole, ["map the parser", "write the docs"]);
+    // Another version's state is a fresh session: no tasks.
+    let older = br#"{"version":1,"tasks":[{"kind":"","prompt":"x"}]}"#;
+    assert!(Session::waiting_tasks_saved(older).unwrap().is_empty());
+    assert!(Session::waiting_tasks_saved(b"{not json").is_err());
+}

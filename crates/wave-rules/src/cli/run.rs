@@ -145,11 +145,14 @@ fn parse_hook(args: &[OsString]) -> Option<Cli> {
     }
     let mut command = HookCli::command();
     let line = std::iter::once(OsString::from("wave-rules hook")).chain(args[2..].iter().cloned());
-    let parsed = command.try_get_matches_from_mut(line).ok().and_then(|mut matches| {
-        let parsed = HookCli::from_arg_matches_mut(&mut matches).ok();
-        hook::cache::release(matches);
-        parsed
-    });
+    let parsed = command
+        .try_get_matches_from_mut(line)
+        .ok()
+        .and_then(|mut matches| {
+            let parsed = HookCli::from_arg_matches_mut(&mut matches).ok();
+            hook::cache::release(matches);
+            parsed
+        });
     hook::cache::release(command);
     parsed.map(|h| Cli {
         command: Command::Hook(h.hook),
@@ -194,6 +197,10 @@ mod tests {
             assert!(parse_hook(&line(words)).is_none(), "{words}");
         }
         let help = run(line("wave-rules hook --help"));
-        assert!(help.stdout.contains("Usage: wave-rules hook"), "{}", help.stdout);
+        assert!(
+            help.stdout.contains("Usage: wave-rules hook"),
+            "{}",
+            help.stdout
+        );
     }
 }

@@ -43,6 +43,7 @@ pub mod input;
 pub mod install;
 pub mod session_telemetry;
 pub mod settings;
+pub mod spares;
 pub mod state;
 pub mod watch;
 

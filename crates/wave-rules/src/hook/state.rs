@@ -11,7 +11,8 @@
 //! state is a cache of what was sent, and a hook must stay fast. A file that
 //! cannot be read (one a writer killed mid-write left torn) is reported and
 //! the session starts afresh; files of sessions idle for
-//! [`STATE_STALE_AFTER`] are removed when a new session starts.
+//! [`STATE_STALE_AFTER`] are removed when a new session starts (looked for
+//! at most once every [`CLEAN_STALE_EVERY`]).
 
 use memory_rules::base::fs::{self, Links, Lock};
 use memory_rules::delivery::Session;
@@ -19,6 +20,7 @@ use memory_rules::delivery::SESSION_VERSION;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use memory_rules::base::limits::CLEAN_STALE_EVERY;
 use memory_rules::base::limits::MAX_CLEANUP_ENTRIES;
 pub use memory_rules::base::limits::MAX_STATE_BYTES;
 use memory_rules::base::limits::STATE_LOCK_TIMEOUT;
@@ -63,6 +65,17 @@ impl Store {
         Store {
             dir: state_dir.join("sessions"),
         }
+    }
+
+    /// The store of the state directory that holds the saved discovery
+    /// `cache` (`<state dir>/rules/<file>`, as `hook/cache.rs` names it).
+    pub fn of_cache(cache: &Path) -> Option<Store> {
+        Some(Store::new(cache.parent()?.parent()?.to_path_buf()))
+    }
+
+    /// Makes the spare session files that are missing ([`super::spares`]).
+    pub fn top_up_spares(&self) -> usize {
+        super::spares::top_up(&self.dir)
     }
 
     pub fn path(&self, session: &str) -> PathBuf {
@@ -236,12 +249,28 @@ impl Store {
     }
 
     /// Removes the files of sessions idle for [`STATE_STALE_AFTER`] (and temp
-    /// files a killed hook left behind).
+    /// files a killed hook left behind), at most once every
+    /// [`CLEAN_STALE_EVERY`]: the time of the last look is the mtime of
+    /// `.cleaned` in the directory.
     pub fn clean_stale(&self, problems: &mut Vec<String>) {
+        let now = SystemTime::now();
+        let marker = self.dir.join(".cleaned");
+        let looked = std::fs::symlink_metadata(&marker).and_then(|m| m.modified());
+        if looked.is_ok_and(|t| now.duration_since(t).is_ok_and(|a| a < CLEAN_STALE_EVERY)) {
+            return;
+        }
+        let stamped = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&marker)
+            .and_then(|f| f.set_modified(now));
+        if let Err(e) = stamped {
+            problems.push(format!("cannot stamp {}: {e}", marker.display()));
+        }
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return;
         };
-        let now = SystemTime::now();
         for entry in entries.take(MAX_CLEANUP_ENTRIES).flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let max_age = if name.ends_with(".tmp") {
@@ -274,18 +303,27 @@ impl Store {
 /// would be over half padding. On ext4 a rename over a file starts the new
 /// file's writeback and frees the old inode (0.23-0.27 ms in a C loop on
 /// this project's CI machine, against 6-7 µs for a write in place), and a
-/// hook saves its session on nearly every event. A new file is written
-/// beside and renamed into place, so it is never seen empty.
+/// hook saves its session on nearly every event. A new file is a spare
+/// the watcher made ([`super::spares`]) renamed into place, else written
+/// beside and renamed into place, so it is never seen empty under the lock.
 fn save(path: &Path, json: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
-    let mut file = match std::fs::OpenOptions::new().write(true).open(path) {
+    let open = || std::fs::OpenOptions::new().write(true).open(path);
+    let mut file = match open() {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return fs::replace_fast(path, json);
+            match super::spares::take(path).then(open) {
+                Some(Ok(file)) => file,
+                _ => return fs::replace_fast(path, json),
+            }
         }
         Err(e) => return Err(e),
     };
-    let old = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let old = usize::try_from(meta.len()).unwrap_or(usize::MAX);
     if old <= json.len() {
         return file.write_all(json);
     }
@@ -302,6 +340,8 @@ fn save(path: &Path, json: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_os = "linux")]
+    use memory_rules::base::limits::SPARE_SESSION_FILES as SPARES;
 
     #[test]
     fn keys_are_file_names() {
@@ -383,6 +423,54 @@ mod tests {
         assert_eq!(back.compactions, 2);
         let ids: Vec<&str> = back.subagents().iter().map(|a| a.id.as_str()).collect();
         assert_eq!(ids, ["a-long-subagent-id"]);
+    }
+
+    #[test]
+    fn stale_sessions_are_looked_for_at_most_once_an_hour() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path().to_path_buf());
+        std::fs::create_dir_all(&store.dir).unwrap();
+        let ago = |d: Duration| SystemTime::now() - d - Duration::from_secs(60);
+        let touch = |path: &Path, at: SystemTime| {
+            let mut file = std::fs::OpenOptions::new();
+            file.create(true).truncate(false).write(true);
+            file.open(path).unwrap().set_modified(at).unwrap();
+        };
+        let (a, b) = (store.dir.join("a.json"), store.dir.join("b.json"));
+        touch(&a, ago(STATE_STALE_AFTER));
+        let mut problems = Vec::new();
+        store.clean_stale(&mut problems);
+        assert!(!a.exists(), "stale, removed");
+        touch(&b, ago(STATE_STALE_AFTER));
+        store.clean_stale(&mut problems);
+        assert!(b.exists(), "looked for less than an hour ago");
+        touch(&store.dir.join(".cleaned"), ago(CLEAN_STALE_EVERY));
+        store.clean_stale(&mut problems);
+        assert!(!b.exists(), "an hour later, looked for again");
+        assert!(problems.is_empty(), "{problems:?}");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_new_session_is_saved_into_a_spare_file_when_there_is_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path().to_path_buf());
+        let mut problems = Vec::new();
+        store.update("s0", &mut problems, |s| s.compactions = 1);
+        assert_eq!(store.top_up_spares(), SPARES);
+        let spares = || {
+            (0..SPARES)
+                .filter_map(|k| std::fs::metadata(store.dir.join(format!(".spare-{k}"))).ok())
+                .map(|m| std::os::unix::fs::MetadataExt::ino(&m))
+                .collect::<Vec<u64>>()
+        };
+        let before = spares();
+        store.update("s1", &mut problems, |s| s.compactions = 2);
+        let (_, ino) = file_of(&store, "s1");
+        assert!(before.contains(&ino), "a spare's inode");
+        assert_eq!(spares().len(), SPARES - 1);
+        assert_eq!(store.read("s1").unwrap().unwrap().compactions, 2);
+        assert!(problems.is_empty(), "{problems:?}");
     }
 
     #[test]

@@ -32,6 +32,10 @@
 //! [`WATCH_MAX_SECS`](memory_rules::base::limits::WATCH_MAX_SECS) in all.
 //! `WAVE_RULES_WATCH=off` turns it off. Linux only (inotify); elsewhere a
 //! hook always stats.
+//!
+//! After each answer the watcher also makes the spare session files that a
+//! new conversation took ([`crate::hook::spares`]), so that a session's or
+//! a subagent's start renames a file into place rather than making one.
 
 use std::path::Path;
 
@@ -177,6 +181,9 @@ mod linux {
         /// Each folder watched, once (the rule files of a folder share it).
         folders: HashMap<PathBuf, WatchDescriptor>,
         buffer: Vec<u8>,
+        /// The sessions whose spare files it keeps made, after each answer
+        /// ([`crate::hook::spares`]).
+        sessions: Option<crate::hook::state::Store>,
     }
 
     /// What each watch is for.
@@ -237,6 +244,7 @@ mod linux {
                     cache_name: cache.file_name()?.to_os_string(),
                 },
                 question: super::question(&bytes),
+                sessions: crate::hook::state::Store::of_cache(cache),
                 folders: HashMap::new(),
                 buffer: vec![0; 16 << 10],
             };
@@ -348,6 +356,10 @@ mod linux {
             let changed = self.changed();
             let same = question == self.question;
             let _ = stream.write_all(if same && !changed { b"1" } else { b"0" });
+            drop(stream);
+            if let Some(sessions) = &self.sessions {
+                sessions.top_up_spares();
+            }
             !changed
         }
 

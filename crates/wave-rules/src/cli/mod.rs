@@ -38,6 +38,17 @@ pub(crate) struct HookCli {
     pub global: GlobalArgs,
 }
 
+/// `wave-rules memory ...` alone, as [`HookCli`] (an agent's memory tool
+/// runs it per call).
+#[derive(Parser, Debug)]
+#[command(name = "wave-rules memory")]
+pub(crate) struct MemoryCli {
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    #[command(flatten)]
+    pub global: GlobalArgs,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Check every rule (or the given files and directories) and print diagnostics

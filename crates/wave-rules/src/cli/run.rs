@@ -1,7 +1,7 @@
 //! `run`: parses the command line and hands each subcommand to its
 //! command, returning what to print and the exit code.
 
-use super::{Cli, Command, HookCli, InsightCommand, McpAction, SetupCommand};
+use super::{Cli, Command, HookCli, InsightCommand, McpAction, MemoryCli, SetupCommand};
 use crate::base::args::HookAction;
 use crate::base::env::{Env, Output};
 use crate::commands::{
@@ -126,38 +126,52 @@ fn lsp_server(_env: &Env) -> Output {
     )
 }
 
-/// Parses `args`: a hook's line through [`HookCli`] alone (the same
-/// meaning, a fraction of the work); anything else, and a hook's line that
-/// does not parse there (help, a mistake), through the whole command line.
+/// Parses `args`: a hook's or a memory command's line through its own
+/// parser alone ([`HookCli`], [`MemoryCli`]: the same meaning, a fraction
+/// of the work, as both run once per agent event or tool call); anything
+/// else, and such a line that does not parse there (help, a mistake),
+/// through the whole command line.
 fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
-    match parse_hook(&args) {
+    match parse_alone(&args) {
         Some(cli) => Ok(cli),
         None => Cli::try_parse_from(args),
     }
 }
 
-/// `wave-rules hook ...` parsed by [`HookCli`]; `None` for another command
-/// or on any error. What clap built is left to the exit where the process
-/// exits after the command.
-fn parse_hook(args: &[OsString]) -> Option<Cli> {
-    if args.get(1).is_none_or(|a| a != "hook") {
-        return None;
+/// `wave-rules hook ...` or `wave-rules memory ...` parsed alone; `None`
+/// for another command or on any error.
+fn parse_alone(args: &[OsString]) -> Option<Cli> {
+    let word = args.get(1)?.to_str()?;
+    match word {
+        "hook" => parse_with::<HookCli>(word, args).map(|h| Cli {
+            command: Command::Hook(h.hook),
+            global: h.global,
+        }),
+        "memory" => parse_with::<MemoryCli>(word, args).map(|m| Cli {
+            command: Command::Setup(SetupCommand::Memory(m.memory)),
+            global: m.global,
+        }),
+        _ => None,
     }
-    let mut command = HookCli::command();
-    let line = std::iter::once(OsString::from("wave-rules hook")).chain(args[2..].iter().cloned());
+}
+
+/// `args` from its third word on, parsed by `P` as `wave-rules <word>`.
+/// What clap built is left to the exit where the process exits after the
+/// command.
+fn parse_with<P: CommandFactory + FromArgMatches>(word: &str, args: &[OsString]) -> Option<P> {
+    let mut command = P::command();
+    let name = OsString::from(format!("wave-rules {word}"));
+    let line = std::iter::once(name).chain(args[2..].iter().cloned());
     let parsed = command
         .try_get_matches_from_mut(line)
         .ok()
         .and_then(|mut matches| {
-            let parsed = HookCli::from_arg_matches_mut(&mut matches).ok();
+            let parsed = P::from_arg_matches_mut(&mut matches).ok();
             hook::cache::release(matches);
             parsed
         });
     hook::cache::release(command);
-    parsed.map(|h| Cli {
-        command: Command::Hook(h.hook),
-        global: h.global,
-    })
+    parsed
 }
 
 #[cfg(test)]
@@ -169,7 +183,7 @@ mod tests {
     }
 
     #[test]
-    fn a_hook_line_parses_alone_as_under_the_whole_command_line() {
+    fn hook_and_memory_lines_parse_alone_as_under_the_whole_command_line() {
         for words in [
             "wave-rules hook SessionStart",
             "wave-rules hook --agent codex PostToolUse --max-bytes 500 --edit-distance 3",
@@ -178,8 +192,11 @@ mod tests {
             "wave-rules hook SubagentStart --source user=/x --source project:wave:any=.r",
             "wave-rules hook install --agent cursor --scope user",
             "wave-rules hook watch /s/rules/h-1.json",
+            "wave-rules memory search parser --files src/a.ts b.py --limit 3 --json",
+            "wave-rules memory write build use-pnpm --paths src/** --scope user",
+            "wave-rules memory lint --workdir /w",
         ] {
-            let alone = parse_hook(&line(words)).unwrap_or_else(|| panic!("{words}"));
+            let alone = parse_alone(&line(words)).unwrap_or_else(|| panic!("{words}"));
             let whole = Cli::try_parse_from(line(words)).unwrap();
             assert_eq!(format!("{alone:?}"), format!("{whole:?}"), "{words}");
         }
@@ -191,10 +208,11 @@ mod tests {
             "wave-rules hook --help",
             "wave-rules hook SessionStart --max-bytes many",
             "wave-rules hook",
+            "wave-rules memory search",
             "wave-rules --json hook SessionStart",
             "wave-rules list",
         ] {
-            assert!(parse_hook(&line(words)).is_none(), "{words}");
+            assert!(parse_alone(&line(words)).is_none(), "{words}");
         }
         let help = run(line("wave-rules hook --help"));
         assert!(

@@ -101,11 +101,11 @@ fn any(value: &Value) -> AnyValue {
     AnyValue { value: Some(v) }
 }
 
-fn key_values(attributes: &[(String, Value)]) -> Vec<KeyValue> {
+fn key_values<K: AsRef<str>>(attributes: &[(K, Value)]) -> Vec<KeyValue> {
     attributes
         .iter()
         .map(|(k, v)| KeyValue {
-            key: k.clone(),
+            key: k.as_ref().to_string(),
             value: Some(any(v)),
             ..KeyValue::default()
         })
@@ -191,14 +191,14 @@ fn write_record(out: &mut Vec<u8>, record: &Record) {
 }
 
 /// `[{"key": ..., "value": {...}}, ...]`.
-fn write_attributes(out: &mut Vec<u8>, attributes: &[(String, Value)]) {
+fn write_attributes<K: AsRef<str>>(out: &mut Vec<u8>, attributes: &[(K, Value)]) {
     out.push(b'[');
     for (i, (key, value)) in attributes.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
         out.extend_from_slice(b"{\"key\":");
-        write_str(out, key);
+        write_str(out, key.as_ref());
         out.extend_from_slice(b",\"value\":");
         write_value(out, value);
         out.push(b'}');

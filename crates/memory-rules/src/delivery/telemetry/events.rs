@@ -277,10 +277,10 @@ pub fn loaded(
         .with("gen_ai.agent.name", agent)
         .with("session.id", session);
     for (format, n) in census.per_format() {
-        record = record.with(&format!("wave_rules.rules.{}", format.as_str()), n);
+        record = record.with(format!("wave_rules.rules.{}", format.as_str()), n);
     }
     for (code, n) in per_code {
-        record = record.with(&format!("wave_rules.diagnostics.{code}"), n);
+        record = record.with(format!("wave_rules.diagnostics.{code}"), n);
     }
     record
 }

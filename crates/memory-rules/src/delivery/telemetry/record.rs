@@ -77,13 +77,17 @@ impl From<Vec<String>> for Value {
     }
 }
 
+/// An attribute's key: nearly always a name written in the code, kept
+/// without a copy (a hook's start makes a dozen per rule it gives).
+pub type Key = std::borrow::Cow<'static, str>;
+
 /// One event.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
     pub name: &'static str,
     /// Nanoseconds since the Unix epoch.
     pub time_ns: u64,
-    pub attributes: Vec<(String, Value)>,
+    pub attributes: Vec<(Key, Value)>,
 }
 
 impl Record {
@@ -96,21 +100,21 @@ impl Record {
             attributes: {
                 // Room for what the events add (a delivery adds about 12).
                 let mut a = Vec::with_capacity(16);
-                a.push(("event.name".into(), Value::from(name)));
-                a.push((RECORD_ID.into(), Value::Str(unique_id(time_ns))));
+                a.push((Key::Borrowed("event.name"), Value::from(name)));
+                a.push((Key::Borrowed(RECORD_ID), Value::Str(unique_id(time_ns))));
                 a
             },
         }
     }
 
     /// With one more attribute.
-    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Record {
-        self.attributes.push((key.to_string(), value.into()));
+    pub fn with(mut self, key: impl Into<Key>, value: impl Into<Value>) -> Record {
+        self.attributes.push((key.into(), value.into()));
         self
     }
 
     /// With `key` when `value` is some.
-    pub fn with_some(self, key: &str, value: Option<impl Into<Value>>) -> Record {
+    pub fn with_some(self, key: impl Into<Key>, value: Option<impl Into<Value>>) -> Record {
         match value {
             Some(v) => self.with(key, v),
             None => self,
@@ -121,7 +125,7 @@ impl Record {
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.attributes
             .iter()
-            .find(|(k, _)| k == key)
+            .find(|(k, _)| k.as_ref() == key)
             .map(|(_, v)| v)
     }
 }

@@ -259,18 +259,17 @@ impl Store {
         if looked.is_ok_and(|t| now.duration_since(t).is_ok_and(|a| a < CLEAN_STALE_EVERY)) {
             return;
         }
-        let stamped = std::fs::OpenOptions::new()
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        // Best effort, as the cleanup: a stamp not written means another
+        // look at the next start.
+        let _ = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&marker)
             .and_then(|f| f.set_modified(now));
-        if let Err(e) = stamped {
-            problems.push(format!("cannot stamp {}: {e}", marker.display()));
-        }
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return;
-        };
         for entry in entries.take(MAX_CLEANUP_ENTRIES).flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let max_age = if name.ends_with(".tmp") {

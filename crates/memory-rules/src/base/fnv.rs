@@ -35,12 +35,17 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 /// without the formatting machinery (a hook writes one per rule it gives,
 /// three times over).
 pub fn hex16(h: u64) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(16);
+    push_hex16(&mut out, h);
+    out
+}
+
+/// [`hex16`] appended to `out`.
+pub fn push_hex16(out: &mut String, h: u64) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     for i in (0..16).rev() {
         out.push(char::from(DIGITS[((h >> (i * 4)) & 0xf) as usize]));
     }
-    out
 }
 
 #[cfg(test)]

@@ -160,7 +160,10 @@ fn unique_id(time_ns: u64) -> String {
     });
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let (hi, lo) = (mix(seed[0] ^ n), mix(seed[1].wrapping_add(n)));
-    format!("{hi:016x}{lo:016x}")
+    let mut id = String::with_capacity(32);
+    crate::base::fnv::push_hex16(&mut id, hi);
+    crate::base::fnv::push_hex16(&mut id, lo);
+    id
 }
 
 /// SplitMix64's finaliser: a bijection of `u64` that spreads every bit.

@@ -3,8 +3,8 @@
 //! watcher makes ahead of time, so that a new conversation's first save
 //! renames one into place and writes it over, instead of making a file.
 //! Making a file allocates an inode, which on ext4 costs about 0.2 ms (the
-//! allocator skips recently freed inodes), against about 15 us for a rename
-//! and 4 us for a write in place; a session's start and a subagent's start
+//! allocator skips recently freed inodes), against a few us for a rename
+//! and for a write in place; a session's start and a subagent's start
 //! each make one. Without a watcher (other systems, fewer rules, or
 //! `WAVE_RULES_WATCH=off`) there are no spares and the file is made as
 //! before.
@@ -32,13 +32,12 @@ pub fn take(path: &Path) -> bool {
 pub fn top_up(dir: &Path) -> usize {
     (0..SPARE_SESSION_FILES)
         .filter(|&k| {
-            let path = spare(dir, k);
-            std::fs::symlink_metadata(&path).is_err()
-                && std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .open(&path)
-                    .is_ok()
+            // `create_new` fails on a spare that is there: no stat first.
+            let mut file = std::fs::OpenOptions::new();
+            file.write(true)
+                .create_new(true)
+                .open(spare(dir, k))
+                .is_ok()
         })
         .count()
 }

@@ -32,12 +32,13 @@ pub fn take(path: &Path) -> bool {
 pub fn top_up(dir: &Path) -> usize {
     (0..SPARE_SESSION_FILES)
         .filter(|&k| {
-            // `create_new` fails on a spare that is there: no stat first.
+            // A stat first: it walks the path without the directory's lock,
+            // which an open that may create takes, while a hook is at work
+            // in the same directory (the watcher does this after answering).
+            let path = spare(dir, k);
             let mut file = std::fs::OpenOptions::new();
-            file.write(true)
-                .create_new(true)
-                .open(spare(dir, k))
-                .is_ok()
+            std::fs::symlink_metadata(&path).is_err()
+                && file.write(true).create_new(true).open(&path).is_ok()
         })
         .count()
 }

@@ -217,7 +217,7 @@ fn inside_an_eval_run_telemetry_is_off_whatever_the_policy_says() {
     assert_eq!(s.enabled_from, Place::EvalRun);
 }
 
-fn record(i: i64) -> Record {
+fn record(i: i64) -> Record<'static> {
     Record::new(names::RULE_DELIVERED)
         .with("wave_rules.rule.id", "ts.md")
         .with("wave_rules.rule.tokens", i)
@@ -231,7 +231,7 @@ fn a_spool_line_follows_otlp_json_rules_and_reads_back_with_the_official_message
         ..Settings::default()
     };
     let line = encode::json_line(&Origin::of(&settings), &[record(42)]);
-    let json: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&line).unwrap();
     let rec = &json["resourceLogs"][0]["scopeLogs"][0]["logRecords"][0];
     assert!(
         rec["timeUnixNano"].is_string(),
@@ -256,7 +256,7 @@ fn a_spool_line_follows_otlp_json_rules_and_reads_back_with_the_official_message
         json["resourceLogs"][0]["scopeLogs"][0]["scope"]["name"],
         "wave-rules"
     );
-    let data = encode::parse_line(&line).unwrap();
+    let data = encode::parse_line(std::str::from_utf8(&line).unwrap()).unwrap();
     assert_eq!(encode::record_count(&data), 1);
     let body = encode::request_body(vec![data.clone(), data], Protocol::HttpProtobuf);
     let decoded = ExportLogsServiceRequest::decode(&body[..]).unwrap();
@@ -271,7 +271,7 @@ fn a_spool_line_follows_otlp_json_rules_and_reads_back_with_the_official_message
 fn every_record_has_its_own_id() {
     let ids: std::collections::HashSet<String> = (0..1000)
         .map(|i| match record(i).get("wave_rules.record.id") {
-            Some(memory_rules::delivery::telemetry::Value::Str(s)) => s.clone(),
+            Some(memory_rules::delivery::telemetry::Value::Str(s)) => s.to_string(),
             other => panic!("{other:?}"),
         })
         .collect();

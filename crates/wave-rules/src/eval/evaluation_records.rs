@@ -37,7 +37,7 @@ pub fn records(
     report: &Report,
     model: Option<&str>,
     rules_of: &dyn Fn(&str) -> Vec<String>,
-) -> Vec<Record> {
+) -> Vec<Record<'static>> {
     let mut out = Vec::new();
     for row in &report.rows {
         let rules = rules_of(row.name);
@@ -45,9 +45,14 @@ pub fn records(
         let agent = row.agent.as_str();
         let mut with = arm(row.name, agent, model, rule, "with", &row.with);
         with.uplift = Some((row.uplift.value, row.uplift.low, row.uplift.high));
-        out.push(events::evaluation(&with).with("wave_rules.eval.rules", rules.clone()));
+        out.push(
+            (events::evaluation(&with).with("wave_rules.eval.rules", rules.clone())).into_owned(),
+        );
         let without = arm(row.name, agent, model, rule, "without", &row.without);
-        out.push(events::evaluation(&without).with("wave_rules.eval.rules", rules));
+        out.push(
+            (events::evaluation(&without).with("wave_rules.eval.rules", rules.clone()))
+                .into_owned(),
+        );
     }
     out
 }

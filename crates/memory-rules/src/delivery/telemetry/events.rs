@@ -59,7 +59,7 @@ pub fn why(rule: &Rule, event: &str) -> &'static str {
 
 /// The rule's layer and, for a pack's, its name and version
 /// (`@acme/rules@2.3.1`).
-fn with_origin(record: Record, rule: Option<&Rule>) -> Record {
+fn with_origin<'a>(record: Record<'a>, rule: Option<&'a Rule>) -> Record<'a> {
     let Some(rule) = rule else { return record };
     let mut record = record
         .with("wave_rules.rule.format", rule.format.as_str())
@@ -97,17 +97,18 @@ pub fn project_path(path: &Path, project: &Path) -> Option<String> {
 /// log counted it); `rules` finds each rule's format and layer by id.
 /// `paths`: the project, when the settings include paths (the rule's file
 /// as `wave_rules.rule.file`, relative to it).
-pub fn delivered(
-    delivery: &Delivery,
-    rules: &[&Rule],
+pub fn delivered<'a>(
+    delivery: &'a Delivery,
+    rules: &[&'a Rule],
     by: DeliveredBy,
     paths: Option<&Path>,
-) -> Vec<Record> {
+) -> Vec<Record<'a>> {
+    let mut next = 0;
     delivery
         .rules
         .iter()
         .map(|given| {
-            let rule = rules.iter().copied().find(|r| r.id == given.id);
+            let rule = find_from(rules, &given.id, &mut next);
             let why = match rule {
                 Some(r) => why(r, &delivery.event),
                 None if delivery.event == "stop" => "reminder",
@@ -134,17 +135,29 @@ pub fn delivered(
         .collect()
 }
 
+/// The rule of this id, looked for from `next` on and then from the
+/// start: a delivery lists its rules in the order it was given them, so
+/// each is found at once (not a scan per rule: a start gives a hundred).
+fn find_from<'a>(rules: &[&'a Rule], id: &str, next: &mut usize) -> Option<&'a Rule> {
+    let start = (*next).min(rules.len());
+    let (after, before) = (&rules[start..], &rules[..start]);
+    let at = (after.iter().position(|r| r.id == id).map(|i| start + i))
+        .or_else(|| before.iter().position(|r| r.id == id))?;
+    *next = at + 1;
+    Some(rules[at])
+}
+
 /// The agent gave the model one of its own instruction files by itself:
 /// a `wave_rules.rule.delivered` with `delivered_by: agent`. `id` is the
 /// file relative to the project (never an absolute path); `memory_type`
 /// and `load_reason` as the agent names them.
-pub fn self_loaded(
-    agent: &str,
-    session: &str,
-    id: &str,
-    memory_type: &str,
-    load_reason: &str,
-) -> Record {
+pub fn self_loaded<'a>(
+    agent: &'a str,
+    session: &'a str,
+    id: &'a str,
+    memory_type: &'a str,
+    load_reason: &'a str,
+) -> Record<'a> {
     Record::new(names::RULE_DELIVERED)
         .with("wave_rules.rule.id", id)
         .with("wave_rules.delivery.why", load_reason)
@@ -158,14 +171,14 @@ pub fn self_loaded(
 /// One `wave_rules.rule.enforced` per rule a tool call triggered.
 /// `paths`: the project, when the settings include paths (a write's file
 /// as `wave_rules.action.file`, relative to it).
-pub fn enforced(
-    set: &RuleSet,
+pub fn enforced<'a>(
+    set: &'a RuleSet,
     verdict: &Verdict,
-    agent: &str,
-    session: &str,
-    tool: Option<&str>,
+    agent: &'a str,
+    session: &'a str,
+    tool: Option<&'a str>,
     paths: Option<&Path>,
-) -> Vec<Record> {
+) -> Vec<Record<'a>> {
     verdict
         .hits
         .iter()
@@ -199,12 +212,12 @@ pub fn enforced(
 /// `wave_rules.memory.recalled`: the entries given at an event. `files`:
 /// the files in context that brought them up (relative to the project),
 /// when the settings include paths (`wave_rules.trigger.files`).
-pub fn recalled(
+pub fn recalled<'a>(
     ids: &[String],
-    agent: &str,
-    session: &str,
+    agent: &'a str,
+    session: &'a str,
     files: Option<(&[String], &Path)>,
-) -> Option<Record> {
+) -> Option<Record<'a>> {
     let files: Option<Vec<String>> = files.map(|(files, project)| {
         let paths = files.iter().map(|f| project_path(Path::new(f), project));
         paths.flatten().collect()
@@ -226,7 +239,7 @@ pub fn recalled(
 /// ids and counts only: the scope, the entry's id, the entries it
 /// supersedes, its conflicts, the rule it restates, the credential rule
 /// that refused it. Never the note's text, its topic or a path.
-pub fn written(note: &NoteWritten, agent: &str, session: Option<&str>) -> Record {
+pub fn written<'a>(note: &'a NoteWritten, agent: &'a str, session: Option<&'a str>) -> Record<'a> {
     Record::new(names::MEMORY_WRITTEN)
         .with("wave_rules.memory.outcome", note.action.as_str())
         .with("wave_rules.memory.why", written_why(note))
@@ -261,12 +274,12 @@ fn written_why(note: &NoteWritten) -> &'static str {
 /// `wave_rules.rules.loaded` at a session's start: the rules per format
 /// (`wave_rules.rules.<format>`), the diagnostics per code
 /// (`wave_rules.diagnostics.<code>`), and the totals.
-pub fn loaded(
+pub fn loaded<'a>(
     census: &RuleCensus,
     diagnostic_codes: &[&str],
-    agent: &str,
-    session: &str,
-) -> Record {
+    agent: &'a str,
+    session: &'a str,
+) -> Record<'a> {
     let mut per_code = std::collections::BTreeMap::<&str, u64>::new();
     for code in diagnostic_codes {
         *per_code.entry(code).or_default() += 1;
@@ -303,7 +316,7 @@ pub struct EvalArm<'a> {
 }
 
 /// `gen_ai.evaluation.result` for one arm.
-pub fn evaluation(arm: &EvalArm) -> Record {
+pub fn evaluation<'a>(arm: &EvalArm<'a>) -> Record<'a> {
     let mut record = Record::new(names::EVALUATION_RESULT)
         .with("gen_ai.evaluation.name", arm.scenario)
         .with("gen_ai.evaluation.score.value", arm.rate.0)
@@ -322,4 +335,75 @@ pub fn evaluation(arm: &EvalArm) -> Record {
             .with("wave_rules.eval.uplift.high", high);
     }
     record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::record::Value;
+    use super::*;
+    use crate::delivery::delivery_log::Sender;
+    use crate::rules::rule::{Metadata, Scope};
+    use crate::rules::rule_format::Format;
+
+    fn rule(id: &str, format: Format, topics: bool) -> Rule {
+        Rule {
+            id: id.into(),
+            scope: Scope::Project,
+            file_path: id.into(),
+            content: "Text.".into(),
+            metadata: Metadata {
+                topics: topics.then(|| vec!["x".to_string()]),
+                ..Metadata::default()
+            },
+            format,
+            origin: Default::default(),
+        }
+    }
+
+    fn format_and_why(record: &Record) -> (String, String, String) {
+        let text = |k| match record.get(k) {
+            Some(Value::Str(s)) => s.to_string(),
+            other => format!("{other:?}"),
+        };
+        (
+            text("wave_rules.rule.id"),
+            text("wave_rules.rule.format"),
+            text("wave_rules.delivery.why"),
+        )
+    }
+
+    #[test]
+    fn each_delivered_record_carries_its_own_rules_format_in_any_order() {
+        let rules = [
+            rule("a.md", Format::Wave, false),
+            rule("b.mdc", Format::Cursor, true),
+            rule("c.md", Format::Claude, false),
+        ];
+        let sender = Sender {
+            agent: "claude",
+            session: "S",
+            subagent: None,
+            event: "prompt",
+            project: "/p",
+        };
+        let given: Vec<&Rule> = [2, 0, 1, 2].iter().map(|&i| &rules[i]).collect();
+        let delivery = Delivery::of(&given, &sender);
+        let listed: Vec<&Rule> = rules.iter().collect();
+        let records = delivered(&delivery, &listed, DeliveredBy::WaveRules, None);
+        let seen: Vec<_> = records.iter().map(format_and_why).collect();
+        let want = |id: &str, f: Format, why: &str| (id.into(), f.as_str().into(), why.into());
+        assert_eq!(
+            seen,
+            [
+                want("c.md", Format::Claude, "always"),
+                want("a.md", Format::Wave, "always"),
+                want("b.mdc", Format::Cursor, "topics"),
+                want("c.md", Format::Claude, "always"),
+            ]
+        );
+        let none = delivered(&delivery, &[], DeliveredBy::WaveRules, None);
+        assert!(none
+            .iter()
+            .all(|r| r.get("wave_rules.rule.format").is_none()));
+    }
 }

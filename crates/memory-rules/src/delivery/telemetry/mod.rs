@@ -37,7 +37,7 @@ pub struct Telemetry {
     problem: Mutex<Option<String>>,
     /// A long-lived road's records, held in the process until
     /// [`Telemetry::flush`] ([`Telemetry::batched`]).
-    batch: Option<Mutex<Vec<Record>>>,
+    batch: Option<Mutex<Vec<Record<'static>>>>,
 }
 
 impl Telemetry {
@@ -112,7 +112,7 @@ impl Telemetry {
             return;
         }
         let full = batch.lock().is_ok_and(|mut b| {
-            b.extend_from_slice(records);
+            b.extend(records.iter().map(|r| r.clone().into_owned()));
             b.len() >= MAX_TELEMETRY_BATCH_RECORDS
         });
         if full {

@@ -7,6 +7,7 @@
 //! `include = ["paths"]` opt-in, and only relative to the project).
 
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -26,73 +27,88 @@ pub mod names {
 /// The attribute a backend deduplicates on.
 pub const RECORD_ID: &str = "wave_rules.record.id";
 
-/// An attribute's value.
+/// An attribute's value. A string borrows what the record is made of
+/// (a hook's start makes a dozen a rule it gives, then writes them out):
+/// [`Record::into_owned`] for a record that outlives them.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Str(String),
+pub enum Value<'a> {
+    Str(Cow<'a, str>),
     Int(i64),
     Double(f64),
     Bool(bool),
     Strs(Vec<String>),
 }
 
-impl From<&str> for Value {
-    fn from(s: &str) -> Value {
-        Value::Str(s.to_string())
+impl Value<'_> {
+    /// The same value, owning its string.
+    pub fn into_owned(self) -> Value<'static> {
+        match self {
+            Value::Str(s) => Value::Str(Cow::Owned(s.into_owned())),
+            Value::Int(n) => Value::Int(n),
+            Value::Double(n) => Value::Double(n),
+            Value::Bool(b) => Value::Bool(b),
+            Value::Strs(list) => Value::Strs(list),
+        }
     }
 }
-impl From<String> for Value {
-    fn from(s: String) -> Value {
-        Value::Str(s)
+
+impl<'a> From<&'a str> for Value<'a> {
+    fn from(s: &'a str) -> Value<'a> {
+        Value::Str(Cow::Borrowed(s))
     }
 }
-impl From<i64> for Value {
-    fn from(n: i64) -> Value {
+impl From<String> for Value<'_> {
+    fn from(s: String) -> Self {
+        Value::Str(Cow::Owned(s))
+    }
+}
+impl From<i64> for Value<'_> {
+    fn from(n: i64) -> Self {
         Value::Int(n)
     }
 }
-impl From<u64> for Value {
-    fn from(n: u64) -> Value {
+impl From<u64> for Value<'_> {
+    fn from(n: u64) -> Self {
         Value::Int(i64::try_from(n).unwrap_or(i64::MAX))
     }
 }
-impl From<usize> for Value {
-    fn from(n: usize) -> Value {
+impl From<usize> for Value<'_> {
+    fn from(n: usize) -> Self {
         Value::from(n as u64)
     }
 }
-impl From<f64> for Value {
-    fn from(n: f64) -> Value {
+impl From<f64> for Value<'_> {
+    fn from(n: f64) -> Self {
         Value::Double(n)
     }
 }
-impl From<bool> for Value {
-    fn from(b: bool) -> Value {
+impl From<bool> for Value<'_> {
+    fn from(b: bool) -> Self {
         Value::Bool(b)
     }
 }
-impl From<Vec<String>> for Value {
-    fn from(v: Vec<String>) -> Value {
+impl From<Vec<String>> for Value<'_> {
+    fn from(v: Vec<String>) -> Self {
         Value::Strs(v)
     }
 }
 
 /// An attribute's key: nearly always a name written in the code, kept
 /// without a copy (a hook's start makes a dozen per rule it gives).
-pub type Key = std::borrow::Cow<'static, str>;
+pub type Key = Cow<'static, str>;
 
 /// One event.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Record {
+pub struct Record<'a> {
     pub name: &'static str,
     /// Nanoseconds since the Unix epoch.
     pub time_ns: u64,
-    pub attributes: Vec<(Key, Value)>,
+    pub attributes: Vec<(Key, Value<'a>)>,
 }
 
-impl Record {
+impl<'a> Record<'a> {
     /// A record of this event, now, with its `event.name` and a fresh id.
-    pub fn new(name: &'static str) -> Record {
+    pub fn new(name: &'static str) -> Record<'a> {
         let time_ns = now_ns();
         Record {
             name,
@@ -101,20 +117,20 @@ impl Record {
                 // Room for what the events add (a delivery adds about 12).
                 let mut a = Vec::with_capacity(16);
                 a.push((Key::Borrowed("event.name"), Value::from(name)));
-                a.push((Key::Borrowed(RECORD_ID), Value::Str(unique_id(time_ns))));
+                a.push((Key::Borrowed(RECORD_ID), Value::from(unique_id(time_ns))));
                 a
             },
         }
     }
 
     /// With one more attribute.
-    pub fn with(mut self, key: impl Into<Key>, value: impl Into<Value>) -> Record {
+    pub fn with(mut self, key: impl Into<Key>, value: impl Into<Value<'a>>) -> Record<'a> {
         self.attributes.push((key.into(), value.into()));
         self
     }
 
     /// With `key` when `value` is some.
-    pub fn with_some(self, key: impl Into<Key>, value: Option<impl Into<Value>>) -> Record {
+    pub fn with_some(self, key: impl Into<Key>, value: Option<impl Into<Value<'a>>>) -> Record<'a> {
         match value {
             Some(v) => self.with(key, v),
             None => self,
@@ -122,11 +138,23 @@ impl Record {
     }
 
     /// The value of `key`, if set.
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    pub fn get(&self, key: &str) -> Option<&Value<'a>> {
         self.attributes
             .iter()
             .find(|(k, _)| k.as_ref() == key)
             .map(|(_, v)| v)
+    }
+
+    /// The same record, owning its strings (to be held past what it was
+    /// made of: a batched road's).
+    pub fn into_owned(self) -> Record<'static> {
+        Record {
+            name: self.name,
+            time_ns: self.time_ns,
+            attributes: (self.attributes.into_iter())
+                .map(|(k, v)| (k, v.into_owned()))
+                .collect(),
+        }
     }
 }
 

@@ -131,7 +131,7 @@ impl Spool {
                 line.len()
             )));
         }
-        line.push('\n');
+        line.push(b'\n');
         std::fs::create_dir_all(&self.dir)?;
         let lock = self.lock(false)?;
         let size = std::fs::metadata(self.file()).map_or(0, |m| m.len());
@@ -144,12 +144,12 @@ impl Spool {
         self.write_line(&line)
     }
 
-    fn write_line(&self, line: &str) -> io::Result<()> {
+    fn write_line(&self, line: &[u8]) -> io::Result<()> {
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(self.file())?;
-        file.write_all(line.as_bytes())
+        file.write_all(line)
     }
 
     /// The lock on the spool file: shared for a writer, exclusive for a
@@ -201,19 +201,21 @@ impl Spool {
             .iter()
             .map(|l| encode::parse_line(l).map_or(0, |d| encode::record_count(&d) as u64))
             .sum();
-        let mut text = String::new();
+        let mut text = Vec::new();
         if dropped > 0 {
             let count =
                 Record::new(names::RECORDS_DROPPED).with("wave_rules.dropped.count", dropped);
-            text.push_str(&encode::json_line(origin, &[count]));
-            text.push('\n');
+            text = encode::json_line(origin, &[count]);
+            text.push(b'\n');
         }
-        lines[first..].iter().for_each(|l| text.push_str(l));
+        lines[first..]
+            .iter()
+            .for_each(|l| text.extend_from_slice(l.as_bytes()));
         progress.offset = 0;
         progress.generation += 1;
         progress.dropped += dropped;
         self.save_progress(&progress)?;
-        crate::base::fs::replace_fast(&self.file(), text.as_bytes())
+        crate::base::fs::replace_fast(&self.file(), &text)
     }
 
     /// The spool's text from `offset` (the whole file if shorter).

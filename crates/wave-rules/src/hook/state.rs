@@ -186,6 +186,8 @@ impl Store {
             }
         }
         drop(lock);
+        // A start's state holds every rule it gave: left to the exit.
+        super::cache::release((state, before));
         result
     }
 
@@ -245,6 +247,7 @@ impl Store {
             }
         }
         drop(lock);
+        super::cache::release((a, b, before_a, before_b));
         result
     }
 

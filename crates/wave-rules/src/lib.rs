@@ -43,4 +43,4 @@ pub use memory_rules::base::limits::MAX_HOOK_INPUT_BYTES;
 /// Tells the library the process exits right after its one command (the
 /// `wave-rules` binary; never the addon): large structures a hook built are
 /// then left to the exit rather than freed one by one.
-pub use hook::cache::exits_after_command;
+pub use base::exit::exits_after_command;

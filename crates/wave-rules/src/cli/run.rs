@@ -55,7 +55,7 @@ where
     if let Command::Hook(h) = &cli.command {
         if let HookAction::Watch(a) = &h.action {
             // Only where the process exits after it: never inside Node.
-            if !hook::cache::exits_after() {
+            if !crate::base::exit::exits_after() {
                 return Output::default();
             }
             return hook::watch::run(&a.cache);
@@ -167,10 +167,10 @@ fn parse_with<P: CommandFactory + FromArgMatches>(word: &str, args: &[OsString])
         .ok()
         .and_then(|mut matches| {
             let parsed = P::from_arg_matches_mut(&mut matches).ok();
-            hook::cache::release(matches);
+            crate::base::exit::release(matches);
             parsed
         });
-    hook::cache::release(command);
+    crate::base::exit::release(command);
     parsed
 }
 

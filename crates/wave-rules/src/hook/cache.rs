@@ -22,32 +22,9 @@ use memory_rules::delivery::telemetry::RuleCensus;
 use memory_rules::delivery::RulesNeeded;
 use memory_rules::{reload_from, Diagnostic, Restored, RuleSet, Severity, Snapshot};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// Whether the process exits right after this command (set by the
-/// binary's `main`, never by the addon, which lives on): a hook's rules and
-/// snapshot are then left to the exit instead of freed one allocation at a
-/// time (about a twentieth of a hook's instructions at 1,000 rules).
-static EXITS_AFTER: AtomicBool = AtomicBool::new(false);
-
-/// Called by a process that exits after one command (see [`EXITS_AFTER`]).
-pub fn exits_after_command() {
-    EXITS_AFTER.store(true, Ordering::Relaxed);
-}
-
-/// Whether this process exits after one command (the binary, not the addon).
-pub fn exits_after() -> bool {
-    EXITS_AFTER.load(Ordering::Relaxed)
-}
-
-/// Drops `value`, or leaves it to the process's exit (see [`EXITS_AFTER`]).
-pub(crate) fn release<T>(value: T) {
-    if EXITS_AFTER.load(Ordering::Relaxed) {
-        std::mem::forget(value);
-    }
-}
-
+use crate::base::exit::{exits_after, release};
 use memory_rules::base::limits::MAX_CACHE_BYTES;
 
 /// The rules a hook works with, and one text per rule file that could not

@@ -187,7 +187,7 @@ impl Store {
         }
         drop(lock);
         // A start's state holds every rule it gave: left to the exit.
-        super::cache::release((state, before));
+        crate::base::exit::release((state, before));
         result
     }
 
@@ -247,7 +247,7 @@ impl Store {
             }
         }
         drop(lock);
-        super::cache::release((a, b, before_a, before_b));
+        crate::base::exit::release((a, b, before_a, before_b));
         result
     }
 

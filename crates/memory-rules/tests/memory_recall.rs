@@ -136,6 +136,55 @@ fn a_duplicate_is_folded_a_rule_restated_is_not_stored_a_conflict_is_flagged_a_c
     assert_eq!(respelled.respelled.as_deref(), Some("..\\testing"));
 }
 
+#[test]
+fn a_note_with_one_rules_value_on_a_nearer_rules_subject_conflicts_with_that_rule_and_restates_neither(
+) {
+    let dir = tree(&[
+        (
+            "indent-python.md",
+            "Indent Python code with four spaces per level.",
+        ),
+        (
+            "indent-html.md",
+            "HTML templates are indented with two spaces per level.",
+        ),
+    ]);
+    let loaded = load(&Config::with_home(
+        dir.path().join("work"),
+        dir.path().join("home"),
+    ));
+    let s = store(dir.path());
+    let rules = Some(&*loaded.rules);
+    let crossed = s
+        .write_note(
+            &project(
+                "style",
+                "HTML templates are indented with four spaces per level.",
+            ),
+            rules,
+        )
+        .unwrap();
+    assert_eq!(crossed.action, NoteAction::Stored, "{}", crossed.message());
+    let with: Vec<String> = (crossed.conflicts.iter().chain(&crossed.possible_conflicts))
+        .map(|c| format!("{:?}", c.with))
+        .collect();
+    assert!(
+        with.iter().any(|w| w.contains("indent-html.md")),
+        "{with:?}"
+    );
+    let same = s
+        .write_note(
+            &project(
+                "style",
+                "Python code is indented with four spaces per level.",
+            ),
+            rules,
+        )
+        .unwrap();
+    assert_eq!(same.action, NoteAction::Restated, "{}", same.message());
+    assert_eq!(same.rule.as_deref(), Some("indent-python.md"));
+}
+
 fn event(kind: EventKind) -> Event {
     Event::new(Conversation::new("s1"), kind)
 }

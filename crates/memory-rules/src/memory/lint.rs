@@ -199,11 +199,7 @@ fn rule_findings(
     w: &Weights<'_>,
     out: &mut Vec<LintFinding>,
 ) {
-    if let Some((rule, part, p)) = parts
-        .parts
-        .iter()
-        .find(|(_, _, p)| hygiene::restates(profile, p, w))
-    {
+    if let Some((rule, part, p)) = parts.restated(profile, w) {
         out.push(about.finding(
             FindingKind::RestatesRule,
             Some(rule.clone()),

@@ -326,6 +326,25 @@ pub(crate) struct RuleParts {
 }
 
 impl RuleParts {
+    /// The part (rule id, text, profile) a note restates, if any: not one
+    /// whose words it shares less than those of a part it conflicts with
+    /// (`HTML templates are indented with four spaces` says Python's indent
+    /// of HTML's subject, where HTML's rule says two: a conflict, not a
+    /// restatement).
+    pub(crate) fn restated(
+        &self,
+        profile: &Profile,
+        w: &Weights<'_>,
+    ) -> Option<&(String, String, Profile)> {
+        let found = (self.parts.iter()).find(|(_, _, p)| hygiene::restates(profile, p, w))?;
+        let near = hygiene::dice(&profile.words, &found.2.words, w);
+        let nearer_clash = (self.parts.iter()).any(|(_, _, other)| {
+            hygiene::dice(&profile.words, &other.words, w) > near
+                && hygiene::conflict(profile, other, w).is_some()
+        });
+        (!nearer_clash).then_some(found)
+    }
+
     pub(crate) fn of(rules: Option<&RuleSet>) -> RuleParts {
         let mut parts = Vec::new();
         let mut files = HashMap::new();
@@ -423,9 +442,9 @@ impl MemoryStore {
         let df = df_fn(&index, &parts);
         let w = weights(&index, &parts, &df);
         let profile = Profile::of(text);
-        if let Some(rule) = restated_rule(&profile, &parts, &w) {
+        if let Some((rule, _, _)) = parts.restated(&profile, &w) {
             written.action = NoteAction::Restated;
-            written.rule = Some(rule);
+            written.rule = Some(rule.clone());
             return Ok(written);
         }
         let near = index.search(
@@ -670,15 +689,6 @@ impl MemoryStore {
         }
         Ok(entries)
     }
-}
-
-/// The rule a note restates, if any.
-fn restated_rule(profile: &Profile, parts: &RuleParts, w: &Weights<'_>) -> Option<String> {
-    parts
-        .parts
-        .iter()
-        .find(|(_, _, p)| hygiene::restates(profile, p, w))
-        .map(|(rule, _, _)| rule.clone())
 }
 
 /// The entries among `near`, then the rules' parts, a note conflicts with,

@@ -300,6 +300,7 @@ const SIZED_SETS = [
   { name: 'eleventh held-out', pairsDir: 'bench/memory-pairs/heldout-11' },
   { name: 'twelfth held-out', pairsDir: 'bench/memory-pairs/heldout-12' },
   { name: 'thirteenth held-out', pairsDir: 'bench/memory-pairs/heldout-13' },
+  { name: 'fourteenth held-out', pairsDir: 'bench/memory-pairs/heldout-14' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

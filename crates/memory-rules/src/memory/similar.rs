@@ -18,7 +18,8 @@ use super::hygiene::{self, Clash, Profile, Weights};
 #[cfg(test)]
 use super::note_values::ValueKind;
 use super::search::{MemoryHit, MemoryIndex, Query};
-use super::store::write::{df_fn, weights, Other, RuleParts, COMPARED_ENTRIES};
+use super::store::rule_parts::{df_fn, weights, RuleParts};
+use super::store::write::{Other, COMPARED_ENTRIES};
 use super::store::{MemoryScope, MemoryStore};
 use crate::rules::rule_set::RuleSet;
 

@@ -1,6 +1,7 @@
 //! `MemoryStore`: read and write topics and keep `MEMORY.md` in step.
 
 pub mod prompt;
+pub mod rule_parts;
 pub mod write;
 
 use super::memory_md::TopicList;

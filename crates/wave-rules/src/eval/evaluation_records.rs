@@ -43,16 +43,21 @@ pub fn records(
         let rules = rules_of(row.name);
         let rule = rules.first().map(String::as_str);
         let agent = row.agent.as_str();
+        let record = |arm: &EvalArm| {
+            let record = events::evaluation(arm).with("wave_rules.eval.rules", rules.clone());
+            record.into_owned()
+        };
         let mut with = arm(row.name, agent, model, rule, "with", &row.with);
         with.uplift = Some((row.uplift.value, row.uplift.low, row.uplift.high));
-        out.push(
-            (events::evaluation(&with).with("wave_rules.eval.rules", rules.clone())).into_owned(),
-        );
-        let without = arm(row.name, agent, model, rule, "without", &row.without);
-        out.push(
-            (events::evaluation(&without).with("wave_rules.eval.rules", rules.clone()))
-                .into_owned(),
-        );
+        out.push(record(&with));
+        out.push(record(&arm(
+            row.name,
+            agent,
+            model,
+            rule,
+            "without",
+            &row.without,
+        )));
     }
     out
 }

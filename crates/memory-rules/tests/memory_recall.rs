@@ -29,6 +29,11 @@ fn store(dir: &Path) -> MemoryStore {
     MemoryStore::new(MemoryLocations::new(&dir.join("home"), &dir.join("work")))
 }
 
+/// The rules of the tree at `dir`, as a fresh load finds them.
+fn rules_of(dir: &Path) -> std::sync::Arc<memory_rules::RuleSet> {
+    load(&Config::with_home(dir.join("work"), dir.join("home"))).rules
+}
+
 fn project(topic: &'static str, text: &'static str) -> Note<'static> {
     Note::new(MemoryScope::Project, topic, text)
 }
@@ -40,12 +45,9 @@ fn a_duplicate_is_folded_a_rule_restated_is_not_stored_a_conflict_is_flagged_a_c
         "ports.md",
         "The dev server listens on port 5173; never change it.",
     )]);
-    let loaded = load(&Config::with_home(
-        dir.path().join("work"),
-        dir.path().join("home"),
-    ));
+    let loaded = rules_of(dir.path());
     let s = store(dir.path());
-    let rules = Some(&*loaded.rules);
+    let rules = Some(&*loaded);
 
     let first = s
         .write_note(
@@ -149,12 +151,9 @@ fn a_note_with_one_rules_value_on_a_nearer_rules_subject_conflicts_with_that_rul
             "HTML templates are indented with two spaces per level.",
         ),
     ]);
-    let loaded = load(&Config::with_home(
-        dir.path().join("work"),
-        dir.path().join("home"),
-    ));
+    let loaded = rules_of(dir.path());
     let s = store(dir.path());
-    let rules = Some(&*loaded.rules);
+    let rules = Some(&*loaded);
     let crossed = s
         .write_note(
             &project(

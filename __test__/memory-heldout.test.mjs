@@ -301,6 +301,7 @@ const SIZED_SETS = [
   { name: 'twelfth held-out', pairsDir: 'bench/memory-pairs/heldout-12' },
   { name: 'thirteenth held-out', pairsDir: 'bench/memory-pairs/heldout-13' },
   { name: 'fourteenth held-out', pairsDir: 'bench/memory-pairs/heldout-14' },
+  { name: 'fifteenth held-out', pairsDir: 'bench/memory-pairs/heldout-15' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

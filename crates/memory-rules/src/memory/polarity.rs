@@ -33,12 +33,13 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
             .position(|t| denies_word(t))
             .filter(|at| !is_bound(&tokens[*at..]));
         let bound = first_negation.is_none() && tokens.iter().any(|t| denies_word(t));
-        // `X is not needed`: nothing but function words after the negation,
-        // so it denies what comes before it.
+        // `X is not needed`, `squash merges are not used`: nothing but
+        // function words and [`LIGHT_PREDICATES`] after the negation, so it
+        // denies what comes before it.
         let denies_before = first_negation.is_some_and(|at| {
             let mut content = false;
             for t in &tokens[at + 1..] {
-                terms::words(t, |w| content |= !is_function_word(w));
+                terms::words(t, |w| content |= !is_function_word(w) && !is_light(w));
             }
             !content
         });
@@ -71,6 +72,30 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
     }
     out.remove("not");
     out.into_iter().filter_map(|(w, n)| Some((w, n?))).collect()
+}
+
+/// English's past participles that say only whether a thing is wanted:
+/// `X is not used`, `Y is not required`, `Z isn't supported` deny X, Y and
+/// Z as much as `no X` does.
+const LIGHT_PREDICATES: &[&str] = &[
+    "used",
+    "needed",
+    "required",
+    "allowed",
+    "supported",
+    "necessary",
+    "permitted",
+    "wanted",
+];
+
+/// Whether a word as [`terms::words`] gives it (stemmed) is one of
+/// [`LIGHT_PREDICATES`].
+fn is_light(word: &str) -> bool {
+    let mut light = false;
+    for p in LIGHT_PREDICATES {
+        terms::words(p, |stem| light |= stem == word);
+    }
+    light
 }
 
 /// English's words of comparison that make a negation a bound: `never

@@ -302,6 +302,7 @@ const SIZED_SETS = [
   { name: 'thirteenth held-out', pairsDir: 'bench/memory-pairs/heldout-13' },
   { name: 'fourteenth held-out', pairsDir: 'bench/memory-pairs/heldout-14' },
   { name: 'fifteenth held-out', pairsDir: 'bench/memory-pairs/heldout-15' },
+  { name: 'sixteenth held-out', pairsDir: 'bench/memory-pairs/heldout-16' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

@@ -237,7 +237,8 @@ pub(crate) fn from_js_rule(rule: MemoryRule) -> core::Rule {
             enforce: None,
             commands: None,
             summary: None,
-        },
+        }
+        .into(),
         format: rule
             .format
             .as_deref()

@@ -450,7 +450,8 @@ mod tests {
             metadata: Metadata {
                 priority: Some(priority),
                 ..Metadata::default()
-            },
+            }
+            .into(),
             format: crate::rules::rule_format::Format::Wave,
             origin: Default::default(),
         }
@@ -553,7 +554,7 @@ mod tests {
         assert_eq!(sticky_line(&r), "[a\"&.md] First line.");
         let two = format!("x {} y {}", reminder(&r), reminder_tag("b.md"));
         assert_eq!(reminder_ids(&two), ["a\"&.md", "b.md"]);
-        r.metadata.description = Some(" Lint ".into());
+        std::sync::Arc::make_mut(&mut r.metadata).description = Some(" Lint ".into());
         assert_eq!(sticky_line(&r), "[a\"&.md] Lint");
         assert_eq!(
             stop_reminder(&[sticky_line(&r)]),

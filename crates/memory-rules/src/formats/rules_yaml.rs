@@ -154,7 +154,7 @@ fn one(
             scope: input.scope,
             file_path: input.path.to_path_buf(),
             content: content.into(),
-            metadata: meta,
+            metadata: meta.into(),
             format: Format::RulesYaml,
             origin: Default::default(),
         },

@@ -191,6 +191,18 @@ same_fields!(CompactMetadata => Metadata {
     paths, priority, topics, description, remind, activation, regex, name,
     directory, skills, enforce, commands, summary,
 });
+impl From<Arc<Metadata>> for CompactMetadata {
+    fn from(x: Arc<Metadata>) -> CompactMetadata {
+        Arc::unwrap_or_clone(x).into()
+    }
+}
+
+impl From<CompactMetadata> for Arc<Metadata> {
+    fn from(x: CompactMetadata) -> Arc<Metadata> {
+        Arc::new(x.into())
+    }
+}
+
 same_fields!(Origin => CompactOrigin { layer, pack, locked, provenance, overrides });
 same_fields!(CompactOrigin => Origin { layer, pack, locked, provenance, overrides });
 
@@ -211,8 +223,8 @@ mod tests {
         let mut parsed = parse_rule(Scope::Project, "a/r.md", Path::new("/w/a/r.md"), text)
             .rule
             .expect("a rule");
-        parsed.rule.metadata.regex = Some(vec!["TODO".into()]);
-        parsed.rule.metadata.directory = Some("a".into());
+        Arc::make_mut(&mut parsed.rule.metadata).regex = Some(vec!["TODO".into()]);
+        Arc::make_mut(&mut parsed.rule.metadata).directory = Some("a".into());
         parsed.rule.origin = Origin {
             layer: LayerKind::Pack,
             pack: Some("@acme/rules".into()),

@@ -688,12 +688,12 @@ mod tests {
     #[test]
     fn explanations_speak_each_tool() {
         use memory_rules::Format;
-        let rule = |format, metadata| Rule {
+        let rule = |format, metadata: Metadata| Rule {
             id: format!("{format}:x"),
             scope: memory_rules::Scope::Project,
             file_path: "x".into(),
             content: "c".into(),
-            metadata,
+            metadata: metadata.into(),
             format,
             origin: Default::default(),
         };

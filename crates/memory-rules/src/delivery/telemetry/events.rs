@@ -354,7 +354,8 @@ mod tests {
             metadata: Metadata {
                 topics: topics.then(|| vec!["x".to_string()]),
                 ..Metadata::default()
-            },
+            }
+            .into(),
             format,
             origin: Default::default(),
         }

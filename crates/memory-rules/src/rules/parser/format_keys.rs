@@ -363,7 +363,7 @@ pub(crate) fn rule(
             scope: input.scope,
             file_path: input.path.to_path_buf(),
             content: content.into(),
-            metadata,
+            metadata: metadata.into(),
             format,
             origin: Default::default(),
         },

@@ -294,7 +294,7 @@ impl<'a> RuleReader<'a> {
                 scope,
                 file_path: self.path.to_path_buf(),
                 content: content.into(),
-                metadata,
+                metadata: metadata.into(),
                 format: Format::Wave,
                 origin: Default::default(),
             },

@@ -477,7 +477,7 @@ mod tests {
         // A list item holding commas stays one pattern.
         let o = parse("---\ncommands: \"psql -c select a,b*\"\nenforce: warn\n---\nx\n");
         assert_eq!(
-            o.rule.unwrap().rule.metadata.commands.unwrap(),
+            o.rule.unwrap().rule.metadata.commands.clone().unwrap(),
             ["psql -c select a,b*"]
         );
 
@@ -577,6 +577,7 @@ mod tests {
                 .rule
                 .metadata
                 .summary
+                .clone()
                 .unwrap()
                 .chars()
                 .count(),

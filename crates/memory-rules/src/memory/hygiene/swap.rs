@@ -12,59 +12,212 @@ use std::collections::BTreeSet;
 /// ([`swapped`]).
 pub const SWAP_WORDS: usize = 3;
 
-/// Share of the longer text's words from which two texts that differ in
-/// one run of words are one sentence with a word swapped ([`swapped`]).
+/// Share of the longer text's words, said in order by both, from which two
+/// texts that differ in runs of words are one sentence with words swapped
+/// ([`swapped`]).
 pub const SWAP_KEPT: f32 = 0.6;
 
-/// Whether `a` and `b` are one sentence with a run of words swapped (`...
+/// At most this many words in the shorter of two texts before [`swapped`]
+/// aligns them word by word (the alignment is quadratic): a longer rule
+/// part is no sentence a note swaps a word of.
+pub const SWAP_ALIGN_WORDS: usize = 80;
+
+/// Function words that say the opposite of each other's (`made before the
+/// change commits` and `made after ...`): in a swapped run they count as
+/// the word that tells the two apart.
+const CONTRAST_WORDS: &[&str] = &[
+    "before", "after", "on", "off", "above", "below", "more", "less", "first", "last", "up",
+    "down", "in", "out",
+];
+
+/// Whether `a` and `b` are one sentence with runs of words swapped (`...
 /// starts with an uppercase letter` and `... a lowercase letter`; `Run the
-/// test suite with pixi run test` and `... pixi run pytest-all`): the same
-/// words before and after it ([`SWAP_KEPT`] of the longer), at most
-/// [`SWAP_WORDS`] on either side, each side with a word (not a function
-/// word) the other lacks. Another value said in words, or another subject:
-/// no restatement, a possible conflict ([`ValueKind::Name`], never a flag).
+/// test suite with pixi run test` and `... pixi run pytest-all`; `updates
+/// are monthly ... with chore-prefixed messages` and `weekly ... fix-prefixed`):
+/// aligned word by word, the words both say in order are [`SWAP_KEPT`] of
+/// the longer, each run said in place of another is at most [`SWAP_WORDS`]
+/// on either side, and one such run has on each side a word the other run
+/// lacks (not a function word, but for [`CONTRAST_WORDS`]), one of them
+/// said nowhere in the other text (`libstd or libcore` for `libcore or
+/// libstd` moves words, it swaps none). Another value
+/// said in words, or another subject: no restatement, a possible conflict
+/// ([`ValueKind::Name`], never a flag).
 pub(super) fn swapped(a: &Profile, b: &Profile) -> Option<Clash> {
-    let tokens = |p: &Profile| -> Vec<String> {
-        p.folded
-            .split_whitespace()
-            .map(|t| {
-                t.trim_matches(|c: char| ",;:.!?()\"'`".contains(c))
-                    .to_string()
-            })
-            .filter(|t| !t.is_empty())
-            .collect()
-    };
     let (ta, tb) = (tokens(a), tokens(b));
-    let prefix = ta.iter().zip(&tb).take_while(|(x, y)| x == y).count();
-    let most = ta.len().min(tb.len()) - prefix;
-    let suffix = (0..most)
-        .take_while(|i| ta[ta.len() - 1 - i] == tb[tb.len() - 1 - i])
-        .count();
-    let (ma, mb) = (
-        &ta[prefix..ta.len() - suffix],
-        &tb[prefix..tb.len() - suffix],
-    );
-    let kept = (prefix + suffix) as f32 >= SWAP_KEPT * ta.len().max(tb.len()) as f32;
-    let short = |m: &[String]| (1..=SWAP_WORDS).contains(&m.len());
-    if !(kept && short(ma) && short(mb)) {
+    let longer = ta.len().max(tb.len()) as f32;
+    if ta.len().min(tb.len()) > SWAP_ALIGN_WORDS || (shared(&ta, &tb) as f32) < SWAP_KEPT * longer {
         return None;
     }
-    let stems = |m: &[String]| {
-        let mut out = BTreeSet::new();
-        for t in m {
-            terms::words(t, |x| {
-                if !is_function_word(canonical(x)) {
-                    out.insert(canonical(x).to_string());
-                }
-            });
-        }
-        out
-    };
-    let (sa, sb) = (stems(ma), stems(mb));
-    let own = |x: &BTreeSet<String>, y: &BTreeSet<String>| x.difference(y).next().is_some();
-    (own(&sa, &sb) && own(&sb, &sa)).then(|| Clash {
+    let (kept, runs) = align(&ta, &tb);
+    let short = |m: &[String]| m.len() <= SWAP_WORDS;
+    if (kept as f32) < SWAP_KEPT * longer || !runs.iter().all(|(x, y)| short(x) && short(y)) {
+        return None;
+    }
+    let (ma, mb) = runs.into_iter().find(|(x, y)| {
+        let (sa, sb) = (stems(x), stems(y));
+        let own = sa.difference(&sb).next().is_some() && sb.difference(&sa).next().is_some();
+        own && (lacks(&sa, b) || lacks(&sb, a))
+    })?;
+    Some(Clash {
         kind: ValueKind::Name,
         ours: vec![ma.join(" ")],
         theirs: vec![mb.join(" ")],
     })
+}
+
+/// The text's words between white space, punctuation around them trimmed,
+/// code spans left out (a command is compared as a value, and a long one
+/// shared would make any two sentences around it one).
+fn tokens(p: &Profile) -> Vec<String> {
+    let prose: String = (p.folded.split('`').step_by(2))
+        .collect::<Vec<_>>()
+        .join(" ");
+    (prose.split_whitespace())
+        .map(|t| {
+            t.trim_matches(|c: char| ",;:.!?()\"'`".contains(c))
+                .to_string()
+        })
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// How many words the two say alike, counted with repeats (at least the
+/// length of their alignment).
+fn shared(a: &[String], b: &[String]) -> usize {
+    let mut counts: std::collections::HashMap<&str, i32> = std::collections::HashMap::new();
+    for t in a {
+        *counts.entry(t).or_default() += 1;
+    }
+    b.iter()
+        .filter(|t| {
+            counts.get_mut(t.as_str()).is_some_and(|n| {
+                *n -= 1;
+                *n >= 0
+            })
+        })
+        .count()
+}
+
+/// A run of words of one text said in place of a run of the other.
+type Run = (Vec<String>, Vec<String>);
+
+/// The longest run of words both say in order (its length), and each place
+/// where both say other words instead (a run of each, neither empty).
+fn align(a: &[String], b: &[String]) -> (usize, Vec<Run>) {
+    let (n, m) = (a.len(), b.len());
+    let mut l = vec![vec![0usize; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            l[i][j] = if a[i] == b[j] {
+                l[i + 1][j + 1] + 1
+            } else {
+                l[i + 1][j].max(l[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut runs) = (0, 0, Vec::new());
+    let (mut ra, mut rb) = (Vec::new(), Vec::new());
+    while i < n || j < m {
+        if i < n && j < m && a[i] == b[j] {
+            if !ra.is_empty() && !rb.is_empty() {
+                runs.push((std::mem::take(&mut ra), std::mem::take(&mut rb)));
+            }
+            (ra, rb) = (Vec::new(), Vec::new());
+            (i, j) = (i + 1, j + 1);
+        } else if j == m || (i < n && l[i + 1][j] >= l[i][j + 1]) {
+            ra.push(a[i].clone());
+            i += 1;
+        } else {
+            rb.push(b[j].clone());
+            j += 1;
+        }
+    }
+    if !ra.is_empty() && !rb.is_empty() {
+        runs.push((ra, rb));
+    }
+    (l[0][0], runs)
+}
+
+/// Whether one of `words` is nowhere in `text` (as a word or a token).
+fn lacks(words: &BTreeSet<String>, text: &Profile) -> bool {
+    (words.iter())
+        .any(|w| !text.words.contains(w) && !text.folded.split_whitespace().any(|t| t == w))
+}
+
+/// The words of a run (stemmed) that tell it apart: not function words,
+/// but for [`CONTRAST_WORDS`].
+fn stems(run: &[String]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for t in run {
+        if CONTRAST_WORDS.contains(&t.as_str()) {
+            out.insert(t.clone());
+        }
+        terms::words(t, |x| {
+            if !is_function_word(canonical(x)) {
+                out.insert(canonical(x).to_string());
+            }
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn swap(a: &str, b: &str) -> Option<(String, String)> {
+        let c = swapped(&Profile::of(a), &Profile::of(b))?;
+        Some((c.ours.join(" "), c.theirs.join(" ")))
+    }
+
+    #[test]
+    fn several_runs_swapped_in_one_sentence_are_another_value_said_in_words() {
+        let rule = "Dependabot updates are monthly for gomod, github-actions and docker, grouped into one group with chore-prefixed commit messages.";
+        assert_eq!(
+            swap(
+                "Dependabot updates are weekly for gomod, github-actions and docker, grouped into one group with fix-prefixed commit messages.",
+                rule
+            ),
+            Some(("weekly".into(), "monthly".into()))
+        );
+        assert_eq!(
+            swap(
+                "Release with a commit whose subject is the bare version, made before the change commits.",
+                "Release with a commit whose subject is the bare version, made after the change commits."
+            ),
+            Some(("before".into(), "after".into()))
+        );
+        // The rule's words with some added, or one said in another form:
+        // nothing swapped.
+        assert_eq!(
+            swap(
+                "Dependabot updates are monthly for gomod, github-actions and docker.",
+                rule
+            ),
+            None
+        );
+        assert_eq!(
+            swap(
+                "Never use the real libstd or libcore in tests.",
+                "Never use the real libcore or libstd in tests."
+            ),
+            None,
+            "words moved, none swapped"
+        );
+        assert_eq!(
+            swap(
+                "Also run the tests with the PCRE2 feature: `cargo test --all --features pcre2`.",
+                "Run the test suite with PCRE2 as well: `cargo test --all --features pcre2`."
+            ),
+            None,
+            "the same command in two sentences"
+        );
+        assert_eq!(
+            swap(
+                "Run make fmt before each commit.",
+                "Run make fmt before committing."
+            ),
+            None
+        );
+    }
 }

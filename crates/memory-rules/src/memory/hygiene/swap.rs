@@ -1,4 +1,4 @@
-//! Whether two texts are one sentence with a run of words swapped: another
+//! Whether two texts are one sentence with runs of words swapped: another
 //! value said in words, or another subject; no restatement, a possible
 //! conflict (hygiene.rs's writes).
 
@@ -39,8 +39,8 @@ const CONTRAST_WORDS: &[&str] = &[
 /// on either side, and one such run has on each side a word the other run
 /// lacks (not a function word, but for [`CONTRAST_WORDS`]), one of them
 /// said nowhere in the other text (`libstd or libcore` for `libcore or
-/// libstd` moves words, it swaps none). Another value
-/// said in words, or another subject: no restatement, a possible conflict
+/// libstd` moves words, it swaps none). Another value said in words, or
+/// another subject: no restatement, a possible conflict
 /// ([`ValueKind::Name`], never a flag).
 pub(super) fn swapped(a: &Profile, b: &Profile) -> Option<Clash> {
     let (ta, tb) = (tokens(a), tokens(b));

@@ -36,7 +36,8 @@ const CONTRAST_WORDS: &[&str] = &[
 /// are monthly ... with chore-prefixed messages` and `weekly ... fix-prefixed`):
 /// aligned word by word, the words both say in order are [`SWAP_KEPT`] of
 /// the longer, each run said in place of another is at most [`SWAP_WORDS`]
-/// on either side, and one such run has on each side a word the other run
+/// on either side, no word but function words is only added on one side,
+/// and one such run has on each side a word the other run
 /// lacks (not a function word, but for [`CONTRAST_WORDS`]), one of them
 /// said nowhere in the other text (`libstd or libcore` for `libcore or
 /// libstd` moves words, it swaps none). Another value said in words, or
@@ -50,10 +51,22 @@ pub(super) fn swapped(a: &Profile, b: &Profile) -> Option<Clash> {
     }
     let (kept, runs) = align(&ta, &tb);
     let short = |m: &[String]| m.len() <= SWAP_WORDS;
-    if (kept as f32) < SWAP_KEPT * longer || !runs.iter().all(|(x, y)| short(x) && short(y)) {
+    // Words added on one side only (not function words) make it a
+    // rewording (`Bullet lists in the docs take asterisks` of `In the docs,
+    // unordered lists use asterisks`), not the sentence with words swapped.
+    let added = |(x, y): &Run| {
+        (x.is_empty() || y.is_empty()) && (!stems(x).is_empty() || !stems(y).is_empty())
+    };
+    if (kept as f32) < SWAP_KEPT * longer
+        || !runs.iter().all(|(x, y)| short(x) && short(y))
+        || runs.iter().any(added)
+    {
         return None;
     }
-    let (ma, mb) = runs.into_iter().find(|(x, y)| {
+    let replaced = runs
+        .into_iter()
+        .filter(|(x, y)| !x.is_empty() && !y.is_empty());
+    let (ma, mb) = replaced.into_iter().find(|(x, y)| {
         let (sa, sb) = (stems(x), stems(y));
         let own = sa.difference(&sb).next().is_some() && sb.difference(&sa).next().is_some();
         own && (lacks(&sa, b) || lacks(&sb, a))
@@ -98,11 +111,12 @@ fn shared(a: &[String], b: &[String]) -> usize {
         .count()
 }
 
-/// A run of words of one text said in place of a run of the other.
+/// A run of words of one text said in place of a run of the other (one of
+/// the two may be empty: words added).
 type Run = (Vec<String>, Vec<String>);
 
 /// The longest run of words both say in order (its length), and each place
-/// where both say other words instead (a run of each, neither empty).
+/// where they say other words, or one says words the other does not.
 fn align(a: &[String], b: &[String]) -> (usize, Vec<Run>) {
     let (n, m) = (a.len(), b.len());
     let mut l = vec![vec![0usize; m + 1]; n + 1];
@@ -116,24 +130,23 @@ fn align(a: &[String], b: &[String]) -> (usize, Vec<Run>) {
         }
     }
     let (mut i, mut j, mut runs) = (0, 0, Vec::new());
-    let (mut ra, mut rb) = (Vec::new(), Vec::new());
+    let mut run: Run = (Vec::new(), Vec::new());
     while i < n || j < m {
         if i < n && j < m && a[i] == b[j] {
-            if !ra.is_empty() && !rb.is_empty() {
-                runs.push((std::mem::take(&mut ra), std::mem::take(&mut rb)));
+            if !run.0.is_empty() || !run.1.is_empty() {
+                runs.push(std::mem::take(&mut run));
             }
-            (ra, rb) = (Vec::new(), Vec::new());
             (i, j) = (i + 1, j + 1);
         } else if j == m || (i < n && l[i + 1][j] >= l[i][j + 1]) {
-            ra.push(a[i].clone());
+            run.0.push(a[i].clone());
             i += 1;
         } else {
-            rb.push(b[j].clone());
+            run.1.push(b[j].clone());
             j += 1;
         }
     }
-    if !ra.is_empty() && !rb.is_empty() {
-        runs.push((ra, rb));
+    if !run.0.is_empty() || !run.1.is_empty() {
+        runs.push(run);
     }
     (l[0][0], runs)
 }

@@ -63,10 +63,7 @@ pub(super) fn swapped(a: &Profile, b: &Profile) -> Option<Clash> {
     {
         return None;
     }
-    let replaced = runs
-        .into_iter()
-        .filter(|(x, y)| !x.is_empty() && !y.is_empty());
-    let (ma, mb) = replaced.into_iter().find(|(x, y)| {
+    let (ma, mb) = runs.into_iter().find(|(x, y)| {
         let (sa, sb) = (stems(x), stems(y));
         let own = sa.difference(&sb).next().is_some() && sb.difference(&sa).next().is_some();
         own && (lacks(&sa, b) || lacks(&sb, a))

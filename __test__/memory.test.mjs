@@ -164,6 +164,9 @@ test('writeNote folds a duplicate, names the rule a note restates, refuses a cre
   assert.equal(conflict.action, 'stored', conflict.message)
   assert.ok(conflict.conflicts.length > 0, conflict.message)
   assert.deepEqual(conflict.possibleConflicts, [], 'the rule in its own words with another port is a flag, not a possible conflict')
+  const own = await store.writeNote({ topic: 'dev', text: 'Locally the dev server listens on port 5173.' }, manager.engine)
+  assert.equal(own.action, 'stored', 'a word of its own: stored, the rule named to read')
+  assert.equal(own.possibleRestatement?.rule, 'ports.md', own.message)
 
   const hits = await store.search('how do I run the loom tests', { limit: 3 })
   assert.equal(hits[0].id, first.id)

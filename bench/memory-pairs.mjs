@@ -130,6 +130,13 @@ const ruleFlag = (r) => r.second.action === 'restated' || (r.second.conflicts ??
 const measures = {
   folding: { positive: 'rewording', negatives: ['distinct', 'note'], hit: (p, r) => r.second.action === 'folded', any: (r) => r.second.action === 'folded' },
   restatement: { positive: 'restates-rule', hit: (p, r) => r.second.action === 'restated' && sameRule(r.second.rule, p.rule), any: (r) => r.second.action === 'restated' },
+  // The pair's rule restated (not stored) or named as a possible
+  // restatement (stored, the rule named to read): what a reader is pointed at.
+  'restatement, flagged or possible': {
+    positive: 'restates-rule',
+    hit: (p, r) => measures.restatement.hit(p, r) || (r.second.action === 'stored' && sameRule(r.second.possible_restatement?.rule, p.rule)),
+    any: (r) => r.second.action === 'restated' || r.second.possible_restatement != null,
+  },
   contradiction: {
     positive: 'contradicts-rule',
     hit: (p, r) => r.second.action === 'stored' && (r.second.conflicts ?? []).some((c) => c.with?.rule !== undefined && sameRule(c.with.rule, p.rule)),
@@ -224,7 +231,8 @@ for (const f of files) {
 }
 
 function short(a) {
-  return { action: a.action, rule: a.rule, supersedes: a.supersedes, conflicts: (a.conflicts ?? []).map((c) => c.with) }
+  const conflicts = (a.conflicts ?? []).map((c) => ({ ...c.with, kind: c.kind, ours: c.ours, theirs: c.theirs }))
+  return { action: a.action, rule: a.rule, possible_restatement: a.possible_restatement?.rule, supersedes: a.supersedes, conflicts }
 }
 const ratio = (a, b) => (b === 0 ? null : Math.round((a / b) * 1000) / 1000)
 const table = Object.fromEntries(

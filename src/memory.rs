@@ -46,6 +46,16 @@ pub struct MemoryConflict {
     pub shared: Vec<String>,
 }
 
+/// A rule part a stored note may restate.
+#[napi(object)]
+pub struct MemoryRestatement {
+    pub rule: String,
+    /// The rule's part.
+    pub text: String,
+    /// The heaviest words both say.
+    pub shared: Vec<String>,
+}
+
 /// The answer to `writeNote`.
 #[napi(object)]
 pub struct WriteAnswer {
@@ -58,8 +68,10 @@ pub struct WriteAnswer {
     pub file: String,
     /// The name given, when the topic existed under another name.
     pub respelled: Option<String>,
-    /// The rule it restates.
+    /// The rule it restates (not stored: the note says nothing of its own).
     pub rule: Option<String>,
+    /// The rule it may restate, in words of its own (stored all the same): to read, with the evidence.
+    pub possible_restatement: Option<MemoryRestatement>,
     /// The conflicts flagged (precise: the same sentence with another value, or a denial of one subject).
     pub conflicts: Vec<MemoryConflict>,
     /// Conflicts found but not flagged (perhaps another fact of the same subject): to read, with their evidence.
@@ -100,7 +112,7 @@ pub struct MemoryHit {
 /// A finding of `lint`.
 #[napi(object)]
 pub struct MemoryFinding {
-    /// `duplicate`, `restates-rule`, `conflict`, `possible-conflict` (not a problem), `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`.
+    /// `duplicate`, `restates-rule`, `possible-restatement` (not a problem), `conflict`, `possible-conflict` (not a problem), `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`.
     pub kind: String,
     /// False for `proposed` (information, not a problem).
     pub problem: bool,
@@ -159,6 +171,11 @@ fn written_to_js(w: core::memory::NoteWritten) -> WriteAnswer {
         file: w.file,
         respelled: w.respelled,
         rule: w.rule,
+        possible_restatement: w.possible_restatement.map(|r| MemoryRestatement {
+            rule: r.rule,
+            text: r.text,
+            shared: r.shared,
+        }),
         supersedes: w.supersedes,
         conflicts: w.conflicts.into_iter().map(conflict_to_js).collect(),
         possible_conflicts: w

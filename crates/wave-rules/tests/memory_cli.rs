@@ -271,7 +271,7 @@ fn rewordings_fold_and_distinct_notes_on_one_subject_are_kept() {
 }
 
 #[test]
-fn memory_write_flags_a_note_denying_a_rule_and_drops_one_restating_it_around_a_negation() {
+fn memory_write_flags_a_note_denying_a_rule_and_names_one_restating_it_in_its_own_words() {
     let t = Tree::made();
     t.git_root(t.workdir());
     t.project(
@@ -287,8 +287,15 @@ fn memory_write_flags_a_note_denying_a_rule_and_drops_one_restating_it_around_a_
         "docs",
         "docs/api.md is generated, so do not hand-edit it; change the doc comments and rerun make docs.",
     );
-    assert_eq!(restated["action"], "restated", "{restated}");
-    assert_eq!(restated["rule"], "generated.md");
+    assert_eq!(
+        restated["action"], "stored",
+        "words of its own (`generated`, `rerun`): not sure enough to drop: {restated}"
+    );
+    assert_eq!(restated["possible_restatement"]["rule"], "generated.md");
+    assert!(
+        (restated["message"].as_str().unwrap()).contains("Possible restatement"),
+        "{restated}"
+    );
     let denied = write(
         &t,
         "docs",

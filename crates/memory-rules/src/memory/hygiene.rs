@@ -41,7 +41,7 @@ use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub use supersede::supersedes;
 use supersede::CHANGE_WORDS;
-use swap::swapped;
+use swap::{reorders, swapped};
 
 // The thresholds, value slots and opposites are chosen on labelled pairs
 // (bench/memory-pairs: tuning/, and the spent held-out sets heldout/ and
@@ -358,6 +358,21 @@ pub fn restates(note: &Profile, part: &Profile, w: &Weights<'_>) -> bool {
         && swapped(note, part).is_none()
 }
 
+/// Whether a note that [`restates`] a part says nothing of its own: each
+/// of its words but function words is one of the part's, and none is said
+/// there with the other polarity. Only then is a restatement sure enough
+/// to keep the note out of memory; a note that restates a part in words of
+/// its own may as well be another fact of its subject, or the rule with
+/// one word changed, so it is stored and the rule named as a possible
+/// restatement, with the evidence, to read. Nor does a note that lists
+/// the part's words in another order where the order is what they say
+/// (`lookup order: env, flags` of `flags, env`).
+pub fn adds_nothing(note: &Profile, part: &Profile) -> bool {
+    let own = |x: &String| !is_function_word(x) && !part.words.contains(x);
+    let other_way = |(x, n): (&String, &bool)| part.negated.get(x).is_some_and(|m| m != n);
+    !note.words.iter().any(own) && !note.negated.iter().any(other_way) && !reorders(note, part)
+}
+
 /// Whether the note denies a word the part affirms and says another in its
 /// place, next to a word they share (`rebase merges; squash merges are not
 /// used` of `merge with squash merge`; `Rebase and Merge, never squashed`
@@ -551,7 +566,9 @@ pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool
         }
     }
     let affirmed = clash.ours == ["affirmed"];
-    if (affirmed && !prescribes_denied(a, b)) || (!affirmed && a.hedged && !b.universal) {
+    if (affirmed && !prescribes_denied(a, b))
+        || (!affirmed && (!prescribes_affirmed(a, b) || (a.hedged && !b.universal)))
+    {
         return false;
     }
     !gives_alike(a, b) && overlap(&a.words, &b.words, w) >= DENIAL_SUBJECT
@@ -590,10 +607,17 @@ fn runners<'p>(p: &'p Profile, commands: &[String]) -> Vec<&'p BTreeSet<String>>
 
 /// Whether a command (a code span or quoted string, as compared) starts
 /// with a program to run, not an option (`--config e2e`) nor a glob
-/// (`tests/i18n/*`): those say how to run a command or what it takes.
+/// (`tests/i18n/*`): those say how to run a command or what it takes; nor
+/// a number or a dot (`"2"`, `"."`: a setting's value, a folder), nor
+/// words one of which ends in a colon (`"ci: drop old go versions"`,
+/// `"Private API: ..."`: a commit's subject, a message), which are quoted,
+/// not run.
 fn is_program(command: &str) -> bool {
     let first = command.split_whitespace().next().unwrap_or("");
-    !first.is_empty() && !first.starts_with('-') && !first.contains(['*', '?', '['])
+    first.chars().any(char::is_alphabetic)
+        && !first.starts_with('-')
+        && !first.contains(['*', '?', '['])
+        && !command.split_whitespace().any(|w| w.ends_with(':'))
 }
 
 /// Whether `a` and `b` give a value alike: a number or version (`79
@@ -622,6 +646,22 @@ fn prescribes_denied(a: &Profile, b: &Profile) -> bool {
             && !is_function_word(word)
             && b.negated.get(word) == Some(&true)
             && a.prescribed.contains(word)
+    })
+}
+
+/// Whether the note `a`, negating what `b` affirms, says it in the mood
+/// `b` says it ([`super::mood`]): against an instruction (`Start every
+/// file with the header`), a note that prescribes (`Don't add the header`,
+/// `the header is not needed`) is a flag, one that describes an exception
+/// (`The TUI files have no header`) is not; against a description, a
+/// description (`Not every deprecated feature is removed ...` of `Every
+/// deprecated feature is removed ...`).
+fn prescribes_affirmed(a: &Profile, b: &Profile) -> bool {
+    a.negated.iter().any(|(word, negated)| {
+        *negated
+            && !is_function_word(word)
+            && b.negated.get(word) == Some(&false)
+            && (a.prescribed.contains(word) || !b.prescribed.contains(word))
     })
 }
 
@@ -1241,6 +1281,53 @@ mod tests {
     }
 
     #[test]
+    fn the_other_of_two_choices_is_denied_and_the_one_chosen_said_plainly() {
+        for text in ["Use pnpm rather than npm.", "Use pnpm instead of npm."] {
+            let p = polarities(text);
+            assert_eq!(p.get("pnpm"), Some(&false), "{text}");
+            assert_eq!(p.get("npm"), Some(&true), "{text}");
+        }
+        let p = polarities("Never lint with flake8 rather than ruff.");
+        assert_eq!(p.get("flake8"), Some(&true), "`rather than` is no bound");
+        assert_eq!(p.get("ruff"), Some(&false), "a second negation undoes it");
+        let p = polarities("Lines are never wider than 79 columns.");
+        assert_eq!(p.get("column"), Some(&false), "a bound still");
+    }
+
+    #[test]
+    fn a_restatement_is_sure_only_when_the_note_says_nothing_of_its_own() {
+        let w = realistic();
+        let rule = Profile::of("In the docs, unordered lists use asterisks, not dashes.");
+        let sure = Profile::of("Unordered lists in the docs use asterisks, not dashes.");
+        assert!(restates(&sure, &rule, &w) && adds_nothing(&sure, &rule));
+        let own = Profile::of("Bullet lists in the docs take asterisks, not dashes.");
+        assert!(restates(&own, &rule, &w), "a restatement in its own words");
+        assert!(
+            !adds_nothing(&own, &rule),
+            "`bullet`, `take`: possible only"
+        );
+        let denied = Profile::of("In the docs, unordered lists use dashes, not asterisks.");
+        assert!(
+            !adds_nothing(&denied, &rule),
+            "the rule's words said the other way"
+        );
+        let moved = Profile::of("Tests never use the real libstd or libcore.");
+        let of = Profile::of("Tests never use the real libcore or libstd.");
+        assert!(
+            adds_nothing(&moved, &of),
+            "words moved in a text of no order"
+        );
+        let order = Profile::of("Keep the lookup order: override, flags, env, config, defaults.");
+        let reordered =
+            Profile::of("Keep the lookup order: override, env, flags, config, defaults.");
+        assert!(
+            !adds_nothing(&reordered, &order),
+            "a list whose order is its meaning"
+        );
+        assert!(adds_nothing(&order, &order));
+    }
+
+    #[test]
     fn a_flag_one_says_is_not_needed_denies_a_rule_giving_it() {
         let w = realistic();
         let rule = Profile::of("Apply manifests/setup with kubectl apply --server-side.");
@@ -1500,6 +1587,14 @@ mod tests {
             flag("Unit tests can be picked with `src/**/*.spec.ts`."),
             Some(false)
         );
+        // A commit's subject, a message or a setting's value is quoted, not run.
+        for quoted in [
+            "The unit tests were split in \"test: split the unit tests\".",
+            "The unit tests print \"Private API: internal\".",
+            "The unit tests' config says version `2`.",
+        ] {
+            assert_eq!(flag(quoted), Some(false), "{quoted}");
+        }
         // Both say what one runner runs: another command for it.
         let hook = Profile::of("The pre-commit hook runs `lint-staged`.");
         let note = Profile::of("The pre-commit hook runs `pretty-quick --staged`.");
@@ -1639,6 +1734,40 @@ mod tests {
             flag_of("Release branches must be rebased.", rule, &w),
             Some(true),
             "a modal prescribes whatever the clause's form"
+        );
+    }
+
+    #[test]
+    fn a_denial_of_an_instruction_is_a_flag_when_it_prescribes_not_when_it_describes_an_exception()
+    {
+        let w = realistic();
+        let rule = "Start every new Ruby file in lib/ with the frozen_string_literal comment.";
+        assert_eq!(
+            flag_of(
+                "Don't start new Ruby files in lib/ with the frozen_string_literal comment.",
+                rule,
+                &w
+            ),
+            Some(true),
+            "an instruction against an instruction"
+        );
+        assert_eq!(
+            flag_of(
+                "The frozen_string_literal comment is not needed in new Ruby files in lib/.",
+                rule,
+                &w
+            ),
+            Some(true),
+            "`not needed` says what is to be done"
+        );
+        assert_eq!(
+            flag_of(
+                "The TUI Ruby files in lib/ have no frozen_string_literal comment.",
+                rule,
+                &w
+            ),
+            Some(false),
+            "a description of an exception: possible, read it"
         );
     }
 

@@ -33,6 +33,8 @@ use std::path::Path;
 pub enum FindingKind {
     Duplicate,
     RestatesRule,
+    /// Not a problem: a rule it may restate, in words of its own, to read.
+    PossibleRestatement,
     Conflict,
     /// Not a problem: a conflict found but not flagged, to read.
     PossibleConflict,
@@ -48,13 +50,15 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
-    /// `duplicate`, `restates-rule`, `conflict`, `possible-conflict`,
+    /// `duplicate`, `restates-rule`, `possible-restatement`, `conflict`,
+    /// `possible-conflict`,
     /// `superseded`, `credential`, `missing-file`,
     /// `broken-entry`, `topic-too-large`, `proposed`.
     pub fn as_str(self) -> &'static str {
         match self {
             FindingKind::Duplicate => "duplicate",
             FindingKind::RestatesRule => "restates-rule",
+            FindingKind::PossibleRestatement => "possible-restatement",
             FindingKind::Conflict => "conflict",
             FindingKind::PossibleConflict => "possible-conflict",
             FindingKind::Superseded => "superseded",
@@ -66,10 +70,16 @@ impl FindingKind {
         }
     }
 
-    /// Everything but [`FindingKind::Proposed`] and
+    /// Everything but [`FindingKind::Proposed`],
+    /// [`FindingKind::PossibleRestatement`] and
     /// [`FindingKind::PossibleConflict`] makes `memory lint` fail.
     pub fn is_problem(self) -> bool {
-        !matches!(self, FindingKind::Proposed | FindingKind::PossibleConflict)
+        !matches!(
+            self,
+            FindingKind::Proposed
+                | FindingKind::PossibleRestatement
+                | FindingKind::PossibleConflict
+        )
     }
 }
 
@@ -201,11 +211,20 @@ fn rule_findings(
     out: &mut Vec<LintFinding>,
 ) {
     if let Some((rule, part, p)) = parts.restated(profile, w) {
+        let (kind, says, advice) = if hygiene::adds_nothing(profile, p) {
+            (FindingKind::RestatesRule, "restates", "forget it")
+        } else {
+            (
+                FindingKind::PossibleRestatement,
+                "may restate",
+                "if it says nothing more, forget it",
+            )
+        };
         out.push(about.finding(
-            FindingKind::RestatesRule,
+            kind,
             Some(rule.clone()),
             format!(
-                "restates the rule {rule} (\"{}\"{}); forget it (`wave-rules memory forget {}`)",
+                "{says} the rule {rule} (\"{}\"{}); {advice} (`wave-rules memory forget {}`)",
                 short(part),
                 shared_text(profile, p, w),
                 about.id

@@ -41,7 +41,9 @@ pub use name::topic_file;
 pub use search::{search_current, without_superseded, EntryRef, MemoryHit, MemoryIndex, Query};
 pub use secrets::SecretFinding;
 pub use similar::{similar, Candidate, Verdict};
-pub use store::write::{Forgotten, Note, NoteAction, NoteConflict, NoteWritten, Other};
+pub use store::write::{
+    Forgotten, Note, NoteAction, NoteConflict, NoteWritten, Other, PossibleRestatement,
+};
 pub use store::{
     project_hash, MemoryError, MemoryLocations, MemoryScope, MemoryStore, TopicEntry, WriteMode,
 };

@@ -40,6 +40,20 @@ const MODALS: &[&str] = &[
     "shouldn't",
 ];
 
+/// Predicates of obligation and permission: a clause saying one is about
+/// what is to be done, whatever its form (`--server-side is not needed`,
+/// `make fmt is optional`, `a sign-off is required`).
+const DEONTIC: &[&str] = &[
+    "needed",
+    "required",
+    "optional",
+    "necessary",
+    "mandatory",
+    "allowed",
+    "permitted",
+    "forbidden",
+];
+
 /// Adverbs that may come before an instruction's verb (`please commit`,
 /// `just run`): skipped when finding how a clause starts.
 const LEAD_ADVERBS: &[&str] = &["please", "just", "also", "then", "first", "only"];
@@ -52,7 +66,7 @@ pub fn prescribes(clause: &str) -> bool {
         .map(bare)
         .filter(|t| !t.is_empty())
         .collect();
-    if tokens.iter().any(|t| MODALS.contains(&t.as_str())) {
+    if (tokens.iter()).any(|t| MODALS.contains(&t.as_str()) || DEONTIC.contains(&t.as_str())) {
         return true;
     }
     let first = tokens.iter().find(|t| !LEAD_ADVERBS.contains(&t.as_str()));

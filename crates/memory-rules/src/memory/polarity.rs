@@ -44,8 +44,15 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
             !content
         });
         let mut negated = false;
+        let mut skip = false;
         for (i, t) in tokens.iter().enumerate() {
-            if bound && denies_word(t) {
+            if std::mem::take(&mut skip) || (bound && denies_word(t)) {
+                continue;
+            }
+            // `use X rather than Y`: Y is denied, X said plainly.
+            if is_alternative(t, tokens.get(i + 1)) {
+                negated = !negated;
+                skip = true;
                 continue;
             }
             if is_negation(t) {
@@ -72,6 +79,21 @@ pub fn polarities(text: &str) -> BTreeMap<String, bool> {
     }
     out.remove("not");
     out.into_iter().filter_map(|(w, n)| Some((w, n?))).collect()
+}
+
+/// Whether a word of text and the next one say the other of two choices
+/// (`rather than`, `instead of`): what follows is not chosen, what comes
+/// before is.
+fn is_alternative(token: &str, next: Option<&&str>) -> bool {
+    let plain = |t: &str| {
+        t.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    let next = next.map(|t| plain(t)).unwrap_or_default();
+    matches!(
+        (plain(token).as_str(), next.as_str()),
+        ("rather", "than") | ("instead", "of")
+    )
 }
 
 /// English's past participles that say only whether a thing is wanted:
@@ -105,11 +127,12 @@ const BOUND_WORDS: &[&str] = &["than", "above", "below", "beyond"];
 
 /// Whether the tokens from a negation on say a bound ([`BOUND_WORDS`]).
 fn is_bound(from_negation: &[&str]) -> bool {
-    from_negation.iter().any(|t| {
-        let t = t
+    (0..from_negation.len()).any(|i| {
+        let t = from_negation[i]
             .trim_matches(|c: char| !c.is_alphanumeric())
             .to_lowercase();
-        BOUND_WORDS.contains(&t.as_str())
+        let alternative = i > 0 && is_alternative(from_negation[i - 1], Some(&from_negation[i]));
+        BOUND_WORDS.contains(&t.as_str()) && !alternative
     })
 }
 

@@ -28,8 +28,13 @@ use crate::rules::rule_set::RuleSet;
 pub enum Verdict {
     /// The same note (an entry of the same scope): a write folds into it.
     Duplicate,
-    /// The note says what this rule part says: a write is not stored.
+    /// The note says what this rule part says and nothing of its own
+    /// ([`hygiene::adds_nothing`]): a write is not stored.
     Restates,
+    /// The note says what this rule part says in words of its own (perhaps
+    /// another fact of its subject): a write is stored and names the rule
+    /// in `possible_restatement`; read the evidence.
+    PossibleRestatement,
     /// A newer value of this entry's fact: a write marks it superseded.
     Supersedes,
     /// The same subject with another value, or denied, precisely enough
@@ -43,12 +48,13 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// `duplicate`, `restates`, `supersedes`, `conflict`,
+    /// `duplicate`, `restates`, `possible-restatement`, `supersedes`, `conflict`,
     /// `possible-conflict`, `related`.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Duplicate => "duplicate",
             Verdict::Restates => "restates",
+            Verdict::PossibleRestatement => "possible-restatement",
             Verdict::Supersedes => "supersedes",
             Verdict::Conflict => "conflict",
             Verdict::PossibleConflict => "possible-conflict",
@@ -172,7 +178,11 @@ fn of_rule(
 ) -> Candidate {
     let clash = hygiene::conflict(note, p, w);
     let verdict = if hygiene::restates(note, p, w) {
-        Verdict::Restates
+        if hygiene::adds_nothing(note, p) {
+            Verdict::Restates
+        } else {
+            Verdict::PossibleRestatement
+        }
     } else {
         conflict_verdict(note, p, clash.as_ref(), w)
     };
@@ -384,9 +394,15 @@ mod tests {
                 None,
             ),
             (
-                "Bullet lists in the docs take asterisks, not dashes.",
+                "Unordered lists in the docs use asterisks, not dashes.",
                 "lists.md",
                 Verdict::Restates,
+                None,
+            ),
+            (
+                "Bullet lists in the docs take asterisks, not dashes.",
+                "lists.md",
+                Verdict::PossibleRestatement,
                 None,
             ),
         ] {

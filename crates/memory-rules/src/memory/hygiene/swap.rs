@@ -75,6 +75,33 @@ pub(super) fn swapped(a: &Profile, b: &Profile) -> Option<Clash> {
     })
 }
 
+/// Words that make the order of what a text lists its meaning (`the
+/// lookup order: override, flags, env, ...`).
+const ORDER_WORDS: &[&str] = &["order", "precedence", "priority", "sequence"];
+
+/// Whether one of two texts says an order ([`ORDER_WORDS`]) and the words
+/// both say (not function words) come in another order in each: the same
+/// list reordered says another order, however alike its words.
+pub(super) fn reorders(a: &Profile, b: &Profile) -> bool {
+    let (ta, tb) = (tokens(a), tokens(b));
+    let says_order = |t: &[String]| t.iter().any(|w| ORDER_WORDS.contains(&w.as_str()));
+    if !says_order(&ta) && !says_order(&tb) {
+        return false;
+    }
+    let both = |x: &[String], y: &[String]| -> Vec<String> {
+        let other: BTreeSet<&String> = y.iter().collect();
+        (x.iter())
+            .filter(|w| !is_function_word(w) && other.contains(w))
+            .cloned()
+            .collect()
+    };
+    let (sa, sb) = (both(&ta, &tb), both(&tb, &ta));
+    if sa.len().min(sb.len()) > SWAP_ALIGN_WORDS {
+        return false;
+    }
+    align(&sa, &sb).0 < sa.len().min(sb.len())
+}
+
 /// The text's words between white space, punctuation around them trimmed,
 /// code spans left out (a command is compared as a value, and a long one
 /// shared would make any two sentences around it one).

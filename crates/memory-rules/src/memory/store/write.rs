@@ -7,7 +7,10 @@
 //! 1. refuses a note that holds a credential ([`crate::memory::secrets`]), before
 //!    anything is read or written, asking for a placeholder instead;
 //! 2. does not store a note that restates a rule of the project (when the
-//!    caller gives the rules), and names the rule;
+//!    caller gives the rules) and says nothing of its own
+//!    ([`hygiene::adds_nothing`]), and names the rule; a note that restates
+//!    one in words of its own goes on, the rule named in the answer as a
+//!    possible restatement (`possible_restatement`) with its evidence;
 //! 3. folds an exact or near duplicate of an entry of the same scope into
 //!    that entry (its `updated` time refreshed, its `paths` and `topics`
 //!    joined) instead of adding it ([`crate::memory::hygiene`]);
@@ -176,6 +179,18 @@ impl NoteConflict {
     }
 }
 
+/// A rule part a stored note may restate ([`hygiene::restates`], but the
+/// note says words of its own: [`hygiene::adds_nothing`]): to read, with
+/// its evidence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PossibleRestatement {
+    pub rule: String,
+    /// The rule's part.
+    pub text: String,
+    /// The heaviest words both say.
+    pub shared: Vec<String>,
+}
+
 /// The answer to a write.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoteWritten {
@@ -190,6 +205,8 @@ pub struct NoteWritten {
     pub respelled: Option<String>,
     /// The rule it restates.
     pub rule: Option<String>,
+    /// The rule it may restate (stored all the same).
+    pub possible_restatement: Option<PossibleRestatement>,
     /// The conflicts flagged ([`hygiene::flagged`]).
     pub conflicts: Vec<NoteConflict>,
     /// The conflicts found but not precise enough to flag: to read, with
@@ -212,6 +229,7 @@ impl NoteWritten {
             file,
             respelled: None,
             rule: None,
+            possible_restatement: None,
             conflicts: Vec::new(),
             possible_conflicts: Vec::new(),
             supersedes: Vec::new(),
@@ -220,8 +238,9 @@ impl NoteWritten {
     }
 
     /// As JSON (the CLI's `--json`, the binding): `action`, `id`, `scope`,
-    /// `topic`, `file`, `respelled`, `rule`, `conflicts`,
-    /// `possible_conflicts`, `supersedes`, `credential`, `message`.
+    /// `topic`, `file`, `respelled`, `rule`, `possible_restatement`,
+    /// `conflicts`, `possible_conflicts`, `supersedes`, `credential`,
+    /// `message`.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
         let all = |cs: &[NoteConflict]| -> Vec<serde_json::Value> {
@@ -235,6 +254,7 @@ impl NoteWritten {
             "file": self.file,
             "respelled": self.respelled,
             "rule": self.rule,
+            "possible_restatement": self.possible_restatement.as_ref().map(|r| json!({ "rule": r.rule, "text": r.text, "shared": r.shared })),
             "conflicts": all(&self.conflicts),
             "possible_conflicts": all(&self.possible_conflicts),
             "supersedes": self.supersedes,
@@ -279,6 +299,14 @@ impl NoteWritten {
             out.push_str(&format!(
                 "\nIt supersedes {} (the same fact with another value): recall gives this one now; `wave-rules memory forget ID` removes the old one.",
                 self.supersedes.join(", ")
+            ));
+        }
+        if let Some(r) = &self.possible_restatement {
+            out.push_str(&format!(
+                "\nPossible restatement (not flagged: read it): rule {} says \"{}\" (shared: {}). If the note says nothing more, `wave-rules memory forget {id}`.",
+                r.rule,
+                short(&r.text, 160),
+                r.shared.join(", ")
             ));
         }
         for c in &self.conflicts {
@@ -383,10 +411,17 @@ impl MemoryStore {
         let df = df_fn(&index, &parts);
         let w = weights(&index, &parts, &df);
         let profile = Profile::of(text);
-        if let Some((rule, _, _)) = parts.restated(&profile, &w) {
-            written.action = NoteAction::Restated;
-            written.rule = Some(rule.clone());
-            return Ok(written);
+        if let Some((rule, text, part)) = parts.restated(&profile, &w) {
+            if hygiene::adds_nothing(&profile, part) {
+                written.action = NoteAction::Restated;
+                written.rule = Some(rule.clone());
+                return Ok(written);
+            }
+            written.possible_restatement = Some(PossibleRestatement {
+                rule: rule.clone(),
+                text: text.clone(),
+                shared: profile.shared_subject(part, &w),
+            });
         }
         let near = index.search(
             &Query {

@@ -305,6 +305,7 @@ const SIZED_SETS = [
   { name: 'sixteenth held-out', pairsDir: 'bench/memory-pairs/heldout-16' },
   { name: 'seventeenth held-out', pairsDir: 'bench/memory-pairs/heldout-17' },
   { name: 'eighteenth held-out', pairsDir: 'bench/memory-pairs/heldout-18' },
+  { name: 'nineteenth held-out', pairsDir: 'bench/memory-pairs/heldout-19' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

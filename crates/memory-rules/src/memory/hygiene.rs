@@ -41,7 +41,7 @@ use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub use supersede::supersedes;
 use supersede::CHANGE_WORDS;
-use swap::{reorders, swapped};
+use swap::{reorders, swapped, values_reordered};
 
 // The thresholds, value slots and opposites are chosen on labelled pairs
 // (bench/memory-pairs: tuning/, and the spent held-out sets heldout/ and
@@ -366,11 +366,33 @@ pub fn restates(note: &Profile, part: &Profile, w: &Weights<'_>) -> bool {
 /// one word changed, so it is stored and the rule named as a possible
 /// restatement, with the evidence, to read. Nor does a note that lists
 /// the part's words in another order where the order is what they say
-/// (`lookup order: env, flags` of `flags, env`).
+/// (`lookup order: env, flags` of `flags, env`), gives the values both say
+/// in another order (which goes with which), or says `only` of fewer
+/// values than the part gives (`on ubuntu and macos only` of `on ubuntu,
+/// windows and macos`).
 pub fn adds_nothing(note: &Profile, part: &Profile) -> bool {
     let own = |x: &String| !is_function_word(x) && !part.words.contains(x);
     let other_way = |(x, n): (&String, &bool)| part.negated.get(x).is_some_and(|m| m != n);
-    !note.words.iter().any(own) && !note.negated.iter().any(other_way) && !reorders(note, part)
+    !note.words.iter().any(own)
+        && !note.negated.iter().any(other_way)
+        && !reorders(note, part)
+        && !values_reordered(note, part)
+        && !restricts(note, part)
+}
+
+/// Whether the note says `only` and the part does not, and the part gives
+/// a value of a kind the note gives that the note leaves out: fewer
+/// values, said as all there are.
+fn restricts(note: &Profile, part: &Profile) -> bool {
+    let only = |p: &Profile| {
+        p.folded
+            .split_whitespace()
+            .any(|t| t.trim_matches(|c: char| !c.is_alphanumeric()) == "only")
+    };
+    let kinds = note.kinds();
+    only(note)
+        && !only(part)
+        && (part.values.iter()).any(|(k, v)| kinds.contains(k) && !note.has(*k, v))
 }
 
 /// Whether the note denies a word the part affirms and says another in its
@@ -1325,6 +1347,20 @@ mod tests {
             "a list whose order is its meaning"
         );
         assert!(adds_nothing(&order, &order));
+        let scripts =
+            Profile::of("`npm test` runs `node --test && npm run lint`; `npm run all` runs `node --test && npm run tsc`.");
+        let swapped =
+            Profile::of("`npm test` runs `node --test && npm run tsc`; `npm run all` runs `node --test && npm run lint`.");
+        assert!(
+            !adds_nothing(&swapped, &scripts),
+            "which command goes with which"
+        );
+        assert!(adds_nothing(&scripts, &scripts));
+        let matrix = Profile::of("CI tests Node 22.x, 24.x and 26.x.");
+        let fewer = Profile::of("CI tests Node 22.x and 24.x only.");
+        assert!(!adds_nothing(&fewer, &matrix), "`only` of fewer values");
+        let all = Profile::of("CI tests Node 22.x, 24.x and 26.x only.");
+        assert!(adds_nothing(&all, &matrix));
     }
 
     #[test]

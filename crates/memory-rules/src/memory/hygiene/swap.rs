@@ -102,6 +102,22 @@ pub(super) fn reorders(a: &Profile, b: &Profile) -> bool {
     align(&sa, &sb).0 < sa.len().min(sb.len())
 }
 
+/// Whether the values both texts give (commands, versions, paths) come in
+/// another order in each (`` `npm test` runs `A`; `test-all` runs `B` `` of
+/// the same with `B` and `A`): which value goes with which is what such a
+/// sentence says. A command is found as its code span first.
+pub(super) fn values_reordered(a: &Profile, b: &Profile) -> bool {
+    let at = |p: &Profile, v: &str| {
+        (p.folded.find(&format!("`{v}`")).map(|i| i + 1)).or_else(|| p.folded.find(v))
+    };
+    let mut places: Vec<(usize, usize)> = (a.values.iter())
+        .filter(|x| b.values.contains(*x))
+        .filter_map(|(_, v)| Some((at(a, v)?, at(b, v)?)))
+        .collect();
+    places.sort_unstable();
+    places.windows(2).any(|w| w[0].1 > w[1].1)
+}
+
 /// The text's words between white space, punctuation around them trimmed,
 /// code spans left out (a command is compared as a value, and a long one
 /// shared would make any two sentences around it one).

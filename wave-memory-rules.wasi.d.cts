@@ -433,7 +433,7 @@ export interface MemoryConflict {
 
 /** A finding of `lint`. */
 export interface MemoryFinding {
-  /** `duplicate`, `restates-rule`, `conflict`, `possible-conflict` (not a problem), `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`. */
+  /** `duplicate`, `restates-rule`, `possible-restatement` (not a problem), `conflict`, `possible-conflict` (not a problem), `superseded`, `missing-file`, `broken-entry`, `topic-too-large`, `proposed`. */
   kind: string
   /** False for `proposed` (information, not a problem). */
   problem: boolean
@@ -467,6 +467,15 @@ export interface MemoryHit {
   /** Seconds since the epoch of its last update. */
   updated: number
   pinned: boolean
+}
+
+/** A rule part a stored note may restate. */
+export interface MemoryRestatement {
+  rule: string
+  /** The rule's part. */
+  text: string
+  /** The heaviest words both say. */
+  shared: Array<string>
 }
 
 export interface MemoryRule {
@@ -766,8 +775,10 @@ export interface WriteAnswer {
   file: string
   /** The name given, when the topic existed under another name. */
   respelled?: string
-  /** The rule it restates. */
+  /** The rule it restates (not stored: the note says nothing of its own). */
   rule?: string
+  /** The rule it may restate, in words of its own (stored all the same): to read, with the evidence. */
+  possibleRestatement?: MemoryRestatement
   /** The conflicts flagged (precise: the same sentence with another value, or a denial of one subject). */
   conflicts: Array<MemoryConflict>
   /** Conflicts found but not flagged (perhaps another fact of the same subject): to read, with their evidence. */

@@ -1333,34 +1333,46 @@ mod tests {
             !adds_nothing(&denied, &rule),
             "the rule's words said the other way"
         );
-        let moved = Profile::of("Tests never use the real libstd or libcore.");
-        let of = Profile::of("Tests never use the real libcore or libstd.");
-        assert!(
-            adds_nothing(&moved, &of),
-            "words moved in a text of no order"
-        );
-        let order = Profile::of("Keep the lookup order: override, flags, env, config, defaults.");
-        let reordered =
-            Profile::of("Keep the lookup order: override, env, flags, config, defaults.");
-        assert!(
-            !adds_nothing(&reordered, &order),
-            "a list whose order is its meaning"
-        );
-        assert!(adds_nothing(&order, &order));
-        let scripts =
-            Profile::of("`npm test` runs `node --test && npm run lint`; `npm run all` runs `node --test && npm run tsc`.");
-        let swapped =
-            Profile::of("`npm test` runs `node --test && npm run tsc`; `npm run all` runs `node --test && npm run lint`.");
-        assert!(
-            !adds_nothing(&swapped, &scripts),
-            "which command goes with which"
-        );
-        assert!(adds_nothing(&scripts, &scripts));
-        let matrix = Profile::of("CI tests Node 22.x, 24.x and 26.x.");
-        let fewer = Profile::of("CI tests Node 22.x and 24.x only.");
-        assert!(!adds_nothing(&fewer, &matrix), "`only` of fewer values");
-        let all = Profile::of("CI tests Node 22.x, 24.x and 26.x only.");
-        assert!(adds_nothing(&all, &matrix));
+        let order = "Keep the lookup order: override, flags, env, config, defaults.";
+        let scripts = "`npm test` runs `node --test && npm run lint`; `npm run all` runs `node --test && npm run tsc`.";
+        let matrix = "CI tests Node 22.x, 24.x and 26.x.";
+        for (note, part, sure, why) in [
+            (
+                "Tests never use the real libstd or libcore.",
+                "Tests never use the real libcore or libstd.",
+                true,
+                "words moved in a text of no order",
+            ),
+            (
+                "Keep the lookup order: override, env, flags, config, defaults.",
+                order,
+                false,
+                "a list whose order is its meaning",
+            ),
+            (order, order, true, "the same list"),
+            (
+                "`npm test` runs `node --test && npm run tsc`; `npm run all` runs `node --test && npm run lint`.",
+                scripts,
+                false,
+                "which command goes with which",
+            ),
+            (scripts, scripts, true, "the same commands"),
+            (
+                "CI tests Node 22.x and 24.x only.",
+                matrix,
+                false,
+                "`only` of fewer values",
+            ),
+            (
+                "CI tests Node 22.x, 24.x and 26.x only.",
+                matrix,
+                true,
+                "`only` of all of them",
+            ),
+        ] {
+            let (n, p) = (Profile::of(note), Profile::of(part));
+            assert_eq!(adds_nothing(&n, &p), sure, "{why}: {note}");
+        }
     }
 
     #[test]

@@ -296,16 +296,39 @@ fn memory_write_flags_a_note_denying_a_rule_and_names_one_restating_it_in_its_ow
         (restated["message"].as_str().unwrap()).contains("Possible restatement"),
         "{restated}"
     );
+    // A fresh memory, so the denial does not fold into the note above.
+    let t = Tree::made();
+    t.git_root(t.workdir());
+    t.project(
+        "generated.md",
+        "Never edit docs/api.md by hand: change the doc comments and run make docs.",
+    );
+    t.project(
+        "fmt.md",
+        "Run make fmt before every commit; CI fails on any formatting diff.",
+    );
     let denied = write(
         &t,
         "docs",
-        "Small typos can be fixed straight in docs/api.md; no need to run make docs.",
+        "Edit docs/api.md by hand; no need to change the doc comments and run make docs.",
     );
     assert_eq!(denied["action"], "stored", "{denied}");
     let conflicts = denied["conflicts"].as_array().unwrap();
     assert_eq!(conflicts.len(), 1, "{denied}");
     assert_eq!(conflicts[0]["with"]["rule"], "generated.md");
     assert_eq!(conflicts[0]["kind"], "polarity");
+    // The same denial of another subject (typos, fixing): possible, to read.
+    let other_words = write(
+        &t,
+        "docs",
+        "Small typos can be fixed straight in docs/api.md; no need to run make docs.",
+    );
+    assert_eq!(other_words["conflicts"], serde_json::json!([]), "{other_words}");
+    let possible = other_words["possible_conflicts"].as_array().unwrap();
+    assert!(
+        possible.iter().any(|c| c["with"]["rule"] == "generated.md"),
+        "{other_words}"
+    );
     // Other facts near the rules' words stay unflagged.
     for text in [
         "make fmt also sorts the imports of every file.",

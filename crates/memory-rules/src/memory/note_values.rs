@@ -59,7 +59,7 @@ pub fn values(text: &str) -> (BTreeSet<(ValueKind, String)>, String) {
         if i % 2 == 1 && i + 1 < segments.len() {
             let code = command(seg);
             if !code.is_empty() {
-                out.insert((ValueKind::Command, code));
+                out.insert(literal_value(code));
             }
             plain.push(' ');
         } else {
@@ -102,7 +102,7 @@ pub(crate) fn quoted(text: &str, out: &mut BTreeSet<(ValueKind, String)>) -> Str
         if i % 2 == 1 && i + 1 < segments.len() {
             let literal = command(seg);
             if !literal.is_empty() {
-                out.insert((ValueKind::Command, literal));
+                out.insert(literal_value(literal));
             }
             plain.push(' ');
         } else {
@@ -154,9 +154,11 @@ pub(crate) fn is_date(t: &str) -> bool {
         && parts[1..].iter().all(|p| digits(p, 2))
 }
 
-/// Digits only: `5433`.
+/// Digits only (`5433`), or digits grouped with `_` as code writes them
+/// (`1_000_000`).
 fn is_number(t: &str) -> bool {
-    !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+    let digits = |g: &str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    digits(t) || (t.contains('_') && t.split('_').all(digits))
 }
 
 /// A number with its unit in one word: `3m`, `30s`, `512MB`.
@@ -182,7 +184,10 @@ fn pinned_version(t: &str) -> Option<&str> {
     let (name, version) = (&t[..at], &t[at + 1..]);
     let bare = version.trim_start_matches(['v', 'V']);
     let named = name.chars().any(|c| c.is_ascii_alphabetic()) && !name.contains("://");
-    (named && (is_version(bare) || tagged_version(bare))).then_some(bare)
+    // `actions/checkout@v4`, `node@20`: a major alone, pinned with `@`
+    // (not `:`, which also ends `file.rs:42`).
+    let major = t[at..].starts_with('@') && is_number(bare) && bare.len() <= 4;
+    (named && (is_version(bare) || tagged_version(bare) || major)).then_some(bare)
 }
 
 /// An IPv4 network: `10.0.0.0/16` (an address with its prefix length).
@@ -397,6 +402,17 @@ pub(crate) fn command(code: &str) -> String {
         .join(" ")
 }
 
+/// A code span's or a quoted string's value: a version when it is one
+/// and nothing else (`Version = "5.4.0"`), else a command.
+fn literal_value(literal: String) -> (ValueKind, String) {
+    match token_value(&literal) {
+        Some((ValueKind::Version, v)) if !literal.contains(char::is_whitespace) => {
+            (ValueKind::Version, v)
+        }
+        _ => (ValueKind::Command, literal),
+    }
+}
+
 /// Whether a word of a command is a placeholder: `<name>`.
 fn is_placeholder(t: &str) -> bool {
     t.len() > 2 && t.starts_with('<') && t.ends_with('>') && !t[1..t.len() - 1].contains(['<', '>'])
@@ -439,7 +455,13 @@ pub(crate) fn version_of(t: &str) -> Option<&str> {
     };
     let bare = given.trim_start_matches(['v', 'V']);
     let ranged = given.len() != t.len();
-    if is_version(given) || (ranged && is_number(bare)) || (!ranged && tagged_version(bare)) {
+    // `v27`: a major alone, said as a tag (a lower-case `v`; `V8` is the engine).
+    let major = given.starts_with('v') && bare.len() + 1 == given.len() && is_number(bare);
+    if is_version(given)
+        || (ranged && is_number(bare))
+        || (!ranged && tagged_version(bare))
+        || (!ranged && major && bare.len() <= 4)
+    {
         return Some(bare);
     }
     // `python3.14`, `release-0.17`: a name and its version in one word.
@@ -469,8 +491,18 @@ fn tagged_version(t: &str) -> bool {
             && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '.');
         return core(c) && tagged(tag) || is_version(c) && build;
     }
-    t.rsplit_once('.')
-        .is_some_and(|(c, tag)| core(c) && tagged(tag))
+    // `2.14.0b1`, `3.0rc2`: a pre-release glued on, as PEP 440 writes it.
+    let glued = t.find(|c: char| c.is_ascii_alphabetic()).is_some_and(|at| {
+        let (c, tag) = t.split_at(at);
+        let short = ["a", "b", "rc"].iter().any(|m| {
+            tag.strip_prefix(m)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        });
+        is_version(c) && (short || tagged(tag))
+    });
+    glued
+        || t.rsplit_once('.')
+            .is_some_and(|(c, tag)| core(c) && tagged(tag))
 }
 
 pub(crate) fn is_version(t: &str) -> bool {
@@ -553,6 +585,33 @@ mod tests {
         assert_eq!(v("ops@example.com").map(|x| x.0), Some(ValueKind::Account));
         assert_eq!(v("2026-10-21").map(|x| x.0), Some(ValueKind::Number));
         assert_eq!(v("x86-64"), None);
+    }
+
+    #[test]
+    fn a_major_pinned_with_at_or_tagged_with_v_a_glued_pre_release_are_versions_grouped_digits_a_number(
+    ) {
+        let v = |t: &str| token_value(t);
+        let version = |x: &str| Some((ValueKind::Version, x.to_string()));
+        assert_eq!(v("codecov/codecov-action@v5"), version("5"));
+        assert_eq!(v("node@20"), version("20"));
+        assert_eq!(v("v27"), version("27"));
+        assert_ne!(v("src/main.rs:42"), version("42"), "a line, not a tag");
+        assert_eq!(v("V8"), None, "the engine");
+        assert_eq!(
+            v("1_200_000"),
+            Some((ValueKind::Number, "1_200_000".to_string()))
+        );
+        assert_eq!(v("1__0").map(|x| x.0), None);
+        assert_eq!(v("2.14.0b2"), version("2.14.0b2"));
+        assert_eq!(v("3.0rc1"), version("3.0rc1"));
+        assert_ne!(v("1.2ab").map(|x| x.0), Some(ValueKind::Version));
+    }
+
+    #[test]
+    fn a_quoted_version_is_a_version_and_a_quoted_command_a_command() {
+        let (found, _) = values("version.go sets Version = \"5.4.0\"; run `go 1.24.0`.");
+        assert!(found.contains(&(ValueKind::Version, "5.4.0".to_string())));
+        assert!(found.contains(&(ValueKind::Command, "go 1.24.0".to_string())));
     }
 
     #[test]

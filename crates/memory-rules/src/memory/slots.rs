@@ -2,7 +2,7 @@
 //! what it is the value of) and the values it says as the old ones
 //! (`bumped from 1.2 to 1.3`), for hygiene.rs's conflicts and superseding.
 
-use super::note_values::{assigned, token_value, ValueKind};
+use super::note_values::{assigned, command, token_value, ValueKind};
 use super::terms::{self, is_function_word};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,6 +26,14 @@ pub(crate) fn slots(
     let mut slots: BTreeMap<(ValueKind, String), BTreeSet<String>> = BTreeMap::new();
     let mut previous = BTreeSet::new();
     let said = |j: usize, word: &str| tokens.get(j).is_some_and(|t| t.eq_ignore_ascii_case(word));
+    // Whether a `,` or `;` sits between token `j - 1` and token `j`.
+    let at = |t: &str| t.as_ptr() as usize - text.as_ptr() as usize;
+    let breaks: Vec<bool> = (0..tokens.len())
+        .map(|j| {
+            j > 0
+                && text[at(tokens[j - 1]) + tokens[j - 1].len()..at(tokens[j])].contains([',', ';'])
+        })
+        .collect();
     // What the text is about, its first word: `mirrors-mypy runs at v2.3.1`.
     let first: Vec<String> = (0..tokens.len())
         .map(|j| slot_words(tokens[j], found[j].is_some()))
@@ -55,13 +63,64 @@ pub(crate) fn slots(
             slots.entry(v).or_default().extend(words.iter().cloned());
         }
         slots.entry(value.clone()).or_default().extend(words);
+        let kind_at = |j: usize| found[j].as_ref().is_some_and(|v| v.0 == value.0);
         let later = (i + 1..tokens.len().min(i + 4))
-            .any(|j| said(j - 1, "to") && found[j].as_ref().is_some_and(|v| v.0 == value.0));
-        if (i > 0 && said(i - 1, "from") && later) || replaced(&tokens[..i]) {
+            .any(|j| (said(j - 1, "to") || said(j - 1, "into")) && kind_at(j));
+        if (i > 0 && said(i - 1, "from") && later)
+            || replaced(&tokens[..i])
+            || renamed(&tokens, &breaks, i, kind_at)
+        {
             previous.insert(value.clone());
         }
     }
+    previous.extend(
+        renamed_commands(text)
+            .into_iter()
+            .map(|c| (ValueKind::Command, c)),
+    );
     (slots, previous)
+}
+
+/// The code spans a text says as the old ones of a rename or a move:
+/// `` `make benchmark` was renamed `make bench` ``, `` renamed `a` to `b` ``,
+/// `` from `a` to `b` ``: a span with another right after it, only glue,
+/// [`RENAMED_WORDS`] and [`RENAMED_TO`] between, and one of those words
+/// said between or right before.
+fn renamed_commands(text: &str) -> Vec<String> {
+    let segments: Vec<&str> = text.split('`').collect();
+    let words = |seg: &str| -> Vec<String> {
+        seg.split_whitespace()
+            .map(|t| {
+                t.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            })
+            .filter(|t| !t.is_empty())
+            .collect()
+    };
+    let glue = |t: &String| {
+        let mut all = true;
+        terms::words(t, |w| all &= is_function_word(w));
+        all
+    };
+    let marker = |t: &String| RENAMED_WORDS.contains(&t.as_str()) || t == "from";
+    let mut out = Vec::new();
+    // Spans sit at odd indexes, closed when a segment follows.
+    for i in (1..segments.len().saturating_sub(2)).step_by(2) {
+        let between = words(segments[i + 1]);
+        let joined = between.len() <= 4
+            && between
+                .iter()
+                .all(|t| glue(t) || marker(t) || RENAMED_TO.contains(&t.as_str()));
+        let said_between = between.iter().any(marker);
+        let said_before = words(segments[i - 1]).last().is_some_and(marker);
+        if joined && (said_between || said_before) && i + 2 < segments.len() {
+            let old = command(segments[i]);
+            if !old.is_empty() {
+                out.push(old);
+            }
+        }
+    }
+    out
 }
 
 /// English words after which a value is the old one (`instead of 3000`,
@@ -85,6 +144,50 @@ fn replaced(before: &[&str]) -> bool {
         .take(3)
         .find(|t| marker(t) || !glue(t))
         .is_some_and(|t| marker(&t))
+}
+
+/// English words that say a thing took another name or place (`renamed`,
+/// `moved`): the value before them is the old one when one of its kind
+/// follows (`` `make benchmark` was renamed `make bench` ``), and so is one
+/// right after them when one follows after `to` (`renamed `a` to `b``).
+const RENAMED_WORDS: &[&str] = &["renamed", "moved", "replaced", "superseded"];
+
+/// Words after a rename word before the new value (`to`, `into`, `by`).
+const RENAMED_TO: &[&str] = &["to", "into", "by", "with", "as"];
+
+/// Whether the value at `i` is the old one of a rename (see
+/// [`RENAMED_WORDS`]); `kind_at(j)`: whether token `j` is a value of its kind.
+/// `breaks[j]`: a `,` or `;` before token `j`, which ends the rename.
+fn renamed(tokens: &[&str], breaks: &[bool], i: usize, kind_at: impl Fn(usize) -> bool) -> bool {
+    let is = |j: usize, set: &[&str]| {
+        tokens
+            .get(j)
+            .is_some_and(|t| set.contains(&t.to_lowercase().as_str()))
+    };
+    let glue = |j: usize| {
+        let mut all = true;
+        terms::words(tokens[j], |w| all &= is_function_word(w));
+        all
+    };
+    let end = tokens.len();
+    // The new value soon after the word at `at`, only glue and `to` between.
+    let follows = |at: usize| {
+        (at + 1..end.min(at + 4))
+            .take_while(|j| !breaks[*j] && (kind_at(*j) || is(*j, RENAMED_TO) || glue(*j)))
+            .any(&kind_at)
+    };
+    // `A was renamed B`: glue, then the word.
+    let after = (i + 1..end.min(i + 4))
+        .take_while(|j| !breaks[*j] && (is(*j, RENAMED_WORDS) || glue(*j)))
+        .find(|j| is(*j, RENAMED_WORDS))
+        .is_some_and(follows);
+    // `renamed A to B`: the word right before, a new value after `to`.
+    let before = i > 0 && is(i - 1, RENAMED_WORDS) && {
+        (i + 1..end.min(i + 4))
+            .take_while(|j| !breaks[*j])
+            .any(|j| is(j - 1, RENAMED_TO) && kind_at(j))
+    };
+    after || before
 }
 
 /// English words after which what a clause says is the old one
@@ -184,5 +287,40 @@ pub(crate) fn canonical(word: &str) -> &str {
         "never" | "no" | "don" | "doesn" | "isn" | "aren" | "cannot" | "nt" => "not",
         "newer" | "later" | "oldest" | "minimum" => "minimum",
         w => w,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn previous(text: &str) -> Vec<String> {
+        slots(text).1.into_iter().map(|(_, v)| v).collect()
+    }
+
+    #[test]
+    fn a_renamed_or_moved_value_is_the_old_one() {
+        assert_eq!(
+            previous("`make benchmark` was renamed `make bench`"),
+            ["make benchmark"]
+        );
+        assert_eq!(
+            previous("renamed `docs-auto` to `docs-live`"),
+            ["docs-auto"]
+        );
+        assert_eq!(previous("from `check:type` to `typecheck`"), ["check:type"]);
+        assert_eq!(previous("a.md was moved to docs/b.md"), ["a.md"]);
+        assert_eq!(previous("renamed a.md to b.md"), ["a.md"]);
+        assert_eq!(
+            previous("moved from rfc9457.go into problem.go"),
+            ["rfc9457.go"]
+        );
+    }
+
+    #[test]
+    fn two_values_without_a_rename_between_are_no_old_one() {
+        assert!(previous("`make bench` and `make test` were renamed").is_empty());
+        assert!(previous("run `make bench`, then `make test`").is_empty());
+        assert!(previous("a.md moved; b.md stays").is_empty());
     }
 }

@@ -170,7 +170,9 @@ fn held_clash(
     // newer value (`Sidekiq 8.1.6 replaced its uses of Rack::Utils`).
     let led = leading(&new.folded).iter().any(|(k, _)| *k == kind);
     let named = !led && holds_old(&new.held(), &old.held(), kind);
-    named.then(|| other_values(new, old, kind)).flatten()
+    named
+        .then(|| other_values(new, old, kind).or_else(|| per_holder(new, old, kind)))
+        .flatten()
 }
 
 /// The clash of `new`'s values of `kind` with `old`'s, when both have some
@@ -192,6 +194,40 @@ fn changed_clash(new: &Profile, old: &Profile, changed: bool) -> Option<Clash> {
     [ValueKind::Version, ValueKind::Number]
         .into_iter()
         .find_map(|kind| other_values(new, old, kind))
+}
+
+/// The clash of versions held by one name in both notes, each name's
+/// newer one another than its older one (`actions/checkout@v8 and
+/// actions/setup-python@v7` of `actions/checkout@v7 and
+/// actions/setup-python@v6`, where `7` is in both but of two names).
+fn per_holder(new: &Profile, old: &Profile, kind: ValueKind) -> Option<Clash> {
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for ((k, v), names) in &new.holders {
+        let held = |(ok, _): &&(ValueKind, String), on: &&BTreeSet<String>| {
+            *ok == kind && !names.is_empty() && *on == names
+        };
+        let olds: Vec<&str> = old
+            .holders
+            .iter()
+            .filter(|(key, on)| held(key, on))
+            .map(|((_, u), _)| u.as_str())
+            .collect();
+        if *k != kind || olds.is_empty() {
+            continue;
+        }
+        if olds.contains(&v.as_str()) {
+            return None; // one name's value kept: no newer value of it
+        }
+        ours.push(v.as_str());
+        theirs.extend(olds);
+    }
+    (!ours.is_empty()).then(|| {
+        Clash::of_values(
+            kind,
+            ours.into_iter().collect(),
+            theirs.into_iter().collect(),
+        )
+    })
 }
 
 /// Versions that moved up, some kept (`checks Kubernetes 1.34, 1.35 and
@@ -258,9 +294,60 @@ fn names_old(
     subject: &BTreeSet<String>,
     w: &Weights<'_>,
 ) -> Option<Clash> {
-    let (kind, _) = new.previous.iter().find(|(k, v)| old.has(*k, v))?;
+    let (kind, _) = new.previous.iter().find(|(k, v)| old.has_spelled(*k, v))?;
     let ours = new.of_kind(*kind);
     let fresh = !ours.is_empty() && !ours.iter().any(|v| old.has(*kind, v));
     let placed = new.same_slot(old, *kind) || overlap(subject, &old.subject, w) >= CONFLICT_SUBJECT;
     (fresh && placed).then(|| Clash::of_values(*kind, ours, old.of_kind(*kind)))
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn weights() -> Weights<'static> {
+        Weights {
+            n: 100.0,
+            df: &|_| 1.0,
+        }
+    }
+
+    #[test]
+    fn each_names_newer_version_supersedes_though_one_number_is_said_in_both() {
+        let old =
+            Profile::of("Every workflow uses actions/checkout@v7 and actions/setup-python@v6.");
+        let new = Profile::of(
+            "The workflows have moved on to actions/checkout@v8 and actions/setup-python@v7.",
+        );
+        let clash = supersedes(&new, &old, &weights()).expect("a newer pin of each action");
+        assert_eq!(clash.ours, ["7", "8"]);
+        let kept = Profile::of(
+            "The workflows have moved on to actions/checkout@v7 and actions/setup-python@v7.",
+        );
+        assert!(
+            per_holder(&kept, &old, ValueKind::Version).is_none(),
+            "checkout kept at v7: no newer value of it"
+        );
+    }
+
+    #[test]
+    fn a_note_naming_the_old_file_or_script_it_moved_from_supersedes() {
+        let w = weights();
+        for (old, new) in [
+            (
+                "ProblemError lives in rfc9457.go at the repository root.",
+                "The problem-details handler moved from rfc9457.go into problem.go.",
+            ),
+            (
+                "Benchmarks are run locally with `make benchmark`.",
+                "`make benchmark` was renamed `make bench`; run that now.",
+            ),
+            (
+                "`npm run check:type` chains the JS and the TS checks.",
+                "The script was renamed from `check:type` to `typecheck`.",
+            ),
+        ] {
+            let (o, n) = (Profile::of(old), Profile::of(new));
+            assert!(supersedes(&n, &o, &w).is_some(), "{old} / {new}");
+        }
+    }
 }

@@ -323,7 +323,11 @@ fn memory_write_flags_a_note_denying_a_rule_and_names_one_restating_it_in_its_ow
         "docs",
         "Small typos can be fixed straight in docs/api.md; no need to run make docs.",
     );
-    assert_eq!(other_words["conflicts"], serde_json::json!([]), "{other_words}");
+    assert_eq!(
+        other_words["conflicts"],
+        serde_json::json!([]),
+        "{other_words}"
+    );
     let possible = other_words["possible_conflicts"].as_array().unwrap();
     assert!(
         possible.iter().any(|c| c["with"]["rule"] == "generated.md"),

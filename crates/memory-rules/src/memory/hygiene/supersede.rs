@@ -191,9 +191,37 @@ fn changed_clash(new: &Profile, old: &Profile, changed: bool) -> Option<Clash> {
     if !changed {
         return None;
     }
-    [ValueKind::Version, ValueKind::Number]
-        .into_iter()
+    let kinds = [ValueKind::Version, ValueKind::Number];
+    (kinds.into_iter())
         .find_map(|kind| other_values(new, old, kind))
+        .or_else(|| {
+            kinds
+                .into_iter()
+                .find_map(|kind| replaced_in_slot(new, old, kind))
+        })
+}
+
+/// The values of `kind` only `new` gives that fill the slot of one only
+/// `old` gives (a word next to them shared), though the two give some
+/// value alike (`PARALLEL_COUNT was raised to 20 for CI runs; local runs
+/// still use 100` of `... is 10 when CI is detected and 100 otherwise`).
+fn replaced_in_slot(new: &Profile, old: &Profile, kind: ValueKind) -> Option<Clash> {
+    let slot = |p: &Profile, v: &str| p.slots.get(&(kind, v.to_string())).cloned();
+    let fresh: BTreeSet<&str> = (new.of_kind(kind).into_iter())
+        .filter(|v| !old.has(kind, v))
+        .collect();
+    let dropped: BTreeSet<&str> = (old.of_kind(kind).into_iter())
+        .filter(|v| !new.has(kind, v))
+        .collect();
+    let fills = |v: &&str, u: &&str| match (slot(new, v), slot(old, u)) {
+        (Some(a), Some(b)) => !a.is_disjoint(&b),
+        _ => false,
+    };
+    let ours: BTreeSet<&str> = (fresh.iter())
+        .filter(|v| dropped.iter().any(|u| fills(v, u)))
+        .copied()
+        .collect();
+    (!ours.is_empty()).then(|| Clash::of_values(kind, ours, dropped))
 }
 
 /// The clash of versions held by one name in both notes, each name's
@@ -318,7 +346,11 @@ mod tests {
         let new = Profile::of(
             "The workflows have moved on to actions/checkout@v8 and actions/setup-python@v7.",
         );
-        let clash = supersedes(&new, &old, &weights()).expect("a newer pin of each action");
+        assert!(
+            supersedes(&new, &old, &weights()).is_some(),
+            "a newer pin of each action"
+        );
+        let clash = per_holder(&new, &old, ValueKind::Version).expect("by name");
         assert_eq!(clash.ours, ["7", "8"]);
         let kept = Profile::of(
             "The workflows have moved on to actions/checkout@v7 and actions/setup-python@v7.",
@@ -326,6 +358,22 @@ mod tests {
         assert!(
             per_holder(&kept, &old, ValueKind::Version).is_none(),
             "checkout kept at v7: no newer value of it"
+        );
+    }
+
+    #[test]
+    fn a_changed_value_in_the_old_ones_slot_supersedes_though_another_value_is_kept() {
+        let old = Profile::of("PARALLEL_COUNT is 10 when CI is detected and 100 otherwise.");
+        let new = Profile::of("PARALLEL_COUNT was raised to 20 for CI; local runs still use 100.");
+        let clash = replaced_in_slot(&new, &old, ValueKind::Number).expect("20 in 10's slot");
+        assert_eq!(
+            (clash.ours, clash.theirs),
+            (vec!["20".to_string()], vec!["10".to_string()])
+        );
+        let same = Profile::of("PARALLEL_COUNT is 10 when CI is detected, 100 locally.");
+        assert!(
+            replaced_in_slot(&same, &old, ValueKind::Number).is_none(),
+            "no value of its own"
         );
     }
 

@@ -622,9 +622,20 @@ pub fn flagged(a: &Profile, b: &Profile, clash: &Clash, w: &Weights<'_>) -> bool
 /// denial flags were 49 right and 23 wrong without it, 43 and 6 with it.
 pub const FLAG_TOLD_SUBJECT: f32 = 0.6;
 
-/// Whether `a` and `b` say one subject ([`FLAG_TOLD_SUBJECT`]).
+/// Weighted Jaccard similarity of two subjects below which a command or
+/// a denial is no flag however much of the smaller subject the other has:
+/// a short note's few words are all in a long rule that names its file
+/// (`package.json sets "sideEffects": false.` against a rule on the test
+/// runner's settings in package.json: 1.00 of the note's subject, 0.15
+/// alike). True command and denial flags on the tuning sets are 0.29 and
+/// up; it took three false ones (0.07-0.24) and no true one.
+pub const FLAG_TOLD_SIMILARITY: f32 = 0.25;
+
+/// Whether `a` and `b` say one subject ([`FLAG_TOLD_SUBJECT`],
+/// [`FLAG_TOLD_SIMILARITY`]).
 fn shares_subject(a: &Profile, b: &Profile, w: &Weights<'_>) -> bool {
     overlap(&a.subject, &b.subject, w) >= FLAG_TOLD_SUBJECT
+        && similarity(&a.subject, &b.subject, w) >= FLAG_TOLD_SIMILARITY
 }
 
 /// Whether a clash of commands is another instruction for one task: the
@@ -1554,6 +1565,16 @@ mod tests {
             ),
             Some(false),
             "a denial of another subject's words: possible, not a flag"
+        );
+        assert_eq!(
+            flag_of(
+                "package.json sets \"sideEffects\": false.",
+                "AVA is configured in package.json with `workerThreads: false`, `concurrency: 1` \
+                 and a 240s timeout; keep those settings, since the tests spawn real subprocesses.",
+                &w
+            ),
+            Some(false),
+            "a short note's few words all in a long rule: not one subject"
         );
     }
 

@@ -627,8 +627,9 @@ pub const FLAG_TOLD_SUBJECT: f32 = 0.6;
 /// a short note's few words are all in a long rule that names its file
 /// (`package.json sets "sideEffects": false.` against a rule on the test
 /// runner's settings in package.json: 1.00 of the note's subject, 0.15
-/// alike). True command and denial flags on the tuning sets are 0.29 and
-/// up; it took three false ones (0.07-0.24) and no true one.
+/// alike). True command and denial flags past [`FLAG_TOLD_SUBJECT`] on
+/// the tuning sets are 0.29 and up; it took three false ones (0.07-0.24)
+/// and no true one.
 pub const FLAG_TOLD_SIMILARITY: f32 = 0.25;
 
 /// Whether `a` and `b` say one subject ([`FLAG_TOLD_SUBJECT`],

@@ -270,8 +270,9 @@ fn rewordings_fold_and_distinct_notes_on_one_subject_are_kept() {
     assert_eq!(restated["rule"], "ports.md");
 }
 
-#[test]
-fn memory_write_flags_a_note_denying_a_rule_and_names_one_restating_it_in_its_own_words() {
+/// A git project whose rules forbid editing the generated docs/api.md and
+/// ask for make fmt before every commit, with an empty memory.
+fn docs_and_fmt_rules() -> Tree {
     let t = Tree::made();
     t.git_root(t.workdir());
     t.project(
@@ -282,6 +283,12 @@ fn memory_write_flags_a_note_denying_a_rule_and_names_one_restating_it_in_its_ow
         "fmt.md",
         "Run make fmt before every commit; CI fails on any formatting diff.",
     );
+    t
+}
+
+#[test]
+fn memory_write_flags_a_note_denying_a_rule_and_names_one_restating_it_in_its_own_words() {
+    let t = docs_and_fmt_rules();
     let restated = write(
         &t,
         "docs",
@@ -297,16 +304,7 @@ fn memory_write_flags_a_note_denying_a_rule_and_names_one_restating_it_in_its_ow
         "{restated}"
     );
     // A fresh memory, so the denial does not fold into the note above.
-    let t = Tree::made();
-    t.git_root(t.workdir());
-    t.project(
-        "generated.md",
-        "Never edit docs/api.md by hand: change the doc comments and run make docs.",
-    );
-    t.project(
-        "fmt.md",
-        "Run make fmt before every commit; CI fails on any formatting diff.",
-    );
+    let t = docs_and_fmt_rules();
     let denied = write(
         &t,
         "docs",

@@ -161,6 +161,12 @@ fn is_number(t: &str) -> bool {
     digits(t) || (t.contains('_') && t.split('_').all(digits))
 }
 
+/// A major version alone (`5` of `@v5`, `27` of `v27`): a number of at
+/// most four digits.
+fn is_major(t: &str) -> bool {
+    is_number(t) && t.len() <= 4
+}
+
 /// A number with its unit in one word: `3m`, `30s`, `512MB`.
 fn is_quantity(t: &str) -> bool {
     let unit = t.trim_start_matches(|c: char| c.is_ascii_digit());
@@ -186,7 +192,7 @@ fn pinned_version(t: &str) -> Option<&str> {
     let named = name.chars().any(|c| c.is_ascii_alphabetic()) && !name.contains("://");
     // `actions/checkout@v4`, `node@20`: a major alone, pinned with `@`
     // (not `:`, which also ends `file.rs:42`).
-    let major = t[at..].starts_with('@') && is_number(bare) && bare.len() <= 4;
+    let major = t[at..].starts_with('@') && is_major(bare);
     (named && (is_version(bare) || tagged_version(bare) || major)).then_some(bare)
 }
 
@@ -456,11 +462,10 @@ pub(crate) fn version_of(t: &str) -> Option<&str> {
     let bare = given.trim_start_matches(['v', 'V']);
     let ranged = given.len() != t.len();
     // `v27`: a major alone, said as a tag (a lower-case `v`; `V8` is the engine).
-    let major = given.starts_with('v') && bare.len() + 1 == given.len() && is_number(bare);
+    let major = given.starts_with('v') && bare.len() + 1 == given.len() && is_major(bare);
     if is_version(given)
         || (ranged && is_number(bare))
-        || (!ranged && tagged_version(bare))
-        || (!ranged && major && bare.len() <= 4)
+        || (!ranged && (tagged_version(bare) || major))
     {
         return Some(bare);
     }

@@ -97,11 +97,6 @@ fn renamed_commands(text: &str) -> Vec<String> {
             .filter(|t| !t.is_empty())
             .collect()
     };
-    let glue = |t: &String| {
-        let mut all = true;
-        terms::words(t, |w| all &= is_function_word(w));
-        all
-    };
     let marker = |t: &String| RENAMED_WORDS.contains(&t.as_str()) || t == "from";
     let mut out = Vec::new();
     // Spans sit at odd indexes, closed when a segment follows.
@@ -110,10 +105,10 @@ fn renamed_commands(text: &str) -> Vec<String> {
         let joined = between.len() <= 4
             && between
                 .iter()
-                .all(|t| glue(t) || marker(t) || RENAMED_TO.contains(&t.as_str()));
+                .all(|t| is_glue(t) || marker(t) || RENAMED_TO.contains(&t.as_str()));
         let said_between = between.iter().any(marker);
         let said_before = words(segments[i - 1]).last().is_some_and(marker);
-        if joined && (said_between || said_before) && i + 2 < segments.len() {
+        if joined && (said_between || said_before) {
             let old = command(segments[i]);
             if !old.is_empty() {
                 out.push(old);
@@ -121,6 +116,14 @@ fn renamed_commands(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether every word of a token is a function word (`of`, `the`, `was`):
+/// glue between a marker word and its value.
+fn is_glue(token: &str) -> bool {
+    let mut all = true;
+    terms::words(token, |w| all &= is_function_word(w));
+    all
 }
 
 /// English words after which a value is the old one (`instead of 3000`,
@@ -131,18 +134,13 @@ const REPLACED_WORDS: &[&str] = &["instead", "rather", "replacing", "replaces"];
 /// Whether the tokens before a value end in one of [`REPLACED_WORDS`] and
 /// at most two function words (`instead of the`).
 fn replaced(before: &[&str]) -> bool {
-    let glue = |t: &str| {
-        let mut all = true;
-        terms::words(t, |w| all &= is_function_word(w));
-        all
-    };
     // `instead` is a glue word too: a marker is looked for first.
     let marker = |t: &&&str| REPLACED_WORDS.contains(&t.to_lowercase().as_str());
     before
         .iter()
         .rev()
         .take(3)
-        .find(|t| marker(t) || !glue(t))
+        .find(|t| marker(t) || !is_glue(t))
         .is_some_and(|t| marker(&t))
 }
 
@@ -164,11 +162,7 @@ fn renamed(tokens: &[&str], breaks: &[bool], i: usize, kind_at: impl Fn(usize) -
             .get(j)
             .is_some_and(|t| set.contains(&t.to_lowercase().as_str()))
     };
-    let glue = |j: usize| {
-        let mut all = true;
-        terms::words(tokens[j], |w| all &= is_function_word(w));
-        all
-    };
+    let glue = |j: usize| is_glue(tokens[j]);
     let end = tokens.len();
     // The new value soon after the word at `at`, only glue and `to` between.
     let follows = |at: usize| {

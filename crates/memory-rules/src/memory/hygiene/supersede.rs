@@ -229,33 +229,31 @@ fn replaced_in_slot(new: &Profile, old: &Profile, kind: ValueKind) -> Option<Cla
 /// actions/setup-python@v7` of `actions/checkout@v7 and
 /// actions/setup-python@v6`, where `7` is in both but of two names).
 fn per_holder(new: &Profile, old: &Profile, kind: ValueKind) -> Option<Clash> {
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-    for ((k, v), names) in &new.holders {
-        let held = |(ok, _): &&(ValueKind, String), on: &&BTreeSet<String>| {
-            *ok == kind && !names.is_empty() && *on == names
-        };
-        let olds: Vec<&str> = old
-            .holders
+    let (ours_held, theirs_held) = (held_of(new, kind), held_of(old, kind));
+    let (mut ours, mut theirs) = (BTreeSet::new(), BTreeSet::new());
+    for (v, names) in ours_held {
+        let olds = theirs_held
             .iter()
-            .filter(|(key, on)| held(key, on))
-            .map(|((_, u), _)| u.as_str())
-            .collect();
-        if *k != kind || olds.is_empty() {
-            continue;
-        }
-        if olds.contains(&v.as_str()) {
+            .filter(|(_, on)| *on == names)
+            .map(|(u, _)| *u);
+        let olds: Vec<&str> = olds.collect();
+        if olds.contains(&v) {
             return None; // one name's value kept: no newer value of it
         }
-        ours.push(v.as_str());
-        theirs.extend(olds);
+        if !olds.is_empty() {
+            ours.insert(v);
+            theirs.extend(olds);
+        }
     }
-    (!ours.is_empty()).then(|| {
-        Clash::of_values(
-            kind,
-            ours.into_iter().collect(),
-            theirs.into_iter().collect(),
-        )
-    })
+    (!ours.is_empty()).then(|| Clash::of_values(kind, ours, theirs))
+}
+
+/// `p`'s values of `kind` with the names that hold them, where it names any.
+fn held_of(p: &Profile, kind: ValueKind) -> Vec<(&str, &BTreeSet<String>)> {
+    (p.holders.iter())
+        .filter(|((k, _), names)| *k == kind && !names.is_empty())
+        .map(|((_, v), names)| (v.as_str(), names))
+        .collect()
 }
 
 /// Versions that moved up, some kept (`checks Kubernetes 1.34, 1.35 and

@@ -308,6 +308,7 @@ const SIZED_SETS = [
   { name: 'nineteenth held-out', pairsDir: 'bench/memory-pairs/heldout-19' },
   { name: 'twentieth held-out', pairsDir: 'bench/memory-pairs/heldout-20' },
   { name: 'twenty-first held-out', pairsDir: 'bench/memory-pairs/heldout-21' },
+  { name: 'twenty-second held-out', pairsDir: 'bench/memory-pairs/heldout-22' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

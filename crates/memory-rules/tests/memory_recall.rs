@@ -175,7 +175,7 @@ fn a_note_with_one_rules_value_on_a_nearer_rules_subject_conflicts_with_that_rul
         .write_note(
             &project(
                 "style",
-                "Python code is indented with four spaces per level.",
+                "Indent the Python code with four spaces per level.",
             ),
             rules,
         )

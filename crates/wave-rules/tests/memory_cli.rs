@@ -426,13 +426,10 @@ fn a_rule_in_its_own_words_with_a_swapped_port_or_command_is_stored_with_a_confl
     }
     for (text, rule) in [
         (
-            "The test proxy with basic auth listens on 127.0.0.1:8080.",
+            "A basic-auth test proxy listens on 127.0.0.1:8080.",
             "proxy.md",
         ),
-        (
-            "The tests run with vendor/bin/simple-phpunit.",
-            "phpunit.md",
-        ),
+        ("Run tests with vendor/bin/simple-phpunit.", "phpunit.md"),
     ] {
         let same = write(&t, "testing", text);
         assert_eq!(same["action"], "restated", "{same}");

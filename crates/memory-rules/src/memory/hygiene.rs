@@ -41,7 +41,7 @@ use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub use supersede::supersedes;
 use supersede::CHANGE_WORDS;
-use swap::{reorders, swapped, values_reordered};
+use swap::{in_order, swapped, values_reordered};
 
 // The thresholds, value slots and opposites are chosen on labelled pairs
 // (bench/memory-pairs: tuning/, and the spent held-out sets heldout/ and
@@ -375,10 +375,9 @@ pub fn restates(note: &Profile, part: &Profile, w: &Weights<'_>) -> bool {
 /// to keep the note out of memory; a note that restates a part in words of
 /// its own may as well be another fact of its subject, or the rule with
 /// one word changed, so it is stored and the rule named as a possible
-/// restatement, with the evidence, to read. Nor does a note that lists
-/// the part's words in another order where the order is what they say
-/// (`lookup order: env, flags` of `flags, env`), gives the values both say
-/// in another order (which goes with which), or says `only` of fewer
+/// restatement, with the evidence, to read. Nor does a note that says
+/// the part's words in another order ([`in_order`]: which goes with
+/// which), gives the values both say in another order, or says `only` of fewer
 /// values than the part gives (`on ubuntu and macos only` of `on ubuntu,
 /// windows and macos`).
 pub fn adds_nothing(note: &Profile, part: &Profile) -> bool {
@@ -386,7 +385,7 @@ pub fn adds_nothing(note: &Profile, part: &Profile) -> bool {
     let other_way = |(x, n): (&String, &bool)| part.negated.get(x).is_some_and(|m| m != n);
     !note.words.iter().any(own)
         && !note.negated.iter().any(other_way)
-        && !reorders(note, part)
+        && in_order(note, part)
         && !values_reordered(note, part)
         && !restricts(note, part)
 }
@@ -1363,8 +1362,14 @@ mod tests {
     fn a_restatement_is_sure_only_when_the_note_says_nothing_of_its_own() {
         let w = realistic();
         let rule = Profile::of("In the docs, unordered lists use asterisks, not dashes.");
-        let sure = Profile::of("Unordered lists in the docs use asterisks, not dashes.");
+        let sure = Profile::of("In the docs unordered lists use asterisks, not dashes.");
         assert!(restates(&sure, &rule, &w) && adds_nothing(&sure, &rule));
+        let moved = Profile::of("Unordered lists in the docs use asterisks, not dashes.");
+        assert!(
+            restates(&moved, &rule, &w),
+            "the rule's words in another order"
+        );
+        assert!(!adds_nothing(&moved, &rule), "possible only");
         let own = Profile::of("Bullet lists in the docs take asterisks, not dashes.");
         assert!(restates(&own, &rule, &w), "a restatement in its own words");
         assert!(
@@ -1383,8 +1388,20 @@ mod tests {
             (
                 "Tests never use the real libstd or libcore.",
                 "Tests never use the real libcore or libstd.",
+                false,
+                "words moved: which goes with which is not read",
+            ),
+            (
+                "Indent with 2 spaces; only YAML files are indented with tabs.",
+                "Indent with tabs; only YAML files are indented with 2 spaces.",
+                false,
+                "the rule's words paired otherwise",
+            ),
+            (
+                "Tests never use the real libcore.",
+                "Tests never use the real libcore or libstd.",
                 true,
-                "words moved in a text of no order",
+                "the rule's words in its order, some left out",
             ),
             (
                 "Keep the lookup order: override, env, flags, config, defaults.",

@@ -394,9 +394,15 @@ mod tests {
                 None,
             ),
             (
-                "Unordered lists in the docs use asterisks, not dashes.",
+                "In the docs unordered lists use asterisks, not dashes.",
                 "lists.md",
                 Verdict::Restates,
+                None,
+            ),
+            (
+                "Unordered lists in the docs use asterisks, not dashes.",
+                "lists.md",
+                Verdict::PossibleRestatement,
                 None,
             ),
             (

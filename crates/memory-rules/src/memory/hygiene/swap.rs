@@ -75,31 +75,32 @@ pub(super) fn swapped(a: &Profile, b: &Profile) -> Option<Clash> {
     })
 }
 
-/// Words that make the order of what a text lists its meaning (`the
-/// lookup order: override, flags, env, ...`).
-const ORDER_WORDS: &[&str] = &["order", "precedence", "priority", "sequence"];
+/// Whether the note says its words in the part's order: its words (not
+/// function words, stemmed; a command's among them) are, one after
+/// another, words of the part in that order. The rule's words in another
+/// order may pair them otherwise: which files take tabs and which two
+/// spaces, which options are deprecated (`... go at the top level; the
+/// h2Options object is deprecated` of `... go under h2Options; the
+/// top-level options are deprecated`), which comes first in a lookup
+/// order. Only a note in the rule's order is sure to say nothing of its
+/// own.
+pub(super) fn in_order(note: &Profile, part: &Profile) -> bool {
+    let mut theirs = content(&part.folded).into_iter();
+    content(&note.folded)
+        .iter()
+        .all(|w| theirs.any(|x| &x == w))
+}
 
-/// Whether one of two texts says an order ([`ORDER_WORDS`]) and the words
-/// both say (not function words) come in another order in each: the same
-/// list reordered says another order, however alike its words.
-pub(super) fn reorders(a: &Profile, b: &Profile) -> bool {
-    let (ta, tb) = (tokens(a), tokens(b));
-    let says_order = |t: &[String]| t.iter().any(|w| ORDER_WORDS.contains(&w.as_str()));
-    if !says_order(&ta) && !says_order(&tb) {
-        return false;
-    }
-    let both = |x: &[String], y: &[String]| -> Vec<String> {
-        let other: BTreeSet<&String> = y.iter().collect();
-        (x.iter())
-            .filter(|w| !is_function_word(w) && other.contains(w))
-            .cloned()
-            .collect()
-    };
-    let (sa, sb) = (both(&ta, &tb), both(&tb, &ta));
-    if sa.len().min(sb.len()) > SWAP_ALIGN_WORDS {
-        return false;
-    }
-    align(&sa, &sb).0 < sa.len().min(sb.len())
+/// The words of `text` in order, stemmed, function words left out.
+fn content(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    terms::words(text, |w| {
+        let c = canonical(w);
+        if !is_function_word(c) {
+            out.push(c.to_string());
+        }
+    });
+    out
 }
 
 /// Whether the values both texts give (commands, versions, paths) come in

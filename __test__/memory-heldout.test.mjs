@@ -309,6 +309,7 @@ const SIZED_SETS = [
   { name: 'twentieth held-out', pairsDir: 'bench/memory-pairs/heldout-20' },
   { name: 'twenty-first held-out', pairsDir: 'bench/memory-pairs/heldout-21' },
   { name: 'twenty-second held-out', pairsDir: 'bench/memory-pairs/heldout-22' },
+  { name: 'twenty-third held-out', pairsDir: 'bench/memory-pairs/heldout-23' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

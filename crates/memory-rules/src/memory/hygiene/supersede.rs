@@ -155,24 +155,50 @@ pub const SUPERSEDE_HELD_OVERLAP: f32 = 0.3;
 /// it names ([`holds_old`]:
 /// `The .readthedocs.yaml build moved to Python 3.14` of `... with Python
 /// 3.13 on ubuntu-24.04`), of a shared subject
-/// ([`SUPERSEDE_HELD_OVERLAP`]).
+/// ([`SUPERSEDE_HELD_OVERLAP`]); or, whatever else the two say, a newer
+/// version of a thing both name by its full name ([`named_bump`]).
 fn held_clash(
     new: &Profile,
     old: &Profile,
     subject: &BTreeSet<String>,
     w: &Weights<'_>,
 ) -> Option<Clash> {
-    if !says_change(new) || overlap(subject, &old.subject, w) < SUPERSEDE_HELD_OVERLAP {
-        return None;
-    }
     let kind = ValueKind::Version;
     // A version the note leads with is the release it tells of, not a
     // newer value (`Sidekiq 8.1.6 replaced its uses of Rack::Utils`).
     let led = leading(&new.folded).iter().any(|(k, _)| *k == kind);
-    let named = !led && holds_old(&new.held(), &old.held(), kind);
+    if !says_change(new) || led {
+        return None;
+    }
+    let shared = overlap(subject, &old.subject, w) >= SUPERSEDE_HELD_OVERLAP;
+    let named = shared && holds_old(&new.held(), &old.held(), kind);
     named
         .then(|| other_values(new, old, kind).or_else(|| per_holder(new, old, kind)))
         .flatten()
+        .or_else(|| named_bump(new, old))
+}
+
+/// One version in each note, the newer's after the older's, and one name
+/// of a scope or an owner in both (`@hapi/boom`, `actions/checkout`: an
+/// account or a path with `/` and no extension): that thing's newer
+/// version (`@swc/core was bumped to ^1.16.0` of `@swc/core is a root
+/// devDependency at ^1.15.47`), though the words around it differ.
+fn named_bump(new: &Profile, old: &Profile) -> Option<Clash> {
+    let kind = ValueKind::Version;
+    let full = |(k, v): &(ValueKind, String)| {
+        matches!(k, ValueKind::Account | ValueKind::Path)
+            && v.contains('/')
+            && !v.rsplit('/').next().is_some_and(|last| last.contains('.'))
+    };
+    let named = (new.values.iter()).any(|x| full(x) && old.values.contains(x));
+    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
+    let (&[a], &[b]) = (
+        &ours.iter().collect::<Vec<_>>()[..],
+        &theirs.iter().collect::<Vec<_>>()[..],
+    ) else {
+        return None;
+    };
+    (named && version_order(a, b).is_gt()).then(|| Clash::of_values(kind, ours, theirs))
 }
 
 /// The clash of `new`'s values of `kind` with `old`'s, when both have some
@@ -357,6 +383,24 @@ mod tests {
             per_holder(&kept, &old, ValueKind::Version).is_none(),
             "checkout kept at v7: no newer value of it"
         );
+    }
+
+    #[test]
+    fn a_newer_version_of_a_thing_named_in_full_supersedes_whatever_else_the_two_say() {
+        let w = weights();
+        let old = Profile::of("@swc/core is a root devDependency at ^1.15.47.");
+        for (new, newer) in [
+            ("@swc/core was bumped to ^1.16.0.", true),
+            ("@swc/core was bumped back to ^1.14.0.", false),
+            ("swc was bumped to ^1.16.0.", false),
+            ("@swc/core and typescript were bumped to ^1.16.0 and ^6.0.3.", false),
+        ] {
+            let n = Profile::of(new);
+            assert_eq!(supersedes(&n, &old, &w).is_some(), newer, "{new}");
+        }
+        let file = Profile::of("docs/index.html is at 1.2.0.");
+        let moved = Profile::of("docs/index.html was bumped to 1.3.0 by the docs build.");
+        assert!(named_bump(&moved, &file).is_none(), "a file is no package's name");
     }
 
     #[test]

@@ -153,6 +153,16 @@ const RENAMED_WORDS: &[&str] = &["renamed", "moved", "replaced", "superseded"];
 /// Words after a rename word before the new value (`to`, `into`, `by`).
 const RENAMED_TO: &[&str] = &["to", "into", "by", "with", "as"];
 
+/// Rename words that take an object (`26.x replaced 25.x`): the value
+/// before one is the old one only when a form of `be` says it passive
+/// (`25.x was replaced by 26.x`); said active, the value after it is.
+const TRANSITIVE_RENAMED: &[&str] = &["replaced", "superseded"];
+
+/// Forms of `be` (and `get`) that make a past participle passive.
+const PASSIVE_BE: &[&str] = &[
+    "is", "are", "was", "were", "been", "being", "be", "got", "gets",
+];
+
 /// Whether the value at `i` is the old one of a rename (see
 /// [`RENAMED_WORDS`]); `kind_at(j)`: whether token `j` is a value of its kind.
 /// `breaks[j]`: a `,` or `;` before token `j`, which ends the rename.
@@ -170,18 +180,27 @@ fn renamed(tokens: &[&str], breaks: &[bool], i: usize, kind_at: impl Fn(usize) -
             .take_while(|j| !breaks[*j] && (kind_at(*j) || is(*j, RENAMED_TO) || glue(*j)))
             .any(&kind_at)
     };
-    // `A was renamed B`: glue, then the word.
+    // `A was renamed B`: glue, then the word (`replaced` said passive).
+    let passive = |j: usize| (i + 1..j).any(|k| is(k, PASSIVE_BE));
     let after = (i + 1..end.min(i + 4))
         .take_while(|j| !breaks[*j] && (is(*j, RENAMED_WORDS) || glue(*j)))
         .find(|j| is(*j, RENAMED_WORDS))
-        .is_some_and(follows);
+        .is_some_and(|j| (!is(j, TRANSITIVE_RENAMED) || passive(j)) && follows(j));
     // `renamed A to B`: the word right before, a new value after `to`.
     let before = i > 0 && is(i - 1, RENAMED_WORDS) && {
         (i + 1..end.min(i + 4))
             .take_while(|j| !breaks[*j])
             .any(|j| is(j - 1, RENAMED_TO) && kind_at(j))
     };
-    after || before
+    // `B replaced A`: the word right before, said active, a value before it.
+    let object = i > 1
+        && is(i - 1, TRANSITIVE_RENAMED)
+        && !is(i - 2, PASSIVE_BE)
+        && (i.saturating_sub(4)..i - 1)
+            .rev()
+            .take_while(|j| !breaks[j + 1])
+            .any(&kind_at);
+    after || before || object
 }
 
 /// English words after which what a clause says is the old one
@@ -308,6 +327,15 @@ mod tests {
         assert_eq!(
             previous("moved from rfc9457.go into problem.go"),
             ["rfc9457.go"]
+        );
+        assert_eq!(
+            previous("pyo3 0.30.0 replaced 0.29.2 in Cargo.toml"),
+            ["0.29.2"]
+        );
+        assert_eq!(previous("0.29.2 was replaced by 0.30.0"), ["0.29.2"]);
+        assert_eq!(
+            previous("Node 26.x superseded 25.x as the newest line"),
+            ["25.x"]
         );
     }
 

@@ -393,14 +393,20 @@ mod tests {
             ("@swc/core was bumped to ^1.16.0.", true),
             ("@swc/core was bumped back to ^1.14.0.", false),
             ("swc was bumped to ^1.16.0.", false),
-            ("@swc/core and typescript were bumped to ^1.16.0 and ^6.0.3.", false),
+            (
+                "@swc/core and typescript were bumped to ^1.16.0 and ^6.0.3.",
+                false,
+            ),
         ] {
             let n = Profile::of(new);
             assert_eq!(supersedes(&n, &old, &w).is_some(), newer, "{new}");
         }
         let file = Profile::of("docs/index.html is at 1.2.0.");
         let moved = Profile::of("docs/index.html was bumped to 1.3.0 by the docs build.");
-        assert!(named_bump(&moved, &file).is_none(), "a file is no package's name");
+        assert!(
+            named_bump(&moved, &file).is_none(),
+            "a file is no package's name"
+        );
     }
 
     #[test]

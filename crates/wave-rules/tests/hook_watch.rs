@@ -105,7 +105,16 @@ fn watched(root: &Path) -> (PathBuf, PathBuf, PathBuf) {
     prompt(&work, &state, "a", "kw7");
     prompt(&work, &state, "b", "kw7");
     let socket = socket(&state).expect("a watcher listens");
-    assert!(vouches(&socket), "nothing changed");
+    // The socket's file is there from `bind`, a moment before `listen`:
+    // a question in between is refused (bounded: 1 s).
+    let listening = (0..20).any(|_| {
+        let answer = ask(&socket);
+        if answer.is_none() {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        answer == Some(true)
+    });
+    assert!(listening, "nothing changed");
     (work, state, socket)
 }
 

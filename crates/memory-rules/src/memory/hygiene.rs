@@ -423,16 +423,22 @@ fn denies_what_it_affirms(note: &Profile, part: &Profile) -> bool {
 /// Each content word of `text` (stemmed, as [`Profile::words`]) with the
 /// next one, function words skipped.
 fn neighbours(text: &str) -> Vec<(String, String)> {
-    let mut stems = Vec::new();
+    (content_words(text).windows(2))
+        .map(|p| (p[0].clone(), p[1].clone()))
+        .collect()
+}
+
+/// The words of `text` in order, stemmed as [`Profile::words`], function
+/// words left out.
+fn content_words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
     terms::words(text, |w| {
         let c = canonical(w);
         if !is_function_word(c) {
-            stems.push(c.to_string());
+            out.push(c.to_string());
         }
     });
-    (stems.windows(2))
-        .map(|p| (p[0].clone(), p[1].clone()))
-        .collect()
+    out
 }
 
 /// Whether a note that negates nothing says a word the part negates

@@ -188,17 +188,13 @@ fn named_bump(new: &Profile, old: &Profile) -> Option<Clash> {
     let full = |(k, v): &(ValueKind, String)| {
         matches!(k, ValueKind::Account | ValueKind::Path)
             && v.contains('/')
-            && !v.rsplit('/').next().is_some_and(|last| last.contains('.'))
+            && !terms::base(v).contains('.')
     };
     let named = (new.values.iter()).any(|x| full(x) && old.values.contains(x));
     let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
-    let (&[a], &[b]) = (
-        &ours.iter().collect::<Vec<_>>()[..],
-        &theirs.iter().collect::<Vec<_>>()[..],
-    ) else {
-        return None;
-    };
-    (named && version_order(a, b).is_gt()).then(|| Clash::of_values(kind, ours, theirs))
+    let one_each = ours.len() == 1 && theirs.len() == 1;
+    let newer = one_each && version_order(ours.first()?, theirs.first()?).is_gt();
+    (named && newer).then(|| Clash::of_values(kind, ours, theirs))
 }
 
 /// The clash of `new`'s values of `kind` with `old`'s, when both have some

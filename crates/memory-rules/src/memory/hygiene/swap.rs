@@ -2,7 +2,7 @@
 //! value said in words, or another subject; no restatement, a possible
 //! conflict (hygiene.rs's writes).
 
-use super::{Clash, Profile};
+use super::{content_words, Clash, Profile};
 use crate::memory::note_values::ValueKind;
 use crate::memory::slots::canonical;
 use crate::memory::terms::{self, is_function_word};
@@ -85,22 +85,10 @@ pub(super) fn swapped(a: &Profile, b: &Profile) -> Option<Clash> {
 /// order. Only a note in the rule's order is sure to say nothing of its
 /// own.
 pub(super) fn in_order(note: &Profile, part: &Profile) -> bool {
-    let mut theirs = content(&part.folded).into_iter();
-    content(&note.folded)
+    let mut theirs = content_words(&part.folded).into_iter();
+    content_words(&note.folded)
         .iter()
         .all(|w| theirs.any(|x| &x == w))
-}
-
-/// The words of `text` in order, stemmed, function words left out.
-fn content(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    terms::words(text, |w| {
-        let c = canonical(w);
-        if !is_function_word(c) {
-            out.push(c.to_string());
-        }
-    });
-    out
 }
 
 /// Whether the values both texts give (commands, versions, paths) come in

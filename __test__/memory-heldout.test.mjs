@@ -311,6 +311,7 @@ const SIZED_SETS = [
   { name: 'twenty-second held-out', pairsDir: 'bench/memory-pairs/heldout-22' },
   { name: 'twenty-third held-out', pairsDir: 'bench/memory-pairs/heldout-23' },
   { name: 'twenty-fourth held-out', pairsDir: 'bench/memory-pairs/heldout-24' },
+  { name: 'twenty-fifth held-out', pairsDir: 'bench/memory-pairs/heldout-25' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

@@ -35,6 +35,7 @@ use super::note_values::*;
 pub use super::polarity::polarities;
 use super::polarity::{clauses, only_hedged};
 use super::slots::{canonical, retired, slots};
+mod moved;
 mod supersede;
 mod swap;
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};

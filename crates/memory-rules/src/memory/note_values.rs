@@ -345,6 +345,19 @@ pub(crate) fn path(token: &str) -> Option<String> {
     (!abbreviation).then_some(p)
 }
 
+/// A name and its number in one word, as runner images, toolchains and
+/// bases are named (`clang-18`, `macos-14`, `core22`,
+/// `nightly-2026-05-04`): the name (two letters or more) and the number (a
+/// major of at most four digits, or a date). Not a value of [`values`]:
+/// `utf-8` or `arm64` would clash with every other number.
+pub(crate) fn glued_number(token: &str) -> Option<(&str, &str)> {
+    let t = token.trim_end_matches(['.', ':', '!', '?']);
+    let (name, number) = t.split_at(t.find(|c: char| c.is_ascii_digit())?);
+    let name = name.strip_suffix('-').unwrap_or(name);
+    let named = name.len() >= 2 && name.chars().all(|c| c.is_ascii_alphabetic());
+    (named && (is_major(number) || is_date(number))).then_some((name, number))
+}
+
 /// Whether two paths name one place in other spellings: the parts of one
 /// are a run of the other's (`CHANGELOG.md` and
 /// `packages/app/CHANGELOG.md`, `cli/docs` and `cli/docs/a.md`).

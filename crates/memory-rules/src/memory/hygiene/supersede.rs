@@ -2,11 +2,12 @@
 //! value of the same fact (docs/memory.md, "Superseded notes"), for
 //! hygiene.rs's writes and `memory similar`.
 
+use super::moved::{moved_file, renamed_name};
 use super::{
     containment, overlap, similarity, value_clash, Clash, Profile, Weights, CONFLICT_SUBJECT,
 };
 use crate::memory::holders::{held_apart, holds_old, leading, two_records, two_releases};
-use crate::memory::note_values::{all_older, version_order, ValueKind};
+use crate::memory::note_values::{all_older, glued_number, version_order, ValueKind};
 use crate::memory::slots::canonical;
 use crate::memory::terms;
 use std::collections::BTreeSet;
@@ -51,11 +52,17 @@ pub(crate) const CHANGE_WORDS: &[&str] = &[
     "instead",
 ];
 
+/// English phrases that say a value is the one of today, unlike before
+/// (`is at ^0.0.60 these days`).
+const CHANGE_PHRASES: &[&str] = &["these days", "nowadays"];
+
 /// Whether a note says that something changed ([`CHANGE_WORDS`], a value
 /// said as the old one: `went from 3 days to 7 days`, or one taken to:
 /// `autoupdated to v0.16.2`).
 pub(crate) fn says_change(p: &Profile) -> bool {
-    !p.previous.is_empty()
+    let phrase = CHANGE_PHRASES.iter().any(|c| p.folded.contains(c));
+    phrase
+        || !p.previous.is_empty()
         || p.retires
         || p.taken
         || CHANGE_WORDS.iter().any(|c| {
@@ -93,7 +100,10 @@ fn unchanged_subject(p: &Profile) -> BTreeSet<String> {
 /// ([`retires`]).
 pub fn supersedes(new: &Profile, old: &Profile, w: &Weights<'_>) -> Option<Clash> {
     let subject = unchanged_subject(new);
-    if let Some(clash) = names_old(new, old, &subject, w) {
+    let named = names_old(new, old, &subject, w)
+        .or_else(|| renamed_name(new, old))
+        .or_else(|| newest_release(new, old, &subject, w));
+    if let Some(clash) = named {
         return Some(clash);
     }
     let share = overlap(&subject, &old.subject, w);
@@ -156,7 +166,9 @@ pub const SUPERSEDE_HELD_OVERLAP: f32 = 0.3;
 /// `The .readthedocs.yaml build moved to Python 3.14` of `... with Python
 /// 3.13 on ubuntu-24.04`), of a shared subject
 /// ([`SUPERSEDE_HELD_OVERLAP`]); or, whatever else the two say, a newer
-/// version of a thing both name by its full name ([`named_bump`]).
+/// version of a thing both name by its full name ([`named_bump`]); or, of
+/// a shared subject, a newer number glued to a name ([`glued_bump`]) or a
+/// file said moved ([`moved_file`]).
 fn held_clash(
     new: &Profile,
     old: &Profile,
@@ -176,6 +188,64 @@ fn held_clash(
         .then(|| other_values(new, old, kind).or_else(|| per_holder(new, old, kind)))
         .flatten()
         .or_else(|| named_bump(new, old))
+        .or_else(|| shared.then(|| glued_bump(new, old)).flatten())
+        .or_else(|| shared.then(|| moved_file(new, old)).flatten())
+}
+
+/// A newer number of a name both notes glue one to ([`glued_number`]:
+/// `macos-15` of `macos-14`, `clang-20` of `clang-18`): the newer note's
+/// highest of that name is after the older's highest (`moved to macos-14
+/// after the macos-13 image was retired` of `runs on macos-13`).
+fn glued_bump(new: &Profile, old: &Profile) -> Option<Clash> {
+    let glued = |p: &Profile| -> Vec<(String, String)> {
+        (terms::tokens(&p.folded).filter_map(glued_number))
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    };
+    let (ours, theirs) = (glued(new), glued(old));
+    let highest = |all: &[(String, String)], name: &str| {
+        (all.iter().filter(|(n, _)| n == name))
+            .max_by(|a, b| version_order(&a.1, &b.1))
+            .cloned()
+    };
+    let (newer, older) = ours.iter().find_map(|(name, _)| {
+        let (a, b) = (highest(&ours, name)?, highest(&theirs, name)?);
+        version_order(&a.1, &b.1).is_gt().then_some((a, b))
+    })?;
+    let spell = |(n, v): (String, String)| vec![format!("{n}-{v}")];
+    Some(Clash {
+        kind: ValueKind::Version,
+        ours: spell(newer),
+        theirs: spell(older),
+    })
+}
+
+/// English words that say a version is the newest of its thing.
+const NEWEST_WORDS: &[&str] = &["latest", "newest"];
+
+/// Both notes tell the newest release of one thing (`The latest stable
+/// Poetry release is 2.4.1`, `Poetry 2.4.2 is the newest stable
+/// release`), one version each, the newer's after the older's, of a
+/// shared subject ([`SUPERSEDE_HELD_OVERLAP`]).
+fn newest_release(
+    new: &Profile,
+    old: &Profile,
+    subject: &BTreeSet<String>,
+    w: &Weights<'_>,
+) -> Option<Clash> {
+    let newest = |p: &Profile| {
+        let mut said = false;
+        for n in NEWEST_WORDS {
+            terms::words(n, |x| said |= p.words.contains(x));
+        }
+        said
+    };
+    let kind = ValueKind::Version;
+    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
+    let one_each = ours.len() == 1 && theirs.len() == 1;
+    let later = one_each && version_order(ours.first()?, theirs.first()?).is_gt();
+    let shared = overlap(subject, &old.subject, w) >= SUPERSEDE_HELD_OVERLAP;
+    (later && shared && newest(new) && newest(old)).then(|| Clash::of_values(kind, ours, theirs))
 }
 
 /// One version in each note, the newer's after the older's, and one name
@@ -441,5 +511,76 @@ mod tests {
             let (o, n) = (Profile::of(old), Profile::of(new));
             assert!(supersedes(&n, &o, &w).is_some(), "{old} / {new}");
         }
+    }
+
+    #[test]
+    fn a_newer_number_glued_to_the_same_name_supersedes() {
+        let w = weights();
+        for (old, new, newer) in [
+            (
+                "The lint job builds with CC set to clang-18.",
+                "The lint job now builds with clang-20 as CC.",
+                true,
+            ),
+            (
+                "The macOS legs of the matrix run on macos-14.",
+                "The macOS runners were moved up to macos-15.",
+                true,
+            ),
+            (
+                "The arm jobs run on macos-13.",
+                "The arm jobs moved to macos-14 after the macos-13 image was retired.",
+                true,
+            ),
+            (
+                "The snap is built on base core22.",
+                "The snap builds on base core24 now.",
+                true,
+            ),
+            (
+                "The lint job builds with CC set to clang-20.",
+                "The lint job now builds with clang-18 as CC.",
+                false,
+            ),
+            (
+                "The macOS legs of the matrix run on macos-14.",
+                "The Windows legs now run on windows-2025.",
+                false,
+            ),
+            (
+                "The macOS legs of the matrix run on macos-14.",
+                "The macOS legs of the matrix also test on macos-15.",
+                false,
+            ),
+        ] {
+            let (o, n) = (Profile::of(old), Profile::of(new));
+            assert_eq!(supersedes(&n, &o, &w).is_some(), newer, "{old} / {new}");
+        }
+    }
+
+    #[test]
+    fn the_newest_release_said_anew_supersedes_the_older_newest() {
+        let w = weights();
+        let old = Profile::of("The latest stable Foo release is 2.4.1.");
+        let new = Profile::of("Foo 2.4.2 is the newest stable release.");
+        assert!(supersedes(&new, &old, &w).is_some());
+        let back = Profile::of("Foo 2.3.9 is the newest stable release.");
+        assert!(
+            newest_release(&back, &old, &unchanged_subject(&back), &w).is_none(),
+            "an older one"
+        );
+        let plain = Profile::of("Foo 2.4.2 fixed the stable release script.");
+        assert!(
+            newest_release(&plain, &old, &unchanged_subject(&plain), &w).is_none(),
+            "not said newest"
+        );
+    }
+
+    #[test]
+    fn these_days_says_a_change() {
+        assert!(says_change(&Profile::of(
+            "The wrapper is at ^0.0.60 these days."
+        )));
+        assert!(!says_change(&Profile::of("The wrapper waits three days.")));
     }
 }

@@ -248,10 +248,12 @@ fn newest_release(
     (later && shared && newest(new) && newest(old)).then(|| Clash::of_values(kind, ours, theirs))
 }
 
-/// One version in each note, the newer's after the older's, and one name
-/// of a scope or an owner in both (`@hapi/boom`, `actions/checkout`: an
-/// account or a path with `/` and no extension): that thing's newer
-/// version (`@swc/core was bumped to ^1.16.0` of `@swc/core is a root
+/// One version in each note, the newer's after the older's, and a name
+/// of a scope or an owner (`@hapi/boom`, `actions/checkout`: an account or
+/// a path with `/` and no extension) in both, or in one with its last part
+/// said in the other (`hashicorpdev/backport-assistant 0.4.7`, then
+/// `backport-assistant bumped to 0.5.8`): that thing's newer version
+/// (`@swc/core was bumped to ^1.16.0` of `@swc/core is a root
 /// devDependency at ^1.15.47`), though the words around it differ.
 fn named_bump(new: &Profile, old: &Profile) -> Option<Clash> {
     let kind = ValueKind::Version;
@@ -260,7 +262,19 @@ fn named_bump(new: &Profile, old: &Profile) -> Option<Clash> {
             && v.contains('/')
             && !terms::base(v).contains('.')
     };
-    let named = (new.values.iter()).any(|x| full(x) && old.values.contains(x));
+    // Spelled as written: `bin/_mocha` is no `mocha`.
+    let trim = |t: &str| {
+        t.trim_matches(|c: char| !c.is_alphanumeric() && !"_-".contains(c))
+            .to_string()
+    };
+    let said = |p: &Profile, (_, v): &(ValueKind, String)| {
+        let last = terms::base(v).to_string();
+        p.values.contains(&(ValueKind::Account, v.clone()))
+            || p.values.contains(&(ValueKind::Path, v.clone()))
+            || terms::tokens(&p.folded).any(|t| trim(t) == last)
+    };
+    let named = (new.values.iter()).any(|x| full(x) && said(old, x))
+        || (old.values.iter()).any(|x| full(x) && said(new, x));
     let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
     let one_each = ours.len() == 1 && theirs.len() == 1;
     let newer = one_each && version_order(ours.first()?, theirs.first()?).is_gt();
@@ -467,6 +481,20 @@ mod tests {
             let n = Profile::of(new);
             assert_eq!(supersedes(&n, &old, &w).is_some(), newer, "{new}");
         }
+        let image = Profile::of("Releases are cut by the acme/release-bot 0.4.7 image.");
+        let bumped = Profile::of("release-bot bumped to 0.5.8.");
+        assert!(
+            named_bump(&bumped, &image).is_some(),
+            "named in full in one, by its last part in the other"
+        );
+        let script = Profile::of("bin/_release ships 0.4.7.");
+        let plain = Profile::of("release was bumped to 0.5.8.");
+        assert!(
+            named_bump(&plain, &script).is_none(),
+            "`_release` spelled otherwise"
+        );
+        let other = Profile::of("release-tools bumped to 0.5.8.");
+        assert!(named_bump(&other, &image).is_none(), "another thing");
         let file = Profile::of("docs/index.html is at 1.2.0.");
         let moved = Profile::of("docs/index.html was bumped to 1.3.0 by the docs build.");
         assert!(

@@ -313,6 +313,7 @@ const SIZED_SETS = [
   { name: 'twenty-fourth held-out', pairsDir: 'bench/memory-pairs/heldout-24' },
   { name: 'twenty-fifth held-out', pairsDir: 'bench/memory-pairs/heldout-25' },
   { name: 'twenty-sixth held-out', pairsDir: 'bench/memory-pairs/heldout-26' },
+  { name: 'twenty-seventh held-out', pairsDir: 'bench/memory-pairs/heldout-27' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

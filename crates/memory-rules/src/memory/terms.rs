@@ -503,6 +503,12 @@ pub fn tokens(text: &str) -> impl Iterator<Item = &str> {
         .filter(|t| !t.is_empty())
 }
 
+/// A token as written, without the punctuation around it (`fetch-tags;`
+/// is `fetch-tags`; `_` and `-` are kept: `_mocha` is no `mocha`).
+pub fn as_written(token: &str) -> &str {
+    token.trim_matches(|c: char| !c.is_alphanumeric() && !"_-".contains(c))
+}
+
 /// A token that names a file: a path with `/` and a name, or a name with an
 /// extension of 1 to 6 letters or digits (`Cargo.toml`, `.env`), trimmed of
 /// trailing punctuation; `./` dropped. URLs and versions are not files.

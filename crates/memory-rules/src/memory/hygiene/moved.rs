@@ -16,8 +16,7 @@ const MOVE_WORDS: &[&str] = &["moved", "renamed", "relocated"];
 pub(super) fn moved_file(new: &Profile, old: &Profile) -> Option<Clash> {
     // The words as said, not stemmed: `moving to a new Go minor` tells
     // of no move made.
-    let trim = |t: &str| t.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
-    let said = terms::tokens(&new.folded).any(|t| MOVE_WORDS.contains(&trim(t).as_str()));
+    let said = terms::tokens(&new.folded).any(|t| MOVE_WORDS.contains(&terms::as_written(t)));
     let kind = ValueKind::Path;
     let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
     let moved = |a: &&str| {
@@ -56,22 +55,20 @@ fn moved_path(a: &str, b: &str) -> bool {
 /// sync-tags`, `renamed from docs-auto to docs-live`) that the older says:
 /// a name with `-` or `_` in it, which few notes share by chance.
 pub(super) fn renamed_name(new: &Profile, old: &Profile) -> Option<Clash> {
-    let trim = |t: &str| t.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
-    let tokens: Vec<String> = terms::tokens(&new.folded).map(trim).collect();
-    let at = tokens.iter().position(|t| t == "renamed")?;
+    let tokens: Vec<&str> = terms::tokens(&new.folded).map(terms::as_written).collect();
+    let at = tokens.iter().position(|t| *t == "renamed")?;
     // The name before the word (`X was renamed`), right after it
     // (`renamed X to Y`) or after `from`.
-    let from = tokens.get(at + 1).is_some_and(|t| t == "from");
+    let from = tokens.get(at + 1).is_some_and(|t| *t == "from");
     let after = tokens.get(at + 1 + usize::from(from));
     let mut near = tokens[at.saturating_sub(3)..at].iter().chain(after);
-    let specific =
-        |t: &String| t.contains(['-', '_']) && t.chars().any(|c| c.is_ascii_alphabetic());
-    let olds: BTreeSet<String> = terms::tokens(&old.folded).map(trim).collect();
+    let specific = |t: &str| t.contains(['-', '_']) && t.chars().any(|c| c.is_ascii_alphabetic());
+    let olds: BTreeSet<&str> = terms::tokens(&old.folded).map(terms::as_written).collect();
     let named = near.find(|t| specific(t) && olds.contains(*t))?;
     Some(Clash {
         kind: ValueKind::Name,
         ours: Vec::new(),
-        theirs: vec![named.clone()],
+        theirs: vec![named.to_string()],
     })
 }
 

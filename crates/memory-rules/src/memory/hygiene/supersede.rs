@@ -61,15 +61,17 @@ const CHANGE_PHRASES: &[&str] = &["these days", "nowadays"];
 /// `autoupdated to v0.16.2`).
 pub(crate) fn says_change(p: &Profile) -> bool {
     let phrase = CHANGE_PHRASES.iter().any(|c| p.folded.contains(c));
-    phrase
-        || !p.previous.is_empty()
-        || p.retires
-        || p.taken
-        || CHANGE_WORDS.iter().any(|c| {
-            let mut hit = false;
-            terms::words(c, |w| hit |= p.words.contains(w));
-            hit
-        })
+    phrase || !p.previous.is_empty() || p.retires || p.taken || says_any(p, CHANGE_WORDS)
+}
+
+/// Whether a note says any of some English words (as [`terms::words`]
+/// stems them).
+fn says_any(p: &Profile, words: &[&str]) -> bool {
+    words.iter().any(|c| {
+        let mut hit = false;
+        terms::words(c, |w| hit |= p.words.contains(w));
+        hit
+    })
 }
 
 /// A subject without the words that say a change ([`CHANGE_WORDS`]): what
@@ -233,19 +235,13 @@ fn newest_release(
     subject: &BTreeSet<String>,
     w: &Weights<'_>,
 ) -> Option<Clash> {
-    let newest = |p: &Profile| {
-        let mut said = false;
-        for n in NEWEST_WORDS {
-            terms::words(n, |x| said |= p.words.contains(x));
-        }
-        said
-    };
     let kind = ValueKind::Version;
     let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
     let one_each = ours.len() == 1 && theirs.len() == 1;
     let later = one_each && version_order(ours.first()?, theirs.first()?).is_gt();
     let shared = overlap(subject, &old.subject, w) >= SUPERSEDE_HELD_OVERLAP;
-    (later && shared && newest(new) && newest(old)).then(|| Clash::of_values(kind, ours, theirs))
+    (later && shared && says_any(new, NEWEST_WORDS) && says_any(old, NEWEST_WORDS))
+        .then(|| Clash::of_values(kind, ours, theirs))
 }
 
 /// One version in each note, the newer's after the older's, and a name
@@ -263,15 +259,11 @@ fn named_bump(new: &Profile, old: &Profile) -> Option<Clash> {
             && !terms::base(v).contains('.')
     };
     // Spelled as written: `bin/_mocha` is no `mocha`.
-    let trim = |t: &str| {
-        t.trim_matches(|c: char| !c.is_alphanumeric() && !"_-".contains(c))
-            .to_string()
-    };
     let said = |p: &Profile, (_, v): &(ValueKind, String)| {
-        let last = terms::base(v).to_string();
+        let last = terms::base(v);
         p.values.contains(&(ValueKind::Account, v.clone()))
             || p.values.contains(&(ValueKind::Path, v.clone()))
-            || terms::tokens(&p.folded).any(|t| trim(t) == last)
+            || terms::tokens(&p.folded).any(|t| terms::as_written(t) == last)
     };
     let named = (new.values.iter()).any(|x| full(x) && said(old, x))
         || (old.values.iter()).any(|x| full(x) && said(new, x));

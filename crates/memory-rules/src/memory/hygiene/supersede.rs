@@ -235,13 +235,11 @@ fn newest_release(
     subject: &BTreeSet<String>,
     w: &Weights<'_>,
 ) -> Option<Clash> {
-    let kind = ValueKind::Version;
-    let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
-    let one_each = ours.len() == 1 && theirs.len() == 1;
-    let later = one_each && version_order(ours.first()?, theirs.first()?).is_gt();
     let shared = overlap(subject, &old.subject, w) >= SUPERSEDE_HELD_OVERLAP;
-    (later && shared && says_any(new, NEWEST_WORDS) && says_any(old, NEWEST_WORDS))
-        .then(|| Clash::of_values(kind, ours, theirs))
+    let said = says_any(new, NEWEST_WORDS) && says_any(old, NEWEST_WORDS);
+    (shared && said)
+        .then(|| one_newer_version(new, old))
+        .flatten()
 }
 
 /// One version in each note, the newer's after the older's, and a name
@@ -252,7 +250,6 @@ fn newest_release(
 /// (`@swc/core was bumped to ^1.16.0` of `@swc/core is a root
 /// devDependency at ^1.15.47`), though the words around it differ.
 fn named_bump(new: &Profile, old: &Profile) -> Option<Clash> {
-    let kind = ValueKind::Version;
     let full = |(k, v): &(ValueKind, String)| {
         matches!(k, ValueKind::Account | ValueKind::Path)
             && v.contains('/')
@@ -267,10 +264,16 @@ fn named_bump(new: &Profile, old: &Profile) -> Option<Clash> {
     };
     let named = (new.values.iter()).any(|x| full(x) && said(old, x))
         || (old.values.iter()).any(|x| full(x) && said(new, x));
+    named.then(|| one_newer_version(new, old)).flatten()
+}
+
+/// One version in each note, the newer's after the older's: their clash.
+fn one_newer_version(new: &Profile, old: &Profile) -> Option<Clash> {
+    let kind = ValueKind::Version;
     let (ours, theirs) = (new.of_kind(kind), old.of_kind(kind));
     let one_each = ours.len() == 1 && theirs.len() == 1;
     let newer = one_each && version_order(ours.first()?, theirs.first()?).is_gt();
-    (named && newer).then(|| Clash::of_values(kind, ours, theirs))
+    newer.then(|| Clash::of_values(kind, ours, theirs))
 }
 
 /// The clash of `new`'s values of `kind` with `old`'s, when both have some

@@ -314,6 +314,7 @@ const SIZED_SETS = [
   { name: 'twenty-fifth held-out', pairsDir: 'bench/memory-pairs/heldout-25' },
   { name: 'twenty-sixth held-out', pairsDir: 'bench/memory-pairs/heldout-26' },
   { name: 'twenty-seventh held-out', pairsDir: 'bench/memory-pairs/heldout-27' },
+  { name: 'twenty-eighth held-out', pairsDir: 'bench/memory-pairs/heldout-28' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

@@ -40,8 +40,8 @@ mod supersede;
 mod swap;
 use super::terms::{self, is_function_word, FUNCTION_WORD_WEIGHT};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-pub use supersede::supersedes;
 use supersede::CHANGE_WORDS;
+pub use supersede::{differing_values, supersedes};
 use swap::{in_order, swapped, values_reordered};
 
 // The thresholds, value slots and opposites are chosen on labelled pairs

@@ -75,7 +75,9 @@ pub struct Candidate {
     pub score: f32,
     /// The shared subject: the heaviest words both say (values aside).
     pub shared: Vec<String>,
-    /// The value that differs (or the polarity), when they clash.
+    /// The value that differs: the one superseded or clashing (or the
+    /// polarity), else the values of one kind both give, none alike
+    /// ([`hygiene::differing_values`]), claimed or not as `verdict` says.
     pub clash: Option<Clash>,
     pub verdict: Verdict,
 }
@@ -145,13 +147,18 @@ fn of_entry(note: &Subject<'_>, h: &MemoryHit, w: &Weights<'_>) -> Candidate {
     let other = Profile::of(&h.text);
     let same_scope = h.scope == note.scope;
     let clash = hygiene::conflict(note.profile, &other, w);
+    let superseded = (same_scope)
+        .then(|| hygiene::supersedes(note.profile, &other, w))
+        .flatten();
     let verdict = if same_scope && hygiene::is_duplicate(note.profile, &other, w) {
         Verdict::Duplicate
-    } else if same_scope && hygiene::supersedes(note.profile, &other, w).is_some() {
+    } else if superseded.is_some() {
         Verdict::Supersedes
     } else {
         conflict_verdict(note.profile, &other, clash.as_ref(), w)
     };
+    // The evidence: the value superseded, else the clash, else what differs.
+    let clash = (superseded.or(clash)).or_else(|| hygiene::differing_values(note.profile, &other));
     Candidate {
         with: Other::Entry {
             scope: h.scope,
@@ -186,6 +193,7 @@ fn of_rule(
     } else {
         conflict_verdict(note, p, clash.as_ref(), w)
     };
+    let clash = clash.or_else(|| hygiene::differing_values(note, p));
     Candidate {
         with: Other::Rule {
             id: rule.to_string(),
@@ -447,5 +455,37 @@ mod tests {
             ranked("zyxw qvut", &hits, &parts).is_empty(),
             "nothing shares a word"
         );
+    }
+
+    #[test]
+    fn a_candidate_shows_the_values_that_differ_though_nothing_is_claimed() {
+        let parts = rules(&[]);
+        let hits = [
+            hit(
+                "lint",
+                "The lint job runs golangci-lint v1.64.8 on Go 1.23.",
+            ),
+            hit("docs", "The docs site deploys from the gh-pages branch."),
+        ];
+        // Another subject with other versions: no conflict or superseding
+        // is claimed, yet a reader sees the versions side by side.
+        let got = ranked(
+            "Hugo 0.140.0 builds the docs site, as the lint job checks.",
+            &hits,
+            &parts,
+        );
+        let lint = got.iter().find(|c| what(c) == "lint").expect("lint ranked");
+        assert_eq!(lint.verdict, Verdict::Related, "{got:?}");
+        let differs = &lint.to_json()["differs"];
+        assert_eq!(differs["kind"], "version");
+        assert_eq!(differs["ours"], serde_json::json!(["0.140.0"]));
+        assert_eq!(differs["theirs"], serde_json::json!(["1.23", "1.64.8"]));
+        // The same values in both: nothing differs.
+        let same = ranked(
+            "golangci-lint v1.64.8 runs the lint job on Go 1.23.",
+            &hits,
+            &parts,
+        );
+        assert_eq!(same[0].clash, None, "{same:?}");
     }
 }

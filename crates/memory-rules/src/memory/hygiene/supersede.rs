@@ -276,6 +276,26 @@ fn one_newer_version(new: &Profile, old: &Profile) -> Option<Clash> {
     newer.then(|| Clash::of_values(kind, ours, theirs))
 }
 
+/// The values of one kind both notes give, none of `new`'s among `old`'s
+/// (versions first, then numbers, paths, commands, flags, settings,
+/// addresses, accounts): what differs between two notes, as evidence to
+/// read when no conflict or superseding is claimed (`memory similar`).
+pub fn differing_values(new: &Profile, old: &Profile) -> Option<Clash> {
+    const KINDS: [ValueKind; 8] = [
+        ValueKind::Version,
+        ValueKind::Number,
+        ValueKind::Path,
+        ValueKind::Command,
+        ValueKind::Flag,
+        ValueKind::Setting,
+        ValueKind::Address,
+        ValueKind::Account,
+    ];
+    KINDS
+        .into_iter()
+        .find_map(|kind| other_values(new, old, kind))
+}
+
 /// The clash of `new`'s values of `kind` with `old`'s, when both have some
 /// and none of `new`'s is `old`'s.
 fn other_values(new: &Profile, old: &Profile, kind: ValueKind) -> Option<Clash> {

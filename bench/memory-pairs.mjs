@@ -24,6 +24,11 @@
 // - supersession: action "stored" and `supersedes` lists first's id; a
 //   non-empty `supersedes` on any other pair is a false positive.
 //
+// Ranked (no flags): the pair's rule in the top 3 candidates of `memory
+// similar` for a restates-rule or contradicts-rule second; for a
+// supersedes second, the older note (first) in its top 3, and in its top 3
+// with the value that differs shown (`differs`).
+//
 // The binary: $WAVE_RULES_BIN, else the newer of target/release/wave-rules
 // and target/debug/wave-rules (cargo build -p wave-rules).
 import { execFileSync } from 'node:child_process'
@@ -118,7 +123,8 @@ function projectOf(set) {
 function runPair(p, pair) {
   p.reset()
   const first = pair.first === undefined ? null : write(p.home, p.project, pair.topic, pair.first)
-  const candidates = pair.rule !== undefined ? similar(p.home, p.project, pair.second) : null
+  const ranks = pair.rule !== undefined || pair.kind === 'supersedes'
+  const candidates = ranks ? similar(p.home, p.project, pair.second) : null
   const second = write(p.home, p.project, pair.topic, pair.second)
   return { firstId: first?.id ?? null, second, candidates }
 }
@@ -179,8 +185,22 @@ function ruleRank(pair, r) {
   return at + 1
 }
 
+/**
+ * Where the older note ranks among the candidates `memory similar` gives
+ * for a supersedes pair's second note (1-based; 0 when absent), and whether
+ * that candidate shows a differing value (`differs`). Without the command
+ * the write's own answer stands in: first's id in `supersedes` is rank 1.
+ */
+function olderRank(r) {
+  if (r.candidates === null) return { rank: (r.second.supersedes ?? []).includes(r.firstId) ? 1 : 0, differs: true }
+  const at = r.candidates.findIndex((c) => c.entry !== undefined && c.entry === r.firstId)
+  return { rank: at + 1, differs: at >= 0 && r.candidates[at].differs !== undefined }
+}
+
 const counts = Object.fromEntries(Object.keys(measures).map((m) => [m, { tp: 0, fp: 0, fn: 0, positives: 0 }]))
 const top3 = { 'restates-rule': { in: 0, of: 0 }, 'contradicts-rule': { in: 0, of: 0 } }
+// A supersedes pair's older note in the top 3, and in the top 3 with its differing value shown.
+const older = { 'supersedes': { in: 0, of: 0 }, 'supersedes, value shown': { in: 0, of: 0 } }
 let usedSimilar = false
 const misses = []
 let pairs = 0
@@ -204,6 +224,7 @@ function score(f, pair, r) {
       }
     }
   }
+  if (pair.kind === 'supersedes') scoreOlder(f, pair, r)
   const t = top3[pair.kind]
   if (t !== undefined) {
     usedSimilar ||= r.candidates !== null
@@ -211,6 +232,18 @@ function score(f, pair, r) {
     t.of++
     if (rank >= 1 && rank <= 3) t.in++
     else misses.push({ file: f, id: pair.id, measure: 'top 3', missed: true, answer: { rank, candidates: (r.candidates ?? []).slice(0, 3).map((c) => c.rule ?? c.entry) } })
+  }
+}
+function scoreOlder(f, pair, r) {
+  const { rank, differs } = olderRank(r)
+  const top = rank >= 1 && rank <= 3
+  older.supersedes.of++
+  older['supersedes, value shown'].of++
+  if (top) older.supersedes.in++
+  if (top && differs) older['supersedes, value shown'].in++
+  if (!top || !differs) {
+    const shown = (r.candidates ?? []).slice(0, 3).map((c) => ({ entry: c.entry ?? c.rule, differs: c.differs }))
+    misses.push({ file: f, id: pair.id, measure: 'older in top 3', missed: true, answer: { rank, differs, candidates: shown } })
   }
 }
 for (const f of files) {
@@ -241,9 +274,10 @@ const table = Object.fromEntries(
 const ranked = Object.fromEntries(Object.entries(top3).map(([kind, t]) => [kind, { ...t, share: ratio(t.in, t.of) }]))
 const both = { in: ranked['restates-rule'].in + ranked['contradicts-rule'].in, of: ranked['restates-rule'].of + ranked['contradicts-rule'].of }
 ranked.both = { ...both, share: ratio(both.in, both.of) }
+const olderRanked = Object.fromEntries(Object.entries(older).map(([kind, t]) => [kind, { ...t, share: ratio(t.in, t.of) }]))
 const rankedBy = usedSimilar ? '`memory similar`' : 'the write answer (no `memory similar` in this binary)'
 if (wantJson) {
-  console.log(JSON.stringify({ set: path.relative(repo, setDir), pairs, notes, measures: table, top3: { by: rankedBy, ...ranked }, misses: showMisses ? misses : undefined }, null, 1))
+  console.log(JSON.stringify({ set: path.relative(repo, setDir), pairs, notes, measures: table, top3: { by: rankedBy, ...ranked }, older_top3: olderRanked, misses: showMisses ? misses : undefined }, null, 1))
 } else {
   console.log(`memory hygiene on ${path.relative(repo, setDir) || setDir}: ${pairs} pairs, ${notes} background notes in ${files.length} files (${path.relative(repo, bin)})\n`)
   console.log('| measure | positives | TP | FP | FN | precision | recall |')
@@ -253,5 +287,9 @@ if (wantJson) {
   console.log('| notes that | in top 3 | of | share |')
   console.log('| --- | --- | --- | --- |')
   for (const [kind, t] of Object.entries(ranked)) console.log(`| ${kind} | ${t.in} | ${t.of} | ${t.share ?? '-'} |`)
+  console.log(`\nthe older note of a supersedes pair in the top 3 candidates (by ${rankedBy}):\n`)
+  console.log('| notes that | in top 3 | of | share |')
+  console.log('| --- | --- | --- | --- |')
+  for (const [kind, t] of Object.entries(olderRanked)) console.log(`| ${kind} | ${t.in} | ${t.of} | ${t.share ?? '-'} |`)
   if (showMisses) for (const m of misses) console.log(`${m.missed ? 'missed' : 'false '} ${m.measure} ${m.file} ${m.id}: ${JSON.stringify(m.answer)}`)
 }

@@ -316,6 +316,7 @@ const SIZED_SETS = [
   { name: 'twenty-seventh held-out', pairsDir: 'bench/memory-pairs/heldout-27' },
   { name: 'twenty-eighth held-out', pairsDir: 'bench/memory-pairs/heldout-28' },
   { name: 'twenty-ninth held-out', pairsDir: 'bench/memory-pairs/heldout-29' },
+  { name: 'thirtieth held-out', pairsDir: 'bench/memory-pairs/heldout-30' },
 ]
 
 /** Every folder of bench/ that holds a labelled set written from repositories (one JSON file per project). */

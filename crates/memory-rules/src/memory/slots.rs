@@ -242,9 +242,11 @@ pub(crate) fn retired(text: &str) -> (BTreeSet<String>, bool) {
         let (span, says): (&[String], bool) =
             if let Some(at) = tokens.iter().position(|t| is(t, RETIRING_WORDS)) {
                 (&tokens[at + 1..], false)
-            } else if let Some(at) = (1..tokens.len())
-                .find(|at| is(&tokens[*at], RETIRED_WORDS) && is(&tokens[at - 1], RETIRED_AFTER))
-            {
+            } else if let Some(at) = (1..tokens.len()).find(|at| {
+                is(&tokens[*at], RETIRED_WORDS)
+                    && is(&tokens[at - 1], RETIRED_AFTER)
+                    && !compares(&tokens, *at)
+            }) {
                 (&tokens[..at], true)
             } else {
                 let from_to = tokens.iter().position(|t| t == "from").and_then(|from| {
@@ -258,6 +260,12 @@ pub(crate) fn retired(text: &str) -> (BTreeSet<String>, bool) {
         out.extend(words);
     }
     (out, outright)
+}
+
+/// Whether the word at `at` compares rather than retires: `longer than`
+/// (`functions no longer than 5 lines`).
+fn compares(tokens: &[String], at: usize) -> bool {
+    tokens[at] == "longer" && tokens.get(at + 1).is_some_and(|t| t == "than")
 }
 
 /// A text cut at `;`, at a line's end, at `(` and `)`, and at `.`, `,`,
@@ -344,5 +352,14 @@ mod tests {
         assert!(previous("`make bench` and `make test` were renamed").is_empty());
         assert!(previous("run `make bench`, then `make test`").is_empty());
         assert!(previous("a.md moved; b.md stays").is_empty());
+    }
+
+    #[test]
+    fn no_longer_retires_and_no_longer_than_compares() {
+        let (words, outright) = retired("chromedriver is no longer used");
+        assert!(outright && !words.is_empty(), "{words:?}");
+        let (words, outright) =
+            retired("naked returns pass only in functions no longer than 5 lines");
+        assert!(!outright && words.is_empty(), "{words:?}");
     }
 }
